@@ -1,0 +1,195 @@
+# mk/rules.mk - the build rules every M.wrappers/M.<name> file includes.
+#
+# Sources are found by wildcard: each layer src/<layer>/*.c becomes one static
+# archive, each src/bin/<prog>.c one program in $(BINDIR), each
+# tests/unit/test_*.c one cmocka test, each tests/fuzz/fuzz_*.c one libFuzzer
+# driver.  Adding a file needs no edit here.  Objects live in build/$(MACHID)
+# so wrappers never mix their objects.
+
+BUILD    ?= build/$(MACHID)
+BINDIR   ?= bin
+PREFIX   ?= /usr/local
+GEN      := $(BUILD)/gen
+
+# Layers in link order is irrelevant (we link them as one group), but the
+# list also names the directories docs/ARCHITECTURE.md describes.
+LAYERS   := common rpc nfs load prime trace analyze server
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wformat=2 -Wno-format-nonliteral
+CPPFLAGS := -Isrc -I$(GEN) -I/usr/include/tirpc -D_DEFAULT_SOURCE
+CFLAGS   := -std=c11 $(COPT) $(WARN) $(CFLAGS_EXTRA) -MMD -MP
+LDFLAGS  := $(LDFLAGS_EXTRA) -Wl,--as-needed
+LIBS     := -ltirpc -lnfs -lJudy -lyaml -lm
+
+# rpcgen output: NFSv2 and MOUNT v1 from the system .x files, NFSv3 and
+# MOUNT v3 from our own (decisions.md D2).  Generated code only gets the
+# warnings rpcgen triggers silenced.
+SYS_NFS_X   ?= /usr/include/rpcsvc/nfs_prot.x
+SYS_MOUNT_X ?= /usr/include/rpcsvc/mount.x
+GEN_NAMES := nfs2_prot mount_prot nfs3_prot
+GEN_H    := $(GEN_NAMES:%=$(GEN)/%.h)
+GEN_C    := $(GEN_NAMES:%=$(GEN)/%_xdr.c)
+GEN_O    := $(GEN_C:.c=.o)
+GEN_CFLAGS := -std=c11 $(COPT) $(CFLAGS_EXTRA) -w
+
+LAYER_SRCS = $(wildcard src/$(1)/*.c)
+LAYER_OBJS = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(call LAYER_SRCS,$(1)))
+PRESENT_LAYERS := $(foreach l,$(LAYERS),$(if $(call LAYER_SRCS,$(l)),$(l)))
+LAYER_LIBS := $(PRESENT_LAYERS:%=$(BUILD)/lib/lib%.a) $(BUILD)/lib/libxdrgen.a
+LINK_LIBS  := -Wl,--start-group $(LAYER_LIBS) -Wl,--end-group $(LIBS)
+
+PROG_SRCS := $(wildcard src/bin/*.c)
+PROGS     := $(patsubst src/bin/%.c,$(BINDIR)/%,$(PROG_SRCS))
+# sfs3 is sfs run under another name (the NFS version follows argv[0]).
+ALIASES   := $(if $(filter $(BINDIR)/sfs,$(PROGS)),$(BINDIR)/sfs3)
+SCRIPTS_BIN := $(wildcard scripts/bin/*)
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+UNIT_HELPERS := $(wildcard tests/unit/helpers/*.c)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRCS))
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
+
+.PHONY: all clean install uninstall test unit unit-asan integration bench demo \
+        fuzz fuzz-short tools format format-check lint warnings
+.SUFFIXES:
+.SECONDARY:
+
+all: $(PROGS) $(ALIASES) tools
+
+tools: $(TOOL_BINS)
+
+# ---- generated XDR ---------------------------------------------------------
+
+$(GEN)/nfs2_prot.x: $(SYS_NFS_X)
+	@mkdir -p $(@D)
+	cp $< $@
+$(GEN)/mount_prot.x: $(SYS_MOUNT_X)
+	@mkdir -p $(@D)
+	cp $< $@
+$(GEN)/nfs3_prot.x: src/nfs/proto/nfs3_prot.x
+	@mkdir -p $(@D)
+	cp $< $@
+
+# rpcgen names the header it includes after the .x file, so it runs inside
+# $(GEN) on the copies.
+$(GEN)/%.h: $(GEN)/%.x
+	cd $(GEN) && rm -f $*.h && rpcgen -h -o $*.h $*.x
+$(GEN)/%_xdr.c: $(GEN)/%.x
+	cd $(GEN) && rm -f $*_xdr.c && rpcgen -c -o $*_xdr.c $*.x
+$(GEN)/%_xdr.o: $(GEN)/%_xdr.c $(GEN_H)
+	$(CC) $(CPPFLAGS) $(GEN_CFLAGS) -c -o $@ $<
+
+$(BUILD)/lib/libxdrgen.a: $(GEN_O)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+# ---- layers ----------------------------------------------------------------
+
+$(BUILD)/obj/%.o: src/%.c | $(GEN_H)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+define LAYER_RULE
+$(BUILD)/lib/lib$(1).a: $(call LAYER_OBJS,$(1))
+	@mkdir -p $$(@D)
+	rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach l,$(PRESENT_LAYERS),$(eval $(call LAYER_RULE,$(l))))
+
+# ---- programs --------------------------------------------------------------
+
+$(BINDIR)/%: $(BUILD)/obj/bin/%.o $(LAYER_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) $(LINK_LIBS)
+
+$(BINDIR)/sfs3: $(BINDIR)/sfs
+	ln -sf sfs $@
+
+$(BUILD)/tools/%: tests/tools/%.c $(LAYER_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $(LINK_LIBS)
+
+$(BUILD)/bench/%: bench/%.c $(LAYER_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $(LINK_LIBS)
+
+# ---- unit tests (cmocka) ---------------------------------------------------
+
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(LAYER_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(UNIT_HELPERS) $(LDFLAGS) $(LINK_LIBS) -lcmocka
+
+unit: $(UNIT_BINS)
+	@sh tests/tools/run-unit.sh $(UNIT_BINS)
+
+# The unit tests again, under ASan and UBSan.
+unit-asan:
+	$(MAKE) -f M.wrappers/M.debug unit
+
+integration: all
+	@sh tests/tools/run-integration.sh
+
+test:
+	$(MAKE) -f M.wrappers/M.linux all
+	$(MAKE) -f M.wrappers/M.linux unit
+	$(MAKE) -f M.wrappers/M.debug unit
+	$(MAKE) -f M.wrappers/M.linux integration
+
+bench: all $(BENCH_BINS)
+	@sh bench/run.sh
+
+demo:
+	@sh scripts/demo.sh
+
+# ---- fuzzing (clang + libFuzzer) -------------------------------------------
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LAYER_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LDFLAGS) $(LINK_LIBS)
+
+fuzz:
+	$(MAKE) -f M.wrappers/M.fuzz fuzz-run FUZZ_SECONDS=$${FUZZ_SECONDS:-60}
+
+fuzz-short:
+	$(MAKE) -f M.wrappers/M.fuzz fuzz-run FUZZ_SECONDS=$${FUZZ_SECONDS:-10}
+
+fuzz-run: $(FUZZ_BINS)
+	@sh tests/tools/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+# ---- housekeeping ----------------------------------------------------------
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/freesfs
+	for p in $(PROGS); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
+	ln -sf sfs $(DESTDIR)$(PREFIX)/bin/sfs3
+	cp -r rc $(DESTDIR)$(PREFIX)/share/freesfs/
+
+uninstall:
+	for p in $(notdir $(PROGS)) sfs3; do rm -f $(DESTDIR)$(PREFIX)/bin/$$p; done
+	rm -rf $(DESTDIR)$(PREFIX)/share/freesfs
+
+clean:
+	rm -rf build $(PROGS) $(ALIASES) bin/sfs3
+
+format:
+	clang-format -i $$(git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 'bench/*.c')
+
+format-check:
+	clang-format --dry-run --Werror $$(git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 'bench/*.c')
+
+lint: $(GEN_H)
+	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
+	  --inline-suppr --suppress=missingIncludeSystem -Isrc -I$(GEN) src tests/unit
+
+# gcc and clang, warnings as errors: the pre-merge check.
+warnings:
+	$(MAKE) -f M.wrappers/M.linux all CFLAGS_EXTRA=-Werror BUILD=build/werror-gcc
+	$(MAKE) -f M.wrappers/M.clang all CFLAGS_EXTRA=-Werror BUILD=build/werror-clang BINDIR=build/werror-clang/bin
+
+-include $(shell find build/$(MACHID) -name '*.d' 2>/dev/null)

@@ -1,0 +1,173 @@
+# tests/integration/lib.sh - shared helpers for the TAP integration tests.
+#
+# Source it first thing in every NNNN_<behaviour>.t:
+#     . "$(dirname "$0")/lib.sh"
+# It gives: TAP output (plan, ok, is, like, skip_all, diag), a private
+# per-test directory ($T_DIR), per-test ports ($T_PORT_BASE, from the test
+# number, so parallel tests never collide), start/stop of sfs_nfsd and
+# nfs-ganesha on loopback, and a trap that stops every process the test
+# started, by PID (test-environment.md sections 1 and 9).
+#
+# Safety: every address used here is on 127.0.0.0/8.  Every wait is bounded.
+
+set -u
+
+T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+T_BIN=${FREESFS_BIN:-$T_TOP/bin}
+T_NAME=$(basename "$0" .t)
+T_NUM=$(printf '%s' "$T_NAME" | sed -n 's/^\([0-9][0-9]*\)_.*/\1/p')
+T_NUM=$((10#${T_NUM:-9999}))
+T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/freesfs-$T_NAME.XXXXXX")
+# Ports: 20000 + 20 * (test number mod 1000); each test owns 20 ports.
+T_PORT_BASE=$((20000 + 20 * (T_NUM % 1000)))
+T_FIXTURES=$T_TOP/tests/fixtures
+
+_t_count=0
+_t_failed=0
+_t_pids=""
+_t_cleanups=""
+
+plan() { echo "1..$1"; }
+diag() { printf '# %s\n' "$@" >&2; }
+ok() {
+    # ok STATUS "description": STATUS 0 means pass.
+    _t_count=$((_t_count + 1))
+    if [ "$1" -eq 0 ]; then
+        echo "ok $_t_count - $2"
+    else
+        echo "not ok $_t_count - $2"
+        _t_failed=$((_t_failed + 1))
+    fi
+}
+pass() { ok 0 "$1"; }
+fail() { ok 1 "$1"; }
+is() {
+    # is GOT EXPECTED "description"
+    if [ "$1" = "$2" ]; then ok 0 "$3"; else
+        ok 1 "$3"; diag "got:      '$1'" "expected: '$2'"
+    fi
+}
+like() {
+    # like TEXT EXTENDED-REGEX "description"
+    if printf '%s' "$1" | grep -Eq -- "$2"; then ok 0 "$3"; else
+        ok 1 "$3"; diag "text does not match /$2/:" "$(printf '%s' "$1" | head -20)"
+    fi
+}
+unlike() {
+    if printf '%s' "$1" | grep -Eq -- "$2"; then
+        ok 1 "$3"; diag "text matches /$2/:" "$(printf '%s' "$1" | grep -E -- "$2" | head -5)"
+    else ok 0 "$3"; fi
+}
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+skip() { _t_count=$((_t_count + 1)); echo "ok $_t_count # SKIP $*"; }
+bail() { echo "Bail out! $*"; exit 1; }
+
+# alive PID: true when the process exists and is not a zombie (section 9).
+alive() {
+    [ -r "/proc/$1/stat" ] || return 1
+    [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != "Z" ]
+}
+
+# track PID: stop it (TERM, bounded wait, KILL) when the test ends.
+track() { _t_pids="$_t_pids $1"; }
+# at_exit "command": run it when the test ends (after stopping tracked PIDs).
+at_exit() { _t_cleanups="$_t_cleanups
+$1"; }
+
+stop_pid() {
+    local pid=$1 i=0
+    alive "$pid" || return 0
+    kill -TERM "$pid" 2>/dev/null
+    while alive "$pid" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    if alive "$pid"; then kill -KILL "$pid" 2>/dev/null; fi
+    wait "$pid" 2>/dev/null
+    return 0
+}
+
+_t_exit() {
+    local rc=$? p
+    for p in $_t_pids; do stop_pid "$p"; done
+    eval "$_t_cleanups"
+    if [ -z "${KEEP_TEST_DIR:-}" ]; then rm -rf "$T_DIR"; else diag "kept $T_DIR"; fi
+    [ $_t_failed -gt 0 ] && rc=1
+    exit $rc
+}
+trap _t_exit EXIT
+trap 'exit 130' INT TERM
+
+# wait_for "command" [tries] [delay]: polls until the command succeeds.
+wait_for() {
+    local cmd=$1 tries=${2:-200} delay=${3:-0.05} i=0
+    while [ $i -lt "$tries" ]; do
+        eval "$cmd" >/dev/null 2>&1 && return 0
+        sleep "$delay"; i=$((i + 1))
+    done
+    return 1
+}
+
+need_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root: $*"; }
+need_cmd() { command -v "$1" >/dev/null 2>&1 || skip_all "needs $1 (scripts/install-deps)"; }
+
+# ---- sfs_nfsd ---------------------------------------------------------------
+
+# start_nfsd NAME [extra sfs_nfsd options...]: starts bin/sfs_nfsd on
+# 127.0.0.1 with ports taken from this test's range (slot 0..9 by NAME's
+# order of use), waits for its "ready" line, and sets NAME_PID, NAME_NFS_PORT,
+# NAME_MNT_PORT and NAME_URL (host:port:/export form) for the caller.
+_t_nfsd_slot=0
+start_nfsd() {
+    local name=$1; shift
+    local nfs_port=$((T_PORT_BASE + 2 * _t_nfsd_slot))
+    local mnt_port=$((nfs_port + 1))
+    local log=$T_DIR/$name.log
+    _t_nfsd_slot=$((_t_nfsd_slot + 1))
+    "$T_BIN/sfs_nfsd" --foreground -b 127.0.0.1 -p "$nfs_port" -m "$mnt_port" \
+        --export /export "$@" >"$log" 2>&1 &
+    local pid=$!
+    track "$pid"
+    if ! wait_for "grep -q '^ready' '$log'" 200 0.05; then
+        diag "sfs_nfsd $name did not get ready:" "$(tail -5 "$log")"
+        return 1
+    fi
+    eval "${name}_PID=$pid ${name}_NFS_PORT=$nfs_port ${name}_MNT_PORT=$mnt_port"
+    eval "${name}_URL=127.0.0.1:$nfs_port:/export"
+    eval "${name}_NFSURL='nfs://127.0.0.1:$nfs_port/export?mountport=$mnt_port'"
+    # the same export as libnfs-utils (nfs-ls, nfs-cp, nfs-cat) spell it
+    eval "${name}_LNFS_URL='nfs://127.0.0.1/export?nfsport=$nfs_port&mountport=$mnt_port'"
+    return 0
+}
+
+# ---- nfs-ganesha -------------------------------------------------------------
+
+# start_ganesha: starts a private nfs-ganesha (FSAL VFS + MEM) on 127.0.0.1
+# through scripts/ganesha-lo.sh, serialised across parallel tests with a lock
+# (one rpcbind, ganesha's registrations would clash: test-environment.md 3.8).
+# Sets GANESHA_URL (VFS export, nfs:// form with explicit ports, also usable
+# by libnfs-utils), GANESHA_MEM_URL, GANESHA_NFS_PORT, GANESHA_MNT_PORT and
+# GANESHA_DIR (its export is $GANESHA_DIR/export, a real directory).  Skips the whole test when ganesha or root
+# is missing.
+start_ganesha() {
+    need_root "nfs-ganesha"
+    need_cmd ganesha.nfsd
+    need_cmd rpcbind
+    local lock=${TMPDIR:-/tmp}/freesfs-ganesha.lock
+    exec 9>"$lock"
+    if ! flock -w 600 9; then bail "could not take $lock"; fi
+    GANESHA_DIR=$T_DIR/ganesha
+    local port=$((T_PORT_BASE + 18))
+    export GDIR=$GANESHA_DIR BIND=127.0.0.1 NFS_PORT=$port MNT_PORT=$((port + 1))
+    if ! sh "$T_TOP/scripts/ganesha-lo.sh" start >"$T_DIR/ganesha-start.log" 2>&1; then
+        diag "ganesha did not start:" "$(tail -20 "$T_DIR/ganesha-start.log")"
+        GDIR=$GANESHA_DIR sh "$T_TOP/scripts/ganesha-lo.sh" stop >/dev/null 2>&1
+        bail "nfs-ganesha failed to start"
+    fi
+    at_exit "GDIR='$GANESHA_DIR' sh '$T_TOP/scripts/ganesha-lo.sh' stop >/dev/null 2>&1"
+    GANESHA_NFS_PORT=$port
+    GANESHA_MNT_PORT=$((port + 1))
+    # ganesha serves MOUNT on its own port, so only the nfs:// form with
+    # mountport= reaches it without rpcbind.
+    GANESHA_URL="nfs://127.0.0.1:$port$GANESHA_DIR/export?mountport=$GANESHA_MNT_PORT"
+    GANESHA_MEM_URL="nfs://127.0.0.1:$port/mem?mountport=$GANESHA_MNT_PORT"
+    GANESHA_NFSURL=$GANESHA_URL
+    GANESHA_LNFS_URL="nfs://127.0.0.1$GANESHA_DIR/export?nfsport=$port&mountport=$GANESHA_MNT_PORT"
+}
