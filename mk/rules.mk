@@ -36,8 +36,31 @@ GEN_CFLAGS := -std=c11 $(COPT) $(CFLAGS_EXTRA) -w
 LAYER_SRCS = $(wildcard src/$(1)/*.c)
 LAYER_OBJS = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(call LAYER_SRCS,$(1)))
 PRESENT_LAYERS := $(foreach l,$(LAYERS),$(if $(call LAYER_SRCS,$(l)),$(l)))
-LAYER_LIBS := $(PRESENT_LAYERS:%=$(BUILD)/lib/lib%.a) $(BUILD)/lib/libxdrgen.a
-LINK_LIBS  := -Wl,--start-group $(LAYER_LIBS) -Wl,--end-group $(LIBS)
+
+# Which layers each layer may use (docs/ARCHITECTURE.md); a program or a unit
+# test links only its layer and those below it, so the arrows stay honest
+# and a half-written file in one layer cannot break another's programs.
+DEPS_common  := common
+DEPS_rpc     := rpc common
+DEPS_nfs     := nfs rpc common
+DEPS_load    := load nfs rpc common
+DEPS_prime   := prime load nfs rpc common
+DEPS_trace   := trace nfs rpc common
+DEPS_analyze := analyze trace nfs rpc common
+DEPS_server  := server nfs rpc common
+DEPS_all     := $(LAYERS)
+# Programs and the layer they sit on (default: all layers).
+LAYER_sfs_ping  := nfs
+LAYER_sfs_nfsd  := server
+LAYER_sfs_trace := analyze
+LAYER_sfs       := load
+libs_of = $(foreach l,$(DEPS_$(1)),$(if $(filter $(l),$(PRESENT_LAYERS)),$(BUILD)/lib/lib$(l).a)) $(BUILD)/lib/libxdrgen.a
+link_of = -Wl,--start-group $(call libs_of,$(1)) -Wl,--end-group $(LIBS)
+prog_layer = $(or $(LAYER_$(1)),all)
+# tests/unit/test_<layer>_<module>.c links <layer>; test_<layer>.c too.
+test_layer = $(or $(filter $(LAYERS),$(word 2,$(subst _, ,$(1)))),all)
+LAYER_LIBS := $(call libs_of,all)
+LINK_LIBS  := $(call link_of,all)
 
 PROG_SRCS := $(wildcard src/bin/*.c)
 PROGS     := $(patsubst src/bin/%.c,$(BINDIR)/%,$(PROG_SRCS))
@@ -56,7 +79,7 @@ BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 .PHONY: all clean install uninstall test unit unit-asan integration bench demo \
-        fuzz fuzz-short tools format format-check lint warnings
+        fuzz fuzz-short fuzz-run fuzz-test tools format format-check lint warnings
 .SUFFIXES:
 .SECONDARY:
 
@@ -104,9 +127,12 @@ $(foreach l,$(PRESENT_LAYERS),$(eval $(call LAYER_RULE,$(l))))
 
 # ---- programs --------------------------------------------------------------
 
-$(BINDIR)/%: $(BUILD)/obj/bin/%.o $(LAYER_LIBS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) $(LINK_LIBS)
+define PROG_RULE
+$(BINDIR)/$(1): $(BUILD)/obj/bin/$(1).o $(call libs_of,$(call prog_layer,$(1)))
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -o $$@ $$< $$(LDFLAGS) $(call link_of,$(call prog_layer,$(1)))
+endef
+$(foreach p,$(PROG_SRCS:src/bin/%.c=%),$(eval $(call PROG_RULE,$(p))))
 
 $(BINDIR)/sfs3: $(BINDIR)/sfs
 	ln -sf sfs $@
@@ -121,9 +147,12 @@ $(BUILD)/bench/%: bench/%.c $(LAYER_LIBS)
 
 # ---- unit tests (cmocka) ---------------------------------------------------
 
-$(BUILD)/tests/%: tests/unit/%.c $(UNIT_HELPERS) $(LAYER_LIBS)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(UNIT_HELPERS) $(LDFLAGS) $(LINK_LIBS) -lcmocka
+define UNIT_RULE
+$(BUILD)/tests/$(1): tests/unit/$(1).c $(UNIT_HELPERS) $(call libs_of,$(call test_layer,$(1)))
+	@mkdir -p $$(@D)
+	$$(CC) $$(CPPFLAGS) -Itests/unit $$(CFLAGS) -o $$@ $$< $(UNIT_HELPERS) $$(LDFLAGS) $(call link_of,$(call test_layer,$(1))) -lcmocka
+endef
+$(foreach t,$(UNIT_SRCS:tests/unit/%.c=%),$(eval $(call UNIT_RULE,$(t))))
 
 unit: $(UNIT_BINS)
 	@sh tests/tools/run-unit.sh $(UNIT_BINS)
@@ -139,6 +168,7 @@ test:
 	$(MAKE) -f M.wrappers/M.linux all
 	$(MAKE) -f M.wrappers/M.linux unit
 	$(MAKE) -f M.wrappers/M.debug unit
+	$(MAKE) -f M.wrappers/M.linux fuzz-test
 	$(MAKE) -f M.wrappers/M.linux integration
 
 bench: all $(BENCH_BINS)
@@ -161,6 +191,12 @@ fuzz-short:
 
 fuzz-run: $(FUZZ_BINS)
 	@sh tests/tools/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+# The short fuzz run that `make test` includes (skipped without clang).
+fuzz-test:
+	@if command -v clang >/dev/null && [ -n "$(FUZZ_SRCS)" ]; then \
+	  $(MAKE) -f M.wrappers/M.fuzz fuzz-run FUZZ_SECONDS=$${FUZZ_SECONDS:-10}; \
+	else echo "fuzz: skipped (no clang or no fuzz drivers)"; fi
 
 # ---- housekeeping ----------------------------------------------------------
 
