@@ -164,10 +164,11 @@ unit-asan:
 integration: all
 	@sh tests/tools/run-integration.sh
 
+# The README's test command.  Builds use both cores.
 test:
-	$(MAKE) -f M.wrappers/M.linux all
-	$(MAKE) -f M.wrappers/M.linux unit
-	$(MAKE) -f M.wrappers/M.debug unit
+	$(MAKE) -j2 -f M.wrappers/M.linux all
+	$(MAKE) -j2 -f M.wrappers/M.linux unit
+	$(MAKE) -j2 -f M.wrappers/M.debug unit
 	$(MAKE) -f M.wrappers/M.linux fuzz-test
 	$(MAKE) -f M.wrappers/M.linux integration
 

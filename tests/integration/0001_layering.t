@@ -1,0 +1,46 @@
+#!/bin/bash
+# 0001_layering.t - the layer arrows of docs/ARCHITECTURE.md stay honest:
+# a layer includes only its own headers and those of the layers below it,
+# and each library has one home (style.md 2.2).
+# timeout: 30
+. "$(dirname "$0")/lib.sh"
+cd "$T_TOP" || bail "no tree"
+
+# layer: layers it may include (besides itself)
+declare -A allowed=(
+    [common]=""
+    [rpc]="common"
+    [nfs]="rpc common"
+    [load]="nfs rpc common"
+    [prime]="load nfs rpc common"
+    [trace]="nfs rpc common"
+    [analyze]="trace common"
+    [server]="nfs rpc common"
+    [bin]="common rpc nfs load prime trace analyze server"
+)
+plan 5
+
+bad=""
+for layer in "${!allowed[@]}"; do
+    [ -d "src/$layer" ] || continue
+    for f in src/$layer/*.[ch]; do
+        [ -e "$f" ] || continue
+        for inc in $(sed -n 's/^#include "\([a-z]*\)\/.*"/\1/p' "$f" | sort -u); do
+            [ "$inc" = "$layer" ] && continue
+            case " ${allowed[$layer]} " in *" $inc "*) ;; *) bad="$bad $f->$inc" ;; esac
+        done
+    done
+done
+is "$bad" "" "every #include follows the layer arrows"
+
+judy=$(grep -l '#include <Judy.h>' -r src | grep -v '^src/analyze/' | tr '\n' ' ')
+is "$judy" "" "Judy is used only in src/analyze"
+
+lnfs=$(grep -lE '#include <nfsc/' -r src | grep -v '^src/nfs/lnfs\.[ch]$' | tr '\n' ' ')
+is "$lnfs" "" "libnfs is used only in src/nfs/lnfs.c"
+
+yaml=$(grep -lE '#include <yaml.h>' -r src | grep -vE '^src/common/yaml' | tr '\n' ' ')
+is "$yaml" "" "libyaml is used only behind the common YAML module"
+
+tirpc=$(grep -lE '#include <rpc/' -r src | grep -vE '^src/(rpc|nfs|server)/' | tr '\n' ' ')
+is "$tirpc" "" "libtirpc headers are included only by rpc, nfs and server"
