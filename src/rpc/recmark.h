@@ -19,15 +19,15 @@
 #define RP_RECMARK_LAST 0x80000000u /* last-fragment bit of the marker */
 
 struct rp_recmark {
-    size_t max_record; /* largest record accepted, in bytes */
-    uint8_t *buf;      /* reassembly buffer (grown up to max_record) */
-    size_t cap;        /* its size */
-    size_t len;        /* bytes of the current record assembled so far */
-    uint8_t hdr[4];    /* a fragment marker being read */
-    unsigned hdr_have; /* bytes of hdr read so far */
+    size_t max_record;  /* largest record accepted, in bytes */
+    uint8_t *buf;       /* reassembly buffer (grown up to max_record) */
+    size_t cap;         /* its size */
+    size_t len;         /* bytes of the current record assembled so far */
+    uint8_t hdr[4];     /* a fragment marker being read */
+    unsigned hdr_have;  /* bytes of hdr read so far */
     uint32_t frag_left; /* bytes of the current fragment still to come */
-    int in_frag;       /* 1 while reading a fragment body */
-    int last_frag;     /* the current fragment ends the record */
+    int in_frag;        /* 1 while reading a fragment body */
+    int last_frag;      /* the current fragment ends the record */
 };
 
 /* Sets up a framer for records of at most max_record bytes.  Allocates

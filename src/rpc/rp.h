@@ -73,15 +73,15 @@ struct rp_client_opts {
      * getgroups, the host name). */
     int64_t uid;
     int64_t gid;
-    int ngids;                   /* -1 = caller's supplementary groups */
-    uint32_t gids[RP_MAX_GIDS];  /* used when ngids >= 0 */
-    const char *machine_name;    /* NULL = gethostname() */
+    int ngids;                    /* -1 = caller's supplementary groups */
+    uint32_t gids[RP_MAX_GIDS];   /* used when ngids >= 0 */
+    const char *machine_name;     /* NULL = gethostname() */
     const struct cm_clock *clock; /* NULL = cm_monotonic_clock; copied */
-    unsigned max_in_flight;      /* calls; rp_call_start gives -EAGAIN beyond */
-    unsigned udp_tries;          /* total sends of one UDP call (>= 1) */
-    size_t max_record_bytes;     /* largest reply accepted (TCP record, UDP
-                                    datagram buffer) */
-    size_t sndbuf_bytes;         /* SO_SNDBUF/SO_RCVBUF, 0 = system default */
+    unsigned max_in_flight;       /* calls; rp_call_start gives -EAGAIN beyond */
+    unsigned udp_tries;           /* total sends of one UDP call (>= 1) */
+    size_t max_record_bytes;      /* largest reply accepted (TCP record, UDP
+                                     datagram buffer) */
+    size_t sndbuf_bytes;          /* SO_SNDBUF/SO_RCVBUF, 0 = system default */
 };
 
 /* Fills o with the defaults above. */
@@ -105,17 +105,17 @@ typedef void (*rp_done_fn)(struct rp_call *call, void *data);
 struct rp_call {
     /* inputs */
     uint32_t proc;
-    xdrproc_t args_codec; /* xdr_void for no arguments */
+    xdrproc_t args_codec; /* rp_xdr_void for no arguments */
     const void *args;     /* read again on every UDP retransmission */
-    xdrproc_t res_codec;  /* xdr_void for no result */
+    xdrproc_t res_codec;  /* rp_xdr_void for no result */
     void *res;
-    uint32_t timeout_ms;  /* SFS call-class timeout (nf_class_timeout_ms):
-                             UDP retransmits after it, TCP gives up after it */
-    rp_done_fn done;      /* NULL only for rp_call_sync */
-    void *data;           /* the caller's, passed to done */
+    uint32_t timeout_ms; /* SFS call-class timeout (nf_class_timeout_ms):
+                            UDP retransmits after it, TCP gives up after it */
+    rp_done_fn done;     /* NULL only for rp_call_sync */
+    void *data;          /* the caller's, passed to done */
 
     /* outputs, valid in the done callback */
-    int status;           /* 0 or a negative errno (RP_ERR_*) */
+    int status; /* 0 or a negative errno (RP_ERR_*) */
     uint32_t xid;
     uint64_t t_send_ns;   /* CLOCK_MONOTONIC (the client's clock) at the
                              FIRST send */
@@ -125,10 +125,17 @@ struct rp_call {
     uint32_t high_version;
 
     /* private to the engine */
-    struct rp_call *rp_next; /* hash chain or send queue */
+    struct rp_call *rp_next;  /* XID hash chain */
+    struct rp_call *rp_qnext; /* send queue */
     uint64_t rp_deadline_ns;
     uint32_t rp_state;
+    uint32_t rp_tries;
 };
+
+/* The codec of "no arguments" / "no result".  Use it instead of libtirpc's
+ * xdr_void, whose parameterless prototype cannot be cast to xdrproc_t
+ * without -Wcast-function-type. */
+bool_t rp_xdr_void(XDR *xdrs, void *unused);
 
 /* Fills the inputs of a call and clears its outputs. */
 void rp_call_prepare(struct rp_call *call, uint32_t proc, xdrproc_t args_codec,
@@ -154,21 +161,34 @@ struct rp_client;
  * (-ECONNREFUSED, -ETIMEDOUT, -EACCES for RP_RESV_MUST, -ENOMEM) with the
  * reason in err.  opts may be NULL for the defaults.
  */
-int rp_client_open(struct rp_client **out, const struct sockaddr *addr,
-                   socklen_t addrlen, uint32_t prog, uint32_t vers,
-                   const struct rp_client_opts *opts, uint32_t connect_timeout_ms,
-                   char *err, size_t errlen);
+int rp_client_open(struct rp_client **out, const struct sockaddr *addr, socklen_t addrlen,
+                   uint32_t prog, uint32_t vers, const struct rp_client_opts *opts,
+                   uint32_t connect_timeout_ms, char *err, size_t errlen);
+
+/*
+ * Wraps an already connected socket (a socketpair in the unit tests, or a
+ * socket the caller set up itself): the client owns fd from now on, even on
+ * failure.  transport says how to frame calls.  Returns 0 or -errno.
+ */
+int rp_client_open_fd(struct rp_client **out, int fd, enum rp_transport_kind transport,
+                      uint32_t prog, uint32_t vers, const struct rp_client_opts *opts,
+                      char *err, size_t errlen);
 
 /* Completes every call still in flight or queued with RP_ERR_CANCELED
- * (their callbacks run here), closes the socket, frees c.  NULL is fine. */
+ * (their callbacks run here; calls they start get -ENOTCONN), closes the
+ * socket, frees c.  NULL is fine.  Never call it from a done callback of
+ * the same client (the service that runs the callback still uses c). */
 void rp_client_close(struct rp_client *c);
 
 /*
  * Starts a call: stamps t_send_ns, assigns an XID, sends or queues it.
  * Returns 0 (done will be called exactly once later) or -EAGAIN when
  * max_in_flight calls are in flight, -EINVAL for a call without done,
- * -ENOTCONN after a fatal socket error, -EMSGSIZE when the arguments do not
- * encode; then done is never called.  Never blocks.
+ * -ENOTCONN after a fatal socket error or while closing; then done is
+ * never called.  Never blocks.  Called from a done callback of the same
+ * client, the call leaves at the end of that service, batched with the
+ * others started there.  A call whose arguments do not encode completes
+ * with RP_ERR_ENCODE.
  */
 int rp_call_start(struct rp_client *c, struct rp_call *call);
 
@@ -222,12 +242,12 @@ int rp_client_local_port(const struct rp_client *c);
 
 struct rp_client_stats {
     uint64_t calls_started;
-    uint64_t calls_done;      /* every completion, any status */
-    uint64_t replies;         /* replies matched to a call */
-    uint64_t retransmits;     /* UDP re-sends */
-    uint64_t timeouts;        /* calls completed with RP_ERR_TIMEDOUT */
-    uint64_t unknown_xid;     /* replies with no call in flight: dropped */
-    uint64_t garbage;         /* replies or records that did not decode */
+    uint64_t calls_done;  /* every completion, any status */
+    uint64_t replies;     /* replies matched to a call */
+    uint64_t retransmits; /* UDP re-sends */
+    uint64_t timeouts;    /* calls completed with RP_ERR_TIMEDOUT */
+    uint64_t unknown_xid; /* replies with no call in flight: dropped */
+    uint64_t garbage;     /* replies or records that did not decode */
     uint64_t bytes_sent;
     uint64_t bytes_received;
 };
@@ -243,9 +263,8 @@ void rp_client_stats(const struct rp_client *c, struct rp_client_stats *st);
  * -ETIMEDOUT when no portmapper answers, with the reason in err.
  * Blocks up to timeout_ms x RP_DEFAULT_UDP_TRIES.
  */
-int rp_pmap_getport(const struct sockaddr *addr, socklen_t addrlen,
-                    uint16_t pmap_port, uint32_t prog, uint32_t vers,
-                    int proto, uint32_t timeout_ms, uint16_t *port, char *err,
-                    size_t errlen);
+int rp_pmap_getport(const struct sockaddr *addr, socklen_t addrlen, uint16_t pmap_port,
+                    uint32_t prog, uint32_t vers, int proto, uint32_t timeout_ms,
+                    uint16_t *port, char *err, size_t errlen);
 
 #endif /* RP_H */

@@ -47,9 +47,9 @@ enum tr_op {
 /* The normalised record.  path points into the reader and stays valid until
  * the next call of tr_reader_next. */
 struct tr_record {
-    uint32_t stream;    /* SPC: the ASU; MaStA: byte_7; sysio: stream number */
-    uint32_t unit;      /* ASU, region or file number (0-based) */
-    int64_t t_ns;       /* planned time, ns from the trace origin */
+    uint32_t stream; /* SPC: the ASU; MaStA: byte_7; sysio: stream number */
+    uint32_t unit;   /* ASU, region or file number (0-based) */
+    int64_t t_ns;    /* planned time, ns from the trace origin */
     enum tr_op op;
     uint32_t flags;     /* TR_F_* */
     uint64_t offset;    /* bytes */
@@ -73,8 +73,8 @@ struct tr_reader_ops {
     int (*next)(struct tr_reader *r, struct tr_record *rec);
     void (*close)(struct tr_reader *r);
     /* printable unit name into buf ("asu0", "region1", a path) */
-    const char *(*unit_name)(const struct tr_reader *r, uint32_t unit,
-                             char *buf, size_t len);
+    const char *(*unit_name)(const struct tr_reader *r, uint32_t unit, char *buf,
+                             size_t len);
 };
 
 typedef void (*tr_warn_fn)(void *data, const char *msg);
@@ -132,12 +132,15 @@ void tr_reader_close(struct tr_reader *r);
 /* The format in use ("spc", "masta", "sysio"). */
 const char *tr_reader_format(const struct tr_reader *r);
 /* Writes a printable unit name ("asu0", "region1", a path) into buf. */
-const char *tr_reader_unit_name(const struct tr_reader *r, uint32_t unit,
-                                char *buf, size_t len);
+const char *tr_reader_unit_name(const struct tr_reader *r, uint32_t unit, char *buf,
+                                size_t len);
 /* The format whose probe scores highest on buf, or NULL when none or a tie. */
 const struct tr_reader_ops *tr_probe(const unsigned char *buf, size_t len);
 const struct tr_reader_ops *tr_find_format(const char *name);
 const char *tr_op_name(enum tr_op op);
+/* MaStA metadata strings in trace order, NULL past the last or for other
+ * formats.  Owned by the reader. */
+const char *tr_masta_string(const struct tr_reader *r, unsigned i);
 
 /* Writes a record as one SPC line (ASU=unit, LBA=offset/lba_size,
  * timestamp with 6 decimals).  Returns 0, or -EINVAL when the record is not

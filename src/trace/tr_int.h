@@ -35,21 +35,21 @@ int tr__sec_frac_ns(const char *s, size_t len, int64_t *ns);
 
 /* Sets r->last_error to "FILE:LINE: message" (line 0: "FILE: message").
  * Returns -EINVAL. */
-int tr__error(struct tr_reader *r, long line, const char *fmt, ...)
-    CM_PRINTF(3, 4);
+int tr__error(struct tr_reader *r, long line, const char *fmt, ...) CM_PRINTF(3, 4);
 /* Sets r->last_error to "FILE: entry N (offset O): message".  -EINVAL. */
-int tr__error_entry(struct tr_reader *r, uint64_t entry, uint64_t offset,
-                    const char *fmt, ...) CM_PRINTF(4, 5);
+int tr__error_entry(struct tr_reader *r, uint64_t entry, uint64_t offset, const char *fmt,
+                    ...) CM_PRINTF(4, 5);
 /* A malformed record: in lenient mode counts it, passes the message to the
  * warning callback and returns 0 (skip); in strict mode returns -EINVAL
  * with last_error kept. */
 int tr__malformed(struct tr_reader *r);
 /* Formats a warning "FILE:LINE: message", counts it, calls opt.warn. */
-void tr__warn(struct tr_reader *r, long line, const char *fmt, ...)
-    CM_PRINTF(3, 4);
+void tr__warn(struct tr_reader *r, long line, const char *fmt, ...) CM_PRINTF(3, 4);
 void tr__warn_text(struct tr_reader *r, const char *msg);
 /* Adds n to the counter called name (created on first use). */
 void tr__count(struct tr_reader *r, const char *name, uint64_t n);
+/* Raises the counter called name to v if it is lower (a maximum). */
+void tr__count_max(struct tr_reader *r, const char *name, uint64_t v);
 
 extern const struct tr_reader_ops tr__spc_ops;
 extern const struct tr_reader_ops tr__masta_ops;

@@ -171,3 +171,16 @@ start_ganesha() {
     GANESHA_NFSURL=$GANESHA_URL
     GANESHA_LNFS_URL="nfs://127.0.0.1$GANESHA_DIR/export?nfsport=$port&mountport=$GANESHA_MNT_PORT"
 }
+
+# ---- test helper programs ---------------------------------------------------
+
+# tool_path NAME: prints the path of the tests/tools program NAME from the
+# same build as $T_BIN (build/<id>/tools beside build/<id>/bin), else from
+# the default build (build/linux/tools); fails when it is not built.
+tool_path() {
+    local d
+    for d in "$T_BIN/../tools" "$T_TOP/build/linux/tools"; do
+        [ -x "$d/$1" ] && { echo "$d/$1"; return 0; }
+    done
+    return 1
+}

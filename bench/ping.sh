@@ -1,0 +1,95 @@
+#!/bin/sh
+# bench/ping.sh - the RPC engine's throughput and client CPU per call (the
+# "RPC engine and sfs_ping" section of docs/PERFORMANCE.md).  In one run,
+# interleaved round by round so that a busy machine hurts every row alike:
+#   - sfs_ping GETATTR, NFSv3 over UDP and TCP, against a private
+#     nfs-ganesha on loopback (needs root; skipped without it);
+#   - the bare libnfs raw-async loop (bench/lnfs_getattr.c,
+#     rpc_nfs3_getattr_async) over TCP at the same calls in flight;
+#   - the same three against the NFSv2 responder (tests/tools/v2_responder),
+#     libnfs with rpc_nfs2_getattr_async.
+# Prints the median of ROUNDS rounds per row and sfs_ping/libnfs ratios.
+# COUNT, OUTSTANDING, ROUNDS override; BENCH_BUILD names the build directory.
+cd "$(dirname "$0")/.." || exit 1
+build=${BENCH_BUILD:-build/linux}
+bin=${FREESFS_BIN:-bin}
+count=${COUNT:-100000}
+outs=${OUTSTANDING:-16}
+rounds=${ROUNDS:-3}
+nport=29960 # fixed loopback ports for the bench's own servers
+for f in "$bin/sfs_ping" "$build/bench/lnfs_getattr" "$build/tools/v2_responder"; do
+    [ -x "$f" ] || { echo "ping: $f not built (make all bench)"; exit 1; }
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ping_bench.XXXXXX") || exit 1
+pids=""
+cleanup() {
+    for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+    [ -f "$tmp/g/ganesha.pid" ] && GDIR=$tmp/g sh scripts/ganesha-lo.sh stop >/dev/null 2>&1
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+"$build/tools/v2_responder" -b 127.0.0.1 -p $((nport + 5)) >"$tmp/v2.log" 2>&1 &
+pids="$pids $!"
+ganesha=0
+if [ "$(id -u)" -eq 0 ] && command -v ganesha.nfsd >/dev/null; then
+    # the integration tests' lock: one ganesha at a time owns rpcbind's
+    # registrations (test-environment.md 3.8)
+    exec 9>"${TMPDIR:-/tmp}/freesfs-ganesha.lock"
+    flock -w 600 9 || { echo "ping: could not take the ganesha lock"; exit 1; }
+    if GDIR=$tmp/g BIND=127.0.0.1 NFS_PORT=$nport MNT_PORT=$((nport + 1)) \
+        sh scripts/ganesha-lo.sh start >"$tmp/g.log" 2>&1; then
+        ganesha=1
+    else
+        echo "ping: ganesha did not start; v3 rows skipped"; tail -3 "$tmp/g.log"
+    fi
+else
+    echo "ping: not root or no ganesha: v3 rows skipped"
+fi
+i=0
+while ! grep -q '^ready' "$tmp/v2.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+
+G="nfs://127.0.0.1:$nport$tmp/g/export?mountport=$((nport + 1))"
+V2="127.0.0.1:$((nport + 5)):/export"
+# row NAME COMMAND...: one measurement, appended as "NAME ops cpu"
+row() {
+    local name=$1 out; shift
+    out=$("$@" 2>&1) || { echo "ping: $name failed: $(echo "$out" | tail -1)"; return; }
+    echo "$name $(echo "$out" | awk '$1 == "ops/s" { o = $2 } $1 == "cpu_us/call" { c = $2 }
+                                   END { print o, c }')" >>"$tmp/rows"
+}
+for r in $(seq "$rounds"); do
+    if [ $ganesha = 1 ]; then
+        row "ganesha_v3_udp_sfs_ping" "$bin/sfs_ping" -c "$count" -o "$outs" "$G"
+        row "ganesha_v3_tcp_sfs_ping" "$bin/sfs_ping" -Q -c "$count" -o "$outs" "$G"
+        row "ganesha_v3_tcp_libnfs" "$build/bench/lnfs_getattr" -c "$count" -o "$outs" \
+            -n $nport -m $((nport + 1)) -e "$tmp/g/export"
+    fi
+    row "v2resp_v2_udp_sfs_ping" "$bin/sfs_ping" -2 -c "$count" -o "$outs" "$V2"
+    row "v2resp_v2_tcp_sfs_ping" "$bin/sfs_ping" -2 -Q -c "$count" -o "$outs" "$V2"
+    row "v2resp_v2_tcp_libnfs" "$build/bench/lnfs_getattr" -2 -c "$count" -o "$outs" \
+        -n $((nport + 5)) -m $((nport + 5)) -e /export
+done
+
+echo "GETATTR, $count calls, $outs in flight, median of $rounds rounds:"
+printf '%-26s %12s %14s\n' row "calls/s" "client us/call"
+sort -k1,1 -k2,2n "$tmp/rows" | awk -v n="$rounds" '
+    { k = $1; ops[k, ++c[k]] = $2; cpu[k, c[k]] = $3; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k } }
+    function med(a, k, m,   i, j, t, v) {
+        for (i = 1; i <= m; i++) v[i] = a[k, i]
+        for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+        return v[int((m + 1) / 2)]
+    }
+    END {
+        for (i = 1; i <= nk; i++) {
+            k = keys[i]; mo[k] = med(ops, k, c[k]); mc[k] = med(cpu, k, c[k])
+            printf "%-26s %12.0f %14.2f\n", k, mo[k], mc[k]
+        }
+        for (i = 1; i <= nk; i++) {
+            k = keys[i]; if (k !~ /_tcp_sfs_ping$/) continue
+            b = k; sub(/_sfs_ping$/, "_libnfs", b)
+            if (b in mo && mo[b] > 0 && mc[k] > 0)
+                printf "%s: sfs_ping/libnfs calls/s %.2f, CPU per call %.2f\n", substr(k, 1, index(k, "_") - 1), mo[k] / mo[b], mc[k] / mc[b]
+        }
+    }'

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * az.h - the analysis layer: exact LRU stack distances with Judy
+ * (decisions.md D12, trace-formats.md section 5), distance histograms and
+ * miss-ratio curves, SHARDS sampling, and trace statistics.  It consumes the
+ * trace layer's normalised records and uses only common and trace; it opens
+ * no sockets.  Judy is used only here.  Nothing prints to stdout except the
+ * report functions, which write to the FILE* or YAML writer they are given.
+ *
+ * Distance convention (inclusive, as the Judy application note counts):
+ * the depth of a reference is the number of distinct blocks referenced since
+ * the previous reference of the same block, that block included.  1 means
+ * the block was the most recently used; an LRU cache of C blocks hits a
+ * reference exactly when its depth <= C.  Cold misses have no depth and
+ * miss at every cache size.
+ */
+#ifndef AZ_H
+#define AZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/cm.h"
+#include "trace/tr.h"
+
+#define AZ_DISTANCE_CONVENTION                                                           \
+    "inclusive: the distance of a reference is the number of distinct blocks "           \
+    "referenced since the previous reference of the same block, that block "             \
+    "included (the LRU stack depth; 1 = most recently used); a cache of C "              \
+    "blocks hits it iff distance <= C; cold misses miss at every size"
+
+/* ---- exact stack distances (stackdist.c) -------------------------------- */
+
+enum az_sd_method {
+    /* JudyL key -> last time, live times in a bitmap counted by a Fenwick
+     * tree over its words, renumbered when the time axis fills (default). */
+    AZ_SD_FENWICK,
+    /* The application note's method: JudyL key -> last time, Judy1 of live
+     * times, depth = population - Judy1Count(0, last - 1). */
+    AZ_SD_JUDY1,
+};
+
+struct az_sd;
+
+/* Creates an empty stack.  NULL when out of memory. */
+struct az_sd *az_sd_new(enum az_sd_method method);
+void az_sd_free(struct az_sd *sd);
+/* Records a reference to key.  Returns its depth (>= 1), 0 for a cold miss
+ * (first reference), or -ENOMEM.  Not thread-safe (Judy arrays are not). */
+int64_t az_sd_ref(struct az_sd *sd, uint64_t key);
+/* Distinct keys seen so far. */
+uint64_t az_sd_unique(const struct az_sd *sd);
+/* Bytes in use: Judy's own counters (JudyLMemUsed, Judy1MemUsed) plus the
+ * time axis arrays.  judy_bytes gets the Judy part alone when not NULL. */
+size_t az_sd_mem(const struct az_sd *sd, size_t *judy_bytes);
+/* Times the time axis was renumbered (AZ_SD_FENWICK). */
+uint64_t az_sd_compactions(const struct az_sd *sd);
+/* Caps the time axis (tests use tiny caps to exercise compaction); 0 =
+ * default.  Call before the first reference. */
+void az_sd_set_min_axis(struct az_sd *sd, uint64_t words);
+
+/* ---- histograms and miss-ratio curves (hist.c) -------------------------- */
+
+struct az_hist {
+    uint64_t *count; /* count[d] = references at depth d (index 0 unused) */
+    uint64_t cap;
+    uint64_t references; /* including cold misses */
+    uint64_t cold;
+    uint64_t max_depth;
+    long double sum_depth;
+};
+
+int az_hist_add(struct az_hist *h, uint64_t depth, uint64_t n);
+void az_hist_free(struct az_hist *h);
+/* References with depth <= c (the hits of an LRU cache of c blocks). */
+uint64_t az_hist_hits(const struct az_hist *h, uint64_t c);
+/* Fills out[i] = hits at sizes[i] (sizes ascending) in one pass. */
+void az_hist_hits_at(const struct az_hist *h, const uint64_t *sizes, size_t n,
+                     uint64_t *out);
+
+/* ---- the miss-ratio analysis (mrc.c) ------------------------------------ */
+
+struct az_mrc_opts {
+    uint64_t block_size;      /* analysis granularity in bytes (4096) */
+    int per_unit;             /* per unit, in the shared cache */
+    int isolated;             /* per unit, each with a cache of its own */
+    double sample_rate;       /* SHARDS rate in (0, 1]; 0 = exact */
+    int sample_check;         /* with sampling: run exact too, compare */
+    enum az_sd_method method; /* AZ_SD_FENWICK */
+};
+
+struct az_mrc_run {
+    struct az_sd *sd;
+    struct az_hist total;
+    struct az_hist *units;
+    uint32_t nunits;
+    uint64_t sampled; /* references the sample kept */
+    /* isolated: one stack and one histogram per unit */
+    struct az_sd **iso_sd;
+    struct az_hist *iso;
+    uint32_t niso;
+};
+
+struct az_mrc {
+    struct az_mrc_opts opt;
+    uint64_t threshold;      /* SHARDS: keep hash < threshold (2^64 scale) */
+    struct az_mrc_run main;  /* exact, or sampled when sample_rate > 0 */
+    struct az_mrc_run exact; /* the exact twin of --sample-check */
+    uint64_t records;        /* reads and writes seen */
+    uint64_t zero_size;      /* of which size 0 (no references) */
+    uint64_t other_records;  /* sync, open, getattr: no references */
+    uint64_t references;     /* all references, sampled or not */
+    uint64_t units_seen;     /* highest unit + 1 */
+    char last_error[CM_ERR_LEN];
+};
+
+/* Initialises m.  Returns 0 or -EINVAL/-ENOMEM with the reason in err. */
+int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err,
+                size_t errlen);
+/* Feeds one record: reads and writes reference every block of
+ * [offset, offset + length) in ascending order.  Returns 0, or -ERANGE
+ * (a block that does not fit the (unit, block) key; m->last_error says
+ * which) or -ENOMEM. */
+int az_mrc_record(struct az_mrc *m, const struct tr_record *rec);
+/* Feeds one reference to block of unit directly (benchmarks, tests). */
+int az_mrc_ref(struct az_mrc *m, uint32_t unit, uint64_t block);
+void az_mrc_free(struct az_mrc *m);
+/* The (unit, block) key: unit in the top 16 bits. */
+#define AZ_KEY_UNIT_BITS  16
+#define AZ_KEY_BLOCK_BITS 48
+static inline uint64_t az_key(uint32_t unit, uint64_t block)
+{
+    return (uint64_t)unit << AZ_KEY_BLOCK_BITS | block;
+}
+/* SHARDS's spatial hash: splitmix64 (the constant added first keeps key 0,
+ * often the hottest block, from hashing to 0 and always being sampled). */
+static inline uint64_t az_hash(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+/* ---- trace statistics (stats.c) ----------------------------------------- */
+
+#define AZ_SIZE_BUCKETS 42 /* 0, then (2^(k-1), 2^k] for k = 0..40 */
+#define AZ_RATE_BUCKETS 512
+
+struct az_unit_stats {
+    uint64_t records, reads, writes, bytes_read, bytes_written, max_end;
+    uint64_t sequential, last_end;
+    int seen;
+};
+
+struct az_stats {
+    uint64_t block_size; /* for the footprint */
+    uint64_t records, by_op[TR_OP__COUNT];
+    uint64_t bytes_read, bytes_written, zero_size, sequential;
+    uint64_t size_hist[AZ_SIZE_BUCKETS];
+    int64_t first_ns, last_ns;
+    int any;
+    /* rate over time: counts per bucket of rate_width_ns, widened by
+     * merging pairs so that the table stays AZ_RATE_BUCKETS long */
+    uint64_t rate[AZ_RATE_BUCKETS];
+    int64_t rate_width_ns;
+    struct az_unit_stats *units;
+    uint32_t nunits;
+    void *footprint; /* Judy1 of (unit, block) keys */
+    uint64_t footprint_blocks;
+    char last_error[CM_ERR_LEN];
+};
+
+int az_stats_init(struct az_stats *s, uint64_t block_size);
+int az_stats_record(struct az_stats *s, const struct tr_record *rec);
+void az_stats_free(struct az_stats *s);
+/* Bucket index of a request size in size_hist, and its upper bound. */
+unsigned az_size_bucket(uint64_t bytes);
+uint64_t az_size_bucket_max(unsigned bucket);
+
+/* ---- reports (report.c) ------------------------------------------------- */
+
+/* What a report needs to know about the trace and the reader. */
+struct az_source {
+    const char *file;
+    struct tr_reader *reader;
+};
+
+/* Cache sizes: the list given, or powers of two up to the footprint. */
+int az_cache_sizes(const char *list, uint64_t unique, uint64_t **sizes, size_t *n,
+                   char *err, size_t errlen);
+void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m,
+                  const uint64_t *sizes, size_t n);
+void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az_mrc *m,
+                 const uint64_t *sizes, size_t n);
+/* Mean absolute error of the sampled hit-ratio curve against the exact one
+ * (needs opt.sample_check). */
+double az_mrc_sample_error(const struct az_mrc *m, const uint64_t *sizes, size_t n);
+/* Hit ratio of run r at the sizes; sampled runs scale by the sample. */
+void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
+                   const struct az_hist *h, const uint64_t *sizes, size_t n,
+                   double *ratio, uint64_t *hits);
+void az_stats_table(FILE *out, const struct az_source *src, const struct az_stats *s);
+void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
+                   const struct az_stats *s);
+
+#endif /* AZ_H */

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * report.c - the outputs of `sfs_trace`: an aligned text table for people
+ * and YAML (through common's libyaml writer) for programs, for both the
+ * miss-ratio analysis and the statistics.  The YAML schema is documented in
+ * docs/sfs_trace.md and is stable: keys are only ever added.  The caller
+ * owns the stream and the YAML writer; nothing here decides exit codes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/az.h"
+
+#define MAX_CACHE_SIZES 4096
+
+/* ---- cache sizes -------------------------------------------------------- */
+
+int az_cache_sizes(const char *list, uint64_t unique, uint64_t **sizes, size_t *n,
+                   char *err, size_t errlen)
+{
+    uint64_t *v = calloc(MAX_CACHE_SIZES, sizeof(*v));
+    size_t k = 0;
+
+    if (!v)
+        return cm_errf(err, errlen, "out of memory"), -ENOMEM;
+    if (list && *list) {
+        char *copy = strdup(list), *tok, *save = NULL;
+        if (!copy) {
+            free(v);
+            return cm_errf(err, errlen, "out of memory"), -ENOMEM;
+        }
+        for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            uint64_t c;
+            if (k == MAX_CACHE_SIZES ||
+                cm_parse_size("--cache-sizes", tok, &c, err, errlen) < 0 || c == 0 ||
+                (k > 0 && c <= v[k - 1])) {
+                if (k == MAX_CACHE_SIZES)
+                    cm_errf(err, errlen, "--cache-sizes: more than %d sizes",
+                            MAX_CACHE_SIZES);
+                else if (c == 0 || (k > 0 && c <= v[k - 1]))
+                    cm_errf(err, errlen,
+                            "--cache-sizes: '%s': sizes must be positive and "
+                            "ascending",
+                            tok);
+                free(copy);
+                free(v);
+                return -EINVAL;
+            }
+            v[k++] = c;
+        }
+        free(copy);
+        if (k == 0) {
+            free(v);
+            return cm_errf(err, errlen, "--cache-sizes: empty list");
+        }
+    } else {
+        /* Powers of two up to the first one that holds the footprint. */
+        uint64_t c = 1;
+        for (;;) {
+            v[k++] = c;
+            if (c >= unique || c > UINT64_MAX / 2)
+                break;
+            c *= 2;
+        }
+    }
+    *sizes = v;
+    *n = k;
+    return 0;
+}
+
+/* ---- ratios ------------------------------------------------------------- */
+
+void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
+                   const struct az_hist *h, const uint64_t *sizes, size_t n,
+                   double *ratio, uint64_t *hits)
+{
+    int sampled = m->threshold && r == &m->main;
+    double expected = 0, adj = 0, denom = (double)h->references;
+    size_t i;
+
+    az_hist_hits_at(h, sizes, n, hits);
+    if (sampled && h == &r->total) {
+        /* SHARDS_adj (Waldspurger et al. 2015, 4.3): the sample should hold
+         * R * N references; a hot block that happens to be sampled makes it
+         * hold more.  The difference goes to the smallest distances, and
+         * ratios are taken over the expected count. */
+        expected = m->opt.sample_rate * (double)m->references;
+        adj = expected - (double)h->references;
+        denom = expected;
+    }
+    for (i = 0; i < n; i++) {
+        double hv = (double)hits[i] + adj;
+        if (hv < 0)
+            hv = 0;
+        ratio[i] = denom > 0 ? hv / denom : 0;
+        if (ratio[i] > 1)
+            ratio[i] = 1;
+        if (sampled) /* estimate for the whole trace */
+            hits[i] = (uint64_t)llround(
+                ratio[i] * (double)m->references *
+                ((double)h->references / (double)(r->sampled ? r->sampled : 1)));
+    }
+}
+
+double az_mrc_sample_error(const struct az_mrc *m, const uint64_t *sizes, size_t n)
+{
+    double *a = calloc(n, sizeof(*a)), *b = calloc(n, sizeof(*b)), sum = 0;
+    uint64_t *h = calloc(n, sizeof(*h));
+    size_t i;
+
+    if (!a || !b || !h || !m->opt.sample_check || n == 0) {
+        free(a);
+        free(b);
+        free(h);
+        return NAN;
+    }
+    az_mrc_ratios(m, &m->main, &m->main.total, sizes, n, a, h);
+    az_mrc_ratios(m, &m->exact, &m->exact.total, sizes, n, b, h);
+    for (i = 0; i < n; i++)
+        sum += fabs(a[i] - b[i]);
+    free(a);
+    free(b);
+    free(h);
+    return sum / (double)n;
+}
+
+/* Scale factor from the sample to the whole trace. */
+static double scale(const struct az_mrc *m)
+{
+    return m->threshold ? 1.0 / m->opt.sample_rate : 1.0;
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+static void table_rows(FILE *out, const struct az_mrc *m, const struct az_hist *h,
+                       const uint64_t *sizes, size_t n, const char *indent)
+{
+    double *ratio = calloc(n, sizeof(*ratio));
+    uint64_t *hits = calloc(n, sizeof(*hits));
+    size_t i;
+
+    if (!ratio || !hits) {
+        free(ratio);
+        free(hits);
+        return;
+    }
+    az_mrc_ratios(m, &m->main, h, sizes, n, ratio, hits);
+    fprintf(out, "%s%14s %16s %14s %10s %10s\n", indent, "cache_blocks", "cache_bytes",
+            "hits", "hit_ratio", "miss_ratio");
+    for (i = 0; i < n; i++) {
+        double bytes = (double)sizes[i] * (double)m->opt.block_size;
+        fprintf(out, "%s%14" PRIu64 " %16.0f %14" PRIu64 " %10.6f %10.6f\n", indent,
+                sizes[i], bytes, hits[i], ratio[i], 1.0 - ratio[i]);
+    }
+    free(ratio);
+    free(hits);
+}
+
+static void unit_table(FILE *out, const struct az_source *src, const struct az_mrc *m,
+                       const struct az_hist *h, uint32_t u, const char *what,
+                       const uint64_t *sizes, size_t n)
+{
+    char name[256];
+
+    if (h->references == 0)
+        return;
+    fprintf(out, "\nunit %s (%s): references %" PRIu64 ", cold misses %" PRIu64 "\n",
+            tr_reader_unit_name(src->reader, u, name, sizeof(name)), what, h->references,
+            h->cold);
+    table_rows(out, m, h, sizes, n, "  ");
+}
+
+void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m,
+                  const uint64_t *sizes, size_t n)
+{
+    const struct az_hist *t = &m->main.total;
+    uint64_t unique = az_sd_unique(m->main.sd);
+    uint32_t u;
+
+    fprintf(out, "trace %s (%s), block size %" PRIu64 " bytes\n", src->file,
+            tr_reader_format(src->reader), m->opt.block_size);
+    fprintf(out, "distances: inclusive LRU stack depth (1 = most recent); a "
+                 "cache of C blocks hits iff depth <= C\n");
+    if (m->threshold)
+        fprintf(out,
+                "SHARDS sample: rate %g, %" PRIu64 " of %" PRIu64
+                " references; figures below are estimates\n",
+                m->opt.sample_rate, m->main.sampled, m->references);
+    fprintf(out,
+            "records %" PRIu64 " (size 0: %" PRIu64 "), references %" PRIu64
+            ", unique blocks %.0f, cold misses %.0f\n",
+            m->records, m->zero_size, m->references, (double)unique * scale(m),
+            (double)t->cold * scale(m));
+    table_rows(out, m, t, sizes, n, "");
+    if (m->opt.sample_check)
+        fprintf(out, "sample error: mean absolute error of the hit ratio %.6f\n",
+                az_mrc_sample_error(m, sizes, n));
+    for (u = 0; m->opt.per_unit && u < m->main.nunits; u++)
+        unit_table(out, src, m, &m->main.units[u], u, "shared cache", sizes, n);
+    for (u = 0; m->opt.isolated && u < m->main.niso; u++)
+        unit_table(out, src, m, &m->main.iso[u], u, "own cache", sizes, n);
+}
+
+/* ---- YAML --------------------------------------------------------------- */
+
+static void yaml_histogram(struct cm_yaml *y, const struct az_hist *h)
+{
+    uint64_t lo = 0, hi = 1, d = 1;
+
+    cm_yaml_key(y, "histogram");
+    cm_yaml_seq_begin(y);
+    while (lo < h->max_depth) {
+        uint64_t c = 0;
+        for (; d <= hi && d <= h->max_depth; d++)
+            c += h->count[d];
+        if (c) {
+            cm_yaml_map_begin(y);
+            cm_yaml_kv_uint(y, "gt", lo);
+            cm_yaml_kv_uint(y, "le", hi);
+            cm_yaml_kv_uint(y, "count", c);
+            cm_yaml_map_end(y);
+        }
+        lo = hi;
+        hi = hi > UINT64_MAX / 2 ? UINT64_MAX : hi * 2;
+    }
+    cm_yaml_seq_end(y);
+}
+
+static void yaml_curve(struct cm_yaml *y, const struct az_mrc *m,
+                       const struct az_mrc_run *r, const struct az_hist *h,
+                       const uint64_t *sizes, size_t n)
+{
+    double *ratio = calloc(n, sizeof(*ratio));
+    uint64_t *hits = calloc(n, sizeof(*hits));
+    size_t i;
+
+    cm_yaml_key(y, "hit_ratio");
+    cm_yaml_seq_begin(y);
+    if (ratio && hits) {
+        az_mrc_ratios(m, r, h, sizes, n, ratio, hits);
+        for (i = 0; i < n; i++) {
+            cm_yaml_map_begin(y);
+            cm_yaml_kv_uint(y, "cache_blocks", sizes[i]);
+            cm_yaml_kv_uint(y, "cache_bytes", sizes[i] * m->opt.block_size);
+            cm_yaml_kv_uint(y, "hits", hits[i]);
+            cm_yaml_kv_double(y, "hit_ratio", ratio[i], 9);
+            cm_yaml_kv_double(y, "miss_ratio", 1.0 - ratio[i], 9);
+            cm_yaml_map_end(y);
+        }
+    }
+    cm_yaml_seq_end(y);
+    free(ratio);
+    free(hits);
+}
+
+/* The figures shared by the whole trace and each unit. */
+static void yaml_figures(struct cm_yaml *y, const struct az_mrc *m,
+                         const struct az_mrc_run *r, const struct az_hist *h,
+                         const uint64_t *sizes, size_t n)
+{
+    uint64_t reuses = h->references - h->cold;
+
+    cm_yaml_kv_uint(y, "references",
+                    r == &m->main && m->threshold
+                        ? (uint64_t)llround((double)h->references * scale(m))
+                        : h->references);
+    cm_yaml_kv_uint(y, "cold_misses",
+                    (uint64_t)llround((double)h->cold * (r == &m->main ? scale(m) : 1)));
+    cm_yaml_kv_uint(y, "reuses",
+                    (uint64_t)llround((double)reuses * (r == &m->main ? scale(m) : 1)));
+    cm_yaml_key(y, "mean_distance");
+    if (reuses)
+        cm_yaml_double(y, (double)(h->sum_depth / reuses), 6);
+    else
+        cm_yaml_null(y);
+    cm_yaml_key(y, "max_distance");
+    if (reuses)
+        cm_yaml_uint(y, h->max_depth);
+    else
+        cm_yaml_null(y);
+    yaml_histogram(y, h);
+    yaml_curve(y, m, r, h, sizes, n);
+}
+
+static void yaml_reader(struct cm_yaml *y, const struct tr_reader *r)
+{
+    unsigned i;
+
+    cm_yaml_key(y, "reader");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "records", r->records);
+    cm_yaml_kv_uint(y, "malformed_skipped", r->skipped);
+    cm_yaml_kv_uint(y, "warnings", r->warnings);
+    cm_yaml_key(y, "counters");
+    cm_yaml_map_begin(y);
+    for (i = 0; i < r->ncounters; i++)
+        cm_yaml_kv_uint(y, r->counters[i].name, r->counters[i].n);
+    cm_yaml_map_end(y);
+    cm_yaml_map_end(y);
+}
+
+static void yaml_units(struct cm_yaml *y, const struct az_source *src,
+                       const struct az_mrc *m, const char *key, const struct az_hist *h,
+                       uint32_t nunits, const uint64_t *sizes, size_t n)
+{
+    char name[256];
+    uint32_t u;
+
+    cm_yaml_key(y, key);
+    cm_yaml_map_begin(y);
+    for (u = 0; u < nunits; u++) {
+        if (h[u].references == 0)
+            continue;
+        cm_yaml_key(y, tr_reader_unit_name(src->reader, u, name, sizeof(name)));
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "unit", u);
+        yaml_figures(y, m, &m->main, &h[u], sizes, n);
+        cm_yaml_map_end(y);
+    }
+    cm_yaml_map_end(y);
+}
+
+void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az_mrc *m,
+                 const uint64_t *sizes, size_t n)
+{
+    const struct az_mrc_run *r = &m->main;
+    size_t judy = 0, total = az_sd_mem(r->sd, &judy);
+
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_str(y, "command", "mrc");
+    cm_yaml_kv_str(y, "trace", src->file);
+    cm_yaml_kv_str(y, "format", tr_reader_format(src->reader));
+    cm_yaml_kv_uint(y, "block_size", m->opt.block_size);
+    cm_yaml_kv_str(y, "distance_convention", AZ_DISTANCE_CONVENTION);
+    cm_yaml_kv_str(y, "method",
+                   m->opt.method == AZ_SD_JUDY1 ? "judy1count" : "judyl+fenwick");
+    cm_yaml_key(y, "sampling");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_double(y, "rate", m->threshold ? m->opt.sample_rate : 1.0, -1);
+    cm_yaml_kv_bool(y, "exact", m->threshold == 0);
+    cm_yaml_kv_uint(y, "sampled_references", m->threshold ? r->sampled : m->references);
+    if (m->opt.sample_check)
+        cm_yaml_kv_double(y, "hit_ratio_mae", az_mrc_sample_error(m, sizes, n), 9);
+    cm_yaml_map_end(y);
+    cm_yaml_kv_uint(y, "records", m->records);
+    cm_yaml_kv_uint(y, "zero_size_records", m->zero_size);
+    cm_yaml_kv_uint(y, "other_records", m->other_records);
+    cm_yaml_kv_uint(y, "unique_blocks",
+                    (uint64_t)llround((double)az_sd_unique(r->sd) * scale(m)));
+    yaml_figures(y, m, r, &r->total, sizes, n);
+    if (m->threshold)
+        cm_yaml_kv_uint(y, "references_total", m->references);
+    if (m->opt.per_unit)
+        yaml_units(y, src, m, "per_unit", r->units, r->nunits, sizes, n);
+    if (m->opt.isolated)
+        yaml_units(y, src, m, "per_unit_isolated", r->iso, r->niso, sizes, n);
+    cm_yaml_key(y, "memory");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "judy_bytes", judy);
+    cm_yaml_kv_uint(y, "stack_bytes", total);
+    cm_yaml_map_end(y);
+    yaml_reader(y, src->reader);
+    cm_yaml_map_end(y);
+}
+
+/* ---- statistics --------------------------------------------------------- */
+
+static double duration_s(const struct az_stats *s)
+{
+    return s->any ? (double)(s->last_ns - s->first_ns) / 1e9 : 0;
+}
+
+static unsigned rate_used(const struct az_stats *s)
+{
+    unsigned n = AZ_RATE_BUCKETS;
+
+    while (n > 0 && s->rate[n - 1] == 0)
+        n--;
+    return n;
+}
+
+static uint64_t units_used(const struct az_stats *s)
+{
+    uint64_t n = 0;
+    uint32_t u;
+
+    for (u = 0; u < s->nunits; u++)
+        n += s->units[u].records > 0;
+    return n;
+}
+
+void az_stats_table(FILE *out, const struct az_source *src, const struct az_stats *s)
+{
+    uint64_t rw = s->by_op[TR_OP_READ] + s->by_op[TR_OP_WRITE];
+    double dur = duration_s(s);
+    char name[256];
+    unsigned i, n;
+    uint32_t u;
+
+    fprintf(out, "trace %s (%s)\n", src->file, tr_reader_format(src->reader));
+    fprintf(out, "%-22s %" PRIu64 "\n", "records", s->records);
+    for (i = 0; i < TR_OP__COUNT; i++)
+        if (s->by_op[i])
+            fprintf(out, "  %-20s %" PRIu64 "\n", tr_op_name((enum tr_op)i), s->by_op[i]);
+    fprintf(out, "%-22s %" PRIu64 "\n", "bytes read", s->bytes_read);
+    fprintf(out, "%-22s %" PRIu64 "\n", "bytes written", s->bytes_written);
+    fprintf(out, "%-22s %" PRIu64 "\n", "units", units_used(s));
+    fprintf(out, "%-22s %.6f s\n", "duration", dur);
+    fprintf(out, "%-22s %.1f records/s\n", "mean rate",
+            dur > 0 ? (double)s->records / dur : 0.0);
+    fprintf(out, "%-22s %.4f\n", "sequential fraction",
+            rw > 1 ? (double)s->sequential / (double)rw : 0.0);
+    fprintf(out, "%-22s %" PRIu64 " blocks of %" PRIu64 " (%" PRIu64 " bytes)\n",
+            "footprint", s->footprint_blocks, s->block_size,
+            s->footprint_blocks * s->block_size);
+    for (i = 0; tr_masta_string(src->reader, i); i++)
+        fprintf(out, "%-22s %s\n", i ? "" : "metadata", tr_masta_string(src->reader, i));
+    fprintf(out, "\nrequest sizes\n%16s %14s\n", "size_le", "records");
+    for (i = 0; i < AZ_SIZE_BUCKETS; i++)
+        if (s->size_hist[i])
+            fprintf(out, "%16" PRIu64 " %14" PRIu64 "\n", az_size_bucket_max(i),
+                    s->size_hist[i]);
+    fprintf(out, "\nunits\n%-24s %10s %10s %10s %16s %16s %10s\n", "unit", "records",
+            "reads", "writes", "bytes_read", "bytes_written", "seq_frac");
+    for (u = 0; u < s->nunits; u++) {
+        const struct az_unit_stats *x = &s->units[u];
+        if (!x->records)
+            continue;
+        fprintf(out,
+                "%-24s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %16" PRIu64 " %16" PRIu64
+                " %10.4f\n",
+                tr_reader_unit_name(src->reader, u, name, sizeof(name)), x->records,
+                x->reads, x->writes, x->bytes_read, x->bytes_written,
+                x->records > 1 ? (double)x->sequential / (double)x->records : 0.0);
+    }
+    n = rate_used(s);
+    fprintf(out, "\nrate over time (%.3f s buckets)\n%12s %12s %14s\n",
+            (double)s->rate_width_ns / 1e9, "start_s", "records", "records/s");
+    for (i = 0; i < n; i++)
+        fprintf(out, "%12.3f %12" PRIu64 " %14.1f\n", (double)s->rate_width_ns * i / 1e9,
+                s->rate[i], (double)s->rate[i] * 1e9 / (double)s->rate_width_ns);
+}
+
+void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
+                   const struct az_stats *s)
+{
+    uint64_t rw = s->by_op[TR_OP_READ] + s->by_op[TR_OP_WRITE];
+    double dur = duration_s(s);
+    char name[256];
+    unsigned i, n;
+    uint32_t u;
+
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_str(y, "command", "stats");
+    cm_yaml_kv_str(y, "trace", src->file);
+    cm_yaml_kv_str(y, "format", tr_reader_format(src->reader));
+    cm_yaml_kv_uint(y, "records", s->records);
+    cm_yaml_key(y, "records_by_op");
+    cm_yaml_map_begin(y);
+    for (i = 0; i < TR_OP__COUNT; i++)
+        cm_yaml_kv_uint(y, tr_op_name((enum tr_op)i), s->by_op[i]);
+    cm_yaml_map_end(y);
+    cm_yaml_kv_uint(y, "reads", s->by_op[TR_OP_READ]);
+    cm_yaml_kv_uint(y, "writes", s->by_op[TR_OP_WRITE]);
+    cm_yaml_kv_uint(y, "bytes_read", s->bytes_read);
+    cm_yaml_kv_uint(y, "bytes_written", s->bytes_written);
+    cm_yaml_kv_uint(y, "zero_size_records", s->zero_size);
+    cm_yaml_kv_double(y, "duration_s", dur, 9);
+    cm_yaml_kv_double(y, "mean_rate", dur > 0 ? (double)s->records / dur : 0, 3);
+    cm_yaml_kv_double(y, "sequential_fraction",
+                      rw > 1 ? (double)s->sequential / (double)rw : 0, 6);
+    cm_yaml_key(y, "footprint");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "block_size", s->block_size);
+    cm_yaml_kv_uint(y, "blocks", s->footprint_blocks);
+    cm_yaml_kv_uint(y, "bytes", s->footprint_blocks * s->block_size);
+    cm_yaml_map_end(y);
+    if (tr_masta_string(src->reader, 0)) {
+        cm_yaml_key(y, "metadata");
+        cm_yaml_seq_begin(y);
+        for (i = 0; tr_masta_string(src->reader, i); i++)
+            cm_yaml_str(y, tr_masta_string(src->reader, i));
+        cm_yaml_seq_end(y);
+    }
+    cm_yaml_key(y, "size_histogram");
+    cm_yaml_seq_begin(y);
+    for (i = 0; i < AZ_SIZE_BUCKETS; i++) {
+        if (!s->size_hist[i])
+            continue;
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "le", az_size_bucket_max(i));
+        cm_yaml_kv_uint(y, "count", s->size_hist[i]);
+        cm_yaml_map_end(y);
+    }
+    cm_yaml_seq_end(y);
+    cm_yaml_kv_uint(y, "units_count", units_used(s));
+    cm_yaml_key(y, "units");
+    cm_yaml_map_begin(y);
+    for (u = 0; u < s->nunits; u++) {
+        const struct az_unit_stats *x = &s->units[u];
+        if (!x->records)
+            continue;
+        cm_yaml_key(y, tr_reader_unit_name(src->reader, u, name, sizeof(name)));
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "unit", u);
+        cm_yaml_kv_uint(y, "records", x->records);
+        cm_yaml_kv_uint(y, "reads", x->reads);
+        cm_yaml_kv_uint(y, "writes", x->writes);
+        cm_yaml_kv_uint(y, "bytes_read", x->bytes_read);
+        cm_yaml_kv_uint(y, "bytes_written", x->bytes_written);
+        cm_yaml_kv_uint(y, "max_end", x->max_end);
+        cm_yaml_kv_uint(y, "sequential", x->sequential);
+        cm_yaml_map_end(y);
+    }
+    cm_yaml_map_end(y);
+    cm_yaml_key(y, "rate");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_double(y, "bucket_s", (double)s->rate_width_ns / 1e9, 9);
+    cm_yaml_key(y, "records");
+    cm_yaml_flow_seq_begin(y);
+    n = rate_used(s);
+    for (i = 0; i < n; i++)
+        cm_yaml_uint(y, s->rate[i]);
+    cm_yaml_seq_end(y);
+    cm_yaml_map_end(y);
+    yaml_reader(y, src->reader);
+    cm_yaml_map_end(y);
+}

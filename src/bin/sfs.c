@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sfs.c - main() of sfs (NFSv2) and sfs3 (NFSv3): one program, the version
+ * chosen by the name it runs under (sfs-reference §13.1).  Parses the
+ * options, hands the run to the load layer (ld.h) and turns its outcome
+ * into the exit code; docs/sfs.md lists them.
+ */
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "load/ld.h"
+
+int main(int argc, char **argv)
+{
+    char progbuf[256], err[CM_ERR_LEN] = "";
+    const char *prog;
+    struct ld_config cfg;
+    int version, code = 0, rc;
+
+    snprintf(progbuf, sizeof(progbuf), "%s", argc > 0 ? argv[0] : "sfs");
+    prog = basename(progbuf);
+    version = strcmp(prog, "sfs3") == 0 ? 3 : 2;
+    rc = ld_options_parse(&cfg, version, argc, argv, &code, err, sizeof(err));
+    if (rc == LD_OPTIONS_HELP) {
+        ld_options_help(stdout, prog);
+        return 0;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        return code ? code : LD_EXIT_USAGE;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    code = ld_run(&cfg, prog, err, sizeof(err));
+    if (code != LD_EXIT_OK && err[0])
+        fprintf(stderr, "%s: %s\n", prog, err);
+    return code;
+}

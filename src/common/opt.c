@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * opt.c - the table-driven option engine behind opt.h (style.md 2.7).  One
+ * row per option feeds getopt_long, the range checks with their one-line
+ * messages, --help and the value echo.  Number parsing is cm_parse_*; this
+ * file only adds the table walking and the message that names the option,
+ * plus the small line reader that option-like input files (rc, mix and
+ * block-size files) share.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cm.h"
+#include "common/opt.h"
+
+const char *cm_opt_label(const struct cm_opt *row, char *buf, size_t len)
+{
+    if (row->short_flag && row->long_name)
+        snprintf(buf, len, "-%c (--%s)", row->short_flag, row->long_name);
+    else if (row->short_flag)
+        snprintf(buf, len, "-%c", row->short_flag);
+    else if (row->long_name)
+        snprintf(buf, len, "--%s", row->long_name);
+    else
+        snprintf(buf, len, "%s", row->rc_name ? row->rc_name : "?");
+    return buf;
+}
+
+/* The range as text, e.g. "1..1000 processes". */
+static void range_text(const struct cm_opt *row, char *buf, size_t len)
+{
+    const char *u = row->unit ? row->unit : "";
+    const char *sp = row->unit ? " " : "";
+
+    if (row->type == CM_OPT_DOUBLE)
+        snprintf(buf, len, "%g..%g%s%s", row->min, row->max, sp, u);
+    else
+        snprintf(buf, len, "%.0f..%.0f%s%s", row->min, row->max, sp, u);
+}
+
+static int set_integer(const struct cm_opt *row, void *field, const char *label,
+                       const char *text, char *err, size_t errlen)
+{
+    char range[96];
+    int64_t v;
+    int rc;
+
+    rc = cm_parse_i64(label, text, INT64_MIN, INT64_MAX, &v, err, errlen);
+    if (rc == -EINVAL)
+        return rc;
+    if (rc < 0 || (double)v < row->min || (double)v > row->max) {
+        range_text(row, range, sizeof(range));
+        cm_errf(err, errlen, "%s: %s is out of range %s", label, text, range);
+        return -ERANGE;
+    }
+    if (row->type == CM_OPT_INT)
+        *(int *)field = (int)v;
+    else
+        *(int64_t *)field = v;
+    return 0;
+}
+
+static int set_double(const struct cm_opt *row, void *field, const char *label,
+                      const char *text, char *err, size_t errlen)
+{
+    char range[96];
+    double v;
+    int rc;
+
+    rc = cm_parse_double(label, text, -HUGE_VAL, HUGE_VAL, &v, err, errlen);
+    if (rc == -EINVAL)
+        return rc;
+    if (rc < 0 || v < row->min || v > row->max ||
+        ((row->flags & CM_OPT_MIN_EXCL0) && v <= row->min)) {
+        range_text(row, range, sizeof(range));
+        cm_errf(err, errlen, "%s: %s is out of range %s", label, text, range);
+        return -ERANGE;
+    }
+    *(double *)field = v;
+    return 0;
+}
+
+static int set_enum(const struct cm_opt *row, void *field, const char *label,
+                    const char *text, char *err, size_t errlen)
+{
+    const struct cm_opt_enum *e;
+    char names[256];
+    size_t used = 0;
+
+    for (e = row->enums; e && e->name; e++) {
+        if (strcmp(e->name, text) == 0) {
+            *(int *)field = e->value;
+            return 0;
+        }
+    }
+    names[0] = '\0';
+    for (e = row->enums; e && e->name && used < sizeof(names); e++) {
+        int n = snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "",
+                         e->name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    cm_errf(err, errlen, "%s: '%s' is not one of %s", label, text, names);
+    return -EINVAL;
+}
+
+int cm_opt_set(const struct cm_opt *row, void *base, const char *text, char *err,
+               size_t errlen)
+{
+    void *field = (char *)base + row->offset;
+    char label[96];
+    size_t n;
+
+    cm_opt_label(row, label, sizeof(label));
+    switch (row->type) {
+    case CM_OPT_INT:
+    case CM_OPT_I64:
+        return set_integer(row, field, label, text ? text : "", err, errlen);
+    case CM_OPT_DOUBLE:
+        return set_double(row, field, label, text ? text : "", err, errlen);
+    case CM_OPT_FLAG:
+        *(int *)field = !(text && strcmp(text, "0") == 0);
+        return 0;
+    case CM_OPT_STRING:
+        n = text ? strlen(text) : 0;
+        if (n >= row->size) {
+            cm_errf(err, errlen, "%s: value longer than %zu characters", label,
+                    row->size - 1);
+            return -ERANGE;
+        }
+        memcpy(field, text ? text : "", n + 1);
+        return 0;
+    case CM_OPT_ENUM:
+        return set_enum(row, field, label, text ? text : "", err, errlen);
+    }
+    return cm_errf(err, errlen, "%s: bad option type", label);
+}
+
+int cm_opt_defaults(const struct cm_opt *t, size_t n, void *base, unsigned char *src,
+                    char *err, size_t errlen)
+{
+    size_t i;
+    int rc;
+
+    for (i = 0; i < n; i++) {
+        const char *def = t[i].def;
+
+        if (t[i].type == CM_OPT_FLAG && !def)
+            def = "0";
+        rc = cm_opt_set(&t[i], base, def ? def : "", err, errlen);
+        if (rc < 0)
+            return -EINVAL;
+        if (src)
+            src[i] = CM_SRC_DEFAULT;
+    }
+    return 0;
+}
+
+const struct cm_opt *cm_opt_by_short(const struct cm_opt *t, size_t n, int c)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (c && t[i].short_flag == c)
+            return &t[i];
+    return NULL;
+}
+
+const struct cm_opt *cm_opt_by_long(const struct cm_opt *t, size_t n, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (t[i].long_name && strcmp(t[i].long_name, name) == 0)
+            return &t[i];
+    return NULL;
+}
+
+const struct cm_opt *cm_opt_by_rc(const struct cm_opt *t, size_t n, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (t[i].rc_name && strcmp(t[i].rc_name, name) == 0)
+            return &t[i];
+    return NULL;
+}
+
+/* ---- command line --------------------------------------------------------- */
+
+/* Long-option val codes above any char so that long-only rows are found by
+ * index: val = LONG_BASE + row index. */
+#define LONG_BASE 0x1000
+#define HELP_VAL  0x0fff
+
+static int needs_arg(const struct cm_opt *row)
+{
+    return row->type != CM_OPT_FLAG;
+}
+
+int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned char *src,
+                      int argc, char **argv, int *first_arg, const struct cm_opt **bad,
+                      char *err, size_t errlen)
+{
+    struct option lo[CM_OPT_MAX_ROWS + 2];
+    char so[CM_OPT_MAX_ROWS * 2 + 4];
+    size_t i, nlo = 0, nso = 0;
+    int c;
+
+    *bad = NULL;
+    if (n > CM_OPT_MAX_ROWS)
+        return cm_errf(err, errlen, "option table too long (%zu rows)", n);
+    so[nso++] = ':'; /* report a missing argument as ':' */
+    for (i = 0; i < n; i++) {
+        if (t[i].flags & CM_OPT_RC_ONLY)
+            continue;
+        if (t[i].short_flag) {
+            so[nso++] = (char)t[i].short_flag;
+            if (needs_arg(&t[i]))
+                so[nso++] = ':';
+        }
+        if (t[i].long_name) {
+            lo[nlo].name = t[i].long_name;
+            lo[nlo].has_arg = !needs_arg(&t[i])               ? no_argument
+                              : (t[i].flags & CM_OPT_OPT_ARG) ? optional_argument
+                                                              : required_argument;
+            lo[nlo].flag = NULL;
+            lo[nlo].val = LONG_BASE + (int)i;
+            nlo++;
+        }
+    }
+    so[nso] = '\0';
+    lo[nlo].name = "help";
+    lo[nlo].has_arg = no_argument;
+    lo[nlo].flag = NULL;
+    lo[nlo].val = HELP_VAL;
+    nlo++;
+    memset(&lo[nlo], 0, sizeof(lo[nlo]));
+
+    optind = 0; /* GNU: full re-initialisation between calls */
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+        const struct cm_opt *row = NULL;
+        const char *text;
+        int rc;
+
+        if (c == HELP_VAL)
+            return 1;
+        if (c == '?' || c == ':') {
+            char label[96];
+
+            row = optopt >= LONG_BASE ? &t[optopt - LONG_BASE]
+                                      : cm_opt_by_short(t, n, optopt);
+            *bad = row;
+            if (c == ':' && row)
+                return cm_errf(err, errlen, "%s: missing value",
+                               cm_opt_label(row, label, sizeof(label)));
+            if (optopt && optopt < 256)
+                return cm_errf(err, errlen, "-%c: unknown option", optopt);
+            return cm_errf(err, errlen, "%s: unknown option",
+                           argv[optind - 1] ? argv[optind - 1] : "?");
+        }
+        row = c >= LONG_BASE ? &t[c - LONG_BASE] : cm_opt_by_short(t, n, c);
+        if (!row)
+            return cm_errf(err, errlen, "-%c: unknown option", c);
+        text = optarg;
+        if (!text && (row->flags & CM_OPT_OPT_ARG))
+            text = row->opt_arg_value;
+        rc = cm_opt_set(row, base, text, err, errlen);
+        if (rc < 0) {
+            *bad = row;
+            return rc;
+        }
+        if (src)
+            src[row - t] = CM_SRC_CLI;
+    }
+    *first_arg = optind;
+    return 0;
+}
+
+/* ---- echo and help ---------------------------------------------------------- */
+
+const char *cm_opt_format(const struct cm_opt *row, const void *base, char *buf,
+                          size_t len)
+{
+    const void *field = (const char *)base + row->offset;
+    const struct cm_opt_enum *e;
+
+    switch (row->type) {
+    case CM_OPT_INT:
+    case CM_OPT_FLAG:
+        snprintf(buf, len, "%d", *(const int *)field);
+        break;
+    case CM_OPT_I64:
+        snprintf(buf, len, "%" PRId64, *(const int64_t *)field);
+        break;
+    case CM_OPT_DOUBLE:
+        snprintf(buf, len, "%g", *(const double *)field);
+        break;
+    case CM_OPT_STRING:
+        snprintf(buf, len, "%s", (const char *)field);
+        break;
+    case CM_OPT_ENUM:
+        snprintf(buf, len, "%d", *(const int *)field);
+        for (e = row->enums; e && e->name; e++)
+            if (e->value == *(const int *)field) {
+                snprintf(buf, len, "%s", e->name);
+                break;
+            }
+        break;
+    }
+    return buf;
+}
+
+void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const struct cm_opt *r = &t[i];
+        char flags[80], range[96];
+        int k = 0;
+
+        if (r->flags & (CM_OPT_RC_ONLY | CM_OPT_HIDDEN))
+            continue;
+        if (r->short_flag)
+            k += snprintf(flags + k, sizeof(flags) - (size_t)k, "-%c", r->short_flag);
+        if (r->long_name)
+            k += snprintf(flags + k, sizeof(flags) - (size_t)k, "%s--%s",
+                          r->short_flag ? ", " : "    ", r->long_name);
+        if (needs_arg(r) && k < (int)sizeof(flags))
+            snprintf(flags + k, sizeof(flags) - (size_t)k,
+                     (r->flags & CM_OPT_OPT_ARG) ? "[=%s]" : " %s",
+                     r->arg_name ? r->arg_name : "VALUE");
+        fprintf(out, "  %-28s %s", flags, r->help ? r->help : "");
+        if (r->type == CM_OPT_INT || r->type == CM_OPT_I64 || r->type == CM_OPT_DOUBLE) {
+            range_text(r, range, sizeof(range));
+            fprintf(out, " (default %s, range %s)", r->def ? r->def : "none", range);
+        } else if (r->def && r->def[0] && r->type != CM_OPT_FLAG) {
+            fprintf(out, " (default %s)", r->def);
+        }
+        if (r->rc_name)
+            fprintf(out, " [%s]", r->rc_name);
+        fputc('\n', out);
+    }
+    fprintf(out, "  %-28s %s\n", "    --help", "Print this help and exit.");
+}
+
+/* ---- line reader -------------------------------------------------------------- */
+
+void cm_text_init(struct cm_text *t, const char *name, const char *text, size_t len,
+                  FILE *diag, char *err, size_t errlen)
+{
+    t->name = name;
+    t->p = text;
+    t->end = text + len;
+    t->line = 0;
+    t->truncated = 0;
+    t->buf[0] = '\0';
+    t->diag = diag;
+    t->err = err;
+    t->errlen = errlen;
+    t->errors = 0;
+    if (err && errlen)
+        err[0] = '\0';
+}
+
+static void text_report(struct cm_text *t, long line, enum cm_severity sev,
+                        const char *fmt, va_list ap)
+{
+    struct cm_pos pos = {t->name, line, -1};
+    char msg[512];
+
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    if (t->diag)
+        cm_report(t->diag, &pos, sev, "%s", msg);
+    if (sev == CM_ERROR && t->errors++ == 0 && t->err)
+        cm_report_buf(t->err, t->errlen, &pos, sev, "%s", msg);
+}
+
+void cm_text_error(struct cm_text *t, long line, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    text_report(t, line, CM_ERROR, fmt, ap);
+    va_end(ap);
+}
+
+void cm_text_warning(struct cm_text *t, long line, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    text_report(t, line, CM_WARNING, fmt, ap);
+    va_end(ap);
+}
+
+const char *cm_text_next(struct cm_text *t, long *line)
+{
+    const char *nl;
+    size_t n;
+
+    if (t->p >= t->end)
+        return NULL;
+    nl = memchr(t->p, '\n', (size_t)(t->end - t->p));
+    n = (size_t)((nl ? nl : t->end) - t->p);
+    t->truncated = n >= sizeof(t->buf);
+    if (t->truncated)
+        n = sizeof(t->buf) - 1;
+    memcpy(t->buf, t->p, n);
+    if (n > 0 && t->buf[n - 1] == '\r')
+        n--;
+    t->buf[n] = '\0';
+    /* an embedded NUL simply ends the line's text */
+    t->p = nl ? nl + 1 : t->end;
+    t->line++;
+    if (line)
+        *line = t->line;
+    return t->buf;
+}
+
+int cm_text_blank(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return *s == '\0';
+}
+
+static int text_read(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+    const size_t max = 16u << 20;
+    size_t cap = 4096, n = 0;
+    char *buf;
+    FILE *fp;
+    int rc = 0;
+
+    *text = NULL;
+    *len = 0;
+    fp = fopen(path, "rb");
+    if (!fp) {
+        rc = -errno;
+        cm_errf(err, errlen, "%s: %s", path, strerror(-rc));
+        return rc;
+    }
+    buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, fp);
+
+        n += got;
+        if (n < cap)
+            break;
+        if (cap >= max) {
+            rc = -EFBIG;
+            cm_errf(err, errlen, "%s: file larger than %zu bytes", path, max);
+            break;
+        }
+        cap *= 2;
+        {
+            char *nb = realloc(buf, cap + 1);
+
+            if (!nb)
+                free(buf);
+            buf = nb;
+        }
+    }
+    if (!buf) {
+        rc = -ENOMEM;
+        cm_errf(err, errlen, "%s: out of memory", path);
+    } else if (ferror(fp) && rc == 0) {
+        rc = -EIO;
+        cm_errf(err, errlen, "%s: read error", path);
+    }
+    fclose(fp);
+    if (rc < 0) {
+        free(buf);
+        return rc;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+int cm_text_read(const char *path, char **text, size_t *len, FILE *diag, char *err,
+                 size_t errlen)
+{
+    int rc = text_read(path, text, len, err, errlen);
+
+    if (rc < 0 && diag)
+        fprintf(diag, "%s\n", err);
+    return rc;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * opt.h - table-driven options (style.md 2.7): one struct cm_opt row per
+ * option carries its short flag, long name, rc-file name, type, offsetof
+ * into the program's config struct, default as text, range, unit and help.
+ * The same rows drive command-line parsing (getopt_long), range errors that
+ * name the option and its limits, --help, and the echo of effective values
+ * with their source.  The rc-file issue (D9) reuses these rows for sfs_mgr;
+ * this file knows nothing of SFS.  Nothing here prints except cm_opt_help,
+ * which writes to the stream its caller hands it.
+ */
+#ifndef CM_OPT_H
+#define CM_OPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/cm.h"
+
+enum cm_opt_type {
+    CM_OPT_INT,    /* int field; min/max apply */
+    CM_OPT_I64,    /* int64_t field; min/max apply */
+    CM_OPT_DOUBLE, /* double field; min/max apply */
+    CM_OPT_FLAG,   /* int field set to 1 by the bare flag (no argument) */
+    CM_OPT_STRING, /* char[size] field; text longer than size-1 fails */
+    CM_OPT_ENUM    /* int field; the text must be one of enums[].name */
+};
+
+/* Where an effective value came from (echoed in the YAML results). */
+enum cm_opt_src { CM_SRC_DEFAULT = 0, CM_SRC_RC = 1, CM_SRC_CLI = 2 };
+
+struct cm_opt_enum {
+    const char *name;
+    int value;
+};
+
+/* Row flags. */
+#define CM_OPT_CLI_ONLY  0x01u /* no rc name in use (e.g. -i, -P) */
+#define CM_OPT_RC_ONLY   0x02u /* no command-line flag */
+#define CM_OPT_OPT_ARG   0x04u /* long option whose argument is optional */
+#define CM_OPT_NONSTD    0x08u /* a non-default value makes an SFS run invalid */
+#define CM_OPT_MIN_EXCL0 0x10u /* for DOUBLE: value must be > min, not >= */
+#define CM_OPT_HIDDEN    0x20u /* parsed, but left out of --help */
+
+struct cm_opt {
+    int short_flag;        /* 'l', or 0 for a long-only option */
+    const char *long_name; /* "load", or NULL */
+    const char *rc_name;   /* "LOAD", or NULL */
+    enum cm_opt_type type;
+    size_t offset;                   /* offsetof(struct config, field) */
+    size_t size;                     /* sizeof the field (strings need it) */
+    const char *def;                 /* default as text, parsed by cm_opt_defaults */
+    double min, max;                 /* inclusive range for numbers */
+    const char *unit;                /* "ops/s", "s", "%"... or NULL */
+    const char *arg_name;            /* for --help: "LOAD", "FILE" */
+    const char *help;                /* one sentence */
+    const struct cm_opt_enum *enums; /* ENUM values, {NULL, 0} terminated */
+    const char *opt_arg_value;       /* CM_OPT_OPT_ARG: text used when bare */
+    unsigned flags;
+    int exit_code; /* exit code main() uses when this option is bad */
+};
+
+/* Fills every field of base from the rows' defaults and sets src[i] (when
+ * src is not NULL) to CM_SRC_DEFAULT.  Returns 0 or -EINVAL when a default
+ * does not parse (a table bug), with the text in err. */
+int cm_opt_defaults(const struct cm_opt *t, size_t n, void *base, unsigned char *src,
+                    char *err, size_t errlen);
+
+/* Parses text for one row into base (flags take "1"/"0"/NULL).  Range and
+ * syntax errors give -EINVAL or -ERANGE and one line naming the option and
+ * its allowed range, e.g. "-p (--procs): 0 is out of range 1..1000 processes". */
+int cm_opt_set(const struct cm_opt *row, void *base, const char *text, char *err,
+               size_t errlen);
+
+/* Lookups; NULL when absent. */
+const struct cm_opt *cm_opt_by_short(const struct cm_opt *t, size_t n, int c);
+const struct cm_opt *cm_opt_by_long(const struct cm_opt *t, size_t n, const char *name);
+const struct cm_opt *cm_opt_by_rc(const struct cm_opt *t, size_t n, const char *name);
+
+/* "-l (--load)", "--seed", or "LOAD" for an rc-only row, into buf. */
+const char *cm_opt_label(const struct cm_opt *row, char *buf, size_t len);
+
+/* Parses argv with getopt_long built from the rows (rows with neither a short
+ * flag nor a long name are skipped; --help is always recognised).  Every
+ * value goes through cm_opt_set; src[i] becomes CM_SRC_CLI for each row set.
+ * Stops at the first error: returns -EINVAL/-ERANGE with the message in err
+ * and *bad pointing at the row (NULL for an unknown option).  Returns 1 when
+ * --help was given, else 0; *first_arg gets the index of the first
+ * positional argument.  Uses getopt's globals: not thread-safe, resets
+ * optind itself.  max_rows bounds the internal getopt array (64). */
+int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned char *src,
+                      int argc, char **argv, int *first_arg, const struct cm_opt **bad,
+                      char *err, size_t errlen);
+
+/* The value of a row in base as text (what the YAML echo writes). */
+const char *cm_opt_format(const struct cm_opt *row, const void *base, char *buf,
+                          size_t len);
+
+/* Writes the generated option summary to out: one line per row with the
+ * flags, the argument, the help sentence, the default and the range. */
+void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n);
+
+/* Longest option table cm_opt_parse_argv accepts. */
+#define CM_OPT_MAX_ROWS 64
+
+/* ---- line reader for option-like input files (rc files, mix files) ----- */
+
+/* Walks a text buffer line by line with 1-based line numbers, for parsers
+ * that report "FILE:LINE: message".  Lines are copied into a fixed buffer
+ * (longer lines are cut; the cut is reported through `truncated`); the
+ * trailing '\r' of CRLF files is dropped.  No allocation. */
+#define CM_TEXT_LINE_MAX 4096
+struct cm_text {
+    const char *name; /* the file as the user named it */
+    const char *p, *end;
+    long line;
+    int truncated; /* the last line returned was longer than the buffer */
+    char buf[CM_TEXT_LINE_MAX];
+    /* diagnostics (cm_text_error / cm_text_warning) */
+    FILE *diag; /* every message, through cm_report; may be NULL */
+    char *err;  /* the first error's text; may be NULL */
+    size_t errlen;
+    int errors; /* how many errors were reported */
+};
+
+/* Starts reading text; diag, err and errlen say where messages go (all may
+ * be NULL/0).  err is cleared. */
+void cm_text_init(struct cm_text *t, const char *name, const char *text, size_t len,
+                  FILE *diag, char *err, size_t errlen);
+/* Reports "NAME:LINE: error: message" to diag, keeps the first one in err
+ * and counts it; parsers go on and fail at the end (style.md 2.4). */
+void cm_text_error(struct cm_text *t, long line, const char *fmt, ...) CM_PRINTF(3, 4);
+/* Reports "NAME:LINE: warning: message" (line 0: "NAME: warning: ..."). */
+void cm_text_warning(struct cm_text *t, long line, const char *fmt, ...) CM_PRINTF(3, 4);
+/* The next line (NUL-terminated, without its newline) or NULL at the end;
+ * *line gets its number. */
+const char *cm_text_next(struct cm_text *t, long *line);
+/* Whether a line holds only blanks. */
+int cm_text_blank(const char *s);
+/* Reads a whole file (at most 16 MB) into a malloc'ed, NUL-terminated
+ * buffer the caller frees.  Returns 0 or -errno with "FILE: reason" in err,
+ * the same line also written to diag when diag is not NULL. */
+int cm_text_read(const char *path, char **text, size_t *len, FILE *diag, char *err,
+                 size_t errlen);
+
+#endif /* CM_OPT_H */

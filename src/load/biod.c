@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * biod.c - keeps up to `depth` calls of one request in flight on the
+ * child's client (biod.h, sfs-reference §10).  The engine does the
+ * matching by XID, the timeouts and the same-XID retransmissions (D2); this
+ * file only refills free slots as calls complete and waits with rp_poll.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "load/biod.h"
+
+void ld_biod_init(struct ld_biod *b, struct rp_client *clnt, ld_biod_prepare_fn prepare,
+                  ld_biod_done_fn done, void *data)
+{
+    unsigned k;
+
+    memset(b, 0, sizeof(*b));
+    b->clnt = clnt;
+    b->prepare = prepare;
+    b->done = done;
+    b->data = data;
+    for (k = 0; k < LD_BIOD_SLOTS; k++)
+        b->slot[k].owner = b;
+}
+
+void ld_biod_set_client(struct ld_biod *b, struct rp_client *clnt)
+{
+    b->clnt = clnt;
+}
+
+static void on_done(struct rp_call *call, void *data)
+{
+    struct ld_slot *s = data;
+    struct ld_biod *b = s->owner;
+
+    b->done(s, b->data);
+    if (call->status == 0)
+        nf_call_free(call);
+    s->busy = 0;
+    b->in_flight--;
+}
+
+/* A free slot: there always is one, since at most LD_BIOD_SLOTS - 1 calls
+ * are in flight (ld_biod_run clamps the depth). */
+static struct ld_slot *free_slot(struct ld_biod *b)
+{
+    unsigned k;
+
+    for (k = 0; k < LD_BIOD_SLOTS - 1; k++)
+        if (!b->slot[k].busy)
+            break;
+    return &b->slot[k];
+}
+
+/* Accounts call i as failed with status without sending it (the engine
+ * never calls done for a call it did not start). */
+static void account_failed(struct ld_biod *b, struct ld_slot *s, int status)
+{
+    s->call.status = status;
+    s->call.t_send_ns = s->call.t_reply_ns = 0;
+    b->done(s, b->data);
+}
+
+static struct ld_slot *claim(struct ld_biod *b, uint32_t i)
+{
+    struct ld_slot *s = free_slot(b);
+
+    memset(&s->res, 0, sizeof(s->res));
+    s->index = i;
+    s->file = s->file2 = LD_NO_FILE;
+    return s;
+}
+
+/* Prepares and starts call i in a free slot.  Returns 1 when it went out,
+ * 0 when it was accounted as failed at once, -ENOTCONN when the client is
+ * unusable. */
+static int start_one(struct ld_biod *b, uint32_t i)
+{
+    struct ld_slot *s = claim(b, i);
+    int rc = b->prepare(s, i, b->data);
+
+    if (rc == 0) {
+        s->call.done = on_done;
+        s->call.data = s;
+        if (b->timeout_ms)
+            s->call.timeout_ms = b->timeout_ms;
+        s->busy = 1;
+        b->in_flight++;
+        rc = rp_call_start(b->clnt, &s->call);
+        if (rc == 0) {
+            b->calls++;
+            if (b->in_flight > b->max_in_flight)
+                b->max_in_flight = b->in_flight;
+            return 1;
+        }
+        s->busy = 0;
+        b->in_flight--;
+    }
+    account_failed(b, s, rc);
+    return rc == -ENOTCONN ? rc : 0;
+}
+
+int ld_biod_run(struct ld_biod *b, uint32_t ncalls, uint32_t depth)
+{
+    uint32_t next = 0, sent = 0;
+    int fatal = 0;
+
+    if (depth == 0)
+        depth = 1;
+    if (depth > LD_BIOD_SLOTS - 1)
+        depth = LD_BIOD_SLOTS - 1;
+    b->requests++;
+    while (next < ncalls || b->in_flight > 0) {
+        for (; next < ncalls && b->in_flight < depth; next++) {
+            if (fatal) { /* the rest fail without being sent */
+                struct ld_slot *s = claim(b, next);
+                (void)b->prepare(s, next, b->data);
+                account_failed(b, s, fatal);
+                continue;
+            }
+            int rc = start_one(b, next);
+            if (rc < 0)
+                fatal = rc;
+            else
+                sent += (uint32_t)rc;
+        }
+        if (b->in_flight > 0) {
+            /* rp_poll waits at most until the earliest call deadline; the
+             * engine's timeouts complete every call, so this ends. */
+            struct rp_client *c = b->clnt;
+            (void)rp_poll(&c, 1, -1);
+        }
+    }
+    return fatal ? fatal : (int)sent;
+}

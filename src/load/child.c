@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * child.c - one child's context and phase loop (child.h).  The parent sends
+ * one command per phase; the child runs it and answers.  The load phases
+ * draw a request's op from the selector, let ops.c pick the file and send
+ * the calls, and let the pacer (pacing.c) sleep between requests; the
+ * parent's socket is checked between requests for STOP (and EOF: a parent
+ * that died ends its children).
+ *
+ * Choices for §22 item 11: results are reset when the run phase starts
+ * (warm-up calls are never counted); the run time stored in the results is
+ * the child's measured run-phase length.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load/debug.h"
+#include "load/dump.h"
+#include "load/init.h"
+#include "load/ops.h"
+#include "load/parent.h"
+
+#define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
+#define SPARE_DIRS   10u         /* mkdir/rmdir slots per child */
+
+void ld_child_log(struct ld_child *c, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    int n;
+
+    if (c->log == NULL)
+        return;
+    /* one write per line: the children share stderr */
+    n = snprintf(line, sizeof(line), "%s: child %u: ", c->setup->prog, c->index);
+    va_start(ap, fmt);
+    vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+    va_end(ap);
+    n = (int)strlen(line);
+    line[n++] = '\n';
+    fflush(c->log);
+    if (write(fileno(c->log), line, (size_t)n) < 0)
+        return;
+}
+
+static void on_checkpoint(void *data, const struct ld_pace_checkpoint *cp)
+{
+    struct ld_child *c = data;
+
+    if (ld_debug_child_on(c->debug, LD_DBG_CHILD_XPOINT, (int)c->index))
+        ld_child_log(c,
+                     "%s checkpoint %.1f s: %llu calls, %.2f calls/s (phase %.2f), "
+                     "work %.3f ms/call, sleep %.3f -> %.3f ms%s",
+                     cp->phase == LD_PHASE_RUN ? "run" : "warm-up", cp->t_ns / 1e9,
+                     (unsigned long long)cp->calls_interval, cp->rate_interval,
+                     cp->rate_phase, cp->work_ms_per_call, cp->sleep_ms_old,
+                     cp->sleep_ms_new, cp->capped ? " (capped)" : "");
+}
+
+int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned index,
+                  int ctl_fd)
+{
+    const struct ld_config *cfg = setup->cfg;
+    const struct ld_sizing *sz = &setup->sizing;
+    struct ld_files_layout lay;
+    uint32_t g;
+    int rc;
+
+    memset(c, 0, sizeof(*c));
+    c->setup = setup;
+    c->cfg = cfg;
+    c->index = index;
+    c->nfs_version = cfg->nfs_version;
+    c->ctl_fd = ctl_fd;
+    c->log = setup->log;
+    c->debug = cfg->debug_mask;
+    cm_rng_seed(&c->rng, cfg->seed + index);
+    ld_stats_reset(&c->stats);
+    ld_biod_init(&c->biod, NULL, ld_op_prepare, ld_op_done, c);
+
+    memset(&lay, 0, sizeof(lay));
+    lay.n_io = sz->io_child;
+    /* io x access% + 1 exceeds the io files when -a is 100 */
+    lay.n_working = sz->working_io < sz->io_child ? sz->working_io : sz->io_child;
+    lay.n_nonio = sz->nonio_child;
+    lay.n_symlink = sz->symlinks_child;
+    lay.n_dir = sz->dirs_child;
+    lay.n_spare_dir = SPARE_DIRS;
+    lay.files_per_dir = (uint32_t)cfg->files_per_dir;
+    lay.append_pcnt = (uint32_t)cfg->append_pct;
+    lay.delta_pcnt = (uint32_t)cfg->fss_delta_pct;
+    rc = ld_files_init(&c->files, &lay, c->last_error, sizeof(c->last_error));
+    if (rc < 0)
+        return rc;
+    rc = ld_workset_init(&c->ws, c->files.n_working);
+    if (rc == 0) {
+        c->groups = calloc(c->ws.ngroups, sizeof(*c->groups));
+        if (c->groups == NULL)
+            rc = -ENOMEM;
+    }
+    if (rc < 0) {
+        cm_errf(c->last_error, sizeof(c->last_error), "working set: %s", strerror(-rc));
+        ld_child_free(c);
+        return rc;
+    }
+    for (g = 0; g < c->ws.ngroups; g++)
+        ld_workset_group(&c->ws, g, &c->groups[g].first, &c->groups[g].count);
+    ld_pacer_init(&c->pacer, NULL, NULL, cfg->pace_mode, sz->child_rate,
+                  cfg->seed + 1000003 * (index + 1));
+    ld_op_decks_init(c);
+    c->pacer.on_checkpoint = on_checkpoint;
+    c->pacer.hook_data = c;
+    return 0;
+}
+
+void ld_child_free(struct ld_child *c)
+{
+    ld_init_unmount(c);
+    if (c->dump)
+        (void)ld_dump_close(c->dump);
+    c->dump = NULL;
+    ld_files_free(&c->files);
+    if (c->ws.range != NULL)
+        ld_workset_free(&c->ws);
+    free(c->groups);
+    c->groups = NULL;
+}
+
+/* ---- the load phases ------------------------------------------------------ */
+
+/* Reads any command the parent sent (STOP) without blocking.  Returns 0,
+ * or -EPIPE when the parent is gone. */
+static int check_parent(struct ld_child *c)
+{
+    struct pollfd pf = {c->ctl_fd, POLLIN, 0};
+    struct ld_msg_hdr h;
+
+    if (c->ctl_fd < 0)
+        return 0;
+    while (poll(&pf, 1, 0) > 0) {
+        if (ld_msg_recv(c->ctl_fd, &h, NULL, 0) < 0)
+            return -EPIPE;
+        if (h.type == LD_MSG_STOP)
+            c->stop = 1;
+    }
+    return 0;
+}
+
+/* The client broke (TCP reset, fatal socket error): open a new one. */
+static int reconnect(struct ld_child *c)
+{
+    char err[CM_ERR_LEN];
+    struct rp_client *n;
+    int rc;
+
+    rc = nf_mount_open_client(&c->mnt, c->cfg->tcp ? RP_TCP : RP_UDP, &n, err,
+                              sizeof(err));
+    if (rc < 0) {
+        cm_errf(c->last_error, sizeof(c->last_error), "reconnect: %s", err);
+        return rc;
+    }
+    rp_client_close(c->mnt.nfs);
+    c->mnt.nfs = c->clnt = n;
+    ld_biod_set_client(&c->biod, n);
+    c->reconnects++;
+    if (ld_debug_on(c->debug, LD_DBG_CHILD_ERROR))
+        ld_child_log(c, "client connection lost: reconnected");
+    return 0;
+}
+
+int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
+{
+    uint64_t start = cm_now_ns(), end = start + (uint64_t)seconds * 1000000000ull;
+    uint64_t next_check = start + CTL_CHECK_NS, now = start, lag;
+    int rc = 0, measuring = phase == LD_CPHASE_RUN;
+
+    c->phase = phase;
+    c->stop = 0;
+    c->requests = 0;
+    c->phase_start_ns = start;
+    if (measuring) {
+        ld_stats_reset(&c->stats);
+        ld_files_reset_accounting(&c->files);
+    }
+    c->measuring = measuring;
+    ld_pacer_start_phase(&c->pacer, measuring ? LD_PHASE_RUN : LD_PHASE_WARMUP);
+    while (!c->stop && (seconds == 0 || now < end)) {
+        int op, calls;
+
+        if (now >= next_check) {
+            if (check_parent(c) < 0) {
+                rc = -EPIPE;
+                break;
+            }
+            next_check = now + CTL_CHECK_NS;
+            if (c->stop)
+                break;
+        }
+        rc = ld_pacer_before(&c->pacer, &lag);
+        if (rc < 0)
+            break;
+        if (measuring && c->pacer.mode != LD_PACE_SFS)
+            ld_stats_lag(&c->stats, lag);
+        op = ld_op_next(c);
+        if (ld_debug_child_on(c->debug, LD_DBG_CHILD_OPS, (int)c->index))
+            ld_child_log(c, "request %llu: %s", (unsigned long long)c->requests,
+                         nf_op_name(op));
+        calls = ld_op_request(c, op);
+        if (calls == -ENOTCONN) {
+            rc = reconnect(c);
+            if (rc < 0)
+                break;
+            calls = 1;
+        }
+        c->requests++;
+        rc = ld_pacer_after(&c->pacer, (uint32_t)calls);
+        if (rc == -ETIME) {
+            cm_errf(c->last_error, sizeof(c->last_error),
+                    "zero calls in a run interval: the server does not answer");
+            break;
+        }
+        rc = 0;
+        now = cm_now_ns();
+    }
+    c->measuring = 0;
+    if (measuring) {
+        /* The pacer's sleep after the last request may pass the end: that
+         * idle tail is not part of the run. */
+        now = cm_now_ns();
+        c->stats.runtime_ns = (seconds && now > end ? end : now) - start;
+        c->stats.carry_resets = c->pacer.carry_resets;
+        c->stats.zero_intervals = c->pacer.zero_intervals;
+    }
+    return rc;
+}
+
+/* ---- the phase loop --------------------------------------------------------- */
+
+static void fill_fileset(struct ld_child *c)
+{
+    const struct ld_sizing *sz = &c->setup->sizing;
+    struct ld_stats *s = &c->stats;
+
+    s->total_kb = sz->total_kb;
+    s->base_kb = sz->base_kb;
+    s->least_kb = c->files.least_bytes / 1024;
+    s->most_kb = c->files.most_bytes / 1024;
+    /* SFS reports the Base/Least/Most of the accessed set as KB of the
+     * sizing formula; scale our measured bytes onto it. */
+    if (c->files.base_bytes > 0) {
+        s->least_kb = sz->base_kb * c->files.least_bytes / c->files.base_bytes;
+        s->most_kb = sz->base_kb * c->files.most_bytes / c->files.base_bytes;
+    }
+    s->io_files = sz->io_child;
+    s->working_files = sz->working_io;
+    s->nonio_files = sz->nonio_child;
+    s->symlinks = sz->symlinks_child;
+    s->dirs = sz->dirs_child;
+}
+
+static int answer(struct ld_child *c, uint32_t type, const void *buf, uint32_t len)
+{
+    return ld_msg_send(c->ctl_fd, type, 0, buf, len);
+}
+
+static int send_results(struct ld_child *c)
+{
+    size_t n = ld_stats_wire_bytes();
+    unsigned char *buf = malloc(n);
+    int rc;
+
+    if (buf == NULL)
+        return -ENOMEM;
+    fill_fileset(c);
+    ld_stats_encode(&c->stats, buf);
+    rc = answer(c, LD_MSG_RESULTS, buf, (uint32_t)n);
+    free(buf);
+    return rc;
+}
+
+static int run_command(struct ld_child *c, const struct ld_msg_hdr *h)
+{
+    char err[CM_ERR_LEN];
+    int rc = 0;
+
+    switch (h->type) {
+    case LD_MSG_MOUNT:
+        c->phase = LD_CPHASE_MOUNT;
+        return ld_init_mount(c);
+    case LD_MSG_INIT:
+        c->phase = LD_CPHASE_INIT;
+        return ld_init_populate(c);
+    case LD_MSG_WARMUP:
+        return ld_child_load_phase(c, LD_CPHASE_WARMUP, h->arg);
+    case LD_MSG_RUN:
+        if (c->cfg->raw_dump) {
+            c->dump =
+                ld_dump_open((unsigned)c->cfg->client_num, c->index, err, sizeof(err));
+            if (c->dump == NULL) {
+                cm_errf(c->last_error, sizeof(c->last_error), "%s", err);
+                return -EIO;
+            }
+        }
+        rc = ld_child_load_phase(c, LD_CPHASE_RUN, h->arg);
+        if (c->dump != NULL && ld_dump_close(c->dump) < 0 && rc == 0) {
+            cm_errf(c->last_error, sizeof(c->last_error), "raw dump: write error");
+            rc = -EIO;
+        }
+        c->dump = NULL;
+        return rc;
+    default:
+        return 0;
+    }
+}
+
+int ld_child_main(int fd, unsigned child, void *data)
+{
+    const struct ld_setup *setup = data;
+    struct ld_child *c = calloc(1, sizeof(*c));
+    struct ld_msg_hdr h;
+    int rc, status = 1;
+
+    if (c == NULL)
+        return 1;
+    rc = ld_child_init(c, setup, child, fd);
+    if (rc < 0) {
+        (void)ld_msg_send(fd, LD_MSG_ERROR, 0, c->last_error,
+                          (uint32_t)strlen(c->last_error));
+        free(c);
+        return 1;
+    }
+    for (;;) {
+        if (ld_msg_recv(fd, &h, NULL, 0) < 0)
+            break; /* the parent is gone */
+        if (h.type == LD_MSG_STOP)
+            continue; /* arrived between phases */
+        if (h.type == LD_MSG_RESULTS) {
+            status = send_results(c) < 0;
+            break;
+        }
+        rc = run_command(c, &h);
+        if (rc == -EPIPE)
+            break;
+        if (rc < 0) {
+            (void)answer(c, LD_MSG_ERROR, c->last_error, (uint32_t)strlen(c->last_error));
+            break;
+        }
+        if (answer(c, h.type, NULL, 0) < 0)
+            break;
+    }
+    ld_child_free(c);
+    free(c);
+    return status;
+}

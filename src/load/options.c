@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * options.c - the sfs/sfs3 option table (sfs-reference §13.1) and the
+ * checks that need more than one value (mount-point count, -T against the
+ * NFS version, -d list).  One row per option; the cm_opt engine does the
+ * parsing, range messages and --help.  Exit codes follow SFS's scheme (one
+ * code per option in 96..131; the exact SFS numbers are not known, so they
+ * are assigned in table order from 97, 96 being a usage error).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/cm.h"
+#include "common/opt.h"
+#include "load/debug.h"
+#include "load/options.h"
+#include "nfs/nf_ops.h"
+
+#define F(field) offsetof(struct ld_config, field), sizeof(((struct ld_config *)0)->field)
+
+static const struct cm_opt_enum pace_modes[] = {
+    {"sfs", LD_PACE_SFS},
+    {"poisson", LD_PACE_OPEN_POISSON},
+    {"fixed", LD_PACE_OPEN_FIXED},
+    {NULL, 0},
+};
+
+/* Rows: short, long, rc name, type, field, default, min, max, unit,
+ * argument name, help, enums, bare value, flags, exit code. */
+static const struct cm_opt ld_opts[] = {
+    {'l', "load", "LOAD", CM_OPT_INT, F(load), "60", 1, 10000000, "ops/s", "LOAD",
+     "Requested load of this client in NFS operations per second.", NULL, NULL, 0, 97},
+    {'p', "procs", "PROCS", CM_OPT_INT, F(procs), "4", 1, 1024, "processes", "N",
+     "Number of load-generating child processes.", NULL, NULL, 0, 98},
+    {'t', "runtime", "RUNTIME", CM_OPT_INT, F(runtime_s), "300", 1, 1000000, "s", "SEC",
+     "Length of the measured run.", NULL, NULL, CM_OPT_NONSTD, 99},
+    {'w', "warmup", "WARMUP_TIME", CM_OPT_INT, F(warmup_s), "300", 0, 1000000, "s", "SEC",
+     "Length of the warm-up before the run.", NULL, NULL, CM_OPT_NONSTD, 100},
+    {'m', "mix", "MIXFILE", CM_OPT_STRING, F(mix_file), "", 0, 0, NULL, "FILE",
+     "Operation mix file (version 2 or nfsstat version 1).", NULL, NULL, CM_OPT_NONSTD,
+     101},
+    {'b', "iodist", "BLOCK_FILE", CM_OPT_STRING, F(iodist_file), "", 0, 0, NULL, "FILE",
+     "Block-size distribution file.", NULL, NULL, CM_OPT_NONSTD, 102},
+    {'B', "block-kb", "BLOCK_SIZE", CM_OPT_INT, F(kb_per_block), "8", 1, 8, "KB", "KB",
+     "KB per block of a read or write.", NULL, NULL, CM_OPT_NONSTD, 103},
+    {'f', "fileset-delta", NULL, CM_OPT_INT, F(fss_delta_pct), "10", 0, 100, "%", "PCT",
+     "Growth allowed to the accessed file set.", NULL, NULL, CM_OPT_NONSTD, 105},
+    {'a', "access", "ACCESS_PCNT", CM_OPT_INT, F(access_pct), "10", 0, 100, "%", "PCT",
+     "Share of io files in the working set.", NULL, NULL, CM_OPT_NONSTD, 106},
+    {'A', "append", "APPEND_PCNT", CM_OPT_INT, F(append_pct), "70", 0, 100, "%", "PCT",
+     "Share of write requests that append.", NULL, NULL, CM_OPT_NONSTD, 107},
+    {'D', "dir-files", "DIR_COUNT", CM_OPT_INT, F(files_per_dir), "30", 1, 100000,
+     "files", "N", "Files per directory.", NULL, NULL, CM_OPT_NONSTD, 108},
+    {'F', "io-files", "FILE_COUNT", CM_OPT_INT, F(io_files), "0", 0, 100000000, "files",
+     "N", "io files per client (0 = 390 per op/s of load).", NULL, NULL, 0, 109},
+    {'S', "symlinks", "SYMLINK_COUNT", CM_OPT_INT, F(symlinks), "20", 0, 1000000,
+     "symlinks", "N", "Symbolic links per client.", NULL, NULL, CM_OPT_NONSTD, 110},
+    {'d', "debug", "DEBUG", CM_OPT_STRING, F(debug_list), "", 0, 0, NULL, "LIST",
+     "DEBUG flags to turn on, e.g. 3,4,8-10.", NULL, NULL, 0, 111},
+    {'i', "interactive", NULL, CM_OPT_FLAG, F(interactive), NULL, 0, 1, NULL, NULL,
+     "Wait for a key press before the run (not with -M).", NULL, NULL, CM_OPT_CLI_ONLY,
+     112},
+    {'P', "populate", "POPULATE", CM_OPT_FLAG, F(populate_only), NULL, 0, 1, NULL, NULL,
+     "Populate the file set, then exit.", NULL, NULL, 0, 113},
+    {'T', "test-op", NULL, CM_OPT_INT, F(test_op), "-1", -1, NF_NOPS - 1, NULL, "OP",
+     "Issue only this op number (-1 = the mix).", NULL, NULL, CM_OPT_CLI_ONLY, 114},
+    {'V', "validate", NULL, CM_OPT_INT, F(validate), "0", 0, 3, NULL, "LEVEL",
+     "Run the validation suite at this level instead of a load.", NULL, NULL,
+     CM_OPT_CLI_ONLY, 115},
+    {'z', "dump", "DUMP", CM_OPT_FLAG, F(raw_dump), NULL, 0, 1, NULL, NULL,
+     "Write the raw per-op dump of the run phase.", NULL, NULL, 0, 116},
+    {'Q', "tcp", "TCP", CM_OPT_FLAG, F(tcp), NULL, 0, 1, NULL, NULL,
+     "Use TCP (and its timers) instead of UDP.", NULL, NULL, 0, 117},
+    {'R', "biod-reads", "BIOD_MAX_READS", CM_OPT_INT, F(biod_reads), "2", 0, LD_MAX_BIODS,
+     "calls", "N", "Read calls in flight per child.", NULL, NULL, CM_OPT_NONSTD, 118},
+    {'W', "biod-writes", "BIOD_MAX_WRITES", CM_OPT_INT, F(biod_writes), "2", 0,
+     LD_MAX_BIODS, "calls", "N", "Write calls in flight per child.", NULL, NULL,
+     CM_OPT_NONSTD, 119},
+    {'M', "prime", NULL, CM_OPT_STRING, F(prime_host), "", 0, 0, NULL, "HOST",
+     "Prime client host (multi-client runs).", NULL, NULL, 0, 120},
+    {'N', "client", NULL, CM_OPT_INT, F(client_num), "1", 1, 10000, NULL, "N",
+     "This client's number.", NULL, NULL, CM_OPT_CLI_ONLY, 121},
+    {'c', NULL, NULL, CM_OPT_INT, F(calls_obsolete), "0", -2147483647.0, 2147483647.0,
+     NULL, "CALLS", "Fixed call count (SFS 2.0): no longer supported.", NULL, NULL,
+     CM_OPT_CLI_ONLY | CM_OPT_HIDDEN, LD_EXIT_C_REJECTED},
+    {0, "open-loop", NULL, CM_OPT_ENUM, F(pace_mode), "sfs", 0, 0, NULL, "ARRIVALS",
+     "Open-loop pacing on absolute deadlines (poisson or fixed arrivals).", pace_modes,
+     "poisson", CM_OPT_CLI_ONLY | CM_OPT_OPT_ARG, 122},
+    {0, "seed", NULL, CM_OPT_I64, F(seed), "2231", 1, 2147483646.0, NULL, "N",
+     "Random seed; child k uses seed + k.", NULL, NULL, 0, 123},
+    {0, "yaml", NULL, CM_OPT_STRING, F(yaml_path), "", 0, 0, NULL, "FILE",
+     "Also write every result and parameter to this YAML file.", NULL, NULL,
+     CM_OPT_CLI_ONLY, 124},
+};
+
+const struct cm_opt *ld_options_table(size_t *n)
+{
+    *n = CM_ARRAY_LEN(ld_opts);
+    return ld_opts;
+}
+
+void ld_config_defaults(struct ld_config *cfg, int nfs_version)
+{
+    char err[CM_ERR_LEN];
+
+    memset(cfg, 0, sizeof(*cfg));
+    /* The table's defaults always parse (test_load_options checks it). */
+    (void)cm_opt_defaults(ld_opts, CM_ARRAY_LEN(ld_opts), cfg, cfg->src, err,
+                          sizeof(err));
+    cfg->nfs_version = nfs_version;
+}
+
+static const struct cm_opt *row_of(int short_flag)
+{
+    return cm_opt_by_short(ld_opts, CM_ARRAY_LEN(ld_opts), short_flag);
+}
+
+static int fail(int *exit_code, int code, int rc)
+{
+    if (exit_code)
+        *exit_code = code;
+    return rc;
+}
+
+/* The checks that involve more than one row. */
+static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size_t errlen)
+{
+    char label[64];
+    int rc;
+
+    if (cfg->src[row_of('c') - ld_opts] == CM_SRC_CLI)
+        return fail(exit_code, LD_EXIT_C_REJECTED,
+                    cm_errf(err, errlen, "-c: no longer supported"));
+    rc = ld_debug_parse(cfg->debug_list, &cfg->debug_mask, err, errlen);
+    if (rc < 0)
+        return fail(exit_code, row_of('d')->exit_code, rc);
+    if (cfg->test_op >= 0 && !nf_op_in_version(cfg->test_op, cfg->nfs_version))
+        return fail(exit_code, row_of('T')->exit_code,
+                    cm_errf(err, errlen, "%s: op %d (%s) does not exist in NFSv%d",
+                            cm_opt_label(row_of('T'), label, sizeof(label)), cfg->test_op,
+                            nf_op_name(cfg->test_op), cfg->nfs_version));
+    if (cfg->interactive && cfg->prime_host[0])
+        return fail(exit_code, row_of('i')->exit_code,
+                    cm_errf(err, errlen, "-i: not allowed with -M"));
+    if (cfg->nmounts == 0)
+        return fail(exit_code, LD_EXIT_MOUNTS,
+                    cm_errf(err, errlen,
+                            "no mount point given (host:/path, "
+                            "host:port:/path or nfs://host[:port]/path)"));
+    if (cfg->nmounts > LD_MAX_MOUNTS ||
+        (cfg->nmounts != 1 && cfg->nmounts % cfg->procs != 0))
+        return fail(exit_code, LD_EXIT_MOUNTS,
+                    cm_errf(err, errlen,
+                            "%d mount points for %d processes: give 1, %d or a "
+                            "multiple of %d",
+                            cfg->nmounts, cfg->procs, cfg->procs, cfg->procs));
+    return 0;
+}
+
+int ld_options_parse(struct ld_config *cfg, int nfs_version, int argc, char **argv,
+                     int *exit_code, char *err, size_t errlen)
+{
+    const struct cm_opt *bad;
+    int first = argc, rc;
+
+    ld_config_defaults(cfg, nfs_version);
+    rc = cm_opt_parse_argv(ld_opts, CM_ARRAY_LEN(ld_opts), cfg, cfg->src, argc, argv,
+                           &first, &bad, err, errlen);
+    if (rc == LD_OPTIONS_HELP)
+        return rc;
+    if (rc < 0) {
+        if (bad && bad == row_of('c'))
+            return fail(exit_code, LD_EXIT_C_REJECTED,
+                        cm_errf(err, errlen, "-c: no longer supported"));
+        return fail(exit_code, bad ? bad->exit_code : LD_EXIT_USAGE, rc);
+    }
+    cfg->nmounts = argc - first;
+    cfg->mounts = argv + first;
+    return check_combined(cfg, exit_code, err, errlen);
+}
+
+void ld_options_help(FILE *out, const char *prog)
+{
+    fprintf(out,
+            "usage: %s [options] mount-point...\n"
+            "  mount points: host:/path, host:port:/path or "
+            "nfs://host[:port]/path?mountport=N;\n"
+            "  give 1 (every child uses it), PROCS, or a multiple of PROCS.\n"
+            "options:\n",
+            prog);
+    cm_opt_help(out, ld_opts, CM_ARRAY_LEN(ld_opts));
+}
+
+const char *ld_config_mount_for_child(const struct ld_config *cfg, int child)
+{
+    int groups, group;
+
+    if (cfg->nmounts <= 0)
+        return NULL;
+    if (cfg->nmounts == 1)
+        return cfg->mounts[0];
+    groups = cfg->nmounts / cfg->procs;
+    group = (cfg->client_num - 1) % (groups > 0 ? groups : 1);
+    return cfg->mounts[(group * cfg->procs + child % cfg->procs) % cfg->nmounts];
+}
+
+int ld_config_was_set(const struct ld_config *cfg, const char *long_name)
+{
+    const struct cm_opt *row = cm_opt_by_long(ld_opts, CM_ARRAY_LEN(ld_opts), long_name);
+
+    return row && cfg->src[row - ld_opts] != CM_SRC_DEFAULT;
+}

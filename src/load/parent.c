@@ -1,0 +1,645 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * parent.c - fork the children, drive their phases, notice a dead child
+ * and stop the others (parent.h; sfs-reference §12.2, decisions.md D8).
+ * The one volatile sig_atomic_t flag of the parent process lives here: the
+ * SIGINT/SIGTERM handler only sets it and every wait polls with a bounded
+ * timeout, so the parent reacts within a tick and never blocks for good.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "load/child.h"
+#include "load/debug.h"
+#include "load/ld.h"
+#include "load/parent.h"
+#include "load/report.h"
+
+/* Phase time limits (D8 keeps SFS's generous ones): mount, population
+ * (SFS's 400 + 3600 s), and the slack beyond a timed phase. */
+#define PHASE_MOUNT_S 120u
+#define PHASE_INIT_S  4000u
+#define PHASE_SLACK_S 120u
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    interrupted = sig;
+}
+
+int ld_parent_interrupted(void)
+{
+    return interrupted != 0;
+}
+
+/* ---- messages ----------------------------------------------------------- */
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+
+    while (len > 0) {
+        ssize_t n = read(fd, p, len);
+        if (n == 0)
+            return -EPIPE;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int ld_msg_send(int fd, uint32_t type, uint32_t arg, const void *payload, uint32_t len)
+{
+    struct ld_msg_hdr h = {type, arg, len};
+    int rc = write_all(fd, &h, sizeof(h));
+
+    if (rc == 0 && len > 0)
+        rc = write_all(fd, payload, len);
+    return rc;
+}
+
+int ld_msg_recv(int fd, struct ld_msg_hdr *h, void *buf, size_t cap)
+{
+    int rc = read_all(fd, h, sizeof(*h));
+
+    if (rc < 0)
+        return rc;
+    if (h->len > cap || h->len > LD_MSG_MAX_PAYLOAD)
+        return -EMSGSIZE;
+    return h->len > 0 ? read_all(fd, buf, h->len) : 0;
+}
+
+/* ---- spawning ----------------------------------------------------------- */
+
+static void install_handlers(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* In the child: default dispositions again (SIGTERM from the parent must
+ * end it), and only its own socket open. */
+static void child_setup(struct ld_parent *p, unsigned k)
+{
+    struct sigaction sa;
+    unsigned j;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    for (j = 0; j < k; j++)
+        close(p->procs[j].fd);
+}
+
+int ld_parent_spawn(struct ld_parent *p, unsigned n, ld_child_fn fn, void *data)
+{
+    unsigned k;
+
+    p->procs = calloc(n, sizeof(*p->procs));
+    if (p->procs == NULL)
+        return cm_errf(p->last_error, sizeof(p->last_error), "out of memory"), -ENOMEM;
+    if (p->log == NULL)
+        p->log = stderr;
+    install_handlers();
+    fflush(NULL); /* nothing buffered may be written twice */
+    for (k = 0; k < n; k++) {
+        int sv[2];
+        pid_t pid;
+
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0) {
+            int e = errno;
+            cm_errf(p->last_error, sizeof(p->last_error), "socketpair: %s", strerror(e));
+            ld_parent_kill_all(p);
+            return -e;
+        }
+        pid = fork();
+        if (pid < 0) {
+            int e = errno;
+            close(sv[0]);
+            close(sv[1]);
+            cm_errf(p->last_error, sizeof(p->last_error), "fork: %s", strerror(e));
+            ld_parent_kill_all(p);
+            return -e;
+        }
+        if (pid == 0) {
+            close(sv[0]);
+            child_setup(p, k);
+            /* The child's top level: fn is its main(), so its status is
+             * the process's exit status (_exit: no atexit handlers or
+             * stdio buffers inherited from the parent run twice). */
+            fflush(NULL);
+            _exit(fn(sv[1], k, data));
+        }
+        close(sv[1]);
+        p->procs[k].pid = pid;
+        p->procs[k].fd = sv[0];
+        p->nprocs = k + 1;
+    }
+    return 0;
+}
+
+/* ---- phases ------------------------------------------------------------- */
+
+static void describe_exit(struct ld_parent *p, unsigned k, int status, const char *why)
+{
+    if (WIFEXITED(status))
+        cm_errf(p->last_error, sizeof(p->last_error),
+                "child %u (pid %ld) %s: exit status %d", k, (long)p->procs[k].pid, why,
+                WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        cm_errf(p->last_error, sizeof(p->last_error),
+                "child %u (pid %ld) %s: killed by %s", k, (long)p->procs[k].pid, why,
+                strsignal(WTERMSIG(status)));
+    else
+        cm_errf(p->last_error, sizeof(p->last_error), "child %u (pid %ld) %s", k,
+                (long)p->procs[k].pid, why);
+}
+
+/* A child's socket hit EOF: find out how it ended (bounded wait). */
+static void child_gone(struct ld_parent *p, unsigned k)
+{
+    int status = 0, i;
+
+    for (i = 0; i < 200; i++) {
+        pid_t r = waitpid(p->procs[k].pid, &status, WNOHANG);
+        if (r == p->procs[k].pid) {
+            describe_exit(p, k, status, "died");
+            p->procs[k].pid = 0;
+            return;
+        }
+        if (r < 0)
+            break;
+        poll(NULL, 0, 10);
+    }
+    cm_errf(p->last_error, sizeof(p->last_error), "child %u (pid %ld) closed its channel",
+            k, (long)p->procs[k].pid);
+}
+
+/* Reads one answer from child k.  Returns 1 when it completed the phase,
+ * 0 when it was something else to ignore, -errno on failure. */
+static int read_answer(struct ld_parent *p, unsigned k, uint32_t cmd)
+{
+    struct ld_proc *c = &p->procs[k];
+    struct ld_msg_hdr h;
+    char *buf = malloc(LD_MSG_MAX_PAYLOAD + 1);
+    int rc;
+
+    if (buf == NULL)
+        return cm_errf(p->last_error, sizeof(p->last_error), "out of memory"), -ENOMEM;
+    rc = ld_msg_recv(c->fd, &h, buf, LD_MSG_MAX_PAYLOAD);
+    if (rc == -EPIPE) {
+        free(buf);
+        child_gone(p, k);
+        return -ECHILD;
+    }
+    if (rc < 0) {
+        free(buf);
+        cm_errf(p->last_error, sizeof(p->last_error), "child %u: bad message: %s", k,
+                strerror(-rc));
+        return -EIO;
+    }
+    if (h.type == LD_MSG_ERROR) {
+        buf[h.len] = '\0';
+        cm_errf(p->last_error, sizeof(p->last_error), "child %u: %s", k, buf);
+        free(buf);
+        return -EIO;
+    }
+    if (h.type != cmd) {
+        free(buf);
+        return 0;
+    }
+    free(c->payload);
+    c->payload = buf;
+    c->payload_len = h.len;
+    c->done = 1;
+    return 1;
+}
+
+static uint64_t now_ms(void)
+{
+    return cm_now_ns() / 1000000u;
+}
+
+int ld_parent_phase(struct ld_parent *p, uint32_t cmd, uint32_t arg, unsigned timeout_s)
+{
+    struct pollfd *pf;
+    uint64_t deadline = now_ms() + (uint64_t)timeout_s * 1000u;
+    unsigned k, left = p->nprocs;
+    int rc = 0;
+
+    pf = calloc(p->nprocs, sizeof(*pf));
+    if (pf == NULL)
+        return cm_errf(p->last_error, sizeof(p->last_error), "out of memory"), -ENOMEM;
+    for (k = 0; k < p->nprocs && rc == 0; k++) {
+        p->procs[k].done = 0;
+        if (ld_msg_send(p->procs[k].fd, cmd, arg, NULL, 0) < 0) {
+            /* It may have said why before it went: read that first. */
+            rc = read_answer(p, k, cmd);
+            if (rc >= 0) {
+                child_gone(p, k);
+                rc = -ECHILD;
+            }
+        }
+    }
+    while (rc == 0 && left > 0) {
+        uint64_t now = now_ms();
+        int n;
+
+        if (interrupted) {
+            cm_errf(p->last_error, sizeof(p->last_error), "interrupted by %s",
+                    strsignal(interrupted));
+            rc = -EINTR;
+            break;
+        }
+        if (now >= deadline) {
+            cm_errf(p->last_error, sizeof(p->last_error),
+                    "%u child(ren) did not finish the phase in %u s", left, timeout_s);
+            rc = -ETIMEDOUT;
+            break;
+        }
+        for (k = 0; k < p->nprocs; k++) {
+            pf[k].fd = p->procs[k].done ? -1 : p->procs[k].fd;
+            pf[k].events = POLLIN;
+            pf[k].revents = 0;
+        }
+        /* short ticks so that a signal is seen even if poll restarts */
+        n = poll(pf, p->nprocs, (int)(deadline - now < 200 ? deadline - now : 200));
+        if (n < 0 && errno != EINTR) {
+            rc = -errno;
+            cm_errf(p->last_error, sizeof(p->last_error), "poll: %s", strerror(errno));
+            break;
+        }
+        for (k = 0; n > 0 && k < p->nprocs && rc == 0; k++) {
+            int r;
+            if (pf[k].revents == 0)
+                continue;
+            r = read_answer(p, k, cmd);
+            if (r < 0)
+                rc = r;
+            else if (r == 1)
+                left--;
+        }
+    }
+    free(pf);
+    if (rc < 0)
+        ld_parent_kill_all(p);
+    return rc;
+}
+
+void ld_parent_stop_phase(struct ld_parent *p)
+{
+    unsigned k;
+
+    for (k = 0; k < p->nprocs; k++)
+        if (p->procs[k].pid > 0)
+            (void)ld_msg_send(p->procs[k].fd, LD_MSG_STOP, 0, NULL, 0);
+}
+
+/* ---- ending ------------------------------------------------------------- */
+
+/* Waits up to tries x 10 ms for child k; returns 1 when it was reaped. */
+static int reap_one(struct ld_parent *p, unsigned k, int tries, int *status)
+{
+    int i;
+
+    for (i = 0; i < tries; i++) {
+        pid_t r = waitpid(p->procs[k].pid, status, WNOHANG);
+        if (r == p->procs[k].pid || (r < 0 && errno == ECHILD)) {
+            p->procs[k].pid = 0;
+            return 1;
+        }
+        poll(NULL, 0, 10);
+    }
+    return 0;
+}
+
+int ld_parent_reap(struct ld_parent *p)
+{
+    unsigned k;
+    int rc = 0;
+
+    for (k = 0; k < p->nprocs; k++) {
+        int status = 0;
+        if (p->procs[k].pid <= 0)
+            continue;
+        if (!reap_one(p, k, 1000, &status)) {
+            cm_errf(p->last_error, sizeof(p->last_error),
+                    "child %u (pid %ld) did not exit after its results", k,
+                    (long)p->procs[k].pid);
+            rc = -ECHILD;
+            continue;
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            describe_exit(p, k, status, "failed");
+            rc = -ECHILD;
+        }
+    }
+    if (rc < 0)
+        ld_parent_kill_all(p);
+    return rc;
+}
+
+void ld_parent_kill_all(struct ld_parent *p)
+{
+    unsigned k;
+    int status;
+
+    for (k = 0; k < p->nprocs; k++) {
+        if (p->procs[k].pid <= 0)
+            continue;
+        if (p->debug_signals)
+            fprintf(p->log, "sfs: SIGTERM to child %u (pid %ld)\n", k,
+                    (long)p->procs[k].pid);
+        kill(p->procs[k].pid, SIGTERM);
+    }
+    for (k = 0; k < p->nprocs; k++) {
+        if (p->procs[k].pid <= 0)
+            continue;
+        if (!reap_one(p, k, 300, &status)) {
+            if (p->debug_signals)
+                fprintf(p->log, "sfs: SIGKILL to child %u (pid %ld)\n", k,
+                        (long)p->procs[k].pid);
+            kill(p->procs[k].pid, SIGKILL);
+            reap_one(p, k, 300, &status);
+        }
+    }
+}
+
+void ld_parent_free(struct ld_parent *p)
+{
+    unsigned k;
+
+    for (k = 0; k < p->nprocs; k++) {
+        if (p->procs[k].fd > 0)
+            close(p->procs[k].fd);
+        free(p->procs[k].payload);
+    }
+    free(p->procs);
+    p->procs = NULL;
+    p->nprocs = 0;
+}
+
+/* ---- the run: one standalone client (ld.h) ---------------------------------- */
+
+/* Progress lines as SFS prints them: a 24-character ctime stamp first. */
+static void progress(FILE *log, const char *fmt, ...) CM_PRINTF(2, 3);
+
+static void progress(FILE *log, const char *fmt, ...)
+{
+    char stamp[32];
+    time_t now = time(NULL);
+    va_list ap;
+
+    ctime_r(&now, stamp);
+    stamp[24] = '\0';
+    fprintf(log, "%s ", stamp);
+    va_start(ap, fmt);
+    vfprintf(log, fmt, ap);
+    va_end(ap);
+    fputc('\n', log);
+    fflush(log);
+}
+
+/* Reads the mix and block-size files (or the defaults) and sizes the file
+ * set.  Returns 0 or an exit code with err set. */
+static int build_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
+                       char *err, size_t errlen)
+{
+    int rc;
+
+    memset(su, 0, sizeof(*su));
+    su->cfg = cfg;
+    su->prog = prog;
+    su->log = stderr;
+    if (cfg->mix_file[0]) {
+        if (ld_mix_load(&su->mix, cfg->nfs_version, cfg->mix_file, stderr, err, errlen) <
+            0)
+            return LD_EXIT_INPUT;
+    } else {
+        ld_mix_default(&su->mix, cfg->nfs_version);
+    }
+    if (cfg->iodist_file[0]) {
+        if (ld_iodist_load(&su->iodist, (uint32_t)cfg->kb_per_block, cfg->iodist_file,
+                           stderr, err, errlen) < 0)
+            return LD_EXIT_INPUT;
+    } else {
+        ld_iodist_default(&su->iodist, (uint32_t)cfg->kb_per_block);
+    }
+    if (cfg->test_op >= 0) {
+        ld_opsel_single(&su->opsel, cfg->test_op);
+    } else if (ld_opsel_init(&su->opsel, &su->mix, &su->iodist, cfg->nfs_version, 0) <
+               0) {
+        cm_errf(err, errlen, "the op mix has no op with a non-zero share");
+        return LD_EXIT_INPUT;
+    }
+    rc = ld_sizing_compute(cfg, &su->sizing);
+    if (rc < 0) {
+        cm_errf(err, errlen, "the file set would be empty (load 0 without -F)");
+        return LD_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Decodes and merges every child's results into all. */
+static int collect(struct ld_parent *p, struct ld_stats *all, char *err, size_t errlen)
+{
+    struct ld_stats one;
+    unsigned k;
+
+    ld_stats_reset(all);
+    all->nchildren = 0;
+    for (k = 0; k < p->nprocs; k++) {
+        if (ld_stats_decode(&one, p->procs[k].payload, p->procs[k].payload_len) < 0)
+            return cm_errf(err, errlen, "child %u sent undecodable results", k), -EPROTO;
+        ld_stats_merge(all, &one);
+    }
+    return 0;
+}
+
+static int wait_for_return(FILE *log)
+{
+    char line[64];
+
+    fprintf(log, "Hit <return> when ready to start test run...");
+    fflush(log);
+    return fgets(line, sizeof(line), stdin) == NULL ? -EIO : 0;
+}
+
+/* The phases of §12.2 in order; 0 or -errno with p->last_error. */
+static int drive(struct ld_parent *p, const struct ld_config *cfg, FILE *log)
+{
+    int rc;
+
+    progress(log, "Mounting %d remote test directories.", cfg->procs);
+    rc = ld_parent_phase(p, LD_MSG_MOUNT, 0, PHASE_MOUNT_S + (unsigned)cfg->procs);
+    if (rc == 0) {
+        progress(log, "Completed.");
+        progress(log, "Initializing test directories.");
+        rc = ld_parent_phase(p, LD_MSG_INIT, 0, PHASE_INIT_S);
+    }
+    if (rc < 0)
+        return rc;
+    progress(log, "Completed.");
+    if (cfg->populate_only)
+        return 0;
+    if (cfg->warmup_s > 0) {
+        progress(log, "Performing %d seconds pretest warmup.", cfg->warmup_s);
+        rc = ld_parent_phase(p, LD_MSG_WARMUP, (uint32_t)cfg->warmup_s,
+                             (unsigned)cfg->warmup_s + PHASE_SLACK_S);
+        if (rc < 0)
+            return rc;
+    }
+    if (cfg->interactive && wait_for_return(log) < 0)
+        return cm_errf(p->last_error, sizeof(p->last_error), "no answer on stdin"), -EIO;
+    progress(log, "Starting %d seconds test run.", cfg->runtime_s);
+    rc = ld_parent_phase(p, LD_MSG_RUN, (uint32_t)cfg->runtime_s,
+                         (unsigned)cfg->runtime_s + PHASE_SLACK_S);
+    if (rc == 0)
+        progress(log, "Completed.");
+    return rc;
+}
+
+static void report(const struct ld_setup *su, const struct ld_stats *all,
+                   const char *prog, char *err, size_t errlen, int *code)
+{
+    char host[256] = "localhost";
+    struct ld_validity val;
+    struct ld_report_in in;
+
+    gethostname(host, sizeof(host) - 1);
+    memset(&in, 0, sizeof(in));
+    in.prog = prog;
+    in.host = host;
+    in.when = time(NULL);
+    in.cfg = su->cfg;
+    in.mix = &su->mix;
+    in.iodist = &su->iodist;
+    in.sizing = &su->sizing;
+    in.stats = all;
+    ld_validity_check(&in, &val);
+    ld_report_client(stdout, &in, &val);
+    fflush(stdout);
+    if (su->cfg->yaml_path[0]) {
+        if (ld_report_yaml(su->cfg->yaml_path, &in, &val, err, errlen) < 0)
+            *code = LD_EXIT_FAILED;
+        else
+            fprintf(stderr, "%s: results written to %s\n", prog, su->cfg->yaml_path);
+    }
+}
+
+static void print_params(const struct ld_setup *su, const char *prog)
+{
+    struct ld_report_in in;
+    struct ld_stats none;
+    char host[256] = "localhost";
+
+    gethostname(host, sizeof(host) - 1);
+    ld_stats_reset(&none);
+    memset(&in, 0, sizeof(in));
+    in.prog = prog;
+    in.host = host;
+    in.when = time(NULL);
+    in.cfg = su->cfg;
+    in.mix = &su->mix;
+    in.iodist = &su->iodist;
+    in.sizing = &su->sizing;
+    in.stats = &none;
+    ld_report_params(stdout, &in);
+    fflush(stdout);
+}
+
+int ld_run(const struct ld_config *cfg, const char *prog, char *err, size_t errlen)
+{
+    static struct ld_setup su; /* shared read-only with the forked children */
+    struct ld_parent p;
+    struct ld_stats all;
+    double us;
+    int code, rc;
+
+    code = build_setup(&su, cfg, prog, err, errlen);
+    if (code != 0)
+        return code;
+    if (ld_clock_resolution(&cm_monotonic_clock, &us) < 0) {
+        printf("Clock resolution too poor to obtain valid results\n");
+        cm_errf(err, errlen, "clock resolution %.1f us is worse than 100 us", us);
+        return LD_EXIT_CLOCK;
+    }
+    printf("Good clock resolution [ %g ] Micro seconds\n", us);
+    if (cfg->prime_host[0])
+        fprintf(stderr,
+                "%s: -M %s: no prime support in this build yet; running standalone "
+                "as client %d\n",
+                prog, cfg->prime_host, cfg->client_num);
+    print_params(&su, prog);
+
+    memset(&p, 0, sizeof(p));
+    p.log = stderr;
+    p.debug_signals = ld_debug_on(cfg->debug_mask, LD_DBG_PARENT_SIGNAL);
+    rc = ld_parent_spawn(&p, (unsigned)cfg->procs, ld_child_main, &su);
+    if (rc == 0)
+        rc = drive(&p, cfg, stderr);
+    if (rc == 0)
+        rc = ld_parent_phase(&p, LD_MSG_RESULTS, 0, PHASE_SLACK_S);
+    if (rc == 0)
+        rc = ld_parent_reap(&p);
+    if (rc < 0) {
+        cm_errf(err, errlen, "%s", p.last_error);
+        code = rc == -EINTR    ? LD_EXIT_INTR
+               : rc == -ECHILD ? LD_EXIT_CHILD
+                               : LD_EXIT_FAILED;
+        ld_parent_kill_all(&p);
+        ld_parent_free(&p);
+        return code;
+    }
+    if (!cfg->populate_only) {
+        if (collect(&p, &all, err, errlen) < 0)
+            code = LD_EXIT_FAILED;
+        else
+            report(&su, &all, prog, err, errlen, &code);
+    } else {
+        progress(stderr, "Populate only: done.");
+    }
+    ld_parent_free(&p);
+    return code;
+}

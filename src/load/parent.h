@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * parent.h - the generator parent's process management (sfs-reference §1,
+ * §12.2; decisions.md D8): fork PROCS children, drive them through the
+ * phases with one message per phase over a socketpair each, collect their
+ * answers, and abort them all when one dies or a signal arrives.
+ *
+ * Why socketpairs and not SFS's signals and /tmp/sfs_log: a message carries
+ * its phase and an error text, the parent notices a dead child at once (EOF
+ * on its socket) instead of by SIGCHLD, the child notices a dead parent the
+ * same way, and no file in /tmp is shared between concurrent runs.  The
+ * phase commands are the same as SFS's (mount, init, warm-up, run, results),
+ * so the later prime can drive them one by one across hosts.
+ *
+ * The message format (struct ld_msg_hdr then len payload bytes) is used in
+ * both directions: parent -> child a command, child -> parent the answer of
+ * the same type (with the serialised results for LD_MSG_RESULTS), or
+ * LD_MSG_ERROR with a one-line text before the child gives up.
+ */
+#ifndef LD_PARENT_H
+#define LD_PARENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/cm.h"
+
+enum ld_msg_type {
+    LD_MSG_MOUNT = 1,   /* mount the test directory (child -> parent: done) */
+    LD_MSG_INIT = 2,    /* populate (done) */
+    LD_MSG_WARMUP = 3,  /* arg = seconds of warm-up (done) */
+    LD_MSG_RUN = 4,     /* arg = seconds of measured run, 0 = until STOP */
+    LD_MSG_RESULTS = 5, /* send the results (payload: serialised stats) */
+    LD_MSG_STOP = 6,    /* end the current warm-up or run now */
+    LD_MSG_ERROR = 100, /* child -> parent: payload = error text */
+};
+
+#define LD_MSG_MAX_PAYLOAD (1u << 20)
+
+struct ld_msg_hdr {
+    uint32_t type;
+    uint32_t arg;
+    uint32_t len; /* payload bytes that follow */
+};
+
+/* Sends one message (blocking, EINTR-safe).  Returns 0 or -errno. */
+int ld_msg_send(int fd, uint32_t type, uint32_t arg, const void *payload, uint32_t len);
+/* Reads one whole message: the header, then up to cap bytes of payload into
+ * buf (a longer payload is an error).  Blocking.  Returns 0, -EPIPE on EOF
+ * (peer gone), -EMSGSIZE, or -errno. */
+int ld_msg_recv(int fd, struct ld_msg_hdr *h, void *buf, size_t cap);
+
+/* The child body: runs in the forked process; its return value is the
+ * child's exit status (0 ok).  fd is its end of the socketpair. */
+typedef int (*ld_child_fn)(int fd, unsigned child, void *data);
+
+struct ld_proc {
+    pid_t pid;
+    int fd;
+    int done;      /* answered the current phase */
+    void *payload; /* the last answer's payload (owned) */
+    uint32_t payload_len;
+};
+
+struct ld_parent {
+    unsigned nprocs;
+    struct ld_proc *procs;
+    int debug_signals; /* DEBUG 3: log every kill sent */
+    FILE *log;         /* progress and DEBUG lines (stderr by default) */
+    char last_error[CM_ERR_LEN];
+};
+
+/*
+ * Forks n children, each running fn(fd, k, data) and exiting with its
+ * return value.  Installs the parent's SIGINT/SIGTERM handling (a flag the
+ * phase waits check) and ignores SIGPIPE.  Returns 0, or -errno with
+ * last_error set (the children already forked are stopped).
+ */
+int ld_parent_spawn(struct ld_parent *p, unsigned n, ld_child_fn fn, void *data);
+
+/*
+ * Sends the command to every child and waits for every answer of the same
+ * type, for at most timeout_s seconds.  Each answer's payload is kept in
+ * procs[k].payload.  On a child's error message, a dead child, a timeout or
+ * a signal, stops every child and returns -errno (-EIO, -ECHILD,
+ * -ETIMEDOUT, -EINTR) with the cause in last_error.
+ */
+int ld_parent_phase(struct ld_parent *p, uint32_t cmd, uint32_t arg, unsigned timeout_s);
+
+/* Sends LD_MSG_STOP to every child (the prime's STOP). */
+void ld_parent_stop_phase(struct ld_parent *p);
+
+/* Waits (bounded) for every child to exit after the results; returns 0 when
+ * all exited 0, else -ECHILD with the cause in last_error. */
+int ld_parent_reap(struct ld_parent *p);
+
+/* Stops every live child: SIGTERM, a bounded wait, SIGKILL; reaps them. */
+void ld_parent_kill_all(struct ld_parent *p);
+
+/* Frees everything (children must be gone). */
+void ld_parent_free(struct ld_parent *p);
+
+/* Whether SIGINT/SIGTERM reached the parent. */
+int ld_parent_interrupted(void);
+
+#endif /* LD_PARENT_H */

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * report.h - the client's results as an SFS 3.0 user reads them
+ * (sfs-reference §16.1-16.4): the "Client Test Parameters" block, the
+ * "SFS Single Client (<host>) Results" per-op table, the "SINGLE CLIENT
+ * RESULTS SUMMARY" box and the INVALID lines; the validity checks with
+ * SFS's codes (§17.1); and the YAML results file (cm_yaml) holding all of
+ * that plus every effective parameter with its source, percentiles, no-fit
+ * counts and the open-loop issue lag.  Writes only to the stream or path
+ * its caller gives.
+ */
+#ifndef LD_REPORT_H
+#define LD_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "load/config.h"
+#include "load/iodist.h"
+#include "load/mix.h"
+#include "load/sizing.h"
+#include "load/stats.h"
+
+/* Validity codes (§16.4). */
+enum ld_invalid {
+    LD_VALID = 0,
+    LD_INV_UNKNOWN = 1,
+    LD_INV_IODIST = 2,
+    LD_INV_MIXFILE = 3,
+    LD_INV_RUNTIME = 4,
+    LD_INV_ACCESS = 5,
+    LD_INV_APPEND = 6,
+    LD_INV_KB_PER_BLOCK = 7,
+    LD_INV_FILES_PER_DIR = 8,
+    LD_INV_FSS_DELTA = 9,
+    LD_INV_BIOD_READS = 10,
+    LD_INV_SYMLINKS = 11,
+    LD_INV_BIOD_WRITES = 12,
+    LD_INV_WARMUP = 13,
+    LD_INV_NO_GOOD = 14,
+    LD_INV_FAILED_RPC = 15,
+    LD_INV_MIX_MISSED = 16,
+    LD_INV_NCODES = 17
+};
+
+/* "No error", "Unknown", "IO distribution file", ... "Op mix missed". */
+const char *ld_invalid_text(int code);
+
+/* Every INVALID line the client prints, plus the resulting code. */
+#define LD_VALIDITY_MAX_LINES (NF_NOPS + 16)
+struct ld_validity {
+    int code; /* enum ld_invalid: what goes to the prime */
+    int nlines;
+    char line[LD_VALIDITY_MAX_LINES][160]; /* without "<prog>: " and '\n' */
+};
+
+/* What the report shows.  All pointers are the caller's. */
+struct ld_report_in {
+    const char *prog; /* "sfs3" */
+    const char *host; /* client host name */
+    time_t when;      /* for the ctime stamps */
+    const struct ld_config *cfg;
+    const struct ld_mix *mix;
+    const struct ld_iodist *iodist;
+    const struct ld_sizing *sizing; /* per child */
+    const struct ld_stats *stats;   /* merged over the client's children */
+};
+
+/*
+ * Runs the §17.1 checks in SFS's order: counters first (no good calls -> 14
+ * with the quirk that exactly 0 good calls also gives 16; bad x 100 / good
+ * >= 1 -> 15; any op |actual - target| > 1.5 points -> 16), then, only if
+ * they passed, the parameters (iodist file 2, mix file 3, runtime 4 ... the
+ * last failing one wins).  Fills v (may not be NULL) and returns v->code.
+ */
+int ld_validity_check(const struct ld_report_in *in, struct ld_validity *v);
+
+/* Integer throughput and response as SFS prints them (§11): runtime =
+ * TOTAL run seconds / PROCS; ops/s = calls / runtime with two decimals
+ * computed in integers.  Out values are x100 (e.g. 39987 = 399.87). */
+uint64_t ld_report_runtime_s(const struct ld_report_in *in);
+uint64_t ld_report_ops_x100(const struct ld_report_in *in);
+uint64_t ld_report_resp_x100(const struct ld_report_in *in);
+
+/* The "Client Test Parameters:" block (§16.1), framed by 72 asterisks. */
+void ld_report_params(FILE *out, const struct ld_report_in *in);
+
+/* The per-op table (§16.2), the summary box (§16.3) and the INVALID lines
+ * (§16.4, as "<prog>: INVALID RUN ...") of v (NULL = none). */
+void ld_report_client(FILE *out, const struct ld_report_in *in,
+                      const struct ld_validity *v);
+
+/* The YAML results: parameters (value + source), file set, per-op table
+ * (with p50/p99), totals, validity, pacing and file-choice counters, issue
+ * lag.  Written atomically.  Returns 0 or -errno with the reason in err. */
+int ld_report_yaml(const char *path, const struct ld_report_in *in,
+                   const struct ld_validity *v, char *err, size_t errlen);
+
+#endif /* LD_REPORT_H */

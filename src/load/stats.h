@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * stats.h - per-op results (sfs-reference §4, §11): for each op and TOTAL,
+ * good and bad calls, fast calls (zero measured time), the sum and sum of
+ * squares of milliseconds, and a log-linear response-time histogram for
+ * p50/p99; per child the open-loop issue lag, no-fit counts, run time and
+ * file-set sizes.  Fixed-size structs (no allocation per call or ever), a
+ * merge for the parent, the §11 math (mean, variance, CI column), and a
+ * fixed-size binary encoding for child -> parent pipes and, later, the
+ * prime.
+ */
+#ifndef LD_STATS_H
+#define LD_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nfs/nf_ops.h"
+
+/* Histogram: values in microseconds; exact below 16 us, then 16 buckets per
+ * power of two (at most ~6 % wide) up to 2^30 us (~18 min; larger values
+ * land in the last bucket). */
+#define LD_HIST_SUB     16
+#define LD_HIST_OCTAVES 26
+#define LD_HIST_NB      (LD_HIST_SUB + LD_HIST_SUB * LD_HIST_OCTAVES)
+
+struct ld_hist {
+    uint32_t n[LD_HIST_NB];
+    uint64_t count;
+    uint64_t max_us;
+};
+
+struct ld_opstat {
+    uint64_t good;       /* RPC completed (any NFS status) */
+    uint64_t bad;        /* RPC failed (timeout, send error) */
+    uint64_t fast;       /* good calls with a measured time of exactly 0 */
+    uint64_t nfs_errors; /* good calls whose NFS status was not OK */
+    uint64_t no_calls;   /* requests dropped: no suitable file (§2.1) */
+    uint64_t sum_us;     /* sum of response times, microseconds (exact) */
+    double sum_ms;       /* S = sum of ms */
+    double sumsq_ms;     /* Q = sum of ms^2 */
+    struct ld_hist hist;
+};
+
+struct ld_stats {
+    struct ld_opstat op[NF_NOPS + 1]; /* [NF_OP_TOTAL] = TOTAL */
+    /* open-loop issue lag (D7), one sample per request */
+    struct ld_hist lag;
+    double lag_sum_ms;
+    uint64_t late_requests;
+    /* file choice (D6) */
+    uint64_t nofit;     /* transfers clipped to the largest file */
+    uint64_t truncates; /* setattr ops that truncated back to the base size */
+    uint64_t appends;
+    /* pacing */
+    uint64_t carry_resets, zero_intervals;
+    /* per-child values summed over children by ld_stats_merge */
+    uint64_t runtime_ns; /* the run phase's length, summed over children */
+    uint32_t nchildren;  /* how many children were merged (1 for one) */
+    uint64_t total_kb, base_kb, least_kb, most_kb; /* file set (§5.2) */
+    uint64_t io_files, working_files, nonio_files, symlinks, dirs;
+    /* pacing, added after the first version: struct ld_pacer's counters */
+    uint64_t catchup_skips, ahead_sleeps;
+};
+
+/* Zeroes everything and sets nchildren = 1. */
+void ld_stats_reset(struct ld_stats *s);
+
+/* Hot path (no allocation, O(1)): a completed call of op taking elapsed_ns;
+ * nfs_error nonzero when the NFS status was not OK.  Updates op and TOTAL. */
+void ld_stats_good(struct ld_stats *s, int op, uint64_t elapsed_ns, int nfs_error);
+/* A call that failed at the RPC level (op and TOTAL). */
+void ld_stats_bad(struct ld_stats *s, int op);
+/* An open-loop request issued lag_ns after its deadline (0 = on time). */
+void ld_stats_lag(struct ld_stats *s, uint64_t lag_ns);
+
+/* Adds src into dst: counters and sums add, histograms add, max keeps the
+ * larger, nchildren adds; least/most/base/total KB add (the parent and prime
+ * sum them, §5.2). */
+void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src);
+
+/* §11 math for one op: n = good, S, Q as above. */
+double ld_stats_mean_ms(const struct ld_opstat *o);
+/* (Q - S^2/n) / (n - 1), 0 when n <= 1 (and never negative). */
+double ld_stats_variance(const struct ld_opstat *o);
+double ld_stats_stddev(const struct ld_opstat *o);
+/* The SFS "Std Error of Mean, 95% Confidence" column: sqrt(3.84 x stddev /
+ * n) - stddev, not variance, exactly as SFS prints it (§11). */
+double ld_stats_ci(const struct ld_opstat *o);
+
+/* The q-quantile (0 < q <= 1) of a histogram in milliseconds (bucket
+ * midpoint; exact for values below 16 us); 0 when empty. */
+double ld_hist_quantile_ms(const struct ld_hist *h, double q);
+/* Bucket index of a value in microseconds, and a bucket's [lo, hi) bounds. */
+unsigned ld_hist_bucket(uint64_t us);
+void ld_hist_bounds(unsigned b, uint64_t *lo_us, uint64_t *hi_us);
+void ld_hist_add(struct ld_hist *h, uint64_t us);
+
+/* Fixed-size binary encoding (big-endian, magic "LDST" + version): exactly
+ * LD_STATS_WIRE_BYTES bytes, so a pipe reader knows how much to read.
+ * ld_stats_decode returns 0, or -EPROTO for a bad magic/version. */
+size_t ld_stats_wire_bytes(void);
+void ld_stats_encode(const struct ld_stats *s, unsigned char *buf);
+int ld_stats_decode(struct ld_stats *s, const unsigned char *buf, size_t len);
+
+#endif /* LD_STATS_H */

@@ -1,0 +1,757 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * client.c - the core of the rpc engine (rpc layer): opening clients, the
+ * life of a call (start, encode, send queue, reply, timeout, UDP
+ * retransmission with the same XID, completion) and the poll helpers.  It
+ * owns every decision that must not vary between transports (style.md 2.5);
+ * udp.c and tcp.c only move bytes.  Callbacks run only from
+ * rp_client_service and the functions that call it (rp_poll, rp_call_sync,
+ * rp_client_close), never from rp_call_start: a failure found while
+ * starting is parked on the done list and reported at the next service.
+ */
+#include "rpc/rp_int.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- options, errors -------------------------------------------------- */
+
+void rp_client_opts_init(struct rp_client_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->transport = RP_UDP;
+    o->resv_port = RP_RESV_NO;
+    o->uid = -1;
+    o->gid = -1;
+    o->ngids = -1;
+    o->max_in_flight = RP_DEFAULT_MAX_IN_FLIGHT;
+    o->udp_tries = RP_DEFAULT_UDP_TRIES;
+    o->max_record_bytes = RP_DEFAULT_MAX_RECORD;
+}
+
+void rp_call_prepare(struct rp_call *call, uint32_t proc, xdrproc_t args_codec,
+                     const void *args, xdrproc_t res_codec, void *res,
+                     uint32_t timeout_ms, rp_done_fn done, void *data)
+{
+    memset(call, 0, sizeof(*call));
+    call->proc = proc;
+    call->args_codec = args_codec;
+    call->args = args;
+    call->res_codec = res_codec;
+    call->res = res;
+    call->timeout_ms = timeout_ms;
+    call->done = done;
+    call->data = data;
+}
+
+int rp__set_error(struct rp_client *c, int err, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(c->last_error, sizeof(c->last_error), fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+const char *rp_client_last_error(const struct rp_client *c)
+{
+    return c->last_error;
+}
+
+/* ---- opening and closing ---------------------------------------------- */
+
+static const struct rp_transport_ops *const transports[] = {
+    [RP_UDP] = &rp__udp_ops,
+    [RP_TCP] = &rp__tcp_ops,
+};
+
+/* Checks a transport once, as fio's check_engine_ops does. */
+static int check_ops(const struct rp_transport_ops *ops)
+{
+    return ops && ops->version == RP_TRANSPORT_VERSION && ops->connect && ops->flush &&
+           ops->read &&
+           ((ops->flags & RP_T_STREAM) != 0) != ((ops->flags & RP_T_DGRAM) != 0);
+}
+
+static struct rp_client *client_new(enum rp_transport_kind t, uint32_t prog,
+                                    uint32_t vers, const struct rp_client_opts *opts,
+                                    char *err, size_t errlen)
+{
+    struct rp_client *c;
+    const struct rp_transport_ops *ops =
+        (unsigned)t < CM_ARRAY_LEN(transports) ? transports[t] : NULL;
+
+    if (!check_ops(ops)) {
+        cm_errf(err, errlen, "unknown or broken transport %d", (int)t);
+        return NULL;
+    }
+    c = calloc(1, sizeof(*c));
+    if (!c) {
+        cm_errf(err, errlen, "out of memory");
+        return NULL;
+    }
+    c->fd = -1;
+    c->ops = ops;
+    c->prog = prog;
+    c->vers = vers;
+    if (opts)
+        c->opts = *opts;
+    else
+        rp_client_opts_init(&c->opts);
+    c->opts.transport = t;
+    c->opts.machine_name = NULL; /* not kept: copied into the header */
+    if (!c->opts.max_in_flight)
+        c->opts.max_in_flight = RP_DEFAULT_MAX_IN_FLIGHT;
+    if (!c->opts.udp_tries)
+        c->opts.udp_tries = RP_DEFAULT_UDP_TRIES;
+    if (c->opts.max_record_bytes < 1024)
+        c->opts.max_record_bytes = RP_DEFAULT_MAX_RECORD;
+    if ((ops->flags & RP_T_DGRAM) && c->opts.max_record_bytes > RP_UDP_MAX)
+        c->opts.max_record_bytes = RP_UDP_MAX;
+    c->clock = opts && opts->clock ? *opts->clock : cm_monotonic_clock;
+    c->rslot = (ops->flags & RP_T_DGRAM) ? c->opts.max_record_bytes : RP_TCP_CHUNK;
+    c->rcap = (ops->flags & RP_T_DGRAM) ? c->rslot * RP_DGRAM_BATCH : RP_TCP_CHUNK;
+    c->rbuf = malloc(c->rcap);
+    c->scap = RP_SBUF_START;
+    c->sbuf = malloc(c->scap);
+    rp_recmark_init(&c->rm, c->opts.max_record_bytes);
+    if (!c->rbuf || !c->sbuf || rp__xid_init(c) < 0) {
+        cm_errf(err, errlen, "out of memory");
+        rp_client_close(c);
+        return NULL;
+    }
+    if (rp__auth_header(c, opts ? opts->machine_name : NULL) < 0) {
+        cm_errf(err, errlen, "%s", c->last_error);
+        rp_client_close(c);
+        return NULL;
+    }
+    return c;
+}
+
+static int set_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+        return -errno;
+    return 0;
+}
+
+static void note_local_port(struct rp_client *c)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof(ss);
+
+    c->local_port = -1;
+    if (getsockname(c->fd, (struct sockaddr *)&ss, &len) != 0)
+        return;
+    if (ss.ss_family == AF_INET)
+        c->local_port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+    else if (ss.ss_family == AF_INET6)
+        c->local_port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+}
+
+/* Binds a port below 1024 when asked; RP_RESV_TRY falls back quietly. */
+static int bind_reserved(struct rp_client *c, int family)
+{
+    struct sockaddr_storage ss;
+
+    if (c->opts.resv_port == RP_RESV_NO)
+        return 0;
+    memset(&ss, 0, sizeof(ss));
+    ss.ss_family = (sa_family_t)family;
+    if (bindresvport_sa(c->fd, (struct sockaddr *)&ss) == 0)
+        return 0;
+    if (c->opts.resv_port == RP_RESV_MUST)
+        return rp__set_error(c, -EACCES,
+                             "cannot bind a reserved source port (needs root or "
+                             "CAP_NET_BIND_SERVICE): %s",
+                             strerror(errno));
+    return 0;
+}
+
+static void set_bufs(struct rp_client *c)
+{
+    int sz = c->opts.sndbuf_bytes > INT_MAX ? INT_MAX : (int)c->opts.sndbuf_bytes;
+
+    if (sz > 0) {
+        (void)setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+        (void)setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+    }
+}
+
+int rp_client_open(struct rp_client **out, const struct sockaddr *addr, socklen_t addrlen,
+                   uint32_t prog, uint32_t vers, const struct rp_client_opts *opts,
+                   uint32_t connect_timeout_ms, char *err, size_t errlen)
+{
+    enum rp_transport_kind t = opts ? opts->transport : RP_UDP;
+    struct rp_client *c;
+    int rc;
+
+    *out = NULL;
+    if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
+        return cm_errf(err, errlen, "address family %d not supported",
+                       (int)addr->sa_family);
+    c = client_new(t, prog, vers, opts, err, errlen);
+    if (!c)
+        return -ENOMEM;
+    c->fd = socket(addr->sa_family, c->ops->sock_type | SOCK_CLOEXEC, 0);
+    if (c->fd < 0) {
+        rc = -errno;
+        cm_errf(err, errlen, "socket: %s", strerror(errno));
+        rp_client_close(c);
+        return rc;
+    }
+    set_bufs(c);
+    rc = bind_reserved(c, addr->sa_family);
+    if (rc == 0)
+        rc = set_nonblock(c->fd);
+    if (rc == 0)
+        rc = c->ops->connect(c, addr, addrlen,
+                             connect_timeout_ms ? connect_timeout_ms : 10000);
+    if (rc < 0) {
+        cm_errf(err, errlen, "%s", c->last_error[0] ? c->last_error : strerror(-rc));
+        rp_client_close(c);
+        return rc;
+    }
+    note_local_port(c);
+    *out = c;
+    return 0;
+}
+
+int rp_client_open_fd(struct rp_client **out, int fd, enum rp_transport_kind transport,
+                      uint32_t prog, uint32_t vers, const struct rp_client_opts *opts,
+                      char *err, size_t errlen)
+{
+    struct rp_client *c;
+    int rc;
+
+    *out = NULL;
+    c = client_new(transport, prog, vers, opts, err, errlen);
+    if (!c) {
+        close(fd);
+        return -ENOMEM;
+    }
+    c->fd = fd;
+    rc = set_nonblock(fd);
+    if (rc < 0) {
+        cm_errf(err, errlen, "fcntl: %s", strerror(-rc));
+        rp_client_close(c);
+        return rc;
+    }
+    note_local_port(c);
+    *out = c;
+    return 0;
+}
+
+/* ---- the done list ------------------------------------------------------ */
+
+/* Calls that finished outside a service (found while starting, or failed
+ * with the socket) wait here, linked through rp_qnext, for the next service
+ * to run their callbacks. */
+static void defer_complete(struct rp_client *c, struct rp_call *call, int status)
+{
+    call->status = status;
+    call->rp_state = RP_CS_IDLE;
+    call->rp_qnext = NULL;
+    if (c->done_tail)
+        c->done_tail->rp_qnext = call;
+    else
+        c->done_head = call;
+    c->done_tail = call;
+}
+
+static void run_done_list(struct rp_client *c)
+{
+    while (c->done_head) {
+        struct rp_call *call = c->done_head;
+
+        c->done_head = call->rp_qnext;
+        if (!c->done_head)
+            c->done_tail = NULL;
+        call->rp_qnext = NULL;
+        rp__complete(c, call, call->status);
+    }
+}
+
+/* Fails every call in flight or queued with status; a stream client is dead
+ * after that (its byte stream is out of step). */
+static void fail_all(struct rp_client *c, int status)
+{
+    struct rp_call *list = rp__xid_drain(c);
+
+    c->q_head = c->q_tail = NULL;
+    c->s_off = c->s_len = 0;
+    c->dg_n = c->dg_sent = 0;
+    while (list) {
+        struct rp_call *call = list;
+
+        list = call->rp_next;
+        call->rp_next = NULL;
+        defer_complete(c, call, status);
+    }
+    if (c->ops->flags & RP_T_STREAM)
+        c->dead = 1;
+}
+
+void rp_client_close(struct rp_client *c)
+{
+    if (!c)
+        return;
+    if (c->buckets) {
+        fail_all(c, RP_ERR_CANCELED);
+        /* callbacks that start new calls now get -ENOTCONN */
+        c->dead = 1;
+        rp__set_error(c, -ENOTCONN, "client is closing");
+        run_done_list(c);
+    }
+    if (c->fd >= 0)
+        close(c->fd);
+    rp__xid_free(c);
+    rp_recmark_free(&c->rm);
+    free(c->rbuf);
+    free(c->sbuf);
+    free(c);
+}
+
+/* ---- sending ------------------------------------------------------------ */
+
+int rp__sbuf_reserve(struct rp_client *c, size_t need)
+{
+    size_t cap = c->scap;
+    uint8_t *nb;
+
+    if (need <= cap)
+        return 0;
+    while (cap < need)
+        cap *= 2;
+    nb = realloc(c->sbuf, cap);
+    if (!nb)
+        return -ENOMEM;
+    c->sbuf = nb;
+    c->scap = cap;
+    return 0;
+}
+
+void rp__queue_remove(struct rp_client *c, struct rp_call *call)
+{
+    struct rp_call **pp = &c->q_head, *prev = NULL;
+
+    while (*pp && *pp != call) {
+        prev = *pp;
+        pp = &(*pp)->rp_qnext;
+    }
+    if (!*pp)
+        return;
+    *pp = call->rp_qnext;
+    if (c->q_tail == call)
+        c->q_tail = prev;
+    call->rp_qnext = NULL;
+}
+
+static void queue_push(struct rp_client *c, struct rp_call *call)
+{
+    call->rp_qnext = NULL;
+    call->rp_state = RP_CS_QUEUED;
+    if (c->q_tail)
+        c->q_tail->rp_qnext = call;
+    else
+        c->q_head = call;
+    c->q_tail = call;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* Encodes a call at the end of the send buffer (after any messages still
+ * waiting there): the header template with this XID and procedure, then the
+ * arguments, growing the buffer when they do not fit, up to the record
+ * limit for one message. */
+static int encode(struct rp_client *c, struct rp_call *call)
+{
+    size_t mark = (c->ops->flags & RP_T_STREAM) ? 4 : 0;
+    size_t base = c->s_len + mark; /* where this message's header starts */
+    size_t limit = c->opts.max_record_bytes;
+
+    for (;;) {
+        size_t room;
+        int ok;
+        XDR x;
+
+        if (c->scap < base + c->hdr_len + 64 &&
+            rp__sbuf_reserve(c, base + c->hdr_len + 64))
+            return -ENOMEM;
+        memcpy(c->sbuf + base, c->hdr, c->hdr_len);
+        put32(c->sbuf + base, call->xid);
+        put32(c->sbuf + base + 20, call->proc);
+        room = c->scap - base - c->hdr_len;
+        if (room > limit - c->hdr_len)
+            room = limit - c->hdr_len;
+        xdrmem_create(&x, (char *)c->sbuf + base + c->hdr_len, (u_int)room, XDR_ENCODE);
+        ok = call->args_codec(&x, (void *)(uintptr_t)call->args);
+        room = xdr_getpos(&x);
+        xdr_destroy(&x);
+        if (ok) {
+            if (mark)
+                rp_recmark_put(c->sbuf + c->s_len, c->hdr_len + room, 1);
+            c->s_len = base + c->hdr_len + room;
+            return 0;
+        }
+        if (c->scap - base >= limit)
+            return rp__set_error(c, RP_ERR_ENCODE,
+                                 "arguments of proc %u do not encode in %zu bytes",
+                                 call->proc, limit);
+        if (rp__sbuf_reserve(c, c->scap * 2))
+            return -ENOMEM;
+    }
+}
+
+/* Whether one more queued call may join the send buffer: a stream takes
+ * calls up to RP_BATCH_BYTES, a datagram socket up to RP_DGRAM_BATCH
+ * messages; either takes one when the buffer is empty. */
+static int batch_has_room(const struct rp_client *c)
+{
+    if (c->s_len == c->s_off)
+        return 1;
+    if (c->ops->flags & RP_T_STREAM)
+        return c->s_len - c->s_off < RP_BATCH_BYTES;
+    return c->dg_n < RP_DGRAM_BATCH && c->s_len < RP_BATCH_BYTES;
+}
+
+/* Moves queued calls into the send buffer and writes it, until the queue
+ * is empty or the socket is full.  The calls gathered in one batch leave
+ * with one send() on a stream, one sendmmsg() on a datagram socket: that is
+ * where most of the per-call system call cost goes otherwise.  Returns
+ * RP_FLUSH_DONE, RP_FLUSH_BUSY, or -errno from the transport. */
+static int pump(struct rp_client *c)
+{
+    for (;;) {
+        size_t len;
+        int rc;
+
+        while (c->q_head && batch_has_room(c)) {
+            struct rp_call *call = c->q_head;
+
+            if (c->s_len == c->s_off) {
+                c->s_off = c->s_len = 0;
+                c->dg_n = c->dg_sent = 0;
+            }
+            c->q_head = call->rp_qnext;
+            if (!c->q_head)
+                c->q_tail = NULL;
+            call->rp_qnext = NULL;
+            rc = encode(c, call);
+            if (rc < 0) {
+                rp__xid_remove(c, call);
+                defer_complete(c, call, rc);
+                continue;
+            }
+            if (c->ops->flags & RP_T_DGRAM)
+                c->dg_end[c->dg_n++] = c->s_len;
+            if (call->rp_tries++ == 0) {
+                call->t_send_ns = cm_clock_now(&c->clock);
+                call->rp_deadline_ns =
+                    call->t_send_ns + (uint64_t)call->timeout_ms * 1000000u;
+            }
+            call->rp_state = RP_CS_SENT;
+        }
+        if (c->s_len == c->s_off) {
+            c->s_off = c->s_len = 0;
+            c->dg_n = c->dg_sent = 0;
+            return RP_FLUSH_DONE;
+        }
+        len = c->s_len - c->s_off;
+        rc = c->ops->flush(c);
+        if (rc != RP_FLUSH_DONE)
+            return rc;
+        c->st.bytes_sent += len;
+        c->s_off = c->s_len = 0;
+        c->dg_n = c->dg_sent = 0;
+    }
+}
+
+/* Handles a transport error: datagram errors (ICMP port unreachable...)
+ * fail the calls in flight but keep the client; stream errors kill it. */
+static void transport_failed(struct rp_client *c, int rc)
+{
+    if (rc == -ECONNREFUSED)
+        rp__set_error(c, rc, "connection refused (no server at that port)");
+    else if (rc == -ECONNRESET)
+        rp__set_error(c, rc, "connection closed by the server");
+    else if (!c->last_error[0])
+        rp__set_error(c, rc, "socket error: %s", strerror(-rc));
+    fail_all(c, rc);
+}
+
+int rp_call_start(struct rp_client *c, struct rp_call *call)
+{
+    int rc;
+
+    if (!call->done || !call->args_codec || !call->res_codec)
+        return rp__set_error(c, -EINVAL, "call without callback or codecs");
+    if (c->dead)
+        return rp__set_error(c, -ENOTCONN, "client is closed after an error: %s",
+                             c->last_error);
+    if (c->in_flight >= c->opts.max_in_flight)
+        return -EAGAIN;
+    call->status = 0;
+    call->xid = c->next_xid++;
+    call->t_send_ns = cm_clock_now(&c->clock);
+    call->t_reply_ns = 0;
+    call->retransmits = 0;
+    call->low_version = call->high_version = 0;
+    call->rp_tries = 0;
+    call->rp_deadline_ns = call->t_send_ns + (uint64_t)call->timeout_ms * 1000000u;
+    rp__xid_insert(c, call);
+    c->in_flight++;
+    c->st.calls_started++;
+    queue_push(c, call);
+    /* Inside a service (a callback starting the next call) the send waits
+     * for the end of the service, so that the calls started by all the
+     * replies of one read leave in one batch. */
+    if (c->in_service)
+        return 0;
+    rc = pump(c);
+    if (rc < 0)
+        transport_failed(c, rc);
+    return 0;
+}
+
+/* ---- servicing ---------------------------------------------------------- */
+
+/* Retransmits expired UDP calls with the same XID while tries remain, and
+ * times out the rest. */
+static void fire_timeouts(struct rp_client *c, uint64_t now)
+{
+    struct rp_call *list;
+
+    if (now < c->next_deadline_ns)
+        return;
+    list = rp__xid_expire(c, now);
+    while (list) {
+        struct rp_call *call = list;
+
+        list = call->rp_next;
+        call->rp_next = NULL;
+        if ((c->ops->flags & RP_T_DGRAM) && call->rp_tries < c->opts.udp_tries &&
+            !c->dead) {
+            call->rp_deadline_ns = now + (uint64_t)call->timeout_ms * 1000000u;
+            rp__xid_insert(c, call);
+            if (call->rp_state != RP_CS_QUEUED) {
+                call->retransmits++;
+                c->st.retransmits++;
+                queue_push(c, call);
+            }
+            continue;
+        }
+        if (call->rp_state == RP_CS_QUEUED)
+            rp__queue_remove(c, call);
+        rp__set_error(c, RP_ERR_TIMEDOUT, "xid %08x (proc %u): no reply after %u tr%s",
+                      call->xid, call->proc, call->rp_tries,
+                      call->rp_tries == 1 ? "y" : "ies");
+        defer_complete(c, call, RP_ERR_TIMEDOUT);
+    }
+}
+
+/* Sends what is queued; a transport failure fails every call (their
+ * callbacks wait on the done list). */
+static void send_queued(struct rp_client *c)
+{
+    int rc;
+
+    if (c->dead || (!c->q_head && c->s_len == c->s_off))
+        return;
+    rc = pump(c);
+    if (rc < 0)
+        transport_failed(c, rc);
+}
+
+int rp_client_service(struct rp_client *c, short revents)
+{
+    uint64_t before = c->st.calls_done;
+    int rc = 0;
+
+    if (c->in_service)
+        return -EDEADLK;
+    c->in_service = 1;
+    if (!c->dead && (revents & (POLLIN | POLLERR | POLLHUP))) {
+        rc = c->ops->read(c);
+        if (rc < 0)
+            transport_failed(c, rc);
+    }
+    fire_timeouts(c, cm_clock_now(&c->clock));
+    /* Calls started by the reply callbacks, and retransmissions. */
+    send_queued(c);
+    run_done_list(c);
+    /* Calls started by the callbacks of the done list. */
+    send_queued(c);
+    run_done_list(c);
+    c->in_service = 0;
+    if (c->dead && (c->ops->flags & RP_T_STREAM))
+        return c->st.calls_done > before ? (int)(c->st.calls_done - before) : -ENOTCONN;
+    return (int)(c->st.calls_done - before);
+}
+
+int rp_client_fd(const struct rp_client *c)
+{
+    return c->fd;
+}
+
+short rp_client_events(const struct rp_client *c)
+{
+    if (c->dead)
+        return 0;
+    return (short)(POLLIN | (c->s_len > c->s_off || c->q_head ? POLLOUT : 0));
+}
+
+int rp_client_timeout_ms(const struct rp_client *c)
+{
+    uint64_t now, left;
+
+    if (c->done_head)
+        return 0;
+    if (!c->in_flight || c->next_deadline_ns == UINT64_MAX)
+        return -1;
+    now = cm_clock_now(&c->clock);
+    if (now >= c->next_deadline_ns)
+        return 0;
+    left = (c->next_deadline_ns - now + 999999) / 1000000;
+    return left > INT_MAX ? INT_MAX : (int)left;
+}
+
+#define RP_POLL_MAX 256
+
+int rp_poll(struct rp_client *const *clients, size_t n, int timeout_ms)
+{
+    struct pollfd pfd[RP_POLL_MAX];
+    size_t i;
+    int rc, done = 0;
+
+    if (n > RP_POLL_MAX)
+        return -E2BIG;
+    for (i = 0; i < n; i++) {
+        int t = rp_client_timeout_ms(clients[i]);
+
+        if (t >= 0 && (timeout_ms < 0 || t < timeout_ms))
+            timeout_ms = t;
+        pfd[i].fd = clients[i]->dead ? -1 : clients[i]->fd;
+        pfd[i].events = rp_client_events(clients[i]);
+        pfd[i].revents = 0;
+    }
+    rc = poll(pfd, (nfds_t)n, timeout_ms);
+    if (rc < 0)
+        return -errno;
+    for (i = 0; i < n; i++) {
+        int k = rp_client_service(clients[i], pfd[i].revents);
+
+        if (k > 0)
+            done += k;
+    }
+    return done;
+}
+
+struct sync_wait {
+    int finished;
+    rp_done_fn user_done;
+    void *user_data;
+};
+
+static void sync_done(struct rp_call *call, void *data)
+{
+    struct sync_wait *w = data;
+
+    w->finished = 1;
+    call->done = w->user_done;
+    call->data = w->user_data;
+    if (call->done)
+        call->done(call, call->data);
+}
+
+int rp_call_sync(struct rp_client *c, struct rp_call *call)
+{
+    struct sync_wait w = {0, call->done, call->data};
+    struct rp_client *one[1] = {c};
+    int rc;
+
+    if (c->in_service)
+        return rp__set_error(c, -EDEADLK, "rp_call_sync called from a callback");
+    call->done = sync_done;
+    /* w outlives the call: every path below completes or withdraws it. */
+    // cppcheck-suppress autoVariables
+    call->data = &w;
+    for (;;) {
+        rc = rp_call_start(c, call);
+        if (rc != -EAGAIN)
+            break;
+        /* The client is full of asynchronous calls: let some finish. */
+        rc = rp_poll(one, 1, -1);
+        if (rc < 0 && rc != -EINTR)
+            break;
+    }
+    if (rc < 0) {
+        call->done = w.user_done;
+        call->data = w.user_data;
+        return rc;
+    }
+    while (!w.finished) {
+        rc = rp_poll(one, 1, -1);
+        if (rc < 0 && rc != -EINTR) {
+            /* poll itself failed: withdraw the call, nothing will come */
+            rp__set_error(c, rc, "poll: %s", strerror(-rc));
+            rp__xid_remove(c, call);
+            if (call->rp_state == RP_CS_QUEUED)
+                rp__queue_remove(c, call);
+            call->rp_state = RP_CS_IDLE;
+            c->in_flight--;
+            call->done = w.user_done;
+            call->data = w.user_data;
+            break;
+        }
+    }
+    return w.finished ? call->status : rc;
+}
+
+/* ---- small accessors ---------------------------------------------------- */
+
+unsigned rp_client_in_flight(const struct rp_client *c)
+{
+    return c->in_flight;
+}
+
+enum rp_transport_kind rp_client_transport(const struct rp_client *c)
+{
+    return c->opts.transport;
+}
+
+uint32_t rp_client_prog(const struct rp_client *c)
+{
+    return c->prog;
+}
+
+uint32_t rp_client_vers(const struct rp_client *c)
+{
+    return c->vers;
+}
+
+int rp_client_local_port(const struct rp_client *c)
+{
+    return c->local_port;
+}
+
+void rp_client_stats(const struct rp_client *c, struct rp_client_stats *st)
+{
+    *st = c->st;
+}

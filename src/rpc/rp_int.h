@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rp_int.h - private declarations of the rpc layer: the client structure
+ * shared by the core (client.c), the XID table (xid.c), the call header and
+ * AUTH_SYS (auth.c), the reply decoder (reply.c) and the transports.  No
+ * other layer includes this file.
+ */
+#ifndef RP_INT_H
+#define RP_INT_H
+
+#include "rpc/recmark.h"
+#include "rpc/rp.h"
+#include "rpc/transport.h"
+
+#define RP_HDR_MAX     (6 * 4 + 2 * (8 + MAX_AUTH_BYTES))
+#define RP_SBUF_START  65536u /* send buffer, grown up to max_record_bytes */
+#define RP_UDP_MAX     65536u /* largest datagram we read */
+#define RP_TCP_CHUNK   65536u /* bytes per read() on a stream */
+#define RP_READ_BUDGET 64     /* messages/reads per service call (fairness) */
+#define RP_BATCH_BYTES 65536u /* calls gathered into one send on a stream */
+#define RP_DGRAM_BATCH 16     /* datagrams per sendmmsg / recvmmsg */
+
+/* rp_call.rp_state */
+enum { RP_CS_IDLE = 0, RP_CS_QUEUED = 1, RP_CS_SENT = 2 };
+
+struct rp_client {
+    const struct rp_transport_ops *ops;
+    int fd;
+    int dead;       /* fatal error: fail calls, refuse new ones */
+    int in_service; /* inside rp_client_service (callbacks run) */
+    uint32_t prog, vers;
+    struct rp_client_opts opts;
+    struct cm_clock clock;
+    int local_port;
+
+    /* call header template: xid, CALL, 2, prog, vers, proc, cred, verf */
+    uint8_t hdr[RP_HDR_MAX];
+    size_t hdr_len;
+    uint32_t next_xid;
+
+    /* XID table: chained hash, size a power of two >= 2 x max_in_flight */
+    struct rp_call **buckets;
+    uint32_t mask;
+    unsigned in_flight;
+    uint64_t next_deadline_ns; /* a lower bound of the earliest deadline */
+
+    /* calls waiting for the send buffer (linked through rp_qnext) */
+    struct rp_call *q_head, *q_tail;
+    /* calls finished outside a service, callbacks pending (rp_qnext) */
+    struct rp_call *done_head, *done_tail;
+
+    /* encoded messages being written: a batch of records on streams, up to
+     * RP_DGRAM_BATCH datagrams (ending at dg_end[]) on datagram sockets */
+    uint8_t *sbuf;
+    size_t scap, s_off, s_len;
+    size_t dg_end[RP_DGRAM_BATCH];
+    unsigned dg_n, dg_sent;
+
+    /* read buffer: one chunk on streams, RP_DGRAM_BATCH slots of rslot
+     * bytes on datagram sockets */
+    uint8_t *rbuf;
+    size_t rcap, rslot;
+    struct rp_recmark rm;
+    uint8_t verf_buf[MAX_AUTH_BYTES];
+
+    struct rp_client_stats st;
+    char last_error[CM_ERR_LEN];
+};
+
+/* Formats c->last_error; returns err (a negative errno) for tail calls. */
+int rp__set_error(struct rp_client *c, int err, const char *fmt, ...) CM_PRINTF(3, 4);
+
+/* xid.c */
+int rp__xid_init(struct rp_client *c);
+void rp__xid_free(struct rp_client *c);
+void rp__xid_insert(struct rp_client *c, struct rp_call *call);
+struct rp_call *rp__xid_find(const struct rp_client *c, uint32_t xid);
+void rp__xid_remove(struct rp_client *c, struct rp_call *call);
+/* Unlinks every call whose deadline is <= now and returns them as a list
+ * through rp_next; recomputes next_deadline_ns over those that remain. */
+struct rp_call *rp__xid_expire(struct rp_client *c, uint64_t now);
+/* Unlinks every call (for a fatal error or close), as a list. */
+struct rp_call *rp__xid_drain(struct rp_client *c);
+
+/* auth.c: builds c->hdr from the options and the machine name (NULL = the
+ * host name), AUTH_SYS through libtirpc.  0 or -errno with last_error. */
+int rp__auth_header(struct rp_client *c, const char *machine_name);
+
+/* reply.c: decodes one reply message and completes its call. */
+void rp__reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now);
+/* Completes a call (already unlinked from the XID table). */
+void rp__complete(struct rp_client *c, struct rp_call *call, int status);
+
+/* client.c: takes a call off the send queue. */
+void rp__queue_remove(struct rp_client *c, struct rp_call *call);
+
+/* Grows the send buffer to at least need bytes (up to the record limit). */
+int rp__sbuf_reserve(struct rp_client *c, size_t need);
+
+#endif /* RP_INT_H */

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * tcp.c - the TCP transport of the rpc engine (rpc layer): a non-blocking
+ * stream socket, calls sent as single-fragment records, replies reassembled
+ * by the record-marking framer (recmark.c), however the server's bytes are
+ * split across reads.  A record that arrives whole is decoded in place.  A
+ * lost connection is fatal for the client: the core fails the calls in
+ * flight with -ECONNRESET.
+ */
+#include "rpc/rp_int.h"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int tcp_connect(struct rp_client *c, const struct sockaddr *addr,
+                       socklen_t addrlen, uint32_t timeout_ms)
+{
+    int one = 1, soerr = 0;
+    socklen_t len = sizeof(soerr);
+    struct pollfd p;
+    int rc;
+
+    (void)setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    if (connect(c->fd, addr, addrlen) == 0)
+        return 0;
+    if (errno != EINPROGRESS)
+        return rp__set_error(c, -errno, "connect (TCP): %s", strerror(errno));
+    p.fd = c->fd;
+    p.events = POLLOUT;
+    do {
+        rc = poll(&p, 1, timeout_ms > INT32_MAX ? INT32_MAX : (int)timeout_ms);
+    } while (rc < 0 && errno == EINTR);
+    if (rc == 0)
+        return rp__set_error(c, -ETIMEDOUT, "connect (TCP): no answer in %u ms",
+                             timeout_ms);
+    if (rc < 0)
+        return rp__set_error(c, -errno, "poll: %s", strerror(errno));
+    if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0)
+        soerr = errno;
+    if (soerr)
+        return rp__set_error(c, -soerr, "connect (TCP): %s", strerror(soerr));
+    return 0;
+}
+
+static int tcp_flush(struct rp_client *c)
+{
+    while (c->s_off < c->s_len) {
+        ssize_t n = send(c->fd, c->sbuf + c->s_off, c->s_len - c->s_off, MSG_NOSIGNAL);
+
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return RP_FLUSH_BUSY;
+            return errno == EPIPE ? -ECONNRESET : -errno;
+        }
+        c->s_off += (size_t)n;
+    }
+    return RP_FLUSH_DONE;
+}
+
+static int tcp_read(struct rp_client *c)
+{
+    int i;
+
+    for (i = 0; i < RP_READ_BUDGET; i++) {
+        ssize_t n = recv(c->fd, c->rbuf, c->rcap, 0);
+        size_t used = 0;
+        uint64_t now;
+
+        if (n == 0)
+            return -ECONNRESET;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return 0;
+            return -errno;
+        }
+        now = cm_clock_now(&c->clock);
+        while (used < (size_t)n) {
+            const uint8_t *rec;
+            size_t rec_len;
+            ssize_t k =
+                rp_recmark_feed(&c->rm, c->rbuf + used, (size_t)n - used, &rec, &rec_len);
+
+            if (k < 0) {
+                c->st.garbage++;
+                return rp__set_error(c, RP_ERR_GARBAGE,
+                                     k == -EMSGSIZE
+                                         ? "reply record larger than %zu bytes"
+                                         : "out of memory for a reply of %zu bytes",
+                                     c->opts.max_record_bytes);
+            }
+            used += (size_t)k;
+            if (rec)
+                rp__reply(c, rec, rec_len, now);
+        }
+        if ((size_t)n < c->rcap)
+            return 0; /* the socket is drained: save a recv */
+    }
+    return 0;
+}
+
+const struct rp_transport_ops rp__tcp_ops = {
+    .name = "tcp",
+    .version = RP_TRANSPORT_VERSION,
+    .flags = RP_T_STREAM | RP_T_RESV_PORT,
+    .sock_type = SOCK_STREAM,
+    .connect = tcp_connect,
+    .flush = tcp_flush,
+    .read = tcp_read,
+};

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * dispatch.c - one RPC call in, one reply out (server layer).  Decodes the
+ * ONC RPC call header (RFC 5531) on an xdrmem stream, picks the program and
+ * version table (NFS v2/v3, MOUNT v1/v3: every port serves all four),
+ * decodes the arguments with the table's rpcgen codec, runs the handler,
+ * and encodes the accepted or denied reply.  Fault injection (errors,
+ * dropped or delayed replies, --exit-after) and the per-procedure counters
+ * hook in here so that every transport gets them.
+ *
+ * Why not libtirpc's svc layer: svc_register binds one dispatch function
+ * per (program, version) to transports it owns, its UDP and TCP transports
+ * allocate per connection and per call, it has no hook to delay or drop a
+ * reply after the handler ran, and svc_run's select() loop cannot be merged
+ * with our timers.  A call header is six words plus two opaque_auth, so a
+ * small dispatcher on xdrmem is simpler, faster and fully under our control;
+ * all argument and result codecs are still rpcgen's.
+ */
+#include "server/sv_int.h"
+#include "nfs2_prot.h"
+#include "nfs3_prot.h"
+#include "mount_prot.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define RPC_CALL_MSG  0
+#define RPC_REPLY_MSG 1
+#define RPC_VERS      2
+
+static const struct sv_version *const versions[4] = {
+    &sv__nfs2_version, &sv__nfs3_version, &sv__mount1_version, &sv__mount3_version};
+
+/* ---- lifecycle ----------------------------------------------------------- */
+
+struct sv_core *sv_core_create(const struct sv_config *cfg, char *err, size_t errlen)
+{
+    struct sv_core *c = calloc(1, sizeof(*c));
+    uint32_t sec, nsec;
+    int i;
+
+    if (c == NULL) {
+        cm_errf(err, errlen, "out of memory");
+        return NULL;
+    }
+    /* The instance number goes into every handle and the write verifier:
+     * both must change when the server restarts (an in-memory file system
+     * forgets everything, so old handles are STALE and unstable writes must
+     * be sent again). */
+    cm_wall_time(&sec, &nsec);
+    c->instance = cfg->instance
+                      ? cfg->instance
+                      : (uint64_t)sec << 32 ^ (uint64_t)nsec ^ (uint64_t)getpid() << 12;
+    for (i = 0; i < 8; i++)
+        c->write_verf[i] = (uint8_t)(c->instance >> (8 * i));
+    c->fs = sv__fs_new(cfg->max_bytes, c->instance);
+    if (c->fs == NULL) {
+        cm_errf(err, errlen, "out of memory");
+        free(c);
+        return NULL;
+    }
+    c->fault = cfg->fault;
+    cm_rng_seed(&c->rng, cfg->fault.seed ? cfg->fault.seed : CM_RNG_DEFAULT_SEED);
+    for (i = 0; i < cfg->nexports || (i == 0 && cfg->nexports == 0); i++) {
+        const char *path = cfg->nexports ? cfg->exports[i] : "/export";
+        struct sv_node *n;
+        int st;
+        if (path[0] != '/' || strlen(path) > SV_PATH_MAX) {
+            cm_errf(err, errlen, "--export %s: not an absolute path", path);
+            sv_core_destroy(c);
+            return NULL;
+        }
+        st = sv__fs_mkpath(c->fs, path, &n);
+        if (st != 0) {
+            cm_errf(err, errlen, "--export %s: cannot create it (status %d)", path, st);
+            sv_core_destroy(c);
+            return NULL;
+        }
+        strcpy(c->exports[c->nexports++], path);
+    }
+    return c;
+}
+
+void sv_core_destroy(struct sv_core *c)
+{
+    if (c == NULL)
+        return;
+    sv__fs_free(c->fs);
+    free(c);
+}
+
+int sv_core_exit_requested(const struct sv_core *c)
+{
+    return c->exit_requested;
+}
+
+uint64_t sv_core_count(const struct sv_core *c, uint32_t prog, uint32_t vers,
+                       uint32_t proc)
+{
+    for (int i = 0; i < 4; i++)
+        if (versions[i]->prog == prog && versions[i]->vers == vers &&
+            proc < versions[i]->nprocs)
+            return c->counts[i][proc];
+    return 0;
+}
+
+/* ---- call header --------------------------------------------------------- */
+
+/* AUTH_SYS body: stamp, machine name, uid, gid, gids (RFC 5531 9.2).  Only
+ * uid and gid are kept: they own the objects a call creates. */
+static void parse_auth_sys(struct sv_core *c, const char *body, u_int len)
+{
+    char host[256];
+    char *hp = host;
+    u_int stamp, uid, gid;
+    XDR x;
+
+    xdrmem_create(&x, (char *)body, len, XDR_DECODE);
+    if (xdr_u_int(&x, &stamp) && xdr_string(&x, &hp, sizeof(host) - 1) &&
+        xdr_u_int(&x, &uid) && xdr_u_int(&x, &gid)) {
+        c->cred_uid = uid;
+        c->cred_gid = gid;
+    }
+    xdr_destroy(&x);
+}
+
+static int put(XDR *x, u_int v)
+{
+    return xdr_u_int(x, &v);
+}
+
+/* Accepted reply header with a null verifier; returns the stream position
+ * failure as 0. */
+static int reply_accepted(XDR *x, u_int xid, u_int stat)
+{
+    return put(x, xid) && put(x, RPC_REPLY_MSG) && put(x, MSG_ACCEPTED) &&
+           put(x, AUTH_NONE) && put(x, 0) && put(x, stat);
+}
+
+static size_t reply_denied(XDR *x, u_int xid, u_int stat, u_int a, u_int b)
+{
+    int ok = put(x, xid) && put(x, RPC_REPLY_MSG) && put(x, MSG_DENIED) && put(x, stat);
+    if (stat == RPC_MISMATCH)
+        ok = ok && put(x, a) && put(x, b);
+    else
+        ok = ok && put(x, a);
+    return ok ? xdr_getpos(x) : 0;
+}
+
+static size_t reply_error(XDR *x, u_int xid, u_int stat, u_int low, u_int high)
+{
+    int ok = reply_accepted(x, xid, stat);
+    if (stat == PROG_MISMATCH)
+        ok = ok && put(x, low) && put(x, high);
+    return ok ? xdr_getpos(x) : 0;
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+/* Lowest and highest version offered for prog; 0 when the program is not
+ * served. */
+static int version_range(uint32_t prog, u_int *low, u_int *high)
+{
+    *low = ~0u;
+    *high = 0;
+    for (int i = 0; i < 4; i++) {
+        if (versions[i]->prog != prog)
+            continue;
+        if (versions[i]->vers < *low)
+            *low = versions[i]->vers;
+        if (versions[i]->vers > *high)
+            *high = versions[i]->vers;
+    }
+    return *high != 0;
+}
+
+static int version_index(uint32_t prog, uint32_t vers)
+{
+    for (int i = 0; i < 4; i++)
+        if (versions[i]->prog == prog && versions[i]->vers == vers)
+            return i;
+    return -1;
+}
+
+/* Runs the procedure and encodes its results after the accepted header.
+ * Returns the reply length, 0 when nothing should be sent. */
+static size_t call(struct sv_core *c, XDR *in, XDR *out, u_int xid, int vi, u_int proc)
+{
+    const struct sv_version *v = versions[vi];
+    const struct sv_proc *p = &v->procs[proc];
+    uint32_t inject = 0;
+    size_t len;
+
+    memset(&c->args, 0, sizeof(c->args));
+    if (!p->xdr_args(in, c->args.b)) {
+        xdr_free(p->xdr_args, (char *)c->args.b);
+        c->garbage_args++;
+        return reply_error(out, xid, GARBAGE_ARGS, 0, 0);
+    }
+    c->counts[vi][proc]++;
+    if (c->fault.exit_after && c->calls_answered >= c->fault.exit_after) {
+        /* --exit-after: the call that would exceed the budget is never
+         * answered, as with a server that died */
+        c->exit_requested = 1;
+        xdr_free(p->xdr_args, (char *)c->args.b);
+        return 0;
+    }
+    memset(&c->res, 0, sizeof(c->res));
+    if (v->nfs && p->res_size != 0)
+        inject = sv__fault_error(c, p->name);
+    if (inject) {
+        /* every NFS result starts with its status; a zeroed rest encodes
+         * as the failure arm (no attributes, no wcc data) */
+        memcpy(c->res.b, &inject, sizeof(inject));
+        c->errors_injected++;
+    } else {
+        p->fn(c, c->args.b, c->res.b);
+    }
+    if (!reply_accepted(out, xid, SUCCESS) || !p->xdr_res(out, c->res.b)) {
+        /* the results did not fit: an honest SYSTEM_ERR, not a cut reply */
+        xdr_setpos(out, 0);
+        len = reply_error(out, xid, SYSTEM_ERR, 0, 0);
+    } else {
+        len = xdr_getpos(out);
+    }
+    xdr_free(p->xdr_args, (char *)c->args.b);
+    return len;
+}
+
+struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_len,
+                               void *outbuf, size_t out_cap, const char *peer, int udp)
+{
+    struct sv_reply r = {0, 0};
+    char cred_body[MAX_AUTH_BYTES], verf_body[MAX_AUTH_BYTES];
+    struct opaque_auth cred = {0, cred_body, 0}, verf = {0, verf_body, 0};
+    u_int xid, mtype, rpcvers, prog, vers, proc, low, high;
+    XDR in, out;
+    int vi;
+
+    if (msg_len < 8 || msg_len > SV_MSG_MAX)
+        return r;
+    xdrmem_create(&in, (char *)msg, (u_int)msg_len, XDR_DECODE);
+    xdrmem_create(&out, outbuf, (u_int)out_cap, XDR_ENCODE);
+    /* Not a call, or a header too short to answer: drop it (RFC 5531 has
+     * no reply for a message without a decodable xid and call body). */
+    if (!xdr_u_int(&in, &xid) || !xdr_u_int(&in, &mtype) || mtype != RPC_CALL_MSG ||
+        !xdr_u_int(&in, &rpcvers)) {
+        c->bad_calls++;
+        goto done;
+    }
+    if (rpcvers != RPC_VERS) {
+        c->bad_calls++;
+        r.len = reply_denied(&out, xid, RPC_MISMATCH, RPC_VERS, RPC_VERS);
+        goto done;
+    }
+    if (!xdr_u_int(&in, &prog) || !xdr_u_int(&in, &vers) || !xdr_u_int(&in, &proc) ||
+        !xdr_opaque_auth(&in, &cred) || !xdr_opaque_auth(&in, &verf)) {
+        c->bad_calls++;
+        goto done;
+    }
+    c->cred_uid = c->cred_gid = 65534;
+    if (cred.oa_flavor == AUTH_SYS) {
+        parse_auth_sys(c, cred.oa_base, cred.oa_length);
+    } else if (cred.oa_flavor != AUTH_NONE) {
+        c->bad_calls++;
+        r.len = reply_denied(&out, xid, AUTH_ERROR, AUTH_BADCRED, 0);
+        goto done;
+    }
+    c->peer = peer ? peer : "unknown";
+    c->udp = udp;
+    vi = version_index(prog, vers);
+    if (vi < 0) {
+        if (version_range(prog, &low, &high)) {
+            c->prog_mismatch++;
+            r.len = reply_error(&out, xid, PROG_MISMATCH, low, high);
+        } else {
+            c->prog_unavail++;
+            r.len = reply_error(&out, xid, PROG_UNAVAIL, 0, 0);
+        }
+        goto done;
+    }
+    if (proc >= versions[vi]->nprocs || versions[vi]->procs[proc].fn == NULL) {
+        c->proc_unavail++;
+        r.len = reply_error(&out, xid, PROC_UNAVAIL, 0, 0);
+        goto done;
+    }
+    r.len = call(c, &in, &out, xid, vi, proc);
+    if (r.len == 0)
+        goto done;
+    c->calls_answered++;
+    if (c->fault.drop_pct > 0 && sv__fault_hit(c, c->fault.drop_pct)) {
+        c->replies_dropped++;
+        r.len = 0;
+        goto done;
+    }
+    if (c->fault.delay_us || c->fault.jitter_us) {
+        uint64_t us = c->fault.delay_us;
+        if (c->fault.jitter_us)
+            us += (uint64_t)(cm_rng_unit(&c->rng) * (double)(c->fault.jitter_us + 1));
+        r.delay_ns = us * 1000;
+    }
+done:
+    xdr_destroy(&in);
+    xdr_destroy(&out);
+    return r;
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * fault.c - sfs_nfsd's configuration defaults and fault injection (server
+ * layer): parsing of --error OP=STATUS:PCT and --delay-us N[:JITTER], and
+ * the seeded draws dispatch.c and the READ handlers make.  Every decision
+ * comes from the core's one Park-Miller generator (cm_rng), so the same
+ * --seed and the same call sequence give the same faults.
+ */
+#include "server/sv_int.h"
+#include "nfs3_prot.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+void sv_config_defaults(struct sv_config *cfg)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->bind_addr = "127.0.0.1";
+    cfg->nfs_port = SV_DEFAULT_NFS_PORT;
+    cfg->mount_port = SV_DEFAULT_MNT_PORT;
+    cfg->max_bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2
+                                           : SV_DEFAULT_MAX_BYTES;
+    cfg->fault.seed = CM_RNG_DEFAULT_SEED;
+}
+
+/* NFSv3 status names (RFC 1813 2.6) for --error; v2's are a subset. */
+static const struct {
+    const char *name;
+    uint32_t value;
+} statuses[] = {
+    {"PERM", NFS3ERR_PERM},
+    {"NOENT", NFS3ERR_NOENT},
+    {"IO", NFS3ERR_IO},
+    {"NXIO", NFS3ERR_NXIO},
+    {"ACCES", NFS3ERR_ACCES},
+    {"EXIST", NFS3ERR_EXIST},
+    {"XDEV", NFS3ERR_XDEV},
+    {"NODEV", NFS3ERR_NODEV},
+    {"NOTDIR", NFS3ERR_NOTDIR},
+    {"ISDIR", NFS3ERR_ISDIR},
+    {"INVAL", NFS3ERR_INVAL},
+    {"FBIG", NFS3ERR_FBIG},
+    {"NOSPC", NFS3ERR_NOSPC},
+    {"ROFS", NFS3ERR_ROFS},
+    {"MLINK", NFS3ERR_MLINK},
+    {"NAMETOOLONG", NFS3ERR_NAMETOOLONG},
+    {"NOTEMPTY", NFS3ERR_NOTEMPTY},
+    {"DQUOT", NFS3ERR_DQUOT},
+    {"STALE", NFS3ERR_STALE},
+    {"REMOTE", NFS3ERR_REMOTE},
+    {"BADHANDLE", NFS3ERR_BADHANDLE},
+    {"NOT_SYNC", NFS3ERR_NOT_SYNC},
+    {"BAD_COOKIE", NFS3ERR_BAD_COOKIE},
+    {"NOTSUPP", NFS3ERR_NOTSUPP},
+    {"TOOSMALL", NFS3ERR_TOOSMALL},
+    {"SERVERFAULT", NFS3ERR_SERVERFAULT},
+    {"BADTYPE", NFS3ERR_BADTYPE},
+    {"JUKEBOX", NFS3ERR_JUKEBOX},
+};
+
+static int status_value(const char *s, uint32_t *out)
+{
+    uint64_t v;
+
+    if (strncasecmp(s, "NFS3ERR_", 8) == 0)
+        s += 8;
+    else if (strncasecmp(s, "NFSERR_", 7) == 0)
+        s += 7;
+    for (size_t i = 0; i < CM_ARRAY_LEN(statuses); i++) {
+        if (strcasecmp(s, statuses[i].name) == 0) {
+            *out = statuses[i].value;
+            return 0;
+        }
+    }
+    if (cm_parse_u64("status", s, 1, UINT32_MAX, &v, NULL, 0) != 0)
+        return -EINVAL;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int sv_fault_parse_error(struct sv_fault *f, const char *spec, char *err, size_t errlen)
+{
+    char buf[128], *eq, *colon;
+    struct sv_error_rule *r;
+
+    if (f->nerrors == SV_MAX_ERROR_RULES)
+        return cm_errf(err, errlen, "--error: at most %d rules", SV_MAX_ERROR_RULES);
+    if (strlen(spec) >= sizeof(buf))
+        return cm_errf(err, errlen, "--error '%s': too long", spec);
+    strcpy(buf, spec);
+    eq = strchr(buf, '=');
+    colon = eq ? strchr(eq, ':') : NULL;
+    if (eq == NULL || colon == NULL || eq == buf || (size_t)(eq - buf) >= sizeof(r->op))
+        return cm_errf(err, errlen, "--error '%s': expected OP=STATUS:PCT", spec);
+    *eq = *colon = '\0';
+    r = &f->errors[f->nerrors];
+    for (char *p = buf; *p; p++)
+        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    strcpy(r->op, buf);
+    if (status_value(eq + 1, &r->status) != 0)
+        return cm_errf(err, errlen, "--error '%s': unknown status '%s'", spec, eq + 1);
+    if (cm_parse_double("--error percentage", colon + 1, 0, 100, &r->pct, err, errlen))
+        return -EINVAL;
+    f->nerrors++;
+    return 0;
+}
+
+int sv_fault_parse_delay(struct sv_fault *f, const char *spec, char *err, size_t errlen)
+{
+    char buf[64], *colon;
+
+    if (strlen(spec) >= sizeof(buf))
+        return cm_errf(err, errlen, "--delay-us '%s': too long", spec);
+    strcpy(buf, spec);
+    colon = strchr(buf, ':');
+    if (colon)
+        *colon = '\0';
+    if (cm_parse_u64("--delay-us", buf, 0, 60000000, &f->delay_us, err, errlen))
+        return -EINVAL;
+    f->jitter_us = 0;
+    if (colon && cm_parse_u64("--delay-us jitter", colon + 1, 0, 60000000, &f->jitter_us,
+                              err, errlen))
+        return -EINVAL;
+    return 0;
+}
+
+int sv__fault_hit(struct sv_core *c, double pct)
+{
+    if (pct <= 0)
+        return 0;
+    if (pct >= 100)
+        return 1;
+    return cm_rng_unit(&c->rng) * 100.0 < pct;
+}
+
+uint32_t sv__fault_error(struct sv_core *c, const char *proc_name)
+{
+    for (int i = 0; i < c->fault.nerrors; i++) {
+        const struct sv_error_rule *r = &c->fault.errors[i];
+        if ((strcmp(r->op, proc_name) == 0 || strcmp(r->op, "all") == 0) &&
+            sv__fault_hit(c, r->pct))
+            return r->status;
+    }
+    return 0;
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mount.c - MOUNT v1 (RFC 1094 appendix A) and v3 (RFC 1813 section 5) for
+ * sfs_nfsd, and their dispatch tables.  MNT of an exported path, or of a
+ * directory below one, returns its 32-byte handle (the same for NFSv2 and
+ * v3); DUMP lists the MNT calls not yet undone by UMNT/UMNTALL (a bounded
+ * table: beyond SV_MAX_MOUNTS entries the oldest is forgotten, it is only
+ * advisory); EXPORT lists the exports with no group restriction.
+ */
+#include "server/sv_int.h"
+#include "nfs3_prot.h"
+#include "mount_prot.h"
+
+#include <string.h>
+
+/* 0 when path is an export or lies below one (on a component boundary),
+ * MNT3ERR_ACCES otherwise. */
+static int exported(const struct sv_core *c, const char *path)
+{
+    for (int i = 0; i < c->nexports; i++) {
+        size_t len = strlen(c->exports[i]);
+        if (strncmp(path, c->exports[i], len) == 0 &&
+            (path[len] == '\0' || path[len] == '/' || (len == 1 && path[0] == '/')))
+            return 0;
+    }
+    return MNT3ERR_ACCES;
+}
+
+/* Resolves a MNT path: 0 with the node, or a mountstat3 (v1 uses the same
+ * errno numbers). */
+static int mnt(struct sv_core *c, const char *path, struct sv_node **n)
+{
+    int st;
+
+    if (path == NULL || path[0] != '/')
+        return MNT3ERR_NOENT;
+    if (exported(c, path) != 0)
+        return MNT3ERR_ACCES;
+    st = sv__fs_walk(c->fs, path, n);
+    if (st == NFS3ERR_NOTDIR)
+        return MNT3ERR_NOTDIR;
+    if (st == NFS3ERR_NAMETOOLONG)
+        return MNT3ERR_NAMETOOLONG;
+    if (st != 0)
+        return MNT3ERR_NOENT;
+    /* remember it for DUMP; when full, slide the oldest out */
+    if (c->nmounts == SV_MAX_MOUNTS) {
+        memmove(&c->mounts[0], &c->mounts[1], sizeof(c->mounts[0]) * (SV_MAX_MOUNTS - 1));
+        c->nmounts--;
+    }
+    snprintf(c->mounts[c->nmounts].host, sizeof(c->mounts[0].host), "%s", c->peer);
+    snprintf(c->mounts[c->nmounts].path, sizeof(c->mounts[0].path), "%s", path);
+    c->nmounts++;
+    return 0;
+}
+
+/* UMNT (path) or UMNTALL (path NULL) for the calling host. */
+static void umnt(struct sv_core *c, const char *path)
+{
+    int i, j = 0;
+
+    for (i = 0; i < c->nmounts; i++) {
+        const struct sv_mount_entry *m = &c->mounts[i];
+        if (strcmp(m->host, c->peer) == 0 && (path == NULL || strcmp(m->path, path) == 0))
+            continue;
+        if (i != j)
+            c->mounts[j] = *m;
+        j++;
+    }
+    c->nmounts = j;
+}
+
+static int p_null(struct sv_core *c, void *a, void *r)
+{
+    (void)c, (void)a, (void)r;
+    return 0;
+}
+
+static int p_mnt1(struct sv_core *c, void *a, void *r)
+{
+    fhstatus *res = r;
+    struct sv_node *n;
+
+    res->fhs_status = (u_int)mnt(c, *(char **)a, &n);
+    if (res->fhs_status == 0)
+        sv__fs_handle(c->fs, n, (uint8_t *)res->fhstatus_u.fhs_fhandle);
+    return (int)res->fhs_status;
+}
+
+static int p_mnt3(struct sv_core *c, void *a, void *r)
+{
+    static int flavors[] = {AUTH_SYS, AUTH_NONE};
+    mountres3 *res = r;
+    mountres3_ok *ok = &res->mountres3_u.mountinfo;
+    struct sv_node *n;
+
+    res->fhs_status = (mountstat3)mnt(c, *(char **)a, &n);
+    if (res->fhs_status != MNT3_OK)
+        return res->fhs_status;
+    sv__fs_handle(c->fs, n, c->fh_scratch[0]);
+    ok->fhandle.mnt3_fhandle_len = SV_FH_LEN;
+    ok->fhandle.mnt3_fhandle_val = (char *)c->fh_scratch[0];
+    ok->auth_flavors.auth_flavors_len = CM_ARRAY_LEN(flavors);
+    ok->auth_flavors.auth_flavors_val = flavors;
+    return 0;
+}
+
+static int p_umnt(struct sv_core *c, void *a, void *r)
+{
+    (void)r;
+    umnt(c, *(char **)a);
+    return 0;
+}
+
+static int p_umntall(struct sv_core *c, void *a, void *r)
+{
+    (void)a, (void)r;
+    umnt(c, NULL);
+    return 0;
+}
+
+/* DUMP and EXPORT lists: v1 and v3 have the same shapes in two rpcgen
+ * types, so one macro writes both builders and no cast crosses the types.
+ * The nodes live in c->dirbuf (SV_MAX_MOUNTS and SV_MAX_EXPORTS fit). */
+#define DUMP_FN(fn, body_t, list_t)                                                      \
+    static int fn(struct sv_core *c, void *a, void *r)                                   \
+    {                                                                                    \
+        body_t *b = (body_t *)c->dirbuf.bytes;                                           \
+        (void)a;                                                                         \
+        for (int i = 0; i < c->nmounts; i++) {                                           \
+            b[i].ml_hostname = c->mounts[i].host;                                        \
+            b[i].ml_directory = c->mounts[i].path;                                       \
+            b[i].ml_next = i + 1 < c->nmounts ? &b[i + 1] : NULL;                        \
+        }                                                                                \
+        *(list_t *)r = c->nmounts ? &b[0] : NULL;                                        \
+        return 0;                                                                        \
+    }
+#define EXPORT_FN(fn, node_t, list_t)                                                    \
+    static int fn(struct sv_core *c, void *a, void *r)                                   \
+    {                                                                                    \
+        node_t *e = (node_t *)c->dirbuf.bytes;                                           \
+        (void)a;                                                                         \
+        for (int i = 0; i < c->nexports; i++) {                                          \
+            e[i].ex_dir = c->exports[i];                                                 \
+            e[i].ex_groups = NULL;                                                       \
+            e[i].ex_next = i + 1 < c->nexports ? &e[i + 1] : NULL;                       \
+        }                                                                                \
+        *(list_t *)r = c->nexports ? &e[0] : NULL;                                       \
+        return 0;                                                                        \
+    }
+DUMP_FN(p_dump1, mountbody, mountlist)
+DUMP_FN(p_dump3, mnt3_body, mnt3_list)
+EXPORT_FN(p_export1, exportnode, exports)
+EXPORT_FN(p_export3, mnt3_exportnode, mnt3_exports)
+
+#define ROW(num, nm, xa, ta, xr, tr, fn)                                                 \
+    [num] = {num, nm, (xdrproc_t)xa, (xdrproc_t)xr, ta, tr, fn}
+
+static const struct sv_proc procs1[] = {
+    ROW(MOUNTPROC_NULL, "null", sv__xdr_void, 0, sv__xdr_void, 0, p_null),
+    ROW(MOUNTPROC_MNT, "mnt", xdr_dirpath, sizeof(dirpath), xdr_fhstatus,
+        sizeof(fhstatus), p_mnt1),
+    ROW(MOUNTPROC_DUMP, "dump", sv__xdr_void, 0, xdr_mountlist, sizeof(mountlist),
+        p_dump1),
+    ROW(MOUNTPROC_UMNT, "umnt", xdr_dirpath, sizeof(dirpath), sv__xdr_void, 0, p_umnt),
+    ROW(MOUNTPROC_UMNTALL, "umntall", sv__xdr_void, 0, sv__xdr_void, 0, p_umntall),
+    ROW(MOUNTPROC_EXPORT, "export", sv__xdr_void, 0, xdr_exports, sizeof(exports),
+        p_export1),
+    ROW(MOUNTPROC_EXPORTALL, "exportall", sv__xdr_void, 0, xdr_exports, sizeof(exports),
+        p_export1),
+};
+
+static const struct sv_proc procs3[] = {
+    ROW(MOUNTPROC3_NULL, "null", sv__xdr_void, 0, sv__xdr_void, 0, p_null),
+    ROW(MOUNTPROC3_MNT, "mnt", xdr_mnt3_dirpath, sizeof(mnt3_dirpath), xdr_mountres3,
+        sizeof(mountres3), p_mnt3),
+    ROW(MOUNTPROC3_DUMP, "dump", sv__xdr_void, 0, xdr_mnt3_list, sizeof(mnt3_list),
+        p_dump3),
+    ROW(MOUNTPROC3_UMNT, "umnt", xdr_mnt3_dirpath, sizeof(mnt3_dirpath), sv__xdr_void, 0,
+        p_umnt),
+    ROW(MOUNTPROC3_UMNTALL, "umntall", sv__xdr_void, 0, sv__xdr_void, 0, p_umntall),
+    ROW(MOUNTPROC3_EXPORT, "export", sv__xdr_void, 0, xdr_mnt3_exports,
+        sizeof(mnt3_exports), p_export3),
+};
+
+const struct sv_version sv__mount1_version = {
+    MOUNTPROG, MOUNTVERS, "mount", procs1, CM_ARRAY_LEN(procs1), 0};
+const struct sv_version sv__mount3_version = {
+    MOUNT3_PROGRAM, MOUNT_V3, "mount", procs3, CM_ARRAY_LEN(procs3), 0};

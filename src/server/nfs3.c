@@ -1,0 +1,722 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nfs3.c - the 22 NFSv3 procedures of sfs_nfsd (RFC 1813) over the
+ * in-memory file system (fs.c), and their dispatch table.  Each handler
+ * reads rpcgen-decoded arguments, fills the rpcgen result that dispatch.c
+ * zeroed and encodes: post-op attributes and wcc data wherever RFC 1813
+ * defines them, handles in c->fh_scratch, READ data in c->data, READDIR
+ * entries in c->dirbuf - nothing allocated per call.
+ */
+#include "server/sv_int.h"
+#include "nfs3_prot.h"
+
+#include <string.h>
+
+/* ---- attribute helpers --------------------------------------------------- */
+
+static void fattr(const struct sv_node *n, fattr3 *a)
+{
+    a->type = (ftype3)n->type;
+    a->mode = n->mode;
+    a->nlink = n->nlink;
+    a->uid = n->uid;
+    a->gid = n->gid;
+    a->size = n->size;
+    a->used = n->type == SV_REG ? n->used : n->size;
+    a->rdev.specdata1 = n->rdev_major;
+    a->rdev.specdata2 = n->rdev_minor;
+    a->fsid = SV_FSID;
+    a->fileid = n->fileid;
+    a->atime.seconds = n->atime.sec;
+    a->atime.nseconds = n->atime.nsec;
+    a->mtime.seconds = n->mtime.sec;
+    a->mtime.nseconds = n->mtime.nsec;
+    a->ctime.seconds = n->ctime.sec;
+    a->ctime.nseconds = n->ctime.nsec;
+}
+
+static void post(const struct sv_node *n, post_op_attr *p)
+{
+    p->attributes_follow = n != NULL;
+    if (n != NULL)
+        fattr(n, &p->post_op_attr_u.attributes);
+}
+
+static void pre(const struct sv_node *n, pre_op_attr *p)
+{
+    p->attributes_follow = n != NULL;
+    if (n != NULL) {
+        wcc_attr *w = &p->pre_op_attr_u.attributes;
+        w->size = n->size;
+        w->mtime.seconds = n->mtime.sec;
+        w->mtime.nseconds = n->mtime.nsec;
+        w->ctime.seconds = n->ctime.sec;
+        w->ctime.nseconds = n->ctime.nsec;
+    }
+}
+
+/* wcc data: the before image taken by the caller, and the node now. */
+static void wcc(const pre_op_attr *before, const struct sv_node *n, wcc_data *w)
+{
+    w->before = *before;
+    post(n, &w->after);
+}
+
+static void handle(struct sv_core *c, const struct sv_node *n, int slot, nfs_fh3 *fh)
+{
+    sv__fs_handle(c->fs, n, c->fh_scratch[slot]);
+    fh->data.data_len = SV_FH_LEN;
+    fh->data.data_val = (char *)c->fh_scratch[slot];
+}
+
+static int get(struct sv_core *c, const nfs_fh3 *fh, struct sv_node **n)
+{
+    return sv__fs_from_handle(c->fs, fh->data.data_val, fh->data.data_len, n);
+}
+
+static void sattr(const sattr3 *s, struct sv_sattr *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->set_mode = s->mode.set_it;
+    o->mode = s->mode.set_mode3_u.mode;
+    o->set_uid = s->uid.set_it;
+    o->uid = s->uid.set_uid3_u.uid;
+    o->set_gid = s->gid.set_it;
+    o->gid = s->gid.set_gid3_u.gid;
+    o->set_size = s->size.set_it;
+    o->size = s->size.set_size3_u.size;
+    o->set_atime = s->atime.set_it == SET_TO_SERVER_TIME   ? 1
+                   : s->atime.set_it == SET_TO_CLIENT_TIME ? 2
+                                                           : 0;
+    o->atime.sec = s->atime.set_atime_u.atime.seconds;
+    o->atime.nsec = s->atime.set_atime_u.atime.nseconds;
+    o->set_mtime = s->mtime.set_it == SET_TO_SERVER_TIME   ? 1
+                   : s->mtime.set_it == SET_TO_CLIENT_TIME ? 2
+                                                           : 0;
+    o->mtime.sec = s->mtime.set_mtime_u.mtime.seconds;
+    o->mtime.nsec = s->mtime.set_mtime_u.mtime.nseconds;
+}
+
+/* ---- procedures ---------------------------------------------------------- */
+
+static int p_null(struct sv_core *c, void *a, void *r)
+{
+    (void)c, (void)a, (void)r;
+    return 0;
+}
+
+static int p_getattr(struct sv_core *c, void *a, void *r)
+{
+    GETATTR3args *args = a;
+    GETATTR3res *res = r;
+    struct sv_node *n;
+
+    res->status = get(c, &args->object, &n);
+    if (res->status == NFS3_OK)
+        fattr(n, &res->GETATTR3res_u.resok.obj_attributes);
+    return res->status;
+}
+
+static int p_setattr(struct sv_core *c, void *a, void *r)
+{
+    SETATTR3args *args = a;
+    SETATTR3res *res = r;
+    struct sv_sattr sa;
+    struct sv_node *n;
+    pre_op_attr before;
+
+    res->status = get(c, &args->object, &n);
+    if (res->status != NFS3_OK)
+        return res->status;
+    pre(n, &before);
+    if (args->guard.check &&
+        (args->guard.sattrguard3_u.obj_ctime.seconds != n->ctime.sec ||
+         args->guard.sattrguard3_u.obj_ctime.nseconds != n->ctime.nsec)) {
+        res->status = NFS3ERR_NOT_SYNC;
+    } else {
+        sattr(&args->new_attributes, &sa);
+        res->status = sv__fs_setattr(c->fs, n, &sa);
+    }
+    /* resok and resfail both hold only obj_wcc */
+    wcc(&before, n, &res->SETATTR3res_u.resok.obj_wcc);
+    return res->status;
+}
+
+static int p_lookup(struct sv_core *c, void *a, void *r)
+{
+    LOOKUP3args *args = a;
+    LOOKUP3res *res = r;
+    struct sv_node *dir, *n;
+
+    res->status = get(c, &args->what.dir, &dir);
+    if (res->status != NFS3_OK)
+        return res->status;
+    res->status = sv__fs_lookup(c->fs, dir, args->what.name, &n);
+    if (res->status != NFS3_OK) {
+        post(dir, &res->LOOKUP3res_u.resfail.dir_attributes);
+        return res->status;
+    }
+    handle(c, n, 0, &res->LOOKUP3res_u.resok.object);
+    post(n, &res->LOOKUP3res_u.resok.obj_attributes);
+    post(dir, &res->LOOKUP3res_u.resok.dir_attributes);
+    return 0;
+}
+
+static int p_access(struct sv_core *c, void *a, void *r)
+{
+    ACCESS3args *args = a;
+    ACCESS3res *res = r;
+    struct sv_node *n;
+
+    res->status = get(c, &args->object, &n);
+    if (res->status != NFS3_OK)
+        return res->status;
+    /* no permission checks: everything asked for is granted */
+    post(n, &res->ACCESS3res_u.resok.obj_attributes);
+    res->ACCESS3res_u.resok.access = args->access & 0x3f;
+    return 0;
+}
+
+static int p_readlink(struct sv_core *c, void *a, void *r)
+{
+    READLINK3args *args = a;
+    READLINK3res *res = r;
+    struct sv_node *n;
+
+    res->status = get(c, &args->symlink, &n);
+    if (res->status != NFS3_OK)
+        return res->status;
+    if (n->type != SV_LNK) {
+        res->status = NFS3ERR_INVAL;
+        post(n, &res->READLINK3res_u.resfail.symlink_attributes);
+        return res->status;
+    }
+    post(n, &res->READLINK3res_u.resok.symlink_attributes);
+    res->READLINK3res_u.resok.data = n->u.lnk.target;
+    return 0;
+}
+
+static int p_read(struct sv_core *c, void *a, void *r)
+{
+    READ3args *args = a;
+    READ3res *res = r;
+    READ3resok *ok = &res->READ3res_u.resok;
+    uint32_t count = args->count, max = c->udp ? SV_IO_MAX_UDP : SV_IO_MAX;
+    struct sv_node *n;
+    uint32_t got;
+    int eof;
+
+    res->status = get(c, &args->file, &n);
+    if (res->status != NFS3_OK)
+        return res->status;
+    if (count > max)
+        count = max;
+    res->status = sv__fs_read(c->fs, n, args->offset, count, c->data, &got, &eof);
+    if (res->status != NFS3_OK) {
+        post(n, &res->READ3res_u.resfail.file_attributes);
+        return res->status;
+    }
+    if (got > 0 && c->fault.corrupt_pct > 0 && sv__fault_hit(c, c->fault.corrupt_pct)) {
+        c->data[cm_rng_below(&c->rng, got)] ^= 0x5a;
+        c->reads_corrupted++;
+    }
+    post(n, &ok->file_attributes);
+    ok->count = got;
+    ok->eof = eof;
+    ok->data.data_len = got;
+    ok->data.data_val = (char *)c->data;
+    return 0;
+}
+
+static int p_write(struct sv_core *c, void *a, void *r)
+{
+    WRITE3args *args = a;
+    WRITE3res *res = r;
+    struct sv_node *n;
+    pre_op_attr before;
+
+    res->status = get(c, &args->file, &n);
+    if (res->status != NFS3_OK)
+        return res->status;
+    pre(n, &before);
+    if (args->count > args->data.data_len)
+        res->status = NFS3ERR_INVAL;
+    else
+        res->status =
+            sv__fs_write(c->fs, n, args->offset, args->data.data_val, args->count);
+    if (res->status != NFS3_OK) {
+        wcc(&before, n, &res->WRITE3res_u.resfail.file_wcc);
+        return res->status;
+    }
+    wcc(&before, n, &res->WRITE3res_u.resok.file_wcc);
+    res->WRITE3res_u.resok.count = args->count;
+    /* memory is as stable as this server gets; answering the level asked
+     * for keeps clients' UNSTABLE + COMMIT paths in use */
+    res->WRITE3res_u.resok.committed = args->stable;
+    memcpy(res->WRITE3res_u.resok.verf, c->write_verf, NFS3_WRITEVERFSIZE);
+    return 0;
+}
+
+/* What CREATE, MKDIR, SYMLINK and MKNOD share: a directory and a name, the
+ * new object's type, attributes and link target, and result arms with the
+ * same members.  make_node does the work, made fills the results. */
+struct make {
+    const diropargs3 *where;
+    enum sv_type type;
+    const sattr3 *attrs; /* NULL: none (EXCLUSIVE create) */
+    const char *target;
+    struct sv_node *dir, *n;
+    pre_op_attr before;
+};
+
+static int make_node(struct sv_core *c, struct make *m)
+{
+    struct sv_sattr sa;
+    int st = get(c, &m->where->dir, &m->dir);
+
+    if (st != NFS3_OK) {
+        m->dir = NULL;
+        return st;
+    }
+    pre(m->dir, &m->before);
+    if (m->attrs)
+        sattr(m->attrs, &sa);
+    else
+        memset(&sa, 0, sizeof(sa));
+    return sv__fs_create(c->fs, m->dir, m->where->name, m->type, &sa, c->cred_uid,
+                         c->cred_gid, m->target, &m->n);
+}
+
+static int made(struct sv_core *c, int st, const struct make *m, post_op_fh3 *obj,
+                post_op_attr *attr, wcc_data *ok_wcc, wcc_data *fail_wcc)
+{
+    if (m->dir == NULL)
+        return st; /* the directory handle itself failed: no wcc data */
+    if (st != NFS3_OK) {
+        wcc(&m->before, m->dir, fail_wcc);
+        return st;
+    }
+    obj->handle_follows = 1;
+    handle(c, m->n, 0, &obj->post_op_fh3_u.handle);
+    post(m->n, attr);
+    wcc(&m->before, m->dir, ok_wcc);
+    return 0;
+}
+
+static int p_create(struct sv_core *c, void *a, void *r)
+{
+    CREATE3args *args = a;
+    CREATE3res *res = r;
+    CREATE3resok *ok = &res->CREATE3res_u.resok;
+    int excl = args->how.mode == EXCLUSIVE;
+    struct make m = {.where = &args->where,
+                     .type = SV_REG,
+                     .attrs = excl ? NULL : &args->how.createhow3_u.obj_attributes};
+    uint64_t verf = 0;
+
+    if (excl)
+        memcpy(&verf, args->how.createhow3_u.verf, sizeof(verf));
+    res->status = make_node(c, &m);
+    if (res->status == NFS3_OK) {
+        m.n->create_verf = verf;
+    } else if (res->status == NFS3ERR_EXIST && m.n != NULL && m.n->type == SV_REG) {
+        /* UNCHECKED succeeds on an existing file (applying only the size);
+         * EXCLUSIVE succeeds when the verifier matches (a retransmission) */
+        if (args->how.mode == UNCHECKED) {
+            struct sv_sattr sa = {0};
+            const set_size3 *sz = &args->how.createhow3_u.obj_attributes.size;
+            sa.set_size = sz->set_it;
+            sa.size = sz->set_size3_u.size;
+            res->status = sv__fs_setattr(c->fs, m.n, &sa);
+        } else if (excl && verf != 0 && m.n->create_verf == verf) {
+            res->status = NFS3_OK;
+        }
+    }
+    return made(c, res->status, &m, &ok->obj, &ok->obj_attributes, &ok->dir_wcc,
+                &res->CREATE3res_u.resfail.dir_wcc);
+}
+
+static int p_mkdir(struct sv_core *c, void *a, void *r)
+{
+    MKDIR3args *args = a;
+    MKDIR3res *res = r;
+    MKDIR3resok *ok = &res->MKDIR3res_u.resok;
+    struct make m = {.where = &args->where, .type = SV_DIR, .attrs = &args->attributes};
+
+    res->status = make_node(c, &m);
+    return made(c, res->status, &m, &ok->obj, &ok->obj_attributes, &ok->dir_wcc,
+                &res->MKDIR3res_u.resfail.dir_wcc);
+}
+
+static int p_symlink(struct sv_core *c, void *a, void *r)
+{
+    SYMLINK3args *args = a;
+    SYMLINK3res *res = r;
+    SYMLINK3resok *ok = &res->SYMLINK3res_u.resok;
+    struct make m = {.where = &args->where,
+                     .type = SV_LNK,
+                     .attrs = &args->symlink.symlink_attributes,
+                     .target = args->symlink.symlink_data};
+
+    res->status = make_node(c, &m);
+    return made(c, res->status, &m, &ok->obj, &ok->obj_attributes, &ok->dir_wcc,
+                &res->SYMLINK3res_u.resfail.dir_wcc);
+}
+
+static int p_mknod(struct sv_core *c, void *a, void *r)
+{
+    MKNOD3args *args = a;
+    MKNOD3res *res = r;
+    MKNOD3resok *ok = &res->MKNOD3res_u.resok;
+    const mknoddata3 *w = &args->what;
+    int dev = w->type == NF3CHR || w->type == NF3BLK;
+    struct make m = {.where = &args->where,
+                     .type = (enum sv_type)w->type,
+                     .attrs = dev ? &w->mknoddata3_u.device.dev_attributes
+                                  : &w->mknoddata3_u.pipe_attributes};
+
+    if (!dev && w->type != NF3SOCK && w->type != NF3FIFO) {
+        res->status = NFS3ERR_BADTYPE; /* regular files, directories, links */
+        return res->status;
+    }
+    res->status = make_node(c, &m);
+    if (res->status == NFS3_OK && dev) {
+        m.n->rdev_major = w->mknoddata3_u.device.spec.specdata1;
+        m.n->rdev_minor = w->mknoddata3_u.device.spec.specdata2;
+    }
+    return made(c, res->status, &m, &ok->obj, &ok->obj_attributes, &ok->dir_wcc,
+                &res->MKNOD3res_u.resfail.dir_wcc);
+}
+
+/* REMOVE and RMDIR: same arguments and results shape. */
+static int unlink_common(struct sv_core *c, const diropargs3 *d, wcc_data *w,
+                         int want_dir)
+{
+    struct sv_node *dir;
+    pre_op_attr before;
+    int st = get(c, &d->dir, &dir);
+
+    if (st != NFS3_OK)
+        return st;
+    pre(dir, &before);
+    st = sv__fs_remove(c->fs, dir, d->name, want_dir);
+    wcc(&before, dir, w);
+    return st;
+}
+
+static int p_remove(struct sv_core *c, void *a, void *r)
+{
+    REMOVE3res *res = r;
+
+    res->status = unlink_common(c, &((REMOVE3args *)a)->object,
+                                &res->REMOVE3res_u.resok.dir_wcc, 0);
+    return res->status;
+}
+
+static int p_rmdir(struct sv_core *c, void *a, void *r)
+{
+    RMDIR3res *res = r;
+
+    res->status =
+        unlink_common(c, &((RMDIR3args *)a)->object, &res->RMDIR3res_u.resok.dir_wcc, 1);
+    return res->status;
+}
+
+static int p_rename(struct sv_core *c, void *a, void *r)
+{
+    RENAME3args *args = a;
+    RENAME3res *res = r;
+    struct sv_node *fdir, *tdir;
+    pre_op_attr fb, tb;
+
+    res->status = get(c, &args->from.dir, &fdir);
+    if (res->status == NFS3_OK)
+        res->status = get(c, &args->to.dir, &tdir);
+    if (res->status != NFS3_OK)
+        return res->status;
+    pre(fdir, &fb);
+    pre(tdir, &tb);
+    res->status = sv__fs_rename(c->fs, fdir, args->from.name, tdir, args->to.name);
+    wcc(&fb, fdir, &res->RENAME3res_u.resok.fromdir_wcc);
+    wcc(&tb, tdir, &res->RENAME3res_u.resok.todir_wcc);
+    return res->status;
+}
+
+static int p_link(struct sv_core *c, void *a, void *r)
+{
+    LINK3args *args = a;
+    LINK3res *res = r;
+    struct sv_node *n, *dir;
+    pre_op_attr before;
+
+    res->status = get(c, &args->file, &n);
+    if (res->status == NFS3_OK)
+        res->status = get(c, &args->link.dir, &dir);
+    if (res->status != NFS3_OK)
+        return res->status;
+    pre(dir, &before);
+    res->status = sv__fs_link(c->fs, n, dir, args->link.name);
+    post(n, &res->LINK3res_u.resok.file_attributes);
+    wcc(&before, dir, &res->LINK3res_u.resok.linkdir_wcc);
+    return res->status;
+}
+
+/* XDR sizes (RFC 1813 encoding) used to fill READDIR replies to count. */
+#define XDR_PAD(n)      (((n) + 3u) & ~3u)
+#define POST_ATTR_BYTES (4 + 84)
+#define ENTRY_BYTES(nl) (4 + 8 + 4 + XDR_PAD(nl) + 8)
+#define DIR_RES_BYTES   (4 + POST_ATTR_BYTES + 8 + 4 + 4)
+
+/* READDIR and READDIRPLUS walk a directory the same way: from a cookie,
+ * while the entries fit the reply (limit bytes, each entry costing its
+ * READDIR encoding plus extra) and the entry budget (dirlimit, 0 = none).
+ * add() stores entry i of the reply in c->dirbuf. */
+struct dirwalk {
+    uint64_t cookie;
+    uint32_t limit, dirlimit, extra;
+    size_t max_ents;
+    int eof;
+};
+typedef void (*dir_add_fn)(struct sv_core *c, size_t i, const struct sv_dirpos *pos,
+                           void *ctx);
+
+static int dir_walk(struct sv_core *c, const nfs_fh3 *fh, struct dirwalk *w,
+                    struct sv_node **dirp, dir_add_fn add, void *ctx)
+{
+    uint32_t used = DIR_RES_BYTES, dused = 0, max = c->udp ? SV_IO_MAX_UDP : SV_IO_MAX;
+    struct sv_dirpos pos;
+    struct sv_node *dir;
+    size_t n = 0;
+    int more = 0, st = get(c, fh, &dir);
+
+    *dirp = st == NFS3_OK ? dir : NULL;
+    if (st != NFS3_OK)
+        return st;
+    if (dir->type != SV_DIR)
+        return NFS3ERR_NOTDIR;
+    if (w->limit > max)
+        w->limit = max;
+    while (n < w->max_ents &&
+           (more = sv__fs_dir_after(c->fs, dir, w->cookie, &pos)) == 1) {
+        uint32_t dsz = ENTRY_BYTES((uint32_t)strlen(pos.name));
+        if (used + dsz + w->extra > w->limit ||
+            (w->dirlimit && dused + dsz > w->dirlimit))
+            break;
+        used += dsz + w->extra;
+        dused += dsz;
+        add(c, n++, &pos, ctx);
+        w->cookie = pos.cookie;
+    }
+    if (more < 0)
+        return NFS3ERR_BAD_COOKIE;
+    if (n == 0 && more == 1)
+        return NFS3ERR_TOOSMALL;
+    w->eof = more == 0;
+    return 0;
+}
+
+static void add_entry(struct sv_core *c, size_t i, const struct sv_dirpos *pos, void *ctx)
+{
+    entry3 *e = (entry3 *)c->dirbuf.bytes + i, ***tail = ctx;
+
+    e->fileid = pos->node->fileid;
+    e->name = (char *)pos->name;
+    e->cookie = pos->cookie;
+    e->nextentry = NULL;
+    **tail = e;
+    *tail = &e->nextentry;
+}
+
+static int p_readdir(struct sv_core *c, void *a, void *r)
+{
+    READDIR3args *args = a;
+    READDIR3res *res = r;
+    READDIR3resok *ok = &res->READDIR3res_u.resok;
+    entry3 **tail = &ok->reply.entries;
+    struct dirwalk w = {.cookie = args->cookie,
+                        .limit = args->count,
+                        .max_ents = sizeof(c->dirbuf) / sizeof(entry3)};
+    struct sv_node *dir;
+
+    res->status = dir_walk(c, &args->dir, &w, &dir, add_entry, &tail);
+    if (res->status != NFS3_OK) {
+        ok->reply.entries = NULL;
+        post(dir, &res->READDIR3res_u.resfail.dir_attributes);
+        return res->status;
+    }
+    post(dir, &ok->dir_attributes);
+    ok->reply.eof = w.eof;
+    return 0;
+}
+
+/* A READDIRPLUS entry with room for its handle. */
+struct plus_slot {
+    entryplus3 e;
+    uint8_t fh[SV_FH_LEN];
+};
+
+static void add_plus(struct sv_core *c, size_t i, const struct sv_dirpos *pos, void *ctx)
+{
+    struct plus_slot *s = (struct plus_slot *)c->dirbuf.bytes + i;
+    entryplus3 *e = &s->e, ***tail = ctx;
+
+    memset(e, 0, sizeof(*e));
+    e->fileid = pos->node->fileid;
+    e->name = (char *)pos->name;
+    e->cookie = pos->cookie;
+    post(pos->node, &e->name_attributes);
+    sv__fs_handle(c->fs, pos->node, s->fh);
+    e->name_handle.handle_follows = 1;
+    e->name_handle.post_op_fh3_u.handle.data.data_len = SV_FH_LEN;
+    e->name_handle.post_op_fh3_u.handle.data.data_val = (char *)s->fh;
+    **tail = e;
+    *tail = &e->nextentry;
+}
+
+static int p_readdirplus(struct sv_core *c, void *a, void *r)
+{
+    READDIRPLUS3args *args = a;
+    READDIRPLUS3res *res = r;
+    READDIRPLUS3resok *ok = &res->READDIRPLUS3res_u.resok;
+    entryplus3 **tail = &ok->reply.entries;
+    struct dirwalk w = {.cookie = args->cookie,
+                        .limit = args->maxcount,
+                        .dirlimit = args->dircount,
+                        .extra = POST_ATTR_BYTES + 4 + 4 + SV_FH_LEN,
+                        .max_ents = sizeof(c->dirbuf) / sizeof(struct plus_slot)};
+    struct sv_node *dir;
+
+    res->status = dir_walk(c, &args->dir, &w, &dir, add_plus, &tail);
+    if (res->status != NFS3_OK) {
+        ok->reply.entries = NULL;
+        post(dir, &res->READDIRPLUS3res_u.resfail.dir_attributes);
+        return res->status;
+    }
+    post(dir, &ok->dir_attributes);
+    ok->reply.eof = w.eof;
+    return 0;
+}
+
+static int p_fsstat(struct sv_core *c, void *a, void *r)
+{
+    FSSTAT3res *res = r;
+    FSSTAT3resok *ok = &res->FSSTAT3res_u.resok;
+    struct sv_fs_usage u;
+    struct sv_node *n;
+
+    res->status = get(c, &((FSSTAT3args *)a)->fsroot, &n);
+    if (res->status != NFS3_OK)
+        return res->status;
+    sv__fs_usage(c->fs, &u);
+    post(n, &ok->obj_attributes);
+    ok->tbytes = u.total_bytes;
+    ok->fbytes = ok->abytes = u.total_bytes - u.used_bytes;
+    ok->tfiles = 1ULL << 32;
+    ok->ffiles = ok->afiles = ok->tfiles - u.files;
+    ok->invarsec = 0;
+    return 0;
+}
+
+static int p_fsinfo(struct sv_core *c, void *a, void *r)
+{
+    FSINFO3res *res = r;
+    FSINFO3resok *ok = &res->FSINFO3res_u.resok;
+    uint32_t io = c->udp ? SV_IO_MAX_UDP : SV_IO_MAX;
+    struct sv_node *n;
+
+    res->status = get(c, &((FSINFO3args *)a)->fsroot, &n);
+    if (res->status != NFS3_OK)
+        return res->status;
+    post(n, &ok->obj_attributes);
+    ok->rtmax = ok->rtpref = ok->wtmax = ok->wtpref = io;
+    ok->rtmult = ok->wtmult = 4096;
+    ok->dtpref = 8192;
+    ok->maxfilesize = SV_FILE_MAX;
+    ok->time_delta.seconds = 0;
+    ok->time_delta.nseconds = 1;
+    ok->properties = FSF3_LINK | FSF3_SYMLINK | FSF3_HOMOGENEOUS | FSF3_CANSETTIME;
+    return 0;
+}
+
+static int p_pathconf(struct sv_core *c, void *a, void *r)
+{
+    PATHCONF3res *res = r;
+    PATHCONF3resok *ok = &res->PATHCONF3res_u.resok;
+    struct sv_node *n;
+
+    res->status = get(c, &((PATHCONF3args *)a)->object, &n);
+    if (res->status != NFS3_OK)
+        return res->status;
+    post(n, &ok->obj_attributes);
+    ok->linkmax = 32000;
+    ok->name_max = SV_NAME_MAX;
+    ok->no_trunc = 1;
+    ok->chown_restricted = 1;
+    ok->case_insensitive = 0;
+    ok->case_preserving = 1;
+    return 0;
+}
+
+static int p_commit(struct sv_core *c, void *a, void *r)
+{
+    COMMIT3args *args = a;
+    COMMIT3res *res = r;
+    struct sv_node *n;
+    pre_op_attr before;
+
+    res->status = get(c, &args->file, &n);
+    if (res->status != NFS3_OK)
+        return res->status;
+    pre(n, &before);
+    if (n->type != SV_REG)
+        res->status = n->type == SV_DIR ? NFS3ERR_ISDIR : NFS3ERR_INVAL;
+    wcc(&before, n, &res->COMMIT3res_u.resok.file_wcc);
+    memcpy(res->COMMIT3res_u.resok.verf, c->write_verf, NFS3_WRITEVERFSIZE);
+    return res->status;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+#define ROW(num, name, targs, xa, tres, fn)                                              \
+    [num] = {num,          name, (xdrproc_t)xa, (xdrproc_t)xdr_##tres, sizeof(targs),    \
+             sizeof(tres), fn}
+
+static const struct sv_proc procs3[] = {
+    [NFSPROC3_NULL] = {NFSPROC3_NULL, "null", (xdrproc_t)sv__xdr_void,
+                       (xdrproc_t)sv__xdr_void, 0, 0, p_null},
+    ROW(NFSPROC3_GETATTR, "getattr", GETATTR3args, xdr_GETATTR3args, GETATTR3res,
+        p_getattr),
+    ROW(NFSPROC3_SETATTR, "setattr", SETATTR3args, xdr_SETATTR3args, SETATTR3res,
+        p_setattr),
+    ROW(NFSPROC3_LOOKUP, "lookup", LOOKUP3args, sv__xdr_LOOKUP3args, LOOKUP3res,
+        p_lookup),
+    ROW(NFSPROC3_ACCESS, "access", ACCESS3args, xdr_ACCESS3args, ACCESS3res, p_access),
+    ROW(NFSPROC3_READLINK, "readlink", READLINK3args, xdr_READLINK3args, READLINK3res,
+        p_readlink),
+    ROW(NFSPROC3_READ, "read", READ3args, xdr_READ3args, READ3res, p_read),
+    ROW(NFSPROC3_WRITE, "write", WRITE3args, sv__xdr_WRITE3args, WRITE3res, p_write),
+    ROW(NFSPROC3_CREATE, "create", CREATE3args, sv__xdr_CREATE3args, CREATE3res,
+        p_create),
+    ROW(NFSPROC3_MKDIR, "mkdir", MKDIR3args, sv__xdr_MKDIR3args, MKDIR3res, p_mkdir),
+    ROW(NFSPROC3_SYMLINK, "symlink", SYMLINK3args, sv__xdr_SYMLINK3args, SYMLINK3res,
+        p_symlink),
+    ROW(NFSPROC3_MKNOD, "mknod", MKNOD3args, sv__xdr_MKNOD3args, MKNOD3res, p_mknod),
+    ROW(NFSPROC3_REMOVE, "remove", REMOVE3args, sv__xdr_REMOVE3args, REMOVE3res,
+        p_remove),
+    ROW(NFSPROC3_RMDIR, "rmdir", RMDIR3args, sv__xdr_RMDIR3args, RMDIR3res, p_rmdir),
+    ROW(NFSPROC3_RENAME, "rename", RENAME3args, sv__xdr_RENAME3args, RENAME3res,
+        p_rename),
+    ROW(NFSPROC3_LINK, "link", LINK3args, sv__xdr_LINK3args, LINK3res, p_link),
+    ROW(NFSPROC3_READDIR, "readdir", READDIR3args, xdr_READDIR3args, READDIR3res,
+        p_readdir),
+    ROW(NFSPROC3_READDIRPLUS, "readdirplus", READDIRPLUS3args, xdr_READDIRPLUS3args,
+        READDIRPLUS3res, p_readdirplus),
+    ROW(NFSPROC3_FSSTAT, "fsstat", FSSTAT3args, xdr_FSSTAT3args, FSSTAT3res, p_fsstat),
+    ROW(NFSPROC3_FSINFO, "fsinfo", FSINFO3args, xdr_FSINFO3args, FSINFO3res, p_fsinfo),
+    ROW(NFSPROC3_PATHCONF, "pathconf", PATHCONF3args, xdr_PATHCONF3args, PATHCONF3res,
+        p_pathconf),
+    ROW(NFSPROC3_COMMIT, "commit", COMMIT3args, xdr_COMMIT3args, COMMIT3res, p_commit),
+};
+
+const struct sv_version sv__nfs3_version = {NFS3_PROGRAM,         NFS_V3, "nfs", procs3,
+                                            CM_ARRAY_LEN(procs3), 1};

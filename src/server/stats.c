@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * stats.c - sfs_nfsd's per-procedure call counters as YAML (server layer),
+ * written atomically through the common YAML writer on SIGUSR1 and at exit
+ * (--stats-file), so that reliability tests can read how many calls of each
+ * kind the server saw and how many faults it injected.
+ */
+#include "server/sv_int.h"
+
+#include <errno.h>
+
+static void version_counts(struct cm_yaml *y, const struct sv_core *c, int vi,
+                           const struct sv_version *v)
+{
+    char key[32];
+
+    snprintf(key, sizeof(key), "%s_v%u", v->prog_name, v->vers);
+    cm_yaml_key(y, key);
+    cm_yaml_map_begin(y);
+    for (uint32_t p = 0; p < v->nprocs; p++)
+        if (v->procs[p].name != NULL)
+            cm_yaml_kv_uint(y, v->procs[p].name, c->counts[vi][p]);
+    cm_yaml_map_end(y);
+}
+
+int sv_core_write_stats(const struct sv_core *c, const char *path, char *err,
+                        size_t errlen)
+{
+    static const struct sv_version *const vs[4] = {
+        &sv__nfs2_version, &sv__nfs3_version, &sv__mount1_version, &sv__mount3_version};
+    struct cm_yaml *y = cm_yaml_open(path, err, errlen);
+
+    if (y == NULL)
+        return -EIO;
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "calls_answered", c->calls_answered);
+    for (int i = 0; i < 4; i++)
+        version_counts(y, c, i, vs[i]);
+    cm_yaml_key(y, "rpc_errors");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "garbage_args", c->garbage_args);
+    cm_yaml_kv_uint(y, "prog_unavail", c->prog_unavail);
+    cm_yaml_kv_uint(y, "prog_mismatch", c->prog_mismatch);
+    cm_yaml_kv_uint(y, "proc_unavail", c->proc_unavail);
+    cm_yaml_kv_uint(y, "bad_calls", c->bad_calls);
+    cm_yaml_map_end(y);
+    cm_yaml_key(y, "faults");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "replies_dropped", c->replies_dropped);
+    cm_yaml_kv_uint(y, "errors_injected", c->errors_injected);
+    cm_yaml_kv_uint(y, "reads_corrupted", c->reads_corrupted);
+    cm_yaml_map_end(y);
+    cm_yaml_map_end(y);
+    return cm_yaml_close(y, err, errlen);
+}

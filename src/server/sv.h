@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sv.h - the server layer's public interface: sfs_nfsd, the bundled
+ * user-space NFSv2/v3 + MOUNT v1/v3 server (issue 3).  Two levels:
+ * struct sv_core answers one RPC message from a byte buffer (in-memory file
+ * system, dispatch, fault injection, counters; no sockets, so unit tests and
+ * the fuzz driver use it directly), and struct sv_server puts a core behind
+ * UDP and TCP sockets on every configured port in one poll() loop.  The
+ * server layer may call nfs, rpc and common; nothing calls the server.
+ */
+#ifndef SV_H
+#define SV_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SV_MAX_EXPORTS      16
+#define SV_DEFAULT_NFS_PORT 12049
+#define SV_DEFAULT_MNT_PORT 12050
+/* Default capacity for file data: half the physical memory, or this when
+ * that is unknown (0 = no limit).  An SFS file set needs about 10 MB per
+ * op/s of requested load. */
+#define SV_DEFAULT_MAX_BYTES (1024ULL * 1024 * 1024)
+
+/* One --error OP=STATUS:PCT rule: procedure name (v2 and v3 names alike,
+ * e.g. "write"), the NFS status to answer and the probability. */
+struct sv_error_rule {
+    char op[16];
+    uint32_t status;
+    double pct;
+};
+#define SV_MAX_ERROR_RULES 16
+
+/* Fault injection (all off when zero); decisions come from one seeded
+ * Park-Miller generator, so a run is reproducible with the same --seed and
+ * the same call sequence. */
+struct sv_fault {
+    int64_t seed;
+    double drop_pct;     /* replies not sent (the call is executed) */
+    uint64_t delay_us;   /* every reply delayed by delay_us ... */
+    uint64_t jitter_us;  /* ... plus a uniform draw in [0, jitter_us] */
+    uint64_t exit_after; /* exit after answering this many calls */
+    double corrupt_pct;  /* READ replies with one data byte flipped */
+    struct sv_error_rule errors[SV_MAX_ERROR_RULES];
+    int nerrors;
+};
+
+struct sv_config {
+    const char *bind_addr; /* IPv4 or IPv6 literal; default 127.0.0.1 */
+    uint16_t nfs_port;
+    uint16_t mount_port;
+    int register_rpcbind;
+    const char *exports[SV_MAX_EXPORTS];
+    int nexports;
+    uint64_t max_bytes; /* file data capacity, 0 = unlimited */
+    const char *stats_file;
+    struct sv_fault fault;
+    /* Server instance in handles and the write verifier; 0 = from the
+     * clock and pid (a restart changes it).  Fixed only by tests and the
+     * fuzz driver, so that their inputs can carry valid handles. */
+    uint64_t instance;
+};
+
+/* Fills cfg with the defaults documented in sfs_nfsd --help. */
+void sv_config_defaults(struct sv_config *cfg);
+/* Parses "OP=STATUS:PCT" (STATUS a name such as NOSPC or a number) into
+ * the next error rule.  Returns 0 or -EINVAL with the reason in err. */
+int sv_fault_parse_error(struct sv_fault *f, const char *spec, char *err, size_t errlen);
+/* Parses "N[:JITTER]" microseconds.  Returns 0 or -EINVAL. */
+int sv_fault_parse_delay(struct sv_fault *f, const char *spec, char *err, size_t errlen);
+
+/* ---- core: one message in, one reply out ------------------------------- */
+
+struct sv_core;
+
+/* What the transport must do with the reply sv_core_handle produced. */
+struct sv_reply {
+    size_t len;        /* reply bytes in the output buffer; 0 = no reply */
+    uint64_t delay_ns; /* hold the reply this long before sending */
+};
+
+/* Creates the file system with the exports of cfg (each a directory tree
+ * made on the fly).  Returns NULL with the reason in err.  The core keeps a
+ * copy of what it needs from cfg. */
+struct sv_core *sv_core_create(const struct sv_config *cfg, char *err, size_t errlen);
+void sv_core_destroy(struct sv_core *c);
+
+/* Decodes one RPC call of msg_len bytes, executes it and encodes the reply
+ * into out (out_cap bytes; SV_REPLY_MAX is always enough).  peer names the
+ * caller for MOUNT DUMP.  udp limits READ/READDIR sizes to what a datagram
+ * holds.  Never blocks, never fails: hostile input gives an RPC error reply
+ * or no reply (len 0). */
+#define SV_REPLY_MAX (256 * 1024)
+#define SV_MSG_MAX   (256 * 1024) /* largest call accepted (TCP record) */
+struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_len,
+                               void *out, size_t out_cap, const char *peer, int udp);
+
+/* Whether --exit-after has been reached (the loop then stops). */
+int sv_core_exit_requested(const struct sv_core *c);
+
+/* Writes the per-procedure counters as YAML to path, atomically.  Returns
+ * 0 or -errno with the reason in err. */
+int sv_core_write_stats(const struct sv_core *c, const char *path, char *err,
+                        size_t errlen);
+/* Calls counted so far for one program/version/procedure (tests). */
+uint64_t sv_core_count(const struct sv_core *c, uint32_t prog, uint32_t vers,
+                       uint32_t proc);
+
+/* ---- server: sockets and the event loop --------------------------------- */
+
+struct sv_server;
+
+/* Binds UDP and TCP on both ports (the ports may be equal).  Returns NULL
+ * with the reason in err (e.g. address in use). */
+struct sv_server *sv_server_create(const struct sv_config *cfg, char *err, size_t errlen);
+/* The one "ready ..." line (without newline) describing the bound sockets. */
+void sv_server_ready_line(const struct sv_server *s, char *buf, size_t len);
+/* Registers with rpcbind (NFS 2/3 on the NFS port, MOUNT 1/3 on the mount
+ * port, UDP and TCP).  Returns 0 or -errno with the reason in err. */
+int sv_server_register(struct sv_server *s, char *err, size_t errlen);
+/* Serves until *stop becomes non-zero or --exit-after is reached; each time
+ * *dump is non-zero it is cleared and the stats file is written.  The
+ * caller blocks stop_signals (SIGTERM, SIGINT, SIGUSR1) in the process
+ * mask; the loop unblocks them only while it waits in ppoll, so a signal
+ * is never lost between a check and the wait.  Returns 0 or -errno. */
+int sv_server_run(struct sv_server *s, volatile sig_atomic_t *stop,
+                  volatile sig_atomic_t *dump, char *err, size_t errlen);
+/* Writes the stats file (when configured).  Returns 0 or -errno. */
+int sv_server_write_stats(struct sv_server *s, char *err, size_t errlen);
+/* Unregisters (if registered), closes every socket, frees everything. */
+void sv_server_destroy(struct sv_server *s);
+
+#endif /* SV_H */

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sv_int.h - private declarations of the server layer: the in-memory file
+ * system (fs.c), the file handle format, the core context shared by the
+ * dispatcher (dispatch.c) and the protocol handlers (nfs3.c, nfs2.c,
+ * mount.c), the bounded argument decoders (xdr_args.c) and fault injection
+ * (fault.c).  File-system functions return NFSv3 status numbers (nfsstat3,
+ * 0 = OK); the v2 handlers map them with sv__v2_status.
+ */
+#ifndef SV_INT_H
+#define SV_INT_H
+
+#include "common/cm.h"
+#include "server/sv.h"
+
+#include <rpc/rpc.h>
+#include <stdint.h>
+
+/* ---- file system -------------------------------------------------------- */
+
+#define SV_FH_LEN     32           /* v2 and v3 handles alike */
+#define SV_CHUNK      (16 * 1024)  /* sparse data granule */
+#define SV_NAME_MAX   255          /* longer names: NAMETOOLONG */
+#define SV_PATH_MAX   1024         /* symlink targets */
+#define SV_FILE_MAX   (1ULL << 50) /* largest file offset (FBIG beyond) */
+#define SV_FSID       0x53465331u  /* "SFS1" */
+#define SV_IO_MAX     (64 * 1024)  /* rtmax / wtmax over TCP */
+#define SV_IO_MAX_UDP (32 * 1024)  /* what one reply datagram carries */
+
+enum sv_type {
+    SV_REG = 1,
+    SV_DIR = 2,
+    SV_BLK = 3,
+    SV_CHR = 4,
+    SV_LNK = 5,
+    SV_SOCK = 6,
+    SV_FIFO = 7
+}; /* = ftype3 numbering */
+
+struct sv_time {
+    uint32_t sec;
+    uint32_t nsec;
+};
+
+/* 64-bit key -> pointer hash map (map.c).  Members are public so that a
+ * caller can walk the slots: keys[i] != 0 holds key keys[i] - 1. */
+struct sv_map {
+    uint64_t *keys;
+    void **vals;
+    size_t cap, n;
+};
+int sv__map_put(struct sv_map *m, uint64_t key, void *val);
+void *sv__map_get(const struct sv_map *m, uint64_t key);
+void *sv__map_del(struct sv_map *m, uint64_t key);
+void sv__map_free(struct sv_map *m);
+
+struct sv_dirent;
+/* A directory's entries in cookie order; removed ones are NULL until the
+ * next compaction, which keeps cookies (they are stored, not positions). */
+struct sv_dirslot {
+    uint64_t cookie;
+    struct sv_dirent *e;
+};
+
+struct sv_node {
+    uint64_t fileid;
+    uint32_t gen;
+    enum sv_type type;
+    uint32_t mode; /* permission bits only */
+    uint32_t nlink;
+    uint32_t uid, gid;
+    uint32_t rdev_major, rdev_minor;
+    uint64_t size;
+    uint64_t used; /* bytes of data chunks held */
+    struct sv_time atime, mtime, ctime;
+    uint64_t parent;      /* fileid of the parent directory (directories) */
+    uint64_t create_verf; /* EXCLUSIVE create verifier, 0 = none */
+    union {
+        struct {
+            struct sv_dirent **buckets; /* by name hash, chained */
+            size_t nbuckets;
+            struct sv_dirslot *order; /* ascending cookies */
+            size_t norder, order_cap, dead;
+            uint64_t next_cookie;
+            uint64_t nentries;
+        } dir;
+        struct {
+            struct sv_map chunks; /* chunk index -> SV_CHUNK bytes */
+        } reg;
+        struct {
+            char *target;
+        } lnk;
+    } u;
+};
+
+/* A directory entry; cookies grow per directory and are never reused, so a
+ * READDIR cookie stays valid across removals. */
+struct sv_dirent {
+    struct sv_dirent *hnext; /* name hash chain */
+    struct sv_node *node;
+    uint64_t cookie;
+    uint32_t hash;
+    char name[];
+};
+#define SV_COOKIE_FIRST 3 /* 1 and 2 are "." and ".." */
+
+/* Attributes to set (SETATTR, CREATE...).  Times: 0 keep, 1 server time,
+ * 2 the given value. */
+struct sv_sattr {
+    int set_mode, set_uid, set_gid, set_size, set_atime, set_mtime;
+    uint32_t mode, uid, gid;
+    uint64_t size;
+    struct sv_time atime, mtime;
+};
+
+struct sv_fs;
+
+struct sv_fs *sv__fs_new(uint64_t max_bytes, uint64_t instance);
+void sv__fs_free(struct sv_fs *fs);
+struct sv_node *sv__fs_root(struct sv_fs *fs);
+/* The 32-byte handle of node. */
+void sv__fs_handle(const struct sv_fs *fs, const struct sv_node *n,
+                   uint8_t fh[SV_FH_LEN]);
+/* Finds the node of a handle: 0, NFS3ERR_BADHANDLE (not ours) or
+ * NFS3ERR_STALE (removed, or from another server instance). */
+int sv__fs_from_handle(struct sv_fs *fs, const void *fh, size_t len,
+                       struct sv_node **out);
+/* Name rules shared by every procedure that takes a name: 0, INVAL,
+ * NAMETOOLONG, or ACCES for "." and ".." where they are not allowed. */
+int sv__fs_check_name(const char *name);
+int sv__fs_lookup(struct sv_fs *fs, struct sv_node *dir, const char *name,
+                  struct sv_node **out);
+/* Creates name in dir.  EXIST (with *out the existing node) when taken. */
+int sv__fs_create(struct sv_fs *fs, struct sv_node *dir, const char *name,
+                  enum sv_type type, const struct sv_sattr *sa, uint32_t uid,
+                  uint32_t gid, const char *target, struct sv_node **out);
+/* Removes name from dir: REMOVE (want_dir 0) or RMDIR (want_dir 1). */
+int sv__fs_remove(struct sv_fs *fs, struct sv_node *dir, const char *name, int want_dir);
+int sv__fs_rename(struct sv_fs *fs, struct sv_node *fdir, const char *fname,
+                  struct sv_node *tdir, const char *tname);
+int sv__fs_link(struct sv_fs *fs, struct sv_node *n, struct sv_node *dir,
+                const char *name);
+int sv__fs_setattr(struct sv_fs *fs, struct sv_node *n, const struct sv_sattr *sa);
+/* Reads up to count bytes at off into buf (holes read as zeros). */
+int sv__fs_read(struct sv_fs *fs, struct sv_node *n, uint64_t off, uint32_t count,
+                void *buf, uint32_t *got, int *eof);
+int sv__fs_write(struct sv_fs *fs, struct sv_node *n, uint64_t off, const void *data,
+                 uint32_t count);
+/* The entry of dir after cookie (0 = from the start; "." and ".." come
+ * first with cookies 1 and 2): 1 with *pos filled, 0 at the end, or -1 when
+ * the cookie was never handed out (BAD_COOKIE). */
+struct sv_dirpos {
+    const char *name;
+    struct sv_node *node;
+    uint64_t cookie;
+};
+int sv__fs_dir_after(struct sv_fs *fs, struct sv_node *dir, uint64_t cookie,
+                     struct sv_dirpos *pos);
+/* Parent directory of a directory (the root is its own parent). */
+struct sv_node *sv__fs_parent(struct sv_fs *fs, struct sv_node *dir);
+struct sv_fs_usage {
+    uint64_t total_bytes, used_bytes, files;
+};
+void sv__fs_usage(const struct sv_fs *fs, struct sv_fs_usage *u);
+/* Looks up an absolute path from the root ("/a/b"); 0, NOENT or NOTDIR. */
+int sv__fs_walk(struct sv_fs *fs, const char *path, struct sv_node **out);
+/* mkdir -p of an absolute path (exports).  Returns 0 or an nfsstat3. */
+int sv__fs_mkpath(struct sv_fs *fs, const char *path, struct sv_node **out);
+
+/* ---- core context -------------------------------------------------------- */
+
+struct sv_core;
+
+/* One procedure: a row of a version's table.  Handlers read args and fill
+ * res (which dispatch.c zeroed); whatever res points to must stay valid
+ * until the reply is encoded (node names, c->scratch...).  A handler
+ * returns the status it put in res (0 = OK), for the statistics. */
+typedef int (*sv_handler_fn)(struct sv_core *c, void *args, void *res);
+struct sv_proc {
+    uint32_t proc;
+    const char *name;
+    xdrproc_t xdr_args;
+    xdrproc_t xdr_res;
+    size_t args_size, res_size;
+    sv_handler_fn fn;
+};
+struct sv_version {
+    uint32_t prog, vers;
+    const char *prog_name;
+    const struct sv_proc *procs; /* indexed by procedure number */
+    uint32_t nprocs;
+    int nfs; /* NFS program (error rules and status injection apply) */
+};
+extern const struct sv_version sv__nfs2_version, sv__nfs3_version, sv__mount1_version,
+    sv__mount3_version;
+
+#define SV_MAX_PROCS  24
+#define SV_MAX_MOUNTS 256
+#define SV_ARGS_MAX   512 /* larger than any args or res struct (unit-tested) */
+
+struct sv_mount_entry {
+    char host[64];
+    char path[SV_PATH_MAX + 1];
+};
+
+struct sv_core {
+    struct sv_fs *fs;
+    uint64_t instance;
+    uint8_t write_verf[8];
+    char exports[SV_MAX_EXPORTS][SV_PATH_MAX + 1];
+    int nexports;
+    struct sv_fault fault;
+    struct cm_rng rng;
+    uint64_t calls_answered;
+    int exit_requested;
+    /* per call */
+    uint32_t cred_uid, cred_gid;
+    const char *peer;
+    int udp;
+    /* counters: [version index][procedure] */
+    uint64_t counts[4][SV_MAX_PROCS];
+    uint64_t errors_injected, replies_dropped, reads_corrupted;
+    uint64_t garbage_args, bad_calls, prog_unavail, prog_mismatch, proc_unavail;
+    /* MOUNT DUMP list */
+    struct sv_mount_entry mounts[SV_MAX_MOUNTS];
+    int nmounts;
+    /* decoded arguments and results of the current call (dispatch.c) */
+    union {
+        double d;
+        uint64_t u;
+        void *p;
+        uint8_t b[SV_ARGS_MAX];
+    } args, res;
+    /* scratch owned by the handler of the current call */
+    uint8_t fh_scratch[2][SV_FH_LEN];
+    uint8_t data[SV_IO_MAX];
+    union {
+        double align;
+        uint8_t bytes[SV_REPLY_MAX];
+    } dirbuf; /* readdir entry arrays */
+};
+
+/* ---- protocol helpers ---------------------------------------------------- */
+
+/* NFSv2 status for an NFSv3 one (v2 lacks INVAL, NOTSUPP, JUKEBOX...). */
+uint32_t sv__v2_status(int st3);
+/* Fault rule for a procedure name: the status to inject, or 0. */
+uint32_t sv__fault_error(struct sv_core *c, const char *proc_name);
+/* Whether a percentage draw hits (pct in [0, 100]). */
+int sv__fault_hit(struct sv_core *c, double pct);
+/* Bounded decoders for the NFSv3 arguments whose rpcgen types have
+ * unbounded strings or opaques (filename3, nfspath3, WRITE data): the
+ * generated routines would allocate whatever length a hostile caller
+ * claims before finding the message too short. */
+/* xdr_void with the codec signature (libtirpc declares it without
+ * arguments, which -Wcast-function-type rejects in a table). */
+bool_t sv__xdr_void(XDR *x, void *a);
+bool_t sv__xdr_LOOKUP3args(XDR *x, void *a);
+bool_t sv__xdr_CREATE3args(XDR *x, void *a);
+bool_t sv__xdr_MKDIR3args(XDR *x, void *a);
+bool_t sv__xdr_SYMLINK3args(XDR *x, void *a);
+bool_t sv__xdr_MKNOD3args(XDR *x, void *a);
+bool_t sv__xdr_REMOVE3args(XDR *x, void *a);
+bool_t sv__xdr_RMDIR3args(XDR *x, void *a);
+bool_t sv__xdr_RENAME3args(XDR *x, void *a);
+bool_t sv__xdr_LINK3args(XDR *x, void *a);
+bool_t sv__xdr_WRITE3args(XDR *x, void *a);
+
+/* Node time stamps now. */
+void sv__now(struct sv_time *t);
+
+#endif /* SV_INT_H */

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* fuzz_trace_spc.c - libFuzzer driver for the spc trace reader
+ * (src/trace/spc.c); the body is fuzz_trace_common.h. */
+#include "fuzz_trace_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return fuzz_trace("spc", data, size);
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# timeout: 90
+# A child that dies (SIGKILL in the middle of the warm-up) makes the parent
+# stop the other children and exit non-zero (83, SFS's code) naming the
+# cause; no process of the run is left behind.
+. "$(dirname "$0")/lib.sh"
+plan 4
+start_nfsd srv || bail "sfs_nfsd did not start"
+"$T_BIN/sfs3" -l 60 -p 3 -w 60 -t 60 -F 600 "$srv_URL" >"$T_DIR/out" 2>"$T_DIR/err" &
+parent=$!
+track "$parent"
+wait_for "grep -q 'pretest warmup' '$T_DIR/err'" 400 0.05 || diag "$(cat "$T_DIR/err")"
+kids=$(pgrep -P "$parent" | tr '\n' ' ')
+is "$(echo $kids | wc -w)" 3 "three children run"
+victim=${kids%% *}
+kill -KILL "$victim"
+wait_for "! alive $parent" 200 0.05
+wait "$parent"
+is "$?" 83 "the parent exits 83"
+like "$(cat "$T_DIR/err")" "child [0-9] \\(pid $victim\\) died: killed by" \
+    "the cause names the dead child"
+left=0
+for k in $kids; do alive "$k" && left=$((left + 1)); done
+is "$left" 0 "no child is left running"

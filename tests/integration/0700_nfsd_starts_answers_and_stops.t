@@ -1,0 +1,46 @@
+#!/bin/bash
+# timeout: 60
+# sfs_nfsd start and stop: the "ready" line names the bound ports, two
+# instances run side by side on other ports, SIGTERM stops it at once
+# with a clean exit, a pidfile is written and removed, background mode
+# prints "ready ... pid N" and detaches, bad options exit 2, a port in use
+# exits 1 with the reason, --stats-file is written on SIGUSR1 and at exit.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_nfsd.sh"
+need_cmd nfs-ls
+plan 16
+
+start_nfsd_any A --pidfile "$T_DIR/a.pid" --stats-file "$T_DIR/a.yaml" || bail "no server"
+like "$(cat "$T_DIR/A.log")" "^ready nfs 127.0.0.1:$A_NFS_PORT udp,tcp mount 127.0.0.1:$A_MNT_PORT udp,tcp exports /export" "ready line names ports and exports"
+is "$(cat "$T_DIR/a.pid")" "$A_PID" "pidfile holds the server's pid"
+start_nfsd_any B --export /other --export /export || bail "no second server"
+ok $? "a second instance starts on other ports"
+out=$(timeout 10 nfs-ls "$A_LNFS_URL" 2>&1); ok $? "first instance answers nfs-ls"
+out=$(timeout 10 nfs-ls "nfs://127.0.0.1/other?nfsport=$B_NFS_PORT&mountport=$B_MNT_PORT" 2>&1)
+ok $? "second instance answers on its second export"
+# host:port:/path: NFS and MOUNT on one port
+out=$(timeout 10 nfs-ls "nfs://127.0.0.1/export?nfsport=$A_MNT_PORT&mountport=$A_MNT_PORT" 2>&1)
+ok $? "NFS is served on the MOUNT port too"
+out=$(timeout 10 nfs-ls "nfs://127.0.0.1/export?nfsport=$A_NFS_PORT&mountport=$A_NFS_PORT" 2>&1)
+ok $? "MOUNT is served on the NFS port too"
+
+kill -USR1 "$A_PID"
+wait_for "grep -q 'nfs_v3:' '$T_DIR/a.yaml'" 100 0.05
+like "$(cat "$T_DIR/a.yaml" 2>/dev/null)" "readdirplus: [1-9]" "SIGUSR1 writes the stats file with per-procedure counts"
+kill -TERM "$A_PID"
+wait_for "! alive $A_PID" 40 0.05; ok $? "SIGTERM stops it within 2 s"
+wait "$A_PID"; is "$?" "0" "exit status 0 after SIGTERM"
+[ ! -e "$T_DIR/a.pid" ]; ok $? "pidfile removed at exit"
+like "$(cat "$T_DIR/a.yaml")" "mnt: [1-9]" "stats file written at exit"
+
+# background mode
+line=$("$T_BIN/sfs_nfsd" -p 0 -m 0 --pidfile "$T_DIR/bg.pid" 2>&1)
+like "$line" "^ready nfs 127.0.0.1:[0-9]+ .* pid [0-9]+$" "background mode prints ready and the pid"
+bgpid=$(cat "$T_DIR/bg.pid" 2>/dev/null); track "${bgpid:-0}"
+port=$(printf '%s' "$line" | sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p')
+timeout 10 nfs-ls "nfs://127.0.0.1/export?nfsport=$port&mountport=$port" >/dev/null 2>&1
+ok $? "background server answers"
+
+"$T_BIN/sfs_nfsd" --no-such-option >/dev/null 2>&1; is "$?" "2" "unknown option: exit 2"
+err=$("$T_BIN/sfs_nfsd" -f -p "$B_NFS_PORT" -m 0 2>&1); rc=$?
+[ $rc -eq 1 ] && printf '%s' "$err" | grep -q "in use"; ok $? "port in use: exit 1 with the reason"

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test_load_child.c - unit tests for a child's context without a server:
+ * the request decks hold the mix exactly, the op generators pick entries in
+ * the right (state, category), replies update the file table (create,
+ * remove, rename, write, truncate), and the parent's process management
+ * (phases over socketpairs, a child's error message, a dead child) works
+ * with stand-in children. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load/child.h"
+#include "load/ops.h"
+#include "load/options.h"
+#include "load/parent.h"
+
+static struct ld_config cfg;
+static struct ld_setup su;
+
+static int setup_child(void **state)
+{
+    static struct ld_child c;
+
+    ld_config_defaults(&cfg, 3);
+    cfg.load = 100;
+    cfg.procs = 2;
+    memset(&su, 0, sizeof(su));
+    su.cfg = &cfg;
+    su.prog = "sfs3";
+    ld_mix_default(&su.mix, 3);
+    ld_iodist_default(&su.iodist, 8);
+    assert_int_equal(ld_opsel_init(&su.opsel, &su.mix, &su.iodist, 3, 0), 0);
+    assert_int_equal(ld_sizing_compute(&cfg, &su.sizing), 0);
+    assert_int_equal(ld_child_init(&c, &su, 0, -1), 0);
+    *state = &c;
+    return 0;
+}
+
+static int teardown_child(void **state)
+{
+    ld_child_free(*state);
+    return 0;
+}
+
+/* Every entry exists with a handle and its initial size, as after
+ * population; non-io slots alternate. */
+static void fake_population(struct ld_child *c)
+{
+    struct ld_files *t = &c->files;
+    uint32_t i;
+
+    for (i = 0; i < t->n; i++) {
+        struct ld_file *f = &t->f[i];
+        f->has_fh = 1;
+        f->fh.len = 8;
+        memcpy(f->fh.data, &i, sizeof(i));
+        f->state = LD_EXISTS;
+        if (f->cat == LD_CAT_IO)
+            f->size = f->init_size = 1024u << (i % 8);
+        if (f->cat == LD_CAT_NONIO && (i - t->first[LD_CAT_NONIO]) % 2)
+            f->state = LD_NONEXISTENT;
+        if (f->spare)
+            f->state = (i % 2) ? LD_EMPTY_DIR : LD_NONEXISTENT;
+    }
+    ld_files_reset_accounting(t);
+}
+
+static void decks_hold_the_request_shares(void **state)
+{
+    struct ld_child *c = *state;
+    uint32_t count[NF_NOPS] = {0}, i;
+    int op;
+
+    for (i = 0; i < 4 * LD_OP_DECK; i++)
+        count[ld_op_next(c)]++;
+    /* four whole decks: each op exactly 4 x its share of 400 (+-1 of
+     * rounding per deck) */
+    for (op = 0; op < NF_NOPS; op++) {
+        double want = su.opsel.req_share[op] * 4 * LD_OP_DECK;
+        assert_true(count[op] + 4.0 >= want && count[op] <= want + 4.0);
+    }
+    assert_int_equal(count[NF_OP_NULL_OP], 0);
+    assert_true(count[NF_OP_LOOKUP] > 0);
+}
+
+static void picks_by_state_and_category(void **state)
+{
+    struct ld_child *c = *state;
+    struct ld_files *t = &c->files;
+    int i;
+
+    fake_population(c);
+    for (i = 0; i < 200; i++) {
+        assert_int_equal(ld_op_pick(c, NF_OP_CREATE), 0);
+        assert_int_equal(t->f[c->req.file].cat, LD_CAT_NONIO);
+        assert_int_equal(t->f[c->req.file].state, LD_NONEXISTENT);
+        assert_int_equal(ld_op_pick(c, NF_OP_REMOVE), 0);
+        assert_int_equal(t->f[c->req.file].state, LD_EXISTS);
+        assert_int_equal(ld_op_pick(c, NF_OP_READLINK), 0);
+        assert_int_equal(t->f[c->req.file].cat, LD_CAT_SYMLINK);
+        assert_int_equal(ld_op_pick(c, NF_OP_RMDIR), 0);
+        assert_true(t->f[c->req.file].spare);
+        assert_int_equal(ld_op_pick(c, NF_OP_GETATTR), 0);
+        assert_true(t->f[c->req.file].working);
+        assert_int_equal(ld_op_pick(c, NF_OP_READDIR), 0);
+        assert_int_equal(t->f[c->req.file].cat, LD_CAT_DIR);
+        assert_false(t->f[c->req.file].spare);
+        assert_int_equal(ld_op_pick(c, NF_OP_RENAME), 0);
+        assert_int_equal(t->f[c->req.file].parent, t->f[c->req.file2].parent);
+        assert_int_equal(ld_op_pick(c, NF_OP_READ), 0);
+        assert_true(t->f[c->req.file].working);
+        assert_true(c->req.offset + c->req.len <= t->f[c->req.file].size);
+        assert_int_equal(c->req.ncalls, (c->req.len + 8191) / 8192);
+    }
+}
+
+/* Runs the reply bookkeeping of ld_op_done on a made-up v3 reply. */
+static void reply(struct ld_child *c, struct ld_slot *s)
+{
+    s->call.status = 0;
+    s->call.t_send_ns = 1000;
+    s->call.t_reply_ns = 2000;
+    ld_op_done(s, c);
+}
+
+static void replies_update_the_table(void **state)
+{
+    struct ld_child *c = *state;
+    struct ld_files *t = &c->files;
+    static struct ld_slot s;
+    char fh[4] = {1, 2, 3, 4};
+    uint32_t f, g, before;
+
+    fake_population(c);
+    c->measuring = 1;
+    ld_stats_reset(&c->stats);
+
+    /* create -> Exists with the new handle */
+    assert_int_equal(ld_op_pick(c, NF_OP_CREATE), 0);
+    f = c->req.file;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(ld_op_prepare(&s, 0, c), 0);
+    s.res.r3_create.status = NFS3_OK;
+    s.res.r3_create.CREATE3res_u.resok.obj.handle_follows = TRUE;
+    s.res.r3_create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_len = 4;
+    s.res.r3_create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val = fh;
+    reply(c, &s);
+    assert_int_equal(t->f[f].state, LD_EXISTS);
+    assert_int_equal(t->f[f].fh.len, 4);
+    assert_int_equal(c->stats.op[NF_OP_CREATE].good, 1);
+
+    /* remove answered NOENT -> Nonexistent, a good call with an NFS error */
+    assert_int_equal(ld_op_pick(c, NF_OP_REMOVE), 0);
+    f = c->req.file;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(ld_op_prepare(&s, 0, c), 0);
+    s.res.r3_remove.status = NFS3ERR_NOENT;
+    reply(c, &s);
+    assert_int_equal(t->f[f].state, LD_NONEXISTENT);
+    assert_int_equal(c->stats.op[NF_OP_REMOVE].nfs_errors, 1);
+
+    /* rename: the target takes the source's handle */
+    assert_int_equal(ld_op_pick(c, NF_OP_RENAME), 0);
+    f = c->req.file;
+    g = c->req.file2;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(ld_op_prepare(&s, 0, c), 0);
+    s.res.r3_rename.status = NFS3_OK;
+    reply(c, &s);
+    assert_int_equal(t->f[f].state, LD_NONEXISTENT);
+    assert_int_equal(t->f[g].state, LD_EXISTS);
+    assert_memory_equal(t->f[g].fh.data, &f, sizeof(f));
+
+    /* an appending write grows the file and the accessed set */
+    before = (uint32_t)t->cur_bytes;
+    c->req.op = NF_OP_WRITE;
+    c->req.file = t->ws[0];
+    c->req.offset = t->f[t->ws[0]].size;
+    c->req.len = 5000;
+    c->req.block = 8192;
+    c->req.ncalls = 1;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(ld_op_prepare(&s, 0, c), 0);
+    assert_int_equal(s.args.a3_write.count, 5000);
+    s.res.r3_write.status = NFS3_OK;
+    reply(c, &s);
+    assert_int_equal(t->cur_bytes, before + 5000);
+
+    /* an RPC failure is a bad call and changes nothing */
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(ld_op_prepare(&s, 0, c), 0);
+    s.call.status = RP_ERR_TIMEDOUT;
+    ld_op_done(&s, c);
+    assert_int_equal(c->stats.op[NF_OP_WRITE].bad, 1);
+    assert_int_equal(t->cur_bytes, before + 5000);
+    c->measuring = 0;
+}
+
+/* ---- parent process management ------------------------------------------ */
+
+/* Stand-in children: answer every phase; child 1 fails or dies in INIT
+ * depending on data. */
+static int fake_child(int fd, unsigned k, void *data)
+{
+    const char *mode = data;
+    struct ld_msg_hdr h;
+
+    while (ld_msg_recv(fd, &h, NULL, 0) == 0) {
+        if (k == 1 && h.type == LD_MSG_INIT) {
+            if (strcmp(mode, "error") == 0) {
+                ld_msg_send(fd, LD_MSG_ERROR, 0, "cannot populate", 15);
+                return 1;
+            }
+            if (strcmp(mode, "die") == 0)
+                raise(SIGKILL);
+        }
+        ld_msg_send(fd, h.type, 0, "xy", h.type == LD_MSG_RESULTS ? 2 : 0);
+        if (h.type == LD_MSG_RESULTS)
+            return 0;
+    }
+    return 1;
+}
+
+static void parent_drives_the_phases(void **state)
+{
+    struct ld_parent p;
+
+    (void)state;
+    memset(&p, 0, sizeof(p));
+    assert_int_equal(ld_parent_spawn(&p, 3, fake_child, "ok"), 0);
+    assert_int_equal(ld_parent_phase(&p, LD_MSG_MOUNT, 0, 10), 0);
+    assert_int_equal(ld_parent_phase(&p, LD_MSG_INIT, 0, 10), 0);
+    assert_int_equal(ld_parent_phase(&p, LD_MSG_RESULTS, 0, 10), 0);
+    assert_int_equal(p.procs[2].payload_len, 2);
+    assert_int_equal(ld_parent_reap(&p), 0);
+    ld_parent_free(&p);
+}
+
+static void parent_reports_a_child_error(void **state)
+{
+    struct ld_parent p;
+
+    (void)state;
+    memset(&p, 0, sizeof(p));
+    assert_int_equal(ld_parent_spawn(&p, 3, fake_child, "error"), 0);
+    assert_int_equal(ld_parent_phase(&p, LD_MSG_MOUNT, 0, 10), 0);
+    assert_int_equal(ld_parent_phase(&p, LD_MSG_INIT, 0, 10), -EIO);
+    assert_string_equal(p.last_error, "child 1: cannot populate");
+    assert_int_equal(p.procs[0].pid, 0); /* the others were stopped */
+    assert_int_equal(p.procs[2].pid, 0);
+    ld_parent_free(&p);
+}
+
+static void parent_notices_a_dead_child(void **state)
+{
+    struct ld_parent p;
+
+    (void)state;
+    memset(&p, 0, sizeof(p));
+    assert_int_equal(ld_parent_spawn(&p, 3, fake_child, "die"), 0);
+    assert_int_equal(ld_parent_phase(&p, LD_MSG_INIT, 0, 10), -ECHILD);
+    assert_non_null(strstr(p.last_error, "child 1"));
+    assert_non_null(strstr(p.last_error, "killed by"));
+    assert_int_equal(p.procs[0].pid, 0);
+    assert_int_equal(p.procs[2].pid, 0);
+    ld_parent_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(decks_hold_the_request_shares, setup_child,
+                                        teardown_child),
+        cmocka_unit_test_setup_teardown(picks_by_state_and_category, setup_child,
+                                        teardown_child),
+        cmocka_unit_test_setup_teardown(replies_update_the_table, setup_child,
+                                        teardown_child),
+        cmocka_unit_test(parent_drives_the_phases),
+        cmocka_unit_test(parent_reports_a_child_error),
+        cmocka_unit_test(parent_notices_a_dead_child),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test_load_report.c - unit tests for report.c: the validity checks and
+ * codes of sfs-reference §17.1 (counters first, then parameters with the
+ * last failing one winning), the client report's text shapes (§16.1-16.4:
+ * parameter block, per-op table header and column widths, summary box,
+ * INVALID lines) and the YAML results file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/cm.h"
+#include "load/options.h"
+#include "load/report.h"
+
+struct fixture {
+    struct ld_config cfg;
+    struct ld_mix mix;
+    struct ld_iodist io;
+    struct ld_sizing sz;
+    struct ld_stats st;
+    struct ld_report_in in;
+    char *argv[4];
+};
+
+/* A clean SFS-standard v3 run: 4 children x 60 s at 400 ops/s, every op
+ * exactly on its target, 2.5 ms per call. */
+static int setup(void **state)
+{
+    static struct fixture f;
+    char err[CM_ERR_LEN];
+    int op, code;
+    static char a0[] = "sfs3", a1[] = "-l", a2[] = "400", a3[] = "127.0.0.1:/export";
+
+    f.argv[0] = a0;
+    f.argv[1] = a1;
+    f.argv[2] = a2;
+    f.argv[3] = a3;
+    if (ld_options_parse(&f.cfg, 3, 4, f.argv, &code, err, sizeof(err)) != 0)
+        return -1;
+    ld_mix_default(&f.mix, 3);
+    ld_iodist_default(&f.io, 8);
+    ld_sizing_compute(&f.cfg, &f.sz);
+    ld_stats_reset(&f.st);
+    for (op = 0; op < NF_NOPS; op++) {
+        int i;
+
+        for (i = 0; i < f.mix.pct[op] * 240; i++)
+            ld_stats_good(&f.st, op, 2500000, 0);
+    }
+    f.st.nchildren = 4;
+    f.st.runtime_ns = 4 * 60000000000ull;
+    f.st.total_kb = 4 * f.sz.total_kb;
+    f.st.base_kb = 4 * f.sz.base_kb;
+    f.st.least_kb = f.st.base_kb;
+    f.st.most_kb = f.st.base_kb + f.st.base_kb / 20 + 1; /* just over 105 % */
+    f.in.prog = "sfs3";
+    f.in.host = "client1";
+    f.in.when = 1700000000;
+    f.in.cfg = &f.cfg;
+    f.in.mix = &f.mix;
+    f.in.iodist = &f.io;
+    f.in.sizing = &f.sz;
+    f.in.stats = &f.st;
+    *state = &f;
+    return 0;
+}
+
+static void figures(void **state)
+{
+    struct fixture *f = *state;
+
+    assert_int_equal(f->st.op[NF_OP_TOTAL].good, 24000);
+    assert_int_equal(ld_report_runtime_s(&f->in), 60);
+    assert_int_equal(ld_report_ops_x100(&f->in), 40000);
+    assert_int_equal(ld_report_resp_x100(&f->in), 250);
+}
+
+static void valid_run(void **state)
+{
+    struct fixture *f = *state;
+    struct ld_validity v;
+
+    f->cfg.runtime_s = 300;
+    f->cfg.warmup_s = 300;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_VALID);
+    assert_int_equal(v.nlines, 0);
+    assert_string_equal(ld_invalid_text(0), "No error");
+    assert_string_equal(ld_invalid_text(16), "Op mix missed");
+    assert_string_equal(ld_invalid_text(99), "Unknown");
+}
+
+/* Parameters: each non-standard value gives its line; the last one wins. */
+static void parameters(void **state)
+{
+    struct fixture *f = *state;
+    struct ld_config saved = f->cfg;
+    struct ld_validity v;
+
+    f->cfg.runtime_s = 60;
+    f->cfg.warmup_s = 300;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_RUNTIME);
+    assert_int_equal(v.nlines, 1);
+    assert_string_equal(v.line[0],
+                        "INVALID RUN, ILLEGAL PARAMETER: Non-standard Runtime 60 != 300");
+    f->cfg.warmup_s = 10;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_WARMUP);
+    assert_int_equal(v.nlines, 2);
+    f->cfg = saved;
+    f->cfg.runtime_s = 300;
+    f->cfg.warmup_s = 300;
+    f->cfg.biod_reads = 0;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_BIOD_READS);
+    assert_string_equal(
+        v.line[0], "INVALID RUN, ILLEGAL PARAMETER: Non-standard Max biod reads 0 < 2");
+    f->cfg.biod_reads = 32; /* more is fine */
+    f->cfg.symlinks = 10;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_SYMLINKS);
+    f->cfg.symlinks = 20;
+    f->cfg.append_pct = 50;
+    f->cfg.kb_per_block = 4;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_KB_PER_BLOCK);
+    f->cfg.append_pct = 70;
+    f->cfg.kb_per_block = 8;
+    f->mix.file_version = 2;
+    f->io.from_file = 1;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_MIXFILE);
+    assert_string_equal(v.line[0], "INVALID RUN, ILLEGAL PARAMETER: Non-standard IO "
+                                   "distribution file");
+    assert_string_equal(v.line[1],
+                        "INVALID RUN, ILLEGAL PARAMETER: Non-standard Mix file");
+    f->mix.file_version = 0;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_IODIST);
+    f->io.from_file = 0;
+    f->cfg = saved;
+}
+
+/* Counters come first and stop the parameter checks. */
+static void counters(void **state)
+{
+    struct fixture *f = *state;
+    struct ld_stats saved = f->st;
+    struct ld_validity v;
+    int i;
+
+    /* 1 % failed calls (integer %): 240 bad of 24000 */
+    for (i = 0; i < 239; i++)
+        ld_stats_bad(&f->st, NF_OP_READ);
+    f->cfg.runtime_s = 60;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_RUNTIME);
+    ld_stats_bad(&f->st, NF_OP_READ);
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_FAILED_RPC);
+    assert_int_equal(v.nlines, 1);
+    assert_string_equal(v.line[0], "INVALID RUN, 1% Failed RPC calls");
+    f->st = saved;
+
+    /* op mix: lookup 27 % + 500 calls = 28.48 % is still in, + 600 out */
+    for (i = 0; i < 500; i++)
+        ld_stats_good(&f->st, NF_OP_LOOKUP, 1000000, 0);
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_RUNTIME);
+    for (i = 0; i < 100; i++)
+        ld_stats_good(&f->st, NF_OP_LOOKUP, 1000000, 0);
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_MIX_MISSED);
+    assert_non_null(strstr(v.line[0], "INVALID RUN, lookup target 27% actual 2"));
+    assert_non_null(strstr(v.line[0], "% Op mix missed"));
+    f->st = saved;
+
+    /* no good calls */
+    ld_stats_reset(&f->st);
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_NO_GOOD);
+    assert_string_equal(v.line[0], "INVALID RUN No good calls");
+    f->st = saved;
+    f->cfg.runtime_s = 300;
+}
+
+static char *cap_out;
+static size_t cap_len;
+
+static char *capture(struct fixture *f, int params, const struct ld_validity *v)
+{
+    FILE *fp = open_memstream(&cap_out, &cap_len);
+
+    if (params)
+        ld_report_params(fp, &f->in);
+    else
+        ld_report_client(fp, &f->in, v);
+    fclose(fp);
+    return cap_out;
+}
+
+static const char *line_after(const char *text, const char *prefix, char *buf, size_t len)
+{
+    const char *p = strstr(text, prefix), *e;
+
+    if (!p)
+        return NULL;
+    e = strchr(p, '\n');
+    snprintf(buf, len, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+    return buf;
+}
+
+static void param_block(void **state)
+{
+    struct fixture *f = *state;
+    char *out = capture(f, 1, NULL);
+
+    assert_true(strncmp(out,
+                        "********************************************************"
+                        "****************\n",
+                        73) == 0);
+    assert_non_null(strstr(out, "Client Test Parameters: \n"));
+    assert_non_null(strstr(out, "\tNumber of processes = 4\n"));
+    assert_non_null(strstr(out, "\tRequested Load (NFS V3 operations/second) = 400\n"));
+    assert_non_null(strstr(out, "\tMaximum number of outstanding biod writes = 2\n"));
+    assert_non_null(strstr(out, "\tMaximum number of outstanding biod reads = 2\n"));
+    assert_non_null(strstr(out, "\tWarm-up time (seconds) = 300\n"));
+    assert_non_null(strstr(out, "\tRun time (seconds) = 300\n"));
+    assert_null(strstr(out, "NFS Mixfile"));
+    /* 390 x 400 / 4 + 1 = 39001 per child */
+    assert_non_null(
+        strstr(out, "File Set =     156004 Files created for I/O operations\n"));
+    assert_non_null(
+        strstr(out, "                15604 Files accessed for I/O operations\n"));
+    assert_non_null(strstr(out, "Additional non-I/O files created as necessary\n"));
+    free(out);
+}
+
+static void client_table(void **state)
+{
+    struct fixture *f = *state;
+    struct ld_validity v;
+    char buf[256], *out;
+    const char *p;
+    int rows = 0;
+
+    f->cfg.runtime_s = 60;
+    ld_validity_check(&f->in, &v);
+    out = capture(f, 0, &v);
+    assert_non_null(strstr(out, "SFS Single Client (client1) Results, "));
+    assert_non_null(strstr(out, "NFS Protocol Version 3\n"));
+    /* the 4-line header between dashed rules, words right-aligned over the
+     * number columns */
+    assert_non_null(strstr(
+        out,
+        "\n------------------------------------------------------------------"
+        "------------\n"
+        "NFS          Target Actual     NFS    NFS     Mean  Std Dev   Std Error   Pcnt\n"
+        "Op              NFS    NFS      Op     Op Response Response of Mean,95%     of\n"
+        "Type            Mix    Mix Success  Error     Time     Time  Confidence  Total\n"
+        "               Pcnt   Pcnt   Count  Count  Msec/Op  Msec/Op  +- Msec/Op   Time\n"
+        "---------------------------------------------------------------------"
+        "---------\n"));
+    /* all 24 op rows, name left in 12, every row as wide as the rule */
+    for (p = strstr(out, "null        "); p && rows < NF_NOPS; rows++) {
+        const char *e = strchr(p, '\n');
+
+        assert_int_equal(e - p, 78);
+        assert_string_equal(line_after(p, nf_op_name(rows), buf, sizeof(buf)) ? "" : "x",
+                            "");
+        p = e + 1;
+    }
+    assert_int_equal(rows, NF_NOPS);
+    line_after(out, "lookup ", buf, sizeof(buf));
+    assert_string_equal(buf, "lookup          27%  27.0%    6480      0     2.50     0.00"
+                             "        0.00  27.0%");
+    line_after(out, "root ", buf, sizeof(buf));
+    assert_string_equal(
+        buf,
+        "root             0%   0.0%       0      0     0.00     0.00        0.00   0.0%");
+    /* the summary box */
+    assert_non_null(
+        strstr(out, "\n        ------------------------------------------------------\n"
+                    "        | SPEC SFS VERSION 3.0 SINGLE CLIENT RESULTS SUMMARY |\n"
+                    "        ------------------------------------------------------\n"));
+    assert_non_null(strstr(
+        out,
+        "NFS V3 THROUGHPUT:  400.00 Ops/Sec   AVG. RESPONSE TIME:    2.50 Msec/Op\n"));
+    assert_non_null(strstr(out, "\nUDP PROTOCOL\n"));
+    assert_non_null(strstr(out, "\nFAST CALLS: 0\n"));
+    assert_non_null(strstr(out, "\nNFS MIXFILE: [ SFS Default ]\n"));
+    assert_non_null(strstr(out, "\nCLIENT REQUESTED LOAD: 400 Ops/Sec \n"));
+    assert_non_null(
+        strstr(out, "\nTOTAL NFS OPERATIONS: 24000         TEST TIME: 60 Sec \n"));
+    snprintf(buf, sizeof(buf), "\nFILE SET SIZE CREATED: %llu KB\n",
+             (unsigned long long)f->st.total_kb);
+    assert_non_null(strstr(out, buf));
+    assert_non_null(strstr(out, "KB  (100% to 105% of Base)\n"));
+    /* INVALID lines, after the summary, prefixed with the program */
+    p = strstr(out,
+               "sfs3: INVALID RUN, ILLEGAL PARAMETER: Non-standard Runtime 60 != 300\n");
+    assert_non_null(p);
+    assert_true(p > strstr(out, "FILE SET SIZE ACCESSED"));
+    free(out);
+    f->cfg.runtime_s = 300;
+}
+
+static void yaml_file(void **state)
+{
+    struct fixture *f = *state;
+    struct ld_validity v;
+    char path[] = "/tmp/test_load_report_XXXXXX", err[CM_ERR_LEN], *text;
+    size_t len;
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    close(fd);
+    f->cfg.runtime_s = 60;
+    ld_stats_lag(&f->st, 3000000);
+    ld_validity_check(&f->in, &v);
+    assert_int_equal(ld_report_yaml(path, &f->in, &v, err, sizeof(err)), 0);
+    assert_int_equal(cm_text_read(path, &text, &len, NULL, err, sizeof(err)), 0);
+    if (getenv("SHOW_YAML"))
+        fputs(text, stderr);
+    unlink(path);
+    assert_non_null(strstr(text, "program: 'sfs3'"));
+    assert_non_null(strstr(text, "load:\n    value: 400\n    source: 'command line'"));
+    assert_non_null(strstr(text, "access:\n    value: 10\n    source: 'default'"));
+    assert_non_null(strstr(text, "- '127.0.0.1:/export'"));
+    assert_non_null(strstr(text, "throughput_ops: 400.00"));
+    assert_non_null(strstr(text, "avg_response_ms: 2.50"));
+    assert_non_null(strstr(text, "total_ops: 24000"));
+    assert_non_null(strstr(text, "op: 'readdirplus'"));
+    assert_non_null(strstr(text, "op: 'TOTAL'"));
+    assert_non_null(strstr(text, "p99_ms:"));
+    assert_non_null(strstr(text, "code: 4"));
+    assert_non_null(strstr(text, "text: 'Runtime'"));
+    assert_non_null(strstr(text, "Non-standard Runtime 60 != 300"));
+    assert_non_null(strstr(text, "nofit: 0"));
+    assert_non_null(strstr(text, "catchup_skipped_sleeps: 0"));
+    assert_non_null(strstr(text, "issue_lag:\n  requests: 1\n  late_requests: 1"));
+    free(text);
+    f->cfg.runtime_s = 300;
+    assert_int_equal(
+        ld_report_yaml("/nonexistent-dir/x.yaml", &f->in, &v, err, sizeof(err)), -EIO);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(figures),     cmocka_unit_test(valid_run),
+        cmocka_unit_test(parameters),  cmocka_unit_test(counters),
+        cmocka_unit_test(param_block), cmocka_unit_test(client_table),
+        cmocka_unit_test(yaml_file),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

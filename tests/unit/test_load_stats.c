@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test_load_stats.c - unit tests for stats.c: the §11 math against
+ * hand-computed values (mean, variance, the CI column sqrt(3.84 x stddev /
+ * n)), good/bad/fast accounting into op and TOTAL, the histogram's buckets
+ * and percentiles, merging children, and the wire encoding round trip. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/stats.h"
+
+#define MS 1000000ull /* ns */
+
+static void sfs_math(void **state)
+{
+    struct ld_stats s;
+    const struct ld_opstat *o;
+
+    (void)state;
+    ld_stats_reset(&s);
+    ld_stats_good(&s, NF_OP_LOOKUP, 1 * MS, 0);
+    ld_stats_good(&s, NF_OP_LOOKUP, 2 * MS, 0);
+    ld_stats_good(&s, NF_OP_LOOKUP, 3 * MS, 1);
+    ld_stats_good(&s, NF_OP_LOOKUP, 4 * MS, 0);
+    o = &s.op[NF_OP_LOOKUP];
+    assert_int_equal(o->good, 4);
+    assert_int_equal(o->nfs_errors, 1);
+    /* n = 4, S = 10, Q = 30 */
+    assert_true(fabs(o->sum_ms - 10) < 1e-9);
+    assert_true(fabs(o->sumsq_ms - 30) < 1e-9);
+    assert_true(fabs(ld_stats_mean_ms(o) - 2.5) < 1e-9);
+    /* (30 - 100/4) / 3 = 5/3 */
+    assert_true(fabs(ld_stats_variance(o) - 5.0 / 3.0) < 1e-9);
+    assert_true(fabs(ld_stats_stddev(o) - 1.2909944487) < 1e-9);
+    /* sqrt(3.84 x 1.2909944487 / 4) = 1.1132667... */
+    assert_true(fabs(ld_stats_ci(o) - sqrt(3.84 * 1.2909944487358056 / 4)) < 1e-9);
+    assert_true(fabs(ld_stats_ci(o) - 1.11326) < 1e-4);
+    /* TOTAL saw the same calls */
+    assert_int_equal(s.op[NF_OP_TOTAL].good, 4);
+    assert_int_equal(s.op[NF_OP_TOTAL].sum_us, 10000);
+}
+
+static void edge_cases(void **state)
+{
+    struct ld_stats s;
+
+    (void)state;
+    ld_stats_reset(&s);
+    assert_int_equal(s.nchildren, 1);
+    /* n <= 1: variance 0, CI 0 for n = 0 */
+    assert_true(ld_stats_variance(&s.op[NF_OP_READ]) == 0);
+    assert_true(ld_stats_ci(&s.op[NF_OP_READ]) == 0);
+    assert_true(ld_stats_mean_ms(&s.op[NF_OP_READ]) == 0);
+    ld_stats_good(&s, NF_OP_READ, 7 * MS, 0);
+    assert_true(ld_stats_variance(&s.op[NF_OP_READ]) == 0);
+    /* identical values: rounding must not make the variance negative */
+    ld_stats_good(&s, NF_OP_READ, 7 * MS, 0);
+    ld_stats_good(&s, NF_OP_READ, 7 * MS, 0);
+    assert_true(ld_stats_variance(&s.op[NF_OP_READ]) >= 0);
+    /* fast calls: below SFS's microsecond resolution */
+    ld_stats_good(&s, NF_OP_GETATTR, 999, 0);
+    ld_stats_good(&s, NF_OP_GETATTR, 1000, 0);
+    assert_int_equal(s.op[NF_OP_GETATTR].fast, 1);
+    assert_int_equal(s.op[NF_OP_TOTAL].fast, 1);
+    /* bad calls record no time */
+    ld_stats_bad(&s, NF_OP_WRITE);
+    assert_int_equal(s.op[NF_OP_WRITE].bad, 1);
+    assert_int_equal(s.op[NF_OP_TOTAL].bad, 1);
+    assert_int_equal(s.op[NF_OP_WRITE].good, 0);
+    assert_int_equal(s.op[NF_OP_WRITE].hist.count, 0);
+}
+
+static void histogram_buckets(void **state)
+{
+    uint64_t us, lo, hi;
+    unsigned b, prev = 0;
+
+    (void)state;
+    for (b = 0; b < LD_HIST_NB; b++) {
+        ld_hist_bounds(b, &lo, &hi);
+        assert_true(lo < hi);
+        if (b > 0) {
+            uint64_t plo, phi;
+
+            ld_hist_bounds(b - 1, &plo, &phi);
+            assert_int_equal(phi, lo); /* contiguous */
+        }
+        assert_int_equal(ld_hist_bucket(lo), b);
+        assert_int_equal(ld_hist_bucket(hi - 1), b);
+        /* width at most 1/16 of the lower bound (above the exact range) */
+        if (b >= LD_HIST_SUB)
+            assert_true((hi - lo) * 16 <= lo);
+    }
+    for (us = 0; us < 5000000; us = us * 2 + 1) {
+        b = ld_hist_bucket(us);
+        assert_true(b >= prev);
+        prev = b;
+    }
+    assert_int_equal(ld_hist_bucket(UINT64_MAX), LD_HIST_NB - 1);
+}
+
+static void percentiles(void **state)
+{
+    struct ld_stats s;
+    const struct ld_hist *h;
+    int i;
+
+    (void)state;
+    ld_stats_reset(&s);
+    for (i = 1; i <= 1000; i++)
+        ld_stats_good(&s, NF_OP_READ, (uint64_t)i * 100000ull, 0); /* 0.1 .. 100 ms */
+    h = &s.op[NF_OP_READ].hist;
+    assert_true(fabs(ld_hist_quantile_ms(h, 0.50) / 50.0 - 1) < 0.04);
+    assert_true(fabs(ld_hist_quantile_ms(h, 0.99) / 99.0 - 1) < 0.04);
+    assert_true(ld_hist_quantile_ms(h, 1.0) <= 100.0);
+    assert_int_equal(h->max_us, 100000);
+    /* exact below 16 us */
+    ld_stats_reset(&s);
+    ld_stats_good(&s, NF_OP_READ, 7000, 0);
+    assert_true(fabs(ld_hist_quantile_ms(&s.op[NF_OP_READ].hist, 0.5) - 0.007) < 1e-12);
+    ld_stats_reset(&s);
+    assert_true(ld_hist_quantile_ms(&s.op[NF_OP_READ].hist, 0.5) == 0);
+}
+
+static void fill(struct ld_stats *s, int seed)
+{
+    int i;
+
+    ld_stats_reset(s);
+    for (i = 0; i < 1000; i++)
+        ld_stats_good(s, (i * 7 + seed) % NF_NOPS, (uint64_t)(i * 13 + seed) * 1000,
+                      i % 5 == 0);
+    for (i = 0; i < 10; i++)
+        ld_stats_bad(s, i);
+    ld_stats_lag(s, 0);
+    ld_stats_lag(s, 5 * MS + (uint64_t)seed);
+    s->op[NF_OP_READ].no_calls = 3;
+    s->nofit = 2 + seed;
+    s->truncates = 4;
+    s->appends = 9;
+    s->runtime_ns = 60000000000ull + (uint64_t)seed;
+    s->total_kb = 144872;
+    s->base_kb = 14508;
+    s->least_kb = 14508;
+    s->most_kb = 15000 + (uint64_t)seed;
+    s->io_files = 5572;
+    s->working_files = 558;
+    s->catchup_skips = 11 + (uint64_t)seed;
+    s->ahead_sleeps = 5;
+}
+
+static void merge_children(void **state)
+{
+    struct ld_stats a, b, m;
+    int op;
+
+    (void)state;
+    fill(&a, 1);
+    fill(&b, 2);
+    m = a;
+    ld_stats_merge(&m, &b);
+    assert_int_equal(m.nchildren, 2);
+    for (op = 0; op <= NF_NOPS; op++) {
+        assert_int_equal(m.op[op].good, a.op[op].good + b.op[op].good);
+        assert_int_equal(m.op[op].bad, a.op[op].bad + b.op[op].bad);
+        assert_int_equal(m.op[op].hist.count, a.op[op].hist.count + b.op[op].hist.count);
+        assert_true(fabs(m.op[op].sumsq_ms - a.op[op].sumsq_ms - b.op[op].sumsq_ms) <
+                    1e-6);
+        assert_int_equal(m.op[op].hist.max_us, a.op[op].hist.max_us > b.op[op].hist.max_us
+                                                   ? a.op[op].hist.max_us
+                                                   : b.op[op].hist.max_us);
+    }
+    assert_int_equal(m.op[NF_OP_TOTAL].good, 2000);
+    assert_int_equal(m.runtime_ns, a.runtime_ns + b.runtime_ns);
+    assert_int_equal(m.total_kb, 2 * 144872);
+    assert_int_equal(m.most_kb, 30003);
+    assert_int_equal(m.late_requests, 2);
+    assert_int_equal(m.nofit, 7);
+    assert_int_equal(m.lag.max_us, 5000);
+    assert_int_equal(m.catchup_skips, 25);
+    assert_int_equal(m.ahead_sleeps, 10);
+}
+
+static void wire_round_trip(void **state)
+{
+    struct ld_stats a, b;
+    size_t n = ld_stats_wire_bytes();
+    unsigned char *buf = malloc(n);
+
+    (void)state;
+    assert_non_null(buf);
+    assert_true(n > sizeof(uint64_t) * 100);
+    fill(&a, 3);
+    ld_stats_encode(&a, buf);
+    assert_int_equal(ld_stats_decode(&b, buf, n), 0);
+    assert_memory_equal(&a, &b, sizeof(a));
+    /* big-endian magic "LDST" first */
+    assert_memory_equal(buf, "LDST", 4);
+    assert_int_equal(ld_stats_decode(&b, buf, n - 1), -EPROTO);
+    buf[0] ^= 0xff;
+    assert_int_equal(ld_stats_decode(&b, buf, n), -EPROTO);
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sfs_math),          cmocka_unit_test(edge_cases),
+        cmocka_unit_test(histogram_buckets), cmocka_unit_test(percentiles),
+        cmocka_unit_test(merge_children),    cmocka_unit_test(wire_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test_rpc_client.c - unit tests of the rpc engine core against a scripted
+ * peer on the other end of a socketpair (no network): XID matching with
+ * replies out of order and unknown XIDs, UDP retransmission with the same
+ * XID under a stepped clock, a retransmitted call completing once, bounded
+ * tries, TCP timeouts without retransmission, record marking with replies
+ * split and joined, garbage and truncated replies, RPC-level errors,
+ * AUTH_SYS credentials, the in-flight limit, cancel on close, lost
+ * connections. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "rpc/recmark.h"
+#include "rpc/rp.h"
+
+#define PROG 0x20000099u
+#define VERS 1u
+
+/* ---- a stepped clock ------------------------------------------------------ */
+
+static uint64_t fake_now = 1000000000ull;
+static uint64_t fake_clock_now(void *data)
+{
+    (void)data;
+    return fake_now;
+}
+static const struct cm_clock fake_clock = {fake_clock_now, NULL};
+
+/* ---- the scripted peer ---------------------------------------------------- */
+
+struct peer_call {
+    uint32_t xid, prog, vers, proc, arg;
+    struct authunix_parms cred;
+    char machine[256];
+    gid_t gids[32];
+};
+
+/* Reads one call from the peer's end (blocking, bounded by poll); returns
+ * 0 or -1 when nothing arrives within 1 s. */
+static int peer_recv(int fd, int stream, struct peer_call *pc)
+{
+    uint8_t buf[4096], *p = buf;
+    struct opaque_auth cred, verf;
+    char credbuf[MAX_AUTH_BYTES], verfbuf[MAX_AUTH_BYTES];
+    struct pollfd pf = {fd, POLLIN, 0};
+    uint32_t mtype = 0, rpcvers = 0;
+    ssize_t n;
+    XDR x, cx;
+
+    if (poll(&pf, 1, 1000) != 1)
+        return -1;
+    if (stream) {
+        uint8_t m[4];
+        size_t len;
+
+        assert_int_equal(read(fd, m, 4), 4);
+        len = ((size_t)(m[0] & 0x7f) << 24) | ((size_t)m[1] << 16) | ((size_t)m[2] << 8) |
+              m[3];
+        assert_true(m[0] & 0x80);
+        assert_true(len <= sizeof(buf));
+        n = 0;
+        while ((size_t)n < len) {
+            ssize_t k = read(fd, buf + n, len - (size_t)n);
+
+            assert_true(k > 0);
+            n += k;
+        }
+    } else {
+        n = recv(fd, buf, sizeof(buf), 0);
+        assert_true(n > 0);
+    }
+    xdrmem_create(&x, (char *)p, (u_int)n, XDR_DECODE);
+    cred.oa_base = credbuf;
+    verf.oa_base = verfbuf;
+    assert_true(xdr_u_int(&x, &pc->xid) && xdr_u_int(&x, &mtype) &&
+                xdr_u_int(&x, &rpcvers) && xdr_u_int(&x, &pc->prog) &&
+                xdr_u_int(&x, &pc->vers) && xdr_u_int(&x, &pc->proc) &&
+                xdr_opaque_auth(&x, &cred) && xdr_opaque_auth(&x, &verf) &&
+                xdr_u_int(&x, &pc->arg));
+    assert_int_equal(mtype, CALL);
+    assert_int_equal(rpcvers, 2);
+    assert_int_equal(cred.oa_flavor, AUTH_SYS);
+    memset(&pc->cred, 0, sizeof(pc->cred));
+    pc->cred.aup_machname = pc->machine;
+    pc->cred.aup_gids = pc->gids;
+    xdrmem_create(&cx, cred.oa_base, cred.oa_length, XDR_DECODE);
+    assert_true(xdr_authunix_parms(&cx, &pc->cred));
+    return 0;
+}
+
+/* 1 when nothing is waiting at the peer. */
+static int peer_recv_nowait_empty(int fd)
+{
+    struct pollfd pf = {fd, POLLIN, 0};
+
+    return poll(&pf, 1, 0) == 0;
+}
+
+/* Encodes a reply into buf (with a marker when stream); returns its size. */
+static size_t make_reply(uint8_t *buf, size_t cap, int stream, uint32_t xid,
+                         uint32_t accept, uint32_t value)
+{
+    uint32_t w[] = {xid, REPLY, MSG_ACCEPTED, AUTH_NONE, 0, accept, value, value + 2};
+    size_t nw = accept == SUCCESS ? 7 : accept == PROG_MISMATCH ? 8 : 6;
+    size_t off = stream ? 4 : 0, i;
+    XDR x;
+
+    xdrmem_create(&x, (char *)buf + off, (u_int)(cap - off), XDR_ENCODE);
+    for (i = 0; i < nw; i++)
+        assert_true(xdr_u_int(&x, &w[i]));
+    if (stream)
+        rp_recmark_put(buf, xdr_getpos(&x), 1);
+    return off + xdr_getpos(&x);
+}
+
+static void peer_reply(int fd, int stream, uint32_t xid, uint32_t value)
+{
+    uint8_t buf[128];
+    size_t n = make_reply(buf, sizeof(buf), stream, xid, SUCCESS, value);
+
+    assert_int_equal(write(fd, buf, n), (ssize_t)n);
+}
+
+/* ---- the client side ------------------------------------------------------ */
+
+struct tcall {
+    struct rp_call call;
+    uint32_t arg, res;
+    int done_count;
+};
+
+static void tcall_done(struct rp_call *call, void *data)
+{
+    struct tcall *t = data;
+
+    (void)call;
+    t->done_count++;
+}
+
+static void tcall_prepare(struct tcall *t, uint32_t arg, uint32_t timeout_ms)
+{
+    memset(t, 0, sizeof(*t));
+    t->arg = arg;
+    rp_call_prepare(&t->call, 7, (xdrproc_t)xdr_u_int, &t->arg, (xdrproc_t)xdr_u_int,
+                    &t->res, timeout_ms, tcall_done, t);
+}
+
+struct fixture {
+    struct rp_client *c;
+    int peer;
+    int stream;
+};
+
+static void open_pair(struct fixture *f, int stream, struct rp_client_opts *o)
+{
+    int sv[2];
+    char err[CM_ERR_LEN];
+
+    assert_int_equal(socketpair(AF_UNIX, stream ? SOCK_STREAM : SOCK_DGRAM, 0, sv), 0);
+    f->peer = sv[1];
+    f->stream = stream;
+    o->clock = &fake_clock;
+    assert_int_equal(rp_client_open_fd(&f->c, sv[0], stream ? RP_TCP : RP_UDP, PROG, VERS,
+                                       o, err, sizeof(err)),
+                     0);
+}
+
+static void close_pair(struct fixture *f)
+{
+    rp_client_close(f->c);
+    close(f->peer);
+}
+
+/* Services the client until it has nothing readable (bounded). */
+static void pump_client(struct rp_client *c)
+{
+    int i;
+
+    for (i = 0; i < 10; i++)
+        (void)rp_client_service(c, POLLIN);
+}
+
+/* Starts n calls (arguments first_arg, first_arg + 1...) and has the peer
+ * receive each. */
+static void start_calls(struct fixture *f, struct tcall *t, struct peer_call *pc, int n,
+                        uint32_t first_arg, uint32_t timeout_ms)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        tcall_prepare(&t[i], first_arg + (uint32_t)i, timeout_ms);
+        assert_int_equal(rp_call_start(f->c, &t[i].call), 0);
+        assert_int_equal(peer_recv(f->peer, f->stream, &pc[i]), 0);
+    }
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+static void replies_match_calls_by_xid(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t[3];
+    struct peer_call pc[3];
+    struct rp_client_stats st;
+    int i;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 0, &o);
+    start_calls(&f, t, pc, 3, 10, 1000);
+    assert_int_equal(rp_client_in_flight(f.c), 3);
+    assert_true(pc[0].xid != pc[1].xid && pc[1].xid != pc[2].xid);
+    peer_reply(f.peer, 0, pc[2].xid + 1000, 99); /* nobody waits for it */
+    for (i = 2; i >= 0; i--)
+        peer_reply(f.peer, 0, pc[i].xid, pc[i].arg + 1);
+    fake_now += 5000;
+    pump_client(f.c);
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(t[i].done_count, 1);
+        assert_int_equal(t[i].call.status, 0);
+        assert_int_equal(t[i].res, t[i].arg + 1);
+        assert_int_equal(t[i].call.xid, pc[i].xid);
+        assert_int_equal(rp_call_usec(&t[i].call), 5);
+    }
+    rp_client_stats(f.c, &st);
+    assert_int_equal(st.unknown_xid, 1);
+    assert_int_equal(st.replies, 3);
+    assert_int_equal(rp_client_in_flight(f.c), 0);
+    close_pair(&f);
+}
+
+static void udp_retransmits_with_the_same_xid_and_completes_once(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t;
+    struct peer_call a, b;
+    struct rp_client_stats st;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 0, &o);
+    tcall_prepare(&t, 5, 1000);
+    assert_int_equal(rp_call_start(f.c, &t.call), 0);
+    assert_int_equal(peer_recv(f.peer, 0, &a), 0); /* dropped by the "network" */
+    fake_now += 999ull * 1000000;
+    pump_client(f.c);
+    assert_int_equal(peer_recv_nowait_empty(f.peer), 1);
+    fake_now += 2ull * 1000000;
+    pump_client(f.c);
+    assert_int_equal(peer_recv(f.peer, 0, &b), 0);
+    assert_int_equal(a.xid, b.xid);
+    assert_int_equal(t.done_count, 0);
+    peer_reply(f.peer, 0, b.xid, 6);
+    peer_reply(f.peer, 0, b.xid, 6); /* both sends answered */
+    pump_client(f.c);
+    assert_int_equal(t.done_count, 1);
+    assert_int_equal(t.call.status, 0);
+    assert_int_equal(t.call.retransmits, 1);
+    assert_int_equal(t.res, 6);
+    rp_client_stats(f.c, &st);
+    assert_int_equal(st.retransmits, 1);
+    assert_int_equal(st.unknown_xid, 1);
+    close_pair(&f);
+}
+
+static void udp_gives_up_after_the_tries(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t;
+    struct peer_call pc;
+    int sends = 0, i;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    o.udp_tries = 3;
+    open_pair(&f, 0, &o);
+    tcall_prepare(&t, 1, 2000);
+    assert_int_equal(rp_call_start(f.c, &t.call), 0);
+    for (i = 0; i < 5; i++) {
+        while (!peer_recv_nowait_empty(f.peer)) {
+            assert_int_equal(peer_recv(f.peer, 0, &pc), 0);
+            sends++;
+        }
+        fake_now += 2001ull * 1000000;
+        pump_client(f.c);
+    }
+    assert_int_equal(sends, 3);
+    assert_int_equal(t.done_count, 1);
+    assert_int_equal(t.call.status, RP_ERR_TIMEDOUT);
+    assert_int_equal(t.call.retransmits, 2);
+    assert_int_equal(rp_client_timeout_ms(f.c), -1);
+    close_pair(&f);
+}
+
+static void tcp_times_out_without_retransmitting(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t;
+    struct peer_call pc;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 1, &o);
+    tcall_prepare(&t, 1, 3000);
+    assert_int_equal(rp_call_start(f.c, &t.call), 0);
+    assert_int_equal(peer_recv(f.peer, 1, &pc), 0);
+    assert_int_equal(rp_client_timeout_ms(f.c), 3000);
+    fake_now += 3001ull * 1000000;
+    assert_int_equal(rp_client_timeout_ms(f.c), 0);
+    pump_client(f.c);
+    assert_int_equal(t.done_count, 1);
+    assert_int_equal(t.call.status, RP_ERR_TIMEDOUT);
+    assert_int_equal(peer_recv_nowait_empty(f.peer), 1);
+    /* the late reply is dropped as unknown */
+    peer_reply(f.peer, 1, pc.xid, 2);
+    pump_client(f.c);
+    assert_int_equal(t.done_count, 1);
+    close_pair(&f);
+}
+
+static void tcp_replies_split_across_reads_and_joined_in_one(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t[3];
+    struct peer_call pc[3];
+    uint8_t buf[512];
+    size_t n, i;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 1, &o);
+    start_calls(&f, t, pc, 3, 0, 5000);
+    /* reply 0 one byte at a time, the client servicing between bytes */
+    n = make_reply(buf, sizeof(buf), 1, pc[0].xid, SUCCESS, 1000);
+    for (i = 0; i < n; i++) {
+        assert_int_equal(write(f.peer, buf + i, 1), 1);
+        pump_client(f.c);
+        assert_int_equal(t[0].done_count, i + 1 == n);
+    }
+    /* replies 2 and 1 in one write */
+    n = make_reply(buf, sizeof(buf), 1, pc[2].xid, SUCCESS, 1002);
+    n += make_reply(buf + n, sizeof(buf) - n, 1, pc[1].xid, SUCCESS, 1001);
+    assert_int_equal(write(f.peer, buf, n), (ssize_t)n);
+    pump_client(f.c);
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(t[i].done_count, 1);
+        assert_int_equal(t[i].call.status, 0);
+        assert_int_equal(t[i].res, 1000 + i);
+    }
+    close_pair(&f);
+}
+
+static void garbage_and_truncated_replies_fail_with_eproto(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t[2];
+    struct peer_call pc[2];
+    struct rp_client_stats st;
+    uint8_t buf[128];
+    size_t n;
+    int i;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 0, &o);
+    start_calls(&f, t, pc, 2, 1, 1000);
+    /* too short to be a reply: dropped, counted */
+    assert_int_equal(write(f.peer, "\1\2\3", 3), 3);
+    /* call 0: a reply cut before its result */
+    n = make_reply(buf, sizeof(buf), 0, pc[0].xid, SUCCESS, 1);
+    assert_int_equal(write(f.peer, buf, n - 4), (ssize_t)(n - 4));
+    /* call 1: the right XID but not a reply at all */
+    n = make_reply(buf, sizeof(buf), 0, pc[1].xid, SUCCESS, 1);
+    buf[7] = 0; /* REPLY -> CALL */
+    assert_int_equal(write(f.peer, buf, n), (ssize_t)n);
+    pump_client(f.c);
+    for (i = 0; i < 2; i++) {
+        assert_int_equal(t[i].done_count, 1);
+        assert_int_equal(t[i].call.status, RP_ERR_GARBAGE);
+    }
+    assert_true(strlen(rp_client_last_error(f.c)) > 0);
+    rp_client_stats(f.c, &st);
+    assert_int_equal(st.garbage, 3);
+    close_pair(&f);
+}
+
+static void rpc_errors_map_to_errnos(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t[2];
+    struct peer_call pc[2];
+    uint8_t buf[128];
+    size_t n;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 0, &o);
+    start_calls(&f, t, pc, 2, 1, 1000);
+    n = make_reply(buf, sizeof(buf), 0, pc[0].xid, PROG_MISMATCH, 3);
+    assert_int_equal(write(f.peer, buf, n), (ssize_t)n);
+    n = make_reply(buf, sizeof(buf), 0, pc[1].xid, PROC_UNAVAIL, 0);
+    assert_int_equal(write(f.peer, buf, n), (ssize_t)n);
+    pump_client(f.c);
+    assert_int_equal(t[0].call.status, RP_ERR_PROG_MISMATCH);
+    assert_int_equal(t[0].call.low_version, 3);
+    assert_int_equal(t[0].call.high_version, 5);
+    assert_int_equal(t[1].call.status, RP_ERR_PROC_UNAVAIL);
+    assert_string_equal(rp_status_text(RP_ERR_PROG_MISMATCH), "program version mismatch");
+    close_pair(&f);
+}
+
+static void auth_sys_carries_the_requested_ids(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t;
+    struct peer_call pc;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    o.uid = 4321;
+    o.gid = 765;
+    o.ngids = 2;
+    o.gids[0] = 11;
+    o.gids[1] = 12;
+    o.machine_name = "client7";
+    open_pair(&f, 0, &o);
+    tcall_prepare(&t, 1, 1000);
+    assert_int_equal(rp_call_start(f.c, &t.call), 0);
+    assert_int_equal(peer_recv(f.peer, 0, &pc), 0);
+    assert_int_equal(pc.prog, PROG);
+    assert_int_equal(pc.vers, VERS);
+    assert_int_equal(pc.proc, 7);
+    assert_int_equal(pc.cred.aup_uid, 4321);
+    assert_int_equal(pc.cred.aup_gid, 765);
+    assert_int_equal(pc.cred.aup_len, 2);
+    assert_int_equal(pc.cred.aup_gids[1], 12);
+    assert_string_equal(pc.cred.aup_machname, "client7");
+    close_pair(&f);
+}
+
+static void in_flight_limit_refuses_without_callback(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t[3];
+    int i;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    o.max_in_flight = 2;
+    open_pair(&f, 0, &o);
+    for (i = 0; i < 3; i++)
+        tcall_prepare(&t[i], 1, 1000);
+    assert_int_equal(rp_call_start(f.c, &t[0].call), 0);
+    assert_int_equal(rp_call_start(f.c, &t[1].call), 0);
+    assert_int_equal(rp_call_start(f.c, &t[2].call), -EAGAIN);
+    /* closing cancels the two in flight, each once; the refused one never */
+    rp_client_close(f.c);
+    close(f.peer);
+    assert_int_equal(t[0].done_count, 1);
+    assert_int_equal(t[0].call.status, RP_ERR_CANCELED);
+    assert_int_equal(t[1].done_count, 1);
+    assert_int_equal(t[2].done_count, 0);
+}
+
+static void lost_connection_fails_calls_and_refuses_new_ones(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 1, &o);
+    tcall_prepare(&t, 1, 1000);
+    assert_int_equal(rp_call_start(f.c, &t.call), 0);
+    close(f.peer);
+    pump_client(f.c);
+    assert_int_equal(t.done_count, 1);
+    assert_int_equal(t.call.status, RP_ERR_CONNRESET);
+    tcall_prepare(&t, 1, 1000);
+    assert_int_equal(rp_call_start(f.c, &t.call), -ENOTCONN);
+    rp_client_close(f.c);
+    assert_int_equal(t.done_count, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(replies_match_calls_by_xid),
+        cmocka_unit_test(udp_retransmits_with_the_same_xid_and_completes_once),
+        cmocka_unit_test(udp_gives_up_after_the_tries),
+        cmocka_unit_test(tcp_times_out_without_retransmitting),
+        cmocka_unit_test(tcp_replies_split_across_reads_and_joined_in_one),
+        cmocka_unit_test(garbage_and_truncated_replies_fail_with_eproto),
+        cmocka_unit_test(rpc_errors_map_to_errnos),
+        cmocka_unit_test(auth_sys_carries_the_requested_ids),
+        cmocka_unit_test(in_flight_limit_refuses_without_callback),
+        cmocka_unit_test(lost_connection_fails_calls_and_refuses_new_ones),
+    };
+
+    return cmocka_run_group_tests_name("rpc_client", tests, NULL, NULL);
+}

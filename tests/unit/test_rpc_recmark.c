@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test_rpc_recmark.c - unit tests of the record-marking framer: every split
+ * of a byte stream (headers cut in two, records in many fragments, several
+ * records in one read) yields the same records; oversized records and
+ * zero-length records are handled. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rpc/recmark.h"
+
+/* Appends a fragment (marker + body) to buf at *len. */
+static void frag(uint8_t *buf, size_t *len, const char *body, size_t n, int last)
+{
+    rp_recmark_put(buf + *len, n, last);
+    memcpy(buf + *len + 4, body, n);
+    *len += 4 + n;
+}
+
+/* Feeds stream in pieces of `step` bytes; collects records joined by '|'. */
+static int feed_all(struct rp_recmark *rm, const uint8_t *s, size_t len, size_t step,
+                    char *out, size_t outlen)
+{
+    size_t off = 0, o = 0;
+
+    out[0] = '\0';
+    while (off < len) {
+        size_t n = len - off < step ? len - off : step;
+        size_t used = 0;
+
+        while (used < n) {
+            const uint8_t *rec;
+            size_t rl;
+            ssize_t k = rp_recmark_feed(rm, s + off + used, n - used, &rec, &rl);
+
+            if (k < 0)
+                return (int)k;
+            assert_true(k > 0);
+            used += (size_t)k;
+            if (rec) {
+                assert_true(o + rl + 2 < outlen);
+                memcpy(out + o, rec, rl);
+                o += rl;
+                out[o++] = '|';
+                out[o] = '\0';
+            }
+        }
+        off += n;
+    }
+    return 0;
+}
+
+static void every_split_gives_the_same_records(void **state)
+{
+    uint8_t s[256];
+    size_t len = 0, step;
+    char out[256];
+
+    (void)state;
+    frag(s, &len, "hello", 5, 1);
+    frag(s, &len, "wor", 3, 0); /* one record in three fragments */
+    frag(s, &len, "ld", 2, 0);
+    frag(s, &len, "!", 1, 1);
+    frag(s, &len, "", 0, 1); /* an empty record */
+    frag(s, &len, "last one", 8, 1);
+    for (step = 1; step <= len; step++) {
+        struct rp_recmark rm;
+
+        rp_recmark_init(&rm, 64);
+        assert_int_equal(feed_all(&rm, s, len, step, out, sizeof(out)), 0);
+        assert_string_equal(out, "hello|world!||last one|");
+        rp_recmark_free(&rm);
+    }
+}
+
+static void whole_record_is_handed_out_in_place(void **state)
+{
+    uint8_t s[64];
+    size_t len = 0;
+    const uint8_t *rec;
+    size_t rl;
+    struct rp_recmark rm;
+
+    (void)state;
+    frag(s, &len, "abcdef", 6, 1);
+    rp_recmark_init(&rm, 64);
+    assert_int_equal(rp_recmark_feed(&rm, s, len, &rec, &rl), (ssize_t)len);
+    assert_ptr_equal(rec, s + 4);
+    assert_int_equal(rl, 6);
+    assert_null(rm.buf); /* nothing allocated */
+    rp_recmark_free(&rm);
+}
+
+static void oversized_record_is_refused(void **state)
+{
+    uint8_t s[64];
+    size_t len = 0;
+    char body[40] = {0};
+    const uint8_t *rec;
+    size_t rl;
+    struct rp_recmark rm;
+
+    (void)state;
+    rp_recmark_init(&rm, 16);
+    frag(s, &len, body, 17, 1);
+    assert_int_equal(rp_recmark_feed(&rm, s, len, &rec, &rl), -EMSGSIZE);
+    rp_recmark_free(&rm);
+
+    /* fragments that only together exceed the limit */
+    len = 0;
+    rp_recmark_init(&rm, 16);
+    frag(s, &len, body, 10, 0);
+    frag(s, &len, body, 10, 1);
+    assert_int_equal(feed_all(&rm, s, len, 3, body, sizeof(body)), -EMSGSIZE);
+    rp_recmark_free(&rm);
+}
+
+static void marker_encodes_last_bit_and_length(void **state)
+{
+    uint8_t m[4];
+
+    (void)state;
+    rp_recmark_put(m, 0x123456, 1);
+    assert_int_equal(m[0], 0x80);
+    assert_int_equal(m[1], 0x12);
+    assert_int_equal(m[2], 0x34);
+    assert_int_equal(m[3], 0x56);
+    rp_recmark_put(m, 5, 0);
+    assert_int_equal(m[0], 0);
+    assert_int_equal(m[3], 5);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_split_gives_the_same_records),
+        cmocka_unit_test(whole_record_is_handed_out_in_place),
+        cmocka_unit_test(oversized_record_is_refused),
+        cmocka_unit_test(marker_encodes_last_bit_and_length),
+    };
+
+    return cmocka_run_group_tests_name("rpc_recmark", tests, NULL, NULL);
+}
