@@ -69,24 +69,27 @@ struct ping {
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: sfs_ping [-2|-3] [-Q] [-c COUNT] [-o OUTSTANDING]\n"
-            "                [-p null|getattr|lookup|read] [-n NAME] [-t MS] [-r] MOUNT\n"
-            "       sfs_ping [-2|-3] -E MOUNT\n"
-            "  -2, -3          NFS version (default 3)\n"
-            "  -Q              NFS over TCP (default UDP; MOUNT uses UDP)\n"
-            "  -c COUNT        calls to complete (default 1000)\n"
-            "  -o OUTSTANDING  calls kept in flight (default 1, at most %d)\n"
-            "  -p OP           procedure: null, getattr (default), lookup, read\n"
-            "  -n NAME         name for lookup and read (default: '.' for lookup,\n"
-            "                  the first regular file of the export for read)\n"
-            "  -t MS           per-call timeout (default: the SFS call class)\n"
-            "  -r              reserved source port (needs root or\n"
-            "                  CAP_NET_BIND_SERVICE)\n"
-            "  -E              list the server's exports (MOUNT EXPORT) and exit\n"
-            "  MOUNT           host:/path, host:port:/path or\n"
-            "                  nfs://host[:port]/path?mountport=N\n",
-            PING_MAX_OUTSTANDING);
+    fprintf(
+        out,
+        "usage: sfs_ping [-2|-3] [-Q] [-c COUNT] [-o OUTSTANDING]\n"
+        "                [-p null|getattr|lookup|read] [-n NAME] [-t MS] [-r] MOUNT\n"
+        "       sfs_ping [-2|-3] -E MOUNT\n"
+        "  -2, -3          NFS version (default 3)\n"
+        "  -Q              NFS over TCP (default UDP; MOUNT uses UDP)\n"
+        "  -c COUNT        calls to complete (default 1000)\n"
+        "  -o OUTSTANDING  calls kept in flight (default 1, at most %d)\n"
+        "  -p OP           procedure: null, getattr (default), lookup, read\n"
+        "  -n NAME         name for lookup and read (default: '.' for lookup,\n"
+        "                  the first regular file of the export for read)\n"
+        "  -t MS           per-call timeout (default: the SFS call class)\n"
+        "  -r              reserved source port (needs root or\n"
+        "                  CAP_NET_BIND_SERVICE)\n"
+        "  -E              list the server's exports (MOUNT EXPORT) and exit\n"
+        "  -F FAULTS       inject faults into the replies of the ping calls (tests):\n"
+        "                  drop=P,dup=P,trunc=P,reorder=P,seed=N (P in percent)\n"
+        "  MOUNT           host:/path, host:port:/path or\n"
+        "                  nfs://host[:port]/path?mountport=N\n",
+        PING_MAX_OUTSTANDING);
 }
 
 /* ---- finding what to operate on ----------------------------------------- */
@@ -306,6 +309,61 @@ static void print_export(const char *dir, void *data)
     printf("export     %s\n", dir);
 }
 
+/* Closes the fault-injecting client, if any, then unmounts. */
+static void finish(struct ping *p)
+{
+    if (p->c && p->c != p->m.nfs)
+        rp_client_close(p->c);
+    p->c = NULL;
+    nf_umount(&p->m);
+}
+
+/* Parses -F: "drop=P,dup=P,trunc=P,reorder=P,seed=N". */
+static int parse_faults(const char *s, struct rp_fault *f, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"drop", "dup", "trunc", "reorder", "seed"};
+    char buf[256], *tok, *save = NULL;
+    int64_t v;
+    size_t k;
+
+    memset(f, 0, sizeof(*f));
+    if (strlen(s) >= sizeof(buf))
+        return cm_errf(err, errlen, "-F: too long");
+    strcpy(buf, s);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+
+        for (k = 0; eq && k < CM_ARRAY_LEN(keys); k++)
+            if (strlen(keys[k]) == (size_t)(eq - tok) &&
+                strncmp(tok, keys[k], (size_t)(eq - tok)) == 0)
+                break;
+        if (!eq || k == CM_ARRAY_LEN(keys))
+            return cm_errf(err, errlen,
+                           "-F: '%s' is not drop=, dup=, trunc=, reorder= or seed=", tok);
+        if (cm_parse_i64("-F", eq + 1, 0, k == 4 ? 2147483646 : 100, &v, err, errlen) < 0)
+            return -EINVAL;
+        switch (k) {
+        case 0:
+            f->drop_pct = (unsigned)v;
+            break;
+        case 1:
+            f->dup_pct = (unsigned)v;
+            break;
+        case 2:
+            f->truncate_pct = (unsigned)v;
+            break;
+        case 3:
+            f->reorder_pct = (unsigned)v;
+            break;
+        default:
+            f->seed = (uint32_t)v;
+        }
+    }
+    if (f->drop_pct + f->dup_pct + f->truncate_pct + f->reorder_pct > 100)
+        return cm_errf(err, errlen, "-F: the percentages add up to more than 100");
+    return 0;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -381,13 +439,18 @@ int main(int argc, char **argv)
     char err[CM_ERR_LEN];
     uint64_t t0, t1;
     double cpu0;
-    int opt, rc, i, list_exports = 0;
+    struct rp_fault fault;
+    int opt, rc, i, list_exports = 0, use_fault = 0;
 
     p.version = 3;
     p.count = 1000;
     p.op = PING_GETATTR;
     nf_mount_opts_init(&mo, 3);
-    while ((opt = getopt(argc, argv, "23Qc:o:p:n:t:rEh")) != -1) {
+    if (argc > 1 && strcmp(argv[1], "--help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    while ((opt = getopt(argc, argv, "23Qc:o:p:n:t:rEF:h")) != -1) {
         switch (opt) {
         case '2':
         case '3':
@@ -436,6 +499,11 @@ int main(int argc, char **argv)
         case 'E':
             list_exports = 1;
             break;
+        case 'F':
+            if (parse_faults(optarg, &fault, err, sizeof(err)) < 0)
+                goto bad;
+            use_fault = 1;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -464,15 +532,24 @@ int main(int argc, char **argv)
         return 1;
     }
     p.c = p.m.nfs;
+    if (use_fault) {
+        /* a client of its own, so that the mount itself ran clean */
+        p.m.opts.rpc.fault = &fault;
+        if (nf_mount_open_client(&p.m, mo.transport, &p.c, err, sizeof(err)) < 0) {
+            fprintf(stderr, "sfs_ping: %s\n", err);
+            finish(&p);
+            return 1;
+        }
+    }
     if (setup_op(&p, err, sizeof(err)) < 0) {
         fprintf(stderr, "sfs_ping: %s: %s\n", argv[optind], err);
-        nf_umount(&p.m);
+        finish(&p);
         return 1;
     }
     p.rt_us = malloc((size_t)p.count * sizeof(*p.rt_us));
     if (!p.rt_us) {
         fprintf(stderr, "sfs_ping: out of memory for %lld response times\n", p.count);
-        nf_umount(&p.m);
+        finish(&p);
         return 1;
     }
     cpu0 = cpu_seconds();
@@ -481,7 +558,7 @@ int main(int argc, char **argv)
     t1 = cm_now_ns();
     if (rc < 0) {
         fprintf(stderr, "sfs_ping: %s: %s\n", argv[optind], rp_status_text(rc));
-        nf_umount(&p.m);
+        finish(&p);
         free(p.rt_us);
         return 1;
     }
@@ -490,7 +567,7 @@ int main(int argc, char **argv)
     if (p.rpc_errors)
         fprintf(stderr, "sfs_ping: %lld of %lld calls failed; first: %s\n", p.rpc_errors,
                 p.completed, p.first_error_text);
-    nf_umount(&p.m);
+    finish(&p);
     free(p.rt_us);
     return p.rpc_errors ? 1 : 0;
 

@@ -26,7 +26,8 @@
 #include "load/files.h"
 #include "nfs/nf.h"
 
-#define LD_BIOD_SLOTS 33 /* 32 (MAX_BIODS) + 1 */
+#define LD_BIOD_SLOTS 33   /* 32 (MAX_BIODS) + 1 */
+#define LD_RBUF_BYTES 8192 /* a READ reply's data: one block (-B <= 8 KB) */
 
 union ld_args {
     nfs_fh a2_fh;
@@ -101,6 +102,8 @@ struct ld_slot {
     union ld_res res;
     char name[2][LD_NAME_MAX];  /* dir-op names (rename: from, to) */
     char text[LD_NAME_MAX + 4]; /* symlink text */
+    char rbuf[LD_RBUF_BYTES];   /* READ data lands here, not in malloc'd
+                                   memory (ops.c's READ result codecs) */
     int op;                     /* enum nf_op */
     uint32_t file;              /* entry index, LD_NO_FILE when none */
     uint32_t file2;             /* second entry (rename target, link name) */

@@ -130,6 +130,13 @@ void ld_child_free(struct ld_child *c)
     c->groups = NULL;
 }
 
+int ld_child_parent_gone(const struct ld_child *c)
+{
+    struct pollfd pf = {c->ctl_fd, POLLIN, 0};
+
+    return c->ctl_fd >= 0 && poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR));
+}
+
 /* ---- the load phases ------------------------------------------------------ */
 
 /* Reads any command the parent sent (STOP) without blocking.  Returns 0,
@@ -182,6 +189,7 @@ int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
     c->stop = 0;
     c->requests = 0;
     c->phase_start_ns = start;
+    c->biod.requests = c->biod.calls = c->biod.max_in_flight = 0;
     if (measuring) {
         ld_stats_reset(&c->stats);
         ld_files_reset_accounting(&c->files);
@@ -227,6 +235,15 @@ int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
         now = cm_now_ns();
     }
     c->measuring = 0;
+    if (ld_debug_child_on(c->debug, LD_DBG_CHILD_BIOD, (int)c->index))
+        ld_child_log(c, "biod: %llu requests, %llu calls, at most %llu in flight",
+                     (unsigned long long)c->biod.requests,
+                     (unsigned long long)c->biod.calls,
+                     (unsigned long long)c->biod.max_in_flight);
+    if (ld_debug_child_on(c->debug, LD_DBG_CHILD_GENERAL, (int)c->index))
+        ld_child_log(c, "%s phase ended: %llu requests in %.3f s",
+                     measuring ? "run" : "warm-up", (unsigned long long)c->requests,
+                     (cm_now_ns() - start) / 1e9);
     if (measuring) {
         /* The pacer's sleep after the last request may pass the end: that
          * idle tail is not part of the run. */

@@ -138,6 +138,10 @@ void ld_child_free(struct ld_child *c);
  * had zero calls (the run must stop, sfs-reference §9). */
 int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds);
 
+/* Nonzero when the parent's end of the socket is closed (a parent killed
+ * by SIGKILL): long phases check it so that no child outlives its run. */
+int ld_child_parent_gone(const struct ld_child *c);
+
 /* A line for DEBUG output, prefixed with the child number. */
 void ld_child_log(struct ld_child *c, const char *fmt, ...) CM_PRINTF(2, 3);
 

@@ -386,6 +386,10 @@ int ld_init_populate(struct ld_child *c)
     /* io files: exist with their initial size, filled with data */
     for (k = 0; rc == 0 && k < t->count[LD_CAT_IO]; k++) {
         i = t->first[LD_CAT_IO] + k;
+        if (k % 256 == 0 && ld_child_parent_gone(c)) {
+            rc = fail(c, -EPIPE, "populate: the parent is gone");
+            break;
+        }
         rc = settle(c, i, 1, TYPE_REG, fresh[t->f[i].parent], NF_OP_CREATE);
         if (rc >= 0)
             rc = size_io(c, i, c->req.attr_size);

@@ -6,6 +6,7 @@
  * by biod after ld_op_done has read them.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "load/debug.h"
@@ -375,6 +376,60 @@ int ld_op_pick(struct ld_child *c, int op)
     return 0;
 }
 
+/* ---- READ results into the slot's buffer ------------------------------------ */
+
+/* The slot a result lives in (res is a member of struct ld_slot). */
+static struct ld_slot *slot_of(void *res)
+{
+    return (struct ld_slot *)((char *)res - offsetof(struct ld_slot, res));
+}
+
+/* READ data: at most the slot's buffer, copied in by XDR (no allocation). */
+static bool_t data_into_slot(XDR *x, struct ld_slot *s, u_int *len, char **val)
+{
+    if (!xdr_u_int(x, len) || *len > LD_RBUF_BYTES)
+        return FALSE;
+    *val = s->rbuf;
+    return xdr_opaque(x, s->rbuf, *len);
+}
+
+/* xdr_READ3res, decoding the data into the slot; freeing frees nothing.
+ * Deviation from rpcgen's codec only in where the bytes go: a READ reply is
+ * the one large result on the hot path. */
+static bool_t xdr_read3_slot(XDR *x, READ3res *r)
+{
+    READ3resok *ok = &r->READ3res_u.resok;
+
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op != XDR_DECODE)
+        return xdr_READ3res(x, r);
+    if (!xdr_nfsstat3(x, &r->status))
+        return FALSE;
+    if (r->status != NFS3_OK)
+        return xdr_post_op_attr(x, &r->READ3res_u.resfail.file_attributes);
+    return xdr_post_op_attr(x, &ok->file_attributes) && xdr_count3(x, &ok->count) &&
+           xdr_bool(x, &ok->eof) &&
+           data_into_slot(x, slot_of(r), &ok->data.data_len, &ok->data.data_val);
+}
+
+/* The same for the v2 readres. */
+static bool_t xdr_read2_slot(XDR *x, readres *r)
+{
+    readokres *ok = &r->readres_u.reply;
+
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op != XDR_DECODE)
+        return xdr_readres(x, r);
+    if (!xdr_nfsstat(x, &r->status))
+        return FALSE;
+    if (r->status != NFS_OK)
+        return TRUE;
+    return xdr_fattr(x, &ok->attributes) &&
+           data_into_slot(x, slot_of(r), &ok->data.data_len, &ok->data.data_val);
+}
+
 /* ---- arguments ----------------------------------------------------------- */
 
 static void prep_rw3(struct ld_child *c, struct ld_slot *s, uint32_t i)
@@ -619,6 +674,9 @@ int ld_op_prepare(struct ld_slot *s, uint32_t i, void *data)
         return -EOPNOTSUPP;
     rp_call_prepare(&s->call, (uint32_t)proc, row->args_codec, &s->args, row->res_codec,
                     &s->res, nf_class_timeout_ms(row->cls, c->cfg->tcp), NULL, NULL);
+    if (r->op == NF_OP_READ)
+        s->call.res_codec =
+            c->nfs_version == 3 ? (xdrproc_t)xdr_read3_slot : (xdrproc_t)xdr_read2_slot;
     return 0;
 }
 
@@ -809,6 +867,10 @@ void ld_op_done(struct ld_slot *s, void *data)
     if ((s->call.status != 0 || st != 0) && !(r->expect_noent && st == NF_ST_NOENT) &&
         !r->init)
         log_error(c, s, st);
+    if (s->call.retransmits > 0 &&
+        ld_debug_child_on(c->debug, LD_DBG_CHILD_RPC, (int)c->index))
+        ld_child_log(c, "%s xid %08x: %u retransmission(s), %s", nf_op_name(s->op),
+                     s->call.xid, s->call.retransmits, rp_status_text(s->call.status));
 }
 
 /* ---- requests --------------------------------------------------------------- */
@@ -846,6 +908,16 @@ int ld_op_request(struct ld_child *c, int op)
         if (c->measuring)
             c->stats.op[op].no_calls++;
         return 0;
+    }
+    if (ld_debug_child_on(c->debug, LD_DBG_CHILD_FILES, (int)c->index) &&
+        c->req.file != LD_NO_FILE) {
+        char name[LD_NAME_MAX];
+        ld_files_name(&c->files, c->req.file, name, sizeof(name));
+        ld_child_log(c, "%s %s: offset %llu, %u bytes in %u call(s)%s", nf_op_name(op),
+                     name, (unsigned long long)c->req.offset, c->req.len, c->req.ncalls,
+                     c->req.append     ? ", append"
+                     : c->req.truncate ? ", truncate"
+                                       : "");
     }
     calls = ld_op_issue(c);
     if (calls < 0)

@@ -617,6 +617,12 @@ int ld_run(const struct ld_config *cfg, const char *prog, char *err, size_t errl
     p.log = stderr;
     p.debug_signals = ld_debug_on(cfg->debug_mask, LD_DBG_PARENT_SIGNAL);
     rc = ld_parent_spawn(&p, (unsigned)cfg->procs, ld_child_main, &su);
+    if (rc == 0 && ld_debug_on(cfg->debug_mask, LD_DBG_PARENT_GENERAL)) {
+        unsigned k;
+        for (k = 0; k < p.nprocs; k++)
+            fprintf(stderr, "%s: child %u is pid %ld, mount point %s\n", prog, k,
+                    (long)p.procs[k].pid, ld_config_mount_for_child(cfg, (int)k));
+    }
     if (rc == 0)
         rc = drive(&p, cfg, stderr);
     if (rc == 0)
@@ -625,9 +631,10 @@ int ld_run(const struct ld_config *cfg, const char *prog, char *err, size_t errl
         rc = ld_parent_reap(&p);
     if (rc < 0) {
         cm_errf(err, errlen, "%s", p.last_error);
-        code = rc == -EINTR    ? LD_EXIT_INTR
-               : rc == -ECHILD ? LD_EXIT_CHILD
-                               : LD_EXIT_FAILED;
+        if (rc == -EINTR || ld_parent_interrupted())
+            code = LD_EXIT_INTR;
+        else
+            code = rc == -ECHILD ? LD_EXIT_CHILD : LD_EXIT_FAILED;
         ld_parent_kill_all(&p);
         ld_parent_free(&p);
         return code;

@@ -313,14 +313,22 @@ struct nf_mount {
 
 /*
  * Mounts: resolves the host (loopback only is the tests' business, not
- * this function's), looks up the ports with rpcbind GETPORT unless given,
- * calls MNT (MOUNT v1 for NFSv2, v3 for NFSv3), opens the NFS client on the
- * requested transport and, with opts->ping, checks the version with NULL.
- * Blocks (bounded by the timeouts).  Returns 0 with m filled, or -errno
- * with one line in err: "HOST: unknown host", "HOST: no portmapper
- * (rpcbind) answers", "HOST: MOUNT v3 not registered with rpcbind",
- * "HOST: no server answers at port P", "HOST:/PATH: export refused (NOENT)",
- * "HOST: server offers NFS versions 3..3, not 2".
+ * this function's), looks up the NFS port with rpcbind GETPORT unless
+ * given, opens the NFS client on the requested transport and, with
+ * opts->ping, checks the version with NULL first (so that a missing version
+ * is reported as such, not as a MOUNT failure), then finds the MOUNT port
+ * and calls MNT (MOUNT v1 for NFSv2, v3 for NFSv3).  Blocks; each step is
+ * bounded by opts->timeout_ms in total (UDP tries share it).  Returns 0
+ * with m filled, or -errno with one line in err, for example:
+ *   "HOST: unknown host (...)"
+ *   "HOST: no portmapper (rpcbind) answers at port 111"
+ *   "HOST: NFS is not registered with rpcbind (udp)"
+ *   "HOST: server offers NFS versions 3..3, not 2"
+ *   "HOST: no NFS server answers at port P (connection refused)"
+ *   "HOST: no valid NFS reply at port P in T ms (N replies with unknown
+ *    XIDs or garbage dropped)"
+ *   "HOST: bad reply from MOUNT at port P: ..."
+ *   "HOST:/PATH: export refused (ACCES)"
  */
 int nf_mount(struct nf_mount *m, const char *spec, const struct nf_mount_opts *opts,
              char *err, size_t errlen);

@@ -128,6 +128,12 @@ static struct rp_client *client_new(enum rp_transport_kind t, uint32_t prog,
         rp_client_close(c);
         return NULL;
     }
+    if (rp__fault_init(c, opts ? opts->fault : NULL) < 0) {
+        cm_errf(err, errlen, "out of memory");
+        rp_client_close(c);
+        return NULL;
+    }
+    c->opts.fault = NULL; /* copied into c->fault */
     if (rp__auth_header(c, opts ? opts->machine_name : NULL) < 0) {
         cm_errf(err, errlen, "%s", c->last_error);
         rp_client_close(c);
@@ -316,6 +322,7 @@ void rp_client_close(struct rp_client *c)
     if (c->fd >= 0)
         close(c->fd);
     rp__xid_free(c);
+    rp__fault_free(c);
     rp_recmark_free(&c->rm);
     free(c->rbuf);
     free(c->sbuf);
@@ -589,6 +596,8 @@ int rp_client_service(struct rp_client *c, short revents)
     c->in_service = 1;
     if (!c->dead && (revents & (POLLIN | POLLERR | POLLHUP))) {
         rc = c->ops->read(c);
+        if (c->fault_on)
+            rp__fault_release(c, cm_clock_now(&c->clock));
         if (rc < 0)
             transport_failed(c, rc);
     }

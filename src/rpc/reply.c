@@ -98,6 +98,14 @@ static int decode_denied(struct rp_client *c, struct rp_call *call, XDR *x)
 
 void rp__reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now)
 {
+    if (c->fault_on)
+        rp__fault_reply(c, msg, len, now);
+    else
+        rp__reply_direct(c, msg, len, now);
+}
+
+void rp__reply_direct(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now)
+{
     struct rp_call *call;
     uint32_t stat;
     int status;

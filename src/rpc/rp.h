@@ -66,6 +66,21 @@ enum rp_resv_port {
 #define RP_DEFAULT_MAX_RECORD    1200000 /* bytes; fits a 1 MB READ reply */
 #define RP_MAX_GIDS              16
 
+/*
+ * Fault injection (fault.c, style.md 2.5): under a seed, replies read from
+ * the socket are dropped, delivered twice, cut in half, or held back and
+ * delivered after the next one (at the latest at the end of that read).
+ * Percentages of replies, applied in that order.  For tests and
+ * robustness checks only; NULL in production.
+ */
+struct rp_fault {
+    uint32_t seed;
+    unsigned drop_pct;
+    unsigned dup_pct;
+    unsigned truncate_pct;
+    unsigned reorder_pct;
+};
+
 struct rp_client_opts {
     enum rp_transport_kind transport; /* RP_UDP (default) or RP_TCP */
     enum rp_resv_port resv_port;      /* default RP_RESV_NO */
@@ -82,6 +97,7 @@ struct rp_client_opts {
     size_t max_record_bytes;      /* largest reply accepted (TCP record, UDP
                                      datagram buffer) */
     size_t sndbuf_bytes;          /* SO_SNDBUF/SO_RCVBUF, 0 = system default */
+    const struct rp_fault *fault; /* NULL = none (default); copied */
 };
 
 /* Fills o with the defaults above. */
@@ -250,6 +266,8 @@ struct rp_client_stats {
     uint64_t garbage;     /* replies or records that did not decode */
     uint64_t bytes_sent;
     uint64_t bytes_received;
+    uint64_t faults; /* replies dropped/duplicated/cut/held by
+                        fault injection */
 };
 void rp_client_stats(const struct rp_client *c, struct rp_client_stats *st);
 

@@ -65,6 +65,13 @@ struct rp_client {
 
     struct rp_client_stats st;
     char last_error[CM_ERR_LEN];
+
+    /* fault injection (fault.c); fault_on = 0 in production */
+    int fault_on;
+    struct rp_fault fault;
+    struct cm_rng fault_rng;
+    uint8_t *held;   /* a reply held back for reordering */
+    size_t held_len; /* 0 = none held */
 };
 
 /* Formats c->last_error; returns err (a negative errno) for tail calls. */
@@ -86,8 +93,17 @@ struct rp_call *rp__xid_drain(struct rp_client *c);
  * host name), AUTH_SYS through libtirpc.  0 or -errno with last_error. */
 int rp__auth_header(struct rp_client *c, const char *machine_name);
 
-/* reply.c: decodes one reply message and completes its call. */
+/* reply.c: decodes one reply message and completes its call.  Transports
+ * call rp__reply, which goes through fault injection when it is on. */
 void rp__reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now);
+void rp__reply_direct(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now);
+
+/* fault.c */
+int rp__fault_init(struct rp_client *c, const struct rp_fault *f);
+void rp__fault_free(struct rp_client *c);
+void rp__fault_reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now);
+/* Delivers a reply held back for reordering (end of a read). */
+void rp__fault_release(struct rp_client *c, uint64_t now);
 /* Completes a call (already unlinked from the XID table). */
 void rp__complete(struct rp_client *c, struct rp_call *call, int status);
 

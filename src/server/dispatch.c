@@ -2,9 +2,10 @@
 /*
  * dispatch.c - one RPC call in, one reply out (server layer).  Decodes the
  * ONC RPC call header (RFC 5531) on an xdrmem stream, picks the program and
- * version table (NFS v2/v3, MOUNT v1/v3: every port serves all four),
- * decodes the arguments with the table's rpcgen codec, runs the handler,
- * and encodes the accepted or denied reply.  Fault injection (errors,
+ * version (NFS v2/v3, MOUNT v1/v3: every port serves all four), takes the
+ * procedure's row from the nfs layer's tables (nf.h, the client's own) for
+ * the codecs and names, runs the server's handler for it, and encodes the
+ * accepted or denied reply.  Fault injection (errors,
  * dropped or delayed replies, --exit-after) and the per-procedure counters
  * hook in here so that every transport gets them.
  *
@@ -96,14 +97,42 @@ int sv_core_exit_requested(const struct sv_core *c)
     return c->exit_requested;
 }
 
+/* ---- versions ------------------------------------------------------------ */
+
+/* Lowest and highest version offered for prog; 0 when the program is not
+ * served. */
+static int version_range(uint32_t prog, u_int *low, u_int *high)
+{
+    *low = ~0u;
+    *high = 0;
+    for (int i = 0; i < 4; i++) {
+        const struct nf_proc_table *t = nf_proc_table(versions[i]->id);
+        if (t->prog != prog)
+            continue;
+        if (t->vers < *low)
+            *low = t->vers;
+        if (t->vers > *high)
+            *high = t->vers;
+    }
+    return *high != 0;
+}
+
+static int version_index(uint32_t prog, uint32_t vers)
+{
+    const struct nf_proc_table *t = nf_proc_table_for(prog, vers);
+
+    for (int i = 0; t != NULL && i < 4; i++)
+        if (versions[i]->id == t->id)
+            return i;
+    return -1;
+}
+
 uint64_t sv_core_count(const struct sv_core *c, uint32_t prog, uint32_t vers,
                        uint32_t proc)
 {
-    for (int i = 0; i < 4; i++)
-        if (versions[i]->prog == prog && versions[i]->vers == vers &&
-            proc < versions[i]->nprocs)
-            return c->counts[i][proc];
-    return 0;
+    int vi = version_index(prog, vers);
+
+    return vi >= 0 && proc < versions[vi]->nhandlers ? c->counts[vi][proc] : 0;
 }
 
 /* ---- call header --------------------------------------------------------- */
@@ -159,43 +188,20 @@ static size_t reply_error(XDR *x, u_int xid, u_int stat, u_int low, u_int high)
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-/* Lowest and highest version offered for prog; 0 when the program is not
- * served. */
-static int version_range(uint32_t prog, u_int *low, u_int *high)
-{
-    *low = ~0u;
-    *high = 0;
-    for (int i = 0; i < 4; i++) {
-        if (versions[i]->prog != prog)
-            continue;
-        if (versions[i]->vers < *low)
-            *low = versions[i]->vers;
-        if (versions[i]->vers > *high)
-            *high = versions[i]->vers;
-    }
-    return *high != 0;
-}
-
-static int version_index(uint32_t prog, uint32_t vers)
-{
-    for (int i = 0; i < 4; i++)
-        if (versions[i]->prog == prog && versions[i]->vers == vers)
-            return i;
-    return -1;
-}
-
 /* Runs the procedure and encodes its results after the accepted header.
  * Returns the reply length, 0 when nothing should be sent. */
 static size_t call(struct sv_core *c, XDR *in, XDR *out, u_int xid, int vi, u_int proc)
 {
     const struct sv_version *v = versions[vi];
-    const struct sv_proc *p = &v->procs[proc];
+    const struct sv_handler *h = &v->handlers[proc];
+    const struct nf_proc *row = nf_proc_row(v->id, proc);
+    xdrproc_t xa = h->bounded_args ? h->bounded_args : row->args_codec;
     uint32_t inject = 0;
     size_t len;
 
     memset(&c->args, 0, sizeof(c->args));
-    if (!p->xdr_args(in, c->args.b)) {
-        xdr_free(p->xdr_args, (char *)c->args.b);
+    if (!xa(in, c->args.b)) {
+        xdr_free(xa, (char *)c->args.b);
         c->garbage_args++;
         return reply_error(out, xid, GARBAGE_ARGS, 0, 0);
     }
@@ -204,28 +210,28 @@ static size_t call(struct sv_core *c, XDR *in, XDR *out, u_int xid, int vi, u_in
         /* --exit-after: the call that would exceed the budget is never
          * answered, as with a server that died */
         c->exit_requested = 1;
-        xdr_free(p->xdr_args, (char *)c->args.b);
+        xdr_free(xa, (char *)c->args.b);
         return 0;
     }
     memset(&c->res, 0, sizeof(c->res));
-    if (v->nfs && p->res_size != 0)
-        inject = sv__fault_error(c, p->name);
+    if (v->nfs && row->res_codec != (xdrproc_t)xdr_nf_void)
+        inject = sv__fault_error(c, nf_op_name(row->op));
     if (inject) {
         /* every NFS result starts with its status; a zeroed rest encodes
          * as the failure arm (no attributes, no wcc data) */
         memcpy(c->res.b, &inject, sizeof(inject));
         c->errors_injected++;
     } else {
-        p->fn(c, c->args.b, c->res.b);
+        h->fn(c, c->args.b, c->res.b);
     }
-    if (!reply_accepted(out, xid, SUCCESS) || !p->xdr_res(out, c->res.b)) {
+    if (!reply_accepted(out, xid, SUCCESS) || !row->res_codec(out, c->res.b)) {
         /* the results did not fit: an honest SYSTEM_ERR, not a cut reply */
         xdr_setpos(out, 0);
         len = reply_error(out, xid, SYSTEM_ERR, 0, 0);
     } else {
         len = xdr_getpos(out);
     }
-    xdr_free(p->xdr_args, (char *)c->args.b);
+    xdr_free(xa, (char *)c->args.b);
     return len;
 }
 
@@ -281,7 +287,8 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
         }
         goto done;
     }
-    if (proc >= versions[vi]->nprocs || versions[vi]->procs[proc].fn == NULL) {
+    if (proc >= versions[vi]->nhandlers || versions[vi]->handlers[proc].fn == NULL ||
+        nf_proc_row(versions[vi]->id, proc) == NULL) {
         c->proc_unavail++;
         r.len = reply_error(&out, xid, PROC_UNAVAIL, 0, 0);
         goto done;

@@ -153,37 +153,22 @@ DUMP_FN(p_dump3, mnt3_body, mnt3_list)
 EXPORT_FN(p_export1, exportnode, exports)
 EXPORT_FN(p_export3, mnt3_exportnode, mnt3_exports)
 
-#define ROW(num, nm, xa, ta, xr, tr, fn)                                                 \
-    [num] = {num, nm, (xdrproc_t)xa, (xdrproc_t)xr, ta, tr, fn}
+#define H(num, fn) [num] = {fn, NULL}
 
-static const struct sv_proc procs1[] = {
-    ROW(MOUNTPROC_NULL, "null", sv__xdr_void, 0, sv__xdr_void, 0, p_null),
-    ROW(MOUNTPROC_MNT, "mnt", xdr_dirpath, sizeof(dirpath), xdr_fhstatus,
-        sizeof(fhstatus), p_mnt1),
-    ROW(MOUNTPROC_DUMP, "dump", sv__xdr_void, 0, xdr_mountlist, sizeof(mountlist),
-        p_dump1),
-    ROW(MOUNTPROC_UMNT, "umnt", xdr_dirpath, sizeof(dirpath), sv__xdr_void, 0, p_umnt),
-    ROW(MOUNTPROC_UMNTALL, "umntall", sv__xdr_void, 0, sv__xdr_void, 0, p_umntall),
-    ROW(MOUNTPROC_EXPORT, "export", sv__xdr_void, 0, xdr_exports, sizeof(exports),
-        p_export1),
-    ROW(MOUNTPROC_EXPORTALL, "exportall", sv__xdr_void, 0, xdr_exports, sizeof(exports),
-        p_export1),
+static const struct sv_handler procs1[] = {
+    H(MOUNTPROC_NULL, p_null),         H(MOUNTPROC_MNT, p_mnt1),
+    H(MOUNTPROC_DUMP, p_dump1),        H(MOUNTPROC_UMNT, p_umnt),
+    H(MOUNTPROC_UMNTALL, p_umntall),   H(MOUNTPROC_EXPORT, p_export1),
+    H(MOUNTPROC_EXPORTALL, p_export1),
 };
 
-static const struct sv_proc procs3[] = {
-    ROW(MOUNTPROC3_NULL, "null", sv__xdr_void, 0, sv__xdr_void, 0, p_null),
-    ROW(MOUNTPROC3_MNT, "mnt", xdr_mnt3_dirpath, sizeof(mnt3_dirpath), xdr_mountres3,
-        sizeof(mountres3), p_mnt3),
-    ROW(MOUNTPROC3_DUMP, "dump", sv__xdr_void, 0, xdr_mnt3_list, sizeof(mnt3_list),
-        p_dump3),
-    ROW(MOUNTPROC3_UMNT, "umnt", xdr_mnt3_dirpath, sizeof(mnt3_dirpath), sv__xdr_void, 0,
-        p_umnt),
-    ROW(MOUNTPROC3_UMNTALL, "umntall", sv__xdr_void, 0, sv__xdr_void, 0, p_umntall),
-    ROW(MOUNTPROC3_EXPORT, "export", sv__xdr_void, 0, xdr_mnt3_exports,
-        sizeof(mnt3_exports), p_export3),
+static const struct sv_handler procs3[] = {
+    H(MOUNTPROC3_NULL, p_null),       H(MOUNTPROC3_MNT, p_mnt3),
+    H(MOUNTPROC3_DUMP, p_dump3),      H(MOUNTPROC3_UMNT, p_umnt),
+    H(MOUNTPROC3_UMNTALL, p_umntall), H(MOUNTPROC3_EXPORT, p_export3),
 };
 
-const struct sv_version sv__mount1_version = {
-    MOUNTPROG, MOUNTVERS, "mount", procs1, CM_ARRAY_LEN(procs1), 0};
-const struct sv_version sv__mount3_version = {
-    MOUNT3_PROGRAM, MOUNT_V3, "mount", procs3, CM_ARRAY_LEN(procs3), 0};
+const struct sv_version sv__mount1_version = {NF_MOUNT1, "mount_v1", procs1,
+                                              CM_ARRAY_LEN(procs1), 0};
+const struct sv_version sv__mount3_version = {NF_MOUNT3, "mount_v3", procs3,
+                                              CM_ARRAY_LEN(procs3), 0};

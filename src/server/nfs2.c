@@ -374,37 +374,19 @@ static int p_statfs(struct sv_core *c, void *a, void *r)
     return 0;
 }
 
-#define ROW(num, name, targs, tres, fn)                                                  \
-    [num] = {num,                                                                        \
-             name,                                                                       \
-             (xdrproc_t)xdr_##targs,                                                     \
-             (xdrproc_t)xdr_##tres,                                                      \
-             sizeof(targs),                                                              \
-             sizeof(tres),                                                               \
-             fn}
-#define VOID_ROW(num, name)                                                              \
-    [num] = {num, name, (xdrproc_t)sv__xdr_void, (xdrproc_t)sv__xdr_void, 0, 0, p_void}
+#define H(num, fn) [num] = {fn, NULL}
 
-static const struct sv_proc procs2[] = {
-    VOID_ROW(NFSPROC_NULL, "null"),
-    ROW(NFSPROC_GETATTR, "getattr", nfs_fh, attrstat, p_getattr),
-    ROW(NFSPROC_SETATTR, "setattr", sattrargs, attrstat, p_setattr),
-    VOID_ROW(NFSPROC_ROOT, "root"),
-    ROW(NFSPROC_LOOKUP, "lookup", diropargs, diropres, p_lookup),
-    ROW(NFSPROC_READLINK, "readlink", nfs_fh, readlinkres, p_readlink),
-    ROW(NFSPROC_READ, "read", readargs, readres, p_read),
-    VOID_ROW(NFSPROC_WRITECACHE, "wrcache"),
-    ROW(NFSPROC_WRITE, "write", writeargs, attrstat, p_write),
-    ROW(NFSPROC_CREATE, "create", createargs, diropres, p_create),
-    ROW(NFSPROC_REMOVE, "remove", diropargs, nfsstat, p_remove),
-    ROW(NFSPROC_RENAME, "rename", renameargs, nfsstat, p_rename),
-    ROW(NFSPROC_LINK, "link", linkargs, nfsstat, p_link),
-    ROW(NFSPROC_SYMLINK, "symlink", symlinkargs, nfsstat, p_symlink),
-    ROW(NFSPROC_MKDIR, "mkdir", createargs, diropres, p_mkdir),
-    ROW(NFSPROC_RMDIR, "rmdir", diropargs, nfsstat, p_rmdir),
-    ROW(NFSPROC_READDIR, "readdir", readdirargs, readdirres, p_readdir),
-    ROW(NFSPROC_STATFS, "fsstat", nfs_fh, statfsres, p_statfs),
+static const struct sv_handler procs2[] = {
+    H(NFSPROC_NULL, p_void),       H(NFSPROC_GETATTR, p_getattr),
+    H(NFSPROC_SETATTR, p_setattr), H(NFSPROC_ROOT, p_void),
+    H(NFSPROC_LOOKUP, p_lookup),   H(NFSPROC_READLINK, p_readlink),
+    H(NFSPROC_READ, p_read),       H(NFSPROC_WRITECACHE, p_void),
+    H(NFSPROC_WRITE, p_write),     H(NFSPROC_CREATE, p_create),
+    H(NFSPROC_REMOVE, p_remove),   H(NFSPROC_RENAME, p_rename),
+    H(NFSPROC_LINK, p_link),       H(NFSPROC_SYMLINK, p_symlink),
+    H(NFSPROC_MKDIR, p_mkdir),     H(NFSPROC_RMDIR, p_rmdir),
+    H(NFSPROC_READDIR, p_readdir), H(NFSPROC_STATFS, p_statfs),
 };
 
-const struct sv_version sv__nfs2_version = {NFS_PROGRAM, NFS_VERSION,          "nfs",
-                                            procs2,      CM_ARRAY_LEN(procs2), 1};
+const struct sv_version sv__nfs2_version = {NF_NFS2, "nfs_v2", procs2,
+                                            CM_ARRAY_LEN(procs2), 1};

@@ -14,7 +14,7 @@
 
 /* ---- attribute helpers --------------------------------------------------- */
 
-static void fattr(const struct sv_node *n, fattr3 *a)
+static void attr_of(const struct sv_node *n, fattr3 *a)
 {
     a->type = (ftype3)n->type;
     a->mode = n->mode;
@@ -39,7 +39,7 @@ static void post(const struct sv_node *n, post_op_attr *p)
 {
     p->attributes_follow = n != NULL;
     if (n != NULL)
-        fattr(n, &p->post_op_attr_u.attributes);
+        attr_of(n, &p->post_op_attr_u.attributes);
 }
 
 static void pre(const struct sv_node *n, pre_op_attr *p)
@@ -74,7 +74,7 @@ static int get(struct sv_core *c, const nfs_fh3 *fh, struct sv_node **n)
     return sv__fs_from_handle(c->fs, fh->data.data_val, fh->data.data_len, n);
 }
 
-static void sattr(const sattr3 *s, struct sv_sattr *o)
+static void sattr_of(const sattr3 *s, struct sv_sattr *o)
 {
     memset(o, 0, sizeof(*o));
     o->set_mode = s->mode.set_it;
@@ -113,7 +113,7 @@ static int p_getattr(struct sv_core *c, void *a, void *r)
 
     res->status = get(c, &args->object, &n);
     if (res->status == NFS3_OK)
-        fattr(n, &res->GETATTR3res_u.resok.obj_attributes);
+        attr_of(n, &res->GETATTR3res_u.resok.obj_attributes);
     return res->status;
 }
 
@@ -134,7 +134,7 @@ static int p_setattr(struct sv_core *c, void *a, void *r)
          args->guard.sattrguard3_u.obj_ctime.nseconds != n->ctime.nsec)) {
         res->status = NFS3ERR_NOT_SYNC;
     } else {
-        sattr(&args->new_attributes, &sa);
+        sattr_of(&args->new_attributes, &sa);
         res->status = sv__fs_setattr(c->fs, n, &sa);
     }
     /* resok and resfail both hold only obj_wcc */
@@ -280,7 +280,7 @@ static int make_node(struct sv_core *c, struct make *m)
     }
     pre(m->dir, &m->before);
     if (m->attrs)
-        sattr(m->attrs, &sa);
+        sattr_of(m->attrs, &sa);
     else
         memset(&sa, 0, sizeof(sa));
     return sv__fs_create(c->fs, m->dir, m->where->name, m->type, &sa, c->cred_uid,
@@ -677,46 +677,33 @@ static int p_commit(struct sv_core *c, void *a, void *r)
 
 /* ---- the table ----------------------------------------------------------- */
 
-#define ROW(num, name, targs, xa, tres, fn)                                              \
-    [num] = {num,          name, (xdrproc_t)xa, (xdrproc_t)xdr_##tres, sizeof(targs),    \
-             sizeof(tres), fn}
+#define H(num, fn)           [num] = {fn, NULL}
+#define HB(num, fn, bounded) [num] = {fn, (xdrproc_t)bounded}
 
-static const struct sv_proc procs3[] = {
-    [NFSPROC3_NULL] = {NFSPROC3_NULL, "null", (xdrproc_t)sv__xdr_void,
-                       (xdrproc_t)sv__xdr_void, 0, 0, p_null},
-    ROW(NFSPROC3_GETATTR, "getattr", GETATTR3args, xdr_GETATTR3args, GETATTR3res,
-        p_getattr),
-    ROW(NFSPROC3_SETATTR, "setattr", SETATTR3args, xdr_SETATTR3args, SETATTR3res,
-        p_setattr),
-    ROW(NFSPROC3_LOOKUP, "lookup", LOOKUP3args, sv__xdr_LOOKUP3args, LOOKUP3res,
-        p_lookup),
-    ROW(NFSPROC3_ACCESS, "access", ACCESS3args, xdr_ACCESS3args, ACCESS3res, p_access),
-    ROW(NFSPROC3_READLINK, "readlink", READLINK3args, xdr_READLINK3args, READLINK3res,
-        p_readlink),
-    ROW(NFSPROC3_READ, "read", READ3args, xdr_READ3args, READ3res, p_read),
-    ROW(NFSPROC3_WRITE, "write", WRITE3args, sv__xdr_WRITE3args, WRITE3res, p_write),
-    ROW(NFSPROC3_CREATE, "create", CREATE3args, sv__xdr_CREATE3args, CREATE3res,
-        p_create),
-    ROW(NFSPROC3_MKDIR, "mkdir", MKDIR3args, sv__xdr_MKDIR3args, MKDIR3res, p_mkdir),
-    ROW(NFSPROC3_SYMLINK, "symlink", SYMLINK3args, sv__xdr_SYMLINK3args, SYMLINK3res,
-        p_symlink),
-    ROW(NFSPROC3_MKNOD, "mknod", MKNOD3args, sv__xdr_MKNOD3args, MKNOD3res, p_mknod),
-    ROW(NFSPROC3_REMOVE, "remove", REMOVE3args, sv__xdr_REMOVE3args, REMOVE3res,
-        p_remove),
-    ROW(NFSPROC3_RMDIR, "rmdir", RMDIR3args, sv__xdr_RMDIR3args, RMDIR3res, p_rmdir),
-    ROW(NFSPROC3_RENAME, "rename", RENAME3args, sv__xdr_RENAME3args, RENAME3res,
-        p_rename),
-    ROW(NFSPROC3_LINK, "link", LINK3args, sv__xdr_LINK3args, LINK3res, p_link),
-    ROW(NFSPROC3_READDIR, "readdir", READDIR3args, xdr_READDIR3args, READDIR3res,
-        p_readdir),
-    ROW(NFSPROC3_READDIRPLUS, "readdirplus", READDIRPLUS3args, xdr_READDIRPLUS3args,
-        READDIRPLUS3res, p_readdirplus),
-    ROW(NFSPROC3_FSSTAT, "fsstat", FSSTAT3args, xdr_FSSTAT3args, FSSTAT3res, p_fsstat),
-    ROW(NFSPROC3_FSINFO, "fsinfo", FSINFO3args, xdr_FSINFO3args, FSINFO3res, p_fsinfo),
-    ROW(NFSPROC3_PATHCONF, "pathconf", PATHCONF3args, xdr_PATHCONF3args, PATHCONF3res,
-        p_pathconf),
-    ROW(NFSPROC3_COMMIT, "commit", COMMIT3args, xdr_COMMIT3args, COMMIT3res, p_commit),
+static const struct sv_handler procs3[] = {
+    H(NFSPROC3_NULL, p_null),
+    H(NFSPROC3_GETATTR, p_getattr),
+    H(NFSPROC3_SETATTR, p_setattr),
+    HB(NFSPROC3_LOOKUP, p_lookup, sv__xdr_LOOKUP3args),
+    H(NFSPROC3_ACCESS, p_access),
+    H(NFSPROC3_READLINK, p_readlink),
+    H(NFSPROC3_READ, p_read),
+    HB(NFSPROC3_WRITE, p_write, sv__xdr_WRITE3args),
+    HB(NFSPROC3_CREATE, p_create, sv__xdr_CREATE3args),
+    HB(NFSPROC3_MKDIR, p_mkdir, sv__xdr_MKDIR3args),
+    HB(NFSPROC3_SYMLINK, p_symlink, sv__xdr_SYMLINK3args),
+    HB(NFSPROC3_MKNOD, p_mknod, sv__xdr_MKNOD3args),
+    HB(NFSPROC3_REMOVE, p_remove, sv__xdr_REMOVE3args),
+    HB(NFSPROC3_RMDIR, p_rmdir, sv__xdr_RMDIR3args),
+    HB(NFSPROC3_RENAME, p_rename, sv__xdr_RENAME3args),
+    HB(NFSPROC3_LINK, p_link, sv__xdr_LINK3args),
+    H(NFSPROC3_READDIR, p_readdir),
+    H(NFSPROC3_READDIRPLUS, p_readdirplus),
+    H(NFSPROC3_FSSTAT, p_fsstat),
+    H(NFSPROC3_FSINFO, p_fsinfo),
+    H(NFSPROC3_PATHCONF, p_pathconf),
+    H(NFSPROC3_COMMIT, p_commit),
 };
 
-const struct sv_version sv__nfs3_version = {NFS3_PROGRAM,         NFS_V3, "nfs", procs3,
+const struct sv_version sv__nfs3_version = {NF_NFS3, "nfs_v3", procs3,
                                             CM_ARRAY_LEN(procs3), 1};

@@ -12,14 +12,12 @@
 static void version_counts(struct cm_yaml *y, const struct sv_core *c, int vi,
                            const struct sv_version *v)
 {
-    char key[32];
+    const struct nf_proc_table *t = nf_proc_table(v->id);
 
-    snprintf(key, sizeof(key), "%s_v%u", v->prog_name, v->vers);
-    cm_yaml_key(y, key);
+    cm_yaml_key(y, v->stats_key);
     cm_yaml_map_begin(y);
-    for (uint32_t p = 0; p < v->nprocs; p++)
-        if (v->procs[p].name != NULL)
-            cm_yaml_kv_uint(y, v->procs[p].name, c->counts[vi][p]);
+    for (size_t p = 0; p < t->nrows && p < SV_MAX_PROCS; p++)
+        cm_yaml_kv_uint(y, t->rows[p].name, c->counts[vi][p]);
     cm_yaml_map_end(y);
 }
 

@@ -11,6 +11,7 @@
 #define SV_INT_H
 
 #include "common/cm.h"
+#include "nfs/nf.h"
 #include "server/sv.h"
 
 #include <rpc/rpc.h>
@@ -171,24 +172,24 @@ int sv__fs_mkpath(struct sv_fs *fs, const char *path, struct sv_node **out);
 
 struct sv_core;
 
-/* One procedure: a row of a version's table.  Handlers read args and fill
- * res (which dispatch.c zeroed); whatever res points to must stay valid
- * until the reply is encoded (node names, c->scratch...).  A handler
- * returns the status it put in res (0 = OK), for the statistics. */
+/* A procedure's handler.  Numbers, names, codecs and sizes come from the
+ * nfs layer's procedure table (nf.h, shared with the client); a handler
+ * row only adds the function and, for the NFSv3 arguments with unbounded
+ * strings or data, a bounded decoder used instead of the table's codec
+ * (xdr_args.c).  Handlers read args and fill res (which dispatch.c
+ * zeroed); whatever res points to must stay valid until the reply is
+ * encoded (node names, c->scratch...).  A handler returns the status it
+ * put in res (0 = OK). */
 typedef int (*sv_handler_fn)(struct sv_core *c, void *args, void *res);
-struct sv_proc {
-    uint32_t proc;
-    const char *name;
-    xdrproc_t xdr_args;
-    xdrproc_t xdr_res;
-    size_t args_size, res_size;
+struct sv_handler {
     sv_handler_fn fn;
+    xdrproc_t bounded_args; /* NULL: the table row's args codec */
 };
 struct sv_version {
-    uint32_t prog, vers;
-    const char *prog_name;
-    const struct sv_proc *procs; /* indexed by procedure number */
-    uint32_t nprocs;
+    enum nf_prog id;                   /* the nf.h table */
+    const char *stats_key;             /* "nfs_v3"... */
+    const struct sv_handler *handlers; /* indexed by procedure number */
+    uint32_t nhandlers;
     int nfs; /* NFS program (error rules and status injection apply) */
 };
 extern const struct sv_version sv__nfs2_version, sv__nfs3_version, sv__mount1_version,
@@ -252,9 +253,6 @@ int sv__fault_hit(struct sv_core *c, double pct);
  * unbounded strings or opaques (filename3, nfspath3, WRITE data): the
  * generated routines would allocate whatever length a hostile caller
  * claims before finding the message too short. */
-/* xdr_void with the codec signature (libtirpc declares it without
- * arguments, which -Wcast-function-type rejects in a table). */
-bool_t sv__xdr_void(XDR *x, void *a);
 bool_t sv__xdr_LOOKUP3args(XDR *x, void *a);
 bool_t sv__xdr_CREATE3args(XDR *x, void *a);
 bool_t sv__xdr_MKDIR3args(XDR *x, void *a);

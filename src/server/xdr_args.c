@@ -18,12 +18,6 @@
 #define PATH_DECODE_MAX 4096
 #define DATA_DECODE_MAX SV_MSG_MAX
 
-bool_t sv__xdr_void(XDR *x, void *a)
-{
-    (void)x, (void)a;
-    return TRUE;
-}
-
 static bool_t dirop(XDR *x, diropargs3 *d)
 {
     return xdr_nfs_fh3(x, &d->dir) && xdr_string(x, &d->name, NAME_DECODE_MAX);

@@ -18,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Feeds data in pieces of step bytes; returns the number of records (their
  * total size in *total), or -1 after an error. */
-static long run(const uint8_t *data, size_t size, size_t step, size_t limit, size_t *total)
+static long run(const uint8_t *data, size_t size, size_t step, size_t limit,
+                size_t *total)
 {
     struct rp_recmark rm;
     size_t off = 0;

@@ -3,10 +3,11 @@
 # -z writes one raw dump per child (c<client>-p<child> in $TMPDIR) with one
 # row per call of the run; --yaml writes the results, and their call count
 # is the report's.  -N names the client's directory (CL<N>) and the dump.
+# DEBUG 14 shows biod keeping several calls of a request in flight (-R/-W).
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 start_nfsd srv || bail "sfs_nfsd did not start"
-out=$(TMPDIR=$T_DIR "$T_BIN/sfs3" -z -N 7 -l 100 -p 2 -w 1 -t 3 -F 400 \
+out=$(TMPDIR=$T_DIR "$T_BIN/sfs3" -z -N 7 -d 14 -R 4 -W 4 -l 100 -p 2 -w 1 -t 3 -F 400 \
     --yaml "$T_DIR/res.yaml" "$srv_URL" 2>"$T_DIR/err")
 is "$?" 0 "sfs3 -z exits 0"
 ok "$([ -s "$T_DIR/c007-p000" ] && [ -s "$T_DIR/c007-p001" ]; echo $?)" \
@@ -21,3 +22,5 @@ yaml=$(cat "$T_DIR/res.yaml" 2>/dev/null)
 like "$yaml" "lookup" "the YAML file has the per-op results"
 like "$(nfs-ls "nfs://127.0.0.1/export?nfsport=${srv_NFS_PORT}&mountport=${srv_MNT_PORT}" 2>&1)" \
     "CL7" "-N 7 works in CL7"
+like "$(cat "$T_DIR/err")" "biod: .* at most [2-4] in flight" \
+    "biod keeps up to -R/-W calls of a request in flight"

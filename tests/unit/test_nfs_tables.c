@@ -152,8 +152,8 @@ static void call_nfs_status_reads_the_result(void **state)
     rp_call_prepare(&call, 0, nul->args_codec, NULL, nul->res_codec, &none, 1000, NULL,
                     NULL);
     assert_int_equal(nf_call_nfs_status(&call), 0);
-    rp_call_prepare(&call, MOUNTPROC3_EXPORT, exp->args_codec, NULL, exp->res_codec, &list,
-                    1000, NULL, NULL);
+    rp_call_prepare(&call, MOUNTPROC3_EXPORT, exp->args_codec, NULL, exp->res_codec,
+                    &list, 1000, NULL, NULL);
     assert_int_equal(nf_call_nfs_status(&call), 0);
 }
 

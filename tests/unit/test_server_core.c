@@ -110,18 +110,16 @@ static void tables_are_complete(void **state)
 
     (void)state;
     for (int v = 0; v < 4; v++) {
-        assert_int_equal(vs[v]->nprocs, nprocs[v]);
-        for (uint32_t p = 0; p < vs[v]->nprocs; p++) {
-            const struct sv_proc *r = &vs[v]->procs[p];
-            assert_int_equal(r->proc, p);
-            assert_non_null(r->name);
-            assert_non_null(r->xdr_args);
-            assert_non_null(r->xdr_res);
-            assert_non_null(r->fn);
-            assert_true(r->args_size <= SV_ARGS_MAX);
-            assert_true(r->res_size <= SV_ARGS_MAX);
-            for (uint32_t q = 0; q < p; q++)
-                assert_string_not_equal(r->name, vs[v]->procs[q].name);
+        const struct nf_proc_table *t = nf_proc_table(vs[v]->id);
+        assert_non_null(t);
+        /* a handler for every row of the shared table, and no more */
+        assert_int_equal(vs[v]->nhandlers, nprocs[v]);
+        assert_int_equal(t->nrows, nprocs[v]);
+        assert_true(vs[v]->nhandlers <= SV_MAX_PROCS);
+        for (uint32_t p = 0; p < vs[v]->nhandlers; p++) {
+            assert_non_null(vs[v]->handlers[p].fn);
+            assert_true(t->rows[p].args_size <= SV_ARGS_MAX);
+            assert_true(t->rows[p].res_size <= SV_ARGS_MAX);
         }
     }
 }
