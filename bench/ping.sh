@@ -11,51 +11,23 @@
 # Prints the median of ROUNDS rounds per row and sfs_ping/libnfs ratios.
 # COUNT, OUTSTANDING, ROUNDS override; BENCH_BUILD names the build directory.
 cd "$(dirname "$0")/.." || exit 1
-build=${BENCH_BUILD:-build/linux}
-bin=${FREESFS_BIN:-bin}
+. bench/lib.sh
+bench_init ping
 count=${COUNT:-100000}
 outs=${OUTSTANDING:-16}
 rounds=${ROUNDS:-3}
 nport=29960 # fixed loopback ports for the bench's own servers
-for f in "$bin/sfs_ping" "$build/bench/lnfs_getattr" "$build/tools/v2_responder"; do
-    [ -x "$f" ] || { echo "ping: $f not built (make all bench)"; exit 1; }
-done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ping_bench.XXXXXX") || exit 1
-pids=""
-cleanup() {
-    for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-    [ -f "$tmp/g/ganesha.pid" ] && GDIR=$tmp/g sh scripts/ganesha-lo.sh stop >/dev/null 2>&1
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-"$build/tools/v2_responder" -b 127.0.0.1 -p $((nport + 5)) >"$tmp/v2.log" 2>&1 &
-pids="$pids $!"
-ganesha=0
-if [ "$(id -u)" -eq 0 ] && command -v ganesha.nfsd >/dev/null; then
-    # the integration tests' lock: one ganesha at a time owns rpcbind's
-    # registrations (test-environment.md 3.8)
-    exec 9>"${TMPDIR:-/tmp}/freesfs-ganesha.lock"
-    flock -w 600 9 || { echo "ping: could not take the ganesha lock"; exit 1; }
-    if GDIR=$tmp/g BIND=127.0.0.1 NFS_PORT=$nport MNT_PORT=$((nport + 1)) \
-        sh scripts/ganesha-lo.sh start >"$tmp/g.log" 2>&1; then
-        ganesha=1
-    else
-        echo "ping: ganesha did not start; v3 rows skipped"; tail -3 "$tmp/g.log"
-    fi
-else
-    echo "ping: not root or no ganesha: v3 rows skipped"
-fi
-i=0
-while ! grep -q '^ready' "$tmp/v2.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+bench_need "$bin/sfs_ping" "$build/bench/lnfs_getattr" "$build/tools/v2_responder"
+bench_spawn "$tmp/v2.log" "$build/tools/v2_responder" -b 127.0.0.1 -p $((nport + 5))
+bench_ganesha $nport $((nport + 1))
+bench_wait_ready "$tmp/v2.log"
 
 G="nfs://127.0.0.1:$nport$tmp/g/export?mountport=$((nport + 1))"
 V2="127.0.0.1:$((nport + 5)):/export"
 # row NAME COMMAND...: one measurement, appended as "NAME ops cpu"
 row() {
     local name=$1 out; shift
-    out=$("$@" 2>&1) || { echo "ping: $name failed: $(echo "$out" | tail -1)"; return; }
+    out=$("$@" 2>&1) || { echo "$bench_name: $name failed: $(echo "$out" | tail -1)"; return; }
     echo "$name $(echo "$out" | awk '$1 == "ops/s" { o = $2 } $1 == "cpu_us/call" { c = $2 }
                                    END { print o, c }')" >>"$tmp/rows"
 }

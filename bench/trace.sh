@@ -8,12 +8,10 @@
 # of 3 runs each, in CPU seconds.
 # RECORDS=N overrides the size; BENCH_BUILD names the build directory.
 cd "$(dirname "$0")/.." || exit 1
-build=${BENCH_BUILD:-build/linux}
-bin=${FREESFS_BIN:-bin}
+. bench/lib.sh
+bench_init sfs_trace
 records=${RECORDS:-5000000}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sfs_trace_bench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-[ -x "$build/bench/trace_bench" ] || { echo "trace: $build/bench/trace_bench not built"; exit 1; }
+bench_need "$build/bench/trace_bench"
 "$build/bench/trace_bench" "$tmp/bench.spc" "$records" || exit 1
 # best of 3 runs of: sfs_trace mrc FILE -q ARGS...; CPU seconds (user +
 # sys, what one core spends: the machine is shared, so wall time mostly

@@ -5,7 +5,8 @@
  * before anything else (so that a v3-only server answers "offers NFS
  * versions 3..3, not 2" instead of a MOUNT error), MNT, UMNT and EXPORT.
  * Every failure becomes one line that names the host and what is missing.
- * All calls are synchronous and bounded by opts->timeout_ms in total.
+ * All calls are synchronous; each step (a GETPORT, NULL, MNT) is bounded
+ * by opts->timeout_ms, shared by its UDP tries.
  */
 #include "nfs/nf.h"
 

@@ -289,9 +289,10 @@ struct nf_mount_opts {
     enum rp_transport_kind transport;       /* of the NFS client (default UDP) */
     enum rp_transport_kind mount_transport; /* of MOUNT calls (default UDP) */
     struct rp_client_opts rpc;              /* base options of both clients */
-    uint32_t timeout_ms;                    /* per try of mount-phase calls
-                                               (default: the INIT class, 10 s
-                                               UDP, 60 s TCP) */
+    uint32_t timeout_ms;                    /* bound of each mount-phase step,
+                                               shared by its UDP tries
+                                               (default: the INIT class's
+                                               10 s, on either transport) */
     int ping;                               /* send NFS NULL after MNT to check
                                                the version (default 1) */
 };

@@ -393,6 +393,8 @@ static int encode(struct rp_client *c, struct rp_call *call)
     size_t base = c->s_len + mark; /* where this message's header starts */
     size_t limit = c->opts.max_record_bytes;
 
+    if ((c->ops->flags & RP_T_DGRAM) && limit > RP_UDP_MAX_SEND)
+        limit = RP_UDP_MAX_SEND;
     for (;;) {
         size_t room;
         int ok;
@@ -446,7 +448,7 @@ static int batch_has_room(const struct rp_client *c)
 static int pump(struct rp_client *c)
 {
     for (;;) {
-        size_t len;
+        size_t off;
         int rc;
 
         while (c->q_head && batch_has_room(c)) {
@@ -480,11 +482,14 @@ static int pump(struct rp_client *c)
             c->dg_n = c->dg_sent = 0;
             return RP_FLUSH_DONE;
         }
-        len = c->s_len - c->s_off;
+        off = c->s_off;
         rc = c->ops->flush(c);
+        /* Count what this flush wrote, also when the socket filled up
+         * half-way: the next flush starts at the new s_off. */
+        if (rc >= 0)
+            c->st.bytes_sent += c->s_off - off;
         if (rc != RP_FLUSH_DONE)
             return rc;
-        c->st.bytes_sent += len;
         c->s_off = c->s_len = 0;
         c->dg_n = c->dg_sent = 0;
     }

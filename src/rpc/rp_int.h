@@ -15,6 +15,10 @@
 #define RP_HDR_MAX     (6 * 4 + 2 * (8 + MAX_AUTH_BYTES))
 #define RP_SBUF_START  65536u /* send buffer, grown up to max_record_bytes */
 #define RP_UDP_MAX     65536u /* largest datagram we read */
+/* Largest datagram we send: IPv4's UDP payload limit (65535 - 20 - 8).
+ * Anything larger fails in sendmmsg with EMSGSIZE, which would read as a
+ * socket failure; the encoder refuses it instead, for that call alone. */
+#define RP_UDP_MAX_SEND 65507u
 #define RP_TCP_CHUNK   65536u /* bytes per read() on a stream */
 #define RP_READ_BUDGET 64     /* messages/reads per service call (fairness) */
 #define RP_BATCH_BYTES 65536u /* calls gathered into one send on a stream */

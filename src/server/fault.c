@@ -28,39 +28,14 @@ void sv_config_defaults(struct sv_config *cfg)
     cfg->fault.seed = CM_RNG_DEFAULT_SEED;
 }
 
-/* NFSv3 status names (RFC 1813 2.6) for --error; v2's are a subset. */
+/* Status names for --error: the nfs layer's one list (NF_STATUS_MAP). */
 static const struct {
     const char *name;
     uint32_t value;
 } statuses[] = {
-    {"PERM", NFS3ERR_PERM},
-    {"NOENT", NFS3ERR_NOENT},
-    {"IO", NFS3ERR_IO},
-    {"NXIO", NFS3ERR_NXIO},
-    {"ACCES", NFS3ERR_ACCES},
-    {"EXIST", NFS3ERR_EXIST},
-    {"XDEV", NFS3ERR_XDEV},
-    {"NODEV", NFS3ERR_NODEV},
-    {"NOTDIR", NFS3ERR_NOTDIR},
-    {"ISDIR", NFS3ERR_ISDIR},
-    {"INVAL", NFS3ERR_INVAL},
-    {"FBIG", NFS3ERR_FBIG},
-    {"NOSPC", NFS3ERR_NOSPC},
-    {"ROFS", NFS3ERR_ROFS},
-    {"MLINK", NFS3ERR_MLINK},
-    {"NAMETOOLONG", NFS3ERR_NAMETOOLONG},
-    {"NOTEMPTY", NFS3ERR_NOTEMPTY},
-    {"DQUOT", NFS3ERR_DQUOT},
-    {"STALE", NFS3ERR_STALE},
-    {"REMOTE", NFS3ERR_REMOTE},
-    {"BADHANDLE", NFS3ERR_BADHANDLE},
-    {"NOT_SYNC", NFS3ERR_NOT_SYNC},
-    {"BAD_COOKIE", NFS3ERR_BAD_COOKIE},
-    {"NOTSUPP", NFS3ERR_NOTSUPP},
-    {"TOOSMALL", NFS3ERR_TOOSMALL},
-    {"SERVERFAULT", NFS3ERR_SERVERFAULT},
-    {"BADTYPE", NFS3ERR_BADTYPE},
-    {"JUKEBOX", NFS3ERR_JUKEBOX},
+#define SV_STATUS_ROW(sym, num, err) {#sym, num},
+    NF_STATUS_MAP(SV_STATUS_ROW)
+#undef SV_STATUS_ROW
 };
 
 static int status_value(const char *s, uint32_t *out)

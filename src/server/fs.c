@@ -98,28 +98,22 @@ static uint32_t chunk_cap_for(uint32_t cap, uint32_t end)
     return want > SV_CHUNK ? SV_CHUNK : want;
 }
 
-/* Frees the chunks at and beyond index first: one pass over the file's
- * map, then the survivors move to a fresh map (deleting while walking an
- * open-addressing table would skip shifted members). */
+/* Frees the chunks at and beyond index first, in one ordered walk. */
 static void data_free_from(struct sv_fs *fs, struct sv_node *n, uint64_t first)
 {
-    struct sv_map *m = &n->u.reg.chunks, keep = {0};
+    struct sv_map *m = &n->u.reg.chunks;
+    uint64_t key = first;
+    struct chunk *ch;
 
-    if (m->n == 0)
-        return;
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->keys[i] == 0)
-            continue;
-        if (m->keys[i] - 1 >= first || first == 0 ||
-            sv__map_put(&keep, m->keys[i] - 1, m->vals[i]) != 0) {
-            struct chunk *ch = m->vals[i];
-            n->used -= ch->cap;
-            fs->used_bytes -= ch->cap;
-            free(ch);
-        }
+    while ((ch = sv__map_next(m, &key)) != NULL) {
+        sv__map_del(m, key);
+        n->used -= ch->cap;
+        fs->used_bytes -= ch->cap;
+        free(ch);
+        key++;
     }
-    sv__map_free(m);
-    *m = keep;
+    if (m->n == 0)
+        sv__map_free(m);
 }
 
 static void node_free(struct sv_fs *fs, struct sv_node *n)
@@ -160,23 +154,19 @@ struct sv_fs *sv__fs_new(uint64_t max_bytes, uint64_t instance)
 
 void sv__fs_free(struct sv_fs *fs)
 {
-    struct sv_map *m;
+    struct sv_node *n;
+    uint64_t key = 0;
 
     if (fs == NULL)
         return;
     /* Free every node without walking the tree: dirents are owned by their
-     * directory, nodes by the map. */
-    m = &fs->nodes;
-    for (size_t i = 0; i < m->cap; i++) {
-        struct sv_node *n = m->vals[i];
-        if (m->keys[i] == 0)
-            continue;
+     * directory, nodes by the map (node_free takes each out of it). */
+    while ((n = sv__map_next(&fs->nodes, &key)) != NULL) {
         if (n->type == SV_DIR)
             for (size_t k = 0; k < n->u.dir.norder; k++)
                 free(n->u.dir.order[k].e);
-        m->keys[i] = 0; /* node_free's map delete then finds nothing */
-        m->n--;
         node_free(fs, n);
+        key++;
     }
     sv__map_free(&fs->nodes);
     free(fs);

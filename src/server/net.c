@@ -6,13 +6,12 @@
  * single-threaded ppoll() loop, TCP record marking (RFC 5531 section 11),
  * replies held back by --delay-us in a small min-heap, and registration
  * with rpcbind on request.  The protocol work is sv_core_handle's; this file
- * only moves bytes.
- *
- * Record marking is done here rather than with src/rpc's framer because
- * the server reassembles in place in its own receive buffer (no copy per
- * record) and needs nothing else from the client engine.
+ * only moves bytes.  TCP records are framed by the rpc layer's record
+ * marker (rpc/recmark.h), shared with the client engine: every read lands
+ * in one server-wide buffer and complete records are answered in place.
  */
 #define _GNU_SOURCE /* accept4, ppoll */
+#include "rpc/recmark.h"
 #include "server/sv_int.h"
 
 #include <arpa/inet.h>
@@ -30,7 +29,7 @@
 #include <unistd.h>
 
 #define MAX_CONNS      1024
-#define IN_BUF_INIT    (64 * 1024)
+#define READ_BUF       (256 * 1024)
 #define OUT_HIGH_WATER (4 * 1024 * 1024) /* stop reading a client beyond this */
 #define UDP_BURST      64                /* datagrams per wake-up per socket */
 #define MAX_DELAYED    65536
@@ -38,8 +37,7 @@
 struct conn {
     int fd;
     uint32_t gen;
-    uint8_t *in;
-    size_t in_start, in_len, in_cap;
+    struct rp_recmark rm; /* holds a record that spans reads */
     uint8_t *out;
     size_t out_off, out_len, out_cap;
     char peer[INET6_ADDRSTRLEN];
@@ -72,6 +70,7 @@ struct sv_server {
     int *pfd_conn;  /* for each pollfd: connection index, or -1 */
     uint8_t *reply; /* 4-byte record mark + SV_REPLY_MAX */
     uint8_t *udpbuf;
+    uint8_t *rbuf; /* every TCP read (READ_BUF) */
     struct delayed *heap;
     size_t nheap;
 };
@@ -181,9 +180,10 @@ struct sv_server *sv_server_create(const struct sv_config *cfg, char *err, size_
     }
     s->reply = malloc(SV_REPLY_MAX + 4);
     s->udpbuf = malloc(65536);
+    s->rbuf = malloc(READ_BUF);
     s->pfd = calloc(MAX_CONNS + 4, sizeof(*s->pfd));
     s->pfd_conn = calloc(MAX_CONNS + 4, sizeof(*s->pfd_conn));
-    if (!s->reply || !s->udpbuf || !s->pfd || !s->pfd_conn) {
+    if (!s->reply || !s->udpbuf || !s->rbuf || !s->pfd || !s->pfd_conn) {
         cm_errf(err, errlen, "out of memory");
         sv_server_destroy(s);
         return NULL;
@@ -207,8 +207,11 @@ struct sv_server *sv_server_create(const struct sv_config *cfg, char *err, size_
 
 void sv_server_ready_line(const struct sv_server *s, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "ready nfs %s:%u udp,tcp mount %s:%u udp,tcp exports",
-                     s->bind_addr, s->ports[0], s->bind_addr, s->ports[1]);
+    /* IPv6 addresses in brackets, so that the port stays unambiguous */
+    const char *l = strchr(s->bind_addr, ':') ? "[" : "", *r = *l ? "]" : "";
+    int n =
+        snprintf(buf, len, "ready nfs %s%s%s:%u udp,tcp mount %s%s%s:%u udp,tcp exports",
+                 l, s->bind_addr, r, s->ports[0], l, s->bind_addr, r, s->ports[1]);
     for (int i = 0; i < s->core->nexports && n > 0 && (size_t)n < len; i++)
         n += snprintf(buf + n, len - (size_t)n, "%s%s", i ? "," : " ",
                       s->core->exports[i]);
@@ -243,7 +246,7 @@ static void conn_close(struct sv_server *s, int i)
 
     if (c->fd >= 0)
         close(c->fd);
-    free(c->in);
+    rp_recmark_free(&c->rm);
     free(c->out);
     memset(c, 0, sizeof(*c));
     c->fd = -1;
@@ -276,6 +279,7 @@ void sv_server_destroy(struct sv_server *s)
     sv_core_destroy(s->core);
     free(s->reply);
     free(s->udpbuf);
+    free(s->rbuf);
     free(s->pfd);
     free(s->pfd_conn);
     free(s);
@@ -381,17 +385,8 @@ static int conn_flush(struct conn *c)
     return 0;
 }
 
-static void put_mark(uint8_t *p, size_t len)
-{
-    uint32_t v = 0x80000000u | (uint32_t)len;
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
 /* Answers one call and queues (or delays) the reply record. */
-static int conn_answer(struct sv_server *s, int ci, uint8_t *msg, size_t len)
+static int conn_answer(struct sv_server *s, int ci, const uint8_t *msg, size_t len)
 {
     struct conn *c = &s->conns[ci];
     struct sv_reply r =
@@ -399,7 +394,7 @@ static int conn_answer(struct sv_server *s, int ci, uint8_t *msg, size_t len)
 
     if (r.len == 0)
         return 0;
-    put_mark(s->reply, r.len);
+    rp_recmark_put(s->reply, r.len, 1);
     if (r.delay_ns) {
         struct delayed d = {cm_now_ns() + r.delay_ns, -1, ci, c->gen, {0}, 0, r.len + 4,
                             malloc(r.len + 4)};
@@ -412,83 +407,31 @@ static int conn_answer(struct sv_server *s, int ci, uint8_t *msg, size_t len)
     return conn_queue(c, s->reply, r.len + 4);
 }
 
-/* Splits the receive buffer into records (RFC 5531 11: a record is
- * fragments with 31-bit lengths, the last one flagged), joins fragments in
- * place and answers each record.  Returns -1 when the peer must go (a
- * record larger than SV_MSG_MAX). */
-static int conn_records(struct sv_server *s, int ci)
-{
-    struct conn *c = &s->conns[ci];
-
-    while (!s->core->exit_requested) {
-        uint8_t *base = c->in + c->in_start;
-        size_t avail = c->in_len - c->in_start, pos = 0, total = 0;
-        int last = 0;
-        while (pos + 4 <= avail) {
-            uint32_t h = (uint32_t)base[pos] << 24 | (uint32_t)base[pos + 1] << 16 |
-                         (uint32_t)base[pos + 2] << 8 | base[pos + 3];
-            size_t flen = h & 0x7fffffffu;
-            if (total + flen > SV_MSG_MAX)
-                return -1;
-            if (pos + 4 + flen > avail)
-                break;
-            total += flen;
-            pos += 4 + flen;
-            if (h & 0x80000000u) {
-                last = 1;
-                break;
-            }
-        }
-        if (!last)
-            break;
-        /* join the fragments at base: data only moves down */
-        size_t p = 0, d = 0;
-        while (p < pos) {
-            size_t flen = ((size_t)(base[p] & 0x7f) << 24 | (size_t)base[p + 1] << 16 |
-                           (size_t)base[p + 2] << 8 | base[p + 3]);
-            memmove(base + d, base + p + 4, flen);
-            d += flen;
-            p += 4 + flen;
-        }
-        c->in_start += pos;
-        if (conn_answer(s, ci, base, total) != 0)
-            return -1;
-    }
-    if (c->in_start == c->in_len)
-        c->in_start = c->in_len = 0;
-    return 0;
-}
-
+/* Reads what the peer sent (a bounded number of times) and answers every
+ * record completed.  Returns -1 when the peer must go: closed, an error,
+ * or a record larger than SV_MSG_MAX. */
 static int conn_read(struct sv_server *s, int ci)
 {
     struct conn *c = &s->conns[ci];
 
     for (int rounds = 0; rounds < 16; rounds++) {
-        ssize_t n;
-        if (c->in_start > 0 && c->in_len == c->in_cap) {
-            memmove(c->in, c->in + c->in_start, c->in_len - c->in_start);
-            c->in_len -= c->in_start;
-            c->in_start = 0;
-        }
-        if (c->in_len == c->in_cap) {
-            size_t cap = c->in_cap ? c->in_cap * 2 : IN_BUF_INIT;
-            uint8_t *p;
-            if (cap > 2 * SV_MSG_MAX + 16)
-                return -1; /* cannot happen with the record size check */
-            p = realloc(c->in, cap);
-            if (p == NULL)
-                return -1;
-            c->in = p;
-            c->in_cap = cap;
-        }
-        n = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len, 0);
+        ssize_t n = recv(c->fd, s->rbuf, READ_BUF, 0);
+        size_t off = 0;
         if (n == 0)
             return -1;
         if (n < 0)
             return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
-        c->in_len += (size_t)n;
-        if (conn_records(s, ci) != 0)
-            return -1;
+        while (off < (size_t)n && !s->core->exit_requested) {
+            const uint8_t *rec;
+            size_t len;
+            ssize_t k =
+                rp_recmark_feed(&c->rm, s->rbuf + off, (size_t)n - off, &rec, &len);
+            if (k < 0)
+                return -1;
+            off += (size_t)k;
+            if (rec != NULL && conn_answer(s, ci, rec, len) != 0)
+                return -1;
+        }
         if (c->out_len - c->out_off > OUT_HIGH_WATER || s->core->exit_requested)
             return 0;
     }
@@ -513,6 +456,7 @@ static void tcp_accept(struct sv_server *s, int lfd)
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
         s->conns[i].fd = fd;
         s->conns[i].gen = ++s->next_gen;
+        rp_recmark_init(&s->conns[i].rm, SV_MSG_MAX);
         if (ss.ss_family == AF_INET6)
             inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr,
                       s->conns[i].peer, sizeof(s->conns[i].peer));

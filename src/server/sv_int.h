@@ -46,13 +46,18 @@ struct sv_time {
 /* 64-bit key -> pointer hash map (map.c).  Members are public so that a
  * caller can walk the slots: keys[i] != 0 holds key keys[i] - 1. */
 struct sv_map {
-    uint64_t *keys;
-    void **vals;
-    size_t cap, n;
+    void *judy; /* JudyL array: key -> value (map.c) */
+    size_t n;   /* keys present */
 };
+/* Stores val (never NULL) under key; 0 or -ENOMEM. */
 int sv__map_put(struct sv_map *m, uint64_t key, void *val);
+/* The value under key, or NULL. */
 void *sv__map_get(const struct sv_map *m, uint64_t key);
+/* Removes key; returns its value, or NULL when absent. */
 void *sv__map_del(struct sv_map *m, uint64_t key);
+/* The first entry with a key >= *key: sets *key and returns its value, or
+ * returns NULL when there is none.  Walks keys in ascending order. */
+void *sv__map_next(const struct sv_map *m, uint64_t *key);
 void sv__map_free(struct sv_map *m);
 
 struct sv_dirent;

@@ -909,11 +909,11 @@ static int sysio_next(struct tr_reader *r, struct tr_record *rec)
         if (rc == -EIO)
             return tr__error(r, s->lineno, "read error");
         if (rc == -E2BIG)
-            tr__error(r, s->lineno, "line longer than %u bytes", TR_LINE_MAX);
+            rc = tr__error(r, s->lineno, "line longer than %u bytes", TR_LINE_MAX);
         else if (len == 0)
             continue;
         else if (memchr(line, '\0', len))
-            tr__error(r, s->lineno, "NUL byte in line");
+            rc = tr__error(r, s->lineno, "NUL byte in line");
         else if (prefix(line, len, "header("))
             rc = on_header(r, s, line, len);
         else if (prefix(line, len, "tracetype("))
@@ -922,10 +922,9 @@ static int sysio_next(struct tr_reader *r, struct tr_record *rec)
             rc = tr__error(r, s->lineno, "not an event or header line");
         if (rc == -ENOMEM)
             return tr__error(r, s->lineno, "out of memory");
-        if (rc < 0 || rc == -E2BIG || rc == 1) {
-            if ((rc = tr__malformed(r)) < 0)
-                return rc;
-        }
+        /* every branch above that found a bad line set rc < 0 */
+        if (rc < 0 && (rc = tr__malformed(r)) < 0)
+            return rc;
     }
 }
 

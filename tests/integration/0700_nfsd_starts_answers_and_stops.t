@@ -1,14 +1,14 @@
 #!/bin/bash
 # timeout: 60
 # sfs_nfsd start and stop: the "ready" line names the bound ports, two
-# instances run side by side on other ports, SIGTERM stops it at once
+# instances run side by side on other ports, SIGTERM and SIGINT stop it at once
 # with a clean exit, a pidfile is written and removed, background mode
 # prints "ready ... pid N" and detaches, bad options exit 2, a port in use
 # exits 1 with the reason, --stats-file is written on SIGUSR1 and at exit.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_nfsd.sh"
 need_cmd nfs-ls
-plan 16
+plan 18
 
 start_nfsd_any A --pidfile "$T_DIR/a.pid" --stats-file "$T_DIR/a.yaml" || bail "no server"
 like "$(cat "$T_DIR/A.log")" "^ready nfs 127.0.0.1:$A_NFS_PORT udp,tcp mount 127.0.0.1:$A_MNT_PORT udp,tcp exports /export" "ready line names ports and exports"
@@ -44,3 +44,6 @@ ok $? "background server answers"
 "$T_BIN/sfs_nfsd" --no-such-option >/dev/null 2>&1; is "$?" "2" "unknown option: exit 2"
 err=$("$T_BIN/sfs_nfsd" -f -p "$B_NFS_PORT" -m 0 2>&1); rc=$?
 [ $rc -eq 1 ] && printf '%s' "$err" | grep -q "in use"; ok $? "port in use: exit 1 with the reason"
+kill -INT "$B_PID"
+wait_for "! alive $B_PID" 40 0.05; ok $? "SIGINT stops it too"
+wait "$B_PID"; is "$?" "0" "exit status 0 after SIGINT"

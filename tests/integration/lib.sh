@@ -18,8 +18,10 @@ T_NAME=$(basename "$0" .t)
 T_NUM=$(printf '%s' "$T_NAME" | sed -n 's/^\([0-9][0-9]*\)_.*/\1/p')
 T_NUM=$((10#${T_NUM:-9999}))
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/freesfs-$T_NAME.XXXXXX")
-# Ports: 20000 + 20 * (test number mod 1000); each test owns 20 ports.
-T_PORT_BASE=$((20000 + 20 * (T_NUM % 1000)))
+# Ports: 10000 + 20 * (test number mod 1000); each test owns 20 ports, all
+# below the kernel's ephemeral range (32768 and up) so that no outgoing
+# connection can hold a port a test is about to bind.
+T_PORT_BASE=$((10000 + 20 * (T_NUM % 1000)))
 T_FIXTURES=$T_TOP/tests/fixtures
 
 _t_count=0

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "rpc/recmark.h"
+#include "tool_net.h"
 
 #define MAX_CONN 8
 
@@ -74,26 +75,6 @@ static size_t answer(enum mode m, const uint8_t *call, size_t len, uint8_t *out)
     default:
         return 0;
     }
-}
-
-static int bound(int type, int port)
-{
-    struct sockaddr_in sin;
-    int fd = socket(AF_INET, type, 0), one = 1;
-
-    if (fd < 0)
-        return -1;
-    (void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    memset(&sin, 0, sizeof(sin));
-    sin.sin_family = AF_INET;
-    sin.sin_port = htons((uint16_t)port);
-    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) != 0 ||
-        (type == SOCK_STREAM && listen(fd, 8) != 0)) {
-        close(fd);
-        return -1;
-    }
-    return fd;
 }
 
 static void serve_udp(int fd, enum mode m)
@@ -171,8 +152,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    pf[0].fd = bound(SOCK_DGRAM, port);
-    pf[1].fd = bound(SOCK_STREAM, port);
+    pf[0].fd = tool_bound_socket(SOCK_DGRAM, "127.0.0.1", port);
+    pf[1].fd = tool_bound_socket(SOCK_STREAM, "127.0.0.1", port);
     if (port <= 0 || pf[0].fd < 0 || pf[1].fd < 0) {
         fprintf(stderr, "rpc_badpeer: cannot bind 127.0.0.1:%d\n", port);
         return 1;

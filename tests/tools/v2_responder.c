@@ -24,6 +24,7 @@
 
 #include "mount_prot.h"
 #include "nfs2_prot.h"
+#include "tool_net.h"
 
 #define FILE_SIZE 65536
 
@@ -221,31 +222,6 @@ static void mount1_dispatch(struct svc_req *rq, SVCXPRT *x)
     }
 }
 
-static int bound_socket(int type, const char *addr, int port)
-{
-    struct sockaddr_in sin;
-    int fd = socket(AF_INET, type, 0), one = 1;
-
-    if (fd < 0)
-        return -1;
-    (void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    memset(&sin, 0, sizeof(sin));
-    sin.sin_family = AF_INET;
-    sin.sin_port = htons((uint16_t)port);
-    if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1 ||
-        bind(fd, (struct sockaddr *)&sin, sizeof(sin)) != 0) {
-        close(fd);
-        return -1;
-    }
-    /* libtirpc's svctcp_create does not listen on a socket that is already
-     * bound (test-environment.md 4). */
-    if (type == SOCK_STREAM && listen(fd, 64) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 int main(int argc, char **argv)
 {
     const char *addr = "127.0.0.1";
@@ -272,8 +248,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "v2_responder: need -p PORT and a 127.x address\n");
         return 2;
     }
-    ufd = bound_socket(SOCK_DGRAM, addr, port);
-    tfd = bound_socket(SOCK_STREAM, addr, port);
+    ufd = tool_bound_socket(SOCK_DGRAM, addr, port);
+    tfd = tool_bound_socket(SOCK_STREAM, addr, port);
     if (ufd < 0 || tfd < 0) {
         perror("v2_responder: bind");
         return 1;

@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -502,6 +504,140 @@ static void lost_connection_fails_calls_and_refuses_new_ones(void **state)
     assert_int_equal(t.done_count, 0);
 }
 
+/* ---- large arguments ------------------------------------------------------ */
+
+struct big_args {
+    u_int len;
+    char data[65536];
+};
+
+static bool_t xdr_big_args(XDR *x, void *p)
+{
+    struct big_args *b = p;
+
+    return xdr_opaque(x, b->data, b->len);
+}
+
+static struct big_args big; /* static: 64 KiB is too much for a test's stack */
+
+/* Regression: a UDP call between 65508 and 65536 bytes used to pass the
+ * encoder (capped at 65536) and then fail in sendmmsg with EMSGSIZE, which
+ * the core took for a socket failure and failed every call in flight.  Now
+ * the encoder knows the largest UDP payload, so only that call fails, with
+ * RP_ERR_ENCODE, and the others go on.  Real UDP sockets on 127.0.0.1: the
+ * limit is IP's, an AF_UNIX socketpair would not show it. */
+static void udp_oversize_call_fails_alone(void **state)
+{
+    struct rp_client_opts o;
+    struct rp_client *c;
+    struct sockaddr_in sin;
+    socklen_t slen = sizeof(sin);
+    struct tcall a, b;
+    struct peer_call pc;
+    char err[CM_ERR_LEN];
+    int peer;
+
+    (void)state;
+    peer = socket(AF_INET, SOCK_DGRAM, 0);
+    assert_true(peer >= 0);
+    memset(&sin, 0, sizeof(sin));
+    sin.sin_family = AF_INET;
+    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(peer, (struct sockaddr *)&sin, sizeof(sin)), 0);
+    assert_int_equal(getsockname(peer, (struct sockaddr *)&sin, &slen), 0);
+    rp_client_opts_init(&o);
+    o.clock = &fake_clock;
+    o.machine_name = "m";
+    o.uid = o.gid = 0;
+    o.ngids = 0; /* header: 24 + 32 (AUTH_SYS) + 8 (verifier) = 64 bytes */
+    assert_int_equal(rp_client_open(&c, (struct sockaddr *)&sin, sizeof(sin), PROG, VERS,
+                                    &o, 1000, err, sizeof(err)),
+                     0);
+    tcall_prepare(&a, 1, 1000);
+    assert_int_equal(rp_call_start(c, &a.call), 0);
+    assert_int_equal(peer_recv(peer, 0, &pc), 0);
+    /* 64 + 65456 = 65520 bytes: over IPv4's 65507, under 65536 */
+    big.len = 65456;
+    memset(&b, 0, sizeof(b));
+    rp_call_prepare(&b.call, 8, (xdrproc_t)xdr_big_args, &big, (xdrproc_t)xdr_u_int, &b.res, 1000,
+                    tcall_done, &b);
+    assert_int_equal(rp_call_start(c, &b.call), 0);
+    pump_client(c);
+    assert_int_equal(b.done_count, 1);
+    assert_int_equal(b.call.status, RP_ERR_ENCODE);
+    /* the first call is still waiting and its reply completes it */
+    assert_int_equal(a.done_count, 0);
+    {
+        struct sockaddr_storage from;
+        socklen_t flen = sizeof(from);
+        uint8_t buf[128];
+        size_t n = make_reply(buf, sizeof(buf), 0, pc.xid, SUCCESS, 42);
+
+        assert_int_equal(getsockname(rp_client_fd(c), (struct sockaddr *)&from, &flen), 0);
+        assert_int_equal(sendto(peer, buf, n, 0, (struct sockaddr *)&from, flen),
+                         (ssize_t)n);
+    }
+    for (int i = 0; i < 100 && a.done_count == 0; i++) {
+        struct pollfd pf = {rp_client_fd(c), POLLIN, 0};
+
+        (void)poll(&pf, 1, 10);
+        (void)rp_client_service(c, pf.revents);
+    }
+    assert_int_equal(a.done_count, 1);
+    assert_int_equal(a.call.status, 0);
+    assert_int_equal(a.res, 42);
+    rp_client_close(c);
+    close(peer);
+}
+
+/* Regression: bytes_sent lost the bytes of a partial write (the socket
+ * filled up mid-batch): pump counted only what the last, completing flush
+ * wrote.  Fills a small stream socket, drains it at the peer, and checks
+ * that the client counted exactly the bytes the peer read. */
+static void bytes_sent_counts_partial_writes(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    static struct tcall t[64];
+    struct rp_client_stats st;
+    uint8_t buf[65536];
+    size_t got = 0;
+    int i, busy = 0;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    o.sndbuf_bytes = 4096;
+    o.max_in_flight = 64;
+    open_pair(&f, 1, &o);
+    big.len = 30000; // more than the socket takes at once: partial writes
+    for (i = 0; i < 64; i++) {
+        memset(&t[i], 0, sizeof(t[i]));
+        rp_call_prepare(&t[i].call, 8, (xdrproc_t)xdr_big_args, &big, (xdrproc_t)xdr_u_int,
+                        &t[i].res, 60000, tcall_done, &t[i]);
+        assert_int_equal(rp_call_start(f.c, &t[i].call), 0);
+        if (rp_client_events(f.c) & POLLOUT)
+            busy = 1;
+    }
+    assert_true(busy); /* the socket did fill up */
+    for (i = 0; i < 10000; i++) {
+        struct pollfd pf = {f.peer, POLLIN, 0};
+        ssize_t n;
+
+        if (poll(&pf, 1, 0) == 1) {
+            n = read(f.peer, buf, sizeof(buf));
+            assert_true(n > 0);
+            got += (size_t)n;
+        }
+        (void)rp_client_service(f.c, POLLOUT);
+        if (!(rp_client_events(f.c) & POLLOUT) && poll(&pf, 1, 0) == 0)
+            break;
+    }
+    assert_false(rp_client_events(f.c) & POLLOUT);
+    rp_client_stats(f.c, &st);
+    assert_int_equal(st.bytes_sent, got);
+    close_pair(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +651,8 @@ int main(void)
         cmocka_unit_test(auth_sys_carries_the_requested_ids),
         cmocka_unit_test(in_flight_limit_refuses_without_callback),
         cmocka_unit_test(lost_connection_fails_calls_and_refuses_new_ones),
+        cmocka_unit_test(udp_oversize_call_fails_alone),
+        cmocka_unit_test(bytes_sent_counts_partial_writes),
     };
 
     return cmocka_run_group_tests_name("rpc_client", tests, NULL, NULL);
