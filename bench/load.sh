@@ -51,7 +51,7 @@ url=127.0.0.1:$port:/export
 summary() {
     awk '/THROUGHPUT:/ { tput = $4 }
          /^-+$/ { rule++ }
-         rule == 2 && NF == 10 && $2 ~ /%$/ && $3 ~ /%$/ {
+         rule == 2 && NF == 9 && $2 ~ /%$/ && $3 ~ /%$/ {
              d = ($3 + 0) - ($2 + 0); if (d < 0) d = -d; if (d > e) e = d }
          END { printf "%s %.2f\n", tput, e }' "$1"
 }

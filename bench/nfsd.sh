@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/nfsd.sh - sfs_nfsd against nfs-ganesha (FSAL VFS) on the same
 # machine in the same run (the "sfs_nfsd" section of docs/PERFORMANCE.md):
 # NFSv3 GETATTR calls/s with OUTSTANDING (default 64) calls in flight, over
@@ -10,45 +11,20 @@
 # COUNT, OUTSTANDING, ROUNDS override; BENCH_BUILD names the build directory,
 # SFS_PING the sfs_ping to use (default $FREESFS_BIN/sfs_ping).
 cd "$(dirname "$0")/.." || exit 1
-build=${BENCH_BUILD:-build/linux}
-bin=${FREESFS_BIN:-bin}
+. bench/lib.sh
+bench_init nfsd
 count=${COUNT:-200000}
 outs=${OUTSTANDING:-64}
 rounds=${ROUNDS:-3}
 port=29970 # fixed loopback ports for the bench's own servers
 ping=${SFS_PING:-$bin/sfs_ping}
-for f in "$bin/sfs_nfsd" "$ping"; do
-    [ -x "$f" ] || { echo "nfsd: $f not built (make all)"; exit 1; }
-done
+bench_need "$bin/sfs_nfsd" "$ping"
 lnfs=$build/bench/lnfs_getattr
 [ -x "$lnfs" ] || lnfs=
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nfsd_bench.XXXXXX") || exit 1
-pids=""
-cleanup() {
-    for p in $pids; do kill -TERM "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-    [ -f "$tmp/g/ganesha.pid" ] && GDIR=$tmp/g sh scripts/ganesha-lo.sh stop >/dev/null 2>&1
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
-"$bin/sfs_nfsd" -f -b 127.0.0.1 -p $port -m $((port + 1)) >"$tmp/nfsd.log" 2>&1 &
-pids="$pids $!"
-ganesha=0
-if [ "$(id -u)" -eq 0 ] && command -v ganesha.nfsd >/dev/null; then
-    exec 9>"${TMPDIR:-/tmp}/freesfs-ganesha.lock" # one ganesha at a time (3.8)
-    flock -w 600 9 || { echo "nfsd: could not take the ganesha lock"; exit 1; }
-    if GDIR=$tmp/g BIND=127.0.0.1 NFS_PORT=$((port + 5)) MNT_PORT=$((port + 6)) \
-        sh scripts/ganesha-lo.sh start >"$tmp/g.log" 2>&1; then
-        ganesha=1
-    else
-        echo "nfsd: ganesha did not start; its rows are skipped"; tail -3 "$tmp/g.log"
-    fi
-else
-    echo "nfsd: not root or no ganesha: ganesha rows skipped"
-fi
-i=0
-while ! grep -q '^ready' "$tmp/nfsd.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+bench_spawn "$tmp/nfsd.log" "$bin/sfs_nfsd" -f -b 127.0.0.1 -p $port -m $((port + 1))
+bench_ganesha $((port + 5)) $((port + 6))
+bench_wait_ready "$tmp/nfsd.log"
 
 # measure NAME COMMAND...: appends "NAME calls/s server-cpu-s" to rows
 measure() {

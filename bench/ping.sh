@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/ping.sh - the RPC engine's throughput and client CPU per call (the
 # "RPC engine and sfs_ping" section of docs/PERFORMANCE.md).  In one run,
 # interleaved round by round so that a busy machine hurts every row alike:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/trace.sh - sfs_trace: parsing and stack-distance speed (the
 # "sfs_trace: stack distances and parsing" section of docs/PERFORMANCE.md).
 # trace_bench generates a deterministic 5-million-record SPC trace into a

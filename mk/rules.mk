@@ -192,12 +192,12 @@ fuzz-short:
 	$(MAKE) -f M.wrappers/M.fuzz fuzz-run FUZZ_SECONDS=$${FUZZ_SECONDS:-10}
 
 fuzz-run: $(FUZZ_BINS)
-	@sh tests/tools/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
+	@FUZZ_OUT=$(BUILD) sh tests/tools/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
 
 # The short fuzz run that `make test` includes (skipped without clang).
 fuzz-test:
 	@if command -v clang >/dev/null && [ -n "$(FUZZ_SRCS)" ]; then \
-	  $(MAKE) -f M.wrappers/M.fuzz fuzz-run FUZZ_SECONDS=$${FUZZ_SECONDS:-10}; \
+	  $(MAKE) -f M.wrappers/M.fuzz fuzz-run FUZZ_SECONDS=$${FUZZ_SECONDS:-5}; \
 	else echo "fuzz: skipped (no clang or no fuzz drivers)"; fi
 
 # ---- housekeeping ----------------------------------------------------------

@@ -723,7 +723,15 @@ int rp_call_sync(struct rp_client *c, struct rp_call *call)
     while (!w.finished) {
         rc = rp_poll(one, 1, -1);
         if (rc < 0 && rc != -EINTR) {
-            /* poll itself failed: withdraw the call, nothing will come */
+            /* poll itself failed.  A call that already finished (at start,
+             * with the socket) only waits on the done list for its
+             * callback: run that, so that it completes exactly once and
+             * nothing keeps a pointer to it after we return. */
+            if (call->rp_state == RP_CS_IDLE) {
+                run_done_list(c);
+                break;
+            }
+            /* Still in flight: withdraw it, nothing will come. */
             rp__set_error(c, rc, "poll: %s", strerror(-rc));
             rp__xid_remove(c, call);
             if (call->rp_state == RP_CS_QUEUED)

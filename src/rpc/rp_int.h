@@ -12,17 +12,17 @@
 #include "rpc/rp.h"
 #include "rpc/transport.h"
 
-#define RP_HDR_MAX     (6 * 4 + 2 * (8 + MAX_AUTH_BYTES))
-#define RP_SBUF_START  65536u /* send buffer, grown up to max_record_bytes */
-#define RP_UDP_MAX     65536u /* largest datagram we read */
+#define RP_HDR_MAX    (6 * 4 + 2 * (8 + MAX_AUTH_BYTES))
+#define RP_SBUF_START 65536u /* first send buffer; grows to a batch + one record */
+#define RP_UDP_MAX    65536u /* largest datagram we read */
 /* Largest datagram we send: IPv4's UDP payload limit (65535 - 20 - 8).
  * Anything larger fails in sendmmsg with EMSGSIZE, which would read as a
  * socket failure; the encoder refuses it instead, for that call alone. */
 #define RP_UDP_MAX_SEND 65507u
-#define RP_TCP_CHUNK   65536u /* bytes per read() on a stream */
-#define RP_READ_BUDGET 64     /* messages/reads per service call (fairness) */
-#define RP_BATCH_BYTES 65536u /* calls gathered into one send on a stream */
-#define RP_DGRAM_BATCH 16     /* datagrams per sendmmsg / recvmmsg */
+#define RP_TCP_CHUNK    65536u /* bytes per read() on a stream */
+#define RP_READ_BUDGET  64     /* messages/reads per service call (fairness) */
+#define RP_BATCH_BYTES  65536u /* calls gathered into one send on a stream */
+#define RP_DGRAM_BATCH  16     /* datagrams per sendmmsg / recvmmsg */
 
 /* rp_call.rp_state */
 enum { RP_CS_IDLE = 0, RP_CS_QUEUED = 1, RP_CS_SENT = 2 };
@@ -114,7 +114,8 @@ void rp__complete(struct rp_client *c, struct rp_call *call, int status);
 /* client.c: takes a call off the send queue. */
 void rp__queue_remove(struct rp_client *c, struct rp_call *call);
 
-/* Grows the send buffer to at least need bytes (up to the record limit). */
+/* Grows the send buffer to at least need bytes, doubling (the caller,
+ * encode(), keeps one message within the record limit). */
 int rp__sbuf_reserve(struct rp_client *c, size_t need);
 
 #endif /* RP_INT_H */

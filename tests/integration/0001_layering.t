@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0001_layering.t - the layer arrows of docs/ARCHITECTURE.md stay honest:
 # a layer includes only its own headers and those of the layers below it,
 # and each library has one home (style.md 2.2).

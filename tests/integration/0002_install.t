@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0002_install.t - `make install PREFIX=...` puts every program (and the sfs3
 # name) under the prefix, and `make uninstall` takes them away again.
 # timeout: 120

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0201_sfs_ping_ganesha_v3.t - sfs_ping against a real nfs-ganesha on
 # loopback: NFSv3 over UDP and TCP, every ping op, many calls in flight,
 # explicit ports and the rpcbind (host:/path) form; asking ganesha for

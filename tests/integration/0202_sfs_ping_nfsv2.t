@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0202_sfs_ping_nfsv2.t - sfs_ping over NFSv2 (MOUNT v1) on UDP and TCP.
 # The peer is the bundled server sfs_nfsd when it is built; until then the
 # test-only responder tests/tools/v2_responder.c (no v2 server exists for

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0203_sfs_ping_bad_mount_points.t - malformed mount points, unknown hosts,
 # closed ports and bad options: one clear line on stderr naming the
 # problem, a non-zero exit, no crash, nothing on stdout.

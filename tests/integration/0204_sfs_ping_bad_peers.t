@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0204_sfs_ping_bad_peers.t - a peer that answers garbage, truncated XDR,
 # replies to unknown XIDs, an impossible TCP record, or nothing: sfs_ping
 # prints one clear line, exits 1, does not crash, and gives up within the

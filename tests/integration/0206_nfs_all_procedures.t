@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0206_nfs_all_procedures.t - every NFSv3 procedure (22) against nfs-ganesha
 # and every NFSv2 procedure (18) against sfs_nfsd, over UDP and TCP, through
 # the nfs layer's typed calls (tests/tools/nf_procs.c): each call gets a

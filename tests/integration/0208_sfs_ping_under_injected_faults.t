@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0208_sfs_ping_under_injected_faults.t - the engine under the fault
 # injection of src/rpc/fault.c (sfs_ping -F), against the NFSv2 responder:
 # over UDP, dropped replies are recovered by retransmission with the same

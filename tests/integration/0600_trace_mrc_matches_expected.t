@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0600_trace_mrc_matches_expected.t - `sfs_trace mrc` gives the exact LRU
 # figures: the fixtures' expected-stackdist.json (references, cold misses,
 # histogram, hits per cache size, per ASU), a brute-force LRU stack on a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0610_trace_bad_inputs_report_position.t - every malformed fixture gives one
 # clear message with its position (FILE:LINE for text, entry and byte offset
 # for MaStA) and a non-zero exit, never a crash; huge lines, NUL bytes and

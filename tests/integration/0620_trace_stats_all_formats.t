@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0620_trace_stats_all_formats.t - `sfs_trace stats` reads SPC, MaStA and
 # sysio traces (format detected from the content) and reports the figures
 # the fixtures README and expected files give: records, bytes, units,

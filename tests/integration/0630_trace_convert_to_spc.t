@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0630_trace_convert_to_spc.t - `sfs_trace convert --to spc` writes MaStA
 # and sysio traces as SPC text that sfs_trace reads back: the converted
 # trace gives the same references, unique blocks and hits as the original,

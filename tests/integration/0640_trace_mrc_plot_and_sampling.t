@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # 0640_trace_mrc_plot_and_sampling.t - the miss-ratio curve as a PNG (with
 # gnuplot; without it, a note and success), the judy1 method giving the
 # same answer as the default, and SHARDS sampling with its error report.

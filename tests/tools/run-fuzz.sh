@@ -6,15 +6,15 @@ secs=$1; shift
 fail=0
 for f in "$@"; do
     name=$(basename "$f")
-    work=build/fuzz/corpus/$name
+    work=${FUZZ_OUT:-build/fuzz}/corpus/$name
     mkdir -p "$work"
     seeds=tests/fuzz/corpus/$name
     [ -d "$seeds" ] || seeds=
     echo "fuzz: $name for ${secs}s"
     if ! "$f" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=10 \
-        -artifact_prefix=build/fuzz/ -print_final_stats=0 "$work" $seeds \
-        >build/fuzz/$name.log 2>&1; then
-        echo "fuzz: $name FAILED (see build/fuzz/$name.log)"; tail -30 build/fuzz/$name.log
+        -artifact_prefix="${FUZZ_OUT:-build/fuzz}/" -print_final_stats=0 "$work" $seeds \
+        >"${FUZZ_OUT:-build/fuzz}/$name.log" 2>&1; then
+        echo "fuzz: $name FAILED (see ${FUZZ_OUT:-build/fuzz}/$name.log)"; tail -30 "${FUZZ_OUT:-build/fuzz}/$name.log"
         fail=1
     fi
 done

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_rpc_client.c - unit tests of the rpc engine core against a scripted
- * peer on the other end of a socketpair (no network): XID matching with
- * replies out of order and unknown XIDs, UDP retransmission with the same
- * XID under a stepped clock, a retransmitted call completing once, bounded
- * tries, TCP timeouts without retransmission, record marking with replies
- * split and joined, garbage and truncated replies, RPC-level errors,
+ * peer on the other end of a socketpair (one test: UDP on 127.0.0.1): XID
+ * matching with replies out of order and unknown XIDs, UDP retransmission
+ * with the same XID under a stepped clock, a retransmitted call completing
+ * once, bounded tries, TCP timeouts without retransmission, record marking
+ * with replies split and joined, garbage and truncated replies, RPC-level errors,
  * AUTH_SYS credentials, the in-flight limit, cancel on close, lost
- * connections. */
+ * connections; and the regressions of the review: a UDP call too big for
+ * IP fails alone, bytes_sent counts partial writes, a sync call that
+ * finished before a poll failure completes once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -559,8 +562,8 @@ static void udp_oversize_call_fails_alone(void **state)
     /* 64 + 65456 = 65520 bytes: over IPv4's 65507, under 65536 */
     big.len = 65456;
     memset(&b, 0, sizeof(b));
-    rp_call_prepare(&b.call, 8, (xdrproc_t)xdr_big_args, &big, (xdrproc_t)xdr_u_int, &b.res, 1000,
-                    tcall_done, &b);
+    rp_call_prepare(&b.call, 8, (xdrproc_t)xdr_big_args, &big, (xdrproc_t)xdr_u_int,
+                    &b.res, 1000, tcall_done, &b);
     assert_int_equal(rp_call_start(c, &b.call), 0);
     pump_client(c);
     assert_int_equal(b.done_count, 1);
@@ -573,7 +576,8 @@ static void udp_oversize_call_fails_alone(void **state)
         uint8_t buf[128];
         size_t n = make_reply(buf, sizeof(buf), 0, pc.xid, SUCCESS, 42);
 
-        assert_int_equal(getsockname(rp_client_fd(c), (struct sockaddr *)&from, &flen), 0);
+        assert_int_equal(getsockname(rp_client_fd(c), (struct sockaddr *)&from, &flen),
+                         0);
         assert_int_equal(sendto(peer, buf, n, 0, (struct sockaddr *)&from, flen),
                          (ssize_t)n);
     }
@@ -612,8 +616,8 @@ static void bytes_sent_counts_partial_writes(void **state)
     big.len = 30000; // more than the socket takes at once: partial writes
     for (i = 0; i < 64; i++) {
         memset(&t[i], 0, sizeof(t[i]));
-        rp_call_prepare(&t[i].call, 8, (xdrproc_t)xdr_big_args, &big, (xdrproc_t)xdr_u_int,
-                        &t[i].res, 60000, tcall_done, &t[i]);
+        rp_call_prepare(&t[i].call, 8, (xdrproc_t)xdr_big_args, &big,
+                        (xdrproc_t)xdr_u_int, &t[i].res, 60000, tcall_done, &t[i]);
         assert_int_equal(rp_call_start(f.c, &t[i].call), 0);
         if (rp_client_events(f.c) & POLLOUT)
             busy = 1;
@@ -638,6 +642,41 @@ static void bytes_sent_counts_partial_writes(void **state)
     close_pair(&f);
 }
 
+/* Regression: when poll() itself failed in rp_call_sync while the call had
+ * already finished (failed at start with the socket, its callback parked
+ * on the done list), the call was "withdrawn" a second time: in_flight
+ * went below zero and the done list kept a pointer to the caller's call,
+ * completed again at the next service, after rp_call_sync had returned
+ * (a stack rp_call by then).  poll fails here with EINVAL because
+ * RLIMIT_NOFILE is 0 for the duration of the call. */
+static void sync_call_finished_before_a_poll_failure_completes_once(void **state)
+{
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t;
+    struct rlimit old, none;
+    int rc;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 1, &o);
+    close(f.peer); /* the send fails: the call completes at once */
+    tcall_prepare(&t, 1, 1000);
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+    none = old;
+    none.rlim_cur = 0;
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &none), 0);
+    rc = rp_call_sync(f.c, &t.call);
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+    assert_int_equal(rc, RP_ERR_CONNRESET);
+    assert_int_equal(t.done_count, 1);
+    assert_int_equal(rp_client_in_flight(f.c), 0);
+    memset(&t, 0xA5, sizeof(t)); /* as a finished stack call would be */
+    (void)rp_client_service(f.c, 0);
+    assert_int_equal(rp_client_in_flight(f.c), 0);
+    rp_client_close(f.c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -653,6 +692,7 @@ int main(void)
         cmocka_unit_test(lost_connection_fails_calls_and_refuses_new_ones),
         cmocka_unit_test(udp_oversize_call_fails_alone),
         cmocka_unit_test(bytes_sent_counts_partial_writes),
+        cmocka_unit_test(sync_call_finished_before_a_poll_failure_completes_once),
     };
 
     return cmocka_run_group_tests_name("rpc_client", tests, NULL, NULL);
