@@ -90,10 +90,12 @@ if part 1; then
 fi
 
 if part 2; then
+    # sfs_nfsd with sfs3 -p 4 on the same 2 vCPUs tops out near 72 000
+    # ops/s: ten even steps up to there and a bit beyond
     echo "== 2. pacing accuracy, sfs3 UDP -p 4 on sfs_nfsd (-w 5 -t 20)"
     printf '%9s %9s %8s %12s\n' requested achieved "err %" "max mix err"
     start_srv
-    for l in 500 1000 1500 2000 2500 3000 3500 4000 4500 5000; do
+    for l in 8000 16000 24000 32000 40000 48000 56000 64000 72000 80000; do
         "$bin/sfs3" -l $l -p 4 -w 5 -t 20 -F 16000 -a 25 "$url" >"$tmp/r" 2>"$tmp/e"
         set -- $(summary "$tmp/r")
         printf '%9s %9s %8s %12s\n' $l "$1" \
@@ -121,7 +123,7 @@ if part 3; then
     done
     echo "   highest load one child paces within 1 %:"
     best=0
-    for l in 2000 4000 6000 8000 10000 12000 15000 20000; do
+    for l in 5000 10000 15000 20000 25000 30000 40000 50000; do
         "$bin/sfs3" -l $l -p 1 -w 3 -t 10 -F 4000 "$url" >"$tmp/r" 2>"$tmp/e"
         set -- $(summary "$tmp/r")
         ok=$(awk -v a="$1" -v r=$l 'BEGIN { print (a >= r * 0.99 && a <= r * 1.01) }')

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/run.sh - `make bench`: runs every bench/*.sh in turn.  Each one runs
 # its peer or baseline side by side in the same run and prints ratios;
 # figures are recorded in docs/PERFORMANCE.md.  ONLY=pattern narrows.

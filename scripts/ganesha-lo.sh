@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # ganesha-lo.sh - start, stop or show a throw-away nfs-ganesha on loopback
 # for tests and benchmarks (test-environment.md 3.10).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
 # sfs_nfsd start and stop: the "ready" line names the bound ports, two
 # instances run side by side on other ports, SIGTERM and SIGINT stop it at once

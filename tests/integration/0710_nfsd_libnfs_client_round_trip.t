@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
 # An independent client (libnfs) against sfs_nfsd over NFSv3/TCP: the
 # lnfs_check program creates, writes, reads back, truncates, renames,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
 # Every procedure of NFSv2 (18), NFSv3 (22), MOUNT v1 and v3, with their
 # error paths (NOENT, EXIST, NOTDIR, ISDIR, NOTEMPTY, STALE, BADHANDLE,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
 # sfs_nfsd's fault injection, seen through an independent client (libnfs):
 # --error OP=STATUS:PCT fails that procedure only, --max-bytes answers

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
 # Hostile input never crashes sfs_nfsd nor grows its memory without bound:
 # random datagrams and TCP records, every truncation of a call, absurd

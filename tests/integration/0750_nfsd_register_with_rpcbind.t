@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 300
 # sfs_nfsd --register: NFS v2/v3 and MOUNT v1/v3 appear in rpcbind's table
 # on the server's ports (UDP and TCP), a client finds the server through

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/integration/lib.sh - shared helpers for the TAP integration tests.
 #
 # Source it first thing in every NNNN_<behaviour>.t:

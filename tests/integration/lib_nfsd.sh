@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/integration/lib_nfsd.sh - sfs_nfsd helpers for the 07NN tests,
 # sourced after lib.sh.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # run-fuzz.sh SECONDS DRIVER... - runs each libFuzzer driver for SECONDS with
 # its seed corpus (tests/fuzz/corpus/<driver>/ when present) and a scratch
 # corpus under build/, bounded in time and memory.  Fails on any crash.

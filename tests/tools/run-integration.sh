@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # run-integration.sh - runs tests/integration/*.t through prove (TAP).
 # Each test gets a wall-clock limit (scaled by FREESFS_TEST_TIMEOUT_MULTIPLIER)
 # enforced by tests/tools/with-timeout; ONLY=pattern narrows the set.

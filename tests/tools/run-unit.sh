@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # run-unit.sh - runs each cmocka unit test binary given on the command line,
 # prints its output, and ends with one "N passed, N failed" line.
 # Exits non-zero when any binary fails.
