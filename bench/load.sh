@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/load.sh - the load generator's benchmarks (the "Load generator"
 # section of docs/PERFORMANCE.md), all on loopback against the bundled
 # sfs_nfsd (and nfs-ganesha FSAL VFS when root):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # scripts/demo.sh - what `make demo` runs: the shortest path from a fresh
 # clone to an SFS 3.0 client report.  Installs what the build needs when it
 # is missing (scripts/install-deps --build), builds, starts the bundled

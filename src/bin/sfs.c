@@ -31,7 +31,7 @@ int main(int argc, char **argv)
         return code ? code : LD_EXIT_USAGE;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    code = ld_run(&cfg, prog, err, sizeof(err));
+    code = ld_run(&cfg, prog, stdout, stderr, err, sizeof(err));
     if (code != LD_EXIT_OK && err[0])
         fprintf(stderr, "%s: %s\n", prog, err);
     return code;

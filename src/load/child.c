@@ -251,6 +251,8 @@ int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
         c->stats.runtime_ns = (seconds && now > end ? end : now) - start;
         c->stats.carry_resets = c->pacer.carry_resets;
         c->stats.zero_intervals = c->pacer.zero_intervals;
+        c->stats.catchup_skips = c->pacer.catchup_skips;
+        c->stats.ahead_sleeps = c->pacer.ahead_sleeps;
     }
     return rc;
 }

@@ -87,6 +87,7 @@ struct ld_setup {
     struct ld_opsel opsel;
     struct ld_sizing sizing;
     const char *prog; /* "sfs3", for messages */
+    FILE *out;        /* the report (stdout) */
     FILE *log;        /* progress and DEBUG output (stderr) */
 };
 

@@ -3,8 +3,9 @@
  * init.c - mount and idempotent population of one child's file set
  * (init.h; sfs-reference §4, §5.3, §5.4).  Population requests go through
  * the same op generators as the load (ops.c) with the request's init flag
- * set: no statistics, INIT class timeouts, FILE_SYNC writes, several writes
- * in flight per file.
+ * set: no statistics, INIT class timeouts, eight writes in flight per file
+ * (UNSTABLE in v3: nothing measures population, and FILE_SYNC made a disk
+ * server like nfs-ganesha VFS ten times slower to populate).
  */
 #include <errno.h>
 #include <poll.h>

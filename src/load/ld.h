@@ -7,7 +7,7 @@
  * block-size files, size the file set, check the clock, fork PROCS
  * children, drive them through mount, init, warm-up and run, collect and
  * merge their results, print the client report on stdout and write the
- * YAML file.  Progress lines and diagnostics go to stderr.
+ * YAML file.  Nothing here writes anywhere but the two streams main gives.
  *
  * The phases are separate commands (parent.h) so that the later prime can
  * drive them one by one across hosts; -M and -N are accepted and passed
@@ -17,6 +17,7 @@
 #define LD_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "common/cm.h"
 #include "load/config.h"
@@ -30,12 +31,15 @@
 #define LD_EXIT_INTR   130 /* SIGINT/SIGTERM: every child was stopped */
 
 /*
- * Runs the whole client: prog is the name for messages ("sfs3").  Blocks
+ * Runs the whole client: prog is the name for messages ("sfs3"); the report
+ * goes to out (stdout), progress, DEBUG lines and diagnostics to log
+ * (stderr).  Blocks
  * for the warm-up plus the run plus the population.  Returns the exit code
  * for main(); err gets one line for any failure (already including the
  * cause; "FILE:LINE:" lines of bad input files are printed to stderr as
  * they are found).
  */
-int ld_run(const struct ld_config *cfg, const char *prog, char *err, size_t errlen);
+int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, char *err,
+           size_t errlen);
 
 #endif /* LD_H */

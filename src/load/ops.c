@@ -235,7 +235,6 @@ static void deal_xfer(struct ld_child *c, int write, struct ld_xfer *x)
     const struct ld_iodist *d = &c->setup->iodist;
     const struct ld_iodist_table *t = write ? &d->write : &d->read;
     struct ld_deck *dk = &c->xfer_deck[write];
-    const struct ld_iodist_row *r;
 
     if (dk->next >= dk->n)
         shuffle_xfers(c, write);
@@ -243,15 +242,7 @@ static void deal_xfer(struct ld_child *c, int write, struct ld_xfer *x)
         ld_iodist_draw(d, write, &c->rng, x);
         return;
     }
-    r = &t->row[dk->card[dk->next++]];
-    x->full_calls = (uint32_t)r->blocks;
-    x->frag_bytes = 0;
-    if (r->frag)
-        x->frag_bytes =
-            (d->kb_per_block > 1 ? 1 + cm_rng_below(&c->rng, d->kb_per_block - 1) : 1) *
-            LD_KB;
-    x->bytes = x->full_calls * d->block_bytes + x->frag_bytes;
-    x->calls = x->full_calls + (x->frag_bytes != 0);
+    ld_iodist_row_xfer(d, &t->row[dk->card[dk->next++]], &c->rng, x);
 }
 
 /* ---- picks (open item 9, ops.h) ----------------------------------------- */

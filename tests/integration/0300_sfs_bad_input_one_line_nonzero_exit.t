@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
 # Bad input never starts a run: a bad option value gives one line naming
 # the option and its range; -c is refused (104); a wrong mount-point count

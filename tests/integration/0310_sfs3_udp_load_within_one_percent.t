@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
 # sfs3 over UDP against sfs_nfsd: 400 ops/s from 4 children reach 400 +-1 %
 # and every op stays within 1.5 points of its target mix (sfs-reference

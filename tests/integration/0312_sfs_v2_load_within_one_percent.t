@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
 # The 0310 acceptance run with NFSv2 (sfs): 400 ops/s +-1 %, v2 default mix
 # within 1.5 points per op.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 180
 # sfs3 against nfs-ganesha (FSAL VFS, a real directory) over UDP and TCP:
 # 400 ops/s +-1 % and every op within 1.5 points of its target mix.

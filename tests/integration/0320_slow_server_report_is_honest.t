@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
 # A server that cannot keep up (sfs_nfsd --delay-us 20000: every reply
 # 20 ms late, so one synchronous child manages at most ~50 calls/s) gives an

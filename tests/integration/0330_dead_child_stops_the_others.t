@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
 # A child that dies (SIGKILL in the middle of the warm-up) makes the parent
 # stop the other children and exit non-zero (83, SFS's code) naming the

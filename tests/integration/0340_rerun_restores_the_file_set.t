@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
 # Population is idempotent: a run changes the file set (appends, creates,
 # removes, truncates), and populating again restores exactly the base set:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
 # -z writes one raw dump per child (c<client>-p<child> in $TMPDIR) with one
 # row per call of the run; --yaml writes the results, and their call count

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
 # Server errors and a lost server during a run never crash a child: NFS
 # errors are good calls (logged with DEBUG 4), calls the server never
