@@ -79,7 +79,7 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-.PHONY: all clean install uninstall test unit unit-asan integration bench demo \
+.PHONY: all clean install uninstall test unit unit-asan integration bench demo style unit-bins \
         fuzz fuzz-short fuzz-run fuzz-test tools format format-check lint warnings
 .SUFFIXES:
 .SECONDARY:
@@ -155,6 +155,8 @@ $(BUILD)/tests/$(1): tests/unit/$(1).c $(UNIT_HELPERS) $(call libs_of,$(call tes
 endef
 $(foreach t,$(UNIT_SRCS:tests/unit/%.c=%),$(eval $(call UNIT_RULE,$(t))))
 
+unit-bins: $(UNIT_BINS)
+
 unit: $(UNIT_BINS)
 	@sh tests/tools/run-unit.sh $(UNIT_BINS)
 
@@ -172,6 +174,13 @@ test:
 	$(MAKE) -j2 -f M.wrappers/M.debug unit
 	$(MAKE) -f M.wrappers/M.linux fuzz-test
 	$(MAKE) -f M.wrappers/M.linux integration
+	$(MAKE) -f M.wrappers/M.linux style
+
+# The pre-merge checks: gcc and clang warning-free, cppcheck, clang-format.
+style:
+	$(MAKE) -j2 warnings
+	$(MAKE) lint
+	$(MAKE) format-check
 
 bench: all $(BENCH_BINS)
 	@sh bench/run.sh
@@ -227,7 +236,7 @@ lint: $(GEN_H)
 
 # gcc and clang, warnings as errors: the pre-merge check.
 warnings:
-	$(MAKE) -f M.wrappers/M.linux all CFLAGS_EXTRA=-Werror BUILD=build/werror-gcc
-	$(MAKE) -f M.wrappers/M.clang all CFLAGS_EXTRA=-Werror BUILD=build/werror-clang BINDIR=build/werror-clang/bin
+	$(MAKE) -f M.wrappers/M.linux all tools unit-bins CFLAGS_EXTRA=-Werror BUILD=build/werror-gcc BINDIR=build/werror-gcc/bin
+	$(MAKE) -f M.wrappers/M.clang all tools unit-bins CFLAGS_EXTRA=-Werror BUILD=build/werror-clang BINDIR=build/werror-clang/bin
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

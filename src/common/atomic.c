@@ -11,8 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int cm_atomic_open(struct cm_atomic_file *af, const char *path, char *err,
-                   size_t errlen)
+int cm_atomic_open(struct cm_atomic_file *af, const char *path, char *err, size_t errlen)
 {
     int rc;
 

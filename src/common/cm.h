@@ -43,12 +43,12 @@ enum cm_severity { CM_WARNING, CM_ERROR };
  * form editors jump to.  With pos->line == 0 and offset >= 0 it prints
  * "FILE: byte OFFSET: ...".  This is the one reporter for input files: the
  * rc parser, mix and block-size files and the trace readers all use it. */
-void cm_report(FILE *out, const struct cm_pos *pos, enum cm_severity sev,
-               const char *fmt, ...) CM_PRINTF(4, 5);
+void cm_report(FILE *out, const struct cm_pos *pos, enum cm_severity sev, const char *fmt,
+               ...) CM_PRINTF(4, 5);
 
 /* Formats the same text as cm_report into a buffer, without the newline. */
-void cm_report_buf(char *buf, size_t len, const struct cm_pos *pos,
-                   enum cm_severity sev, const char *fmt, ...) CM_PRINTF(5, 6);
+void cm_report_buf(char *buf, size_t len, const struct cm_pos *pos, enum cm_severity sev,
+                   const char *fmt, ...) CM_PRINTF(5, 6);
 
 /* ---- time --------------------------------------------------------------- */
 
@@ -92,12 +92,12 @@ double cm_rng_unit(struct cm_rng *r);
 /* Parses a whole string as a decimal integer in [min, max].  Leading or
  * trailing junk, overflow and out-of-range values fail with -EINVAL or
  * -ERANGE; the text in err names what, e.g. "-l: 'abc' is not an integer". */
-int cm_parse_i64(const char *what, const char *s, int64_t min, int64_t max,
-                 int64_t *out, char *err, size_t errlen);
+int cm_parse_i64(const char *what, const char *s, int64_t min, int64_t max, int64_t *out,
+                 char *err, size_t errlen);
 int cm_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max,
                  uint64_t *out, char *err, size_t errlen);
-int cm_parse_double(const char *what, const char *s, double min, double max,
-                    double *out, char *err, size_t errlen);
+int cm_parse_double(const char *what, const char *s, double min, double max, double *out,
+                    char *err, size_t errlen);
 /* Sizes with an optional K, M, G or T suffix (powers of 1024). */
 int cm_parse_size(const char *what, const char *s, uint64_t *out, char *err,
                   size_t errlen);
@@ -112,8 +112,7 @@ struct cm_atomic_file {
     char path[4096];
     char tmp[4200];
 };
-int cm_atomic_open(struct cm_atomic_file *af, const char *path, char *err,
-                   size_t errlen);
+int cm_atomic_open(struct cm_atomic_file *af, const char *path, char *err, size_t errlen);
 /* Flushes, fsyncs and renames; on any failure removes the temporary file. */
 int cm_atomic_commit(struct cm_atomic_file *af, char *err, size_t errlen);
 /* Drops the temporary file (on an error path). */

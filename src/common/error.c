@@ -45,8 +45,8 @@ static void vreport_buf(char *buf, size_t len, const struct cm_pos *pos,
     vsnprintf(buf + n, len - (size_t)n, fmt, ap);
 }
 
-void cm_report_buf(char *buf, size_t len, const struct cm_pos *pos,
-                   enum cm_severity sev, const char *fmt, ...)
+void cm_report_buf(char *buf, size_t len, const struct cm_pos *pos, enum cm_severity sev,
+                   const char *fmt, ...)
 {
     va_list ap;
 
@@ -57,8 +57,8 @@ void cm_report_buf(char *buf, size_t len, const struct cm_pos *pos,
     va_end(ap);
 }
 
-void cm_report(FILE *out, const struct cm_pos *pos, enum cm_severity sev,
-               const char *fmt, ...)
+void cm_report(FILE *out, const struct cm_pos *pos, enum cm_severity sev, const char *fmt,
+               ...)
 {
     char line[2048];
     va_list ap;

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cm_parse_i64(const char *what, const char *s, int64_t min, int64_t max,
-                 int64_t *out, char *err, size_t errlen)
+int cm_parse_i64(const char *what, const char *s, int64_t min, int64_t max, int64_t *out,
+                 char *err, size_t errlen)
 {
     char *end;
     long long v;
@@ -28,8 +28,8 @@ int cm_parse_i64(const char *what, const char *s, int64_t min, int64_t max,
         return -EINVAL;
     }
     if (errno == ERANGE || v < min || v > max) {
-        cm_errf(err, errlen, "%s: %s is out of range %lld..%lld", what, s,
-                (long long)min, (long long)max);
+        cm_errf(err, errlen, "%s: %s is out of range %lld..%lld", what, s, (long long)min,
+                (long long)max);
         return -ERANGE;
     }
     *out = v;
@@ -68,8 +68,8 @@ int cm_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max,
     return 0;
 }
 
-int cm_parse_double(const char *what, const char *s, double min, double max,
-                    double *out, char *err, size_t errlen)
+int cm_parse_double(const char *what, const char *s, double min, double max, double *out,
+                    char *err, size_t errlen)
 {
     char *end;
     double v;
@@ -107,11 +107,24 @@ int cm_parse_size(const char *what, const char *s, uint64_t *out, char *err,
     }
     memcpy(digits, s, n + 1);
     switch (digits[n - 1]) {
-    case 'k': case 'K': shift = 10; break;
-    case 'm': case 'M': shift = 20; break;
-    case 'g': case 'G': shift = 30; break;
-    case 't': case 'T': shift = 40; break;
-    default: break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        break;
+    default:
+        break;
     }
     if (shift)
         digits[n - 1] = '\0';

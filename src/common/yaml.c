@@ -104,8 +104,8 @@ void cm_yaml_map_begin(struct cm_yaml *y)
     yaml_event_t ev;
 
     emit(y, &ev,
-         !y->failed && yaml_mapping_start_event_initialize(
-                           &ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE));
+         !y->failed && yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+                                                           YAML_BLOCK_MAPPING_STYLE));
 }
 
 void cm_yaml_map_end(struct cm_yaml *y)
@@ -145,10 +145,9 @@ static void scalar(struct cm_yaml *y, const char *text, int plain_ok)
     yaml_event_t ev;
 
     emit(y, &ev,
-         !y->failed &&
-             yaml_scalar_event_initialize(
-                 &ev, NULL, NULL, (yaml_char_t *)text, (int)strlen(text), 1, 1,
-                 plain_ok ? YAML_PLAIN_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE));
+         !y->failed && yaml_scalar_event_initialize(
+                           &ev, NULL, NULL, (yaml_char_t *)text, (int)strlen(text), 1, 1,
+                           plain_ok ? YAML_PLAIN_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE));
 }
 
 void cm_yaml_key(struct cm_yaml *y, const char *key)
@@ -163,9 +162,9 @@ void cm_yaml_str(struct cm_yaml *y, const char *value)
     const char *v = value ? value : "";
 
     emit(y, &ev,
-         !y->failed && yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)v,
-                                                    (int)strlen(v), 0, 1,
-                                                    YAML_ANY_SCALAR_STYLE));
+         !y->failed &&
+             yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)v,
+                                          (int)strlen(v), 0, 1, YAML_ANY_SCALAR_STYLE));
 }
 
 void cm_yaml_int(struct cm_yaml *y, int64_t value)

@@ -42,8 +42,8 @@ enum nf_op {
 #define NF_OP_ENUM(sym, num, name, cls) NF_OP_##sym = num,
     NF_OP_MAP(NF_OP_ENUM)
 #undef NF_OP_ENUM
-    NF_NOPS = 24,   /* number of op types */
-    NF_OP_TOTAL = 24 /* the TOTAL slot of per-op tables sized NF_NOPS + 1 */
+        NF_NOPS = 24, /* number of op types */
+    NF_OP_TOTAL = 24  /* the TOTAL slot of per-op tables sized NF_NOPS + 1 */
 };
 
 /* Call classes (sfs-reference §2.3).  INIT applies to every call made

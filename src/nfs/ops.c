@@ -11,7 +11,7 @@ static const char *const op_names[NF_NOPS + 1] = {
 #define NF_OP_NAME(sym, num, name, cls) [num] = name,
     NF_OP_MAP(NF_OP_NAME)
 #undef NF_OP_NAME
-    [NF_OP_TOTAL] = "TOTAL",
+        [NF_OP_TOTAL] = "TOTAL",
 };
 
 static const enum nf_call_class op_classes[NF_NOPS] = {

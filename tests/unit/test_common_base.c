@@ -60,9 +60,9 @@ static void parse_numbers(void **state)
     assert_string_equal(err, "-p: 11 is out of range 1..10");
     assert_int_equal(cm_parse_u64("size", "-8192", 0, UINT64_MAX, &u, err, sizeof(err)),
                      -EINVAL);
-    assert_int_equal(cm_parse_u64("x", "18446744073709551616", 0, UINT64_MAX, &u, err,
-                                  sizeof(err)),
-                     -ERANGE);
+    assert_int_equal(
+        cm_parse_u64("x", "18446744073709551616", 0, UINT64_MAX, &u, err, sizeof(err)),
+        -ERANGE);
     assert_int_equal(cm_parse_size("--max-bytes", "64M", &u, err, sizeof(err)), 0);
     assert_int_equal(u, 64u << 20);
 }
