@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * run.c - one standalone client run (ld.h: ld_run): build the children's
+ * setup from the options, drive the phases of sfs-reference §12.2 through
+ * the parent (parent.c), collect and merge the children's results, and
+ * print the SFS client report and write the YAML (report.c).  The later
+ * prime issue drives the same phases from its control plane instead.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "load/child.h"
+#include "load/debug.h"
+#include "load/ld.h"
+#include "load/parent.h"
+#include "load/report.h"
+
+/* Phase time limits (D8 keeps SFS's generous ones): mount, population
+ * (SFS's 400 + 3600 s), and the slack beyond a timed phase. */
+#define PHASE_MOUNT_S 120u
+#define PHASE_INIT_S  4000u
+#define PHASE_SLACK_S 120u
+
+/* Progress lines as SFS prints them: a 24-character ctime stamp first. */
+static void progress(FILE *log, const char *fmt, ...) CM_PRINTF(2, 3);
+
+static void progress(FILE *log, const char *fmt, ...)
+{
+    char stamp[32];
+    time_t now = time(NULL);
+    va_list ap;
+
+    ctime_r(&now, stamp);
+    stamp[24] = '\0';
+    fprintf(log, "%s ", stamp);
+    va_start(ap, fmt);
+    vfprintf(log, fmt, ap);
+    va_end(ap);
+    fputc('\n', log);
+    fflush(log);
+}
+
+/* The parsers print every "FILE:LINE:" diagnostic to stderr themselves:
+ * err is emptied so that main prints nothing twice. */
+static int input_error(char *err)
+{
+    err[0] = '\0';
+    return LD_EXIT_INPUT;
+}
+
+/* Reads the mix and block-size files (or the defaults) and sizes the file
+ * set.  Returns 0 or an exit code with err set. */
+static int build_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
+                       FILE *out, FILE *log, char *err, size_t errlen)
+{
+    int rc;
+
+    memset(su, 0, sizeof(*su));
+    su->cfg = cfg;
+    su->prog = prog;
+    su->out = out;
+    su->log = log;
+    if (cfg->mix_file[0]) {
+        if (ld_mix_load(&su->mix, cfg->nfs_version, cfg->mix_file, log, err, errlen) < 0)
+            return input_error(err);
+    } else {
+        ld_mix_default(&su->mix, cfg->nfs_version);
+    }
+    if (cfg->iodist_file[0]) {
+        if (ld_iodist_load(&su->iodist, (uint32_t)cfg->kb_per_block, cfg->iodist_file,
+                           log, err, errlen) < 0)
+            return input_error(err);
+    } else {
+        ld_iodist_default(&su->iodist, (uint32_t)cfg->kb_per_block);
+    }
+    if (cfg->test_op >= 0) {
+        ld_opsel_single(&su->opsel, cfg->test_op);
+    } else if (ld_opsel_init(&su->opsel, &su->mix, &su->iodist, cfg->nfs_version, 0) <
+               0) {
+        cm_errf(err, errlen, "the op mix has no op with a non-zero share");
+        return LD_EXIT_INPUT;
+    }
+    rc = ld_sizing_compute(cfg, &su->sizing);
+    if (rc < 0) {
+        cm_errf(err, errlen, "the file set would be empty (load 0 without -F)");
+        return LD_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Decodes and merges every child's results into all. */
+static int collect(struct ld_parent *p, struct ld_stats *all, char *err, size_t errlen)
+{
+    struct ld_stats one;
+    unsigned k;
+
+    ld_stats_reset(all);
+    all->nchildren = 0;
+    for (k = 0; k < p->nprocs; k++) {
+        if (ld_stats_decode(&one, p->procs[k].payload, p->procs[k].payload_len) < 0)
+            return cm_errf(err, errlen, "child %u sent undecodable results", k), -EPROTO;
+        ld_stats_merge(all, &one);
+    }
+    return 0;
+}
+
+static int wait_for_return(FILE *log)
+{
+    char line[64];
+
+    fprintf(log, "Hit <return> when ready to start test run...");
+    fflush(log);
+    return fgets(line, sizeof(line), stdin) == NULL ? -EIO : 0;
+}
+
+/* The phases of §12.2 in order; 0 or -errno with p->last_error. */
+static int drive(struct ld_parent *p, const struct ld_config *cfg, FILE *log)
+{
+    int rc;
+
+    progress(log, "Mounting %d remote test directories.", cfg->procs);
+    rc = ld_parent_phase(p, LD_MSG_MOUNT, 0, PHASE_MOUNT_S + (unsigned)cfg->procs);
+    if (rc == 0) {
+        progress(log, "Completed.");
+        progress(log, "Initializing test directories.");
+        rc = ld_parent_phase(p, LD_MSG_INIT, 0, PHASE_INIT_S);
+    }
+    if (rc < 0)
+        return rc;
+    progress(log, "Completed.");
+    if (cfg->populate_only)
+        return 0;
+    if (cfg->warmup_s > 0) {
+        progress(log, "Performing %d seconds pretest warmup.", cfg->warmup_s);
+        rc = ld_parent_phase(p, LD_MSG_WARMUP, (uint32_t)cfg->warmup_s,
+                             (unsigned)cfg->warmup_s + PHASE_SLACK_S);
+        if (rc < 0)
+            return rc;
+    }
+    if (cfg->interactive && wait_for_return(log) < 0)
+        return cm_errf(p->last_error, sizeof(p->last_error), "no answer on stdin"), -EIO;
+    progress(log, "Starting %d seconds test run.", cfg->runtime_s);
+    rc = ld_parent_phase(p, LD_MSG_RUN, (uint32_t)cfg->runtime_s,
+                         (unsigned)cfg->runtime_s + PHASE_SLACK_S);
+    if (rc == 0)
+        progress(log, "Completed.");
+    return rc;
+}
+
+/* What the report module needs, from the setup and the merged results. */
+static void report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
+                      size_t hostlen, struct ld_report_in *in)
+{
+    snprintf(host, hostlen, "localhost");
+    gethostname(host, hostlen - 1);
+    memset(in, 0, sizeof(*in));
+    in->prog = su->prog;
+    in->host = host;
+    in->when = time(NULL);
+    in->cfg = su->cfg;
+    in->mix = &su->mix;
+    in->iodist = &su->iodist;
+    in->sizing = &su->sizing;
+    in->stats = stats;
+}
+
+static void report(const struct ld_setup *su, const struct ld_stats *all, char *err,
+                   size_t errlen, int *code)
+{
+    char host[256];
+    struct ld_validity val;
+    struct ld_report_in in;
+
+    report_in(su, all, host, sizeof(host), &in);
+    ld_validity_check(&in, &val);
+    ld_report_client(su->out, &in, &val);
+    fflush(su->out);
+    if (su->cfg->yaml_path[0]) {
+        if (ld_report_yaml(su->cfg->yaml_path, &in, &val, err, errlen) < 0)
+            *code = LD_EXIT_FAILED;
+        else
+            fprintf(su->log, "%s: results written to %s\n", su->prog, su->cfg->yaml_path);
+    }
+}
+
+static void print_params(const struct ld_setup *su)
+{
+    struct ld_report_in in;
+    struct ld_stats none;
+    char host[256];
+
+    ld_stats_reset(&none);
+    report_in(su, &none, host, sizeof(host), &in);
+    ld_report_params(su->out, &in);
+    fflush(su->out);
+}
+
+int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, char *err,
+           size_t errlen)
+{
+    static struct ld_setup su; /* shared read-only with the forked children */
+    struct ld_parent p;
+    struct ld_stats all;
+    double us;
+    int code, rc;
+
+    if (cfg->validate > 0) {
+        /* The validation suite (sfs-reference §19) is a later issue: say so
+         * rather than silently running a load instead. */
+        cm_errf(err, errlen, "-V %d: the validation suite is not in this build yet",
+                cfg->validate);
+        return LD_EXIT_FAILED;
+    }
+    code = build_setup(&su, cfg, prog, out, log, err, errlen);
+    if (code != 0)
+        return code;
+    if (ld_clock_resolution(&cm_monotonic_clock, &us) < 0) {
+        fprintf(out, "Clock resolution too poor to obtain valid results\n");
+        cm_errf(err, errlen, "clock resolution %.1f us is worse than 100 us", us);
+        return LD_EXIT_CLOCK;
+    }
+    fprintf(out, "Good clock resolution [ %g ] Micro seconds\n", us);
+    if (cfg->prime_host[0])
+        fprintf(log,
+                "%s: -M %s: no prime support in this build yet; running standalone "
+                "as client %d\n",
+                prog, cfg->prime_host, cfg->client_num);
+    print_params(&su);
+
+    memset(&p, 0, sizeof(p));
+    p.log = log;
+    p.debug_signals = ld_debug_on(cfg->debug_mask, LD_DBG_PARENT_SIGNAL);
+    rc = ld_parent_spawn(&p, (unsigned)cfg->procs, ld_child_main, &su);
+    if (rc == 0 && ld_debug_on(cfg->debug_mask, LD_DBG_PARENT_GENERAL)) {
+        unsigned k;
+        for (k = 0; k < p.nprocs; k++)
+            fprintf(log, "%s: child %u is pid %ld, mount point %s\n", prog, k,
+                    (long)p.procs[k].pid, ld_config_mount_for_child(cfg, (int)k));
+    }
+    if (rc == 0)
+        rc = drive(&p, cfg, log);
+    if (rc == 0)
+        rc = ld_parent_phase(&p, LD_MSG_RESULTS, 0, PHASE_SLACK_S);
+    if (rc == 0)
+        rc = ld_parent_reap(&p);
+    if (rc < 0) {
+        cm_errf(err, errlen, "%s", p.last_error);
+        if (rc == -EINTR || ld_parent_interrupted())
+            code = LD_EXIT_INTR;
+        else
+            code = rc == -ECHILD ? LD_EXIT_CHILD : LD_EXIT_FAILED;
+        ld_parent_kill_all(&p);
+        ld_parent_free(&p);
+        return code;
+    }
+    if (!cfg->populate_only) {
+        if (collect(&p, &all, err, errlen) < 0)
+            code = LD_EXIT_FAILED;
+        else
+            report(&su, &all, err, errlen, &code);
+    } else {
+        progress(log, "Populate only: done.");
+    }
+    ld_parent_free(&p);
+    return code;
+}
