@@ -52,10 +52,14 @@ static int set_integer(const struct cm_opt *row, void *field, const char *label,
     int rc;
 
     rc = cm_parse_i64(label, text, INT64_MIN, INT64_MAX, &v, err, errlen);
-    if (rc == -EINVAL)
+    range_text(row, range, sizeof(range));
+    if (rc == -EINVAL) {
+        /* the one line names the allowed range as well */
+        cm_errf(err, errlen, "%s: '%s' is not an integer (allowed %s)", label, text,
+                range);
         return rc;
+    }
     if (rc < 0 || (double)v < row->min || (double)v > row->max) {
-        range_text(row, range, sizeof(range));
         cm_errf(err, errlen, "%s: %s is out of range %s", label, text, range);
         return -ERANGE;
     }
@@ -74,11 +78,13 @@ static int set_double(const struct cm_opt *row, void *field, const char *label,
     int rc;
 
     rc = cm_parse_double(label, text, -HUGE_VAL, HUGE_VAL, &v, err, errlen);
-    if (rc == -EINVAL)
+    range_text(row, range, sizeof(range));
+    if (rc == -EINVAL) {
+        cm_errf(err, errlen, "%s: '%s' is not a number (allowed %s)", label, text, range);
         return rc;
+    }
     if (rc < 0 || v < row->min || v > row->max ||
         ((row->flags & CM_OPT_MIN_EXCL0) && v <= row->min)) {
-        range_text(row, range, sizeof(range));
         cm_errf(err, errlen, "%s: %s is out of range %s", label, text, range);
         return -ERANGE;
     }
