@@ -188,7 +188,8 @@ static void range_errors(void **state)
     assert_int_equal(parse("-a 101 m:/x"), -ERANGE);
     assert_string_equal(err, "-a (--access): 101 is out of range 0..100 %");
     assert_int_equal(parse("-l abc m:/x"), -EINVAL);
-    assert_string_equal(err, "-l (--load): 'abc' is not an integer (allowed 1..10000000 ops/s)");
+    assert_string_equal(
+        err, "-l (--load): 'abc' is not an integer (allowed 1..10000000 ops/s)");
     assert_int_equal(parse("-l 99999999999999999999 m:/x"), -ERANGE);
     assert_non_null(strstr(err, "out of range 1..10000000 ops/s"));
     assert_int_equal(parse("-t -5 m:/x"), -ERANGE);
