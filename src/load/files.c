@@ -250,27 +250,49 @@ uint32_t ld_files_pick_truncate(const struct ld_files *t,
 
 /* ---- namespace picks ---------------------------------------------------- */
 
+/* Entry k of the candidates in the scan: all of the category, or (when a
+ * parent is given) only the slots of that directory, which the layout puts
+ * in blocks of NONIO_PER_DIR at blocks parent, parent + n_holding, ...
+ * (ld_files_init), so a rename target costs a scan of one directory, not
+ * of the whole category.  Returns an offset >= cnt for a hole at the end. */
+static uint32_t candidate(const struct ld_files *t, uint32_t parent, uint32_t k)
+{
+    if (parent == LD_NO_FILE)
+        return k;
+    return NONIO_PER_DIR * (parent + k / NONIO_PER_DIR * t->n_holding) +
+           k % NONIO_PER_DIR;
+}
+
 uint32_t ld_files_pick(struct ld_files *t, enum ld_cat cat, enum ld_state want,
                        uint32_t parent, struct cm_rng *rng)
 {
-    uint32_t base = t->first[cat], cnt = t->count[cat], start, k, any = LD_NO_FILE;
+    uint32_t base = t->first[cat], cnt = t->count[cat], ncand, start, k, any = LD_NO_FILE;
 
     if (cat == LD_CAT_DIR) { /* only the spare dirs are mkdir/rmdir targets */
         base += t->n_holding;
         cnt -= t->n_holding;
+        parent = LD_NO_FILE; /* they all live in the testdir */
     }
-    if (cnt == 0)
+    ncand = cnt;
+    if (parent != LD_NO_FILE) {
+        uint32_t nblocks = (cnt + NONIO_PER_DIR - 1) / NONIO_PER_DIR;
+        ncand = parent < nblocks
+                    ? ((nblocks - 1 - parent) / t->n_holding + 1) * NONIO_PER_DIR
+                    : 0;
+    }
+    if (ncand == 0)
         return LD_NO_FILE;
-    start = cm_rng_below(rng, cnt);
-    for (k = 0; k < cnt; k++) {
-        uint32_t idx = base + (start + k) % cnt;
-        if (parent != LD_NO_FILE && t->f[idx].parent != parent)
+    start = cm_rng_below(rng, ncand);
+    for (k = 0; k < ncand; k++) {
+        uint32_t j = candidate(t, parent, (start + k) % ncand);
+        if (j >= cnt)
             continue;
-        if (t->f[idx].state == want)
-            return idx;
+        if (t->f[base + j].state == want)
+            return base + j;
         if (any == LD_NO_FILE)
-            any = idx;
+            any = base + j;
     }
-    t->nopick++;
+    if (any != LD_NO_FILE)
+        t->nopick++;
     return any;
 }

@@ -421,16 +421,144 @@ static bool_t xdr_read2_slot(XDR *x, readres *r)
            data_into_slot(x, slot_of(r), &ok->data.data_len, &ok->data.data_val);
 }
 
+/* LOOKUP3's handle: xdr_bytes decodes into a buffer it is given, so the
+ * slot's (idle: this is no READ) buffer takes it instead of malloc'd memory;
+ * the handle is copied into the file table before the slot is reused. */
+static bool_t xdr_lookup3_slot(XDR *x, LOOKUP3res *r)
+{
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op == XDR_DECODE)
+        r->LOOKUP3res_u.resok.object.data.data_val = slot_of(r)->rbuf;
+    return xdr_LOOKUP3res(x, r);
+}
+
+/* A name or handle of a directory entry, read over (into the slot's idle
+ * buffer): nothing looks at readdir entries. */
+static bool_t skip_opaque(XDR *x, struct ld_slot *s)
+{
+    u_int len;
+
+    return xdr_u_int(x, &len) && len <= LD_RBUF_BYTES && xdr_opaque(x, s->rbuf, len);
+}
+
+/* The entry list of READDIR3 (plus = 0) or READDIRPLUS3, read over instead
+ * of decoded into a malloc'd list; ends because every entry consumes
+ * reply bytes. */
+static bool_t skip_entries3(XDR *x, struct ld_slot *s, int plus)
+{
+    bool_t more;
+    fileid3 id;
+    cookie3 cookie;
+    post_op_attr attr;
+    bool_t fh_follows;
+
+    if (!xdr_bool(x, &more))
+        return FALSE;
+    while (more) {
+        if (!xdr_fileid3(x, &id) || !skip_opaque(x, s) || !xdr_cookie3(x, &cookie))
+            return FALSE;
+        if (plus && (!xdr_post_op_attr(x, &attr) || !xdr_bool(x, &fh_follows) ||
+                     (fh_follows && !skip_opaque(x, s))))
+            return FALSE;
+        if (!xdr_bool(x, &more))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* The fields of READDIR3res and READDIRPLUS3res a decode fills (the two
+ * differ only in their entries, which are read over). */
+struct dir3_fields {
+    nfsstat3 *status;
+    post_op_attr *fail_attr;
+    post_op_attr *ok_attr;
+    char *verf;
+    bool_t *eof;
+};
+
+static bool_t dir3_slot(XDR *x, const struct dir3_fields *d, struct ld_slot *s, int plus)
+{
+    if (!xdr_nfsstat3(x, d->status))
+        return FALSE;
+    if (*d->status != NFS3_OK)
+        return xdr_post_op_attr(x, d->fail_attr);
+    return xdr_post_op_attr(x, d->ok_attr) && xdr_cookieverf3(x, d->verf) &&
+           skip_entries3(x, s, plus) && xdr_bool(x, d->eof);
+}
+
+/* READDIR3res with its entries read over (entries stays NULL). */
+static bool_t xdr_readdir3_slot(XDR *x, READDIR3res *r)
+{
+    READDIR3resok *ok = &r->READDIR3res_u.resok;
+    const struct dir3_fields d = {&r->status, &r->READDIR3res_u.resfail.dir_attributes,
+                                  &ok->dir_attributes, ok->cookieverf, &ok->reply.eof};
+
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op != XDR_DECODE)
+        return xdr_READDIR3res(x, r);
+    return dir3_slot(x, &d, slot_of(r), 0);
+}
+
+/* The same for READDIRPLUS3res. */
+static bool_t xdr_readdirplus3_slot(XDR *x, READDIRPLUS3res *r)
+{
+    READDIRPLUS3resok *ok = &r->READDIRPLUS3res_u.resok;
+    const struct dir3_fields d = {&r->status,
+                                  &r->READDIRPLUS3res_u.resfail.dir_attributes,
+                                  &ok->dir_attributes, ok->cookieverf, &ok->reply.eof};
+
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op != XDR_DECODE)
+        return xdr_READDIRPLUS3res(x, r);
+    return dir3_slot(x, &d, slot_of(r), 1);
+}
+
+/* The v2 readdirres: entries are fileid, name, 4-byte cookie. */
+static bool_t xdr_readdir2_slot(XDR *x, readdirres *r)
+{
+    bool_t more;
+    u_int id;
+    nfscookie cookie;
+
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op != XDR_DECODE)
+        return xdr_readdirres(x, r);
+    if (!xdr_nfsstat(x, &r->status))
+        return FALSE;
+    if (r->status != NFS_OK)
+        return TRUE;
+    if (!xdr_bool(x, &more))
+        return FALSE;
+    while (more)
+        if (!xdr_u_int(x, &id) || !skip_opaque(x, slot_of(r)) ||
+            !xdr_nfscookie(x, cookie) || !xdr_bool(x, &more))
+            return FALSE;
+    return xdr_bool(x, &r->readdirres_u.reply.eof);
+}
+
 /* ---- arguments ----------------------------------------------------------- */
 
-static void prep_rw3(struct ld_child *c, struct ld_slot *s, uint32_t i)
+/* Call i of a read or write request: its offset and length (block-sized
+ * calls, the last one shorter) into the slot; returns the length. */
+static uint32_t rw_chunk(const struct ld_req *r, struct ld_slot *s, uint32_t i)
 {
-    const struct ld_req *r = &c->req;
     uint32_t done = i * r->block;
     uint32_t len = r->len - done < r->block ? r->len - done : r->block;
 
     s->offset = r->offset + done;
     s->len = len;
+    return len;
+}
+
+static void prep_rw3(struct ld_child *c, struct ld_slot *s, uint32_t i)
+{
+    const struct ld_req *r = &c->req;
+    uint32_t len = rw_chunk(r, s, i);
+
     if (r->op == NF_OP_READ) {
         to_v3(fh_of(c, r->file), &s->args.a3_read.file);
         s->args.a3_read.offset = s->offset;
@@ -449,11 +577,8 @@ static void prep_rw3(struct ld_child *c, struct ld_slot *s, uint32_t i)
 static void prep_rw2(struct ld_child *c, struct ld_slot *s, uint32_t i)
 {
     const struct ld_req *r = &c->req;
-    uint32_t done = i * r->block;
-    uint32_t len = r->len - done < r->block ? r->len - done : r->block;
+    uint32_t len = rw_chunk(r, s, i);
 
-    s->offset = r->offset + done;
-    s->len = len;
     if (r->op == NF_OP_READ) {
         to_v2(fh_of(c, r->file), &s->args.a2_read.file);
         s->args.a2_read.offset = (u_int)s->offset;
@@ -634,6 +759,24 @@ static void prep2(struct ld_child *c, struct ld_slot *s)
     }
 }
 
+/* The results on the hot path that rpcgen's codecs would decode into
+ * malloc'd memory get the codecs above instead; the rest keep theirs. */
+static xdrproc_t slot_codec(int op, int version, xdrproc_t dflt)
+{
+    switch (op) {
+    case NF_OP_READ:
+        return version == 3 ? (xdrproc_t)xdr_read3_slot : (xdrproc_t)xdr_read2_slot;
+    case NF_OP_LOOKUP:
+        return version == 3 ? (xdrproc_t)xdr_lookup3_slot : dflt;
+    case NF_OP_READDIR:
+        return version == 3 ? (xdrproc_t)xdr_readdir3_slot : (xdrproc_t)xdr_readdir2_slot;
+    case NF_OP_READDIRPLUS:
+        return (xdrproc_t)xdr_readdirplus3_slot;
+    default:
+        return dflt;
+    }
+}
+
 int ld_op_prepare(struct ld_slot *s, uint32_t i, void *data)
 {
     struct ld_child *c = data;
@@ -665,9 +808,7 @@ int ld_op_prepare(struct ld_slot *s, uint32_t i, void *data)
         return -EOPNOTSUPP;
     rp_call_prepare(&s->call, (uint32_t)proc, row->args_codec, &s->args, row->res_codec,
                     &s->res, nf_class_timeout_ms(row->cls, c->cfg->tcp), NULL, NULL);
-    if (r->op == NF_OP_READ)
-        s->call.res_codec =
-            c->nfs_version == 3 ? (xdrproc_t)xdr_read3_slot : (xdrproc_t)xdr_read2_slot;
+    s->call.res_codec = slot_codec(r->op, c->nfs_version, s->call.res_codec);
     return 0;
 }
 
@@ -764,6 +905,11 @@ static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
             f->size = 0;
             if (c->nfs_version == 2 && s->op == NF_OP_SYMLINK)
                 f->has_fh = 0; /* v2 SYMLINK returns no handle */
+        } else if (st == NF_ST_EXIST) {
+            /* the name is there (a retransmission the server had already
+             * done, or a slot the table lost track of after a timeout):
+             * make it a remove candidate again instead of a create target */
+            f->state = LD_EXISTS;
         }
         break;
     case NF_OP_MKDIR:
@@ -786,6 +932,9 @@ static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
             to->state = LD_EXISTS;
             f->state = LD_NONEXISTENT;
             f->has_fh = 0;
+        } else if (st == NF_ST_NOENT) {
+            f->state = LD_NONEXISTENT; /* the source is gone (see REMOVE) */
+            f->has_fh = 0;
         }
         break;
     case NF_OP_LINK:
@@ -794,6 +943,8 @@ static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
             to->fh = f->fh;
             to->has_fh = f->has_fh;
             to->state = LD_EXISTS;
+        } else if (st == NF_ST_EXIST) {
+            t->f[s->file2].state = LD_EXISTS; /* as for CREATE above */
         }
         break;
     case NF_OP_WRITE:

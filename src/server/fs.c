@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fs.c - the in-memory file system behind sfs_nfsd (server layer).  Nodes
- * are found by file id in a hash map (handles carry file id, generation
- * and server instance, so a removed object's handle is STALE and no lookup
- * scans anything); a directory keeps its entries in a chained hash by name
- * and an array in cookie order (READDIR resumes by binary search); file
- * data lives in chunks of up to SV_CHUNK bytes in a per-file hash map, so
- * holes cost nothing, and a chunk holds only up to the last byte written in
- * it (rounded to 1 KiB), so small files cost little.  Capacity
- * (--max-bytes) counts the bytes chunks hold.  Everything
- * returns NFSv3 status numbers; no permission checks (every AUTH_SYS caller
- * is trusted - a test server).
+ * are found by file id in a JudyL map (map.c; handles carry file id,
+ * generation and server instance, so a removed object's handle is STALE
+ * and no lookup scans anything); a directory keeps its entries in a
+ * chained hash by name and an array in cookie order (READDIR resumes by
+ * binary search); file data lives in chunks of up to SV_CHUNK bytes in a
+ * per-file JudyL map keyed by chunk number, so holes cost nothing, and a
+ * chunk holds only up to the last byte written in it (rounded to 1 KiB),
+ * so small files cost little.  Capacity (--max-bytes) counts the bytes
+ * chunks hold.  Everything returns NFSv3 status numbers; no permission
+ * checks (every AUTH_SYS caller is trusted - a test server).
  */
 #include "server/sv_int.h"
 #include "nfs3_prot.h"
@@ -112,8 +112,6 @@ static void data_free_from(struct sv_fs *fs, struct sv_node *n, uint64_t first)
         free(ch);
         key++;
     }
-    if (m->n == 0)
-        sv__map_free(m);
 }
 
 static void node_free(struct sv_fs *fs, struct sv_node *n)
@@ -745,14 +743,16 @@ int sv__fs_write(struct sv_fs *fs, struct sv_node *n, uint64_t off, const void *
         ncap = chunk_cap_for(cap, at + len);
         if (ncap != cap) {
             struct chunk *nch = realloc(ch, sizeof(*ch) + ncap);
-            if (nch == NULL ||
-                (ch == NULL && sv__map_put(&n->u.reg.chunks, pos / SV_CHUNK, nch) != 0)) {
-                free(ch == NULL ? nch : NULL);
+            if (nch == NULL)
+                return NFS3ERR_NOSPC;
+            if (ch == NULL && sv__map_put(&n->u.reg.chunks, pos / SV_CHUNK, nch) != 0) {
+                free(nch);
                 return NFS3ERR_NOSPC;
             }
-            if (nch != ch && ch != NULL)
-                sv__map_put(&n->u.reg.chunks, pos / SV_CHUNK,
-                            nch); /* replaces: no alloc */
+            /* a moved chunk replaces the value of a key JudyL already
+             * holds, which allocates nothing and cannot fail */
+            if (ch != NULL && nch != ch)
+                sv__map_put(&n->u.reg.chunks, pos / SV_CHUNK, nch);
             memset(nch->data + cap, 0, ncap - cap);
             nch->cap = ncap;
             n->used += ncap - cap;
@@ -771,7 +771,8 @@ int sv__fs_write(struct sv_fs *fs, struct sv_node *n, uint64_t off, const void *
 
 /* ---- paths (MOUNT) ------------------------------------------------------- */
 
-/* Splits path into components and applies fn to each; mk creates. */
+/* Follows path from the root one component at a time; mk creates the
+ * missing ones. */
 static int walk(struct sv_fs *fs, const char *path, int mk, struct sv_node **out)
 {
     char comp[SV_NAME_MAX + 1];
@@ -794,6 +795,10 @@ static int walk(struct sv_fs *fs, const char *path, int mk, struct sv_node **out
         memcpy(comp, p, len);
         comp[len] = '\0';
         p += len;
+        /* "." and ".." would let "/export/.." name a directory outside
+         * every export while passing the MNT prefix check */
+        if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
+            return NFS3ERR_INVAL;
         st = sv__fs_lookup(fs, n, comp, &next);
         if (st == NFS3ERR_NOENT && mk)
             st = sv__fs_create(fs, n, comp, SV_DIR, NULL, 0, 0, NULL, &next);

@@ -19,8 +19,6 @@ int sv__map_put(struct sv_map *m, uint64_t key, void *val)
     JLI(slot, m->judy, (Word_t)key);
     if (slot == PJERR)
         return -ENOMEM;
-    if (*slot == 0)
-        m->n++;
     *slot = (Word_t)val;
     return 0;
 }
@@ -38,11 +36,8 @@ void *sv__map_del(struct sv_map *m, uint64_t key)
     void *val = sv__map_get(m, key);
     int deleted;
 
-    if (val == NULL)
-        return NULL;
-    JLD(deleted, m->judy, (Word_t)key);
-    if (deleted == 1)
-        m->n--;
+    if (val != NULL)
+        JLD(deleted, m->judy, (Word_t)key);
     return val;
 }
 
@@ -64,5 +59,4 @@ void sv__map_free(struct sv_map *m)
      * -Wsign-compare on clang. */
     JudyLFreeArray(&m->judy, PJE0);
     m->judy = NULL;
-    m->n = 0;
 }

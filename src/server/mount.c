@@ -41,6 +41,8 @@ static int mnt(struct sv_core *c, const char *path, struct sv_node **n)
         return MNT3ERR_NOTDIR;
     if (st == NFS3ERR_NAMETOOLONG)
         return MNT3ERR_NAMETOOLONG;
+    if (st == NFS3ERR_INVAL)
+        return MNT3ERR_INVAL;
     if (st != 0)
         return MNT3ERR_NOENT;
     /* remember it for DUMP; when full, slide the oldest out */

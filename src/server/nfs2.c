@@ -12,7 +12,8 @@
 
 #include <string.h>
 
-#define V2_UNSET 0xffffffffu
+#define V2_UNSET    0xffffffffu
+#define V2_SIZE_MAX 0xffffffffULL /* largest v2 size or offset */
 
 uint32_t sv__v2_status(int st3)
 {
@@ -93,9 +94,8 @@ static int get(struct sv_core *c, const nfs_fh *fh, struct sv_node **n)
 }
 
 /* attrstat and diropres: status, then attributes (and handle) when OK. */
-static int attrstat_of(struct sv_core *c, int st, const struct sv_node *n, attrstat *res)
+static int attrstat_of(int st, const struct sv_node *n, attrstat *res)
 {
-    (void)c;
     res->status = (nfsstat)sv__v2_status(st);
     if (st == 0 && n != NULL)
         fattr2(n, &res->attrstat_u.attributes);
@@ -123,7 +123,7 @@ static int p_getattr(struct sv_core *c, void *a, void *r)
     struct sv_node *n = NULL;
     int st = get(c, a, &n);
 
-    return attrstat_of(c, st, n, r);
+    return attrstat_of(st, n, r);
 }
 
 static int p_setattr(struct sv_core *c, void *a, void *r)
@@ -137,7 +137,7 @@ static int p_setattr(struct sv_core *c, void *a, void *r)
         sattr2(&args->attributes, &sa);
         st = sv__fs_setattr(c->fs, n, &sa);
     }
-    return attrstat_of(c, st, n, r);
+    return attrstat_of(st, n, r);
 }
 
 static int p_lookup(struct sv_core *c, void *a, void *r)
@@ -194,24 +194,37 @@ static int p_write(struct sv_core *c, void *a, void *r)
     struct sv_node *n;
     int st = get(c, &args->file, &n);
 
+    /* v2 offsets and sizes are 32 bits: a file v2 cannot describe is FBIG */
+    if (st == 0 && (uint64_t)args->offset + args->data.data_len > V2_SIZE_MAX)
+        st = NFS3ERR_FBIG;
     if (st == 0)
         st = sv__fs_write(c->fs, n, args->offset, args->data.data_val,
                           args->data.data_len);
-    return attrstat_of(c, st, n, r);
+    return attrstat_of(st, n, r);
+}
+
+/* CREATE and MKDIR: the same arguments; sa keeps the decoded attributes
+ * for CREATE's truncation of an existing file. */
+static int create2(struct sv_core *c, const createargs *args, enum sv_type type,
+                   struct sv_sattr *sa, struct sv_node **n)
+{
+    struct sv_node *dir;
+    int st = get(c, &args->where.dir, &dir);
+
+    *n = NULL;
+    if (st != 0)
+        return st;
+    sattr2(&args->attributes, sa);
+    return sv__fs_create(c->fs, dir, args->where.name, type, sa, c->cred_uid, c->cred_gid,
+                         NULL, n);
 }
 
 static int p_create(struct sv_core *c, void *a, void *r)
 {
-    createargs *args = a;
-    struct sv_node *dir, *n = NULL;
+    struct sv_node *n;
     struct sv_sattr sa;
-    int st = get(c, &args->where.dir, &dir);
+    int st = create2(c, a, SV_REG, &sa, &n);
 
-    if (st != 0)
-        return diropres_of(c, st, n, r);
-    sattr2(&args->attributes, &sa);
-    st = sv__fs_create(c->fs, dir, args->where.name, SV_REG, &sa, c->cred_uid,
-                       c->cred_gid, NULL, &n);
     if (st == NFS3ERR_EXIST && n != NULL && n->type == SV_REG) {
         /* v2 CREATE of an existing file is how v2 clients truncate (creat
          * with O_TRUNC): only the size is applied */
@@ -223,16 +236,10 @@ static int p_create(struct sv_core *c, void *a, void *r)
 
 static int p_mkdir(struct sv_core *c, void *a, void *r)
 {
-    createargs *args = a;
-    struct sv_node *dir, *n = NULL;
+    struct sv_node *n;
     struct sv_sattr sa;
-    int st = get(c, &args->where.dir, &dir);
+    int st = create2(c, a, SV_DIR, &sa, &n);
 
-    if (st == 0) {
-        sattr2(&args->attributes, &sa);
-        st = sv__fs_create(c->fs, dir, args->where.name, SV_DIR, &sa, c->cred_uid,
-                           c->cred_gid, NULL, &n);
-    }
     return diropres_of(c, st, n, r);
 }
 

@@ -74,6 +74,17 @@ static int get(struct sv_core *c, const nfs_fh3 *fh, struct sv_node **n)
     return sv__fs_from_handle(c->fs, fh->data.data_val, fh->data.data_len, n);
 }
 
+/* The prologue of every procedure that answers wcc data: the object, and
+ * its before image (none when the handle fails: *n is then NULL). */
+static int get_pre(struct sv_core *c, const nfs_fh3 *fh, struct sv_node **n,
+                   pre_op_attr *before)
+{
+    int st = get(c, fh, n);
+
+    pre(*n, before);
+    return st;
+}
+
 static void sattr_of(const sattr3 *s, struct sv_sattr *o)
 {
     memset(o, 0, sizeof(*o));
@@ -125,10 +136,9 @@ static int p_setattr(struct sv_core *c, void *a, void *r)
     struct sv_node *n;
     pre_op_attr before;
 
-    res->status = get(c, &args->object, &n);
+    res->status = get_pre(c, &args->object, &n, &before);
     if (res->status != NFS3_OK)
         return res->status;
-    pre(n, &before);
     if (args->guard.check &&
         (args->guard.sattrguard3_u.obj_ctime.seconds != n->ctime.sec ||
          args->guard.sattrguard3_u.obj_ctime.nseconds != n->ctime.nsec)) {
@@ -235,10 +245,9 @@ static int p_write(struct sv_core *c, void *a, void *r)
     struct sv_node *n;
     pre_op_attr before;
 
-    res->status = get(c, &args->file, &n);
+    res->status = get_pre(c, &args->file, &n, &before);
     if (res->status != NFS3_OK)
         return res->status;
-    pre(n, &before);
     if (args->count > args->data.data_len)
         res->status = NFS3ERR_INVAL;
     else
@@ -272,13 +281,10 @@ struct make {
 static int make_node(struct sv_core *c, struct make *m)
 {
     struct sv_sattr sa;
-    int st = get(c, &m->where->dir, &m->dir);
+    int st = get_pre(c, &m->where->dir, &m->dir, &m->before);
 
-    if (st != NFS3_OK) {
-        m->dir = NULL;
-        return st;
-    }
-    pre(m->dir, &m->before);
+    if (st != NFS3_OK)
+        return st; /* m->dir is NULL: made() answers no wcc data */
     if (m->attrs)
         sattr_of(m->attrs, &sa);
     else
@@ -394,11 +400,10 @@ static int unlink_common(struct sv_core *c, const diropargs3 *d, wcc_data *w,
 {
     struct sv_node *dir;
     pre_op_attr before;
-    int st = get(c, &d->dir, &dir);
+    int st = get_pre(c, &d->dir, &dir, &before);
 
     if (st != NFS3_OK)
         return st;
-    pre(dir, &before);
     st = sv__fs_remove(c->fs, dir, d->name, want_dir);
     wcc(&before, dir, w);
     return st;
@@ -428,15 +433,17 @@ static int p_rename(struct sv_core *c, void *a, void *r)
     RENAME3res *res = r;
     struct sv_node *fdir, *tdir;
     pre_op_attr fb, tb;
+    int st;
 
-    res->status = get(c, &args->from.dir, &fdir);
+    /* both handles are resolved even when one fails, so that each
+     * directory found still gets its wcc data (pre() and post() of NULL
+     * say "no attributes") */
+    res->status = get_pre(c, &args->from.dir, &fdir, &fb);
+    st = get_pre(c, &args->to.dir, &tdir, &tb);
     if (res->status == NFS3_OK)
-        res->status = get(c, &args->to.dir, &tdir);
-    if (res->status != NFS3_OK)
-        return res->status;
-    pre(fdir, &fb);
-    pre(tdir, &tb);
-    res->status = sv__fs_rename(c->fs, fdir, args->from.name, tdir, args->to.name);
+        res->status = st;
+    if (res->status == NFS3_OK)
+        res->status = sv__fs_rename(c->fs, fdir, args->from.name, tdir, args->to.name);
     wcc(&fb, fdir, &res->RENAME3res_u.resok.fromdir_wcc);
     wcc(&tb, tdir, &res->RENAME3res_u.resok.todir_wcc);
     return res->status;
@@ -448,14 +455,15 @@ static int p_link(struct sv_core *c, void *a, void *r)
     LINK3res *res = r;
     struct sv_node *n, *dir;
     pre_op_attr before;
+    int st;
 
+    /* as in RENAME: whichever handle resolves still gets its attributes */
     res->status = get(c, &args->file, &n);
+    st = get_pre(c, &args->link.dir, &dir, &before);
     if (res->status == NFS3_OK)
-        res->status = get(c, &args->link.dir, &dir);
-    if (res->status != NFS3_OK)
-        return res->status;
-    pre(dir, &before);
-    res->status = sv__fs_link(c->fs, n, dir, args->link.name);
+        res->status = st;
+    if (res->status == NFS3_OK)
+        res->status = sv__fs_link(c->fs, n, dir, args->link.name);
     post(n, &res->LINK3res_u.resok.file_attributes);
     wcc(&before, dir, &res->LINK3res_u.resok.linkdir_wcc);
     return res->status;
@@ -664,10 +672,9 @@ static int p_commit(struct sv_core *c, void *a, void *r)
     struct sv_node *n;
     pre_op_attr before;
 
-    res->status = get(c, &args->file, &n);
+    res->status = get_pre(c, &args->file, &n, &before);
     if (res->status != NFS3_OK)
         return res->status;
-    pre(n, &before);
     if (n->type != SV_REG)
         res->status = n->type == SV_DIR ? NFS3ERR_ISDIR : NFS3ERR_INVAL;
     wcc(&before, n, &res->COMMIT3res_u.resok.file_wcc);

@@ -43,11 +43,11 @@ struct sv_time {
     uint32_t nsec;
 };
 
-/* 64-bit key -> pointer hash map (map.c).  Members are public so that a
- * caller can walk the slots: keys[i] != 0 holds key keys[i] - 1. */
+/* Ordered 64-bit key -> pointer map over JudyL (map.c); zero-initialised
+ * it is empty, and JudyL frees its last node when its last key goes, so an
+ * emptied map holds no memory.  Walk it with sv__map_next. */
 struct sv_map {
-    void *judy; /* JudyL array: key -> value (map.c) */
-    size_t n;   /* keys present */
+    void *judy; /* JudyL array: key -> value */
 };
 /* Stores val (never NULL) under key; 0 or -ENOMEM. */
 int sv__map_put(struct sv_map *m, uint64_t key, void *val);

@@ -63,21 +63,12 @@ static size_t call_header(uint8_t *p, uint32_t xid, uint32_t rpcvers, uint32_t p
     return put32(p, n, 0);
 }
 
-static int udp_socket(void)
+/* A socket of type (SOCK_DGRAM or SOCK_STREAM) connected to the server. */
+static int connected(int type)
 {
-    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    int fd = socket(AF_INET, type, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&server, sizeof(server)) != 0) {
-        perror("nfsd_hostile: udp");
-        exit(2);
-    }
-    return fd;
-}
-
-static int tcp_socket(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&server, sizeof(server)) != 0) {
-        perror("nfsd_hostile: tcp");
+        perror(type == SOCK_DGRAM ? "nfsd_hostile: udp" : "nfsd_hostile: tcp");
         exit(2);
     }
     return fd;
@@ -148,7 +139,7 @@ static ssize_t udp_ask(int fd, const uint8_t *call, size_t len, uint8_t *reply,
 static int udp_alive(void)
 {
     uint8_t b[512], r[512];
-    int fd = udp_socket();
+    int fd = connected(SOCK_DGRAM);
     size_t n = call_header(b, 0xa11e, 2, 100003, 3, 0);
     ssize_t got = udp_ask(fd, b, n, r, sizeof(r));
 
@@ -175,7 +166,7 @@ int main(int argc, char **argv)
     srand((unsigned)atoi(argv[2]));
 
     /* UDP: random datagrams, some with a valid-looking header */
-    fd = udp_socket();
+    fd = connected(SOCK_DGRAM);
     for (i = 0; i < 3000; i++) {
         size_t len = (size_t)(rand() % 1500);
         for (size_t k = 0; k < len; k++)
@@ -242,7 +233,7 @@ int main(int argc, char **argv)
     close(fd);
 
     /* TCP: a record mark of 2 GiB closes the connection */
-    fd = tcp_socket();
+    fd = connected(SOCK_STREAM);
     put32(b, 0, 0xffffffffu);
     memset(b + 4, 0, 100);
     send(fd, b, 104, MSG_NOSIGNAL);
@@ -252,7 +243,7 @@ int main(int argc, char **argv)
     close(fd);
 
     /* TCP: random records, then a NULL call on the same connection */
-    fd = tcp_socket();
+    fd = connected(SOCK_STREAM);
     for (i = 0; i < 300; i++) {
         size_t len = (size_t)(rand() % 600);
         put32(b, 0, 0x80000000u | (uint32_t)len);
@@ -277,7 +268,7 @@ int main(int argc, char **argv)
     close(fd);
 
     /* TCP: a NULL call in one-byte fragments */
-    fd = tcp_socket();
+    fd = connected(SOCK_STREAM);
     n = call_header(call, 0xf00d, 2, 100005, 3, 0);
     for (size_t k = 0; k < n; k++) {
         uint8_t frag[5];
@@ -292,7 +283,7 @@ int main(int argc, char **argv)
 
     /* TCP: half records abandoned, many connections */
     for (i = 0; i < 50; i++) {
-        fd = tcp_socket();
+        fd = connected(SOCK_STREAM);
         put32(b, 0, 0x80000000u | 60000u);
         memset(b + 4, 0xee, 1000);
         send(fd, b, 1004, MSG_NOSIGNAL);

@@ -121,6 +121,9 @@ static void mount_checks(const char *export)
     p3 = sub;
     NFS(c3, MOUNTPROC3_MNT, xdr_mnt3_dirpath, p3, xdr_mountres3, m3, MNT3ERR_NOENT,
         "MNT3 missing subdirectory: NOENT");
+    snprintf(sub, sizeof(sub), "%s/..", export);
+    NFS(c3, MOUNTPROC3_MNT, xdr_mnt3_dirpath, p3, xdr_mountres3, m3, MNT3ERR_INVAL,
+        "MNT3 climbing out with ..: INVAL");
     check(call(c1, MOUNTPROC_DUMP, xdr_void, NULL, xdr_mountlist, &ml) == RPC_SUCCESS &&
               ml != NULL && strcmp(ml->ml_directory, export) == 0,
           "MOUNT1 DUMP lists the mount", 0, 0);
@@ -594,6 +597,10 @@ static void v2_checks(const char *export)
     wa.data.data_val = data;
     NFS(c, NFSPROC_WRITE, xdr_writeargs, wa, xdr_attrstat, r.attr, NFS_OK, "v2 WRITE");
     check(r.attr.attrstat_u.attributes.size == 100 + sizeof(data), "v2 WRITE size", 0, 0);
+    wa.offset = 0xffffffffu - sizeof(data) + 1; /* the file would pass 2^32 - 1 */
+    NFS(c, NFSPROC_WRITE, xdr_writeargs, wa, xdr_attrstat, r.attr, NFSERR_FBIG,
+        "v2 WRITE beyond 32-bit sizes: FBIG");
+    wa.offset = 100;
     wa.file = d;
     NFS(c, NFSPROC_WRITE, xdr_writeargs, wa, xdr_attrstat, r.attr, NFSERR_ISDIR,
         "v2 WRITE directory: ISDIR");

@@ -203,6 +203,105 @@ static void replies_update_the_table(void **state)
     c->measuring = 0;
 }
 
+/* Picks a request of op and answers its call with a bare v3 status (every
+ * v3 result starts with its nfsstat3). */
+static void answer_v3(struct ld_child *c, struct ld_slot *s, int op, nfsstat3 st)
+{
+    assert_int_equal(ld_op_pick(c, op), 0);
+    memset(s, 0, sizeof(*s));
+    assert_int_equal(ld_op_prepare(s, 0, c), 0);
+    s->res.r3_getattr.status = st;
+    reply(c, s);
+}
+
+/* Error answers that still tell the name's state keep the table in step
+ * (a retransmitted call the server had already done, or a state lost to an
+ * RPC timeout): EXIST for mknod/symlink/link -> the name exists; NOENT for
+ * a rename source -> it does not. */
+static void error_replies_tell_the_state(void **state)
+{
+    struct ld_child *c = *state;
+    struct ld_files *t = &c->files;
+    static struct ld_slot s;
+
+    fake_population(c);
+
+    answer_v3(c, &s, NF_OP_MKNOD, NFS3ERR_EXIST);
+    assert_int_equal(t->f[c->req.file].state, LD_EXISTS);
+
+    answer_v3(c, &s, NF_OP_LINK, NFS3ERR_EXIST);
+    assert_int_equal(t->f[c->req.file2].state, LD_EXISTS);
+
+    answer_v3(c, &s, NF_OP_RENAME, NFS3ERR_NOENT);
+    assert_int_equal(t->f[c->req.file].state, LD_NONEXISTENT);
+    assert_int_equal(t->f[c->req.file2].state, LD_NONEXISTENT);
+}
+
+/* Encodes res with the rpcgen codec and decodes it with the codec
+ * ld_op_prepare chose for the slot. */
+static void decode_with_slot_codec(struct ld_slot *s, xdrproc_t enc, void *res)
+{
+    static char wire[4096];
+    XDR x;
+
+    xdrmem_create(&x, wire, sizeof(wire), XDR_ENCODE);
+    assert_true(enc(&x, res));
+    xdr_destroy(&x);
+    memset(&s->res, 0, sizeof(s->res));
+    xdrmem_create(&x, wire, sizeof(wire), XDR_DECODE);
+    assert_true(s->call.res_codec(&x, &s->res));
+    xdr_destroy(&x);
+}
+
+/* LOOKUP3's handle and the readdir entry lists are decoded without
+ * allocation: the handle lands in the slot, entries are read over. */
+static void hot_results_decode_into_the_slot(void **state)
+{
+    struct ld_child *c = *state;
+    static struct ld_slot s;
+    char fh[6] = {9, 8, 7, 6, 5, 4}, n1[] = "file_en.00001", n2[] = "file_en.00002";
+    entryplus3 e[2];
+    READDIRPLUS3res rp;
+    LOOKUP3res lk;
+
+    fake_population(c);
+    assert_int_equal(ld_op_pick(c, NF_OP_READDIRPLUS), 0);
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(ld_op_prepare(&s, 0, c), 0);
+    memset(e, 0, sizeof(e));
+    e[0].fileid = 1;
+    e[0].name = n1;
+    e[0].cookie = 1;
+    e[0].name_handle.handle_follows = TRUE;
+    e[0].name_handle.post_op_fh3_u.handle.data.data_len = sizeof(fh);
+    e[0].name_handle.post_op_fh3_u.handle.data.data_val = fh;
+    e[0].nextentry = &e[1];
+    e[1].fileid = 2;
+    e[1].name = n2;
+    e[1].cookie = 2;
+    e[1].name_attributes.attributes_follow = TRUE;
+    memset(&rp, 0, sizeof(rp));
+    rp.status = NFS3_OK;
+    rp.READDIRPLUS3res_u.resok.reply.entries = e;
+    rp.READDIRPLUS3res_u.resok.reply.eof = TRUE;
+    decode_with_slot_codec(&s, (xdrproc_t)xdr_READDIRPLUS3res, &rp);
+    assert_int_equal(s.res.r3_readdirplus.status, NFS3_OK);
+    assert_null(s.res.r3_readdirplus.READDIRPLUS3res_u.resok.reply.entries);
+    assert_true(s.res.r3_readdirplus.READDIRPLUS3res_u.resok.reply.eof);
+
+    assert_int_equal(ld_op_pick(c, NF_OP_LOOKUP), 0);
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(ld_op_prepare(&s, 0, c), 0);
+    memset(&lk, 0, sizeof(lk));
+    lk.status = NFS3_OK;
+    lk.LOOKUP3res_u.resok.object.data.data_len = sizeof(fh);
+    lk.LOOKUP3res_u.resok.object.data.data_val = fh;
+    decode_with_slot_codec(&s, (xdrproc_t)xdr_LOOKUP3res, &lk);
+    assert_ptr_equal(s.res.r3_lookup.LOOKUP3res_u.resok.object.data.data_val, s.rbuf);
+    assert_memory_equal(s.rbuf, fh, sizeof(fh));
+    nf_call_free(&s.call); /* frees nothing: ASan would see a bad free */
+}
+
 /* ---- parent process management ------------------------------------------ */
 
 /* Stand-in children: answer every phase; child 1 fails or dies in INIT
@@ -281,6 +380,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(picks_by_state_and_category, setup_child,
                                         teardown_child),
         cmocka_unit_test_setup_teardown(replies_update_the_table, setup_child,
+                                        teardown_child),
+        cmocka_unit_test_setup_teardown(error_replies_tell_the_state, setup_child,
+                                        teardown_child),
+        cmocka_unit_test_setup_teardown(hot_results_decode_into_the_slot, setup_child,
                                         teardown_child),
         cmocka_unit_test(parent_drives_the_phases),
         cmocka_unit_test(parent_reports_a_child_error),

@@ -245,6 +245,40 @@ static void namespace_picks_by_state(void **state)
     ld_files_free(&t);
 }
 
+/* Rename targets come from the source's directory only, whatever the
+ * start, including the last, partial block of slots; a dir without slots
+ * gives nothing. */
+static void rename_targets_stay_in_the_directory(void **state)
+{
+    struct ld_files_layout lay = small_layout();
+    struct ld_files t;
+    struct cm_rng rng;
+    char err[CM_ERR_LEN];
+    uint32_t d, i, first, seen[64];
+
+    (void)state;
+    lay.n_nonio = 50; /* 13 blocks of 4 over 9 dirs, the last one partial */
+    assert_int_equal(ld_files_init(&t, &lay, err, sizeof(err)), 0);
+    cm_rng_seed(&rng, 7);
+    first = t.first[LD_CAT_NONIO];
+    for (d = 0; d < lay.n_dir; d++) {
+        uint32_t nslots = 0, distinct = 0;
+        memset(seen, 0, sizeof(seen));
+        for (i = 0; i < t.count[LD_CAT_NONIO]; i++)
+            nslots += t.f[first + i].parent == d;
+        for (i = 0; i < 400; i++) {
+            uint32_t k = ld_files_pick(&t, LD_CAT_NONIO, LD_NONEXISTENT, d, &rng);
+            assert_true(k >= first && k < first + t.count[LD_CAT_NONIO]);
+            assert_int_equal(t.f[k].parent, d);
+            distinct += !seen[k - first];
+            seen[k - first] = 1;
+        }
+        assert_int_equal(distinct, nslots); /* every slot can be chosen */
+    }
+    assert_int_equal(t.nopick, 0);
+    ld_files_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +289,7 @@ int main(void)
         cmocka_unit_test(append_stays_under_limit),
         cmocka_unit_test(truncate_pick_needs_growth),
         cmocka_unit_test(namespace_picks_by_state),
+        cmocka_unit_test(rename_targets_stay_in_the_directory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

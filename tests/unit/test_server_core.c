@@ -4,8 +4,9 @@
  * tables, RPC-level answers (PROG_MISMATCH with its range, PROG_UNAVAIL,
  * PROC_UNAVAIL, GARBAGE_ARGS, RPC_MISMATCH, non-calls dropped), fault
  * injection (--error, --drop-replies, --delay-us, --exit-after) and its
- * determinism, the stats file and the counters.  Calls are encoded and
- * replies decoded with the rpcgen codecs; no sockets. */
+ * determinism, the stats file and the counters, and handler details (v2
+ * 32-bit size limit, v3 wcc data with a stale handle, MNT path rules).  Calls are encoded
+ * and replies decoded with the rpcgen codecs; no sockets. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "server/sv_int.h"
+#include "nfs2_prot.h"
 #include "nfs3_prot.h"
 
 static uint8_t msg[4096];
@@ -260,6 +262,103 @@ static void stats_file_written(void **state)
     sv_core_destroy(c);
 }
 
+/* NFSv2 offsets and sizes are 32 bits (RFC 1094): a WRITE that would make
+ * a file larger than 2^32 - 1 bytes is FBIG, not a size v2 cannot report. */
+static void v2_write_stays_below_4gib(void **state)
+{
+    struct sv_core *c = core_with(NULL);
+    const struct sv_handler *w = &sv__nfs2_version.handlers[NFSPROC_WRITE];
+    char data[512] = {0};
+    struct sv_node *n;
+    writeargs a;
+    attrstat res;
+
+    (void)state;
+    assert_int_equal(sv__fs_walk(c->fs, "/export", &n), 0);
+    assert_int_equal(sv__fs_create(c->fs, n, "big", SV_REG, NULL, 0, 0, NULL, &n), 0);
+    memset(&a, 0, sizeof(a));
+    sv__fs_handle(c->fs, n, (uint8_t *)a.file.data);
+    a.data.data_val = data;
+    a.data.data_len = sizeof(data);
+    a.offset = 0xffffffffu - sizeof(data); /* size 2^32 - 1: the v2 maximum */
+    memset(&res, 0, sizeof(res));
+    assert_int_equal(w->fn(c, &a, &res), NFS_OK);
+    assert_int_equal(res.attrstat_u.attributes.size, 0xffffffffu);
+    a.offset++; /* one byte further: beyond what v2 can address */
+    memset(&res, 0, sizeof(res));
+    assert_int_equal(w->fn(c, &a, &res), NFSERR_FBIG);
+    assert_int_equal(n->size, 0xffffffffu); /* unchanged */
+    sv_core_destroy(c);
+}
+
+/* RENAME3 and LINK3 with one good and one stale handle: the status is
+ * STALE, and the object whose handle resolved still gets its attributes
+ * (RFC 1813 defines them on the failure arm too). */
+static void v3_wcc_for_the_handle_that_resolved(void **state)
+{
+    struct sv_core *c = core_with(NULL);
+    const struct sv_handler *h = sv__nfs3_version.handlers;
+    uint8_t good[SV_FH_LEN], stale[SV_FH_LEN], file[SV_FH_LEN];
+    struct sv_node *dir, *f;
+    RENAME3args ra;
+    RENAME3res rr;
+    LINK3args la;
+    LINK3res lr;
+
+    (void)state;
+    assert_int_equal(sv__fs_walk(c->fs, "/export", &dir), 0);
+    assert_int_equal(sv__fs_create(c->fs, dir, "f", SV_REG, NULL, 0, 0, NULL, &f), 0);
+    sv__fs_handle(c->fs, dir, good);
+    sv__fs_handle(c->fs, f, file);
+    memcpy(stale, good, sizeof(stale));
+    stale[23] ^= 1; /* another generation */
+
+    memset(&ra, 0, sizeof(ra));
+    ra.from.dir.data.data_len = ra.to.dir.data.data_len = SV_FH_LEN;
+    ra.from.dir.data.data_val = (char *)good;
+    ra.to.dir.data.data_val = (char *)stale;
+    ra.from.name = "f";
+    ra.to.name = "g";
+    memset(&rr, 0, sizeof(rr));
+    assert_int_equal(h[NFSPROC3_RENAME].fn(c, &ra, &rr), NFS3ERR_STALE);
+    assert_true(rr.RENAME3res_u.resfail.fromdir_wcc.before.attributes_follow);
+    assert_true(rr.RENAME3res_u.resfail.fromdir_wcc.after.attributes_follow);
+    assert_false(rr.RENAME3res_u.resfail.todir_wcc.after.attributes_follow);
+
+    memset(&la, 0, sizeof(la));
+    la.file.data.data_len = la.link.dir.data.data_len = SV_FH_LEN;
+    la.file.data.data_val = (char *)file;
+    la.link.dir.data.data_val = (char *)stale;
+    la.link.name = "h";
+    memset(&lr, 0, sizeof(lr));
+    assert_int_equal(h[NFSPROC3_LINK].fn(c, &la, &lr), NFS3ERR_STALE);
+    assert_true(lr.LINK3res_u.resfail.file_attributes.attributes_follow);
+    assert_int_equal(f->nlink, 1);
+    sv_core_destroy(c);
+}
+
+/* MNT of a path through "." or ".." is refused: "/export/.." passes the
+ * export prefix check but names the directory above the export. */
+static void mnt_refuses_dot_components(void **state)
+{
+    struct sv_core *c = core_with(NULL);
+    const struct sv_handler *m = &sv__mount3_version.handlers[MOUNTPROC3_MNT];
+    static const char *const bad[] = {"/export/..", "/export/./..", "/export/."};
+    char *path = "/export";
+    mountres3 res;
+
+    (void)state;
+    c->peer = "unit";
+    memset(&res, 0, sizeof(res));
+    assert_int_equal(m->fn(c, &path, &res), MNT3_OK);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        path = (char *)bad[i];
+        memset(&res, 0, sizeof(res));
+        assert_int_equal(m->fn(c, &path, &res), MNT3ERR_INVAL);
+    }
+    sv_core_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +367,9 @@ int main(void)
         cmocka_unit_test(injected_errors_drops_and_delays),
         cmocka_unit_test(same_seed_same_faults),
         cmocka_unit_test(stats_file_written),
+        cmocka_unit_test(v2_write_stays_below_4gib),
+        cmocka_unit_test(v3_wcc_for_the_handle_that_resolved),
+        cmocka_unit_test(mnt_refuses_dot_components),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
