@@ -4,7 +4,7 @@
 # loopback: NFSv3 over UDP and TCP, every ping op, many calls in flight,
 # explicit ports and the rpcbind (host:/path) form; asking ganesha for
 # NFSv2 gives the one-line "server offers NFS versions 3..3, not 2".
-# timeout: 90
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 start_ganesha
 plan 19

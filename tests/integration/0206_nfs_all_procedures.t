@@ -6,7 +6,7 @@
 # decoded reply, and the decoded values check out (data read back after
 # WRITE/COMMIT, SETATTR size, LOOKUP handle, READLINK target, READDIR and
 # READDIRPLUS names).
-# timeout: 90
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 T=$(tool_path nf_procs) || bail "tests/tools/nf_procs not built"
 plan 8

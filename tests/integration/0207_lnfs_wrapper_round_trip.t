@@ -4,7 +4,7 @@
 # (src/nfs/lnfs.c, decisions.md D3) against nfs-ganesha's VFS export, whose
 # files are real files in $GANESHA_DIR/export: mkdir -p, write, read back,
 # size, list and rm -rf, each checked on the server's own file system.
-# timeout: 60
+# timeout: 300
 . "$(dirname "$0")/lib.sh"
 T=$(tool_path lnfs_tool) || bail "tests/tools/lnfs_tool not built"
 start_ganesha

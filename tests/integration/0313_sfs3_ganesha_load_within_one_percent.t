@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# timeout: 180
+# timeout: 400
 # sfs3 against nfs-ganesha (FSAL VFS, a real directory) over UDP and TCP:
 # 400 ops/s +-1 % and every op within 1.5 points of its target mix.
 # Six seconds of warm-up let the SFS pacer learn the server (its rate

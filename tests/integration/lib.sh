@@ -145,6 +145,8 @@ start_nfsd() {
 # start_ganesha: starts a private nfs-ganesha (FSAL VFS + MEM) on 127.0.0.1
 # through scripts/ganesha-lo.sh, serialised across parallel tests with a lock
 # (one rpcbind, ganesha's registrations would clash: test-environment.md 3.8).
+# The wait for the lock counts against the test's own time limit, so a test
+# that starts ganesha declares a generous "# timeout:" (300 s or more).
 # Sets GANESHA_URL (VFS export, nfs:// form with explicit ports, also usable
 # by libnfs-utils), GANESHA_MEM_URL, GANESHA_NFS_PORT, GANESHA_MNT_PORT and
 # GANESHA_DIR (its export is $GANESHA_DIR/export, a real directory).  Skips the whole test when ganesha or root
