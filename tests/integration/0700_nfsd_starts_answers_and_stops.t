@@ -7,14 +7,13 @@
 # prints "ready ... pid N" and detaches, bad options exit 2, a port in use
 # exits 1 with the reason, --stats-file is written on SIGUSR1 and at exit.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_nfsd.sh"
 need_cmd nfs-ls
 plan 18
 
-start_nfsd_any A --pidfile "$T_DIR/a.pid" --stats-file "$T_DIR/a.yaml" || bail "no server"
+start_nfsd A --pidfile "$T_DIR/a.pid" --stats-file "$T_DIR/a.yaml" || bail "no server"
 like "$(cat "$T_DIR/A.log")" "^ready nfs 127.0.0.1:$A_NFS_PORT udp,tcp mount 127.0.0.1:$A_MNT_PORT udp,tcp exports /export" "ready line names ports and exports"
 is "$(cat "$T_DIR/a.pid")" "$A_PID" "pidfile holds the server's pid"
-start_nfsd_any B --export /other --export /export || bail "no second server"
+start_nfsd B --export /other --export /export || bail "no second server"
 ok $? "a second instance starts on other ports"
 out=$(timeout 10 nfs-ls "$A_LNFS_URL" 2>&1); ok $? "first instance answers nfs-ls"
 out=$(timeout 10 nfs-ls "nfs://127.0.0.1/other?nfsport=$B_NFS_PORT&mountport=$B_MNT_PORT" 2>&1)

@@ -6,13 +6,12 @@
 # links, symlinks, lists and removes files and directories with the error
 # paths; libnfs-utils copy a random file in and out byte for byte.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_nfsd.sh"
 need_cmd nfs-cp
 need_cmd nfs-cat
-LNFS_CHECK=$(nfsd_tool lnfs_check) || skip_all "lnfs_check not built (make tools)"
+LNFS_CHECK=$(tool_path lnfs_check) || skip_all "lnfs_check not built (make tools)"
 plan 6
 
-start_nfsd_any S || bail "no server"
+start_nfsd S || bail "no server"
 out=$("$LNFS_CHECK" "$S_LNFS_URL" 2>&1); rc=$?
 is "$rc" "0" "lnfs_check: every check passed"
 [ $rc -ne 0 ] && diag "$(printf '%s\n' "$out" | grep -v '^ok' | head -20)"

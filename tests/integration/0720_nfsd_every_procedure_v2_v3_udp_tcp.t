@@ -8,11 +8,10 @@
 # and UDP, on the NFS port and on the MOUNT port (both serve everything).
 # The probe is built on the project's rpcgen codecs and libtirpc.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_nfsd.sh"
-NFSD_PROBE=$(nfsd_tool nfsd_probe) || skip_all "nfsd_probe not built (make tools)"
+NFSD_PROBE=$(tool_path nfsd_probe) || skip_all "nfsd_probe not built (make tools)"
 plan 20
 
-start_nfsd_any S || bail "no server"
+start_nfsd S || bail "no server"
 for suite in v3 v2 mount rpc; do
     for proto in tcp udp; do
         flag=; [ $proto = udp ] && flag=-u

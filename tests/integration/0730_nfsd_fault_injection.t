@@ -8,7 +8,6 @@
 # --delay-us still answers, --exit-after stops the server (status 3) after
 # exactly N answered calls; --stats-file counts all of it.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_nfsd.sh"
 need_cmd nfs-cp
 need_cmd nfs-ls
 plan 18
@@ -22,19 +21,19 @@ stat_of() { # stat_of NAME KEY: a counter from NAME's stats file after SIGUSR1
 }
 head -c 300000 /dev/urandom >"$T_DIR/data"
 
-start_nfsd_any E --error write=NOSPC:100 --stats-file "$T_DIR/E.yaml" || bail "no server"
+start_nfsd E --error write=NOSPC:100 --stats-file "$T_DIR/E.yaml" || bail "no server"
 lnfs nfs-cp "$T_DIR/data" "$(url E f)"; [ $? -ne 0 ]; ok $? "--error write=NOSPC:100: nfs-cp fails"
 lnfs nfs-ls "$E_LNFS_URL"; ok $? "other procedures still work"
 n=$(stat_of E errors_injected); [ "${n:-0}" -gt 0 ]; ok $? "errors_injected counted ($n)"
 
-start_nfsd_any F --max-bytes 64K || bail "no server"
+start_nfsd F --max-bytes 64K || bail "no server"
 head -c 20000 /dev/urandom >"$T_DIR/small"
 lnfs nfs-cp "$T_DIR/small" "$(url F small)"; ok $? "--max-bytes 64K: 20 KB file fits"
 lnfs nfs-cp "$T_DIR/data" "$(url F big)"; [ $? -ne 0 ]; ok $? "300 KB file: NOSPC"
 lnfs nfs-cp "$(url F small)" "$T_DIR/small.back"; cmp -s "$T_DIR/small" "$T_DIR/small.back"
 ok $? "the file that fitted reads back intact"
 
-start_nfsd_any C --corrupt-reads 100 --stats-file "$T_DIR/C.yaml" || bail "no server"
+start_nfsd C --corrupt-reads 100 --stats-file "$T_DIR/C.yaml" || bail "no server"
 lnfs nfs-cp "$T_DIR/data" "$(url C f)"; ok $? "--corrupt-reads 100: write works"
 lnfs nfs-cp "$(url C f)" "$T_DIR/c.back"; cmp -s "$T_DIR/data" "$T_DIR/c.back"; [ $? -ne 0 ]
 ok $? "what is read back differs"
@@ -42,7 +41,7 @@ n=$(stat_of C reads_corrupted); [ "${n:-0}" -gt 0 ]; ok $? "reads_corrupted coun
 
 # the same seed and the same calls give the same corruption
 for s in S1 S2; do
-    start_nfsd_any $s --corrupt-reads 50 --seed 4242 || bail "no server"
+    start_nfsd $s --corrupt-reads 50 --seed 4242 || bail "no server"
     lnfs nfs-cp "$T_DIR/data" "$(url $s f)"
     for i in 1 2 3; do lnfs nfs-cp "$(url $s f)" "$T_DIR/$s.$i"; done
 done
@@ -52,14 +51,14 @@ ok $same "--seed: two servers corrupt the same bytes"
 cmp -s "$T_DIR/S1.1" "$T_DIR/S1.2" && cmp -s "$T_DIR/S1.1" "$T_DIR/S1.3"; [ $? -ne 0 ]
 ok $? "... and successive reads differ"
 
-start_nfsd_any D --drop-replies 100 --stats-file "$T_DIR/D.yaml" || bail "no server"
+start_nfsd D --drop-replies 100 --stats-file "$T_DIR/D.yaml" || bail "no server"
 TMO=3 lnfs nfs-ls "$D_LNFS_URL"; [ $? -ne 0 ]; ok $? "--drop-replies 100: nfs-ls gets no answer"
 n=$(stat_of D replies_dropped); [ "${n:-0}" -gt 0 ]; ok $? "replies_dropped counted ($n)"
 
-start_nfsd_any L --delay-us 20000:10000 || bail "no server"
+start_nfsd L --delay-us 20000:10000 || bail "no server"
 lnfs nfs-ls "$L_LNFS_URL"; ok $? "--delay-us 20000:10000: still answers"
 
-start_nfsd_any X --exit-after 25 --stats-file "$T_DIR/X.yaml" || bail "no server"
+start_nfsd X --exit-after 25 --stats-file "$T_DIR/X.yaml" || bail "no server"
 for i in 1 2 3 4 5 6 7 8 9 10; do TMO=3 lnfs nfs-ls "$X_LNFS_URL" || break; done
 wait_for "! alive $X_PID" 100 0.05; ok $? "--exit-after 25: the server exits"
 wait "$X_PID"; is "$?" "3" "exit status 3"

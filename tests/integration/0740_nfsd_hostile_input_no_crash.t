@@ -7,12 +7,11 @@
 # a 2 GiB record mark (connection closed), one-byte fragments, abandoned
 # half records - and it still answers correctly afterwards.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_nfsd.sh"
-NFSD_HOSTILE=$(nfsd_tool nfsd_hostile) || skip_all "nfsd_hostile not built (make tools)"
+NFSD_HOSTILE=$(tool_path nfsd_hostile) || skip_all "nfsd_hostile not built (make tools)"
 plan 6
 
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
-start_nfsd_any S || bail "no server"
+start_nfsd S || bail "no server"
 before=$(rss "$S_PID")
 for seed in 1 2 3; do
     out=$("$NFSD_HOSTILE" "$S_NFS_PORT" $seed 2>&1); rc=$?

@@ -7,7 +7,6 @@
 # rpcbind (started for the test when none runs); serialised with the ganesha
 # tests, whose registrations clash.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_nfsd.sh"
 need_cmd rpcinfo
 # take the lock first: the ganesha script stops the rpcbind it started when
 # its test ends, so rpcbind is only known to stay up while we hold it
@@ -26,7 +25,7 @@ if ! rpcbind_up; then
 fi
 plan 6
 
-start_nfsd_any R --register || bail "no server"
+start_nfsd R --register || bail "no server"
 table=$(timeout 10 rpcinfo -p 127.0.0.1 2>&1)
 like "$table" "100003 +3 +tcp +$R_NFS_PORT" "NFS v3 TCP registered on the NFS port"
 like "$table" "100003 +2 +udp +$R_NFS_PORT" "NFS v2 UDP registered on the NFS port"

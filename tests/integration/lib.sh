@@ -114,29 +114,30 @@ need_cmd() { command -v "$1" >/dev/null 2>&1 || skip_all "needs $1 (scripts/inst
 # ---- sfs_nfsd ---------------------------------------------------------------
 
 # start_nfsd NAME [extra sfs_nfsd options...]: starts bin/sfs_nfsd on
-# 127.0.0.1 with ports taken from this test's range (slot 0..9 by NAME's
-# order of use), waits for its "ready" line, and sets NAME_PID, NAME_NFS_PORT,
-# NAME_MNT_PORT and NAME_URL (host:port:/export form) for the caller.
-_t_nfsd_slot=0
+# 127.0.0.1, lets it pick free ports (-p 0 -m 0: no fixed port can be taken
+# by another test or by a client's source port), waits for its "ready" line
+# and reads the ports back from it.  Sets NAME_PID, NAME_NFS_PORT,
+# NAME_MNT_PORT, NAME_URL (host:port:/export form), NAME_NFSURL
+# (nfs://...?mountport=) and NAME_LNFS_URL (libnfs-utils form).
 start_nfsd() {
     local name=$1; shift
-    local nfs_port=$((T_PORT_BASE + 2 * _t_nfsd_slot))
-    local mnt_port=$((nfs_port + 1))
-    local log=$T_DIR/$name.log
-    _t_nfsd_slot=$((_t_nfsd_slot + 1))
-    "$T_BIN/sfs_nfsd" --foreground -b 127.0.0.1 -p "$nfs_port" -m "$mnt_port" \
-        --export /export "$@" >"$log" 2>&1 &
+    local log=$T_DIR/$name.log line nfs mnt
+    "$T_BIN/sfs_nfsd" --foreground -b 127.0.0.1 -p 0 -m 0 --export /export "$@" \
+        >"$log" 2>&1 &
     local pid=$!
     track "$pid"
     if ! wait_for "grep -q '^ready' '$log'" 200 0.05; then
         diag "sfs_nfsd $name did not get ready:" "$(tail -5 "$log")"
         return 1
     fi
-    eval "${name}_PID=$pid ${name}_NFS_PORT=$nfs_port ${name}_MNT_PORT=$mnt_port"
-    eval "${name}_URL=127.0.0.1:$nfs_port:/export"
-    eval "${name}_NFSURL='nfs://127.0.0.1:$nfs_port/export?mountport=$mnt_port'"
+    line=$(grep '^ready' "$log")
+    nfs=$(printf '%s' "$line" | sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p')
+    mnt=$(printf '%s' "$line" | sed -n 's/.* mount [^ ]*:\([0-9]*\) .*/\1/p')
+    eval "${name}_PID=$pid ${name}_NFS_PORT=$nfs ${name}_MNT_PORT=$mnt"
+    eval "${name}_URL=127.0.0.1:$nfs:/export"
+    eval "${name}_NFSURL='nfs://127.0.0.1:$nfs/export?mountport=$mnt'"
     # the same export as libnfs-utils (nfs-ls, nfs-cp, nfs-cat) spell it
-    eval "${name}_LNFS_URL='nfs://127.0.0.1/export?nfsport=$nfs_port&mountport=$mnt_port'"
+    eval "${name}_LNFS_URL='nfs://127.0.0.1/export?nfsport=$nfs&mountport=$mnt'"
     return 0
 }
 
