@@ -170,7 +170,7 @@ struct az_stats {
     int64_t rate_width_ns;
     struct az_unit_stats *units;
     uint32_t nunits;
-    void *footprint; /* Judy1 of (unit, block) keys */
+    void *footprint; /* JudyL of runs of (unit, block) keys: first -> last */
     uint64_t footprint_blocks;
     char last_error[CM_ERR_LEN];
 };

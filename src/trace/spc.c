@@ -63,6 +63,58 @@ static int spc_probe(const unsigned char *buf, size_t len)
     return commas >= 4 && digits >= 4 ? 2 : 0;
 }
 
+/* Why the first line is not an SPC record, with the rules of spc_parse. */
+static void spc_explain(const unsigned char *buf, size_t len, char *why, size_t whylen)
+{
+    static const char *const names[] = {"ASU", "LBA", "size"};
+    const char *line = (const char *)buf, *f[5];
+    size_t fl[5], nf = 0, i, start = 0, n;
+    char ex[128];
+    int64_t ns;
+    uint64_t v;
+
+    n = (size_t)((const unsigned char *)memchr(buf, '\n', len) - buf);
+    if (!memchr(buf, '\n', len))
+        n = len;
+    if (n > 0 && line[n - 1] == '\r')
+        n--;
+    if (memchr(line, '\0', n)) {
+        snprintf(why, whylen, "binary data (a NUL byte)");
+        return;
+    }
+    for (i = 0; i <= n && nf < 5; i++) {
+        if (i == n || line[i] == ',') {
+            f[nf] = line + start;
+            fl[nf] = i - start;
+            trim(&f[nf], &fl[nf]);
+            nf++;
+            start = i + 1;
+        }
+    }
+    if (nf < 5) {
+        snprintf(why, whylen, "%zu comma-separated fields, 5 needed ('%s')", nf,
+                 tr__excerpt(line, n, ex, sizeof(ex)));
+        return;
+    }
+    for (i = 0; i < 3; i++)
+        if (tr__dec_u64(f[i], fl[i], &v) < 0) {
+            snprintf(why, whylen, "%s '%s' is not decimal", names[i],
+                     tr__excerpt(f[i], fl[i], ex, sizeof(ex)));
+            return;
+        }
+    if (fl[3] != 1 || !strchr("RrWw", f[3][0])) {
+        snprintf(why, whylen, "opcode '%s' is not R/r/W/w",
+                 tr__excerpt(f[3], fl[3], ex, sizeof(ex)));
+        return;
+    }
+    if (tr__sec_frac_ns(f[4], fl[4], &ns) < 0 && (n < len || fl[4] < 16)) {
+        snprintf(why, whylen, "timestamp '%s' is not s.d",
+                 tr__excerpt(f[4], fl[4], ex, sizeof(ex)));
+        return;
+    }
+    snprintf(why, whylen, "a plausible record, but another format is plausible too");
+}
+
 static int spc_open(struct tr_reader *r)
 {
     struct spc *s = calloc(1, sizeof(*s));
@@ -232,4 +284,5 @@ const struct tr_reader_ops tr__spc_ops = {
     .next = spc_next,
     .close = spc_close,
     .unit_name = spc_unit_name,
+    .explain = spc_explain,
 };

@@ -75,6 +75,9 @@ struct tr_reader_ops {
     /* printable unit name into buf ("asu0", "region1", a path) */
     const char *(*unit_name)(const struct tr_reader *r, uint32_t unit, char *buf,
                              size_t len);
+    /* why buf's first line (text) or entry (binary) is not this format, into
+     * why; called only when detection fails, so it may be slow */
+    void (*explain)(const unsigned char *buf, size_t len, char *why, size_t whylen);
 };
 
 typedef void (*tr_warn_fn)(void *data, const char *msg);
@@ -136,6 +139,9 @@ const char *tr_reader_unit_name(const struct tr_reader *r, uint32_t unit, char *
                                 size_t len);
 /* The format whose probe scores highest on buf, or NULL when none or a tie. */
 const struct tr_reader_ops *tr_probe(const unsigned char *buf, size_t len);
+/* Why detection fails on buf, one clause per format at the first non-blank
+ * line: "line 1: not SPC: LBA '0x10' is not decimal; not MaStA: ...". */
+void tr_probe_explain(const unsigned char *buf, size_t len, char *why, size_t whylen);
 const struct tr_reader_ops *tr_find_format(const char *name);
 const char *tr_op_name(enum tr_op op);
 /* MaStA metadata strings in trace order, NULL past the last or for other
