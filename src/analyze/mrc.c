@@ -22,9 +22,11 @@
 
 #include "analyze/az.h"
 
-static int run_init(struct az_mrc_run *r, enum az_sd_method method)
+static int run_init(struct az_mrc_run *r, enum az_sd_method method,
+                    const struct az_bins *bins)
 {
     memset(r, 0, sizeof(*r));
+    az_hist_init(&r->total, bins);
     r->sd = az_sd_new(method);
     return r->sd ? 0 : -ENOMEM;
 }
@@ -61,8 +63,10 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
                                                : (uint64_t)ldexp(m->opt.sample_rate, 64);
     else
         m->opt.sample_check = 0;
-    if (run_init(&m->main, m->opt.method) < 0 ||
-        (m->opt.sample_check && run_init(&m->exact, m->opt.method) < 0)) {
+    if (az_bins_init(&m->bins, m->opt.cache_sizes, m->opt.ncache_sizes) < 0)
+        return cm_errf(err, errlen, "too many cache sizes (%zu)", m->opt.ncache_sizes);
+    if (run_init(&m->main, m->opt.method, &m->bins) < 0 ||
+        (m->opt.sample_check && run_init(&m->exact, m->opt.method, &m->bins) < 0)) {
         az_mrc_free(m);
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     }
@@ -76,94 +80,157 @@ void az_mrc_free(struct az_mrc *m)
 }
 
 /* Makes *h (n entries) hold index unit.  0 or -ENOMEM. */
-static int unit_slot(struct az_hist **h, uint32_t *n, uint32_t unit)
+static int unit_slot(const struct az_mrc *m, struct az_hist **h, uint32_t *n,
+                     uint32_t unit)
 {
     struct az_hist *u;
+    uint32_t i;
 
     if (unit < *n)
         return 0;
     u = realloc(*h, (unit + 1) * sizeof(*u));
     if (!u)
         return -ENOMEM;
-    memset(u + *n, 0, (unit + 1 - *n) * sizeof(*u));
+    for (i = *n; i <= unit; i++)
+        az_hist_init(&u[i], &m->bins);
     *h = u;
     *n = unit + 1;
     return 0;
 }
 
-/* Adds depth to r's total and, with per_unit, to its unit. */
+/* Adds n references at depth to r's total and, with per_unit, to its unit. */
 static int account(const struct az_mrc *m, struct az_mrc_run *r, uint32_t unit,
-                   uint64_t depth)
+                   uint64_t depth, uint64_t n)
 {
-    if (az_hist_add(&r->total, depth, 1) < 0)
+    if (az_hist_add(&r->total, depth, n) < 0)
         return -ENOMEM;
     if (!m->opt.per_unit)
         return 0;
-    if (unit_slot(&r->units, &r->nunits, unit) < 0)
+    if (unit_slot(m, &r->units, &r->nunits, unit) < 0)
         return -ENOMEM;
-    return az_hist_add(&r->units[unit], depth, 1);
+    return az_hist_add(&r->units[unit], depth, n);
+}
+
+/* Accounts depth[0..n) in runs of equal depth: a run read again in order
+ * has one depth throughout, so a 32 KiB record is one histogram add. */
+static int account_runs(const struct az_mrc *m, struct az_mrc_run *r, struct az_hist *h,
+                        uint32_t unit, const uint64_t *depth, uint64_t n)
+{
+    uint64_t i = 0;
+
+    while (i < n) {
+        uint64_t j = i + 1;
+        while (j < n && depth[j] == depth[i])
+            j++;
+        if ((h ? az_hist_add(h, depth[i], j - i) : account(m, r, unit, depth[i], j - i)) <
+            0)
+            return -ENOMEM;
+        i = j;
+    }
+    return 0;
 }
 
 /* Scales a depth measured on the sample back to the full trace: 1/R. */
-static int64_t scaled(const struct az_mrc *m, int64_t d)
+static uint64_t scaled(const struct az_mrc *m, uint64_t d)
 {
     if (m->threshold && d > 0)
-        d = (int64_t)ceil((double)d / m->opt.sample_rate - 1e-9);
+        d = (uint64_t)ceil((double)d / m->opt.sample_rate - 1e-9);
     return d;
 }
 
-/* The reference in the unit's own stack (isolated caches). */
-static int isolated(struct az_mrc_run *r, const struct az_mrc *m, uint32_t unit,
-                    uint64_t key)
+/* The unit's own stack and histogram (isolated caches), made on first use. */
+static struct az_sd *isolated_sd(struct az_mrc_run *r, const struct az_mrc *m,
+                                 uint32_t unit)
 {
     uint32_t old = r->niso;
-    int64_t d;
 
     if (unit >= r->niso) {
         struct az_sd **sd = realloc(r->iso_sd, (unit + 1) * sizeof(*sd));
         if (!sd)
-            return -ENOMEM;
+            return NULL;
         memset(sd + old, 0, (unit + 1 - old) * sizeof(*sd));
         r->iso_sd = sd;
-        if (unit_slot(&r->iso, &r->niso, unit) < 0)
-            return -ENOMEM;
+        if (unit_slot(m, &r->iso, &r->niso, unit) < 0)
+            return NULL;
     }
-    if (!r->iso_sd[unit] && !(r->iso_sd[unit] = az_sd_new(m->opt.method)))
+    if (!r->iso_sd[unit])
+        r->iso_sd[unit] = az_sd_new(m->opt.method);
+    return r->iso_sd[unit];
+}
+
+/* Exact references to blocks first..first+n-1 of unit in run r, n at most
+ * AZ_SD_RANGE_MAX. */
+static int exact_range(struct az_mrc *m, struct az_mrc_run *r, uint32_t unit,
+                       uint64_t first, uint64_t n)
+{
+    uint64_t depth[AZ_SD_RANGE_MAX];
+    struct az_sd *iso;
+
+    if (az_sd_ref_range(r->sd, az_key(unit, first), n, depth) < 0 ||
+        account_runs(m, r, NULL, unit, depth, n) < 0)
         return -ENOMEM;
-    d = az_sd_ref(r->iso_sd[unit], key);
-    if (d < 0)
+    if (!m->opt.isolated)
+        return 0;
+    if (!(iso = isolated_sd(r, m, unit)) ||
+        az_sd_ref_range(iso, az_key(unit, first), n, depth) < 0 ||
+        account_runs(m, r, &r->iso[unit], unit, depth, n) < 0)
         return -ENOMEM;
-    return az_hist_add(&r->iso[unit], (uint64_t)scaled(m, d), 1);
+    return 0;
+}
+
+/* One sampled reference: kept when its key hashes below the threshold. */
+static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
+{
+    struct az_mrc_run *r = &m->main;
+    uint64_t key = az_key(unit, block), d;
+    struct az_sd *iso;
+
+    if (az_hash(key) >= m->threshold)
+        return 0;
+    r->sampled++;
+    if (az_sd_ref_range(r->sd, key, 1, &d) < 0 ||
+        account(m, r, unit, scaled(m, d), 1) < 0)
+        return -ENOMEM;
+    if (!m->opt.isolated)
+        return 0;
+    if (!(iso = isolated_sd(r, m, unit)) || az_sd_ref_range(iso, key, 1, &d) < 0 ||
+        az_hist_add(&r->iso[unit], scaled(m, d), 1) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+/* References blocks first..first+n-1 of unit, in order. */
+static int refs(struct az_mrc *m, uint32_t unit, uint64_t first, uint64_t n)
+{
+    uint64_t done, b;
+
+    m->references += n;
+    if (unit + 1 > m->units_seen)
+        m->units_seen = unit + 1;
+    for (done = 0; done < n; done += AZ_SD_RANGE_MAX) {
+        uint64_t k = n - done < AZ_SD_RANGE_MAX ? n - done : AZ_SD_RANGE_MAX;
+        if (m->opt.sample_check && exact_range(m, &m->exact, unit, first + done, k) < 0)
+            return -ENOMEM;
+        if (!m->threshold) {
+            if (exact_range(m, &m->main, unit, first + done, k) < 0)
+                return -ENOMEM;
+            continue;
+        }
+        for (b = first + done; b < first + done + k; b++)
+            if (sampled_ref(m, unit, b) < 0)
+                return -ENOMEM;
+    }
+    return 0;
 }
 
 int az_mrc_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
 {
-    uint64_t key = az_key(unit, block);
-    int64_t d;
-
-    m->references++;
-    if (unit + 1 > m->units_seen)
-        m->units_seen = unit + 1;
-    if (m->opt.sample_check) {
-        d = az_sd_ref(m->exact.sd, key);
-        if (d < 0 || account(m, &m->exact, unit, (uint64_t)d) < 0)
-            return -ENOMEM;
-    }
-    if (m->threshold) {
-        if (az_hash(key) >= m->threshold)
-            return 0;
-        m->main.sampled++;
-    }
-    d = az_sd_ref(m->main.sd, key);
-    if (d < 0 || account(m, &m->main, unit, (uint64_t)scaled(m, d)) < 0)
-        return -ENOMEM;
-    return m->opt.isolated ? isolated(&m->main, m, unit, key) : 0;
+    return refs(m, unit, block, 1);
 }
 
 int az_mrc_record(struct az_mrc *m, const struct tr_record *rec)
 {
-    uint64_t first, last, b, g = m->opt.block_size;
-    int rc;
+    uint64_t first, last, g = m->opt.block_size, max = m->opt.max_record_blocks;
 
     if (rec->op != TR_OP_READ && rec->op != TR_OP_WRITE) {
         m->other_records++;
@@ -175,24 +242,30 @@ int az_mrc_record(struct az_mrc *m, const struct tr_record *rec)
         return 0;
     }
     first = rec->offset / g;
-    if (rec->length - 1 > UINT64_MAX - rec->offset) {
-        cm_errf(m->last_error, sizeof(m->last_error),
-                "record at line/entry %ld: offset + length beyond 2^64", rec->line);
-        return -ERANGE;
-    }
+    if (rec->length - 1 > UINT64_MAX - rec->offset)
+        return cm_errf(m->last_error, sizeof(m->last_error),
+                       "offset + length beyond 2^64"),
+               -ERANGE;
     last = (rec->offset + (rec->length - 1)) / g;
-    if (rec->unit >= (1u << AZ_KEY_UNIT_BITS) || last >> AZ_KEY_BLOCK_BITS) {
-        cm_errf(m->last_error, sizeof(m->last_error),
-                "record at line/entry %ld: unit %u block %llu does not fit the "
-                "(unit, block) key (%d + %d bits); use a larger --block-size",
-                rec->line, rec->unit, (unsigned long long)last, AZ_KEY_UNIT_BITS,
-                AZ_KEY_BLOCK_BITS);
-        return -ERANGE;
-    }
-    for (b = first; b <= last; b++)
-        if ((rc = az_mrc_ref(m, rec->unit, b)) < 0) {
-            cm_errf(m->last_error, sizeof(m->last_error), "out of memory");
-            return rc;
+    if (rec->unit >= (1u << AZ_KEY_UNIT_BITS) || last >> AZ_KEY_BLOCK_BITS)
+        return cm_errf(m->last_error, sizeof(m->last_error),
+                       "unit %u block %llu does not fit the (unit, block) key (%d + %d "
+                       "bits); use a larger --block-size",
+                       rec->unit, (unsigned long long)last, AZ_KEY_UNIT_BITS,
+                       AZ_KEY_BLOCK_BITS),
+               -ERANGE;
+    if (last - first >= (max ? max : AZ_MAX_RECORD_BLOCKS)) {
+        if (m->opt.lenient) {
+            m->oversize_skipped++;
+            return 0;
         }
+        return cm_errf(m->last_error, sizeof(m->last_error),
+                       "record of %llu blocks exceeds --max-record-blocks %llu",
+                       (unsigned long long)(last - first + 1),
+                       (unsigned long long)(max ? max : AZ_MAX_RECORD_BLOCKS)),
+               -E2BIG;
+    }
+    if (refs(m, rec->unit, first, last - first + 1) < 0)
+        return cm_errf(m->last_error, sizeof(m->last_error), "out of memory"), -ENOMEM;
     return 0;
 }

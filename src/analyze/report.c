@@ -206,16 +206,21 @@ void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m
 
 /* ---- YAML --------------------------------------------------------------- */
 
+/* The histogram in power-of-two bins (gt, le], whatever extra bounds the
+ * counters have. */
 static void yaml_histogram(struct cm_yaml *y, const struct az_hist *h)
 {
-    uint64_t lo = 0, hi = 1, d = 1;
+    const struct az_bins *b = h->bins;
+    uint64_t lo = 0;
+    size_t k = 0;
+    unsigned p;
 
     cm_yaml_key(y, "histogram");
     cm_yaml_seq_begin(y);
-    while (lo < h->max_depth) {
-        uint64_t c = 0;
-        for (; d <= hi && d <= h->max_depth; d++)
-            c += h->count[d];
+    for (p = 0; h->count && p < 64 && lo < h->max_depth; p++) {
+        uint64_t hi = 1ull << p, c = 0;
+        for (; k < b->n && b->bound[k] <= hi; k++)
+            c += h->count[k];
         if (c) {
             cm_yaml_map_begin(y);
             cm_yaml_kv_uint(y, "gt", lo);
@@ -224,7 +229,6 @@ static void yaml_histogram(struct cm_yaml *y, const struct az_hist *h)
             cm_yaml_map_end(y);
         }
         lo = hi;
-        hi = hi > UINT64_MAX / 2 ? UINT64_MAX : hi * 2;
     }
     cm_yaml_seq_end(y);
 }
@@ -273,7 +277,7 @@ static void yaml_figures(struct cm_yaml *y, const struct az_mrc *m,
                     (uint64_t)llround((double)reuses * (r == &m->main ? scale(m) : 1)));
     cm_yaml_key(y, "mean_distance");
     if (reuses)
-        cm_yaml_double(y, (double)(h->sum_depth / reuses), 6);
+        cm_yaml_double(y, (double)(az_hist_sum_depth(h) / reuses), 6);
     else
         cm_yaml_null(y);
     cm_yaml_key(y, "max_distance");

@@ -406,6 +406,8 @@ static int cmd_mrc(struct args *a, struct tr_reader *r)
         fprintf(stderr, "sfs_trace: %s\n", err);
         return 2;
     }
+    a->mopt.cache_sizes = sizes;
+    a->mopt.ncache_sizes = n;
     if (az_mrc_init(&m, &a->mopt, err, sizeof(err)) < 0) {
         free(sizes);
         fprintf(stderr, "sfs_trace: %s\n", err);

@@ -61,14 +61,14 @@ static void nfsstat_counts_are_checked(void **state)
                      -EINVAL);
     assert_string_equal(
         err, "h.mix:5: error: count 99999999999999999999999 does not fit in 64 bits");
-    assert_int_equal(parse("99999999999999999999999", "1", &m, err, sizeof(err)), -EINVAL);
+    assert_int_equal(parse("99999999999999999999999", "1", &m, err, sizeof(err)),
+                     -EINVAL);
     assert_non_null(strstr(err, "h.mix:3: error: bad mix format - the calls count does "
                                 "not fit in 64 bits"));
 
     /* the largest total: the percentage is computed without overflow */
-    assert_int_equal(parse("18446744073709551615", "9223372036854775808", &m, err,
-                           sizeof(err)),
-                     0);
+    assert_int_equal(
+        parse("18446744073709551615", "9223372036854775808", &m, err, sizeof(err)), 0);
     assert_int_equal(m.pct[NF_OP_GETATTR], 50);
 }
 
