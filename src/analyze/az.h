@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "common/cm.h"
+#include "common/opt.h"
 #include "trace/tr.h"
 
 #define AZ_DISTANCE_CONVENTION                                                           \
@@ -170,6 +171,7 @@ struct az_mrc_opts {
      * the powers of two; may be NULL */
     const uint64_t *cache_sizes;
     size_t ncache_sizes;
+    uint64_t sample_seed; /* another seed samples other blocks (0: default) */
 };
 #define AZ_MAX_RECORD_BLOCKS (1ull << 24) /* 64 GiB at 4 KiB */
 
@@ -179,14 +181,24 @@ struct az_mrc_run {
     struct az_hist *units;
     uint32_t nunits;
     uint64_t sampled; /* references the sample kept */
+    /* SHARDS: per sampled key, the trace's and the sample's reference
+     * count at its last reference (JudyL key -> count + 1), for the
+     * reuse-time estimate of its distance (mrc.c) */
+    void *last_trace, *last_sample;
     /* isolated: one stack and one histogram per unit */
     struct az_sd **iso_sd;
     struct az_hist *iso;
     uint32_t niso;
 };
 
+/* SHARDS sub-samples: the sample split in AZ_SUBSAMPLES by hash, each an
+ * independent sample at rate R / AZ_SUBSAMPLES; their spread estimates the
+ * error of the whole sample (report.c). */
+#define AZ_SUBSAMPLES 8
+
 struct az_mrc {
     struct az_mrc_opts opt;
+    struct az_mrc_run sub[AZ_SUBSAMPLES];
     struct az_bins bins;       /* shared by every histogram below */
     uint64_t threshold;        /* SHARDS: keep hash < threshold (2^64 scale) */
     struct az_mrc_run main;    /* exact, or sampled when sample_rate > 0 */
@@ -268,12 +280,28 @@ void az_stats_free(struct az_stats *s);
 unsigned az_size_bucket(uint64_t bytes);
 uint64_t az_size_bucket_max(unsigned bucket);
 
+/* ---- feeding a reader to an analysis (feed.c) --------------------------- */
+
+/* Feeds every record of r to the analysis, reading on a second thread when
+ * threads > 1 (parsing then overlaps the analysis).  Returns 0, or -errno
+ * with one line in err: the reader's error, or "FILE:LINE: message" for a
+ * record the analysis refused. */
+int az_mrc_feed(struct az_mrc *m, struct tr_reader *r, int threads, char *err,
+                size_t errlen);
+int az_stats_feed(struct az_stats *s, struct tr_reader *r, int threads, char *err,
+                  size_t errlen);
+
 /* ---- reports (report.c) ------------------------------------------------- */
 
 /* What a report needs to know about the trace and the reader. */
 struct az_source {
     const char *file;
     struct tr_reader *reader;
+    /* the effective options, echoed under "options" in the YAML (may be
+     * NULL): the program's option rows and the struct they point into */
+    const struct cm_opt *opts;
+    size_t nopts;
+    const void *cfg;
 };
 
 /* Cache sizes: the list given, or powers of two up to the footprint. */
@@ -286,10 +314,21 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
 /* Mean absolute error of the sampled hit-ratio curve against the exact one
  * (needs opt.sample_check). */
 double az_mrc_sample_error(const struct az_mrc *m, const uint64_t *sizes, size_t n);
+/* The expected absolute error of the sampled hit ratio at each size (into
+ * err_at, may be NULL) and their mean, from the spread of the sub-samples:
+ * sd(rate R) ~ sd(rate R/K) * sqrt((1 - R) / (K - R)), and E|X| = sd *
+ * sqrt(2/pi) for a normal error.  NAN when not sampled. */
+double az_mrc_expected_error(const struct az_mrc *m, const uint64_t *sizes, size_t n,
+                             double *err_at);
 /* Hit ratio of run r at the sizes; sampled runs scale by the sample. */
 void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
                    const struct az_hist *h, const uint64_t *sizes, size_t n,
                    double *ratio, uint64_t *hits);
+/* Draws the miss-ratio curve of m's main run into output (.png or .svg)
+ * with gnuplot (plot.c).  cm_plot_draw's returns: 0, CM_PLOT_NO_GNUPLOT
+ * (err says gnuplot is not installed) or -errno. */
+int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes,
+                size_t n, const char *output, char *err, size_t errlen);
 void az_stats_table(FILE *out, const struct az_source *src, const struct az_stats *s);
 void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
                    const struct az_stats *s);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "trace/tr_int.h"
@@ -187,6 +188,16 @@ const char *tr_reader_unit_name(const struct tr_reader *r, uint32_t unit, char *
                                 size_t len)
 {
     return r->ops->unit_name(r, unit, buf, len);
+}
+
+const char *tr_reader_where(const struct tr_reader *r, long line, char *buf, size_t len)
+{
+    if (r->ops == &tr__masta_ops)
+        snprintf(buf, len, "%s: entry %ld (offset %llu)", r->file, line,
+                 (unsigned long long)line * 8);
+    else
+        snprintf(buf, len, "%s:%ld", r->file, line);
+    return buf;
 }
 
 /* ---- errors, warnings, counters ----------------------------------------- */
