@@ -57,6 +57,12 @@ int64_t az_sd_ref(struct az_sd *sd, uint64_t key);
  * Returns 0 or -ENOMEM.  Keys must not wrap. */
 #define AZ_SD_RANGE_MAX 1024u /* the largest n callers pass at once */
 int az_sd_ref_range(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
+/* AZ_SD_JUDY1 only (its times are never renumbered): the time of the
+ * latest reference, and the distinct keys whose last reference came after
+ * time t (the SHARDS reuse estimate of mrc.c).  az_sd_after is 0 for
+ * AZ_SD_FENWICK. */
+uint64_t az_sd_now(const struct az_sd *sd);
+uint64_t az_sd_after(const struct az_sd *sd, uint64_t t);
 /* Distinct keys seen so far. */
 uint64_t az_sd_unique(const struct az_sd *sd);
 /* Bytes in use: Judy's own counters (JudyLMemUsed, Judy1MemUsed) plus the
@@ -180,11 +186,9 @@ struct az_mrc_run {
     struct az_hist total;
     struct az_hist *units;
     uint32_t nunits;
-    uint64_t sampled; /* references the sample kept */
-    /* SHARDS: per sampled key, the trace's and the sample's reference
-     * count at its last reference (JudyL key -> count + 1), for the
-     * reuse-time estimate of its distance (mrc.c) */
-    void *last_trace, *last_sample;
+    /* sampling (mrc.c): the references whose distance was estimated (the
+     * watched ones), and the references the block sample kept */
+    uint64_t sampled, kept;
     /* isolated: one stack and one histogram per unit */
     struct az_sd **iso_sd;
     struct az_hist *iso;
@@ -209,6 +213,11 @@ struct az_mrc {
     uint64_t references;       /* all references, sampled or not */
     uint64_t units_seen;       /* highest unit + 1 */
     uint64_t oversize_skipped; /* records over max_record_blocks (lenient) */
+    /* sampling: pending watches (JudyL key -> struct watch *) and a counting
+     * filter over key hashes that answers "no watch" without a lookup */
+    void *watch;
+    uint8_t *watch_filter;
+    int finished; /* az_mrc_finish ran */
     char last_error[CM_ERR_LEN];
 };
 
@@ -223,6 +232,10 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err,
 int az_mrc_record(struct az_mrc *m, const struct tr_record *rec);
 /* Feeds one reference to block of unit directly (benchmarks, tests). */
 int az_mrc_ref(struct az_mrc *m, uint32_t unit, uint64_t block);
+/* After the last reference: a sampled run counts its references that were
+ * never reused as misses at every size.  az_mrc_feed calls it; callers of
+ * az_mrc_ref and az_mrc_record call it before reporting.  Idempotent. */
+void az_mrc_finish(struct az_mrc *m);
 void az_mrc_free(struct az_mrc *m);
 /* The (unit, block) key: unit in the top 16 bits. */
 #define AZ_KEY_UNIT_BITS  16

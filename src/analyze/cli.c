@@ -22,16 +22,21 @@
 #define MAX_PRINTED 20
 
 #define ROW_FLAG(l, f, h)                                                                \
-    {0, l, NULL, CM_OPT_FLAG, offsetof(struct az_cli, f), sizeof(int), NULL, 0, 1,       \
-     NULL, NULL, h, NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE}
+    {                                                                                    \
+        0, l, NULL, CM_OPT_FLAG, offsetof(struct az_cli, f), sizeof(int), NULL, 0, 1,    \
+            NULL, NULL, h, NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE                    \
+    }
 #define ROW_STR(s, l, f, def, arg, h)                                                    \
-    {s,    l,    NULL, CM_OPT_STRING, offsetof(struct az_cli, f), sizeof(((struct az_cli *)0)->f), \
-     def,  0,    0,    NULL,          arg,                        h,                              \
-     NULL, NULL, CM_OPT_CLI_ONLY,     AZ_EXIT_USAGE}
+    {                                                                                    \
+        s, l, NULL, CM_OPT_STRING, offsetof(struct az_cli, f),                           \
+            sizeof(((struct az_cli *)0)->f), def, 0, 0, NULL, arg, h, NULL, NULL,        \
+            CM_OPT_CLI_ONLY, AZ_EXIT_USAGE                                               \
+    }
 #define ROW_NUM(type, l, f, def, lo, hi, unit, arg, h)                                   \
-    {0,    l,    NULL, type, offsetof(struct az_cli, f), sizeof(((struct az_cli *)0)->f), \
-     def,  lo,   hi,   unit, arg,                        h,                              \
-     NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE}
+    {                                                                                    \
+        0, l, NULL, type, offsetof(struct az_cli, f), sizeof(((struct az_cli *)0)->f),   \
+            def, lo, hi, unit, arg, h, NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE        \
+    }
 
 static const struct cm_opt_enum methods[] = {
     {"fenwick", AZ_SD_FENWICK}, {"judy1", AZ_SD_JUDY1}, {NULL, 0}};
@@ -43,8 +48,8 @@ static const struct cm_opt common_rows[] = {
     ROW_NUM(CM_OPT_I64, "lba-size", lba_size, "512", 1, 4294967295.0, "bytes", "N",
             "Bytes per SPC LBA."),
     ROW_STR(0, "yaml", yaml, "", "FILE", "Also write the results as YAML (atomically)."),
-    {'q', "quiet", NULL, CM_OPT_FLAG, offsetof(struct az_cli, quiet), sizeof(int), NULL, 0,
-     1, NULL, NULL, "No table on stdout.", NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE},
+    {'q', "quiet", NULL, CM_OPT_FLAG, offsetof(struct az_cli, quiet), sizeof(int), NULL,
+     0, 1, NULL, NULL, "No table on stdout.", NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE},
     ROW_NUM(CM_OPT_INT, "threads", threads, "2", 1, 2, NULL, "N",
             "Threads: 2 reads the trace on a second core while the first analyses."),
 };
@@ -58,16 +63,18 @@ static const struct cm_opt mrc_rows[] = {
     ROW_STR(0, "cache-sizes", cache_sizes, "", "LIST",
             "Cache sizes in blocks, ascending, comma separated (default: powers of two "
             "up to the footprint)."),
-    ROW_FLAG("per-unit", per_unit, "Figures per unit (ASU, region, file) in the shared cache."),
-    ROW_FLAG("per-unit-isolated", isolated, "Figures per unit, each with a cache of its own."),
+    ROW_FLAG("per-unit", per_unit,
+             "Figures per unit (ASU, region, file) in the shared cache."),
+    ROW_FLAG("per-unit-isolated", isolated,
+             "Figures per unit, each with a cache of its own."),
     ROW_NUM(CM_OPT_DOUBLE, "sample", sample, "0", 0, 1, NULL, "RATE",
             "SHARDS: analyse the blocks whose hash falls below RATE; 0 = exact."),
     ROW_FLAG("sample-check", sample_check,
              "With --sample, also run exact and report the mean absolute error."),
     ROW_NUM(CM_OPT_I64, "sample-seed", sample_seed, "0", 0, 4611686018427387904.0, NULL,
             "N", "With --sample, another seed samples other blocks."),
-    {0, "method", NULL, CM_OPT_ENUM, offsetof(struct az_cli, method), sizeof(int), "fenwick",
-     0, 0, NULL, "M",
+    {0, "method", NULL, CM_OPT_ENUM, offsetof(struct az_cli, method), sizeof(int),
+     "fenwick", 0, 0, NULL, "M",
      "Distance counting: fenwick, or judy1 (the application note's Judy1Count, slower, "
      "same result).",
      methods, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE},
@@ -80,9 +87,11 @@ static const struct cm_opt mrc_rows[] = {
 };
 
 static const struct cm_opt convert_rows[] = {
-    ROW_STR(0, "to", to, "", "spc",
-            "Output format, required: spc (SPC text; what SPC cannot express is counted)."),
-    ROW_STR('o', "output", output, "-", "FILE", "Output file (- = stdout), written atomically."),
+    ROW_STR(
+        0, "to", to, "", "spc",
+        "Output format, required: spc (SPC text; what SPC cannot express is counted)."),
+    ROW_STR('o', "output", output, "-", "FILE",
+            "Output file (- = stdout), written atomically."),
 };
 
 struct cmd {
@@ -92,12 +101,18 @@ struct cmd {
 };
 
 static const struct cmd cmds[] = {
-    {"stats", "trace statistics: records, bytes, sizes, units, rate, footprint",
-     {block_rows, NULL, NULL}, {CM_ARRAY_LEN(block_rows), 0, 0}},
-    {"mrc", "exact LRU stack distances and the miss-ratio curve (or a SHARDS sample)",
-     {block_rows, mrc_rows, NULL}, {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(mrc_rows), 0}},
-    {"convert", "MaStA and sysio (or SPC) to SPC text",
-     {convert_rows, NULL, NULL}, {CM_ARRAY_LEN(convert_rows), 0, 0}},
+    {"stats",
+     "trace statistics: records, bytes, sizes, units, rate, footprint",
+     {block_rows, NULL, NULL},
+     {CM_ARRAY_LEN(block_rows), 0, 0}},
+    {"mrc",
+     "exact LRU stack distances and the miss-ratio curve (or a SHARDS sample)",
+     {block_rows, mrc_rows, NULL},
+     {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(mrc_rows), 0}},
+    {"convert",
+     "MaStA and sysio (or SPC) to SPC text",
+     {convert_rows, NULL, NULL},
+     {CM_ARRAY_LEN(convert_rows), 0, 0}},
 };
 
 static const struct cmd *find_cmd(const char *name)
@@ -135,21 +150,22 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
         return AZ_CLI_HELP;
     if (!(cmd = find_cmd(argv[1])))
-        return cm_errf(err, errlen, "unknown command '%s' (stats, mrc or convert)", argv[1]);
+        return cm_errf(err, errlen, "unknown command '%s' (stats, mrc or convert)",
+                       argv[1]);
     c->cmd = cmd->name;
     compose(c, cmd);
     if (cm_opt_defaults(c->rows, c->nrows, c, NULL, err, errlen) < 0)
         return -EINVAL;
     /* argv + 1: getopt takes the command for the program's name */
-    rc = cm_opt_parse_argv(c->rows, c->nrows, c, NULL, argc - 1, argv + 1, &first, &bad, err,
-                           errlen);
+    rc = cm_opt_parse_argv(c->rows, c->nrows, c, NULL, argc - 1, argv + 1, &first, &bad,
+                           err, errlen);
     if (rc == 1)
         return AZ_CLI_HELP;
     if (rc < 0)
         return -EINVAL;
     if (strcmp(c->format, "auto") != 0 && !tr_find_format(c->format))
-        return cm_errf(err, errlen, "--format: '%s' is not one of auto, spc, masta, sysio",
-                       c->format);
+        return cm_errf(err, errlen,
+                       "--format: '%s' is not one of auto, spc, masta, sysio", c->format);
     if (first != argc - 2)
         return cm_errf(err, errlen, "%s: expected exactly one TRACE argument", c->cmd);
     c->trace = argv[argc - 1];
@@ -176,10 +192,11 @@ void az_cli_help(FILE *out, const char *name)
         fprintf(out, "\nsfs_trace %s TRACE: %s\n", cmds[i].name, cmds[i].what);
         cm_opt_help(out, c.rows, c.nrows);
     }
-    fprintf(out, "\nDistances are inclusive: the number of distinct blocks referenced since "
-                 "the previous\nreference of the same block, that block included (the LRU "
-                 "stack depth); a cache of\nC blocks hits iff distance <= C.  Exit: 0 "
-                 "success, 1 bad input or failure, 2 usage.\n");
+    fprintf(out,
+            "\nDistances are inclusive: the number of distinct blocks referenced since "
+            "the previous\nreference of the same block, that block included (the LRU "
+            "stack depth); a cache of\nC blocks hits iff distance <= C.  Exit: 0 "
+            "success, 1 bad input or failure, 2 usage.\n");
 }
 
 /* ---- running ------------------------------------------------------------ */
@@ -200,8 +217,8 @@ static void on_warning(void *data, const char *msg)
 }
 
 static int yaml_write(const struct az_cli *c, FILE *diag, const struct az_source *src,
-                      const struct az_mrc *m, const struct az_stats *s, const uint64_t *sizes,
-                      size_t n)
+                      const struct az_mrc *m, const struct az_stats *s,
+                      const uint64_t *sizes, size_t n)
 {
     char err[CM_ERR_LEN];
     struct cm_yaml *y = cm_yaml_open(c->yaml, err, sizeof(err));
@@ -272,7 +289,8 @@ static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t 
     }
     if (code == AZ_EXIT_OK && !sizes) {
         /* default sizes: powers of two up to the (estimated) footprint */
-        double unique = (double)az_sd_unique(m->main.sd) / (m->threshold ? c->sample : 1.0);
+        double unique =
+            (double)az_sd_unique(m->main.sd) / (m->threshold ? c->sample : 1.0);
         if (az_cache_sizes(NULL, (uint64_t)unique, &sizes, &n, err, sizeof(err)) < 0) {
             fprintf(diag, "sfs_trace: %s\n", err);
             code = AZ_EXIT_INPUT;
@@ -285,7 +303,8 @@ static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t 
     if (code == AZ_EXIT_OK && c->plot[0]) {
         rc = az_mrc_plot(m, c->trace, sizes, n, c->plot, err, sizeof(err));
         if (rc == CM_PLOT_NO_GNUPLOT)
-            fprintf(diag, "sfs_trace: %s (the table and YAML have the same curve)\n", err);
+            fprintf(diag, "sfs_trace: %s (the table and YAML have the same curve)\n",
+                    err);
         else if (rc < 0) {
             fprintf(diag, "sfs_trace: %s\n", err);
             code = AZ_EXIT_INPUT;

@@ -69,7 +69,11 @@ static int stats_fn(void *s, const struct tr_record *rec)
 int az_mrc_feed(struct az_mrc *m, struct tr_reader *r, int threads, char *err,
                 size_t errlen)
 {
-    return feed(r, threads, mrc_fn, m, m->last_error, err, errlen);
+    int rc = feed(r, threads, mrc_fn, m, m->last_error, err, errlen);
+
+    if (rc == 0)
+        az_mrc_finish(m);
+    return rc;
 }
 
 int az_stats_feed(struct az_stats *s, struct tr_reader *r, int threads, char *err,

@@ -22,6 +22,9 @@
 
 #include <Judy.h>
 
+#define WATCH_FILTER_BITS 16 /* counting filter over key hashes (64 KiB) */
+#define WATCH_SALT        0x2545f4914f6cdd1dull
+
 #include "analyze/az.h"
 
 static int run_init(struct az_mrc_run *r, enum az_sd_method method,
@@ -48,8 +51,6 @@ static void run_free(struct az_mrc_run *r)
     }
     free(r->iso_sd);
     free(r->iso);
-    JudyLFreeArray((PPvoid_t)&r->last_trace, PJE0);
-    JudyLFreeArray((PPvoid_t)&r->last_sample, PJE0);
     memset(r, 0, sizeof(*r));
 }
 
@@ -71,12 +72,14 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
         m->opt.sample_check = 0;
     if (az_bins_init(&m->bins, m->opt.cache_sizes, m->opt.ncache_sizes) < 0)
         return cm_errf(err, errlen, "too many cache sizes (%zu)", m->opt.ncache_sizes);
+    /* the block sample's stacks are Judy1 (times never renumbered) */
     for (i = 0; m->threshold && i < AZ_SUBSAMPLES; i++)
-        if (run_init(&m->sub[i], m->opt.method, &m->bins) < 0) {
+        if (run_init(&m->sub[i], AZ_SD_JUDY1, &m->bins) < 0) {
             az_mrc_free(m);
             return cm_errf(err, errlen, "out of memory"), -ENOMEM;
         }
-    if (run_init(&m->main, m->opt.method, &m->bins) < 0 ||
+    if ((m->threshold && !(m->watch_filter = calloc(1u << WATCH_FILTER_BITS, 1))) ||
+        run_init(&m->main, m->threshold ? AZ_SD_JUDY1 : m->opt.method, &m->bins) < 0 ||
         (m->opt.sample_check && run_init(&m->exact, m->opt.method, &m->bins) < 0)) {
         az_mrc_free(m);
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
@@ -86,8 +89,20 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
 
 void az_mrc_free(struct az_mrc *m)
 {
+    Word_t key = 0;
+    PWord_t pv;
     unsigned i;
 
+    m->finished = 0;
+    if (m->threshold) {
+        m->threshold = 0; /* frees the watches without counting them */
+        for (pv = (PWord_t)JudyLFirst(m->watch, &key, PJE0); pv;
+             pv = (PWord_t)JudyLNext(m->watch, &key, PJE0))
+            free((void *)*pv);
+    }
+    JudyLFreeArray((PPvoid_t)&m->watch, PJE0);
+    free(m->watch_filter);
+    m->watch_filter = NULL;
     run_free(&m->main);
     run_free(&m->exact);
     for (i = 0; i < AZ_SUBSAMPLES; i++)
@@ -193,61 +208,134 @@ static int exact_range(struct az_mrc *m, struct az_mrc_run *r, uint32_t unit,
     return 0;
 }
 
-/* The distance of a sampled reuse, estimated from its reuse time.  Plain
- * SHARDS scales the depth d on the sample by 1/R, so that its error is that
- * of a Binomial(D, R) count and no distance below 1/R can be told apart.
- * Here the window's own sampling ratio is used instead: the reuse took T
- * references of the trace and t of the sample, so D ~ T * d / t.  Both
- * counts come from the same window (a hot block sampled inside it raises t
- * as well as nothing in d), D never exceeds T, and at rate 1 t = T gives d
- * exactly.  On the issue 15 trace this halves the mean error of plain
- * SHARDS at rate 0.001 (docs/PERFORMANCE.md). */
-static uint64_t reuse_depth(uint64_t d, uint64_t trace_gap, uint64_t sample_gap)
-{
-    double v = ceil((double)trace_gap * (double)d / (double)sample_gap - 1e-9);
+/* ---- sampling --------------------------------------------------------------
+ *
+ * Plain SHARDS keeps the references of the sampled blocks and weighs each by
+ * 1/R.  A hot block that happens to be sampled (or not) then moves the whole
+ * curve: on the issue 15 trace (Zipf 0.9) the mean error at rate 0.001 was
+ * 0.03-0.06 over hash seeds.  Here the two jobs of the sample are split:
+ *
+ *  - which references the curve is made of: a uniform sample of the
+ *    references themselves (the hash of the reference's index below R), so
+ *    that a hot block is represented as often as it is referenced.  Each is
+ *    watched until its block's next reference; its forward distance counts
+ *    like the backward distance of that next reference (each reuse pair has
+ *    one distance both ways, and the references never reused are as many as
+ *    the cold misses, so the two distributions are the same);
+ *  - how far that is: the block sample (SHARDS's spatial hash below R) on a
+ *    Judy1 stack, whose times are never renumbered.  Over the window between
+ *    the two references, T references of the trace, t of them kept by the
+ *    block sample, of d distinct blocks: D = 1 + (T - 1) * d / t, a ratio of
+ *    two counts from the same window (plain d / R has a Binomial(D, R) error
+ *    and cannot tell distances below 1/R apart).  Without a kept reference
+ *    in the window, D = T, its upper bound.  At rate 1, D is exact.
+ *
+ * The mean error at rate 0.001 on the issue 15 trace went to 0.010 over ten
+ * seeds (docs/PERFORMANCE.md).  Sub-sample k (of AZ_SUBSAMPLES) takes the
+ * watched references and the blocks whose hashes fall in its k-th share, so
+ * that the spread of the sub-curves estimates the error of the whole. */
 
+struct watch {
+    uint64_t at;                   /* m->references at the watched reference */
+    uint64_t main_time, main_kept; /* the block sample's stack at that moment */
+    uint64_t sub_time, sub_kept;   /* and its sub-sample's */
+    uint32_t unit, sub;
+};
+
+/* The estimate D for the window since the watched reference, in run r. */
+static uint64_t window_depth(uint64_t trace_gap, const struct az_mrc_run *r,
+                             uint64_t time, uint64_t kept)
+{
+    uint64_t t = r->kept - kept, d;
+    double v;
+
+    if (t == 0)
+        return trace_gap;
+    d = az_sd_after(r->sd, time);
+    v = ceil(1.0 + (double)(trace_gap - 1) * (double)d / (double)t - 1e-9);
     return v < 1 ? 1 : (uint64_t)v;
 }
 
-/* One reference that the sample keeps, in run r: its depth on the sample,
- * turned into an estimate for the trace.  0 or -ENOMEM. */
-static int sample_ref(struct az_mrc *m, struct az_mrc_run *r, uint32_t unit, uint64_t key)
-{
-    PWord_t lt = (PWord_t)JudyLIns((PPvoid_t)&r->last_trace, (Word_t)key, PJE0);
-    PWord_t ls = (PWord_t)JudyLIns((PPvoid_t)&r->last_sample, (Word_t)key, PJE0);
-    uint64_t d;
-
-    if (lt == PJERR || ls == PJERR || az_sd_ref_range(r->sd, key, 1, &d) < 0)
-        return -ENOMEM;
-    r->sampled++;
-    if (d)
-        d = reuse_depth(d, m->references - (*lt - 1), r->sampled - (*ls - 1));
-    *lt = m->references + 1;
-    *ls = r->sampled + 1;
-    return account(m, r, unit, d, 1);
-}
-
-/* One reference under sampling (m->references already counts it): kept when
- * its key hashes below the threshold, in the sample and in its sub-sample. */
+/* A reference to key under sampling: resolves the block's pending watch,
+ * feeds the block sample, and maybe watches this reference.  0 or -ENOMEM. */
 static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
 {
-    struct az_mrc_run *r = &m->main;
     uint64_t key = az_key(unit, block), d;
     uint64_t hash = az_hash(key ^ m->opt.sample_seed * 0xd1b54a32d192ed03ull);
+    uint64_t pick = az_hash(m->references ^ (m->opt.sample_seed + 1) * WATCH_SALT);
+    unsigned f = (unsigned)(hash & ((1u << WATCH_FILTER_BITS) - 1));
+    struct az_mrc_run *r = &m->main;
+    struct watch *w;
     struct az_sd *iso;
+    PWord_t pv;
 
-    if (hash >= m->threshold)
+    if (m->watch_filter[f]) {
+        pv = (PWord_t)JudyLGet(m->watch, (Word_t)key, PJE0);
+        if (pv) {
+            w = (struct watch *)*pv;
+            d = window_depth(m->references - w->at, r, w->main_time, w->main_kept);
+            if (account(m, r, w->unit, d, 1) < 0)
+                return -ENOMEM;
+            d = window_depth(m->references - w->at, &m->sub[w->sub], w->sub_time,
+                             w->sub_kept);
+            if (az_hist_add(&m->sub[w->sub].total, d, 1) < 0)
+                return -ENOMEM;
+            free(w);
+            JudyLDel((PPvoid_t)&m->watch, (Word_t)key, PJE0);
+            m->watch_filter[f]--;
+        }
+    }
+    if (hash < m->threshold) {
+        struct az_mrc_run *sub = &m->sub[hash / (m->threshold / AZ_SUBSAMPLES + 1)];
+        if (az_sd_ref_range(r->sd, key, 1, &d) < 0 ||
+            az_sd_ref_range(sub->sd, key, 1, &d) < 0)
+            return -ENOMEM;
+        r->kept++;
+        sub->kept++;
+        /* a cache per unit: plain SHARDS scaling of the block sample */
+        if (m->opt.isolated &&
+            (!(iso = isolated_sd(r, m, unit)) || az_sd_ref_range(iso, key, 1, &d) < 0 ||
+             az_hist_add(&r->iso[unit], scaled(m, d), 1) < 0))
+            return -ENOMEM;
+    }
+    if (pick >= m->threshold)
         return 0;
-    if (sample_ref(m, r, unit, key) < 0 ||
-        sample_ref(m, &m->sub[hash / (m->threshold / AZ_SUBSAMPLES + 1)], unit, key) < 0)
+    if (!(w = malloc(sizeof(*w))) ||
+        (pv = (PWord_t)JudyLIns((PPvoid_t)&m->watch, (Word_t)key, PJE0)) == PJERR) {
+        free(w);
         return -ENOMEM;
-    if (!m->opt.isolated)
-        return 0;
-    /* a cache per unit: plain SHARDS scaling (the reuse times are shared) */
-    if (!(iso = isolated_sd(r, m, unit)) || az_sd_ref_range(iso, key, 1, &d) < 0 ||
-        az_hist_add(&r->iso[unit], scaled(m, d), 1) < 0)
-        return -ENOMEM;
+    }
+    w->at = m->references;
+    w->unit = unit;
+    w->sub = (uint32_t)(pick / (m->threshold / AZ_SUBSAMPLES + 1));
+    w->main_time = az_sd_now(r->sd);
+    w->main_kept = r->kept;
+    w->sub_time = az_sd_now(m->sub[w->sub].sd);
+    w->sub_kept = m->sub[w->sub].kept;
+    *pv = (Word_t)w;
+    m->watch_filter[f]++;
+    r->sampled++;
+    m->sub[w->sub].sampled++;
     return 0;
+}
+
+void az_mrc_finish(struct az_mrc *m)
+{
+    Word_t key = 0;
+    PWord_t pv;
+
+    if (m->finished || !m->threshold)
+        return;
+    m->finished = 1;
+    /* references never reused: misses at every size, like cold misses */
+    for (pv = (PWord_t)JudyLFirst(m->watch, &key, PJE0); pv;
+         pv = (PWord_t)JudyLNext(m->watch, &key, PJE0)) {
+        struct watch *w = (struct watch *)*pv;
+        account(m, &m->main, w->unit, 0, 1);
+        az_hist_add(&m->sub[w->sub].total, 0, 1);
+        free(w);
+    }
+    JudyLFreeArray((PPvoid_t)&m->watch, PJE0);
 }
 
 /* References blocks first..first+n-1 of unit, in order. */

@@ -41,7 +41,8 @@ int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes
         y[i] = 1.0 - y[i];
     }
     snprintf(title, sizeof(title), "miss-ratio curve: %s (block %llu B%s)", trace,
-             (unsigned long long)m->opt.block_size, m->threshold ? ", SHARDS sample" : "");
+             (unsigned long long)m->opt.block_size,
+             m->threshold ? ", SHARDS sample" : "");
     p.title = title;
     rc = cm_plot_draw(&p, err, errlen);
 out:

@@ -73,6 +73,12 @@ int az_cache_sizes(const char *list, uint64_t unique, uint64_t **sizes, size_t *
 
 /* ---- ratios ------------------------------------------------------------- */
 
+/* Scale factor from the sample to the whole trace. */
+static double scale(const struct az_mrc *m)
+{
+    return m->threshold ? 1.0 / m->opt.sample_rate : 1.0;
+}
+
 void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
                    const struct az_hist *h, const uint64_t *sizes, size_t n,
                    double *ratio, uint64_t *hits)
@@ -88,10 +94,10 @@ void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
     az_hist_hits_at(h, sizes, n, hits);
     for (i = 0; i < n; i++) {
         ratio[i] = denom > 0 ? (double)hits[i] / denom : 0;
-        if (sampled) /* estimate for the whole trace */
+        if (sampled) /* estimate for the whole trace (or unit) */
             hits[i] = (uint64_t)llround(
-                ratio[i] * (double)m->references *
-                ((double)h->references / (double)(r->sampled ? r->sampled : 1)));
+                ratio[i] * (h == &r->total ? (double)m->references
+                                           : (double)h->references * scale(m)));
     }
 }
 
@@ -155,12 +161,6 @@ double az_mrc_sample_error(const struct az_mrc *m, const uint64_t *sizes, size_t
     return sum / (double)n;
 }
 
-/* Scale factor from the sample to the whole trace. */
-static double scale(const struct az_mrc *m)
-{
-    return m->threshold ? 1.0 / m->opt.sample_rate : 1.0;
-}
-
 /* ---- text --------------------------------------------------------------- */
 
 static void table_rows(FILE *out, const struct az_mrc *m, const struct az_hist *h,
@@ -222,12 +222,14 @@ void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m
     fprintf(out, "distances: inclusive LRU stack depth (1 = most recent); a "
                  "cache of C blocks hits iff depth <= C\n");
     if (m->threshold)
-        fprintf(out,
-                "SHARDS sample: rate %g, %" PRIu64 " of %" PRIu64
-                " references; figures below are estimates, expected error of the "
-                "hit ratio %.4f (mean over the sizes, from %d sub-samples)\n",
-                m->opt.sample_rate, m->main.sampled, m->references,
-                az_mrc_expected_error(m, sizes, n, NULL), AZ_SUBSAMPLES);
+        fprintf(
+            out,
+            "SHARDS sample: rate %g, %" PRIu64 " of %" PRIu64
+            " references watched, %" PRIu64 " kept by the block sample; figures "
+            "below are estimates, expected error of the hit ratio %.4f (mean over the "
+            "sizes, from %d sub-samples)\n",
+            m->opt.sample_rate, m->main.sampled, m->references, m->main.kept,
+            az_mrc_expected_error(m, sizes, n, NULL), AZ_SUBSAMPLES);
     if (m->oversize_skipped)
         fprintf(out, "records over --max-record-blocks skipped (lenient): %" PRIu64 "\n",
                 m->oversize_skipped);
@@ -413,6 +415,8 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
     cm_yaml_kv_double(y, "rate", m->threshold ? m->opt.sample_rate : 1.0, -1);
     cm_yaml_kv_bool(y, "exact", m->threshold == 0);
     cm_yaml_kv_uint(y, "sampled_references", m->threshold ? r->sampled : m->references);
+    if (m->threshold)
+        cm_yaml_kv_uint(y, "block_sample_references", r->kept);
     if (m->opt.sample_check)
         cm_yaml_kv_double(y, "hit_ratio_mae", az_mrc_sample_error(m, sizes, n), 9);
     if (m->threshold) {

@@ -52,6 +52,7 @@ static void run_mrc(const char *path, struct az_mrc *m, int per_unit)
 
     assert_int_equal(az_mrc_init(m, &o, err, sizeof(err)), 0);
     feed(path, mrc_fn, m);
+    az_mrc_finish(m);
 }
 
 static void run_stats(const char *path, struct az_stats *s)
@@ -124,6 +125,46 @@ static void exact_at_given_sizes(void **state)
     az_hist_hits_at(&m.main.total, sizes, CM_ARRAY_LEN(sizes), got);
     assert_memory_equal(got, hits, sizeof(hits));
     az_mrc_free(&m);
+}
+
+/* The footprint kept as runs equals a bitmap of every block, whatever the
+ * overlaps: records inside, across, touching and swallowing earlier runs,
+ * in three units (unit 1 ends at the top of the block range, so that its
+ * runs touch unit 2's first keys). */
+static void footprint_runs_match_bitmap(void **state)
+{
+    enum { BLOCKS = 5000 };
+    static unsigned char seen[3][BLOCKS];
+    struct az_stats s;
+    struct tr_record rec;
+    struct cm_rng rng;
+    uint64_t want = 0, base[3] = {0, (1ull << AZ_KEY_BLOCK_BITS) - BLOCKS, 0};
+    unsigned i, u;
+
+    (void)state;
+    memset(seen, 0, sizeof(seen));
+    az_stats_init(&s, 1);
+    cm_rng_seed(&rng, 5);
+    for (i = 0; i < 20000; i++) {
+        uint64_t first = cm_rng_below(&rng, BLOCKS), len = 1 + cm_rng_below(&rng, 40), b;
+        u = cm_rng_below(&rng, 3);
+        if (first + len > BLOCKS)
+            len = BLOCKS - first;
+        memset(&rec, 0, sizeof(rec));
+        rec.op = TR_OP_READ;
+        rec.unit = u;
+        rec.offset = base[u] + first;
+        rec.length = len;
+        assert_int_equal(az_stats_record(&s, &rec), 0);
+        for (b = first; b < first + len; b++) {
+            want += !seen[u][b];
+            seen[u][b] = 1;
+        }
+        if (i % 997 == 0)
+            assert_int_equal(s.footprint_blocks, want);
+    }
+    assert_int_equal(s.footprint_blocks, want);
+    az_stats_free(&s);
 }
 
 static void large_lba(void **state)
@@ -235,6 +276,7 @@ int main(void)
         cmocka_unit_test(seed_example),
         cmocka_unit_test(edge_cases),
         cmocka_unit_test(exact_at_given_sizes),
+        cmocka_unit_test(footprint_runs_match_bitmap),
         cmocka_unit_test(large_lba),
         cmocka_unit_test(key_overflow_refused),
         cmocka_unit_test(cache_size_lists),
