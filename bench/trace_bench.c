@@ -167,8 +167,9 @@ struct rec {
 
 /* Runs one configuration into a fresh *m, by records or (recs NULL) by
  * references; returns CPU seconds. */
-static double run_once(struct az_mrc *m, const struct az_mrc_opts *o, const struct rec *recs,
-                       size_t nrecs, const struct ref *refs, size_t nrefs)
+static double run_once(struct az_mrc *m, const struct az_mrc_opts *o,
+                       const struct rec *recs, size_t nrecs, const struct ref *refs,
+                       size_t nrefs)
 {
     char err[CM_ERR_LEN];
     struct tr_record tr;
@@ -224,8 +225,9 @@ static struct rec *records_of(const struct ref *refs, size_t n, size_t *nrecs)
             r[k - 1].n++;
             continue;
         }
-        if (k && r[k - 1].unit == refs[i].unit && r[k - 1].first + r[k - 1].n == refs[i].block &&
-            r[k - 1].n < 2 && refs[i].block >= 10000000) { /* a cold 8 KiB read */
+        if (k && r[k - 1].unit == refs[i].unit &&
+            r[k - 1].first + r[k - 1].n == refs[i].block && r[k - 1].n < 2 &&
+            refs[i].block >= 10000000) { /* a cold 8 KiB read */
             r[k - 1].n++;
             continue;
         }
@@ -324,8 +326,8 @@ int main(int argc, char **argv)
     report("sampled, rate 0.001, by record", &sh, n, ts);
     same = same_histograms(&fen, &j1) && same_histograms(&fen, &per_ref);
     printf("ratio by record / by reference: %.2fx\n", tp / tf);
-    printf("ratio JudyL+Fenwick / Judy1Count: %.2fx (identical histograms: %s)\n", tj / tf,
-           same ? "yes" : "NO");
+    printf("ratio JudyL+Fenwick / Judy1Count: %.2fx (identical histograms: %s)\n",
+           tj / tf, same ? "yes" : "NO");
     printf("ratio sampled 0.001 / exact: %.2fx\n", tf / ts);
     for (i = 1; i <= az_sd_unique(fen.main.sd) * 2 && nsizes < 32; i *= 2)
         sizes[nsizes++] = i;
@@ -343,7 +345,8 @@ int main(int argc, char **argv)
             mae += (a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]) / (double)nsizes;
         printf("sampled 0.001 seed %d: mean absolute error %.4f (expected %.4f), %" PRIu64
                " references watched\n",
-               seed, mae, az_mrc_expected_error(&sh, sizes, nsizes, NULL), sh.main.sampled);
+               seed, mae, az_mrc_expected_error(&sh, sizes, nsizes, NULL),
+               sh.main.sampled);
         mae_sum += mae;
         mae_max = mae > mae_max ? mae : mae_max;
     }

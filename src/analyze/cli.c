@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze/az.h"
 #include "analyze/cli.h"
@@ -138,6 +139,13 @@ static void compose(struct az_cli *c, const struct cmd *cmd)
             c->rows[c->nrows++] = cmd->rows[i][j];
 }
 
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+
+    return n > k && strcasecmp(s + n - k, suffix) == 0;
+}
+
 int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errlen)
 {
     const struct cmd *cmd;
@@ -171,6 +179,8 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
     c->trace = argv[argc - 1];
     if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0)
         return cm_errf(err, errlen, "convert needs --to spc");
+    if (c->plot[0] && !has_suffix(c->plot, ".png") && !has_suffix(c->plot, ".svg"))
+        return cm_errf(err, errlen, "--plot: '%s' must be a .png or .svg file", c->plot);
     if (c->sample_check && c->sample == 0)
         return cm_errf(err, errlen, "--sample-check needs --sample RATE");
     return 0;
@@ -216,21 +226,22 @@ static void on_warning(void *data, const char *msg)
         fprintf(w->diag, "sfs_trace: further warnings are only counted\n");
 }
 
-static int yaml_write(const struct az_cli *c, FILE *diag, const struct az_source *src,
-                      const struct az_mrc *m, const struct az_stats *s,
-                      const uint64_t *sizes, size_t n)
+/* Opens the YAML output, or says why not (NULL). */
+static struct cm_yaml *yaml_begin(const struct az_cli *c, FILE *diag)
 {
     char err[CM_ERR_LEN];
     struct cm_yaml *y = cm_yaml_open(c->yaml, err, sizeof(err));
 
-    if (!y) {
+    if (!y)
         fprintf(diag, "sfs_trace: %s\n", err);
-        return AZ_EXIT_INPUT;
-    }
-    if (m)
-        az_mrc_yaml(y, src, m, sizes, n);
-    else
-        az_stats_yaml(y, src, s);
+    return y;
+}
+
+/* Closes (atomically renames) the YAML output: an AZ_EXIT_* code. */
+static int yaml_end(struct cm_yaml *y, FILE *diag)
+{
+    char err[CM_ERR_LEN];
+
     if (cm_yaml_close(y, err, sizeof(err)) < 0) {
         fprintf(diag, "sfs_trace: %s\n", err);
         return AZ_EXIT_INPUT;
@@ -253,8 +264,15 @@ static int run_stats(struct az_cli *c, struct tr_reader *r, uint64_t bs, FILE *o
     }
     if (code == AZ_EXIT_OK && !c->quiet)
         az_stats_table(out, &src, &s);
-    if (code == AZ_EXIT_OK && c->yaml[0])
-        code = yaml_write(c, diag, &src, NULL, &s, NULL, 0);
+    if (code == AZ_EXIT_OK && c->yaml[0]) {
+        struct cm_yaml *y = yaml_begin(c, diag);
+        if (!y)
+            code = AZ_EXIT_INPUT;
+        else {
+            az_stats_yaml(y, &src, &s);
+            code = yaml_end(y, diag);
+        }
+    }
     az_stats_free(&s);
     return code;
 }
@@ -298,8 +316,15 @@ static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t 
     }
     if (code == AZ_EXIT_OK && !c->quiet)
         az_mrc_table(out, &src, m, sizes, n);
-    if (code == AZ_EXIT_OK && c->yaml[0])
-        code = yaml_write(c, diag, &src, m, NULL, sizes, n);
+    if (code == AZ_EXIT_OK && c->yaml[0]) {
+        struct cm_yaml *y = yaml_begin(c, diag);
+        if (!y)
+            code = AZ_EXIT_INPUT;
+        else {
+            az_mrc_yaml(y, &src, m, sizes, n);
+            code = yaml_end(y, diag);
+        }
+    }
     if (code == AZ_EXIT_OK && c->plot[0]) {
         rc = az_mrc_plot(m, c->trace, sizes, n, c->plot, err, sizeof(err));
         if (rc == CM_PLOT_NO_GNUPLOT)

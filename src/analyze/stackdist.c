@@ -33,7 +33,7 @@
  *  - the axis makes room for the whole range before it starts, so that no
  *    renumbering happens inside one.
  * popcount is compiled twice (x86-64): with the POPCNT instruction when the
- * CPU has it, else the portable builtin, chosen when the program loads.
+ * CPU has it, else the portable builtin, chosen when a stack is made.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -50,6 +50,7 @@
 
 struct az_sd {
     enum az_sd_method method;
+    int (*range)(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
     uint64_t pend_group[PENDING];
     int32_t pend_delta[PENDING];
     unsigned npend;
@@ -67,6 +68,11 @@ struct az_sd {
  * and finishes with at most 8 popcounts in one line. */
 #define GROUP_WORDS 8u
 
+static int range_default(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
+#if defined(__x86_64__) && defined(__GNUC__)
+static int range_popcnt(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
+#endif
+
 struct az_sd *az_sd_new(enum az_sd_method method)
 {
     struct az_sd *sd = calloc(1, sizeof(*sd));
@@ -74,6 +80,11 @@ struct az_sd *az_sd_new(enum az_sd_method method)
     if (sd) {
         sd->method = method;
         sd->min_words = MIN_AXIS_WORDS;
+        sd->range = range_default;
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (__builtin_cpu_supports("popcnt"))
+            sd->range = range_popcnt;
+#endif
     }
     return sd;
 }
@@ -115,11 +126,6 @@ size_t az_sd_mem(const struct az_sd *sd, size_t *judy_bytes)
 
 /* ---- the dense axis ------------------------------------------------------ */
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang_analyzer__)
-#define POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#else
-#define POPCNT_CLONES
-#endif
 #define ALWAYS_INLINE __attribute__((always_inline)) inline
 
 static ALWAYS_INLINE void fen_add_group(struct az_sd *sd, uint64_t g, int32_t d)
@@ -189,7 +195,7 @@ static ALWAYS_INLINE uint64_t bits_between(const struct az_sd *sd, uint64_t a, u
 }
 
 /* Builds the Fenwick tree over the current bits in O(words). */
-POPCNT_CLONES static void fen_build(struct az_sd *sd)
+static ALWAYS_INLINE void fen_build(struct az_sd *sd)
 {
     uint64_t i;
 
@@ -205,7 +211,7 @@ POPCNT_CLONES static void fen_build(struct az_sd *sd)
 
 /* Renumbers the live times 0..unique-1 and makes room for at least three
  * times as many new ones, and for extra more.  0 or -ENOMEM. */
-POPCNT_CLONES static int compact(struct az_sd *sd, uint64_t extra)
+static ALWAYS_INLINE int compact(struct az_sd *sd, uint64_t extra)
 {
     uint64_t need = (sd->unique * 4 + extra + 63) / 64, words = sd->words;
     uint64_t *bits, *before, i, sum = 0;
@@ -263,8 +269,8 @@ POPCNT_CLONES static int compact(struct az_sd *sd, uint64_t extra)
 /* Previous times closer than this use the bits instead of the tree. */
 #define NEAR_TIMES (64u * GROUP_WORDS)
 
-POPCNT_CLONES static int ref_fenwick_range(struct az_sd *sd, uint64_t key, uint64_t n,
-                                           uint64_t *depth)
+static ALWAYS_INLINE int fenwick_range(struct az_sd *sd, uint64_t key, uint64_t n,
+                                       uint64_t *depth)
 {
     uint64_t i, prev_s = 0, prev_rank = 0;
     int have_prev = 0;
@@ -307,6 +313,24 @@ POPCNT_CLONES static int ref_fenwick_range(struct az_sd *sd, uint64_t key, uint6
     return 0;
 }
 
+/* The range code twice: as compiled for any x86-64, and with the POPCNT
+ * instruction (libgcc's __popcountdi2 call was 5.6 % of an analysis), the
+ * latter chosen once at az_sd_new when the CPU has it.  Plain dispatch, not
+ * an ifunc (target_clones): ifunc resolvers run before sanitizer runtimes
+ * and crash TSan builds. */
+static int range_default(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth)
+{
+    return fenwick_range(sd, key, n, depth);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) static int range_popcnt(struct az_sd *sd, uint64_t key,
+                                                           uint64_t n, uint64_t *depth)
+{
+    return fenwick_range(sd, key, n, depth);
+}
+#endif
+
 static int ref_judy1(struct az_sd *sd, uint64_t key, uint64_t *depth)
 {
     PWord_t pv = (PWord_t)JudyLIns(&sd->last, (Word_t)key, PJE0);
@@ -334,7 +358,7 @@ int az_sd_ref_range(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth)
     uint64_t i;
 
     if (sd->method == AZ_SD_FENWICK)
-        return ref_fenwick_range(sd, key, n, depth);
+        return sd->range(sd, key, n, depth);
     for (i = 0; i < n; i++)
         if (ref_judy1(sd, key + i, &depth[i]) < 0)
             return -ENOMEM;

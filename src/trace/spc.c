@@ -68,14 +68,14 @@ static void spc_explain(const unsigned char *buf, size_t len, char *why, size_t 
 {
     static const char *const names[] = {"ASU", "LBA", "size"};
     const char *line = (const char *)buf, *f[5];
+    const unsigned char *nl;
     size_t fl[5], nf = 0, i, start = 0, n;
     char ex[128];
     int64_t ns;
     uint64_t v;
 
-    n = (size_t)((const unsigned char *)memchr(buf, '\n', len) - buf);
-    if (!memchr(buf, '\n', len))
-        n = len;
+    nl = memchr(buf, '\n', len);
+    n = nl ? (size_t)(nl - buf) : len;
     if (n > 0 && line[n - 1] == '\r')
         n--;
     if (memchr(line, '\0', n)) {
