@@ -40,6 +40,24 @@ static void trim(const char **s, size_t *len)
         --*len;
 }
 
+/* Splits line[0..len) at commas into at most the 5 required fields, each
+ * trimmed; returns how many there are.  Optional fields are not looked at. */
+static size_t split_fields(const char *line, size_t len, const char *f[5], size_t fl[5])
+{
+    size_t i, nf = 0, start = 0;
+
+    for (i = 0; i <= len && nf < 5; i++) {
+        if (i == len || line[i] == ',') {
+            f[nf] = line + start;
+            fl[nf] = i - start;
+            trim(&f[nf], &fl[nf]);
+            nf++;
+            start = i + 1;
+        }
+    }
+    return nf;
+}
+
 static int spc_probe(const unsigned char *buf, size_t len)
 {
     size_t i = 0, commas = 0;
@@ -69,7 +87,7 @@ static void spc_explain(const unsigned char *buf, size_t len, char *why, size_t 
     static const char *const names[] = {"ASU", "LBA", "size"};
     const char *line = (const char *)buf, *f[5];
     const unsigned char *nl;
-    size_t fl[5], nf = 0, i, start = 0, n;
+    size_t fl[5], nf, i, n;
     char ex[128];
     int64_t ns;
     uint64_t v;
@@ -82,15 +100,7 @@ static void spc_explain(const unsigned char *buf, size_t len, char *why, size_t 
         snprintf(why, whylen, "binary data (a NUL byte)");
         return;
     }
-    for (i = 0; i <= n && nf < 5; i++) {
-        if (i == n || line[i] == ',') {
-            f[nf] = line + start;
-            fl[nf] = i - start;
-            trim(&f[nf], &fl[nf]);
-            nf++;
-            start = i + 1;
-        }
-    }
+    nf = split_fields(line, n, f, fl);
     if (nf < 5) {
         snprintf(why, whylen, "%zu comma-separated fields, 5 needed ('%s')", nf,
                  tr__excerpt(line, n, ex, sizeof(ex)));
@@ -174,22 +184,14 @@ static int spc_parse(struct tr_reader *r, struct spc *s, const char *line, size_
                      struct tr_record *rec)
 {
     const char *f[5];
-    size_t fl[5], nf = 0, i, start = 0;
+    size_t fl[5], nf;
     uint64_t asu, lba, size;
     int64_t ns;
     int rc;
 
     if (memchr(line, '\0', len))
         return tr__error(r, s->lineno, "NUL byte in line");
-    for (i = 0; i <= len && nf < 5; i++) {
-        if (i == len || line[i] == ',') {
-            f[nf] = line + start;
-            fl[nf] = i - start;
-            trim(&f[nf], &fl[nf]);
-            nf++;
-            start = i + 1;
-        }
-    }
+    nf = split_fields(line, len, f, fl);
     if (nf < 5)
         return tr__error(r, s->lineno, "expected at least 5 fields, found %zu", nf);
     rc = tr__dec_u64(f[0], fl[0], &asu);
