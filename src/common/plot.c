@@ -101,8 +101,9 @@ static int write_script(const struct cm_plot *p, const char *path, const char *d
 
     if (!f)
         return -errno;
-    fprintf(f, "set terminal %s size %u,%u noenhanced\nset output ", terminal_of(p->output),
-            p->width ? p->width : 900, p->height ? p->height : 600);
+    fprintf(f, "set terminal %s size %u,%u noenhanced\nset output ",
+            terminal_of(p->output), p->width ? p->width : 900,
+            p->height ? p->height : 600);
     put_quoted(f, out);
     fputs("\nset title ", f);
     put_quoted(f, p->title ? p->title : "");
@@ -122,7 +123,8 @@ static int write_script(const struct cm_plot *p, const char *path, const char *d
         const struct cm_plot_series *ser = &p->series[s];
         fputs(s ? ", \\\n     " : "", f);
         put_quoted(f, data);
-        fprintf(f, " index %zu using 1:2 with %s ", s, ser->style ? ser->style : "linespoints");
+        fprintf(f, " index %zu using 1:2 with %s ", s,
+                ser->style ? ser->style : "linespoints");
         if (ser->title) {
             fputs("title ", f);
             put_quoted(f, ser->title);
@@ -240,8 +242,8 @@ int cm_plot_draw(const struct cm_plot *p, char *err, size_t errlen)
         char why[400];
         last_complaint(log, why, sizeof(why));
         rc = -EIO;
-        cm_errf(err, errlen, "gnuplot failed to draw %s%s%s", p->output, why[0] ? ": " : "",
-                why);
+        cm_errf(err, errlen, "gnuplot failed to draw %s%s%s", p->output,
+                why[0] ? ": " : "", why);
     } else if (rename(out, p->output) != 0) {
         rc = -errno;
         cm_errf(err, errlen, "%s: %s", p->output, strerror(-rc));
