@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * child.c - one child's context and phase loop (child.h).  The parent sends
+ * child.c - one child's context and phase loop (ld_int.h).  The parent sends
  * one command per phase; the child runs it and answers.  The load phases
  * draw a request's op from the selector, let ops.c pick the file and send
  * the calls, and let the pacer (pacing.c) sleep between requests; the
@@ -19,10 +19,8 @@
 #include <unistd.h>
 
 #include "load/debug.h"
-#include "load/dump.h"
-#include "load/init.h"
-#include "load/ops.h"
-#include "load/parent.h"
+#include "load/ld_int.h"
+#include "load/msg.h"
 
 #define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
 #define SPARE_DIRS   10u         /* mkdir/rmdir slots per child */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * dump.c - the -z raw dump (dump.h, sfs-reference §16.6).  Column widths
+ * dump.c - the -z raw dump (ld_int.h, sfs-reference §16.6).  Column widths
  * are SFS's: name 11, response 8.3, start 19.3, unique id 8, then length 8,
  * offset 8, count 5.  Unlike SFS (whose read/write test compared op numbers
  * with NFS procedure numbers, §16.6) rows are tagged by the SFS op.
@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load/child.h"
-#include "load/dump.h"
+#include "load/ld_int.h"
 
 struct ld_dump {
     FILE *fp;

@@ -30,25 +30,19 @@
 #include <stdint.h>
 
 #include "common/cm.h"
+#include "nfs/nf.h"
 
 /* Categories (sfs-reference §2.4; the codes are SFS's). */
 enum ld_cat { LD_CAT_IO = 0, LD_CAT_NONIO = 1, LD_CAT_SYMLINK = 2, LD_CAT_DIR = 3 };
 /* Entry states (sfs-reference §2.4). */
 enum ld_state { LD_EXISTS = 1, LD_NONEXISTENT = 2, LD_EMPTY_DIR = 3 };
 
-#define LD_FH_MAX    64         /* NFSv3 handles; v2 uses 32 */
 #define LD_NO_PARENT UINT32_MAX /* parent is the testdir itself */
 #define LD_NAME_MAX  24         /* "file_en.0000000000" + NUL fits */
 #define LD_NO_FILE   UINT32_MAX /* a pick found nothing */
 
-/* A file handle as the table stores it (the nfs layer's bytes, copied). */
-struct ld_fh {
-    uint32_t len;
-    unsigned char data[LD_FH_MAX];
-};
-
 struct ld_file {
-    struct ld_fh fh;    /* valid when has_fh */
+    struct nf_fh fh;    /* valid when has_fh */
     uint64_t size;      /* bytes, from the latest attributes or our writes */
     uint64_t init_size; /* bytes population gives it (io and non-io files) */
     uint32_t unique;    /* drives the name: file_en.%05u etc. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * init.c - mount and idempotent population of one child's file set
- * (init.h; sfs-reference §4, §5.3, §5.4).  Population requests go through
+ * (ld_int.h; sfs-reference §4, §5.3, §5.4).  Population requests go through
  * the same op generators as the load (ops.c) with the request's init flag
  * set: no statistics, INIT class timeouts, eight writes in flight per file
  * (UNSTABLE in v3: nothing measures population, and FILE_SYNC made a disk
@@ -15,8 +15,7 @@
 #include <string.h>
 
 #include "load/debug.h"
-#include "load/init.h"
-#include "load/ops.h"
+#include "load/ld_int.h"
 #include "load/options.h"
 
 #define MOUNT_TRIES      10 /* §5.3 */
@@ -45,14 +44,8 @@ static void sleep_ms(unsigned ms)
 
 /* ---- CL<n> and testdir<k>: lookup or mkdir by (dir, name) ---------------- */
 
-static void fh_from_nf(struct ld_fh *out, const struct nf_fh *in)
-{
-    out->len = in->len;
-    memcpy(out->data, in->data, in->len);
-}
-
-static int dir_v3(struct ld_child *c, const struct ld_fh *dir, const char *name, int mk,
-                  struct ld_fh *out, uint32_t *st)
+static int dir_v3(struct ld_child *c, const struct nf_fh *dir, const char *name, int mk,
+                  struct nf_fh *out, uint32_t *st)
 {
     union ld_args a;
     union ld_res r;
@@ -62,13 +55,11 @@ static int dir_v3(struct ld_child *c, const struct ld_fh *dir, const char *name,
     memset(&a, 0, sizeof(a));
     memset(&r, 0, sizeof(r));
     if (!mk) {
-        a.a3_lookup.what.dir.data.data_len = dir->len;
-        a.a3_lookup.what.dir.data.data_val = (char *)dir->data;
+        nf_fh_to_v3(dir, &a.a3_lookup.what.dir);
         a.a3_lookup.what.name = (char *)name;
         rc = nf3_lookup(c->clnt, &a.a3_lookup, &r.r3_lookup);
     } else {
-        a.a3_mkdir.where.dir.data.data_len = dir->len;
-        a.a3_mkdir.where.dir.data.data_val = (char *)dir->data;
+        nf_fh_to_v3(dir, &a.a3_mkdir.where.dir);
         a.a3_mkdir.where.name = (char *)name;
         a.a3_mkdir.attributes.mode.set_it = TRUE;
         a.a3_mkdir.attributes.mode.set_mode3_u.mode = 0777;
@@ -81,18 +72,16 @@ static int dir_v3(struct ld_child *c, const struct ld_fh *dir, const char *name,
         fh = &r.r3_lookup.LOOKUP3res_u.resok.object;
     else if (*st == NFS3_OK && r.r3_mkdir.MKDIR3res_u.resok.obj.handle_follows)
         fh = &r.r3_mkdir.MKDIR3res_u.resok.obj.post_op_fh3_u.handle;
-    if (fh != NULL && fh->data.data_len <= LD_FH_MAX) {
-        out->len = fh->data.data_len;
-        memcpy(out->data, fh->data.data_val, out->len);
-    } else if (*st == NFS3_OK) {
-        *st = NF_ST_EXIST; /* made without a handle: look it up */
+    if (fh == NULL || nf_fh_from_v3(out, fh) < 0) {
+        if (*st == NFS3_OK)
+            *st = NF_ST_EXIST; /* made without a handle: look it up */
     }
     xdr_free(mk ? (xdrproc_t)xdr_MKDIR3res : (xdrproc_t)xdr_LOOKUP3res, (char *)&r);
     return 0;
 }
 
-static int dir_v2(struct ld_child *c, const struct ld_fh *dir, const char *name, int mk,
-                  struct ld_fh *out, uint32_t *st)
+static int dir_v2(struct ld_child *c, const struct nf_fh *dir, const char *name, int mk,
+                  struct nf_fh *out, uint32_t *st)
 {
     union ld_args a;
     union ld_res r;
@@ -101,7 +90,7 @@ static int dir_v2(struct ld_child *c, const struct ld_fh *dir, const char *name,
 
     memset(&a, 0, sizeof(a));
     memset(&r, 0, sizeof(r));
-    memcpy(d->dir.data, dir->data, NFS_FHSIZE);
+    (void)nf_fh_to_v2(dir, &d->dir);
     d->name = (char *)name;
     if (mk) {
         memset(&a.a2_create.attributes, 0xff, sizeof(a.a2_create.attributes));
@@ -113,10 +102,8 @@ static int dir_v2(struct ld_child *c, const struct ld_fh *dir, const char *name,
     if (rc < 0)
         return rc;
     *st = (uint32_t)r.r2_dirop.status;
-    if (*st == NFS_OK) {
-        out->len = NFS_FHSIZE;
-        memcpy(out->data, r.r2_dirop.diropres_u.diropres.file.data, NFS_FHSIZE);
-    }
+    if (*st == NFS_OK)
+        nf_fh_from_v2(out, &r.r2_dirop.diropres_u.diropres.file);
     xdr_free((xdrproc_t)xdr_diropres, (char *)&r);
     return 0;
 }
@@ -124,8 +111,8 @@ static int dir_v2(struct ld_child *c, const struct ld_fh *dir, const char *name,
 /* Looks name up in dir and makes it when absent (a lost MKDIR reply that
  * comes back EXIST is followed by a lookup, §4).  Returns 0 with *out, or
  * -errno with last_error. */
-static int lookup_or_mkdir(struct ld_child *c, const struct ld_fh *dir, const char *name,
-                           struct ld_fh *out)
+static int lookup_or_mkdir(struct ld_child *c, const struct nf_fh *dir, const char *name,
+                           struct nf_fh *out)
 {
     int step, try, rc = 0;
     uint32_t st = 0;
@@ -159,7 +146,7 @@ int ld_init_mount(struct ld_child *c)
     struct nf_mount_opts o;
     const char *spec = ld_config_mount_for_child(c->cfg, (int)c->index);
     char err[CM_ERR_LEN], name[32];
-    struct ld_fh root, cl;
+    struct nf_fh cl;
     int rc = -ETIMEDOUT, try;
     unsigned pause = 0;
 
@@ -179,9 +166,8 @@ int ld_init_mount(struct ld_child *c)
     c->mounted = 1;
     c->clnt = c->mnt.nfs;
     ld_biod_set_client(&c->biod, c->clnt);
-    fh_from_nf(&root, &c->mnt.root);
     snprintf(name, sizeof(name), "CL%d", c->cfg->client_num);
-    rc = lookup_or_mkdir(c, &root, name, &cl);
+    rc = lookup_or_mkdir(c, &c->mnt.root, name, &cl);
     if (rc == 0) {
         snprintf(name, sizeof(name), "testdir%u", c->index);
         rc = lookup_or_mkdir(c, &cl, name, &c->testdir);

@@ -17,8 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load/child.h"
-#include "load/ld.h"
 #include "load/parent.h"
 
 static volatile sig_atomic_t interrupted;
@@ -31,48 +29,6 @@ static void on_signal(int sig)
 int ld_parent_interrupted(void)
 {
     return interrupted != 0;
-}
-
-/* ---- messages ----------------------------------------------------------- */
-
-/* Writes (out) or reads all len bytes, EINTR-safe.  Returns 0, -EPIPE when
- * a read meets EOF, or -errno. */
-static int move_all(int fd, char *p, size_t len, int out)
-{
-    while (len > 0) {
-        ssize_t n = out ? write(fd, p, len) : read(fd, p, len);
-        if (n == 0 && !out)
-            return -EPIPE;
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-int ld_msg_send(int fd, uint32_t type, uint32_t arg, const void *payload, uint32_t len)
-{
-    struct ld_msg_hdr h = {type, arg, len};
-    int rc = move_all(fd, (char *)&h, sizeof(h), 1);
-
-    if (rc == 0 && len > 0)
-        rc = move_all(fd, (char *)payload, len, 1);
-    return rc;
-}
-
-int ld_msg_recv(int fd, struct ld_msg_hdr *h, void *buf, size_t cap)
-{
-    int rc = move_all(fd, (char *)h, sizeof(*h), 0);
-
-    if (rc < 0)
-        return rc;
-    if (h->len > cap || h->len > LD_MSG_MAX_PAYLOAD)
-        return -EMSGSIZE;
-    return h->len > 0 ? move_all(fd, buf, h->len, 0) : 0;
 }
 
 /* ---- spawning ----------------------------------------------------------- */

@@ -12,10 +12,7 @@
  * phase commands are the same as SFS's (mount, init, warm-up, run, results),
  * so the later prime can drive them one by one across hosts.
  *
- * The message format (struct ld_msg_hdr then len payload bytes) is used in
- * both directions: parent -> child a command, child -> parent the answer of
- * the same type (with the serialised results for LD_MSG_RESULTS), or
- * LD_MSG_ERROR with a one-line text before the child gives up.
+ * The messages themselves are in msg.h.
  */
 #ifndef LD_PARENT_H
 #define LD_PARENT_H
@@ -25,31 +22,7 @@
 #include <sys/types.h>
 
 #include "common/cm.h"
-
-enum ld_msg_type {
-    LD_MSG_MOUNT = 1,   /* mount the test directory (child -> parent: done) */
-    LD_MSG_INIT = 2,    /* populate (done) */
-    LD_MSG_WARMUP = 3,  /* arg = seconds of warm-up (done) */
-    LD_MSG_RUN = 4,     /* arg = seconds of measured run, 0 = until STOP */
-    LD_MSG_RESULTS = 5, /* send the results (payload: serialised stats) */
-    LD_MSG_STOP = 6,    /* end the current warm-up or run now */
-    LD_MSG_ERROR = 100, /* child -> parent: payload = error text */
-};
-
-#define LD_MSG_MAX_PAYLOAD (1u << 20)
-
-struct ld_msg_hdr {
-    uint32_t type;
-    uint32_t arg;
-    uint32_t len; /* payload bytes that follow */
-};
-
-/* Sends one message (blocking, EINTR-safe).  Returns 0 or -errno. */
-int ld_msg_send(int fd, uint32_t type, uint32_t arg, const void *payload, uint32_t len);
-/* Reads one whole message: the header, then up to cap bytes of payload into
- * buf (a longer payload is an error).  Blocking.  Returns 0, -EPIPE on EOF
- * (peer gone), -EMSGSIZE, or -errno. */
-int ld_msg_recv(int fd, struct ld_msg_hdr *h, void *buf, size_t cap);
+#include "load/msg.h"
 
 /* The child body: runs in the forked process; its return value is the
  * child's exit status (0 ok).  fd is its end of the socketpair. */

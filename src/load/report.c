@@ -72,8 +72,8 @@ static void op_figures(const struct ld_report_in *in, int op, struct op_figures 
     f->stddev = ld_stats_stddev(o);
     f->ci = ld_stats_ci(o);
     f->pct_time = all_ms ? (double)(o->sum_us / 1000) * 100.0 / (double)all_ms : 0;
-    f->p50 = ld_hist_quantile_ms(&o->hist, 0.50);
-    f->p99 = ld_hist_quantile_ms(&o->hist, 0.99);
+    f->p50 = cm_hist_quantile_ms(&o->hist, 0.50);
+    f->p99 = cm_hist_quantile_ms(&o->hist, 0.99);
     f->max_ms = (double)o->hist.max_us / 1000.0;
 }
 
@@ -459,8 +459,8 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_uint(y, "late_requests", s->late_requests);
     cm_yaml_kv_double(y, "mean_ms",
                       s->lag.count ? s->lag_sum_ms / (double)s->lag.count : 0, 3);
-    cm_yaml_kv_double(y, "p50_ms", ld_hist_quantile_ms(&s->lag, 0.50), 3);
-    cm_yaml_kv_double(y, "p99_ms", ld_hist_quantile_ms(&s->lag, 0.99), 3);
+    cm_yaml_kv_double(y, "p50_ms", cm_hist_quantile_ms(&s->lag, 0.50), 3);
+    cm_yaml_kv_double(y, "p99_ms", cm_hist_quantile_ms(&s->lag, 0.99), 3);
     cm_yaml_kv_double(y, "max_ms", (double)s->lag.max_us / 1000.0, 3);
     cm_yaml_map_end(y);
 }

@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load/child.h"
 #include "load/debug.h"
 #include "load/ld.h"
+#include "load/ld_int.h"
 #include "load/parent.h"
 #include "load/report.h"
 

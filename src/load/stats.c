@@ -2,7 +2,7 @@
 /*
  * stats.c - per-op result blocks (sfs-reference §4, §11): the hot-path
  * updates, the merge of children, SFS's mean / variance / CI formulas, the
- * log-linear histogram behind p50/p99, and one codec that both encodes and
+ * histograms (common/hist.h) behind p50/p99, and one codec that both encodes and
  * decodes the fixed-size wire form (one field list, so the two directions
  * cannot drift apart).
  */
@@ -11,75 +11,6 @@
 #include <string.h>
 
 #include "load/stats.h"
-
-/* ---- histogram ------------------------------------------------------------ */
-
-unsigned ld_hist_bucket(uint64_t us)
-{
-    unsigned e = 0;
-    uint64_t v = us;
-
-    if (us < LD_HIST_SUB)
-        return (unsigned)us;
-    while (v >>= 1)
-        e++; /* e = floor(log2(us)) >= 4 */
-    if (e - 4 >= LD_HIST_OCTAVES)
-        return LD_HIST_NB - 1;
-    return LD_HIST_SUB + (e - 4) * LD_HIST_SUB +
-           (unsigned)((us >> (e - 4)) & (LD_HIST_SUB - 1));
-}
-
-void ld_hist_bounds(unsigned b, uint64_t *lo_us, uint64_t *hi_us)
-{
-    unsigned oct, sub;
-
-    if (b < LD_HIST_SUB) {
-        *lo_us = b;
-        *hi_us = b + 1;
-        return;
-    }
-    oct = (b - LD_HIST_SUB) / LD_HIST_SUB;
-    sub = (b - LD_HIST_SUB) % LD_HIST_SUB;
-    *lo_us = (uint64_t)(LD_HIST_SUB + sub) << oct;
-    *hi_us = (uint64_t)(LD_HIST_SUB + sub + 1) << oct;
-}
-
-void ld_hist_add(struct ld_hist *h, uint64_t us)
-{
-    h->n[ld_hist_bucket(us)]++;
-    h->count++;
-    if (us > h->max_us)
-        h->max_us = us;
-}
-
-double ld_hist_quantile_ms(const struct ld_hist *h, double q)
-{
-    uint64_t rank, seen = 0, lo, hi;
-    unsigned b;
-
-    if (h->count == 0)
-        return 0;
-    rank = (uint64_t)ceil(q * (double)h->count);
-    if (rank < 1)
-        rank = 1;
-    for (b = 0; b < LD_HIST_NB; b++) {
-        seen += h->n[b];
-        if (seen >= rank)
-            break;
-    }
-    if (b == LD_HIST_NB)
-        b = LD_HIST_NB - 1;
-    ld_hist_bounds(b, &lo, &hi);
-    if (b < LD_HIST_SUB)
-        return (double)lo / 1000.0;
-    {
-        double mid = (double)(lo + hi) / 2.0;
-
-        if (mid > (double)h->max_us)
-            mid = (double)h->max_us;
-        return mid / 1000.0;
-    }
-}
 
 /* ---- updates ------------------------------------------------------------- */
 
@@ -103,7 +34,7 @@ static void good_one(struct ld_opstat *o, uint64_t elapsed_ns, int nfs_error)
     o->sum_us += us;
     o->sum_ms += ms;
     o->sumsq_ms += ms * ms;
-    ld_hist_add(&o->hist, us);
+    cm_hist_add(&o->hist, us);
 }
 
 void ld_stats_good(struct ld_stats *s, int op, uint64_t elapsed_ns, int nfs_error)
@@ -122,7 +53,7 @@ void ld_stats_bad(struct ld_stats *s, int op)
 
 void ld_stats_lag(struct ld_stats *s, uint64_t lag_ns)
 {
-    ld_hist_add(&s->lag, lag_ns / 1000);
+    cm_hist_add(&s->lag, lag_ns / 1000);
     s->lag_sum_ms += (double)lag_ns / 1e6;
     if (lag_ns > 0)
         s->late_requests++;
@@ -141,11 +72,11 @@ struct visit {
     size_t len; /* bytes counted by the len* visitors */
 };
 
-static void visit_hist(struct visit *v, struct ld_hist *a, const struct ld_hist *b)
+static void visit_hist(struct visit *v, struct cm_hist *a, const struct cm_hist *b)
 {
     unsigned i;
 
-    for (i = 0; i < LD_HIST_NB; i++)
+    for (i = 0; i < CM_HIST_NB; i++)
         v->u32(v, &a->n[i], &b->n[i]);
     v->u64(v, &a->count, &b->count);
 }

@@ -2,8 +2,8 @@
 /*
  * stats.h - per-op results (sfs-reference §4, §11): for each op and TOTAL,
  * good and bad calls, fast calls (zero measured time), the sum and sum of
- * squares of milliseconds, and a log-linear response-time histogram for
- * p50/p99; per child the open-loop issue lag, no-fit counts, run time and
+ * squares of milliseconds, and a response-time histogram (common/hist.h)
+ * for p50/p99; per child the open-loop issue lag, no-fit counts, run time and
  * file-set sizes.  Fixed-size structs (no allocation per call or ever), a
  * merge for the parent, the §11 math (mean, variance, CI column), and a
  * fixed-size binary encoding for child -> parent pipes and, later, the
@@ -15,20 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hist.h"
 #include "nfs/nf_ops.h"
-
-/* Histogram: values in microseconds; exact below 16 us, then 16 buckets per
- * power of two (at most ~6 % wide) up to 2^30 us (~18 min; larger values
- * land in the last bucket). */
-#define LD_HIST_SUB     16
-#define LD_HIST_OCTAVES 26
-#define LD_HIST_NB      (LD_HIST_SUB + LD_HIST_SUB * LD_HIST_OCTAVES)
-
-struct ld_hist {
-    uint32_t n[LD_HIST_NB];
-    uint64_t count;
-    uint64_t max_us;
-};
 
 struct ld_opstat {
     uint64_t good;       /* RPC completed (any NFS status) */
@@ -39,13 +27,13 @@ struct ld_opstat {
     uint64_t sum_us;     /* sum of response times, microseconds (exact) */
     double sum_ms;       /* S = sum of ms */
     double sumsq_ms;     /* Q = sum of ms^2 */
-    struct ld_hist hist;
+    struct cm_hist hist;
 };
 
 struct ld_stats {
     struct ld_opstat op[NF_NOPS + 1]; /* [NF_OP_TOTAL] = TOTAL */
     /* open-loop issue lag (D7), one sample per request */
-    struct ld_hist lag;
+    struct cm_hist lag;
     double lag_sum_ms;
     uint64_t late_requests;
     /* file choice (D6) */
@@ -87,14 +75,6 @@ double ld_stats_stddev(const struct ld_opstat *o);
 /* The SFS "Std Error of Mean, 95% Confidence" column: sqrt(3.84 x stddev /
  * n) - stddev, not variance, exactly as SFS prints it (§11). */
 double ld_stats_ci(const struct ld_opstat *o);
-
-/* The q-quantile (0 < q <= 1) of a histogram in milliseconds (bucket
- * midpoint; exact for values below 16 us); 0 when empty. */
-double ld_hist_quantile_ms(const struct ld_hist *h, double q);
-/* Bucket index of a value in microseconds, and a bucket's [lo, hi) bounds. */
-unsigned ld_hist_bucket(uint64_t us);
-void ld_hist_bounds(unsigned b, uint64_t *lo_us, uint64_t *hi_us);
-void ld_hist_add(struct ld_hist *h, uint64_t us);
 
 /* Fixed-size binary encoding (big-endian, magic "LDST" + version): exactly
  * LD_STATS_WIRE_BYTES bytes, so a pipe reader knows how much to read.

@@ -16,8 +16,10 @@ void nf_fh_from_v2(struct nf_fh *fh, const nfs_fh *v2)
 
 int nf_fh_to_v2(const struct nf_fh *fh, nfs_fh *v2)
 {
-    if (fh->len != NFS_FHSIZE)
+    if (fh->len != NFS_FHSIZE) {
+        memset(v2->data, 0, NFS_FHSIZE); /* never garbage on the wire */
         return -EINVAL;
+    }
     memcpy(v2->data, fh->data, NFS_FHSIZE);
     return 0;
 }

@@ -36,7 +36,8 @@ struct nf_fh {
 
 /* Copies a v2 handle in.  Always succeeds. */
 void nf_fh_from_v2(struct nf_fh *fh, const nfs_fh *v2);
-/* Copies out as a v2 handle; -EINVAL unless fh->len == 32. */
+/* Copies out as a v2 handle; -EINVAL (and an all-zero v2 handle, which no
+ * server hands out) unless fh->len == 32. */
 int nf_fh_to_v2(const struct nf_fh *fh, nfs_fh *v2);
 /* Copies a v3 handle in; -EINVAL when longer than 64 bytes. */
 int nf_fh_from_v3(struct nf_fh *fh, const nfs_fh3 *v3);

@@ -16,8 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "load/child.h"
-#include "load/ops.h"
+#include "load/ld_int.h"
 #include "load/options.h"
 #include "load/parent.h"
 

@@ -83,33 +83,33 @@ static void histogram_buckets(void **state)
     unsigned b, prev = 0;
 
     (void)state;
-    for (b = 0; b < LD_HIST_NB; b++) {
-        ld_hist_bounds(b, &lo, &hi);
+    for (b = 0; b < CM_HIST_NB; b++) {
+        cm_hist_bounds(b, &lo, &hi);
         assert_true(lo < hi);
         if (b > 0) {
             uint64_t plo, phi;
 
-            ld_hist_bounds(b - 1, &plo, &phi);
+            cm_hist_bounds(b - 1, &plo, &phi);
             assert_int_equal(phi, lo); /* contiguous */
         }
-        assert_int_equal(ld_hist_bucket(lo), b);
-        assert_int_equal(ld_hist_bucket(hi - 1), b);
+        assert_int_equal(cm_hist_bucket(lo), b);
+        assert_int_equal(cm_hist_bucket(hi - 1), b);
         /* width at most 1/16 of the lower bound (above the exact range) */
-        if (b >= LD_HIST_SUB)
+        if (b >= CM_HIST_SUB)
             assert_true((hi - lo) * 16 <= lo);
     }
     for (us = 0; us < 5000000; us = us * 2 + 1) {
-        b = ld_hist_bucket(us);
+        b = cm_hist_bucket(us);
         assert_true(b >= prev);
         prev = b;
     }
-    assert_int_equal(ld_hist_bucket(UINT64_MAX), LD_HIST_NB - 1);
+    assert_int_equal(cm_hist_bucket(UINT64_MAX), CM_HIST_NB - 1);
 }
 
 static void percentiles(void **state)
 {
     struct ld_stats s;
-    const struct ld_hist *h;
+    const struct cm_hist *h;
     int i;
 
     (void)state;
@@ -117,16 +117,16 @@ static void percentiles(void **state)
     for (i = 1; i <= 1000; i++)
         ld_stats_good(&s, NF_OP_READ, (uint64_t)i * 100000ull, 0); /* 0.1 .. 100 ms */
     h = &s.op[NF_OP_READ].hist;
-    assert_true(fabs(ld_hist_quantile_ms(h, 0.50) / 50.0 - 1) < 0.04);
-    assert_true(fabs(ld_hist_quantile_ms(h, 0.99) / 99.0 - 1) < 0.04);
-    assert_true(ld_hist_quantile_ms(h, 1.0) <= 100.0);
+    assert_true(fabs(cm_hist_quantile_ms(h, 0.50) / 50.0 - 1) < 0.04);
+    assert_true(fabs(cm_hist_quantile_ms(h, 0.99) / 99.0 - 1) < 0.04);
+    assert_true(cm_hist_quantile_ms(h, 1.0) <= 100.0);
     assert_int_equal(h->max_us, 100000);
     /* exact below 16 us */
     ld_stats_reset(&s);
     ld_stats_good(&s, NF_OP_READ, 7000, 0);
-    assert_true(fabs(ld_hist_quantile_ms(&s.op[NF_OP_READ].hist, 0.5) - 0.007) < 1e-12);
+    assert_true(fabs(cm_hist_quantile_ms(&s.op[NF_OP_READ].hist, 0.5) - 0.007) < 1e-12);
     ld_stats_reset(&s);
-    assert_true(ld_hist_quantile_ms(&s.op[NF_OP_READ].hist, 0.5) == 0);
+    assert_true(cm_hist_quantile_ms(&s.op[NF_OP_READ].hist, 0.5) == 0);
 }
 
 static void fill(struct ld_stats *s, int seed)

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * decode.c - result codecs for the hot path (ld_int.h: ld_decode_codec).
+ * rpcgen's decoders put READ data, LOOKUP3's handle and READDIR(PLUS)
+ * entry lists into malloc'd memory; these decode the same wire format into
+ * the call's biod slot instead (READ data into its buffer, a handle into
+ * its idle buffer, directory entries read over), so that no call on the
+ * hot path allocates.  Everything else keeps rpcgen's codec.
+ */
+#include <stddef.h>
+
+#include "load/ld_int.h"
+
+/* The slot a result lives in (res is a member of struct ld_slot). */
+static struct ld_slot *slot_of(void *res)
+{
+    return (struct ld_slot *)((char *)res - offsetof(struct ld_slot, res));
+}
+
+/* READ data: at most the slot's buffer, copied in by XDR (no allocation). */
+static bool_t data_into_slot(XDR *x, struct ld_slot *s, u_int *len, char **val)
+{
+    if (!xdr_u_int(x, len) || *len > LD_RBUF_BYTES)
+        return FALSE;
+    *val = s->rbuf;
+    return xdr_opaque(x, s->rbuf, *len);
+}
+
+/* xdr_READ3res, decoding the data into the slot; freeing frees nothing.
+ * Deviation from rpcgen's codec only in where the bytes go: a READ reply is
+ * the one large result on the hot path. */
+static bool_t xdr_read3_slot(XDR *x, READ3res *r)
+{
+    READ3resok *ok = &r->READ3res_u.resok;
+
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op != XDR_DECODE)
+        return xdr_READ3res(x, r);
+    if (!xdr_nfsstat3(x, &r->status))
+        return FALSE;
+    if (r->status != NFS3_OK)
+        return xdr_post_op_attr(x, &r->READ3res_u.resfail.file_attributes);
+    return xdr_post_op_attr(x, &ok->file_attributes) && xdr_count3(x, &ok->count) &&
+           xdr_bool(x, &ok->eof) &&
+           data_into_slot(x, slot_of(r), &ok->data.data_len, &ok->data.data_val);
+}
+
+/* The same for the v2 readres. */
+static bool_t xdr_read2_slot(XDR *x, readres *r)
+{
+    readokres *ok = &r->readres_u.reply;
+
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op != XDR_DECODE)
+        return xdr_readres(x, r);
+    if (!xdr_nfsstat(x, &r->status))
+        return FALSE;
+    if (r->status != NFS_OK)
+        return TRUE;
+    return xdr_fattr(x, &ok->attributes) &&
+           data_into_slot(x, slot_of(r), &ok->data.data_len, &ok->data.data_val);
+}
+
+/* LOOKUP3's handle: xdr_bytes decodes into a buffer it is given, so the
+ * slot's (idle: this is no READ) buffer takes it instead of malloc'd memory;
+ * the handle is copied into the file table before the slot is reused. */
+static bool_t xdr_lookup3_slot(XDR *x, LOOKUP3res *r)
+{
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op == XDR_DECODE)
+        r->LOOKUP3res_u.resok.object.data.data_val = slot_of(r)->rbuf;
+    return xdr_LOOKUP3res(x, r);
+}
+
+/* A name or handle of a directory entry, read over (into the slot's idle
+ * buffer): nothing looks at readdir entries. */
+static bool_t skip_opaque(XDR *x, struct ld_slot *s)
+{
+    u_int len;
+
+    return xdr_u_int(x, &len) && len <= LD_RBUF_BYTES && xdr_opaque(x, s->rbuf, len);
+}
+
+/* The entry list of READDIR3 (plus = 0) or READDIRPLUS3, read over instead
+ * of decoded into a malloc'd list; ends because every entry consumes
+ * reply bytes. */
+static bool_t skip_entries3(XDR *x, struct ld_slot *s, int plus)
+{
+    bool_t more;
+    fileid3 id;
+    cookie3 cookie;
+    post_op_attr attr;
+    bool_t fh_follows;
+
+    if (!xdr_bool(x, &more))
+        return FALSE;
+    while (more) {
+        if (!xdr_fileid3(x, &id) || !skip_opaque(x, s) || !xdr_cookie3(x, &cookie))
+            return FALSE;
+        if (plus && (!xdr_post_op_attr(x, &attr) || !xdr_bool(x, &fh_follows) ||
+                     (fh_follows && !skip_opaque(x, s))))
+            return FALSE;
+        if (!xdr_bool(x, &more))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* The fields of READDIR3res and READDIRPLUS3res a decode fills (the two
+ * differ only in their entries, which are read over). */
+struct dir3_fields {
+    nfsstat3 *status;
+    post_op_attr *fail_attr;
+    post_op_attr *ok_attr;
+    char *verf;
+    bool_t *eof;
+};
+
+static bool_t dir3_slot(XDR *x, const struct dir3_fields *d, struct ld_slot *s, int plus)
+{
+    if (!xdr_nfsstat3(x, d->status))
+        return FALSE;
+    if (*d->status != NFS3_OK)
+        return xdr_post_op_attr(x, d->fail_attr);
+    return xdr_post_op_attr(x, d->ok_attr) && xdr_cookieverf3(x, d->verf) &&
+           skip_entries3(x, s, plus) && xdr_bool(x, d->eof);
+}
+
+/* READDIR3res with its entries read over (entries stays NULL). */
+static bool_t xdr_readdir3_slot(XDR *x, READDIR3res *r)
+{
+    READDIR3resok *ok = &r->READDIR3res_u.resok;
+    const struct dir3_fields d = {&r->status, &r->READDIR3res_u.resfail.dir_attributes,
+                                  &ok->dir_attributes, ok->cookieverf, &ok->reply.eof};
+
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op != XDR_DECODE)
+        return xdr_READDIR3res(x, r);
+    return dir3_slot(x, &d, slot_of(r), 0);
+}
+
+/* The same for READDIRPLUS3res. */
+static bool_t xdr_readdirplus3_slot(XDR *x, READDIRPLUS3res *r)
+{
+    READDIRPLUS3resok *ok = &r->READDIRPLUS3res_u.resok;
+    const struct dir3_fields d = {&r->status,
+                                  &r->READDIRPLUS3res_u.resfail.dir_attributes,
+                                  &ok->dir_attributes, ok->cookieverf, &ok->reply.eof};
+
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op != XDR_DECODE)
+        return xdr_READDIRPLUS3res(x, r);
+    return dir3_slot(x, &d, slot_of(r), 1);
+}
+
+/* The v2 readdirres: entries are fileid, name, 4-byte cookie. */
+static bool_t xdr_readdir2_slot(XDR *x, readdirres *r)
+{
+    bool_t more;
+    u_int id;
+    nfscookie cookie;
+
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op != XDR_DECODE)
+        return xdr_readdirres(x, r);
+    if (!xdr_nfsstat(x, &r->status))
+        return FALSE;
+    if (r->status != NFS_OK)
+        return TRUE;
+    if (!xdr_bool(x, &more))
+        return FALSE;
+    while (more)
+        if (!xdr_u_int(x, &id) || !skip_opaque(x, slot_of(r)) ||
+            !xdr_nfscookie(x, cookie) || !xdr_bool(x, &more))
+            return FALSE;
+    return xdr_bool(x, &r->readdirres_u.reply.eof);
+}
+
+/* The results on the hot path that rpcgen's codecs would decode into
+ * malloc'd memory get the codecs above instead; the rest keep theirs. */
+xdrproc_t ld_decode_codec(int op, int version, xdrproc_t dflt)
+{
+    switch (op) {
+    case NF_OP_READ:
+        return version == 3 ? (xdrproc_t)xdr_read3_slot : (xdrproc_t)xdr_read2_slot;
+    case NF_OP_LOOKUP:
+        return version == 3 ? (xdrproc_t)xdr_lookup3_slot : dflt;
+    case NF_OP_READDIR:
+        return version == 3 ? (xdrproc_t)xdr_readdir3_slot : (xdrproc_t)xdr_readdir2_slot;
+    case NF_OP_READDIRPLUS:
+        return (xdrproc_t)xdr_readdirplus3_slot;
+    default:
+        return dflt;
+    }
+}

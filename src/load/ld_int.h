@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ld_int.h - the load layer's private header: the state of one
+ * load-generating child (sfs-reference §1, §9-§12) and the functions the
+ * layer's files call on it.  Nothing outside src/load includes it but the
+ * layer's own unit tests; programs use ld.h, the prime uses ld.h, msg.h and
+ * stats.h.  One private header instead of a header per file keeps the
+ * child's files (child.c, init.c, the op files, dump.c) from including each
+ * other in a circle: each includes this and nothing of its siblings.
+ *
+ * A child owns one NFS client on the chosen transport, its file table,
+ * working set, op decks, pacer and results.  The parent (parent.c) tells it
+ * which phase to run over its socket (msg.h); the child answers when the
+ * phase is done, or sends LD_MSG_ERROR with one line and exits non-zero
+ * when it cannot go on (a failed mount or population).  A timeout or an
+ * NFS error during the load never ends a child: they are counted (bad
+ * calls, NFS errors) and logged with DEBUG 4.
+ *
+ * Who does what to a request (struct ld_req):
+ *   deck.c    deals the op and the transfer size from shuffled decks;
+ *   pick.c    chooses the file(s) by (state, category) and best fit (D6);
+ *   args.c    builds the v2 or v3 arguments of each call into a biod slot;
+ *   decode.c  decodes the hot-path results into the slot (no allocation);
+ *   reply.c   reads a reply's status, attributes and handles and keeps the
+ *             file table in step with it;
+ *   ops.c     issues the request through biod and accounts its calls.
+ */
+#ifndef LD_INT_H
+#define LD_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "load/biod.h"
+#include "load/config.h"
+#include "load/files.h"
+#include "load/iodist.h"
+#include "load/mix.h"
+#include "load/pacing.h"
+#include "load/sizing.h"
+#include "load/stats.h"
+#include "load/workset.h"
+#include "nfs/nf.h"
+
+struct ld_dump; /* dump.c */
+
+#define LD_FAILED_LOOKUP_PCNT 35 /* DEFAULT_FAILED_LOOKUP (§2.4) */
+
+/* Where the child is (sfs-reference §2.3 numbering). */
+enum ld_child_phase {
+    LD_CPHASE_MOUNT = 1,
+    LD_CPHASE_INIT = 2,
+    LD_CPHASE_WARMUP = 3,
+    LD_CPHASE_RUN = 4,
+    LD_CPHASE_RESULTS = 5
+};
+
+/* A shuffled deck of op numbers or transfer rows (deck.c): dealt in order,
+ * reshuffled when empty.  Deviation (§22 item 7): SFS drew every request
+ * independently; dealing from decks keeps the same shares and a random
+ * order but holds the CALL mix within a fraction of a point even in short
+ * runs, where one 17-call read request would otherwise move the read share
+ * by a point. */
+#define LD_OP_DECK   400u /* requests per op deck */
+#define LD_XFER_DECK 100u /* requests per transfer deck (rows are percent) */
+struct ld_deck {
+    uint16_t card[LD_OP_DECK];
+    uint32_t n;    /* cards in the deck */
+    uint32_t next; /* next card to deal */
+};
+
+/* One logical request: its op, the entries it works on and, for reads and
+ * writes, the transfer split into calls of block bytes (pick.c). */
+struct ld_req {
+    int op;          /* enum nf_op */
+    uint32_t file;   /* entry, LD_NO_FILE for none (null, root...) */
+    uint32_t file2;  /* rename target, link/symlink new name */
+    uint64_t offset; /* read/write start */
+    uint32_t len;    /* read/write bytes */
+    uint32_t block;  /* bytes per call */
+    uint32_t ncalls;
+    int append;
+    int truncate;      /* setattr truncates file back to its init size */
+    uint64_t new_size; /* truncate target */
+    int expect_noent;  /* a lookup aimed at a non-existent name */
+    int existed;       /* create: the slot already existed (dump tag) */
+    int init;          /* population request: no stats, INIT timeouts */
+    /* outcome of the last call (population reads these) */
+    int rpc_status;      /* 0 or RP_ERR_* */
+    uint32_t nfs_status; /* NFS status of the reply */
+    int attr_type;       /* file type from the reply's attributes, -1 none */
+    uint64_t attr_size;
+};
+
+/* What every child shares, built once by the parent before the fork. */
+struct ld_setup {
+    const struct ld_config *cfg;
+    struct ld_mix mix;
+    struct ld_iodist iodist;
+    struct ld_opsel opsel;
+    struct ld_sizing sizing;
+    const char *prog; /* "sfs3", for messages */
+    FILE *out;        /* the report (stdout) */
+    FILE *log;        /* progress and DEBUG output (stderr) */
+};
+
+struct ld_child {
+    const struct ld_setup *setup;
+    const struct ld_config *cfg;
+    unsigned index;  /* child number, 0-based */
+    int nfs_version; /* 2 or 3 */
+    int ctl_fd;      /* socket to the parent, -1 when standalone */
+    FILE *log;
+    uint32_t debug; /* the -d mask */
+
+    struct nf_mount mnt;
+    int mounted;
+    struct rp_client *clnt; /* = mnt.nfs */
+    struct nf_fh testdir;   /* CL<n>/testdir<k> */
+    struct ld_files files;
+    struct ld_workset ws;
+    struct ld_group_span *groups;
+    struct ld_biod biod;
+    struct ld_pacer pacer;
+    struct ld_stats stats;
+    struct cm_rng rng;
+    int phase;     /* enum ld_child_phase */
+    int measuring; /* count results (run phase only) */
+    int stop;      /* LD_MSG_STOP arrived */
+    uint64_t phase_start_ns;
+    uint64_t requests; /* in the current phase */
+    uint64_t reconnects;
+    struct ld_dump *dump; /* -z, run phase only */
+    struct ld_req req;    /* the request being issued */
+    struct ld_deck op_deck;
+    struct ld_deck xfer_deck[2]; /* [0] reads, [1] writes: iodist rows */
+    char last_error[CM_ERR_LEN];
+};
+
+/* ---- child.c: set-up, the load phases, the phase loop ------------------- */
+
+/* The child's body for ld_parent_spawn: set up, then serve phase commands
+ * from the parent on fd until the results are sent.  data is a const
+ * struct ld_setup *.  Returns the process exit status (0 ok). */
+int ld_child_main(int fd, unsigned child, void *data);
+
+/* Set-up and tear-down of a child context (also used by tests). */
+int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned index,
+                  int ctl_fd);
+void ld_child_free(struct ld_child *c);
+
+/* One measured or warm-up phase of `seconds` (0 = until STOP): issue
+ * requests paced by the pacer.  Returns 0, or -ETIME when a run interval
+ * had zero calls (the run must stop, sfs-reference §9). */
+int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds);
+
+/* Nonzero when the parent's end of the socket is closed (a parent killed
+ * by SIGKILL): long phases check it so that no child outlives its run. */
+int ld_child_parent_gone(const struct ld_child *c);
+
+/* A line for DEBUG output, prefixed with the child number. */
+void ld_child_log(struct ld_child *c, const char *fmt, ...) CM_PRINTF(2, 3);
+
+/* ---- init.c: mount and population (sfs-reference §4, §5.3, §5.4) ------------ */
+
+/*
+ * Mount: wait child x 200 ms, MOUNT (v1 for NFSv2, v3 for NFSv3) with up to
+ * 10 retries after a timeout (each adding a random 0-1999 ms pause), then
+ * look up or make CL<client>/testdir<child> (open item 8: the child's own
+ * number, 0-based, as SFS passed it).  Returns 0, or -errno with one line
+ * in c->last_error.
+ */
+int ld_init_mount(struct ld_child *c);
+
+/*
+ * Populate: idempotent.  Every entry is looked up first; what is missing is
+ * created, what is too long is truncated with SETATTR, what is too short is
+ * filled with 0xDEADBEEF writes, what should not exist (the non-io slots and
+ * spare dirs left empty for creates and mkdirs) is removed, an entry of the
+ * wrong type is removed and made again.  So a re-run on an existing tree
+ * restores the base set instead of failing.  Sizes come from a generator
+ * seeded by --seed and the child number only, so a re-run asks for the same
+ * sizes.  Every call uses the INIT class timeout and is retried (bounded)
+ * after an RPC failure.  Returns 0, or -errno with one line in
+ * c->last_error.
+ */
+int ld_init_populate(struct ld_child *c);
+
+/* Unmounts (best effort). */
+void ld_init_unmount(struct ld_child *c);
+
+/* ---- deck.c: ops and transfer sizes dealt from shuffled decks ---------------- */
+
+/* Builds the child's op and transfer decks from the selector's request
+ * shares and the block-size rows (no allocation). */
+void ld_op_decks_init(struct ld_child *c);
+
+/* Deals the next request's op. */
+int ld_op_next(struct ld_child *c);
+
+/* Deals one read (write = 0) or write request's transfer. */
+void ld_deck_xfer(struct ld_child *c, int write, struct ld_xfer *x);
+
+/* ---- pick.c: file choice (sfs-reference §2.4, §7; D6; open item 9) ---------- */
+
+/*
+ * Chooses the file(s) of a load-phase request of op into c->req (D6 best
+ * fit for reads and writes).  Returns 0, or -ENOENT when the op has
+ * nothing to work on (counted as a "no_calls" pick by the caller).
+ *
+ * Choices for the open points of §22 item 9 (see docs/sfs.md):
+ *  - getattr, setattr, access, commit, pathconf, fsstat: a working io file
+ *    drawn from the cyclical Poisson groups; fsinfo: the testdir;
+ *  - lookup: 35 % (DEFAULT_FAILED_LOOKUP) at a non-existent non-io name,
+ *    else a working io file by its parent and name;
+ *  - readdir / readdirplus: the directory holding a working io file;
+ *  - create, mknod, symlink, link (new name): a non-existent non-io slot;
+ *    remove, rename source, link source: an existing non-io entry; rename
+ *    target: a free non-io slot in the same directory;
+ *  - mkdir / rmdir: the spare directories;
+ *  - readlink: a symlink.
+ */
+int ld_op_pick(struct ld_child *c, int op);
+
+/* ---- args.c: the v2 and v3 arguments of one call ------------------------------ */
+
+/*
+ * Fills slot s with the arguments of call i of the request in c->req, in
+ * the child's NFS version.  Arguments point into the slot (names, symlink
+ * text) and the file table (handles), never into fresh memory.  v3 writes
+ * are UNSTABLE (commit has something to do); v3 readdir and readdirplus
+ * ask for 8192 bytes from cookie 0, like v2 readdir.
+ */
+void ld_args_build(struct ld_child *c, struct ld_slot *s, uint32_t i);
+
+/* The 0xDEADBEEF pattern writes carry (sfs-reference §3), one buffer of
+ * the largest transfer shared by every call. */
+const char *ld_op_write_data(void);
+
+/* ---- decode.c: hot-path result codecs --------------------------------------- */
+
+/* The result codec for op in version: the slot decoders for the results
+ * rpcgen's codecs would decode into malloc'd memory (READ data, LOOKUP3's
+ * handle, READDIR entries), else dflt. */
+xdrproc_t ld_decode_codec(int op, int version, xdrproc_t dflt);
+
+/* ---- reply.c: what a reply says, and the file table after it ---------------- */
+
+/*
+ * Reads the NFS status of the decoded result in s, its attributes (type,
+ * size, into c->req) and any new handle (into the slot's file entry), and
+ * updates the file table as the reply says (created, removed, renamed,
+ * grown, truncated; EXIST and NOENT of retransmissions included).
+ * Returns the NFS status (0 = OK).
+ */
+uint32_t ld_reply_apply(struct ld_child *c, struct ld_slot *s);
+
+/* ---- ops.c: issuing requests (sfs-reference §2-§4) ----------------------------- */
+
+/*
+ * Sends the request in c->req and accounts its calls.  Calls go through
+ * biod.c (reads and writes keep up to BIOD_MAX_READS/WRITES in flight,
+ * every other op is one synchronous call).  Accounting (§4): a completed
+ * RPC is a good call whatever its NFS status (an NFS error is logged with
+ * DEBUG 4); an RPC failure (timeout, send error) is a bad call without a
+ * time.  Returns the number of calls it made (for the pacer; an op the NFS
+ * version lacks counts one bad call and returns 1), or -ENOTCONN when the
+ * client is unusable.
+ */
+int ld_op_issue(struct ld_child *c);
+
+/* ld_op_pick then ld_op_issue (plus the v2 symlink's follow-up lookup).
+ * Returns the number of calls made, 0 when nothing was picked, or
+ * -ENOTCONN. */
+int ld_op_request(struct ld_child *c, int op);
+
+/* The biod callbacks of a child (data = the struct ld_child). */
+int ld_op_prepare(struct ld_slot *s, uint32_t i, void *data);
+void ld_op_done(struct ld_slot *s, void *data);
+
+/* ---- dump.c: the -z raw dump (sfs-reference §16.6) ------------------------------ */
+
+/*
+ * One text file per child, "c<client>-p<child>" (three digits each) in
+ * $TMPDIR or /tmp, with one row per call of the measured run: op name,
+ * response and start time in ms, the file's unique number, and
+ * length/offset/count for reads and writes or a TRUNCATE / CREATE_EXISTING
+ * tag.  Buffered stdio: -z is a diagnostic mode, not the hot path.
+ */
+/* Creates (truncates) the child's dump file and writes the header.
+ * Returns NULL with the reason in err. */
+struct ld_dump *ld_dump_open(unsigned client, unsigned child, char *err, size_t errlen);
+
+/* One row for a finished call (ns = response time; 0 for a failed call). */
+void ld_dump_call(struct ld_dump *d, const struct ld_child *c, const struct ld_slot *s,
+                  uint64_t ns);
+
+/* The file's path (for messages). */
+const char *ld_dump_path(const struct ld_dump *d);
+
+/* Flushes and closes; returns 0 or -errno (a write error). */
+int ld_dump_close(struct ld_dump *d);
+
+#endif /* LD_INT_H */

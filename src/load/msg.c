@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * msg.c - sending and receiving the phase messages of msg.h over a stream
+ * socket: whole messages or an error, never half of one.
+ */
+#include <errno.h>
+#include <unistd.h>
+
+#include "load/msg.h"
+
+const char *ld_msg_name(uint32_t type)
+{
+    switch (type) {
+    case LD_MSG_MOUNT:
+        return "mount";
+    case LD_MSG_INIT:
+        return "init";
+    case LD_MSG_WARMUP:
+        return "warm-up";
+    case LD_MSG_RUN:
+        return "run";
+    case LD_MSG_RESULTS:
+        return "results";
+    case LD_MSG_STOP:
+        return "stop";
+    case LD_MSG_ERROR:
+        return "error";
+    default:
+        return "?";
+    }
+}
+
+/* Writes (out) or reads all len bytes, EINTR-safe.  Returns 0, -EPIPE when
+ * a read meets EOF, or -errno. */
+static int move_all(int fd, char *p, size_t len, int out)
+{
+    while (len > 0) {
+        ssize_t n = out ? write(fd, p, len) : read(fd, p, len);
+        if (n == 0 && !out)
+            return -EPIPE;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int ld_msg_send(int fd, uint32_t type, uint32_t arg, const void *payload, uint32_t len)
+{
+    struct ld_msg_hdr h = {type, arg, len};
+    int rc = move_all(fd, (char *)&h, sizeof(h), 1);
+
+    if (rc == 0 && len > 0)
+        rc = move_all(fd, (char *)payload, len, 1);
+    return rc;
+}
+
+int ld_msg_recv(int fd, struct ld_msg_hdr *h, void *buf, size_t cap)
+{
+    int rc = move_all(fd, (char *)h, sizeof(*h), 0);
+
+    if (rc < 0)
+        return rc;
+    if (h->len > cap || h->len > LD_MSG_MAX_PAYLOAD)
+        return -EMSGSIZE;
+    return h->len > 0 ? move_all(fd, buf, h->len, 0) : 0;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pick.c - the file a request works on (ld_int.h: ld_op_pick): the working
+ * set's cyclical Poisson groups for io and attribute ops, best fit with
+ * append and truncate limits for reads and writes (decisions.md D6, through
+ * files.c), and picks by (state, category) for the namespace ops.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "load/debug.h"
+#include "load/ld_int.h"
+
+static uint32_t draw_group(struct ld_child *c)
+{
+    return ld_workset_draw_group(&c->ws, &c->rng);
+}
+
+static uint32_t working(struct ld_child *c)
+{
+    return ld_files_pick_working(&c->files, c->groups, draw_group(c), &c->rng);
+}
+
+static int pick_io(struct ld_child *c, struct ld_req *r, int write)
+{
+    struct ld_xfer x;
+    struct ld_io_pick p;
+    uint32_t g = draw_group(c);
+
+    ld_deck_xfer(c, write, &x);
+    ld_files_pick_io(&c->files, c->groups, c->ws.ngroups, g, write, x.bytes, &c->rng, &p);
+    if (p.nofit && ld_debug_child_on(c->debug, LD_DBG_CHILD_FIT, (int)c->index))
+        ld_child_log(c, "no fit for %u bytes in group %u: clipped to %u", x.bytes, g,
+                     p.len);
+    r->file = p.file;
+    r->offset = p.offset;
+    r->len = p.len;
+    r->append = p.append;
+    if (p.nofit)
+        c->stats.nofit++;
+    if (p.append && c->measuring)
+        c->stats.appends++;
+    r->block = c->setup->iodist.block_bytes;
+    r->ncalls = r->len == 0 ? 1 : (r->len + r->block - 1) / r->block;
+    return 0;
+}
+
+int ld_op_pick(struct ld_child *c, int op)
+{
+    struct ld_req *r = &c->req;
+    struct ld_files *t = &c->files;
+    uint32_t g;
+
+    memset(r, 0, sizeof(*r));
+    r->op = op;
+    r->file = r->file2 = LD_NO_FILE;
+    r->ncalls = 1;
+    switch (op) {
+    case NF_OP_READ:
+        return pick_io(c, r, 0);
+    case NF_OP_WRITE:
+        return pick_io(c, r, 1);
+    case NF_OP_GETATTR:
+    case NF_OP_ACCESS:
+    case NF_OP_COMMIT:
+    case NF_OP_PATHCONF:
+    case NF_OP_FSSTAT:
+    case NF_OP_READDIR:
+    case NF_OP_READDIRPLUS:
+        r->file = working(c);
+        if (op == NF_OP_READDIR || op == NF_OP_READDIRPLUS)
+            r->file = t->f[r->file].parent;
+        break;
+    case NF_OP_SETATTR:
+        g = draw_group(c);
+        r->file = ld_files_pick_truncate(t, c->groups, c->ws.ngroups, g, &c->rng);
+        if (r->file != LD_NO_FILE) {
+            r->truncate = 1;
+            r->new_size = t->f[r->file].init_size;
+        } else {
+            r->file = ld_files_pick_working(t, c->groups, g, &c->rng);
+        }
+        break;
+    case NF_OP_LOOKUP:
+        if (cm_rng_below(&c->rng, 100) < LD_FAILED_LOOKUP_PCNT) {
+            r->file = ld_files_pick(t, LD_CAT_NONIO, LD_NONEXISTENT, LD_NO_FILE, &c->rng);
+            r->expect_noent =
+                r->file != LD_NO_FILE && t->f[r->file].state == LD_NONEXISTENT;
+        }
+        if (r->file == LD_NO_FILE)
+            r->file = working(c);
+        break;
+    case NF_OP_READLINK:
+        r->file = ld_files_pick(t, LD_CAT_SYMLINK, LD_EXISTS, LD_NO_FILE, &c->rng);
+        break;
+    case NF_OP_CREATE:
+    case NF_OP_MKNOD:
+    case NF_OP_SYMLINK:
+        r->file = ld_files_pick(t, LD_CAT_NONIO, LD_NONEXISTENT, LD_NO_FILE, &c->rng);
+        r->existed = r->file != LD_NO_FILE && t->f[r->file].state == LD_EXISTS;
+        break;
+    case NF_OP_REMOVE:
+        r->file = ld_files_pick(t, LD_CAT_NONIO, LD_EXISTS, LD_NO_FILE, &c->rng);
+        break;
+    case NF_OP_RENAME:
+        r->file = ld_files_pick(t, LD_CAT_NONIO, LD_EXISTS, LD_NO_FILE, &c->rng);
+        if (r->file != LD_NO_FILE)
+            r->file2 = ld_files_pick(t, LD_CAT_NONIO, LD_NONEXISTENT,
+                                     t->f[r->file].parent, &c->rng);
+        if (r->file2 == r->file)
+            r->file2 = LD_NO_FILE;
+        break;
+    case NF_OP_LINK:
+        r->file = ld_files_pick(t, LD_CAT_NONIO, LD_EXISTS, LD_NO_FILE, &c->rng);
+        r->file2 = ld_files_pick(t, LD_CAT_NONIO, LD_NONEXISTENT, LD_NO_FILE, &c->rng);
+        if (r->file2 == r->file)
+            r->file2 = LD_NO_FILE;
+        break;
+    case NF_OP_MKDIR:
+        r->file = ld_files_pick(t, LD_CAT_DIR, LD_NONEXISTENT, LD_NO_FILE, &c->rng);
+        break;
+    case NF_OP_RMDIR:
+        r->file = ld_files_pick(t, LD_CAT_DIR, LD_EMPTY_DIR, LD_NO_FILE, &c->rng);
+        break;
+    default: /* null, root, wrcache, fsinfo: no file */
+        return 0;
+    }
+    if (r->file == LD_NO_FILE ||
+        ((op == NF_OP_RENAME || op == NF_OP_LINK) && r->file2 == LD_NO_FILE))
+        return -ENOENT;
+    return 0;
+}

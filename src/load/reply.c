@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * reply.c - what a reply says, and the file table after it (ld_int.h:
+ * ld_reply_apply).  The status, the attributes population checks (type and
+ * size) and any new handle are read out of the decoded result; then the
+ * entry's state follows the reply, including the answers a retransmitted
+ * call gets (EXIST after a create the server had already done, NOENT
+ * after a remove it had already done).
+ */
+#include <string.h>
+
+#include "load/ld_int.h"
+
+/* A handle the server returned becomes entry i's (a v3 handle longer than
+ * NF_FH_MAX is not stored: the entry keeps being reached by name). */
+static void store_v3(struct ld_child *c, uint32_t i, const nfs_fh3 *v3)
+{
+    struct ld_file *f = &c->files.f[i];
+
+    if (nf_fh_from_v3(&f->fh, v3) == 0)
+        f->has_fh = 1;
+}
+
+static void store_v2(struct ld_child *c, uint32_t i, const nfs_fh *v2)
+{
+    struct ld_file *f = &c->files.f[i];
+
+    nf_fh_from_v2(&f->fh, v2);
+    f->has_fh = 1;
+}
+
+static void post_attr3(struct ld_req *r, const post_op_attr *a)
+{
+    if (a->attributes_follow) {
+        r->attr_type = (int)a->post_op_attr_u.attributes.type;
+        r->attr_size = a->post_op_attr_u.attributes.size;
+    }
+}
+
+static void attr2(struct ld_req *r, const fattr *a)
+{
+    r->attr_type = (int)a->type;
+    r->attr_size = a->size;
+}
+
+/* Reads the status and any attributes (type, size) or new handle out of a
+ * decoded result into the request, and stores the handle for entry `into`. */
+static uint32_t read_reply3(struct ld_child *c, struct ld_slot *s, uint32_t into)
+{
+    union ld_res *x = &s->res;
+    struct ld_req *r = &c->req;
+    uint32_t st = (uint32_t)x->r3_getattr.status;
+
+    if (st != NFS3_OK)
+        return st;
+    switch (s->op) {
+    case NF_OP_GETATTR:
+        r->attr_type = (int)x->r3_getattr.GETATTR3res_u.resok.obj_attributes.type;
+        r->attr_size = x->r3_getattr.GETATTR3res_u.resok.obj_attributes.size;
+        break;
+    case NF_OP_SETATTR:
+        post_attr3(r, &x->r3_setattr.SETATTR3res_u.resok.obj_wcc.after);
+        break;
+    case NF_OP_LOOKUP:
+        store_v3(c, into, &x->r3_lookup.LOOKUP3res_u.resok.object);
+        post_attr3(r, &x->r3_lookup.LOOKUP3res_u.resok.obj_attributes);
+        break;
+    case NF_OP_WRITE:
+        post_attr3(r, &x->r3_write.WRITE3res_u.resok.file_wcc.after);
+        break;
+    case NF_OP_CREATE:
+    case NF_OP_MKDIR:
+    case NF_OP_SYMLINK:
+    case NF_OP_MKNOD: {
+        /* the four resok types share their layout: obj, attributes, wcc */
+        const CREATE3resok *ok = &x->r3_create.CREATE3res_u.resok;
+        if (ok->obj.handle_follows)
+            store_v3(c, into, &ok->obj.post_op_fh3_u.handle);
+        post_attr3(r, &ok->obj_attributes);
+        break;
+    }
+    default:
+        break;
+    }
+    return st;
+}
+
+static uint32_t read_reply2(struct ld_child *c, struct ld_slot *s, uint32_t into)
+{
+    union ld_res *x = &s->res;
+    struct ld_req *r = &c->req;
+    uint32_t st = (uint32_t)x->r2_stat;
+
+    if (st != NFS_OK)
+        return st;
+    switch (s->op) {
+    case NF_OP_GETATTR:
+    case NF_OP_SETATTR:
+    case NF_OP_WRITE:
+        attr2(r, &x->r2_attr.attrstat_u.attributes);
+        break;
+    case NF_OP_LOOKUP:
+    case NF_OP_CREATE:
+    case NF_OP_MKDIR:
+        store_v2(c, into, &x->r2_dirop.diropres_u.diropres.file);
+        attr2(r, &x->r2_dirop.diropres_u.diropres.attributes);
+        break;
+    default:
+        break;
+    }
+    return st;
+}
+
+/* The file table after a successful (or expected) reply. */
+static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
+{
+    struct ld_files *t = &c->files;
+    struct ld_req *r = &c->req;
+    struct ld_file *f = s->file != LD_NO_FILE ? &t->f[s->file] : NULL;
+    int ok = st == 0;
+
+    switch (s->op) {
+    case NF_OP_LOOKUP:
+        if (ok && f->state == LD_NONEXISTENT)
+            f->state = f->cat == LD_CAT_DIR ? LD_EMPTY_DIR : LD_EXISTS;
+        else if (st == NF_ST_NOENT)
+            f->state = LD_NONEXISTENT;
+        break;
+    case NF_OP_CREATE:
+    case NF_OP_MKNOD:
+    case NF_OP_SYMLINK:
+        if (ok) {
+            f->state = LD_EXISTS;
+            f->size = 0;
+            if (c->nfs_version == 2 && s->op == NF_OP_SYMLINK)
+                f->has_fh = 0; /* v2 SYMLINK returns no handle */
+        } else if (st == NF_ST_EXIST) {
+            /* the name is there (a retransmission the server had already
+             * done, or a slot the table lost track of after a timeout):
+             * make it a remove candidate again instead of a create target */
+            f->state = LD_EXISTS;
+        }
+        break;
+    case NF_OP_MKDIR:
+        if (ok || st == NF_ST_EXIST)
+            f->state = LD_EMPTY_DIR;
+        break;
+    case NF_OP_REMOVE:
+    case NF_OP_RMDIR:
+        if (ok || st == NF_ST_NOENT) {
+            f->state = LD_NONEXISTENT;
+            f->has_fh = 0;
+        }
+        break;
+    case NF_OP_RENAME:
+        if (ok) {
+            struct ld_file *to = &t->f[s->file2];
+            to->fh = f->fh;
+            to->has_fh = f->has_fh;
+            to->size = f->size;
+            to->state = LD_EXISTS;
+            f->state = LD_NONEXISTENT;
+            f->has_fh = 0;
+        } else if (st == NF_ST_NOENT) {
+            f->state = LD_NONEXISTENT; /* the source is gone (see REMOVE) */
+            f->has_fh = 0;
+        }
+        break;
+    case NF_OP_LINK:
+        if (ok) {
+            struct ld_file *to = &t->f[s->file2];
+            to->fh = f->fh;
+            to->has_fh = f->has_fh;
+            to->state = LD_EXISTS;
+        } else if (st == NF_ST_EXIST) {
+            t->f[s->file2].state = LD_EXISTS; /* as for CREATE above */
+        }
+        break;
+    case NF_OP_WRITE:
+        if (ok && s->offset + s->len > f->size)
+            ld_files_set_size(t, s->file, s->offset + s->len);
+        break;
+    case NF_OP_SETATTR:
+        if (ok && r->truncate) {
+            ld_files_set_size(t, s->file, r->new_size);
+            if (c->measuring)
+                c->stats.truncates++;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+uint32_t ld_reply_apply(struct ld_child *c, struct ld_slot *s)
+{
+    uint32_t st =
+        c->nfs_version == 3 ? read_reply3(c, s, s->file) : read_reply2(c, s, s->file);
+
+    if (s->file != LD_NO_FILE)
+        apply(c, s, st);
+    return st;
+}
