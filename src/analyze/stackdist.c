@@ -325,7 +325,7 @@ static int range_default(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *d
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("popcnt"))) static int range_popcnt(struct az_sd *sd, uint64_t key,
-                                                           uint64_t n, uint64_t *depth)
+                                                          uint64_t n, uint64_t *depth)
 {
     return fenwick_range(sd, key, n, depth);
 }

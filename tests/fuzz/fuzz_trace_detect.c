@@ -23,8 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0; /* fmemopen refuses empty buffers */
     for (lenient = 0; lenient < 2; lenient++) {
         struct tr_options o = {.lenient = lenient};
-        struct az_mrc_opts eo = {.block_size = 512, .max_record_blocks = 4096,
-                                 .lenient = lenient, .per_unit = 1, .isolated = 1};
+        struct az_mrc_opts eo = {.block_size = 512,
+                                 .max_record_blocks = 4096,
+                                 .lenient = lenient,
+                                 .per_unit = 1,
+                                 .isolated = 1};
         struct az_mrc_opts so = eo;
         struct tr_reader r;
         struct tr_record rec;
