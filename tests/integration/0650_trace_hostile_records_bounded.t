@@ -9,7 +9,7 @@
 # bounded by timeout(1), so a regression fails instead of hanging.
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 15
 
 run() { # run SECONDS ARGS...: sets OUT (stdout+stderr) and RC
     local t=$1
@@ -49,6 +49,15 @@ like "$(cat "$T_DIR/legal.yaml")" "references: 4194305" "with all its references
 run 60 mrc -q "$T_DIR/legal.spc" --max-record-blocks 4194303
 like "$OUT" "record of 4194304 blocks exceeds --max-record-blocks 4194303" \
     "a lower --max-record-blocks refuses it"
+
+# the analysis refuses record 1 while the reading thread has a full ring
+# ahead of it: the refusal stops the reader, nothing hangs
+{ printf '0,0,1125899906842624,R,0.000001\n'
+  awk 'BEGIN { for (i = 0; i < 200000; i++) printf "0,%d,4096,R,1.%06d\n", i * 8, i }'
+} >"$T_DIR/early.spc"
+run 20 mrc -q --threads 2 "$T_DIR/early.spc"
+is "$RC" 1 "an analysis error with the reading thread ahead exits at once"
+like "$OUT" "early.spc:1: record of 274877906944 blocks exceeds" "naming the record"
 
 printf '0,0x10,512,R,0.0\n' >"$T_DIR/hex.spc"
 run 10 stats "$T_DIR/hex.spc"
