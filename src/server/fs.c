@@ -362,11 +362,18 @@ static void touch_dir(struct sv_node *dir)
     dir->ctime = dir->mtime;
 }
 
-struct sv_node *sv__fs_parent(struct sv_fs *fs, struct sv_node *dir)
+/* The directory that holds dir in the internal tree (the root holds
+ * itself). */
+static struct sv_node *tree_parent(struct sv_fs *fs, struct sv_node *dir)
 {
     struct sv_node *p = sv__map_get(&fs->nodes, dir->parent);
 
     return p ? p : fs->root;
+}
+
+struct sv_node *sv__fs_parent(struct sv_fs *fs, struct sv_node *dir)
+{
+    return dir->export_root ? dir : tree_parent(fs, dir);
 }
 
 int sv__fs_lookup(struct sv_fs *fs, struct sv_node *dir, const char *name,
@@ -582,7 +589,7 @@ static int is_ancestor(struct sv_fs *fs, struct sv_node *a, struct sv_node *b)
             return 1;
         if (b == fs->root)
             return 0;
-        b = sv__fs_parent(fs, b);
+        b = tree_parent(fs, b);
     }
 }
 
@@ -821,7 +828,9 @@ int sv__fs_mkpath(struct sv_fs *fs, const char *path, struct sv_node **out)
 {
     int st = walk(fs, path, 1, out);
 
-    if (st == 0)
+    if (st == 0) {
         (*out)->mode = 0777; /* exports are open to every caller */
+        (*out)->export_root = 1;
+    }
     return st;
 }

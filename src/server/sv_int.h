@@ -80,6 +80,7 @@ struct sv_node {
     uint64_t used; /* bytes of data chunks held */
     struct sv_time atime, mtime, ctime;
     uint64_t parent;      /* fileid of the parent directory (directories) */
+    int export_root;      /* an export's top: its ".." is itself to clients */
     uint64_t create_verf; /* EXCLUSIVE create verifier, 0 = none */
     union {
         struct {
@@ -162,7 +163,10 @@ struct sv_dirpos {
 };
 int sv__fs_dir_after(struct sv_fs *fs, struct sv_node *dir, uint64_t cookie,
                      struct sv_dirpos *pos);
-/* Parent directory of a directory (the root is its own parent). */
+/* Parent directory of a directory as clients see it ("..", READDIR's ".."
+ * entry): an export's root is its own parent, as on the Linux server, so
+ * no handle path climbs from an export to the internal root or another
+ * export (the internal root is its own parent too). */
 struct sv_node *sv__fs_parent(struct sv_fs *fs, struct sv_node *dir);
 struct sv_fs_usage {
     uint64_t total_bytes, used_bytes, files;
@@ -170,7 +174,8 @@ struct sv_fs_usage {
 void sv__fs_usage(const struct sv_fs *fs, struct sv_fs_usage *u);
 /* Looks up an absolute path from the root ("/a/b"); 0, NOENT or NOTDIR. */
 int sv__fs_walk(struct sv_fs *fs, const char *path, struct sv_node **out);
-/* mkdir -p of an absolute path (exports).  Returns 0 or an nfsstat3. */
+/* mkdir -p of an absolute path for an export: the last directory becomes
+ * an export root (mode 0777).  Returns 0 or an nfsstat3. */
 int sv__fs_mkpath(struct sv_fs *fs, const char *path, struct sv_node **out);
 
 /* ---- core context -------------------------------------------------------- */
