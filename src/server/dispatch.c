@@ -63,6 +63,7 @@ struct sv_core *sv_core_create(const struct sv_config *cfg, char *err, size_t er
         return NULL;
     }
     c->fault = cfg->fault;
+    c->root_squash = cfg->root_squash;
     cm_rng_seed(&c->rng, cfg->fault.seed ? cfg->fault.seed : CM_RNG_DEFAULT_SEED);
     for (i = 0; i < cfg->nexports || (i == 0 && cfg->nexports == 0); i++) {
         const char *path = cfg->nexports ? cfg->exports[i] : "/export";
@@ -137,22 +138,43 @@ uint64_t sv_core_count(const struct sv_core *c, uint32_t prog, uint32_t vers,
 
 /* ---- call header --------------------------------------------------------- */
 
-/* AUTH_SYS body: stamp, machine name, uid, gid, gids (RFC 5531 9.2).  Only
- * uid and gid are kept: they own the objects a call creates. */
-static void parse_auth_sys(struct sv_core *c, const char *body, u_int len)
+/* AUTH_SYS body: stamp, machine name, uid, gid, gids (RFC 5531 9.2).
+ * Returns 0, or -1 when the body does not decode (a bad credential). */
+static int parse_auth_sys(struct sv_core *c, const char *body, u_int len)
 {
     char host[256];
     char *hp = host;
-    u_int stamp, uid, gid;
+    u_int stamp, uid, gid, ngids, g;
+    int ok;
     XDR x;
 
     xdrmem_create(&x, (char *)body, len, XDR_DECODE);
-    if (xdr_u_int(&x, &stamp) && xdr_string(&x, &hp, sizeof(host) - 1) &&
-        xdr_u_int(&x, &uid) && xdr_u_int(&x, &gid)) {
-        c->cred_uid = uid;
-        c->cred_gid = gid;
+    ok = xdr_u_int(&x, &stamp) && xdr_string(&x, &hp, sizeof(host) - 1) &&
+         xdr_u_int(&x, &uid) && xdr_u_int(&x, &gid) && xdr_u_int(&x, &ngids) &&
+         ngids <= SV_MAX_GIDS;
+    c->cred_ngids = 0;
+    for (u_int i = 0; ok && i < ngids; i++) {
+        ok = xdr_u_int(&x, &g);
+        c->cred_gids[c->cred_ngids++] = g;
     }
     xdr_destroy(&x);
+    if (!ok)
+        return -1;
+    c->cred_uid = uid;
+    c->cred_gid = gid;
+    if (c->root_squash) {
+        /* as Linux's root_squash: uid 0 and group 0 become nobody */
+        int k = 0;
+        if (c->cred_uid == 0)
+            c->cred_uid = SV_NOBODY;
+        if (c->cred_gid == 0)
+            c->cred_gid = SV_NOBODY;
+        for (int i = 0; i < c->cred_ngids; i++)
+            if (c->cred_gids[i] != 0)
+                c->cred_gids[k++] = c->cred_gids[i];
+        c->cred_ngids = k;
+    }
+    return 0;
 }
 
 static int put(XDR *x, u_int v)
@@ -241,7 +263,7 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
     struct sv_reply r = {0, 0};
     char cred_body[MAX_AUTH_BYTES], verf_body[MAX_AUTH_BYTES];
     struct opaque_auth cred = {0, cred_body, 0}, verf = {0, verf_body, 0};
-    u_int xid, mtype, rpcvers, prog, vers, proc, low, high;
+    u_int xid, mtype, rpcvers, prog, vers, proc, low, high, auth_stat;
     XDR in, out;
     int vi;
 
@@ -261,17 +283,28 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
         r.len = reply_denied(&out, xid, RPC_MISMATCH, RPC_VERS, RPC_VERS);
         goto done;
     }
-    if (!xdr_u_int(&in, &prog) || !xdr_u_int(&in, &vers) || !xdr_u_int(&in, &proc) ||
-        !xdr_opaque_auth(&in, &cred) || !xdr_opaque_auth(&in, &verf)) {
+    if (!xdr_u_int(&in, &prog) || !xdr_u_int(&in, &vers) || !xdr_u_int(&in, &proc)) {
         c->bad_calls++;
         goto done;
     }
-    c->cred_uid = c->cred_gid = 65534;
-    if (cred.oa_flavor == AUTH_SYS) {
-        parse_auth_sys(c, cred.oa_base, cred.oa_length);
-    } else if (cred.oa_flavor != AUTH_NONE) {
-        c->bad_calls++;
-        r.len = reply_denied(&out, xid, AUTH_ERROR, AUTH_BADCRED, 0);
+    /* A credential or verifier that does not decode (longer than the 400
+     * bytes RFC 5531 allows, cut short, a malformed AUTH_SYS body) or of a
+     * flavour not served is answered AUTH_ERROR, not dropped: the client
+     * learns why instead of retrying into silence. */
+    c->cred_uid = c->cred_gid = SV_NOBODY;
+    c->cred_ngids = 0;
+    auth_stat = 0;
+    if (!xdr_opaque_auth(&in, &cred))
+        auth_stat = AUTH_BADCRED;
+    else if (!xdr_opaque_auth(&in, &verf))
+        auth_stat = AUTH_BADVERF;
+    else if (cred.oa_flavor == AUTH_SYS)
+        auth_stat = parse_auth_sys(c, cred.oa_base, cred.oa_length) ? AUTH_BADCRED : 0;
+    else if (cred.oa_flavor != AUTH_NONE)
+        auth_stat = AUTH_BADCRED;
+    if (auth_stat) {
+        c->bad_creds++;
+        r.len = reply_denied(&out, xid, AUTH_ERROR, auth_stat, 0);
         goto done;
     }
     c->peer = peer ? peer : "unknown";

@@ -41,6 +41,7 @@ int sv_core_write_stats(const struct sv_core *c, const char *path, char *err,
     cm_yaml_kv_uint(y, "prog_mismatch", c->prog_mismatch);
     cm_yaml_kv_uint(y, "proc_unavail", c->proc_unavail);
     cm_yaml_kv_uint(y, "bad_calls", c->bad_calls);
+    cm_yaml_kv_uint(y, "bad_credentials", c->bad_creds);
     cm_yaml_map_end(y);
     cm_yaml_key(y, "faults");
     cm_yaml_map_begin(y);

@@ -54,6 +54,7 @@ struct sv_config {
     const char *exports[SV_MAX_EXPORTS];
     int nexports;
     uint64_t max_bytes; /* file data capacity, 0 = unlimited */
+    int root_squash;    /* AUTH_SYS uid 0 (and gid 0) served as nobody */
     const char *stats_file;
     struct sv_fault fault;
     /* Server instance in handles and the write verifier; 0 = from the

@@ -206,6 +206,8 @@ extern const struct sv_version sv__nfs2_version, sv__nfs3_version, sv__mount1_ve
     sv__mount3_version;
 
 #define SV_MAX_PROCS  24
+#define SV_MAX_GIDS   16    /* AUTH_SYS groups (RFC 5531 appendix A) */
+#define SV_NOBODY     65534 /* AUTH_NONE callers and squashed root */
 #define SV_MAX_MOUNTS 256
 #define SV_ARGS_MAX   512 /* larger than any args or res struct (unit-tested) */
 
@@ -224,14 +226,18 @@ struct sv_core {
     struct cm_rng rng;
     uint64_t calls_answered;
     int exit_requested;
-    /* per call */
+    int root_squash; /* uid 0 is served as SV_NOBODY */
+    /* per call: the caller's credential (AUTH_SYS, or nobody) */
     uint32_t cred_uid, cred_gid;
+    uint32_t cred_gids[SV_MAX_GIDS];
+    int cred_ngids;
     const char *peer;
     int udp;
     /* counters: [version index][procedure] */
     uint64_t counts[4][SV_MAX_PROCS];
     uint64_t errors_injected, replies_dropped, reads_corrupted;
-    uint64_t garbage_args, bad_calls, prog_unavail, prog_mismatch, proc_unavail;
+    uint64_t garbage_args, bad_calls, bad_creds, prog_unavail, prog_mismatch,
+        proc_unavail;
     /* MOUNT DUMP list */
     struct sv_mount_entry mounts[SV_MAX_MOUNTS];
     int nmounts;
