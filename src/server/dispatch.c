@@ -177,6 +177,21 @@ static int parse_auth_sys(struct sv_core *c, const char *body, u_int len)
     return 0;
 }
 
+/* Decodes a credential or verifier: 0, 1 when it claims more than the
+ * 400 bytes RFC 5531 allows (a bad one, answered AUTH_ERROR), -1 when the
+ * message ends inside it (a cut message, dropped like any cut header). */
+static int decode_auth(XDR *in, struct opaque_auth *a)
+{
+    u_int pos = xdr_getpos(in), flavor, len;
+
+    if (!xdr_u_int(in, &flavor) || !xdr_u_int(in, &len))
+        return -1;
+    if (len > MAX_AUTH_BYTES)
+        return 1;
+    xdr_setpos(in, pos);
+    return xdr_opaque_auth(in, a) ? 0 : -1;
+}
+
 static int put(XDR *x, u_int v)
 {
     return xdr_u_int(x, &v);
@@ -265,7 +280,7 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
     struct opaque_auth cred = {0, cred_body, 0}, verf = {0, verf_body, 0};
     u_int xid, mtype, rpcvers, prog, vers, proc, low, high, auth_stat;
     XDR in, out;
-    int vi;
+    int vi, ac, av = 0;
 
     if (msg_len < 8 || msg_len > SV_MSG_MAX)
         return r;
@@ -287,16 +302,22 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
         c->bad_calls++;
         goto done;
     }
-    /* A credential or verifier that does not decode (longer than the 400
-     * bytes RFC 5531 allows, cut short, a malformed AUTH_SYS body) or of a
-     * flavour not served is answered AUTH_ERROR, not dropped: the client
-     * learns why instead of retrying into silence. */
+    /* A credential or verifier that is too long (over the 400 bytes RFC
+     * 5531 allows), a malformed AUTH_SYS body or a flavour not served is
+     * answered AUTH_ERROR, not dropped: the client learns why instead of
+     * retrying into silence.  A message cut inside them is dropped. */
     c->cred_uid = c->cred_gid = SV_NOBODY;
     c->cred_ngids = 0;
     auth_stat = 0;
-    if (!xdr_opaque_auth(&in, &cred))
+    if ((ac = decode_auth(&in, &cred)) == 0 && (av = decode_auth(&in, &verf)) < 0)
+        ac = -1;
+    if (ac < 0) {
+        c->bad_calls++;
+        goto done;
+    }
+    if (ac > 0)
         auth_stat = AUTH_BADCRED;
-    else if (!xdr_opaque_auth(&in, &verf))
+    else if (av > 0)
         auth_stat = AUTH_BADVERF;
     else if (cred.oa_flavor == AUTH_SYS)
         auth_stat = parse_auth_sys(c, cred.oa_base, cred.oa_length) ? AUTH_BADCRED : 0;
