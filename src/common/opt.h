@@ -24,7 +24,19 @@ enum cm_opt_type {
     CM_OPT_DOUBLE, /* double field; min/max apply */
     CM_OPT_FLAG,   /* int field set to 1 by the bare flag (no argument) */
     CM_OPT_STRING, /* char[size] field; text longer than size-1 fails */
-    CM_OPT_ENUM    /* int field; the text must be one of enums[].name */
+    CM_OPT_ENUM,   /* int field; the text must be one of enums[].name */
+    CM_OPT_SIZE,   /* uint64_t field: bytes with an optional K, M, G or T
+                      suffix (cm_parse_size); min/max apply */
+    CM_OPT_LIST    /* struct cm_opt_list field: each use appends one text
+                      (a repeatable option); at most max items */
+};
+
+/* The field of a CM_OPT_LIST row: the texts given, in order.  They point
+ * into what was parsed (argv), which must outlive the list. */
+#define CM_OPT_LIST_MAX 32
+struct cm_opt_list {
+    int n;
+    const char *v[CM_OPT_LIST_MAX];
 };
 
 /* Where an effective value came from (echoed in the YAML results). */

@@ -26,6 +26,8 @@ void sv_config_defaults(struct sv_config *cfg)
     cfg->max_bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2
                                            : SV_DEFAULT_MAX_BYTES;
     cfg->fault.seed = CM_RNG_DEFAULT_SEED;
+    cfg->max_connections = SV_MAX_CONNECTIONS;
+    cfg->idle_timeout_s = SV_DEFAULT_IDLE_S;
 }
 
 /* Status names for --error: the nfs layer's one list (NF_STATUS_MAP). */
