@@ -41,6 +41,7 @@
 #define READ_BUF       (256 * 1024)
 #define OUT_HIGH_WATER (4 * 1024 * 1024) /* stop reading a client beyond this */
 #define OUT_KEEP       (64 * 1024)       /* a drained queue keeps this much */
+#define OUT_MAX        (OUT_HIGH_WATER + SV_REPLY_MAX + 4)
 #define UDP_BURST      64                /* datagrams per wake-up per socket */
 #define MAX_DELAYED    65536
 
@@ -417,6 +418,9 @@ static int conn_queue(struct conn *c, const uint8_t *data, size_t len)
         }
         while (cap < c->out_len + len)
             cap *= 2;
+        /* the backlog never passes the mark by more than one reply */
+        if (cap > OUT_MAX && c->out_len + len <= OUT_MAX)
+            cap = OUT_MAX;
         if (cap != c->out_cap) {
             p = realloc(c->out, cap);
             if (p == NULL)
