@@ -135,7 +135,7 @@ static int p_setattr(struct sv_core *c, void *a, void *r)
 
     if (st == 0) {
         sattr2(&args->attributes, &sa);
-        st = sv__fs_setattr(c->fs, n, &sa);
+        st = sv__setattr(c, n, &sa);
     }
     return attrstat_of(st, n, r);
 }
@@ -147,7 +147,7 @@ static int p_lookup(struct sv_core *c, void *a, void *r)
     int st = get(c, &args->dir, &dir);
 
     if (st == 0)
-        st = sv__fs_lookup(c->fs, dir, args->name, &n);
+        st = sv__lookup(c, dir, args->name, &n);
     return diropres_of(c, st, n, r);
 }
 
@@ -174,6 +174,8 @@ static int p_read(struct sv_core *c, void *a, void *r)
     int eof, st = get(c, &args->file, &n);
 
     if (st == 0)
+        st = sv__data_check(c, n, 0);
+    if (st == 0)
         st = sv__fs_read(c->fs, n, args->offset, count, c->data, &got, &eof);
     res->status = (nfsstat)sv__v2_status(st);
     if (st != 0)
@@ -198,6 +200,8 @@ static int p_write(struct sv_core *c, void *a, void *r)
     if (st == 0 && (uint64_t)args->offset + args->data.data_len > V2_SIZE_MAX)
         st = NFS3ERR_FBIG;
     if (st == 0)
+        st = sv__data_check(c, n, 1);
+    if (st == 0)
         st = sv__fs_write(c->fs, n, args->offset, args->data.data_val,
                           args->data.data_len);
     return attrstat_of(st, n, r);
@@ -215,8 +219,7 @@ static int create2(struct sv_core *c, const createargs *args, enum sv_type type,
     if (st != 0)
         return st;
     sattr2(&args->attributes, sa);
-    return sv__fs_create(c->fs, dir, args->where.name, type, sa, c->cred_uid, c->cred_gid,
-                         NULL, n);
+    return sv__create(c, dir, args->where.name, type, sa, NULL, n);
 }
 
 static int p_create(struct sv_core *c, void *a, void *r)
@@ -229,7 +232,7 @@ static int p_create(struct sv_core *c, void *a, void *r)
         /* v2 CREATE of an existing file is how v2 clients truncate (creat
          * with O_TRUNC): only the size is applied */
         sa.set_mode = sa.set_uid = sa.set_gid = sa.set_atime = sa.set_mtime = 0;
-        st = sv__fs_setattr(c->fs, n, &sa);
+        st = sv__setattr(c, n, &sa);
     }
     return diropres_of(c, st, n, r);
 }
@@ -250,7 +253,7 @@ static int remove_common(struct sv_core *c, const diropargs *d, nfsstat *res,
     int st = get(c, &d->dir, &dir);
 
     if (st == 0)
-        st = sv__fs_remove(c->fs, dir, d->name, want_dir);
+        st = sv__remove(c, dir, d->name, want_dir);
     *res = (nfsstat)sv__v2_status(st);
     return (int)*res;
 }
@@ -275,7 +278,7 @@ static int p_rename(struct sv_core *c, void *a, void *r)
     if (st == 0)
         st = get(c, &args->to.dir, &tdir);
     if (st == 0)
-        st = sv__fs_rename(c->fs, fdir, args->from.name, tdir, args->to.name);
+        st = sv__rename(c, fdir, args->from.name, tdir, args->to.name);
     *res = (nfsstat)sv__v2_status(st);
     return (int)*res;
 }
@@ -290,7 +293,7 @@ static int p_link(struct sv_core *c, void *a, void *r)
     if (st == 0)
         st = get(c, &args->to.dir, &dir);
     if (st == 0)
-        st = sv__fs_link(c->fs, n, dir, args->to.name);
+        st = sv__link(c, n, dir, args->to.name);
     *res = (nfsstat)sv__v2_status(st);
     return (int)*res;
 }
@@ -305,8 +308,7 @@ static int p_symlink(struct sv_core *c, void *a, void *r)
 
     if (st == 0) {
         sattr2(&args->attributes, &sa);
-        st = sv__fs_create(c->fs, dir, args->from.name, SV_LNK, &sa, c->cred_uid,
-                           c->cred_gid, args->to, &n);
+        st = sv__create(c, dir, args->from.name, SV_LNK, &sa, args->to, &n);
     }
     *res = (nfsstat)sv__v2_status(st);
     return (int)*res;
@@ -329,8 +331,8 @@ static int p_readdir(struct sv_core *c, void *a, void *r)
     struct sv_node *dir;
     int more = 0, st = get(c, &args->dir, &dir);
 
-    if (st == 0 && dir->type != SV_DIR)
-        st = NFS3ERR_NOTDIR;
+    if (st == 0)
+        st = sv__readdir_check(c, dir);
     while (st == 0 && n < max_ents &&
            (more = sv__fs_dir_after(c->fs, dir, cookie, &pos)) == 1) {
         uint32_t sz = ENTRY2_BYTES((uint32_t)strlen(pos.name));

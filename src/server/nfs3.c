@@ -145,7 +145,7 @@ static int p_setattr(struct sv_core *c, void *a, void *r)
         res->status = NFS3ERR_NOT_SYNC;
     } else {
         sattr_of(&args->new_attributes, &sa);
-        res->status = sv__fs_setattr(c->fs, n, &sa);
+        res->status = sv__setattr(c, n, &sa);
     }
     /* resok and resfail both hold only obj_wcc */
     wcc(&before, n, &res->SETATTR3res_u.resok.obj_wcc);
@@ -161,7 +161,7 @@ static int p_lookup(struct sv_core *c, void *a, void *r)
     res->status = get(c, &args->what.dir, &dir);
     if (res->status != NFS3_OK)
         return res->status;
-    res->status = sv__fs_lookup(c->fs, dir, args->what.name, &n);
+    res->status = sv__lookup(c, dir, args->what.name, &n);
     if (res->status != NFS3_OK) {
         post(dir, &res->LOOKUP3res_u.resfail.dir_attributes);
         return res->status;
@@ -181,9 +181,8 @@ static int p_access(struct sv_core *c, void *a, void *r)
     res->status = get(c, &args->object, &n);
     if (res->status != NFS3_OK)
         return res->status;
-    /* no permission checks: everything asked for is granted */
     post(n, &res->ACCESS3res_u.resok.obj_attributes);
-    res->ACCESS3res_u.resok.access = args->access & 0x3f;
+    res->ACCESS3res_u.resok.access = sv__access3(c, n, args->access);
     return 0;
 }
 
@@ -221,7 +220,9 @@ static int p_read(struct sv_core *c, void *a, void *r)
         return res->status;
     if (count > max)
         count = max;
-    res->status = sv__fs_read(c->fs, n, args->offset, count, c->data, &got, &eof);
+    res->status = sv__data_check(c, n, 0);
+    if (res->status == NFS3_OK)
+        res->status = sv__fs_read(c->fs, n, args->offset, count, c->data, &got, &eof);
     if (res->status != NFS3_OK) {
         post(n, &res->READ3res_u.resfail.file_attributes);
         return res->status;
@@ -251,6 +252,8 @@ static int p_write(struct sv_core *c, void *a, void *r)
     if (args->count > args->data.data_len)
         res->status = NFS3ERR_INVAL;
     else
+        res->status = sv__data_check(c, n, 1);
+    if (res->status == NFS3_OK)
         res->status =
             sv__fs_write(c->fs, n, args->offset, args->data.data_val, args->count);
     if (res->status != NFS3_OK) {
@@ -289,8 +292,7 @@ static int make_node(struct sv_core *c, struct make *m)
         sattr_of(m->attrs, &sa);
     else
         memset(&sa, 0, sizeof(sa));
-    return sv__fs_create(c->fs, m->dir, m->where->name, m->type, &sa, c->cred_uid,
-                         c->cred_gid, m->target, &m->n);
+    return sv__create(c, m->dir, m->where->name, m->type, &sa, m->target, &m->n);
 }
 
 static int made(struct sv_core *c, int st, const struct make *m, post_op_fh3 *obj,
@@ -333,7 +335,7 @@ static int p_create(struct sv_core *c, void *a, void *r)
             const set_size3 *sz = &args->how.createhow3_u.obj_attributes.size;
             sa.set_size = sz->set_it;
             sa.size = sz->set_size3_u.size;
-            res->status = sv__fs_setattr(c->fs, m.n, &sa);
+            res->status = sv__setattr(c, m.n, &sa);
         } else if (excl && verf != 0 && m.n->create_verf == verf) {
             res->status = NFS3_OK;
         }
@@ -404,7 +406,7 @@ static int unlink_common(struct sv_core *c, const diropargs3 *d, wcc_data *w,
 
     if (st != NFS3_OK)
         return st;
-    st = sv__fs_remove(c->fs, dir, d->name, want_dir);
+    st = sv__remove(c, dir, d->name, want_dir);
     wcc(&before, dir, w);
     return st;
 }
@@ -443,7 +445,7 @@ static int p_rename(struct sv_core *c, void *a, void *r)
     if (res->status == NFS3_OK)
         res->status = st;
     if (res->status == NFS3_OK)
-        res->status = sv__fs_rename(c->fs, fdir, args->from.name, tdir, args->to.name);
+        res->status = sv__rename(c, fdir, args->from.name, tdir, args->to.name);
     wcc(&fb, fdir, &res->RENAME3res_u.resok.fromdir_wcc);
     wcc(&tb, tdir, &res->RENAME3res_u.resok.todir_wcc);
     return res->status;
@@ -463,7 +465,7 @@ static int p_link(struct sv_core *c, void *a, void *r)
     if (res->status == NFS3_OK)
         res->status = st;
     if (res->status == NFS3_OK)
-        res->status = sv__fs_link(c->fs, n, dir, args->link.name);
+        res->status = sv__link(c, n, dir, args->link.name);
     post(n, &res->LINK3res_u.resok.file_attributes);
     wcc(&before, dir, &res->LINK3res_u.resok.linkdir_wcc);
     return res->status;
@@ -500,8 +502,9 @@ static int dir_walk(struct sv_core *c, const nfs_fh3 *fh, struct dirwalk *w,
     *dirp = st == NFS3_OK ? dir : NULL;
     if (st != NFS3_OK)
         return st;
-    if (dir->type != SV_DIR)
-        return NFS3ERR_NOTDIR;
+    st = sv__readdir_check(c, dir);
+    if (st != NFS3_OK)
+        return st;
     if (w->limit > max)
         w->limit = max;
     while (n < w->max_ents &&
@@ -677,6 +680,8 @@ static int p_commit(struct sv_core *c, void *a, void *r)
         return res->status;
     if (n->type != SV_REG)
         res->status = n->type == SV_DIR ? NFS3ERR_ISDIR : NFS3ERR_INVAL;
+    else
+        res->status = sv__data_check(c, n, 1);
     wcc(&before, n, &res->COMMIT3res_u.resok.file_wcc);
     memcpy(res->COMMIT3res_u.resok.verf, c->write_verf, NFS3_WRITEVERFSIZE);
     return res->status;

@@ -257,6 +257,28 @@ struct sv_core {
     } dirbuf; /* readdir entry arrays */
 };
 
+/* ---- permission-checked operations (access.c) ----------------------------- */
+
+/* What the handlers call instead of the sv__fs_* operations: the same
+ * arguments and statuses, plus ACCES (mode bits) and PERM (ownership)
+ * against the current call's credential.  Created objects belong to it. */
+int sv__lookup(struct sv_core *c, struct sv_node *dir, const char *name,
+               struct sv_node **out);
+int sv__create(struct sv_core *c, struct sv_node *dir, const char *name,
+               enum sv_type type, const struct sv_sattr *sa, const char *target,
+               struct sv_node **out);
+int sv__remove(struct sv_core *c, struct sv_node *dir, const char *name, int want_dir);
+int sv__rename(struct sv_core *c, struct sv_node *fdir, const char *fname,
+               struct sv_node *tdir, const char *tname);
+int sv__link(struct sv_core *c, struct sv_node *n, struct sv_node *dir, const char *name);
+int sv__setattr(struct sv_core *c, struct sv_node *n, const struct sv_sattr *sa);
+/* READDIR(PLUS) of dir: 0, NOTDIR or ACCES. */
+int sv__readdir_check(struct sv_core *c, const struct sv_node *dir);
+/* READ (write 0) or WRITE/COMMIT (write 1) of n's data: 0 or ACCES. */
+int sv__data_check(struct sv_core *c, const struct sv_node *n, int write);
+/* The ACCESS3 bits of asked that the caller has on n. */
+uint32_t sv__access3(struct sv_core *c, const struct sv_node *n, uint32_t asked);
+
 /* ---- protocol helpers ---------------------------------------------------- */
 
 /* NFSv2 status for an NFSv3 one (v2 lacks INVAL, NOTSUPP, JUKEBOX...). */
