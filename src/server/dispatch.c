@@ -259,7 +259,10 @@ static size_t call(struct sv_core *c, XDR *in, XDR *out, u_int xid, int vi, u_in
         memcpy(c->res.b, &inject, sizeof(inject));
         c->errors_injected++;
     } else {
+        sv__fault_call(c);
         h->fn(c, c->args.b, c->res.b);
+        c->attrs_wrong = 0;
+        c->fh_salt = 0;
     }
     if (!reply_accepted(out, xid, SUCCESS) || !row->res_codec(out, c->res.b)) {
         /* the results did not fit: an honest SYSTEM_ERR, not a cut reply */

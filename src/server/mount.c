@@ -173,7 +173,7 @@ static int p_mnt1(struct sv_core *c, void *a, void *r)
 
     res->fhs_status = (u_int)mnt(c, *(char **)a, &n);
     if (res->fhs_status == 0)
-        sv__fs_handle(c->fs, n, (uint8_t *)res->fhstatus_u.fhs_fhandle);
+        sv__handle(c, n, (uint8_t *)res->fhstatus_u.fhs_fhandle);
     return (int)res->fhs_status;
 }
 
@@ -187,7 +187,7 @@ static int p_mnt3(struct sv_core *c, void *a, void *r)
     res->fhs_status = (mountstat3)mnt(c, *(char **)a, &n);
     if (res->fhs_status != MNT3_OK)
         return res->fhs_status;
-    sv__fs_handle(c->fs, n, c->fh_scratch[0]);
+    sv__handle(c, n, c->fh_scratch[0]);
     ok->fhandle.mnt3_fhandle_len = SV_FH_LEN;
     ok->fhandle.mnt3_fhandle_val = (char *)c->fh_scratch[0];
     ok->auth_flavors.auth_flavors_len = CM_ARRAY_LEN(flavors);

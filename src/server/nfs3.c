@@ -14,7 +14,7 @@
 
 /* ---- attribute helpers --------------------------------------------------- */
 
-static void attr_of(const struct sv_node *n, fattr3 *a)
+static void attr_of(struct sv_core *c, const struct sv_node *n, fattr3 *a)
 {
     a->type = (ftype3)n->type;
     a->mode = n->mode;
@@ -33,13 +33,15 @@ static void attr_of(const struct sv_node *n, fattr3 *a)
     a->mtime.nseconds = n->mtime.nsec;
     a->ctime.seconds = n->ctime.sec;
     a->ctime.nseconds = n->ctime.nsec;
+    if (c->attrs_wrong) /* --wrong-attrs */
+        sv__fault_attrs(&a->size, &a->mode);
 }
 
-static void post(const struct sv_node *n, post_op_attr *p)
+static void post(struct sv_core *c, const struct sv_node *n, post_op_attr *p)
 {
     p->attributes_follow = n != NULL;
     if (n != NULL)
-        attr_of(n, &p->post_op_attr_u.attributes);
+        attr_of(c, n, &p->post_op_attr_u.attributes);
 }
 
 static void pre(const struct sv_node *n, pre_op_attr *p)
@@ -56,15 +58,16 @@ static void pre(const struct sv_node *n, pre_op_attr *p)
 }
 
 /* wcc data: the before image taken by the caller, and the node now. */
-static void wcc(const pre_op_attr *before, const struct sv_node *n, wcc_data *w)
+static void wcc(struct sv_core *c, const pre_op_attr *before, const struct sv_node *n,
+                wcc_data *w)
 {
     w->before = *before;
-    post(n, &w->after);
+    post(c, n, &w->after);
 }
 
 static void handle(struct sv_core *c, const struct sv_node *n, int slot, nfs_fh3 *fh)
 {
-    sv__fs_handle(c->fs, n, c->fh_scratch[slot]);
+    sv__handle(c, n, c->fh_scratch[slot]);
     fh->data.data_len = SV_FH_LEN;
     fh->data.data_val = (char *)c->fh_scratch[slot];
 }
@@ -124,7 +127,7 @@ static int p_getattr(struct sv_core *c, void *a, void *r)
 
     res->status = get(c, &args->object, &n);
     if (res->status == NFS3_OK)
-        attr_of(n, &res->GETATTR3res_u.resok.obj_attributes);
+        attr_of(c, n, &res->GETATTR3res_u.resok.obj_attributes);
     return res->status;
 }
 
@@ -148,7 +151,7 @@ static int p_setattr(struct sv_core *c, void *a, void *r)
         res->status = sv__setattr(c, n, &sa);
     }
     /* resok and resfail both hold only obj_wcc */
-    wcc(&before, n, &res->SETATTR3res_u.resok.obj_wcc);
+    wcc(c, &before, n, &res->SETATTR3res_u.resok.obj_wcc);
     return res->status;
 }
 
@@ -163,12 +166,12 @@ static int p_lookup(struct sv_core *c, void *a, void *r)
         return res->status;
     res->status = sv__lookup(c, dir, args->what.name, &n);
     if (res->status != NFS3_OK) {
-        post(dir, &res->LOOKUP3res_u.resfail.dir_attributes);
+        post(c, dir, &res->LOOKUP3res_u.resfail.dir_attributes);
         return res->status;
     }
     handle(c, n, 0, &res->LOOKUP3res_u.resok.object);
-    post(n, &res->LOOKUP3res_u.resok.obj_attributes);
-    post(dir, &res->LOOKUP3res_u.resok.dir_attributes);
+    post(c, n, &res->LOOKUP3res_u.resok.obj_attributes);
+    post(c, dir, &res->LOOKUP3res_u.resok.dir_attributes);
     return 0;
 }
 
@@ -181,7 +184,7 @@ static int p_access(struct sv_core *c, void *a, void *r)
     res->status = get(c, &args->object, &n);
     if (res->status != NFS3_OK)
         return res->status;
-    post(n, &res->ACCESS3res_u.resok.obj_attributes);
+    post(c, n, &res->ACCESS3res_u.resok.obj_attributes);
     res->ACCESS3res_u.resok.access = sv__access3(c, n, args->access);
     return 0;
 }
@@ -197,10 +200,10 @@ static int p_readlink(struct sv_core *c, void *a, void *r)
         return res->status;
     if (n->type != SV_LNK) {
         res->status = NFS3ERR_INVAL;
-        post(n, &res->READLINK3res_u.resfail.symlink_attributes);
+        post(c, n, &res->READLINK3res_u.resfail.symlink_attributes);
         return res->status;
     }
-    post(n, &res->READLINK3res_u.resok.symlink_attributes);
+    post(c, n, &res->READLINK3res_u.resok.symlink_attributes);
     res->READLINK3res_u.resok.data = n->u.lnk.target;
     return 0;
 }
@@ -224,14 +227,14 @@ static int p_read(struct sv_core *c, void *a, void *r)
     if (res->status == NFS3_OK)
         res->status = sv__fs_read(c->fs, n, args->offset, count, c->data, &got, &eof);
     if (res->status != NFS3_OK) {
-        post(n, &res->READ3res_u.resfail.file_attributes);
+        post(c, n, &res->READ3res_u.resfail.file_attributes);
         return res->status;
     }
     if (got > 0 && c->fault.corrupt_pct > 0 && sv__fault_hit(c, c->fault.corrupt_pct)) {
         c->data[cm_rng_below(&c->rng, got)] ^= 0x5a;
         c->reads_corrupted++;
     }
-    post(n, &ok->file_attributes);
+    post(c, n, &ok->file_attributes);
     ok->count = got;
     ok->eof = eof;
     ok->data.data_len = got;
@@ -257,10 +260,10 @@ static int p_write(struct sv_core *c, void *a, void *r)
         res->status =
             sv__fs_write(c->fs, n, args->offset, args->data.data_val, args->count);
     if (res->status != NFS3_OK) {
-        wcc(&before, n, &res->WRITE3res_u.resfail.file_wcc);
+        wcc(c, &before, n, &res->WRITE3res_u.resfail.file_wcc);
         return res->status;
     }
-    wcc(&before, n, &res->WRITE3res_u.resok.file_wcc);
+    wcc(c, &before, n, &res->WRITE3res_u.resok.file_wcc);
     res->WRITE3res_u.resok.count = args->count;
     /* memory is as stable as this server gets; answering the level asked
      * for keeps clients' UNSTABLE + COMMIT paths in use */
@@ -301,13 +304,13 @@ static int made(struct sv_core *c, int st, const struct make *m, post_op_fh3 *ob
     if (m->dir == NULL)
         return st; /* the directory handle itself failed: no wcc data */
     if (st != NFS3_OK) {
-        wcc(&m->before, m->dir, fail_wcc);
+        wcc(c, &m->before, m->dir, fail_wcc);
         return st;
     }
     obj->handle_follows = 1;
     handle(c, m->n, 0, &obj->post_op_fh3_u.handle);
-    post(m->n, attr);
-    wcc(&m->before, m->dir, ok_wcc);
+    post(c, m->n, attr);
+    wcc(c, &m->before, m->dir, ok_wcc);
     return 0;
 }
 
@@ -407,7 +410,7 @@ static int unlink_common(struct sv_core *c, const diropargs3 *d, wcc_data *w,
     if (st != NFS3_OK)
         return st;
     st = sv__remove(c, dir, d->name, want_dir);
-    wcc(&before, dir, w);
+    wcc(c, &before, dir, w);
     return st;
 }
 
@@ -438,7 +441,7 @@ static int p_rename(struct sv_core *c, void *a, void *r)
     int st;
 
     /* both handles are resolved even when one fails, so that each
-     * directory found still gets its wcc data (pre() and post() of NULL
+     * directory found still gets its wcc data (pre() and post(c, ) of NULL
      * say "no attributes") */
     res->status = get_pre(c, &args->from.dir, &fdir, &fb);
     st = get_pre(c, &args->to.dir, &tdir, &tb);
@@ -446,8 +449,8 @@ static int p_rename(struct sv_core *c, void *a, void *r)
         res->status = st;
     if (res->status == NFS3_OK)
         res->status = sv__rename(c, fdir, args->from.name, tdir, args->to.name);
-    wcc(&fb, fdir, &res->RENAME3res_u.resok.fromdir_wcc);
-    wcc(&tb, tdir, &res->RENAME3res_u.resok.todir_wcc);
+    wcc(c, &fb, fdir, &res->RENAME3res_u.resok.fromdir_wcc);
+    wcc(c, &tb, tdir, &res->RENAME3res_u.resok.todir_wcc);
     return res->status;
 }
 
@@ -466,8 +469,8 @@ static int p_link(struct sv_core *c, void *a, void *r)
         res->status = st;
     if (res->status == NFS3_OK)
         res->status = sv__link(c, n, dir, args->link.name);
-    post(n, &res->LINK3res_u.resok.file_attributes);
-    wcc(&before, dir, &res->LINK3res_u.resok.linkdir_wcc);
+    post(c, n, &res->LINK3res_u.resok.file_attributes);
+    wcc(c, &before, dir, &res->LINK3res_u.resok.linkdir_wcc);
     return res->status;
 }
 
@@ -497,7 +500,7 @@ static int dir_walk(struct sv_core *c, const nfs_fh3 *fh, struct dirwalk *w,
     struct sv_dirpos pos;
     struct sv_node *dir;
     size_t n = 0;
-    int more = 0, st = get(c, fh, &dir);
+    int more = 0, drop, st = get(c, fh, &dir);
 
     *dirp = st == NFS3_OK ? dir : NULL;
     if (st != NFS3_OK)
@@ -507,9 +510,14 @@ static int dir_walk(struct sv_core *c, const nfs_fh3 *fh, struct dirwalk *w,
         return st;
     if (w->limit > max)
         w->limit = max;
+    drop = sv__fault_drop_dirent(c);
     while (n < w->max_ents &&
            (more = sv__fs_dir_after(c->fs, dir, w->cookie, &pos)) == 1) {
         uint32_t dsz = ENTRY_BYTES((uint32_t)strlen(pos.name));
+        if (sv__fault_skip_dirent(c, &drop, pos.name)) {
+            w->cookie = pos.cookie;
+            continue;
+        }
         if (used + dsz + w->extra > w->limit ||
             (w->dirlimit && dused + dsz > w->dirlimit))
             break;
@@ -552,10 +560,10 @@ static int p_readdir(struct sv_core *c, void *a, void *r)
     res->status = dir_walk(c, &args->dir, &w, &dir, add_entry, &tail);
     if (res->status != NFS3_OK) {
         ok->reply.entries = NULL;
-        post(dir, &res->READDIR3res_u.resfail.dir_attributes);
+        post(c, dir, &res->READDIR3res_u.resfail.dir_attributes);
         return res->status;
     }
-    post(dir, &ok->dir_attributes);
+    post(c, dir, &ok->dir_attributes);
     ok->reply.eof = w.eof;
     return 0;
 }
@@ -575,8 +583,8 @@ static void add_plus(struct sv_core *c, size_t i, const struct sv_dirpos *pos, v
     e->fileid = pos->node->fileid;
     e->name = (char *)pos->name;
     e->cookie = pos->cookie;
-    post(pos->node, &e->name_attributes);
-    sv__fs_handle(c->fs, pos->node, s->fh);
+    post(c, pos->node, &e->name_attributes);
+    sv__handle(c, pos->node, s->fh);
     e->name_handle.handle_follows = 1;
     e->name_handle.post_op_fh3_u.handle.data.data_len = SV_FH_LEN;
     e->name_handle.post_op_fh3_u.handle.data.data_val = (char *)s->fh;
@@ -600,10 +608,10 @@ static int p_readdirplus(struct sv_core *c, void *a, void *r)
     res->status = dir_walk(c, &args->dir, &w, &dir, add_plus, &tail);
     if (res->status != NFS3_OK) {
         ok->reply.entries = NULL;
-        post(dir, &res->READDIRPLUS3res_u.resfail.dir_attributes);
+        post(c, dir, &res->READDIRPLUS3res_u.resfail.dir_attributes);
         return res->status;
     }
-    post(dir, &ok->dir_attributes);
+    post(c, dir, &ok->dir_attributes);
     ok->reply.eof = w.eof;
     return 0;
 }
@@ -619,7 +627,7 @@ static int p_fsstat(struct sv_core *c, void *a, void *r)
     if (res->status != NFS3_OK)
         return res->status;
     sv__fs_usage(c->fs, &u);
-    post(n, &ok->obj_attributes);
+    post(c, n, &ok->obj_attributes);
     ok->tbytes = u.total_bytes;
     ok->fbytes = ok->abytes = u.total_bytes - u.used_bytes;
     ok->tfiles = 1ULL << 32;
@@ -638,7 +646,7 @@ static int p_fsinfo(struct sv_core *c, void *a, void *r)
     res->status = get(c, &((FSINFO3args *)a)->fsroot, &n);
     if (res->status != NFS3_OK)
         return res->status;
-    post(n, &ok->obj_attributes);
+    post(c, n, &ok->obj_attributes);
     ok->rtmax = ok->rtpref = ok->wtmax = ok->wtpref = io;
     ok->rtmult = ok->wtmult = 4096;
     ok->dtpref = 8192;
@@ -658,7 +666,7 @@ static int p_pathconf(struct sv_core *c, void *a, void *r)
     res->status = get(c, &((PATHCONF3args *)a)->object, &n);
     if (res->status != NFS3_OK)
         return res->status;
-    post(n, &ok->obj_attributes);
+    post(c, n, &ok->obj_attributes);
     ok->linkmax = 32000;
     ok->name_max = SV_NAME_MAX;
     ok->no_trunc = 1;
@@ -682,7 +690,7 @@ static int p_commit(struct sv_core *c, void *a, void *r)
         res->status = n->type == SV_DIR ? NFS3ERR_ISDIR : NFS3ERR_INVAL;
     else
         res->status = sv__data_check(c, n, 1);
-    wcc(&before, n, &res->COMMIT3res_u.resok.file_wcc);
+    wcc(c, &before, n, &res->COMMIT3res_u.resok.file_wcc);
     memcpy(res->COMMIT3res_u.resok.verf, c->write_verf, NFS3_WRITEVERFSIZE);
     return res->status;
 }

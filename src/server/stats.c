@@ -48,6 +48,9 @@ int sv_core_write_stats(const struct sv_core *c, const char *path,
     cm_yaml_kv_uint(y, "replies_dropped", c->replies_dropped);
     cm_yaml_kv_uint(y, "errors_injected", c->errors_injected);
     cm_yaml_kv_uint(y, "reads_corrupted", c->reads_corrupted);
+    cm_yaml_kv_uint(y, "attrs_falsified", c->attrs_falsified);
+    cm_yaml_kv_uint(y, "dirents_dropped", c->dirents_dropped);
+    cm_yaml_kv_uint(y, "handles_changed", c->handles_changed);
     cm_yaml_map_end(y);
     if (conns != NULL) {
         cm_yaml_key(y, "connections");

@@ -236,6 +236,10 @@ struct sv_core {
     /* counters: [version index][procedure] */
     uint64_t counts[4][SV_MAX_PROCS];
     uint64_t errors_injected, replies_dropped, reads_corrupted;
+    uint64_t attrs_falsified, dirents_dropped, handles_changed;
+    /* this call's fault decisions (sv__fault_call) */
+    int attrs_wrong;
+    uint32_t fh_salt; /* 0: handles as usual */
     uint64_t garbage_args, bad_calls, bad_creds, prog_unavail, prog_mismatch,
         proc_unavail;
     /* MOUNT DUMP list */
@@ -285,6 +289,20 @@ uint32_t sv__access3(struct sv_core *c, const struct sv_node *n, uint32_t asked)
 uint32_t sv__v2_status(int st3);
 /* Fault rule for a procedure name: the status to inject, or 0. */
 uint32_t sv__fault_error(struct sv_core *c, const char *proc_name);
+/* The per-call draws of --wrong-attrs and --change-handles (dispatch.c
+ * calls it before each handler). */
+void sv__fault_call(struct sv_core *c);
+/* What --wrong-attrs reports instead of a size and a mode. */
+void sv__fault_attrs(uint64_t *size, uint32_t *mode);
+/* The handle of n in replies: sv__fs_handle's, changed by --change-handles
+ * in the calls it hits.  Handlers use it, never sv__fs_handle. */
+void sv__handle(struct sv_core *c, const struct sv_node *n, uint8_t fh[SV_FH_LEN]);
+/* Whether this READDIR(PLUS) reply leaves an entry out (--drop-dirents),
+ * and then, for each entry of the walk, whether it is the one left out:
+ * the first other than "." and ".." (its cookie is passed over, so the
+ * client never sees the name). */
+int sv__fault_drop_dirent(struct sv_core *c);
+int sv__fault_skip_dirent(struct sv_core *c, int *drop, const char *name);
 /* Whether a percentage draw hits (pct in [0, 100]). */
 int sv__fault_hit(struct sv_core *c, double pct);
 /* Bounded decoders for the NFSv3 arguments whose rpcgen types have
