@@ -113,8 +113,8 @@ static int add_to_list(const struct cm_opt *row, void *field, const char *label,
                        const char *text, char *err, size_t errlen)
 {
     struct cm_opt_list *l = field;
-    int max = row->max >= 1 && row->max < CM_OPT_LIST_MAX ? (int)row->max
-                                                           : CM_OPT_LIST_MAX;
+    int max =
+        row->max >= 1 && row->max < CM_OPT_LIST_MAX ? (int)row->max : CM_OPT_LIST_MAX;
 
     if (text == NULL || text[0] == '\0')
         return cm_errf(err, errlen, "%s: empty value", label);

@@ -34,8 +34,7 @@ static int in_group(const struct sv_core *c, uint32_t gid)
 static unsigned granted(const struct sv_core *c, const struct sv_node *n)
 {
     if (c->cred_uid == 0) /* x only where someone may execute, or a dir */
-        return MAY_R | MAY_W |
-               (n->type == SV_DIR || (n->mode & 0111) ? MAY_X : 0);
+        return MAY_R | MAY_W | (n->type == SV_DIR || (n->mode & 0111) ? MAY_X : 0);
     if (c->cred_uid == n->uid)
         return (n->mode >> 6) & 7;
     if (in_group(c, n->gid))

@@ -131,7 +131,8 @@ uint32_t sv__fault_error(struct sv_core *c, const char *proc_name)
 
 void sv__fault_call(struct sv_core *c)
 {
-    c->attrs_wrong = c->fault.wrong_attrs_pct > 0 && sv__fault_hit(c, c->fault.wrong_attrs_pct);
+    c->attrs_wrong =
+        c->fault.wrong_attrs_pct > 0 && sv__fault_hit(c, c->fault.wrong_attrs_pct);
     c->attrs_falsified += (uint64_t)c->attrs_wrong;
     c->fh_salt = 0;
     if (c->fault.change_fh_pct > 0 && sv__fault_hit(c, c->fault.change_fh_pct))

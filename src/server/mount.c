@@ -4,8 +4,8 @@
  * sfs_nfsd, and their dispatch tables.  MNT of an exported path, or of a
  * directory below one (through symbolic links that stay inside the
  * export, resolved as Linux mountd does), returns its 32-byte handle (the
- * same for NFSv2 and v3); DUMP lists the MNT calls not yet undone by UMNT/UMNTALL (a bounded
- * table: beyond SV_MAX_MOUNTS entries the oldest is forgotten, it is only
+ * same for NFSv2 and v3); DUMP lists the MNT calls not yet undone by UMNT/UMNTALL (a
+ * bounded table: beyond SV_MAX_MOUNTS entries the oldest is forgotten, it is only
  * advisory); EXPORT lists the exports with no group restriction.
  */
 #include "server/sv_int.h"

@@ -42,7 +42,7 @@
 #define OUT_HIGH_WATER (4 * 1024 * 1024) /* stop reading a client beyond this */
 #define OUT_KEEP       (64 * 1024)       /* a drained queue keeps this much */
 #define OUT_MAX        (OUT_HIGH_WATER + SV_REPLY_MAX + 4)
-#define UDP_BURST      64                /* datagrams per wake-up per socket */
+#define UDP_BURST      64 /* datagrams per wake-up per socket */
 #define MAX_DELAYED    65536
 
 struct conn {
@@ -55,7 +55,7 @@ struct conn {
     uint8_t *pend;        /* read but not answered yet (throttled) */
     size_t pend_off, pend_len;
     size_t rbuf_len; /* bytes of the last read in s->rbuf */
-    size_t held; /* buffer bytes last counted in s->stats */
+    size_t held;     /* buffer bytes last counted in s->stats */
     int throttled;
     uint64_t last_ns; /* last byte read or written */
     char peer[INET6_ADDRSTRLEN];
@@ -653,8 +653,7 @@ static void conn_settle(struct sv_server *s, int ci, int bad)
     struct conn *c = &s->conns[ci];
 
     if (!bad && c->pend != NULL && conn_backlog(c) <= OUT_HIGH_WATER)
-        bad = conn_read(s, ci) != 0 ||
-              (c->out_len > c->out_off && conn_flush(c) != 0);
+        bad = conn_read(s, ci) != 0 || (c->out_len > c->out_off && conn_flush(c) != 0);
     if (bad)
         conn_close(s, ci);
     else
@@ -675,7 +674,8 @@ static uint64_t send_due(struct sv_server *s)
         } else if (s->conns[d.conn].fd >= 0 && s->conns[d.conn].gen == d.gen) {
             struct conn *c = &s->conns[d.conn];
             c->delayed_bytes -= d.len;
-            conn_settle(s, d.conn, conn_queue(c, d.data, d.len) != 0 || conn_flush(c) != 0);
+            conn_settle(s, d.conn,
+                        conn_queue(c, d.data, d.len) != 0 || conn_flush(c) != 0);
         }
         free(d.data);
     }

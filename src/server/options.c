@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#define F(field) offsetof(struct sv_options, field), sizeof(((struct sv_options *)0)->field)
+#define F(field)                                                                         \
+    offsetof(struct sv_options, field), sizeof(((struct sv_options *)0)->field)
 
 /* Rows: short, long, rc name, type, field, default, min, max, unit,
  * argument name, help, enums, bare value, flags, exit code. */
@@ -58,12 +59,11 @@ static const struct cm_opt sv_opts[] = {
      "OP=STATUS:PCT",
      "Answer NFS procedure OP (or all) with STATUS in PCT % of its calls; repeatable.",
      NULL, NULL, 0, 2},
-    {0, "corrupt-reads", NULL, CM_OPT_DOUBLE, F(cfg.fault.corrupt_pct), "0", 0, 100,
-     "%", "PCT", "Flip one byte of the data of PCT % of READ replies.", NULL, NULL, 0, 2},
+    {0, "corrupt-reads", NULL, CM_OPT_DOUBLE, F(cfg.fault.corrupt_pct), "0", 0, 100, "%",
+     "PCT", "Flip one byte of the data of PCT % of READ replies.", NULL, NULL, 0, 2},
     {0, "wrong-attrs", NULL, CM_OPT_DOUBLE, F(cfg.fault.wrong_attrs_pct), "0", 0, 100,
-     "%", "PCT",
-     "In PCT % of replies, every attribute reports size + 1 and mode ^ 0777.", NULL,
-     NULL, 0, 2},
+     "%", "PCT", "In PCT % of replies, every attribute reports size + 1 and mode ^ 0777.",
+     NULL, NULL, 0, 2},
     {0, "drop-dirents", NULL, CM_OPT_DOUBLE, F(cfg.fault.drop_dirent_pct), "0", 0, 100,
      "%", "PCT", "Leave one entry out of PCT % of READDIR(PLUS) replies.", NULL, NULL, 0,
      2},

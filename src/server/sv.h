@@ -62,9 +62,9 @@ struct sv_config {
     int register_rpcbind;
     const char *exports[SV_MAX_EXPORTS];
     int nexports;
-    uint64_t max_bytes; /* file data capacity, 0 = unlimited */
-    int root_squash;    /* AUTH_SYS uid 0 (and gid 0) served as nobody */
-    int max_connections; /* TCP connections at once (1..SV_MAX_CONNECTIONS) */
+    uint64_t max_bytes;      /* file data capacity, 0 = unlimited */
+    int root_squash;         /* AUTH_SYS uid 0 (and gid 0) served as nobody */
+    int max_connections;     /* TCP connections at once (1..SV_MAX_CONNECTIONS) */
     unsigned idle_timeout_s; /* close TCP connections idle this long, 0 = never */
     const char *stats_file;
     struct sv_fault fault;
@@ -137,17 +137,25 @@ void sv_core_destroy(struct sv_core *c);
 struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_len,
                                void *out, size_t out_cap, const char *peer, int udp);
 
+/* Serves c over n (1..8) connected descriptors that someone else made
+ * (socketpairs in the unit tests), stream[i] saying whether fds[i] is a
+ * byte stream (record marking) or datagrams; blocks until every peer has
+ * closed, stop_fd (when >= 0) becomes readable, or --exit-after.  The
+ * descriptors stay the caller's.  Returns 0 or -errno with err. */
+int sv_core_serve_fds(struct sv_core *c, const int *fds, const int *stream, int n,
+                      int stop_fd, char *err, size_t errlen);
+
 /* Whether --exit-after has been reached (the loop then stops). */
 int sv_core_exit_requested(const struct sv_core *c);
 
 /* TCP connection counters of a server (sv_server_conn_stats). */
 struct sv_conn_stats {
-    uint64_t accepted;    /* connections accepted */
-    uint64_t open;        /* open now */
-    uint64_t closed_idle; /* closed after --idle-timeout */
-    uint64_t evicted;     /* closed at the limit to make room for a new one */
-    uint64_t throttled;   /* times a connection was not read any more because
-                             its undrained replies passed the 4 MiB mark */
+    uint64_t accepted;          /* connections accepted */
+    uint64_t open;              /* open now */
+    uint64_t closed_idle;       /* closed after --idle-timeout */
+    uint64_t evicted;           /* closed at the limit to make room for a new one */
+    uint64_t throttled;         /* times a connection was not read any more because
+                                   its undrained replies passed the 4 MiB mark */
     uint64_t buffer_bytes;      /* connection buffers held now */
     uint64_t buffer_bytes_peak; /* the most they ever held */
 };

@@ -191,8 +191,8 @@ static long flood_one(int fd, const nfs_fh3 *fh, uint32_t xid0)
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     while (sent < 20000) {
         READ3args ra = {*fh, (uint64_t)(sent % 16) * 65536, 65536};
-        size_t n = encode(b, sizeof(b), xid0 + (uint32_t)sent, NFS3_PROGRAM, NFSPROC3_READ,
-                          (xdrproc_t)xdr_READ3args, &ra);
+        size_t n = encode(b, sizeof(b), xid0 + (uint32_t)sent, NFS3_PROGRAM,
+                          NFSPROC3_READ, (xdrproc_t)xdr_READ3args, &ra);
         size_t off = 0;
         while (off < n) { /* a call is sent whole, or the socket stays full */
             ssize_t k = send(fd, b + off, n - off, MSG_NOSIGNAL);

@@ -257,7 +257,8 @@ static void walk_v2(const char *export)
             if (strcmp(e->name, "..") == 0)
                 dd = e->fileid;
     clnt_freeres(c, (xdrproc_t)xdr_readdirres, (char *)&rr);
-    check(dd != 0 && dd == root_id, export, "v2 READDIR: the root's .. entry is the root");
+    check(dd != 0 && dd == root_id, export,
+          "v2 READDIR: the root's .. entry is the root");
     clnt_destroy(m);
     clnt_destroy(c);
 }
