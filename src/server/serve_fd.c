@@ -51,8 +51,8 @@ static int drop(struct pollfd *p)
 static int answer(struct sv_core *c, int fd, int stream, const uint8_t *msg, size_t len,
                   uint8_t *out)
 {
-    struct sv_reply r = sv_core_handle(c, msg, len, out + 4, SV_REPLY_MAX, "serve_fd",
-                                       !stream);
+    struct sv_reply r =
+        sv_core_handle(c, msg, len, out + 4, SV_REPLY_MAX, "serve_fd", !stream);
 
     if (r.len == 0)
         return 0;
@@ -108,7 +108,8 @@ int sv_core_serve_fds(struct sv_core *c, const int *fds, const int *stream, int 
             while (off < (size_t)got && p[i].fd >= 0) {
                 const uint8_t *rec;
                 size_t len;
-                ssize_t k = rp_recmark_feed(&rm[i], in + off, (size_t)got - off, &rec, &len);
+                ssize_t k =
+                    rp_recmark_feed(&rm[i], in + off, (size_t)got - off, &rec, &len);
                 if (k < 0) { /* a record too large: the stream is lost */
                     open -= drop(&p[i]);
                     break;

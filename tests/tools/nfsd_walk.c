@@ -175,6 +175,8 @@ static void walk_v3(const char *export)
          mr.mountres3_u.mountinfo.fhandle.mnt3_fhandle_len);
     clnt_freeres(m, (xdrproc_t)xdr_mountres3, (char *)&mr);
     root_id = id_of(c, &root);
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
     check(mkdir3(c, &root, "walk-a", &a) && mkdir3(c, &a, "walk-b", &b), export,
           "v3 MKDIR walk-a/walk-b");
     check(lookup3(c, &root, "..", &up) && same(&up, &root), export,

@@ -42,7 +42,8 @@ static void start(struct fix *f, void (*tweak)(struct sv_config *), int64_t uid,
     if (tweak)
         tweak(&cfg);
     assert_int_equal(th_core_start(&f->t, &cfg, 3), 0);
-    assert_int_equal(th_core_client(&f->t, 0, MOUNT3_PROGRAM, MOUNT_V3, NULL, &f->mnt), 0);
+    assert_int_equal(th_core_client(&f->t, 0, MOUNT3_PROGRAM, MOUNT_V3, NULL, &f->mnt),
+                     0);
     rp_client_opts_init(&o);
     o.uid = uid;
     o.gid = gid;
@@ -250,10 +251,10 @@ static void mnt_follows_links_inside_the_export_only(void **state)
 static void bad_credential_gets_auth_error(void **state)
 {
     static const uint8_t call[] = {
-        0x80, 0, 0, 36,  0, 0, 0, 9, /* mark, xid 9 */
-        0,    0, 0, 0,   0, 0, 0, 2, /* CALL, RPC 2 */
+        0x80, 0, 0,    36,   0, 0, 0, 9, /* mark, xid 9 */
+        0,    0, 0,    0,    0, 0, 0, 2, /* CALL, RPC 2 */
         0,    1, 0x86, 0xa3, 0, 0, 0, 3, /* NFS, v3 */
-        0,    0, 0, 0,   0, 0, 0, 1, /* NULL, AUTH_SYS */
+        0,    0, 0,    0,    0, 0, 0, 1, /* NULL, AUTH_SYS */
         0,    0, 0x01, 0xf4, 0, 0, 0, 0, /* 500 bytes ... */
     };
     uint8_t reply[64];

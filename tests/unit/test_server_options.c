@@ -47,19 +47,45 @@ static void defaults(void **state)
 
 static void every_option(void **state)
 {
-    const char *argv[] = {"sfs_nfsd",       "-f",           "-b",
-                          "::1",            "-p",           "0",
-                          "-m",             "7",            "-e",
-                          "/a",             "--export",     "/b/c",
-                          "--max-bytes",    "64K",          "--root-squash",
-                          "--idle-timeout", "9",            "--max-connections",
-                          "5",              "--error",      "write=NOSPC:10",
-                          "--error",        "all=IO:1",     "--delay-us",
-                          "100:20",         "--exit-after", "25",
-                          "--wrong-attrs",  "50",           "--drop-dirents",
-                          "12.5",           "--change-handles", "100",
-                          "--corrupt-reads", "1",           "--stats-file",
-                          "s.yaml",         "--pidfile",    "p"};
+    const char *argv[] = {"sfs_nfsd",
+                          "-f",
+                          "-b",
+                          "::1",
+                          "-p",
+                          "0",
+                          "-m",
+                          "7",
+                          "-e",
+                          "/a",
+                          "--export",
+                          "/b/c",
+                          "--max-bytes",
+                          "64K",
+                          "--root-squash",
+                          "--idle-timeout",
+                          "9",
+                          "--max-connections",
+                          "5",
+                          "--error",
+                          "write=NOSPC:10",
+                          "--error",
+                          "all=IO:1",
+                          "--delay-us",
+                          "100:20",
+                          "--exit-after",
+                          "25",
+                          "--wrong-attrs",
+                          "50",
+                          "--drop-dirents",
+                          "12.5",
+                          "--change-handles",
+                          "100",
+                          "--corrupt-reads",
+                          "1",
+                          "--stats-file",
+                          "s.yaml",
+                          "--pidfile",
+                          "p"};
 
     (void)state;
     assert_int_equal(parse((int)(sizeof(argv) / sizeof(argv[0])), argv), 0);
@@ -119,10 +145,11 @@ static void errors_name_the_option(void **state)
 static void help_lists_every_flag(void **state)
 {
     static const char *const flags[] = {
-        "--bind", "--port", "--mount-port", "--export", "--max-bytes", "--root-squash",
-        "--max-connections", "--idle-timeout", "--register", "--pidfile", "--foreground",
-        "--stats-file", "--seed", "--drop-replies", "--delay-us", "--exit-after",
-        "--error", "--corrupt-reads", "--wrong-attrs", "--drop-dirents",
+        "--bind",           "--port",          "--mount-port",      "--export",
+        "--max-bytes",      "--root-squash",   "--max-connections", "--idle-timeout",
+        "--register",       "--pidfile",       "--foreground",      "--stats-file",
+        "--seed",           "--drop-replies",  "--delay-us",        "--exit-after",
+        "--error",          "--corrupt-reads", "--wrong-attrs",     "--drop-dirents",
         "--change-handles", "--help"};
     char *text = NULL;
     size_t len = 0;

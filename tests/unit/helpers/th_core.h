@@ -71,8 +71,8 @@ static inline int th_core_start(struct th_core *t, const struct sv_config *cfg,
 static inline int th_core_client(struct th_core *t, int i, uint32_t prog, uint32_t vers,
                                  const struct rp_client_opts *opts, struct rp_client **c)
 {
-    int rc = rp_client_open_fd(c, t->fds[i], RP_TCP, prog, vers, opts, t->err,
-                               sizeof(t->err));
+    int rc =
+        rp_client_open_fd(c, t->fds[i], RP_TCP, prog, vers, opts, t->err, sizeof(t->err));
     t->fds[i] = -1;
     t->clients[i] = rc == 0 ? *c : NULL;
     return rc;
