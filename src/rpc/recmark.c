@@ -111,6 +111,7 @@ ssize_t rp_recmark_feed(struct rp_recmark *rm, const uint8_t *data, size_t n,
                 rm->frag_left = 0;
                 rm->in_frag = 0;
                 rm->frags = 0;
+                rm->marks = 0;
                 return (ssize_t)used;
             }
         }

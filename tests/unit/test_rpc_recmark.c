@@ -149,6 +149,20 @@ static void empty_fragment_stream_is_bounded(void **state)
     rp_recmark_init(&rm, 11);
     assert_int_equal(feed_all(&rm, s, len, 5, out, sizeof(out)), -EMSGSIZE);
     rp_recmark_free(&rm);
+
+    /* the markers of one record are not charged to the next, however the
+     * stream is split (the whole-record fast path included) */
+    len = 0;
+    for (int i = 0; i < 3; i++)
+        frag(s, &len, "", 0, 0);
+    frag(s, &len, "ab", 2, 1);
+    frag(s, &len, "cdefgh", 6, 1);
+    for (size_t step = 1; step <= len; step++) {
+        rp_recmark_init(&rm, 14); /* 2 + 3 markers, then 6 */
+        assert_int_equal(feed_all(&rm, s, len, step, out, sizeof(out)), 0);
+        assert_string_equal(out, "ab|cdefgh|");
+        rp_recmark_free(&rm);
+    }
 }
 
 static void marker_encodes_last_bit_and_length(void **state)
