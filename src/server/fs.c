@@ -784,6 +784,24 @@ int sv__fs_write(struct sv_fs *fs, struct sv_node *n, uint64_t off, const void *
 
 /* ---- paths (MOUNT) ------------------------------------------------------- */
 
+const char *sv__path_next(const char *p, char comp[SV_NAME_MAX + 1], int *st)
+{
+    size_t len;
+
+    *st = 0;
+    p += strspn(p, "/");
+    if (*p == '\0')
+        return NULL;
+    len = strcspn(p, "/");
+    if (len > SV_NAME_MAX) {
+        *st = NFS3ERR_NAMETOOLONG;
+        return NULL;
+    }
+    memcpy(comp, p, len);
+    comp[len] = '\0';
+    return p + len;
+}
+
 /* Follows path from the root one component at a time; mk creates the
  * missing ones. */
 static int walk(struct sv_fs *fs, const char *path, int mk, struct sv_node **out)
@@ -796,18 +814,7 @@ static int walk(struct sv_fs *fs, const char *path, int mk, struct sv_node **out
     *out = NULL;
     if (path == NULL || path[0] != '/')
         return NFS3ERR_NOENT;
-    while (*p) {
-        size_t len;
-        while (*p == '/')
-            p++;
-        if (*p == '\0')
-            break;
-        len = strcspn(p, "/");
-        if (len > SV_NAME_MAX)
-            return NFS3ERR_NAMETOOLONG;
-        memcpy(comp, p, len);
-        comp[len] = '\0';
-        p += len;
+    while ((p = sv__path_next(p, comp, &st)) != NULL) {
         /* "." and ".." would let "/export/.." name a directory outside
          * every export while passing the MNT prefix check */
         if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
@@ -819,6 +826,8 @@ static int walk(struct sv_fs *fs, const char *path, int mk, struct sv_node **out
             return st;
         n = next;
     }
+    if (st != 0)
+        return st;
     if (n->type != SV_DIR)
         return NFS3ERR_NOTDIR;
     *out = n;

@@ -46,32 +46,22 @@ static int resolve(struct sv_core *c, const char *path, char *out)
 {
     char rest[MNT_PATH_MAX], tmp[MNT_PATH_MAX], comp[SV_NAME_MAX + 1];
     struct sv_node *dir, *n;
+    const char *p = path;
     int links = 0, st;
-    size_t len;
 
     if (strlen(path) >= sizeof(rest))
         return NFS3ERR_NAMETOOLONG;
     /* "." and ".." would let "/export/.." name a directory outside every
      * export while passing the prefix check: refused in the request */
-    for (const char *p = path; *p;) {
-        p += strspn(p, "/");
-        len = strcspn(p, "/");
-        if ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+    while ((p = sv__path_next(p, comp, &st)) != NULL)
+        if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
             return NFS3ERR_INVAL;
-        p += len;
-    }
+    if (st != 0)
+        return st;
     strcpy(rest, path);
     strcpy(out, "/");
-    for (;;) {
-        char *p = rest + strspn(rest, "/");
-        if (*p == '\0')
-            break;
-        len = strcspn(p, "/");
-        if (len > SV_NAME_MAX)
-            return NFS3ERR_NAMETOOLONG;
-        memcpy(comp, p, len);
-        comp[len] = '\0';
-        memmove(rest, p + len, strlen(p + len) + 1);
+    while ((p = sv__path_next(rest, comp, &st)) != NULL) {
+        memmove(rest, p, strlen(p) + 1);
         if (strcmp(comp, ".") == 0)
             continue;
         if (strcmp(comp, "..") == 0) { /* in a link target: up one */
@@ -97,13 +87,13 @@ static int resolve(struct sv_core *c, const char *path, char *out)
         }
         if (n->type != SV_DIR)
             return NFS3ERR_NOTDIR;
-        if (strlen(out) + len + 2 > MNT_PATH_MAX)
+        if (strlen(out) + strlen(comp) + 2 > MNT_PATH_MAX)
             return NFS3ERR_NAMETOOLONG;
         if (out[1] != '\0')
             strcat(out, "/");
         strcat(out, comp);
     }
-    return 0;
+    return st;
 }
 
 /* Resolves a MNT path: 0 with the node, or a mountstat3 (v1 uses the same

@@ -172,6 +172,10 @@ struct sv_fs_usage {
     uint64_t total_bytes, used_bytes, files;
 };
 void sv__fs_usage(const struct sv_fs *fs, struct sv_fs_usage *u);
+/* The next component of a slash-separated path: copies it into comp and
+ * returns where the rest starts; NULL at the end of the path, or with *st
+ * = NAMETOOLONG for a component longer than SV_NAME_MAX. */
+const char *sv__path_next(const char *p, char comp[SV_NAME_MAX + 1], int *st);
 /* Looks up an absolute path from the root ("/a/b"); 0, NOENT or NOTDIR. */
 int sv__fs_walk(struct sv_fs *fs, const char *path, struct sv_node **out);
 /* mkdir -p of an absolute path for an export: the last directory becomes

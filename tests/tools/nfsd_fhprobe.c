@@ -18,6 +18,7 @@
 #include "nfs2_prot.h"
 #include "nfs3_prot.h"
 #include "mount_prot.h"
+#include "tool_tap.h"
 
 static struct sockaddr_in server;
 static struct timeval tmo = {10, 0};
@@ -77,10 +78,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: nfsd_fhprobe PORT EXPORT NAME\n");
         return 2;
     }
-    memset(&server, 0, sizeof(server));
-    server.sin_family = AF_INET;
-    server.sin_port = htons((unsigned short)strtol(argv[1], NULL, 10));
-    server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    tool_loopback(&server, argv[1]);
     m = client(MOUNT3_PROGRAM, MOUNT_V3);
     c = client(NFS3_PROGRAM, NFS_V3);
     c2 = client(NFS_PROGRAM, NFS_VERSION);

@@ -28,21 +28,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool_tap.h"
+
 #include "nfs3_prot.h"
 #include "mount_prot.h"
 
 #define MAX_CONNS 256
 
-static int n_checks, n_failed;
 static struct sockaddr_in server;
 
 static void check(int ok, const char *what)
 {
-    n_checks++;
-    if (!ok)
-        n_failed++;
-    printf("%s %d - %s\n", ok ? "ok" : "not ok", n_checks, what);
-    fflush(stdout);
+    tool_check(ok, "%s", what);
 }
 
 static long now_ms(void)
@@ -284,10 +281,7 @@ int main(int argc, char **argv)
                         "limit PORT N\n");
         return 2;
     }
-    memset(&server, 0, sizeof(server));
-    server.sin_family = AF_INET;
-    server.sin_port = htons((unsigned short)strtol(argv[2], NULL, 10));
-    server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    tool_loopback(&server, argv[2]);
     if (strcmp(argv[1], "flood") == 0 && argc == 5 && atoi(argv[4]) >= 1 &&
         atoi(argv[4]) <= MAX_CONNS)
         flood(argv[3], atoi(argv[4]));
@@ -300,6 +294,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "nfsd_flood: bad arguments (see the source's header)\n");
         return 2;
     }
-    printf("1..%d\n", n_checks);
-    return n_failed ? 1 : 0;
+    return tool_done();
 }

@@ -27,18 +27,17 @@
 #include "nfs2_prot.h"
 #include "nfs3_prot.h"
 #include "mount_prot.h"
+#include "tool_tap.h"
 
-static int n_checks, n_failed;
 static struct sockaddr_in server;
 static struct timeval tmo = {10, 0};
 
 static void check(int ok, const char *what, long got)
 {
-    n_checks++;
-    if (!ok)
-        n_failed++;
-    printf("%s %d - %s", ok ? "ok" : "not ok", n_checks, what);
-    printf(ok ? "\n" : " (got %ld)\n", got);
+    if (ok)
+        tool_check(ok, "%s", what);
+    else
+        tool_check(ok, "%s (got %ld)", what, got);
 }
 
 /* A client of prog/vers whose calls carry uid, gid and groups. */
@@ -56,20 +55,8 @@ static CLIENT *as(unsigned long prog, unsigned long vers, int uid, int gid, int 
     return c;
 }
 
-struct fh {
-    nfs_fh3 fh;
-    char buf[NFS3_FHSIZE];
-};
-
-static void keep(struct fh *k, const char *data, u_int len)
-{
-    k->fh.data.data_len = len;
-    memcpy(k->buf, data, len);
-    k->fh.data.data_val = k->buf;
-}
-
 /* MNT3 of path: its status, the handle in out. */
-static int mnt(const char *path, struct fh *out)
+static int mnt(const char *path, struct tool_fh3 *out)
 {
     CLIENT *m = as(MOUNT3_PROGRAM, MOUNT_V3, 0, 0, 0, NULL);
     mnt3_dirpath p = (char *)path;
@@ -84,8 +71,8 @@ static int mnt(const char *path, struct fh *out)
     }
     st = r.fhs_status;
     if (st == MNT3_OK && out)
-        keep(out, r.mountres3_u.mountinfo.fhandle.mnt3_fhandle_val,
-             r.mountres3_u.mountinfo.fhandle.mnt3_fhandle_len);
+        tool_keep_fh3(out, r.mountres3_u.mountinfo.fhandle.mnt3_fhandle_val,
+                      r.mountres3_u.mountinfo.fhandle.mnt3_fhandle_len);
     clnt_freeres(m, (xdrproc_t)xdr_mountres3, (char *)&r);
     clnt_destroy(m);
     return st;
@@ -105,7 +92,8 @@ static int nfs3(CLIENT *c, unsigned long proc, xdrproc_t xa, void *a, xdrproc_t 
     return st;
 }
 
-static int lookup(CLIENT *c, const struct fh *dir, const char *nm, struct fh *out)
+static int lookup(CLIENT *c, const struct tool_fh3 *dir, const char *nm,
+                  struct tool_fh3 *out)
 {
     LOOKUP3args a = {{dir->fh, (char *)nm}};
     LOOKUP3res r;
@@ -113,15 +101,15 @@ static int lookup(CLIENT *c, const struct fh *dir, const char *nm, struct fh *ou
                   (xdrproc_t)xdr_LOOKUP3res, &r, sizeof(r));
 
     if (st == NFS3_OK && out)
-        keep(out, r.LOOKUP3res_u.resok.object.data.data_val,
-             r.LOOKUP3res_u.resok.object.data.data_len);
+        tool_keep_fh3(out, r.LOOKUP3res_u.resok.object.data.data_val,
+                      r.LOOKUP3res_u.resok.object.data.data_len);
     clnt_freeres(c, (xdrproc_t)xdr_LOOKUP3res, (char *)&r);
     return st;
 }
 
 /* MKDIR or CREATE (dir 0) with mode, uid and gid (uid < 0: not set). */
-static int make(CLIENT *c, const struct fh *dir, const char *nm, int is_dir, int mode,
-                int uid, int gid, struct fh *out, unsigned *owner)
+static int make(CLIENT *c, const struct tool_fh3 *dir, const char *nm, int is_dir,
+                int mode, int uid, int gid, struct tool_fh3 *out, unsigned *owner)
 {
     sattr3 sa;
     int st;
@@ -157,7 +145,7 @@ static int make(CLIENT *c, const struct fh *dir, const char *nm, int is_dir, int
     return st;
 }
 
-static int access3(CLIENT *c, const struct fh *f, uint32_t *bits)
+static int access3(CLIENT *c, const struct tool_fh3 *f, uint32_t *bits)
 {
     ACCESS3args a = {f->fh, 0x3f};
     ACCESS3res r;
@@ -168,7 +156,7 @@ static int access3(CLIENT *c, const struct fh *f, uint32_t *bits)
     return st;
 }
 
-static int read3(CLIENT *c, const struct fh *f)
+static int read3(CLIENT *c, const struct tool_fh3 *f)
 {
     READ3args a = {f->fh, 0, 16};
     READ3res r;
@@ -179,7 +167,7 @@ static int read3(CLIENT *c, const struct fh *f)
     return st;
 }
 
-static int write3(CLIENT *c, const struct fh *f)
+static int write3(CLIENT *c, const struct tool_fh3 *f)
 {
     char data[4] = "abc";
     WRITE3args a = {f->fh, 0, 3, FILE_SYNC, {3, data}};
@@ -191,7 +179,7 @@ static int write3(CLIENT *c, const struct fh *f)
     return st;
 }
 
-static int readdir3(CLIENT *c, const struct fh *d)
+static int readdir3(CLIENT *c, const struct tool_fh3 *d)
 {
     READDIR3args a = {d->fh, 0, {0}, 4096};
     READDIR3res r;
@@ -202,7 +190,7 @@ static int readdir3(CLIENT *c, const struct fh *d)
     return st;
 }
 
-static int chmod3(CLIENT *c, const struct fh *f, int mode)
+static int chmod3(CLIENT *c, const struct tool_fh3 *f, int mode)
 {
     SETATTR3args a;
     SETATTR3res r;
@@ -219,7 +207,7 @@ static int chmod3(CLIENT *c, const struct fh *f, int mode)
 }
 
 /* v2 READ of a v3 handle (the same 32 bytes). */
-static int read2(CLIENT *c, const struct fh *f)
+static int read2(CLIENT *c, const struct tool_fh3 *f)
 {
     readargs a;
     readres r;
@@ -253,7 +241,7 @@ static void modes(const char *export)
     CLIENT *suppl = as(NFS3_PROGRAM, NFS_V3, 3000, 3000, 1, g1000);
     CLIENT *other = as(NFS3_PROGRAM, NFS_V3, 3000, 3000, 0, NULL);
     CLIENT *other2 = as(NFS_PROGRAM, NFS_VERSION, 3000, 3000, 0, NULL);
-    struct fh ex, p, f, x;
+    struct tool_fh3 ex, p, f, x;
     uint32_t b;
     int st;
 
@@ -319,7 +307,7 @@ static void squash(const char *export)
 {
     CLIENT *owner = as(NFS3_PROGRAM, NFS_V3, 1000, 1000, 0, NULL);
     CLIENT *root = as(NFS3_PROGRAM, NFS_V3, 0, 0, 0, NULL);
-    struct fh ex, s;
+    struct tool_fh3 ex, s;
     unsigned uid = 0;
     uint32_t b;
     int st;
@@ -340,7 +328,8 @@ static void squash(const char *export)
     clnt_destroy(root);
 }
 
-static int symlink3(CLIENT *c, const struct fh *dir, const char *nm, const char *target)
+static int symlink3(CLIENT *c, const struct tool_fh3 *dir, const char *nm,
+                    const char *target)
 {
     SYMLINK3args a;
     SYMLINK3res r;
@@ -360,7 +349,7 @@ static void mnt_links(const char *export, const char *other_export)
 {
     CLIENT *root = as(NFS3_PROGRAM, NFS_V3, 0, 0, 0, NULL);
     char path[1024], abs[1024], up[1024];
-    struct fh ex, sub, deep, got;
+    struct tool_fh3 ex, sub, deep, got;
     int st, ok = 1;
 
     if (mnt(export, &ex) != MNT3_OK) {
@@ -409,10 +398,7 @@ int main(int argc, char **argv)
                         "mnt PORT EXPORT OTHER\n");
         return 2;
     }
-    memset(&server, 0, sizeof(server));
-    server.sin_family = AF_INET;
-    server.sin_port = htons((unsigned short)strtol(argv[2], NULL, 10));
-    server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    tool_loopback(&server, argv[2]);
     if (strcmp(argv[1], "modes") == 0)
         modes(argv[3]);
     else if (strcmp(argv[1], "squash") == 0)
@@ -423,6 +409,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "nfsd_perms: bad arguments\n");
         return 2;
     }
-    printf("1..%d\n", n_checks);
-    return n_failed ? 1 : 0;
+    return tool_done();
 }

@@ -21,16 +21,14 @@
 #include "nfs2_prot.h"
 #include "nfs3_prot.h"
 #include "mount_prot.h"
+#include "tool_tap.h"
 
-static int n_checks, n_failed, use_udp;
+static int use_udp;
 static struct sockaddr_in server;
 
 static void check(int ok, const char *export, const char *what)
 {
-    n_checks++;
-    if (!ok)
-        n_failed++;
-    printf("%s %d - %s: %s\n", ok ? "ok" : "not ok", n_checks, export, what);
+    tool_check(ok, "%s: %s", export, what);
 }
 
 static CLIENT *client(unsigned long prog, unsigned long vers)
@@ -54,26 +52,13 @@ static int call(CLIENT *c, unsigned long proc, void *xa, void *a, void *xr, void
     return clnt_call(c, proc, (xdrproc_t)xa, a, (xdrproc_t)xr, r, tv) == RPC_SUCCESS;
 }
 
-/* A v3 handle kept across calls (results are freed after each one). */
-struct fh {
-    nfs_fh3 fh;
-    char buf[NFS3_FHSIZE];
-};
-
-static void keep(struct fh *k, const char *data, u_int len)
-{
-    k->fh.data.data_len = len;
-    memcpy(k->buf, data, len);
-    k->fh.data.data_val = k->buf;
-}
-
-static int same(const struct fh *a, const struct fh *b)
+static int same(const struct tool_fh3 *a, const struct tool_fh3 *b)
 {
     return a->fh.data.data_len == b->fh.data.data_len &&
            memcmp(a->buf, b->buf, a->fh.data.data_len) == 0;
 }
 
-static uint64_t id_of(CLIENT *c, const struct fh *f)
+static uint64_t id_of(CLIENT *c, const struct tool_fh3 *f)
 {
     GETATTR3args a = {f->fh};
     GETATTR3res r;
@@ -88,7 +73,8 @@ static uint64_t id_of(CLIENT *c, const struct fh *f)
 }
 
 /* LOOKUP (v3) of name in dir into out; 1 on NFS3_OK. */
-static int lookup3(CLIENT *c, const struct fh *dir, const char *nm, struct fh *out)
+static int lookup3(CLIENT *c, const struct tool_fh3 *dir, const char *nm,
+                   struct tool_fh3 *out)
 {
     LOOKUP3args a;
     LOOKUP3res r;
@@ -100,14 +86,15 @@ static int lookup3(CLIENT *c, const struct fh *dir, const char *nm, struct fh *o
     ok = call(c, NFSPROC3_LOOKUP, xdr_LOOKUP3args, &a, xdr_LOOKUP3res, &r) &&
          r.status == NFS3_OK;
     if (ok)
-        keep(out, r.LOOKUP3res_u.resok.object.data.data_val,
-             r.LOOKUP3res_u.resok.object.data.data_len);
+        tool_keep_fh3(out, r.LOOKUP3res_u.resok.object.data.data_val,
+                      r.LOOKUP3res_u.resok.object.data.data_len);
     clnt_freeres(c, (xdrproc_t)xdr_LOOKUP3res, (char *)&r);
     return ok;
 }
 
 /* MKDIR (v3) name in dir (EXIST is fine) and its handle into out. */
-static int mkdir3(CLIENT *c, const struct fh *dir, const char *nm, struct fh *out)
+static int mkdir3(CLIENT *c, const struct tool_fh3 *dir, const char *nm,
+                  struct tool_fh3 *out)
 {
     MKDIR3args a;
     MKDIR3res r;
@@ -123,7 +110,8 @@ static int mkdir3(CLIENT *c, const struct fh *dir, const char *nm, struct fh *ou
 
 /* The ".." entry of READDIR (plus = 0) or READDIRPLUS (plus = 1) of dir:
  * its file id, and (READDIRPLUS) its handle into h.  0 when absent. */
-static uint64_t dotdot3(CLIENT *c, const struct fh *dir, int plus, struct fh *h)
+static uint64_t dotdot3(CLIENT *c, const struct tool_fh3 *dir, int plus,
+                        struct tool_fh3 *h)
 {
     uint64_t id = 0;
 
@@ -148,8 +136,8 @@ static uint64_t dotdot3(CLIENT *c, const struct fh *dir, int plus, struct fh *h)
                  e = e->nextentry)
                 if (strcmp(e->name, "..") == 0 && e->name_handle.handle_follows) {
                     id = e->fileid;
-                    keep(h, e->name_handle.post_op_fh3_u.handle.data.data_val,
-                         e->name_handle.post_op_fh3_u.handle.data.data_len);
+                    tool_keep_fh3(h, e->name_handle.post_op_fh3_u.handle.data.data_val,
+                                  e->name_handle.post_op_fh3_u.handle.data.data_len);
                 }
         clnt_freeres(c, (xdrproc_t)xdr_READDIRPLUS3res, (char *)&r);
     }
@@ -160,7 +148,7 @@ static void walk_v3(const char *export)
 {
     CLIENT *m = client(MOUNT3_PROGRAM, MOUNT_V3), *c = client(NFS3_PROGRAM, NFS_V3);
     mnt3_dirpath p = (char *)export;
-    struct fh root, a, b, up, plus;
+    struct tool_fh3 root, a, b, up, plus;
     mountres3 mr;
     uint64_t root_id;
     int stayed = 1, steps;
@@ -171,8 +159,8 @@ static void walk_v3(const char *export)
         check(0, export, "MNT3");
         return;
     }
-    keep(&root, mr.mountres3_u.mountinfo.fhandle.mnt3_fhandle_val,
-         mr.mountres3_u.mountinfo.fhandle.mnt3_fhandle_len);
+    tool_keep_fh3(&root, mr.mountres3_u.mountinfo.fhandle.mnt3_fhandle_val,
+                  mr.mountres3_u.mountinfo.fhandle.mnt3_fhandle_len);
     clnt_freeres(m, (xdrproc_t)xdr_mountres3, (char *)&mr);
     root_id = id_of(c, &root);
     memset(&a, 0, sizeof(a));
@@ -277,14 +265,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: nfsd_walk [-u] PORT EXPORT...\n");
         return 2;
     }
-    memset(&server, 0, sizeof(server));
-    server.sin_family = AF_INET;
-    server.sin_port = htons((unsigned short)strtol(argv[a], NULL, 10));
-    server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    tool_loopback(&server, argv[a]);
     for (int i = a + 1; i < argc; i++) {
         walk_v3(argv[i]);
         walk_v2(argv[i]);
     }
-    printf("1..%d\n", n_checks);
-    return n_failed ? 1 : 0;
+    return tool_done();
 }
