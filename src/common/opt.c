@@ -366,7 +366,8 @@ const char *cm_opt_format(const struct cm_opt *row, const void *base, char *buf,
     case CM_OPT_LIST: {
         const struct cm_opt_list *l = field;
         size_t used = 0;
-        buf[0] = '\0';
+        /* an empty list stands for the default the row names */
+        snprintf(buf, len, "%s", l->n == 0 && row->def ? row->def : "");
         for (int i = 0; i < l->n && used < len; i++) {
             int k = snprintf(buf + used, len - used, "%s%s", i ? "," : "", l->v[i]);
             if (k < 0)
@@ -423,6 +424,36 @@ void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
         fputc('\n', out);
     }
     fprintf(out, "  %-28s %s\n", "    --help", "Print this help and exit.");
+}
+
+void cm_opt_yaml(struct cm_yaml *y, const struct cm_opt *t, size_t n, const void *base,
+                 const unsigned char *src)
+{
+    static const char *const sources[] = {"default", "rc file", "command line"};
+    char buf[4096];
+
+    for (size_t i = 0; i < n; i++) {
+        const struct cm_opt *r = &t[i];
+        const char *name = r->long_name ? r->long_name : r->rc_name;
+
+        if ((r->flags & CM_OPT_HIDDEN) || name == NULL)
+            continue;
+        cm_yaml_key(y, name);
+        cm_yaml_map_begin(y);
+        cm_yaml_key(y, "value");
+        cm_opt_format(r, base, buf, sizeof(buf));
+        if (r->type == CM_OPT_INT || r->type == CM_OPT_I64 || r->type == CM_OPT_FLAG)
+            cm_yaml_int(y, strtoll(buf, NULL, 10));
+        else if (r->type == CM_OPT_SIZE)
+            cm_yaml_uint(y, strtoull(buf, NULL, 10));
+        else if (r->type == CM_OPT_DOUBLE)
+            cm_yaml_double(y, strtod(buf, NULL), -1);
+        else
+            cm_yaml_str(y, buf);
+        if (src && src[i] <= CM_SRC_CLI)
+            cm_yaml_kv_str(y, "source", sources[src[i]]);
+        cm_yaml_map_end(y);
+    }
 }
 
 /* ---- line reader -------------------------------------------------------------- */

@@ -113,6 +113,15 @@ const char *cm_opt_format(const struct cm_opt *row, const void *base, char *buf,
  * flags, the argument, the help sentence, the default and the range. */
 void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n);
 
+/* Writes each row but the hidden ones into the open YAML map of y as
+ * "NAME: {value: V, source: S}" (NAME the long name, else the rc name): V
+ * typed by the row (integer, number, or text), S "default", "rc file" or
+ * "command line" (left out when src is NULL).  The echo of what a program
+ * ran with. */
+struct cm_yaml;
+void cm_opt_yaml(struct cm_yaml *y, const struct cm_opt *t, size_t n, const void *base,
+                 const unsigned char *src);
+
 /* Longest option table cm_opt_parse_argv accepts. */
 #define CM_OPT_MAX_ROWS 64
 

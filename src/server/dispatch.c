@@ -64,6 +64,8 @@ struct sv_core *sv_core_create(const struct sv_config *cfg, char *err, size_t er
     }
     c->fault = cfg->fault;
     c->root_squash = cfg->root_squash;
+    c->echo = cfg->echo;
+    c->echo_data = cfg->echo_data;
     cm_rng_seed(&c->rng, cfg->fault.seed ? cfg->fault.seed : CM_RNG_DEFAULT_SEED);
     for (i = 0; i < cfg->nexports || (i == 0 && cfg->nexports == 0); i++) {
         const char *path = cfg->nexports ? cfg->exports[i] : "/export";

@@ -73,6 +73,17 @@ static const struct cm_opt sv_opts[] = {
      NULL, NULL, 0, 2},
 };
 
+_Static_assert(CM_ARRAY_LEN(sv_opts) <= sizeof(((struct sv_options *)0)->src),
+               "struct sv_options: src[] shorter than the option table");
+
+/* The stats file's "options" map: every row's value and source. */
+static void echo(struct cm_yaml *y, const void *data)
+{
+    const struct sv_options *o = data;
+
+    cm_opt_yaml(y, sv_opts, CM_ARRAY_LEN(sv_opts), o, o->src);
+}
+
 void sv_options_help(FILE *out)
 {
     fprintf(out, "usage: sfs_nfsd [options]\n"
@@ -94,6 +105,8 @@ static int finish(struct sv_options *o, char *err, size_t errlen)
     cfg->idle_timeout_s = (unsigned)o->idle_timeout_s;
     cfg->fault.exit_after = (uint64_t)o->exit_after;
     cfg->stats_file = o->stats_file[0] ? o->stats_file : NULL;
+    cfg->echo = echo;
+    cfg->echo_data = o;
     cfg->nexports = o->exports.n;
     for (int i = 0; i < o->exports.n; i++)
         cfg->exports[i] = o->exports.v[i];

@@ -64,6 +64,12 @@ int sv_core_write_stats(const struct sv_core *c, const char *path,
         cm_yaml_kv_uint(y, "buffer_bytes_peak", conns->buffer_bytes_peak);
         cm_yaml_map_end(y);
     }
+    if (c->echo != NULL) {
+        cm_yaml_key(y, "options");
+        cm_yaml_map_begin(y);
+        c->echo(y, c->echo_data);
+        cm_yaml_map_end(y);
+    }
     cm_yaml_map_end(y);
     return cm_yaml_close(y, err, errlen);
 }

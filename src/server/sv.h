@@ -26,6 +26,8 @@
  * op/s of requested load. */
 #define SV_DEFAULT_MAX_BYTES (1024ULL * 1024 * 1024)
 
+struct cm_yaml;
+
 /* One --error OP=STATUS:PCT rule: procedure name (v2 and v3 names alike,
  * e.g. "write"), the NFS status to answer and the probability. */
 struct sv_error_rule {
@@ -68,6 +70,10 @@ struct sv_config {
     unsigned idle_timeout_s; /* close TCP connections idle this long, 0 = never */
     const char *stats_file;
     struct sv_fault fault;
+    /* Writes the options the server runs with into the stats file's
+     * "options" map (sv_options_parse sets it); NULL: no such map. */
+    void (*echo)(struct cm_yaml *y, const void *data);
+    const void *echo_data;
     /* Server instance in handles and the write verifier; 0 = from the
      * clock and pid (a restart changes it).  Fixed only by tests and the
      * fuzz driver, so that their inputs can carry valid handles. */

@@ -230,7 +230,9 @@ struct sv_core {
     struct cm_rng rng;
     uint64_t calls_answered;
     int exit_requested;
-    int root_squash; /* uid 0 is served as SV_NOBODY */
+    int root_squash;                                   /* uid 0 is served as SV_NOBODY */
+    void (*echo)(struct cm_yaml *y, const void *data); /* sv_config's */
+    const void *echo_data;
     /* per call: the caller's credential (AUTH_SYS, or nobody) */
     uint32_t cred_uid, cred_gid;
     uint32_t cred_gids[SV_MAX_GIDS];

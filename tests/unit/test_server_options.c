@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/opt.h"
 #include "server/sv.h"
 
 static struct sv_options o;
@@ -164,6 +166,39 @@ static void help_lists_every_flag(void **state)
     free(text);
 }
 
+/* The stats file echoes every option with its value and where it came
+ * from, typed: what a run used is on record beside its counters. */
+static void stats_file_echoes_the_options(void **state)
+{
+    const char *argv[] = {
+        "sfs_nfsd", "--drop-dirents", "12.5", "--max-bytes", "1M", "-e", "/a", "-e",
+        "/b"};
+    char path[] = "/tmp/test_server_options.XXXXXX", *text = NULL;
+    struct sv_core *c;
+    size_t len;
+    int fd;
+
+    (void)state;
+    assert_int_equal(parse(9, argv), 0);
+    o.cfg.instance = 1;
+    c = sv_core_create(&o.cfg, err, sizeof(err));
+    assert_non_null(c);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(sv_core_write_stats(c, path, NULL, err, sizeof(err)), 0);
+    assert_int_equal(cm_text_read(path, &text, &len, NULL, err, sizeof(err)), 0);
+    assert_non_null(strstr(text, "options:"));
+    assert_non_null(
+        strstr(text, "drop-dirents:\n    value: 12.5\n    source: 'command line'"));
+    assert_non_null(strstr(text, "max-bytes:\n    value: 1048576\n"));
+    assert_non_null(strstr(text, "export:\n    value: '/a,/b'\n"));
+    assert_non_null(strstr(text, "idle-timeout:\n    value: 300\n    source: 'default'"));
+    free(text);
+    unlink(path);
+    sv_core_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -171,6 +206,7 @@ int main(void)
         cmocka_unit_test(every_option),
         cmocka_unit_test(errors_name_the_option),
         cmocka_unit_test(help_lists_every_flag),
+        cmocka_unit_test(stats_file_echoes_the_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
