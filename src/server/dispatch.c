@@ -261,7 +261,7 @@ static size_t call(struct sv_core *c, XDR *in, XDR *out, u_int xid, int vi, u_in
         memcpy(c->res.b, &inject, sizeof(inject));
         c->errors_injected++;
     } else {
-        sv__fault_call(c);
+        sv__fault_call(c, v->nfs);
         h->fn(c, c->args.b, c->res.b);
         c->attrs_wrong = 0;
         c->fh_salt = 0;

@@ -129,10 +129,10 @@ uint32_t sv__fault_error(struct sv_core *c, const char *proc_name)
     return 0;
 }
 
-void sv__fault_call(struct sv_core *c)
+void sv__fault_call(struct sv_core *c, int nfs)
 {
     c->attrs_wrong =
-        c->fault.wrong_attrs_pct > 0 && sv__fault_hit(c, c->fault.wrong_attrs_pct);
+        nfs && c->fault.wrong_attrs_pct > 0 && sv__fault_hit(c, c->fault.wrong_attrs_pct);
     c->attrs_falsified += (uint64_t)c->attrs_wrong;
     c->fh_salt = 0;
     if (c->fault.change_fh_pct > 0 && sv__fault_hit(c, c->fault.change_fh_pct))

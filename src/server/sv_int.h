@@ -295,9 +295,9 @@ uint32_t sv__access3(struct sv_core *c, const struct sv_node *n, uint32_t asked)
 uint32_t sv__v2_status(int st3);
 /* Fault rule for a procedure name: the status to inject, or 0. */
 uint32_t sv__fault_error(struct sv_core *c, const char *proc_name);
-/* The per-call draws of --wrong-attrs and --change-handles (dispatch.c
- * calls it before each handler). */
-void sv__fault_call(struct sv_core *c);
+/* The per-call draws of --wrong-attrs (NFS calls only: nfs) and
+ * --change-handles (MNT too); dispatch.c calls it before each handler. */
+void sv__fault_call(struct sv_core *c, int nfs);
 /* What --wrong-attrs reports instead of a size and a mode. */
 void sv__fault_attrs(uint64_t *size, uint32_t *mode);
 /* The handle of n in replies: sv__fs_handle's, changed by --change-handles
