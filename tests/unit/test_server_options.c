@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/opt.h"
+#include "common/text.h"
 #include "server/sv.h"
 
 static struct sv_options o;
