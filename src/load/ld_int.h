@@ -82,13 +82,13 @@ struct ld_req {
     uint32_t block;  /* bytes per call */
     uint32_t ncalls;
     int append;
-    int truncate;      /* setattr truncates file back to its init size */
-    uint64_t new_size; /* truncate target */
-    int expect_noent;  /* a lookup aimed at a non-existent name */
+    int truncate;                    /* setattr truncates file back to its init size */
+    uint64_t new_size;               /* truncate target */
+    int expect_noent;                /* a lookup aimed at a non-existent name */
     uint8_t pick_state, pick_state2; /* the entries' states when picked: an
                                         error they imply is expected */
-    int existed;       /* create: the slot already existed (dump tag) */
-    int init;          /* population request: no stats, INIT timeouts */
+    int existed;                     /* create: the slot already existed (dump tag) */
+    int init;                        /* population request: no stats, INIT timeouts */
     /* outcome of the last call (population reads these) */
     int rpc_status;      /* 0 or RP_ERR_* */
     uint32_t nfs_status; /* NFS status of the reply */

@@ -85,7 +85,8 @@ static double lateness_ns(const struct ld_pacer *p, uint64_t now)
 
 uint64_t ld_pacer_behind_ns(const struct ld_pacer *p, uint64_t now)
 {
-    double owed = (double)(now - p->phase_start_ns) - (double)p->calls_phase * NS_PER_S / p->rate;
+    double owed =
+        (double)(now - p->phase_start_ns) - (double)p->calls_phase * NS_PER_S / p->rate;
 
     return owed > 0 ? (uint64_t)owed : 0;
 }
@@ -146,8 +147,8 @@ static int checkpoint(struct ld_pacer *p, uint64_t now)
             rc = -ETIME;
         }
     } else if (p->mode == LD_PACE_SFS) {
-        double work_ns = ival_ns - (double)p->slept_interval_ns -
-                         (double)p->dropped_interval_ns;
+        double work_ns =
+            ival_ns - (double)p->slept_interval_ns - (double)p->dropped_interval_ns;
         double w_ms, e_ms, deficit, planned, next_ms, cap;
 
         if (work_ns < 0)

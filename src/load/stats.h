@@ -70,16 +70,16 @@ struct ld_stats {
     /* pacing, added after the first version: struct ld_pacer's counters */
     uint64_t catchup_skips, ahead_sleeps;
     /* issue 9: honest accounting */
-    uint64_t behind_ns;      /* schedule not met at the end (sum) */
-    uint64_t dropped_ns;     /* schedule time given up after stalls (sum) */
-    uint64_t max_lag_ns;     /* the most a child was ever behind (max) */
-    double lag_calls_ms;     /* open loop: sum over calls of their request's
-                                issue lag (response including lag) */
-    uint64_t late_threshold_us; /* open loop: "late" means lag above this */
+    uint64_t behind_ns;              /* schedule not met at the end (sum) */
+    uint64_t dropped_ns;             /* schedule time given up after stalls (sum) */
+    uint64_t max_lag_ns;             /* the most a child was ever behind (max) */
+    double lag_calls_ms;             /* open loop: sum over calls of their request's
+                                        issue lag (response including lag) */
+    uint64_t late_threshold_us;      /* open loop: "late" means lag above this */
     uint64_t err_status[LD_NSTATUS]; /* unexpected NFS errors by status */
-    uint64_t reconnects;     /* TCP connections re-established */
-    uint64_t stale;          /* STALE / BADHANDLE replies */
-    uint64_t ended_early;    /* enum ld_end_cause (max) */
+    uint64_t reconnects;             /* TCP connections re-established */
+    uint64_t stale;                  /* STALE / BADHANDLE replies */
+    uint64_t ended_early;            /* enum ld_end_cause (max) */
 };
 
 /* The slot of an NFS status in err_status. */
@@ -98,7 +98,8 @@ void ld_stats_bad(struct ld_stats *s, int op);
 /* One more of a per-op counter (a field of struct ld_opstat, given by its
  * offset) for op and TOTAL. */
 void ld_stats_count(struct ld_stats *s, int op, size_t field);
-#define LD_STATS_COUNT(s, op, field) ld_stats_count((s), (op), offsetof(struct ld_opstat, field))
+#define LD_STATS_COUNT(s, op, field)                                                     \
+    ld_stats_count((s), (op), offsetof(struct ld_opstat, field))
 /* A good call of op answered with an NFS status the workload did not
  * expect (op, TOTAL and the status's slot). */
 void ld_stats_unexpected(struct ld_stats *s, int op, uint32_t nfs_status);

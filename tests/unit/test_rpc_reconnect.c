@@ -86,8 +86,8 @@ static int peer_recv_wait(int fd, int stream, uint32_t *xid, uint32_t *arg, int 
     i = off + 32 + cred_len + 8; /* past the verifier (AUTH_NONE, 0) */
     assert_true((ssize_t)(i + 4) <= n);
     *xid = w[0];
-    *arg = (uint32_t)buf[i] << 24 | (uint32_t)buf[i + 1] << 16 | (uint32_t)buf[i + 2] << 8 |
-           buf[i + 3];
+    *arg = (uint32_t)buf[i] << 24 | (uint32_t)buf[i + 1] << 16 |
+           (uint32_t)buf[i + 2] << 8 | buf[i + 3];
     return 0;
 }
 
@@ -146,9 +146,9 @@ static void tcall_start(struct rp_client *c, struct tcall *t, uint32_t arg,
 
 /* The reopen hook: a new socketpair per connection while `refuse` is 0. */
 struct line {
-    int peer;    /* the server's end of the current connection */
-    int refuse;  /* answer -ECONNREFUSED */
-    int opens;   /* reopen calls */
+    int peer;   /* the server's end of the current connection */
+    int refuse; /* answer -ECONNREFUSED */
+    int opens;  /* reopen calls */
     uint64_t at[16];
 };
 
@@ -182,8 +182,8 @@ static struct rp_client *open_stream(struct line *l, uint32_t reconnect_ms)
     o.reopen_data = l;
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
     l->peer = sv[1];
-    assert_int_equal(rp_client_open_fd(&c, sv[0], RP_TCP, PROG, VERS, &o, err, sizeof(err)),
-                     0);
+    assert_int_equal(
+        rp_client_open_fd(&c, sv[0], RP_TCP, PROG, VERS, &o, err, sizeof(err)), 0);
     return c;
 }
 
@@ -362,8 +362,8 @@ static void adaptive_udp_retransmission(void **state)
     o.clock = &fake_clock;
     o.adaptive_rto = 1;
     assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
-    assert_int_equal(rp_client_open_fd(&c, sv[0], RP_UDP, PROG, VERS, &o, err, sizeof(err)),
-                     0);
+    assert_int_equal(
+        rp_client_open_fd(&c, sv[0], RP_UDP, PROG, VERS, &o, err, sizeof(err)), 0);
     /* no round trip yet: the first wait is RP_RTO_INITIAL_MS */
     tcall_start(c, &t, 1, 1000);
     assert_int_equal(rp_client_timeout_ms(c), (int)RP_RTO_INITIAL_MS);
@@ -389,9 +389,12 @@ static void adaptive_udp_retransmission(void **state)
     /* sends at 0, 50, 150, 350, 750, 1750, 2750, 3750, 4750 ms */
     assert_int_equal(sends, 9);
     assert_true(sent_at[1] >= 50 * MS && sent_at[1] <= 52 * MS);
-    assert_true(sent_at[2] - sent_at[1] >= 100 * MS && sent_at[2] - sent_at[1] <= 102 * MS);
-    assert_true(sent_at[4] - sent_at[3] >= 400 * MS && sent_at[4] - sent_at[3] <= 402 * MS);
-    assert_true(sent_at[6] - sent_at[5] >= 1000 * MS && sent_at[6] - sent_at[5] <= 1002 * MS);
+    assert_true(sent_at[2] - sent_at[1] >= 100 * MS &&
+                sent_at[2] - sent_at[1] <= 102 * MS);
+    assert_true(sent_at[4] - sent_at[3] >= 400 * MS &&
+                sent_at[4] - sent_at[3] <= 402 * MS);
+    assert_true(sent_at[6] - sent_at[5] >= 1000 * MS &&
+                sent_at[6] - sent_at[5] <= 1002 * MS);
     /* back to SFS's fixed timer: the first wait is the class timeout */
     rp_client_set_adaptive_rto(c, 0);
     tcall_start(c, &t, 5, 1000);
