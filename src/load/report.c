@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "common/cm.h"
@@ -724,4 +725,20 @@ int ld_report_yaml(const char *path, const struct ld_report_in *in,
     yaml_totals(y, in, v);
     cm_yaml_map_end(y);
     return cm_yaml_close(y, err, errlen);
+}
+
+int ld_report_yaml_check(const char *path, char *err, size_t errlen)
+{
+    struct cm_atomic_file af;
+    char why[CM_ERR_LEN];
+    struct stat st;
+
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cm_errf(err, errlen, "--yaml %s: is a directory", path), -EISDIR;
+    if (cm_atomic_open(&af, path, why, sizeof(why)) < 0)
+        return cm_errf(err, errlen, "--yaml %s: cannot write the results there: %s", path,
+                       why),
+               -EACCES;
+    cm_atomic_abort(&af);
+    return 0;
 }

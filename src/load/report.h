@@ -125,4 +125,9 @@ uint64_t ld_report_errors(const struct ld_opstat *o);
 int ld_report_yaml(const char *path, const struct ld_report_in *in,
                    const struct ld_validity *v, char *err, size_t errlen);
 
+/* Checks before the run that the YAML results can be written to path
+ * (the temporary file beside it is created and removed, path is not a
+ * directory).  Returns 0 or -errno with one line in err. */
+int ld_report_yaml_check(const char *path, char *err, size_t errlen);
+
 #endif /* LD_REPORT_H */
