@@ -451,7 +451,7 @@ static void details_pacing(FILE *out, const struct ld_report_in *in)
 
         max_lag = (double)s->lag.max_us / 1e6;
         fprintf(out,
-                "OPEN LOOP (%s arrivals): issue lag p50 %.3f p99 %.3f max %.3f ms; %" PRIu64
+                "OPEN LOOP (%s arrivals, non-standard): issue lag p50 %.3f p99 %.3f max %.3f ms; %" PRIu64
                 " of %" PRIu64 " requests late (more than %.0f ms after their deadline)\n",
                 in->cfg->pace_mode == LD_PACE_OPEN_POISSON ? "Poisson" : "fixed",
                 cm_hist_quantile_ms(&s->lag, 0.50), cm_hist_quantile_ms(&s->lag, 0.99),
