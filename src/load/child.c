@@ -210,8 +210,9 @@ static int after_request(struct ld_child *c, int calls, uint64_t lag)
 static void pacing_results(struct ld_child *c)
 {
     struct ld_stats *s = &c->stats;
-    const struct ld_pacer *p = &c->pacer;
+    struct ld_pacer *p = &c->pacer;
 
+    ld_pacer_note_lag(p, c->phase_start_ns + s->runtime_ns);
     s->carry_resets = p->carry_resets;
     s->zero_intervals = p->zero_intervals;
     s->catchup_skips = p->catchup_skips;

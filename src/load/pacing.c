@@ -83,6 +83,14 @@ static double lateness_ns(const struct ld_pacer *p, uint64_t now)
            (double)p->calls_phase * NS_PER_S / p->rate;
 }
 
+void ld_pacer_note_lag(struct ld_pacer *p, uint64_t now)
+{
+    double late = lateness_ns(p, now);
+
+    if (p->phase == LD_PHASE_RUN && late > (double)p->max_lag_ns)
+        p->max_lag_ns = (uint64_t)late;
+}
+
 uint64_t ld_pacer_behind_ns(const struct ld_pacer *p, uint64_t now)
 {
     double owed =

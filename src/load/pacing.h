@@ -136,6 +136,10 @@ int ld_pacer_after(struct ld_pacer *p, uint32_t calls);
  * counting the time given up after stalls. */
 uint64_t ld_pacer_behind_ns(const struct ld_pacer *p, uint64_t now);
 
+/* Notes the lateness at now (the end of a phase, when the last request
+ * never returned to the pacer) in max_lag_ns. */
+void ld_pacer_note_lag(struct ld_pacer *p, uint64_t now);
+
 /* Runs a due checkpoint without issuing (for a child that is waiting on
  * replies): returns 0 or -ETIME as ld_pacer_after. */
 int ld_pacer_poll(struct ld_pacer *p);
