@@ -20,10 +20,10 @@
 
 #define MOUNT_STAGGER_MS 200
 #define RECONNECT_MAX_S  400 /* PRIME_TIMEOUT's default (D8) */
-#define INIT_TRIES       5 /* an RPC failure during population is retried */
-#define TYPE_REG         1 /* NFREG / NF3REG */
-#define TYPE_DIR         2 /* NFDIR / NF3DIR */
-#define TYPE_LNK         5 /* NFLNK / NF3LNK */
+#define INIT_TRIES       5   /* an RPC failure during population is retried */
+#define TYPE_REG         1   /* NFREG / NF3REG */
+#define TYPE_DIR         2   /* NFDIR / NF3DIR */
+#define TYPE_LNK         5   /* NFLNK / NF3LNK */
 
 static int fail(struct ld_child *c, int rc, const char *fmt, ...) CM_PRINTF(3, 4);
 

@@ -91,8 +91,7 @@ static void op_figures(const struct ld_report_in *in, int op, struct op_figures 
     f->bad = o->bad;
     f->success = ld_report_success(o);
     f->errors = ld_report_errors(o);
-    f->calls_per_req =
-        o->requests ? (double)(o->good + o->bad) / (double)o->requests : 0;
+    f->calls_per_req = o->requests ? (double)(o->good + o->bad) / (double)o->requests : 0;
     f->mean = ld_stats_mean_ms(o);
     f->stddev = ld_stats_stddev(o);
     f->ci = ld_stats_ci(o);
@@ -377,7 +376,8 @@ static void details_calls(FILE *out, const struct ld_stats *s)
     unsigned k;
 
     fprintf(out,
-            "BAD CALLS: %" PRIu64 " (%" PRIu64 " answered only after the call timeout, %" PRIu64
+            "BAD CALLS: %" PRIu64 " (%" PRIu64
+            " answered only after the call timeout, %" PRIu64
             " not answered or failed)\n",
             t->bad, t->late, t->bad - t->late);
     fprintf(out, "RETRANSMITTED CALLS: %" PRIu64, t->retrans);
@@ -397,7 +397,8 @@ static void details_calls(FILE *out, const struct ld_stats *s)
             if (s->err_status[k]) {
                 uint32_t st = ld_stats_slot_status(k);
                 fprintf(out, "%s%s %" PRIu64, sep,
-                        st == UINT32_MAX ? "other" : nf_status_name(st), s->err_status[k]);
+                        st == UINT32_MAX ? "other" : nf_status_name(st),
+                        s->err_status[k]);
                 sep = ", ";
             }
         fputs("; by op: ", out);
@@ -424,8 +425,7 @@ static void details_mix(FILE *out, const struct ld_stats *s)
             " truncations; calls per request: read %.2f, write %.2f\n",
             wr->requests ? (double)s->appends * 100.0 / (double)wr->requests : 0,
             wr->requests, s->truncates, per_req(rd), per_req(wr));
-    fprintf(out, "NO-FIT (CLIPPED) TRANSFERS: %" PRIu64,
-            s->op[NF_OP_TOTAL].nofit);
+    fprintf(out, "NO-FIT (CLIPPED) TRANSFERS: %" PRIu64, s->op[NF_OP_TOTAL].nofit);
     if (s->op[NF_OP_TOTAL].nofit) {
         fputs(" (", out);
         per_op_list(out, s, offsetof(struct ld_opstat, nofit));
@@ -451,8 +451,9 @@ static void details_pacing(FILE *out, const struct ld_report_in *in)
 
         max_lag = (double)s->lag.max_us / 1e6;
         fprintf(out,
-                "OPEN LOOP (%s arrivals, non-standard): issue lag p50 %.3f p99 %.3f max %.3f ms; %" PRIu64
-                " of %" PRIu64 " requests late (more than %.0f ms after their deadline)\n",
+                "OPEN LOOP (%s arrivals, non-standard): issue lag p50 %.3f p99 %.3f max "
+                "%.3f ms; %" PRIu64 " of %" PRIu64
+                " requests late (more than %.0f ms after their deadline)\n",
                 in->cfg->pace_mode == LD_PACE_OPEN_POISSON ? "Poisson" : "fixed",
                 cm_hist_quantile_ms(&s->lag, 0.50), cm_hist_quantile_ms(&s->lag, 0.99),
                 (double)s->lag.max_us / 1000.0, s->late_requests, s->lag.count,
@@ -698,9 +699,10 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_double(y, "max_ms", (double)s->lag.max_us / 1000.0, 3);
     cm_yaml_kv_double(y, "late_threshold_ms", (double)s->late_threshold_us / 1000.0, 3);
     cm_yaml_kv_double(y, "response_including_lag_ms",
-                      s->op[NF_OP_TOTAL].good ? (s->op[NF_OP_TOTAL].sum_ms + s->lag_calls_ms) /
-                                                    (double)s->op[NF_OP_TOTAL].good
-                                              : 0,
+                      s->op[NF_OP_TOTAL].good
+                          ? (s->op[NF_OP_TOTAL].sum_ms + s->lag_calls_ms) /
+                                (double)s->op[NF_OP_TOTAL].good
+                          : 0,
                       3);
     cm_yaml_map_end(y);
 }

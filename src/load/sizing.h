@@ -22,8 +22,9 @@
 #define LD_MIN_NONIO        100u
 #define LD_NONIO_INIT_RATIO 0.5 /* half of the non-io files pre-created */
 #define LD_FILE_SIZE_ROWS   10
-#define LD_MAX_IO_CHILD     (1u << 22) /* io files one process can hold (its
-                                          file table: ~100 bytes an entry) */
+#define LD_MAX_IO_CHILD                                                                  \
+    (1u << 22) /* io files one process can hold (its                                     \
+                  file table: ~100 bytes an entry) */
 
 /* Per-child file counts and per-child size accounting (KB). */
 struct ld_sizing {

@@ -141,8 +141,8 @@ static void deck_remainders_carry_over(void **state)
         double want = (double)decks * LD_OP_DECK / 7.0;
 
         if (fabs((double)count[op] - want) >= 1.0)
-            fail_msg("op %d: %llu requests, share %.2f", op, (unsigned long long)count[op],
-                     want);
+            fail_msg("op %d: %llu requests, share %.2f", op,
+                     (unsigned long long)count[op], want);
     }
     ld_child_free(&child);
 }

@@ -352,7 +352,7 @@ static void adaptive_udp_retransmission(void **state)
     struct rp_client *c;
     struct tcall t;
     char err[CM_ERR_LEN];
-    uint64_t t0, sent_at[32];
+    uint64_t t0, sent_at[32] = {0};
     uint32_t xid, x, a;
     int sv[2], sends = 0;
     struct rp_client_stats st;
