@@ -71,7 +71,8 @@ void ld_pacer_start_phase(struct ld_pacer *p, int phase)
     p->slept_interval_ns = p->slept_phase_ns = 0;
     p->asked_interval_ns = 0;
     p->next_deadline_ns = now;
-    p->dropped_ns = p->dropped_interval_ns = 0;
+    p->dropped_ns = p->stalled_interval_ns = 0;
+    p->last_late_ns = 0;
     p->max_lag_ns = 0;
 }
 
@@ -156,7 +157,7 @@ static int checkpoint(struct ld_pacer *p, uint64_t now)
         }
     } else if (p->mode == LD_PACE_SFS) {
         double work_ns =
-            ival_ns - (double)p->slept_interval_ns - (double)p->dropped_interval_ns;
+            ival_ns - (double)p->slept_interval_ns - (double)p->stalled_interval_ns;
         double w_ms, e_ms, deficit, planned, next_ms, cap;
 
         if (work_ns < 0)
@@ -200,7 +201,7 @@ static int checkpoint(struct ld_pacer *p, uint64_t now)
     p->calls_interval = 0;
     p->slept_interval_ns = 0;
     p->asked_interval_ns = 0;
-    p->dropped_interval_ns = 0;
+    p->stalled_interval_ns = 0;
     return rc;
 }
 
@@ -282,12 +283,15 @@ int ld_pacer_after(struct ld_pacer *p, uint32_t calls)
         if (behind_ns > (double)p->max_lag_ns)
             p->max_lag_ns = (uint64_t)behind_ns;
         if (behind_ns > (double)LD_PACE_DEBT_NS) {
-            uint64_t give_up = (uint64_t)(behind_ns - (double)LD_PACE_DEBT_NS);
+            /* a stall: what it added to the lateness is not work; beyond
+             * the debt it is given up */
+            double before = p->last_late_ns > 0 ? (double)p->last_late_ns : 0;
 
-            p->dropped_ns += give_up;
-            p->dropped_interval_ns += give_up;
+            p->stalled_interval_ns += (uint64_t)(behind_ns - before);
+            p->dropped_ns += (uint64_t)(behind_ns - (double)LD_PACE_DEBT_NS);
             behind_ns = (double)LD_PACE_DEBT_NS;
         }
+        p->last_late_ns = (int64_t)behind_ns;
         if (behind_ns > (double)LD_PACE_CATCHUP_NS) {
             /* the schedule now settles the debt: keeping it in the carry
              * as well would make the same time up twice */

@@ -21,8 +21,9 @@
  * completely"): the child carries at most LD_PACE_DEBT_NS of lateness; a
  * longer stall (a frozen server) moves the schedule on and the time beyond
  * the debt is lost throughput, counted in dropped_ns, never made up by a
- * burst.  That dropped time is not work either: the checkpoint leaves it
- * out of the work per call, so a stall does not shorten the next sleeps.
+ * burst.  A stall is not work either: the lateness it added (the part
+ * made up and the part given up) is left out of the checkpoint's work per
+ * call, so a stall does not shorten the next sleeps.
  *
  * Open-loop mode (FreeSFS, D7): each call has an absolute deadline (fixed
  * gaps of 1/rate, or exponential gaps for Poisson arrivals); the child waits
@@ -104,7 +105,8 @@ struct ld_pacer {
     uint64_t ahead_sleeps;      /* sleeps lengthened: ahead of the schedule */
     /* bounded catch-up (run) */
     uint64_t dropped_ns;          /* lateness beyond the debt, given up */
-    uint64_t dropped_interval_ns; /* ... in this interval (not work) */
+    uint64_t stalled_interval_ns; /* stalls seen in this interval (not work) */
+    int64_t last_late_ns;         /* lateness after the previous request */
     uint64_t max_lag_ns;          /* the most the child was ever behind */
 };
 

@@ -55,7 +55,8 @@ static void new_counters_merge_and_travel(void **state)
     assert_int_equal(a.op[NF_OP_GETATTR].unexpected, 2);
     assert_int_equal(a.err_status[ld_stats_status_slot(NF_ST_IO)], 1);
     assert_int_equal(a.err_status[LD_NSTATUS - 1], 1);
-    assert_int_equal(ld_stats_slot_status(ld_stats_status_slot(NF_ST_STALE)), NF_ST_STALE);
+    assert_int_equal(ld_stats_slot_status(ld_stats_status_slot(NF_ST_STALE)),
+                     NF_ST_STALE);
     assert_int_equal(ld_stats_slot_status(LD_NSTATUS - 1), UINT32_MAX);
     ld_stats_encode(&a, buf);
     assert_int_equal(ld_stats_decode(&c, buf, ld_stats_wire_bytes()), 0);
@@ -150,15 +151,14 @@ static void freesfs_settings_are_non_standard(void **state)
     (void)state;
     f->cfg.io_files = 1000;
     assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_FILE_COUNT);
-    assert_string_equal(
-        v.line[0],
-        "INVALID RUN, ILLEGAL PARAMETER: Non-standard File count 1000 != 390 x load (-F)");
+    assert_string_equal(v.line[0], "INVALID RUN, ILLEGAL PARAMETER: Non-standard File "
+                                   "count 1000 != 390 x load (-F)");
     f->cfg.pace_mode = LD_PACE_OPEN_FIXED;
     f->cfg.seed = 77;
     assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_FILE_COUNT);
     assert_int_equal(v.nlines, 3);
-    assert_string_equal(v.line[0],
-                        "INVALID RUN, ILLEGAL PARAMETER: Non-standard Random seed 77 != 2231");
+    assert_string_equal(
+        v.line[0], "INVALID RUN, ILLEGAL PARAMETER: Non-standard Random seed 77 != 2231");
     assert_string_equal(
         v.line[1],
         "INVALID RUN, ILLEGAL PARAMETER: Non-standard Pacing open-loop (fixed) != sfs");
