@@ -26,18 +26,27 @@ srv() {
     track "$SRV"
     wait_for "grep -c '^ready' '$T_DIR/nfsd.log' | grep -qx $1" 200 0.05
 }
+# run_then_kill N SECONDS AFTER [restart]: a -Q run of SECONDS in the
+# background; the server is killed AFTER seconds into the run (and started
+# again on the same ports with "restart"); returns the run's exit code.
+run_then_kill() {
+    local n=$1 t=$2 after=$3 pid
+    "$T_BIN/sfs3" -Q -l 60 -p 2 -w 0 -t "$t" -F 100 "$URL" >"$T_DIR/out$n" 2>"$T_DIR/err$n" &
+    pid=$!
+    track "$pid"
+    wait_for "grep -q 'test run' '$T_DIR/err$n'" 600 0.05 || bail "run $n did not start"
+    sleep "$after"
+    stop_pid "$SRV"
+    if [ "${4:-}" = restart ]; then
+        sleep 0.3
+        srv 2 || bail "sfs_nfsd did not start again on port $nport"
+    fi
+    wait_for "! alive $pid" 600 0.05
+    wait "$pid"
+}
 srv 1 || bail "sfs_nfsd did not start on port $nport"
 
-"$T_BIN/sfs3" -Q -l 60 -p 2 -w 0 -t 10 -F 100 "$URL" >"$T_DIR/out1" 2>"$T_DIR/err1" &
-pid=$!
-track "$pid"
-wait_for "grep -q 'test run' '$T_DIR/err1'" 600 0.05 || bail "run 1 did not start"
-sleep 1.5
-stop_pid "$SRV"
-sleep 0.3
-srv 2 || bail "sfs_nfsd did not start again on port $nport"
-wait_for "! alive $pid" 600 0.05
-wait "$pid"
+run_then_kill 1 10 1.5 restart
 is "$?" 1 "run 1 fails once the restarted server answers STALE"
 like "$(cat "$T_DIR/err1")" "the server's file handles went stale: was it restarted\?" \
     "and says why, after reconnecting to the new server"
@@ -47,14 +56,7 @@ is "$?" 0 "run 2 rebuilds the file set and completes"
 like "$out" "TCP PROTOCOL" "run 2 reports"
 unlike "$out$(cat "$T_DIR/err2")" "STALE|stale|Failed RPC" "run 2: no stale handle, no failed calls"
 
-"$T_BIN/sfs3" -Q -l 60 -p 2 -w 0 -t 4 -F 100 "$URL" >"$T_DIR/out3" 2>"$T_DIR/err3" &
-pid=$!
-track "$pid"
-wait_for "grep -q 'test run' '$T_DIR/err3'" 600 0.05 || bail "run 3 did not start"
-sleep 1
-stop_pid "$SRV"
-wait_for "! alive $pid" 600 0.05
-wait "$pid"
+run_then_kill 3 4 1
 is "$?" 0 "run 3 ends with a report although the server stayed away"
 like "$(cat "$T_DIR/out3")" "sfs3: INVALID RUN, the run ended early: the NFS server could not be reached again" \
     "the report is INVALID and gives the cause"

@@ -193,6 +193,21 @@ static void service(struct rp_client *c, int times)
         (void)rp_client_service(c, POLLIN | POLLOUT);
 }
 
+/* Starts one call, lets the peer read it, then closes the connection
+ * (reconnection attempts refused when refuse) and services the client
+ * once, so that it notices. */
+static void lose_connection(struct rp_client *c, struct line *l, struct tcall *t,
+                            uint32_t timeout_ms, int refuse)
+{
+    uint32_t xid, a;
+
+    tcall_start(c, t, 1, timeout_ms);
+    assert_int_equal(peer_recv(l->peer, 1, &xid, &a), 0);
+    l->refuse = refuse;
+    close(l->peer);
+    service(c, 1);
+}
+
 /* ---- tests ----------------------------------------------------------------- */
 
 static void lost_connection_resends_the_calls_with_their_xids(void **state)
@@ -259,15 +274,10 @@ static void reconnection_backs_off_then_gives_up(void **state)
     struct line l;
     struct rp_client *c = open_stream(&l, 3000);
     struct tcall t, late;
-    uint32_t xid, a;
     int i;
 
     (void)state;
-    tcall_start(c, &t, 1, 60000);
-    assert_int_equal(peer_recv(l.peer, 1, &xid, &a), 0);
-    l.refuse = 1;
-    close(l.peer);
-    service(c, 1); /* notices the loss, tries at once: refused */
+    lose_connection(c, &l, &t, 60000, 1); /* tries at once: refused */
     assert_int_equal(rp_client_state(c), RP_STATE_DOWN);
     /* step 10 ms at a time through 2.9 s: attempts at 0, 50, 150, 350,
      * 750, 1550, 2550 ms (backoff doubling, at most 1 s) */
@@ -302,14 +312,9 @@ static void a_call_past_its_timeout_fails_while_reconnecting(void **state)
     struct line l;
     struct rp_client *c = open_stream(&l, 30000);
     struct tcall t;
-    uint32_t xid, a;
 
     (void)state;
-    tcall_start(c, &t, 1, 2000);
-    assert_int_equal(peer_recv(l.peer, 1, &xid, &a), 0);
-    l.refuse = 1;
-    close(l.peer);
-    service(c, 1);
+    lose_connection(c, &l, &t, 2000, 1);
     fake_now += 1999 * MS;
     service(c, 1);
     assert_int_equal(t.done_count, 0);
@@ -328,13 +333,9 @@ static void without_reconnect_ms_a_lost_connection_is_fatal(void **state)
     struct line l;
     struct rp_client *c = open_stream(&l, 0);
     struct tcall t;
-    uint32_t xid, a;
 
     (void)state;
-    tcall_start(c, &t, 1, 2000);
-    assert_int_equal(peer_recv(l.peer, 1, &xid, &a), 0);
-    close(l.peer);
-    service(c, 1);
+    lose_connection(c, &l, &t, 2000, 0);
     assert_int_equal(t.done_count, 1);
     assert_int_equal(t.call.status, RP_ERR_CONNRESET);
     assert_int_equal(rp_client_state(c), RP_STATE_DEAD);
