@@ -7,13 +7,14 @@
 # read and write request; and every v3 COMMIT goes to a file holding
 # UNSTABLE data not yet committed whenever one exists (checked in the -z
 # dump: a commit while some file has writes since its last commit must
-# name such a file).  Before, COMMIT took a random working file (in this
+# name such a file; no warm-up, so that every uncommitted write of the run
+# is in the dump).  Before, COMMIT took a random working file (in this
 # run about 15 of 20 commits per child missed every uncommitted file) and
 # the realised mix was only partly in the YAML.
 . "$(dirname "$0")/lib.sh"
 plan 7
 start_nfsd srv || bail "sfs_nfsd did not start"
-out=$(TMPDIR=$T_DIR "$T_BIN/sfs3" -l 200 -p 2 -w 1 -t 5 -F 1000 -z --yaml "$T_DIR/r.yaml" \
+out=$(TMPDIR=$T_DIR "$T_BIN/sfs3" -l 200 -p 2 -w 0 -t 5 -F 1000 -z --yaml "$T_DIR/r.yaml" \
     "$srv_URL" 2>"$T_DIR/err")
 is "$?" 0 "the run completes"
 like "$out" "REALISED MIX: [0-9.]+% of [0-9]+ write requests appended, [0-9]+ truncations; calls per request: read [0-9.]+, write [0-9.]+" \
