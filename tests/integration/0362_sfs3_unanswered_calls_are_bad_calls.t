@@ -12,7 +12,7 @@
 plan 7
 start_nfsd lossy --drop-replies 3 || bail "sfs_nfsd did not start"
 start_nfsd rare --drop-replies 0.1 --seed 5 || bail "sfs_nfsd did not start"
-out=$("$T_BIN/sfs3" -l 200 -p 4 -w 1 -t 6 -F 200 --yaml "$T_DIR/r.yaml" "$lossy_URL" \
+out=$("$T_BIN/sfs3" -l 400 -p 8 -w 1 -t 6 -F 400 --yaml "$T_DIR/r.yaml" "$lossy_URL" \
     2>"$T_DIR/err1")
 is "$?" 0 "the lossy run completes and reports"
 good=$(printf '%s\n' "$out" | awk '/^TOTAL NFS OPERATIONS:/ {print $4}')
@@ -22,7 +22,7 @@ ok "$(awk -v b="$bad" -v g="$good" 'BEGIN {exit !(g > 0 && b * 100 / g >= 1.5 &&
 like "$out" "sfs3: INVALID RUN, [0-9]+% Failed RPC calls" "INVALID with the failed-calls line"
 like "$out" "RETRANSMITTED CALLS: [1-9][0-9]* \((.*[a-z]+ [0-9]+)+\)" \
     "retransmitted calls are reported in total and per op"
-out=$("$T_BIN/sfs3" -l 500 -p 4 -w 1 -t 10 -F 200 "$rare_URL" 2>"$T_DIR/err2")
+out=$("$T_BIN/sfs3" -l 800 -p 8 -w 1 -t 10 -F 400 "$rare_URL" 2>"$T_DIR/err2")
 is "$?" 0 "the 0.1 % run completes"
 unlike "$out" "Failed RPC calls" "0.1 % lost replies: no failed-calls INVALID line"
 bad=$(printf '%s\n' "$out" | awk '/^BAD CALLS:/ {print $3}')
