@@ -8,7 +8,8 @@
  * AUTH_SYS credentials, the in-flight limit, cancel on close, lost
  * connections; and the regressions of the review: a UDP call too big for
  * IP fails alone, bytes_sent counts partial writes, a sync call that
- * finished before a poll failure completes once. */
+ * finished before a poll failure completes once.  The engine's asserted
+ * invariants are live in every build: a call started twice aborts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rpc/recmark.h"
@@ -677,6 +681,38 @@ static void sync_call_finished_before_a_poll_failure_completes_once(void **state
     rp_client_close(f.c);
 }
 
+/* The engine's invariants are asserted in every build (docs/TESTING.md):
+ * starting a call that is still in flight would put it in the XID table
+ * twice and loop its chain; the assert stops the process at once instead.
+ * Run in a child, whose death by SIGABRT is the expected outcome. */
+static void a_call_started_twice_aborts_instead_of_corrupting_the_table(void **state)
+{
+    pid_t pid;
+    int status = 0;
+
+    (void)state;
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rp_client_opts o;
+        struct fixture f;
+        struct tcall t;
+        int devnull = open("/dev/null", O_WRONLY);
+
+        if (devnull >= 0) /* the assertion's message is expected */
+            dup2(devnull, 2);
+        rp_client_opts_init(&o);
+        open_pair(&f, 0, &o);
+        tcall_prepare(&t, 1, 1000);
+        if (rp_call_start(f.c, &t.call) == 0)
+            (void)rp_call_start(f.c, &t.call);
+        _exit(0); /* not reached while the asserts are on */
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGABRT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -693,6 +729,7 @@ int main(void)
         cmocka_unit_test(udp_oversize_call_fails_alone),
         cmocka_unit_test(bytes_sent_counts_partial_writes),
         cmocka_unit_test(sync_call_finished_before_a_poll_failure_completes_once),
+        cmocka_unit_test(a_call_started_twice_aborts_instead_of_corrupting_the_table),
     };
 
     return cmocka_run_group_tests_name("rpc_client", tests, NULL, NULL);
