@@ -370,7 +370,8 @@ void nf_umount(struct nf_mount *m)
 
     /* UMNT is a courtesy: bound it to about a second. */
     m->opts.timeout_ms = saved < 1000 ? saved : 1000;
-    if ((m->mount_port || m->opts.connect) && open_mount_client(m, &mc, err, sizeof(err)) == 0) {
+    if ((m->mount_port || m->opts.connect) &&
+        open_mount_client(m, &mc, err, sizeof(err)) == 0) {
         (void)mount_call(m, mc, &call,
                          m->nfs_version == 2 ? MOUNTPROC_UMNT : MOUNTPROC3_UMNT, &path,
                          &none);

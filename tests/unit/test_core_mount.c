@@ -233,11 +233,11 @@ static void scripted(void *ctx, const int *fds, const int *stream, int n, int st
             }
             if (s->silent || got < 8)
                 continue;
-            memcpy(out + 4, in + 4, 4);  /* the XID, after the record mark */
-            put32(out + 8, 1);           /* REPLY */
-            put32(out + 12, 0);          /* MSG_ACCEPTED */
-            put32(out + 16, 0);          /* verifier AUTH_NONE, */
-            put32(out + 20, 0);          /* empty */
+            memcpy(out + 4, in + 4, 4); /* the XID, after the record mark */
+            put32(out + 8, 1);          /* REPLY */
+            put32(out + 12, 0);         /* MSG_ACCEPTED */
+            put32(out + 16, 0);         /* verifier AUTH_NONE, */
+            put32(out + 20, 0);         /* empty */
             put32(out + 24, s->garbage ? 77u : (uint32_t)s->accept);
             if (s->accept == PROG_MISMATCH) {
                 put32(out + 28, 3);

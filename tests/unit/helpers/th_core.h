@@ -73,8 +73,8 @@ static inline int th_core_start_pairs(struct th_core *t, const struct sv_config 
     if (t->core == NULL)
         return -1;
     for (int i = 0; i < nstream + ndgram; i++)
-        if ((t->fds[i] = th_serve_pair(&t->serve, i < nstream ? SOCK_STREAM : SOCK_DGRAM)) <
-            0)
+        if ((t->fds[i] =
+                 th_serve_pair(&t->serve, i < nstream ? SOCK_STREAM : SOCK_DGRAM)) < 0)
             return -1;
     return th_serve_start(&t->serve, th_core_serve, t) == 0 ? 0 : -1;
 }
