@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "common/cm.h"
 #include "load/config.h"
 #include "load/iodist.h"
 #include "load/mix.h"
@@ -56,6 +57,22 @@ struct ld_validity {
     char line[LD_VALIDITY_MAX_LINES][160]; /* without "<prog>: " and '\n' */
 };
 
+/*
+ * The prime's aggregate of several clients (sfs-reference §11): the report
+ * shows the clients' merged stats (calls, errors, pooled std dev and CI,
+ * file set sums) except for what SFS averages or sums per client instead.
+ */
+struct ld_report_agg {
+    unsigned nclients;
+    uint64_t requested_load; /* clients x per-client load */
+    uint64_t ops_x100;       /* sum of the clients' throughputs */
+    uint64_t resp_x100;      /* unweighted mean of the clients' responses */
+    uint64_t runtime_s;      /* mean of the clients' test times */
+    double mean_ms[NF_NOPS + 1];    /* unweighted mean of client means */
+    double actual_pct[NF_NOPS + 1]; /* mean of the clients' actual mix */
+    double pct_time[NF_NOPS + 1];   /* mean of the clients' % of time */
+};
+
 /* What the report shows.  All pointers are the caller's. */
 struct ld_report_in {
     const char *prog; /* "sfs3" */
@@ -66,7 +83,19 @@ struct ld_report_in {
     const struct ld_iodist *iodist;
     const struct ld_sizing *sizing; /* per child */
     const struct ld_stats *stats;   /* merged over the client's children */
+    const struct ld_report_agg *agg; /* NULL for one client; the prime's aggregate */
 };
+
+/* One op's figures as the table prints them (op = NF_OP_TOTAL for TOTAL). */
+struct ld_op_figures {
+    int target;    /* mix percent */
+    double actual; /* op good / total good x 100 */
+    uint64_t good, bad;
+    double mean, stddev, ci;
+    double pct_time; /* op ms / all ms x 100, ms as SFS's integer ms */
+    double p50, p99, max_ms;
+};
+void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_figures *f);
 
 /*
  * Runs the §17.1 checks in SFS's order: counters first (no good calls -> 14
@@ -97,5 +126,9 @@ void ld_report_client(FILE *out, const struct ld_report_in *in,
  * lag.  Written atomically.  Returns 0 or -errno with the reason in err. */
 int ld_report_yaml(const char *path, const struct ld_report_in *in,
                    const struct ld_validity *v, char *err, size_t errlen);
+/* The same mapping's entries into a document the caller writes (the prime
+ * puts one per load point into sfsres.SFX.yaml). */
+void ld_report_yaml_emit(struct cm_yaml *y, const struct ld_report_in *in,
+                         const struct ld_validity *v);
 
 #endif /* LD_REPORT_H */
