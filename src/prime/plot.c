@@ -70,37 +70,49 @@ static int run_gnuplot(const char *script, char *note, size_t notelen)
     return 0;
 }
 
+/* Writes "x y" lines (after "0 0" when from_origin); 0 or -errno. */
+static int write_data(const char *path, const double *x, const double *y, size_t n,
+                      int from_origin)
+{
+    FILE *f = fopen(path, "w");
+    size_t i;
+
+    if (f == NULL)
+        return -errno;
+    if (from_origin)
+        fprintf(f, "0 0\n");
+    for (i = 0; i < n; i++)
+        fprintf(f, "%.3f %.3f\n", x[i], y[i]);
+    return fclose(f) == 0 ? 0 : -EIO;
+}
+
 int pr_plot_curve(const char *path, const char *title, const double *x, const double *y,
-                  size_t n, char *note, size_t notelen)
+                  size_t n, const double *xi, const double *yi, size_t ni, char *note,
+                  size_t notelen)
 {
     char dir[LD_PATH_MAX + 64], data[LD_PATH_MAX + 80], script[LD_PATH_MAX + 80],
-        png[LD_PATH_MAX + 80];
+        png[LD_PATH_MAX + 80], idata[LD_PATH_MAX + 80];
     const char *slash = strrchr(path, '/');
     FILE *f;
-    size_t i;
     int rc;
 
     if (!on_path("gnuplot"))
         return cm_errf(note, notelen,
                        "no picture: gnuplot is not installed (scripts/install-deps)"),
                -ENOENT;
-    if (n == 0)
-        return cm_errf(note, notelen, "no picture: no valid point yet"), -ENODATA;
+    if (n + ni == 0)
+        return cm_errf(note, notelen, "no picture: no finished point"), -ENODATA;
     /* beside the picture, so that the rename stays on one file system */
     snprintf(dir, sizeof(dir), "%.*s/.freesfs-plot.XXXXXX",
              slash ? (int)(slash - path) : 1, slash ? path : ".");
     if (mkdtemp(dir) == NULL)
         return cm_errf(note, notelen, "mkdtemp: %s", strerror(errno)), -errno;
     snprintf(data, sizeof(data), "%s/curve.dat", dir);
+    snprintf(idata, sizeof(idata), "%s/invalid.dat", dir);
     snprintf(script, sizeof(script), "%s/curve.gp", dir);
     snprintf(png, sizeof(png), "%s/curve.png", dir);
-    f = fopen(data, "w");
-    if (f) {
-        fprintf(f, "0 0\n");
-        for (i = 0; i < n; i++)
-            fprintf(f, "%.3f %.3f\n", x[i], y[i]);
-        fclose(f);
-    }
+    (void)write_data(data, x, y, n, 1);
+    (void)write_data(idata, xi, yi, ni, 0);
     f = fopen(script, "w");
     if (f) {
         fprintf(f,
@@ -109,9 +121,14 @@ int pr_plot_curve(const char *path, const char *title, const double *x, const do
                 "set title \"%s\" noenhanced\n"
                 "set xlabel 'achieved throughput (NFS ops/s)'\n"
                 "set ylabel 'average response time (ms)'\n"
-                "set grid\nset key off\nset xrange [0:*]\nset yrange [0:*]\n"
-                "plot '%s' using 1:2 with linespoints pt 7\n",
+                "set grid\nset key top left\nset xrange [0:*]\nset yrange [0:*]\n"
+                "plot '%s' using 1:2 with linespoints pt 7 title 'valid points (from 0,0)'",
                 png, title, data);
+        if (ni > 0)
+            fprintf(f, ", '%s' using 1:2 with points pt 6 ps 2 title 'INVALID points (not "
+                       "on an SFS curve)'",
+                    idata);
+        fputc('\n', f);
         fclose(f);
     }
     rc = run_gnuplot(script, note, notelen);
@@ -120,6 +137,7 @@ int pr_plot_curve(const char *path, const char *title, const double *x, const do
         cm_errf(note, notelen, "%s: %s", path, strerror(errno));
     }
     unlink(data);
+    unlink(idata);
     unlink(script);
     unlink(png);
     rmdir(dir);

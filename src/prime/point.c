@@ -79,6 +79,7 @@ struct point {
     struct pollfd *pf;
     uint64_t last_beat;
     int failed;
+    int mon_started; /* START was called: DONE follows, even on abort */
 };
 
 static uint64_t now_ms(void)
@@ -638,8 +639,9 @@ static int await_clients(struct point *P)
 static int monitor(struct point *P, const char *what)
 {
     const struct pr_run *run = P->run;
-    char *argv[260], err[CM_ERR_LEN], e1[LD_PATH_MAX + 20], e2[100], e3[40], e4[40], st[64];
-    char *env[] = {e1, e2, e3, e4, NULL};
+    char *argv[260], err[CM_ERR_LEN], e1[LD_PATH_MAX + 20], e2[100], e3[40], e4[40], e5[40],
+        st[64];
+    char *env[] = {e1, e2, e3, e4, e5, NULL};
     struct pr_proc mp;
     uint64_t deadline;
     int i, n = 0;
@@ -655,7 +657,9 @@ static int monitor(struct point *P, const char *what)
     snprintf(e2, sizeof(e2), "SFS_SUFFIX=%s", run->suffix);
     snprintf(e3, sizeof(e3), "SFS_RUN=%u", P->pt->index + 1);
     snprintf(e4, sizeof(e4), "SFS_LOAD=%u", P->pt->load);
+    snprintf(e5, sizeof(e5), "SFS_MGR_PID=%ld", (long)getpid());
     logf_(P, "Running %s %s.", run->mon_script, what);
+    P->mon_started = strcmp(what, "START") == 0;
     if (pr_spawn(&mp, argv, fileno(P->ctx->log), env, err, sizeof(err)) < 0) {
         logf_(P, "WARNING: monitor script: %s; not called again", err);
         P->ctx->mon_disabled = 1;
@@ -665,7 +669,9 @@ static int monitor(struct point *P, const char *what)
     mp.in_fd = -1;
     deadline = after_s(MON_WAIT_MS / 1000);
     while (!pr_proc_poll(&mp)) {
-        if (now_ms() >= deadline || step(P, 50) < 0) {
+        int was_failed = P->failed;
+        /* an aborting point only waits (its DONE stops what START began) */
+        if (now_ms() >= deadline || (was_failed ? poll(NULL, 0, 50) : step(P, 50)) < 0) {
             struct pr_proc *one = &mp;
             pr_procs_stop(&one, 1, 0);
             if (!P->failed)
@@ -727,6 +733,9 @@ static void finish(struct point *P)
 {
     struct pr_proc **procs = calloc(P->n ? P->n : 1, sizeof(*procs));
     unsigned k, np = 0;
+
+    if (P->mon_started)
+        (void)monitor(P, "DONE");
 
     for (k = 0; k < P->n; k++) {
         struct pc *c = &P->c[k];

@@ -117,11 +117,13 @@ double pr_overall_response(const double *x, const double *y, size_t n);
 
 /* ---- plot.c ------------------------------------------------------------------------------ */
 
-/* Draws the throughput/response-time curve of n points into path (.png)
- * with gnuplot (bounded in time; the picture replaced atomically).
+/* Draws the throughput/response-time curve into path (.png) with gnuplot
+ * (bounded in time; the picture replaced atomically): the n valid points
+ * as the curve from (0, 0), the ni invalid ones as separate marks.
  * Returns 0, or -errno / -ENOENT (no gnuplot) with a one-line note. */
 int pr_plot_curve(const char *path, const char *title, const double *x, const double *y,
-                  size_t n, char *note, size_t notelen);
+                  size_t n, const double *xi, const double *yi, size_t ni, char *note,
+                  size_t notelen);
 
 /* ---- point.c: one load point ------------------------------------------------------------ */
 
