@@ -24,7 +24,7 @@ attempt "a host that is an ssh option" "is not a host name" \
     "CLIENTS=\"localhost -oProxyCommand=touch\\ $canary\""
 attempt "a host with a command" "is not a host name" \
     "CLIENTS=\"client1;touch$canary\""
-attempt "a quote and ; in a mount point" "character ';' is not allowed" \
+attempt "a quote and ; in a mount point" "character ''' is not allowed" \
     'CLIENTS=localhost' "MNT_POINTS=\"127.0.0.1:2049:/export';touch$canary;'\""
 attempt "a command in DEBUG" "character ';' is not allowed" \
     'CLIENTS=localhost' "DEBUG=\"3;touch $canary\""
