@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -234,6 +235,14 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     unsigned done = 0, i;
     int lock, code;
 
+    struct rlimit rl;
+
+    /* one descriptor per client (plus its log and stdin pipe): a large
+     * run needs more than the usual soft limit of 1024 */
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max < 1048576 ? rl.rlim_max : 1048576;
+        (void)setrlimit(RLIMIT_NOFILE, &rl);
+    }
     if (mkdirs(run->work_dir) < 0) {
         fprintf(o->diag, "sfs_mgr: WORK_DIR %s: %s\n", run->work_dir, strerror(errno));
         return PR_EXIT_FAILED;

@@ -622,9 +622,11 @@ static int await_clients(struct point *P)
     fprintf(P->ctx->opts->out, "sfs_prime: control port %u; start the clients with:\n",
             P->port);
     for (k = 0; k < P->n; k++) {
-        int i, argc = pr_client_argv(run, P->c[k].cl, P->pt->load,
-                                     run->prime_host[0] ? run->prime_host : host, P->port,
-                                     argv, PR_ARGV_MAX, buf, sizeof(buf));
+        const char *prime = P->c[k].cl->local ? "127.0.0.1"
+                            : run->prime_host[0] ? run->prime_host
+                                                 : host;
+        int i, argc = pr_client_argv(run, P->c[k].cl, P->pt->load, prime, P->port, argv,
+                                     PR_ARGV_MAX, buf, sizeof(buf));
         fprintf(P->ctx->opts->out, "  on %s:", P->c[k].cl->host);
         for (i = 0; i < argc; i++)
             fprintf(P->ctx->opts->out, " %s", argv[i]);

@@ -384,7 +384,8 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
     int n, i;
 
     if (v == NULL || v->value[0] == '\0') {
-        cm_rc_error(rc, v, "LOAD must be set (the aggregate load of each point)");
+        cm_rc_error(rc, v, "%smust be set (the aggregate load of each point)",
+                    v ? "" : "LOAD ");
         return;
     }
     n = cm_rc_split(v->value, &w, PR_MAX_POINTS);
@@ -515,7 +516,8 @@ static void resolve_mounts(struct pr_run *run, struct cm_rc *rc)
     int n;
 
     if (v == NULL || v->value[0] == '\0') {
-        cm_rc_error(rc, v, "MNT_POINTS must be supplied (server:path entries or a file)");
+        cm_rc_error(rc, v, "%smust be supplied (server:path entries or a file)",
+                    v ? "" : "MNT_POINTS ");
         return;
     }
     if (run->nclients == 0 || run->procs <= 0)
