@@ -580,7 +580,7 @@ static int start_clients(struct point *P)
             return fail(P, "%s: its command line is too long", who(c, w, sizeof(w)));
         snprintf(name, sizeof(name), "sfsc%03u", c->cl->num);
         pr_result_path(run, name, path, sizeof(path));
-        c->log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        c->log_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (c->log_fd < 0)
             return fail(P, "%s: %s", path, strerror(errno));
         dprintf(c->log_fd, "\n==== run %u of %u: %u ops/s (%u per client), %s ====\n",
