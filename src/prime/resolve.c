@@ -93,6 +93,7 @@ void pr_run_free(struct pr_run *run)
     for (i = 0; i < run->nallocs; i++)
         free(run->allocs[i]);
     free(run->allocs);
+    free(run->opts); /* the array; its words are kept allocations */
     memset(run, 0, sizeof(*run));
 }
 
@@ -401,8 +402,8 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
         if (parse_load(rc, v, w[0], &first) < 0)
             return;
         if (nruns > 1 && incr == 0) {
-            cm_rc_error(rc, cm_rc_get(rc, "INCR_LOAD"),
-                        "must be above 0 when NUM_RUNS asks for %ld points", nruns);
+            cm_rc_error(rc, cm_rc_get(rc, "NUM_RUNS"),
+                        "%ld points need INCR_LOAD above 0 (or a list in LOAD)", nruns);
             return;
         }
         n = (int)nruns;
