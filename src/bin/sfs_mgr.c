@@ -88,6 +88,7 @@ int main(int argc, char **argv)
         code = pr_clean(&run, stdout, stderr);
     else {
         memset(&o, 0, sizeof(o));
+        o.name = "sfs_mgr";
         o.validate = cli.validate;
         o.launch = 1;
         o.out = stdout;

@@ -64,6 +64,7 @@ int main(int argc, char **argv)
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     memset(&o, 0, sizeof(o));
+    o.name = "sfs_prime";
     o.launch = 0;
     o.token_file = cli.token_file;
     o.out = stdout;

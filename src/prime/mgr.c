@@ -104,7 +104,7 @@ static int validate(struct pr_ctx *ctx)
     pr_result_path(run, "sfsval", path, sizeof(path));
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        fprintf(ctx->opts->diag, "sfs_mgr: %s: %s\n", path, strerror(errno));
+        fprintf(ctx->opts->diag, "%s: %s: %s\n", ctx->opts->name, path, strerror(errno));
         return PR_EXIT_FAILED;
     }
     stamp(when, sizeof(when));
@@ -113,7 +113,7 @@ static int validate(struct pr_ctx *ctx)
     dprintf(fd, "%s -V %s%s %s\n", prog, level, run->cfg.tcp ? " -Q" : "", argv[a]);
     if (pr_spawn(&p, argv, fd, NULL, err, sizeof(err)) < 0) {
         close(fd);
-        fprintf(ctx->opts->diag, "sfs_mgr: validation: %s\n", err);
+        fprintf(ctx->opts->diag, "%s: validation: %s\n", ctx->opts->name, err);
         return PR_EXIT_VALIDATION;
     }
     close(p.in_fd);
@@ -126,7 +126,7 @@ static int validate(struct pr_ctx *ctx)
         struct pr_proc *one = &p;
         pr_procs_stop(&one, 1, 0);
         close(fd);
-        fprintf(ctx->opts->diag, "sfs_mgr: validation %s; see %s\n",
+        fprintf(ctx->opts->diag, "%s: validation %s; see %s\n", ctx->opts->name,
                 interrupted ? "interrupted" : "did not finish in time", path);
         return interrupted ? PR_EXIT_INTR : PR_EXIT_VALIDATION;
     }
@@ -166,7 +166,7 @@ static void header(struct pr_ctx *ctx)
     fprintf(ctx->log, "Test directories: %s\n", trees);
 }
 
-static int lock_work_dir(const struct pr_run *run, FILE *diag)
+static int lock_work_dir(const struct pr_run *run, const char *name, FILE *diag)
 {
     char path[LD_PATH_MAX + 64];
     int fd;
@@ -174,7 +174,7 @@ static int lock_work_dir(const struct pr_run *run, FILE *diag)
     snprintf(path, sizeof(path), "%s/.sfs_mgr.lock", run->work_dir);
     fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
-        fprintf(diag, "sfs_mgr: %s: %s\n", path,
+        fprintf(diag, "%s: %s: %s\n", name, path,
                 fd < 0 ? strerror(errno) : "another sfs_mgr runs in this WORK_DIR");
         if (fd >= 0)
             close(fd);
@@ -202,14 +202,15 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
         int rc;
 
         stamp(when, sizeof(when));
-        fprintf(out, "%s\nExecuting run %u of %u ...", when, i + 1, run->npoints);
+        fprintf(out, "%s\nExecuting run %u of %u ...%s", when, i + 1, run->npoints,
+                ctx->opts->launch ? "" : "\n");
         fflush(out);
         fprintf(ctx->log, "%s Executing run %u of %u: %u ops/s\n", when, i + 1, run->npoints,
                 run->points[i]);
         fflush(ctx->log);
         if (ld_ctl_token_new(ctx->token) < 0) {
             fprintf(out, " FAILED\n");
-            fprintf(ctx->opts->diag, "sfs_mgr: no random token: %s\n", strerror(errno));
+            fprintf(ctx->opts->diag, "%s: no random token: %s\n", ctx->opts->name, strerror(errno));
             return PR_EXIT_FAILED;
         }
         rc = pr_point_run(ctx, i, &pts[i]);
@@ -217,7 +218,7 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
         pr_results_point(ctx, pts, i + 1);
         if (rc < 0) {
             fprintf(out, " FAILED\n");
-            fprintf(ctx->opts->diag, "sfs_mgr: run %u of %u failed: %s\n", i + 1,
+            fprintf(ctx->opts->diag, "%s: run %u of %u failed: %s\n", ctx->opts->name, i + 1,
                     run->npoints, pts[i].error);
             return interrupted ? PR_EXIT_INTR : PR_EXIT_FAILED;
         }
@@ -244,10 +245,10 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
         (void)setrlimit(RLIMIT_NOFILE, &rl);
     }
     if (mkdirs(run->work_dir) < 0) {
-        fprintf(o->diag, "sfs_mgr: WORK_DIR %s: %s\n", run->work_dir, strerror(errno));
+        fprintf(o->diag, "%s: WORK_DIR %s: %s\n", o->name, run->work_dir, strerror(errno));
         return PR_EXIT_FAILED;
     }
-    lock = lock_work_dir(run, o->diag);
+    lock = lock_work_dir(run, o->name, o->diag);
     if (lock < 0)
         return PR_EXIT_FAILED;
     memset(&ctx, 0, sizeof(ctx));
@@ -258,7 +259,7 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     ctx.log = fopen(path, "a");
     pts = calloc(run->npoints, sizeof(*pts));
     if (ctx.log == NULL || pts == NULL || install_signals() < 0) {
-        fprintf(o->diag, "sfs_mgr: %s: %s\n", path, strerror(errno));
+        fprintf(o->diag, "%s: %s: %s\n", o->name, path, strerror(errno));
         code = PR_EXIT_FAILED;
         goto out;
     }

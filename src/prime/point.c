@@ -46,7 +46,7 @@
 #define END_WAIT_MS   10000 /* clients exit by themselves after their results */
 #define ABORT_WAIT_MS 4000  /* ... and after ABORT, before they are killed */
 #define MON_WAIT_MS   60000 /* the monitor script must return this soon */
-#define MAX_PENDING   256
+#define SPARE_PENDING 256 /* unidentified connections allowed beyond the clients */
 
 struct pc { /* the prime's view of one client */
     const struct pr_client *cl;
@@ -74,8 +74,8 @@ struct point {
     struct pc *c;
     int lfd;
     unsigned port;
-    struct pend pend[MAX_PENDING];
-    unsigned npend;
+    struct pend *pend; /* n + SPARE_PENDING slots */
+    unsigned npend, maxpend;
     struct pollfd *pf;
     uint64_t last_beat;
     int failed;
@@ -188,7 +188,7 @@ static void accept_all(struct point *P)
 
         if (fd < 0)
             return;
-        if (P->npend == MAX_PENDING) {
+        if (P->npend == P->maxpend) {
             logf_(P, "refused a connection: %u unidentified connections already", P->npend);
             close(fd);
             continue;
@@ -503,11 +503,12 @@ static unsigned missing(struct point *P, uint32_t phase, int silent_only, char *
                                : c->done != phase;
         if (!miss)
             continue;
-        m++;
-        if (used + 80 < len)
+        if (++m <= 16 && used + 80 < len)
             used += (size_t)snprintf(buf + used, len - used, "%s%u (%s)", m > 1 ? ", " : "",
                                      c->cl->num, c->cl->host);
     }
+    if (m > 16 && used + 40 < len)
+        snprintf(buf + used, len - used, " and %u more", m - 16);
     return m;
 }
 
@@ -785,9 +786,11 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
     P.last_beat = now_ms();
     pr_agg_init(&pt->agg);
     P.c = calloc(P.n, sizeof(*P.c));
-    P.pf = calloc(P.n + MAX_PENDING + 2, sizeof(*P.pf));
+    P.maxpend = P.n + SPARE_PENDING;
+    P.pend = calloc(P.maxpend, sizeof(*P.pend));
+    P.pf = calloc(P.n + P.maxpend + 2, sizeof(*P.pf));
     pt->clients = calloc(P.n, sizeof(*pt->clients));
-    if (P.c == NULL || P.pf == NULL || pt->clients == NULL) {
+    if (P.c == NULL || P.pf == NULL || P.pend == NULL || pt->clients == NULL) {
         snprintf(pt->error, sizeof(pt->error), "out of memory");
         goto out;
     }
@@ -811,6 +814,7 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
 out:
     free(P.c);
     free(P.pf);
+    free(P.pend);
     pt->ended = time(NULL);
     return rc;
 }

@@ -80,6 +80,7 @@ struct pr_run {
 
 /* Options of sfs_mgr / sfs_prime beyond the rc file. */
 struct pr_opts {
+    const char *name;     /* "sfs_mgr" or "sfs_prime", for messages */
     const char *suffix;   /* -s, NULL = SUFFIX, else the rc file's name */
     int validate;         /* -v LEVEL, 0 = none */
     int launch;           /* 1: start the clients (sfs_mgr); 0: wait for them (sfs_prime) */

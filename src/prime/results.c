@@ -321,7 +321,7 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
     cm_yaml_map_end(y);
     cm_yaml_map_end(y);
     if (cm_yaml_close(y, err, sizeof(err)) < 0) {
-        fprintf(ctx->opts->diag, "sfs_mgr: %s\n", err);
+        fprintf(ctx->opts->diag, "%s: %s\n", ctx->opts->name, err);
         return -EIO;
     }
     return 0;
@@ -389,7 +389,7 @@ int pr_results_point(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
         rc = append(path, buf, len);
     free(buf);
     if (rc < 0)
-        fprintf(ctx->opts->diag, "sfs_mgr: %s: %s\n", path, strerror(-rc));
+        fprintf(ctx->opts->diag, "%s: %s: %s\n", ctx->opts->name, path, strerror(-rc));
     summarise(ctx, pts, npts, &s);
     if (write_yaml(ctx, pts, npts, &s, 0) < 0 && rc == 0)
         rc = -EIO;
