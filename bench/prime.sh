@@ -16,7 +16,7 @@ for n in ${PRIME_FANIN_CLIENTS:-1 32 250 1000}; do
     "$build/bench/prime_fanin" "$bin/sfs_prime" "$n" "$d" || echo "prime: N=$n failed"
 done | tee "$tmp/lines"
 # per client: the phase round trip and the results over N, against N = 1
-awk '{n = $2; rt = $7; res = $10
+awk '{n = $2; rt = $9; res = $12
       if (NR == 1) { rt1 = rt / n; res1 = res / n }
       printf "clients %5d  round trip %6.1f us/client (x%.2f of N=1)  results %6.1f us/client (x%.2f)\n",
              n, rt * 1000 / n, rt1 ? (rt / n) / rt1 : 0, res * 1000 / n, res1 ? (res / n) / res1 : 0}' \
