@@ -76,8 +76,9 @@ int main(int argc, char **argv)
     fprintf(f, "LOAD=%u\nCLIENTS=\"", n);
     for (k = 0; k < n; k++)
         fprintf(f, "%slocalhost", k ? " " : "");
-    fprintf(f, "\"\nPROCS=1\nMNT_POINTS=127.0.0.1:1:/x\nNFS_VERSION=3\nWARMUP_TIME=0\n"
-               "RUNTIME=1\nFILE_COUNT=10\nPRIME_TIMEOUT=120\nWORK_DIR=%s/res\n",
+    fprintf(f,
+            "\"\nPROCS=1\nMNT_POINTS=127.0.0.1:1:/x\nNFS_VERSION=3\nWARMUP_TIME=0\n"
+            "RUNTIME=1\nFILE_COUNT=10\nPRIME_TIMEOUT=120\nWORK_DIR=%s/res\n",
             argv[3]);
     fclose(f);
     /* sfs_prime's stdout goes to a file (a pipe nobody drains would block
@@ -131,8 +132,8 @@ int main(int argc, char **argv)
         if (fd[k] < 0 || connect(fd[k], (struct sockaddr *)&sa, sizeof(sa)) < 0)
             return die("connect");
         snprintf(hello, sizeof(hello), "host=fake%u\npid=0\n", k + 1);
-        if (ld_ctl_send(fd[k], tok, LD_CTL_HELLO, k + 1, 0, hello, (uint32_t)strlen(hello)) <
-            0)
+        if (ld_ctl_send(fd[k], tok, LD_CTL_HELLO, k + 1, 0, hello,
+                        (uint32_t)strlen(hello)) < 0)
             return die("hello");
         pf[k].fd = fd[k];
         pf[k].events = POLLIN;

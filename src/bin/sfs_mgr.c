@@ -44,8 +44,8 @@ static const struct cm_opt mgr_opts[] = {
      "Remove the benchmark trees (CL<n>) from every mount point, then exit.", NULL, NULL,
      0, PR_EXIT_RC},
     {'k', "kill", NULL, CM_OPT_FLAG, F(kill), NULL, 0, 1, NULL, NULL,
-     "Stop every FreeSFS process an earlier run of this rc file left behind.", NULL,
-     NULL, 0, PR_EXIT_RC},
+     "Stop every FreeSFS process an earlier run of this rc file left behind.", NULL, NULL,
+     0, PR_EXIT_RC},
 };
 
 int main(int argc, char **argv)
@@ -59,10 +59,11 @@ int main(int argc, char **argv)
 
     memset(&cli, 0, sizeof(cli));
     cm_opt_defaults(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, NULL, err, sizeof(err));
-    rc = cm_opt_parse_argv(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, NULL, argc, argv, &first,
-                           &bad, err, sizeof(err));
+    rc = cm_opt_parse_argv(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, NULL, argc, argv,
+                           &first, &bad, err, sizeof(err));
     if (rc == 1) {
-        printf("usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--check[=text|yaml]] [-c] [-k]\n");
+        printf(
+            "usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--check[=text|yaml]] [-c] [-k]\n");
         cm_opt_help(stdout, mgr_opts, CM_ARRAY_LEN(mgr_opts));
         return 0;
     }
@@ -75,7 +76,8 @@ int main(int argc, char **argv)
         return PR_EXIT_RC;
     }
     if (pr_run_load(&run, cli.rc, cli.suffix[0] ? cli.suffix : NULL, stderr) < 0) {
-        fprintf(stderr, "sfs_mgr: %s: the rc file has errors; nothing was started\n", cli.rc);
+        fprintf(stderr, "sfs_mgr: %s: the rc file has errors; nothing was started\n",
+                cli.rc);
         pr_run_free(&run);
         return PR_EXIT_RC;
     }

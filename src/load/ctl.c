@@ -31,7 +31,8 @@ int ld_ctl_token_new(uint8_t tok[LD_CTL_TOKEN_LEN])
     return 0;
 }
 
-void ld_ctl_token_hex(const uint8_t tok[LD_CTL_TOKEN_LEN], char hex[2 * LD_CTL_TOKEN_LEN + 1])
+void ld_ctl_token_hex(const uint8_t tok[LD_CTL_TOKEN_LEN],
+                      char hex[2 * LD_CTL_TOKEN_LEN + 1])
 {
     static const char digits[] = "0123456789abcdef";
     int i;

@@ -57,7 +57,8 @@ struct ld_ctl_hdr {
 int ld_ctl_token_new(uint8_t tok[LD_CTL_TOKEN_LEN]);
 /* The token as 32 lower-case hex digits (+ NUL) and back; parse accepts
  * surrounding blanks and returns 0 or -EINVAL. */
-void ld_ctl_token_hex(const uint8_t tok[LD_CTL_TOKEN_LEN], char hex[2 * LD_CTL_TOKEN_LEN + 1]);
+void ld_ctl_token_hex(const uint8_t tok[LD_CTL_TOKEN_LEN],
+                      char hex[2 * LD_CTL_TOKEN_LEN + 1]);
 int ld_ctl_token_parse(const char *text, uint8_t tok[LD_CTL_TOKEN_LEN]);
 /* Whether the header carries tok (constant time). */
 int ld_ctl_token_ok(const struct ld_ctl_hdr *h, const uint8_t tok[LD_CTL_TOKEN_LEN]);

@@ -125,11 +125,11 @@ struct ld_child {
     struct ld_pacer pacer;
     struct ld_stats stats;
     struct cm_rng rng;
-    int phase;     /* enum ld_child_phase */
-    int measuring; /* count results (run phase only) */
-    int stop;      /* LD_MSG_STOP arrived, or another command (pending) */
-    int has_pending;             /* a command arrived during a load phase */
-    struct ld_msg_hdr pending;   /* ... this one, run next by the phase loop */
+    int phase;                 /* enum ld_child_phase */
+    int measuring;             /* count results (run phase only) */
+    int stop;                  /* LD_MSG_STOP arrived, or another command (pending) */
+    int has_pending;           /* a command arrived during a load phase */
+    struct ld_msg_hdr pending; /* ... this one, run next by the phase loop */
     uint64_t phase_start_ns;
     uint64_t requests; /* in the current phase */
     uint64_t reconnects;

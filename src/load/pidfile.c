@@ -96,7 +96,8 @@ int ld_pidfile_kill(const char *path, char *msg, size_t msglen)
     }
     if (!same_process((pid_t)pid, t)) {
         unlink(path);
-        return cm_errf(msg, msglen, "%s: client %ld no longer runs; removed", path, pid), 0;
+        return cm_errf(msg, msglen, "%s: client %ld no longer runs; removed", path, pid),
+               0;
     }
     signal_all((pid_t)pid, SIGCONT);
     signal_all((pid_t)pid, SIGTERM);

@@ -37,8 +37,8 @@
 #include "load/parent.h"
 #include "load/report.h"
 
-#define TOKEN_WAIT_MS   60000 /* the token must arrive on stdin this soon */
-#define CONNECT_TRIES   20
+#define TOKEN_WAIT_MS    60000 /* the token must arrive on stdin this soon */
+#define CONNECT_TRIES    20
 #define CONNECT_PAUSE_MS 500
 
 struct remote {
@@ -87,8 +87,9 @@ static int read_token(struct remote *r, char *err, size_t errlen)
         ssize_t got;
 
         if (now >= deadline)
-            return fail(err, errlen, -ETIMEDOUT, "no run token on standard input within %d s",
-                           TOKEN_WAIT_MS / 1000);
+            return fail(err, errlen, -ETIMEDOUT,
+                        "no run token on standard input within %d s",
+                        TOKEN_WAIT_MS / 1000);
         if (poll(&pf, 1, (int)(deadline - now)) <= 0)
             continue;
         got = read(STDIN_FILENO, line + n, 1);
@@ -256,11 +257,11 @@ static int on_prime(struct remote *r, const struct ld_ctl_hdr *h, const char *pa
         break;
     default:
         return fail(err, errlen, -EPROTO, "unexpected %s command from the prime",
-                       ld_ctl_name(h->type));
+                    ld_ctl_name(h->type));
     }
     if (r->pending != 0)
         return fail(err, errlen, -EPROTO, "%s command while the %s phase runs",
-                       ld_ctl_name(h->type), ld_msg_name(r->pending));
+                    ld_ctl_name(h->type), ld_msg_name(r->pending));
     rc = ld_parent_command(&r->p, h->type, h->arg);
     if (rc < 0)
         return fail(err, errlen, rc, "%s", r->p.last_error);
@@ -310,7 +311,8 @@ static int serve(struct remote *r, char *err, size_t errlen)
             break;
         }
         if (now - r->last_heard > LD_CTL_PEER_SILENCE * 1000u) {
-            rc = fail(err, errlen, -ETIMEDOUT, "no word from the prime for %d s", LD_CTL_PEER_SILENCE);
+            rc = fail(err, errlen, -ETIMEDOUT, "no word from the prime for %d s",
+                      LD_CTL_PEER_SILENCE);
             break;
         }
         if (now - r->last_sent >= LD_CTL_HEARTBEAT_S * 1000u &&
@@ -349,14 +351,16 @@ static int serve(struct remote *r, char *err, size_t errlen)
             while ((f = ld_ctl_read(&rd, r->fd)) == 1 && rc == 0) {
                 r->last_heard = now_ms();
                 if (!ld_ctl_token_ok(&rd.h, r->token)) {
-                    rc = fail(err, errlen, -EACCES, "a control frame without the run token");
+                    rc = fail(err, errlen, -EACCES,
+                              "a control frame without the run token");
                     break;
                 }
                 rc = on_prime(r, &rd.h, (const char *)rd.payload, err, errlen);
             }
             if (rc == 0 && f < 0) {
-                rc = fail(err, errlen, -EPIPE, "the prime closed the control connection (%s)",
-                             f == -EPIPE ? "end of stream" : strerror(-f));
+                rc = fail(err, errlen, -EPIPE,
+                          "the prime closed the control connection (%s)",
+                          f == -EPIPE ? "end of stream" : strerror(-f));
             }
             if (rc < 0)
                 break;
@@ -388,8 +392,8 @@ static void log_header(struct remote *r)
 
     ctime_r(&now, stamp);
     stamp[24] = '\0';
-    fprintf(r->log, "SFS NFS Version %d Benchmark Client Logfile, %s\n", r->cfg->nfs_version,
-            stamp);
+    fprintf(r->log, "SFS NFS Version %d Benchmark Client Logfile, %s\n",
+            r->cfg->nfs_version, stamp);
     fprintf(r->log, "Client hostname = %s (client %u)\n", r->host, r->client);
     fflush(r->log);
 }
@@ -416,7 +420,8 @@ int ld_remote_run(const struct ld_config *cfg, struct ld_setup *su, FILE *log, c
     rc = read_token(&r, err, errlen);
     if (rc < 0)
         return LD_EXIT_FAILED;
-    r.watch_in = fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+    r.watch_in =
+        fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
     if (cfg->pid_file[0] && ld_pidfile_write(cfg->pid_file, err, errlen) < 0)
         return LD_EXIT_FAILED;
     rc = connect_prime(&r, err, errlen);
@@ -433,7 +438,9 @@ int ld_remote_run(const struct ld_config *cfg, struct ld_setup *su, FILE *log, c
         rc = serve(&r, err, errlen);
     code = LD_EXIT_OK;
     if (rc < 0) {
-        code = rc == -EINTR ? LD_EXIT_INTR : rc == -ECHILD ? LD_EXIT_CHILD : LD_EXIT_FAILED;
+        code = rc == -EINTR    ? LD_EXIT_INTR
+               : rc == -ECHILD ? LD_EXIT_CHILD
+                               : LD_EXIT_FAILED;
         if (r.fd >= 0) {
             char text[CM_ERR_LEN + 300];
             int n = snprintf(text, sizeof(text), "%s: %s", r.host, err);

@@ -254,8 +254,8 @@ static void op_table(FILE *out, const struct ld_report_in *in)
         ld_report_op_figures(in, op, &f);
         if (in->agg && f.target == 0 && f.good == 0 && f.bad == 0)
             continue; /* the aggregate drops unused ops (§11) */
-        fprintf(out, ROW_FMT, nf_op_name(op), f.target, f.actual,
-                f.good, f.bad, f.mean, f.stddev, f.ci, f.pct_time);
+        fprintf(out, ROW_FMT, nf_op_name(op), f.target, f.actual, f.good, f.bad, f.mean,
+                f.stddev, f.ci, f.pct_time);
     }
     fprintf(out, "%s\n", RULE);
 }
@@ -305,11 +305,13 @@ static void summary(FILE *out, const struct ld_report_in *in)
             t->good, ld_report_runtime_s(in));
     if (agg) {
         fprintf(out, "NUMBER OF SFS CLIENTS: %u\n", agg->nclients);
-        fprintf(out, "TOTAL FILE SET SIZE CREATED: %6.1f MB\n", (double)s->total_kb / 1024);
-        fprintf(out,
-                "TOTAL FILE SET SIZE ACCESSED: %6.1f - %6.1f MB  (%u%% to %u%% of Base)\n",
-                (double)s->least_kb / 1024, (double)s->most_kb / 1024,
-                pct_of(s->least_kb, s->base_kb), pct_of(s->most_kb, s->base_kb));
+        fprintf(out, "TOTAL FILE SET SIZE CREATED: %6.1f MB\n",
+                (double)s->total_kb / 1024);
+        fprintf(
+            out,
+            "TOTAL FILE SET SIZE ACCESSED: %6.1f - %6.1f MB  (%u%% to %u%% of Base)\n",
+            (double)s->least_kb / 1024, (double)s->most_kb / 1024,
+            pct_of(s->least_kb, s->base_kb), pct_of(s->most_kb, s->base_kb));
     } else {
         fprintf(out, "FILE SET SIZE CREATED: %" PRIu64 " KB\n", s->total_kb);
         fprintf(out,

@@ -64,10 +64,10 @@ struct ld_validity {
  */
 struct ld_report_agg {
     unsigned nclients;
-    uint64_t requested_load; /* clients x per-client load */
-    uint64_t ops_x100;       /* sum of the clients' throughputs */
-    uint64_t resp_x100;      /* unweighted mean of the clients' responses */
-    uint64_t runtime_s;      /* mean of the clients' test times */
+    uint64_t requested_load;        /* clients x per-client load */
+    uint64_t ops_x100;              /* sum of the clients' throughputs */
+    uint64_t resp_x100;             /* unweighted mean of the clients' responses */
+    uint64_t runtime_s;             /* mean of the clients' test times */
     double mean_ms[NF_NOPS + 1];    /* unweighted mean of client means */
     double actual_pct[NF_NOPS + 1]; /* mean of the clients' actual mix */
     double pct_time[NF_NOPS + 1];   /* mean of the clients' % of time */
@@ -81,8 +81,8 @@ struct ld_report_in {
     const struct ld_config *cfg;
     const struct ld_mix *mix;
     const struct ld_iodist *iodist;
-    const struct ld_sizing *sizing; /* per child */
-    const struct ld_stats *stats;   /* merged over the client's children */
+    const struct ld_sizing *sizing;  /* per child */
+    const struct ld_stats *stats;    /* merged over the client's children */
     const struct ld_report_agg *agg; /* NULL for one client; the prime's aggregate */
 };
 

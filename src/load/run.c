@@ -53,7 +53,7 @@ static int input_error(char *err)
 /* Reads the mix and block-size files (or the defaults) and sizes the file
  * set.  Returns 0 or an exit code with err set. */
 int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
-                       FILE *out, FILE *log, char *err, size_t errlen)
+                 FILE *out, FILE *log, char *err, size_t errlen)
 {
     int rc;
 

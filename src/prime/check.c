@@ -45,7 +45,8 @@ static void text(const struct pr_run *run, FILE *out)
     fprintf(out, "\nper_client_load:");
     for (k = 0; k < run->npoints; k++)
         fprintf(out, " %u", run->points[k] / run->nclients);
-    fprintf(out, "\nwarmup_s: %d\nruntime_s: %d\n", run->cfg.warmup_s, run->cfg.runtime_s);
+    fprintf(out, "\nwarmup_s: %d\nruntime_s: %d\n", run->cfg.warmup_s,
+            run->cfg.runtime_s);
     fprintf(out, "clients: %u\nprocs: %d\n", run->nclients, run->procs);
     for (k = 0; k < run->nclients; k++) {
         const struct pr_client *c = &run->clients[k];
@@ -56,16 +57,19 @@ static void text(const struct pr_run *run, FILE *out)
     }
     fprintf(out, "rsh: ");
     words(out, run->rsh, run->nrsh);
-    fprintf(out, "\nsfs_user: %s\n", run->sfs_user[0] ? run->sfs_user : "(the current user)");
+    fprintf(out, "\nsfs_user: %s\n",
+            run->sfs_user[0] ? run->sfs_user : "(the current user)");
     if (run->prime_host[0])
         fprintf(out, "prime_host: %s\n", run->prime_host);
     else
-        fprintf(out, "prime_host: (the address each client's ssh connection came from, else "
-                     "%s)\n",
+        fprintf(out,
+                "prime_host: (the address each client's ssh connection came from, else "
+                "%s)\n",
                 host);
     fprintf(out, "prime_port: %d%s\n", run->prime_port,
             run->prime_port ? "" : " (a free port per point)");
-    fprintf(out, "prime_sleep: %d\nprime_timeout: %d\n", run->prime_sleep, run->prime_timeout);
+    fprintf(out, "prime_sleep: %d\nprime_timeout: %d\n", run->prime_sleep,
+            run->prime_timeout);
     fprintf(out, "monitor: %s", run->mon_script ? run->mon_script : "(none)");
     if (run->mon_script && run->nmon_args) {
         fputc(' ', out);
@@ -77,13 +81,13 @@ static void text(const struct pr_run *run, FILE *out)
     fputc('\n', out);
     for (k = 0; k < run->nclients && run->npoints; k++) {
         argc = pr_client_argv(run, &run->clients[k], run->points[0],
-                              prime_for(run, &run->clients[k], host), 0, argv, PR_ARGV_MAX,
-                              buf, sizeof(buf));
+                              prime_for(run, &run->clients[k], host), 0, argv,
+                              PR_ARGV_MAX, buf, sizeof(buf));
         fprintf(out, "client_command %u: ", run->clients[k].num);
         if (argc > 0 && !run->clients[k].local) {
             static char *rargv[PR_ARGV_MAX + 80], rbuf[PR_ARGBUF + 4096];
-            argc = pr_remote_argv(run, &run->clients[k], argv, rargv, PR_ARGV_MAX + 80, rbuf,
-                                  sizeof(rbuf));
+            argc = pr_remote_argv(run, &run->clients[k], argv, rargv, PR_ARGV_MAX + 80,
+                                  rbuf, sizeof(rbuf));
             if (argc > 0) {
                 /* the remote command string is one argument: show it quoted */
                 words(out, rargv, argc - 1);
@@ -95,8 +99,9 @@ static void text(const struct pr_run *run, FILE *out)
             words(out, argv, argc);
         fputc('\n', out);
     }
-    fprintf(out, "result_files: sfssum.%s sfsres.%s sfsres.%s.yaml sfsres.%s.png sfslog.%s "
-                 "sfscNNN.%s sfsval.%s\n",
+    fprintf(out,
+            "result_files: sfssum.%s sfsres.%s sfsres.%s.yaml sfsres.%s.png sfslog.%s "
+            "sfscNNN.%s sfsval.%s\n",
             run->suffix, run->suffix, run->suffix, run->suffix, run->suffix, run->suffix,
             run->suffix);
 }

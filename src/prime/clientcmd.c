@@ -68,8 +68,8 @@ int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned
     return rc < 0 ? -E2BIG : a.n;
 }
 
-int pr_remote_argv(const struct pr_run *run, const struct pr_client *c, char **client_argv,
-                   char **argv, int max, char *buf, size_t buflen)
+int pr_remote_argv(const struct pr_run *run, const struct pr_client *c,
+                   char **client_argv, char **argv, int max, char *buf, size_t buflen)
 {
     struct argbuf a = {argv, 0, max, buf, 0, buflen};
     char cmd[PR_ARGBUF];

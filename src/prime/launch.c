@@ -20,8 +20,8 @@
 #include "common/cm.h"
 #include "prime/pr_int.h"
 
-int pr_spawn(struct pr_proc *p, char *const *argv, int out_fd, char *const *env, char *err,
-             size_t errlen)
+int pr_spawn(struct pr_proc *p, char *const *argv, int out_fd, char *const *env,
+             char *err, size_t errlen)
 {
     int in[2], ep[2], e = 0;
     pid_t pid;

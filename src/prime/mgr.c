@@ -133,10 +133,11 @@ static int validate(struct pr_ctx *ctx)
     close(fd);
     if (!WIFEXITED(p.status) || WEXITSTATUS(p.status) != 0) {
         pr_status_text(p.status, st, sizeof(st));
-        fprintf(ctx->opts->diag,
-                "sfs_mgr: VALIDATION FAILED: %s -V %s %s ended with %s; the server did not "
-                "pass, no load point was run (details in %s)\n",
-                run->prog, level, argv[a], st, path);
+        fprintf(
+            ctx->opts->diag,
+            "sfs_mgr: VALIDATION FAILED: %s -V %s %s ended with %s; the server did not "
+            "pass, no load point was run (details in %s)\n",
+            run->prog, level, argv[a], st, path);
         fprintf(ctx->log, "VALIDATION FAILED (%s); see %s\n", st, path);
         return PR_EXIT_VALIDATION;
     }
@@ -159,8 +160,8 @@ static void header(struct pr_ctx *ctx)
         fprintf(f,
                 "\n#### FreeSFS sfs_mgr: %s, suffix %s, %u run(s) on %u client(s), "
                 "started %s\n#### Test directories: %s\n",
-                ctx->run->rc_path, ctx->run->suffix, ctx->run->npoints, ctx->run->nclients,
-                when, trees);
+                ctx->run->rc_path, ctx->run->suffix, ctx->run->npoints,
+                ctx->run->nclients, when, trees);
         fclose(f);
     }
     fprintf(ctx->log, "Test directories: %s\n", trees);
@@ -205,12 +206,13 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
         fprintf(out, "%s\nExecuting run %u of %u ...%s", when, i + 1, run->npoints,
                 ctx->opts->launch ? "" : "\n");
         fflush(out);
-        fprintf(ctx->log, "%s Executing run %u of %u: %u ops/s\n", when, i + 1, run->npoints,
-                run->points[i]);
+        fprintf(ctx->log, "%s Executing run %u of %u: %u ops/s\n", when, i + 1,
+                run->npoints, run->points[i]);
         fflush(ctx->log);
         if (ld_ctl_token_new(ctx->token) < 0) {
             fprintf(out, " FAILED\n");
-            fprintf(ctx->opts->diag, "%s: no random token: %s\n", ctx->opts->name, strerror(errno));
+            fprintf(ctx->opts->diag, "%s: no random token: %s\n", ctx->opts->name,
+                    strerror(errno));
             return PR_EXIT_FAILED;
         }
         rc = pr_point_run(ctx, i, &pts[i]);
@@ -218,8 +220,8 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
         pr_results_point(ctx, pts, i + 1);
         if (rc < 0) {
             fprintf(out, " FAILED\n");
-            fprintf(ctx->opts->diag, "%s: run %u of %u failed: %s\n", ctx->opts->name, i + 1,
-                    run->npoints, pts[i].error);
+            fprintf(ctx->opts->diag, "%s: run %u of %u failed: %s\n", ctx->opts->name,
+                    i + 1, run->npoints, pts[i].error);
             return interrupted ? PR_EXIT_INTR : PR_EXIT_FAILED;
         }
         fprintf(out, " done%s\n", pts[i].val.code ? " (INVALID)" : "");
@@ -245,7 +247,8 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
         (void)setrlimit(RLIMIT_NOFILE, &rl);
     }
     if (mkdirs(run->work_dir) < 0) {
-        fprintf(o->diag, "%s: WORK_DIR %s: %s\n", o->name, run->work_dir, strerror(errno));
+        fprintf(o->diag, "%s: WORK_DIR %s: %s\n", o->name, run->work_dir,
+                strerror(errno));
         return PR_EXIT_FAILED;
     }
     lock = lock_work_dir(run, o->name, o->diag);

@@ -9,6 +9,7 @@
  * call to it: the arguments are the same description of one series.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -49,8 +50,12 @@ static int run_gnuplot(const char *script, char *note, size_t notelen)
     if (pid < 0)
         return cm_errf(note, notelen, "fork: %s", strerror(errno)), -errno;
     if (pid == 0) {
-        freopen("/dev/null", "w", stdout);
-        freopen("/dev/null", "w", stderr);
+        int devnull = open("/dev/null", O_WRONLY);
+
+        if (devnull >= 0) {
+            dup2(devnull, STDOUT_FILENO);
+            dup2(devnull, STDERR_FILENO);
+        }
         execvp(argv[0], argv);
         _exit(127);
     }
@@ -115,18 +120,20 @@ int pr_plot_curve(const char *path, const char *title, const double *x, const do
     (void)write_data(idata, xi, yi, ni, 0);
     f = fopen(script, "w");
     if (f) {
-        fprintf(f,
-                "set terminal png size 900,600\n"
-                "set output '%s'\n"
-                "set title \"%s\" noenhanced\n"
-                "set xlabel 'achieved throughput (NFS ops/s)'\n"
-                "set ylabel 'average response time (ms)'\n"
-                "set grid\nset key top left\nset xrange [0:*]\nset yrange [0:*]\n"
-                "plot '%s' using 1:2 with linespoints pt 7 title 'valid points (from 0,0)'",
-                png, title, data);
+        fprintf(
+            f,
+            "set terminal png size 900,600\n"
+            "set output '%s'\n"
+            "set title \"%s\" noenhanced\n"
+            "set xlabel 'achieved throughput (NFS ops/s)'\n"
+            "set ylabel 'average response time (ms)'\n"
+            "set grid\nset key top left\nset xrange [0:*]\nset yrange [0:*]\n"
+            "plot '%s' using 1:2 with linespoints pt 7 title 'valid points (from 0,0)'",
+            png, title, data);
         if (ni > 0)
-            fprintf(f, ", '%s' using 1:2 with points pt 6 ps 2 title 'INVALID points (not "
-                       "on an SFS curve)'",
+            fprintf(f,
+                    ", '%s' using 1:2 with points pt 6 ps 2 title 'INVALID points (not "
+                    "on an SFS curve)'",
                     idata);
         fputc('\n', f);
         fclose(f);

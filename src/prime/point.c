@@ -46,7 +46,7 @@
 #define END_WAIT_MS   10000 /* clients exit by themselves after their results */
 #define ABORT_WAIT_MS 4000  /* ... and after ABORT, before they are killed */
 #define MON_WAIT_MS   60000 /* the monitor script must return this soon */
-#define SPARE_PENDING 256 /* unidentified connections allowed beyond the clients */
+#define SPARE_PENDING 256   /* unidentified connections allowed beyond the clients */
 
 struct pc { /* the prime's view of one client */
     const struct pr_client *cl;
@@ -134,14 +134,15 @@ int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, 
     su->cfg.mounts = NULL;
     su->cfg.load = (int)(run->points[idx] / run->nclients);
     if (su->cfg.mix_file[0]) {
-        if (ld_mix_load(&su->mix, run->nfs_version, su->cfg.mix_file, NULL, err, errlen) < 0)
+        if (ld_mix_load(&su->mix, run->nfs_version, su->cfg.mix_file, NULL, err, errlen) <
+            0)
             return -EINVAL;
     } else {
         ld_mix_default(&su->mix, run->nfs_version);
     }
     if (su->cfg.iodist_file[0]) {
-        if (ld_iodist_load(&su->iodist, (uint32_t)su->cfg.kb_per_block, su->cfg.iodist_file,
-                           NULL, err, errlen) < 0)
+        if (ld_iodist_load(&su->iodist, (uint32_t)su->cfg.kb_per_block,
+                           su->cfg.iodist_file, NULL, err, errlen) < 0)
             return -EINVAL;
     } else {
         ld_iodist_default(&su->iodist, (uint32_t)su->cfg.kb_per_block);
@@ -168,8 +169,8 @@ static int listen_port(struct point *P)
     sa.sin_family = AF_INET;
     /* loopback when every client runs here; else every address (the token
      * keeps strangers out) */
-    sa.sin_addr.s_addr = htonl(run->any_remote || !P->ctx->opts->launch ? INADDR_ANY
-                                                                        : INADDR_LOOPBACK);
+    sa.sin_addr.s_addr =
+        htonl(run->any_remote || !P->ctx->opts->launch ? INADDR_ANY : INADDR_LOOPBACK);
     sa.sin_port = htons((uint16_t)run->prime_port);
     if (bind(P->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
         listen(P->lfd, 1024) < 0 || getsockname(P->lfd, (struct sockaddr *)&sa, &len) < 0)
@@ -183,13 +184,15 @@ static void accept_all(struct point *P)
     for (;;) {
         struct sockaddr_in sa;
         socklen_t len = sizeof(sa);
-        int fd = accept4(P->lfd, (struct sockaddr *)&sa, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd =
+            accept4(P->lfd, (struct sockaddr *)&sa, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
         struct pend *q;
 
         if (fd < 0)
             return;
         if (P->npend == P->maxpend) {
-            logf_(P, "refused a connection: %u unidentified connections already", P->npend);
+            logf_(P, "refused a connection: %u unidentified connections already",
+                  P->npend);
             close(fd);
             continue;
         }
@@ -399,9 +402,8 @@ static void last_words(struct pc *c, char *buf, size_t len)
     end = lseek(c->log_fd, 0, SEEK_END);
     if (end <= 0)
         return;
-    n = pread(c->log_fd, tail, sizeof(tail) - 1, end > (off_t)sizeof(tail) - 1
-                                                      ? end - (off_t)sizeof(tail) + 1
-                                                      : 0);
+    n = pread(c->log_fd, tail, sizeof(tail) - 1,
+              end > (off_t)sizeof(tail) - 1 ? end - (off_t)sizeof(tail) + 1 : 0);
     if (n <= 0)
         return;
     tail[n] = '\0';
@@ -427,9 +429,9 @@ static void reap(struct point *P)
             continue;
         pr_status_text(c->proc.status, st, sizeof(st));
         last_words(c, words, sizeof(words));
-        fail(P, "%s: %s exited (%s) before the end of the point%s%s", who(c, w, sizeof(w)),
-             c->cl->local ? "the client" : "its remote shell", st, words[0] ? ": " : "",
-             words);
+        fail(P, "%s: %s exited (%s) before the end of the point%s%s",
+             who(c, w, sizeof(w)), c->cl->local ? "the client" : "its remote shell", st,
+             words[0] ? ": " : "", words);
     }
 }
 
@@ -499,13 +501,13 @@ static unsigned missing(struct point *P, uint32_t phase, int silent_only, char *
     buf[0] = '\0';
     for (k = 0; k < P->n; k++) {
         struct pc *c = &P->c[k];
-        int miss = silent_only ? c->fd >= 0 && now - c->last_heard > limit
-                               : c->done != phase;
+        int miss =
+            silent_only ? c->fd >= 0 && now - c->last_heard > limit : c->done != phase;
         if (!miss)
             continue;
         if (++m <= 16 && used + 80 < len)
-            used += (size_t)snprintf(buf + used, len - used, "%s%u (%s)", m > 1 ? ", " : "",
-                                     c->cl->num, c->cl->host);
+            used += (size_t)snprintf(buf + used, len - used, "%s%u (%s)",
+                                     m > 1 ? ", " : "", c->cl->num, c->cl->host);
     }
     if (m > 16 && used + 40 < len)
         snprintf(buf + used, len - used, " and %u more", m - 16);
@@ -527,9 +529,9 @@ static int wait_phase(struct point *P, uint32_t phase, uint64_t deadline_ms)
             if (phase == 0)
                 return 0;
             m = missing(P, phase, 0, names, sizeof(names));
-            return fail(P,
-                        "Prime Client timeout - did not get signal (%s) from %u client(s): %s",
-                        ld_ctl_name(phase), m, names);
+            return fail(
+                P, "Prime Client timeout - did not get signal (%s) from %u client(s): %s",
+                ld_ctl_name(phase), m, names);
         }
         m = missing(P, phase, 1, names, sizeof(names));
         if (m > 0)
@@ -547,7 +549,8 @@ static uint64_t after_s(uint64_t s)
     return now_ms() + s * 1000u;
 }
 
-/* ---- starting the clients and the monitor ---------------------------------------------- */
+/* ---- starting the clients and the monitor
+ * ---------------------------------------------- */
 
 static int start_clients(struct point *P)
 {
@@ -563,7 +566,7 @@ static int start_clients(struct point *P)
     stamp[24] = '\0';
     for (k = 0; k < P->n; k++) {
         struct pc *c = &P->c[k];
-        const char *prime = c->cl->local ? "127.0.0.1"
+        const char *prime = c->cl->local         ? "127.0.0.1"
                             : run->prime_host[0] ? run->prime_host
                                                  : host;
         char name[32];
@@ -623,7 +626,7 @@ static int await_clients(struct point *P)
     fprintf(P->ctx->opts->out, "sfs_prime: control port %u; start the clients with:\n",
             P->port);
     for (k = 0; k < P->n; k++) {
-        const char *prime = P->c[k].cl->local ? "127.0.0.1"
+        const char *prime = P->c[k].cl->local    ? "127.0.0.1"
                             : run->prime_host[0] ? run->prime_host
                                                  : host;
         int i, argc = pr_client_argv(run, P->c[k].cl, P->pt->load, prime, P->port, argv,
@@ -642,8 +645,8 @@ static int await_clients(struct point *P)
 static int monitor(struct point *P, const char *what)
 {
     const struct pr_run *run = P->run;
-    char *argv[260], err[CM_ERR_LEN], e1[LD_PATH_MAX + 20], e2[100], e3[40], e4[40], e5[40],
-        st[64];
+    char *argv[260], err[CM_ERR_LEN], e1[LD_PATH_MAX + 20], e2[100], e3[40], e4[40],
+        e5[40], st[64];
     char *env[] = {e1, e2, e3, e4, e5, NULL};
     struct pr_proc mp;
     uint64_t deadline;
@@ -678,8 +681,8 @@ static int monitor(struct point *P, const char *what)
             struct pr_proc *one = &mp;
             pr_procs_stop(&one, 1, 0);
             if (!P->failed)
-                logf_(P, "WARNING: monitor script %s %s ran longer than %d s: stopped", what,
-                      run->mon_script, MON_WAIT_MS / 1000);
+                logf_(P, "WARNING: monitor script %s %s ran longer than %d s: stopped",
+                      what, run->mon_script, MON_WAIT_MS / 1000);
             P->ctx->mon_disabled = 1;
             return P->failed ? -1 : 0;
         }
@@ -693,7 +696,8 @@ static int monitor(struct point *P, const char *what)
     return 0;
 }
 
-/* ---- the phases ---------------------------------------------------------------------- */
+/* ---- the phases ----------------------------------------------------------------------
+ */
 
 static int phases(struct point *P)
 {
@@ -701,8 +705,8 @@ static int phases(struct point *P)
     const struct ld_config *cfg = &P->pt->su.cfg;
     uint64_t t = (uint64_t)run->prime_timeout;
 
-    logf_(P, "Executing SFS Benchmark on %u Client(s): %u ops/s, %d ops/s per client.", P->n,
-          P->pt->load, cfg->load);
+    logf_(P, "Executing SFS Benchmark on %u Client(s): %u ops/s, %d ops/s per client.",
+          P->n, P->pt->load, cfg->load);
     if (wait_phase(P, LD_CTL_HELLO, after_s(t)) < 0 || send_all(P, LD_MSG_MOUNT, 0) < 0 ||
         wait_phase(P, LD_MSG_MOUNT, after_s(t)) < 0 || send_all(P, LD_MSG_INIT, 0) < 0 ||
         wait_phase(P, LD_MSG_INIT, after_s(t + 3600)) < 0)
@@ -713,18 +717,22 @@ static int phases(struct point *P)
              wait_phase(P, LD_MSG_WARMUP, after_s(t + (uint64_t)cfg->warmup_s)) < 0))
             return -1;
         logf_(P, "All clients READY.");
-        if (monitor(P, "START") < 0 || wait_phase(P, 0, after_s((uint64_t)run->prime_sleep)) < 0)
+        if (monitor(P, "START") < 0 ||
+            wait_phase(P, 0, after_s((uint64_t)run->prime_sleep)) < 0)
             return -1;
         logf_(P, "Starting %d seconds test run.", cfg->runtime_s);
-        if (send_all(P, LD_MSG_RUN, (uint32_t)(cfg->runtime_s + LD_CTL_RUN_OFFSET_S)) < 0 ||
+        if (send_all(P, LD_MSG_RUN, (uint32_t)(cfg->runtime_s + LD_CTL_RUN_OFFSET_S)) <
+                0 ||
             wait_phase(P, 0, after_s((uint64_t)cfg->runtime_s)) < 0 ||
             send_all(P, LD_MSG_STOP, 0) < 0 || wait_phase(P, LD_MSG_RUN, after_s(t)) < 0)
             return -1;
         logf_(P, "All clients DONE-TEST.");
-        if (monitor(P, "DONE") < 0 || wait_phase(P, 0, after_s((uint64_t)run->prime_sleep)) < 0)
+        if (monitor(P, "DONE") < 0 ||
+            wait_phase(P, 0, after_s((uint64_t)run->prime_sleep)) < 0)
             return -1;
     }
-    if (send_all(P, LD_MSG_RESULTS, 0) < 0 || wait_phase(P, LD_MSG_RESULTS, after_s(t)) < 0)
+    if (send_all(P, LD_MSG_RESULTS, 0) < 0 ||
+        wait_phase(P, LD_MSG_RESULTS, after_s(t)) < 0)
         return -1;
     return 0;
 }
@@ -805,7 +813,8 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
         goto out;
     }
     if (listen_port(&P) == 0 &&
-        (ctx->opts->launch ? start_clients(&P) : await_clients(&P)) == 0 && phases(&P) == 0) {
+        (ctx->opts->launch ? start_clients(&P) : await_clients(&P)) == 0 &&
+        phases(&P) == 0) {
         pr_agg_finish(&pt->agg, (uint64_t)pt->su.cfg.load * P.n);
         pt->finished = 1;
         rc = 0;

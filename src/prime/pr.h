@@ -80,13 +80,13 @@ struct pr_run {
 
 /* Options of sfs_mgr / sfs_prime beyond the rc file. */
 struct pr_opts {
-    const char *name;     /* "sfs_mgr" or "sfs_prime", for messages */
-    const char *suffix;   /* -s, NULL = SUFFIX, else the rc file's name */
-    int validate;         /* -v LEVEL, 0 = none */
-    int launch;           /* 1: start the clients (sfs_mgr); 0: wait for them (sfs_prime) */
+    const char *name;   /* "sfs_mgr" or "sfs_prime", for messages */
+    const char *suffix; /* -s, NULL = SUFFIX, else the rc file's name */
+    int validate;       /* -v LEVEL, 0 = none */
+    int launch;         /* 1: start the clients (sfs_mgr); 0: wait for them (sfs_prime) */
     const char *token_file; /* sfs_prime: where the run's token is written */
-    FILE *out;            /* the user's terminal: dates and "Executing run ..." */
-    FILE *diag;           /* errors and warnings (stderr) */
+    FILE *out;              /* the user's terminal: dates and "Executing run ..." */
+    FILE *diag;             /* errors and warnings (stderr) */
 };
 
 /* Reads and resolves the rc file.  Every problem is reported to diag as

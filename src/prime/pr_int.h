@@ -38,14 +38,15 @@ int pr_valid_suffix(const char *s);
 
 /* The remote shell's argv that runs client_argv on c->host: RSH words,
  * "-l SFS_USER" when set, the host, and one single-quoted command string. */
-int pr_remote_argv(const struct pr_run *run, const struct pr_client *c, char **client_argv,
-                   char **argv, int max, char *buf, size_t buflen);
+int pr_remote_argv(const struct pr_run *run, const struct pr_client *c,
+                   char **client_argv, char **argv, int max, char *buf, size_t buflen);
 
-/* ---- launch.c: processes the prime starts ------------------------------------------- */
+/* ---- launch.c: processes the prime starts -------------------------------------------
+ */
 
 struct pr_proc {
-    pid_t pid;   /* 0: none */
-    int in_fd;   /* the write end of its stdin pipe, -1 none */
+    pid_t pid; /* 0: none */
+    int in_fd; /* the write end of its stdin pipe, -1 none */
     int exited;
     int status;
 };
@@ -57,8 +58,8 @@ struct pr_proc {
  * (-1: /dev/null).  env (may be NULL) adds "NAME=value" entries.  Returns 0
  * or -errno with err.
  */
-int pr_spawn(struct pr_proc *p, char *const *argv, int out_fd, char *const *env, char *err,
-             size_t errlen);
+int pr_spawn(struct pr_proc *p, char *const *argv, int out_fd, char *const *env,
+             char *err, size_t errlen);
 /* Reaps p without blocking; 1 when it has exited. */
 int pr_proc_poll(struct pr_proc *p);
 /* "exit status 3", "killed by Terminated". */
@@ -68,7 +69,8 @@ void pr_status_text(int status, char *buf, size_t len);
  * groups, 2 s more, then SIGKILL; reaps them all.  Bounded: grace + 3 s. */
 void pr_procs_stop(struct pr_proc **procs, size_t n, unsigned grace_ms);
 
-/* ---- aggregate.c (sfs-reference §11, §16.5) ----------------------------------------- */
+/* ---- aggregate.c (sfs-reference §11, §16.5) -----------------------------------------
+ */
 
 /* One client's results as the prime keeps them. */
 struct pr_client_sum {
@@ -89,7 +91,8 @@ struct pr_agg {
 
 void pr_agg_init(struct pr_agg *a);
 /* Adds one client's results (in->stats, with in->agg NULL) and fills cs. */
-void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in, struct pr_client_sum *cs);
+void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in,
+                struct pr_client_sum *cs);
 /* Finishes the averages; requested = clients x per-client load. */
 void pr_agg_finish(struct pr_agg *a, uint64_t requested);
 
@@ -108,14 +111,16 @@ struct pr_sum {
 /* One line with its newline; returns its length. */
 int pr_sfssum_format(const struct pr_sum *s, char *buf, size_t len);
 
-/* ---- curve.c ------------------------------------------------------------------------------ */
+/* ---- curve.c
+ * ------------------------------------------------------------------------------ */
 
 /* Overall response time (§17.3): trapezoids from (0, 0) through the points
  * (x = achieved ops/s, y = response ms) sorted by x, over the largest x.
  * 0 when n == 0. */
 double pr_overall_response(const double *x, const double *y, size_t n);
 
-/* ---- plot.c ------------------------------------------------------------------------------ */
+/* ---- plot.c
+ * ------------------------------------------------------------------------------ */
 
 /* Draws the throughput/response-time curve into path (.png) with gnuplot
  * (bounded in time; the picture replaced atomically): the n valid points
@@ -125,7 +130,8 @@ int pr_plot_curve(const char *path, const char *title, const double *x, const do
                   size_t n, const double *xi, const double *yi, size_t ni, char *note,
                   size_t notelen);
 
-/* ---- point.c: one load point ------------------------------------------------------------ */
+/* ---- point.c: one load point
+ * ------------------------------------------------------------ */
 
 /* Per-point setup the report needs (labels; the clients build their own). */
 struct pr_setup {
@@ -152,10 +158,10 @@ struct pr_point {
 struct pr_ctx {
     const struct pr_run *run;
     const struct pr_opts *opts;
-    FILE *log;         /* sfslog (and progress) */
-    int sig_fd;        /* read end of the self-pipe SIGINT/SIGTERM/SIGCHLD write to */
+    FILE *log;  /* sfslog (and progress) */
+    int sig_fd; /* read end of the self-pipe SIGINT/SIGTERM/SIGCHLD write to */
     volatile sig_atomic_t *interrupted;
-    int mon_disabled;  /* the monitor failed once: not called again */
+    int mon_disabled; /* the monitor failed once: not called again */
     uint8_t token[16];
 };
 
@@ -167,7 +173,8 @@ int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, 
 int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt);
 void pr_point_free(struct pr_point *pt);
 
-/* ---- clean.c --------------------------------------------------------------------------- */
+/* ---- clean.c
+ * --------------------------------------------------------------------------- */
 
 /* Whether the mount points hold CL<n> trees of an earlier run: 1 fresh, 0
  * not fresh, -1 unknown (libnfs could not look); buf says which and where. */
@@ -175,7 +182,8 @@ int pr_trees_state(const struct pr_run *run, char *buf, size_t len);
 /* WORK_DIR/sfs_mgr.SFX.pid: the running sfs_mgr (sfs_mgr -k stops it). */
 void pr_mgr_pidfile(const struct pr_run *run, char *buf, size_t len);
 
-/* ---- results.c: the files in WORK_DIR (D10) ------------------------------------------------ */
+/* ---- results.c: the files in WORK_DIR (D10)
+ * ------------------------------------------------ */
 
 /* Appends the point's sfssum line and sfsres block, rewrites the YAML and
  * the picture.  Returns 0 or -errno (reported on diag). */

@@ -38,13 +38,41 @@
  * PRIME_HOST and PRIME_PORT; the load option table's rc names are known
  * too (known_name). */
 static const char *const sfs_names[] = {
-    "LOAD",        "INCR_LOAD",     "NUM_RUNS",       "CLIENTS",          "PROCS",
-    "NUM_PROCS",   "MNT_POINTS",    "BIOD_MAX_READS", "BIOD_MAX_WRITES",  "TCP",
-    "NFS_VERSION", "SFS_USER",      "SFS_DIR",        "WORK_DIR",         "PRIME_MON_SCRIPT",
-    "PRIME_MON_ARGS", "RSH",        "WARMUP_TIME",    "RUNTIME",          "MIXFILE",
-    "ACCESS_PCNT", "DEBUG",         "DUMP",           "PRIME_SLEEP",      "PRIME_TIMEOUT",
-    "APPEND_PCNT", "BLOCK_SIZE",    "BLOCK_FILE",     "DIR_COUNT",        "FILE_COUNT",
-    "SYMLINK_COUNT", "POPULATE",    "LAT_GRAPH",      "SUFFIX",           "PRIME_HOST",
+    "LOAD",
+    "INCR_LOAD",
+    "NUM_RUNS",
+    "CLIENTS",
+    "PROCS",
+    "NUM_PROCS",
+    "MNT_POINTS",
+    "BIOD_MAX_READS",
+    "BIOD_MAX_WRITES",
+    "TCP",
+    "NFS_VERSION",
+    "SFS_USER",
+    "SFS_DIR",
+    "WORK_DIR",
+    "PRIME_MON_SCRIPT",
+    "PRIME_MON_ARGS",
+    "RSH",
+    "WARMUP_TIME",
+    "RUNTIME",
+    "MIXFILE",
+    "ACCESS_PCNT",
+    "DEBUG",
+    "DUMP",
+    "PRIME_SLEEP",
+    "PRIME_TIMEOUT",
+    "APPEND_PCNT",
+    "BLOCK_SIZE",
+    "BLOCK_FILE",
+    "DIR_COUNT",
+    "FILE_COUNT",
+    "SYMLINK_COUNT",
+    "POPULATE",
+    "LAT_GRAPH",
+    "SUFFIX",
+    "PRIME_HOST",
     "PRIME_PORT",
 };
 
@@ -157,12 +185,14 @@ static int check_word(struct cm_rc *rc, const struct cm_rc_var *v, const char *w
     if (c == 0)
         return 0;
     if (isprint(c))
-        return cm_rc_error(rc, v,
-                           "'%s': the character '%c' is not allowed in a value passed to "
-                           "the clients (letters, digits and . _ / : , = + @ %% ? & [ ] -)",
-                           w, c);
-    return cm_rc_error(rc, v, "'%s': a control or non-ASCII character (0x%02x) is not "
-                              "allowed in a value passed to the clients",
+        return cm_rc_error(
+            rc, v,
+            "'%s': the character '%c' is not allowed in a value passed to "
+            "the clients (letters, digits and . _ / : , = + @ %% ? & [ ] -)",
+            w, c);
+    return cm_rc_error(rc, v,
+                       "'%s': a control or non-ASCII character (0x%02x) is not "
+                       "allowed in a value passed to the clients",
                        w, c);
 }
 
@@ -179,9 +209,10 @@ static int get_int(struct cm_rc *rc, const char *name, long dflt, long min, long
     if (v == NULL || v->value[0] == '\0')
         return 0;
     if (cm_parse_i64(name, v->value, min, max, &x, err, sizeof(err)) < 0) {
-        const char *msg = strncmp(err, name, strlen(name)) == 0 && err[strlen(name)] == ':'
-                              ? err + strlen(name) + 2
-                              : err;
+        const char *msg =
+            strncmp(err, name, strlen(name)) == 0 && err[strlen(name)] == ':'
+                ? err + strlen(name) + 2
+                : err;
         return cm_rc_error(rc, v, "%s", msg);
     }
     *out = (long)x;
@@ -204,8 +235,8 @@ static int get_bool(struct cm_rc *rc, const struct cm_rc_var *v, int *out)
     for (i = 0; i < CM_ARRAY_LEN(off); i++)
         if (strcasecmp(v->value, off[i]) == 0)
             return 0;
-    return cm_rc_error(rc, v, "'%s' is neither on (1, on, yes) nor off (0, off, no, empty)",
-                       v->value);
+    return cm_rc_error(
+        rc, v, "'%s' is neither on (1, on, yes) nor off (0, off, no, empty)", v->value);
 }
 
 /* An absolute version of path, relative paths taken from base. */
@@ -220,8 +251,8 @@ static void absolute(const char *base, const char *path, char *out, size_t len)
 
 /* A file the rc names: absolute, else in WORK_DIR, else beside the rc file.
  * Returns the kept absolute path or NULL after reporting. */
-static const char *find_file(struct pr_run *run, struct cm_rc *rc, const struct cm_rc_var *v,
-                             const char *name)
+static const char *find_file(struct pr_run *run, struct cm_rc *rc,
+                             const struct cm_rc_var *v, const char *name)
 {
     char a[LD_PATH_MAX * 2 + 2], b[LD_PATH_MAX * 2 + 2];
     struct stat st;
@@ -303,7 +334,8 @@ static void resolve_options(struct pr_run *run, struct cm_rc *rc)
         row.long_name = NULL;
         if (cm_opt_set(&row, &run->cfg, value, err, sizeof(err)) < 0) {
             const char *lab = cm_opt_label(&row, label, sizeof(label));
-            const char *msg = strncmp(err, lab, strlen(lab)) == 0 ? err + strlen(lab) : err;
+            const char *msg =
+                strncmp(err, lab, strlen(lab)) == 0 ? err + strlen(lab) : err;
             while (*msg == ':' || *msg == ' ')
                 msg++;
             cm_rc_error(rc, v, "%s", msg);
@@ -341,8 +373,9 @@ static void resolve_clients(struct pr_run *run, struct cm_rc *rc)
 
     if (v == NULL || (n = cm_rc_split(v->value, &w, PR_MAX_CLIENTS + 1)) == 0) {
         free(w);
-        cm_rc_error(rc, v, "%s", v ? "must name at least one client"
-                                   : "CLIENTS must name at least one client (it is not set)");
+        cm_rc_error(rc, v, "%s",
+                    v ? "must name at least one client"
+                      : "CLIENTS must name at least one client (it is not set)");
         return;
     }
     if (n < 0) {
@@ -448,7 +481,8 @@ static void set_mounts(struct pr_run *run, struct cm_rc *rc, const struct cm_rc_
 
 /* MNT_POINTS given as a file of "client host:path ..." lines: client k takes
  * the j-th line naming its host, j = how often the host came before. */
-static void mounts_from_file(struct pr_run *run, struct cm_rc *rc, const struct cm_rc_var *v)
+static void mounts_from_file(struct pr_run *run, struct cm_rc *rc,
+                             const struct cm_rc_var *v)
 {
     const char *path = find_file(run, rc, v, v->value);
     char *text = NULL, err[CM_ERR_LEN];
@@ -486,7 +520,8 @@ static void mounts_from_file(struct pr_run *run, struct cm_rc *rc, const struct 
         for (i = 0; i < nlines; i++) {
             char **w = NULL;
             int n = cm_rc_split(lines[i], &w, LD_MAX_MOUNTS + 1);
-            if (n <= 0 || w[0][0] == '#' || strcmp(w[0], c->host) != 0 || seen++ != before) {
+            if (n <= 0 || w[0][0] == '#' || strcmp(w[0], c->host) != 0 ||
+                seen++ != before) {
                 free(w);
                 continue;
             }
@@ -537,7 +572,8 @@ static void resolve_mounts(struct pr_run *run, struct cm_rc *rc)
         cm_rc_error(rc, v,
                     "%d mount points for %d client(s) of %d processes: give PROCS (%d), "
                     "PROCS x clients (%d) or one",
-                    n, run->nclients, run->procs, run->procs, run->procs * (int)run->nclients);
+                    n, run->nclients, run->procs, run->procs,
+                    run->procs * (int)run->nclients);
         return;
     }
     for (k = 0; k < run->nclients; k++) {
@@ -563,7 +599,8 @@ static void resolve_prime(struct pr_run *run, struct cm_rc *rc)
     run->nrsh = n > 0 ? n : 0;
     run->sfs_user = keep_str(run, cm_rc_value(rc, "SFS_USER", ""));
     if (run->sfs_user && !valid_user(run->sfs_user))
-        cm_rc_error(rc, cm_rc_get(rc, "SFS_USER"), "'%s' is not a user name", run->sfs_user);
+        cm_rc_error(rc, cm_rc_get(rc, "SFS_USER"), "'%s' is not a user name",
+                    run->sfs_user);
     run->prime_host = keep_str(run, cm_rc_value(rc, "PRIME_HOST", ""));
     if (run->prime_host && run->prime_host[0] && !pr_valid_host(run->prime_host))
         cm_rc_error(rc, cm_rc_get(rc, "PRIME_HOST"), "'%s' is not a host name or address",
@@ -602,8 +639,8 @@ static void dirs(struct pr_run *run, struct cm_rc *rc, const char *rc_path)
     absolute(cwd, w, buf, sizeof(buf));
     run->work_dir = keep_str(run, buf);
     if (pr_unsafe_char(buf))
-        cm_rc_error(rc, cm_rc_get(rc, "WORK_DIR"), "'%s': the character '%c' is not allowed",
-                    buf, pr_unsafe_char(buf));
+        cm_rc_error(rc, cm_rc_get(rc, "WORK_DIR"),
+                    "'%s': the character '%c' is not allowed", buf, pr_unsafe_char(buf));
     if (d[0] == '\0') {
         n = readlink("/proc/self/exe", self, sizeof(self) - 1);
         self[n > 0 ? n : 0] = '\0';
@@ -612,8 +649,8 @@ static void dirs(struct pr_run *run, struct cm_rc *rc, const char *rc_path)
     absolute(cwd, d, buf, sizeof(buf));
     run->sfs_dir = keep_str(run, buf);
     if (pr_unsafe_char(buf))
-        cm_rc_error(rc, cm_rc_get(rc, "SFS_DIR"), "'%s': the character '%c' is not allowed",
-                    buf, pr_unsafe_char(buf));
+        cm_rc_error(rc, cm_rc_get(rc, "SFS_DIR"),
+                    "'%s': the character '%c' is not allowed", buf, pr_unsafe_char(buf));
 }
 
 /* FNV-1a of WORK_DIR: the clients' pid files of two runs never collide. */
@@ -642,7 +679,8 @@ static void resolve_suffix(struct pr_run *run, struct cm_rc *rc, const char *suf
     run->suffix = keep_str(run, s);
     if (run->suffix && !pr_valid_suffix(run->suffix)) {
         if (suffix)
-            cm_rc_error(rc, NULL, "-s %s: a suffix is 1-64 letters, digits, '.', '_' or '-'",
+            cm_rc_error(rc, NULL,
+                        "-s %s: a suffix is 1-64 letters, digits, '.', '_' or '-'",
                         suffix);
         else
             cm_rc_error(rc, cm_rc_get(rc, "SUFFIX"),

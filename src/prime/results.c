@@ -97,8 +97,9 @@ static void res_block(const struct pr_ctx *ctx, const struct pr_point *pt, FILE 
 
     ctime_r(&pt->started, when);
     when[24] = '\0';
-    fprintf(f, "\n==== Run %u of %u: requested %u ops/s (%u per client), started %s ====\n",
-            pt->index + 1, ctx->run->npoints, pt->load, pt->load / ctx->run->nclients, when);
+    fprintf(
+        f, "\n==== Run %u of %u: requested %u ops/s (%u per client), started %s ====\n",
+        pt->index + 1, ctx->run->npoints, pt->load, pt->load / ctx->run->nclients, when);
     if (!pt->finished) {
         fprintf(f, "FAILED: %s\n", pt->error);
         return;
@@ -121,7 +122,8 @@ static void res_block(const struct pr_ctx *ctx, const struct pr_point *pt, FILE 
     fprintf(f, "sfssum: %s", pt->finished ? "" : "(none)\n");
 }
 
-/* ---- the run's summary (§17.2, §17.3) ----------------------------------------------- */
+/* ---- the run's summary (§17.2, §17.3) -----------------------------------------------
+ */
 
 struct summary {
     double ort;
@@ -171,7 +173,8 @@ static void procs_per_server(const struct pr_run *run, struct summary *s)
     }
     for (i = 0; i < nh; i++)
         if (count[i] < RULE_PROCS)
-            gap(s, "fewer than %d processes for server address %s (%u; sfs-reference 17.2)",
+            gap(s,
+                "fewer than %d processes for server address %s (%u; sfs-reference 17.2)",
                 RULE_PROCS, hosts[i], count[i]);
 }
 
@@ -207,8 +210,9 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
         s->peak_ops = p->sum.ops;
         s->peak_req = (unsigned)p->sum.requested;
         if (p->sum.ops < (double)p->sum.requested * (1.0 - RULE_PEAK_PCT / 100.0))
-            gap(s, "the highest point reached %.0f of %" PRIu64 " ops/s, more than %.0f %% "
-                   "short",
+            gap(s,
+                "the highest point reached %.0f of %" PRIu64 " ops/s, more than %.0f %% "
+                "short",
                 p->sum.ops, p->sum.requested, RULE_PEAK_PCT);
     }
     procs_per_server(run, s);
@@ -217,8 +221,8 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             run->cfg.runtime_s, LD_STD_RUNTIME_S);
 }
 
-static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts, unsigned npts,
-                         const struct summary *s, FILE *f)
+static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
+                         unsigned npts, const struct summary *s, FILE *f)
 {
     unsigned k;
     int i;
@@ -226,7 +230,8 @@ static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts, u
     fprintf(f, "\n==== Summary of %u run(s) ====\n", npts);
     for (k = 0; k < npts; k++)
         if (!pts[k].finished)
-            fprintf(f, "Run %u (%u ops/s): FAILED: %s\n", k + 1, pts[k].load, pts[k].error);
+            fprintf(f, "Run %u (%u ops/s): FAILED: %s\n", k + 1, pts[k].load,
+                    pts[k].error);
         else if (pts[k].sum.invalid)
             fprintf(f, "Run %u (%u ops/s): INVALID (%s): not on the curve\n", k + 1,
                     pts[k].load, ld_invalid_text(pts[k].val.code));
@@ -240,7 +245,8 @@ static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts, u
     for (i = 0; i < s->ngaps; i++)
         fprintf(f, "Run rules: %s\n", s->gaps[i]);
     if (s->ngaps == 0)
-        fprintf(f, "Run rules: no gap found by sfs_mgr (the disclosure rules still apply)\n");
+        fprintf(
+            f, "Run rules: no gap found by sfs_mgr (the disclosure rules still apply)\n");
 }
 
 /* ---- YAML ------------------------------------------------------------------------- */
@@ -327,7 +333,8 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
     return 0;
 }
 
-/* ---- the picture ------------------------------------------------------------------------ */
+/* ---- the picture
+ * ------------------------------------------------------------------------ */
 
 static void picture(const struct pr_ctx *ctx, const struct pr_point *pts, unsigned npts,
                     char *note, size_t notelen)
@@ -359,7 +366,8 @@ static void picture(const struct pr_ctx *ctx, const struct pr_point *pts, unsign
         snprintf(note, notelen, "%s", path);
 }
 
-/* ---- entry points ----------------------------------------------------------------------- */
+/* ---- entry points
+ * ----------------------------------------------------------------------- */
 
 int pr_results_point(const struct pr_ctx *ctx, struct pr_point *pts, unsigned npts)
 {

@@ -34,7 +34,8 @@ static void client_stats(struct ld_stats *s, unsigned n, double ms, double runti
     s->most_kb = 110;
 }
 
-static void setup_in(struct ld_report_in *in, struct pr_setup *su, const struct ld_stats *st)
+static void setup_in(struct ld_report_in *in, struct pr_setup *su,
+                     const struct ld_stats *st)
 {
     memset(in, 0, sizeof(*in));
     in->prog = "sfs3";
@@ -70,7 +71,7 @@ static void aggregate_follows_section_11(void **state)
     assert_int_equal(ca.ops_x100, 10000);
     assert_int_equal(cb.ops_x100, 5000);
     assert_int_equal(agg.agg.nclients, 2);
-    assert_int_equal(agg.agg.ops_x100, 15000);       /* sum of throughputs */
+    assert_int_equal(agg.agg.ops_x100, 15000);            /* sum of throughputs */
     assert_int_equal(agg.agg.resp_x100, (150 + 250) / 2); /* mean of responses */
     assert_int_equal(agg.agg.runtime_s, 10);
     assert_int_equal(agg.merged.op[NF_OP_TOTAL].good, 1500); /* calls summed */
@@ -137,7 +138,8 @@ static void overall_response_time_by_trapezoids(void **state)
     /* sorted: (100,2) (200,4) (300,6); area = 100 + 300 + 500 = 900;
      * over the peak 300: 3 ms */
     assert_true(fabs(pr_overall_response(x, y, 3) - 3.0) < 1e-9);
-    assert_true(fabs(pr_overall_response(x + 1, y + 1, 1) - 1.0) < 1e-9); /* (0,0)-(100,2) */
+    assert_true(fabs(pr_overall_response(x + 1, y + 1, 1) - 1.0) <
+                1e-9); /* (0,0)-(100,2) */
     assert_true(pr_overall_response(x, y, 0) == 0);
 }
 

@@ -53,7 +53,8 @@ static void points_from_list_and_from_increments(void **state)
     /* the mount-point file: one line per client */
     assert_int_equal(run.clients[2].nmounts, 2);
     assert_string_equal(run.clients[2].mounts[0], "srv1:2049:/export/fs3");
-    assert_string_equal(run.clients[2].mounts[1], "nfs://srv2:2049/export/fs7?mountport=20048");
+    assert_string_equal(run.clients[2].mounts[1],
+                        "nfs://srv2:2049/export/fs7?mountport=20048");
     assert_string_equal(run.clients[0].mounts[1], "srv2:/export/fs5");
     pr_run_free(&run);
 
