@@ -46,6 +46,7 @@
 #define END_WAIT_MS   10000 /* clients exit by themselves after their results */
 #define ABORT_WAIT_MS 4000  /* ... and after ABORT, before they are killed */
 #define MON_WAIT_MS   60000 /* the monitor script must return this soon */
+#define EXIT_GRACE_MS 2000  /* results may trail the exit of their sender */
 #define SPARE_PENDING 256   /* unidentified connections allowed beyond the clients */
 
 struct pc { /* the prime's view of one client */
@@ -57,6 +58,8 @@ struct pc { /* the prime's view of one client */
     uint64_t last_heard;
     uint32_t done; /* the last phase it reported done (HELLO when connected) */
     int has_results;
+    uint64_t exited_at; /* when its process was seen to exit */
+    int reported_exit;
 };
 
 struct pend {
@@ -416,6 +419,9 @@ static void last_words(struct pc *c, char *buf, size_t len)
     memcpy(buf, p, strlen(p) + 1);
 }
 
+/* A client whose process (or remote shell) exited without its results
+ * fails the point - after EXIT_GRACE_MS while its connection is still open,
+ * since the results it sent just before exiting may still be on the way. */
 static void reap(struct point *P)
 {
     unsigned k;
@@ -423,10 +429,21 @@ static void reap(struct point *P)
 
     for (k = 0; k < P->n; k++) {
         struct pc *c = &P->c[k];
-        if (c->proc.pid <= 0 || c->proc.exited || !pr_proc_poll(&c->proc))
+        if (c->proc.pid <= 0 || c->has_results || c->reported_exit)
             continue;
-        if (c->has_results)
-            continue;
+        if (!c->proc.exited) {
+            if (!pr_proc_poll(&c->proc))
+                continue;
+            c->exited_at = now_ms();
+        }
+        if (c->fd >= 0) {
+            on_client(P, c); /* what it sent before it went */
+            if (c->has_results || P->failed)
+                continue;
+            if (c->fd >= 0 && now_ms() - c->exited_at < EXIT_GRACE_MS)
+                continue;
+        }
+        c->reported_exit = 1;
         pr_status_text(c->proc.status, st, sizeof(st));
         last_words(c, words, sizeof(words));
         fail(P, "%s: %s exited (%s) before the end of the point%s%s",

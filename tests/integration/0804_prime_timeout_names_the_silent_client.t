@@ -20,7 +20,7 @@ mgr=$!
 track "$mgr"
 log=$T_DIR/res/sfslog.to
 wait_log "$log" "Sending run to" 200 || diag "$(cat "$T_DIR/err")"
-victim=$(sed -n 's/.*client 2 (localhost) connected from .* pid=\([0-9]*\) .*/\1/p' "$log")
+victim=$(client_pid "$log" 2)
 like "$victim" "^[0-9]+$" "client 2's pid is in the log"
 kill -STOP "$victim"
 t0=$(date +%s)

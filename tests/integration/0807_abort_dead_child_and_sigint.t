@@ -20,8 +20,7 @@ log=$T_DIR/res/sfslog.ab
 mgr=$!
 track "$mgr"
 wait_log "$log" "Executing run 2 of 2" 300 && wait_log "$log" "Sending warm-up to" 200
-client=$(sed -n 's/.*client 1 (localhost) connected from .* pid=\([0-9]*\) .*/\1/p' "$log" |
-    tail -1)
+client=$(client_pid "$log" 1)
 kids=$(pgrep -P "$client" | tr '\n' ' ')
 victim=${kids%% *}
 like "$victim" "^[0-9]+$" "client 1 has children"

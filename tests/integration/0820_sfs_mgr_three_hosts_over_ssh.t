@@ -12,25 +12,13 @@
 # (SSH_CONNECTION), and run on their own hosts (host names client1..3).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-need_root "network namespaces"
-command -v /usr/sbin/sshd >/dev/null || skip_all "needs openssh-server (scripts/install-deps)"
-export TESTBED_DIR=$T_DIR/tb TESTBED_PREFIX=fs0820 TESTBED_NET=10.220.20
-at_exit "sh '$T_TOP/scripts/testbed.sh' down >/dev/null 2>&1"
-sh "$T_TOP/scripts/testbed.sh" up 3 >"$T_DIR/tb.log" 2>&1 || {
-    cat "$T_DIR/tb.log" >&2
-    bail "the test bed did not come up"
-}
+testbed_start fs0820 10.220.20 3
 plan 19
-"$T_BIN/sfs_nfsd" --foreground -b 10.220.20.1 -p 0 -m 0 --export /export \
-    >"$T_DIR/nfsd.log" 2>&1 &
-track $!
-wait_for "grep -q '^ready' '$T_DIR/nfsd.log'" 200 0.05 || bail "sfs_nfsd did not start"
-port=$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/nfsd.log")
 rc=$T_DIR/hosts_rc
 procs=2
 files=300
 prime_rc "$rc" 'LOAD="150 300 450"' 'CLIENTS="client1 client2 client3"' "PROCS=$procs" \
-    "MNT_POINTS=\"10.220.20.1:$port:/export\"" NFS_VERSION=3 WARMUP_TIME=2 RUNTIME=8 \
+    "MNT_POINTS=\"$TB_MOUNT\"" NFS_VERSION=3 WARMUP_TIME=2 RUNTIME=8 \
     "FILE_COUNT=$files" "WORK_DIR=$T_DIR/res" "RSH=\"ssh -F $TESTBED_DIR/ssh_config\""
 tag=$(run_tag "$rc")
 "$T_BIN/sfs_mgr" -r "$rc" -s mh >"$T_DIR/out" 2>"$T_DIR/err"

@@ -11,23 +11,11 @@
 # the host and ssh's reason, again with nothing left behind.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-need_root "network namespaces"
-command -v /usr/sbin/sshd >/dev/null || skip_all "needs openssh-server (scripts/install-deps)"
-export TESTBED_DIR=$T_DIR/tb TESTBED_PREFIX=fs0821 TESTBED_NET=10.221.21
-at_exit "sh '$T_TOP/scripts/testbed.sh' down >/dev/null 2>&1"
-sh "$T_TOP/scripts/testbed.sh" up 3 >"$T_DIR/tb.log" 2>&1 || {
-    cat "$T_DIR/tb.log" >&2
-    bail "the test bed did not come up"
-}
+testbed_start fs0821 10.221.21 3
 plan 10
-"$T_BIN/sfs_nfsd" --foreground -b 10.221.21.1 -p 0 -m 0 --export /export \
-    >"$T_DIR/nfsd.log" 2>&1 &
-track $!
-wait_for "grep -q '^ready' '$T_DIR/nfsd.log'" 200 0.05 || bail "sfs_nfsd did not start"
-port=$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/nfsd.log")
 rc=$T_DIR/dead_rc
 prime_rc "$rc" 'LOAD="30 60"' 'CLIENTS="client1 client2 client3"' PROCS=1 \
-    "MNT_POINTS=\"10.221.21.1:$port:/export\"" NFS_VERSION=3 WARMUP_TIME=1 RUNTIME=3 \
+    "MNT_POINTS=\"$TB_MOUNT\"" NFS_VERSION=3 WARMUP_TIME=1 RUNTIME=3 \
     FILE_COUNT=100 "WORK_DIR=$T_DIR/res" "RSH=\"ssh -F $TESTBED_DIR/ssh_config\""
 tag=$(run_tag "$rc")
 log=$T_DIR/res/sfslog.dead

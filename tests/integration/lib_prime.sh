@@ -59,3 +59,29 @@ sumfield() {
 wait_log() {
     wait_for "grep -Eq -- '$2' '$1'" "${3:-300}" 0.1
 }
+
+# client_pid LOG N: the pid client N reported in its HELLO (the last one in
+# the prime's log LOG).
+client_pid() {
+    sed -n "s/.*client $2 ([^)]*) connected from .* pid=\\([0-9]*\\) .*/\\1/p" "$1" | tail -1
+}
+
+# testbed_start PREFIX NET N: a test bed of N ssh hosts (scripts/testbed.sh,
+# torn down when the test ends) and sfs_nfsd on the bridge address NET.1;
+# sets TESTBED_DIR and TB_MOUNT (NET.1:PORT:/export).  Skips without root or
+# sshd.
+testbed_start() {
+    need_root "network namespaces"
+    command -v /usr/sbin/sshd >/dev/null || skip_all "needs openssh-server (scripts/install-deps)"
+    export TESTBED_DIR=$T_DIR/tb TESTBED_PREFIX=$1 TESTBED_NET=$2
+    at_exit "sh '$T_TOP/scripts/testbed.sh' down >/dev/null 2>&1"
+    sh "$T_TOP/scripts/testbed.sh" up "$3" >"$T_DIR/tb.log" 2>&1 || {
+        cat "$T_DIR/tb.log" >&2
+        bail "the test bed did not come up"
+    }
+    "$T_BIN/sfs_nfsd" --foreground -b "$2.1" -p 0 -m 0 --export /export \
+        >"$T_DIR/nfsd.log" 2>&1 &
+    track $!
+    wait_for "grep -q '^ready' '$T_DIR/nfsd.log'" 200 0.05 || bail "sfs_nfsd did not start"
+    TB_MOUNT="$2.1:$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/nfsd.log"):/export"
+}
