@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/opt.h"
+#include "common/text.h"
 #include "common/rc.h"
 
 /* ---- reporting ------------------------------------------------------------- */

@@ -30,6 +30,7 @@
 
 #include "common/opt.h"
 #include "common/rc.h"
+#include "common/text.h"
 #include "load/options.h"
 #include "nfs/nf_spec.h"
 #include "prime/pr_int.h"

@@ -9,7 +9,7 @@
 # process left afterwards.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-plan 20
+plan 21
 start_nfsd srv || bail "sfs_nfsd did not start"
 rc=$T_DIR/two_rc
 prime_rc "$rc" 'LOAD="60 120"' 'CLIENTS="localhost localhost"' PROCS=2 \
@@ -61,6 +61,12 @@ print(sum(1 for p in d["points"] if p["finished"]), d["points"][1]["aggregate"][
     is "$n" "2 2" "the YAML holds both points and the client count"
 else
     skip "python3-yaml missing"
+fi
+if command -v gnuplot >/dev/null; then
+    is "$(head -c 4 "$T_DIR/res/sfsres.t.png" 2>/dev/null | tail -c 3)" PNG \
+        "the curve picture sfsres.t.png"
+else
+    like "$(cat "$T_DIR/res/sfsres.t")" "Curve: .*gnuplot" "no gnuplot: a one-line note"
 fi
 ls=$("$(tool_path lnfs_tool)" "$srv_NFSURL" ls / 2>&1)
 is "$(printf '%s\n' "$ls" | grep -c '^d CL[12]$')" 2 "CL1 and CL2 trees on the server"
