@@ -208,6 +208,10 @@ int ld_ctl_read(struct ld_ctl_reader *r, int fd)
             int rc = ld_ctl_decode(r->hbuf, &r->h);
             if (rc < 0)
                 return rc;
+            if (r->token && !ld_ctl_token_ok(&r->h, r->token))
+                return -EACCES; /* before reading (or allocating) any payload */
+            if (r->max_payload && r->h.len > r->max_payload)
+                return -EMSGSIZE;
             if (r->cap < r->h.len + 1) {
                 unsigned char *np = realloc(r->payload, r->h.len + 1);
                 if (np == NULL)
@@ -222,7 +226,9 @@ int ld_ctl_read(struct ld_ctl_reader *r, int fd)
 void ld_ctl_reader_free(struct ld_ctl_reader *r)
 {
     free(r->payload);
-    memset(r, 0, sizeof(*r));
+    r->payload = NULL;
+    r->cap = 0;
+    r->have = 0;
 }
 
 int ld_ctl_split_hostport(const char *s, char *host, size_t hostlen, uint16_t *port)

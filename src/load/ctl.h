@@ -75,8 +75,13 @@ int ld_ctl_decode(const unsigned char buf[LD_CTL_HDR_LEN], struct ld_ctl_hdr *h)
 int ld_ctl_send(int fd, const uint8_t tok[LD_CTL_TOKEN_LEN], uint32_t type,
                 uint32_t client, uint32_t arg, const void *payload, uint32_t len);
 
-/* An incremental frame reader for non-blocking sockets in a poll() loop. */
+/* An incremental frame reader for non-blocking sockets in a poll() loop.
+ * For a peer not yet trusted, set token (the header is refused before any
+ * payload is read when it does not carry it) and max_payload (0 = the
+ * protocol's limit). */
 struct ld_ctl_reader {
+    const uint8_t *token;
+    uint32_t max_payload;
     unsigned char hbuf[LD_CTL_HDR_LEN];
     size_t have; /* bytes of the current frame read so far */
     struct ld_ctl_hdr h;
@@ -88,7 +93,8 @@ struct ld_ctl_reader {
  * Reads what is there.  Returns 1 when a whole frame is in r->h and
  * r->payload (NUL-terminated after len bytes; valid until the next call),
  * 0 when more bytes are needed (EAGAIN), -EPIPE at EOF, -EPROTO/-EMSGSIZE for
- * a bad header, -ENOMEM or -errno.  Call again after 1: a second frame may
+ * a bad header, -EACCES for a header without r->token (when set), -ENOMEM
+ * or -errno.  Call again after 1: a second frame may
  * already be buffered in the socket.
  */
 int ld_ctl_read(struct ld_ctl_reader *r, int fd);

@@ -43,6 +43,7 @@
 #include "prime/pr_int.h"
 
 #define HELLO_WAIT_MS 10000 /* an unidentified connection gets this long */
+#define HELLO_MAX     4096  /* ... and may send this much before it is known */
 #define END_WAIT_MS   10000 /* clients exit by themselves after their results */
 #define ABORT_WAIT_MS 4000  /* ... and after ABORT, before they are killed */
 #define MON_WAIT_MS   60000 /* the monitor script must return this soon */
@@ -201,6 +202,8 @@ static void accept_all(struct point *P)
         }
         q = &P->pend[P->npend++];
         memset(q, 0, sizeof(*q));
+        q->rd.token = P->ctx->token; /* a stranger's frame ends at its header */
+        q->rd.max_payload = HELLO_MAX;
         q->fd = fd;
         q->since = now_ms();
         inet_ntop(AF_INET, &sa.sin_addr, q->addr, sizeof(q->addr));
@@ -225,13 +228,13 @@ static void on_pend(struct point *P, unsigned i)
 
     if (r == 0)
         return;
-    if (r < 0) {
+    if (r < 0 && r != -EACCES) {
         logf_(P, "a connection from %s ended before saying who it is (%s)", q->addr,
               r == -EPROTO ? "not a FreeSFS control frame" : strerror(-r));
         drop_pend(P, i);
         return;
     }
-    if (!ld_ctl_token_ok(&q->rd.h, P->ctx->token)) {
+    if (r == -EACCES || !ld_ctl_token_ok(&q->rd.h, P->ctx->token)) {
         logf_(P, "refused a %s frame from %s: wrong token", ld_ctl_name(q->rd.h.type),
               q->addr);
         drop_pend(P, i);
@@ -247,6 +250,7 @@ static void on_pend(struct point *P, unsigned i)
     c = &P->c[q->rd.h.client - 1];
     c->fd = q->fd;
     c->rd = q->rd;
+    c->rd.max_payload = 0; /* a client's results are larger than a HELLO */
     c->done = LD_CTL_HELLO;
     c->last_heard = now_ms();
     {
@@ -382,7 +386,12 @@ static void on_client(struct point *P, struct pc *c)
             c->done = h->type;
         }
     }
-    if (r < 0 && !c->has_results) {
+    if (r == -EACCES) {
+        logf_(P, "refused a %s frame from %s: wrong token", ld_ctl_name(c->rd.h.type),
+              who(c, w, sizeof(w)));
+        close_client(c);
+        fail(P, "%s: a control frame without the run's token", who(c, w, sizeof(w)));
+    } else if (r < 0 && !c->has_results) {
         close_client(c);
         fail(P, "%s closed its control connection (%s)", who(c, w, sizeof(w)),
              r == -EPIPE ? "end of stream" : strerror(-r));
