@@ -18,7 +18,7 @@ rc=$T_DIR/hosts_rc
 procs=2
 files=300
 prime_rc "$rc" 'LOAD="150 300 450"' 'CLIENTS="client1 client2 client3"' "PROCS=$procs" \
-    "MNT_POINTS=\"$TB_MOUNT\"" NFS_VERSION=3 WARMUP_TIME=2 RUNTIME=8 \
+    "MNT_POINTS=\"$TB_MOUNT\"" NFS_VERSION=3 WARMUP_TIME=4 RUNTIME=8 \
     "FILE_COUNT=$files" "WORK_DIR=$T_DIR/res" "RSH=\"ssh -F $TESTBED_DIR/ssh_config\""
 tag=$(run_tag "$rc")
 "$T_BIN/sfs_mgr" -r "$rc" -s mh >"$T_DIR/out" 2>"$T_DIR/err"
