@@ -34,7 +34,8 @@ static void tokens_round_trip(void **state)
     assert_memory_equal(a, b, sizeof(a));
     assert_int_equal(ld_ctl_token_parse("00112233", b), -EINVAL);
     assert_int_equal(ld_ctl_token_parse("zz112233445566778899aabbccddeeff", b), -EINVAL);
-    assert_int_equal(ld_ctl_token_parse("00112233445566778899aabbccddeeff00", b), -EINVAL);
+    assert_int_equal(ld_ctl_token_parse("00112233445566778899aabbccddeeff00", b),
+                     -EINVAL);
 }
 
 static void reader_takes_frames_split_anywhere(void **state)
@@ -144,9 +145,11 @@ static void host_port(void **state)
     assert_int_equal(ld_ctl_split_hostport("[::1]:80", host, sizeof(host), &port), 0);
     assert_string_equal(host, "::1");
     assert_int_equal(ld_ctl_split_hostport("prime", host, sizeof(host), &port), -EINVAL);
-    assert_int_equal(ld_ctl_split_hostport("prime:0", host, sizeof(host), &port), -EINVAL);
+    assert_int_equal(ld_ctl_split_hostport("prime:0", host, sizeof(host), &port),
+                     -EINVAL);
     assert_int_equal(ld_ctl_split_hostport(":80", host, sizeof(host), &port), -EINVAL);
-    assert_int_equal(ld_ctl_split_hostport("h:70000", host, sizeof(host), &port), -EINVAL);
+    assert_int_equal(ld_ctl_split_hostport("h:70000", host, sizeof(host), &port),
+                     -EINVAL);
 }
 
 int main(void)
