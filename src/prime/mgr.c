@@ -224,7 +224,10 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
                     i + 1, run->npoints, pts[i].error);
             return interrupted ? PR_EXIT_INTR : PR_EXIT_FAILED;
         }
-        fprintf(out, " done%s\n", pts[i].val.code ? " (INVALID)" : "");
+        fprintf(out, " done%s\n",
+                run->populate_only ? " (populated)"
+                : pts[i].val.code  ? " (INVALID)"
+                                   : "");
         fflush(out);
     }
     return PR_EXIT_OK;

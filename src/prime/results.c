@@ -67,6 +67,12 @@ static void report_in(const struct pr_ctx *ctx, const struct pr_point *pt,
     in->agg = &pt->agg.agg;
 }
 
+/* A point that finished and measured something (not POPULATE). */
+static int measured(const struct pr_ctx *ctx, const struct pr_point *pt)
+{
+    return pt->finished && !ctx->run->populate_only;
+}
+
 static void fill_sum(const struct pr_ctx *ctx, struct pr_point *pt)
 {
     const struct ld_config *c = &pt->su.cfg;
@@ -102,6 +108,13 @@ static void res_block(const struct pr_ctx *ctx, const struct pr_point *pt, FILE 
         pt->index + 1, ctx->run->npoints, pt->load, pt->load / ctx->run->nclients, when);
     if (!pt->finished) {
         fprintf(f, "FAILED: %s\n", pt->error);
+        return;
+    }
+    if (ctx->run->populate_only) {
+        fprintf(f,
+                "POPULATE: the file sets are in place on %u client(s); nothing was "
+                "measured\n",
+                ctx->run->nclients);
         return;
     }
     report_in(ctx, pt, &in);
@@ -187,7 +200,7 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
 
     memset(s, 0, sizeof(*s));
     for (k = 0; k < npts; k++) {
-        if (!pts[k].finished)
+        if (!measured(ctx, &pts[k]))
             continue;
         s->finished++;
         if (pts[k].sum.invalid)
@@ -347,7 +360,7 @@ static void picture(const struct pr_ctx *ctx, const struct pr_point *pts, unsign
     int rc;
 
     for (k = 0; k < npts; k++) {
-        if (!pts[k].finished)
+        if (!measured(ctx, &pts[k]))
             continue;
         if (!pts[k].sum.invalid) {
             x[n] = pts[k].sum.ops;
@@ -379,7 +392,7 @@ int pr_results_point(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
     FILE *f;
     int rc = 0;
 
-    if (pt->finished) {
+    if (measured(ctx, pt)) {
         fill_sum(ctx, pt);
         pr_sfssum_format(&pt->sum, line, sizeof(line));
         pr_result_path(ctx->run, "sfssum", path, sizeof(path));
@@ -389,7 +402,7 @@ int pr_results_point(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
     if (f == NULL)
         return -ENOMEM;
     res_block(ctx, pt, f);
-    if (pt->finished)
+    if (measured(ctx, pt))
         fputs(line, f);
     fclose(f);
     pr_result_path(ctx->run, "sfsres", path, sizeof(path));
@@ -433,7 +446,7 @@ int pr_results_final(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
     fprintf(out, "Summary (%s):\n", path);
     for (k = 0; k < npts; k++) {
         char line[256];
-        if (!pts[k].finished)
+        if (!measured(ctx, &pts[k]))
             continue;
         pr_sfssum_format(&pts[k].sum, line, sizeof(line));
         fputs(line, out);

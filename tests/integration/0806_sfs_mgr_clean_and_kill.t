@@ -4,12 +4,12 @@
 # The benchmark trees: a first run says the test directories were fresh,
 # a second one that they were not (CL1 left by the first); sfs_mgr -c
 # removes CL<n> from the mount points through libnfs, and the next run is
-# fresh again.  sfs_mgr -k: after a crash of sfs_mgr (SIGKILL) with a
-# client that cannot notice it (stopped), -k stops that client and its
-# children by the pid file the client recorded.
+# fresh again.  sfs_mgr -k stops what a crash leaves: a hung sfs_mgr
+# (stopped; SIGTERM makes it stop its clients) and a client that lost its
+# prime (by the pid file it recorded).  POPULATE only populates.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-plan 12
+plan 14
 start_nfsd srv || bail "sfs_nfsd did not start"
 rc=$T_DIR/cl_rc
 prime_rc "$rc" 'LOAD=40' 'CLIENTS=localhost' PROCS=1 "MNT_POINTS=\"$srv_URL\"" \
@@ -56,3 +56,12 @@ out=$("$T_BIN/sfs_mgr" -k -r "$rc" 2>&1)
 like "$out" "stopped client $lost" "-k stops a client by its pid file"
 wait_for "! alive $lost" 100 0.05
 ok "$(! alive "$lost"; echo $?)" "that client is gone"
+
+# POPULATE: the file sets are made, nothing is measured or summed
+prime_rc "$rc" 'LOAD=40' 'CLIENTS=localhost' PROCS=1 "MNT_POINTS=\"$srv_URL\"" \
+    NFS_VERSION=3 POPULATE=1 FILE_COUNT=100 "WORK_DIR=$T_DIR/res"
+out=$("$T_BIN/sfs_mgr" -r "$rc" -s pop 2>&1)
+like "$out" "Executing run 1 of 1 \.\.\. done \(populated\)" "POPULATE: the point only populates"
+ok "$([ ! -s "$T_DIR/res/sfssum.pop" ] &&
+    grep -q 'POPULATE: the file sets are in place' "$T_DIR/res/sfsres.pop"; echo $?)" \
+    "POPULATE: no sfssum line, the report says so"
