@@ -15,7 +15,8 @@
 #define LD_HOST_MAX    256
 #define LD_MAX_BIODS   32 /* -R/-W upper bound (MAX_BIODS) */
 #define LD_MAX_MOUNTS  1024
-#define LD_CONFIG_NSRC 64 /* >= rows of the option table */
+#define LD_MAX_PROCS   1024 /* -p upper bound */
+#define LD_CONFIG_NSRC 64   /* >= rows of the option table */
 
 /* SFS 3.0 standard values (§23); a run that departs from one is INVALID. */
 #define LD_STD_RUNTIME_S  300

@@ -34,7 +34,7 @@ static const struct cm_opt_enum pace_modes[] = {
 static const struct cm_opt ld_opts[] = {
     {'l', "load", "LOAD", CM_OPT_INT, F(load), "60", 1, 10000000, "ops/s", "LOAD",
      "Requested load of this client in NFS operations per second.", NULL, NULL, 0, 97},
-    {'p', "procs", "PROCS", CM_OPT_INT, F(procs), "4", 1, 1024, "processes", "N",
+    {'p', "procs", "PROCS", CM_OPT_INT, F(procs), "4", 1, LD_MAX_PROCS, "processes", "N",
      "Number of load-generating child processes.", NULL, NULL, 0, 98},
     {'t', "runtime", "RUNTIME", CM_OPT_INT, F(runtime_s), "300", 1, 1000000, "s", "SEC",
      "Length of the measured run.", NULL, NULL, CM_OPT_NONSTD, 99},
@@ -104,7 +104,8 @@ static const struct cm_opt ld_opts[] = {
      "Open-loop pacing on absolute deadlines (poisson or fixed arrivals).", pace_modes,
      "poisson", CM_OPT_CLI_ONLY | CM_OPT_OPT_ARG, 122},
     {0, "seed", NULL, CM_OPT_I64, F(seed), "2231", 1, 2147483646.0, NULL, "N",
-     "Random seed; child k uses seed + k.", NULL, NULL, 0, 123},
+     "Random seed; child k of client n uses seed + 1024 x (n - 1) + k.", NULL, NULL, 0,
+     123},
     {0, "yaml", NULL, CM_OPT_STRING, F(yaml_path), "", 0, 0, NULL, "FILE",
      "Also write every result and parameter to this YAML file.", NULL, NULL,
      CM_OPT_CLI_ONLY, 124},
