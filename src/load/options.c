@@ -93,6 +93,10 @@ static const struct cm_opt ld_opts[] = {
     {0, "yaml", NULL, CM_OPT_STRING, F(yaml_path), "", 0, 0, NULL, "FILE",
      "Also write every result and parameter to this YAML file.", NULL, NULL,
      CM_OPT_CLI_ONLY, 124},
+    {0, "restart-cmd", NULL, CM_OPT_STRING, F(restart_cmd), "", 0, 0, NULL, "CMD",
+     "With -V: shell command that restarts the server, to check that the COMMIT "
+     "verifier changes.",
+     NULL, NULL, CM_OPT_CLI_ONLY, 128},
 };
 
 const struct cm_opt *ld_options_table(size_t *n)
