@@ -148,6 +148,9 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     if (cfg->interactive && cfg->prime_host[0])
         return fail(exit_code, row_of('i')->exit_code,
                     cm_errf(err, errlen, "-i: not allowed with -M"));
+    if (cfg->validate && cfg->nmounts > 1) /* sfs-reference §19 */
+        return fail(exit_code, LD_EXIT_MOUNTS,
+                    cm_errf(err, errlen, "Can only validate one directory at a time."));
     if (cfg->nmounts == 0)
         return fail(exit_code, LD_EXIT_MOUNTS,
                     cm_errf(err, errlen,

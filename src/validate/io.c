@@ -206,7 +206,7 @@ int vd_lnfs_compare(struct vd_ctx *v, struct nf_lnfs *l, const char *name,
             ;
         if (i < len)
             rc = vd_warn(v,
-                         "%s: libnfs read byte %zu (block %zu) as %#04x; %#04x was "
+                         "%s: libnfs read byte %zu (block %zu) as 0x%02x; 0x%02x was "
                          "written",
                          name, i, i / VD_BLOCK_BYTES, got[i], want[i]);
         else

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "validate/vd_int.h"
 
@@ -89,6 +90,11 @@ static int ask_continue(struct vd_ctx *v)
         if (!v->in || !fgets(answer, sizeof(answer), v->in)) {
             fputc('\n', v->out);
             return -ECANCELED;
+        }
+        if (!isatty(fileno(v->in))) { /* a piped answer: show it in the log */
+            fputs(answer, v->out);
+            if (!strchr(answer, '\n'))
+                fputc('\n', v->out);
         }
         while (isspace((unsigned char)*p))
             p++;

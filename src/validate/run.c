@@ -210,7 +210,7 @@ static int finish(struct vd_ctx *v, int stopped)
                 "%u deviation%s from the RFCs beyond what SFS 3.0 checks (the W lines "
                 "marked [deviation]; they lose no data and are not errors)\n",
                 v->deviations, v->deviations == 1 ? "" : "s");
-    if (v->warnings == 0 && v->errors == 0) {
+    if (stopped == 0 && v->warnings == 0 && v->errors == 0) {
         fprintf(v->out, "validation completed successfully.\n");
         fflush(v->out);
         return VD_PASSED;
