@@ -70,12 +70,12 @@ static void field(struct cmp *c, const char *what, uint64_t *stored, uint64_t go
 {
     if (*stored == unknown) {
         *stored = got;
-        append(c->adopted, sizeof(c->adopted), &c->alen, octal ? "%s%s %#llo" : "%s%s %llu",
-               what, got, 0);
+        append(c->adopted, sizeof(c->adopted), &c->alen,
+               octal ? "%s%s %#llo" : "%s%s %llu", what, got, 0);
     } else if (*stored != got) {
         append(c->diff, sizeof(c->diff), &c->len,
-               octal ? "%s%s %#llo, expected %#llo" : "%s%s %llu, expected %llu", what, got,
-               *stored);
+               octal ? "%s%s %#llo, expected %#llo" : "%s%s %llu, expected %llu", what,
+               got, *stored);
     }
 }
 

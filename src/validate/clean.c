@@ -22,8 +22,9 @@ static int check_renamed(struct vd_ctx *v, struct vd_obj *o, const char *old)
     if (st < 0)
         return vd_fail_call(v, NF_OP_LOOKUP, old, st);
     if (st != NF_ST_NOENT)
-        return vd_warn(v, "%s: LOOKUP of the old name after RENAME to %s answered %s, "
-                          "not NOENT (%s)",
+        return vd_warn(v,
+                       "%s: LOOKUP of the old name after RENAME to %s answered %s, "
+                       "not NOENT (%s)",
                        old, o->name, nf_status_name((uint32_t)st),
                        vd_rfc(v, NF_OP_RENAME));
     st = v->p->lookup(v, &v->workdir, o->name, &r);

@@ -18,8 +18,8 @@
 #include "validate/vd_int.h"
 
 #define COMMIT_BLOCKS       3
-#define UNSTABLE_WRITE      0   /* stable_how UNSTABLE */
-#define RESTART_MOUNT_TRIES 100 /* while the server comes back (bounded) */
+#define UNSTABLE_WRITE      0  /* stable_how UNSTABLE */
+#define RESTART_MOUNT_TRIES 60 /* while the server comes back: <= 60 x 2.2 s */
 
 static int commit_call(struct vd_ctx *v, const struct nf_fh *fh, uint8_t verf[8],
                        struct vd_res *r)
@@ -90,8 +90,9 @@ static int write_unstable(struct vd_ctx *v, struct vd_obj *o, const uint8_t *dat
         if (b == 0)
             memcpy(verf, r.verf, 8);
         else if (memcmp(verf, r.verf, 8) != 0)
-            return vd_warn(v, "%s: the write verifier changed between two UNSTABLE "
-                              "WRITEs (%s)",
+            return vd_warn(v,
+                           "%s: the write verifier changed between two UNSTABLE "
+                           "WRITEs (%s)",
                            o->name, vd_rfc(v, NF_OP_WRITE));
     }
     v->attrs[o->ino].size = (uint64_t)blocks * VD_BLOCK_BYTES;
@@ -143,8 +144,9 @@ int vd_extended_commit(struct vd_ctx *v)
                        rfc);
     memcpy(v->commit_verf, c1, 8);
     if (memcmp(c1, c2, 8) != 0 &&
-        (rc = vd_warn(v, "%s: two COMMITs returned the verifiers %016llx and %016llx: it "
-                         "must not change while the server runs (%s)",
+        (rc = vd_warn(v,
+                      "%s: two COMMITs returned the verifiers %016llx and %016llx: it "
+                      "must not change while the server runs (%s)",
                       o->name, verf64(c1), verf64(c2), rfc)) < 0)
         return rc;
     if (memcmp(c1, wverf, 8) != 0 &&
@@ -174,8 +176,9 @@ static int restart_new_file(struct vd_ctx *v, struct vd_obj *o, int st)
     struct vd_res r;
     int rc;
 
-    vd_info(v, "%s: COMMIT after the restart: %s: the server keeps no files across "
-               "restarts; a new file's verifiers are checked",
+    vd_info(v,
+            "%s: COMMIT after the restart: %s: the server keeps no files across "
+            "restarts; a new file's verifiers are checked",
             o->name, nf_status_name((uint32_t)st));
     rc = vd_workdir_open(v);
     v->step = step;

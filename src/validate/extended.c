@@ -37,17 +37,19 @@ static int statfs_v2(struct vd_ctx *v)
     if (rc < 0)
         return vd_fail_call(v, NF_OP_FSSTAT, "STATFS", rc);
     if (res.status != NFS_OK)
-        rc = vd_deviation(v, "STATFS: %s (%s)", nf_status_name((uint32_t)res.status), rfc);
+        rc =
+            vd_deviation(v, "STATFS: %s (%s)", nf_status_name((uint32_t)res.status), rfc);
     else {
         const statfsokres *s = &res.statfsres_u.reply;
 
         vd_detail(v, "STATFS: tsize %u, bsize %u, blocks %u, bfree %u, bavail %u",
                   s->tsize, s->bsize, s->blocks, s->bfree, s->bavail);
         if (s->bsize == 0 || s->bfree > s->blocks || s->bavail > s->bfree)
-            rc = vd_deviation(v,
-                         "STATFS: bsize %u, blocks %u, bfree %u, bavail %u: bsize must be "
-                         "positive and bavail <= bfree <= blocks (%s)",
-                         s->bsize, s->blocks, s->bfree, s->bavail, rfc);
+            rc = vd_deviation(
+                v,
+                "STATFS: bsize %u, blocks %u, bfree %u, bavail %u: bsize must be "
+                "positive and bavail <= bfree <= blocks (%s)",
+                s->bsize, s->blocks, s->bfree, s->bavail, rfc);
     }
     xdr_free((xdrproc_t)xdr_statfsres, (char *)&res);
     return rc;
@@ -62,9 +64,10 @@ static int workdir_attr(struct vd_ctx *v, const post_op_attr *p, const char *via
     vd3_post_op(p, &r);
     if (!r.have_attr || r.attr.fileid == v->workdir_attr.fileid)
         return 0;
-    return vd_deviation(v, "%s: the attributes returned are of fileid %llu, not of %s (%llu) (%s)",
-                   via, (unsigned long long)r.attr.fileid, VD_WORKDIR,
-                   (unsigned long long)v->workdir_attr.fileid, vd_rfc(v, op));
+    return vd_deviation(
+        v, "%s: the attributes returned are of fileid %llu, not of %s (%llu) (%s)", via,
+        (unsigned long long)r.attr.fileid, VD_WORKDIR,
+        (unsigned long long)v->workdir_attr.fileid, vd_rfc(v, op));
 }
 
 static int fsstat3(struct vd_ctx *v)
@@ -80,7 +83,8 @@ static int fsstat3(struct vd_ctx *v)
     if (rc < 0)
         return vd_fail_call(v, NF_OP_FSSTAT, "FSSTAT", rc);
     if (res.status != NFS3_OK) {
-        rc = vd_deviation(v, "FSSTAT: %s (%s)", nf_status_name((uint32_t)res.status), rfc);
+        rc =
+            vd_deviation(v, "FSSTAT: %s (%s)", nf_status_name((uint32_t)res.status), rfc);
     } else {
         const FSSTAT3resok *s = &res.FSSTAT3res_u.resok;
 
@@ -92,13 +96,13 @@ static int fsstat3(struct vd_ctx *v)
                   (unsigned long long)s->ffiles, (unsigned long long)s->afiles);
         if (s->fbytes > s->tbytes || s->abytes > s->fbytes || s->ffiles > s->tfiles ||
             s->afiles > s->ffiles)
-            rc = vd_deviation(v,
-                         "FSSTAT: abytes %llu <= fbytes %llu <= tbytes %llu and afiles "
-                         "%llu <= ffiles %llu <= tfiles %llu must hold (%s)",
-                         (unsigned long long)s->abytes, (unsigned long long)s->fbytes,
-                         (unsigned long long)s->tbytes, (unsigned long long)s->afiles,
-                         (unsigned long long)s->ffiles, (unsigned long long)s->tfiles,
-                         rfc);
+            rc = vd_deviation(
+                v,
+                "FSSTAT: abytes %llu <= fbytes %llu <= tbytes %llu and afiles "
+                "%llu <= ffiles %llu <= tfiles %llu must hold (%s)",
+                (unsigned long long)s->abytes, (unsigned long long)s->fbytes,
+                (unsigned long long)s->tbytes, (unsigned long long)s->afiles,
+                (unsigned long long)s->ffiles, (unsigned long long)s->tfiles, rfc);
         if (rc == 0)
             rc = workdir_attr(v, &s->obj_attributes, "FSSTAT", NF_OP_FSSTAT);
     }
@@ -119,18 +123,22 @@ static int fsinfo_checks(struct vd_ctx *v, const FSINFO3resok *s)
               (unsigned long long)s->maxfilesize, s->properties);
     if (s->rtmax == 0 || s->wtmax == 0 || s->dtpref == 0 || s->rtpref > s->rtmax ||
         s->wtpref > s->wtmax)
-        rc = vd_deviation(v,
-                     "FSINFO: rtmax %u, rtpref %u, wtmax %u, wtpref %u, dtpref %u: the "
-                     "maxima and dtpref must be positive and the preferred sizes within "
-                     "the maxima (%s)",
-                     s->rtmax, s->rtpref, s->wtmax, s->wtpref, s->dtpref, rfc);
+        rc = vd_deviation(
+            v,
+            "FSINFO: rtmax %u, rtpref %u, wtmax %u, wtpref %u, dtpref %u: the "
+            "maxima and dtpref must be positive and the preferred sizes within "
+            "the maxima (%s)",
+            s->rtmax, s->rtpref, s->wtmax, s->wtpref, s->dtpref, rfc);
     if (rc == 0 && s->maxfilesize < written)
-        rc = vd_deviation(v, "FSINFO: maxfilesize %llu, yet a file of %llu bytes was written (%s)",
-                     (unsigned long long)s->maxfilesize, (unsigned long long)written, rfc);
+        rc = vd_deviation(
+            v, "FSINFO: maxfilesize %llu, yet a file of %llu bytes was written (%s)",
+            (unsigned long long)s->maxfilesize, (unsigned long long)written, rfc);
     if (rc == 0 && !(s->properties & FSF3_LINK))
-        rc = vd_deviation(v, "FSINFO: FSF3_LINK is clear, yet LINK made hard links (%s)", rfc);
+        rc = vd_deviation(v, "FSINFO: FSF3_LINK is clear, yet LINK made hard links (%s)",
+                          rfc);
     if (rc == 0 && !(s->properties & FSF3_SYMLINK))
-        rc = vd_deviation(v, "FSINFO: FSF3_SYMLINK is clear, yet SYMLINK made links (%s)", rfc);
+        rc = vd_deviation(v, "FSINFO: FSF3_SYMLINK is clear, yet SYMLINK made links (%s)",
+                          rfc);
     return rc;
 }
 
@@ -147,7 +155,7 @@ static int fsinfo3(struct vd_ctx *v)
         return vd_fail_call(v, NF_OP_FSINFO, "FSINFO", rc);
     if (res.status != NFS3_OK) {
         rc = vd_deviation(v, "FSINFO: %s (%s)", nf_status_name((uint32_t)res.status),
-                     vd_rfc(v, NF_OP_FSINFO));
+                          vd_rfc(v, NF_OP_FSINFO));
     } else {
         v->fsinfo_properties = res.FSINFO3res_u.resok.properties;
         rc = fsinfo_checks(v, &res.FSINFO3res_u.resok);
@@ -176,8 +184,9 @@ static int pathconf_call(struct vd_ctx *v, const struct nf_fh *fh, const char *w
         *out = res.PATHCONF3res_u.resok;
         rc = 1;
     } else {
-        rc = vd_deviation(v, "PATHCONF of %s: %s (%s)", what, nf_status_name((uint32_t)res.status),
-                     vd_rfc(v, NF_OP_PATHCONF));
+        rc =
+            vd_deviation(v, "PATHCONF of %s: %s (%s)", what,
+                         nf_status_name((uint32_t)res.status), vd_rfc(v, NF_OP_PATHCONF));
     }
     xdr_free((xdrproc_t)xdr_PATHCONF3res, (char *)&res);
     return rc;
@@ -210,8 +219,9 @@ static int name_lengths(struct vd_ctx *v, const PATHCONF3resok *pc)
     if (st < 0)
         return vd_fail_call(v, NF_OP_CREATE, "CREATE of a name_max name", st);
     if (st != NF_ST_OK)
-        rc = vd_deviation(v, "PATHCONF: name_max %u, yet CREATE of a name that long: %s (%s)",
-                     pc->name_max, nf_status_name((uint32_t)st), rfc);
+        rc = vd_deviation(
+            v, "PATHCONF: name_max %u, yet CREATE of a name that long: %s (%s)",
+            pc->name_max, nf_status_name((uint32_t)st), rfc);
     else
         (void)v->p->remove(v, &v->workdir, name);
     if (rc < 0 || !pc->no_trunc)
@@ -225,10 +235,11 @@ static int name_lengths(struct vd_ctx *v, const PATHCONF3resok *pc)
         return 0;
     if (st == NF_ST_OK)
         (void)v->p->remove(v, &v->workdir, name);
-    return vd_deviation(v,
-                   "PATHCONF: no_trunc and name_max %u, yet CREATE of a name of %u bytes "
-                   "answered %s, not NAMETOOLONG (%s)",
-                   pc->name_max, pc->name_max + 1, nf_status_name((uint32_t)st), rfc);
+    return vd_deviation(
+        v,
+        "PATHCONF: no_trunc and name_max %u, yet CREATE of a name of %u bytes "
+        "answered %s, not NAMETOOLONG (%s)",
+        pc->name_max, pc->name_max + 1, nf_status_name((uint32_t)st), rfc);
 }
 
 static int pathconf3(struct vd_ctx *v)
@@ -250,20 +261,22 @@ static int pathconf3(struct vd_ctx *v)
               dir.linkmax, dir.name_max, dir.no_trunc, dir.chown_restricted,
               dir.case_insensitive, dir.case_preserving);
     if (dir.linkmax < 2)
-        rc = vd_deviation(v, "PATHCONF: linkmax %u, yet files had 2 links (%s)", dir.linkmax,
-                     rfc);
+        rc = vd_deviation(v, "PATHCONF: linkmax %u, yet files had 2 links (%s)",
+                          dir.linkmax, rfc);
     if (rc == 0 && dir.name_max < longest)
-        rc = vd_deviation(v, "PATHCONF: name_max %u, yet names of %zu bytes were made (%s)",
-                     dir.name_max, longest, rfc);
+        rc = vd_deviation(v,
+                          "PATHCONF: name_max %u, yet names of %zu bytes were made (%s)",
+                          dir.name_max, longest, rfc);
     if (rc == 0 && (v->fsinfo_properties & FSF3_HOMOGENEOUS) && v->ext_file >= 0) {
         rc = pathconf_call(v, &v->obj[v->ext_file].fh, v->obj[v->ext_file].name, &file);
         if (rc > 0)
             rc = same_pathconf(&dir, &file)
                      ? 0
-                     : vd_deviation(v,
-                               "PATHCONF differs between %s and a file, yet FSINFO says "
-                               "FSF3_HOMOGENEOUS (%s)",
-                               VD_WORKDIR, vd_rfc(v, NF_OP_FSINFO));
+                     : vd_deviation(
+                           v,
+                           "PATHCONF differs between %s and a file, yet FSINFO says "
+                           "FSF3_HOMOGENEOUS (%s)",
+                           VD_WORKDIR, vd_rfc(v, NF_OP_FSINFO));
     }
     if (rc == 0)
         rc = name_lengths(v, &dir);
@@ -286,18 +299,19 @@ static int access_one(struct vd_ctx *v, const struct nf_fh *fh, const char *what
     if (rc < 0)
         return vd_fail_call(v, NF_OP_ACCESS, "ACCESS", rc);
     if (res.status != NFS3_OK) {
-        rc = vd_deviation(v, "ACCESS of %s: %s (%s)", what, nf_status_name((uint32_t)res.status),
-                     rfc);
+        rc = vd_deviation(v, "ACCESS of %s: %s (%s)", what,
+                          nf_status_name((uint32_t)res.status), rfc);
     } else {
         uint32_t got = res.ACCESS3res_u.resok.access;
 
         vd_detail(v, "ACCESS of %s: asked %#x, granted %#x", what, a.access, got);
         if (got & ~a.access)
-            rc = vd_deviation(v, "ACCESS of %s: granted %#x, beyond the %#x asked for (%s)", what,
-                         got, a.access, rfc);
+            rc = vd_deviation(v,
+                              "ACCESS of %s: granted %#x, beyond the %#x asked for (%s)",
+                              what, got, a.access, rfc);
         else if ((got & need) != need)
-            rc = vd_deviation(v, "ACCESS of %s: granted %#x, yet %s (%#x) worked (%s)", what, got,
-                         because, need, rfc);
+            rc = vd_deviation(v, "ACCESS of %s: granted %#x, yet %s (%#x) worked (%s)",
+                              what, got, because, need, rfc);
     }
     xdr_free((xdrproc_t)xdr_ACCESS3res, (char *)&res);
     return rc;
@@ -373,12 +387,13 @@ static int mknod_special(struct vd_ctx *v, const char *name, ftype3 type)
     if (st < 0)
         return vd_fail_call(v, NF_OP_MKNOD, name, st);
     if (st == NF_ST_NOTSUPP || st == NF_ST_PERM || st == NF_ST_ACCES) {
-        vd_info(v, "MKNOD %s: %s: the server does not make this kind of file for us", name,
-                nf_status_name((uint32_t)st));
+        vd_info(v, "MKNOD %s: %s: the server does not make this kind of file for us",
+                name, nf_status_name((uint32_t)st));
         return 0;
     }
     if (st != NF_ST_OK)
-        return vd_deviation(v, "MKNOD %s: %s (%s)", name, nf_status_name((uint32_t)st), rfc);
+        return vd_deviation(v, "MKNOD %s: %s (%s)", name, nf_status_name((uint32_t)st),
+                            rfc);
     if (!r.have_fh)
         st = v->p->lookup(v, &v->workdir, name, &r);
     if (st == NF_ST_OK) {
@@ -387,14 +402,15 @@ static int mknod_special(struct vd_ctx *v, const char *name, ftype3 type)
         st = v->p->getattr(v, &fh, &r);
     }
     if (st != NF_ST_OK)
-        rc = vd_deviation(v, "MKNOD %s: made, then LOOKUP or GETATTR: %s (%s)", name,
-                     st < 0 ? rp_status_text(st) : nf_status_name((uint32_t)st), rfc);
+        rc =
+            vd_deviation(v, "MKNOD %s: made, then LOOKUP or GETATTR: %s (%s)", name,
+                         st < 0 ? rp_status_text(st) : nf_status_name((uint32_t)st), rfc);
     else if (r.attr.type != (uint32_t)type ||
              (dev && (r.attr.rdev1 != CHR_MAJOR || r.attr.rdev2 != CHR_MINOR)))
-        rc = vd_deviation(v,
-                     "MKNOD %s: asked type %d%s, GETATTR says type %u, rdev %u,%u (%s)",
-                     name, (int)type, dev ? " with rdev 1,3" : "", r.attr.type,
-                     r.attr.rdev1, r.attr.rdev2, rfc);
+        rc = vd_deviation(
+            v, "MKNOD %s: asked type %d%s, GETATTR says type %u, rdev %u,%u (%s)", name,
+            (int)type, dev ? " with rdev 1,3" : "", r.attr.type, r.attr.rdev1,
+            r.attr.rdev2, rfc);
     else
         vd_detail(v, "MKNOD %s: type %u%s", name, r.attr.type, dev ? ", rdev 1,3" : "");
     (void)v->p->remove(v, &v->workdir, name);
@@ -421,7 +437,7 @@ static int mknod3(struct vd_ctx *v)
     if (st == NF_ST_OK)
         (void)v->p->remove(v, &v->workdir, "ext_reg");
     return vd_deviation(v, "MKNOD of type NF3REG answered %s, not BADTYPE (%s)",
-                   nf_status_name((uint32_t)st), rfc);
+                        nf_status_name((uint32_t)st), rfc);
 }
 
 int vd_step_extended(struct vd_ctx *v)

@@ -112,8 +112,9 @@ int vd_step_write(struct vd_ctx *v)
                     memcpy(v->write_verf, r.verf, sizeof(verf));
                     v->have_write_verf = have_verf = 1;
                 } else if (memcmp(verf, r.verf, sizeof(verf)) != 0) {
-                    rc = vd_warn(v, "%s: the write verifier changed between two WRITEs "
-                                    "to a server that did not restart (%s)",
+                    rc = vd_warn(v,
+                                 "%s: the write verifier changed between two WRITEs "
+                                 "to a server that did not restart (%s)",
                                  o->name, vd_rfc(v, NF_OP_WRITE));
                     memcpy(verf, r.verf, sizeof(verf));
                 }
@@ -150,10 +151,11 @@ int vd_step_read(struct vd_ctx *v)
             rc = read_all(v, o, (uint64_t)b * VD_BLOCK_BYTES, buf, len, &got, &eof_wrong);
             if (rc == 0 && vd_block_verify((unsigned)f, b, buf, got) < 0) {
                 bad++;
-                rc = vd_warn(v,
-                             "%s: checksum mismatch in block %u (offset %llu, %u of %u "
-                             "bytes read)",
-                             o->name, b, (unsigned long long)b * VD_BLOCK_BYTES, got, len);
+                rc =
+                    vd_warn(v,
+                            "%s: checksum mismatch in block %u (offset %llu, %u of %u "
+                            "bytes read)",
+                            o->name, b, (unsigned long long)b * VD_BLOCK_BYTES, got, len);
             }
         }
         if (rc == 0)
@@ -161,9 +163,9 @@ int vd_step_read(struct vd_ctx *v)
     }
     if (rc == 0 && eof_wrong)
         rc = vd_deviation(v,
-                     "%u READ replies set eof wrongly: it must be TRUE exactly when "
-                     "offset + count reaches the file size (%s)",
-                     eof_wrong, vd_rfc(v, NF_OP_READ));
+                          "%u READ replies set eof wrongly: it must be TRUE exactly when "
+                          "offset + count reaches the file size (%s)",
+                          eof_wrong, vd_rfc(v, NF_OP_READ));
     return rc;
 }
 
@@ -175,8 +177,9 @@ int vd_lnfs_open(struct vd_ctx *v, struct nf_lnfs **l)
         return 1;
     *l = NULL;
     if (v->p->version == 2) {
-        vd_info(v, "skipped: libnfs reads over NFSv3 only, and the server refused it "
-                   "(%s)",
+        vd_info(v,
+                "skipped: libnfs reads over NFSv3 only, and the server refused it "
+                "(%s)",
                 err);
         return 0;
     }

@@ -42,11 +42,13 @@ static int lookup_one(struct vd_ctx *v, struct vd_obj *o)
                        vd_rfc(v, NF_OP_LOOKUP));
     if (!r.have_fh || !nf_fh_equal(&r.fh, &o->fh)) {
         if (v->p->version == 3)
-            return vd_error(v, "%s: filehandles do not match: LOOKUP returned another "
-                               "handle than the object was made with (%s)",
-                            o->name, vd_rfc(v, NF_OP_LOOKUP));
-        int rc = vd_warn(v, "%s: filehandles do not match: LOOKUP returned another "
+            return vd_error(v,
+                            "%s: filehandles do not match: LOOKUP returned another "
                             "handle than the object was made with (%s)",
+                            o->name, vd_rfc(v, NF_OP_LOOKUP));
+        int rc = vd_warn(v,
+                         "%s: filehandles do not match: LOOKUP returned another "
+                         "handle than the object was made with (%s)",
                          o->name, vd_rfc(v, NF_OP_LOOKUP));
         if (rc < 0)
             return rc;
@@ -92,8 +94,9 @@ static int setattr_one(struct vd_ctx *v, struct vd_obj *o, int *applied)
         r.attr.mode == v->attrs[o->ino].mode)
         /* POSIX leaves the mode of a symlink unspecified; Linux and Solaris
          * keep 0777 whatever is asked */
-        vd_info(v, "%s: the mode of a symbolic link stays %#o: UNIX servers do not use "
-                   "it (RFC 1813 section 3.3.10)",
+        vd_info(v,
+                "%s: the mode of a symbolic link stays %#o: UNIX servers do not use "
+                "it (RFC 1813 section 3.3.10)",
                 o->name, r.attr.mode);
     else
         v->attrs[o->ino].mode = mode;

@@ -78,7 +78,9 @@ struct vd_obj *vd_object_named(struct vd_ctx *v, const char *name)
     return NULL;
 }
 
-void vd_symlink_text(const struct vd_ctx *v, const struct vd_obj *o, char *buf, size_t len)
+void vd_symlink_text(const struct vd_ctx *v, const struct vd_obj *o, char *buf,
+                     size_t len)
 {
-    snprintf(buf, len, "./file_en.%d", o->target >= 0 && o->target < v->nobj ? o->target : 0);
+    snprintf(buf, len, "./file_en.%d",
+             o->target >= 0 && o->target < v->nobj ? o->target : 0);
 }

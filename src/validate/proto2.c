@@ -10,13 +10,13 @@
 
 #include "validate/vd_int.h"
 
-#define NOT_SET  0xffffffffu
-#define V2_FIFO  8 /* NFFIFO */
+#define NOT_SET          0xffffffffu
+#define V2_FIFO          8   /* NFFIFO */
 #define V2_READDIR_COUNT 264 /* about 9 entries a call, as SFS read them */
 
 static void attr2(const fattr *f, struct vd_attr *a)
 {
-    a->type = f->type == V2_FIFO ? VD_T_FIFO
+    a->type = f->type == V2_FIFO                        ? VD_T_FIFO
               : (f->type >= NFREG && f->type <= NFSOCK) ? (uint32_t)f->type
                                                         : VD_T_BAD;
     a->mode = f->mode & 07777;

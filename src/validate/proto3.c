@@ -367,7 +367,8 @@ static int p3_readdir(struct vd_ctx *v, const struct nf_fh *dir, struct vd_curso
     return rc;
 }
 
-static int p3_dirop(struct vd_ctx *v, const struct nf_fh *dir, const char *name, int rmdir)
+static int p3_dirop(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
+                    int rmdir)
 {
     union {
         REMOVE3args remove;

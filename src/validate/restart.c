@@ -57,7 +57,8 @@ int vd_run_restart(const struct vd_opts *o, char *err, size_t errlen)
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
     if (WIFEXITED(status))
-        cm_errf(err, errlen, "restart command exited with status %d", WEXITSTATUS(status));
+        cm_errf(err, errlen, "restart command exited with status %d",
+                WEXITSTATUS(status));
     else
         cm_errf(err, errlen, "restart command killed by signal %d", WTERMSIG(status));
     return -EIO;

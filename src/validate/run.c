@@ -158,7 +158,8 @@ int vd_workdir_open(struct vd_ctx *v)
         st = empty_workdir(v, what, sizeof(what));
         if (st != 0)
             return vd_error(v, "cannot empty %s of an earlier run: %s: %s", VD_WORKDIR,
-                            what, st < 0 ? rp_status_text(st) : nf_status_name((uint32_t)st));
+                            what,
+                            st < 0 ? rp_status_text(st) : nf_status_name((uint32_t)st));
         vd_info(v, "%s emptied of what an earlier run left", VD_WORKDIR);
     } else {
         return vd_fail_call(v, NF_OP_LOOKUP, VD_WORKDIR, st);
@@ -182,7 +183,8 @@ void vd_workdir_remove(struct vd_ctx *v)
     if (st == 0)
         st = v->p->rmdir(v, &v->m.root, VD_WORKDIR);
     else
-        vd_info(v, "%s: %s", what, st < 0 ? rp_status_text(st) : nf_status_name((uint32_t)st));
+        vd_info(v, "%s: %s", what,
+                st < 0 ? rp_status_text(st) : nf_status_name((uint32_t)st));
     if (st != 0)
         vd_info(v, "%s left behind (%s); the next run empties it", VD_WORKDIR,
                 st < 0 ? rp_status_text(st) : nf_status_name((uint32_t)st));
@@ -195,9 +197,9 @@ typedef int (*vd_step_fn)(struct vd_ctx *v);
 /* The reference order (sfs-reference §19), the read-back after the read
  * step, the extended section last. */
 static const vd_step_fn steps[] = {
-    vd_step_null,        vd_step_create,  vd_step_attributes, vd_step_write,
-    vd_step_read,        vd_step_readback, vd_step_readdir,   vd_step_readdirplus,
-    vd_step_rename,      vd_step_remove,  vd_step_extended,
+    vd_step_null,   vd_step_create,   vd_step_attributes, vd_step_write,
+    vd_step_read,   vd_step_readback, vd_step_readdir,    vd_step_readdirplus,
+    vd_step_rename, vd_step_remove,   vd_step_extended,
 };
 
 static int finish(struct vd_ctx *v, int stopped)
@@ -215,8 +217,8 @@ static int finish(struct vd_ctx *v, int stopped)
         fflush(v->out);
         return VD_PASSED;
     }
-    fprintf(v->out, "%u warning%s, %u error%s\n", v->warnings, v->warnings == 1 ? "" : "s",
-            v->errors, v->errors == 1 ? "" : "s");
+    fprintf(v->out, "%u warning%s, %u error%s\n", v->warnings,
+            v->warnings == 1 ? "" : "s", v->errors, v->errors == 1 ? "" : "s");
     fprintf(v->out, "validation terminated with errors\n");
     fflush(v->out);
     return VD_FAILED;

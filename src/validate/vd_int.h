@@ -109,7 +109,7 @@ struct vd_proto {
     int version;
     const char *rfc;              /* "RFC 1094", "RFC 1813" */
     const char *section[NF_NOPS]; /* per SFS op: "RFC 1813 section 3.3.3" */
-    uint32_t readdir_count;          /* bytes asked per READDIR */
+    uint32_t readdir_count;       /* bytes asked per READDIR */
     int (*null)(struct vd_ctx *v);
     int (*getattr)(struct vd_ctx *v, const struct nf_fh *fh, struct vd_res *r);
     /* mode and both times (seconds, client time); guard off */
@@ -164,8 +164,8 @@ struct vd_ctx {
     struct rp_client *clnt; /* m.nfs */
     struct nf_fh workdir;   /* <export>/validatedir */
     struct vd_attr workdir_attr;
-    uint32_t uid, gid;  /* of the AUTH_SYS credential */
-    uint32_t set_time;  /* the times SETATTR sets (a day ago) */
+    uint32_t uid, gid; /* of the AUTH_SYS credential */
+    uint32_t set_time; /* the times SETATTR sets (a day ago) */
     int nkind[VD_NKINDS];
     struct vd_obj obj[VD_MAX_OBJS];
     int nobj;
@@ -173,10 +173,10 @@ struct vd_ctx {
                                           should be (by vd_obj.ino) */
     uint8_t write_verf[8];             /* of the write step's WRITEs (v3) */
     int have_write_verf;
-    uint8_t commit_verf[8];            /* of the extended section's COMMIT */
-    uint32_t fsinfo_properties;        /* FSINFO's, for PATHCONF */
-    int ext_file;                      /* the extended section's file, or -1 */
-    const char *step;                  /* for messages */
+    uint8_t commit_verf[8];     /* of the extended section's COMMIT */
+    uint32_t fsinfo_properties; /* FSINFO's, for PATHCONF */
+    int ext_file;               /* the extended section's file, or -1 */
+    const char *step;           /* for messages */
     unsigned warnings;
     unsigned errors;
     unsigned deviations;

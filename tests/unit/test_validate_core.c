@@ -169,13 +169,13 @@ static void attributes_adopted_then_compared(void **state)
     got.nlink = 3;
     got.mode = 0644;
     got.size = 10;
-    assert_int_equal(vd_attr_check(&fx.v, o, &got, VD_CMP_NO_SIZE, "GETATTR",
-                                   NF_OP_GETATTR),
-                     0);
+    assert_int_equal(
+        vd_attr_check(&fx.v, o, &got, VD_CMP_NO_SIZE, "GETATTR", NF_OP_GETATTR), 0);
     assert_int_equal(fx.v.warnings, 1);
-    assert_non_null(strstr(fixture_text(&fx),
-                           "W: test: file_en.0: GETATTR attributes differ: mode 0644, "
-                           "expected 0666, nlink 3, expected 1 (RFC 1813 section 3.3.1)"));
+    assert_non_null(
+        strstr(fixture_text(&fx),
+               "W: test: file_en.0: GETATTR attributes differ: mode 0644, "
+               "expected 0666, nlink 3, expected 1 (RFC 1813 section 3.3.1)"));
     assert_null(strstr(fixture_text(&fx), "size")); /* not while writing */
     fixture_free(&fx);
 }
@@ -236,8 +236,8 @@ static void level3_answers(void **state)
     assert_non_null(in);
     fixture_init(&fx, 3, 3);
     fx.v.in = in;
-    assert_int_equal(vd_warn(&fx.v, "one"), 0);           /* x asked again, then y */
-    assert_int_equal(vd_warn(&fx.v, "two"), -ECANCELED);  /* n */
+    assert_int_equal(vd_warn(&fx.v, "one"), 0);            /* x asked again, then y */
+    assert_int_equal(vd_warn(&fx.v, "two"), -ECANCELED);   /* n */
     assert_int_equal(vd_warn(&fx.v, "three"), -ECANCELED); /* EOF */
     assert_int_equal(fx.v.warnings, 3);
     fclose(in);
