@@ -16,7 +16,7 @@
 #include "common/cm.h"
 #include "load/iodist.h"
 #include "load/mix.h"
-#include "common/opt.h"
+#include "common/text.h"
 
 /* ---- defaults ------------------------------------------------------------ */
 
@@ -226,19 +226,27 @@ int ld_mix_parse(struct ld_mix *m, int nfs_version, const char *name, const char
     return 0;
 }
 
+struct mix_file {
+    struct ld_mix *m;
+    int nfs_version;
+};
+
+static int parse_mix_file(void *ctx, const char *name, const char *text, size_t len,
+                          FILE *diag, char *err, size_t errlen)
+{
+    const struct mix_file *f = ctx;
+
+    return ld_mix_parse(f->m, f->nfs_version, name, text, len, diag, err, errlen);
+}
+
 int ld_mix_load(struct ld_mix *m, int nfs_version, const char *path, FILE *diag,
                 char *err, size_t errlen)
 {
-    char *text;
-    size_t len;
-    int rc;
+    struct mix_file f;
 
-    rc = cm_text_read(path, &text, &len, diag, err, errlen);
-    if (rc < 0)
-        return rc;
-    rc = ld_mix_parse(m, nfs_version, path, text, len, diag, err, errlen);
-    free(text);
-    return rc;
+    f.m = m; /* filled by the parser: nothing is read from it here */
+    f.nfs_version = nfs_version;
+    return cm_text_parse_file(path, parse_mix_file, &f, diag, err, errlen);
 }
 
 /* ---- op selection ---------------------------------------------------------------- */

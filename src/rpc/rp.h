@@ -81,6 +81,13 @@ struct rp_fault {
     unsigned reorder_pct;
 };
 
+/* Parses a fault spec "drop=P,dup=P,trunc=P,reorder=P,seed=N" (P in
+ * percent, their sum at most 100; any subset, any order) into f (zeroed
+ * first).  Returns 0, or -EINVAL with one line naming the bad item in err.
+ * what names the option in messages ("-F"). */
+int rp_fault_parse(const char *what, const char *spec, struct rp_fault *f, char *err,
+                   size_t errlen);
+
 struct rp_client_opts {
     enum rp_transport_kind transport; /* RP_UDP (default) or RP_TCP */
     enum rp_resv_port resv_port;      /* default RP_RESV_NO */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/cm.h"
+#include "common/text.h"
 #include "load/options.h"
 #include "load/report.h"
 
