@@ -21,8 +21,9 @@
 
 struct listing {
     unsigned char seen[VD_MAX_OBJS];
-    int op; /* NF_OP_READDIR or NF_OP_READDIRPLUS */
-    int rc; /* the first stop */
+    unsigned entries; /* every entry but "." and ".." */
+    int op;           /* NF_OP_READDIR or NF_OP_READDIRPLUS */
+    int rc;           /* the first stop */
 };
 
 static uint32_t pad4(size_t n)
@@ -43,6 +44,7 @@ static int check_entry(struct vd_ctx *v, struct listing *ls, const char *name,
     *out = NULL;
     if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
         return 0;
+    ls->entries++;
     if (v->p->version == 2 && fileid == 0)
         return vd_warn(v, "%s: entry marked invalid (fileid 0) (%s)", name, rfc);
     o = vd_object_named(v, name);
@@ -58,10 +60,17 @@ static int check_entry(struct vd_ctx *v, struct listing *ls, const char *name,
     return 0;
 }
 
+/* After a listing: every object must have been seen; in v2, as SFS 3.0
+ * counted, no more entries than objects. */
 static int missing(struct vd_ctx *v, const struct listing *ls)
 {
-    int i, rc = 0;
+    int i, rc = 0, n = 0;
 
+    for (i = 0; i < v->nobj; i++)
+        n += v->obj[i].exists;
+    if (v->p->version == 2 && ls->entries > (unsigned)n)
+        rc = vd_warn(v, "valid entries exceeded maximum: %u entries for %d objects (%s)",
+                     ls->entries, n, vd_rfc(v, ls->op));
     for (i = 0; i < v->nobj && rc == 0; i++)
         if (v->obj[i].exists && !ls->seen[i])
             rc = vd_warn(v, "%s: not found (%s)", v->obj[i].name, vd_rfc(v, ls->op));

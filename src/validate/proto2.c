@@ -78,31 +78,23 @@ static int p2_null(struct vd_ctx *v)
 /* attrstat replies: GETATTR, SETATTR, WRITE. */
 static int attrstat_reply(int rc, attrstat *res, struct vd_res *r)
 {
-    if (rc < 0)
-        return rc;
-    if (res->status == NFS_OK) {
+    if (rc == 0 && res->status == NFS_OK) {
         attr2(&res->attrstat_u.attributes, &r->attr);
         r->have_attr = 1;
     }
-    rc = (int)res->status;
-    xdr_free((xdrproc_t)xdr_attrstat, (char *)res);
-    return rc;
+    return vd_reply_done(rc, res, (xdrproc_t)xdr_attrstat);
 }
 
 /* diropres replies: LOOKUP, CREATE, MKDIR. */
 static int diropres_reply(int rc, diropres *res, struct vd_res *r)
 {
-    if (rc < 0)
-        return rc;
-    if (res->status == NFS_OK) {
+    if (rc == 0 && res->status == NFS_OK) {
         nf_fh_from_v2(&r->fh, &res->diropres_u.diropres.file);
         r->have_fh = 1;
         attr2(&res->diropres_u.diropres.attributes, &r->attr);
         r->have_attr = 1;
     }
-    rc = (int)res->status;
-    xdr_free((xdrproc_t)xdr_diropres, (char *)res);
-    return rc;
+    return vd_reply_done(rc, res, (xdrproc_t)xdr_diropres);
 }
 
 static int p2_getattr(struct vd_ctx *v, const struct nf_fh *fh, struct vd_res *r)
@@ -229,14 +221,10 @@ static int p2_readlink(struct vd_ctx *v, const struct nf_fh *fh, struct vd_res *
     memset(&res, 0, sizeof(res));
     (void)nf_fh_to_v2(fh, &a);
     VD_CALL(v, rc, nf2_readlink(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS_OK)
+    if (rc == 0 && res.status == NFS_OK)
         snprintf(r->text, sizeof(r->text), "%s",
                  res.readlinkres_u.data ? res.readlinkres_u.data : "");
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_readlinkres, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_readlinkres);
 }
 
 static int p2_write(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off,
@@ -277,9 +265,7 @@ static int p2_read(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off, void 
     a.count = len;
     a.totalcount = 0;
     VD_CALL(v, rc, nf2_read(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS_OK) {
+    if (rc == 0 && res.status == NFS_OK) {
         uint32_t n = res.readres_u.reply.data.data_len;
 
         n = n < len ? n : len;
@@ -288,9 +274,7 @@ static int p2_read(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off, void 
         memcpy(buf, res.readres_u.reply.data.data_val, n);
         r->count = n;
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_readres, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_readres);
 }
 
 static uint64_t cookie_in(const uint8_t *c)
@@ -315,9 +299,7 @@ static int p2_readdir(struct vd_ctx *v, const struct nf_fh *dir, struct vd_curso
     a.cookie[3] = (char)cur->cookie;
     a.count = V2_READDIR_COUNT;
     VD_CALL(v, rc, nf2_readdir(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS_OK) {
+    if (rc == 0 && res.status == NFS_OK) {
         for (e = res.readdirres_u.reply.entries; e; e = e->nextentry) {
             const uint8_t *c = (const uint8_t *)e->cookie;
 
@@ -328,9 +310,7 @@ static int p2_readdir(struct vd_ctx *v, const struct nf_fh *dir, struct vd_curso
         }
         r->eof = res.readdirres_u.reply.eof ? 1 : 0;
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_readdirres, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_readdirres);
 }
 
 static int p2_remove(struct vd_ctx *v, const struct nf_fh *dir, const char *name)

@@ -79,6 +79,15 @@ static void res_clear(struct vd_res *r)
     r->eof = -1;
 }
 
+int vd_reply_done(int rc, void *res, xdrproc_t codec)
+{
+    if (rc < 0)
+        return rc;
+    rc = (int)*(const uint32_t *)res;
+    xdr_free(codec, (char *)res);
+    return rc;
+}
+
 static int p3_null(struct vd_ctx *v)
 {
     nf_void a = {0}, r = {0};
@@ -98,15 +107,11 @@ static int p3_getattr(struct vd_ctx *v, const struct nf_fh *fh, struct vd_res *r
     memset(&res, 0, sizeof(res));
     fh_arg(fh, &a.object);
     VD_CALL(v, rc, nf3_getattr(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         vd3_attr(&res.GETATTR3res_u.resok.obj_attributes, &r->attr);
         r->have_attr = 1;
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_GETATTR3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_GETATTR3res);
 }
 
 static int p3_setattr(struct vd_ctx *v, const struct nf_fh *fh, uint32_t mode,
@@ -127,13 +132,9 @@ static int p3_setattr(struct vd_ctx *v, const struct nf_fh *fh, uint32_t mode,
     a.new_attributes.mtime.set_mtime_u.mtime.seconds = time_s;
     a.guard.check = FALSE;
     VD_CALL(v, rc, nf3_setattr(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK)
+    if (rc == 0 && res.status == NFS3_OK)
         vd3_post_op(&res.SETATTR3res_u.resok.obj_wcc.after, r);
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_SETATTR3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_SETATTR3res);
 }
 
 static int p3_lookup(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
@@ -147,15 +148,11 @@ static int p3_lookup(struct vd_ctx *v, const struct nf_fh *dir, const char *name
     memset(&res, 0, sizeof(res));
     dirop(dir, name, &a.what);
     VD_CALL(v, rc, nf3_lookup(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         r->have_fh = nf_fh_from_v3(&r->fh, &res.LOOKUP3res_u.resok.object) == 0;
         vd3_post_op(&res.LOOKUP3res_u.resok.obj_attributes, r);
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_LOOKUP3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_LOOKUP3res);
 }
 
 static int p3_create(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
@@ -172,15 +169,11 @@ static int p3_create(struct vd_ctx *v, const struct nf_fh *dir, const char *name
     a.how.mode = UNCHECKED;
     sattr_new(v, &a.how.createhow3_u.obj_attributes, mode, 1);
     VD_CALL(v, rc, nf3_create(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         post_fh(&res.CREATE3res_u.resok.obj, r);
         vd3_post_op(&res.CREATE3res_u.resok.obj_attributes, r);
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_CREATE3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_CREATE3res);
 }
 
 static int p3_mkdir(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
@@ -195,15 +188,11 @@ static int p3_mkdir(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
     dirop(dir, name, &a.where);
     sattr_new(v, &a.attributes, mode, 0);
     VD_CALL(v, rc, nf3_mkdir(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         post_fh(&res.MKDIR3res_u.resok.obj, r);
         vd3_post_op(&res.MKDIR3res_u.resok.obj_attributes, r);
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_MKDIR3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_MKDIR3res);
 }
 
 static int p3_link(struct vd_ctx *v, const struct nf_fh *file, const struct nf_fh *dir,
@@ -218,13 +207,9 @@ static int p3_link(struct vd_ctx *v, const struct nf_fh *file, const struct nf_f
     fh_arg(file, &a.file);
     dirop(dir, name, &a.link);
     VD_CALL(v, rc, nf3_link(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK)
+    if (rc == 0 && res.status == NFS3_OK)
         vd3_post_op(&res.LINK3res_u.resok.file_attributes, r);
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_LINK3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_LINK3res);
 }
 
 static int p3_symlink(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
@@ -240,15 +225,11 @@ static int p3_symlink(struct vd_ctx *v, const struct nf_fh *dir, const char *nam
     sattr_new(v, &a.symlink.symlink_attributes, 0777, 0);
     a.symlink.symlink_data = (char *)(uintptr_t)text;
     VD_CALL(v, rc, nf3_symlink(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         post_fh(&res.SYMLINK3res_u.resok.obj, r);
         vd3_post_op(&res.SYMLINK3res_u.resok.obj_attributes, r);
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_SYMLINK3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_SYMLINK3res);
 }
 
 static int p3_readlink(struct vd_ctx *v, const struct nf_fh *fh, struct vd_res *r)
@@ -261,16 +242,12 @@ static int p3_readlink(struct vd_ctx *v, const struct nf_fh *fh, struct vd_res *
     memset(&res, 0, sizeof(res));
     fh_arg(fh, &a.symlink);
     VD_CALL(v, rc, nf3_readlink(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         snprintf(r->text, sizeof(r->text), "%s",
                  res.READLINK3res_u.resok.data ? res.READLINK3res_u.resok.data : "");
         vd3_post_op(&res.READLINK3res_u.resok.symlink_attributes, r);
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_READLINK3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_READLINK3res);
 }
 
 static int p3_write(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off,
@@ -289,9 +266,7 @@ static int p3_write(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off,
     a.data.data_len = len;
     a.data.data_val = (char *)(uintptr_t)buf;
     VD_CALL(v, rc, nf3_write(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         const WRITE3resok *ok = &res.WRITE3res_u.resok;
 
         vd3_post_op(&ok->file_wcc.after, r);
@@ -299,9 +274,7 @@ static int p3_write(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off,
         r->committed = (int)ok->committed;
         memcpy(r->verf, ok->verf, sizeof(r->verf));
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_WRITE3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_WRITE3res);
 }
 
 static int p3_read(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off, void *buf,
@@ -317,9 +290,7 @@ static int p3_read(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off, void 
     a.offset = off;
     a.count = len;
     VD_CALL(v, rc, nf3_read(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         const READ3resok *ok = &res.READ3res_u.resok;
         uint32_t n = ok->data.data_len < len ? ok->data.data_len : len;
 
@@ -328,9 +299,7 @@ static int p3_read(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off, void 
         r->count = n;
         r->eof = ok->eof ? 1 : 0;
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_READ3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_READ3res);
 }
 
 static int p3_readdir(struct vd_ctx *v, const struct nf_fh *dir, struct vd_cursor *cur,
@@ -348,9 +317,7 @@ static int p3_readdir(struct vd_ctx *v, const struct nf_fh *dir, struct vd_curso
     memcpy(a.cookieverf, cur->verf, sizeof(a.cookieverf));
     a.count = vd_proto3.readdir_count;
     VD_CALL(v, rc, nf3_readdir(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         const READDIR3resok *ok = &res.READDIR3res_u.resok;
 
         memcpy(cur->verf, ok->cookieverf, sizeof(cur->verf));
@@ -362,9 +329,7 @@ static int p3_readdir(struct vd_ctx *v, const struct nf_fh *dir, struct vd_curso
         }
         r->eof = ok->reply.eof ? 1 : 0;
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_READDIR3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_READDIR3res);
 }
 
 static int p3_dirop(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
@@ -386,11 +351,8 @@ static int p3_dirop(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
         VD_CALL(v, rc, nf3_rmdir(v->clnt, &a.rmdir, &res.rmdir));
     else
         VD_CALL(v, rc, nf3_remove(v->clnt, &a.remove, &res.remove));
-    if (rc < 0)
-        return rc;
-    rc = (int)res.remove.status;
-    xdr_free(rmdir ? (xdrproc_t)xdr_RMDIR3res : (xdrproc_t)xdr_REMOVE3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res,
+                         rmdir ? (xdrproc_t)xdr_RMDIR3res : (xdrproc_t)xdr_REMOVE3res);
 }
 
 static int p3_remove(struct vd_ctx *v, const struct nf_fh *dir, const char *name)
@@ -414,11 +376,7 @@ static int p3_rename(struct vd_ctx *v, const struct nf_fh *dir, const char *from
     dirop(dir, from, &a.from);
     dirop(dir, to, &a.to);
     VD_CALL(v, rc, nf3_rename(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_RENAME3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_RENAME3res);
 }
 
 const struct vd_proto vd_proto3 = {

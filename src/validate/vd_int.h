@@ -147,6 +147,10 @@ struct vd_proto {
 extern const struct vd_proto vd_proto2;
 extern const struct vd_proto vd_proto3;
 
+/* The end of an adapter's call: the reply's NFS status (the first word of
+ * every NFS result), or rc when no reply came; the decoded result freed
+ * with codec (proto3.c, used by both adapters). */
+int vd_reply_done(int rc, void *res, xdrproc_t codec);
 /* NFSv3 attributes in neutral form, for the v3-only steps (proto3.c). */
 void vd3_attr(const fattr3 *f, struct vd_attr *a);
 /* Copies post-op attributes into r (have_attr) when they follow. */

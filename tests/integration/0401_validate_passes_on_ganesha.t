@@ -9,10 +9,11 @@
 # verifier must change and the committed data must still be there.  The
 # restart waits 1.1 s because ganesha's verifier is its start time in
 # seconds (two starts within one second share it: docs/validation.md).
+# ganesha has no NFSv2: sfs -V fails with one E line.
 # Skips without root or ganesha (lib.sh start_ganesha).
 . "$(dirname "$0")/lib.sh"
 start_ganesha
-plan 10
+plan 12
 
 out=$(timeout 120 "$T_BIN/sfs3" -V 2 "$GANESHA_URL" 2>"$T_DIR/err")
 is "$?" 0 "sfs3 -V 2 over UDP: exit 0" || diag "$(grep -E '^(W|E)' <<<"$out" | head)"
@@ -36,3 +37,8 @@ ok $? "the COMMIT verifier changed across the restart ($before -> $after)"
 unlike "$out" "keeps no files across restarts" "... on the same file: ganesha's handles survive"
 like "$(sed -n '/restarting the server/,$p' <<<"$out")" "ext_commit: 24576 bytes identical" \
     "... and the committed data read back after the restart"
+
+# ganesha has no NFSv2: sfs -V says so in one E line and fails
+out=$(timeout 60 "$T_BIN/sfs" -V 1 "$GANESHA_URL" 2>&1)
+is "$?" 1 "sfs -V on ganesha (no NFSv2): exit 1"
+like "$out" "^E: mount: .*not 2" "... an E line naming the versions the server offers"
