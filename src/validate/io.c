@@ -50,7 +50,8 @@ int vd_write_all(struct vd_ctx *v, struct vd_obj *o, uint64_t off, const uint8_t
 }
 
 /* Reads len bytes at off into buf, re-issuing short reads; *got is what
- * came back before end of file or an error.  0, or the run's stop. */
+ * came back before end of file or an error.  0, 1 when a failed READ was
+ * reported (nothing to verify), or the run's stop. */
 static int read_all(struct vd_ctx *v, struct vd_obj *o, uint64_t off, uint8_t *buf,
                     uint32_t len, uint32_t *got, unsigned *eof_wrong)
 {
@@ -63,10 +64,12 @@ static int read_all(struct vd_ctx *v, struct vd_obj *o, uint64_t off, uint8_t *b
         st = v->p->read(v, &o->fh, off + *got, buf + *got, len - *got, &r);
         if (st < 0)
             return vd_fail_call(v, NF_OP_READ, o->name, st);
-        if (st != NF_ST_OK)
-            return vd_warn(v, "%s: READ at %llu: %s (%s)", o->name,
-                           (unsigned long long)(off + *got), nf_status_name((uint32_t)st),
-                           vd_rfc(v, NF_OP_READ));
+        if (st != NF_ST_OK) {
+            rc = vd_warn(v, "%s: READ at %llu: %s (%s)", o->name,
+                         (unsigned long long)(off + *got), nf_status_name((uint32_t)st),
+                         vd_rfc(v, NF_OP_READ));
+            return rc < 0 ? rc : 1;
+        }
         if (r.have_attr && (rc = vd_attr_check(v, o, &r.attr, 0, "READ", NF_OP_READ)) < 0)
             return rc;
         *got += r.count;
@@ -149,7 +152,10 @@ int vd_step_read(struct vd_ctx *v)
             uint32_t len = vd_block_bytes((unsigned)f, b), got;
 
             rc = read_all(v, o, (uint64_t)b * VD_BLOCK_BYTES, buf, len, &got, &eof_wrong);
-            if (rc == 0 && vd_block_verify((unsigned)f, b, buf, got) < 0) {
+            if (rc > 0) { /* reported: the block is bad, nothing to verify */
+                bad++;
+                rc = 0;
+            } else if (rc == 0 && vd_block_verify((unsigned)f, b, buf, got) < 0) {
                 bad++;
                 rc =
                     vd_warn(v,
