@@ -34,15 +34,11 @@ static int commit_call(struct vd_ctx *v, const struct nf_fh *fh, uint8_t verf[8]
     a.offset = 0;
     a.count = 0; /* to the end of the file */
     VD_CALL(v, rc, nf3_commit(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         memcpy(verf, res.COMMIT3res_u.resok.verf, 8);
         vd3_post_op(&res.COMMIT3res_u.resok.file_wcc.after, r);
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_COMMIT3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_COMMIT3res);
 }
 
 static unsigned long long verf64(const uint8_t v[8])

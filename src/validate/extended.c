@@ -333,7 +333,7 @@ static int access3(struct vd_ctx *v)
     return rc;
 }
 
-/* One MKNOD; *made set when the object exists afterwards. */
+/* One MKNOD of validatedir/name: the status, the handle and attributes in r. */
 static int mknod_call(struct vd_ctx *v, const char *name, ftype3 type, struct vd_res *r)
 {
     MKNOD3args a;
@@ -359,9 +359,7 @@ static int mknod_call(struct vd_ctx *v, const char *name, ftype3 type, struct vd
         s->mode.set_mode3_u.mode = 0644;
     }
     VD_CALL(v, rc, nf3_mknod(v->clnt, &a, &res));
-    if (rc < 0)
-        return rc;
-    if (res.status == NFS3_OK) {
+    if (rc == 0 && res.status == NFS3_OK) {
         const MKNOD3resok *ok = &res.MKNOD3res_u.resok;
 
         if (ok->obj.handle_follows &&
@@ -369,9 +367,7 @@ static int mknod_call(struct vd_ctx *v, const char *name, ftype3 type, struct vd
             r->have_fh = 1;
         vd3_post_op(&ok->obj_attributes, r);
     }
-    rc = (int)res.status;
-    xdr_free((xdrproc_t)xdr_MKNOD3res, (char *)&res);
-    return rc;
+    return vd_reply_done(rc, &res, (xdrproc_t)xdr_MKNOD3res);
 }
 
 /* A special file: made (or NOTSUPP/PERM/ACCES, allowed), then its type and

@@ -180,13 +180,12 @@ void vd_workdir_remove(struct vd_ctx *v)
 
     v->step = "cleanup";
     st = empty_workdir(v, what, sizeof(what));
-    if (st == 0)
+    if (st == 0) {
         st = v->p->rmdir(v, &v->m.root, VD_WORKDIR);
-    else
-        vd_info(v, "%s: %s", what,
-                st < 0 ? rp_status_text(st) : nf_status_name((uint32_t)st));
+        snprintf(what, sizeof(what), "%s", VD_WORKDIR);
+    }
     if (st != 0)
-        vd_info(v, "%s left behind (%s); the next run empties it", VD_WORKDIR,
+        vd_info(v, "%s left behind (%s: %s); the next run empties it", VD_WORKDIR, what,
                 st < 0 ? rp_status_text(st) : nf_status_name((uint32_t)st));
     else
         vd_detail(v, "%s removed", VD_WORKDIR);
