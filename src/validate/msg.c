@@ -28,12 +28,15 @@ const char *vd_rfc(struct vd_ctx *v, int op)
     return v->p->section[op];
 }
 
-static void line(struct vd_ctx *v, const char *prefix, const char *fmt, va_list ap)
+/* "PREFIXstep: text SUFFIX" on its own line, flushed. */
+static void line(struct vd_ctx *v, const char *prefix, const char *suffix,
+                 const char *fmt, va_list ap)
 {
     fputs(prefix, v->out);
     if (v->step)
         fprintf(v->out, "%s: ", v->step);
     vfprintf(v->out, fmt, ap);
+    fputs(suffix, v->out);
     fputc('\n', v->out);
     fflush(v->out);
 }
@@ -46,7 +49,7 @@ void vd_begin(struct vd_ctx *v, const char *step, const char *fmt, ...)
     if (v->o->level < VD_LEVEL_VERBOSE)
         return;
     va_start(ap, fmt);
-    line(v, "", fmt, ap);
+    line(v, "", "", fmt, ap);
     va_end(ap);
 }
 
@@ -71,7 +74,7 @@ void vd_info(struct vd_ctx *v, const char *fmt, ...)
     if (v->o->level < VD_LEVEL_VERBOSE)
         return;
     va_start(ap, fmt);
-    line(v, "I: ", fmt, ap);
+    line(v, "I: ", "", fmt, ap);
     va_end(ap);
 }
 
@@ -106,35 +109,37 @@ static int ask_continue(struct vd_ctx *v)
     return -ECANCELED;
 }
 
-int vd_warn(struct vd_ctx *v, const char *fmt, ...)
+/* A W line; at level 3 the question.  0 or -ECANCELED. */
+static int warning(struct vd_ctx *v, const char *suffix, const char *fmt, va_list ap)
 {
-    va_list ap;
-
-    v->warnings++;
-    va_start(ap, fmt);
-    line(v, "W: ", fmt, ap);
-    va_end(ap);
+    line(v, "W: ", suffix, fmt, ap);
     if (v->o->level >= VD_LEVEL_INTERACTIVE)
         return ask_continue(v);
     return 0;
 }
 
+int vd_warn(struct vd_ctx *v, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    v->warnings++;
+    va_start(ap, fmt);
+    rc = warning(v, "", fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 int vd_deviation(struct vd_ctx *v, const char *fmt, ...)
 {
     va_list ap;
+    int rc;
 
     v->deviations++;
     va_start(ap, fmt);
-    fputs("W: ", v->out);
-    if (v->step)
-        fprintf(v->out, "%s: ", v->step);
-    vfprintf(v->out, fmt, ap);
-    fputs(" [deviation]\n", v->out);
-    fflush(v->out);
+    rc = warning(v, " [deviation]", fmt, ap);
     va_end(ap);
-    if (v->o->level >= VD_LEVEL_INTERACTIVE)
-        return ask_continue(v);
-    return 0;
+    return rc;
 }
 
 int vd_error(struct vd_ctx *v, const char *fmt, ...)
@@ -143,7 +148,7 @@ int vd_error(struct vd_ctx *v, const char *fmt, ...)
 
     v->errors++;
     va_start(ap, fmt);
-    line(v, "E: ", fmt, ap);
+    line(v, "E: ", "", fmt, ap);
     va_end(ap);
     return -EIO;
 }
