@@ -5,8 +5,8 @@
  * an error in v3, a warning in v2; the attributes must match), GETATTR it,
  * SETATTR mode 0777 (directories) or 0666 (the others) and both times (v3
  * without the guard), compare the reply, then GETATTR again.  A symbolic
- * link may keep its mode (POSIX leaves it unspecified; RFC 1813 section
- * 3.3.10: UNIX servers keep 0777).  Beyond SFS, GETATTR must show the times
+ * link may keep its mode (POSIX leaves it unspecified; RFC 1094 section
+ * 2.2.14: UNIX servers keep 0777).  Beyond SFS, GETATTR must show the times
  * SETATTR set: objects where it does not are one deviation.
  */
 #include <stdio.h>
@@ -96,7 +96,7 @@ static int setattr_one(struct vd_ctx *v, struct vd_obj *o, int *applied)
          * keep 0777 whatever is asked */
         vd_info(v,
                 "%s: the mode of a symbolic link stays %#o: UNIX servers do not use "
-                "it (RFC 1813 section 3.3.10)",
+                "it (RFC 1094 section 2.2.14)",
                 o->name, r.attr.mode);
     else
         v->attrs[o->ino].mode = mode;
