@@ -13,7 +13,7 @@ GEN      := $(BUILD)/gen
 
 # Layers in link order is irrelevant (we link them as one group), but the
 # list also names the directories docs/ARCHITECTURE.md describes.
-LAYERS   := common rpc nfs load prime trace analyze server
+LAYERS   := common rpc nfs validate load prime trace analyze server
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
@@ -43,8 +43,9 @@ PRESENT_LAYERS := $(foreach l,$(LAYERS),$(if $(call LAYER_SRCS,$(l)),$(l)))
 DEPS_common  := common
 DEPS_rpc     := rpc common
 DEPS_nfs     := nfs rpc common
-DEPS_load    := load nfs rpc common
-DEPS_prime   := prime load nfs rpc common
+DEPS_validate := validate nfs rpc common
+DEPS_load    := load validate nfs rpc common
+DEPS_prime   := prime load validate nfs rpc common
 # trace gains nfs and rpc when replay lands (the layering test allows it).
 DEPS_trace   := trace common
 DEPS_analyze := analyze trace common

@@ -72,6 +72,7 @@ struct ld_config {
     int pace_mode;               /* --open-loop[=poisson|fixed]: enum ld_pace_mode */
     int64_t seed;                /* --seed (CM_RNG_DEFAULT_SEED); child k uses seed + k */
     char yaml_path[LD_PATH_MAX]; /* --yaml FILE, "" = none */
+    char restart_cmd[LD_PATH_MAX]; /* --restart-cmd CMD (-V), "" = none */
 
     /* -c (SFS 2.0's call count): accepted by the parser only to be rejected
      * with "no longer supported" (exit LD_EXIT_C_REJECTED). */

@@ -109,6 +109,10 @@ static const struct cm_opt ld_opts[] = {
     {0, "yaml", NULL, CM_OPT_STRING, F(yaml_path), "", 0, 0, NULL, "FILE",
      "Also write every result and parameter to this YAML file.", NULL, NULL,
      CM_OPT_CLI_ONLY, 124},
+    {0, "restart-cmd", NULL, CM_OPT_STRING, F(restart_cmd), "", 0, 0, NULL, "CMD",
+     "With -V: shell command that restarts the server, to check that the COMMIT "
+     "verifier changes.",
+     NULL, NULL, CM_OPT_CLI_ONLY, 128},
 };
 
 const struct cm_opt *ld_options_table(size_t *n)
@@ -160,6 +164,9 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     if (cfg->interactive && cfg->prime_host[0])
         return fail(exit_code, row_of('i')->exit_code,
                     cm_errf(err, errlen, "-i: not allowed with -M"));
+    if (cfg->validate && cfg->nmounts > 1) /* sfs-reference §19 */
+        return fail(exit_code, LD_EXIT_MOUNTS,
+                    cm_errf(err, errlen, "Can only validate one directory at a time."));
     if (cfg->prime_host[0]) {
         char host[LD_HOST_MAX];
         uint16_t port;
