@@ -107,6 +107,11 @@ struct ld_setup {
     const char *prog; /* "sfs3", for messages */
     FILE *out;        /* the report (stdout) */
     FILE *log;        /* progress and DEBUG output (stderr) */
+    /* How a child's mount session reaches the server (nf_mount_opts):
+     * NULL in the programs (by address); the unit tests serve the server
+     * core over socketpairs through it. */
+    nf_connect_fn connect;
+    void *connect_data;
 };
 
 struct ld_child {

@@ -294,14 +294,14 @@ static void null_calls_all_answered(const struct srv *v, enum rp_transport_kind 
     sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     rp_client_opts_init(&o);
     o.transport = t;
-    assert_int_equal(rp_client_open(&c, (struct sockaddr *)&sin, sizeof(sin), NFS3_PROGRAM,
-                                    NFS_V3, &o, 2000, err, sizeof(err)),
+    assert_int_equal(rp_client_open(&c, (struct sockaddr *)&sin, sizeof(sin),
+                                    NFS3_PROGRAM, NFS_V3, &o, 2000, err, sizeof(err)),
                      0);
     for (int i = 0; i < n; i++) {
         memset(&d[i], 0, sizeof(d[i]));
-        assert_int_equal(nf_call_init(&d[i].call, c, NFSPROC3_NULL, &none, &none,
-                                      count_done, &d[i]),
-                         0);
+        assert_int_equal(
+            nf_call_init(&d[i].call, c, NFSPROC3_NULL, &none, &none, count_done, &d[i]),
+            0);
         assert_int_equal(rp_call_start(c, &d[i].call), 0);
     }
     while (finished < n && cm_now_ns() < end) {
