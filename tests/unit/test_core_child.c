@@ -54,8 +54,8 @@ static void fix_start(struct fix *f, int v, const char *path, const struct sv_co
     f->mounts[0] = f->mount;
     f->cfg.mounts = f->mounts;
     f->cfg.nmounts = 1;
-    assert_int_equal(ld_run_setup(&f->su, &f->cfg, v == 3 ? "sfs3" : "sfs", stdout, stderr,
-                                  err, sizeof(err)),
+    assert_int_equal(ld_run_setup(&f->su, &f->cfg, v == 3 ? "sfs3" : "sfs", stdout,
+                                  stderr, err, sizeof(err)),
                      0);
     f->su.connect = th_core_connect;
     f->su.connect_data = &f->t;
@@ -66,8 +66,8 @@ static uint64_t served(const struct fix *f, uint32_t proc)
 {
     int v3 = f->cfg.nfs_version == 3;
 
-    return sv_core_count(f->t.core, v3 ? NFS3_PROGRAM : NFS_PROGRAM, v3 ? NFS_V3 : NFS_VERSION,
-                         proc);
+    return sv_core_count(f->t.core, v3 ? NFS3_PROGRAM : NFS_PROGRAM,
+                         v3 ? NFS_V3 : NFS_VERSION, proc);
 }
 
 /* Every entry as population leaves it: holding dirs and io files exist
@@ -175,7 +175,8 @@ static void population_restores_a_damaged_file_set(void **state)
     mount_and_populate(&f, &c);
     /* the lost io file is made again; the symlink too (SYMLINK) */
     assert_int_equal(served(&f, NFSPROC3_CREATE), creates + 1);
-    assert_int_equal(served(&f, NFSPROC3_SYMLINK) >= c.files.count[LD_CAT_SYMLINK] + 1, 1);
+    assert_int_equal(served(&f, NFSPROC3_SYMLINK) >= c.files.count[LD_CAT_SYMLINK] + 1,
+                     1);
     ld_child_free(&c);
     th_core_stop(&f.t);
 }
@@ -189,8 +190,9 @@ static void a_missing_export_fails_the_mount_by_name(void **state)
     fix_start(&f, 3, "/nowhere", NULL, 3);
     assert_int_equal(ld_child_init(&c, &f.su, 0, -1), 0);
     assert_int_equal(ld_init_mount(&c), -EACCES);
-    assert_string_equal(c.last_error,
-                        "Unable to mount core:/nowhere: core:/nowhere: export refused (ACCES)");
+    assert_string_equal(
+        c.last_error,
+        "Unable to mount core:/nowhere: core:/nowhere: export refused (ACCES)");
     ld_child_free(&c);
     th_core_stop(&f.t);
 }
@@ -205,8 +207,8 @@ static void a_server_refusing_creates_fails_population_by_name(void **state)
     (void)state;
     sv_config_defaults(&sv);
     sv.instance = 1;
-    assert_int_equal(sv_fault_parse_error(&sv.fault, "create=NOSPC:100", err, sizeof(err)),
-                     0);
+    assert_int_equal(
+        sv_fault_parse_error(&sv.fault, "create=NOSPC:100", err, sizeof(err)), 0);
     fix_start(&f, 3, "/export", &sv, 3);
     assert_int_equal(ld_child_init(&c, &f.su, 0, -1), 0);
     assert_int_equal(ld_init_mount(&c), 0);
@@ -221,7 +223,8 @@ static void a_server_refusing_creates_fails_population_by_name(void **state)
 
 struct kid {
     struct fix *f;
-    int fd;
+    int fd;  /* the child's end */
+    int ctl; /* the test parent's end */
     int status;
     pthread_t thread;
 };
@@ -232,6 +235,23 @@ static void *kid_main(void *arg)
 
     k->status = ld_child_main(k->fd, 0, &k->f->su);
     return NULL;
+}
+
+static uint32_t phase(int fd, uint32_t cmd, uint32_t arg, void *buf, size_t cap);
+
+/* Starts ld_child_main on f in a thread and has it mounted and populated
+ * through its phase messages. */
+static void kid_start_populated(struct kid *k, struct fix *f)
+{
+    int sv[2];
+
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+    k->f = f;
+    k->ctl = sv[0];
+    k->fd = sv[1];
+    assert_int_equal(pthread_create(&k->thread, NULL, kid_main, k), 0);
+    assert_int_equal(phase(k->ctl, LD_MSG_MOUNT, 0, NULL, 0), LD_MSG_MOUNT);
+    assert_int_equal(phase(k->ctl, LD_MSG_INIT, 0, NULL, 0), LD_MSG_INIT);
 }
 
 /* Sends cmd and waits for its answer; returns the answer's type. */
@@ -251,21 +271,16 @@ static void a_child_runs_every_phase_and_counts_its_calls(void **state)
     struct ld_stats st;
     size_t n = ld_stats_wire_bytes();
     unsigned char *buf = malloc(n);
-    int sv[2], v = *(int *)*state;
+    int v = *(int *)*state;
 
     fix_start(&f, v, "/export", NULL, 3);
-    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-    k.f = &f;
-    k.fd = sv[1];
-    assert_int_equal(pthread_create(&k.thread, NULL, kid_main, &k), 0);
-    assert_int_equal(phase(sv[0], LD_MSG_MOUNT, 0, NULL, 0), LD_MSG_MOUNT);
-    assert_int_equal(phase(sv[0], LD_MSG_INIT, 0, NULL, 0), LD_MSG_INIT);
-    assert_int_equal(phase(sv[0], LD_MSG_WARMUP, 1, NULL, 0), LD_MSG_WARMUP);
+    kid_start_populated(&k, &f);
+    assert_int_equal(phase(k.ctl, LD_MSG_WARMUP, 1, NULL, 0), LD_MSG_WARMUP);
     /* the load stays on until the run starts: a STOP between phases ends
      * that unmeasured load, and the run still runs */
-    assert_int_equal(ld_msg_send(sv[0], LD_MSG_STOP, 0, NULL, 0), 0);
-    assert_int_equal(phase(sv[0], LD_MSG_RUN, 1, NULL, 0), LD_MSG_RUN);
-    assert_int_equal(phase(sv[0], LD_MSG_RESULTS, 0, buf, n), LD_MSG_RESULTS);
+    assert_int_equal(ld_msg_send(k.ctl, LD_MSG_STOP, 0, NULL, 0), 0);
+    assert_int_equal(phase(k.ctl, LD_MSG_RUN, 1, NULL, 0), LD_MSG_RUN);
+    assert_int_equal(phase(k.ctl, LD_MSG_RESULTS, 0, buf, n), LD_MSG_RESULTS);
     assert_int_equal(pthread_join(k.thread, NULL), 0);
     assert_int_equal(k.status, 0);
     assert_int_equal(ld_stats_decode(&st, buf, n), 0);
@@ -276,8 +291,8 @@ static void a_child_runs_every_phase_and_counts_its_calls(void **state)
     assert_true(st.op[NF_OP_LOOKUP].good > 0);
     assert_true(st.runtime_ns >= 900000000ull && st.runtime_ns <= 1100000000ull);
     assert_int_equal(st.io_files, f.su.sizing.io_child);
-    close(sv[0]);
-    close(sv[1]);
+    close(k.ctl);
+    close(k.fd);
     free(buf);
     th_core_stop(&f.t);
 }
@@ -286,22 +301,16 @@ static void a_child_whose_parent_goes_away_ends(void **state)
 {
     struct fix f;
     struct kid k;
-    int sv[2];
 
     (void)state;
     fix_start(&f, 3, "/export", NULL, 3);
-    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-    k.f = &f;
-    k.fd = sv[1];
-    assert_int_equal(pthread_create(&k.thread, NULL, kid_main, &k), 0);
-    assert_int_equal(phase(sv[0], LD_MSG_MOUNT, 0, NULL, 0), LD_MSG_MOUNT);
-    assert_int_equal(phase(sv[0], LD_MSG_INIT, 0, NULL, 0), LD_MSG_INIT);
+    kid_start_populated(&k, &f);
     /* warm-up until STOP (0 s), then the parent dies instead */
-    assert_int_equal(ld_msg_send(sv[0], LD_MSG_WARMUP, 0, NULL, 0), 0);
-    close(sv[0]);
+    assert_int_equal(ld_msg_send(k.ctl, LD_MSG_WARMUP, 0, NULL, 0), 0);
+    close(k.ctl);
     assert_int_equal(pthread_join(k.thread, NULL), 0);
     assert_int_equal(k.status, 1); /* no results were sent */
-    close(sv[1]);
+    close(k.fd);
     th_core_stop(&f.t);
 }
 
@@ -310,10 +319,10 @@ static int v2 = 2, v3 = 3;
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_prestate(population_makes_the_file_set_and_a_second_makes_nothing,
-                                  &v3),
-        cmocka_unit_test_prestate(population_makes_the_file_set_and_a_second_makes_nothing,
-                                  &v2),
+        cmocka_unit_test_prestate(
+            population_makes_the_file_set_and_a_second_makes_nothing, &v3),
+        cmocka_unit_test_prestate(
+            population_makes_the_file_set_and_a_second_makes_nothing, &v2),
         cmocka_unit_test(population_restores_a_damaged_file_set),
         cmocka_unit_test(a_missing_export_fails_the_mount_by_name),
         cmocka_unit_test(a_server_refusing_creates_fails_population_by_name),
