@@ -646,6 +646,108 @@ static void bytes_sent_counts_partial_writes(void **state)
     close_pair(&f);
 }
 
+/* Starts n calls of 30 000 bytes on a stream whose socket holds 4 KiB, so
+ * that the later ones wait on the send queue; returns the first XID (the
+ * others follow it: XIDs are sequential). */
+static uint32_t fill_the_socket(struct fixture *f, struct tcall *t, int n,
+                                uint32_t timeout_ms)
+{
+    struct rp_client_opts o;
+
+    rp_client_opts_init(&o);
+    o.sndbuf_bytes = 4096;
+    o.max_in_flight = (unsigned)n;
+    open_pair(f, 1, &o);
+    big.len = 30000;
+    for (int i = 0; i < n; i++) {
+        memset(&t[i], 0, sizeof(t[i]));
+        rp_call_prepare(&t[i].call, 8, (xdrproc_t)xdr_big_args, &big,
+                        (xdrproc_t)xdr_u_int, &t[i].res, timeout_ms, tcall_done, &t[i]);
+        assert_int_equal(rp_call_start(f->c, &t[i].call), 0);
+    }
+    assert_true(rp_client_events(f->c) & POLLOUT); /* calls wait for room */
+    return t[0].call.xid;
+}
+
+/* Reads everything the client still sends (servicing its POLLOUT) and
+ * says whether a record with XID xid went by.  Bounded. */
+static int peer_sees_xid(struct fixture *f, uint32_t xid)
+{
+    static uint8_t stream[4 << 20];
+    size_t len = 0, off = 0;
+    int seen = 0;
+
+    for (int i = 0; i < 10000; i++) {
+        struct pollfd pf = {f->peer, POLLIN, 0};
+
+        if (poll(&pf, 1, 0) == 1) {
+            ssize_t n = read(f->peer, stream + len, sizeof(stream) - len);
+            assert_true(n > 0);
+            len += (size_t)n;
+        }
+        (void)rp_client_service(f->c, POLLOUT);
+        if (!(rp_client_events(f->c) & POLLOUT) && poll(&pf, 1, 0) == 0)
+            break;
+    }
+    while (off + 8 <= len) { /* record mark, then the XID */
+        uint32_t rec = ((uint32_t)(stream[off] & 0x7f) << 24) |
+                       (uint32_t)stream[off + 1] << 16 | (uint32_t)stream[off + 2] << 8 |
+                       stream[off + 3];
+        uint32_t x = (uint32_t)stream[off + 4] << 24 | (uint32_t)stream[off + 5] << 16 |
+                     (uint32_t)stream[off + 6] << 8 | stream[off + 7];
+
+        seen |= x == xid;
+        off += 4 + rec;
+    }
+    return seen;
+}
+
+/* A reply for a call still waiting on the send queue (a re-send after a
+ * reconnection or a UDP timeout that the socket could not take yet, when
+ * the first transmission's reply arrives) completes it once and takes it
+ * off the queue: it is never sent. */
+static void a_reply_to_a_queued_call_takes_it_off_the_queue(void **state)
+{
+    struct fixture f;
+    static struct tcall t[16];
+    uint32_t first;
+
+    (void)state;
+    first = fill_the_socket(&f, t, 16, 60000);
+    peer_reply(f.peer, 1, first + 15, 7);
+    for (int i = 0; i < 10 && t[15].done_count == 0; i++)
+        (void)rp_client_service(f.c, POLLIN);
+    assert_int_equal(t[15].done_count, 1);
+    assert_int_equal(t[15].call.status, 0);
+    assert_int_equal(t[15].res, 7);
+    assert_false(peer_sees_xid(&f, first + 15));
+    assert_int_equal(rp_client_in_flight(f.c), 15);
+    close_pair(&f);
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(t[i].done_count, 1); /* the rest: canceled at close */
+}
+
+/* A TCP call whose timeout passes while it still waits for room fails
+ * once with RP_ERR_TIMEDOUT and is never sent. */
+static void a_call_timing_out_on_the_send_queue_fails_once_unsent(void **state)
+{
+    struct fixture f;
+    static struct tcall t[16];
+    uint32_t first;
+
+    (void)state;
+    first = fill_the_socket(&f, t, 16, 100);
+    fake_now += 101ull * 1000000;
+    (void)rp_client_service(f.c, 0);
+    for (int i = 0; i < 16; i++) {
+        assert_int_equal(t[i].done_count, 1);
+        assert_int_equal(t[i].call.status, RP_ERR_TIMEDOUT);
+    }
+    assert_int_equal(rp_client_in_flight(f.c), 0);
+    assert_false(peer_sees_xid(&f, first + 15));
+    close_pair(&f);
+}
+
 /* Regression: when poll() itself failed in rp_call_sync while the call had
  * already finished (failed at start with the socket, its callback parked
  * on the done list), the call was "withdrawn" a second time: in_flight
@@ -730,6 +832,8 @@ int main(void)
         cmocka_unit_test(bytes_sent_counts_partial_writes),
         cmocka_unit_test(sync_call_finished_before_a_poll_failure_completes_once),
         cmocka_unit_test(a_call_started_twice_aborts_instead_of_corrupting_the_table),
+        cmocka_unit_test(a_reply_to_a_queued_call_takes_it_off_the_queue),
+        cmocka_unit_test(a_call_timing_out_on_the_send_queue_fails_once_unsent),
     };
 
     return cmocka_run_group_tests_name("rpc_client", tests, NULL, NULL);
