@@ -107,7 +107,9 @@ int cm_rc_quote(const char *value, char *buf, size_t len);
  * twice, the later one wins.  A text with errors is refused: -EINVAL with
  * every error reported to diag (FILE:LINE) and the first in err; so is a
  * bad name.  *out gets the new text (malloc'ed, NUL-terminated) and
- * *outlen its length.  Returns 0, -EINVAL or -ENOMEM.
+ * *outlen its length.  Returns 0, -EINVAL, -EIO (the result would not read
+ * back as asked: a bug) or -ENOMEM.  Every failure is also written to diag
+ * (when not NULL), so a caller with a diag stream prints nothing itself.
  */
 int cm_rc_edit(const char *name, const char *text, size_t len,
                const struct cm_rc_assign *sets, size_t n, char **out, size_t *outlen,
@@ -116,7 +118,8 @@ int cm_rc_edit(const char *name, const char *text, size_t len,
 /*
  * cm_rc_edit on the file from (NULL: path itself), written to path through
  * a temporary file and rename (cm_atomic): path is replaced whole or not at
- * all, and it is left alone when from has errors.
+ * all, and it is left alone when from has errors.  Failures to read or
+ * write go to diag too.
  */
 int cm_rc_write(const char *path, const char *from, const struct cm_rc_assign *sets,
                 size_t n, FILE *diag, char *err, size_t errlen);

@@ -157,8 +157,15 @@ int cm_rc_edit(const char *name, const char *text, size_t len,
     *out = NULL;
     *outlen = 0;
     for (i = 0; i < n; i++)
-        if (!valid_name(sets[i].name))
-            return cm_errf(err, errlen, "'%s' is not a variable name", sets[i].name);
+        if (!valid_name(sets[i].name)) {
+            struct cm_pos where = {name, 0, -1};
+            if (diag)
+                cm_report(diag, &where, CM_ERROR, "'%s' is not a variable name",
+                          sets[i].name);
+            cm_report_buf(err, errlen, &where, CM_ERROR, "'%s' is not a variable name",
+                          sets[i].name);
+            return -EINVAL;
+        }
     r = cm_rc_parse(&rc, name, text, len, NULL, NULL, diag, err, errlen);
     if (r < 0) {
         cm_rc_free(&rc);
@@ -199,8 +206,8 @@ int cm_rc_edit(const char *name, const char *text, size_t len,
     }
     free(ed);
     cm_rc_free(&rc);
-    if (r == 0)
-        r = verify(name, o, olen, sets, n, err, errlen);
+    if (r == 0 && (r = verify(name, o, olen, sets, n, err, errlen)) < 0 && diag)
+        fprintf(diag, "%s\n", err);
     if (r < 0) {
         free(o);
         return r;
@@ -236,6 +243,8 @@ int cm_rc_write(const char *path, const char *from, const struct cm_rc_assign *s
         } else
             r = cm_atomic_commit(&af, err, errlen);
     }
+    if (r < 0 && diag)
+        fprintf(diag, "%s\n", err);
     free(out);
     return r;
 }
