@@ -55,10 +55,11 @@ LAYER_sfs_ping  := nfs
 LAYER_sfs_nfsd  := server
 LAYER_sfs_trace := analyze
 LAYER_sfs       := load
-LAYER_sfs_rc    := common
 libs_of = $(foreach l,$(DEPS_$(1)),$(if $(filter $(l),$(PRESENT_LAYERS)),$(BUILD)/lib/lib$(l).a)) $(BUILD)/lib/libxdrgen.a
 link_of = -Wl,--start-group $(call libs_of,$(1)) -Wl,--end-group $(LIBS)
 prog_layer = $(or $(LAYER_$(1)),all)
+# sfs_rc: the rc file from the shell (runsfs)
+LAYER_sfs_rc := common
 # tests/unit/test_<layer>_<module>.c links <layer>; test_<layer>.c too.
 test_layer = $(or $(filter $(LAYERS),$(word 2,$(subst _, ,$(1)))),all)
 LAYER_LIBS := $(call libs_of,all)
