@@ -13,7 +13,7 @@ GEN      := $(BUILD)/gen
 
 # Layers in link order is irrelevant (we link them as one group), but the
 # list also names the directories docs/ARCHITECTURE.md describes.
-LAYERS   := common rpc nfs load prime trace analyze server
+LAYERS   := common rpc nfs load prime trace analyze server submit
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
@@ -58,8 +58,10 @@ LAYER_sfs       := load
 libs_of = $(foreach l,$(DEPS_$(1)),$(if $(filter $(l),$(PRESENT_LAYERS)),$(BUILD)/lib/lib$(l).a)) $(BUILD)/lib/libxdrgen.a
 link_of = -Wl,--start-group $(call libs_of,$(1)) -Wl,--end-group $(LIBS)
 prog_layer = $(or $(LAYER_$(1)),all)
-# sfs_rc: the rc file from the shell (runsfs)
+# sfs_rc: the rc file from the shell (runsfs); sfs_generate: submissions
 LAYER_sfs_rc := common
+DEPS_submit  := submit common
+LAYER_sfs_generate := submit
 # tests/unit/test_<layer>_<module>.c links <layer>; test_<layer>.c too.
 test_layer = $(or $(filter $(LAYERS),$(word 2,$(subst _, ,$(1)))),all)
 LAYER_LIBS := $(call libs_of,all)

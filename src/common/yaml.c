@@ -520,20 +520,17 @@ int cm_yaml_parse(const char *name, const char *text, size_t len, struct cm_ynod
     return rc;
 }
 
+static int parse_into(void *ctx, const char *name, const char *text, size_t len,
+                      FILE *diag, char *err, size_t errlen)
+{
+    return cm_yaml_parse(name, text, len, ctx, diag, err, errlen);
+}
+
 int cm_yaml_load(const char *path, struct cm_ynode **root, FILE *diag, char *err,
                  size_t errlen)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int rc;
-
     *root = NULL;
-    rc = cm_text_read(path, &text, &len, diag, err, errlen);
-    if (rc < 0)
-        return rc;
-    rc = cm_yaml_parse(path, text, len, root, diag, err, errlen);
-    free(text);
-    return rc;
+    return cm_text_parse_file(path, parse_into, root, diag, err, errlen);
 }
 
 const struct cm_ynode *cm_ynode_get(const struct cm_ynode *map, const char *key,
