@@ -248,6 +248,8 @@ lint: $(GEN_H)
 	@command -v cppcheck >/dev/null || { echo "lint: skipped (no cppcheck; scripts/install-deps)"; exit 0; }; \
 	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
 	  --inline-suppr --suppress=missingIncludeSystem -Isrc -I$(GEN) src tests/unit
+	@command -v shellcheck >/dev/null || { echo "lint: shellcheck skipped (scripts/install-deps)"; exit 0; }; \
+	shellcheck $(SCRIPTS_BIN)
 
 # gcc and clang, warnings as errors: the pre-merge check.
 warnings:
