@@ -132,10 +132,7 @@ step "Choice : " "11"
 wait_for "Bye."
 finish
 EOF
-menus_expect adv "$T_DIR/adv.exp"
-st=$?
-ok $st "the advanced session ran to its end (transcript: adv.log)"
-[ $st -eq 0 ] || diag "$(tail -25 "$T_DIR/adv.log")"
+menus_session adv "$T_DIR/adv.exp" "the advanced session ran to its end"
 
 M=$MENUS_HOME/M.wrappers
 cmp -s "$M/M.linux" "$T_TOP/M.wrappers/M.linux"

@@ -37,9 +37,7 @@ step "Choice : " "11"
 wait_for "Bye."
 finish
 EOF
-menus_expect remote "$T_DIR/remote.exp"
-ok $? "the session ran to its end (transcript: remote.log)" ||
-    diag "$(tail -20 "$T_DIR/remote.log")"
+menus_session remote "$T_DIR/remote.exp" "the session ran to its end"
 log=$(tr -d '\r' <"$T_DIR/remote.log")
 like "$log" "client1: copied; [^ ]*/remote_bin/sfs3 runs there \(the client calls itself client1\)" \
     "client1 got the programs and runs them"

@@ -48,9 +48,7 @@ step "Name of the submission file \[example.submit\]: " ""
 wait_for "Wrote example.submit: 2 client(s) in 1 load-generator block(s), 11 point(s)."
 finish
 EOF
-menus_expect import "$T_DIR/import.exp"
-ok $? "the import session ran to its end (transcript: import.log)" ||
-    diag "$(tail -15 "$T_DIR/import.log")"
+menus_session import "$T_DIR/import.exp" "the import session ran to its end"
 cmp -s "$W/example.submit" "$EX/example.submit"
 ok $? "it wrote the shipped docs/examples/example.submit, byte for byte" ||
     diag "$(diff "$EX/example.submit" "$W/example.submit" | head -10)"
@@ -212,9 +210,7 @@ step "Name of the submission file \[example.submit\]: " "typed.submit"
 wait_for "Wrote typed.submit"
 finish
 EOF
-menus_expect prompt "$T_DIR/prompt.exp"
-ok $? "the [1] session answered every question (transcript: prompt.log)" ||
-    diag "$(tail -8 "$T_DIR/prompt.log")"
+menus_session prompt "$T_DIR/prompt.exp" "the [1] session answered every question"
 is "$(diff "$W/example.submit" "$W/typed.submit" | grep '^[<>]' | sed 's/: .*/:/' | tr '\n' '|')" \
     "< #   static information:|> #   static information:|" \
     "typed answers give the same submission (only the header's source differs)"

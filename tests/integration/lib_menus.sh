@@ -7,10 +7,11 @@
 #   menus_home        a FreeSFS home of the test's own ($MENUS_HOME): copies
 #                     of the wrappers and of the rc template, so a session
 #                     that edits them never touches the tree
-#   menus_expect NAME FILE
+#   menus_session NAME FILE DESCRIPTION
 #                     runs the expect script FILE (which starts with the
-#                     prelude below: step/step_re/wait_for/wait_re/finish);
-#                     its exit status is the session's
+#                     prelude below: step/step_re/wait_for/wait_re/finish)
+#                     as one TAP check: ok when the session ran to its end,
+#                     else the transcript's tail as a diagnostic
 
 need_cmd expect
 
@@ -54,12 +55,16 @@ proc finish {} {
 }
 '
 
-menus_expect() {
-    local name=$1 file=$2
+menus_session() {
+    local name=$1 file=$2 what=$3 st
     {
         printf '%s\n' "$MENUS_PRELUDE"
         printf 'log_file -noappend {%s}\n' "$T_DIR/$name.log"
         cat "$file"
     } >"$T_DIR/$name.session.exp"
     expect -f "$T_DIR/$name.session.exp" >/dev/null 2>&1
+    st=$?
+    ok $st "$what (transcript: $name.log)"
+    [ $st -eq 0 ] || diag "$(tail -25 "$T_DIR/$name.log")"
+    return $st
 }
