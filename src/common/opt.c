@@ -92,6 +92,40 @@ static int set_double(const struct cm_opt *row, void *field, const char *label,
     return 0;
 }
 
+static int set_size(const struct cm_opt *row, void *field, const char *label,
+                    const char *text, char *err, size_t errlen)
+{
+    char range[96];
+    uint64_t v;
+
+    if (cm_parse_size(label, text, &v, err, errlen) < 0)
+        return -EINVAL;
+    if ((double)v < row->min || (double)v > row->max) {
+        range_text(row, range, sizeof(range));
+        cm_errf(err, errlen, "%s: %s is out of range %s", label, text, range);
+        return -ERANGE;
+    }
+    *(uint64_t *)field = v;
+    return 0;
+}
+
+static int add_to_list(const struct cm_opt *row, void *field, const char *label,
+                       const char *text, char *err, size_t errlen)
+{
+    struct cm_opt_list *l = field;
+    int max =
+        row->max >= 1 && row->max < CM_OPT_LIST_MAX ? (int)row->max : CM_OPT_LIST_MAX;
+
+    if (text == NULL || text[0] == '\0')
+        return cm_errf(err, errlen, "%s: empty value", label);
+    if (l->n >= max) {
+        cm_errf(err, errlen, "%s: given more than %d times", label, max);
+        return -ERANGE;
+    }
+    l->v[l->n++] = text;
+    return 0;
+}
+
 static int set_enum(const struct cm_opt *row, void *field, const char *label,
                     const char *text, char *err, size_t errlen)
 {
@@ -145,6 +179,10 @@ int cm_opt_set(const struct cm_opt *row, void *base, const char *text, char *err
         return 0;
     case CM_OPT_ENUM:
         return set_enum(row, field, label, text ? text : "", err, errlen);
+    case CM_OPT_SIZE:
+        return set_size(row, field, label, text ? text : "", err, errlen);
+    case CM_OPT_LIST:
+        return add_to_list(row, field, label, text, err, errlen);
     }
     return cm_errf(err, errlen, "%s: bad option type", label);
 }
@@ -160,6 +198,15 @@ int cm_opt_defaults(const struct cm_opt *t, size_t n, void *base, unsigned char 
 
         if (t[i].type == CM_OPT_FLAG && !def)
             def = "0";
+        /* a list starts empty (def only names it in --help); a size row
+         * without a default keeps what the caller put in the field */
+        if (t[i].type == CM_OPT_LIST || (t[i].type == CM_OPT_SIZE && !def)) {
+            if (t[i].type == CM_OPT_LIST)
+                ((struct cm_opt_list *)((char *)base + t[i].offset))->n = 0;
+            if (src)
+                src[i] = CM_SRC_DEFAULT;
+            continue;
+        }
         rc = cm_opt_set(&t[i], base, def ? def : "", err, errlen);
         if (rc < 0)
             return -EINVAL;
@@ -313,6 +360,22 @@ const char *cm_opt_format(const struct cm_opt *row, const void *base, char *buf,
     case CM_OPT_STRING:
         snprintf(buf, len, "%s", (const char *)field);
         break;
+    case CM_OPT_SIZE:
+        snprintf(buf, len, "%" PRIu64, *(const uint64_t *)field);
+        break;
+    case CM_OPT_LIST: {
+        const struct cm_opt_list *l = field;
+        size_t used = 0;
+        /* an empty list stands for the default the row names */
+        snprintf(buf, len, "%s", l->n == 0 && row->def ? row->def : "");
+        for (int i = 0; i < l->n && used < len; i++) {
+            int k = snprintf(buf + used, len - used, "%s%s", i ? "," : "", l->v[i]);
+            if (k < 0)
+                break;
+            used += (size_t)k;
+        }
+        break;
+    }
     case CM_OPT_ENUM:
         snprintf(buf, len, "%d", *(const int *)field);
         for (e = row->enums; e && e->name; e++)
@@ -346,9 +409,13 @@ void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
                      (r->flags & CM_OPT_OPT_ARG) ? "[=%s]" : " %s",
                      r->arg_name ? r->arg_name : "VALUE");
         fprintf(out, "  %-28s %s", flags, r->help ? r->help : "");
-        if (r->type == CM_OPT_INT || r->type == CM_OPT_I64 || r->type == CM_OPT_DOUBLE) {
+        if (r->type == CM_OPT_INT || r->type == CM_OPT_I64 || r->type == CM_OPT_DOUBLE ||
+            r->type == CM_OPT_SIZE) {
             range_text(r, range, sizeof(range));
-            fprintf(out, " (default %s, range %s)", r->def ? r->def : "none", range);
+            if (r->def)
+                fprintf(out, " (default %s, range %s)", r->def, range);
+            else
+                fprintf(out, " (range %s)", range);
         } else if (r->def && r->def[0] && r->type != CM_OPT_FLAG) {
             fprintf(out, " (default %s)", r->def);
         }
@@ -357,4 +424,34 @@ void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
         fputc('\n', out);
     }
     fprintf(out, "  %-28s %s\n", "    --help", "Print this help and exit.");
+}
+
+void cm_opt_yaml(struct cm_yaml *y, const struct cm_opt *t, size_t n, const void *base,
+                 const unsigned char *src)
+{
+    static const char *const sources[] = {"default", "rc file", "command line"};
+    char buf[4096];
+
+    for (size_t i = 0; i < n; i++) {
+        const struct cm_opt *r = &t[i];
+        const char *name = r->long_name ? r->long_name : r->rc_name;
+
+        if ((r->flags & CM_OPT_HIDDEN) || name == NULL)
+            continue;
+        cm_yaml_key(y, name);
+        cm_yaml_map_begin(y);
+        cm_yaml_key(y, "value");
+        cm_opt_format(r, base, buf, sizeof(buf));
+        if (r->type == CM_OPT_INT || r->type == CM_OPT_I64 || r->type == CM_OPT_FLAG)
+            cm_yaml_int(y, strtoll(buf, NULL, 10));
+        else if (r->type == CM_OPT_SIZE)
+            cm_yaml_uint(y, strtoull(buf, NULL, 10));
+        else if (r->type == CM_OPT_DOUBLE)
+            cm_yaml_double(y, strtod(buf, NULL), -1);
+        else
+            cm_yaml_str(y, buf);
+        if (src && src[i] <= CM_SRC_CLI)
+            cm_yaml_kv_str(y, "source", sources[src[i]]);
+        cm_yaml_map_end(y);
+    }
 }

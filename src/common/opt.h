@@ -24,7 +24,19 @@ enum cm_opt_type {
     CM_OPT_DOUBLE, /* double field; min/max apply */
     CM_OPT_FLAG,   /* int field set to 1 by the bare flag (no argument) */
     CM_OPT_STRING, /* char[size] field; text longer than size-1 fails */
-    CM_OPT_ENUM    /* int field; the text must be one of enums[].name */
+    CM_OPT_ENUM,   /* int field; the text must be one of enums[].name */
+    CM_OPT_SIZE,   /* uint64_t field: bytes with an optional K, M, G or T
+                      suffix (cm_parse_size); min/max apply */
+    CM_OPT_LIST    /* struct cm_opt_list field: each use appends one text
+                      (a repeatable option); at most max items */
+};
+
+/* The field of a CM_OPT_LIST row: the texts given, in order.  They point
+ * into what was parsed (argv), which must outlive the list. */
+#define CM_OPT_LIST_MAX 32
+struct cm_opt_list {
+    int n;
+    const char *v[CM_OPT_LIST_MAX];
 };
 
 /* Where an effective value came from (echoed in the YAML results). */
@@ -100,6 +112,15 @@ const char *cm_opt_format(const struct cm_opt *row, const void *base, char *buf,
 /* Writes the generated option summary to out: one line per row with the
  * flags, the argument, the help sentence, the default and the range. */
 void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n);
+
+/* Writes each row but the hidden ones into the open YAML map of y as
+ * "NAME: {value: V, source: S}" (NAME the long name, else the rc name): V
+ * typed by the row (integer, number, or text), S "default", "rc file" or
+ * "command line" (left out when src is NULL).  The echo of what a program
+ * ran with. */
+struct cm_yaml;
+void cm_opt_yaml(struct cm_yaml *y, const struct cm_opt *t, size_t n, const void *base,
+                 const unsigned char *src);
 
 /* Longest option table cm_opt_parse_argv accepts. */
 #define CM_OPT_MAX_ROWS 64

@@ -44,7 +44,9 @@
 
 struct ld_dump; /* dump.c */
 
-#define LD_FAILED_LOOKUP_PCNT 35 /* DEFAULT_FAILED_LOOKUP (§2.4) */
+#define LD_FAILED_LOOKUP_PCNT 35  /* DEFAULT_FAILED_LOOKUP (§2.4) */
+#define LD_STALE_LIMIT        16  /* STALE replies in a row that stop a run */
+#define LD_UNCOMMITTED_MAX    128 /* files a child remembers for COMMIT */
 
 /* Where the child is (sfs-reference §2.3 numbering). */
 enum ld_child_phase {
@@ -80,11 +82,13 @@ struct ld_req {
     uint32_t block;  /* bytes per call */
     uint32_t ncalls;
     int append;
-    int truncate;      /* setattr truncates file back to its init size */
-    uint64_t new_size; /* truncate target */
-    int expect_noent;  /* a lookup aimed at a non-existent name */
-    int existed;       /* create: the slot already existed (dump tag) */
-    int init;          /* population request: no stats, INIT timeouts */
+    int truncate;                    /* setattr truncates file back to its init size */
+    uint64_t new_size;               /* truncate target */
+    int expect_noent;                /* a lookup aimed at a non-existent name */
+    uint8_t pick_state, pick_state2; /* the entries' states when picked: an
+                                        error they imply is expected */
+    int existed;                     /* create: the slot already existed (dump tag) */
+    int init;                        /* population request: no stats, INIT timeouts */
     /* outcome of the last call (population reads these) */
     int rpc_status;      /* 0 or RP_ERR_* */
     uint32_t nfs_status; /* NFS status of the reply */
@@ -128,12 +132,22 @@ struct ld_child {
     int measuring; /* count results (run phase only) */
     int stop;      /* LD_MSG_STOP arrived */
     uint64_t phase_start_ns;
-    uint64_t requests; /* in the current phase */
-    uint64_t reconnects;
+    uint64_t requests;    /* in the current phase */
     struct ld_dump *dump; /* -z, run phase only */
     struct ld_req req;    /* the request being issued */
     struct ld_deck op_deck;
     struct ld_deck xfer_deck[2]; /* [0] reads, [1] writes: iodist rows */
+    /* Realised calls per read [0] and write [1] request since the first
+     * load phase, and what each op is owed from earlier decks (deck.c). */
+    uint64_t io_reqs[2], io_calls[2];
+    double deck_owed[NF_NOPS];
+    /* STALE or BADHANDLE replies in a row (ld_child_load_phase stops at
+     * LD_STALE_LIMIT: the server lost the file set) */
+    uint32_t stale_run;
+    /* Files with UNSTABLE data not yet committed (v3): COMMIT goes to one
+     * of them (pick.c); reply.c adds and removes them. */
+    uint32_t uncommitted[LD_UNCOMMITTED_MAX];
+    uint32_t n_uncommitted;
     char last_error[CM_ERR_LEN];
 };
 
@@ -254,6 +268,16 @@ xdrproc_t ld_decode_codec(int op, int version, xdrproc_t dflt);
  * Returns the NFS status (0 = OK).
  */
 uint32_t ld_reply_apply(struct ld_child *c, struct ld_slot *s);
+
+/*
+ * Whether NFS status st (not OK) in reply to s is an answer the workload
+ * expects: NOENT of a lookup aimed at a missing name, the error an entry's
+ * state at pick time implies (EXIST for a create over an existing name,
+ * NOENT for a remove of a missing one, NOTEMPTY for an rmdir of a full
+ * spare dir), and EXIST or NOENT after a re-sent call the server had
+ * already done.  Anything else is counted as an unexpected error.
+ */
+int ld_reply_expected(const struct ld_child *c, const struct ld_slot *s, uint32_t st);
 
 /* ---- ops.c: issuing requests (sfs-reference §2-§4) ----------------------------- */
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * options.c - the sfs/sfs3 option table (sfs-reference §13.1) and the
- * checks that need more than one value (mount-point count, -T against the
- * NFS version, -d list).  One row per option; the cm_opt engine does the
+ * checks that need more than one value (mount-point count and syntax, -T
+ * against the NFS version, -d list).  One row per option; the cm_opt engine does the
  * parsing, range messages and --help.  Exit codes follow SFS's scheme (one
  * code per option in 96..131; the exact SFS numbers are not known, so they
  * are assigned in table order from 97, 96 being a usage error).
@@ -17,6 +17,7 @@
 #include "load/debug.h"
 #include "load/options.h"
 #include "nfs/nf_ops.h"
+#include "nfs/nf_spec.h"
 
 #define F(field) offsetof(struct ld_config, field), sizeof(((struct ld_config *)0)->field)
 
@@ -128,7 +129,7 @@ static int fail(int *exit_code, int code, int rc)
 static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size_t errlen)
 {
     char label[64];
-    int rc;
+    int rc, k;
 
     if (cfg->src[row_of('c') - ld_opts] == CM_SRC_CLI)
         return fail(exit_code, LD_EXIT_C_REJECTED,
@@ -156,6 +157,14 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
                             "%d mount points for %d processes: give 1, %d or a "
                             "multiple of %d",
                             cfg->nmounts, cfg->procs, cfg->procs, cfg->procs));
+    /* a mount point that cannot parse fails now, not in every child */
+    for (k = 0; k < cfg->nmounts; k++) {
+        struct nf_mount_spec spec;
+
+        rc = nf_parse_mount_spec(cfg->mounts[k], &spec, err, errlen);
+        if (rc < 0)
+            return fail(exit_code, LD_EXIT_MOUNTS, rc);
+    }
     return 0;
 }
 

@@ -42,7 +42,13 @@ enum ld_invalid {
     LD_INV_NO_GOOD = 14,
     LD_INV_FAILED_RPC = 15,
     LD_INV_MIX_MISSED = 16,
-    LD_INV_NCODES = 17
+    /* FreeSFS's rules beyond SFS 3.0 (docs/sfs.md) */
+    LD_INV_NFS_ERRORS = 17,  /* > 1 % of good calls got an unexpected NFS error */
+    LD_INV_ENDED_EARLY = 18, /* the server could not be reached again */
+    LD_INV_FILE_COUNT = 19,  /* -F instead of 390 files per op/s */
+    LD_INV_PACING = 20,      /* --open-loop */
+    LD_INV_SEED = 21,        /* --seed other than 2231 */
+    LD_INV_NCODES = 22
 };
 
 /* "No error", "Unknown", "IO distribution file", ... "Op mix missed". */
@@ -87,15 +93,41 @@ uint64_t ld_report_resp_x100(const struct ld_report_in *in);
 /* The "Client Test Parameters:" block (§16.1), framed by 72 asterisks. */
 void ld_report_params(FILE *out, const struct ld_report_in *in);
 
-/* The per-op table (§16.2), the summary box (§16.3) and the INVALID lines
- * (§16.4, as "<prog>: INVALID RUN ...") of v (NULL = none). */
+/* The per-op table (§16.2), the summary box (§16.3), the accounting
+ * lines beyond SFS (ld_report_details) and the INVALID lines (§16.4, as
+ * "<prog>: INVALID RUN ...") of v (NULL = none).  The table's Success
+ * Count is the good calls less those answered with an unexpected NFS
+ * error; its Error Count is the bad calls plus those errors. */
 void ld_report_client(FILE *out, const struct ld_report_in *in,
                       const struct ld_validity *v);
+
+/*
+ * The lines FreeSFS adds under SFS's summary (docs/sfs.md): bad calls by
+ * kind, retransmitted calls per op, unexpected NFS errors by status and
+ * op, STALE replies and TCP reconnections (when any), the realised mix
+ * (append share of writes, truncations, calls per read/write request,
+ * no-fit transfers per op), and pacing: seconds behind schedule, the
+ * largest lag and the skipped sleeps (SFS pacing) or the issue lag and the
+ * response time including it (open loop), with a WARNING line when the lag
+ * exceeded 1 s.  For the single-client report and the prime's aggregate
+ * alike (pass the merged stats).
+ */
+void ld_report_details(FILE *out, const struct ld_report_in *in);
+
+/* The table's columns for one op: successes (good calls less unexpected
+ * NFS errors) and errors (bad calls plus unexpected NFS errors). */
+uint64_t ld_report_success(const struct ld_opstat *o);
+uint64_t ld_report_errors(const struct ld_opstat *o);
 
 /* The YAML results: parameters (value + source), file set, per-op table
  * (with p50/p99), totals, validity, pacing and file-choice counters, issue
  * lag.  Written atomically.  Returns 0 or -errno with the reason in err. */
 int ld_report_yaml(const char *path, const struct ld_report_in *in,
                    const struct ld_validity *v, char *err, size_t errlen);
+
+/* Checks before the run that the YAML results can be written to path
+ * (the temporary file beside it is created and removed, path is not a
+ * directory).  Returns 0 or -errno with one line in err. */
+int ld_report_yaml_check(const char *path, char *err, size_t errlen);
 
 #endif /* LD_REPORT_H */

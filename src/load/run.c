@@ -53,6 +53,16 @@ static int input_error(char *err)
     return LD_EXIT_INPUT;
 }
 
+/* The exit code of the --yaml option row. */
+static int yaml_exit_code(void)
+{
+    size_t n;
+    const struct cm_opt *t = ld_options_table(&n);
+    const struct cm_opt *row = cm_opt_by_long(t, n, "yaml");
+
+    return row ? row->exit_code : LD_EXIT_USAGE;
+}
+
 /* Reads the mix and block-size files (or the defaults) and sizes the file
  * set.  Returns 0 or an exit code with err set. */
 static int build_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
@@ -86,10 +96,21 @@ static int build_setup(struct ld_setup *su, const struct ld_config *cfg, const c
         return LD_EXIT_INPUT;
     }
     rc = ld_sizing_compute(cfg, &su->sizing);
+    if (rc == -E2BIG) {
+        cm_errf(err, errlen,
+                "-l %d%s: %u io files per process, more than the %u a process can hold "
+                "(use more processes or clients, or -F)",
+                cfg->load, cfg->io_files > 0 ? " -F" : "", su->sizing.io_child,
+                LD_MAX_IO_CHILD);
+        return LD_EXIT_USAGE;
+    }
     if (rc < 0) {
         cm_errf(err, errlen, "the file set would be empty (load 0 without -F)");
         return LD_EXIT_USAGE;
     }
+    /* issue 10: everything that can be checked before the load starts */
+    if (cfg->yaml_path[0] && ld_report_yaml_check(cfg->yaml_path, err, errlen) < 0)
+        return yaml_exit_code();
     return 0;
 }
 
