@@ -5,13 +5,13 @@
  * an optional INVALID flag, then requested load, throughput, response,
  * total operations, test time, NFS version, U or T, file set KB, clients,
  * processes, biod reads, biod writes and the benchmark version.  The
- * overall response time follows section 17.3 (trapezoids from (0, 0)
- * through the valid points in throughput order, over the peak).
+ * overall response time of the valid points is common/curve.h's.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/curve.h"
 #include "common/text.h"
 #include "submit/sb.h"
 
@@ -161,39 +161,20 @@ int sb_sum_load(const char *path, struct sb_sum *sum, FILE *diag, char *err,
     return cm_text_parse_file(path, parse, sum, diag, err, errlen);
 }
 
-struct xy {
-    double x, y;
-};
-
-static int by_x(const void *a, const void *b)
-{
-    const struct xy *p = a, *q = b;
-
-    return p->x < q->x ? -1 : p->x > q->x;
-}
-
 size_t sb_sum_curve(const struct sb_sum *sum, double *ort_ms, double *peak_ops)
 {
-    struct xy *v = calloc(sum->n + 1, sizeof(*v));
-    double area = 0, px = 0, py = 0;
+    double *x = calloc(sum->n + 1, sizeof(*x)), *y = calloc(sum->n + 1, sizeof(*y));
     size_t n = 0, i;
 
     *ort_ms = *peak_ops = 0;
-    if (v == NULL)
-        return 0;
-    for (i = 0; i < sum->n; i++)
+    for (i = 0; x && y && i < sum->n; i++)
         if (!sum->pts[i].invalid) {
-            v[n].x = sum->pts[i].ops;
-            v[n++].y = sum->pts[i].resp;
+            x[n] = sum->pts[i].ops;
+            y[n++] = sum->pts[i].resp;
         }
-    qsort(v, n, sizeof(v[0]), by_x);
-    for (i = 0; i < n; i++) {
-        area += 0.5 * (py + v[i].y) * (v[i].x - px);
-        px = v[i].x;
-        py = v[i].y;
-    }
-    free(v);
-    *ort_ms = px > 0 ? area / px : 0;
-    *peak_ops = px;
-    return n;
+    if (x && y)
+        *ort_ms = cm_curve_overall(x, y, n, peak_ops);
+    free(x);
+    free(y);
+    return x && y ? n : 0;
 }
