@@ -13,7 +13,7 @@ GEN      := $(BUILD)/gen
 
 # Layers in link order is irrelevant (we link them as one group), but the
 # list also names the directories docs/ARCHITECTURE.md describes.
-LAYERS   := common rpc nfs load prime trace analyze server submit
+LAYERS   := common rpc nfs validate load prime trace analyze server submit
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
@@ -43,8 +43,9 @@ PRESENT_LAYERS := $(foreach l,$(LAYERS),$(if $(call LAYER_SRCS,$(l)),$(l)))
 DEPS_common  := common
 DEPS_rpc     := rpc common
 DEPS_nfs     := nfs rpc common
-DEPS_load    := load nfs rpc common
-DEPS_prime   := prime load nfs rpc common
+DEPS_validate := validate nfs rpc common
+DEPS_load    := load validate nfs rpc common
+DEPS_prime   := prime load validate nfs rpc common
 # trace gains nfs and rpc when replay lands (the layering test allows it).
 DEPS_trace   := trace common
 DEPS_analyze := analyze trace common
@@ -55,6 +56,8 @@ LAYER_sfs_ping  := nfs
 LAYER_sfs_nfsd  := server
 LAYER_sfs_trace := analyze
 LAYER_sfs       := load
+LAYER_sfs_mgr   := prime
+LAYER_sfs_prime := prime
 libs_of = $(foreach l,$(DEPS_$(1)),$(if $(filter $(l),$(PRESENT_LAYERS)),$(BUILD)/lib/lib$(l).a)) $(BUILD)/lib/libxdrgen.a
 link_of = -Wl,--start-group $(call libs_of,$(1)) -Wl,--end-group $(LIBS)
 prog_layer = $(or $(LAYER_$(1)),all)

@@ -51,33 +51,36 @@ static void CM_PRINTF(3, 4) warn_at(struct cm_rc *rc, long line, const char *fmt
     va_end(ap);
 }
 
-int cm_rc_error(struct cm_rc *rc, const struct cm_rc_var *v, const char *fmt, ...)
+/* A caller's message about variable v (or the whole file when v is NULL). */
+static void vreport_var(struct cm_rc *rc, const struct cm_rc_var *v, enum cm_severity sev,
+                        const char *fmt, va_list ap)
 {
     char msg[900];
+
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    if (sev == CM_ERROR)
+        report_at(rc, v ? v->line : 0, "%s%s%s", v ? v->name : "", v ? ": " : "", msg);
+    else
+        warn_at(rc, v ? v->line : 0, "%s%s%s", v ? v->name : "", v ? ": " : "", msg);
+}
+
+int cm_rc_error(struct cm_rc *rc, const struct cm_rc_var *v, const char *fmt, ...)
+{
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    vreport_var(rc, v, CM_ERROR, fmt, ap);
     va_end(ap);
-    if (v)
-        report_at(rc, v->line, "%s: %s", v->name, msg);
-    else
-        report_at(rc, 0, "%s", msg);
     return -EINVAL;
 }
 
 void cm_rc_warning(struct cm_rc *rc, const struct cm_rc_var *v, const char *fmt, ...)
 {
-    char msg[900];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    vreport_var(rc, v, CM_WARNING, fmt, ap);
     va_end(ap);
-    if (v)
-        warn_at(rc, v->line, "%s: %s", v->name, msg);
-    else
-        warn_at(rc, 0, "%s", msg);
 }
 
 /* ---- variables ------------------------------------------------------------- */

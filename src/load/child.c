@@ -60,6 +60,14 @@ static void on_checkpoint(void *data, const struct ld_pace_checkpoint *cp)
                      cp->sleep_ms_new, cp->capped ? " (capped)" : "");
 }
 
+int64_t ld_child_seed(const struct ld_config *cfg, unsigned index)
+{
+    /* Every child of every client draws its own stream: the clients of a
+     * multi-client run must not repeat each other's op sequence (-N is 1 for
+     * a standalone run, so its children keep seed + k). */
+    return cfg->seed + (int64_t)LD_MAX_PROCS * (cfg->client_num - 1) + index;
+}
+
 int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned index,
                   int ctl_fd)
 {
@@ -77,7 +85,7 @@ int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned ind
     c->ctl_fd = ctl_fd;
     c->log = setup->log;
     c->debug = cfg->debug_mask;
-    cm_rng_seed(&c->rng, cfg->seed + index);
+    cm_rng_seed(&c->rng, ld_child_seed(cfg, index));
     ld_stats_reset(&c->stats);
     ld_biod_init(&c->biod, NULL, ld_op_prepare, ld_op_done, c);
 
@@ -109,7 +117,7 @@ int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned ind
     for (g = 0; g < c->ws.ngroups; g++)
         ld_workset_group(&c->ws, g, &c->groups[g].first, &c->groups[g].count);
     ld_pacer_init(&c->pacer, NULL, NULL, cfg->pace_mode, sz->child_rate,
-                  cfg->seed + 1000003 * (index + 1));
+                  ld_child_seed(cfg, index) + 1000003 * (index + 1));
     ld_op_decks_init(c);
     c->pacer.on_checkpoint = on_checkpoint;
     c->pacer.hook_data = c;
@@ -138,8 +146,10 @@ int ld_child_parent_gone(const struct ld_child *c)
 
 /* ---- the load phases ------------------------------------------------------ */
 
-/* Reads any command the parent sent (STOP) without blocking.  Returns 0,
- * or -EPIPE when the parent is gone. */
+/* Reads any command the parent sent without blocking: STOP ends the phase;
+ * any other command ends it too and is kept for the phase loop (the run
+ * that ends the warm-up's hold, see ld_child_main).  Returns 0, or -EPIPE
+ * when the parent is gone. */
 static int check_parent(struct ld_child *c)
 {
     struct pollfd pf = {c->ctl_fd, POLLIN, 0};
@@ -147,11 +157,14 @@ static int check_parent(struct ld_child *c)
 
     if (c->ctl_fd < 0)
         return 0;
-    while (poll(&pf, 1, 0) > 0) {
+    while (!c->has_pending && poll(&pf, 1, 0) > 0) {
         if (ld_msg_recv(c->ctl_fd, &h, NULL, 0) < 0)
             return -EPIPE;
-        if (h.type == LD_MSG_STOP)
-            c->stop = 1;
+        c->stop = 1;
+        if (h.type != LD_MSG_STOP) {
+            c->pending = h;
+            c->has_pending = 1;
+        }
     }
     return 0;
 }
@@ -393,8 +406,12 @@ int ld_child_main(int fd, unsigned child, void *data)
         return 1;
     }
     for (;;) {
-        if (ld_msg_recv(fd, &h, NULL, 0) < 0)
+        if (c->has_pending) {
+            h = c->pending;
+            c->has_pending = 0;
+        } else if (ld_msg_recv(fd, &h, NULL, 0) < 0) {
             break; /* the parent is gone */
+        }
         if (h.type == LD_MSG_STOP)
             continue; /* arrived between phases */
         if (h.type == LD_MSG_RESULTS) {
@@ -402,6 +419,18 @@ int ld_child_main(int fd, unsigned child, void *data)
             break;
         }
         rc = run_command(c, &h);
+        if (rc == 0 && h.type == LD_MSG_WARMUP) {
+            /* Load stays on until START (SFS): the warm-up is answered when
+             * its time is up, and the load goes on, unmeasured, until the
+             * next command (normally the run) arrives, so that a pause
+             * before START does not let the server cool down. */
+            if (answer(c, h.type, NULL, 0) < 0)
+                break;
+            if (!c->has_pending)
+                rc = ld_child_load_phase(c, LD_CPHASE_WARMUP, 0);
+            if (rc == 0)
+                continue;
+        }
         if (rc == -EPIPE)
             break;
         if (rc < 0) {

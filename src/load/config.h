@@ -15,7 +15,8 @@
 #define LD_HOST_MAX    256
 #define LD_MAX_BIODS   32 /* -R/-W upper bound (MAX_BIODS) */
 #define LD_MAX_MOUNTS  1024
-#define LD_CONFIG_NSRC 64 /* >= rows of the option table */
+#define LD_MAX_PROCS   1024 /* -p upper bound */
+#define LD_CONFIG_NSRC 64   /* >= rows of the option table */
 
 /* SFS 3.0 standard values (§23); a run that departs from one is INVALID. */
 #define LD_STD_RUNTIME_S  300
@@ -62,11 +63,16 @@ struct ld_config {
     int biod_writes;      /* -W 0..32 (2) */
     char prime_host[LD_HOST_MAX]; /* -M, "" = standalone */
     int client_num;               /* -N >= 1 (1) */
+    int prime_ssh; /* --prime-ssh: prefer SSH_CONNECTION's peer to -M's host */
+    char pid_file[LD_PATH_MAX]; /* --pid-file: where a prime-driven client records itself
+                                 */
+    char kill_run[LD_PATH_MAX]; /* --kill-run: stop the client a pid file names, exit */
 
     /* FreeSFS long options. */
     int pace_mode;               /* --open-loop[=poisson|fixed]: enum ld_pace_mode */
     int64_t seed;                /* --seed (CM_RNG_DEFAULT_SEED); child k uses seed + k */
     char yaml_path[LD_PATH_MAX]; /* --yaml FILE, "" = none */
+    char restart_cmd[LD_PATH_MAX]; /* --restart-cmd CMD (-V), "" = none */
 
     /* -c (SFS 2.0's call count): accepted by the parser only to be rejected
      * with "no longer supported" (exit LD_EXIT_C_REJECTED). */

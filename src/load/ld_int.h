@@ -36,6 +36,7 @@
 #include "load/files.h"
 #include "load/iodist.h"
 #include "load/mix.h"
+#include "load/msg.h"
 #include "load/pacing.h"
 #include "load/sizing.h"
 #include "load/stats.h"
@@ -128,9 +129,11 @@ struct ld_child {
     struct ld_pacer pacer;
     struct ld_stats stats;
     struct cm_rng rng;
-    int phase;     /* enum ld_child_phase */
-    int measuring; /* count results (run phase only) */
-    int stop;      /* LD_MSG_STOP arrived */
+    int phase;                 /* enum ld_child_phase */
+    int measuring;             /* count results (run phase only) */
+    int stop;                  /* LD_MSG_STOP arrived, or another command (pending) */
+    int has_pending;           /* a command arrived during a load phase */
+    struct ld_msg_hdr pending; /* ... this one, run next by the phase loop */
     uint64_t phase_start_ns;
     uint64_t requests;    /* in the current phase */
     struct ld_dump *dump; /* -z, run phase only */
@@ -158,6 +161,11 @@ struct ld_child {
  * struct ld_setup *.  Returns the process exit status (0 ok). */
 int ld_child_main(int fd, unsigned child, void *data);
 
+/* The seed of child index of this client: --seed + 1024 x (-N - 1) + index,
+ * so that no two children of a run, on one client or on several, draw the
+ * same stream, and a re-run of the same client draws the same one again. */
+int64_t ld_child_seed(const struct ld_config *cfg, unsigned index);
+
 /* Set-up and tear-down of a child context (also used by tests). */
 int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned index,
                   int ctl_fd);
@@ -174,6 +182,38 @@ int ld_child_parent_gone(const struct ld_child *c);
 
 /* A line for DEBUG output, prefixed with the child number. */
 void ld_child_log(struct ld_child *c, const char *fmt, ...) CM_PRINTF(2, 3);
+
+/* ---- run.c, remote.c, pidfile.c: the generator parent ------------------------ */
+
+struct ld_parent;
+struct ld_report_in;
+
+/* A progress line as SFS prints them: a 24-character ctime stamp first. */
+void ld_progress(FILE *log, const char *fmt, ...) CM_PRINTF(2, 3);
+
+/* Reads the mix and block-size files (or the defaults) and sizes the file
+ * set into su.  Returns 0 or an exit code with err set. */
+int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
+                 FILE *out, FILE *log, char *err, size_t errlen);
+
+/* Decodes and merges every child's results (their last answers) into all. */
+int ld_run_collect(struct ld_parent *p, struct ld_stats *all, char *err, size_t errlen);
+
+/* What the report module needs, from the setup and merged results; host
+ * gets this machine's name. */
+void ld_run_report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
+                      size_t hostlen, struct ld_report_in *in);
+
+/* The client of a prime (-M): see remote.c.  Returns the exit code. */
+int ld_remote_run(const struct ld_config *cfg, struct ld_setup *su, FILE *log, char *err,
+                  size_t errlen);
+
+/* --pid-file / --kill-run (pidfile.c): records this process (pid and start
+ * time) atomically; stops the process group a pid file names when that
+ * process still runs (SIGCONT, SIGTERM, bounded wait, SIGKILL) and removes
+ * the file.  msg says what was done.  0 or -errno. */
+int ld_pidfile_write(const char *path, char *err, size_t errlen);
+int ld_pidfile_kill(const char *path, char *msg, size_t msglen);
 
 /* ---- init.c: mount and population (sfs-reference §4, §5.3, §5.4) ------------ */
 

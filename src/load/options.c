@@ -14,6 +14,7 @@
 
 #include "common/cm.h"
 #include "common/opt.h"
+#include "load/ctl.h"
 #include "load/debug.h"
 #include "load/options.h"
 #include "nfs/nf_ops.h"
@@ -33,7 +34,7 @@ static const struct cm_opt_enum pace_modes[] = {
 static const struct cm_opt ld_opts[] = {
     {'l', "load", "LOAD", CM_OPT_INT, F(load), "60", 1, 10000000, "ops/s", "LOAD",
      "Requested load of this client in NFS operations per second.", NULL, NULL, 0, 97},
-    {'p', "procs", "PROCS", CM_OPT_INT, F(procs), "4", 1, 1024, "processes", "N",
+    {'p', "procs", "PROCS", CM_OPT_INT, F(procs), "4", 1, LD_MAX_PROCS, "processes", "N",
      "Number of load-generating child processes.", NULL, NULL, 0, 98},
     {'t', "runtime", "RUNTIME", CM_OPT_INT, F(runtime_s), "300", 1, 1000000, "s", "SEC",
      "Length of the measured run.", NULL, NULL, CM_OPT_NONSTD, 99},
@@ -79,10 +80,23 @@ static const struct cm_opt ld_opts[] = {
     {'W', "biod-writes", "BIOD_MAX_WRITES", CM_OPT_INT, F(biod_writes), "2", 0,
      LD_MAX_BIODS, "calls", "N", "Write calls in flight per child.", NULL, NULL,
      CM_OPT_NONSTD, 119},
-    {'M', "prime", NULL, CM_OPT_STRING, F(prime_host), "", 0, 0, NULL, "HOST",
-     "Prime client host (multi-client runs).", NULL, NULL, 0, 120},
+    {'M', "prime", NULL, CM_OPT_STRING, F(prime_host), "", 0, 0, NULL, "HOST:PORT",
+     "Run as a client of the prime listening there (the run's token is read from "
+     "standard input).",
+     NULL, NULL, CM_OPT_CLI_ONLY, 120},
     {'N', "client", NULL, CM_OPT_INT, F(client_num), "1", 1, 10000, NULL, "N",
      "This client's number.", NULL, NULL, CM_OPT_CLI_ONLY, 121},
+    {0, "prime-ssh", NULL, CM_OPT_FLAG, F(prime_ssh), NULL, 0, 1, NULL, NULL,
+     "With -M: reach the prime at the address this client's ssh connection came "
+     "from (SSH_CONNECTION), else at -M's host.",
+     NULL, NULL, CM_OPT_CLI_ONLY, 125},
+    {0, "pid-file", NULL, CM_OPT_STRING, F(pid_file), "", 0, 0, NULL, "FILE",
+     "With -M: record this client's process ids here while it runs.", NULL, NULL,
+     CM_OPT_CLI_ONLY, 126},
+    {0, "kill-run", NULL, CM_OPT_STRING, F(kill_run), "", 0, 0, NULL, "FILE",
+     "Stop the client (and its children) a --pid-file names, then exit "
+     "(what sfs_mgr -k runs on each client).",
+     NULL, NULL, CM_OPT_CLI_ONLY, 127},
     {'c', NULL, NULL, CM_OPT_INT, F(calls_obsolete), "0", -2147483647.0, 2147483647.0,
      NULL, "CALLS", "Fixed call count (SFS 2.0): no longer supported.", NULL, NULL,
      CM_OPT_CLI_ONLY | CM_OPT_HIDDEN, LD_EXIT_C_REJECTED},
@@ -90,10 +104,15 @@ static const struct cm_opt ld_opts[] = {
      "Open-loop pacing on absolute deadlines (poisson or fixed arrivals).", pace_modes,
      "poisson", CM_OPT_CLI_ONLY | CM_OPT_OPT_ARG, 122},
     {0, "seed", NULL, CM_OPT_I64, F(seed), "2231", 1, 2147483646.0, NULL, "N",
-     "Random seed; child k uses seed + k.", NULL, NULL, 0, 123},
+     "Random seed; child k of client n uses seed + 1024 x (n - 1) + k.", NULL, NULL, 0,
+     123},
     {0, "yaml", NULL, CM_OPT_STRING, F(yaml_path), "", 0, 0, NULL, "FILE",
      "Also write every result and parameter to this YAML file.", NULL, NULL,
      CM_OPT_CLI_ONLY, 124},
+    {0, "restart-cmd", NULL, CM_OPT_STRING, F(restart_cmd), "", 0, 0, NULL, "CMD",
+     "With -V: shell command that restarts the server, to check that the COMMIT "
+     "verifier changes.",
+     NULL, NULL, CM_OPT_CLI_ONLY, 128},
 };
 
 const struct cm_opt *ld_options_table(size_t *n)
@@ -145,6 +164,22 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     if (cfg->interactive && cfg->prime_host[0])
         return fail(exit_code, row_of('i')->exit_code,
                     cm_errf(err, errlen, "-i: not allowed with -M"));
+    if (cfg->validate && cfg->nmounts > 1) /* sfs-reference §19 */
+        return fail(exit_code, LD_EXIT_MOUNTS,
+                    cm_errf(err, errlen, "Can only validate one directory at a time."));
+    if (cfg->prime_host[0]) {
+        char host[LD_HOST_MAX];
+        uint16_t port;
+
+        if (ld_ctl_split_hostport(cfg->prime_host, host, sizeof(host), &port) < 0)
+            return fail(exit_code, row_of('M')->exit_code,
+                        cm_errf(err, errlen,
+                                "-M %s: give HOST:PORT, the control port the prime "
+                                "listens on",
+                                cfg->prime_host));
+    }
+    if (cfg->kill_run[0])
+        return 0; /* needs no mount point */
     if (cfg->nmounts == 0)
         return fail(exit_code, LD_EXIT_MOUNTS,
                     cm_errf(err, errlen,

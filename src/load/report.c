@@ -2,7 +2,7 @@
 /*
  * report.c - the client report in SFS 3.0's layout (sfs-reference §16.1 -
  * §16.4), the validity checks and codes of §17.1, and the YAML results.
- * Every number shown is computed once per op by op_figures(), which both
+ * Every number shown is computed once per op by ld_report_op_figures(), which both
  * the text table and the YAML use, so the two can never disagree.
  *
  * Deviations (documented in the YAML as well):
@@ -67,18 +67,7 @@ uint64_t ld_report_errors(const struct ld_opstat *o)
     return o->bad + o->unexpected;
 }
 
-struct op_figures {
-    int target;    /* mix percent */
-    double actual; /* op good / total good x 100 */
-    uint64_t good, bad;
-    uint64_t success, errors; /* the table's columns */
-    double calls_per_req;     /* (good + bad) / requests, 0 without requests */
-    double mean, stddev, ci;
-    double pct_time; /* op ms / all ms x 100, ms as SFS's integer ms */
-    double p50, p99, max_ms;
-};
-
-static void op_figures(const struct ld_report_in *in, int op, struct op_figures *f)
+void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_figures *f)
 {
     const struct ld_opstat *o = &in->stats->op[op];
     const struct ld_opstat *t = &in->stats->op[NF_OP_TOTAL];
@@ -99,6 +88,11 @@ static void op_figures(const struct ld_report_in *in, int op, struct op_figures 
     f->p50 = cm_hist_quantile_ms(&o->hist, 0.50);
     f->p99 = cm_hist_quantile_ms(&o->hist, 0.99);
     f->max_ms = (double)o->hist.max_us / 1000.0;
+    if (in->agg) { /* §11: SFS averages these over the clients */
+        f->actual = op < NF_NOPS ? in->agg->actual_pct[op] : 100.0;
+        f->mean = in->agg->mean_ms[op];
+        f->pct_time = in->agg->pct_time[op];
+    }
 }
 
 static uint64_t child_mean_runtime_ns(const struct ld_report_in *in)
@@ -110,6 +104,8 @@ static uint64_t child_mean_runtime_ns(const struct ld_report_in *in)
 
 uint64_t ld_report_runtime_s(const struct ld_report_in *in)
 {
+    if (in->agg)
+        return in->agg->runtime_s;
     return (child_mean_runtime_ns(in) + 500000000ull) / 1000000000ull;
 }
 
@@ -118,6 +114,8 @@ uint64_t ld_report_ops_x100(const struct ld_report_in *in)
     uint64_t ns = child_mean_runtime_ns(in);
     double calls = (double)in->stats->op[NF_OP_TOTAL].good;
 
+    if (in->agg)
+        return in->agg->ops_x100;
     return ns ? (uint64_t)(calls * 100.0 * 1e9 / (double)ns) : 0;
 }
 
@@ -125,6 +123,8 @@ uint64_t ld_report_resp_x100(const struct ld_report_in *in)
 {
     const struct ld_opstat *t = &in->stats->op[NF_OP_TOTAL];
 
+    if (in->agg)
+        return in->agg->resp_x100;
     return t->good ? (uint64_t)(t->sum_ms * 100.0 / (double)t->good) : 0;
 }
 
@@ -191,9 +191,9 @@ static int check_counters(const struct ld_report_in *in, struct ld_validity *v)
         return -1;
     }
     for (op = 0; op < NF_NOPS; op++) {
-        struct op_figures f;
+        struct ld_op_figures f;
 
-        op_figures(in, op, &f);
+        ld_report_op_figures(in, op, &f);
         if (fabs(f.actual - f.target) > 1.5)
             add_line(v, LD_INV_MIX_MISSED,
                      "INVALID RUN, %s target %d%% actual %.1f%% Op mix missed",
@@ -259,13 +259,14 @@ void ld_report_params(FILE *out, const struct ld_report_in *in)
 {
     const struct ld_config *c = in->cfg;
     const struct ld_sizing *s = in->sizing;
-    unsigned p = (unsigned)c->procs;
+    unsigned n = in->agg ? in->agg->nclients : 1, p = (unsigned)c->procs * n;
 
     fprintf(out, "%s\n", STARS);
-    fprintf(out, "Client Test Parameters: \n");
-    fprintf(out, "\tNumber of processes = %d\n", c->procs);
-    fprintf(out, "\tRequested Load (NFS V%d operations/second) = %d\n", c->nfs_version,
-            c->load);
+    fprintf(out, "%s Test Parameters: \n", in->agg ? "Aggregate" : "Client");
+    fprintf(out, "\tNumber of processes = %u\n", p);
+    fprintf(out, "\tRequested Load (NFS V%d operations/second) = %llu\n", c->nfs_version,
+            in->agg ? (unsigned long long)in->agg->requested_load
+                    : (unsigned long long)c->load);
     fprintf(out, "\tMaximum number of outstanding biod writes = %d\n", c->biod_writes);
     fprintf(out, "\tMaximum number of outstanding biod reads = %d\n", c->biod_reads);
     fprintf(out, "\tWarm-up time (seconds) = %d\n", c->warmup_s);
@@ -305,9 +306,11 @@ static void op_table(FILE *out, const struct ld_report_in *in)
             "+- Msec/Op", "Time");
     fprintf(out, "%s\n", RULE);
     for (op = 0; op < NF_NOPS; op++) {
-        struct op_figures f;
+        struct ld_op_figures f;
 
-        op_figures(in, op, &f);
+        ld_report_op_figures(in, op, &f);
+        if (in->agg && f.target == 0 && f.good == 0 && f.bad == 0)
+            continue; /* the aggregate drops unused ops (§11) */
         fprintf(out, ROW_FMT, nf_op_name(op), f.target, f.actual, f.success, f.errors,
                 f.mean, f.stddev, f.ci, f.pct_time);
     }
@@ -330,25 +333,50 @@ static void summary(FILE *out, const struct ld_report_in *in)
         snprintf(mixname, sizeof(mixname), "%s", in->mix->file);
     else
         snprintf(mixname, sizeof(mixname), "[ SFS Default ]");
+    const struct ld_report_agg *agg = in->agg;
+
     fprintf(out, "\n        %s\n        %s\n        %s\n", BOX_RULE,
-            "| SPEC SFS VERSION 3.0 SINGLE CLIENT RESULTS SUMMARY |", BOX_RULE);
-    fprintf(out,
-            "NFS V%d THROUGHPUT: %4" PRIu64 ".%02" PRIu64
-            " Ops/Sec   AVG. RESPONSE TIME: "
-            "%4" PRIu64 ".%02" PRIu64 " Msec/Op\n",
-            in->cfg->nfs_version, ops / 100, ops % 100, resp / 100, resp % 100);
+            agg ? "|   SPEC SFS VERSION 3.0 AGGREGATE RESULTS SUMMARY   |"
+                : "| SPEC SFS VERSION 3.0 SINGLE CLIENT RESULTS SUMMARY |",
+            BOX_RULE);
+    if (agg)
+        fprintf(out,
+                "NFS V%d THROUGHPUT: %7.0f Ops/Sec   AVG. RESPONSE TIME: %7.1f Msec/Op\n",
+                in->cfg->nfs_version, (double)ops / 100.0, (double)resp / 100.0);
+    else
+        fprintf(out,
+                "NFS V%d THROUGHPUT: %4" PRIu64 ".%02" PRIu64
+                " Ops/Sec   AVG. RESPONSE TIME: "
+                "%4" PRIu64 ".%02" PRIu64 " Msec/Op\n",
+                in->cfg->nfs_version, ops / 100, ops % 100, resp / 100, resp % 100);
     fprintf(out, "%s PROTOCOL\n", in->cfg->tcp ? "TCP" : "UDP");
-    fprintf(out, "FAST CALLS: %" PRIu64 "\n", t->fast);
+    if (!agg)
+        fprintf(out, "FAST CALLS: %" PRIu64 "\n", t->fast);
     fprintf(out, "NFS MIXFILE: %s\n", mixname);
-    fprintf(out, "CLIENT REQUESTED LOAD: %d Ops/Sec \n", in->cfg->load);
+    if (agg)
+        fprintf(out, "AGGREGATE REQUESTED LOAD: %" PRIu64 " Ops/Sec \n",
+                agg->requested_load);
+    else
+        fprintf(out, "CLIENT REQUESTED LOAD: %d Ops/Sec \n", in->cfg->load);
     fprintf(out, "TOTAL NFS OPERATIONS: %-8" PRIu64 "      TEST TIME: %" PRIu64 " Sec \n",
             t->good, ld_report_runtime_s(in));
-    fprintf(out, "FILE SET SIZE CREATED: %" PRIu64 " KB\n", s->total_kb);
-    fprintf(out,
-            "FILE SET SIZE ACCESSED: %" PRIu64 " - %" PRIu64
-            " KB  (%u%% to %u%% of Base)\n",
-            s->least_kb, s->most_kb, pct_of(s->least_kb, s->base_kb),
-            pct_of(s->most_kb, s->base_kb));
+    if (agg) {
+        fprintf(out, "NUMBER OF SFS CLIENTS: %u\n", agg->nclients);
+        fprintf(out, "TOTAL FILE SET SIZE CREATED: %6.1f MB\n",
+                (double)s->total_kb / 1024);
+        fprintf(
+            out,
+            "TOTAL FILE SET SIZE ACCESSED: %6.1f - %6.1f MB  (%u%% to %u%% of Base)\n",
+            (double)s->least_kb / 1024, (double)s->most_kb / 1024,
+            pct_of(s->least_kb, s->base_kb), pct_of(s->most_kb, s->base_kb));
+    } else {
+        fprintf(out, "FILE SET SIZE CREATED: %" PRIu64 " KB\n", s->total_kb);
+        fprintf(out,
+                "FILE SET SIZE ACCESSED: %" PRIu64 " - %" PRIu64
+                " KB  (%u%% to %u%% of Base)\n",
+                s->least_kb, s->most_kb, pct_of(s->least_kb, s->base_kb),
+                pct_of(s->most_kb, s->base_kb));
+    }
     fprintf(out, "%s\n", RULE);
 }
 
@@ -482,7 +510,11 @@ void ld_report_client(FILE *out, const struct ld_report_in *in,
     int i;
 
     stamp(in->when, when, sizeof(when));
-    fprintf(out, "\nSFS Single Client (%s) Results, %s\n", in->host, when);
+    if (in->agg)
+        fprintf(out, "\nSFS Aggregate Results for %u Client(s), %s\n", in->agg->nclients,
+                when);
+    else
+        fprintf(out, "\nSFS Single Client (%s) Results, %s\n", in->host, when);
     fprintf(out, "NFS Protocol Version %d\n", in->cfg->nfs_version);
     op_table(out, in);
     summary(out, in);
@@ -564,9 +596,9 @@ static void yaml_ops(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_seq_begin(y);
     for (op = 0; op <= NF_NOPS; op++) {
         const struct ld_opstat *o = &in->stats->op[op];
-        struct op_figures f;
+        struct ld_op_figures f;
 
-        op_figures(in, op, &f);
+        ld_report_op_figures(in, op, &f);
         cm_yaml_map_begin(y);
         cm_yaml_kv_str(y, "op", nf_op_name(op));
         cm_yaml_kv_int(y, "target_pct", f.target);
@@ -707,24 +739,35 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_map_end(y);
 }
 
-int ld_report_yaml(const char *path, const struct ld_report_in *in,
-                   const struct ld_validity *v, char *err, size_t errlen)
+void ld_report_yaml_emit(struct cm_yaml *y, const struct ld_report_in *in,
+                         const struct ld_validity *v)
 {
-    struct cm_yaml *y = cm_yaml_open(path, err, errlen);
     char when[64];
 
-    if (!y)
-        return -EIO;
     stamp(in->when, when, sizeof(when));
-    cm_yaml_map_begin(y);
     cm_yaml_kv_str(y, "program", in->prog);
     cm_yaml_kv_str(y, "sfs_version", "3.0");
     cm_yaml_kv_str(y, "host", in->host);
     cm_yaml_kv_str(y, "time", when);
+    if (in->agg) {
+        cm_yaml_kv_uint(y, "clients", in->agg->nclients);
+        cm_yaml_kv_uint(y, "aggregate_requested_load", in->agg->requested_load);
+    }
     yaml_params(y, in->cfg);
     yaml_fileset(y, in);
     yaml_ops(y, in);
     yaml_totals(y, in, v);
+}
+
+int ld_report_yaml(const char *path, const struct ld_report_in *in,
+                   const struct ld_validity *v, char *err, size_t errlen)
+{
+    struct cm_yaml *y = cm_yaml_open(path, err, errlen);
+
+    if (!y)
+        return -EIO;
+    cm_yaml_map_begin(y);
+    ld_report_yaml_emit(y, in, v);
     cm_yaml_map_end(y);
     return cm_yaml_close(y, err, errlen);
 }

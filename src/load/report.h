@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "common/cm.h"
 #include "load/config.h"
 #include "load/iodist.h"
 #include "load/mix.h"
@@ -62,6 +63,22 @@ struct ld_validity {
     char line[LD_VALIDITY_MAX_LINES][160]; /* without "<prog>: " and '\n' */
 };
 
+/*
+ * The prime's aggregate of several clients (sfs-reference §11): the report
+ * shows the clients' merged stats (calls, errors, pooled std dev and CI,
+ * file set sums) except for what SFS averages or sums per client instead.
+ */
+struct ld_report_agg {
+    unsigned nclients;
+    uint64_t requested_load;        /* clients x per-client load */
+    uint64_t ops_x100;              /* sum of the clients' throughputs */
+    uint64_t resp_x100;             /* unweighted mean of the clients' responses */
+    uint64_t runtime_s;             /* mean of the clients' test times */
+    double mean_ms[NF_NOPS + 1];    /* unweighted mean of client means */
+    double actual_pct[NF_NOPS + 1]; /* mean of the clients' actual mix */
+    double pct_time[NF_NOPS + 1];   /* mean of the clients' % of time */
+};
+
 /* What the report shows.  All pointers are the caller's. */
 struct ld_report_in {
     const char *prog; /* "sfs3" */
@@ -70,9 +87,23 @@ struct ld_report_in {
     const struct ld_config *cfg;
     const struct ld_mix *mix;
     const struct ld_iodist *iodist;
-    const struct ld_sizing *sizing; /* per child */
-    const struct ld_stats *stats;   /* merged over the client's children */
+    const struct ld_sizing *sizing;  /* per child */
+    const struct ld_stats *stats;    /* merged over the client's children */
+    const struct ld_report_agg *agg; /* NULL for one client; the prime's aggregate */
 };
+
+/* One op's figures as the table prints them (op = NF_OP_TOTAL for TOTAL). */
+struct ld_op_figures {
+    int target;    /* mix percent */
+    double actual; /* op good / total good x 100 */
+    uint64_t good, bad;
+    uint64_t success, errors; /* the table's columns */
+    double calls_per_req;     /* (good + bad) / requests, 0 without requests */
+    double mean, stddev, ci;
+    double pct_time; /* op ms / all ms x 100, ms as SFS's integer ms */
+    double p50, p99, max_ms;
+};
+void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_figures *f);
 
 /*
  * Runs the §17.1 checks in SFS's order: counters first (no good calls -> 14
@@ -124,6 +155,10 @@ uint64_t ld_report_errors(const struct ld_opstat *o);
  * lag.  Written atomically.  Returns 0 or -errno with the reason in err. */
 int ld_report_yaml(const char *path, const struct ld_report_in *in,
                    const struct ld_validity *v, char *err, size_t errlen);
+/* The same mapping's entries into a document the caller writes (the prime
+ * puts one per load point into sfsres.SFX.yaml). */
+void ld_report_yaml_emit(struct cm_yaml *y, const struct ld_report_in *in,
+                         const struct ld_validity *v);
 
 /* Checks before the run that the YAML results can be written to path
  * (the temporary file beside it is created and removed, path is not a

@@ -26,10 +26,7 @@
 #define PHASE_INIT_S  4000u
 #define PHASE_SLACK_S 120u
 
-/* Progress lines as SFS prints them: a 24-character ctime stamp first. */
-static void progress(FILE *log, const char *fmt, ...) CM_PRINTF(2, 3);
-
-static void progress(FILE *log, const char *fmt, ...)
+void ld_progress(FILE *log, const char *fmt, ...)
 {
     char stamp[32];
     time_t now = time(NULL);
@@ -65,8 +62,8 @@ static int yaml_exit_code(void)
 
 /* Reads the mix and block-size files (or the defaults) and sizes the file
  * set.  Returns 0 or an exit code with err set. */
-static int build_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
-                       FILE *out, FILE *log, char *err, size_t errlen)
+int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
+                 FILE *out, FILE *log, char *err, size_t errlen)
 {
     int rc;
 
@@ -114,8 +111,7 @@ static int build_setup(struct ld_setup *su, const struct ld_config *cfg, const c
     return 0;
 }
 
-/* Decodes and merges every child's results into all. */
-static int collect(struct ld_parent *p, struct ld_stats *all, char *err, size_t errlen)
+int ld_run_collect(struct ld_parent *p, struct ld_stats *all, char *err, size_t errlen)
 {
     struct ld_stats one;
     unsigned k;
@@ -144,20 +140,20 @@ static int drive(struct ld_parent *p, const struct ld_config *cfg, FILE *log)
 {
     int rc;
 
-    progress(log, "Mounting %d remote test directories.", cfg->procs);
+    ld_progress(log, "Mounting %d remote test directories.", cfg->procs);
     rc = ld_parent_phase(p, LD_MSG_MOUNT, 0, PHASE_MOUNT_S + (unsigned)cfg->procs);
     if (rc == 0) {
-        progress(log, "Completed.");
-        progress(log, "Initializing test directories.");
+        ld_progress(log, "Completed.");
+        ld_progress(log, "Initializing test directories.");
         rc = ld_parent_phase(p, LD_MSG_INIT, 0, PHASE_INIT_S);
     }
     if (rc < 0)
         return rc;
-    progress(log, "Completed.");
+    ld_progress(log, "Completed.");
     if (cfg->populate_only)
         return 0;
     if (cfg->warmup_s > 0) {
-        progress(log, "Performing %d seconds pretest warmup.", cfg->warmup_s);
+        ld_progress(log, "Performing %d seconds pretest warmup.", cfg->warmup_s);
         rc = ld_parent_phase(p, LD_MSG_WARMUP, (uint32_t)cfg->warmup_s,
                              (unsigned)cfg->warmup_s + PHASE_SLACK_S);
         if (rc < 0)
@@ -165,16 +161,15 @@ static int drive(struct ld_parent *p, const struct ld_config *cfg, FILE *log)
     }
     if (cfg->interactive && wait_for_return(log) < 0)
         return cm_errf(p->last_error, sizeof(p->last_error), "no answer on stdin"), -EIO;
-    progress(log, "Starting %d seconds test run.", cfg->runtime_s);
+    ld_progress(log, "Starting %d seconds test run.", cfg->runtime_s);
     rc = ld_parent_phase(p, LD_MSG_RUN, (uint32_t)cfg->runtime_s,
                          (unsigned)cfg->runtime_s + PHASE_SLACK_S);
     if (rc == 0)
-        progress(log, "Completed.");
+        ld_progress(log, "Completed.");
     return rc;
 }
 
-/* What the report module needs, from the setup and the merged results. */
-static void report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
+void ld_run_report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
                       size_t hostlen, struct ld_report_in *in)
 {
     snprintf(host, hostlen, "localhost");
@@ -197,7 +192,7 @@ static void report(const struct ld_setup *su, const struct ld_stats *all, char *
     struct ld_validity val;
     struct ld_report_in in;
 
-    report_in(su, all, host, sizeof(host), &in);
+    ld_run_report_in(su, all, host, sizeof(host), &in);
     ld_validity_check(&in, &val);
     ld_report_client(su->out, &in, &val);
     fflush(su->out);
@@ -216,7 +211,7 @@ static void print_params(const struct ld_setup *su)
     char host[256];
 
     ld_stats_reset(&none);
-    report_in(su, &none, host, sizeof(host), &in);
+    ld_run_report_in(su, &none, host, sizeof(host), &in);
     ld_report_params(su->out, &in);
     fflush(su->out);
 }
@@ -230,14 +225,15 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
     double us;
     int code, rc;
 
-    if (cfg->validate > 0) {
-        /* The validation suite (sfs-reference §19) is a later issue: say so
-         * rather than silently running a load instead. */
-        cm_errf(err, errlen, "-V %d: the validation suite is not in this build yet",
-                cfg->validate);
-        return LD_EXIT_FAILED;
+    if (cfg->validate > 0)
+        return ld_validate(cfg, prog, out, stdin, err, errlen);
+    if (cfg->kill_run[0]) {
+        rc = ld_pidfile_kill(cfg->kill_run, err, errlen);
+        fprintf(log, "%s: %s\n", prog, err);
+        err[0] = '\0';
+        return rc < 0 ? LD_EXIT_FAILED : LD_EXIT_OK;
     }
-    code = build_setup(&su, cfg, prog, out, log, err, errlen);
+    code = ld_run_setup(&su, cfg, prog, out, log, err, errlen);
     if (code != 0)
         return code;
     if (ld_clock_resolution(&cm_monotonic_clock, &us) < 0) {
@@ -246,12 +242,9 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
         return LD_EXIT_CLOCK;
     }
     fprintf(out, "Good clock resolution [ %g ] Micro seconds\n", us);
-    if (cfg->prime_host[0])
-        fprintf(log,
-                "%s: -M %s: no prime support in this build yet; running standalone "
-                "as client %d\n",
-                prog, cfg->prime_host, cfg->client_num);
     print_params(&su);
+    if (cfg->prime_host[0])
+        return ld_remote_run(cfg, &su, log, err, errlen);
 
     memset(&p, 0, sizeof(p));
     p.log = log;
@@ -280,12 +273,12 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
         return code;
     }
     if (!cfg->populate_only) {
-        if (collect(&p, &all, err, errlen) < 0)
+        if (ld_run_collect(&p, &all, err, errlen) < 0)
             code = LD_EXIT_FAILED;
         else
             report(&su, &all, err, errlen, &code);
     } else {
-        progress(log, "Populate only: done.");
+        ld_progress(log, "Populate only: done.");
     }
     ld_parent_free(&p);
     return code;

@@ -12,13 +12,14 @@ declare -A allowed=(
     [common]=""
     [rpc]="common"
     [nfs]="rpc common"
-    [load]="nfs rpc common"
-    [prime]="load nfs rpc common"
+    [validate]="nfs rpc common"
+    [load]="validate nfs rpc common"
+    [prime]="load validate nfs rpc common"
     [trace]="nfs rpc common"
     [analyze]="trace common"
     [server]="nfs rpc common"
     [submit]="common"
-    [bin]="common rpc nfs load prime trace analyze server submit"
+    [bin]="common rpc nfs validate load prime trace analyze server submit"
 )
 plan 5
 
