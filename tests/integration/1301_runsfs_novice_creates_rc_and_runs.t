@@ -7,7 +7,8 @@
 # validation and newfs questions, a two-point run of sfs_mgr against
 # sfs_nfsd with "Executing run i of 2 ... done", then (v)iew (the sfssum
 # lines and the curve picture's place) and (a)rchive (a .tar.gz of the
-# suffix's files).  The rc file, the results and the archive are checked
+# suffix's files).  The validation question is answered with RETURN (yes):
+# sfs_mgr -v 2 runs the validation suite against the server first.  The rc file, the results and the archive are checked
 # afterwards.  The home's template is shortened (1 s warm-up, 3 s run, a
 # small file set) so the points take seconds.
 # timeout: 180
@@ -50,11 +51,14 @@ wait_re "Saved \[^\r\n\]*/rc/novice_rc"
 wait_for "Using novice_rc as the RC file"
 step "(Do not exceed 3 chars if there is a 14 character limit; RETURN for novice): " "n1"
 wait_re "sfssum.n1"
-step "Answer y or n (default is y): " "n"
+wait_for ">> Do you want to run the VALIDATION test ?"
+step "Answer y or n (default is y): " ""
 wait_for "Have all targeted server file systems been NEWFS'ed ?"
 step "Answer y or n (default is y): " ""
 wait_re ">>>>> STARTED SFS RUNS ON \[0-9/\]+ AT \[0-9:\]+ <<<<<"
 set timeout 120
+wait_re ">>>>> STARTED SFS VALIDATION ON \[^\r\n\]+ <<<<<"
+wait_for "Validation completed"
 wait_for "Executing run 1 of 2 ... done"
 wait_for "Executing run 2 of 2 ... done"
 wait_re "The results & log files are in \[^\r\n\]*/work/result"
@@ -108,7 +112,7 @@ ok $? "the date comes before each point, as sfs_mgr prints it"
 tarball=$WORK/result/sfs_n1.tar.gz
 members=$(tar -tzf "$tarball" 2>/dev/null | sort | tr '\n' ' ')
 like "$members" "sfslog.n1 .*sfsres.n1 .*sfsres.n1.yaml .*sfssum.n1" "the archive holds the run's files"
-like "$members" "sfsc001.n1" "and the client log"
+like "$members" "sfsc001.n1 .*sfsval.n1" "and the client log and the validation report"
 tar -xzOf "$tarball" sfssum.n1 | cmp -s - "$sum"
 ok $? "the archived sfssum is the file itself"
 
