@@ -19,7 +19,7 @@
 . "$(dirname "$0")/lib_menus.sh"
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml (scripts/install-deps)"
-plan 15
+plan 16
 
 EX=$T_TOP/docs/examples
 W=$T_DIR/work
@@ -222,7 +222,7 @@ licensee: *c
 EOF
 sed '/^  ups: none$/d' "$W/example_info.yaml" >"$W/missing.yaml"
 sed 's/^PROCS=8$/PROCS=4/' "$W/example_rc" >"$W/other_rc"
-out=$(cd "$W" && printf '2\nalias.yaml\nmissing.yaml\nexample_info.yaml\nother_rc\nsfssum.example\nexample_rc\nsfssum.example\n\n' |
+out=$(cd "$W" && printf '2\nalias.yaml\nmissing.yaml\nexample_info.yaml\nother_rc\nsfssum.example\nexample_rc\nsfssum.example\nnosuch\n9\n\n' |
     "$T_BIN/sfs_generate" 2>&1)
 st=$?
 like "$out" "alias.yaml:1: error: anchors \(&c\) and aliases are not accepted" \
@@ -231,6 +231,8 @@ like "$out" "missing.yaml: error: server.ups is missing \(UPS\)" "a missing fiel
 like "$out" "The rc file has PROCS=4, the sfssum file 8: not the same run." \
     "an rc file of another run is refused"
 like "$out" "Client 1 of 2: client1" "after each refusal the question comes again"
+like "$(printf '%s' "$out" | tr '\n' ' ')" "'nosuch' is not one of the load-generator type listed.*'9' is not one of" \
+    "a type that is not in the list, by name or number, is asked again"
 is "$st" 1 "the input ended before the file name: status 1"
 like "$out" "end of input; nothing was written" "and says so"
 ok "$([ ! -e "$W/sfssum.submit" ] && [ "$(ls "$W" | grep -c submit)" -eq 2 ]; echo $?)" \
