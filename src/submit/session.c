@@ -83,7 +83,8 @@ static int ask_choice(FILE *in, FILE *out, const char *what, const struct sb_rec
             *pick = k - 1;
             return 0;
         }
-        fprintf(out, "  '%s' is not one of the %s listed.\n", line, what);
+        fprintf(out, "  '%s' is not in the list: give a %s by its name or number.\n",
+                line, what);
     }
 }
 

@@ -231,7 +231,7 @@ like "$out" "missing.yaml: error: server.ups is missing \(UPS\)" "a missing fiel
 like "$out" "The rc file has PROCS=4, the sfssum file 8: not the same run." \
     "an rc file of another run is refused"
 like "$out" "Client 1 of 2: client1" "after each refusal the question comes again"
-like "$(printf '%s' "$out" | tr '\n' ' ')" "'nosuch' is not one of the load-generator type listed.*'9' is not one of" \
+like "$(printf '%s' "$out" | tr '\n' ' ')" "'nosuch' is not in the list: give a load-generator type by its name or number.*'9' is not in the list" \
     "a type that is not in the list, by name or number, is asked again"
 is "$st" 1 "the input ended before the file name: status 1"
 like "$out" "end of input; nothing was written" "and says so"
