@@ -140,7 +140,7 @@ ok $? "M.linux is unchanged"
 is "$(diff "$M/M.linux" "$M/M.menutest" | grep '^[<>]' | tr '\n' '|')" \
     "< COPT     = -O2 -g|< CFLAGS_EXTRA ?=|> COPT     = -O1 -g|> CFLAGS_EXTRA ?= -DMENU_TEST|" \
     "M.menutest differs from M.linux in the two changed lines only"
-got=$(make -s -C "$MENUS_HOME" -f M.wrappers/M.menutest \
+got=$(make -s --no-print-directory -C "$MENUS_HOME" -f M.wrappers/M.menutest \
     --eval 'show-settings: ; @echo "$(COPT)|$(CFLAGS_EXTRA)"' show-settings 2>&1)
 is "$got" "-O1 -g|-DMENU_TEST" "make reads the new wrapper with the new values"
 
