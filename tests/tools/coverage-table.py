@@ -8,7 +8,7 @@ after the unit tests alone) a last column gives the unit tests' share."""
 import json
 import sys
 
-LAYERS = ["common", "rpc", "nfs", "validate", "load", "prime", "trace", "analyze", "server", "bin"]
+LAYERS = ["common", "rpc", "nfs", "validate", "load", "prime", "trace", "analyze", "server", "submit", "bin"]
 COLDEST = 15
 
 

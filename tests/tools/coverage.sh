@@ -21,9 +21,10 @@ command -v gcovr >/dev/null || {
     echo "coverage: needs gcovr (scripts/install-deps)" >&2
     exit 1
 }
-make -j2 -f M.wrappers/M.coverage all unit-bins tools >"$B.build.log" 2>&1 || {
-    tail -20 "$B.build.log" >&2
-    echo "coverage: the instrumented build failed (log: $B.build.log)" >&2
+mkdir -p "$B"
+make -j2 -f M.wrappers/M.coverage all unit-bins tools >"$B/build.log" 2>&1 || {
+    tail -20 "$B/build.log" >&2
+    echo "coverage: the instrumented build failed (log: $B/build.log)" >&2
     exit 1
 }
 find "$B" -name '*.gcda' -delete
