@@ -116,6 +116,35 @@ static inline int th_core_client(struct th_core *t, int i, uint32_t prog, uint32
     return rc;
 }
 
+/* The file type of a mounted export's root by GETATTR on the session's
+ * client (NF3DIR or NFDIR for a directory), or -1 when the call or the
+ * NFS status failed. */
+static inline int th_root_type(const struct nf_mount *m)
+{
+    int type = -1;
+
+    if (m->nfs_version == 3) {
+        GETATTR3args a;
+        GETATTR3res r;
+
+        memset(&r, 0, sizeof(r));
+        nf_fh_to_v3(&m->root, &a.object);
+        if (nf3_getattr(m->nfs, &a, &r) == 0 && r.status == NFS3_OK)
+            type = (int)r.GETATTR3res_u.resok.obj_attributes.type;
+        xdr_free((xdrproc_t)xdr_GETATTR3res, (char *)&r);
+    } else {
+        nfs_fh fh;
+        attrstat r;
+
+        memset(&r, 0, sizeof(r));
+        if (nf_fh_to_v2(&m->root, &fh) == 0 && nf2_getattr(m->nfs, &fh, &r) == 0 &&
+            r.status == NFS_OK)
+            type = (int)r.attrstat_u.attributes.type;
+        xdr_free((xdrproc_t)xdr_attrstat, (char *)&r);
+    }
+    return type;
+}
+
 /* Closes the clients, stops the server thread, frees the core. */
 static inline void th_core_stop(struct th_core *t)
 {
