@@ -435,6 +435,90 @@ static void rpc_errors_map_to_errnos(void **state)
     close_pair(&f);
 }
 
+/* Every other reply the decoder can meet - denied, truncated, unknown
+ * statuses - fails its call alone with the matching errno and a reason
+ * naming what was wrong. */
+static void denied_and_odd_replies_fail_with_their_reason(void **state)
+{
+    static const struct {
+        uint32_t w[6]; /* after the XID and REPLY */
+        int n;
+        int status;
+        const char *reason;
+    } cases[] = {
+        {{MSG_DENIED, RPC_MISMATCH, 2, 2},
+         4,
+         RP_ERR_RPC_MISMATCH,
+         "server speaks RPC versions 2..2, not 2"},
+        {{MSG_DENIED, RPC_MISMATCH, 2},
+         3,
+         RP_ERR_GARBAGE,
+         "RPC_MISMATCH reply truncated"},
+        {{MSG_DENIED, AUTH_ERROR, AUTH_TOOWEAK},
+         3,
+         RP_ERR_AUTH,
+         "server refused the credentials (auth_stat 5)"},
+        {{MSG_DENIED, AUTH_ERROR},
+         2,
+         RP_ERR_AUTH,
+         "server refused the credentials (auth_stat 0)"},
+        {{MSG_DENIED, 9}, 2, RP_ERR_GARBAGE, "unknown reject status 9"},
+        {{MSG_DENIED}, 1, RP_ERR_GARBAGE, "denied reply truncated"},
+        {{7}, 1, RP_ERR_GARBAGE, "bad reply status 7"},
+        {{MSG_ACCEPTED, AUTH_NONE}, 2, RP_ERR_GARBAGE, "truncated header"},
+        {{MSG_ACCEPTED, AUTH_NONE, 0, PROG_MISMATCH, 3},
+         5,
+         RP_ERR_GARBAGE,
+         "PROG_MISMATCH reply truncated"},
+        {{MSG_ACCEPTED, AUTH_NONE, 0, PROG_UNAVAIL},
+         4,
+         RP_ERR_PROG_UNAVAIL,
+         "program 536871065 not available"},
+        {{MSG_ACCEPTED, AUTH_NONE, 0, GARBAGE_ARGS},
+         4,
+         RP_ERR_GARBAGE_ARGS,
+         "server could not decode the arguments of proc 7"},
+        {{MSG_ACCEPTED, AUTH_NONE, 0, SYSTEM_ERR},
+         4,
+         RP_ERR_SYSTEM,
+         "server system error (proc 7)"},
+        {{MSG_ACCEPTED, AUTH_NONE, 0, 42}, 4, RP_ERR_GARBAGE, "unknown accept status 42"},
+    };
+    struct rp_client_opts o;
+    struct fixture f;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 0, &o);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct tcall t;
+        struct peer_call pc;
+        uint8_t buf[64];
+        XDR x;
+        uint32_t head[2];
+
+        tcall_prepare(&t, 1, 1000);
+        assert_int_equal(rp_call_start(f.c, &t.call), 0);
+        assert_int_equal(peer_recv(f.peer, 0, &pc), 0);
+        head[0] = pc.xid;
+        head[1] = REPLY;
+        xdrmem_create(&x, (char *)buf, sizeof(buf), XDR_ENCODE);
+        for (int k = 0; k < 2; k++)
+            assert_true(xdr_u_int(&x, &head[k]));
+        for (int k = 0; k < cases[i].n; k++) {
+            u_int w = cases[i].w[k];
+            assert_true(xdr_u_int(&x, &w));
+        }
+        assert_int_equal(write(f.peer, buf, xdr_getpos(&x)), (ssize_t)xdr_getpos(&x));
+        pump_client(f.c);
+        assert_int_equal(t.done_count, 1);
+        assert_int_equal(t.call.status, cases[i].status);
+        assert_non_null(strstr(rp_client_last_error(f.c), cases[i].reason));
+    }
+    assert_int_equal(rp_client_in_flight(f.c), 0);
+    close_pair(&f);
+}
+
 static void auth_sys_carries_the_requested_ids(void **state)
 {
     struct rp_client_opts o;
@@ -825,6 +909,7 @@ int main(void)
         cmocka_unit_test(tcp_replies_split_across_reads_and_joined_in_one),
         cmocka_unit_test(garbage_and_truncated_replies_fail_with_eproto),
         cmocka_unit_test(rpc_errors_map_to_errnos),
+        cmocka_unit_test(denied_and_odd_replies_fail_with_their_reason),
         cmocka_unit_test(auth_sys_carries_the_requested_ids),
         cmocka_unit_test(in_flight_limit_refuses_without_callback),
         cmocka_unit_test(lost_connection_fails_calls_and_refuses_new_ones),
