@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "helpers/th_core.h"
+#include "load/debug.h"
 #include "load/ld_int.h"
 #include "load/options.h"
 
@@ -264,17 +265,16 @@ static uint32_t phase(int fd, uint32_t cmd, uint32_t arg, void *buf, size_t cap)
     return h.type;
 }
 
-static void a_child_runs_every_phase_and_counts_its_calls(void **state)
+/* Drives a child on f through every phase (1 s warm-up, 1 s run) and
+ * decodes its results into st. */
+static void run_every_phase(struct fix *f, struct ld_stats *st)
 {
-    struct fix f;
     struct kid k;
-    struct ld_stats st;
     size_t n = ld_stats_wire_bytes();
     unsigned char *buf = malloc(n);
-    int v = *(int *)*state;
 
-    fix_start(&f, v, "/export", NULL, 3);
-    kid_start_populated(&k, &f);
+    assert_non_null(buf);
+    kid_start_populated(&k, f);
     assert_int_equal(phase(k.ctl, LD_MSG_WARMUP, 1, NULL, 0), LD_MSG_WARMUP);
     /* the load stays on until the run starts: a STOP between phases ends
      * that unmeasured load, and the run still runs */
@@ -283,7 +283,20 @@ static void a_child_runs_every_phase_and_counts_its_calls(void **state)
     assert_int_equal(phase(k.ctl, LD_MSG_RESULTS, 0, buf, n), LD_MSG_RESULTS);
     assert_int_equal(pthread_join(k.thread, NULL), 0);
     assert_int_equal(k.status, 0);
-    assert_int_equal(ld_stats_decode(&st, buf, n), 0);
+    assert_int_equal(ld_stats_decode(st, buf, n), 0);
+    close(k.ctl);
+    close(k.fd);
+    free(buf);
+}
+
+static void a_child_runs_every_phase_and_counts_its_calls(void **state)
+{
+    struct fix f;
+    struct ld_stats st;
+    int v = *(int *)*state;
+
+    fix_start(&f, v, "/export", NULL, 3);
+    run_every_phase(&f, &st);
     /* about 50 calls/s for 1 s, all answered */
     assert_true(st.op[NF_OP_TOTAL].good >= 25);
     assert_int_equal(st.op[NF_OP_TOTAL].bad, 0);
@@ -291,9 +304,37 @@ static void a_child_runs_every_phase_and_counts_its_calls(void **state)
     assert_true(st.op[NF_OP_LOOKUP].good > 0);
     assert_true(st.runtime_ns >= 900000000ull && st.runtime_ns <= 1100000000ull);
     assert_int_equal(st.io_files, f.su.sizing.io_child);
-    close(k.ctl);
-    close(k.fd);
-    free(buf);
+    th_core_stop(&f.t);
+}
+
+/* -d asks a child for its setup, each request, the RPC and biod figures
+ * and the end of each phase: each comes as one line on the log. */
+static void a_child_logs_what_debug_asks_for(void **state)
+{
+    static const int flags[] = {LD_DBG_CHILD_GENERAL, LD_DBG_CHILD_OPS,
+                                LD_DBG_CHILD_SETUP,   LD_DBG_CHILD_BIOD,
+                                LD_DBG_CHILD_XPOINT,  LD_DBG_CHILD_FIT};
+    struct fix f;
+    struct ld_stats st;
+    char log[1 << 16];
+    size_t got;
+    FILE *tmp = tmpfile();
+
+    (void)state;
+    assert_non_null(tmp);
+    fix_start(&f, 3, "/export", NULL, 3);
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+        f.cfg.debug_mask |= LD_DBG_BIT(flags[i]);
+    f.su.log = tmp;
+    run_every_phase(&f, &st);
+    rewind(tmp);
+    got = fread(log, 1, sizeof(log) - 1, tmp);
+    log[got] = '\0';
+    fclose(tmp);
+    assert_non_null(strstr(log, "sfs3: child 0: populate: done, base "));
+    assert_non_null(strstr(log, "sfs3: child 0: request 0: "));
+    assert_non_null(strstr(log, "sfs3: child 0: biod: "));
+    assert_non_null(strstr(log, "sfs3: child 0: run phase ended: "));
     th_core_stop(&f.t);
 }
 
@@ -329,6 +370,7 @@ int main(void)
         cmocka_unit_test_prestate(a_child_runs_every_phase_and_counts_its_calls, &v3),
         cmocka_unit_test_prestate(a_child_runs_every_phase_and_counts_its_calls, &v2),
         cmocka_unit_test(a_child_whose_parent_goes_away_ends),
+        cmocka_unit_test(a_child_logs_what_debug_asks_for),
     };
 
     return cmocka_run_group_tests_name("core_child", tests, NULL, NULL);
