@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "helpers/th_core.h"
+#include "helpers/th_text.h"
 #include "load/debug.h"
 #include "load/ld_int.h"
 #include "load/options.h"
@@ -317,7 +318,6 @@ static void a_child_logs_what_debug_asks_for(void **state)
     struct fix f;
     struct ld_stats st;
     char log[1 << 16];
-    size_t got;
     FILE *tmp = tmpfile();
 
     (void)state;
@@ -327,9 +327,7 @@ static void a_child_logs_what_debug_asks_for(void **state)
         f.cfg.debug_mask |= LD_DBG_BIT(flags[i]);
     f.su.log = tmp;
     run_every_phase(&f, &st);
-    rewind(tmp);
-    got = fread(log, 1, sizeof(log) - 1, tmp);
-    log[got] = '\0';
+    th_text_of_stream(tmp, log, sizeof(log));
     fclose(tmp);
     assert_non_null(strstr(log, "sfs3: child 0: populate: done, base "));
     assert_non_null(strstr(log, "sfs3: child 0: request 0: "));

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "helpers/th_text.h"
 #include "load/ld_int.h"
 #include "load/options.h"
 #include "load/parent.h"
@@ -400,8 +401,7 @@ static void parent_times_out_a_silent_child_and_kills_it(void **state)
     assert_string_equal(p.last_error, "1 child(ren) did not finish the phase in 1 s");
     assert_int_equal(p.procs[0].pid, 0);
     assert_int_equal(p.procs[1].pid, 0);
-    rewind(f);
-    assert_true(fread(log, 1, sizeof(log) - 1, f) > 0);
+    assert_true(th_text_of_stream(f, log, sizeof(log)) > 0);
     fclose(f);
     assert_non_null(strstr(log, "SIGTERM to child 1"));
     assert_non_null(strstr(log, "SIGKILL to child 1"));

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "helpers/th_core.h" /* th_root_type */
+#include "helpers/th_text.h"
 #include "nfs/nf.h"
 #include "server/sv.h"
 
@@ -221,8 +222,6 @@ static void a_stats_dump_on_request(void **state)
     struct sv_config cfg;
     struct srv v;
     char err[CM_ERR_LEN], path[] = "/tmp/freesfs-test-net.XXXXXX", file[64], text[4096];
-    FILE *f;
-    size_t n;
 
     (void)state;
     assert_non_null(mkdtemp(path));
@@ -235,11 +234,7 @@ static void a_stats_dump_on_request(void **state)
     srv_poke(&v, &v.dump);
     for (int i = 0; i < 200 && access(file, R_OK) != 0; i++)
         usleep(10000); /* bounded: 2 s */
-    f = fopen(file, "r");
-    assert_non_null(f);
-    n = fread(text, 1, sizeof(text) - 1, f);
-    text[n] = 0;
-    fclose(f);
+    assert_true(th_text_of_file(file, text, sizeof(text)) > 0);
     assert_non_null(strstr(text, "getattr"));
     srv_stop(&v);
     unlink(file);
