@@ -43,9 +43,9 @@ PRESENT_LAYERS := $(foreach l,$(LAYERS),$(if $(call LAYER_SRCS,$(l)),$(l)))
 DEPS_common  := common
 DEPS_rpc     := rpc common
 DEPS_nfs     := nfs rpc common
-DEPS_load    := load nfs rpc common
-DEPS_prime   := prime load nfs rpc common
-# trace gains nfs and rpc when replay lands (the layering test allows it).
+DEPS_load    := load trace nfs rpc common
+DEPS_prime   := prime load trace nfs rpc common
+# trace stays below load: the replay engine (src/load/replay*.c) reads traces.
 DEPS_trace   := trace common
 DEPS_analyze := analyze trace common
 DEPS_server  := server nfs rpc common

@@ -21,6 +21,7 @@
 #include "load/debug.h"
 #include "load/ld_int.h"
 #include "load/msg.h"
+#include "load/replay.h"
 
 #define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
 #define SPARE_DIRS   10u         /* mkdir/rmdir slots per child */
@@ -117,6 +118,7 @@ int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned ind
 
 void ld_child_free(struct ld_child *c)
 {
+    ld_replay_free(c);
     ld_init_unmount(c);
     if (c->dump)
         (void)ld_dump_close(c->dump);
@@ -137,9 +139,7 @@ int ld_child_parent_gone(const struct ld_child *c)
 
 /* ---- the load phases ------------------------------------------------------ */
 
-/* Reads any command the parent sent (STOP) without blocking.  Returns 0,
- * or -EPIPE when the parent is gone. */
-static int check_parent(struct ld_child *c)
+int ld_child_check_parent(struct ld_child *c)
 {
     struct pollfd pf = {c->ctl_fd, POLLIN, 0};
     struct ld_msg_hdr h;
@@ -155,8 +155,7 @@ static int check_parent(struct ld_child *c)
     return 0;
 }
 
-/* The client broke (TCP reset, fatal socket error): open a new one. */
-static int reconnect(struct ld_child *c)
+int ld_child_reconnect(struct ld_child *c)
 {
     char err[CM_ERR_LEN];
     struct rp_client *n;
@@ -198,7 +197,7 @@ int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
         int op, calls;
 
         if (now >= next_check) {
-            if (check_parent(c) < 0) {
+            if (ld_child_check_parent(c) < 0) {
                 rc = -EPIPE;
                 break;
             }
@@ -217,7 +216,7 @@ int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
                          nf_op_name(op));
         calls = ld_op_request(c, op);
         if (calls == -ENOTCONN) {
-            rc = reconnect(c);
+            rc = ld_child_reconnect(c);
             if (rc < 0)
                 break;
             calls = 1;
@@ -304,6 +303,8 @@ static int run_command(struct ld_child *c, const struct ld_msg_hdr *h)
     char err[CM_ERR_LEN];
     int rc = 0;
 
+    if (c->setup->plan)
+        return ld_replay_phase(c, h->type);
     switch (h->type) {
     case LD_MSG_MOUNT:
         c->phase = LD_CPHASE_MOUNT;

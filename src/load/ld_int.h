@@ -42,7 +42,9 @@
 #include "load/workset.h"
 #include "nfs/nf.h"
 
-struct ld_dump; /* dump.c */
+struct ld_dump;        /* dump.c */
+struct ld_replay;      /* replay_int.h */
+struct ld_replay_plan; /* replay.h */
 
 #define LD_FAILED_LOOKUP_PCNT 35 /* DEFAULT_FAILED_LOOKUP (§2.4) */
 
@@ -102,6 +104,8 @@ struct ld_setup {
     const char *prog; /* "sfs3", for messages */
     FILE *out;        /* the report (stdout) */
     FILE *log;        /* progress and DEBUG output (stderr) */
+    /* --trace: the replay plan (replay.h); NULL for the synthetic mix */
+    const struct ld_replay_plan *plan;
 };
 
 struct ld_child {
@@ -130,8 +134,9 @@ struct ld_child {
     uint64_t phase_start_ns;
     uint64_t requests; /* in the current phase */
     uint64_t reconnects;
-    struct ld_dump *dump; /* -z, run phase only */
-    struct ld_req req;    /* the request being issued */
+    struct ld_dump *dump;     /* -z, run phase only */
+    struct ld_replay *replay; /* --trace: this child's replay (replay_*.c) */
+    struct ld_req req;        /* the request being issued */
     struct ld_deck op_deck;
     struct ld_deck xfer_deck[2]; /* [0] reads, [1] writes: iodist rows */
     char last_error[CM_ERR_LEN];
@@ -153,6 +158,14 @@ void ld_child_free(struct ld_child *c);
  * requests paced by the pacer.  Returns 0, or -ETIME when a run interval
  * had zero calls (the run must stop, sfs-reference §9). */
 int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds);
+
+/* Reads any command the parent sent (STOP sets c->stop) without blocking.
+ * Returns 0, or -EPIPE when the parent is gone. */
+int ld_child_check_parent(struct ld_child *c);
+
+/* The client broke (TCP reset, fatal socket error): opens a new one.  0 or
+ * -errno with last_error. */
+int ld_child_reconnect(struct ld_child *c);
 
 /* Nonzero when the parent's end of the socket is closed (a parent killed
  * by SIGKILL): long phases check it so that no child outlives its run. */

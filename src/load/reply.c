@@ -194,7 +194,8 @@ static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
 
 uint32_t ld_reply_apply(struct ld_child *c, struct ld_slot *s)
 {
-    uint32_t st = c->nfs_version == 3 ? read_reply3(c, s, s->file) : read_reply2(c, s, s->file);
+    uint32_t st =
+        c->nfs_version == 3 ? read_reply3(c, s, s->file) : read_reply2(c, s, s->file);
 
     if (s->file != LD_NO_FILE)
         apply(c, s, st);

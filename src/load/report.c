@@ -25,6 +25,7 @@
 #include "common/cm.h"
 #include "common/opt.h"
 #include "load/options.h"
+#include "load/replay.h"
 #include "load/report.h"
 
 #define STARS    "************************************************************************"
@@ -304,6 +305,8 @@ void ld_report_client(FILE *out, const struct ld_report_in *in,
     fprintf(out, "NFS Protocol Version %d\n", in->cfg->nfs_version);
     op_table(out, in);
     summary(out, in);
+    if (in->plan)
+        ld_replay_report_text(out, in->plan, in->cfg->trace_speed, in->stats);
     for (i = 0; v && i < v->nlines; i++)
         fprintf(out, "%s: %s\n", in->prog, v->line[i]);
 }
@@ -483,6 +486,8 @@ int ld_report_yaml(const char *path, const struct ld_report_in *in,
     yaml_fileset(y, in);
     yaml_ops(y, in);
     yaml_totals(y, in, v);
+    if (in->plan)
+        ld_replay_report_yaml(y, in->plan, in->cfg->trace_speed, in->stats);
     cm_yaml_map_end(y);
     return cm_yaml_close(y, err, errlen);
 }

@@ -23,6 +23,8 @@
 #include "load/sizing.h"
 #include "load/stats.h"
 
+struct ld_replay_plan;
+
 /* Validity codes (§16.4). */
 enum ld_invalid {
     LD_VALID = 0,
@@ -64,8 +66,9 @@ struct ld_report_in {
     const struct ld_config *cfg;
     const struct ld_mix *mix;
     const struct ld_iodist *iodist;
-    const struct ld_sizing *sizing; /* per child */
-    const struct ld_stats *stats;   /* merged over the client's children */
+    const struct ld_sizing *sizing;    /* per child */
+    const struct ld_stats *stats;      /* merged over the client's children */
+    const struct ld_replay_plan *plan; /* --trace: the replay (replay.h), else NULL */
 };
 
 /*

@@ -18,6 +18,7 @@
 #include "load/ld.h"
 #include "load/ld_int.h"
 #include "load/parent.h"
+#include "load/replay.h"
 #include "load/report.h"
 
 /* Phase time limits (D8 keeps SFS's generous ones): mount, population
@@ -85,6 +86,14 @@ static int build_setup(struct ld_setup *su, const struct ld_config *cfg, const c
         cm_errf(err, errlen, "the op mix has no op with a non-zero share");
         return LD_EXIT_INPUT;
     }
+    if (cfg->trace_file[0]) {
+        static struct ld_replay_plan plan; /* inherited by the children */
+        if (ld_replay_plan_build(&plan, cfg, log, err, errlen) < 0) {
+            fprintf(log, "%s\n", err);
+            return input_error(err);
+        }
+        su->plan = &plan;
+    }
     rc = ld_sizing_compute(cfg, &su->sizing);
     if (rc < 0) {
         cm_errf(err, errlen, "the file set would be empty (load 0 without -F)");
@@ -119,7 +128,8 @@ static int wait_for_return(FILE *log)
 }
 
 /* The phases of §12.2 in order; 0 or -errno with p->last_error. */
-static int drive(struct ld_parent *p, const struct ld_config *cfg, FILE *log)
+static int drive(struct ld_parent *p, const struct ld_config *cfg,
+                 const struct ld_replay_plan *plan, FILE *log)
 {
     int rc;
 
@@ -135,7 +145,7 @@ static int drive(struct ld_parent *p, const struct ld_config *cfg, FILE *log)
     progress(log, "Completed.");
     if (cfg->populate_only)
         return 0;
-    if (cfg->warmup_s > 0) {
+    if (cfg->warmup_s > 0 && !plan) { /* a trace brings its own timing */
         progress(log, "Performing %d seconds pretest warmup.", cfg->warmup_s);
         rc = ld_parent_phase(p, LD_MSG_WARMUP, (uint32_t)cfg->warmup_s,
                              (unsigned)cfg->warmup_s + PHASE_SLACK_S);
@@ -144,6 +154,17 @@ static int drive(struct ld_parent *p, const struct ld_config *cfg, FILE *log)
     }
     if (cfg->interactive && wait_for_return(log) < 0)
         return cm_errf(p->last_error, sizeof(p->last_error), "no answer on stdin"), -EIO;
+    if (plan) {
+        double s = ld_replay_expected_s(plan, cfg->trace_speed);
+        progress(log, "Starting replay of %s: %llu records, %.3f s of trace at speed %g.",
+                 cfg->trace_file, (unsigned long long)plan->records,
+                 (double)plan->trace_ns / 1e9, cfg->trace_speed);
+        rc = ld_parent_phase(p, LD_MSG_RUN, 0,
+                             s > 0 ? (unsigned)s + PHASE_SLACK_S : PHASE_INIT_S);
+        if (rc == 0)
+            progress(log, "Completed.");
+        return rc;
+    }
     progress(log, "Starting %d seconds test run.", cfg->runtime_s);
     rc = ld_parent_phase(p, LD_MSG_RUN, (uint32_t)cfg->runtime_s,
                          (unsigned)cfg->runtime_s + PHASE_SLACK_S);
@@ -167,6 +188,7 @@ static void report_in(const struct ld_setup *su, const struct ld_stats *stats, c
     in->iodist = &su->iodist;
     in->sizing = &su->sizing;
     in->stats = stats;
+    in->plan = su->plan;
 }
 
 static void report(const struct ld_setup *su, const struct ld_stats *all, char *err,
@@ -177,7 +199,11 @@ static void report(const struct ld_setup *su, const struct ld_stats *all, char *
     struct ld_report_in in;
 
     report_in(su, all, host, sizeof(host), &in);
+    /* SFS's validity rules judge the mix and the SFS parameters: a replay
+     * has neither (docs/replay.md). */
     ld_validity_check(&in, &val);
+    if (su->plan)
+        val.code = LD_VALID, val.nlines = 0;
     ld_report_client(su->out, &in, &val);
     fflush(su->out);
     if (su->cfg->yaml_path[0]) {
@@ -225,12 +251,15 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
         return LD_EXIT_CLOCK;
     }
     fprintf(out, "Good clock resolution [ %g ] Micro seconds\n", us);
+    if (su.plan) /* a replay has no load, mix or file set of its own */
+        goto spawn;
     if (cfg->prime_host[0])
         fprintf(log,
                 "%s: -M %s: no prime support in this build yet; running standalone "
                 "as client %d\n",
                 prog, cfg->prime_host, cfg->client_num);
     print_params(&su);
+spawn:
 
     memset(&p, 0, sizeof(p));
     p.log = log;
@@ -243,7 +272,7 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
                     (long)p.procs[k].pid, ld_config_mount_for_child(cfg, (int)k));
     }
     if (rc == 0)
-        rc = drive(&p, cfg, log);
+        rc = drive(&p, cfg, su.plan, log);
     if (rc == 0)
         rc = ld_parent_phase(&p, LD_MSG_RESULTS, 0, PHASE_SLACK_S);
     if (rc == 0)

@@ -67,7 +67,9 @@ struct visit {
     void (*u64)(struct visit *v, uint64_t *a, const uint64_t *b);
     void (*dbl)(struct visit *v, double *a, const double *b);
     void (*u32)(struct visit *v, uint32_t *a, const uint32_t *b);
-    unsigned char *buf; /* codec cursor */
+    void (*max)(struct visit *v, uint64_t *a,
+                const uint64_t *b); /* merge keeps the larger */
+    unsigned char *buf;             /* codec cursor */
     const unsigned char *in;
     size_t len; /* bytes counted by the len* visitors */
 };
@@ -120,6 +122,16 @@ static void visit_all(struct visit *v, struct ld_stats *a, const struct ld_stats
     v->u64(v, &a->dirs, &b->dirs);
     v->u64(v, &a->catchup_skips, &b->catchup_skips);
     v->u64(v, &a->ahead_sleeps, &b->ahead_sleeps);
+    v->u64(v, &a->replay_records, &b->replay_records);
+    v->u64(v, &a->replay_calls, &b->replay_calls);
+    v->u64(v, &a->replay_skipped, &b->replay_skipped);
+    v->u64(v, &a->replay_behind, &b->replay_behind);
+    v->u64(v, &a->replay_bytes_read, &b->replay_bytes_read);
+    v->u64(v, &a->replay_bytes_written, &b->replay_bytes_written);
+    v->max(v, &a->replay_run_ns, &b->replay_run_ns);
+    v->max(v, &a->replay_trace_ns, &b->replay_trace_ns);
+    visit_hist(v, &a->replay_late, &b->replay_late);
+    v->max(v, &a->replay_late.max_us, &b->replay_late.max_us);
 }
 
 static void add64(struct visit *v, uint64_t *a, const uint64_t *b)
@@ -137,10 +149,16 @@ static void add32(struct visit *v, uint32_t *a, const uint32_t *b)
     (void)v;
     *a += *b;
 }
+static void max64(struct visit *v, uint64_t *a, const uint64_t *b)
+{
+    (void)v;
+    if (*b > *a)
+        *a = *b;
+}
 
 void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 {
-    struct visit v = {add64, addd, add32, NULL, NULL, 0};
+    struct visit v = {add64, addd, add32, max64, NULL, NULL, 0};
     int op;
 
     for (op = 0; op <= NF_NOPS; op++)
@@ -154,7 +172,7 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 1u
+#define WIRE_VERSION 2u
 
 static void put64(struct visit *v, uint64_t *a, const uint64_t *b)
 {
@@ -233,7 +251,7 @@ static void len32(struct visit *v, uint32_t *a, const uint32_t *b)
 size_t ld_stats_wire_bytes(void)
 {
     static struct ld_stats dummy; /* only addresses are taken */
-    struct visit v = {len64, lend, len32, NULL, NULL, 0};
+    struct visit v = {len64, lend, len32, len64, NULL, NULL, 0};
 
     visit_all(&v, &dummy, &dummy);
     return HDR_BYTES + v.len;
@@ -241,7 +259,7 @@ size_t ld_stats_wire_bytes(void)
 
 void ld_stats_encode(const struct ld_stats *s, unsigned char *buf)
 {
-    struct visit v = {put64, putd, put32, buf, NULL, 0};
+    struct visit v = {put64, putd, put32, put64, buf, NULL, 0};
     uint64_t hdr = (uint64_t)WIRE_MAGIC << 32 | WIRE_VERSION;
     int op;
 
@@ -255,7 +273,7 @@ void ld_stats_encode(const struct ld_stats *s, unsigned char *buf)
 
 int ld_stats_decode(struct ld_stats *s, const unsigned char *buf, size_t len)
 {
-    struct visit v = {get64, getd, get32, NULL, buf, 0};
+    struct visit v = {get64, getd, get32, get64, NULL, buf, 0};
     uint64_t hdr;
     int op;
 

@@ -49,6 +49,13 @@ struct ld_stats {
     uint64_t io_files, working_files, nonio_files, symlinks, dirs;
     /* pacing, added after the first version: struct ld_pacer's counters */
     uint64_t catchup_skips, ahead_sleeps;
+    /* trace replay (replay.h): counters add over processes; run_ns and
+     * trace_ns keep the largest; late holds each call's lateness (actual
+     * minus planned issue time, us) */
+    uint64_t replay_records, replay_calls, replay_skipped, replay_behind;
+    uint64_t replay_bytes_read, replay_bytes_written;
+    uint64_t replay_run_ns, replay_trace_ns;
+    struct cm_hist replay_late;
 };
 
 /* Zeroes everything and sets nchildren = 1. */
