@@ -42,7 +42,7 @@
 struct cm_yaml;
 struct ld_child;
 
-#define LD_REPLAY_DIR         "replay"  /* CL<N>/replay under the mount point */
+#define LD_REPLAY_DIR         "replay"   /* CL<N>/replay under the mount point */
 #define LD_REPLAY_MAX_STREAMS (1u << 20) /* stream keys per trace */
 #define LD_REPLAY_MAX_CURSORS 64u        /* sysio streams per process */
 
@@ -85,7 +85,8 @@ void ld_replay_plan_free(struct ld_replay_plan *p);
 
 /* The stream a record belongs to: the MaStA region, else the reader's
  * stream (the SPC ASU, the sysio process). */
-uint32_t ld_replay_stream_key(const struct ld_replay_plan *p, const struct tr_record *rec);
+uint32_t ld_replay_stream_key(const struct ld_replay_plan *p,
+                              const struct tr_record *rec);
 
 /* The global process (0-based) that replays stream s out of nprocs. */
 static inline uint32_t ld_replay_owner(uint32_t stream, uint32_t nprocs)
@@ -131,7 +132,7 @@ void ld_replay_report_text(FILE *out, const struct ld_replay_plan *p, double spe
                            const struct ld_stats *s);
 
 /* The "replay:" section of the YAML results (docs/replay.md). */
-void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_replay_plan *p, double speed,
-                           const struct ld_stats *s);
+void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_replay_plan *p,
+                           double speed, const struct ld_stats *s);
 
 #endif /* LD_REPLAY_H */

@@ -45,7 +45,8 @@ static bool_t xdr_read3_sink(XDR *x, READ3res *r)
     if (r->status != NFS3_OK)
         return xdr_post_op_attr(x, &r->READ3res_u.resfail.file_attributes);
     return xdr_post_op_attr(x, &ok->file_attributes) && xdr_count3(x, &ok->count) &&
-           xdr_bool(x, &ok->eof) && data_into_sink(x, r, &ok->data.data_len, &ok->data.data_val);
+           xdr_bool(x, &ok->eof) &&
+           data_into_sink(x, r, &ok->data.data_len, &ok->data.data_val);
 }
 
 static bool_t xdr_read2_sink(XDR *x, readres *r)
@@ -100,10 +101,23 @@ static void piece_range(const struct ld_replay *rp, const struct ld_ritem *it, u
                         uint64_t *off, uint32_t *count)
 {
     uint64_t max = it->kind == LD_RK_READ ? rp->rtmax : rp->wtmax;
-    uint64_t done = (uint64_t)i * max, left = it->length - (done < it->length ? done : it->length);
+    uint64_t done = (uint64_t)i * max,
+             left = it->length - (done < it->length ? done : it->length);
 
     *off = it->offset + done;
     *count = (uint32_t)(left < max ? left : max);
+}
+
+uint32_t ld_rcall_bytes(const struct ld_replay *rp, const struct ld_ritem *it,
+                        uint32_t piece)
+{
+    uint64_t off;
+    uint32_t count;
+
+    if (piece >= it->pieces || (it->kind != LD_RK_READ && it->kind != LD_RK_WRITE))
+        return 0;
+    piece_range(rp, it, piece, &off, &count);
+    return count;
 }
 
 static void sattr2_none(sattr *a)
@@ -261,7 +275,8 @@ int ld_rcall_start(struct ld_replay *rp, struct ld_rslot *s, struct ld_ritem *it
     /* Lateness of the record's own calls; a COMMIT after writes has no
      * planned time of its own (it waits for them by design). */
     if (rp->speed > 0 && piece < it->pieces) {
-        uint64_t late = s->call.t_send_ns > it->planned_ns ? s->call.t_send_ns - it->planned_ns : 0;
+        uint64_t late =
+            s->call.t_send_ns > it->planned_ns ? s->call.t_send_ns - it->planned_ns : 0;
         cm_hist_add(&st->replay_late, late / 1000);
     }
     return 0;
@@ -272,11 +287,13 @@ static void take_handle(struct ld_replay *rp, struct ld_rslot *s, uint32_t unit)
 {
     if (rp->version == 3) {
         if (s->op == NF_OP_LOOKUP && s->res.r3.lookup.status == NFS3_OK)
-            (void)nf_fh_from_v3(&rp->fh[unit], &s->res.r3.lookup.LOOKUP3res_u.resok.object);
+            (void)nf_fh_from_v3(&rp->fh[unit],
+                                &s->res.r3.lookup.LOOKUP3res_u.resok.object);
         else if (s->op == NF_OP_CREATE && s->res.r3.create.status == NFS3_OK &&
                  s->res.r3.create.CREATE3res_u.resok.obj.handle_follows)
-            (void)nf_fh_from_v3(&rp->fh[unit],
-                                &s->res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
+            (void)nf_fh_from_v3(
+                &rp->fh[unit],
+                &s->res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
     } else if (s->res.r2.lookup.status == NFS_OK) { /* LOOKUP and CREATE: diropres */
         nf_fh_from_v2(&rp->fh[unit], &s->res.r2.lookup.diropres_u.diropres.file);
     }
@@ -290,7 +307,8 @@ void ld_rcall_done(struct rp_call *call, void *data)
 
     if (call->status == 0) {
         uint32_t nfs = nf_call_nfs_status(call);
-        uint64_t ns = call->t_reply_ns > call->t_send_ns ? call->t_reply_ns - call->t_send_ns : 0;
+        uint64_t ns =
+            call->t_reply_ns > call->t_send_ns ? call->t_reply_ns - call->t_send_ns : 0;
 
         ld_stats_good(st, s->op, ns, nfs != 0);
         if (s->op == NF_OP_LOOKUP || s->op == NF_OP_CREATE)

@@ -18,7 +18,12 @@
 
 #define LD_REPLAY_MAX_XFER     (1024u * 1024u) /* bytes per call, any transport */
 #define LD_REPLAY_MAX_XFER_UDP (32u * 1024u)   /* bytes per call over UDP */
-#define LD_RNONE               (-1)            /* end of an index list */
+#define LD_REPLAY_UDP_BYTES                                                              \
+    (256u * 1024u)    /* READ/WRITE bytes in flight over UDP:                            \
+                         more overflow a default socket                                  \
+                         buffer, and a lost datagram costs                               \
+                         a retransmission timeout */
+#define LD_RNONE (-1) /* end of an index list */
 
 /* What an item asks for. */
 enum ld_rkind { LD_RK_READ, LD_RK_WRITE, LD_RK_COMMIT, LD_RK_OPEN, LD_RK_GETATTR };
@@ -64,6 +69,7 @@ struct ld_rslot {
     int32_t next_free;
     int op;         /* enum nf_op, for the per-op table */
     uint32_t count; /* bytes of a READ or WRITE */
+    uint32_t bytes; /* of those, counted in bytes_in_flight */
 };
 
 /* A reader over the trace: every owned stream (SPC, MaStA), or one sysio
@@ -72,7 +78,7 @@ struct ld_rcursor {
     struct tr_reader r;
     struct tr_record rec;
     int open, have, done;
-    int held; /* the record was due while every item was taken */
+    int held;       /* the record was due while every item was taken */
     int64_t stream; /* -1: every stream this process owns */
 };
 
@@ -97,10 +103,11 @@ struct ld_replay {
     int32_t chead, ctail; /* items whose COMMIT is to be sent */
     struct ld_rslot *slots;
     uint32_t window, in_flight;
+    uint64_t bytes_in_flight, byte_budget; /* READ/WRITE data in flight */
     int32_t free_slot;
     struct ld_rcursor *cur;
     uint32_t ncur;
-    char *sink;        /* READ data lands here (never looked at) */
+    char *sink;  /* READ data lands here (never looked at) */
     char *wdata; /* WRITE data */
     uint64_t start_ns, last_ns;
     uint32_t round;
@@ -117,6 +124,10 @@ int ld_replay_mount(struct ld_child *c);
 
 /* Number of calls item it makes by itself (its pieces). */
 uint32_t ld_rcall_pieces(const struct ld_replay *rp, const struct ld_ritem *it);
+
+/* Data bytes call `piece` of item it carries (0 but for READ and WRITE). */
+uint32_t ld_rcall_bytes(const struct ld_replay *rp, const struct ld_ritem *it,
+                        uint32_t piece);
 
 /* Fills slot s for call `piece` of item it (piece == it->pieces: its
  * COMMIT) and starts it.  Returns 0, or -errno when it could not be sent

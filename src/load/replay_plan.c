@@ -132,8 +132,8 @@ static void where(const struct ld_replay_plan *p, const struct tr_record *rec, c
 }
 
 /* Accounts one record; 0, 1 to skip it (lenient v2), or -errno. */
-static int take(struct ld_replay_plan *p, const struct tr_record *rec, FILE *log, char *err,
-                size_t errlen)
+static int take(struct ld_replay_plan *p, const struct tr_record *rec, FILE *log,
+                char *err, size_t errlen)
 {
     uint32_t key = ld_replay_stream_key(p, rec);
     char pos[LD_PATH_MAX + 32];

@@ -79,12 +79,14 @@ int ld_replay_mount(struct ld_child *c)
     o.transport = c->cfg->tcp ? RP_TCP : RP_UDP;
     o.mount_transport = o.transport;
     o.rpc.max_in_flight = rp->window + 1;
+    o.rpc.sndbuf_bytes = 4u << 20; /* the kernel caps it at [rw]mem_max */
     rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
     if (rc < 0)
         return fail(c, rc, "Unable to mount %s: %s", spec, err);
     c->mounted = 1;
     c->clnt = c->mnt.nfs;
     transfer_maxima(rp, c);
+    rp->byte_budget = c->cfg->tcp ? UINT64_MAX : LD_REPLAY_UDP_BYTES;
     return 0;
 }
 
@@ -194,10 +196,9 @@ static int lookup(struct ld_replay *rp, const struct nf_fh *dir, const char *nam
         rc = nf3_lookup(c->clnt, &a, &res);
         if (rc < 0)
             return fail(c, rc, "LOOKUP %s: %s", name, rp_status_text(rc));
-        rc = res.status == NFS3_OK
-                 ? nf_fh_from_v3(out, &res.LOOKUP3res_u.resok.object)
-                 : fail(c, nf_status_errno(res.status), "LOOKUP %s: %s", name,
-                        nf_status_name(res.status));
+        rc = res.status == NFS3_OK ? nf_fh_from_v3(out, &res.LOOKUP3res_u.resok.object)
+                                   : fail(c, nf_status_errno(res.status), "LOOKUP %s: %s",
+                                          name, nf_status_name(res.status));
         xdr_free((xdrproc_t)xdr_LOOKUP3res, (char *)&res);
         return rc;
     }

@@ -33,22 +33,25 @@ void ld_replay_report_text(FILE *out, const struct ld_replay_plan *p, double spe
             (unsigned long long)s->replay_bytes_read,
             (unsigned long long)s->replay_bytes_written);
     if (speed > 0) {
-        fprintf(out, "  duration %.3f s, trace %.3f s at speed %g = %.3f s, drift %+.3f ms\n",
+        fprintf(out,
+                "  duration %.3f s, trace %.3f s at speed %g = %.3f s, drift %+.3f ms\n",
                 run, (double)s->replay_trace_ns / 1e9, speed, expected_s(s, speed),
                 (run - expected_s(s, speed)) * 1000.0);
         fprintf(out,
                 "  lateness p50 %.1f us, p99 %.1f us, max %llu us (percentiles within "
                 "%.1f %%)\n",
-                late_us(s, 0.50), late_us(s, 0.99), (unsigned long long)s->replay_late.max_us,
-                cm_hist_resolution_pct());
+                late_us(s, 0.50), late_us(s, 0.99),
+                (unsigned long long)s->replay_late.max_us, cm_hist_resolution_pct());
     } else {
-        fprintf(out, "  duration %.3f s (speed 0: as fast as the window allows; trace %.3f s)\n",
-                run, (double)s->replay_trace_ns / 1e9);
+        fprintf(
+            out,
+            "  duration %.3f s (speed 0: as fast as the window allows; trace %.3f s)\n",
+            run, (double)s->replay_trace_ns / 1e9);
     }
 }
 
-void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_replay_plan *p, double speed,
-                           const struct ld_stats *s)
+void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_replay_plan *p,
+                           double speed, const struct ld_stats *s)
 {
     double run = (double)s->replay_run_ns / 1e9;
     unsigned i;

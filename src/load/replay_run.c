@@ -52,7 +52,8 @@ static int sync_regions(const struct ld_replay *rp, const struct tr_record *rec,
     for (u = 0; u < 32; u++)
         if ((all >> u & 1u) && ld_replay_owner(u, rp->nprocs) == rp->gproc)
             *mask |= 1u << u;
-    *counts = all && *mask && ld_replay_owner((uint32_t)__builtin_ctz(all), rp->nprocs) == rp->gproc;
+    *counts = all && *mask &&
+              ld_replay_owner((uint32_t)__builtin_ctz(all), rp->nprocs) == rp->gproc;
     return *mask != 0;
 }
 
@@ -202,7 +203,8 @@ static void enqueue(struct ld_replay *rp, const struct tr_record *rec, uint64_t 
     it->round = rp->round + 1;
     it->behind = (uint8_t)behind;
     it->counted = (uint8_t)counted;
-    it->commit = rp->unstable && kind == LD_RK_WRITE && strcmp(rp->plan->format, "masta") != 0;
+    it->commit =
+        rp->unstable && kind == LD_RK_WRITE && strcmp(rp->plan->format, "masta") != 0;
     if (counted)
         rp->c->stats.replay_records++;
     list_push(rp, &rp->qhead, &rp->qtail, i);
@@ -294,12 +296,15 @@ static int start(struct ld_replay *rp, int32_t i, uint32_t piece)
 
     rp->free_slot = s->next_free;
     s->item = i;
+    s->bytes = ld_rcall_bytes(rp, it, piece);
+    rp->bytes_in_flight += s->bytes;
     it->pending++;
     rp->in_flight++;
     rc = ld_rcall_start(rp, s, it, piece);
     if (rc < 0) { /* accounted as a bad call; nothing in flight */
         it->pending--;
         rp->in_flight--;
+        rp->bytes_in_flight -= s->bytes;
         s->next_free = rp->free_slot;
         rp->free_slot = k;
         return rc == -ENOTCONN ? rc : 0;
@@ -320,10 +325,20 @@ void ld_replay_call_finished(struct ld_replay *rp, struct ld_rslot *s)
         it->commit = 3;
     it->pending--;
     rp->in_flight--;
+    rp->bytes_in_flight -= s->bytes;
     s->next_free = rp->free_slot;
     rp->free_slot = k;
     rp->last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
     finish_item(rp, s->item);
+}
+
+/* Whether call `piece` of it may go now: a free slot, and room in the
+ * byte budget (a call always goes when nothing else is in flight). */
+static int room(const struct ld_replay *rp, const struct ld_ritem *it, uint32_t piece)
+{
+    return rp->free_slot != LD_RNONE &&
+           (rp->bytes_in_flight == 0 ||
+            rp->bytes_in_flight + ld_rcall_bytes(rp, it, piece) <= rp->byte_budget);
 }
 
 /* Whether the stream keeps item it back now. */
@@ -371,7 +386,7 @@ static int issue(struct ld_replay *rp)
             if (rp->speed > 0 && (it->behind || it->round != rp->round) && it->counted)
                 rp->c->stats.replay_behind++;
         }
-        while (it->issued < it->pieces && rp->free_slot != LD_RNONE && rc == 0) {
+        while (it->issued < it->pieces && room(rp, it, it->issued) && rc == 0) {
             r = start(rp, i, it->issued++);
             rc = r < 0 ? r : 0;
         }
@@ -392,7 +407,8 @@ static int issue(struct ld_replay *rp)
     return rc;
 }
 
-/* ---- waiting ------------------------------------------------------------------------ */
+/* ---- waiting ------------------------------------------------------------------------
+ */
 
 static int idle(const struct ld_replay *rp)
 {

@@ -251,15 +251,13 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
         return LD_EXIT_CLOCK;
     }
     fprintf(out, "Good clock resolution [ %g ] Micro seconds\n", us);
-    if (su.plan) /* a replay has no load, mix or file set of its own */
-        goto spawn;
     if (cfg->prime_host[0])
         fprintf(log,
                 "%s: -M %s: no prime support in this build yet; running standalone "
                 "as client %d\n",
                 prog, cfg->prime_host, cfg->client_num);
-    print_params(&su);
-spawn:
+    if (!su.plan) /* a replay has no load, mix or file set of its own */
+        print_params(&su);
 
     memset(&p, 0, sizeof(p));
     p.log = log;
