@@ -25,6 +25,21 @@ snapshot() {
     mv "$T_DIR/stats.yaml" "$1"
 }
 
+# settle FILE: snapshots until two in a row agree (at most 4 s), so that
+# nothing of the preparation is still on its way when the replay starts.
+settle() {
+    local i=0
+    snapshot "$1"
+    while [ $i -lt 20 ]; do
+        sleep 0.2
+        snapshot "$1.next"
+        cmp -s "$1" "$1.next" && return 0
+        mv "$1.next" "$1"
+        i=$((i + 1))
+    done
+    diag "the server's counters kept moving before the replay"
+}
+
 # replay PROG TRACE OPTIONS...: runs PROG -i --trace TRACE against the
 # server and sets GOT to the calls between the two snapshots
 # ("read=N write=N commit=N lookup=N create=N getattr=N") and RC.
@@ -44,7 +59,7 @@ replay() {
         GOT=none RC=1
         return
     fi
-    snapshot "$T_DIR/before.yaml"
+    settle "$T_DIR/before.yaml"
     echo >&7
     wait "$pid"
     RC=$?

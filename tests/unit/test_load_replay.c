@@ -44,7 +44,8 @@ static void spc_example_sizes(void **state)
     assert_true(p.units[1].size == 5302579200ull);
     assert_true(p.units[2].size == 15801356288ull);
     assert_true(p.trace_ns == 2449733000ll);
-    assert_true(ld_replay_expected_s(&p, 2) > 1.2247 && ld_replay_expected_s(&p, 2) < 1.2249);
+    assert_true(ld_replay_expected_s(&p, 2) > 1.2247 &&
+                ld_replay_expected_s(&p, 2) < 1.2249);
     ld_replay_plan_free(&p);
 }
 
