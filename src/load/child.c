@@ -46,6 +46,16 @@ void ld_child_log(struct ld_child *c, const char *fmt, ...)
         return;
 }
 
+int ld_child_fail(struct ld_child *c, int rc, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(c->last_error, sizeof(c->last_error), fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 static void on_checkpoint(void *data, const struct ld_pace_checkpoint *cp)
 {
     struct ld_child *c = data;

@@ -171,6 +171,9 @@ int ld_child_reconnect(struct ld_child *c);
  * by SIGKILL): long phases check it so that no child outlives its run. */
 int ld_child_parent_gone(const struct ld_child *c);
 
+/* Sets c->last_error from fmt and returns rc (a failed step's one line). */
+int ld_child_fail(struct ld_child *c, int rc, const char *fmt, ...) CM_PRINTF(3, 4);
+
 /* A line for DEBUG output, prefixed with the child number. */
 void ld_child_log(struct ld_child *c, const char *fmt, ...) CM_PRINTF(2, 3);
 

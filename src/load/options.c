@@ -117,7 +117,7 @@ static const struct cm_opt ld_opts[] = {
      "Skip and count malformed trace records instead of stopping.", NULL, NULL, 0, 131},
     {0, "clients", NULL, CM_OPT_INT, F(nclients), "1", 1, 10000, NULL, "N",
      "Clients sharing a replayed trace (sfs_mgr passes it with -N).", NULL, NULL,
-     CM_OPT_CLI_ONLY, 132},
+     CM_OPT_CLI_ONLY, 121},
 };
 
 const struct cm_opt *ld_options_table(size_t *n)

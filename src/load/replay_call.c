@@ -22,47 +22,18 @@ static struct ld_rslot *slot_of(void *res)
 }
 
 /* READ data goes to the replay's sink: nobody looks at it. */
-static bool_t data_into_sink(XDR *x, void *res, u_int *len, char **val)
-{
-    struct ld_replay *rp = slot_of(res)->owner;
-
-    if (!xdr_u_int(x, len) || *len > rp->rtmax)
-        return FALSE;
-    *val = rp->sink;
-    return xdr_opaque(x, rp->sink, *len);
-}
-
 static bool_t xdr_read3_sink(XDR *x, READ3res *r)
 {
-    READ3resok *ok = &r->READ3res_u.resok;
+    struct ld_replay *rp = slot_of(r)->owner;
 
-    if (x->x_op == XDR_FREE)
-        return TRUE;
-    if (x->x_op != XDR_DECODE)
-        return xdr_READ3res(x, r);
-    if (!xdr_nfsstat3(x, &r->status))
-        return FALSE;
-    if (r->status != NFS3_OK)
-        return xdr_post_op_attr(x, &r->READ3res_u.resfail.file_attributes);
-    return xdr_post_op_attr(x, &ok->file_attributes) && xdr_count3(x, &ok->count) &&
-           xdr_bool(x, &ok->eof) &&
-           data_into_sink(x, r, &ok->data.data_len, &ok->data.data_val);
+    return nf_xdr_read3_into(x, r, rp->sink, rp->rtmax);
 }
 
 static bool_t xdr_read2_sink(XDR *x, readres *r)
 {
-    readokres *ok = &r->readres_u.reply;
+    struct ld_replay *rp = slot_of(r)->owner;
 
-    if (x->x_op == XDR_FREE)
-        return TRUE;
-    if (x->x_op != XDR_DECODE)
-        return xdr_readres(x, r);
-    if (!xdr_nfsstat(x, &r->status))
-        return FALSE;
-    if (r->status != NFS_OK)
-        return TRUE;
-    return xdr_fattr(x, &ok->attributes) &&
-           data_into_sink(x, r, &ok->data.data_len, &ok->data.data_val);
+    return nf_xdr_read2_into(x, r, rp->sink, rp->rtmax);
 }
 
 /* xdr_bytes decodes into a buffer it is given: the slot's handle buffer. */

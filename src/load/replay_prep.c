@@ -20,17 +20,6 @@
 
 #define LNFS_TIMEOUT_MS 30000u
 
-static int fail(struct ld_child *c, int rc, const char *fmt, ...) CM_PRINTF(3, 4);
-static int fail(struct ld_child *c, int rc, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(c->last_error, sizeof(c->last_error), fmt, ap);
-    va_end(ap);
-    return rc < 0 ? rc : -EIO;
-}
-
 /* ---- mount ------------------------------------------------------------------ */
 
 static void transfer_maxima(struct ld_replay *rp, struct ld_child *c)
@@ -66,7 +55,7 @@ int ld_replay_mount(struct ld_child *c)
     int rc;
 
     if (!rp)
-        return fail(c, -ENOMEM, "out of memory");
+        return ld_child_fail(c, -ENOMEM, "out of memory");
     c->replay = rp;
     rp->c = c;
     rp->plan = c->setup->plan;
@@ -82,7 +71,7 @@ int ld_replay_mount(struct ld_child *c)
     o.rpc.sndbuf_bytes = 4u << 20; /* the kernel caps it at [rw]mem_max */
     rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
     if (rc < 0)
-        return fail(c, rc, "Unable to mount %s: %s", spec, err);
+        return ld_child_fail(c, rc, "Unable to mount %s: %s", spec, err);
     c->mounted = 1;
     c->clnt = c->mnt.nfs;
     transfer_maxima(rp, c);
@@ -115,7 +104,7 @@ static int find_units(struct ld_replay *rp, struct ld_child *c)
 
     rc = ld_replay_open_reader(rp->plan, &r, err, sizeof(err));
     if (rc < 0)
-        return fail(c, rc, "%s", err);
+        return ld_child_fail(c, rc, "%s", err);
     while ((rc = tr_reader_next(&r, &rec)) > 0) {
         if (rec.op == TR_OP_SYNC) {
             mark_sync(rp, &rec);
@@ -127,7 +116,7 @@ static int find_units(struct ld_replay *rp, struct ld_child *c)
             rp->mine[rec.unit] = 1;
     }
     if (rc < 0)
-        fail(c, rc, "%s", r.last_error);
+        ld_child_fail(c, rc, "%s", r.last_error);
     tr_reader_close(&r);
     return rc;
 }
@@ -156,7 +145,7 @@ static int make_tree(struct ld_replay *rp, struct ld_child *c, const char *base)
 
     rc = nf_lnfs_open(&l, spec, LNFS_TIMEOUT_MS, err, sizeof(err));
     if (rc < 0)
-        return fail(c, rc, "preparing the replay tree: %s", err);
+        return ld_child_fail(c, rc, "preparing the replay tree: %s", err);
     rc = nf_lnfs_mkdir_p(l, base);
     for (u = 0; rc == 0 && u < rp->plan->nunits; u++) {
         if (!rp->mine[u])
@@ -172,7 +161,8 @@ static int make_tree(struct ld_replay *rp, struct ld_child *c, const char *base)
             rc = nf_lnfs_prepare_file(l, path, rp->plan->units[u].size, NULL, NULL);
     }
     if (rc < 0)
-        fail(c, rc, "preparing the replay tree on %s: %s", spec, nf_lnfs_last_error(l));
+        ld_child_fail(c, rc, "preparing the replay tree on %s: %s", spec,
+                      nf_lnfs_last_error(l));
     nf_lnfs_close(l);
     return rc;
 }
@@ -195,10 +185,11 @@ static int lookup(struct ld_replay *rp, const struct nf_fh *dir, const char *nam
         a.what.name = (char *)name;
         rc = nf3_lookup(c->clnt, &a, &res);
         if (rc < 0)
-            return fail(c, rc, "LOOKUP %s: %s", name, rp_status_text(rc));
-        rc = res.status == NFS3_OK ? nf_fh_from_v3(out, &res.LOOKUP3res_u.resok.object)
-                                   : fail(c, nf_status_errno(res.status), "LOOKUP %s: %s",
-                                          name, nf_status_name(res.status));
+            return ld_child_fail(c, rc, "LOOKUP %s: %s", name, rp_status_text(rc));
+        rc = res.status == NFS3_OK
+                 ? nf_fh_from_v3(out, &res.LOOKUP3res_u.resok.object)
+                 : ld_child_fail(c, nf_status_errno(res.status), "LOOKUP %s: %s", name,
+                                 nf_status_name(res.status));
         xdr_free((xdrproc_t)xdr_LOOKUP3res, (char *)&res);
         return rc;
     }
@@ -207,16 +198,16 @@ static int lookup(struct ld_replay *rp, const struct nf_fh *dir, const char *nam
 
     memset(&res, 0, sizeof(res));
     if (nf_fh_to_v2(dir, &a.dir) < 0)
-        return fail(c, -EINVAL, "LOOKUP %s: not a v2 handle", name);
+        return ld_child_fail(c, -EINVAL, "LOOKUP %s: not a v2 handle", name);
     a.name = (char *)name;
     rc = nf2_lookup(c->clnt, &a, &res);
     if (rc < 0)
-        return fail(c, rc, "LOOKUP %s: %s", name, rp_status_text(rc));
+        return ld_child_fail(c, rc, "LOOKUP %s: %s", name, rp_status_text(rc));
     if (res.status == NFS_OK)
         nf_fh_from_v2(out, &res.diropres_u.diropres.file);
     else
-        rc = fail(c, nf_status_errno(res.status), "LOOKUP %s: %s", name,
-                  nf_status_name(res.status));
+        rc = ld_child_fail(c, nf_status_errno(res.status), "LOOKUP %s: %s", name,
+                           nf_status_name(res.status));
     xdr_free((xdrproc_t)xdr_diropres, (char *)&res);
     return rc;
 }
@@ -235,7 +226,7 @@ static int walk(struct ld_replay *rp, const struct nf_fh *start, const char *pat
         size_t n = e ? (size_t)(e - s) : strlen(s);
 
         if (n >= sizeof(part))
-            return fail(rp->c, -ENAMETOOLONG, "%s: name too long", path);
+            return ld_child_fail(rp->c, -ENAMETOOLONG, "%s: name too long", path);
         memcpy(part, s, n);
         part[n] = '\0';
         rc = lookup(rp, &at, part, &at);
@@ -319,7 +310,7 @@ int ld_replay_prepare(struct ld_child *c)
     rp->leaf = calloc(p->nunits, sizeof(*rp->leaf));
     rp->mine = calloc(p->nunits, 1);
     if (!rp->fh || !rp->dirfh || !rp->leaf || !rp->mine || allocate(rp) < 0)
-        return fail(c, -ENOMEM, "out of memory");
+        return ld_child_fail(c, -ENOMEM, "out of memory");
     rc = find_units(rp, c);
     if (rc < 0)
         return rc;
