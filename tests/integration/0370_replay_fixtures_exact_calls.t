@@ -44,26 +44,17 @@ settle() {
 # server and sets GOT to the calls between the two snapshots
 # ("read=N write=N commit=N lookup=N create=N getattr=N") and RC.
 replay() {
-    local prog=$1 trace=$2 pid v
+    local prog=$1 trace=$2 v
     shift 2
     v=$([ "$prog" = sfs ] && echo nfs_v2 || echo nfs_v3)
-    rm -f "$T_DIR/in" && mkfifo "$T_DIR/in"
-    exec 7<>"$T_DIR/in"
-    "$T_BIN/$prog" -i --trace "$trace" --yaml "$T_DIR/r.yaml" "$@" "$srv_URL" \
-        <"$T_DIR/in" >"$T_DIR/out" 2>"$T_DIR/err" &
-    pid=$!
-    track "$pid"
-    if ! wait_for "grep -q 'Hit <return>' '$T_DIR/err'" 600 0.05; then
-        diag "no prompt:" "$(tail -5 "$T_DIR/err")"
-        exec 7>&-
+    if ! prompted_start "$T_BIN/$prog" -i --trace "$trace" --yaml "$T_DIR/r.yaml" "$@" \
+        "$srv_URL"; then
         GOT=none RC=1
         return
     fi
     settle "$T_DIR/before.yaml"
-    echo >&7
-    wait "$pid"
-    RC=$?
-    exec 7>&-
+    prompted_go
+    RC=$PROMPTED_RC
     snapshot "$T_DIR/after.yaml"
     GOT=$(python3 -c "
 import yaml

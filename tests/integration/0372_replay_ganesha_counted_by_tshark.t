@@ -21,18 +21,12 @@ port=$GANESHA_NFS_PORT
 # sets GOT ("read=N write=N commit=N lookup=N create=N getattr=N
 # bytes_read=N bytes_written=N") and RC.
 counted() {
-    local trace=$1 pid tpid
+    local trace=$1 tpid
     shift
-    rm -f "$T_DIR/in" "$T_DIR/cap.pcap" && mkfifo "$T_DIR/in"
-    exec 7<>"$T_DIR/in"
-    "$T_BIN/sfs3" -i --trace "$trace" --yaml "$T_DIR/r.yaml" "$@" "$GANESHA_URL" \
-        <"$T_DIR/in" >"$T_DIR/out" 2>"$T_DIR/err" &
-    pid=$!
-    track "$pid"
-    if ! wait_for "grep -q 'Hit <return>' '$T_DIR/err'" 1200 0.05; then
-        diag "no prompt:" "$(tail -5 "$T_DIR/err")"
+    rm -f "$T_DIR/cap.pcap"
+    if ! prompted_start "$T_BIN/sfs3" -i --trace "$trace" --yaml "$T_DIR/r.yaml" "$@" \
+        "$GANESHA_URL"; then
         GOT=none RC=1
-        exec 7>&-
         return
     fi
     tshark -q -n -i lo -f "udp port $port" -w "$T_DIR/cap.pcap" 2>"$T_DIR/tshark.err" &
@@ -40,10 +34,8 @@ counted() {
     track "$tpid"
     wait_for "grep -q 'Capturing on' '$T_DIR/tshark.err'" 400 0.05 || diag "tshark: $(cat "$T_DIR/tshark.err")"
     sleep 0.5 # the capture's socket is open once the message is out
-    echo >&7
-    wait "$pid"
-    RC=$?
-    exec 7>&-
+    prompted_go
+    RC=$PROMPTED_RC
     sleep 0.5
     stop_pid "$tpid"
     GOT=$(tshark -n -r "$T_DIR/cap.pcap" -d "udp.port==$port,rpc" -Y 'rpc.msgtyp == 0 && nfs' \
