@@ -111,7 +111,6 @@ struct ld_replay {
     char *wdata; /* WRITE data */
     uint64_t start_ns, last_ns;
     uint32_t round;
-    int starved; /* a due record waited for a free item */
 };
 
 /* ---- replay_prep.c ------------------------------------------------------ */
