@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 400
 # Trace replay against nfs-ganesha, counted independently on the wire:
-# tshark captures the test's own loopback port from the moment sfs3 -i
-# waits before the replay (mount, preparation and handle lookups are done)
-# until it exits; every NFSv3 call in the capture is decoded and counted by
+# tshark captures the test's own loopback port (UDP) during the whole run;
+# the calls sent after sfs3 -i has prompted (mount, preparation and handle
+# lookups are done by then) and Return was pressed are the replay's.
+# Every NFSv3 call among them is decoded and counted by
 # procedure (a UDP retransmission, same XID, counts once), with the byte
 # counts of READ and WRITE calls.  Over UDP the
 # replay sends at most 32 KiB per call (docs/replay.md).
@@ -21,25 +22,25 @@ port=$GANESHA_NFS_PORT
 # sets GOT ("read=N write=N commit=N lookup=N create=N getattr=N
 # bytes_read=N bytes_written=N") and RC.
 counted() {
-    local trace=$1 tpid
+    local trace=$1 tpid t0
     shift
     rm -f "$T_DIR/cap.pcap"
+    tshark -q -n -B 64 -s 512 -i lo -f "udp port $port" -w "$T_DIR/cap.pcap" 2>"$T_DIR/tshark.err" &
+    tpid=$!
+    track "$tpid"
+    wait_for "grep -q 'Capturing on' '$T_DIR/tshark.err'" 400 0.05 || diag "tshark: $(cat "$T_DIR/tshark.err")"
     if ! prompted_start "$T_BIN/sfs3" -i --trace "$trace" --yaml "$T_DIR/r.yaml" "$@" \
         "$GANESHA_URL"; then
         GOT=none RC=1
         return
     fi
-    tshark -q -n -B 64 -i lo -f "udp port $port" -w "$T_DIR/cap.pcap" 2>"$T_DIR/tshark.err" &
-    tpid=$!
-    track "$tpid"
-    wait_for "grep -q 'Capturing on' '$T_DIR/tshark.err'" 400 0.05 || diag "tshark: $(cat "$T_DIR/tshark.err")"
-    sleep 0.5 # the capture's socket is open once the message is out
+    t0=$(date +%s.%N) # every call before this is preparation
     prompted_go
     RC=$PROMPTED_RC
-    sleep 0.5
+    sleep 1
     stop_pid "$tpid"
     grep -i "dropped" "$T_DIR/tshark.err" | grep -vq " 0 " && diag "$(cat "$T_DIR/tshark.err")"
-    GOT=$(tshark -n -r "$T_DIR/cap.pcap" -d "udp.port==$port,rpc" -Y 'rpc.msgtyp == 0 && nfs' \
+    GOT=$(tshark -n -r "$T_DIR/cap.pcap" -d "udp.port==$port,rpc" -Y "frame.time_epoch >= $t0 && rpc.msgtyp == 0 && nfs" \
         -T fields -e rpc.xid -e nfs.procedure_v3 -e nfs.count3 2>/dev/null | python3 -c "
 import sys
 names = {1: 'getattr', 3: 'lookup', 6: 'read', 7: 'write', 8: 'create', 21: 'commit'}

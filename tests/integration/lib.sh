@@ -149,7 +149,9 @@ start_nfsd() {
 # test can look at a server between the preparation and the run.  Sets
 # PROMPTED_PID.  Returns 1 (the prompt never came) after closing the fifo.
 prompted_start() {
-    rm -f "$T_DIR/in" && mkfifo "$T_DIR/in"
+    # the old output goes first: the redirections below happen in the child,
+    # after this shell may already look for the prompt
+    rm -f "$T_DIR/in" "$T_DIR/out" "$T_DIR/err" && mkfifo "$T_DIR/in"
     exec 7<>"$T_DIR/in"
     "$@" <"$T_DIR/in" >"$T_DIR/out" 2>"$T_DIR/err" &
     PROMPTED_PID=$!
