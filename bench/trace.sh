@@ -1,45 +1,54 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# bench/trace.sh - sfs_trace: parsing and stack-distance speed (the
-# "sfs_trace: stack distances and parsing" section of docs/PERFORMANCE.md).
-# trace_bench generates a deterministic 5-million-record SPC trace into a
-# temporary file (never committed), then times the SPC reader, the default
-# exact method and the plain Judy1Count method side by side, and SHARDS.
-# Finally the whole program runs on the same file (parse + analysis), best
-# of 3 runs each, in CPU seconds.
-# RECORDS=N overrides the size; BENCH_BUILD names the build directory.
+# bench/trace.sh - sfs_trace speed and sampling accuracy (the "sfs_trace"
+# section of docs/PERFORMANCE.md).  trace_bench generates the issue 15 trace
+# (3.1 M records, 9 M references at 4 KiB; never committed) and times the
+# parts in one process: parsing alone, the JudyL floor, exact by record and
+# by reference, the plain Judy1Count method, sampling at rate 0.001 and its
+# error over 5 hash seeds.  Then the whole program runs on the same file,
+# side by side and alternating, 3 rounds, each mode keeping its best:
+#   stats (parsing plus constant work per record: the parse-only rate of the
+#   program), mrc exact on one thread and on two (reading overlapped), mrc
+#   --method judy1, and mrc --sample 0.001.
+# Wall seconds are what a user waits (the second thread only helps when the
+# second core is free); CPU seconds are user + system.  RECORDS=N overrides
+# the size; BENCH_BUILD names the build directory.
 cd "$(dirname "$0")/.." || exit 1
 . bench/lib.sh
 bench_init sfs_trace
-records=${RECORDS:-5000000}
-bench_need "$build/bench/trace_bench"
+records=${RECORDS:-3100000}
+bench_need "$build/bench/trace_bench" "$bin/sfs_trace"
 "$build/bench/trace_bench" "$tmp/bench.spc" "$records" || exit 1
-# best of 3 runs of: sfs_trace mrc FILE -q ARGS...; CPU seconds (user +
-# sys, what one core spends: the machine is shared, so wall time mostly
-# measures the neighbours) when /usr/bin/time exists, else wall seconds.
-best_of_3() {
-    best=
-    for i in 1 2 3; do
-        if [ -x /usr/bin/time ]; then
-            /usr/bin/time -f "%U %S" -o "$tmp/time" "$bin/sfs_trace" mrc "$tmp/bench.spc" -q "$@" || exit 1
-            t=$(awk '{printf "%.3f", $1 + $2}' "$tmp/time")
-        else
-            s=$(date +%s.%N)
-            "$bin/sfs_trace" mrc "$tmp/bench.spc" -q "$@" || exit 1
-            t=$(echo "$s $(date +%s.%N)" | awk '{printf "%.3f", $2 - $1}')
-        fi
-        best=$(echo "$t $best" | awk '{t = $1; if ($2 != "" && $2 < t) t = $2; printf "%.3f", t}')
-    done
-    echo "$best"
+ls -l "$tmp/bench.spc" | awk '{printf "trace file: %.1f MB\n", $5 / 1e6}'
+"$bin/sfs_trace" mrc "$tmp/bench.spc" -q --yaml "$tmp/r.yaml" || exit 1
+refs=$(sed -n 's/^references: //p' "$tmp/r.yaml")
+[ -x /usr/bin/time ] || { echo "sfs_trace: /usr/bin/time missing (apt-get install time)"; exit 1; }
+
+# run NAME ARGS...: one timed run; appends "NAME wall cpu" to $tmp/times
+run() {
+    name=$1
+    shift
+    /usr/bin/time -f "%e %U %S" -o "$tmp/t" "$bin/sfs_trace" "$@" "$tmp/bench.spc" -q \
+        >/dev/null || exit 1
+    awk -v n="$name" '{printf "%s %.3f %.3f\n", n, $1, $2 + $3}' "$tmp/t" >>"$tmp/times"
 }
-if [ -x "$bin/sfs_trace" ]; then
-    ls -l "$tmp/bench.spc" | awk '{printf "trace file: %.1f MB\n", $5 / 1e6}'
-    "$bin/sfs_trace" mrc "$tmp/bench.spc" -q --yaml "$tmp/r.yaml" || exit 1
-    refs=$(sed -n 's/^references: //p' "$tmp/r.yaml")
-    for m in fenwick judy1; do
-        t=$(best_of_3 --method $m)
-        echo "$t $refs $m" | awk '{printf "sfs_trace mrc --method %-8s end to end, best of 3: %.2f CPU s, %.2f M refs/s\n", $3, $1, $2 / $1 / 1e6}'
-    done
-    t=$(best_of_3 --sample 0.01)
-    echo "sfs_trace mrc --sample 0.01 end to end, best of 3: $t CPU s"
-fi
+: >"$tmp/times"
+for round in 1 2 3; do
+    run stats stats --threads 1
+    run exact-1-thread mrc --threads 1
+    run exact-2-threads mrc --threads 2
+    run judy1count mrc --method judy1 --threads 1
+    run sample-0.001 mrc --sample 0.001
+done
+echo "whole program, $refs references, best of 3 alternating rounds:"
+awk -v refs="$refs" '
+    { if (!($1 in w) || $2 < w[$1]) w[$1] = $2; if (!($1 in c) || $3 < c[$1]) c[$1] = $3
+      if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 } }
+    END {
+        for (i = 1; i <= k; i++) { m = order[i]
+            printf "  %-16s %6.3f s wall %6.2f M refs/s   %6.3f s CPU %6.2f M refs/s\n",
+                m, w[m], refs / w[m] / 1e6, c[m], refs / c[m] / 1e6 }
+        printf "ratios (wall): exact 2 threads / judy1count %.2fx, exact 1 thread / judy1count %.2fx, sample 0.001 / exact 2 threads %.2fx\n",
+            w["judy1count"] / w["exact-2-threads"], w["judy1count"] / w["exact-1-thread"],
+            w["exact-2-threads"] / w["sample-0.001"]
+    }' "$tmp/times"

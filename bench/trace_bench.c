@@ -1,23 +1,26 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * trace_bench.c - the sfs_trace benchmark (bench/trace.sh): generates a
- * deterministic SPC trace (Park-Miller seed, 5 million records by default,
- * about a million distinct 4 KiB blocks: a skewed hot set, sequential runs
- * and scattered cold blocks), writes it to the file named on the command
- * line, and times, in one run on one core:
- *   - parsing it with the SPC reader (records/s);
- *   - exact stack distances with the default method (JudyL map + Fenwick
- *     tree over a dense time axis) and with the application note's plain
- *     Judy1Count method, on the same references, with the ratio, and checks
- *     that both give the same histogram;
- *   - SHARDS sampling at rate 0.01;
+ * trace_bench.c - the sfs_trace benchmark (bench/trace.sh): generates the
+ * issue 15 trace (Park-Miller seed; 60 % Zipf 0.9 over 400 000 pages, 25 % a
+ * 50 000-block loop of 32 KiB records, 15 % cold 8 KiB reads, 4 ASUs; 3.1 M
+ * records, 9 M references at 4 KiB by default), writes it to the file named
+ * on the command line, and times, in one run on one core, alternating the
+ * methods REPS times and keeping each one's best (the machine is shared):
+ *   - parsing alone with the SPC reader (records/s);
  *   - the JudyL block map alone, the floor of every Judy-based method;
- * and prints memory from Judy's own counters.  Times are CPU seconds.
- * Nothing here decides pass or fail (style.md 2.9); the figures go to
- * docs/PERFORMANCE.md.
+ *   - exact, JudyL + Fenwick, fed record by record (az_mrc_record: the
+ *     blocks of a record as one range) and reference by reference
+ *     (az_mrc_ref: the same analysis without the range ideas);
+ *   - exact, the application note's Judy1Count, record by record;
+ *   - sampled at rate 0.001, and its mean absolute error against exact for
+ *     several hash seeds, with the expected error it reports;
+ * and checks that the exact methods give identical histograms.  Times are
+ * CPU seconds.  Nothing here decides pass or fail (style.md 2.9); the
+ * figures go to docs/PERFORMANCE.md.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,42 +50,68 @@ static double secs(uint64_t t0)
     return (double)(cpu_ns() - t0) / 1e9;
 }
 
+/* The issue 15 shape: 60 % Zipf 0.9 over 400 000 pages (4 KiB), 25 % a
+ * 50 000-block loop of 32 KiB records, 15 % cold 8 KiB reads; 4 ASUs. */
+#define ZIPF_PAGES  400000u
+#define ZIPF_S      0.9
+#define LOOP_BLOCKS 50000u
+
+/* Rank r (0-based) of a Zipf(ZIPF_S) draw: binary search in the CDF. */
+static uint32_t zipf_draw(const double *cdf, double u)
+{
+    uint32_t lo = 0, hi = ZIPF_PAGES - 1;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cdf[mid] < u)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Writes the trace and returns its references at 4 KiB granularity. */
 static struct ref *generate(const char *path, uint64_t records, size_t *nrefs)
 {
     FILE *f = fopen(path, "w");
     struct cm_rng rng;
-    struct ref *refs = malloc((size_t)records * 3 * sizeof(*refs));
-    uint64_t i, seq_block = 0, ts_us = 0;
-    uint32_t seq_unit = 0;
+    struct ref *refs = malloc((size_t)records * 8 * sizeof(*refs));
+    double *cdf = malloc(ZIPF_PAGES * sizeof(*cdf)), sum = 0;
+    uint64_t i, ts_us = 0, loop_pos = 0, cold_next = 0;
     size_t n = 0;
+    uint32_t k;
 
-    if (!f || !refs) {
+    if (!f || !refs || !cdf) {
         fprintf(stderr, "trace_bench: %s: %s\n", path, strerror(errno));
         exit(1);
     }
+    for (k = 0; k < ZIPF_PAGES; k++)
+        cdf[k] = (sum += 1.0 / pow(k + 1.0, ZIPF_S));
+    for (k = 0; k < ZIPF_PAGES; k++)
+        cdf[k] /= sum;
     cm_rng_seed(&rng, 20240601);
     for (i = 0; i < records; i++) {
         uint32_t pick = cm_rng_below(&rng, 100), unit, nb, b;
         uint64_t block;
-        double u;
 
-        if (pick < 45) { /* hot set: skewed over 200k blocks */
-            u = cm_rng_unit(&rng);
-            block = (uint64_t)(u * u * u * 200000.0);
-            unit = (uint32_t)(block % 3);
-        } else if (pick < 80) { /* sequential runs, new start every ~64 */
-            if (cm_rng_below(&rng, 64) == 0) {
-                seq_unit = cm_rng_below(&rng, 3);
-                seq_block = 1000000 + cm_rng_below(&rng, 150000);
-            }
-            unit = seq_unit;
-            block = seq_block++;
-        } else { /* scattered cold blocks, 150k per unit */
-            unit = cm_rng_below(&rng, 3);
-            block = 4000000 + cm_rng_below(&rng, 150000);
+        if (pick < 60) { /* Zipf page, scattered over the ASUs by a hash */
+            uint64_t page =
+                az_hash(zipf_draw(cdf, cm_rng_unit(&rng))) % (4u * ZIPF_PAGES);
+            unit = (uint32_t)(page % 4);
+            block = page / 4;
+            nb = 1;
+        } else if (pick < 85) { /* the loop: 8 blocks a record */
+            unit = 3;
+            block = 2000000 + loop_pos;
+            loop_pos = (loop_pos + 8) % LOOP_BLOCKS;
+            nb = 8;
+        } else { /* cold: never seen before */
+            unit = (uint32_t)(cold_next % 4);
+            block = 10000000 + (cold_next / 4) * 2;
+            cold_next++;
+            nb = 2;
         }
-        nb = cm_rng_below(&rng, 10) == 0 ? 2 : 1;
         ts_us += cm_rng_below(&rng, 200);
         fprintf(f, "%u,%" PRIu64 ",%u,%c,%" PRIu64 ".%06" PRIu64 "\n", unit, block * 8,
                 nb * 4096, cm_rng_below(&rng, 10) < 7 ? 'R' : 'W', ts_us / 1000000,
@@ -96,6 +125,7 @@ static struct ref *generate(const char *path, uint64_t records, size_t *nrefs)
         fprintf(stderr, "trace_bench: %s: write error\n", path);
         exit(1);
     }
+    free(cdf);
     *nrefs = n;
     return refs;
 }
@@ -126,13 +156,23 @@ static void parse(const char *path)
     tr_reader_close(&r);
 }
 
-#define REPS 3
+#define REPS  3
+#define SEEDS 5
 
-/* Runs one method over the references into a fresh *m; returns seconds. */
+/* A record of the generated trace: blocks first..first+n-1 of unit. */
+struct rec {
+    uint32_t unit, n;
+    uint64_t first;
+};
+
+/* Runs one configuration into a fresh *m, by records or (recs NULL) by
+ * references; returns CPU seconds. */
 static double run_once(struct az_mrc *m, const struct az_mrc_opts *o,
-                       const struct ref *refs, size_t n)
+                       const struct rec *recs, size_t nrecs, const struct ref *refs,
+                       size_t nrefs)
 {
     char err[CM_ERR_LEN];
+    struct tr_record tr;
     uint64_t t0;
     size_t i;
 
@@ -140,12 +180,24 @@ static double run_once(struct az_mrc *m, const struct az_mrc_opts *o,
         fprintf(stderr, "trace_bench: %s\n", err);
         exit(1);
     }
+    memset(&tr, 0, sizeof(tr));
+    tr.op = TR_OP_READ;
     t0 = cpu_ns();
-    for (i = 0; i < n; i++)
+    for (i = 0; recs && i < nrecs; i++) {
+        tr.unit = recs[i].unit;
+        tr.offset = recs[i].first * 4096;
+        tr.length = (uint64_t)recs[i].n * 4096;
+        if (az_mrc_record(m, &tr) < 0) {
+            fprintf(stderr, "trace_bench: %s\n", m->last_error);
+            exit(1);
+        }
+    }
+    for (i = 0; !recs && i < nrefs; i++)
         if (az_mrc_ref(m, refs[i].unit, refs[i].block) < 0) {
             fprintf(stderr, "trace_bench: out of memory\n");
             exit(1);
         }
+    az_mrc_finish(m);
     return secs(t0);
 }
 
@@ -153,10 +205,38 @@ static void report(const char *label, const struct az_mrc *m, size_t n, double s
 {
     size_t judy = 0, total = az_sd_mem(m->main.sd, &judy);
 
-    printf("%-24s %10zu refs in %.3f s: %6.2f M refs/s; unique %" PRIu64
-           "; memory %.1f MB (Judy %.1f MB)\n",
-           label, n, s, (double)n / s / 1e6, az_sd_unique(m->main.sd),
-           (double)total / 1e6, (double)judy / 1e6);
+    printf("%-34s %10zu refs in %.3f s: %6.2f M refs/s; memory %.1f MB (Judy %.1f MB)\n",
+           label, n, s, (double)n / s / 1e6, (double)total / 1e6, (double)judy / 1e6);
+}
+
+/* The records of the reference list (consecutive blocks of one unit that
+ * the generator wrote as one record are one range again). */
+static struct rec *records_of(const struct ref *refs, size_t n, size_t *nrecs)
+{
+    struct rec *r = malloc(n * sizeof(*r));
+    size_t i, k = 0;
+
+    if (!r)
+        exit(1);
+    for (i = 0; i < n; i++) {
+        if (k && r[k - 1].unit == refs[i].unit &&
+            r[k - 1].first + r[k - 1].n == refs[i].block && r[k - 1].n < 8 &&
+            refs[i].block >= 2000000 && refs[i].block < 10000000) { /* the loop's 8 */
+            r[k - 1].n++;
+            continue;
+        }
+        if (k && r[k - 1].unit == refs[i].unit &&
+            r[k - 1].first + r[k - 1].n == refs[i].block && r[k - 1].n < 2 &&
+            refs[i].block >= 10000000) { /* a cold 8 KiB read */
+            r[k - 1].n++;
+            continue;
+        }
+        r[k].unit = refs[i].unit;
+        r[k].first = refs[i].block;
+        r[k++].n = 1;
+    }
+    *nrecs = k;
+    return r;
 }
 
 /* The floor: the JudyL block map alone (insert or find, store the time),
@@ -174,21 +254,35 @@ static void judyl_floor(const struct ref *refs, size_t n)
             exit(1);
         *pv = i + 1;
     }
-    printf("%-24s %10zu refs in %.3f s: %6.2f M refs/s\n", "JudyL map alone", n, secs(t0),
+    printf("%-34s %10zu refs in %.3f s: %6.2f M refs/s\n", "JudyL map alone", n, secs(t0),
            (double)n / secs(t0) / 1e6);
     JudyLFreeArray(&map, PJE0);
 }
 
+static int same_histograms(const struct az_mrc *a, const struct az_mrc *b)
+{
+    size_t i;
+
+    if (a->main.total.cold != b->main.total.cold ||
+        a->main.total.max_depth != b->main.total.max_depth)
+        return 0;
+    for (i = 0; i < a->bins.n; i++)
+        if (a->main.total.count[i] != b->main.total.count[i])
+            return 0;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
-    uint64_t records = 5000000, sizes[20];
+    uint64_t records = 3100000, sizes[32];
     struct az_mrc_opts o = {.block_size = 4096};
-    struct az_mrc fen, j1, sh;
+    static struct az_mrc fen, per_ref, j1, sh;
     char err[CM_ERR_LEN];
     struct ref *refs;
-    size_t n, i;
-    double tf, tj, ts;
-    int same = 1, rep;
+    struct rec *recs;
+    size_t n, nrecs, nsizes = 0, i;
+    double tf = 1e30, tp = 1e30, tj = 1e30, ts = 1e30, mae_sum = 0, mae_max = 0, t;
+    int same, rep, seed;
 
     if (argc < 2) {
         fprintf(stderr, "usage: trace_bench FILE.spc [RECORDS]\n");
@@ -200,64 +294,70 @@ int main(int argc, char **argv)
         return 2;
     }
     refs = generate(argv[1], records, &n);
+    recs = records_of(refs, n, &nrecs);
     printf("generated %" PRIu64 " records, %zu references -> %s\n", records, n, argv[1]);
     parse(argv[1]);
-
     judyl_floor(refs, n);
-    /* The machine is shared: the methods alternate, REPS times, and each
-     * keeps its best time, so that load hits both alike. */
-    tf = tj = ts = 1e30;
     for (rep = 0; rep < REPS; rep++) {
-        double t;
         if (rep) {
             az_mrc_free(&fen);
+            az_mrc_free(&per_ref);
             az_mrc_free(&j1);
             az_mrc_free(&sh);
         }
-        o.method = AZ_SD_FENWICK;
         o.sample_rate = 0;
-        t = run_once(&fen, &o, refs, n);
+        o.method = AZ_SD_FENWICK;
+        t = run_once(&fen, &o, recs, nrecs, refs, n);
         tf = t < tf ? t : tf;
+        t = run_once(&per_ref, &o, NULL, 0, refs, n);
+        tp = t < tp ? t : tp;
         o.method = AZ_SD_JUDY1;
-        t = run_once(&j1, &o, refs, n);
+        t = run_once(&j1, &o, recs, nrecs, refs, n);
         tj = t < tj ? t : tj;
         o.method = AZ_SD_FENWICK;
-        o.sample_rate = 0.01;
-        t = run_once(&sh, &o, refs, n);
+        o.sample_rate = 0.001;
+        t = run_once(&sh, &o, recs, nrecs, refs, n);
         ts = t < ts ? t : ts;
     }
-    printf("best of %d runs each:\n", REPS);
-    report("exact, JudyL+Fenwick", &fen, n, tf);
-    report("exact, Judy1Count", &j1, n, tj);
-    report("SHARDS R=0.01", &sh, n, ts);
-
-    same = fen.main.total.cold == j1.main.total.cold &&
-           fen.main.total.max_depth == j1.main.total.max_depth;
-    for (i = 1; same && i <= fen.main.total.max_depth; i++)
-        same = fen.main.total.count[i] == j1.main.total.count[i];
+    printf("best of %d runs each (CPU seconds, one core):\n", REPS);
+    report("exact, JudyL+Fenwick, by record", &fen, n, tf);
+    report("exact, JudyL+Fenwick, by reference", &per_ref, n, tp);
+    report("exact, Judy1Count, by record", &j1, n, tj);
+    report("sampled, rate 0.001, by record", &sh, n, ts);
+    same = same_histograms(&fen, &j1) && same_histograms(&fen, &per_ref);
+    printf("ratio by record / by reference: %.2fx\n", tp / tf);
     printf("ratio JudyL+Fenwick / Judy1Count: %.2fx (identical histograms: %s)\n",
            tj / tf, same ? "yes" : "NO");
-    printf("ratio SHARDS / exact: %.2fx\n", tf / ts);
-    for (i = 0; i < 20; i++)
-        sizes[i] = 1ull << i;
-    {
-        /* SHARDS error against exact at cache sizes 1..2^19 blocks */
-        double a[20], b[20], mae = 0;
-        uint64_t h[20];
-        az_mrc_ratios(&sh, &sh.main, &sh.main.total, sizes, 20, a, h);
-        az_mrc_ratios(&fen, &fen.main, &fen.main.total, sizes, 20, b, h);
-        /* below 1/R blocks a 1% sample cannot resolve distances */
-        for (i = 7; i < 20; i++) {
-            printf("  C=%-8" PRIu64 " exact %.4f sampled %.4f\n", sizes[i], b[i], a[i]);
-            mae += (a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]) / 13;
+    printf("ratio sampled 0.001 / exact: %.2fx\n", tf / ts);
+    for (i = 1; i <= az_sd_unique(fen.main.sd) * 2 && nsizes < 32; i *= 2)
+        sizes[nsizes++] = i;
+    for (seed = 0; seed < SEEDS; seed++) {
+        double a[32], b[32], mae = 0;
+        uint64_t h[32];
+        if (seed) {
+            az_mrc_free(&sh);
+            o.sample_seed = (uint64_t)seed;
+            run_once(&sh, &o, recs, nrecs, refs, n);
         }
-        printf("SHARDS R=0.01 hit-ratio mean absolute error (C = 2^7..2^19): "
-               "%.4f\n",
-               mae);
+        az_mrc_ratios(&sh, &sh.main, &sh.main.total, sizes, nsizes, a, h);
+        az_mrc_ratios(&fen, &fen.main, &fen.main.total, sizes, nsizes, b, h);
+        for (i = 0; i < nsizes; i++)
+            mae += (a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]) / (double)nsizes;
+        printf("sampled 0.001 seed %d: mean absolute error %.4f (expected %.4f), %" PRIu64
+               " references watched\n",
+               seed, mae, az_mrc_expected_error(&sh, sizes, nsizes, NULL),
+               sh.main.sampled);
+        mae_sum += mae;
+        mae_max = mae > mae_max ? mae : mae_max;
     }
+    printf("sampled 0.001 over %d seeds: mean error %.4f, largest %.4f (C = 1..2^%zu "
+           "blocks)\n",
+           SEEDS, mae_sum / SEEDS, mae_max, nsizes - 1);
     az_mrc_free(&fen);
+    az_mrc_free(&per_ref);
     az_mrc_free(&j1);
     az_mrc_free(&sh);
+    free(recs);
     free(refs);
     return same ? 0 : 1;
 }

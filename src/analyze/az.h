@@ -17,11 +17,13 @@
 #ifndef AZ_H
 #define AZ_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "common/cm.h"
+#include "common/opt.h"
 #include "trace/tr.h"
 
 #define AZ_DISTANCE_CONVENTION                                                           \
@@ -49,6 +51,18 @@ void az_sd_free(struct az_sd *sd);
 /* Records a reference to key.  Returns its depth (>= 1), 0 for a cold miss
  * (first reference), or -ENOMEM.  Not thread-safe (Judy arrays are not). */
 int64_t az_sd_ref(struct az_sd *sd, uint64_t key);
+/* Records references to key, key + 1, ..., key + n - 1, in that order (the
+ * blocks of one record), with depth[i] for key + i as az_sd_ref gives it.
+ * Faster than n calls when the blocks were last used close together.
+ * Returns 0 or -ENOMEM.  Keys must not wrap. */
+#define AZ_SD_RANGE_MAX 1024u /* the largest n callers pass at once */
+int az_sd_ref_range(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
+/* AZ_SD_JUDY1 only (its times are never renumbered): the time of the
+ * latest reference, and the distinct keys whose last reference came after
+ * time t (the SHARDS reuse estimate of mrc.c).  az_sd_after is 0 for
+ * AZ_SD_FENWICK. */
+uint64_t az_sd_now(const struct az_sd *sd);
+uint64_t az_sd_after(const struct az_sd *sd, uint64_t t);
 /* Distinct keys seen so far. */
 uint64_t az_sd_unique(const struct az_sd *sd);
 /* Bytes in use: Judy's own counters (JudyLMemUsed, Judy1MemUsed) plus the
@@ -62,18 +76,85 @@ void az_sd_set_min_axis(struct az_sd *sd, uint64_t words);
 
 /* ---- histograms and miss-ratio curves (hist.c) -------------------------- */
 
+/* Histogram bins.  A histogram counts references per bin of depths
+ * (bound[k-1], bound[k]]: the bounds are every power of two up to 2^63 and
+ * the cache sizes the user asked for, so hits at each of those sizes (the
+ * only sizes a report shows) are exact, while the counters stay a few
+ * hundred bytes that live in L1 (a counter per depth was a random access
+ * into megabytes on every reference: issue 15). */
+#define AZ_BINS_MAX (4096 + 65)
+struct az_bins {
+    uint64_t bound[AZ_BINS_MAX];
+    size_t n;
+    uint32_t pow2_at[64]; /* pow2_at[p] = k with bound[k] == 2^p */
+    int pow2_only;
+};
+
+/* Bins at the powers of two plus sizes[0..n) (ascending, any values).
+ * -EINVAL when there are too many sizes. */
+int az_bins_init(struct az_bins *b, const uint64_t *sizes, size_t n);
+
+/* The bin of depth d >= 1. */
+static inline size_t az_bin_of(const struct az_bins *b, uint64_t d)
+{
+    unsigned p = d <= 1 ? 0 : 64u - (unsigned)__builtin_clzll(d - 1); /* 2^p >= d */
+    size_t lo, hi;
+
+    if (p > 63)
+        return b->n - 1;
+    if (b->pow2_only)
+        return p;
+    lo = p ? b->pow2_at[p - 1] + 1 : 0;
+    hi = b->pow2_at[p];
+    while (lo < hi) { /* the first bound >= d */
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->bound[mid] < d)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 struct az_hist {
-    uint64_t *count; /* count[d] = references at depth d (index 0 unused) */
-    uint64_t cap;
+    const struct az_bins *bins;
+    uint64_t *count;     /* count[k] = references in bin k (NULL until used) */
     uint64_t references; /* including cold misses */
     uint64_t cold;
     uint64_t max_depth;
-    long double sum_depth;
+    uint64_t sum_lo, sum_hi; /* sum of the reuse depths, 128 bits */
 };
 
-int az_hist_add(struct az_hist *h, uint64_t depth, uint64_t n);
+void az_hist_init(struct az_hist *h, const struct az_bins *bins);
+/* Allocates the counters.  0 or -ENOMEM. */
+int az_hist_alloc(struct az_hist *h);
+/* Adds n references at depth (0 = cold).  0 or -ENOMEM.  Inline: it runs
+ * once per run of equal depths, the analysis's hot path. */
+static inline int az_hist_add(struct az_hist *h, uint64_t depth, uint64_t n)
+{
+    uint64_t add;
+
+    if (depth == 0) {
+        h->references += n;
+        h->cold += n;
+        return 0;
+    }
+    if (!h->count && az_hist_alloc(h) < 0)
+        return -ENOMEM;
+    h->references += n;
+    h->count[az_bin_of(h->bins, depth)] += n;
+    if (depth > h->max_depth)
+        h->max_depth = depth;
+    add = depth * n; /* n <= AZ_SD_RANGE_MAX, depth < 2^48: no overflow */
+    h->sum_lo += add;
+    h->sum_hi += h->sum_lo < add;
+    return 0;
+}
 void az_hist_free(struct az_hist *h);
-/* References with depth <= c (the hits of an LRU cache of c blocks). */
+/* Sum of the depths of the reuses (for the mean). */
+long double az_hist_sum_depth(const struct az_hist *h);
+/* References with depth <= c (the hits of an LRU cache of c blocks); exact
+ * when c is a bin bound, else the hits up to the bound below c. */
 uint64_t az_hist_hits(const struct az_hist *h, uint64_t c);
 /* Fills out[i] = hits at sizes[i] (sizes ascending) in one pass. */
 void az_hist_hits_at(const struct az_hist *h, const uint64_t *sizes, size_t n,
@@ -88,30 +169,55 @@ struct az_mrc_opts {
     double sample_rate;       /* SHARDS rate in (0, 1]; 0 = exact */
     int sample_check;         /* with sampling: run exact too, compare */
     enum az_sd_method method; /* AZ_SD_FENWICK */
+    /* A record of more blocks is refused (-E2BIG), or counted and skipped
+     * when lenient: one record must not cost unbounded time (issue 10). */
+    uint64_t max_record_blocks; /* 0 = AZ_MAX_RECORD_BLOCKS */
+    int lenient;
+    /* cache sizes (blocks, ascending) at which hits must be exact besides
+     * the powers of two; may be NULL */
+    const uint64_t *cache_sizes;
+    size_t ncache_sizes;
+    uint64_t sample_seed; /* another seed samples other blocks (0: default) */
 };
+#define AZ_MAX_RECORD_BLOCKS (1ull << 24) /* 64 GiB at 4 KiB */
 
 struct az_mrc_run {
     struct az_sd *sd;
     struct az_hist total;
     struct az_hist *units;
     uint32_t nunits;
-    uint64_t sampled; /* references the sample kept */
+    /* sampling (mrc.c): the references whose distance was estimated (the
+     * watched ones), and the references the block sample kept */
+    uint64_t sampled, kept;
     /* isolated: one stack and one histogram per unit */
     struct az_sd **iso_sd;
     struct az_hist *iso;
     uint32_t niso;
 };
 
+/* SHARDS sub-samples: the sample split in AZ_SUBSAMPLES by hash, each an
+ * independent sample at rate R / AZ_SUBSAMPLES; their spread estimates the
+ * error of the whole sample (report.c). */
+#define AZ_SUBSAMPLES 8
+
 struct az_mrc {
     struct az_mrc_opts opt;
-    uint64_t threshold;      /* SHARDS: keep hash < threshold (2^64 scale) */
-    struct az_mrc_run main;  /* exact, or sampled when sample_rate > 0 */
-    struct az_mrc_run exact; /* the exact twin of --sample-check */
-    uint64_t records;        /* reads and writes seen */
-    uint64_t zero_size;      /* of which size 0 (no references) */
-    uint64_t other_records;  /* sync, open, getattr: no references */
-    uint64_t references;     /* all references, sampled or not */
-    uint64_t units_seen;     /* highest unit + 1 */
+    struct az_mrc_run sub[AZ_SUBSAMPLES];
+    struct az_bins bins;       /* shared by every histogram below */
+    uint64_t threshold;        /* SHARDS: keep hash < threshold (2^64 scale) */
+    struct az_mrc_run main;    /* exact, or sampled when sample_rate > 0 */
+    struct az_mrc_run exact;   /* the exact twin of --sample-check */
+    uint64_t records;          /* reads and writes seen */
+    uint64_t zero_size;        /* of which size 0 (no references) */
+    uint64_t other_records;    /* sync, open, getattr: no references */
+    uint64_t references;       /* all references, sampled or not */
+    uint64_t units_seen;       /* highest unit + 1 */
+    uint64_t oversize_skipped; /* records over max_record_blocks (lenient) */
+    /* sampling: pending watches (JudyL key -> struct watch *) and a counting
+     * filter over key hashes that answers "no watch" without a lookup */
+    void *watch;
+    uint8_t *watch_filter;
+    int finished; /* az_mrc_finish ran */
     char last_error[CM_ERR_LEN];
 };
 
@@ -120,11 +226,16 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err,
                 size_t errlen);
 /* Feeds one record: reads and writes reference every block of
  * [offset, offset + length) in ascending order.  Returns 0, or -ERANGE
- * (a block that does not fit the (unit, block) key; m->last_error says
- * which) or -ENOMEM. */
+ * (a block that does not fit the (unit, block) key), -E2BIG (more blocks
+ * than max_record_blocks, strict) or -ENOMEM, with m->last_error saying
+ * what (without the record's position: the caller knows it). */
 int az_mrc_record(struct az_mrc *m, const struct tr_record *rec);
 /* Feeds one reference to block of unit directly (benchmarks, tests). */
 int az_mrc_ref(struct az_mrc *m, uint32_t unit, uint64_t block);
+/* After the last reference: a sampled run counts its references that were
+ * never reused as misses at every size.  az_mrc_feed calls it; callers of
+ * az_mrc_ref and az_mrc_record call it before reporting.  Idempotent. */
+void az_mrc_finish(struct az_mrc *m);
 void az_mrc_free(struct az_mrc *m);
 /* The (unit, block) key: unit in the top 16 bits. */
 #define AZ_KEY_UNIT_BITS  16
@@ -170,7 +281,7 @@ struct az_stats {
     int64_t rate_width_ns;
     struct az_unit_stats *units;
     uint32_t nunits;
-    void *footprint; /* Judy1 of (unit, block) keys */
+    void *footprint; /* JudyL of runs of (unit, block) keys: first -> last */
     uint64_t footprint_blocks;
     char last_error[CM_ERR_LEN];
 };
@@ -182,12 +293,28 @@ void az_stats_free(struct az_stats *s);
 unsigned az_size_bucket(uint64_t bytes);
 uint64_t az_size_bucket_max(unsigned bucket);
 
+/* ---- feeding a reader to an analysis (feed.c) --------------------------- */
+
+/* Feeds every record of r to the analysis, reading on a second thread when
+ * threads > 1 (parsing then overlaps the analysis).  Returns 0, or -errno
+ * with one line in err: the reader's error, or "FILE:LINE: message" for a
+ * record the analysis refused. */
+int az_mrc_feed(struct az_mrc *m, struct tr_reader *r, int threads, char *err,
+                size_t errlen);
+int az_stats_feed(struct az_stats *s, struct tr_reader *r, int threads, char *err,
+                  size_t errlen);
+
 /* ---- reports (report.c) ------------------------------------------------- */
 
 /* What a report needs to know about the trace and the reader. */
 struct az_source {
     const char *file;
     struct tr_reader *reader;
+    /* the effective options, echoed under "options" in the YAML (may be
+     * NULL): the program's option rows and the struct they point into */
+    const struct cm_opt *opts;
+    size_t nopts;
+    const void *cfg;
 };
 
 /* Cache sizes: the list given, or powers of two up to the footprint. */
@@ -200,10 +327,21 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
 /* Mean absolute error of the sampled hit-ratio curve against the exact one
  * (needs opt.sample_check). */
 double az_mrc_sample_error(const struct az_mrc *m, const uint64_t *sizes, size_t n);
+/* The expected absolute error of the sampled hit ratio at each size (into
+ * err_at, may be NULL) and their mean, from the spread of the sub-samples:
+ * sd(rate R) ~ sd(rate R/K) * sqrt((1 - R) / (K - R)), and E|X| = sd *
+ * sqrt(2/pi) for a normal error.  NAN when not sampled. */
+double az_mrc_expected_error(const struct az_mrc *m, const uint64_t *sizes, size_t n,
+                             double *err_at);
 /* Hit ratio of run r at the sizes; sampled runs scale by the sample. */
 void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
                    const struct az_hist *h, const uint64_t *sizes, size_t n,
                    double *ratio, uint64_t *hits);
+/* Draws the miss-ratio curve of m's main run into output (.png or .svg)
+ * with gnuplot (plot.c).  cm_plot_draw's returns: 0, CM_PLOT_NO_GNUPLOT
+ * (err says gnuplot is not installed) or -errno. */
+int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes,
+                size_t n, const char *output, char *err, size_t errlen);
 void az_stats_table(FILE *out, const struct az_source *src, const struct az_stats *s);
 void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
                    const struct az_stats *s);

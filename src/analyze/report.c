@@ -73,36 +73,70 @@ int az_cache_sizes(const char *list, uint64_t unique, uint64_t **sizes, size_t *
 
 /* ---- ratios ------------------------------------------------------------- */
 
+/* Scale factor from the sample to the whole trace. */
+static double scale(const struct az_mrc *m)
+{
+    return m->threshold ? 1.0 / m->opt.sample_rate : 1.0;
+}
+
 void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
                    const struct az_hist *h, const uint64_t *sizes, size_t n,
                    double *ratio, uint64_t *hits)
 {
     int sampled = m->threshold && r == &m->main;
-    double expected = 0, adj = 0, denom = (double)h->references;
+    double denom = (double)h->references;
     size_t i;
 
+    /* Sampled: the ratio over the references the sample kept.  (SHARDS_adj,
+     * which moves the difference between R * N and the kept count to the
+     * smallest distance, doubled the error on the issue 15 trace, where the
+     * difference comes from hot blocks whose distances are not small.) */
     az_hist_hits_at(h, sizes, n, hits);
-    if (sampled && h == &r->total) {
-        /* SHARDS_adj (Waldspurger et al. 2015, 4.3): the sample should hold
-         * R * N references; a hot block that happens to be sampled makes it
-         * hold more.  The difference goes to the smallest distances, and
-         * ratios are taken over the expected count. */
-        expected = m->opt.sample_rate * (double)m->references;
-        adj = expected - (double)h->references;
-        denom = expected;
-    }
     for (i = 0; i < n; i++) {
-        double hv = (double)hits[i] + adj;
-        if (hv < 0)
-            hv = 0;
-        ratio[i] = denom > 0 ? hv / denom : 0;
-        if (ratio[i] > 1)
-            ratio[i] = 1;
-        if (sampled) /* estimate for the whole trace */
+        ratio[i] = denom > 0 ? (double)hits[i] / denom : 0;
+        if (sampled) /* estimate for the whole trace (or unit) */
             hits[i] = (uint64_t)llround(
-                ratio[i] * (double)m->references *
-                ((double)h->references / (double)(r->sampled ? r->sampled : 1)));
+                ratio[i] * (h == &r->total ? (double)m->references
+                                           : (double)h->references * scale(m)));
     }
+}
+
+double az_mrc_expected_error(const struct az_mrc *m, const uint64_t *sizes, size_t n,
+                             double *err_at)
+{
+    double *ratio = calloc(n * AZ_SUBSAMPLES, sizeof(*ratio)), sum = 0, fpc;
+    uint64_t *hits = calloc(n, sizeof(*hits));
+    unsigned k, used = 0;
+    size_t i;
+
+    if (!ratio || !hits || !m->threshold || n == 0) {
+        free(ratio);
+        free(hits);
+        return NAN;
+    }
+    for (k = 0; k < AZ_SUBSAMPLES; k++)
+        if (m->sub[k].total.references)
+            az_mrc_ratios(m, &m->sub[k], &m->sub[k].total, sizes, n, ratio + used++ * n,
+                          hits);
+    /* Var ~ (1 - rate) / rate (sampling blocks without replacement), so
+     * sd(R) = sd(R/K) * sqrt((1 - R) / (K - R)): 1/sqrt(K) at small rates,
+     * 0 at rate 1, where the sample is the trace. */
+    fpc = sqrt((1 - m->opt.sample_rate) / (used - m->opt.sample_rate));
+    for (i = 0; i < n; i++) {
+        double mean = 0, var = 0, e;
+        for (k = 0; k < used; k++)
+            mean += ratio[k * n + i] / used;
+        for (k = 0; k < used; k++)
+            var += (ratio[k * n + i] - mean) * (ratio[k * n + i] - mean);
+        /* too few sub-samples to tell: say so with the largest error */
+        e = used > 1 ? sqrt(var / (used - 1)) * fpc * sqrt(2 / M_PI) : 1.0;
+        if (err_at)
+            err_at[i] = e;
+        sum += e;
+    }
+    free(ratio);
+    free(hits);
+    return sum / (double)n;
 }
 
 double az_mrc_sample_error(const struct az_mrc *m, const uint64_t *sizes, size_t n)
@@ -127,36 +161,39 @@ double az_mrc_sample_error(const struct az_mrc *m, const uint64_t *sizes, size_t
     return sum / (double)n;
 }
 
-/* Scale factor from the sample to the whole trace. */
-static double scale(const struct az_mrc *m)
-{
-    return m->threshold ? 1.0 / m->opt.sample_rate : 1.0;
-}
-
 /* ---- text --------------------------------------------------------------- */
 
 static void table_rows(FILE *out, const struct az_mrc *m, const struct az_hist *h,
                        const uint64_t *sizes, size_t n, const char *indent)
 {
-    double *ratio = calloc(n, sizeof(*ratio));
+    double *ratio = calloc(n, sizeof(*ratio)), *experr = calloc(n, sizeof(*experr));
     uint64_t *hits = calloc(n, sizeof(*hits));
+    /* the sampled curve of the whole trace carries its expected error */
+    int with_err = m->threshold && h == &m->main.total;
     size_t i;
 
-    if (!ratio || !hits) {
+    if (!ratio || !hits || !experr) {
         free(ratio);
         free(hits);
+        free(experr);
         return;
     }
     az_mrc_ratios(m, &m->main, h, sizes, n, ratio, hits);
-    fprintf(out, "%s%14s %16s %14s %10s %10s\n", indent, "cache_blocks", "cache_bytes",
-            "hits", "hit_ratio", "miss_ratio");
+    if (with_err)
+        az_mrc_expected_error(m, sizes, n, experr);
+    fprintf(out, "%s%14s %16s %14s %10s %10s%s\n", indent, "cache_blocks", "cache_bytes",
+            "hits", "hit_ratio", "miss_ratio", with_err ? "  expected_error" : "");
     for (i = 0; i < n; i++) {
         double bytes = (double)sizes[i] * (double)m->opt.block_size;
-        fprintf(out, "%s%14" PRIu64 " %16.0f %14" PRIu64 " %10.6f %10.6f\n", indent,
+        fprintf(out, "%s%14" PRIu64 " %16.0f %14" PRIu64 " %10.6f %10.6f", indent,
                 sizes[i], bytes, hits[i], ratio[i], 1.0 - ratio[i]);
+        if (with_err)
+            fprintf(out, "  +-%.4f", experr[i]);
+        fputc('\n', out);
     }
     free(ratio);
     free(hits);
+    free(experr);
 }
 
 static void unit_table(FILE *out, const struct az_source *src, const struct az_mrc *m,
@@ -185,10 +222,17 @@ void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m
     fprintf(out, "distances: inclusive LRU stack depth (1 = most recent); a "
                  "cache of C blocks hits iff depth <= C\n");
     if (m->threshold)
-        fprintf(out,
-                "SHARDS sample: rate %g, %" PRIu64 " of %" PRIu64
-                " references; figures below are estimates\n",
-                m->opt.sample_rate, m->main.sampled, m->references);
+        fprintf(
+            out,
+            "SHARDS sample: rate %g, %" PRIu64 " of %" PRIu64
+            " references watched, %" PRIu64 " kept by the block sample; figures "
+            "below are estimates, expected error of the hit ratio %.4f (mean over the "
+            "sizes, from %d sub-samples)\n",
+            m->opt.sample_rate, m->main.sampled, m->references, m->main.kept,
+            az_mrc_expected_error(m, sizes, n, NULL), AZ_SUBSAMPLES);
+    if (m->oversize_skipped)
+        fprintf(out, "records over --max-record-blocks skipped (lenient): %" PRIu64 "\n",
+                m->oversize_skipped);
     fprintf(out,
             "records %" PRIu64 " (size 0: %" PRIu64 "), references %" PRIu64
             ", unique blocks %.0f, cold misses %.0f\n",
@@ -206,16 +250,21 @@ void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m
 
 /* ---- YAML --------------------------------------------------------------- */
 
+/* The histogram in power-of-two bins (gt, le], whatever extra bounds the
+ * counters have. */
 static void yaml_histogram(struct cm_yaml *y, const struct az_hist *h)
 {
-    uint64_t lo = 0, hi = 1, d = 1;
+    const struct az_bins *b = h->bins;
+    uint64_t lo = 0;
+    size_t k = 0;
+    unsigned p;
 
     cm_yaml_key(y, "histogram");
     cm_yaml_seq_begin(y);
-    while (lo < h->max_depth) {
-        uint64_t c = 0;
-        for (; d <= hi && d <= h->max_depth; d++)
-            c += h->count[d];
+    for (p = 0; h->count && p < 64 && lo < h->max_depth; p++) {
+        uint64_t hi = 1ull << p, c = 0;
+        for (; k < b->n && b->bound[k] <= hi; k++)
+            c += h->count[k];
         if (c) {
             cm_yaml_map_begin(y);
             cm_yaml_kv_uint(y, "gt", lo);
@@ -224,7 +273,6 @@ static void yaml_histogram(struct cm_yaml *y, const struct az_hist *h)
             cm_yaml_map_end(y);
         }
         lo = hi;
-        hi = hi > UINT64_MAX / 2 ? UINT64_MAX : hi * 2;
     }
     cm_yaml_seq_end(y);
 }
@@ -237,8 +285,13 @@ static void yaml_curve(struct cm_yaml *y, const struct az_mrc *m,
     uint64_t *hits = calloc(n, sizeof(*hits));
     size_t i;
 
+    double *experr = calloc(n, sizeof(*experr));
+    int with_err = m->threshold && h == &m->main.total && experr;
+
     cm_yaml_key(y, "hit_ratio");
     cm_yaml_seq_begin(y);
+    if (with_err)
+        az_mrc_expected_error(m, sizes, n, experr);
     if (ratio && hits) {
         az_mrc_ratios(m, r, h, sizes, n, ratio, hits);
         for (i = 0; i < n; i++) {
@@ -248,12 +301,15 @@ static void yaml_curve(struct cm_yaml *y, const struct az_mrc *m,
             cm_yaml_kv_uint(y, "hits", hits[i]);
             cm_yaml_kv_double(y, "hit_ratio", ratio[i], 9);
             cm_yaml_kv_double(y, "miss_ratio", 1.0 - ratio[i], 9);
+            if (with_err)
+                cm_yaml_kv_double(y, "expected_error", experr[i], 9);
             cm_yaml_map_end(y);
         }
     }
     cm_yaml_seq_end(y);
     free(ratio);
     free(hits);
+    free(experr);
 }
 
 /* The figures shared by the whole trace and each unit. */
@@ -273,7 +329,7 @@ static void yaml_figures(struct cm_yaml *y, const struct az_mrc *m,
                     (uint64_t)llround((double)reuses * (r == &m->main ? scale(m) : 1)));
     cm_yaml_key(y, "mean_distance");
     if (reuses)
-        cm_yaml_double(y, (double)(h->sum_depth / reuses), 6);
+        cm_yaml_double(y, (double)(az_hist_sum_depth(h) / reuses), 6);
     else
         cm_yaml_null(y);
     cm_yaml_key(y, "max_distance");
@@ -283,6 +339,23 @@ static void yaml_figures(struct cm_yaml *y, const struct az_mrc *m,
         cm_yaml_null(y);
     yaml_histogram(y, h);
     yaml_curve(y, m, r, h, sizes, n);
+}
+
+/* The effective options, by long name, as the rows format them. */
+static void yaml_options(struct cm_yaml *y, const struct az_source *src)
+{
+    char buf[4096];
+    size_t i;
+
+    if (!src->opts)
+        return;
+    cm_yaml_key(y, "options");
+    cm_yaml_map_begin(y);
+    for (i = 0; i < src->nopts; i++)
+        if (src->opts[i].long_name)
+            cm_yaml_kv_str(y, src->opts[i].long_name,
+                           cm_opt_format(&src->opts[i], src->cfg, buf, sizeof(buf)));
+    cm_yaml_map_end(y);
 }
 
 static void yaml_reader(struct cm_yaml *y, const struct tr_reader *r)
@@ -342,9 +415,17 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
     cm_yaml_kv_double(y, "rate", m->threshold ? m->opt.sample_rate : 1.0, -1);
     cm_yaml_kv_bool(y, "exact", m->threshold == 0);
     cm_yaml_kv_uint(y, "sampled_references", m->threshold ? r->sampled : m->references);
+    if (m->threshold)
+        cm_yaml_kv_uint(y, "block_sample_references", r->kept);
     if (m->opt.sample_check)
         cm_yaml_kv_double(y, "hit_ratio_mae", az_mrc_sample_error(m, sizes, n), 9);
+    if (m->threshold) {
+        cm_yaml_kv_double(y, "expected_error", az_mrc_expected_error(m, sizes, n, NULL),
+                          9);
+        cm_yaml_kv_uint(y, "seed", m->opt.sample_seed);
+    }
     cm_yaml_map_end(y);
+    cm_yaml_kv_uint(y, "oversize_records_skipped", m->oversize_skipped);
     cm_yaml_kv_uint(y, "records", m->records);
     cm_yaml_kv_uint(y, "zero_size_records", m->zero_size);
     cm_yaml_kv_uint(y, "other_records", m->other_records);
@@ -363,6 +444,7 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
     cm_yaml_kv_uint(y, "stack_bytes", total);
     cm_yaml_map_end(y);
     yaml_reader(y, src->reader);
+    yaml_options(y, src);
     cm_yaml_map_end(y);
 }
 
@@ -527,5 +609,6 @@ void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
     cm_yaml_seq_end(y);
     cm_yaml_map_end(y);
     yaml_reader(y, src->reader);
+    yaml_options(y, src);
     cm_yaml_map_end(y);
 }

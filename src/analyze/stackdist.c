@@ -22,6 +22,18 @@
  *  the live count, so renumbering costs well under one JudyL step per
  *  reference.  JudyL stays the sparse block map, which is what Judy is best
  *  at; see docs/PERFORMANCE.md for the measured ratio.
+ *
+ * A record's blocks come as one range (az_sd_ref_range), which the Fenwick
+ * method exploits (issue 15, each kept because bench/trace.sh showed it):
+ *  - when the previous times of consecutive blocks are close (a run read
+ *    again in order), the rank of each is the previous block's rank plus the
+ *    live bits in between: a few popcounts instead of a tree walk;
+ *  - the tree updates of a range (one clear and one set per block, mostly in
+ *    the same two groups) are collected per group and applied once;
+ *  - the axis makes room for the whole range before it starts, so that no
+ *    renumbering happens inside one.
+ * popcount is compiled twice (x86-64): with the POPCNT instruction when the
+ * CPU has it, else the portable builtin, chosen when a stack is made.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,8 +45,15 @@
 
 #define MIN_AXIS_WORDS 1024u /* 65536 times */
 
+/* Deferred tree updates: (group, delta) pairs applied at once. */
+#define PENDING 8
+
 struct az_sd {
     enum az_sd_method method;
+    int (*range)(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
+    uint64_t pend_group[PENDING];
+    int32_t pend_delta[PENDING];
+    unsigned npend;
     Pvoid_t last; /* JudyL: key -> time of the last reference */
     Pvoid_t live; /* Judy1 of live times (AZ_SD_JUDY1) */
     uint64_t unique, now;
@@ -49,6 +68,11 @@ struct az_sd {
  * and finishes with at most 8 popcounts in one line. */
 #define GROUP_WORDS 8u
 
+static int range_default(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
+#if defined(__x86_64__) && defined(__GNUC__)
+static int range_popcnt(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
+#endif
+
 struct az_sd *az_sd_new(enum az_sd_method method)
 {
     struct az_sd *sd = calloc(1, sizeof(*sd));
@@ -56,6 +80,11 @@ struct az_sd *az_sd_new(enum az_sd_method method)
     if (sd) {
         sd->method = method;
         sd->min_words = MIN_AXIS_WORDS;
+        sd->range = range_default;
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (__builtin_cpu_supports("popcnt"))
+            sd->range = range_popcnt;
+#endif
     }
     return sd;
 }
@@ -97,16 +126,45 @@ size_t az_sd_mem(const struct az_sd *sd, size_t *judy_bytes)
 
 /* ---- the dense axis ------------------------------------------------------ */
 
-static void fen_add(struct az_sd *sd, uint64_t t, int32_t d)
+#define ALWAYS_INLINE __attribute__((always_inline)) inline
+
+static ALWAYS_INLINE void fen_add_group(struct az_sd *sd, uint64_t g, int32_t d)
 {
     uint64_t i;
 
-    for (i = t / 64 / GROUP_WORDS + 1; i <= sd->groups; i += i & (~i + 1))
+    for (i = g + 1; i <= sd->groups; i += i & (~i + 1))
         sd->fen[i - 1] = (uint32_t)((int32_t)sd->fen[i - 1] + d);
 }
 
-/* Live times before t (positions 0..t-1). */
-static uint64_t fen_rank(const struct az_sd *sd, uint64_t t)
+static ALWAYS_INLINE void pend_flush(struct az_sd *sd)
+{
+    unsigned i;
+
+    for (i = 0; i < sd->npend; i++)
+        if (sd->pend_delta[i])
+            fen_add_group(sd, sd->pend_group[i], sd->pend_delta[i]);
+    sd->npend = 0;
+}
+
+/* Records a +1/-1 at time t for the tree, coalesced by group. */
+static ALWAYS_INLINE void pend_add(struct az_sd *sd, uint64_t t, int32_t d)
+{
+    uint64_t g = t / 64 / GROUP_WORDS;
+    unsigned i;
+
+    for (i = 0; i < sd->npend; i++)
+        if (sd->pend_group[i] == g) {
+            sd->pend_delta[i] += d;
+            return;
+        }
+    if (sd->npend == PENDING)
+        pend_flush(sd);
+    sd->pend_group[sd->npend] = g;
+    sd->pend_delta[sd->npend++] = d;
+}
+
+/* Live times before t (positions 0..t-1); the tree must be up to date. */
+static ALWAYS_INLINE uint64_t fen_rank(const struct az_sd *sd, uint64_t t)
 {
     uint64_t w = t / 64, g = w / GROUP_WORDS, i, sum = 0;
     unsigned b = (unsigned)(t % 64);
@@ -120,8 +178,24 @@ static uint64_t fen_rank(const struct az_sd *sd, uint64_t t)
     return sum;
 }
 
+/* Live times in [a, b), a <= b, from the bits alone. */
+static ALWAYS_INLINE uint64_t bits_between(const struct az_sd *sd, uint64_t a, uint64_t b)
+{
+    uint64_t wa = a / 64, wb = b / 64, sum;
+
+    if (wa == wb)
+        return (uint64_t)__builtin_popcountll(sd->bits[wa] & ((1ull << (b % 64)) - 1) &
+                                              ~((1ull << (a % 64)) - 1));
+    sum = (uint64_t)__builtin_popcountll(sd->bits[wa] & ~((1ull << (a % 64)) - 1));
+    for (wa++; wa < wb; wa++)
+        sum += (uint64_t)__builtin_popcountll(sd->bits[wa]);
+    if (b % 64)
+        sum += (uint64_t)__builtin_popcountll(sd->bits[wb] & ((1ull << (b % 64)) - 1));
+    return sum;
+}
+
 /* Builds the Fenwick tree over the current bits in O(words). */
-static void fen_build(struct az_sd *sd)
+static ALWAYS_INLINE void fen_build(struct az_sd *sd)
 {
     uint64_t i;
 
@@ -136,15 +210,25 @@ static void fen_build(struct az_sd *sd)
 }
 
 /* Renumbers the live times 0..unique-1 and makes room for at least three
- * times as many new ones.  0 or -ENOMEM. */
-static int compact(struct az_sd *sd)
+ * times as many new ones, and for extra more.  0 or -ENOMEM. */
+static ALWAYS_INLINE int compact(struct az_sd *sd, uint64_t extra)
 {
-    uint64_t need = (sd->unique * 4 + 63) / 64, words = sd->words;
-    uint64_t *bits;
+    uint64_t need = (sd->unique * 4 + extra + 63) / 64, words = sd->words;
+    uint64_t *bits, *before, i, sum = 0;
     uint32_t *fen;
     Word_t key = 0;
     PWord_t pv;
 
+    pend_flush(sd);
+    /* before[w] = live times in words 0..w-1: each key's new time is then
+     * one lookup and one popcount, not a tree walk. */
+    before = malloc((sd->words + 1) * sizeof(*before));
+    if (!before)
+        return -ENOMEM;
+    for (i = 0; i < sd->words; i++) {
+        before[i] = sum;
+        sum += (uint64_t)__builtin_popcountll(sd->bits[i]);
+    }
     if (need < sd->min_words)
         need = sd->min_words;
     need = (need + GROUP_WORDS - 1) / GROUP_WORDS * GROUP_WORDS;
@@ -155,16 +239,21 @@ static int compact(struct az_sd *sd)
     if (!bits || !fen) {
         free(bits);
         free(fen);
+        free(before);
         return -ENOMEM;
     }
     /* New time = rank of the old one among the live times, computed on the
      * old axis before it is replaced. */
     for (pv = (PWord_t)JudyLFirst(sd->last, &key, PJE0); pv;
          pv = (PWord_t)JudyLNext(sd->last, &key, PJE0)) {
-        uint64_t t = fen_rank(sd, *pv - 1); /* stored as time + 1 */
+        uint64_t old = *pv - 1; /* stored as time + 1 */
+        uint64_t t =
+            before[old / 64] + (uint64_t)__builtin_popcountll(sd->bits[old / 64] &
+                                                              ((1ull << (old % 64)) - 1));
         *pv = t + 1;
         bits[t / 64] |= 1ull << (t % 64);
     }
+    free(before);
     free(sd->bits);
     free(sd->fen);
     sd->bits = bits;
@@ -177,36 +266,77 @@ static int compact(struct az_sd *sd)
     return 0;
 }
 
-static int64_t ref_fenwick(struct az_sd *sd, uint64_t key)
-{
-    PWord_t pv;
-    uint64_t t, s, depth = 0;
+/* Previous times closer than this use the bits instead of the tree. */
+#define NEAR_TIMES (64u * GROUP_WORDS)
 
-    if (sd->now >= sd->words * 64 && compact(sd) < 0)
+static ALWAYS_INLINE int fenwick_range(struct az_sd *sd, uint64_t key, uint64_t n,
+                                       uint64_t *depth)
+{
+    uint64_t i, prev_s = 0, prev_rank = 0;
+    int have_prev = 0;
+
+    if (sd->now + n > sd->words * 64 && compact(sd, n) < 0)
         return -ENOMEM;
-    pv = (PWord_t)JudyLIns(&sd->last, (Word_t)key, PJE0);
-    if (pv == PJERR)
-        return -ENOMEM;
-    t = sd->now++;
-    if (*pv == 0) {
-        sd->unique++;
-    } else {
-        s = *pv - 1; /* stored as time + 1 so that 0 means "new" */
-        depth = sd->unique - fen_rank(sd, s);
-        sd->bits[s / 64] &= ~(1ull << (s % 64));
-        fen_add(sd, s, -1);
+    for (i = 0; i < n; i++) {
+        PWord_t pv = (PWord_t)JudyLIns(&sd->last, (Word_t)(key + i), PJE0);
+        uint64_t t = sd->now++, s, rank;
+
+        if (pv == PJERR) {
+            pend_flush(sd);
+            return -ENOMEM;
+        }
+        if (*pv == 0) {
+            sd->unique++;
+            depth[i] = 0;
+        } else {
+            s = *pv - 1; /* stored as time + 1 so that 0 means "new" */
+            /* Since prev_rank was taken only prev_s was cleared and times
+             * after now set, so the bits between give the rank. */
+            if (have_prev && s > prev_s && s - prev_s < NEAR_TIMES) {
+                rank = prev_rank + bits_between(sd, prev_s, s);
+            } else {
+                pend_flush(sd);
+                rank = fen_rank(sd, s);
+            }
+            depth[i] = sd->unique - rank;
+            sd->bits[s / 64] &= ~(1ull << (s % 64));
+            pend_add(sd, s, -1);
+            prev_s = s;
+            prev_rank = rank;
+            have_prev = 1;
+        }
+        sd->bits[t / 64] |= 1ull << (t % 64);
+        pend_add(sd, t, 1);
+        *pv = t + 1;
     }
-    sd->bits[t / 64] |= 1ull << (t % 64);
-    fen_add(sd, t, 1);
-    *pv = t + 1;
-    return (int64_t)depth;
+    pend_flush(sd);
+    return 0;
 }
 
-static int64_t ref_judy1(struct az_sd *sd, uint64_t key)
+/* The range code twice: as compiled for any x86-64, and with the POPCNT
+ * instruction (libgcc's __popcountdi2 call was 5.6 % of an analysis), the
+ * latter chosen once at az_sd_new when the CPU has it.  Plain dispatch, not
+ * an ifunc (target_clones): ifunc resolvers run before sanitizer runtimes
+ * and crash TSan builds. */
+static int range_default(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth)
+{
+    return fenwick_range(sd, key, n, depth);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) static int range_popcnt(struct az_sd *sd, uint64_t key,
+                                                          uint64_t n, uint64_t *depth)
+{
+    return fenwick_range(sd, key, n, depth);
+}
+#endif
+
+static int ref_judy1(struct az_sd *sd, uint64_t key, uint64_t *depth)
 {
     PWord_t pv = (PWord_t)JudyLIns(&sd->last, (Word_t)key, PJE0);
-    uint64_t t = ++sd->now, depth = 0;
+    uint64_t t = ++sd->now;
 
+    *depth = 0;
     if (pv == PJERR)
         return -ENOMEM;
     if (*pv == 0) {
@@ -214,16 +344,46 @@ static int64_t ref_judy1(struct az_sd *sd, uint64_t key)
     } else {
         Word_t s = *pv;
         /* The cheaper side: population minus the times before s. */
-        depth = sd->unique - (s > 1 ? Judy1Count(sd->live, 0, s - 1, PJE0) : 0);
+        *depth = sd->unique - (s > 1 ? Judy1Count(sd->live, 0, s - 1, PJE0) : 0);
         Judy1Unset(&sd->live, s, PJE0);
     }
     if (Judy1Set(&sd->live, (Word_t)t, PJE0) == JERR)
         return -ENOMEM;
     *pv = t;
-    return (int64_t)depth;
+    return 0;
+}
+
+int az_sd_ref_range(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth)
+{
+    uint64_t i;
+
+    if (sd->method == AZ_SD_FENWICK)
+        return sd->range(sd, key, n, depth);
+    for (i = 0; i < n; i++)
+        if (ref_judy1(sd, key + i, &depth[i]) < 0)
+            return -ENOMEM;
+    return 0;
+}
+
+uint64_t az_sd_now(const struct az_sd *sd)
+{
+    return sd->now;
+}
+
+uint64_t az_sd_after(const struct az_sd *sd, uint64_t t)
+{
+    /* Judy1 times are never renumbered: the live ones after t are the
+     * population minus those up to t */
+    if (sd->method != AZ_SD_JUDY1)
+        return 0;
+    return sd->unique - (t ? Judy1Count(sd->live, 0, (Word_t)t, PJE0) : 0);
 }
 
 int64_t az_sd_ref(struct az_sd *sd, uint64_t key)
 {
-    return sd->method == AZ_SD_JUDY1 ? ref_judy1(sd, key) : ref_fenwick(sd, key);
+    uint64_t d;
+
+    if (az_sd_ref_range(sd, key, 1, &d) < 0)
+        return -ENOMEM;
+    return (int64_t)d;
 }

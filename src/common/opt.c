@@ -92,6 +92,40 @@ static int set_double(const struct cm_opt *row, void *field, const char *label,
     return 0;
 }
 
+static int set_size(const struct cm_opt *row, void *field, const char *label,
+                    const char *text, char *err, size_t errlen)
+{
+    char range[96];
+    uint64_t v;
+
+    if (cm_parse_size(label, text, &v, err, errlen) < 0)
+        return -EINVAL;
+    if ((double)v < row->min || (double)v > row->max) {
+        range_text(row, range, sizeof(range));
+        cm_errf(err, errlen, "%s: %s is out of range %s", label, text, range);
+        return -ERANGE;
+    }
+    *(uint64_t *)field = v;
+    return 0;
+}
+
+static int add_to_list(const struct cm_opt *row, void *field, const char *label,
+                       const char *text, char *err, size_t errlen)
+{
+    struct cm_opt_list *l = field;
+    int max =
+        row->max >= 1 && row->max < CM_OPT_LIST_MAX ? (int)row->max : CM_OPT_LIST_MAX;
+
+    if (text == NULL || text[0] == '\0')
+        return cm_errf(err, errlen, "%s: empty value", label);
+    if (l->n >= max) {
+        cm_errf(err, errlen, "%s: given more than %d times", label, max);
+        return -ERANGE;
+    }
+    l->v[l->n++] = text;
+    return 0;
+}
+
 static int set_enum(const struct cm_opt *row, void *field, const char *label,
                     const char *text, char *err, size_t errlen)
 {
@@ -145,6 +179,10 @@ int cm_opt_set(const struct cm_opt *row, void *base, const char *text, char *err
         return 0;
     case CM_OPT_ENUM:
         return set_enum(row, field, label, text ? text : "", err, errlen);
+    case CM_OPT_SIZE:
+        return set_size(row, field, label, text ? text : "", err, errlen);
+    case CM_OPT_LIST:
+        return add_to_list(row, field, label, text, err, errlen);
     }
     return cm_errf(err, errlen, "%s: bad option type", label);
 }
@@ -160,6 +198,15 @@ int cm_opt_defaults(const struct cm_opt *t, size_t n, void *base, unsigned char 
 
         if (t[i].type == CM_OPT_FLAG && !def)
             def = "0";
+        /* a list starts empty (def only names it in --help); a size row
+         * without a default keeps what the caller put in the field */
+        if (t[i].type == CM_OPT_LIST || (t[i].type == CM_OPT_SIZE && !def)) {
+            if (t[i].type == CM_OPT_LIST)
+                ((struct cm_opt_list *)((char *)base + t[i].offset))->n = 0;
+            if (src)
+                src[i] = CM_SRC_DEFAULT;
+            continue;
+        }
         rc = cm_opt_set(&t[i], base, def ? def : "", err, errlen);
         if (rc < 0)
             return -EINVAL;
@@ -313,6 +360,22 @@ const char *cm_opt_format(const struct cm_opt *row, const void *base, char *buf,
     case CM_OPT_STRING:
         snprintf(buf, len, "%s", (const char *)field);
         break;
+    case CM_OPT_SIZE:
+        snprintf(buf, len, "%" PRIu64, *(const uint64_t *)field);
+        break;
+    case CM_OPT_LIST: {
+        const struct cm_opt_list *l = field;
+        size_t used = 0;
+        /* an empty list stands for the default the row names */
+        snprintf(buf, len, "%s", l->n == 0 && row->def ? row->def : "");
+        for (int i = 0; i < l->n && used < len; i++) {
+            int k = snprintf(buf + used, len - used, "%s%s", i ? "," : "", l->v[i]);
+            if (k < 0)
+                break;
+            used += (size_t)k;
+        }
+        break;
+    }
     case CM_OPT_ENUM:
         snprintf(buf, len, "%d", *(const int *)field);
         for (e = row->enums; e && e->name; e++)
@@ -346,9 +409,13 @@ void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
                      (r->flags & CM_OPT_OPT_ARG) ? "[=%s]" : " %s",
                      r->arg_name ? r->arg_name : "VALUE");
         fprintf(out, "  %-28s %s", flags, r->help ? r->help : "");
-        if (r->type == CM_OPT_INT || r->type == CM_OPT_I64 || r->type == CM_OPT_DOUBLE) {
+        if (r->type == CM_OPT_INT || r->type == CM_OPT_I64 || r->type == CM_OPT_DOUBLE ||
+            r->type == CM_OPT_SIZE) {
             range_text(r, range, sizeof(range));
-            fprintf(out, " (default %s, range %s)", r->def ? r->def : "none", range);
+            if (r->def)
+                fprintf(out, " (default %s, range %s)", r->def, range);
+            else
+                fprintf(out, " (range %s)", range);
         } else if (r->def && r->def[0] && r->type != CM_OPT_FLAG) {
             fprintf(out, " (default %s)", r->def);
         }
@@ -359,148 +426,32 @@ void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
     fprintf(out, "  %-28s %s\n", "    --help", "Print this help and exit.");
 }
 
-/* ---- line reader -------------------------------------------------------------- */
-
-void cm_text_init(struct cm_text *t, const char *name, const char *text, size_t len,
-                  FILE *diag, char *err, size_t errlen)
+void cm_opt_yaml(struct cm_yaml *y, const struct cm_opt *t, size_t n, const void *base,
+                 const unsigned char *src)
 {
-    t->name = name;
-    t->p = text;
-    t->end = text + len;
-    t->line = 0;
-    t->truncated = 0;
-    t->buf[0] = '\0';
-    t->diag = diag;
-    t->err = err;
-    t->errlen = errlen;
-    t->errors = 0;
-    if (err && errlen)
-        err[0] = '\0';
-}
+    static const char *const sources[] = {"default", "rc file", "command line"};
+    char buf[4096];
 
-static void text_report(struct cm_text *t, long line, enum cm_severity sev,
-                        const char *fmt, va_list ap)
-{
-    struct cm_pos pos = {t->name, line, -1};
-    char msg[512];
+    for (size_t i = 0; i < n; i++) {
+        const struct cm_opt *r = &t[i];
+        const char *name = r->long_name ? r->long_name : r->rc_name;
 
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    if (t->diag)
-        cm_report(t->diag, &pos, sev, "%s", msg);
-    if (sev == CM_ERROR && t->errors++ == 0 && t->err)
-        cm_report_buf(t->err, t->errlen, &pos, sev, "%s", msg);
-}
-
-void cm_text_error(struct cm_text *t, long line, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    text_report(t, line, CM_ERROR, fmt, ap);
-    va_end(ap);
-}
-
-void cm_text_warning(struct cm_text *t, long line, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    text_report(t, line, CM_WARNING, fmt, ap);
-    va_end(ap);
-}
-
-const char *cm_text_next(struct cm_text *t, long *line)
-{
-    const char *nl;
-    size_t n;
-
-    if (t->p >= t->end)
-        return NULL;
-    nl = memchr(t->p, '\n', (size_t)(t->end - t->p));
-    n = (size_t)((nl ? nl : t->end) - t->p);
-    t->truncated = n >= sizeof(t->buf);
-    if (t->truncated)
-        n = sizeof(t->buf) - 1;
-    memcpy(t->buf, t->p, n);
-    if (n > 0 && t->buf[n - 1] == '\r')
-        n--;
-    t->buf[n] = '\0';
-    /* an embedded NUL simply ends the line's text */
-    t->p = nl ? nl + 1 : t->end;
-    t->line++;
-    if (line)
-        *line = t->line;
-    return t->buf;
-}
-
-int cm_text_blank(const char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    return *s == '\0';
-}
-
-static int text_read(const char *path, char **text, size_t *len, char *err, size_t errlen)
-{
-    const size_t max = 16u << 20;
-    size_t cap = 4096, n = 0;
-    char *buf;
-    FILE *fp;
-    int rc = 0;
-
-    *text = NULL;
-    *len = 0;
-    fp = fopen(path, "rb");
-    if (!fp) {
-        rc = -errno;
-        cm_errf(err, errlen, "%s: %s", path, strerror(-rc));
-        return rc;
+        if ((r->flags & CM_OPT_HIDDEN) || name == NULL)
+            continue;
+        cm_yaml_key(y, name);
+        cm_yaml_map_begin(y);
+        cm_yaml_key(y, "value");
+        cm_opt_format(r, base, buf, sizeof(buf));
+        if (r->type == CM_OPT_INT || r->type == CM_OPT_I64 || r->type == CM_OPT_FLAG)
+            cm_yaml_int(y, strtoll(buf, NULL, 10));
+        else if (r->type == CM_OPT_SIZE)
+            cm_yaml_uint(y, strtoull(buf, NULL, 10));
+        else if (r->type == CM_OPT_DOUBLE)
+            cm_yaml_double(y, strtod(buf, NULL), -1);
+        else
+            cm_yaml_str(y, buf);
+        if (src && src[i] <= CM_SRC_CLI)
+            cm_yaml_kv_str(y, "source", sources[src[i]]);
+        cm_yaml_map_end(y);
     }
-    buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, fp);
-
-        n += got;
-        if (n < cap)
-            break;
-        if (cap >= max) {
-            rc = -EFBIG;
-            cm_errf(err, errlen, "%s: file larger than %zu bytes", path, max);
-            break;
-        }
-        cap *= 2;
-        {
-            char *nb = realloc(buf, cap + 1);
-
-            if (!nb)
-                free(buf);
-            buf = nb;
-        }
-    }
-    if (!buf) {
-        rc = -ENOMEM;
-        cm_errf(err, errlen, "%s: out of memory", path);
-    } else if (ferror(fp) && rc == 0) {
-        rc = -EIO;
-        cm_errf(err, errlen, "%s: read error", path);
-    }
-    fclose(fp);
-    if (rc < 0) {
-        free(buf);
-        return rc;
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
-}
-
-int cm_text_read(const char *path, char **text, size_t *len, FILE *diag, char *err,
-                 size_t errlen)
-{
-    int rc = text_read(path, text, len, err, errlen);
-
-    if (rc < 0 && diag)
-        fprintf(diag, "%s\n", err);
-    return rc;
 }

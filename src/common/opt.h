@@ -24,7 +24,19 @@ enum cm_opt_type {
     CM_OPT_DOUBLE, /* double field; min/max apply */
     CM_OPT_FLAG,   /* int field set to 1 by the bare flag (no argument) */
     CM_OPT_STRING, /* char[size] field; text longer than size-1 fails */
-    CM_OPT_ENUM    /* int field; the text must be one of enums[].name */
+    CM_OPT_ENUM,   /* int field; the text must be one of enums[].name */
+    CM_OPT_SIZE,   /* uint64_t field: bytes with an optional K, M, G or T
+                      suffix (cm_parse_size); min/max apply */
+    CM_OPT_LIST    /* struct cm_opt_list field: each use appends one text
+                      (a repeatable option); at most max items */
+};
+
+/* The field of a CM_OPT_LIST row: the texts given, in order.  They point
+ * into what was parsed (argv), which must outlive the list. */
+#define CM_OPT_LIST_MAX 32
+struct cm_opt_list {
+    int n;
+    const char *v[CM_OPT_LIST_MAX];
 };
 
 /* Where an effective value came from (echoed in the YAML results). */
@@ -101,47 +113,16 @@ const char *cm_opt_format(const struct cm_opt *row, const void *base, char *buf,
  * flags, the argument, the help sentence, the default and the range. */
 void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n);
 
+/* Writes each row but the hidden ones into the open YAML map of y as
+ * "NAME: {value: V, source: S}" (NAME the long name, else the rc name): V
+ * typed by the row (integer, number, or text), S "default", "rc file" or
+ * "command line" (left out when src is NULL).  The echo of what a program
+ * ran with. */
+struct cm_yaml;
+void cm_opt_yaml(struct cm_yaml *y, const struct cm_opt *t, size_t n, const void *base,
+                 const unsigned char *src);
+
 /* Longest option table cm_opt_parse_argv accepts. */
 #define CM_OPT_MAX_ROWS 64
-
-/* ---- line reader for option-like input files (rc files, mix files) ----- */
-
-/* Walks a text buffer line by line with 1-based line numbers, for parsers
- * that report "FILE:LINE: message".  Lines are copied into a fixed buffer
- * (longer lines are cut; the cut is reported through `truncated`); the
- * trailing '\r' of CRLF files is dropped.  No allocation. */
-#define CM_TEXT_LINE_MAX 4096
-struct cm_text {
-    const char *name; /* the file as the user named it */
-    const char *p, *end;
-    long line;
-    int truncated; /* the last line returned was longer than the buffer */
-    char buf[CM_TEXT_LINE_MAX];
-    /* diagnostics (cm_text_error / cm_text_warning) */
-    FILE *diag; /* every message, through cm_report; may be NULL */
-    char *err;  /* the first error's text; may be NULL */
-    size_t errlen;
-    int errors; /* how many errors were reported */
-};
-
-/* Starts reading text; diag, err and errlen say where messages go (all may
- * be NULL/0).  err is cleared. */
-void cm_text_init(struct cm_text *t, const char *name, const char *text, size_t len,
-                  FILE *diag, char *err, size_t errlen);
-/* Reports "NAME:LINE: error: message" to diag, keeps the first one in err
- * and counts it; parsers go on and fail at the end (style.md 2.4). */
-void cm_text_error(struct cm_text *t, long line, const char *fmt, ...) CM_PRINTF(3, 4);
-/* Reports "NAME:LINE: warning: message" (line 0: "NAME: warning: ..."). */
-void cm_text_warning(struct cm_text *t, long line, const char *fmt, ...) CM_PRINTF(3, 4);
-/* The next line (NUL-terminated, without its newline) or NULL at the end;
- * *line gets its number. */
-const char *cm_text_next(struct cm_text *t, long *line);
-/* Whether a line holds only blanks. */
-int cm_text_blank(const char *s);
-/* Reads a whole file (at most 16 MB) into a malloc'ed, NUL-terminated
- * buffer the caller frees.  Returns 0 or -errno with "FILE: reason" in err,
- * the same line also written to diag when diag is not NULL. */
-int cm_text_read(const char *path, char **text, size_t *len, FILE *diag, char *err,
-                 size_t errlen);
 
 #endif /* CM_OPT_H */

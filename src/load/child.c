@@ -21,6 +21,7 @@
 #include "load/debug.h"
 #include "load/ld_int.h"
 #include "load/msg.h"
+#include "load/options.h"
 #include "load/replay.h"
 
 #define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
@@ -156,34 +157,82 @@ int ld_child_check_parent(struct ld_child *c)
 
     if (c->ctl_fd < 0)
         return 0;
-    while (poll(&pf, 1, 0) > 0) {
+    while (!c->has_pending && poll(&pf, 1, 0) > 0) {
         if (ld_msg_recv(c->ctl_fd, &h, NULL, 0) < 0)
             return -EPIPE;
-        if (h.type == LD_MSG_STOP)
-            c->stop = 1;
+        c->stop = 1;
+        if (h.type != LD_MSG_STOP) {
+            c->pending = h;
+            c->has_pending = 1;
+        }
     }
     return 0;
 }
 
-int ld_child_reconnect(struct ld_child *c)
+/* The run ends early: the server could not be reached again.  The line
+ * goes to stderr whatever the DEBUG flags; the results keep the cause for
+ * the report. */
+static void end_early(struct ld_child *c, int cause)
 {
-    char err[CM_ERR_LEN];
-    struct rp_client *n;
+    if (c->measuring && (uint64_t)cause > c->stats.ended_early)
+        c->stats.ended_early = (uint64_t)cause;
+    ld_child_log(c, "the server at %s is unreachable: %s; the %s phase ended early",
+                 ld_config_mount_for_child(c->cfg, (int)c->index),
+                 rp_client_last_error(c->clnt),
+                 c->phase == LD_CPHASE_RUN ? "run" : "warm-up");
+}
+
+/* What the pacer and the clock need after a request of `calls` calls:
+ * returns 0 to go on, 1 to end the phase (the run ended early, its
+ * results stand), or -errno with last_error (the child fails). */
+static int after_request(struct ld_child *c, int calls, uint64_t lag)
+{
     int rc;
 
-    rc = nf_mount_open_client(&c->mnt, c->cfg->tcp ? RP_TCP : RP_UDP, &n, err,
-                              sizeof(err));
-    if (rc < 0) {
-        cm_errf(c->last_error, sizeof(c->last_error), "reconnect: %s", err);
-        return rc;
+    if (c->stale_run >= LD_STALE_LIMIT) {
+        cm_errf(c->last_error, sizeof(c->last_error),
+                "the server's file handles went stale: was it restarted? (%u STALE "
+                "replies in a row)",
+                c->stale_run);
+        return -ESTALE;
     }
-    rp_client_close(c->mnt.nfs);
-    c->mnt.nfs = c->clnt = n;
-    ld_biod_set_client(&c->biod, n);
-    c->reconnects++;
-    if (ld_debug_on(c->debug, LD_DBG_CHILD_ERROR))
-        ld_child_log(c, "client connection lost: reconnected");
+    if (calls == -ENOTCONN || rp_client_state(c->clnt) == RP_STATE_DEAD) {
+        end_early(c, LD_END_UNREACHABLE);
+        return 1;
+    }
+    if (c->measuring && c->pacer.mode != LD_PACE_SFS)
+        c->stats.lag_calls_ms += (double)lag / 1e6 * (double)(calls > 0 ? calls : 0);
+    c->requests++;
+    rc = ld_pacer_after(&c->pacer, (uint32_t)(calls > 0 ? calls : 0));
+    if (rc == -ETIME) {
+        /* a whole interval without a call: a server that is still away
+         * after a lost connection ends the run with its report (SFS's rule
+         * for a silent server stays: the child fails) */
+        if (rp_client_state(c->clnt) != RP_STATE_UP) {
+            end_early(c, LD_END_UNREACHABLE);
+            return 1;
+        }
+        cm_errf(c->last_error, sizeof(c->last_error),
+                "zero calls in a run interval: the server does not answer");
+        return -ETIME;
+    }
     return 0;
+}
+
+/* The pacer's results at the end of a measured phase. */
+static void pacing_results(struct ld_child *c)
+{
+    struct ld_stats *s = &c->stats;
+    struct ld_pacer *p = &c->pacer;
+
+    ld_pacer_note_lag(p, c->phase_start_ns + s->runtime_ns);
+    s->carry_resets = p->carry_resets;
+    s->zero_intervals = p->zero_intervals;
+    s->catchup_skips = p->catchup_skips;
+    s->ahead_sleeps = p->ahead_sleeps;
+    s->behind_ns = ld_pacer_behind_ns(p, c->phase_start_ns + s->runtime_ns);
+    s->dropped_ns = p->dropped_ns;
+    s->max_lag_ns = p->max_lag_ns;
 }
 
 int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
@@ -191,17 +240,24 @@ int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
     uint64_t start = cm_now_ns(), end = start + (uint64_t)seconds * 1000000000ull;
     uint64_t next_check = start + CTL_CHECK_NS, now = start, lag;
     int rc = 0, measuring = phase == LD_CPHASE_RUN;
+    struct rp_client_stats st;
 
     c->phase = phase;
     c->stop = 0;
     c->requests = 0;
     c->phase_start_ns = start;
     c->biod.requests = c->biod.calls = c->biod.max_in_flight = 0;
+    c->stale_run = 0;
+    /* SFS's fixed class timers from here on (population re-sends sooner) */
+    rp_client_set_adaptive_rto(c->clnt, 0);
     if (measuring) {
         ld_stats_reset(&c->stats);
+        c->stats.late_threshold_us = LD_LATE_THRESHOLD_US;
         ld_files_reset_accounting(&c->files);
     }
     c->measuring = measuring;
+    rp_client_stats(c->clnt, &st);
+    c->stats.reconnects = st.reconnects; /* until the end of the phase */
     ld_pacer_start_phase(&c->pacer, measuring ? LD_PHASE_RUN : LD_PHASE_WARMUP);
     while (!c->stop && (seconds == 0 || now < end)) {
         int op, calls;
@@ -225,20 +281,11 @@ int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
             ld_child_log(c, "request %llu: %s", (unsigned long long)c->requests,
                          nf_op_name(op));
         calls = ld_op_request(c, op);
-        if (calls == -ENOTCONN) {
-            rc = ld_child_reconnect(c);
-            if (rc < 0)
-                break;
-            calls = 1;
-        }
-        c->requests++;
-        rc = ld_pacer_after(&c->pacer, (uint32_t)calls);
-        if (rc == -ETIME) {
-            cm_errf(c->last_error, sizeof(c->last_error),
-                    "zero calls in a run interval: the server does not answer");
+        rc = after_request(c, calls, lag);
+        if (rc != 0) {
+            rc = rc > 0 ? 0 : rc;
             break;
         }
-        rc = 0;
         now = cm_now_ns();
     }
     c->measuring = 0;
@@ -256,10 +303,9 @@ int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
          * idle tail is not part of the run. */
         now = cm_now_ns();
         c->stats.runtime_ns = (seconds && now > end ? end : now) - start;
-        c->stats.carry_resets = c->pacer.carry_resets;
-        c->stats.zero_intervals = c->pacer.zero_intervals;
-        c->stats.catchup_skips = c->pacer.catchup_skips;
-        c->stats.ahead_sleeps = c->pacer.ahead_sleeps;
+        pacing_results(c);
+        rp_client_stats(c->clnt, &st);
+        c->stats.reconnects = st.reconnects - c->stats.reconnects;
     }
     return rc;
 }
@@ -362,8 +408,12 @@ int ld_child_main(int fd, unsigned child, void *data)
         return 1;
     }
     for (;;) {
-        if (ld_msg_recv(fd, &h, NULL, 0) < 0)
+        if (c->has_pending) {
+            h = c->pending;
+            c->has_pending = 0;
+        } else if (ld_msg_recv(fd, &h, NULL, 0) < 0) {
             break; /* the parent is gone */
+        }
         if (h.type == LD_MSG_STOP)
             continue; /* arrived between phases */
         if (h.type == LD_MSG_RESULTS) {
@@ -371,6 +421,18 @@ int ld_child_main(int fd, unsigned child, void *data)
             break;
         }
         rc = run_command(c, &h);
+        if (rc == 0 && h.type == LD_MSG_WARMUP) {
+            /* Load stays on until START (SFS): the warm-up is answered when
+             * its time is up, and the load goes on, unmeasured, until the
+             * next command (normally the run) arrives, so that a pause
+             * before START does not let the server cool down. */
+            if (answer(c, h.type, NULL, 0) < 0)
+                break;
+            if (!c->has_pending)
+                rc = ld_child_load_phase(c, LD_CPHASE_WARMUP, 0);
+            if (rc == 0)
+                continue;
+        }
         if (rc == -EPIPE)
             break;
         if (rc < 0) {

@@ -66,6 +66,10 @@ struct ld_config {
     int biod_writes;      /* -W 0..32 (2) */
     char prime_host[LD_HOST_MAX]; /* -M, "" = standalone */
     int client_num;               /* -N >= 1 (1) */
+    int prime_ssh; /* --prime-ssh: prefer SSH_CONNECTION's peer to -M's host */
+    char pid_file[LD_PATH_MAX]; /* --pid-file: where a prime-driven client records itself
+                                 */
+    char kill_run[LD_PATH_MAX]; /* --kill-run: stop the client a pid file names, exit */
 
     /* FreeSFS long options. */
     int pace_mode;               /* --open-loop[=poisson|fixed]: enum ld_pace_mode */

@@ -6,6 +6,16 @@
  * from a deck of the block-size rows, so that the realised shares meet the
  * targets even in short runs (the deviation is explained at struct
  * ld_deck).  Shuffles use the child's own generator; nothing allocates.
+ *
+ * Two corrections keep the CALL mix on target in the long run (issue 9):
+ *  - re-weighting: the selector weighs a read or write request by the
+ *    block-size distribution's calls per request (1.64, 2.0), but a small
+ *    file set clips many transfers (no fit), so a request makes fewer
+ *    calls; each new deck weighs reads and writes by the calls per request
+ *    this child has really made (with the distribution's value as a prior
+ *    worth LD_CPR_PRIOR requests);
+ *  - remainders: a share is rarely a whole number of cards; what each op
+ *    was owed or given too much is carried into the next deck.
  */
 #include <string.h>
 
@@ -31,38 +41,91 @@ static void deal_counts(struct ld_deck *d, const uint32_t *count, unsigned nkind
     d->next = 0;
 }
 
-/* Integer counts summing to total from shares (largest remainder). */
-static void apportion(const double *share, unsigned nkinds, uint32_t total,
+#define LD_CPR_PRIOR 20.0 /* requests the distribution's calls/request count as */
+
+/* Integer counts summing to total from shares plus what earlier decks
+ * owe each kind (largest remainder); owed keeps what this deck still owes
+ * (or gave too much, when negative). */
+static void apportion(const double *share, unsigned nkinds, uint32_t total, double *owed,
                       uint32_t *count)
 {
-    double rem[NF_NOPS];
+    double want[NF_NOPS];
     uint32_t sum = 0;
     unsigned k;
 
     for (k = 0; k < nkinds; k++) {
-        double x = share[k] * total;
-        count[k] = (uint32_t)x;
-        rem[k] = x - count[k];
+        want[k] = share[k] > 0 ? share[k] * total + owed[k] : 0;
+        count[k] = want[k] > 0 ? (uint32_t)want[k] : 0;
         sum += count[k];
     }
-    while (sum < total) {
+    while (sum > total) { /* carried debts may add up past a deck */
         unsigned best = 0;
         for (k = 1; k < nkinds; k++)
-            if (rem[k] > rem[best])
+            if (count[k] > 0 &&
+                (count[best] == 0 || want[k] - count[k] < want[best] - count[best]))
                 best = k;
-        if (rem[best] <= 0)
+        count[best]--;
+        sum--;
+    }
+    while (sum < total) {
+        unsigned best = nkinds;
+        for (k = 0; k < nkinds; k++)
+            if (share[k] > 0 &&
+                (best == nkinds || want[k] - count[k] > want[best] - count[best]))
+                best = k;
+        if (best == nkinds)
             break;
         count[best]++;
-        rem[best] = 0;
         sum++;
     }
+    for (k = 0; k < nkinds; k++)
+        owed[k] = share[k] > 0 ? want[k] - count[k] : 0;
+}
+
+/* Calls per request of a read (0) or write (1) as this child makes them,
+ * starting from the distribution's average. */
+static double realised_cpr(const struct ld_child *c, int write)
+{
+    const struct ld_iodist *d = &c->setup->iodist;
+    double prior = write ? d->write.calls_per_req : d->read.calls_per_req;
+
+    if (prior <= 0)
+        return 0;
+    return ((double)c->io_calls[write] + LD_CPR_PRIOR * prior) /
+           ((double)c->io_reqs[write] + LD_CPR_PRIOR);
+}
+
+/* The selector's request shares with reads and writes re-weighted by the
+ * calls per request they really make. */
+static void deck_shares(const struct ld_child *c, double *share)
+{
+    const struct ld_opsel *o = &c->setup->opsel;
+    const struct ld_iodist *d = &c->setup->iodist;
+    static const int io[2] = {NF_OP_READ, NF_OP_WRITE};
+    double sum = 0;
+    int op, w;
+
+    memcpy(share, o->req_share, sizeof(o->req_share));
+    for (w = 0; w < 2; w++) {
+        double cpr = realised_cpr(c, w);
+        double expect = w ? d->write.calls_per_req : d->read.calls_per_req;
+
+        if (cpr > 0 && share[io[w]] > 0)
+            share[io[w]] *= expect / cpr;
+    }
+    for (op = 0; op < NF_NOPS; op++)
+        sum += share[op];
+    for (op = 0; op < NF_NOPS && sum > 0; op++)
+        share[op] /= sum;
 }
 
 static void shuffle_ops(struct ld_child *c)
 {
     uint32_t count[NF_NOPS];
+    double share[NF_NOPS];
 
-    apportion(c->setup->opsel.req_share, NF_NOPS, LD_OP_DECK, count);
+    deck_shares(c, share);
+    apportion(share, NF_NOPS, LD_OP_DECK, c->deck_owed, count);
     deal_counts(&c->op_deck, count, NF_NOPS, &c->rng);
 }
 

@@ -51,7 +51,9 @@ struct ld_file {
     uint8_t state;      /* enum ld_state */
     uint8_t working;    /* in the io working set */
     uint8_t has_fh;
-    uint8_t spare; /* a spare directory (mkdir/rmdir target) */
+    uint8_t spare;    /* a spare directory (mkdir/rmdir target) */
+    uint8_t unstable; /* holds UNSTABLE (v3) data not yet committed, and is
+                         on the child's commit list (ld_int.h) */
 };
 
 /* How many entries of each kind one child has (from the sizing module). */

@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "common/cm.h"
-#include "common/opt.h"
+#include "common/text.h"
 #include "load/iodist.h"
 
 #define MAX_FILE_BLOCKS 64 /* largest block count a file row may name */
@@ -175,19 +175,27 @@ int ld_iodist_parse(struct ld_iodist *d, uint32_t kb_per_block, const char *name
     return 0;
 }
 
+struct iodist_file {
+    struct ld_iodist *d;
+    uint32_t kb_per_block;
+};
+
+static int parse_iodist_file(void *ctx, const char *name, const char *text, size_t len,
+                             FILE *diag, char *err, size_t errlen)
+{
+    const struct iodist_file *f = ctx;
+
+    return ld_iodist_parse(f->d, f->kb_per_block, name, text, len, diag, err, errlen);
+}
+
 int ld_iodist_load(struct ld_iodist *d, uint32_t kb_per_block, const char *path,
                    FILE *diag, char *err, size_t errlen)
 {
-    char *text;
-    size_t len;
-    int rc;
+    struct iodist_file f;
 
-    rc = cm_text_read(path, &text, &len, diag, err, errlen);
-    if (rc < 0)
-        return rc;
-    rc = ld_iodist_parse(d, kb_per_block, path, text, len, diag, err, errlen);
-    free(text);
-    return rc;
+    f.d = d; /* filled by the parser: nothing is read from it here */
+    f.kb_per_block = kb_per_block;
+    return cm_text_parse_file(path, parse_iodist_file, &f, diag, err, errlen);
 }
 
 /* ---- draws ---------------------------------------------------------------- */

@@ -36,6 +36,7 @@
 #include "load/files.h"
 #include "load/iodist.h"
 #include "load/mix.h"
+#include "load/msg.h"
 #include "load/pacing.h"
 #include "load/sizing.h"
 #include "load/stats.h"
@@ -46,7 +47,9 @@ struct ld_dump;        /* dump.c */
 struct ld_replay;      /* replay_int.h */
 struct ld_replay_plan; /* replay.h */
 
-#define LD_FAILED_LOOKUP_PCNT 35 /* DEFAULT_FAILED_LOOKUP (§2.4) */
+#define LD_FAILED_LOOKUP_PCNT 35  /* DEFAULT_FAILED_LOOKUP (§2.4) */
+#define LD_STALE_LIMIT        16  /* STALE replies in a row that stop a run */
+#define LD_UNCOMMITTED_MAX    128 /* files a child remembers for COMMIT */
 
 /* Where the child is (sfs-reference §2.3 numbering). */
 enum ld_child_phase {
@@ -82,11 +85,13 @@ struct ld_req {
     uint32_t block;  /* bytes per call */
     uint32_t ncalls;
     int append;
-    int truncate;      /* setattr truncates file back to its init size */
-    uint64_t new_size; /* truncate target */
-    int expect_noent;  /* a lookup aimed at a non-existent name */
-    int existed;       /* create: the slot already existed (dump tag) */
-    int init;          /* population request: no stats, INIT timeouts */
+    int truncate;                    /* setattr truncates file back to its init size */
+    uint64_t new_size;               /* truncate target */
+    int expect_noent;                /* a lookup aimed at a non-existent name */
+    uint8_t pick_state, pick_state2; /* the entries' states when picked: an
+                                        error they imply is expected */
+    int existed;                     /* create: the slot already existed (dump tag) */
+    int init;                        /* population request: no stats, INIT timeouts */
     /* outcome of the last call (population reads these) */
     int rpc_status;      /* 0 or RP_ERR_* */
     uint32_t nfs_status; /* NFS status of the reply */
@@ -128,17 +133,29 @@ struct ld_child {
     struct ld_pacer pacer;
     struct ld_stats stats;
     struct cm_rng rng;
-    int phase;     /* enum ld_child_phase */
-    int measuring; /* count results (run phase only) */
-    int stop;      /* LD_MSG_STOP arrived */
+    int phase;                 /* enum ld_child_phase */
+    int measuring;             /* count results (run phase only) */
+    int stop;                  /* LD_MSG_STOP arrived, or another command (pending) */
+    int has_pending;           /* a command arrived during a load phase */
+    struct ld_msg_hdr pending; /* ... this one, run next by the phase loop */
     uint64_t phase_start_ns;
-    uint64_t requests; /* in the current phase */
-    uint64_t reconnects;
+    uint64_t requests;        /* in the current phase */
     struct ld_dump *dump;     /* -z, run phase only */
     struct ld_replay *replay; /* --trace: this child's replay (replay_*.c) */
     struct ld_req req;        /* the request being issued */
     struct ld_deck op_deck;
     struct ld_deck xfer_deck[2]; /* [0] reads, [1] writes: iodist rows */
+    /* Realised calls per read [0] and write [1] request since the first
+     * load phase, and what each op is owed from earlier decks (deck.c). */
+    uint64_t io_reqs[2], io_calls[2];
+    double deck_owed[NF_NOPS];
+    /* STALE or BADHANDLE replies in a row (ld_child_load_phase stops at
+     * LD_STALE_LIMIT: the server lost the file set) */
+    uint32_t stale_run;
+    /* Files with UNSTABLE data not yet committed (v3): COMMIT goes to one
+     * of them (pick.c); reply.c adds and removes them. */
+    uint32_t uncommitted[LD_UNCOMMITTED_MAX];
+    uint32_t n_uncommitted;
     char last_error[CM_ERR_LEN];
 };
 
@@ -159,13 +176,11 @@ void ld_child_free(struct ld_child *c);
  * had zero calls (the run must stop, sfs-reference §9). */
 int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds);
 
-/* Reads any command the parent sent (STOP sets c->stop) without blocking.
- * Returns 0, or -EPIPE when the parent is gone. */
+/* Reads any command the parent sent without blocking: STOP ends the
+ * phase (c->stop); any other command ends it too and is kept for the phase
+ * loop (the run that ends the warm-up's hold, see ld_child_main).  Returns
+ * 0, or -EPIPE when the parent is gone. */
 int ld_child_check_parent(struct ld_child *c);
-
-/* The client broke (TCP reset, fatal socket error): opens a new one.  0 or
- * -errno with last_error. */
-int ld_child_reconnect(struct ld_child *c);
 
 /* Nonzero when the parent's end of the socket is closed (a parent killed
  * by SIGKILL): long phases check it so that no child outlives its run. */
@@ -176,6 +191,38 @@ int ld_child_fail(struct ld_child *c, int rc, const char *fmt, ...) CM_PRINTF(3,
 
 /* A line for DEBUG output, prefixed with the child number. */
 void ld_child_log(struct ld_child *c, const char *fmt, ...) CM_PRINTF(2, 3);
+
+/* ---- run.c, remote.c, pidfile.c: the generator parent ------------------------ */
+
+struct ld_parent;
+struct ld_report_in;
+
+/* A progress line as SFS prints them: a 24-character ctime stamp first. */
+void ld_progress(FILE *log, const char *fmt, ...) CM_PRINTF(2, 3);
+
+/* Reads the mix and block-size files (or the defaults) and sizes the file
+ * set into su.  Returns 0 or an exit code with err set. */
+int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
+                 FILE *out, FILE *log, char *err, size_t errlen);
+
+/* Decodes and merges every child's results (their last answers) into all. */
+int ld_run_collect(struct ld_parent *p, struct ld_stats *all, char *err, size_t errlen);
+
+/* What the report module needs, from the setup and merged results; host
+ * gets this machine's name. */
+void ld_run_report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
+                      size_t hostlen, struct ld_report_in *in);
+
+/* The client of a prime (-M): see remote.c.  Returns the exit code. */
+int ld_remote_run(const struct ld_config *cfg, struct ld_setup *su, FILE *log, char *err,
+                  size_t errlen);
+
+/* --pid-file / --kill-run (pidfile.c): records this process (pid and start
+ * time) atomically; stops the process group a pid file names when that
+ * process still runs (SIGCONT, SIGTERM, bounded wait, SIGKILL) and removes
+ * the file.  msg says what was done.  0 or -errno. */
+int ld_pidfile_write(const char *path, char *err, size_t errlen);
+int ld_pidfile_kill(const char *path, char *msg, size_t msglen);
 
 /* ---- init.c: mount and population (sfs-reference §4, §5.3, §5.4) ------------ */
 
@@ -270,6 +317,16 @@ xdrproc_t ld_decode_codec(int op, int version, xdrproc_t dflt);
  * Returns the NFS status (0 = OK).
  */
 uint32_t ld_reply_apply(struct ld_child *c, struct ld_slot *s);
+
+/*
+ * Whether NFS status st (not OK) in reply to s is an answer the workload
+ * expects: NOENT of a lookup aimed at a missing name, the error an entry's
+ * state at pick time implies (EXIST for a create over an existing name,
+ * NOENT for a remove of a missing one, NOTEMPTY for an rmdir of a full
+ * spare dir), and EXIST or NOENT after a re-sent call the server had
+ * already done.  Anything else is counted as an unexpected error.
+ */
+int ld_reply_expected(const struct ld_child *c, const struct ld_slot *s, uint32_t st);
 
 /* ---- ops.c: issuing requests (sfs-reference §2-§4) ----------------------------- */
 

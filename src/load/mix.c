@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 #include "common/cm.h"
 #include "load/iodist.h"
 #include "load/mix.h"
-#include "common/opt.h"
+#include "common/text.h"
 
 /* ---- defaults ------------------------------------------------------------ */
 
@@ -104,21 +105,49 @@ static void parse_v2(struct cm_text *p, struct ld_mix *m, int nfs_version)
 
 #define V1_OPS 18 /* the v2 procedures, in SFS op order (statfs = fsstat) */
 
-/* Reads up to max "count pct%" pairs from a data line; returns the count. */
-static int v1_pairs(const char *s, unsigned long long *counts, int max)
+/* A decimal count at *s that fits 64 bits: 1 with *out and *s moved past it,
+ * 0 when *s is not a digit, -ERANGE when the digits do not fit. */
+static int v1_count(const char **s, unsigned long long *out)
+{
+    unsigned long long v = 0;
+    const char *p = *s;
+
+    if (!isdigit((unsigned char)*p))
+        return 0;
+    for (; isdigit((unsigned char)*p); p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (ULLONG_MAX - d) / 10)
+            return -ERANGE;
+        v = v * 10 + d;
+    }
+    *s = p;
+    *out = v;
+    return 1;
+}
+
+/* Reads up to max "count pct%" pairs from a data line; returns how many,
+ * or -1 after reporting a count that does not fit 64 bits. */
+static int v1_pairs(struct cm_text *p, long line, const char *s,
+                    unsigned long long *counts, int max)
 {
     int n = 0;
 
     while (n < max) {
-        char *end;
         unsigned long long c;
+        const char *start;
+        int rc;
 
         while (isspace((unsigned char)*s))
             s++;
-        if (!isdigit((unsigned char)*s))
+        start = s;
+        rc = v1_count(&s, &c);
+        if (rc < 0) {
+            cm_text_error(p, line, "count %.*s does not fit in 64 bits",
+                          (int)strspn(start, "0123456789"), start);
+            return -1;
+        }
+        if (rc == 0)
             break;
-        c = strtoull(s, &end, 10);
-        s = end;
         while (isspace((unsigned char)*s))
             s++;
         if (!isdigit((unsigned char)*s))
@@ -136,16 +165,26 @@ static int v1_pairs(const char *s, unsigned long long *counts, int max)
 static void parse_v1(struct cm_text *p, struct ld_mix *m)
 {
     unsigned long long counts[V1_OPS], calls = 0;
+    long lines[V1_OPS];
     const char *s;
     long line = 1;
-    int op = 0, i;
+    int op = 0, i, rc;
 
     memset(m, 0, sizeof(*m));
     m->file_version = 1;
     /* line 1 ("Client nfs:") was checked; skip the "calls badcalls" header */
-    if (!cm_text_next(p, &line) || !(s = cm_text_next(p, &line)) ||
-        sscanf(s, "%llu", &calls) != 1 || calls == 0) {
+    if (!cm_text_next(p, &line) || !(s = cm_text_next(p, &line))) {
         cm_text_error(p, line, "bad mix format - can't find the calls count");
+        return;
+    }
+    while (isspace((unsigned char)*s))
+        s++;
+    rc = v1_count(&s, &calls);
+    if (rc <= 0 || calls == 0) {
+        cm_text_error(p, line, "bad mix format - %s",
+                      rc < 0    ? "the calls count does not fit in 64 bits"
+                      : rc == 0 ? "can't find the calls count"
+                                : "the calls count is 0");
         return;
     }
     while (op < V1_OPS) {
@@ -157,17 +196,28 @@ static void parse_v1(struct cm_text *p, struct ld_mix *m)
                 "bad mix format - can't find op values (end of file after %d ops)", op);
             return;
         }
-        got = v1_pairs(s, counts + op, want);
+        got = v1_pairs(p, line, s, counts + op, want);
+        if (got < 0)
+            return;
         if (got != want) {
             cm_text_error(p, line,
                           "bad mix format - can't find op values (found %d pairs)", got);
             return;
         }
+        for (i = op; i < op + want; i++)
+            lines[i] = line;
         op += want;
     }
     for (i = 0; i < V1_OPS; i++) {
-        unsigned long long permille = counts[i] * 1000 / calls;
+        unsigned long long permille;
 
+        if (counts[i] > calls) {
+            cm_text_error(p, lines[i], "%s count %llu is larger than the %llu calls",
+                          nf_op_name(i), counts[i], calls);
+            continue;
+        }
+        /* counts[i] <= calls: the product needs 74 bits at most */
+        permille = (unsigned long long)((unsigned __int128)counts[i] * 1000 / calls);
         /* rounded half up, as SFS's setmix() did */
         m->pct[i] = (int)(permille / 10 + (permille % 10 >= 5));
     }
@@ -226,19 +276,27 @@ int ld_mix_parse(struct ld_mix *m, int nfs_version, const char *name, const char
     return 0;
 }
 
+struct mix_file {
+    struct ld_mix *m;
+    int nfs_version;
+};
+
+static int parse_mix_file(void *ctx, const char *name, const char *text, size_t len,
+                          FILE *diag, char *err, size_t errlen)
+{
+    const struct mix_file *f = ctx;
+
+    return ld_mix_parse(f->m, f->nfs_version, name, text, len, diag, err, errlen);
+}
+
 int ld_mix_load(struct ld_mix *m, int nfs_version, const char *path, FILE *diag,
                 char *err, size_t errlen)
 {
-    char *text;
-    size_t len;
-    int rc;
+    struct mix_file f;
 
-    rc = cm_text_read(path, &text, &len, diag, err, errlen);
-    if (rc < 0)
-        return rc;
-    rc = ld_mix_parse(m, nfs_version, path, text, len, diag, err, errlen);
-    free(text);
-    return rc;
+    f.m = m; /* filled by the parser: nothing is read from it here */
+    f.nfs_version = nfs_version;
+    return cm_text_parse_file(path, parse_mix_file, &f, diag, err, errlen);
 }
 
 /* ---- op selection ---------------------------------------------------------------- */

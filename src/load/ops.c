@@ -4,8 +4,14 @@
  * the biod callbacks around each of its calls: ld_op_prepare builds the
  * arguments (args.c) and picks the codecs and the call-class timeout from
  * the procedure table; ld_op_done reads the reply (reply.c) and accounts
- * the call (§4: a completed RPC is a good call whatever its NFS status; an
- * RPC failure is a bad call without a time).
+ * the call: a call answered within its class timeout is a good call
+ * whatever its NFS status (§4); a call not answered within its class
+ * timeout is a bad call without a time, as in SFS, even when a re-sent
+ * copy is answered later (the engine goes on re-sending only so that the
+ * file table learns the outcome: docs/DECISIONS.md, D2); an RPC failure is
+ * a bad call.  NFS errors the workload did not expect are counted apart
+ * (the report's Error Count), and STALE replies in a row are counted for
+ * the child's stop rule.
  */
 #include <errno.h>
 #include <string.h>
@@ -57,12 +63,36 @@ static void log_error(struct ld_child *c, const struct ld_slot *s, uint32_t st)
                      nf_status_name(st));
 }
 
+/* The accounting of one finished call of the measured run. */
+static void account(struct ld_child *c, const struct ld_slot *s, uint32_t st, uint64_t ns,
+                    int late, int expected)
+{
+    struct ld_stats *t = &c->stats;
+
+    if (s->call.retransmits > 0)
+        LD_STATS_COUNT(t, s->op, retrans);
+    if (s->call.status == 0 && !late) {
+        ld_stats_good(t, s->op, ns, st != 0);
+        if (st != 0 && !expected)
+            ld_stats_unexpected(t, s->op, st);
+    } else {
+        ld_stats_bad(t, s->op);
+        if (late)
+            LD_STATS_COUNT(t, s->op, late);
+    }
+    if (st == NF_ST_STALE || st == NF_ST_BADHANDLE)
+        t->stale++;
+    if (c->dump)
+        ld_dump_call(c->dump, c, s, s->call.status == 0 && !late ? ns : 0);
+}
+
 void ld_op_done(struct ld_slot *s, void *data)
 {
     struct ld_child *c = data;
     struct ld_req *r = &c->req;
     uint32_t st = 0;
     uint64_t ns = 0;
+    int late = 0, expected = 1;
 
     r->rpc_status = s->call.status;
     r->nfs_status = 0;
@@ -70,19 +100,18 @@ void ld_op_done(struct ld_slot *s, void *data)
         ns = s->call.t_reply_ns > s->call.t_send_ns
                  ? s->call.t_reply_ns - s->call.t_send_ns
                  : 0;
+        late = ns > (uint64_t)s->call.timeout_ms * 1000000u;
         st = ld_reply_apply(c, s);
         r->nfs_status = st;
-    }
-    if (c->measuring) {
-        if (s->call.status == 0)
-            ld_stats_good(&c->stats, s->op, ns, st != 0);
+        expected = st == 0 || ld_reply_expected(c, s, st);
+        if (st == NF_ST_STALE || st == NF_ST_BADHANDLE)
+            c->stale_run++;
         else
-            ld_stats_bad(&c->stats, s->op);
-        if (c->dump)
-            ld_dump_call(c->dump, c, s, ns);
+            c->stale_run = 0;
     }
-    if ((s->call.status != 0 || st != 0) && !(r->expect_noent && st == NF_ST_NOENT) &&
-        !r->init)
+    if (c->measuring)
+        account(c, s, st, ns, late, expected);
+    if ((s->call.status != 0 || !expected) && !r->init)
         log_error(c, s, st);
     if (s->call.retransmits > 0 &&
         ld_debug_child_on(c->debug, LD_DBG_CHILD_RPC, (int)c->index))
@@ -100,8 +129,10 @@ int ld_op_issue(struct ld_child *c)
 
     if (nf_op_proc(r->op, c->nfs_version) < 0) {
         /* SFS wired ops the version lacks to a stub: one bad call. */
-        if (c->measuring)
+        if (c->measuring) {
             ld_stats_bad(&c->stats, r->op);
+            LD_STATS_COUNT(&c->stats, r->op, requests);
+        }
         return 1;
     }
     if (r->op == NF_OP_READ)
@@ -136,6 +167,8 @@ int ld_op_request(struct ld_child *c, int op)
                      : c->req.truncate ? ", truncate"
                                        : "");
     }
+    if (c->measuring && nf_op_proc(op, c->nfs_version) >= 0)
+        LD_STATS_COUNT(&c->stats, op, requests);
     calls = ld_op_issue(c);
     if (calls < 0)
         return calls;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * options.c - the sfs/sfs3 option table (sfs-reference §13.1) and the
- * checks that need more than one value (mount-point count, -T against the
- * NFS version, -d list).  One row per option; the cm_opt engine does the
+ * checks that need more than one value (mount-point count and syntax, -T
+ * against the NFS version, -d list).  One row per option; the cm_opt engine does the
  * parsing, range messages and --help.  Exit codes follow SFS's scheme (one
  * code per option in 96..131; the exact SFS numbers are not known, so they
  * are assigned in table order from 97, 96 being a usage error).
@@ -14,9 +14,11 @@
 
 #include "common/cm.h"
 #include "common/opt.h"
+#include "load/ctl.h"
 #include "load/debug.h"
 #include "load/options.h"
 #include "nfs/nf_ops.h"
+#include "nfs/nf_spec.h"
 
 #define F(field) offsetof(struct ld_config, field), sizeof(((struct ld_config *)0)->field)
 
@@ -84,10 +86,23 @@ static const struct cm_opt ld_opts[] = {
     {'W', "biod-writes", "BIOD_MAX_WRITES", CM_OPT_INT, F(biod_writes), "2", 0,
      LD_MAX_BIODS, "calls", "N", "Write calls in flight per child.", NULL, NULL,
      CM_OPT_NONSTD, 119},
-    {'M', "prime", NULL, CM_OPT_STRING, F(prime_host), "", 0, 0, NULL, "HOST",
-     "Prime client host (multi-client runs).", NULL, NULL, 0, 120},
+    {'M', "prime", NULL, CM_OPT_STRING, F(prime_host), "", 0, 0, NULL, "HOST:PORT",
+     "Run as a client of the prime listening there (the run's token is read from "
+     "standard input).",
+     NULL, NULL, CM_OPT_CLI_ONLY, 120},
     {'N', "client", NULL, CM_OPT_INT, F(client_num), "1", 1, 10000, NULL, "N",
      "This client's number.", NULL, NULL, CM_OPT_CLI_ONLY, 121},
+    {0, "prime-ssh", NULL, CM_OPT_FLAG, F(prime_ssh), NULL, 0, 1, NULL, NULL,
+     "With -M: reach the prime at the address this client's ssh connection came "
+     "from (SSH_CONNECTION), else at -M's host.",
+     NULL, NULL, CM_OPT_CLI_ONLY, 125},
+    {0, "pid-file", NULL, CM_OPT_STRING, F(pid_file), "", 0, 0, NULL, "FILE",
+     "With -M: record this client's process ids here while it runs.", NULL, NULL,
+     CM_OPT_CLI_ONLY, 126},
+    {0, "kill-run", NULL, CM_OPT_STRING, F(kill_run), "", 0, 0, NULL, "FILE",
+     "Stop the client (and its children) a --pid-file names, then exit "
+     "(what sfs_mgr -k runs on each client).",
+     NULL, NULL, CM_OPT_CLI_ONLY, 127},
     {'c', NULL, NULL, CM_OPT_INT, F(calls_obsolete), "0", -2147483647.0, 2147483647.0,
      NULL, "CALLS", "Fixed call count (SFS 2.0): no longer supported.", NULL, NULL,
      CM_OPT_CLI_ONLY | CM_OPT_HIDDEN, LD_EXIT_C_REJECTED},
@@ -153,7 +168,7 @@ static int fail(int *exit_code, int code, int rc)
 static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size_t errlen)
 {
     char label[64];
-    int rc;
+    int rc, k;
 
     if (cfg->src[row_of('c') - ld_opts] == CM_SRC_CLI)
         return fail(exit_code, LD_EXIT_C_REJECTED,
@@ -169,6 +184,19 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     if (cfg->interactive && cfg->prime_host[0])
         return fail(exit_code, row_of('i')->exit_code,
                     cm_errf(err, errlen, "-i: not allowed with -M"));
+    if (cfg->prime_host[0]) {
+        char host[LD_HOST_MAX];
+        uint16_t port;
+
+        if (ld_ctl_split_hostport(cfg->prime_host, host, sizeof(host), &port) < 0)
+            return fail(exit_code, row_of('M')->exit_code,
+                        cm_errf(err, errlen,
+                                "-M %s: give HOST:PORT, the control port the prime "
+                                "listens on",
+                                cfg->prime_host));
+    }
+    if (cfg->kill_run[0])
+        return 0; /* needs no mount point */
     if (cfg->trace_file[0] && cfg->client_num > cfg->nclients)
         return fail(exit_code, row_of('N')->exit_code,
                     cm_errf(err, errlen, "-N %d: more than the %d clients of --clients",
@@ -185,6 +213,14 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
                             "%d mount points for %d processes: give 1, %d or a "
                             "multiple of %d",
                             cfg->nmounts, cfg->procs, cfg->procs, cfg->procs));
+    /* a mount point that cannot parse fails now, not in every child */
+    for (k = 0; k < cfg->nmounts; k++) {
+        struct nf_mount_spec spec;
+
+        rc = nf_parse_mount_spec(cfg->mounts[k], &spec, err, errlen);
+        if (rc < 0)
+            return fail(exit_code, LD_EXIT_MOUNTS, rc);
+    }
     return 0;
 }
 

@@ -10,9 +10,10 @@
  * reset).  The next interval should carry its own share
  * (rate x interval) and, in the run phase, half of the run's deficit so far,
  * bounded to +-25 % of the share (a partial catch-up: the whole deficit at
- * once is what made SFS 2.0 oscillate).  The time per call is interval /
- * planned calls and the sleep per call is that minus w and e, at least 0
- * and at most 2 x (previous + 5) ms.
+ * once is what made SFS 2.0 oscillate).  The deficit and the work leave out
+ * the time given up after a stall (pacing.h: bounded catch-up).  The time
+ * per call is interval / planned calls and the sleep per call is that
+ * minus w and e, at least 0 and at most 2 x (previous + 5) ms.
  * Deviation: SFS slept whole milliseconds; sleeps here are in nanoseconds
  * so that rates above 1 000 calls/s per child can be held within 1 %.
  */
@@ -70,6 +71,33 @@ void ld_pacer_start_phase(struct ld_pacer *p, int phase)
     p->slept_interval_ns = p->slept_phase_ns = 0;
     p->asked_interval_ns = 0;
     p->next_deadline_ns = now;
+    p->dropped_ns = p->stalled_interval_ns = 0;
+    p->last_late_ns = 0;
+    p->max_lag_ns = 0;
+}
+
+/* Lateness at now against the schedule of the phase, in ns (negative:
+ * ahead).  calls_phase calls are done; the next is due at calls / rate. */
+static double lateness_ns(const struct ld_pacer *p, uint64_t now)
+{
+    return (double)(now - p->phase_start_ns) - (double)p->dropped_ns -
+           (double)p->calls_phase * NS_PER_S / p->rate;
+}
+
+void ld_pacer_note_lag(struct ld_pacer *p, uint64_t now)
+{
+    double late = lateness_ns(p, now);
+
+    if (p->phase == LD_PHASE_RUN && late > (double)p->max_lag_ns)
+        p->max_lag_ns = (uint64_t)late;
+}
+
+uint64_t ld_pacer_behind_ns(const struct ld_pacer *p, uint64_t now)
+{
+    double owed =
+        (double)(now - p->phase_start_ns) - (double)p->calls_phase * NS_PER_S / p->rate;
+
+    return owed > 0 ? (uint64_t)owed : 0;
 }
 
 /* ---- SFS mode ------------------------------------------------------------- */
@@ -128,7 +156,8 @@ static int checkpoint(struct ld_pacer *p, uint64_t now)
             rc = -ETIME;
         }
     } else if (p->mode == LD_PACE_SFS) {
-        double work_ns = ival_ns - (double)p->slept_interval_ns;
+        double work_ns =
+            ival_ns - (double)p->slept_interval_ns - (double)p->stalled_interval_ns;
         double w_ms, e_ms, deficit, planned, next_ms, cap;
 
         if (work_ns < 0)
@@ -139,7 +168,8 @@ static int checkpoint(struct ld_pacer *p, uint64_t now)
             /* catch up half the run's deficit, at most a quarter of an
              * interval's calls either way; warm-up only tracks the rate,
              * so the run starts from the steady-state sleep */
-            deficit = p->rate * phase_ns / NS_PER_S - (double)p->calls_phase;
+            deficit = p->rate * (phase_ns - (double)p->dropped_ns) / NS_PER_S -
+                      (double)p->calls_phase;
             deficit /= 2;
             if (deficit > planned / 4)
                 deficit = planned / 4;
@@ -171,6 +201,7 @@ static int checkpoint(struct ld_pacer *p, uint64_t now)
     p->calls_interval = 0;
     p->slept_interval_ns = 0;
     p->asked_interval_ns = 0;
+    p->stalled_interval_ns = 0;
     return rc;
 }
 
@@ -245,10 +276,22 @@ int ld_pacer_after(struct ld_pacer *p, uint32_t calls)
     }
     req_ns = (uint64_t)llround(p->sleep_ms * NS_PER_MS * calls);
     if (p->phase == LD_PHASE_RUN) {
-        /* Deviation (D7): stay within +-20 ms of the schedule, pacing.h */
-        double behind_ns = (double)(now - p->phase_start_ns) -
-                           (double)p->calls_phase * NS_PER_S / p->rate;
+        /* Deviation (D7): stay within +-20 ms of the schedule, and make up
+         * at most LD_PACE_DEBT_NS of a stall (pacing.h) */
+        double behind_ns = lateness_ns(p, now);
 
+        if (behind_ns > (double)p->max_lag_ns)
+            p->max_lag_ns = (uint64_t)behind_ns;
+        if (behind_ns > (double)LD_PACE_DEBT_NS) {
+            /* a stall: what it added to the lateness is not work; beyond
+             * the debt it is given up */
+            double before = p->last_late_ns > 0 ? (double)p->last_late_ns : 0;
+
+            p->stalled_interval_ns += (uint64_t)(behind_ns - before);
+            p->dropped_ns += (uint64_t)(behind_ns - (double)LD_PACE_DEBT_NS);
+            behind_ns = (double)LD_PACE_DEBT_NS;
+        }
+        p->last_late_ns = (int64_t)behind_ns;
         if (behind_ns > (double)LD_PACE_CATCHUP_NS) {
             /* the schedule now settles the debt: keeping it in the carry
              * as well would make the same time up twice */

@@ -191,18 +191,14 @@ static uint64_t now_ms(void)
     return cm_now_ns() / 1000000u;
 }
 
-int ld_parent_phase(struct ld_parent *p, uint32_t cmd, uint32_t arg, unsigned timeout_s)
+int ld_parent_command(struct ld_parent *p, uint32_t cmd, uint32_t arg)
 {
-    struct pollfd *pf;
-    uint64_t deadline = now_ms() + (uint64_t)timeout_s * 1000u;
-    unsigned k, left = p->nprocs;
+    unsigned k;
     int rc = 0;
 
-    pf = calloc(p->nprocs, sizeof(*pf));
-    if (pf == NULL)
-        return cm_errf(p->last_error, sizeof(p->last_error), "out of memory"), -ENOMEM;
-    for (k = 0; k < p->nprocs && rc == 0; k++) {
+    for (k = 0; k < p->nprocs; k++)
         p->procs[k].done = 0;
+    for (k = 0; k < p->nprocs && rc == 0; k++) {
         if (ld_msg_send(p->procs[k].fd, cmd, arg, NULL, 0) < 0) {
             /* It may have said why before it went: read that first. */
             rc = read_answer(p, k, cmd);
@@ -212,6 +208,47 @@ int ld_parent_phase(struct ld_parent *p, uint32_t cmd, uint32_t arg, unsigned ti
             }
         }
     }
+    return rc;
+}
+
+unsigned ld_parent_pollfds(const struct ld_parent *p, struct pollfd *pf)
+{
+    unsigned k;
+
+    for (k = 0; k < p->nprocs; k++) {
+        pf[k].fd = p->procs[k].done ? -1 : p->procs[k].fd;
+        pf[k].events = POLLIN;
+        pf[k].revents = 0;
+    }
+    return p->nprocs;
+}
+
+int ld_parent_service(struct ld_parent *p, const struct pollfd *pf, uint32_t cmd)
+{
+    unsigned k, left = 0;
+
+    for (k = 0; k < p->nprocs; k++) {
+        if (!p->procs[k].done && pf[k].fd >= 0 && pf[k].revents != 0) {
+            int r = read_answer(p, k, cmd);
+            if (r < 0)
+                return r;
+        }
+        left += !p->procs[k].done;
+    }
+    return (int)left;
+}
+
+int ld_parent_phase(struct ld_parent *p, uint32_t cmd, uint32_t arg, unsigned timeout_s)
+{
+    struct pollfd *pf;
+    uint64_t deadline = now_ms() + (uint64_t)timeout_s * 1000u;
+    int rc, left;
+
+    pf = calloc(p->nprocs, sizeof(*pf));
+    if (pf == NULL)
+        return cm_errf(p->last_error, sizeof(p->last_error), "out of memory"), -ENOMEM;
+    rc = ld_parent_command(p, cmd, arg);
+    left = (int)p->nprocs;
     while (rc == 0 && left > 0) {
         uint64_t now = now_ms();
         int n;
@@ -224,15 +261,11 @@ int ld_parent_phase(struct ld_parent *p, uint32_t cmd, uint32_t arg, unsigned ti
         }
         if (now >= deadline) {
             cm_errf(p->last_error, sizeof(p->last_error),
-                    "%u child(ren) did not finish the phase in %u s", left, timeout_s);
+                    "%d child(ren) did not finish the phase in %u s", left, timeout_s);
             rc = -ETIMEDOUT;
             break;
         }
-        for (k = 0; k < p->nprocs; k++) {
-            pf[k].fd = p->procs[k].done ? -1 : p->procs[k].fd;
-            pf[k].events = POLLIN;
-            pf[k].revents = 0;
-        }
+        ld_parent_pollfds(p, pf);
         /* short ticks so that a signal is seen even if poll restarts */
         n = poll(pf, p->nprocs, (int)(deadline - now < 200 ? deadline - now : 200));
         if (n < 0 && errno != EINTR) {
@@ -240,15 +273,10 @@ int ld_parent_phase(struct ld_parent *p, uint32_t cmd, uint32_t arg, unsigned ti
             cm_errf(p->last_error, sizeof(p->last_error), "poll: %s", strerror(errno));
             break;
         }
-        for (k = 0; n > 0 && k < p->nprocs && rc == 0; k++) {
-            int r;
-            if (pf[k].revents == 0)
-                continue;
-            r = read_answer(p, k, cmd);
-            if (r < 0)
-                rc = r;
-            else if (r == 1)
-                left--;
+        if (n > 0) {
+            left = ld_parent_service(p, pf, cmd);
+            if (left < 0)
+                rc = left;
         }
     }
     free(pf);

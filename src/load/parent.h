@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <poll.h>
 #include <sys/types.h>
 
 #include "common/cm.h"
@@ -60,6 +61,19 @@ int ld_parent_spawn(struct ld_parent *p, unsigned n, ld_child_fn fn, void *data)
  * -ETIMEDOUT, -EINTR) with the cause in last_error.
  */
 int ld_parent_phase(struct ld_parent *p, uint32_t cmd, uint32_t arg, unsigned timeout_s);
+
+/*
+ * The same phase for a caller with its own poll() loop (the client of a
+ * prime): ld_parent_command sends cmd to every child (0, or -errno when a
+ * child is already gone); ld_parent_pollfds fills pf[0..nprocs) (children
+ * that answered get fd -1) and returns nprocs; after poll(),
+ * ld_parent_service reads the answers and returns how many children have
+ * still to answer cmd, or -errno with last_error (the children are not
+ * stopped: the caller decides).
+ */
+int ld_parent_command(struct ld_parent *p, uint32_t cmd, uint32_t arg);
+unsigned ld_parent_pollfds(const struct ld_parent *p, struct pollfd *pf);
+int ld_parent_service(struct ld_parent *p, const struct pollfd *pf, uint32_t cmd);
 
 /* Sends LD_MSG_STOP to every child (the prime's STOP). */
 void ld_parent_stop_phase(struct ld_parent *p);

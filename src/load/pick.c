@@ -38,10 +38,37 @@ static int pick_io(struct ld_child *c, struct ld_req *r, int write)
     r->append = p.append;
     if (p.nofit)
         c->stats.nofit++;
+    if (p.nofit && c->measuring)
+        LD_STATS_COUNT(&c->stats, r->op, nofit);
     if (p.append && c->measuring)
         c->stats.appends++;
     r->block = c->setup->iodist.block_bytes;
     r->ncalls = r->len == 0 ? 1 : (r->len + r->block - 1) / r->block;
+    /* what the deck needs to re-weight reads and writes (deck.c) */
+    c->io_reqs[write]++;
+    c->io_calls[write] += r->ncalls;
+    return 0;
+}
+
+/* COMMIT (v3): a file holding UNSTABLE data not yet committed, else (none
+ * has any) a working io file (docs/sfs.md). */
+static uint32_t pick_commit(struct ld_child *c)
+{
+    if (c->n_uncommitted > 0)
+        return c->uncommitted[cm_rng_below(&c->rng, c->n_uncommitted)];
+    return working(c);
+}
+
+/* Remembers the states of the picked entries: the errors they imply are
+ * expected (reply.c). */
+static int picked(struct ld_child *c, struct ld_req *r)
+{
+    const struct ld_files *t = &c->files;
+
+    if (r->file != LD_NO_FILE)
+        r->pick_state = t->f[r->file].state;
+    if (r->file2 != LD_NO_FILE)
+        r->pick_state2 = t->f[r->file2].state;
     return 0;
 }
 
@@ -60,9 +87,11 @@ int ld_op_pick(struct ld_child *c, int op)
         return pick_io(c, r, 0);
     case NF_OP_WRITE:
         return pick_io(c, r, 1);
+    case NF_OP_COMMIT:
+        r->file = pick_commit(c);
+        break;
     case NF_OP_GETATTR:
     case NF_OP_ACCESS:
-    case NF_OP_COMMIT:
     case NF_OP_PATHCONF:
     case NF_OP_FSSTAT:
     case NF_OP_READDIR:
@@ -128,5 +157,5 @@ int ld_op_pick(struct ld_child *c, int op)
     if (r->file == LD_NO_FILE ||
         ((op == NF_OP_RENAME || op == NF_OP_LINK) && r->file2 == LD_NO_FILE))
         return -ENOENT;
-    return 0;
+    return picked(c, r);
 }

@@ -29,6 +29,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "load/options.h"
 #include "load/replay_int.h"
 
 #define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
@@ -512,14 +513,14 @@ int ld_replay_run(struct ld_child *c)
             rc = issue(rp);
         if (rc == 0 && !idle(rp))
             rc = wait_and_service(rp, now);
-        if (rc == -ENOTCONN || rc == -ECONNRESET || rc == -EPIPE) {
-            rc = ld_child_reconnect(c);
-            if (rc < 0)
-                return rc;
-            continue;
-        }
-        if (rc < 0)
+        if (rc < 0) { /* the client gave up (its TCP reconnection included) */
+            if (rc != -EIO) /* -EIO: a reader error, already in last_error */
+                cm_errf(c->last_error, sizeof(c->last_error), "replay: %s: %s",
+                        ld_config_mount_for_child(c->cfg, (int)c->index),
+                        rp_client_last_error(c->clnt)[0] ? rp_client_last_error(c->clnt)
+                                                         : strerror(-rc));
             return rc;
+        }
     }
     if (c->stop) { /* drain what is in flight: every call gets its answer */
         while (rp->in_flight > 0 && rp_poll(&c->clnt, 1, -1) >= 0)

@@ -5,7 +5,9 @@
  * size) and any new handle are read out of the decoded result; then the
  * entry's state follows the reply, including the answers a retransmitted
  * call gets (EXIST after a create the server had already done, NOENT
- * after a remove it had already done).
+ * after a remove it had already done).  Also here: which NFS errors the
+ * workload expects (ld_reply_expected), and the list of files holding
+ * UNSTABLE data that COMMIT takes its file from.
  */
 #include <string.h>
 
@@ -111,6 +113,41 @@ static uint32_t read_reply2(struct ld_child *c, struct ld_slot *s, uint32_t into
     return st;
 }
 
+/* ---- files with uncommitted data (v3 COMMIT, docs/sfs.md) ---------------- */
+
+static void uncommitted_add(struct ld_child *c, uint32_t i)
+{
+    struct ld_file *f = &c->files.f[i];
+
+    if (f->unstable || c->n_uncommitted >= LD_UNCOMMITTED_MAX)
+        return;
+    f->unstable = 1;
+    c->uncommitted[c->n_uncommitted++] = i;
+}
+
+static void uncommitted_remove(struct ld_child *c, uint32_t i)
+{
+    uint32_t k;
+
+    if (!c->files.f[i].unstable)
+        return;
+    c->files.f[i].unstable = 0;
+    for (k = 0; k < c->n_uncommitted; k++)
+        if (c->uncommitted[k] == i) {
+            c->uncommitted[k] = c->uncommitted[--c->n_uncommitted];
+            return;
+        }
+}
+
+/* A v3 WRITE the server did not make stable leaves data for COMMIT
+ * (population's writes are left out: nothing commits them in SFS). */
+static void note_unstable(struct ld_child *c, struct ld_slot *s)
+{
+    if (c->nfs_version == 3 && !c->req.init &&
+        s->res.r3_write.WRITE3res_u.resok.committed != FILE_SYNC)
+        uncommitted_add(c, s->file);
+}
+
 /* The file table after a successful (or expected) reply. */
 static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
 {
@@ -179,6 +216,12 @@ static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
     case NF_OP_WRITE:
         if (ok && s->offset + s->len > f->size)
             ld_files_set_size(t, s->file, s->offset + s->len);
+        if (ok)
+            note_unstable(c, s);
+        break;
+    case NF_OP_COMMIT:
+        if (ok)
+            uncommitted_remove(c, s->file);
         break;
     case NF_OP_SETATTR:
         if (ok && r->truncate) {
@@ -200,4 +243,32 @@ uint32_t ld_reply_apply(struct ld_child *c, struct ld_slot *s)
     if (s->file != LD_NO_FILE)
         apply(c, s, st);
     return st;
+}
+
+int ld_reply_expected(const struct ld_child *c, const struct ld_slot *s, uint32_t st)
+{
+    const struct ld_req *r = &c->req;
+    int again = s->call.retransmits > 0; /* the server may have done it */
+
+    switch (s->op) {
+    case NF_OP_LOOKUP:
+        return st == NF_ST_NOENT && (r->expect_noent || r->pick_state == LD_NONEXISTENT);
+    case NF_OP_CREATE:
+    case NF_OP_MKNOD:
+    case NF_OP_SYMLINK:
+    case NF_OP_MKDIR:
+        return st == NF_ST_EXIST && (again || r->pick_state != LD_NONEXISTENT);
+    case NF_OP_REMOVE:
+        return st == NF_ST_NOENT && (again || r->pick_state == LD_NONEXISTENT);
+    case NF_OP_RMDIR:
+        return (st == NF_ST_NOENT && (again || r->pick_state == LD_NONEXISTENT)) ||
+               (st == NF_ST_NOTEMPTY && r->pick_state == LD_EXISTS);
+    case NF_OP_RENAME:
+        return st == NF_ST_NOENT && (again || r->pick_state == LD_NONEXISTENT);
+    case NF_OP_LINK:
+        return (st == NF_ST_EXIST && (again || r->pick_state2 != LD_NONEXISTENT)) ||
+               (st == NF_ST_NOENT && r->pick_state == LD_NONEXISTENT);
+    default:
+        return 0;
+    }
 }

@@ -2,7 +2,7 @@
 /*
  * report.c - the client report in SFS 3.0's layout (sfs-reference §16.1 -
  * §16.4), the validity checks and codes of §17.1, and the YAML results.
- * Every number shown is computed once per op by op_figures(), which both
+ * Every number shown is computed once per op by ld_report_op_figures(), which both
  * the text table and the YAML use, so the two can never disagree.
  *
  * Deviations (documented in the YAML as well):
@@ -11,7 +11,12 @@
  *    still prints whole seconds;
  *  - zero good calls gives code 14 ("No good calls"); SFS printed both
  *    messages and returned 16 there, a quirk that would make the prime say
- *    "Op mix missed".
+ *    "Op mix missed";
+ *  - the table's Success and Error counts leave out / add the NFS errors the
+ *    workload did not expect (SFS counted every NFS error as a success);
+ *  - rules beyond SFS 3.0 (codes 17-21): more than 1 % unexpected NFS
+ *    errors, a run that ended early, and -F, --open-loop and --seed as
+ *    non-standard parameters.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "common/cm.h"
@@ -27,6 +33,7 @@
 #include "load/options.h"
 #include "load/replay.h"
 #include "load/report.h"
+#include "nfs/nf.h"
 
 #define STARS    "************************************************************************"
 #define BOX_RULE "------------------------------------------------------"
@@ -39,7 +46,9 @@ static const char *const invalid_text[LD_INV_NCODES] = {
     "Append percentage", "KB per block",   "Number client directories",
     "Fileset delta",     "Max biod reads", "Number symlinks",
     "Max biod writes",   "Warmup time",    "No good calls",
-    "Failed RPC calls",  "Op mix missed",
+    "Failed RPC calls",  "Op mix missed",  "Unexpected NFS errors",
+    "Run ended early",   "File count",     "Pacing",
+    "Random seed",
 };
 
 const char *ld_invalid_text(int code)
@@ -49,16 +58,17 @@ const char *ld_invalid_text(int code)
 
 /* ---- figures ------------------------------------------------------------- */
 
-struct op_figures {
-    int target;    /* mix percent */
-    double actual; /* op good / total good x 100 */
-    uint64_t good, bad;
-    double mean, stddev, ci;
-    double pct_time; /* op ms / all ms x 100, ms as SFS's integer ms */
-    double p50, p99, max_ms;
-};
+uint64_t ld_report_success(const struct ld_opstat *o)
+{
+    return o->good > o->unexpected ? o->good - o->unexpected : 0;
+}
 
-static void op_figures(const struct ld_report_in *in, int op, struct op_figures *f)
+uint64_t ld_report_errors(const struct ld_opstat *o)
+{
+    return o->bad + o->unexpected;
+}
+
+void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_figures *f)
 {
     const struct ld_opstat *o = &in->stats->op[op];
     const struct ld_opstat *t = &in->stats->op[NF_OP_TOTAL];
@@ -69,6 +79,9 @@ static void op_figures(const struct ld_report_in *in, int op, struct op_figures 
     f->actual = t->good ? (double)o->good * 100.0 / (double)t->good : 0;
     f->good = o->good;
     f->bad = o->bad;
+    f->success = ld_report_success(o);
+    f->errors = ld_report_errors(o);
+    f->calls_per_req = o->requests ? (double)(o->good + o->bad) / (double)o->requests : 0;
     f->mean = ld_stats_mean_ms(o);
     f->stddev = ld_stats_stddev(o);
     f->ci = ld_stats_ci(o);
@@ -76,6 +89,11 @@ static void op_figures(const struct ld_report_in *in, int op, struct op_figures 
     f->p50 = cm_hist_quantile_ms(&o->hist, 0.50);
     f->p99 = cm_hist_quantile_ms(&o->hist, 0.99);
     f->max_ms = (double)o->hist.max_us / 1000.0;
+    if (in->agg) { /* §11: SFS averages these over the clients */
+        f->actual = op < NF_NOPS ? in->agg->actual_pct[op] : 100.0;
+        f->mean = in->agg->mean_ms[op];
+        f->pct_time = in->agg->pct_time[op];
+    }
 }
 
 static uint64_t child_mean_runtime_ns(const struct ld_report_in *in)
@@ -87,6 +105,8 @@ static uint64_t child_mean_runtime_ns(const struct ld_report_in *in)
 
 uint64_t ld_report_runtime_s(const struct ld_report_in *in)
 {
+    if (in->agg)
+        return in->agg->runtime_s;
     return (child_mean_runtime_ns(in) + 500000000ull) / 1000000000ull;
 }
 
@@ -95,6 +115,8 @@ uint64_t ld_report_ops_x100(const struct ld_report_in *in)
     uint64_t ns = child_mean_runtime_ns(in);
     double calls = (double)in->stats->op[NF_OP_TOTAL].good;
 
+    if (in->agg)
+        return in->agg->ops_x100;
     return ns ? (uint64_t)(calls * 100.0 * 1e9 / (double)ns) : 0;
 }
 
@@ -102,6 +124,8 @@ uint64_t ld_report_resp_x100(const struct ld_report_in *in)
 {
     const struct ld_opstat *t = &in->stats->op[NF_OP_TOTAL];
 
+    if (in->agg)
+        return in->agg->resp_x100;
     return t->good ? (uint64_t)(t->sum_ms * 100.0 / (double)t->good) : 0;
 }
 
@@ -134,6 +158,16 @@ static void min_int(struct ld_validity *v, int code, int actual, int minimum)
                  ld_invalid_text(code), actual, minimum);
 }
 
+/* A run that ended before its time says why (its code wins: it is the
+ * cause of the others). */
+static void ended_early(const struct ld_report_in *in, struct ld_validity *v)
+{
+    if (in->stats->ended_early == LD_END_UNREACHABLE)
+        add_line(v, LD_INV_ENDED_EARLY,
+                 "INVALID RUN, the run ended early: the NFS server could not be reached "
+                 "again after the connection was lost");
+}
+
 static int check_counters(const struct ld_report_in *in, struct ld_validity *v)
 {
     const struct ld_opstat *t = &in->stats->op[NF_OP_TOTAL];
@@ -141,22 +175,32 @@ static int check_counters(const struct ld_report_in *in, struct ld_validity *v)
 
     if (t->good == 0) {
         add_line(v, LD_INV_NO_GOOD, "INVALID RUN No good calls");
+        ended_early(in, v);
         return -1;
     }
-    if (t->bad * 100 / t->good >= 1) {
+    if (t->bad * 100 / t->good >= 1)
         add_line(v, LD_INV_FAILED_RPC, "INVALID RUN, %" PRIu64 "%% Failed RPC calls",
                  t->bad * 100 / t->good);
+    /* beyond SFS: an NFS error is a completed call for SFS, but a server
+     * that answers more than 1 % of the calls with errors the workload
+     * did not ask for is not doing the work */
+    if (t->unexpected * 100 > t->good)
+        add_line(v, LD_INV_NFS_ERRORS, "INVALID RUN, %.2f%% Unexpected NFS errors",
+                 (double)t->unexpected * 100.0 / (double)t->good);
+    if (v->code) {
+        ended_early(in, v);
         return -1;
     }
     for (op = 0; op < NF_NOPS; op++) {
-        struct op_figures f;
+        struct ld_op_figures f;
 
-        op_figures(in, op, &f);
+        ld_report_op_figures(in, op, &f);
         if (fabs(f.actual - f.target) > 1.5)
             add_line(v, LD_INV_MIX_MISSED,
                      "INVALID RUN, %s target %d%% actual %.1f%% Op mix missed",
                      nf_op_name(op), f.target, f.actual);
     }
+    ended_early(in, v);
     return v->code ? -1 : 0;
 }
 
@@ -167,6 +211,21 @@ int ld_validity_check(const struct ld_report_in *in, struct ld_validity *v)
     memset(v, 0, sizeof(*v));
     if (check_counters(in, v) < 0)
         return v->code;
+    /* FreeSFS's non-standard settings first, so that SFS's own code wins
+     * when both kinds fail */
+    if (c->seed != CM_RNG_DEFAULT_SEED)
+        add_line(v, LD_INV_SEED,
+                 "INVALID RUN, ILLEGAL PARAMETER: Non-standard %s %lld != %d",
+                 ld_invalid_text(LD_INV_SEED), (long long)c->seed, CM_RNG_DEFAULT_SEED);
+    if (c->pace_mode != LD_PACE_SFS)
+        add_line(v, LD_INV_PACING,
+                 "INVALID RUN, ILLEGAL PARAMETER: Non-standard %s open-loop (%s) != sfs",
+                 ld_invalid_text(LD_INV_PACING),
+                 c->pace_mode == LD_PACE_OPEN_POISSON ? "poisson" : "fixed");
+    if (c->io_files > 0)
+        add_line(v, LD_INV_FILE_COUNT,
+                 "INVALID RUN, ILLEGAL PARAMETER: Non-standard %s %d != %u x load (-F)",
+                 ld_invalid_text(LD_INV_FILE_COUNT), c->io_files, LD_FILES_PER_OPS);
     /* parameters, in SFS's order: the last failing one gives the code */
     if (in->iodist && in->iodist->from_file)
         add_line(v, LD_INV_IODIST, "INVALID RUN, ILLEGAL PARAMETER: Non-standard %s",
@@ -201,13 +260,14 @@ void ld_report_params(FILE *out, const struct ld_report_in *in)
 {
     const struct ld_config *c = in->cfg;
     const struct ld_sizing *s = in->sizing;
-    unsigned p = (unsigned)c->procs;
+    unsigned n = in->agg ? in->agg->nclients : 1, p = (unsigned)c->procs * n;
 
     fprintf(out, "%s\n", STARS);
-    fprintf(out, "Client Test Parameters: \n");
-    fprintf(out, "\tNumber of processes = %d\n", c->procs);
-    fprintf(out, "\tRequested Load (NFS V%d operations/second) = %d\n", c->nfs_version,
-            c->load);
+    fprintf(out, "%s Test Parameters: \n", in->agg ? "Aggregate" : "Client");
+    fprintf(out, "\tNumber of processes = %u\n", p);
+    fprintf(out, "\tRequested Load (NFS V%d operations/second) = %llu\n", c->nfs_version,
+            in->agg ? (unsigned long long)in->agg->requested_load
+                    : (unsigned long long)c->load);
     fprintf(out, "\tMaximum number of outstanding biod writes = %d\n", c->biod_writes);
     fprintf(out, "\tMaximum number of outstanding biod reads = %d\n", c->biod_reads);
     fprintf(out, "\tWarm-up time (seconds) = %d\n", c->warmup_s);
@@ -247,11 +307,13 @@ static void op_table(FILE *out, const struct ld_report_in *in)
             "+- Msec/Op", "Time");
     fprintf(out, "%s\n", RULE);
     for (op = 0; op < NF_NOPS; op++) {
-        struct op_figures f;
+        struct ld_op_figures f;
 
-        op_figures(in, op, &f);
-        fprintf(out, ROW_FMT, nf_op_name(op), f.target, f.actual, f.good, f.bad, f.mean,
-                f.stddev, f.ci, f.pct_time);
+        ld_report_op_figures(in, op, &f);
+        if (in->agg && f.target == 0 && f.good == 0 && f.bad == 0)
+            continue; /* the aggregate drops unused ops (§11) */
+        fprintf(out, ROW_FMT, nf_op_name(op), f.target, f.actual, f.success, f.errors,
+                f.mean, f.stddev, f.ci, f.pct_time);
     }
     fprintf(out, "%s\n", RULE);
 }
@@ -272,25 +334,173 @@ static void summary(FILE *out, const struct ld_report_in *in)
         snprintf(mixname, sizeof(mixname), "%s", in->mix->file);
     else
         snprintf(mixname, sizeof(mixname), "[ SFS Default ]");
+    const struct ld_report_agg *agg = in->agg;
+
     fprintf(out, "\n        %s\n        %s\n        %s\n", BOX_RULE,
-            "| SPEC SFS VERSION 3.0 SINGLE CLIENT RESULTS SUMMARY |", BOX_RULE);
-    fprintf(out,
-            "NFS V%d THROUGHPUT: %4" PRIu64 ".%02" PRIu64
-            " Ops/Sec   AVG. RESPONSE TIME: "
-            "%4" PRIu64 ".%02" PRIu64 " Msec/Op\n",
-            in->cfg->nfs_version, ops / 100, ops % 100, resp / 100, resp % 100);
+            agg ? "|   SPEC SFS VERSION 3.0 AGGREGATE RESULTS SUMMARY   |"
+                : "| SPEC SFS VERSION 3.0 SINGLE CLIENT RESULTS SUMMARY |",
+            BOX_RULE);
+    if (agg)
+        fprintf(out,
+                "NFS V%d THROUGHPUT: %7.0f Ops/Sec   AVG. RESPONSE TIME: %7.1f Msec/Op\n",
+                in->cfg->nfs_version, (double)ops / 100.0, (double)resp / 100.0);
+    else
+        fprintf(out,
+                "NFS V%d THROUGHPUT: %4" PRIu64 ".%02" PRIu64
+                " Ops/Sec   AVG. RESPONSE TIME: "
+                "%4" PRIu64 ".%02" PRIu64 " Msec/Op\n",
+                in->cfg->nfs_version, ops / 100, ops % 100, resp / 100, resp % 100);
     fprintf(out, "%s PROTOCOL\n", in->cfg->tcp ? "TCP" : "UDP");
-    fprintf(out, "FAST CALLS: %" PRIu64 "\n", t->fast);
+    if (!agg)
+        fprintf(out, "FAST CALLS: %" PRIu64 "\n", t->fast);
     fprintf(out, "NFS MIXFILE: %s\n", mixname);
-    fprintf(out, "CLIENT REQUESTED LOAD: %d Ops/Sec \n", in->cfg->load);
+    if (agg)
+        fprintf(out, "AGGREGATE REQUESTED LOAD: %" PRIu64 " Ops/Sec \n",
+                agg->requested_load);
+    else
+        fprintf(out, "CLIENT REQUESTED LOAD: %d Ops/Sec \n", in->cfg->load);
     fprintf(out, "TOTAL NFS OPERATIONS: %-8" PRIu64 "      TEST TIME: %" PRIu64 " Sec \n",
             t->good, ld_report_runtime_s(in));
-    fprintf(out, "FILE SET SIZE CREATED: %" PRIu64 " KB\n", s->total_kb);
+    if (agg) {
+        fprintf(out, "NUMBER OF SFS CLIENTS: %u\n", agg->nclients);
+        fprintf(out, "TOTAL FILE SET SIZE CREATED: %6.1f MB\n",
+                (double)s->total_kb / 1024);
+        fprintf(
+            out,
+            "TOTAL FILE SET SIZE ACCESSED: %6.1f - %6.1f MB  (%u%% to %u%% of Base)\n",
+            (double)s->least_kb / 1024, (double)s->most_kb / 1024,
+            pct_of(s->least_kb, s->base_kb), pct_of(s->most_kb, s->base_kb));
+    } else {
+        fprintf(out, "FILE SET SIZE CREATED: %" PRIu64 " KB\n", s->total_kb);
+        fprintf(out,
+                "FILE SET SIZE ACCESSED: %" PRIu64 " - %" PRIu64
+                " KB  (%u%% to %u%% of Base)\n",
+                s->least_kb, s->most_kb, pct_of(s->least_kb, s->base_kb),
+                pct_of(s->most_kb, s->base_kb));
+    }
+    fprintf(out, "%s\n", RULE);
+}
+
+/* ---- the lines beyond SFS ------------------------------------------------- */
+
+/* "name count, name count" for the ops whose field is nonzero. */
+static void per_op_list(FILE *out, const struct ld_stats *s, size_t field)
+{
+    const char *sep = "";
+    int op;
+
+    for (op = 0; op < NF_NOPS; op++) {
+        uint64_t n = *(const uint64_t *)((const char *)&s->op[op] + field);
+
+        if (n) {
+            fprintf(out, "%s%s %" PRIu64, sep, nf_op_name(op), n);
+            sep = ", ";
+        }
+    }
+}
+
+static void details_calls(FILE *out, const struct ld_stats *s)
+{
+    const struct ld_opstat *t = &s->op[NF_OP_TOTAL];
+    unsigned k;
+
     fprintf(out,
-            "FILE SET SIZE ACCESSED: %" PRIu64 " - %" PRIu64
-            " KB  (%u%% to %u%% of Base)\n",
-            s->least_kb, s->most_kb, pct_of(s->least_kb, s->base_kb),
-            pct_of(s->most_kb, s->base_kb));
+            "BAD CALLS: %" PRIu64 " (%" PRIu64
+            " answered only after the call timeout, %" PRIu64
+            " not answered or failed)\n",
+            t->bad, t->late, t->bad - t->late);
+    fprintf(out, "RETRANSMITTED CALLS: %" PRIu64, t->retrans);
+    if (t->retrans) {
+        fputs(" (", out);
+        per_op_list(out, s, offsetof(struct ld_opstat, retrans));
+        fputc(')', out);
+    }
+    fputc('\n', out);
+    if (t->unexpected) {
+        const char *sep = "";
+
+        fprintf(out, "UNEXPECTED NFS ERRORS: %" PRIu64 " of %" PRIu64 " calls (%.2f%%): ",
+                t->unexpected, t->good,
+                t->good ? (double)t->unexpected * 100.0 / (double)t->good : 0);
+        for (k = 0; k < LD_NSTATUS; k++)
+            if (s->err_status[k]) {
+                uint32_t st = ld_stats_slot_status(k);
+                fprintf(out, "%s%s %" PRIu64, sep,
+                        st == UINT32_MAX ? "other" : nf_status_name(st),
+                        s->err_status[k]);
+                sep = ", ";
+            }
+        fputs("; by op: ", out);
+        per_op_list(out, s, offsetof(struct ld_opstat, unexpected));
+        fputc('\n', out);
+    }
+    if (s->stale)
+        fprintf(out, "STALE FILE HANDLES: %" PRIu64 " replies\n", s->stale);
+    if (s->reconnects)
+        fprintf(out, "TCP RECONNECTIONS: %" PRIu64 "\n", s->reconnects);
+}
+
+static double per_req(const struct ld_opstat *o)
+{
+    return o->requests ? (double)(o->good + o->bad) / (double)o->requests : 0;
+}
+
+static void details_mix(FILE *out, const struct ld_stats *s)
+{
+    const struct ld_opstat *rd = &s->op[NF_OP_READ], *wr = &s->op[NF_OP_WRITE];
+
+    fprintf(out,
+            "REALISED MIX: %.1f%% of %" PRIu64 " write requests appended, %" PRIu64
+            " truncations; calls per request: read %.2f, write %.2f\n",
+            wr->requests ? (double)s->appends * 100.0 / (double)wr->requests : 0,
+            wr->requests, s->truncates, per_req(rd), per_req(wr));
+    fprintf(out, "NO-FIT (CLIPPED) TRANSFERS: %" PRIu64, s->op[NF_OP_TOTAL].nofit);
+    if (s->op[NF_OP_TOTAL].nofit) {
+        fputs(" (", out);
+        per_op_list(out, s, offsetof(struct ld_opstat, nofit));
+        fputc(')', out);
+    }
+    fputc('\n', out);
+}
+
+static void details_pacing(FILE *out, const struct ld_report_in *in)
+{
+    const struct ld_stats *s = in->stats;
+    uint32_t n = s->nchildren ? s->nchildren : 1;
+    double max_lag = (double)s->max_lag_ns / 1e9;
+
+    if (in->cfg->pace_mode == LD_PACE_SFS) {
+        fprintf(out,
+                "PACING: %.2f s behind schedule (mean of %u processes), largest lag %.3f "
+                "s, %" PRIu64 " sleeps skipped to catch up\n",
+                (double)s->behind_ns / 1e9 / n, n, max_lag, s->catchup_skips);
+    } else {
+        const struct ld_opstat *t = &s->op[NF_OP_TOTAL];
+        double lag_resp = t->good ? (t->sum_ms + s->lag_calls_ms) / (double)t->good : 0;
+
+        max_lag = (double)s->lag.max_us / 1e6;
+        fprintf(out,
+                "OPEN LOOP (%s arrivals, non-standard): issue lag p50 %.3f p99 %.3f max "
+                "%.3f ms; %" PRIu64 " of %" PRIu64
+                " requests late (more than %.0f ms after their deadline)\n",
+                in->cfg->pace_mode == LD_PACE_OPEN_POISSON ? "Poisson" : "fixed",
+                cm_hist_quantile_ms(&s->lag, 0.50), cm_hist_quantile_ms(&s->lag, 0.99),
+                (double)s->lag.max_us / 1000.0, s->late_requests, s->lag.count,
+                (double)s->late_threshold_us / 1000.0);
+        fprintf(out, "AVG. RESPONSE TIME INCLUDING ISSUE LAG: %.2f Msec/Op\n", lag_resp);
+    }
+    if (max_lag > 1.0)
+        fprintf(out,
+                "WARNING: a process fell %.3f s behind its schedule (more than 1 s): the "
+                "server stalled or the client could not keep up\n",
+                max_lag);
+}
+
+void ld_report_details(FILE *out, const struct ld_report_in *in)
+{
+    details_calls(out, in->stats);
+    details_mix(out, in->stats);
+    details_pacing(out, in);
     fprintf(out, "%s\n", RULE);
 }
 
@@ -301,10 +511,15 @@ void ld_report_client(FILE *out, const struct ld_report_in *in,
     int i;
 
     stamp(in->when, when, sizeof(when));
-    fprintf(out, "\nSFS Single Client (%s) Results, %s\n", in->host, when);
+    if (in->agg)
+        fprintf(out, "\nSFS Aggregate Results for %u Client(s), %s\n", in->agg->nclients,
+                when);
+    else
+        fprintf(out, "\nSFS Single Client (%s) Results, %s\n", in->host, when);
     fprintf(out, "NFS Protocol Version %d\n", in->cfg->nfs_version);
     op_table(out, in);
     summary(out, in);
+    ld_report_details(out, in);
     if (in->plan)
         ld_replay_report_text(out, in->plan, in->cfg->trace_speed, in->stats);
     for (i = 0; v && i < v->nlines; i++)
@@ -384,9 +599,9 @@ static void yaml_ops(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_seq_begin(y);
     for (op = 0; op <= NF_NOPS; op++) {
         const struct ld_opstat *o = &in->stats->op[op];
-        struct op_figures f;
+        struct ld_op_figures f;
 
-        op_figures(in, op, &f);
+        ld_report_op_figures(in, op, &f);
         cm_yaml_map_begin(y);
         cm_yaml_kv_str(y, "op", nf_op_name(op));
         cm_yaml_kv_int(y, "target_pct", f.target);
@@ -396,6 +611,14 @@ static void yaml_ops(struct cm_yaml *y, const struct ld_report_in *in)
         cm_yaml_kv_uint(y, "nfs_errors", o->nfs_errors);
         cm_yaml_kv_uint(y, "fast", o->fast);
         cm_yaml_kv_uint(y, "no_calls", o->no_calls);
+        cm_yaml_kv_uint(y, "success_count", f.success);
+        cm_yaml_kv_uint(y, "error_count", f.errors);
+        cm_yaml_kv_uint(y, "unexpected_nfs_errors", o->unexpected);
+        cm_yaml_kv_uint(y, "late", o->late);
+        cm_yaml_kv_uint(y, "retransmitted", o->retrans);
+        cm_yaml_kv_uint(y, "requests", o->requests);
+        cm_yaml_kv_double(y, "calls_per_request", f.calls_per_req, 3);
+        cm_yaml_kv_uint(y, "nofit", o->nofit);
         cm_yaml_kv_double(y, "mean_ms", f.mean, 3);
         cm_yaml_kv_double(y, "stddev_ms", f.stddev, 3);
         cm_yaml_kv_double(y, "ci95_ms", f.ci, 3);
@@ -406,6 +629,35 @@ static void yaml_ops(struct cm_yaml *y, const struct ld_report_in *in)
         cm_yaml_map_end(y);
     }
     cm_yaml_seq_end(y);
+}
+
+/* The realised mix and the unexpected NFS errors by status. */
+static void yaml_realised(struct cm_yaml *y, const struct ld_stats *s)
+{
+    const struct ld_opstat *wr = &s->op[NF_OP_WRITE];
+    unsigned k;
+
+    cm_yaml_key(y, "realised_mix");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_double(y, "append_share_of_writes",
+                      wr->requests ? (double)s->appends / (double)wr->requests : 0, 4);
+    cm_yaml_kv_uint(y, "appends", s->appends);
+    cm_yaml_kv_uint(y, "truncations", s->truncates);
+    cm_yaml_kv_double(y, "calls_per_read_request", per_req(&s->op[NF_OP_READ]), 3);
+    cm_yaml_kv_double(y, "calls_per_write_request", per_req(wr), 3);
+    cm_yaml_kv_uint(y, "nofit_read", s->op[NF_OP_READ].nofit);
+    cm_yaml_kv_uint(y, "nofit_write", s->op[NF_OP_WRITE].nofit);
+    cm_yaml_map_end(y);
+
+    cm_yaml_key(y, "unexpected_nfs_errors");
+    cm_yaml_map_begin(y);
+    for (k = 0; k < LD_NSTATUS; k++)
+        if (s->err_status[k]) {
+            uint32_t st = ld_stats_slot_status(k);
+            cm_yaml_kv_uint(y, st == UINT32_MAX ? "other" : nf_status_name(st),
+                            s->err_status[k]);
+        }
+    cm_yaml_map_end(y);
 }
 
 static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
@@ -421,6 +673,13 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_int(y, "requested_load", in->cfg->load);
     cm_yaml_kv_uint(y, "total_ops", s->op[NF_OP_TOTAL].good);
     cm_yaml_kv_uint(y, "failed_calls", s->op[NF_OP_TOTAL].bad);
+    cm_yaml_kv_uint(y, "late_calls", s->op[NF_OP_TOTAL].late);
+    cm_yaml_kv_uint(y, "retransmitted_calls", s->op[NF_OP_TOTAL].retrans);
+    cm_yaml_kv_uint(y, "unexpected_nfs_errors", s->op[NF_OP_TOTAL].unexpected);
+    cm_yaml_kv_uint(y, "stale_replies", s->stale);
+    cm_yaml_kv_uint(y, "tcp_reconnections", s->reconnects);
+    cm_yaml_kv_str(y, "ended_early",
+                   s->ended_early == LD_END_UNREACHABLE ? "server unreachable" : "no");
     cm_yaml_kv_uint(y, "fast_calls", s->op[NF_OP_TOTAL].fast);
     cm_yaml_kv_uint(y, "test_time_s", ld_report_runtime_s(in));
     cm_yaml_kv_double(y, "test_time_exact_s", (double)child_mean_runtime_ns(in) / 1e9, 3);
@@ -454,7 +713,15 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_uint(y, "zero_call_intervals", s->zero_intervals);
     cm_yaml_kv_uint(y, "catchup_skipped_sleeps", s->catchup_skips);
     cm_yaml_kv_uint(y, "ahead_lengthened_sleeps", s->ahead_sleeps);
+    cm_yaml_kv_double(y, "behind_schedule_s",
+                      (double)s->behind_ns / 1e9 / (s->nchildren ? s->nchildren : 1), 3);
+    cm_yaml_kv_double(y, "dropped_after_stalls_s",
+                      (double)s->dropped_ns / 1e9 / (s->nchildren ? s->nchildren : 1), 3);
+    cm_yaml_kv_double(y, "largest_lag_s", (double)s->max_lag_ns / 1e9, 3);
+    cm_yaml_kv_bool(y, "lag_over_1s", s->max_lag_ns > 1000000000ull);
     cm_yaml_map_end(y);
+
+    yaml_realised(y, s);
 
     cm_yaml_key(y, "issue_lag");
     cm_yaml_map_begin(y);
@@ -465,29 +732,63 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_double(y, "p50_ms", cm_hist_quantile_ms(&s->lag, 0.50), 3);
     cm_yaml_kv_double(y, "p99_ms", cm_hist_quantile_ms(&s->lag, 0.99), 3);
     cm_yaml_kv_double(y, "max_ms", (double)s->lag.max_us / 1000.0, 3);
+    cm_yaml_kv_double(y, "late_threshold_ms", (double)s->late_threshold_us / 1000.0, 3);
+    cm_yaml_kv_double(y, "response_including_lag_ms",
+                      s->op[NF_OP_TOTAL].good
+                          ? (s->op[NF_OP_TOTAL].sum_ms + s->lag_calls_ms) /
+                                (double)s->op[NF_OP_TOTAL].good
+                          : 0,
+                      3);
     cm_yaml_map_end(y);
 }
 
-int ld_report_yaml(const char *path, const struct ld_report_in *in,
-                   const struct ld_validity *v, char *err, size_t errlen)
+void ld_report_yaml_emit(struct cm_yaml *y, const struct ld_report_in *in,
+                         const struct ld_validity *v)
 {
-    struct cm_yaml *y = cm_yaml_open(path, err, errlen);
     char when[64];
 
-    if (!y)
-        return -EIO;
     stamp(in->when, when, sizeof(when));
-    cm_yaml_map_begin(y);
     cm_yaml_kv_str(y, "program", in->prog);
     cm_yaml_kv_str(y, "sfs_version", "3.0");
     cm_yaml_kv_str(y, "host", in->host);
     cm_yaml_kv_str(y, "time", when);
+    if (in->agg) {
+        cm_yaml_kv_uint(y, "clients", in->agg->nclients);
+        cm_yaml_kv_uint(y, "aggregate_requested_load", in->agg->requested_load);
+    }
     yaml_params(y, in->cfg);
     yaml_fileset(y, in);
     yaml_ops(y, in);
     yaml_totals(y, in, v);
     if (in->plan)
         ld_replay_report_yaml(y, in->plan, in->cfg->trace_speed, in->stats);
+}
+
+int ld_report_yaml(const char *path, const struct ld_report_in *in,
+                   const struct ld_validity *v, char *err, size_t errlen)
+{
+    struct cm_yaml *y = cm_yaml_open(path, err, errlen);
+
+    if (!y)
+        return -EIO;
+    cm_yaml_map_begin(y);
+    ld_report_yaml_emit(y, in, v);
     cm_yaml_map_end(y);
     return cm_yaml_close(y, err, errlen);
+}
+
+int ld_report_yaml_check(const char *path, char *err, size_t errlen)
+{
+    struct cm_atomic_file af;
+    char why[CM_ERR_LEN];
+    struct stat st;
+
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cm_errf(err, errlen, "--yaml %s: is a directory", path), -EISDIR;
+    if (cm_atomic_open(&af, path, why, sizeof(why)) < 0)
+        return cm_errf(err, errlen, "--yaml %s: cannot write the results there: %s", path,
+                       why),
+               -EACCES;
+    cm_atomic_abort(&af);
+    return 0;
 }

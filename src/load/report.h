@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "common/cm.h"
 #include "load/config.h"
 #include "load/iodist.h"
 #include "load/mix.h"
@@ -44,7 +45,13 @@ enum ld_invalid {
     LD_INV_NO_GOOD = 14,
     LD_INV_FAILED_RPC = 15,
     LD_INV_MIX_MISSED = 16,
-    LD_INV_NCODES = 17
+    /* FreeSFS's rules beyond SFS 3.0 (docs/sfs.md) */
+    LD_INV_NFS_ERRORS = 17,  /* > 1 % of good calls got an unexpected NFS error */
+    LD_INV_ENDED_EARLY = 18, /* the server could not be reached again */
+    LD_INV_FILE_COUNT = 19,  /* -F instead of 390 files per op/s */
+    LD_INV_PACING = 20,      /* --open-loop */
+    LD_INV_SEED = 21,        /* --seed other than 2231 */
+    LD_INV_NCODES = 22
 };
 
 /* "No error", "Unknown", "IO distribution file", ... "Op mix missed". */
@@ -58,6 +65,22 @@ struct ld_validity {
     char line[LD_VALIDITY_MAX_LINES][160]; /* without "<prog>: " and '\n' */
 };
 
+/*
+ * The prime's aggregate of several clients (sfs-reference §11): the report
+ * shows the clients' merged stats (calls, errors, pooled std dev and CI,
+ * file set sums) except for what SFS averages or sums per client instead.
+ */
+struct ld_report_agg {
+    unsigned nclients;
+    uint64_t requested_load;        /* clients x per-client load */
+    uint64_t ops_x100;              /* sum of the clients' throughputs */
+    uint64_t resp_x100;             /* unweighted mean of the clients' responses */
+    uint64_t runtime_s;             /* mean of the clients' test times */
+    double mean_ms[NF_NOPS + 1];    /* unweighted mean of client means */
+    double actual_pct[NF_NOPS + 1]; /* mean of the clients' actual mix */
+    double pct_time[NF_NOPS + 1];   /* mean of the clients' % of time */
+};
+
 /* What the report shows.  All pointers are the caller's. */
 struct ld_report_in {
     const char *prog; /* "sfs3" */
@@ -66,10 +89,24 @@ struct ld_report_in {
     const struct ld_config *cfg;
     const struct ld_mix *mix;
     const struct ld_iodist *iodist;
-    const struct ld_sizing *sizing;    /* per child */
-    const struct ld_stats *stats;      /* merged over the client's children */
+    const struct ld_sizing *sizing;  /* per child */
+    const struct ld_stats *stats;    /* merged over the client's children */
+    const struct ld_report_agg *agg; /* NULL for one client; the prime's aggregate */
     const struct ld_replay_plan *plan; /* --trace: the replay (replay.h), else NULL */
 };
+
+/* One op's figures as the table prints them (op = NF_OP_TOTAL for TOTAL). */
+struct ld_op_figures {
+    int target;    /* mix percent */
+    double actual; /* op good / total good x 100 */
+    uint64_t good, bad;
+    uint64_t success, errors; /* the table's columns */
+    double calls_per_req;     /* (good + bad) / requests, 0 without requests */
+    double mean, stddev, ci;
+    double pct_time; /* op ms / all ms x 100, ms as SFS's integer ms */
+    double p50, p99, max_ms;
+};
+void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_figures *f);
 
 /*
  * Runs the §17.1 checks in SFS's order: counters first (no good calls -> 14
@@ -90,15 +127,45 @@ uint64_t ld_report_resp_x100(const struct ld_report_in *in);
 /* The "Client Test Parameters:" block (§16.1), framed by 72 asterisks. */
 void ld_report_params(FILE *out, const struct ld_report_in *in);
 
-/* The per-op table (§16.2), the summary box (§16.3) and the INVALID lines
- * (§16.4, as "<prog>: INVALID RUN ...") of v (NULL = none). */
+/* The per-op table (§16.2), the summary box (§16.3), the accounting
+ * lines beyond SFS (ld_report_details) and the INVALID lines (§16.4, as
+ * "<prog>: INVALID RUN ...") of v (NULL = none).  The table's Success
+ * Count is the good calls less those answered with an unexpected NFS
+ * error; its Error Count is the bad calls plus those errors. */
 void ld_report_client(FILE *out, const struct ld_report_in *in,
                       const struct ld_validity *v);
+
+/*
+ * The lines FreeSFS adds under SFS's summary (docs/sfs.md): bad calls by
+ * kind, retransmitted calls per op, unexpected NFS errors by status and
+ * op, STALE replies and TCP reconnections (when any), the realised mix
+ * (append share of writes, truncations, calls per read/write request,
+ * no-fit transfers per op), and pacing: seconds behind schedule, the
+ * largest lag and the skipped sleeps (SFS pacing) or the issue lag and the
+ * response time including it (open loop), with a WARNING line when the lag
+ * exceeded 1 s.  For the single-client report and the prime's aggregate
+ * alike (pass the merged stats).
+ */
+void ld_report_details(FILE *out, const struct ld_report_in *in);
+
+/* The table's columns for one op: successes (good calls less unexpected
+ * NFS errors) and errors (bad calls plus unexpected NFS errors). */
+uint64_t ld_report_success(const struct ld_opstat *o);
+uint64_t ld_report_errors(const struct ld_opstat *o);
 
 /* The YAML results: parameters (value + source), file set, per-op table
  * (with p50/p99), totals, validity, pacing and file-choice counters, issue
  * lag.  Written atomically.  Returns 0 or -errno with the reason in err. */
 int ld_report_yaml(const char *path, const struct ld_report_in *in,
                    const struct ld_validity *v, char *err, size_t errlen);
+/* The same mapping's entries into a document the caller writes (the prime
+ * puts one per load point into sfsres.SFX.yaml). */
+void ld_report_yaml_emit(struct cm_yaml *y, const struct ld_report_in *in,
+                         const struct ld_validity *v);
+
+/* Checks before the run that the YAML results can be written to path
+ * (the temporary file beside it is created and removed, path is not a
+ * directory).  Returns 0 or -errno with one line in err. */
+int ld_report_yaml_check(const char *path, char *err, size_t errlen);
 
 #endif /* LD_REPORT_H */

@@ -27,10 +27,7 @@
 #define PHASE_INIT_S  4000u
 #define PHASE_SLACK_S 120u
 
-/* Progress lines as SFS prints them: a 24-character ctime stamp first. */
-static void progress(FILE *log, const char *fmt, ...) CM_PRINTF(2, 3);
-
-static void progress(FILE *log, const char *fmt, ...)
+void ld_progress(FILE *log, const char *fmt, ...)
 {
     char stamp[32];
     time_t now = time(NULL);
@@ -54,10 +51,20 @@ static int input_error(char *err)
     return LD_EXIT_INPUT;
 }
 
+/* The exit code of the --yaml option row. */
+static int yaml_exit_code(void)
+{
+    size_t n;
+    const struct cm_opt *t = ld_options_table(&n);
+    const struct cm_opt *row = cm_opt_by_long(t, n, "yaml");
+
+    return row ? row->exit_code : LD_EXIT_USAGE;
+}
+
 /* Reads the mix and block-size files (or the defaults) and sizes the file
  * set.  Returns 0 or an exit code with err set. */
-static int build_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
-                       FILE *out, FILE *log, char *err, size_t errlen)
+int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
+                 FILE *out, FILE *log, char *err, size_t errlen)
 {
     int rc;
 
@@ -95,15 +102,25 @@ static int build_setup(struct ld_setup *su, const struct ld_config *cfg, const c
         su->plan = &plan;
     }
     rc = ld_sizing_compute(cfg, &su->sizing);
+    if (rc == -E2BIG) {
+        cm_errf(err, errlen,
+                "-l %d%s: %u io files per process, more than the %u a process can hold "
+                "(use more processes or clients, or -F)",
+                cfg->load, cfg->io_files > 0 ? " -F" : "", su->sizing.io_child,
+                LD_MAX_IO_CHILD);
+        return LD_EXIT_USAGE;
+    }
     if (rc < 0) {
         cm_errf(err, errlen, "the file set would be empty (load 0 without -F)");
         return LD_EXIT_USAGE;
     }
+    /* issue 10: everything that can be checked before the load starts */
+    if (cfg->yaml_path[0] && ld_report_yaml_check(cfg->yaml_path, err, errlen) < 0)
+        return yaml_exit_code();
     return 0;
 }
 
-/* Decodes and merges every child's results into all. */
-static int collect(struct ld_parent *p, struct ld_stats *all, char *err, size_t errlen)
+int ld_run_collect(struct ld_parent *p, struct ld_stats *all, char *err, size_t errlen)
 {
     struct ld_stats one;
     unsigned k;
@@ -133,20 +150,20 @@ static int drive(struct ld_parent *p, const struct ld_config *cfg,
 {
     int rc;
 
-    progress(log, "Mounting %d remote test directories.", cfg->procs);
+    ld_progress(log, "Mounting %d remote test directories.", cfg->procs);
     rc = ld_parent_phase(p, LD_MSG_MOUNT, 0, PHASE_MOUNT_S + (unsigned)cfg->procs);
     if (rc == 0) {
-        progress(log, "Completed.");
-        progress(log, "Initializing test directories.");
+        ld_progress(log, "Completed.");
+        ld_progress(log, "Initializing test directories.");
         rc = ld_parent_phase(p, LD_MSG_INIT, 0, PHASE_INIT_S);
     }
     if (rc < 0)
         return rc;
-    progress(log, "Completed.");
+    ld_progress(log, "Completed.");
     if (cfg->populate_only)
         return 0;
     if (cfg->warmup_s > 0 && !plan) { /* a trace brings its own timing */
-        progress(log, "Performing %d seconds pretest warmup.", cfg->warmup_s);
+        ld_progress(log, "Performing %d seconds pretest warmup.", cfg->warmup_s);
         rc = ld_parent_phase(p, LD_MSG_WARMUP, (uint32_t)cfg->warmup_s,
                              (unsigned)cfg->warmup_s + PHASE_SLACK_S);
         if (rc < 0)
@@ -156,25 +173,24 @@ static int drive(struct ld_parent *p, const struct ld_config *cfg,
         return cm_errf(p->last_error, sizeof(p->last_error), "no answer on stdin"), -EIO;
     if (plan) {
         double s = ld_replay_expected_s(plan, cfg->trace_speed);
-        progress(log, "Starting replay of %s: %llu records, %.3f s of trace at speed %g.",
+        ld_progress(log, "Starting replay of %s: %llu records, %.3f s of trace at speed %g.",
                  cfg->trace_file, (unsigned long long)plan->records,
                  (double)plan->trace_ns / 1e9, cfg->trace_speed);
         rc = ld_parent_phase(p, LD_MSG_RUN, 0,
                              s > 0 ? (unsigned)s + PHASE_SLACK_S : PHASE_INIT_S);
         if (rc == 0)
-            progress(log, "Completed.");
+            ld_progress(log, "Completed.");
         return rc;
     }
-    progress(log, "Starting %d seconds test run.", cfg->runtime_s);
+    ld_progress(log, "Starting %d seconds test run.", cfg->runtime_s);
     rc = ld_parent_phase(p, LD_MSG_RUN, (uint32_t)cfg->runtime_s,
                          (unsigned)cfg->runtime_s + PHASE_SLACK_S);
     if (rc == 0)
-        progress(log, "Completed.");
+        ld_progress(log, "Completed.");
     return rc;
 }
 
-/* What the report module needs, from the setup and the merged results. */
-static void report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
+void ld_run_report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
                       size_t hostlen, struct ld_report_in *in)
 {
     snprintf(host, hostlen, "localhost");
@@ -198,10 +214,10 @@ static void report(const struct ld_setup *su, const struct ld_stats *all, char *
     struct ld_validity val;
     struct ld_report_in in;
 
-    report_in(su, all, host, sizeof(host), &in);
+    ld_run_report_in(su, all, host, sizeof(host), &in);
+    ld_validity_check(&in, &val);
     /* SFS's validity rules judge the mix and the SFS parameters: a replay
      * has neither (docs/replay.md). */
-    ld_validity_check(&in, &val);
     if (su->plan)
         val.code = LD_VALID, val.nlines = 0;
     ld_report_client(su->out, &in, &val);
@@ -221,7 +237,7 @@ static void print_params(const struct ld_setup *su)
     char host[256];
 
     ld_stats_reset(&none);
-    report_in(su, &none, host, sizeof(host), &in);
+    ld_run_report_in(su, &none, host, sizeof(host), &in);
     ld_report_params(su->out, &in);
     fflush(su->out);
 }
@@ -242,7 +258,13 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
                 cfg->validate);
         return LD_EXIT_FAILED;
     }
-    code = build_setup(&su, cfg, prog, out, log, err, errlen);
+    if (cfg->kill_run[0]) {
+        rc = ld_pidfile_kill(cfg->kill_run, err, errlen);
+        fprintf(log, "%s: %s\n", prog, err);
+        err[0] = '\0';
+        return rc < 0 ? LD_EXIT_FAILED : LD_EXIT_OK;
+    }
+    code = ld_run_setup(&su, cfg, prog, out, log, err, errlen);
     if (code != 0)
         return code;
     if (ld_clock_resolution(&cm_monotonic_clock, &us) < 0) {
@@ -251,13 +273,10 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
         return LD_EXIT_CLOCK;
     }
     fprintf(out, "Good clock resolution [ %g ] Micro seconds\n", us);
-    if (cfg->prime_host[0])
-        fprintf(log,
-                "%s: -M %s: no prime support in this build yet; running standalone "
-                "as client %d\n",
-                prog, cfg->prime_host, cfg->client_num);
     if (!su.plan) /* a replay has no load, mix or file set of its own */
         print_params(&su);
+    if (cfg->prime_host[0])
+        return ld_remote_run(cfg, &su, log, err, errlen);
 
     memset(&p, 0, sizeof(p));
     p.log = log;
@@ -286,12 +305,12 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
         return code;
     }
     if (!cfg->populate_only) {
-        if (collect(&p, &all, err, errlen) < 0)
+        if (ld_run_collect(&p, &all, err, errlen) < 0)
             code = LD_EXIT_FAILED;
         else
             report(&su, &all, err, errlen, &code);
     } else {
-        progress(log, "Populate only: done.");
+        ld_progress(log, "Populate only: done.");
     }
     ld_parent_free(&p);
     return code;

@@ -28,8 +28,13 @@ int ld_sizing_compute(const struct ld_config *cfg, struct ld_sizing *s)
         /* (10 MiB / 1024 x L) / 1024 x 39 = 390 x L */
         io = (10ull * 1024 * 1024 / 1024 * s->client_load) / 1024 * LD_FILES_PER_MB;
     }
-    if (io == 0 || io > UINT32_MAX / 2)
+    if (io == 0)
         return -EINVAL;
+    if (io / p + 1 > LD_MAX_IO_CHILD) {
+        s->io_client = io > UINT32_MAX ? UINT32_MAX : (uint32_t)io;
+        s->io_child = (uint32_t)(io / p + 1 > UINT32_MAX ? UINT32_MAX : io / p + 1);
+        return -E2BIG;
+    }
     s->io_client = (uint32_t)io;
     s->io_child = s->io_client / p + 1;
     s->nonio_client = s->io_client / 50; /* 2 % */

@@ -22,6 +22,9 @@
 #define LD_MIN_NONIO        100u
 #define LD_NONIO_INIT_RATIO 0.5 /* half of the non-io files pre-created */
 #define LD_FILE_SIZE_ROWS   10
+#define LD_MAX_IO_CHILD                                                                  \
+    (1u << 22) /* io files one process can hold (its                                     \
+                  file table: ~100 bytes an entry) */
 
 /* Per-child file counts and per-child size accounting (KB). */
 struct ld_sizing {
@@ -42,7 +45,9 @@ struct ld_sizing {
 };
 
 /* Computes the per-child sizing for cfg (load, procs, -F, -D, -S, -a, -f).
- * Returns 0, or -EINVAL when the result would be empty (load 0 without -F). */
+ * Returns 0, -EINVAL when the result would be empty (load 0 without -F), or
+ * -E2BIG when a process would get more than LD_MAX_IO_CHILD io files (the
+ * counts are still filled in as far as they fit, for the message). */
 int ld_sizing_compute(const struct ld_config *cfg, struct ld_sizing *s);
 
 /* Draws one initial io-file size in bytes from §5.1 (1 KB .. 1 MB). */

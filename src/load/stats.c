@@ -10,7 +10,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/cm.h"
 #include "load/stats.h"
+#include "nfs/nf.h"
 
 /* ---- updates ------------------------------------------------------------- */
 
@@ -51,11 +53,47 @@ void ld_stats_bad(struct ld_stats *s, int op)
     s->op[NF_OP_TOTAL].bad++;
 }
 
+void ld_stats_count(struct ld_stats *s, int op, size_t field)
+{
+    if (op >= 0 && op < NF_NOPS)
+        (*(uint64_t *)((char *)&s->op[op] + field))++;
+    (*(uint64_t *)((char *)&s->op[NF_OP_TOTAL] + field))++;
+}
+
+static const uint32_t status_of_slot[] = {
+#define LD_STATUS_NUM(sym, num, err) num,
+    NF_STATUS_MAP(LD_STATUS_NUM)
+#undef LD_STATUS_NUM
+};
+
+unsigned ld_stats_status_slot(uint32_t nfs_status)
+{
+    unsigned i;
+
+    for (i = 0; i < CM_ARRAY_LEN(status_of_slot) && i < LD_NSTATUS - 1; i++)
+        if (status_of_slot[i] == nfs_status)
+            return i;
+    return LD_NSTATUS - 1;
+}
+
+uint32_t ld_stats_slot_status(unsigned slot)
+{
+    return slot < CM_ARRAY_LEN(status_of_slot) && slot < LD_NSTATUS - 1
+               ? status_of_slot[slot]
+               : UINT32_MAX;
+}
+
+void ld_stats_unexpected(struct ld_stats *s, int op, uint32_t nfs_status)
+{
+    LD_STATS_COUNT(s, op, unexpected);
+    s->err_status[ld_stats_status_slot(nfs_status)]++;
+}
+
 void ld_stats_lag(struct ld_stats *s, uint64_t lag_ns)
 {
     cm_hist_add(&s->lag, lag_ns / 1000);
     s->lag_sum_ms += (double)lag_ns / 1e6;
-    if (lag_ns > 0)
+    if (lag_ns / 1000 > s->late_threshold_us)
         s->late_requests++;
 }
 
@@ -65,11 +103,10 @@ void ld_stats_lag(struct ld_stats *s, uint64_t lag_ns)
  * histogram cells.  The visitor decides what to do (merge, encode, decode). */
 struct visit {
     void (*u64)(struct visit *v, uint64_t *a, const uint64_t *b);
+    void (*max64)(struct visit *v, uint64_t *a, const uint64_t *b); /* merge: max */
     void (*dbl)(struct visit *v, double *a, const double *b);
     void (*u32)(struct visit *v, uint32_t *a, const uint32_t *b);
-    void (*max)(struct visit *v, uint64_t *a,
-                const uint64_t *b); /* merge keeps the larger */
-    unsigned char *buf;             /* codec cursor */
+    unsigned char *buf; /* codec cursor */
     const unsigned char *in;
     size_t len; /* bytes counted by the len* visitors */
 };
@@ -96,6 +133,11 @@ static void visit_all(struct visit *v, struct ld_stats *a, const struct ld_stats
         v->u64(v, &x->fast, &y->fast);
         v->u64(v, &x->nfs_errors, &y->nfs_errors);
         v->u64(v, &x->no_calls, &y->no_calls);
+        v->u64(v, &x->unexpected, &y->unexpected);
+        v->u64(v, &x->late, &y->late);
+        v->u64(v, &x->retrans, &y->retrans);
+        v->u64(v, &x->requests, &y->requests);
+        v->u64(v, &x->nofit, &y->nofit);
         v->u64(v, &x->sum_us, &y->sum_us);
         v->dbl(v, &x->sum_ms, &y->sum_ms);
         v->dbl(v, &x->sumsq_ms, &y->sumsq_ms);
@@ -122,22 +164,38 @@ static void visit_all(struct visit *v, struct ld_stats *a, const struct ld_stats
     v->u64(v, &a->dirs, &b->dirs);
     v->u64(v, &a->catchup_skips, &b->catchup_skips);
     v->u64(v, &a->ahead_sleeps, &b->ahead_sleeps);
+    v->u64(v, &a->behind_ns, &b->behind_ns);
+    v->u64(v, &a->dropped_ns, &b->dropped_ns);
+    v->max64(v, &a->max_lag_ns, &b->max_lag_ns);
+    v->dbl(v, &a->lag_calls_ms, &b->lag_calls_ms);
+    v->max64(v, &a->late_threshold_us, &b->late_threshold_us);
+    for (op = 0; op < LD_NSTATUS; op++)
+        v->u64(v, &a->err_status[op], &b->err_status[op]);
+    v->u64(v, &a->reconnects, &b->reconnects);
+    v->u64(v, &a->stale, &b->stale);
+    v->max64(v, &a->ended_early, &b->ended_early);
     v->u64(v, &a->replay_records, &b->replay_records);
     v->u64(v, &a->replay_calls, &b->replay_calls);
     v->u64(v, &a->replay_skipped, &b->replay_skipped);
     v->u64(v, &a->replay_behind, &b->replay_behind);
     v->u64(v, &a->replay_bytes_read, &b->replay_bytes_read);
     v->u64(v, &a->replay_bytes_written, &b->replay_bytes_written);
-    v->max(v, &a->replay_run_ns, &b->replay_run_ns);
-    v->max(v, &a->replay_trace_ns, &b->replay_trace_ns);
+    v->max64(v, &a->replay_run_ns, &b->replay_run_ns);
+    v->max64(v, &a->replay_trace_ns, &b->replay_trace_ns);
     visit_hist(v, &a->replay_late, &b->replay_late);
-    v->max(v, &a->replay_late.max_us, &b->replay_late.max_us);
+    v->max64(v, &a->replay_late.max_us, &b->replay_late.max_us);
 }
 
 static void add64(struct visit *v, uint64_t *a, const uint64_t *b)
 {
     (void)v;
     *a += *b;
+}
+static void max64(struct visit *v, uint64_t *a, const uint64_t *b)
+{
+    (void)v;
+    if (*b > *a)
+        *a = *b;
 }
 static void addd(struct visit *v, double *a, const double *b)
 {
@@ -149,16 +207,10 @@ static void add32(struct visit *v, uint32_t *a, const uint32_t *b)
     (void)v;
     *a += *b;
 }
-static void max64(struct visit *v, uint64_t *a, const uint64_t *b)
-{
-    (void)v;
-    if (*b > *a)
-        *a = *b;
-}
 
 void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 {
-    struct visit v = {add64, addd, add32, max64, NULL, NULL, 0};
+    struct visit v = {add64, max64, addd, add32, NULL, NULL, 0};
     int op;
 
     for (op = 0; op <= NF_NOPS; op++)
@@ -172,7 +224,7 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 2u
+#define WIRE_VERSION 3u
 
 static void put64(struct visit *v, uint64_t *a, const uint64_t *b)
 {
@@ -251,7 +303,7 @@ static void len32(struct visit *v, uint32_t *a, const uint32_t *b)
 size_t ld_stats_wire_bytes(void)
 {
     static struct ld_stats dummy; /* only addresses are taken */
-    struct visit v = {len64, lend, len32, len64, NULL, NULL, 0};
+    struct visit v = {len64, len64, lend, len32, NULL, NULL, 0};
 
     visit_all(&v, &dummy, &dummy);
     return HDR_BYTES + v.len;
@@ -259,7 +311,7 @@ size_t ld_stats_wire_bytes(void)
 
 void ld_stats_encode(const struct ld_stats *s, unsigned char *buf)
 {
-    struct visit v = {put64, putd, put32, put64, buf, NULL, 0};
+    struct visit v = {put64, put64, putd, put32, buf, NULL, 0};
     uint64_t hdr = (uint64_t)WIRE_MAGIC << 32 | WIRE_VERSION;
     int op;
 
@@ -273,7 +325,7 @@ void ld_stats_encode(const struct ld_stats *s, unsigned char *buf)
 
 int ld_stats_decode(struct ld_stats *s, const unsigned char *buf, size_t len)
 {
-    struct visit v = {get64, getd, get32, get64, NULL, buf, 0};
+    struct visit v = {get64, get64, getd, get32, NULL, buf, 0};
     uint64_t hdr;
     int op;
 

@@ -19,15 +19,35 @@
 #include "nfs/nf_ops.h"
 
 struct ld_opstat {
-    uint64_t good;       /* RPC completed (any NFS status) */
-    uint64_t bad;        /* RPC failed (timeout, send error) */
+    uint64_t good;       /* RPC answered within its class timeout (any NFS
+                            status) */
+    uint64_t bad;        /* no reply within the class timeout (late replies
+                            included), or an RPC failure: no time recorded */
     uint64_t fast;       /* good calls with a measured time of exactly 0 */
     uint64_t nfs_errors; /* good calls whose NFS status was not OK */
     uint64_t no_calls;   /* requests dropped: no suitable file (§2.1) */
+    uint64_t unexpected; /* good calls with an NFS error the workload did
+                            not expect (not NOENT of its own failed lookups,
+                            not EXIST/NOENT after a re-sent call) */
+    uint64_t late;       /* bad calls whose reply came after the timeout */
+    uint64_t retrans;    /* calls sent more than once */
+    uint64_t requests;   /* requests of this op (calls per request) */
+    uint64_t nofit;      /* read/write transfers clipped (D6 no-fit) */
     uint64_t sum_us;     /* sum of response times, microseconds (exact) */
     double sum_ms;       /* S = sum of ms */
     double sumsq_ms;     /* Q = sum of ms^2 */
     struct cm_hist hist;
+};
+
+/* NFS statuses counted apart (the unexpected errors listed under the
+ * table): the statuses of NF_STATUS_MAP, the last slot for any other. */
+#define LD_NSTATUS 32
+
+/* Why a run ended before its time (ld_stats.ended_early). */
+enum ld_end_cause {
+    LD_END_FULL = 0,        /* ran its full time */
+    LD_END_UNREACHABLE = 1, /* the TCP connection was lost and not
+                               re-established in time */
 };
 
 struct ld_stats {
@@ -49,6 +69,17 @@ struct ld_stats {
     uint64_t io_files, working_files, nonio_files, symlinks, dirs;
     /* pacing, added after the first version: struct ld_pacer's counters */
     uint64_t catchup_skips, ahead_sleeps;
+    /* issue 9: honest accounting */
+    uint64_t behind_ns;              /* schedule not met at the end (sum) */
+    uint64_t dropped_ns;             /* schedule time given up after stalls (sum) */
+    uint64_t max_lag_ns;             /* the most a child was ever behind (max) */
+    double lag_calls_ms;             /* open loop: sum over calls of their request's
+                                        issue lag (response including lag) */
+    uint64_t late_threshold_us;      /* open loop: "late" means lag above this */
+    uint64_t err_status[LD_NSTATUS]; /* unexpected NFS errors by status */
+    uint64_t reconnects;             /* TCP connections re-established */
+    uint64_t stale;                  /* STALE / BADHANDLE replies */
+    uint64_t ended_early;            /* enum ld_end_cause (max) */
     /* trace replay (replay.h): counters add over processes; run_ns and
      * trace_ns keep the largest; late holds each call's lateness (actual
      * minus planned issue time, us) */
@@ -58,6 +89,11 @@ struct ld_stats {
     struct cm_hist replay_late;
 };
 
+/* The slot of an NFS status in err_status. */
+unsigned ld_stats_status_slot(uint32_t nfs_status);
+/* The status a slot stands for (UINT32_MAX for the "other" slot). */
+uint32_t ld_stats_slot_status(unsigned slot);
+
 /* Zeroes everything and sets nchildren = 1. */
 void ld_stats_reset(struct ld_stats *s);
 
@@ -66,12 +102,21 @@ void ld_stats_reset(struct ld_stats *s);
 void ld_stats_good(struct ld_stats *s, int op, uint64_t elapsed_ns, int nfs_error);
 /* A call that failed at the RPC level (op and TOTAL). */
 void ld_stats_bad(struct ld_stats *s, int op);
+/* One more of a per-op counter (a field of struct ld_opstat, given by its
+ * offset) for op and TOTAL. */
+void ld_stats_count(struct ld_stats *s, int op, size_t field);
+#define LD_STATS_COUNT(s, op, field)                                                     \
+    ld_stats_count((s), (op), offsetof(struct ld_opstat, field))
+/* A good call of op answered with an NFS status the workload did not
+ * expect (op, TOTAL and the status's slot). */
+void ld_stats_unexpected(struct ld_stats *s, int op, uint32_t nfs_status);
 /* An open-loop request issued lag_ns after its deadline (0 = on time). */
 void ld_stats_lag(struct ld_stats *s, uint64_t lag_ns);
 
 /* Adds src into dst: counters and sums add, histograms add, max keeps the
- * larger, nchildren adds; least/most/base/total KB add (the parent and prime
- * sum them, §5.2). */
+ * larger (histogram maxima, max_lag_ns, ended_early,
+ * late_threshold_us), nchildren adds; least/most/base/total KB add (the
+ * parent and prime sum them, §5.2). */
 void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src);
 
 /* §11 math for one op: n = good, S, Q as above. */

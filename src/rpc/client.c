@@ -8,10 +8,14 @@
  * rp_client_service and the functions that call it (rp_poll, rp_call_sync,
  * rp_client_close), never from rp_call_start: a failure found while
  * starting is parked on the done list and reported at the next service.
+ * Also here: adaptive UDP retransmission timers (round-trip estimate of
+ * RFC 6298) and the reconnection of a lost TCP connection, whose calls stay
+ * in flight and are sent again with the same XID.
  */
 #include "rpc/rp_int.h"
 
 #include <fcntl.h>
+#include <netinet/tcp.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -229,6 +233,10 @@ int rp_client_open(struct rp_client **out, const struct sockaddr *addr, socklen_
         return rc;
     }
     note_local_port(c);
+    if (addrlen <= sizeof(c->peer)) {
+        memcpy(&c->peer, addr, addrlen);
+        c->peerlen = addrlen;
+    }
     *out = c;
     return 0;
 }
@@ -327,6 +335,74 @@ void rp_client_close(struct rp_client *c)
     free(c->rbuf);
     free(c->sbuf);
     free(c);
+}
+
+/* ---- retransmission timers --------------------------------------------- */
+
+static uint64_t ms_ns(uint32_t ms)
+{
+    return (uint64_t)ms * 1000000u;
+}
+
+static int adaptive(const struct rp_client *c)
+{
+    return c->opts.adaptive_rto && (c->ops->flags & RP_T_DGRAM);
+}
+
+void rp__rtt_sample(struct rp_client *c, const struct rp_call *call)
+{
+    uint64_t rtt, err;
+
+    /* Karn: the reply to a re-sent call may answer any of its sends */
+    if (call->retransmits || call->t_reply_ns <= call->t_send_ns)
+        return;
+    rtt = call->t_reply_ns - call->t_send_ns;
+    if (c->srtt_ns == 0) {
+        c->srtt_ns = rtt;
+        c->rttvar_ns = rtt / 2;
+    } else {
+        err = rtt > c->srtt_ns ? rtt - c->srtt_ns : c->srtt_ns - rtt;
+        c->rttvar_ns = (3 * c->rttvar_ns + err) / 4;
+        c->srtt_ns = (7 * c->srtt_ns + rtt) / 8;
+    }
+    c->st.srtt_us = c->srtt_ns / 1000;
+}
+
+/* How long to wait for a reply after send number `sends` of call: the
+ * class timeout, or (adaptive) the smoothed round trip plus four times its
+ * variation, at least RP_RTO_MIN_MS, doubled for every earlier send and
+ * never beyond the class timeout. */
+static uint64_t wait_ns(const struct rp_client *c, const struct rp_call *call,
+                        uint32_t sends)
+{
+    uint64_t full = ms_ns(call->timeout_ms), w;
+    uint32_t k;
+
+    if (!adaptive(c))
+        return full;
+    w = c->srtt_ns ? c->srtt_ns + 4 * c->rttvar_ns : ms_ns(RP_RTO_INITIAL_MS);
+    if (w < ms_ns(RP_RTO_MIN_MS))
+        w = ms_ns(RP_RTO_MIN_MS);
+    for (k = 1; k < sends && w < full; k++)
+        w *= 2;
+    return w < full ? w : full;
+}
+
+/* Whether an expired UDP call may be sent again: while tries remain, or
+ * (adaptive) until timeout_ms x udp_tries have passed since the first send,
+ * the same bound as the fixed timer's. */
+static int may_resend(const struct rp_client *c, const struct rp_call *call, uint64_t now)
+{
+    if (!(c->ops->flags & RP_T_DGRAM) || c->dead)
+        return 0;
+    if (adaptive(c))
+        return now - call->t_send_ns < ms_ns(call->timeout_ms) * c->opts.udp_tries;
+    return call->rp_tries < c->opts.udp_tries;
+}
+
+void rp_client_set_adaptive_rto(struct rp_client *c, int on)
+{
+    c->opts.adaptive_rto = on;
 }
 
 /* ---- sending ------------------------------------------------------------ */
@@ -472,8 +548,7 @@ static int pump(struct rp_client *c)
                 c->dg_end[c->dg_n++] = c->s_len;
             if (call->rp_tries++ == 0) {
                 call->t_send_ns = cm_clock_now(&c->clock);
-                call->rp_deadline_ns =
-                    call->t_send_ns + (uint64_t)call->timeout_ms * 1000000u;
+                call->rp_deadline_ns = call->t_send_ns + wait_ns(c, call, 1);
             }
             call->rp_state = RP_CS_SENT;
         }
@@ -495,8 +570,157 @@ static int pump(struct rp_client *c)
     }
 }
 
+/* ---- reconnection (TCP, opts.reconnect_ms) ------------------------------- */
+
+static int can_reconnect(const struct rp_client *c)
+{
+    return (c->ops->flags & RP_T_STREAM) && c->opts.reconnect_ms > 0 && !c->dead &&
+           (c->opts.reopen || c->peerlen > 0);
+}
+
+/* The connection is lost: close it and keep every call.  Calls already
+ * sent are sent again when a new connection is up (come_up); the rest of
+ * a record half read is forgotten. */
+static void go_down(struct rp_client *c)
+{
+    uint64_t now = cm_clock_now(&c->clock);
+
+    if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
+    c->connecting = 0;
+    c->s_off = c->s_len = 0;
+    rp_recmark_reset(&c->rm);
+    if (!c->down) {
+        c->down = 1;
+        c->down_since_ns = now;
+        c->backoff_ms = RP_RECONNECT_FIRST_MS;
+        c->next_try_ns = now;
+        c->st.connection_losses++;
+    }
+}
+
+/* Starts a connection: 0 when connected, -EINPROGRESS while connecting,
+ * else -errno (c->fd is then closed by the caller). */
+static int open_again(struct rp_client *c)
+{
+    int rc;
+
+    if (c->opts.reopen) {
+        rc = c->opts.reopen(c->opts.reopen_data);
+        if (rc < 0)
+            return rc;
+        c->fd = rc;
+        return set_nonblock(c->fd);
+    }
+    c->fd = socket(c->peer.ss_family, c->ops->sock_type | SOCK_CLOEXEC, 0);
+    if (c->fd < 0)
+        return -errno;
+    set_bufs(c);
+    rc = bind_reserved(c, c->peer.ss_family);
+    if (rc == 0)
+        rc = set_nonblock(c->fd);
+    if (rc == 0)
+        rc = c->ops->connect(c, (const struct sockaddr *)&c->peer, c->peerlen, 0);
+    return rc;
+}
+
+static int pump(struct rp_client *c);
+static void transport_failed(struct rp_client *c, int rc);
+
+/* A new connection is up: every call that went out on the old one goes
+ * out again, same XID, first send time and deadline unchanged. */
+static void come_up(struct rp_client *c)
+{
+    uint32_t i;
+    int rc;
+
+    c->down = 0;
+    c->connecting = 0;
+    c->st.reconnects++;
+    note_local_port(c);
+    for (i = 0; i <= c->mask; i++) {
+        struct rp_call *call;
+
+        for (call = c->buckets[i]; call; call = call->rp_next)
+            if (call->rp_state == RP_CS_SENT) {
+                call->retransmits++;
+                c->st.retransmits++;
+                queue_push(c, call);
+            }
+    }
+    rc = pump(c);
+    if (rc < 0)
+        transport_failed(c, rc);
+}
+
+static void retry_later(struct rp_client *c, uint64_t now, int err)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
+    c->connecting = 0;
+    c->next_try_ns = now + ms_ns(c->backoff_ms);
+    c->backoff_ms =
+        c->backoff_ms * 2 < RP_RECONNECT_MAX_MS ? c->backoff_ms * 2 : RP_RECONNECT_MAX_MS;
+    rp__set_error(c, err, "connection lost; reconnecting: %s", strerror(-err));
+}
+
+static int socket_error(int fd)
+{
+    int soerr = 0;
+    socklen_t len = sizeof(soerr);
+
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len) != 0)
+        soerr = errno;
+    return -soerr;
+}
+
+/* One step of reconnection: finishes a connect in progress, starts the
+ * next attempt when its backoff has passed, gives up after reconnect_ms. */
+static void reconnect_step(struct rp_client *c, short revents)
+{
+    uint64_t now = cm_clock_now(&c->clock);
+    int rc;
+
+    if (c->connecting) {
+        if (revents & (POLLOUT | POLLERR | POLLHUP)) {
+            rc = socket_error(c->fd);
+            if (rc == 0) {
+                come_up(c);
+                return;
+            }
+            retry_later(c, now, rc);
+        }
+    } else if (now >= c->next_try_ns) {
+        rc = open_again(c);
+        if (rc == 0) {
+            come_up(c);
+            return;
+        }
+        if (rc == -EINPROGRESS)
+            c->connecting = 1;
+        else
+            retry_later(c, now, rc);
+    }
+    if (c->down && now - c->down_since_ns >= ms_ns(c->opts.reconnect_ms)) {
+        char why[CM_ERR_LEN];
+
+        snprintf(why, sizeof(why), "%s", c->last_error);
+        if (c->fd >= 0)
+            close(c->fd);
+        c->fd = -1;
+        c->down = c->connecting = 0;
+        rp__set_error(c, RP_ERR_CONNRESET,
+                      "connection lost and not re-established in %u ms (%s)",
+                      c->opts.reconnect_ms, why);
+        fail_all(c, RP_ERR_CONNRESET);
+    }
+}
+
 /* Handles a transport error: datagram errors (ICMP port unreachable...)
- * fail the calls in flight but keep the client; stream errors kill it. */
+ * fail the calls in flight but keep the client; stream errors kill it,
+ * unless it may reconnect. */
 static void transport_failed(struct rp_client *c, int rc)
 {
     if (rc == -ECONNREFUSED)
@@ -505,6 +729,10 @@ static void transport_failed(struct rp_client *c, int rc)
         rp__set_error(c, rc, "connection closed by the server");
     else if (!c->last_error[0])
         rp__set_error(c, rc, "socket error: %s", strerror(-rc));
+    if (can_reconnect(c)) {
+        go_down(c);
+        return;
+    }
     fail_all(c, rc);
 }
 
@@ -526,15 +754,16 @@ int rp_call_start(struct rp_client *c, struct rp_call *call)
     call->retransmits = 0;
     call->low_version = call->high_version = 0;
     call->rp_tries = 0;
-    call->rp_deadline_ns = call->t_send_ns + (uint64_t)call->timeout_ms * 1000000u;
+    call->rp_deadline_ns = call->t_send_ns + wait_ns(c, call, 1);
     rp__xid_insert(c, call);
     c->in_flight++;
     c->st.calls_started++;
     queue_push(c, call);
     /* Inside a service (a callback starting the next call) the send waits
      * for the end of the service, so that the calls started by all the
-     * replies of one read leave in one batch. */
-    if (c->in_service)
+     * replies of one read leave in one batch.  While a lost connection is
+     * being re-established the call waits for the new one. */
+    if (c->in_service || c->down)
         return 0;
     rc = pump(c);
     if (rc < 0)
@@ -558,9 +787,12 @@ static void fire_timeouts(struct rp_client *c, uint64_t now)
 
         list = call->rp_next;
         call->rp_next = NULL;
-        if ((c->ops->flags & RP_T_DGRAM) && call->rp_tries < c->opts.udp_tries &&
-            !c->dead) {
-            call->rp_deadline_ns = now + (uint64_t)call->timeout_ms * 1000000u;
+        if (may_resend(c, call, now)) {
+            uint64_t end = call->t_send_ns + ms_ns(call->timeout_ms) * c->opts.udp_tries;
+
+            call->rp_deadline_ns = now + wait_ns(c, call, call->rp_tries + 1);
+            if (adaptive(c) && call->rp_deadline_ns > end)
+                call->rp_deadline_ns = end;
             rp__xid_insert(c, call);
             if (call->rp_state != RP_CS_QUEUED) {
                 call->retransmits++;
@@ -584,7 +816,7 @@ static void send_queued(struct rp_client *c)
 {
     int rc;
 
-    if (c->dead || (!c->q_head && c->s_len == c->s_off))
+    if (c->dead || c->down || (!c->q_head && c->s_len == c->s_off))
         return;
     rc = pump(c);
     if (rc < 0)
@@ -599,7 +831,9 @@ int rp_client_service(struct rp_client *c, short revents)
     if (c->in_service)
         return -EDEADLK;
     c->in_service = 1;
-    if (!c->dead && (revents & (POLLIN | POLLERR | POLLHUP))) {
+    if (c->down)
+        reconnect_step(c, revents);
+    if (!c->dead && !c->down && (revents & (POLLIN | POLLERR | POLLHUP))) {
         rc = c->ops->read(c);
         if (c->fault_on)
             rp__fault_release(c, cm_clock_now(&c->clock));
@@ -628,21 +862,33 @@ short rp_client_events(const struct rp_client *c)
 {
     if (c->dead)
         return 0;
+    if (c->down)
+        return c->connecting ? POLLOUT : 0;
     return (short)(POLLIN | (c->s_len > c->s_off || c->q_head ? POLLOUT : 0));
 }
 
 int rp_client_timeout_ms(const struct rp_client *c)
 {
-    uint64_t now, left;
+    uint64_t now, left, next = c->next_deadline_ns;
 
     if (c->done_head)
         return 0;
-    if (!c->in_flight || c->next_deadline_ns == UINT64_MAX)
+    if (!c->in_flight)
+        return -1;
+    if (c->down) { /* the next attempt, and the end of the patience */
+        uint64_t limit = c->down_since_ns + ms_ns(c->opts.reconnect_ms);
+
+        if (!c->connecting && c->next_try_ns < next)
+            next = c->next_try_ns;
+        if (limit < next)
+            next = limit;
+    }
+    if (next == UINT64_MAX)
         return -1;
     now = cm_clock_now(&c->clock);
-    if (now >= c->next_deadline_ns)
+    if (now >= next)
         return 0;
-    left = (c->next_deadline_ns - now + 999999) / 1000000;
+    left = (next - now + 999999) / 1000000;
     return left > INT_MAX ? INT_MAX : (int)left;
 }
 
@@ -747,6 +993,11 @@ int rp_call_sync(struct rp_client *c, struct rp_call *call)
 }
 
 /* ---- small accessors ---------------------------------------------------- */
+
+enum rp_client_state rp_client_state(const struct rp_client *c)
+{
+    return c->dead ? RP_STATE_DEAD : c->down ? RP_STATE_DOWN : RP_STATE_UP;
+}
 
 unsigned rp_client_in_flight(const struct rp_client *c)
 {

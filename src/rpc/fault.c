@@ -7,7 +7,8 @@
  * reply decoder, so it exercises exactly what a lossy network or a
  * confused server would: UDP retransmission with the same XID, calls that
  * complete once, unknown-XID and garbage counting, TCP timeouts.  Off
- * unless struct rp_client_opts.fault asks for it.
+ * unless struct rp_client_opts.fault asks for it; rp_fault_parse reads the
+ * text form programs take on their command line.
  */
 #include "rpc/rp_int.h"
 
@@ -79,4 +80,40 @@ void rp__fault_reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64
     }
     rp__reply_direct(c, msg, len, now);
     rp__fault_release(c, now);
+}
+
+int rp_fault_parse(const char *what, const char *spec, struct rp_fault *f, char *err,
+                   size_t errlen)
+{
+    static const char *const keys[] = {"drop", "dup", "trunc", "reorder", "seed"};
+    unsigned *pct[] = {&f->drop_pct, &f->dup_pct, &f->truncate_pct, &f->reorder_pct};
+    char buf[256], *tok, *save = NULL;
+    int64_t v;
+    size_t k;
+
+    memset(f, 0, sizeof(*f));
+    if (strlen(spec) >= sizeof(buf))
+        return cm_errf(err, errlen, "%s: too long", what);
+    strcpy(buf, spec);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+
+        for (k = 0; eq && k < CM_ARRAY_LEN(keys); k++)
+            if (strlen(keys[k]) == (size_t)(eq - tok) &&
+                strncmp(tok, keys[k], (size_t)(eq - tok)) == 0)
+                break;
+        if (!eq || k == CM_ARRAY_LEN(keys))
+            return cm_errf(err, errlen,
+                           "%s: '%s' is not drop=, dup=, trunc=, reorder= or seed=", what,
+                           tok);
+        if (cm_parse_i64(what, eq + 1, 0, k == 4 ? 2147483646 : 100, &v, err, errlen) < 0)
+            return -EINVAL;
+        if (k == 4)
+            f->seed = (uint32_t)v;
+        else
+            *pct[k] = (unsigned)v;
+    }
+    if (f->drop_pct + f->dup_pct + f->truncate_pct + f->reorder_pct > 100)
+        return cm_errf(err, errlen, "%s: the percentages add up to more than 100", what);
+    return 0;
 }

@@ -32,6 +32,8 @@ void rp_recmark_reset(struct rp_recmark *rm)
     rm->frag_left = 0;
     rm->in_frag = 0;
     rm->last_frag = 0;
+    rm->frags = 0;
+    rm->marks = 0;
 }
 
 void rp_recmark_put(uint8_t out[4], size_t len, int last)
@@ -95,7 +97,10 @@ ssize_t rp_recmark_feed(struct rp_recmark *rm, const uint8_t *data, size_t n,
             rm->last_frag = (m & RP_RECMARK_LAST) != 0;
             rm->frag_left = m & ~RP_RECMARK_LAST;
             rm->in_frag = 1;
-            if (rm->frag_left > rm->max_record - rm->len)
+            if (rm->frags++ > 0)
+                rm->marks += 4;
+            if (rm->marks > rm->max_record - rm->len ||
+                rm->frag_left > rm->max_record - rm->len - rm->marks)
                 return -EMSGSIZE;
             /* Fast path: a one-fragment record wholly in this read is
              * handed out in place. */
@@ -105,6 +110,8 @@ ssize_t rp_recmark_feed(struct rp_recmark *rm, const uint8_t *data, size_t n,
                 used += rm->frag_left;
                 rm->frag_left = 0;
                 rm->in_frag = 0;
+                rm->frags = 0;
+                rm->marks = 0;
                 return (ssize_t)used;
             }
         }
@@ -123,6 +130,8 @@ ssize_t rp_recmark_feed(struct rp_recmark *rm, const uint8_t *data, size_t n,
                 *rec = rm->len ? rm->buf : empty_record;
                 *rec_len = rm->len;
                 rm->len = 0;
+                rm->frags = 0;
+                rm->marks = 0;
                 return (ssize_t)used;
             }
         }

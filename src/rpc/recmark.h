@@ -28,6 +28,10 @@ struct rp_recmark {
     uint32_t frag_left; /* bytes of the current fragment still to come */
     int in_frag;        /* 1 while reading a fragment body */
     int last_frag;      /* the current fragment ends the record */
+    uint32_t frags;     /* fragments of the current record begun so far */
+    size_t marks;       /* marker bytes of its fragments after the first:
+                           they count against max_record, so a stream of
+                           empty fragments is bounded like any other */
 };
 
 /* Sets up a framer for records of at most max_record bytes.  Allocates
@@ -42,6 +46,8 @@ void rp_recmark_reset(struct rp_recmark *rm);
 
 /*
  * Consumes bytes from data[0..n) up to the end of the next complete record.
+ * A record's size is its data plus 4 bytes per fragment after the first
+ * (a one-fragment record may be max_record bytes of data).
  * Returns the number of bytes consumed (0 < ret <= n when n > 0), and sets
  * *rec and *rec_len to the record when one completed (else *rec = NULL).
  * The record stays valid until the next call on rm; it points into data or

@@ -23,6 +23,8 @@ void rp__complete(struct rp_client *c, struct rp_call *call, int status)
     c->st.calls_done++;
     if (status == RP_ERR_TIMEDOUT)
         c->st.timeouts++;
+    if (call->t_reply_ns)
+        rp__rtt_sample(c, call);
     if (call->done)
         call->done(call, call->data);
 }

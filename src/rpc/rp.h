@@ -81,6 +81,13 @@ struct rp_fault {
     unsigned reorder_pct;
 };
 
+/* Parses a fault spec "drop=P,dup=P,trunc=P,reorder=P,seed=N" (P in
+ * percent, their sum at most 100; any subset, any order) into f (zeroed
+ * first).  Returns 0, or -EINVAL with one line naming the bad item in err.
+ * what names the option in messages ("-F"). */
+int rp_fault_parse(const char *what, const char *spec, struct rp_fault *f, char *err,
+                   size_t errlen);
+
 struct rp_client_opts {
     enum rp_transport_kind transport; /* RP_UDP (default) or RP_TCP */
     enum rp_resv_port resv_port;      /* default RP_RESV_NO */
@@ -98,7 +105,33 @@ struct rp_client_opts {
                                      datagram buffer) */
     size_t sndbuf_bytes;          /* SO_SNDBUF/SO_RCVBUF, 0 = system default */
     const struct rp_fault *fault; /* NULL = none (default); copied */
+    /* UDP: adaptive retransmission (population, decisions.md D2 as amended
+     * in docs/DECISIONS.md): the first re-send after about four measured
+     * round trips (RP_RTO_MIN_MS at least), each later wait doubled up to
+     * the call's timeout_ms; the call fails when timeout_ms x udp_tries
+     * have passed, the same bound as without.  0 (default): every wait is
+     * timeout_ms, SFS's fixed class timer.  rp_client_set_adaptive_rto
+     * changes it on an open client. */
+    int adaptive_rto;
+    /* TCP: how long to keep reconnecting after the connection is lost, in
+     * ms (0, the default: a lost connection is fatal).  Reconnection
+     * attempts back off from RP_RECONNECT_FIRST_MS to RP_RECONNECT_MAX_MS;
+     * calls in flight stay in flight and are sent again with the same XID
+     * on the new connection (each still fails at its own deadline).  After
+     * reconnect_ms without a connection every call fails with
+     * RP_ERR_CONNRESET and the client is closed for new calls. */
+    uint32_t reconnect_ms;
+    /* Opens the new connection (a connected stream fd, or -errno); NULL =
+     * connect again to the address given to rp_client_open.  Lets a client
+     * opened with rp_client_open_fd (and the unit tests) reconnect. */
+    int (*reopen)(void *data);
+    void *reopen_data;
 };
+
+#define RP_RTO_MIN_MS         50u   /* shortest adaptive first wait */
+#define RP_RTO_INITIAL_MS     250u  /* adaptive wait before any round trip is measured */
+#define RP_RECONNECT_FIRST_MS 50u   /* first wait between reconnection attempts */
+#define RP_RECONNECT_MAX_MS   1000u /* the backoff's bound */
 
 /* Fills o with the defaults above. */
 void rp_client_opts_init(struct rp_client_opts *o);
@@ -136,7 +169,8 @@ struct rp_call {
     uint64_t t_send_ns;   /* CLOCK_MONOTONIC (the client's clock) at the
                              FIRST send */
     uint64_t t_reply_ns;  /* when the reply was read; 0 when none */
-    uint32_t retransmits; /* UDP re-sends of this call */
+    uint32_t retransmits; /* re-sends of this call: UDP after a timeout, TCP
+                             on a new connection after a lost one */
     uint32_t low_version; /* PROG_MISMATCH: the versions the server offers */
     uint32_t high_version;
 
@@ -245,6 +279,16 @@ int rp_poll(struct rp_client *const *clients, size_t n, int timeout_ms);
 /* Calls started and not yet completed (queued + sent). */
 unsigned rp_client_in_flight(const struct rp_client *c);
 
+/* Turns adaptive UDP retransmission (rp_client_opts.adaptive_rto) on or
+ * off for the calls started from now on. */
+void rp_client_set_adaptive_rto(struct rp_client *c, int on);
+
+/* Where a client stands: RP_STATE_UP; RP_STATE_DOWN while a lost TCP
+ * connection is being re-established (calls wait); RP_STATE_DEAD after a
+ * fatal error (new calls get -ENOTCONN). */
+enum rp_client_state { RP_STATE_UP = 0, RP_STATE_DOWN = 1, RP_STATE_DEAD = 2 };
+enum rp_client_state rp_client_state(const struct rp_client *c);
+
 /* The text of the last error on this client ("" when none). */
 const char *rp_client_last_error(const struct rp_client *c);
 
@@ -266,8 +310,11 @@ struct rp_client_stats {
     uint64_t garbage;     /* replies or records that did not decode */
     uint64_t bytes_sent;
     uint64_t bytes_received;
-    uint64_t faults; /* replies dropped/duplicated/cut/held by
-                        fault injection */
+    uint64_t faults;            /* replies dropped/duplicated/cut/held by
+                                   fault injection */
+    uint64_t connection_losses; /* TCP connections lost (reconnect_ms > 0) */
+    uint64_t reconnects;        /* ... and re-established */
+    uint64_t srtt_us;           /* smoothed round trip (adaptive_rto), 0 = none */
 };
 void rp_client_stats(const struct rp_client *c, struct rp_client_stats *st);
 

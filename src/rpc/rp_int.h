@@ -70,6 +70,18 @@ struct rp_client {
     struct rp_client_stats st;
     char last_error[CM_ERR_LEN];
 
+    /* adaptive retransmission: smoothed round trip and its variation */
+    uint64_t srtt_ns, rttvar_ns;
+
+    /* TCP reconnection (opts.reconnect_ms): the peer's address, and the
+     * state while the connection is down */
+    struct sockaddr_storage peer;
+    socklen_t peerlen;
+    int down;       /* lost; calls wait for a new connection */
+    int connecting; /* a non-blocking connect is in progress on fd */
+    uint64_t down_since_ns, next_try_ns;
+    uint32_t backoff_ms;
+
     /* fault injection (fault.c); fault_on = 0 in production */
     int fault_on;
     struct rp_fault fault;
@@ -110,6 +122,10 @@ void rp__fault_reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64
 void rp__fault_release(struct rp_client *c, uint64_t now);
 /* Completes a call (already unlinked from the XID table). */
 void rp__complete(struct rp_client *c, struct rp_call *call, int status);
+
+/* client.c: a reply to a call that was sent once gives a round-trip
+ * sample for adaptive retransmission (Karn's rule). */
+void rp__rtt_sample(struct rp_client *c, const struct rp_call *call);
 
 /* client.c: takes a call off the send queue. */
 void rp__queue_remove(struct rp_client *c, struct rp_call *call);

@@ -4,8 +4,9 @@
  * stream socket, calls sent as single-fragment records, replies reassembled
  * by the record-marking framer (recmark.c), however the server's bytes are
  * split across reads.  A record that arrives whole is decoded in place.  A
- * lost connection is fatal for the client: the core fails the calls in
- * flight with -ECONNRESET.
+ * lost connection is reported to the core, which either reconnects
+ * (rp_client_opts.reconnect_ms; connect with a zero timeout only starts a
+ * non-blocking connect) or fails the calls in flight with -ECONNRESET.
  */
 #include "rpc/rp_int.h"
 
@@ -29,6 +30,8 @@ static int tcp_connect(struct rp_client *c, const struct sockaddr *addr,
         return 0;
     if (errno != EINPROGRESS)
         return rp__set_error(c, -errno, "connect (TCP): %s", strerror(errno));
+    if (timeout_ms == 0) /* a reconnection: the core waits for POLLOUT */
+        return -EINPROGRESS;
     p.fd = c->fd;
     p.events = POLLOUT;
     do {

@@ -33,7 +33,9 @@ struct rp_transport_ops {
     unsigned flags;
     int sock_type; /* SOCK_DGRAM or SOCK_STREAM */
     /* Connects c->fd (already created and bound by the core) to addr, with
-     * a bounded wait.  0 or -errno with c->last_error set. */
+     * a bounded wait.  0 or -errno with c->last_error set.  A stream with
+     * timeout_ms 0 only starts the connect and may return -EINPROGRESS
+     * (the core then waits for POLLOUT: reconnection). */
     int (*connect)(struct rp_client *c, const struct sockaddr *addr, socklen_t addrlen,
                    uint32_t timeout_ms);
     /* Writes c->sbuf[c->s_off .. c->s_len).  RP_FLUSH_DONE, RP_FLUSH_BUSY,

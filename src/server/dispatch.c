@@ -63,6 +63,9 @@ struct sv_core *sv_core_create(const struct sv_config *cfg, char *err, size_t er
         return NULL;
     }
     c->fault = cfg->fault;
+    c->root_squash = cfg->root_squash;
+    c->echo = cfg->echo;
+    c->echo_data = cfg->echo_data;
     cm_rng_seed(&c->rng, cfg->fault.seed ? cfg->fault.seed : CM_RNG_DEFAULT_SEED);
     for (i = 0; i < cfg->nexports || (i == 0 && cfg->nexports == 0); i++) {
         const char *path = cfg->nexports ? cfg->exports[i] : "/export";
@@ -137,22 +140,58 @@ uint64_t sv_core_count(const struct sv_core *c, uint32_t prog, uint32_t vers,
 
 /* ---- call header --------------------------------------------------------- */
 
-/* AUTH_SYS body: stamp, machine name, uid, gid, gids (RFC 5531 9.2).  Only
- * uid and gid are kept: they own the objects a call creates. */
-static void parse_auth_sys(struct sv_core *c, const char *body, u_int len)
+/* AUTH_SYS body: stamp, machine name, uid, gid, gids (RFC 5531 9.2).
+ * Returns 0, or -1 when the body does not decode (a bad credential). */
+static int parse_auth_sys(struct sv_core *c, const char *body, u_int len)
 {
     char host[256];
     char *hp = host;
-    u_int stamp, uid, gid;
+    u_int stamp, uid, gid, ngids, g;
+    int ok;
     XDR x;
 
     xdrmem_create(&x, (char *)body, len, XDR_DECODE);
-    if (xdr_u_int(&x, &stamp) && xdr_string(&x, &hp, sizeof(host) - 1) &&
-        xdr_u_int(&x, &uid) && xdr_u_int(&x, &gid)) {
-        c->cred_uid = uid;
-        c->cred_gid = gid;
+    ok = xdr_u_int(&x, &stamp) && xdr_string(&x, &hp, sizeof(host) - 1) &&
+         xdr_u_int(&x, &uid) && xdr_u_int(&x, &gid) && xdr_u_int(&x, &ngids) &&
+         ngids <= SV_MAX_GIDS;
+    c->cred_ngids = 0;
+    for (u_int i = 0; ok && i < ngids; i++) {
+        ok = xdr_u_int(&x, &g);
+        c->cred_gids[c->cred_ngids++] = g;
     }
     xdr_destroy(&x);
+    if (!ok)
+        return -1;
+    c->cred_uid = uid;
+    c->cred_gid = gid;
+    if (c->root_squash) {
+        /* as Linux's root_squash: uid 0 and group 0 become nobody */
+        int k = 0;
+        if (c->cred_uid == 0)
+            c->cred_uid = SV_NOBODY;
+        if (c->cred_gid == 0)
+            c->cred_gid = SV_NOBODY;
+        for (int i = 0; i < c->cred_ngids; i++)
+            if (c->cred_gids[i] != 0)
+                c->cred_gids[k++] = c->cred_gids[i];
+        c->cred_ngids = k;
+    }
+    return 0;
+}
+
+/* Decodes a credential or verifier: 0, 1 when it claims more than the
+ * 400 bytes RFC 5531 allows (a bad one, answered AUTH_ERROR), -1 when the
+ * message ends inside it (a cut message, dropped like any cut header). */
+static int decode_auth(XDR *in, struct opaque_auth *a)
+{
+    u_int pos = xdr_getpos(in), flavor, len;
+
+    if (!xdr_u_int(in, &flavor) || !xdr_u_int(in, &len))
+        return -1;
+    if (len > MAX_AUTH_BYTES)
+        return 1;
+    xdr_setpos(in, pos);
+    return xdr_opaque_auth(in, a) ? 0 : -1;
 }
 
 static int put(XDR *x, u_int v)
@@ -222,7 +261,10 @@ static size_t call(struct sv_core *c, XDR *in, XDR *out, u_int xid, int vi, u_in
         memcpy(c->res.b, &inject, sizeof(inject));
         c->errors_injected++;
     } else {
+        sv__fault_call(c, v->nfs);
         h->fn(c, c->args.b, c->res.b);
+        c->attrs_wrong = 0;
+        c->fh_salt = 0;
     }
     if (!reply_accepted(out, xid, SUCCESS) || !row->res_codec(out, c->res.b)) {
         /* the results did not fit: an honest SYSTEM_ERR, not a cut reply */
@@ -241,9 +283,9 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
     struct sv_reply r = {0, 0};
     char cred_body[MAX_AUTH_BYTES], verf_body[MAX_AUTH_BYTES];
     struct opaque_auth cred = {0, cred_body, 0}, verf = {0, verf_body, 0};
-    u_int xid, mtype, rpcvers, prog, vers, proc, low, high;
+    u_int xid, mtype, rpcvers, prog, vers, proc, low, high, auth_stat;
     XDR in, out;
-    int vi;
+    int vi, ac, av = 0;
 
     if (msg_len < 8 || msg_len > SV_MSG_MAX)
         return r;
@@ -261,17 +303,34 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
         r.len = reply_denied(&out, xid, RPC_MISMATCH, RPC_VERS, RPC_VERS);
         goto done;
     }
-    if (!xdr_u_int(&in, &prog) || !xdr_u_int(&in, &vers) || !xdr_u_int(&in, &proc) ||
-        !xdr_opaque_auth(&in, &cred) || !xdr_opaque_auth(&in, &verf)) {
+    if (!xdr_u_int(&in, &prog) || !xdr_u_int(&in, &vers) || !xdr_u_int(&in, &proc)) {
         c->bad_calls++;
         goto done;
     }
-    c->cred_uid = c->cred_gid = 65534;
-    if (cred.oa_flavor == AUTH_SYS) {
-        parse_auth_sys(c, cred.oa_base, cred.oa_length);
-    } else if (cred.oa_flavor != AUTH_NONE) {
+    /* A credential or verifier that is too long (over the 400 bytes RFC
+     * 5531 allows), a malformed AUTH_SYS body or a flavour not served is
+     * answered AUTH_ERROR, not dropped: the client learns why instead of
+     * retrying into silence.  A message cut inside them is dropped. */
+    c->cred_uid = c->cred_gid = SV_NOBODY;
+    c->cred_ngids = 0;
+    auth_stat = 0;
+    if ((ac = decode_auth(&in, &cred)) == 0 && (av = decode_auth(&in, &verf)) < 0)
+        ac = -1;
+    if (ac < 0) {
         c->bad_calls++;
-        r.len = reply_denied(&out, xid, AUTH_ERROR, AUTH_BADCRED, 0);
+        goto done;
+    }
+    if (ac > 0)
+        auth_stat = AUTH_BADCRED;
+    else if (av > 0)
+        auth_stat = AUTH_BADVERF;
+    else if (cred.oa_flavor == AUTH_SYS)
+        auth_stat = parse_auth_sys(c, cred.oa_base, cred.oa_length) ? AUTH_BADCRED : 0;
+    else if (cred.oa_flavor != AUTH_NONE)
+        auth_stat = AUTH_BADCRED;
+    if (auth_stat) {
+        c->bad_creds++;
+        r.len = reply_denied(&out, xid, AUTH_ERROR, auth_stat, 0);
         goto done;
     }
     c->peer = peer ? peer : "unknown";

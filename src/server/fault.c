@@ -2,9 +2,12 @@
 /*
  * fault.c - sfs_nfsd's configuration defaults and fault injection (server
  * layer): parsing of --error OP=STATUS:PCT and --delay-us N[:JITTER], and
- * the seeded draws dispatch.c and the READ handlers make.  Every decision
- * comes from the core's one Park-Miller generator (cm_rng), so the same
- * --seed and the same call sequence give the same faults.
+ * the seeded draws dispatch.c and the handlers make, and the faults that
+ * make a server lie for the validation suite's negative tests (wrong
+ * attributes, changing handles; READ corruption and dropped directory
+ * entries are applied by their handlers).  Every decision comes from the
+ * core's one Park-Miller generator (cm_rng), so the same --seed and the
+ * same call sequence give the same faults.
  */
 #include "server/sv_int.h"
 #include "nfs3_prot.h"
@@ -26,6 +29,8 @@ void sv_config_defaults(struct sv_config *cfg)
     cfg->max_bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 2
                                            : SV_DEFAULT_MAX_BYTES;
     cfg->fault.seed = CM_RNG_DEFAULT_SEED;
+    cfg->max_connections = SV_MAX_CONNECTIONS;
+    cfg->idle_timeout_s = SV_DEFAULT_IDLE_S;
 }
 
 /* Status names for --error: the nfs layer's one list (NF_STATUS_MAP). */
@@ -122,4 +127,47 @@ uint32_t sv__fault_error(struct sv_core *c, const char *proc_name)
             return r->status;
     }
     return 0;
+}
+
+void sv__fault_call(struct sv_core *c, int nfs)
+{
+    c->attrs_wrong =
+        nfs && c->fault.wrong_attrs_pct > 0 && sv__fault_hit(c, c->fault.wrong_attrs_pct);
+    c->attrs_falsified += (uint64_t)c->attrs_wrong;
+    c->fh_salt = 0;
+    if (c->fault.change_fh_pct > 0 && sv__fault_hit(c, c->fault.change_fh_pct))
+        c->fh_salt = 1 + cm_rng_below(&c->rng, 0x7ffffffe);
+}
+
+void sv__fault_attrs(uint64_t *size, uint32_t *mode)
+{
+    /* both differ from the truth whatever it is, and stay plausible */
+    *size += 1;
+    *mode ^= 0777;
+}
+
+void sv__handle(struct sv_core *c, const struct sv_node *n, uint8_t fh[SV_FH_LEN])
+{
+    sv__fs_handle(c->fs, n, fh);
+    if (c->fh_salt == 0)
+        return;
+    /* --change-handles: the spare bytes, which sv__fs_from_handle ignores,
+     * carry the call's salt: another handle that still resolves */
+    for (int i = 0; i < 4; i++)
+        fh[SV_FH_LEN - 1 - i] = (uint8_t)(c->fh_salt >> (8 * i));
+    c->handles_changed++;
+}
+
+int sv__fault_drop_dirent(struct sv_core *c)
+{
+    return c->fault.drop_dirent_pct > 0 && sv__fault_hit(c, c->fault.drop_dirent_pct);
+}
+
+int sv__fault_skip_dirent(struct sv_core *c, int *drop, const char *name)
+{
+    if (!*drop || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        return 0;
+    *drop = 0;
+    c->dirents_dropped++;
+    return 1;
 }

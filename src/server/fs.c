@@ -4,13 +4,14 @@
  * are found by file id in a JudyL map (map.c; handles carry file id,
  * generation and server instance, so a removed object's handle is STALE
  * and no lookup scans anything); a directory keeps its entries in a
- * chained hash by name and an array in cookie order (READDIR resumes by
- * binary search); file data lives in chunks of up to SV_CHUNK bytes in a
+ * chained hash by name (measured faster than JudySL and JudyHS: see
+ * name_hash) and an array in cookie order (READDIR resumes by binary
+ * search); file data lives in chunks of up to SV_CHUNK bytes in a
  * per-file JudyL map keyed by chunk number, so holes cost nothing, and a
  * chunk holds only up to the last byte written in it (rounded to 1 KiB),
  * so small files cost little.  Capacity (--max-bytes) counts the bytes
- * chunks hold.  Everything returns NFSv3 status numbers; no permission
- * checks (every AUTH_SYS caller is trusted - a test server).
+ * chunks hold.  Everything returns NFSv3 status numbers; permission
+ * checks are access.c's, around these operations.
  */
 #include "server/sv_int.h"
 #include "nfs3_prot.h"
@@ -238,7 +239,12 @@ int sv__fs_check_name(const char *name)
     return 0;
 }
 
-/* FNV-1a: names are short and the table is private, nothing to defend. */
+/* Names in a directory: a chained hash (FNV-1a; names are short and the
+ * table is private, nothing to defend), not JudySL or JudyHS, because
+ * bench/nfsd_names.c measured the hash faster where it counts: a LOOKUP
+ * hit takes 1.05-1.4x (JudySL) and 0.95-1.6x (JudyHS) the hash's time,
+ * inserts and removes 1.4-3.8x, for directories of 30 to 100 000 names
+ * (docs/PERFORMANCE.md).  Only misses are faster in JudyHS. */
 static uint32_t name_hash(const char *name)
 {
     uint32_t h = 2166136261u;
@@ -362,11 +368,18 @@ static void touch_dir(struct sv_node *dir)
     dir->ctime = dir->mtime;
 }
 
-struct sv_node *sv__fs_parent(struct sv_fs *fs, struct sv_node *dir)
+/* The directory that holds dir in the internal tree (the root holds
+ * itself). */
+static struct sv_node *tree_parent(struct sv_fs *fs, struct sv_node *dir)
 {
     struct sv_node *p = sv__map_get(&fs->nodes, dir->parent);
 
     return p ? p : fs->root;
+}
+
+struct sv_node *sv__fs_parent(struct sv_fs *fs, struct sv_node *dir)
+{
+    return dir->export_root ? dir : tree_parent(fs, dir);
 }
 
 int sv__fs_lookup(struct sv_fs *fs, struct sv_node *dir, const char *name,
@@ -582,7 +595,7 @@ static int is_ancestor(struct sv_fs *fs, struct sv_node *a, struct sv_node *b)
             return 1;
         if (b == fs->root)
             return 0;
-        b = sv__fs_parent(fs, b);
+        b = tree_parent(fs, b);
     }
 }
 
@@ -771,6 +784,24 @@ int sv__fs_write(struct sv_fs *fs, struct sv_node *n, uint64_t off, const void *
 
 /* ---- paths (MOUNT) ------------------------------------------------------- */
 
+const char *sv__path_next(const char *p, char comp[SV_NAME_MAX + 1], int *st)
+{
+    size_t len;
+
+    *st = 0;
+    p += strspn(p, "/");
+    if (*p == '\0')
+        return NULL;
+    len = strcspn(p, "/");
+    if (len > SV_NAME_MAX) {
+        *st = NFS3ERR_NAMETOOLONG;
+        return NULL;
+    }
+    memcpy(comp, p, len);
+    comp[len] = '\0';
+    return p + len;
+}
+
 /* Follows path from the root one component at a time; mk creates the
  * missing ones. */
 static int walk(struct sv_fs *fs, const char *path, int mk, struct sv_node **out)
@@ -783,18 +814,7 @@ static int walk(struct sv_fs *fs, const char *path, int mk, struct sv_node **out
     *out = NULL;
     if (path == NULL || path[0] != '/')
         return NFS3ERR_NOENT;
-    while (*p) {
-        size_t len;
-        while (*p == '/')
-            p++;
-        if (*p == '\0')
-            break;
-        len = strcspn(p, "/");
-        if (len > SV_NAME_MAX)
-            return NFS3ERR_NAMETOOLONG;
-        memcpy(comp, p, len);
-        comp[len] = '\0';
-        p += len;
+    while ((p = sv__path_next(p, comp, &st)) != NULL) {
         /* "." and ".." would let "/export/.." name a directory outside
          * every export while passing the MNT prefix check */
         if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
@@ -806,6 +826,8 @@ static int walk(struct sv_fs *fs, const char *path, int mk, struct sv_node **out
             return st;
         n = next;
     }
+    if (st != 0)
+        return st;
     if (n->type != SV_DIR)
         return NFS3ERR_NOTDIR;
     *out = n;
@@ -821,7 +843,9 @@ int sv__fs_mkpath(struct sv_fs *fs, const char *path, struct sv_node **out)
 {
     int st = walk(fs, path, 1, out);
 
-    if (st == 0)
+    if (st == 0) {
         (*out)->mode = 0777; /* exports are open to every caller */
+        (*out)->export_root = 1;
+    }
     return st;
 }

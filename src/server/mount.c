@@ -2,9 +2,10 @@
 /*
  * mount.c - MOUNT v1 (RFC 1094 appendix A) and v3 (RFC 1813 section 5) for
  * sfs_nfsd, and their dispatch tables.  MNT of an exported path, or of a
- * directory below one, returns its 32-byte handle (the same for NFSv2 and
- * v3); DUMP lists the MNT calls not yet undone by UMNT/UMNTALL (a bounded
- * table: beyond SV_MAX_MOUNTS entries the oldest is forgotten, it is only
+ * directory below one (through symbolic links that stay inside the
+ * export, resolved as Linux mountd does), returns its 32-byte handle (the
+ * same for NFSv2 and v3); DUMP lists the MNT calls not yet undone by UMNT/UMNTALL (a
+ * bounded table: beyond SV_MAX_MOUNTS entries the oldest is forgotten, it is only
  * advisory); EXPORT lists the exports with no group restriction.
  */
 #include "server/sv_int.h"
@@ -13,30 +14,107 @@
 
 #include <string.h>
 
-/* 0 when path is an export or lies below one (on a component boundary),
- * MNT3ERR_ACCES otherwise. */
-static int exported(const struct sv_core *c, const char *path)
+/* Whether path is dir or lies below it (on a component boundary). */
+static int under(const char *path, const char *dir)
 {
-    for (int i = 0; i < c->nexports; i++) {
-        size_t len = strlen(c->exports[i]);
-        if (strncmp(path, c->exports[i], len) == 0 &&
-            (path[len] == '\0' || path[len] == '/' || (len == 1 && path[0] == '/')))
-            return 0;
+    size_t len = strlen(dir);
+
+    return strncmp(path, dir, len) == 0 &&
+           (path[len] == '\0' || path[len] == '/' || (len == 1 && dir[0] == '/'));
+}
+
+/* The longest export that path is or lies below, or NULL. */
+static const char *export_of(const struct sv_core *c, const char *path)
+{
+    const char *best = NULL;
+
+    for (int i = 0; i < c->nexports; i++)
+        if (under(path, c->exports[i]) && (!best || strlen(c->exports[i]) > strlen(best)))
+            best = c->exports[i];
+    return best;
+}
+
+#define MNT_PATH_MAX  4096
+#define MNT_LINKS_MAX 40 /* symbolic links followed, as Linux's ELOOP */
+
+/* Resolves an absolute path as Linux mountd's realpath does: component by
+ * component from the root, following symbolic links (an absolute target
+ * from the root, "." and ".." inside targets taken as POSIX does) into the
+ * canonical path out.  Returns 0 or an nfsstat3 (NOENT, NOTDIR,
+ * NAMETOOLONG, or INVAL for a "." or ".." in path itself or a loop). */
+static int resolve(struct sv_core *c, const char *path, char *out)
+{
+    char rest[MNT_PATH_MAX], tmp[MNT_PATH_MAX], comp[SV_NAME_MAX + 1];
+    struct sv_node *dir, *n;
+    const char *p = path;
+    int links = 0, st;
+
+    if (strlen(path) >= sizeof(rest))
+        return NFS3ERR_NAMETOOLONG;
+    /* "." and ".." would let "/export/.." name a directory outside every
+     * export while passing the prefix check: refused in the request */
+    while ((p = sv__path_next(p, comp, &st)) != NULL)
+        if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
+            return NFS3ERR_INVAL;
+    if (st != 0)
+        return st;
+    strcpy(rest, path);
+    strcpy(out, "/");
+    while ((p = sv__path_next(rest, comp, &st)) != NULL) {
+        memmove(rest, p, strlen(p) + 1);
+        if (strcmp(comp, ".") == 0)
+            continue;
+        if (strcmp(comp, "..") == 0) { /* in a link target: up one */
+            char *slash = strrchr(out, '/');
+            slash[slash == out ? 1 : 0] = '\0';
+            continue;
+        }
+        st = sv__fs_walk(c->fs, out, &dir);
+        if (st == 0)
+            st = sv__fs_lookup(c->fs, dir, comp, &n);
+        if (st != 0)
+            return st;
+        if (n->type == SV_LNK) {
+            const char *t = n->u.lnk.target;
+            if (++links > MNT_LINKS_MAX)
+                return NFS3ERR_INVAL;
+            if (snprintf(tmp, sizeof(tmp), "%s/%s", t, rest) >= (int)sizeof(tmp))
+                return NFS3ERR_NAMETOOLONG;
+            strcpy(rest, tmp);
+            if (t[0] == '/')
+                strcpy(out, "/");
+            continue;
+        }
+        if (n->type != SV_DIR)
+            return NFS3ERR_NOTDIR;
+        if (strlen(out) + strlen(comp) + 2 > MNT_PATH_MAX)
+            return NFS3ERR_NAMETOOLONG;
+        if (out[1] != '\0')
+            strcat(out, "/");
+        strcat(out, comp);
     }
-    return MNT3ERR_ACCES;
+    return st;
 }
 
 /* Resolves a MNT path: 0 with the node, or a mountstat3 (v1 uses the same
- * errno numbers). */
+ * errno numbers).  The path must lie in an export, and so must where its
+ * symbolic links lead: in the same export, so no link leaves it. */
 static int mnt(struct sv_core *c, const char *path, struct sv_node **n)
 {
+    char real[MNT_PATH_MAX];
+    const char *ex;
     int st;
 
     if (path == NULL || path[0] != '/')
         return MNT3ERR_NOENT;
-    if (exported(c, path) != 0)
+    ex = export_of(c, path);
+    if (ex == NULL)
         return MNT3ERR_ACCES;
-    st = sv__fs_walk(c->fs, path, n);
+    st = resolve(c, path, real);
+    if (st == 0 && !under(real, ex))
+        return MNT3ERR_ACCES;
+    if (st == 0)
+        st = sv__fs_walk(c->fs, real, n);
     if (st == NFS3ERR_NOTDIR)
         return MNT3ERR_NOTDIR;
     if (st == NFS3ERR_NAMETOOLONG)
@@ -85,7 +163,7 @@ static int p_mnt1(struct sv_core *c, void *a, void *r)
 
     res->fhs_status = (u_int)mnt(c, *(char **)a, &n);
     if (res->fhs_status == 0)
-        sv__fs_handle(c->fs, n, (uint8_t *)res->fhstatus_u.fhs_fhandle);
+        sv__handle(c, n, (uint8_t *)res->fhstatus_u.fhs_fhandle);
     return (int)res->fhs_status;
 }
 
@@ -99,7 +177,7 @@ static int p_mnt3(struct sv_core *c, void *a, void *r)
     res->fhs_status = (mountstat3)mnt(c, *(char **)a, &n);
     if (res->fhs_status != MNT3_OK)
         return res->fhs_status;
-    sv__fs_handle(c->fs, n, c->fh_scratch[0]);
+    sv__handle(c, n, c->fh_scratch[0]);
     ok->fhandle.mnt3_fhandle_len = SV_FH_LEN;
     ok->fhandle.mnt3_fhandle_val = (char *)c->fh_scratch[0];
     ok->auth_flavors.auth_flavors_len = CM_ARRAY_LEN(flavors);

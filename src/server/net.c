@@ -9,6 +9,14 @@
  * only moves bytes.  TCP records are framed by the rpc layer's record
  * marker (rpc/recmark.h), shared with the client engine: every read lands
  * in one server-wide buffer and complete records are answered in place.
+ *
+ * No client can take the server down or shut others out: a connection
+ * whose replies are not drained past OUT_HIGH_WATER is not read from any
+ * more (what was already read waits in a per-connection buffer of at most
+ * one read), idle connections are closed after --idle-timeout, and at the
+ * --max-connections limit the connection idle the longest makes room for
+ * the new one.  Connection buffers are counted (current and peak) and
+ * given back when a connection drains or closes.
  */
 #define _GNU_SOURCE /* accept4, ppoll */
 #include "rpc/recmark.h"
@@ -17,6 +25,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -28,10 +37,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_CONNS      1024
+#define MAX_CONNS      SV_MAX_CONNECTIONS
 #define READ_BUF       (256 * 1024)
 #define OUT_HIGH_WATER (4 * 1024 * 1024) /* stop reading a client beyond this */
-#define UDP_BURST      64                /* datagrams per wake-up per socket */
+#define OUT_KEEP       (64 * 1024)       /* a drained queue keeps this much */
+#define OUT_MAX        (OUT_HIGH_WATER + SV_REPLY_MAX + 4)
+#define UDP_BURST      64 /* datagrams per wake-up per socket */
 #define MAX_DELAYED    65536
 
 struct conn {
@@ -40,6 +51,13 @@ struct conn {
     struct rp_recmark rm; /* holds a record that spans reads */
     uint8_t *out;
     size_t out_off, out_len, out_cap;
+    size_t delayed_bytes; /* its replies waiting in the --delay-us heap */
+    uint8_t *pend;        /* read but not answered yet (throttled) */
+    size_t pend_off, pend_len;
+    size_t rbuf_len; /* bytes of the last read in s->rbuf */
+    size_t held;     /* buffer bytes last counted in s->stats */
+    int throttled;
+    uint64_t last_ns; /* last byte read or written */
     char peer[INET6_ADDRSTRLEN];
 };
 
@@ -65,6 +83,9 @@ struct sv_server {
     int registered;
     struct conn conns[MAX_CONNS];
     int nconns_used; /* highest used slot + 1 */
+    int max_conns;
+    uint64_t idle_ns; /* 0 = connections never time out */
+    struct sv_conn_stats stats;
     uint32_t next_gen;
     struct pollfd *pfd;
     int *pfd_conn;  /* for each pollfd: connection index, or -1 */
@@ -172,6 +193,14 @@ struct sv_server *sv_server_create(const struct sv_config *cfg, char *err, size_
     s->udp[0] = s->udp[1] = s->tcp[0] = s->tcp[1] = -1;
     for (int i = 0; i < MAX_CONNS; i++)
         s->conns[i].fd = -1;
+    s->max_conns = cfg->max_connections > 0 && cfg->max_connections < MAX_CONNS
+                       ? cfg->max_connections
+                       : MAX_CONNS;
+    s->idle_ns = (uint64_t)cfg->idle_timeout_s * 1000000000u;
+    /* Connection buffers above 128 KiB come from mmap, so that they go
+     * back to the system when freed (glibc would otherwise raise the
+     * threshold after the first free and keep them in the heap). */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     snprintf(s->bind_addr, sizeof(s->bind_addr), "%s",
              cfg->bind_addr ? cfg->bind_addr : "127.0.0.1");
     if (cfg->stats_file) {
@@ -240,14 +269,36 @@ int sv_server_register(struct sv_server *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Buffer bytes a connection holds now. */
+static size_t conn_bytes(const struct conn *c)
+{
+    return c->out_cap + c->rm.cap + (c->pend ? READ_BUF : 0) + c->delayed_bytes;
+}
+
+/* Brings the server's count of connection buffer bytes up to date. */
+static void conn_account(struct sv_server *s, struct conn *c)
+{
+    size_t now = c->fd >= 0 ? conn_bytes(c) : 0;
+
+    s->stats.buffer_bytes = s->stats.buffer_bytes - c->held + now;
+    c->held = now;
+    if (s->stats.buffer_bytes > s->stats.buffer_bytes_peak)
+        s->stats.buffer_bytes_peak = s->stats.buffer_bytes;
+}
+
 static void conn_close(struct sv_server *s, int i)
 {
     struct conn *c = &s->conns[i];
 
-    if (c->fd >= 0)
+    if (c->fd >= 0) {
         close(c->fd);
+        s->stats.open--;
+    }
+    c->fd = -1;
+    conn_account(s, c); /* before the buffers go: held drops to 0 */
     rp_recmark_free(&c->rm);
     free(c->out);
+    free(c->pend);
     memset(c, 0, sizeof(*c));
     c->fd = -1;
     while (s->nconns_used > 0 && s->conns[s->nconns_used - 1].fd < 0)
@@ -289,7 +340,12 @@ int sv_server_write_stats(struct sv_server *s, char *err, size_t errlen)
 {
     if (!s->has_stats)
         return 0;
-    return sv_core_write_stats(s->core, s->stats_file, err, errlen);
+    return sv_core_write_stats(s->core, s->stats_file, &s->stats, err, errlen);
+}
+
+void sv_server_conn_stats(const struct sv_server *s, struct sv_conn_stats *st)
+{
+    *st = s->stats;
 }
 
 /* ---- delayed replies (--delay-us) ----------------------------------------- */
@@ -301,20 +357,22 @@ static void heap_swap(struct delayed *a, struct delayed *b)
     *b = t;
 }
 
-static void heap_push(struct sv_server *s, struct delayed *d)
+/* Holds a reply until d->due_ns.  Returns 0, or -1 when it was lost
+ * (the heap is full or out of memory; d->data is freed). */
+static int heap_push(struct sv_server *s, struct delayed *d)
 {
     size_t i;
 
     if (s->nheap == MAX_DELAYED) {
         free(d->data); /* bounded: beyond this the reply is lost, as a
                           congested network would lose it */
-        return;
+        return -1;
     }
     if (s->heap == NULL) {
         s->heap = malloc(MAX_DELAYED * sizeof(*s->heap));
         if (s->heap == NULL) {
             free(d->data);
-            return;
+            return -1;
         }
     }
     i = s->nheap++;
@@ -323,6 +381,7 @@ static void heap_push(struct sv_server *s, struct delayed *d)
         heap_swap(&s->heap[(i - 1) / 2], &s->heap[i]);
         i = (i - 1) / 2;
     }
+    return 0;
 }
 
 static void heap_pop(struct sv_server *s)
@@ -350,7 +409,7 @@ static int conn_queue(struct conn *c, const uint8_t *data, size_t len)
     if (c->out_off > 0 && c->out_off == c->out_len)
         c->out_off = c->out_len = 0;
     if (c->out_len + len > c->out_cap) {
-        size_t cap = c->out_cap ? c->out_cap : 64 * 1024;
+        size_t cap = c->out_cap ? c->out_cap : OUT_KEEP;
         uint8_t *p;
         if (c->out_off > 0) { /* compact before growing */
             memmove(c->out, c->out + c->out_off, c->out_len - c->out_off);
@@ -359,6 +418,9 @@ static int conn_queue(struct conn *c, const uint8_t *data, size_t len)
         }
         while (cap < c->out_len + len)
             cap *= 2;
+        /* the backlog never passes the mark by more than one reply */
+        if (cap > OUT_MAX && c->out_len + len <= OUT_MAX)
+            cap = OUT_MAX;
         if (cap != c->out_cap) {
             p = realloc(c->out, cap);
             if (p == NULL)
@@ -380,9 +442,21 @@ static int conn_flush(struct conn *c)
         if (n < 0)
             return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -errno;
         c->out_off += (size_t)n;
+        c->last_ns = cm_now_ns();
     }
     c->out_off = c->out_len = 0;
+    if (c->out_cap > OUT_KEEP) { /* a burst is over: give its memory back */
+        free(c->out);
+        c->out = NULL;
+        c->out_cap = 0;
+    }
     return 0;
+}
+
+/* Reply bytes a connection has not taken yet (queued or delayed). */
+static size_t conn_backlog(const struct conn *c)
+{
+    return c->out_len - c->out_off + c->delayed_bytes;
 }
 
 /* Answers one call and queues (or delays) the reply record. */
@@ -401,41 +475,105 @@ static int conn_answer(struct sv_server *s, int ci, const uint8_t *msg, size_t l
         if (d.data == NULL)
             return 0;
         memcpy(d.data, s->reply, r.len + 4);
-        heap_push(s, &d);
+        if (heap_push(s, &d) == 0)
+            c->delayed_bytes += r.len + 4;
         return 0;
     }
     return conn_queue(c, s->reply, r.len + 4);
 }
 
-/* Reads what the peer sent (a bounded number of times) and answers every
- * record completed.  Returns -1 when the peer must go: closed, an error,
- * or a record larger than SV_MSG_MAX. */
+/* Answers the records in data[0..n): new bytes in s->rbuf, or (from_pend)
+ * the rest of c->pend.  Stops before a record while the connection's
+ * backlog is over OUT_HIGH_WATER and keeps the rest in c->pend.  Returns
+ * -1 when the peer must go (a record too large, out of memory). */
+static int conn_feed(struct sv_server *s, int ci, int from_pend)
+{
+    struct conn *c = &s->conns[ci];
+    const uint8_t *data = from_pend ? c->pend + c->pend_off : s->rbuf;
+    size_t n = from_pend ? c->pend_len - c->pend_off : c->rbuf_len, off = 0;
+
+    while (off < n && !s->core->exit_requested) {
+        const uint8_t *rec;
+        size_t len;
+        ssize_t k;
+        if (conn_backlog(c) > OUT_HIGH_WATER) {
+            if (!c->throttled) {
+                c->throttled = 1;
+                s->stats.throttled++;
+            }
+            if (from_pend) {
+                c->pend_off += off;
+                return 0;
+            }
+            if (c->pend == NULL && (c->pend = malloc(READ_BUF)) == NULL)
+                return -1;
+            memcpy(c->pend, data + off, n - off); /* n <= READ_BUF */
+            c->pend_off = 0;
+            c->pend_len = n - off;
+            return 0;
+        }
+        k = rp_recmark_feed(&c->rm, data + off, n - off, &rec, &len);
+        if (k < 0)
+            return -1;
+        off += (size_t)k;
+        if (rec != NULL && conn_answer(s, ci, rec, len) != 0)
+            return -1;
+    }
+    if (from_pend) { /* all answered: the buffer goes */
+        free(c->pend);
+        c->pend = NULL;
+        c->pend_off = c->pend_len = 0;
+    }
+    c->throttled = 0;
+    return 0;
+}
+
+/* Answers what a throttled connection had read once its backlog is under
+ * the mark again, then reads what the peer sent (a bounded number of
+ * times).  Returns -1 when the peer must go: closed, an error, or a
+ * record larger than SV_MSG_MAX. */
 static int conn_read(struct sv_server *s, int ci)
 {
     struct conn *c = &s->conns[ci];
 
-    for (int rounds = 0; rounds < 16; rounds++) {
-        ssize_t n = recv(c->fd, s->rbuf, READ_BUF, 0);
-        size_t off = 0;
+    if (c->pend != NULL && conn_feed(s, ci, 1) != 0)
+        return -1;
+    for (int rounds = 0; rounds < 16 && c->pend == NULL; rounds++) {
+        ssize_t n;
+        if (conn_backlog(c) > OUT_HIGH_WATER || s->core->exit_requested)
+            return 0;
+        n = recv(c->fd, s->rbuf, READ_BUF, 0);
         if (n == 0)
             return -1;
         if (n < 0)
             return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
-        while (off < (size_t)n && !s->core->exit_requested) {
-            const uint8_t *rec;
-            size_t len;
-            ssize_t k =
-                rp_recmark_feed(&c->rm, s->rbuf + off, (size_t)n - off, &rec, &len);
-            if (k < 0)
-                return -1;
-            off += (size_t)k;
-            if (rec != NULL && conn_answer(s, ci, rec, len) != 0)
-                return -1;
-        }
-        if (c->out_len - c->out_off > OUT_HIGH_WATER || s->core->exit_requested)
-            return 0;
+        c->last_ns = cm_now_ns();
+        c->rbuf_len = (size_t)n;
+        if (conn_feed(s, ci, 0) != 0)
+            return -1;
     }
     return 0;
+}
+
+/* A slot for a new connection: a free one, or at the limit the one idle
+ * the longest (closed to make room); -1 when none is open to take. */
+static int conn_slot(struct sv_server *s)
+{
+    int oldest = -1;
+
+    if (s->stats.open < (uint64_t)s->max_conns)
+        for (int i = 0; i < s->max_conns; i++)
+            if (s->conns[i].fd < 0)
+                return i;
+    for (int i = 0; i < s->nconns_used; i++)
+        if (s->conns[i].fd >= 0 &&
+            (oldest < 0 || s->conns[i].last_ns < s->conns[oldest].last_ns))
+            oldest = i;
+    if (oldest >= 0) {
+        conn_close(s, oldest);
+        s->stats.evicted++;
+    }
+    return oldest;
 }
 
 static void tcp_accept(struct sv_server *s, int lfd)
@@ -445,24 +583,28 @@ static void tcp_accept(struct sv_server *s, int lfd)
         socklen_t len = sizeof(ss);
         int fd = accept4(lfd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
         int one = 1, i;
+        struct conn *c;
         if (fd < 0)
             return;
-        for (i = 0; i < MAX_CONNS && s->conns[i].fd >= 0; i++)
-            ;
-        if (i == MAX_CONNS) {
-            close(fd); /* full: the client sees a reset and may retry */
+        i = conn_slot(s);
+        if (i < 0) {
+            close(fd);
             continue;
         }
+        c = &s->conns[i];
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-        s->conns[i].fd = fd;
-        s->conns[i].gen = ++s->next_gen;
-        rp_recmark_init(&s->conns[i].rm, SV_MSG_MAX);
+        c->fd = fd;
+        c->gen = ++s->next_gen;
+        c->last_ns = cm_now_ns();
+        s->stats.accepted++;
+        s->stats.open++;
+        rp_recmark_init(&c->rm, SV_MSG_MAX);
         if (ss.ss_family == AF_INET6)
-            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr,
-                      s->conns[i].peer, sizeof(s->conns[i].peer));
+            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, c->peer,
+                      sizeof(c->peer));
         else
-            inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, s->conns[i].peer,
-                      sizeof(s->conns[i].peer));
+            inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, c->peer,
+                      sizeof(c->peer));
         if (i + 1 > s->nconns_used)
             s->nconns_used = i + 1;
     }
@@ -495,13 +637,27 @@ static void udp_read(struct sv_server *s, int fd)
                 cm_now_ns() + r.delay_ns, fd, -1, 0, ss, alen, r.len, malloc(r.len)};
             if (d.data != NULL) {
                 memcpy(d.data, s->reply, r.len);
-                heap_push(s, &d);
+                (void)heap_push(s, &d); /* a reply lost when full, as UDP may */
             }
             continue;
         }
         /* a full socket buffer loses the reply, as UDP may */
         sendto(fd, s->reply, r.len, 0, (struct sockaddr *)&ss, alen);
     }
+}
+
+/* Resumes a throttled connection whose backlog went under the mark,
+ * and brings its buffer count up to date; closes it when it failed. */
+static void conn_settle(struct sv_server *s, int ci, int bad)
+{
+    struct conn *c = &s->conns[ci];
+
+    if (!bad && c->pend != NULL && conn_backlog(c) <= OUT_HIGH_WATER)
+        bad = conn_read(s, ci) != 0 || (c->out_len > c->out_off && conn_flush(c) != 0);
+    if (bad)
+        conn_close(s, ci);
+    else
+        conn_account(s, c);
 }
 
 /* Sends the delayed replies that are due; returns ns until the next one,
@@ -511,18 +667,56 @@ static uint64_t send_due(struct sv_server *s)
     uint64_t now = cm_now_ns();
 
     while (s->nheap > 0 && s->heap[0].due_ns <= now) {
-        struct delayed *d = &s->heap[0];
-        if (d->udp_fd >= 0) {
-            sendto(d->udp_fd, d->data, d->len, 0, (struct sockaddr *)&d->addr, d->alen);
-        } else if (s->conns[d->conn].fd >= 0 && s->conns[d->conn].gen == d->gen) {
-            if (conn_queue(&s->conns[d->conn], d->data, d->len) != 0 ||
-                conn_flush(&s->conns[d->conn]) != 0)
-                conn_close(s, d->conn);
-        }
-        free(d->data);
+        struct delayed d = s->heap[0];
         heap_pop(s);
+        if (d.udp_fd >= 0) {
+            sendto(d.udp_fd, d.data, d.len, 0, (struct sockaddr *)&d.addr, d.alen);
+        } else if (s->conns[d.conn].fd >= 0 && s->conns[d.conn].gen == d.gen) {
+            struct conn *c = &s->conns[d.conn];
+            c->delayed_bytes -= d.len;
+            conn_settle(s, d.conn,
+                        conn_queue(c, d.data, d.len) != 0 || conn_flush(c) != 0);
+        }
+        free(d.data);
     }
     return s->nheap ? s->heap[0].due_ns - now : UINT64_MAX;
+}
+
+/* Closes the connections idle for --idle-timeout; returns ns until the
+ * next one would be, or UINT64_MAX. */
+static uint64_t close_idle(struct sv_server *s)
+{
+    uint64_t now = cm_now_ns(), next = UINT64_MAX;
+
+    if (s->idle_ns == 0)
+        return next;
+    for (int i = 0; i < s->nconns_used; i++) {
+        struct conn *c = &s->conns[i];
+        if (c->fd < 0)
+            continue;
+        if (now - c->last_ns >= s->idle_ns) {
+            conn_close(s, i);
+            s->stats.closed_idle++;
+        } else if (c->last_ns + s->idle_ns - now < next) {
+            next = c->last_ns + s->idle_ns - now;
+        }
+    }
+    return next;
+}
+
+/* One connection's poll events. */
+static void conn_event(struct sv_server *s, int ci, short re)
+{
+    struct conn *c = &s->conns[ci];
+    int bad = 0;
+
+    if ((re & POLLERR) || ((re & POLLHUP) && c->pend != NULL))
+        bad = 1; /* gone, and nothing more can be read */
+    else if (re & (POLLIN | POLLHUP))
+        bad = conn_read(s, ci) != 0;
+    if (!bad && c->out_len > c->out_off)
+        bad = conn_flush(c) != 0;
+    conn_settle(s, ci, bad);
 }
 
 /* ---- the loop ------------------------------------------------------------ */
@@ -538,7 +732,7 @@ int sv_server_run(struct sv_server *s, volatile sig_atomic_t *stop,
     sigdelset(&waitmask, SIGUSR1);
     while (!*stop && !s->core->exit_requested) {
         struct timespec ts, *tsp = NULL;
-        uint64_t wait_ns = send_due(s);
+        uint64_t wait_ns = send_due(s), idle_ns = close_idle(s);
         nfds_t n = 0;
         int rc;
 
@@ -547,6 +741,8 @@ int sv_server_run(struct sv_server *s, volatile sig_atomic_t *stop,
             if (sv_server_write_stats(s, err, errlen) != 0)
                 return -EIO;
         }
+        if (idle_ns < wait_ns)
+            wait_ns = idle_ns;
         if (wait_ns != UINT64_MAX) {
             ts.tv_sec = (time_t)(wait_ns / 1000000000u);
             ts.tv_nsec = (long)(wait_ns % 1000000000u);
@@ -563,7 +759,9 @@ int sv_server_run(struct sv_server *s, volatile sig_atomic_t *stop,
             short ev = 0;
             if (c->fd < 0)
                 continue;
-            if (c->out_len - c->out_off <= OUT_HIGH_WATER)
+            /* a connection over the mark is not read: its peer's calls
+             * wait in the kernel until it takes its replies */
+            if (c->pend == NULL && conn_backlog(c) <= OUT_HIGH_WATER)
                 ev |= POLLIN;
             if (c->out_len > c->out_off)
                 ev |= POLLOUT;
@@ -582,19 +780,12 @@ int sv_server_run(struct sv_server *s, volatile sig_atomic_t *stop,
             int ci = s->pfd_conn[k];
             if (re == 0)
                 continue;
-            if (ci == -2) {
+            if (ci == -2)
                 udp_read(s, s->pfd[k].fd);
-            } else if (ci == -3) {
+            else if (ci == -3)
                 tcp_accept(s, s->pfd[k].fd);
-            } else {
-                int bad = 0;
-                if (re & (POLLIN | POLLHUP | POLLERR))
-                    bad = conn_read(s, ci) != 0;
-                if (!bad && s->conns[ci].out_len > s->conns[ci].out_off)
-                    bad = conn_flush(&s->conns[ci]) != 0;
-                if (bad)
-                    conn_close(s, ci);
-            }
+            else if (s->conns[ci].fd == s->pfd[k].fd) /* not evicted meanwhile */
+                conn_event(s, ci, re);
         }
     }
     /* flush what the last calls produced before leaving (--exit-after

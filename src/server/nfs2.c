@@ -38,7 +38,7 @@ uint32_t sv__v2_status(int st3)
     }
 }
 
-static void fattr2(const struct sv_node *n, fattr *a)
+static void fattr2(struct sv_core *c, const struct sv_node *n, fattr *a)
 {
     static const uint32_t fmt[] = {0,           NFSMODE_REG, NFSMODE_DIR,  NFSMODE_BLK,
                                    NFSMODE_CHR, NFSMODE_LNK, NFSMODE_SOCK, NFSMODE_FIFO};
@@ -61,6 +61,13 @@ static void fattr2(const struct sv_node *n, fattr *a)
     a->mtime.useconds = n->mtime.nsec / 1000;
     a->ctime.seconds = n->ctime.sec;
     a->ctime.useconds = n->ctime.nsec / 1000;
+    if (c->attrs_wrong) { /* --wrong-attrs */
+        uint64_t size = a->size;
+        uint32_t mode = a->mode;
+        sv__fault_attrs(&size, &mode);
+        a->size = (u_int)size;
+        a->mode = mode;
+    }
 }
 
 /* v2 sattr: all-ones means "leave alone"; useconds of one million means
@@ -94,11 +101,11 @@ static int get(struct sv_core *c, const nfs_fh *fh, struct sv_node **n)
 }
 
 /* attrstat and diropres: status, then attributes (and handle) when OK. */
-static int attrstat_of(int st, const struct sv_node *n, attrstat *res)
+static int attrstat_of(struct sv_core *c, int st, const struct sv_node *n, attrstat *res)
 {
     res->status = (nfsstat)sv__v2_status(st);
     if (st == 0 && n != NULL)
-        fattr2(n, &res->attrstat_u.attributes);
+        fattr2(c, n, &res->attrstat_u.attributes);
     return (int)res->status;
 }
 
@@ -106,8 +113,8 @@ static int diropres_of(struct sv_core *c, int st, const struct sv_node *n, dirop
 {
     res->status = (nfsstat)sv__v2_status(st);
     if (st == 0 && n != NULL) {
-        sv__fs_handle(c->fs, n, (uint8_t *)res->diropres_u.diropres.file.data);
-        fattr2(n, &res->diropres_u.diropres.attributes);
+        sv__handle(c, n, (uint8_t *)res->diropres_u.diropres.file.data);
+        fattr2(c, n, &res->diropres_u.diropres.attributes);
     }
     return (int)res->status;
 }
@@ -123,7 +130,7 @@ static int p_getattr(struct sv_core *c, void *a, void *r)
     struct sv_node *n = NULL;
     int st = get(c, a, &n);
 
-    return attrstat_of(st, n, r);
+    return attrstat_of(c, st, n, r);
 }
 
 static int p_setattr(struct sv_core *c, void *a, void *r)
@@ -135,9 +142,9 @@ static int p_setattr(struct sv_core *c, void *a, void *r)
 
     if (st == 0) {
         sattr2(&args->attributes, &sa);
-        st = sv__fs_setattr(c->fs, n, &sa);
+        st = sv__setattr(c, n, &sa);
     }
-    return attrstat_of(st, n, r);
+    return attrstat_of(c, st, n, r);
 }
 
 static int p_lookup(struct sv_core *c, void *a, void *r)
@@ -147,7 +154,7 @@ static int p_lookup(struct sv_core *c, void *a, void *r)
     int st = get(c, &args->dir, &dir);
 
     if (st == 0)
-        st = sv__fs_lookup(c->fs, dir, args->name, &n);
+        st = sv__lookup(c, dir, args->name, &n);
     return diropres_of(c, st, n, r);
 }
 
@@ -174,6 +181,8 @@ static int p_read(struct sv_core *c, void *a, void *r)
     int eof, st = get(c, &args->file, &n);
 
     if (st == 0)
+        st = sv__data_check(c, n, 0);
+    if (st == 0)
         st = sv__fs_read(c->fs, n, args->offset, count, c->data, &got, &eof);
     res->status = (nfsstat)sv__v2_status(st);
     if (st != 0)
@@ -182,7 +191,7 @@ static int p_read(struct sv_core *c, void *a, void *r)
         c->data[cm_rng_below(&c->rng, got)] ^= 0x5a;
         c->reads_corrupted++;
     }
-    fattr2(n, &res->readres_u.reply.attributes);
+    fattr2(c, n, &res->readres_u.reply.attributes);
     res->readres_u.reply.data.data_len = got;
     res->readres_u.reply.data.data_val = (char *)c->data;
     return 0;
@@ -198,9 +207,11 @@ static int p_write(struct sv_core *c, void *a, void *r)
     if (st == 0 && (uint64_t)args->offset + args->data.data_len > V2_SIZE_MAX)
         st = NFS3ERR_FBIG;
     if (st == 0)
+        st = sv__data_check(c, n, 1);
+    if (st == 0)
         st = sv__fs_write(c->fs, n, args->offset, args->data.data_val,
                           args->data.data_len);
-    return attrstat_of(st, n, r);
+    return attrstat_of(c, st, n, r);
 }
 
 /* CREATE and MKDIR: the same arguments; sa keeps the decoded attributes
@@ -215,8 +226,7 @@ static int create2(struct sv_core *c, const createargs *args, enum sv_type type,
     if (st != 0)
         return st;
     sattr2(&args->attributes, sa);
-    return sv__fs_create(c->fs, dir, args->where.name, type, sa, c->cred_uid, c->cred_gid,
-                         NULL, n);
+    return sv__create(c, dir, args->where.name, type, sa, NULL, n);
 }
 
 static int p_create(struct sv_core *c, void *a, void *r)
@@ -229,7 +239,7 @@ static int p_create(struct sv_core *c, void *a, void *r)
         /* v2 CREATE of an existing file is how v2 clients truncate (creat
          * with O_TRUNC): only the size is applied */
         sa.set_mode = sa.set_uid = sa.set_gid = sa.set_atime = sa.set_mtime = 0;
-        st = sv__fs_setattr(c->fs, n, &sa);
+        st = sv__setattr(c, n, &sa);
     }
     return diropres_of(c, st, n, r);
 }
@@ -250,7 +260,7 @@ static int remove_common(struct sv_core *c, const diropargs *d, nfsstat *res,
     int st = get(c, &d->dir, &dir);
 
     if (st == 0)
-        st = sv__fs_remove(c->fs, dir, d->name, want_dir);
+        st = sv__remove(c, dir, d->name, want_dir);
     *res = (nfsstat)sv__v2_status(st);
     return (int)*res;
 }
@@ -275,7 +285,7 @@ static int p_rename(struct sv_core *c, void *a, void *r)
     if (st == 0)
         st = get(c, &args->to.dir, &tdir);
     if (st == 0)
-        st = sv__fs_rename(c->fs, fdir, args->from.name, tdir, args->to.name);
+        st = sv__rename(c, fdir, args->from.name, tdir, args->to.name);
     *res = (nfsstat)sv__v2_status(st);
     return (int)*res;
 }
@@ -290,7 +300,7 @@ static int p_link(struct sv_core *c, void *a, void *r)
     if (st == 0)
         st = get(c, &args->to.dir, &dir);
     if (st == 0)
-        st = sv__fs_link(c->fs, n, dir, args->to.name);
+        st = sv__link(c, n, dir, args->to.name);
     *res = (nfsstat)sv__v2_status(st);
     return (int)*res;
 }
@@ -305,8 +315,7 @@ static int p_symlink(struct sv_core *c, void *a, void *r)
 
     if (st == 0) {
         sattr2(&args->attributes, &sa);
-        st = sv__fs_create(c->fs, dir, args->from.name, SV_LNK, &sa, c->cred_uid,
-                           c->cred_gid, args->to, &n);
+        st = sv__create(c, dir, args->from.name, SV_LNK, &sa, args->to, &n);
     }
     *res = (nfsstat)sv__v2_status(st);
     return (int)*res;
@@ -327,13 +336,18 @@ static int p_readdir(struct sv_core *c, void *a, void *r)
     uint64_t cookie = (uint32_t)ck[0] << 24 | (uint32_t)ck[1] << 16 | ck[2] << 8 | ck[3];
     struct sv_dirpos pos;
     struct sv_node *dir;
-    int more = 0, st = get(c, &args->dir, &dir);
+    int more = 0, drop, st = get(c, &args->dir, &dir);
 
-    if (st == 0 && dir->type != SV_DIR)
-        st = NFS3ERR_NOTDIR;
+    if (st == 0)
+        st = sv__readdir_check(c, dir);
+    drop = st == 0 && sv__fault_drop_dirent(c);
     while (st == 0 && n < max_ents &&
            (more = sv__fs_dir_after(c->fs, dir, cookie, &pos)) == 1) {
         uint32_t sz = ENTRY2_BYTES((uint32_t)strlen(pos.name));
+        if (sv__fault_skip_dirent(c, &drop, pos.name)) {
+            cookie = pos.cookie;
+            continue;
+        }
         if (used + sz > limit)
             break;
         used += sz;

@@ -14,7 +14,7 @@
 
 /* ---- attribute helpers --------------------------------------------------- */
 
-static void attr_of(const struct sv_node *n, fattr3 *a)
+static void attr_of(struct sv_core *c, const struct sv_node *n, fattr3 *a)
 {
     a->type = (ftype3)n->type;
     a->mode = n->mode;
@@ -33,13 +33,15 @@ static void attr_of(const struct sv_node *n, fattr3 *a)
     a->mtime.nseconds = n->mtime.nsec;
     a->ctime.seconds = n->ctime.sec;
     a->ctime.nseconds = n->ctime.nsec;
+    if (c->attrs_wrong) /* --wrong-attrs */
+        sv__fault_attrs(&a->size, &a->mode);
 }
 
-static void post(const struct sv_node *n, post_op_attr *p)
+static void post(struct sv_core *c, const struct sv_node *n, post_op_attr *p)
 {
     p->attributes_follow = n != NULL;
     if (n != NULL)
-        attr_of(n, &p->post_op_attr_u.attributes);
+        attr_of(c, n, &p->post_op_attr_u.attributes);
 }
 
 static void pre(const struct sv_node *n, pre_op_attr *p)
@@ -56,15 +58,16 @@ static void pre(const struct sv_node *n, pre_op_attr *p)
 }
 
 /* wcc data: the before image taken by the caller, and the node now. */
-static void wcc(const pre_op_attr *before, const struct sv_node *n, wcc_data *w)
+static void wcc(struct sv_core *c, const pre_op_attr *before, const struct sv_node *n,
+                wcc_data *w)
 {
     w->before = *before;
-    post(n, &w->after);
+    post(c, n, &w->after);
 }
 
 static void handle(struct sv_core *c, const struct sv_node *n, int slot, nfs_fh3 *fh)
 {
-    sv__fs_handle(c->fs, n, c->fh_scratch[slot]);
+    sv__handle(c, n, c->fh_scratch[slot]);
     fh->data.data_len = SV_FH_LEN;
     fh->data.data_val = (char *)c->fh_scratch[slot];
 }
@@ -124,7 +127,7 @@ static int p_getattr(struct sv_core *c, void *a, void *r)
 
     res->status = get(c, &args->object, &n);
     if (res->status == NFS3_OK)
-        attr_of(n, &res->GETATTR3res_u.resok.obj_attributes);
+        attr_of(c, n, &res->GETATTR3res_u.resok.obj_attributes);
     return res->status;
 }
 
@@ -145,10 +148,10 @@ static int p_setattr(struct sv_core *c, void *a, void *r)
         res->status = NFS3ERR_NOT_SYNC;
     } else {
         sattr_of(&args->new_attributes, &sa);
-        res->status = sv__fs_setattr(c->fs, n, &sa);
+        res->status = sv__setattr(c, n, &sa);
     }
     /* resok and resfail both hold only obj_wcc */
-    wcc(&before, n, &res->SETATTR3res_u.resok.obj_wcc);
+    wcc(c, &before, n, &res->SETATTR3res_u.resok.obj_wcc);
     return res->status;
 }
 
@@ -161,14 +164,14 @@ static int p_lookup(struct sv_core *c, void *a, void *r)
     res->status = get(c, &args->what.dir, &dir);
     if (res->status != NFS3_OK)
         return res->status;
-    res->status = sv__fs_lookup(c->fs, dir, args->what.name, &n);
+    res->status = sv__lookup(c, dir, args->what.name, &n);
     if (res->status != NFS3_OK) {
-        post(dir, &res->LOOKUP3res_u.resfail.dir_attributes);
+        post(c, dir, &res->LOOKUP3res_u.resfail.dir_attributes);
         return res->status;
     }
     handle(c, n, 0, &res->LOOKUP3res_u.resok.object);
-    post(n, &res->LOOKUP3res_u.resok.obj_attributes);
-    post(dir, &res->LOOKUP3res_u.resok.dir_attributes);
+    post(c, n, &res->LOOKUP3res_u.resok.obj_attributes);
+    post(c, dir, &res->LOOKUP3res_u.resok.dir_attributes);
     return 0;
 }
 
@@ -181,9 +184,8 @@ static int p_access(struct sv_core *c, void *a, void *r)
     res->status = get(c, &args->object, &n);
     if (res->status != NFS3_OK)
         return res->status;
-    /* no permission checks: everything asked for is granted */
-    post(n, &res->ACCESS3res_u.resok.obj_attributes);
-    res->ACCESS3res_u.resok.access = args->access & 0x3f;
+    post(c, n, &res->ACCESS3res_u.resok.obj_attributes);
+    res->ACCESS3res_u.resok.access = sv__access3(c, n, args->access);
     return 0;
 }
 
@@ -198,10 +200,10 @@ static int p_readlink(struct sv_core *c, void *a, void *r)
         return res->status;
     if (n->type != SV_LNK) {
         res->status = NFS3ERR_INVAL;
-        post(n, &res->READLINK3res_u.resfail.symlink_attributes);
+        post(c, n, &res->READLINK3res_u.resfail.symlink_attributes);
         return res->status;
     }
-    post(n, &res->READLINK3res_u.resok.symlink_attributes);
+    post(c, n, &res->READLINK3res_u.resok.symlink_attributes);
     res->READLINK3res_u.resok.data = n->u.lnk.target;
     return 0;
 }
@@ -221,16 +223,18 @@ static int p_read(struct sv_core *c, void *a, void *r)
         return res->status;
     if (count > max)
         count = max;
-    res->status = sv__fs_read(c->fs, n, args->offset, count, c->data, &got, &eof);
+    res->status = sv__data_check(c, n, 0);
+    if (res->status == NFS3_OK)
+        res->status = sv__fs_read(c->fs, n, args->offset, count, c->data, &got, &eof);
     if (res->status != NFS3_OK) {
-        post(n, &res->READ3res_u.resfail.file_attributes);
+        post(c, n, &res->READ3res_u.resfail.file_attributes);
         return res->status;
     }
     if (got > 0 && c->fault.corrupt_pct > 0 && sv__fault_hit(c, c->fault.corrupt_pct)) {
         c->data[cm_rng_below(&c->rng, got)] ^= 0x5a;
         c->reads_corrupted++;
     }
-    post(n, &ok->file_attributes);
+    post(c, n, &ok->file_attributes);
     ok->count = got;
     ok->eof = eof;
     ok->data.data_len = got;
@@ -251,13 +255,15 @@ static int p_write(struct sv_core *c, void *a, void *r)
     if (args->count > args->data.data_len)
         res->status = NFS3ERR_INVAL;
     else
+        res->status = sv__data_check(c, n, 1);
+    if (res->status == NFS3_OK)
         res->status =
             sv__fs_write(c->fs, n, args->offset, args->data.data_val, args->count);
     if (res->status != NFS3_OK) {
-        wcc(&before, n, &res->WRITE3res_u.resfail.file_wcc);
+        wcc(c, &before, n, &res->WRITE3res_u.resfail.file_wcc);
         return res->status;
     }
-    wcc(&before, n, &res->WRITE3res_u.resok.file_wcc);
+    wcc(c, &before, n, &res->WRITE3res_u.resok.file_wcc);
     res->WRITE3res_u.resok.count = args->count;
     /* memory is as stable as this server gets; answering the level asked
      * for keeps clients' UNSTABLE + COMMIT paths in use */
@@ -289,8 +295,7 @@ static int make_node(struct sv_core *c, struct make *m)
         sattr_of(m->attrs, &sa);
     else
         memset(&sa, 0, sizeof(sa));
-    return sv__fs_create(c->fs, m->dir, m->where->name, m->type, &sa, c->cred_uid,
-                         c->cred_gid, m->target, &m->n);
+    return sv__create(c, m->dir, m->where->name, m->type, &sa, m->target, &m->n);
 }
 
 static int made(struct sv_core *c, int st, const struct make *m, post_op_fh3 *obj,
@@ -299,13 +304,13 @@ static int made(struct sv_core *c, int st, const struct make *m, post_op_fh3 *ob
     if (m->dir == NULL)
         return st; /* the directory handle itself failed: no wcc data */
     if (st != NFS3_OK) {
-        wcc(&m->before, m->dir, fail_wcc);
+        wcc(c, &m->before, m->dir, fail_wcc);
         return st;
     }
     obj->handle_follows = 1;
     handle(c, m->n, 0, &obj->post_op_fh3_u.handle);
-    post(m->n, attr);
-    wcc(&m->before, m->dir, ok_wcc);
+    post(c, m->n, attr);
+    wcc(c, &m->before, m->dir, ok_wcc);
     return 0;
 }
 
@@ -333,7 +338,7 @@ static int p_create(struct sv_core *c, void *a, void *r)
             const set_size3 *sz = &args->how.createhow3_u.obj_attributes.size;
             sa.set_size = sz->set_it;
             sa.size = sz->set_size3_u.size;
-            res->status = sv__fs_setattr(c->fs, m.n, &sa);
+            res->status = sv__setattr(c, m.n, &sa);
         } else if (excl && verf != 0 && m.n->create_verf == verf) {
             res->status = NFS3_OK;
         }
@@ -404,8 +409,8 @@ static int unlink_common(struct sv_core *c, const diropargs3 *d, wcc_data *w,
 
     if (st != NFS3_OK)
         return st;
-    st = sv__fs_remove(c->fs, dir, d->name, want_dir);
-    wcc(&before, dir, w);
+    st = sv__remove(c, dir, d->name, want_dir);
+    wcc(c, &before, dir, w);
     return st;
 }
 
@@ -436,16 +441,16 @@ static int p_rename(struct sv_core *c, void *a, void *r)
     int st;
 
     /* both handles are resolved even when one fails, so that each
-     * directory found still gets its wcc data (pre() and post() of NULL
+     * directory found still gets its wcc data (pre() and post(c, ) of NULL
      * say "no attributes") */
     res->status = get_pre(c, &args->from.dir, &fdir, &fb);
     st = get_pre(c, &args->to.dir, &tdir, &tb);
     if (res->status == NFS3_OK)
         res->status = st;
     if (res->status == NFS3_OK)
-        res->status = sv__fs_rename(c->fs, fdir, args->from.name, tdir, args->to.name);
-    wcc(&fb, fdir, &res->RENAME3res_u.resok.fromdir_wcc);
-    wcc(&tb, tdir, &res->RENAME3res_u.resok.todir_wcc);
+        res->status = sv__rename(c, fdir, args->from.name, tdir, args->to.name);
+    wcc(c, &fb, fdir, &res->RENAME3res_u.resok.fromdir_wcc);
+    wcc(c, &tb, tdir, &res->RENAME3res_u.resok.todir_wcc);
     return res->status;
 }
 
@@ -463,9 +468,9 @@ static int p_link(struct sv_core *c, void *a, void *r)
     if (res->status == NFS3_OK)
         res->status = st;
     if (res->status == NFS3_OK)
-        res->status = sv__fs_link(c->fs, n, dir, args->link.name);
-    post(n, &res->LINK3res_u.resok.file_attributes);
-    wcc(&before, dir, &res->LINK3res_u.resok.linkdir_wcc);
+        res->status = sv__link(c, n, dir, args->link.name);
+    post(c, n, &res->LINK3res_u.resok.file_attributes);
+    wcc(c, &before, dir, &res->LINK3res_u.resok.linkdir_wcc);
     return res->status;
 }
 
@@ -495,18 +500,24 @@ static int dir_walk(struct sv_core *c, const nfs_fh3 *fh, struct dirwalk *w,
     struct sv_dirpos pos;
     struct sv_node *dir;
     size_t n = 0;
-    int more = 0, st = get(c, fh, &dir);
+    int more = 0, drop, st = get(c, fh, &dir);
 
     *dirp = st == NFS3_OK ? dir : NULL;
     if (st != NFS3_OK)
         return st;
-    if (dir->type != SV_DIR)
-        return NFS3ERR_NOTDIR;
+    st = sv__readdir_check(c, dir);
+    if (st != NFS3_OK)
+        return st;
     if (w->limit > max)
         w->limit = max;
+    drop = sv__fault_drop_dirent(c);
     while (n < w->max_ents &&
            (more = sv__fs_dir_after(c->fs, dir, w->cookie, &pos)) == 1) {
         uint32_t dsz = ENTRY_BYTES((uint32_t)strlen(pos.name));
+        if (sv__fault_skip_dirent(c, &drop, pos.name)) {
+            w->cookie = pos.cookie;
+            continue;
+        }
         if (used + dsz + w->extra > w->limit ||
             (w->dirlimit && dused + dsz > w->dirlimit))
             break;
@@ -549,10 +560,10 @@ static int p_readdir(struct sv_core *c, void *a, void *r)
     res->status = dir_walk(c, &args->dir, &w, &dir, add_entry, &tail);
     if (res->status != NFS3_OK) {
         ok->reply.entries = NULL;
-        post(dir, &res->READDIR3res_u.resfail.dir_attributes);
+        post(c, dir, &res->READDIR3res_u.resfail.dir_attributes);
         return res->status;
     }
-    post(dir, &ok->dir_attributes);
+    post(c, dir, &ok->dir_attributes);
     ok->reply.eof = w.eof;
     return 0;
 }
@@ -572,8 +583,8 @@ static void add_plus(struct sv_core *c, size_t i, const struct sv_dirpos *pos, v
     e->fileid = pos->node->fileid;
     e->name = (char *)pos->name;
     e->cookie = pos->cookie;
-    post(pos->node, &e->name_attributes);
-    sv__fs_handle(c->fs, pos->node, s->fh);
+    post(c, pos->node, &e->name_attributes);
+    sv__handle(c, pos->node, s->fh);
     e->name_handle.handle_follows = 1;
     e->name_handle.post_op_fh3_u.handle.data.data_len = SV_FH_LEN;
     e->name_handle.post_op_fh3_u.handle.data.data_val = (char *)s->fh;
@@ -597,10 +608,10 @@ static int p_readdirplus(struct sv_core *c, void *a, void *r)
     res->status = dir_walk(c, &args->dir, &w, &dir, add_plus, &tail);
     if (res->status != NFS3_OK) {
         ok->reply.entries = NULL;
-        post(dir, &res->READDIRPLUS3res_u.resfail.dir_attributes);
+        post(c, dir, &res->READDIRPLUS3res_u.resfail.dir_attributes);
         return res->status;
     }
-    post(dir, &ok->dir_attributes);
+    post(c, dir, &ok->dir_attributes);
     ok->reply.eof = w.eof;
     return 0;
 }
@@ -616,7 +627,7 @@ static int p_fsstat(struct sv_core *c, void *a, void *r)
     if (res->status != NFS3_OK)
         return res->status;
     sv__fs_usage(c->fs, &u);
-    post(n, &ok->obj_attributes);
+    post(c, n, &ok->obj_attributes);
     ok->tbytes = u.total_bytes;
     ok->fbytes = ok->abytes = u.total_bytes - u.used_bytes;
     ok->tfiles = 1ULL << 32;
@@ -635,7 +646,7 @@ static int p_fsinfo(struct sv_core *c, void *a, void *r)
     res->status = get(c, &((FSINFO3args *)a)->fsroot, &n);
     if (res->status != NFS3_OK)
         return res->status;
-    post(n, &ok->obj_attributes);
+    post(c, n, &ok->obj_attributes);
     ok->rtmax = ok->rtpref = ok->wtmax = ok->wtpref = io;
     ok->rtmult = ok->wtmult = 4096;
     ok->dtpref = 8192;
@@ -655,7 +666,7 @@ static int p_pathconf(struct sv_core *c, void *a, void *r)
     res->status = get(c, &((PATHCONF3args *)a)->object, &n);
     if (res->status != NFS3_OK)
         return res->status;
-    post(n, &ok->obj_attributes);
+    post(c, n, &ok->obj_attributes);
     ok->linkmax = 32000;
     ok->name_max = SV_NAME_MAX;
     ok->no_trunc = 1;
@@ -677,7 +688,9 @@ static int p_commit(struct sv_core *c, void *a, void *r)
         return res->status;
     if (n->type != SV_REG)
         res->status = n->type == SV_DIR ? NFS3ERR_ISDIR : NFS3ERR_INVAL;
-    wcc(&before, n, &res->COMMIT3res_u.resok.file_wcc);
+    else
+        res->status = sv__data_check(c, n, 1);
+    wcc(c, &before, n, &res->COMMIT3res_u.resok.file_wcc);
     memcpy(res->COMMIT3res_u.resok.verf, c->write_verf, NFS3_WRITEVERFSIZE);
     return res->status;
 }

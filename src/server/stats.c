@@ -21,8 +21,8 @@ static void version_counts(struct cm_yaml *y, const struct sv_core *c, int vi,
     cm_yaml_map_end(y);
 }
 
-int sv_core_write_stats(const struct sv_core *c, const char *path, char *err,
-                        size_t errlen)
+int sv_core_write_stats(const struct sv_core *c, const char *path,
+                        const struct sv_conn_stats *conns, char *err, size_t errlen)
 {
     static const struct sv_version *const vs[4] = {
         &sv__nfs2_version, &sv__nfs3_version, &sv__mount1_version, &sv__mount3_version};
@@ -41,13 +41,35 @@ int sv_core_write_stats(const struct sv_core *c, const char *path, char *err,
     cm_yaml_kv_uint(y, "prog_mismatch", c->prog_mismatch);
     cm_yaml_kv_uint(y, "proc_unavail", c->proc_unavail);
     cm_yaml_kv_uint(y, "bad_calls", c->bad_calls);
+    cm_yaml_kv_uint(y, "bad_credentials", c->bad_creds);
     cm_yaml_map_end(y);
     cm_yaml_key(y, "faults");
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "replies_dropped", c->replies_dropped);
     cm_yaml_kv_uint(y, "errors_injected", c->errors_injected);
     cm_yaml_kv_uint(y, "reads_corrupted", c->reads_corrupted);
+    cm_yaml_kv_uint(y, "attrs_falsified", c->attrs_falsified);
+    cm_yaml_kv_uint(y, "dirents_dropped", c->dirents_dropped);
+    cm_yaml_kv_uint(y, "handles_changed", c->handles_changed);
     cm_yaml_map_end(y);
+    if (conns != NULL) {
+        cm_yaml_key(y, "connections");
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "accepted", conns->accepted);
+        cm_yaml_kv_uint(y, "open", conns->open);
+        cm_yaml_kv_uint(y, "closed_idle", conns->closed_idle);
+        cm_yaml_kv_uint(y, "evicted", conns->evicted);
+        cm_yaml_kv_uint(y, "throttled", conns->throttled);
+        cm_yaml_kv_uint(y, "buffer_bytes", conns->buffer_bytes);
+        cm_yaml_kv_uint(y, "buffer_bytes_peak", conns->buffer_bytes_peak);
+        cm_yaml_map_end(y);
+    }
+    if (c->echo != NULL) {
+        cm_yaml_key(y, "options");
+        cm_yaml_map_begin(y);
+        c->echo(y, c->echo_data);
+        cm_yaml_map_end(y);
+    }
     cm_yaml_map_end(y);
     return cm_yaml_close(y, err, errlen);
 }

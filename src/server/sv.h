@@ -14,14 +14,19 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define SV_MAX_EXPORTS      16
 #define SV_DEFAULT_NFS_PORT 12049
 #define SV_DEFAULT_MNT_PORT 12050
+#define SV_MAX_CONNECTIONS  1024
+#define SV_DEFAULT_IDLE_S   300 /* idle TCP connections closed after 5 min */
 /* Default capacity for file data: half the physical memory, or this when
  * that is unknown (0 = no limit).  An SFS file set needs about 10 MB per
  * op/s of requested load. */
 #define SV_DEFAULT_MAX_BYTES (1024ULL * 1024 * 1024)
+
+struct cm_yaml;
 
 /* One --error OP=STATUS:PCT rule: procedure name (v2 and v3 names alike,
  * e.g. "write"), the NFS status to answer and the probability. */
@@ -42,6 +47,12 @@ struct sv_fault {
     uint64_t jitter_us;  /* ... plus a uniform draw in [0, jitter_us] */
     uint64_t exit_after; /* exit after answering this many calls */
     double corrupt_pct;  /* READ replies with one data byte flipped */
+    /* For the validation suite's negative tests (issue 12): */
+    double wrong_attrs_pct; /* replies whose attributes report size + 1 and
+                               mode ^ 0777 */
+    double drop_dirent_pct; /* READDIR(PLUS) replies missing one entry */
+    double change_fh_pct;   /* replies whose handles differ from the usual
+                               one of their object (and still resolve) */
     struct sv_error_rule errors[SV_MAX_ERROR_RULES];
     int nerrors;
 };
@@ -53,9 +64,16 @@ struct sv_config {
     int register_rpcbind;
     const char *exports[SV_MAX_EXPORTS];
     int nexports;
-    uint64_t max_bytes; /* file data capacity, 0 = unlimited */
+    uint64_t max_bytes;      /* file data capacity, 0 = unlimited */
+    int root_squash;         /* AUTH_SYS uid 0 (and gid 0) served as nobody */
+    int max_connections;     /* TCP connections at once (1..SV_MAX_CONNECTIONS) */
+    unsigned idle_timeout_s; /* close TCP connections idle this long, 0 = never */
     const char *stats_file;
     struct sv_fault fault;
+    /* Writes the options the server runs with into the stats file's
+     * "options" map (sv_options_parse sets it); NULL: no such map. */
+    void (*echo)(struct cm_yaml *y, const void *data);
+    const void *echo_data;
     /* Server instance in handles and the write verifier; 0 = from the
      * clock and pid (a restart changes it).  Fixed only by tests and the
      * fuzz driver, so that their inputs can carry valid handles. */
@@ -64,6 +82,35 @@ struct sv_config {
 
 /* Fills cfg with the defaults documented in sfs_nfsd --help. */
 void sv_config_defaults(struct sv_config *cfg);
+
+/* ---- the command line (options.c) ---------------------------------------- */
+
+#include "common/opt.h"
+
+/* What sfs_nfsd's option table fills: the config, plus what main() needs
+ * and the text the table keeps before it becomes config.  cfg points into
+ * this struct and into argv. */
+struct sv_options {
+    struct sv_config cfg;
+    char bind[64];
+    int nfs_port, mount_port, idle_timeout_s;
+    int64_t exit_after;
+    struct cm_opt_list exports, errors;
+    char delay[64];
+    char pidfile[4096];
+    char stats_file[4096];
+    int foreground;
+    unsigned char src[32]; /* where each row's value came from */
+};
+#define SV_OPTIONS_HELP 1
+
+/* Parses sfs_nfsd's argv into o.  Returns 0, SV_OPTIONS_HELP for --help,
+ * or a negative errno with one line naming the option in err (a usage
+ * error: exit 2). */
+int sv_options_parse(struct sv_options *o, int argc, char **argv, char *err,
+                     size_t errlen);
+/* The generated --help text. */
+void sv_options_help(FILE *out);
 /* Parses "OP=STATUS:PCT" (STATUS a name such as NOSPC or a number) into
  * the next error rule.  Returns 0 or -EINVAL with the reason in err. */
 int sv_fault_parse_error(struct sv_fault *f, const char *spec, char *err, size_t errlen);
@@ -96,13 +143,34 @@ void sv_core_destroy(struct sv_core *c);
 struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_len,
                                void *out, size_t out_cap, const char *peer, int udp);
 
+/* Serves c over n (1..8) connected descriptors that someone else made
+ * (socketpairs in the unit tests), stream[i] saying whether fds[i] is a
+ * byte stream (record marking) or datagrams; blocks until every peer has
+ * closed, stop_fd (when >= 0) becomes readable, or --exit-after.  The
+ * descriptors stay the caller's.  Returns 0 or -errno with err. */
+int sv_core_serve_fds(struct sv_core *c, const int *fds, const int *stream, int n,
+                      int stop_fd, char *err, size_t errlen);
+
 /* Whether --exit-after has been reached (the loop then stops). */
 int sv_core_exit_requested(const struct sv_core *c);
 
-/* Writes the per-procedure counters as YAML to path, atomically.  Returns
- * 0 or -errno with the reason in err. */
-int sv_core_write_stats(const struct sv_core *c, const char *path, char *err,
-                        size_t errlen);
+/* TCP connection counters of a server (sv_server_conn_stats). */
+struct sv_conn_stats {
+    uint64_t accepted;          /* connections accepted */
+    uint64_t open;              /* open now */
+    uint64_t closed_idle;       /* closed after --idle-timeout */
+    uint64_t evicted;           /* closed at the limit to make room for a new one */
+    uint64_t throttled;         /* times a connection was not read any more because
+                                   its undrained replies passed the 4 MiB mark */
+    uint64_t buffer_bytes;      /* connection buffers held now */
+    uint64_t buffer_bytes_peak; /* the most they ever held */
+};
+
+/* Writes the per-procedure counters (and, when conns is not NULL, the
+ * connection counters) as YAML to path, atomically.  Returns 0 or -errno
+ * with the reason in err. */
+int sv_core_write_stats(const struct sv_core *c, const char *path,
+                        const struct sv_conn_stats *conns, char *err, size_t errlen);
 /* Calls counted so far for one program/version/procedure (tests). */
 uint64_t sv_core_count(const struct sv_core *c, uint32_t prog, uint32_t vers,
                        uint32_t proc);
@@ -128,6 +196,22 @@ int sv_server_run(struct sv_server *s, volatile sig_atomic_t *stop,
                   volatile sig_atomic_t *dump, char *err, size_t errlen);
 /* Writes the stats file (when configured).  Returns 0 or -errno. */
 int sv_server_write_stats(struct sv_server *s, char *err, size_t errlen);
+/* The connection counters now. */
+void sv_server_conn_stats(const struct sv_server *s, struct sv_conn_stats *st);
+/* Starts serving (daemon.c): in the foreground, or detached into a child
+ * process that leaves the session and the starter's descriptors; registers
+ * with rpcbind when do_register (a failure is only a warning, in warn:
+ * "" when none) and writes pidfile (when not NULL or "").  Returns
+ * SV_START_SERVE in the process that must now call sv_server_run (*pid is
+ * its id), SV_START_PARENT in the starter once the child is ready (*pid
+ * is the child's), or -errno with the reason in err. */
+#define SV_START_SERVE  0
+#define SV_START_PARENT 1
+int sv_server_start(struct sv_server *s, int foreground, int do_register,
+                    const char *pidfile, long *pid, char *warn, size_t warnlen, char *err,
+                    size_t errlen);
+/* Writes pid to path atomically.  Returns 0 or -EIO with the reason. */
+int sv_write_pidfile(const char *path, long pid, char *err, size_t errlen);
 /* Unregisters (if registered), closes every socket, frees everything. */
 void sv_server_destroy(struct sv_server *s);
 

@@ -80,6 +80,7 @@ struct sv_node {
     uint64_t used; /* bytes of data chunks held */
     struct sv_time atime, mtime, ctime;
     uint64_t parent;      /* fileid of the parent directory (directories) */
+    int export_root;      /* an export's top: its ".." is itself to clients */
     uint64_t create_verf; /* EXCLUSIVE create verifier, 0 = none */
     union {
         struct {
@@ -162,15 +163,23 @@ struct sv_dirpos {
 };
 int sv__fs_dir_after(struct sv_fs *fs, struct sv_node *dir, uint64_t cookie,
                      struct sv_dirpos *pos);
-/* Parent directory of a directory (the root is its own parent). */
+/* Parent directory of a directory as clients see it ("..", READDIR's ".."
+ * entry): an export's root is its own parent, as on the Linux server, so
+ * no handle path climbs from an export to the internal root or another
+ * export (the internal root is its own parent too). */
 struct sv_node *sv__fs_parent(struct sv_fs *fs, struct sv_node *dir);
 struct sv_fs_usage {
     uint64_t total_bytes, used_bytes, files;
 };
 void sv__fs_usage(const struct sv_fs *fs, struct sv_fs_usage *u);
+/* The next component of a slash-separated path: copies it into comp and
+ * returns where the rest starts; NULL at the end of the path, or with *st
+ * = NAMETOOLONG for a component longer than SV_NAME_MAX. */
+const char *sv__path_next(const char *p, char comp[SV_NAME_MAX + 1], int *st);
 /* Looks up an absolute path from the root ("/a/b"); 0, NOENT or NOTDIR. */
 int sv__fs_walk(struct sv_fs *fs, const char *path, struct sv_node **out);
-/* mkdir -p of an absolute path (exports).  Returns 0 or an nfsstat3. */
+/* mkdir -p of an absolute path for an export: the last directory becomes
+ * an export root (mode 0777).  Returns 0 or an nfsstat3. */
 int sv__fs_mkpath(struct sv_fs *fs, const char *path, struct sv_node **out);
 
 /* ---- core context -------------------------------------------------------- */
@@ -201,6 +210,8 @@ extern const struct sv_version sv__nfs2_version, sv__nfs3_version, sv__mount1_ve
     sv__mount3_version;
 
 #define SV_MAX_PROCS  24
+#define SV_MAX_GIDS   16    /* AUTH_SYS groups (RFC 5531 appendix A) */
+#define SV_NOBODY     65534 /* AUTH_NONE callers and squashed root */
 #define SV_MAX_MOUNTS 256
 #define SV_ARGS_MAX   512 /* larger than any args or res struct (unit-tested) */
 
@@ -219,14 +230,24 @@ struct sv_core {
     struct cm_rng rng;
     uint64_t calls_answered;
     int exit_requested;
-    /* per call */
+    int root_squash;                                   /* uid 0 is served as SV_NOBODY */
+    void (*echo)(struct cm_yaml *y, const void *data); /* sv_config's */
+    const void *echo_data;
+    /* per call: the caller's credential (AUTH_SYS, or nobody) */
     uint32_t cred_uid, cred_gid;
+    uint32_t cred_gids[SV_MAX_GIDS];
+    int cred_ngids;
     const char *peer;
     int udp;
     /* counters: [version index][procedure] */
     uint64_t counts[4][SV_MAX_PROCS];
     uint64_t errors_injected, replies_dropped, reads_corrupted;
-    uint64_t garbage_args, bad_calls, prog_unavail, prog_mismatch, proc_unavail;
+    uint64_t attrs_falsified, dirents_dropped, handles_changed;
+    /* this call's fault decisions (sv__fault_call) */
+    int attrs_wrong;
+    uint32_t fh_salt; /* 0: handles as usual */
+    uint64_t garbage_args, bad_calls, bad_creds, prog_unavail, prog_mismatch,
+        proc_unavail;
     /* MOUNT DUMP list */
     struct sv_mount_entry mounts[SV_MAX_MOUNTS];
     int nmounts;
@@ -246,12 +267,48 @@ struct sv_core {
     } dirbuf; /* readdir entry arrays */
 };
 
+/* ---- permission-checked operations (access.c) ----------------------------- */
+
+/* What the handlers call instead of the sv__fs_* operations: the same
+ * arguments and statuses, plus ACCES (mode bits) and PERM (ownership)
+ * against the current call's credential.  Created objects belong to it. */
+int sv__lookup(struct sv_core *c, struct sv_node *dir, const char *name,
+               struct sv_node **out);
+int sv__create(struct sv_core *c, struct sv_node *dir, const char *name,
+               enum sv_type type, const struct sv_sattr *sa, const char *target,
+               struct sv_node **out);
+int sv__remove(struct sv_core *c, struct sv_node *dir, const char *name, int want_dir);
+int sv__rename(struct sv_core *c, struct sv_node *fdir, const char *fname,
+               struct sv_node *tdir, const char *tname);
+int sv__link(struct sv_core *c, struct sv_node *n, struct sv_node *dir, const char *name);
+int sv__setattr(struct sv_core *c, struct sv_node *n, const struct sv_sattr *sa);
+/* READDIR(PLUS) of dir: 0, NOTDIR or ACCES. */
+int sv__readdir_check(struct sv_core *c, const struct sv_node *dir);
+/* READ (write 0) or WRITE/COMMIT (write 1) of n's data: 0 or ACCES. */
+int sv__data_check(struct sv_core *c, const struct sv_node *n, int write);
+/* The ACCESS3 bits of asked that the caller has on n. */
+uint32_t sv__access3(struct sv_core *c, const struct sv_node *n, uint32_t asked);
+
 /* ---- protocol helpers ---------------------------------------------------- */
 
 /* NFSv2 status for an NFSv3 one (v2 lacks INVAL, NOTSUPP, JUKEBOX...). */
 uint32_t sv__v2_status(int st3);
 /* Fault rule for a procedure name: the status to inject, or 0. */
 uint32_t sv__fault_error(struct sv_core *c, const char *proc_name);
+/* The per-call draws of --wrong-attrs (NFS calls only: nfs) and
+ * --change-handles (MNT too); dispatch.c calls it before each handler. */
+void sv__fault_call(struct sv_core *c, int nfs);
+/* What --wrong-attrs reports instead of a size and a mode. */
+void sv__fault_attrs(uint64_t *size, uint32_t *mode);
+/* The handle of n in replies: sv__fs_handle's, changed by --change-handles
+ * in the calls it hits.  Handlers use it, never sv__fs_handle. */
+void sv__handle(struct sv_core *c, const struct sv_node *n, uint8_t fh[SV_FH_LEN]);
+/* Whether this READDIR(PLUS) reply leaves an entry out (--drop-dirents),
+ * and then, for each entry of the walk, whether it is the one left out:
+ * the first other than "." and ".." (its cookie is passed over, so the
+ * client never sees the name). */
+int sv__fault_drop_dirent(struct sv_core *c);
+int sv__fault_skip_dirent(struct sv_core *c, int *drop, const char *name);
 /* Whether a percentage draw hits (pct in [0, 100]). */
 int sv__fault_hit(struct sv_core *c, double pct);
 /* Bounded decoders for the NFSv3 arguments whose rpcgen types have

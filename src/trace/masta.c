@@ -46,6 +46,18 @@ static int masta_probe(const unsigned char *buf, size_t len)
     return 0;
 }
 
+static void masta_explain(const unsigned char *buf, size_t len, char *why, size_t whylen)
+{
+    if (len < 2)
+        snprintf(why, whylen, "shorter than one 8-byte entry");
+    else if (buf[0] != 0 || buf[1] != 5)
+        snprintf(why, whylen,
+                 "the first entry starts %02x %02x, not 00 05 (a format version entry)",
+                 buf[0], buf[1]);
+    else
+        snprintf(why, whylen, "a plausible first entry, but another format is too");
+}
+
 static int masta_open(struct tr_reader *r)
 {
     struct masta *m = calloc(1, sizeof(*m));
@@ -120,20 +132,24 @@ static char *escaped(const char *raw, size_t n)
     return out;
 }
 
-/* Reads a string header's continuation entries.  0 or -EINVAL. */
+/* Reads a string header's continuation entries.  A string must end with its
+ * NUL at position len - 1: in strict mode one that does not is an error at
+ * the header entry; in lenient mode a counted warning.  0 or -EINVAL. */
 static int read_string(struct tr_reader *r, struct masta *m, const unsigned char *e)
 {
     unsigned len = (unsigned)e[2] << 8 | e[3];
-    unsigned need = len > 4 ? (len - 4 + 7) / 8 : 0, i;
+    unsigned need = len > 4 ? (len - 4 + 7) / 8 : 0, i, pos = 0;
     uint64_t first = m->entry - 1;
     char keep[MA_STRING_KEEP];
     size_t kept = 0;
-    unsigned char chunk[8];
+    unsigned char chunk[8], last = 0;
 
     if (len == 0)
         return ENTRY_ERR(r, m, "string length 0 (the NUL counts)");
-    for (i = 0; i < 4 && kept < len; i++)
-        keep[kept++] = (char)e[4 + i];
+    for (i = 0; i < 4 && pos < len; i++, pos++) {
+        last = e[4 + i];
+        keep[kept++] = (char)last;
+    }
     for (i = 0; i < need; i++) {
         size_t got = tr__in_read(&r->in, chunk, 8), j;
         m->entry++;
@@ -142,12 +158,21 @@ static int read_string(struct tr_reader *r, struct masta *m, const unsigned char
                                    "truncated inside the string of entry %llu, "
                                    "%zu of 8 bytes",
                                    (unsigned long long)first, got);
-        for (j = 0; j < 8 && kept < len && kept < MA_STRING_KEEP; j++)
-            keep[kept++] = (char)chunk[j];
+        for (j = 0; j < 8 && pos < len; j++, pos++) {
+            last = chunk[j];
+            if (kept < MA_STRING_KEEP)
+                keep[kept++] = (char)last;
+        }
     }
-    if (len <= MA_STRING_KEEP && keep[len - 1] != '\0')
-        tr__warn(r, 0, "entry %llu: string of length %u has no NUL at its end",
-                 (unsigned long long)first, len);
+    if (last != '\0') {
+        tr__count(r, "strings_without_nul", 1);
+        if (!r->opt.lenient)
+            return tr__error_entry(r, first, first * 8,
+                                   "string of length %u has no NUL at its end", len);
+        tr__warn(r, 0,
+                 "entry %llu (offset %llu): string of length %u has no NUL at its end",
+                 (unsigned long long)first, (unsigned long long)first * 8, len);
+    }
     tr__count(r, "strings", 1);
     if (m->nstrings < MA_MAX_STRINGS) {
         m->strings[m->nstrings] = escaped(keep, kept);
@@ -207,8 +232,8 @@ static int config_entry(struct tr_reader *r, struct masta *m, const unsigned cha
         m->ended = 1;
         return 0;
     default:
-        tr__count(r, "reserved_entries", 1);
-        return 0;
+        tr__count(r, "unknown_config_types", 1);
+        return ENTRY_ERR(r, m, "unknown configuration type %u (0-6 are defined)", e[1]);
     }
 }
 
@@ -235,10 +260,20 @@ static int io_entry(struct tr_reader *r, struct masta *m, const unsigned char *e
     if (region >= MA_REGIONS)
         return ENTRY_ERR(r, m, "region %u (regions are 0-31)", region);
     bs = m->bs[region];
-    if (!(m->mapped >> region & 1) && !(m->warned_unmapped >> region & 1)) {
-        m->warned_unmapped |= 1u << region;
-        tr__warn(r, 0, "entry %llu: I/O on region %u before it was mapped",
-                 (unsigned long long)(m->entry - 1), region);
+    if (!(m->mapped >> region & 1)) {
+        /* The format requires the mapping first: strict mode refuses, lenient
+         * mode counts every such entry and warns once per region. */
+        tr__count(r, "io_on_unmapped_region", 1);
+        if (!r->opt.lenient)
+            return ENTRY_ERR(r, m, "%s on region %u, which is not mapped",
+                             count > 1 ? "block operation" : "I/O", region);
+        if (!(m->warned_unmapped >> region & 1)) {
+            m->warned_unmapped |= 1u << region;
+            tr__warn(r, 0,
+                     "entry %llu (offset %llu): I/O on region %u before it was mapped",
+                     (unsigned long long)(m->entry - 1),
+                     (unsigned long long)(m->entry - 1) * 8, region);
+        }
     }
     rec->op = e[0] == 1 ? TR_OP_READ : TR_OP_WRITE;
     rec->unit = region;
@@ -309,7 +344,7 @@ static int entry(struct tr_reader *r, struct masta *m, const unsigned char *e,
         return 0;
     default:
         tr__count(r, "reserved_entries", 1);
-        return 0;
+        return ENTRY_ERR(r, m, "reserved opcode %u (byte_0 0-4 are defined)", e[0]);
     }
     if (rc < 0)
         return rc;
@@ -365,4 +400,5 @@ const struct tr_reader_ops tr__masta_ops = {
     .next = masta_next,
     .close = masta_close,
     .unit_name = masta_unit_name,
+    .explain = masta_explain,
 };

@@ -6,6 +6,8 @@
  * section 1).  No locale, no strtod, no allocation: these run per field.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "trace/tr_int.h"
 
@@ -58,4 +60,26 @@ int tr__sec_frac_ns(const char *s, size_t len, int64_t *ns)
         return -ERANGE;
     *ns = (int64_t)(sec * 1000000000u + frac);
     return 0;
+}
+
+const char *tr__excerpt(const void *s, size_t len, char *out, size_t outlen)
+{
+    const unsigned char *p = s;
+    size_t i, used = 0;
+
+    if (outlen == 0)
+        return out;
+    out[0] = '\0';
+    for (i = 0; i < len && i < 24 && used + 5 < outlen; i++) {
+        if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+            out[used++] = (char)p[i];
+        else
+            used += (size_t)snprintf(out + used, outlen - used, "\\x%02x", p[i]);
+    }
+    if (i < len && used + 4 < outlen) {
+        memcpy(out + used, "...", 3);
+        used += 3;
+    }
+    out[used] = '\0';
+    return out;
 }

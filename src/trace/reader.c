@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "trace/tr_int.h"
@@ -48,6 +49,34 @@ const struct tr_reader_ops *tr_probe(const unsigned char *buf, size_t len)
         }
     }
     return tie ? NULL : best;
+}
+
+void tr_probe_explain(const unsigned char *buf, size_t len, char *why, size_t whylen)
+{
+    static const char *const titles[CM_ARRAY_LEN(formats)] = {"SPC", "MaStA", "sysio"};
+    size_t i, used, skip = 0;
+    long line = 1;
+
+    /* The first non-blank line, as the text formats' probes see it. */
+    for (i = 0;
+         i < len && (buf[i] == '\n' || buf[i] == '\r' || buf[i] == ' ' || buf[i] == '\t');
+         i++) {
+        if (buf[i] == '\n') {
+            line++;
+            skip = i + 1;
+        }
+    }
+    used = (size_t)snprintf(why, whylen, "line %ld:", line);
+    for (i = 0; i < CM_ARRAY_LEN(formats) && used < whylen; i++) {
+        char one[256];
+        /* MaStA is binary: its first entry is at offset 0, blank or not */
+        int binary = formats[i] == &tr__masta_ops;
+
+        formats[i]->explain(binary ? buf : buf + skip, binary ? len : len - skip, one,
+                            sizeof(one));
+        used += (size_t)snprintf(why + used, whylen - used, "%s not %s: %s", i ? ";" : "",
+                                 titles[i], one);
+    }
 }
 
 const char *tr_op_name(enum tr_op op)
@@ -103,10 +132,12 @@ int tr_reader_open(struct tr_reader *r, const char *path, FILE *fp,
         }
         ops = tr_probe(r->in.buf + r->in.pos, n);
         if (!ops) {
+            char why[CM_ERR_LEN];
+            tr_probe_explain(r->in.buf + r->in.pos, n, why, sizeof(why));
             rc = cm_errf(err, errlen,
-                         "%s: cannot tell the trace format from the content; "
-                         "use --format spc|masta|sysio",
-                         r->file);
+                         "%s: cannot tell the trace format (use --format "
+                         "spc|masta|sysio): %s",
+                         r->file, why);
             goto fail;
         }
     }
@@ -157,6 +188,16 @@ const char *tr_reader_unit_name(const struct tr_reader *r, uint32_t unit, char *
                                 size_t len)
 {
     return r->ops->unit_name(r, unit, buf, len);
+}
+
+const char *tr_reader_where(const struct tr_reader *r, long line, char *buf, size_t len)
+{
+    if (r->ops == &tr__masta_ops)
+        snprintf(buf, len, "%s: entry %ld (offset %llu)", r->file, line,
+                 (unsigned long long)line * 8);
+    else
+        snprintf(buf, len, "%s:%ld", r->file, line);
+    return buf;
 }
 
 /* ---- errors, warnings, counters ----------------------------------------- */

@@ -40,6 +40,24 @@ static void trim(const char **s, size_t *len)
         --*len;
 }
 
+/* Splits line[0..len) at commas into at most the 5 required fields, each
+ * trimmed; returns how many there are.  Optional fields are not looked at. */
+static size_t split_fields(const char *line, size_t len, const char *f[5], size_t fl[5])
+{
+    size_t i, nf = 0, start = 0;
+
+    for (i = 0; i <= len && nf < 5; i++) {
+        if (i == len || line[i] == ',') {
+            f[nf] = line + start;
+            fl[nf] = i - start;
+            trim(&f[nf], &fl[nf]);
+            nf++;
+            start = i + 1;
+        }
+    }
+    return nf;
+}
+
 static int spc_probe(const unsigned char *buf, size_t len)
 {
     size_t i = 0, commas = 0;
@@ -61,6 +79,50 @@ static int spc_probe(const unsigned char *buf, size_t len)
             return 0;
     }
     return commas >= 4 && digits >= 4 ? 2 : 0;
+}
+
+/* Why the first line is not an SPC record, with the rules of spc_parse. */
+static void spc_explain(const unsigned char *buf, size_t len, char *why, size_t whylen)
+{
+    static const char *const names[] = {"ASU", "LBA", "size"};
+    const char *line = (const char *)buf, *f[5];
+    const unsigned char *nl;
+    size_t fl[5], nf, i, n;
+    char ex[128];
+    int64_t ns;
+    uint64_t v;
+
+    nl = memchr(buf, '\n', len);
+    n = nl ? (size_t)(nl - buf) : len;
+    if (n > 0 && line[n - 1] == '\r')
+        n--;
+    if (memchr(line, '\0', n)) {
+        snprintf(why, whylen, "binary data (a NUL byte)");
+        return;
+    }
+    nf = split_fields(line, n, f, fl);
+    if (nf < 5) {
+        snprintf(why, whylen, "%zu comma-separated fields, 5 needed ('%s')", nf,
+                 tr__excerpt(line, n, ex, sizeof(ex)));
+        return;
+    }
+    for (i = 0; i < 3; i++)
+        if (tr__dec_u64(f[i], fl[i], &v) < 0) {
+            snprintf(why, whylen, "%s '%s' is not decimal", names[i],
+                     tr__excerpt(f[i], fl[i], ex, sizeof(ex)));
+            return;
+        }
+    if (fl[3] != 1 || !strchr("RrWw", f[3][0])) {
+        snprintf(why, whylen, "opcode '%s' is not R/r/W/w",
+                 tr__excerpt(f[3], fl[3], ex, sizeof(ex)));
+        return;
+    }
+    if (tr__sec_frac_ns(f[4], fl[4], &ns) < 0 && (n < len || fl[4] < 16)) {
+        snprintf(why, whylen, "timestamp '%s' is not s.d",
+                 tr__excerpt(f[4], fl[4], ex, sizeof(ex)));
+        return;
+    }
+    snprintf(why, whylen, "a plausible record, but another format is plausible too");
 }
 
 static int spc_open(struct tr_reader *r)
@@ -122,22 +184,14 @@ static int spc_parse(struct tr_reader *r, struct spc *s, const char *line, size_
                      struct tr_record *rec)
 {
     const char *f[5];
-    size_t fl[5], nf = 0, i, start = 0;
+    size_t fl[5], nf;
     uint64_t asu, lba, size;
     int64_t ns;
     int rc;
 
     if (memchr(line, '\0', len))
         return tr__error(r, s->lineno, "NUL byte in line");
-    for (i = 0; i <= len && nf < 5; i++) {
-        if (i == len || line[i] == ',') {
-            f[nf] = line + start;
-            fl[nf] = i - start;
-            trim(&f[nf], &fl[nf]);
-            nf++;
-            start = i + 1;
-        }
-    }
+    nf = split_fields(line, len, f, fl);
     if (nf < 5)
         return tr__error(r, s->lineno, "expected at least 5 fields, found %zu", nf);
     rc = tr__dec_u64(f[0], fl[0], &asu);
@@ -232,4 +286,5 @@ const struct tr_reader_ops tr__spc_ops = {
     .next = spc_next,
     .close = spc_close,
     .unit_name = spc_unit_name,
+    .explain = spc_explain,
 };

@@ -486,6 +486,17 @@ static int vec_extents(const struct sy_item *v, struct sy_call *c, uint64_t *tot
 }
 
 /* An ENTER event.  0 or -EINVAL with last_error. */
+/* I/O or fxstat on a descriptor the stream never opened (or closed): it is
+ * skipped, so that the replay touches only files the trace opened
+ * (trace-formats.md 4.4), counted and reported with its line. */
+static void unopened_fd(struct tr_reader *r, struct sysio *s, const struct sy_call *c,
+                        int64_t fd)
+{
+    tr__count(r, "io_on_unopened_fd", 1);
+    tr__warn(r, s->lineno, "%s on descriptor %lld, not opened in stream %s; skipped",
+             c->name, (long long)fd, s->stream_id);
+}
+
 static int on_enter(struct tr_reader *r, struct sysio *s, struct sy_call *c,
                     const struct sy_item *it, int n)
 {
@@ -523,12 +534,12 @@ static int on_enter(struct tr_reader *r, struct sysio *s, struct sy_call *c,
             rec.line = s->lineno;
             return emit(s, &rec);
         }
-        tr__count(r, "io_on_unopened_fd", 1);
+        unopened_fd(r, s, c, fd);
         return 0;
     case K_IOV:
     case K_IOX:
         if (!fd_bound(s, fd)) {
-            tr__count(r, "io_on_unopened_fd", 1);
+            unopened_fd(r, s, c, fd);
             c->fd = -1; /* paired, never replayed */
             return 0;
         }
@@ -813,6 +824,8 @@ static int on_event(struct tr_reader *r, struct sysio *s, const char *line, size
             break;
     if (i == 0) {
         tr__count(r, "exit_without_enter", 1);
+        tr__warn(r, s->lineno, "EXIT of %s without its ENTER in stream %s; skipped",
+                 call.name, s->stream_id);
         return 0;
     }
     c = &s->calls[i - 1];
@@ -835,6 +848,15 @@ static int sysio_probe(const unsigned char *buf, size_t len)
         prefix((const char *)buf + i, len - i, "tracetype("))
         return 2;
     return 0;
+}
+
+static void sysio_explain(const unsigned char *buf, size_t len, char *why, size_t whylen)
+{
+    const unsigned char *nl = memchr(buf, '\n', len);
+    char ex[128];
+
+    tr__excerpt(buf, nl ? (size_t)(nl - buf) : len, ex, sizeof(ex));
+    snprintf(why, whylen, "'%s' starts with neither header( nor tracetype(", ex);
 }
 
 static int sysio_open(struct tr_reader *r)
@@ -935,4 +957,5 @@ const struct tr_reader_ops tr__sysio_ops = {
     .next = sysio_next,
     .close = sysio_close,
     .unit_name = sysio_unit_name,
+    .explain = sysio_explain,
 };

@@ -75,6 +75,9 @@ struct tr_reader_ops {
     /* printable unit name into buf ("asu0", "region1", a path) */
     const char *(*unit_name)(const struct tr_reader *r, uint32_t unit, char *buf,
                              size_t len);
+    /* why buf's first line (text) or entry (binary) is not this format, into
+     * why; called only when detection fails, so it may be slow */
+    void (*explain)(const unsigned char *buf, size_t len, char *why, size_t whylen);
 };
 
 typedef void (*tr_warn_fn)(void *data, const char *msg);
@@ -136,16 +139,52 @@ const char *tr_reader_unit_name(const struct tr_reader *r, uint32_t unit, char *
                                 size_t len);
 /* The format whose probe scores highest on buf, or NULL when none or a tie. */
 const struct tr_reader_ops *tr_probe(const unsigned char *buf, size_t len);
+/* Why detection fails on buf, one clause per format at the first non-blank
+ * line: "line 1: not SPC: LBA '0x10' is not decimal; not MaStA: ...". */
+void tr_probe_explain(const unsigned char *buf, size_t len, char *why, size_t whylen);
 const struct tr_reader_ops *tr_find_format(const char *name);
 const char *tr_op_name(enum tr_op op);
 /* MaStA metadata strings in trace order, NULL past the last or for other
  * formats.  Owned by the reader. */
 const char *tr_masta_string(const struct tr_reader *r, unsigned i);
 
+/* "FILE:LINE" for the text formats, "FILE: entry N (offset O)" for MaStA:
+ * where the record numbered line (tr_record.line) is, for messages about it. */
+const char *tr_reader_where(const struct tr_reader *r, long line, char *buf, size_t len);
+
+/* Reading on a second thread (prefetch.c): a producer runs tr_reader_next
+ * into a fixed ring of record batches.  Until tr_prefetch_stop the reader
+ * belongs to the producer (its warning callback runs there); records come
+ * without path.  start: 0 or -errno. */
+struct tr_prefetch;
+int tr_prefetch_start(struct tr_prefetch **pf, struct tr_reader *r);
+/* The next batch: 1 with *recs and *n (valid until the next call), 0 at the
+ * end of the trace, or the reader's -errno (r->last_error set) after every
+ * record before the error was handed out. */
+int tr_prefetch_next(struct tr_prefetch *pf, const struct tr_record **recs, size_t *n);
+/* Stops the producer (at once when the consumer gives up early), joins it
+ * and frees the ring.  NULL is allowed. */
+void tr_prefetch_stop(struct tr_prefetch *pf);
+
 /* Writes a record as one SPC line (ASU=unit, LBA=offset/lba_size,
  * timestamp with 6 decimals).  Returns 0, or -EINVAL when the record is not
  * expressible (not a read or write, or an offset that is not a multiple of
  * lba_size): the caller counts it. */
 int tr_spc_write(FILE *out, const struct tr_record *rec, uint32_t lba_size);
+
+/* What tr_convert_spc wrote and what SPC could not express. */
+struct tr_convert_stats {
+    uint64_t written;               /* SPC records */
+    uint64_t dropped[TR_OP__COUNT]; /* records that are not reads or writes */
+    uint64_t rounded;               /* offsets rounded down to the LBA size */
+    uint64_t clamped;               /* timestamps raised to keep SPC order */
+};
+
+/* Writes every read and write of r as SPC text to out (convert.c): offsets
+ * rounded down to lba_size and timestamps kept non-decreasing, both
+ * counted in *st.  Returns 0, or -errno with r->last_error set (a reader
+ * error, or a write error on out). */
+int tr_convert_spc(struct tr_reader *r, FILE *out, uint32_t lba_size,
+                   struct tr_convert_stats *st);
 
 #endif /* TR_H */

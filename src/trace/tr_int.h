@@ -31,6 +31,10 @@ int tr__dec_u64(const char *s, size_t len, uint64_t *out);
  * fraction digits are kept, further digits dropped.  0 or -EINVAL/-ERANGE. */
 int tr__sec_frac_ns(const char *s, size_t len, int64_t *ns);
 
+/* A printable excerpt of s[0..len) (at most 24 characters, other bytes as
+ * \xNN) into out, for messages about input that is not what it should be. */
+const char *tr__excerpt(const void *s, size_t len, char *out, size_t outlen);
+
 /* ---- errors, warnings, counters (reader.c) ------------------------------ */
 
 /* Sets r->last_error to "FILE:LINE: message" (line 0: "FILE: message").

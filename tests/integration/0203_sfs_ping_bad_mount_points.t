@@ -50,7 +50,7 @@ like "$err" "^sfs_ping: 127.0.0.1: no server answers at port $closed \(connectio
 ok $([ $rc -eq 1 ] && echo 0 || echo 1) "TCP to a closed port: exit 1"
 
 err=$("$P" -p write 127.0.0.1:/e 2>&1); rc=$?
-like "$err" "unknown op 'write'" "unknown -p op named"
+like "$err" "^sfs_ping: -p \(--proc\): 'write' is not one of null, getattr, lookup, read" "unknown -p op named, with the choices"
 is "$rc" 2 "bad usage exits 2"
 err=$("$P" -c 0 127.0.0.1:/e 2>&1); rc=$?
 like "$err" "^sfs_ping: -c" "-c 0 refused"

@@ -5,7 +5,7 @@
 # same answer as the default, and SHARDS sampling with its error report.
 # timeout: 60
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 10
 
 F=$T_FIXTURES/sysio/synthetic.trace
 if command -v gnuplot >/dev/null 2>&1; then
@@ -21,8 +21,15 @@ like "$out" "gnuplot is not installed" "and says why there is no picture"
 
 "$T_BIN/sfs_trace" mrc -q "$F" --yaml "$T_DIR/f.yaml" --per-unit &&
 "$T_BIN/sfs_trace" mrc -q "$F" --yaml "$T_DIR/j.yaml" --per-unit --method judy1
-is "$(grep -v 'method\|_bytes' "$T_DIR/j.yaml")" "$(grep -v 'method\|_bytes' "$T_DIR/f.yaml")" \
+is "$(grep -v 'method\|_bytes\|yaml:' "$T_DIR/j.yaml")" "$(grep -v 'method\|_bytes\|yaml:' "$T_DIR/f.yaml")" \
     "judy1 and the default method give identical output"
+
+"$T_BIN/sfs_trace" mrc -q "$F" --yaml "$T_DIR/t1.yaml" --per-unit --threads 1 &&
+"$T_BIN/sfs_trace" mrc -q "$F" --yaml "$T_DIR/t2.yaml" --per-unit --threads 2
+is "$(grep -v 'threads\|yaml:' "$T_DIR/t2.yaml")" "$(grep -v 'threads\|yaml:' "$T_DIR/t1.yaml")" \
+    "reading on a second thread gives identical output"
+"$T_BIN/sfs_trace" mrc -q "$F" --plot "$T_DIR/curve.jpg" >/dev/null 2>&1
+is $? 2 "a picture that is neither .png nor .svg is a usage error"
 
 out=$("$T_BIN/sfs_trace" mrc "$F" --sample 1 --sample-check)
 like "$out" "mean absolute error of the hit ratio 0.000000" "SHARDS at rate 1 equals exact"

@@ -14,17 +14,12 @@ plan 18
 
 lnfs() { timeout "${TMO:-15}" "$@" >/dev/null 2>&1; }
 url() { echo "nfs://127.0.0.1/export/$2?nfsport=$(eval echo \$${1}_NFS_PORT)&mountport=$(eval echo \$${1}_MNT_PORT)"; }
-stat_of() { # stat_of NAME KEY: a counter from NAME's stats file after SIGUSR1
-    rm -f "$T_DIR/$1.yaml"; kill -USR1 "$(eval echo \$${1}_PID)"
-    wait_for "[ -s '$T_DIR/$1.yaml' ]" 100 0.05
-    sed -n "s/^ *$2: //p" "$T_DIR/$1.yaml" | head -1
-}
 head -c 300000 /dev/urandom >"$T_DIR/data"
 
 start_nfsd E --error write=NOSPC:100 --stats-file "$T_DIR/E.yaml" || bail "no server"
 lnfs nfs-cp "$T_DIR/data" "$(url E f)"; [ $? -ne 0 ]; ok $? "--error write=NOSPC:100: nfs-cp fails"
 lnfs nfs-ls "$E_LNFS_URL"; ok $? "other procedures still work"
-n=$(stat_of E errors_injected); [ "${n:-0}" -gt 0 ]; ok $? "errors_injected counted ($n)"
+n=$(nfsd_stat E errors_injected); [ "${n:-0}" -gt 0 ]; ok $? "errors_injected counted ($n)"
 
 start_nfsd F --max-bytes 64K || bail "no server"
 head -c 20000 /dev/urandom >"$T_DIR/small"
@@ -37,7 +32,7 @@ start_nfsd C --corrupt-reads 100 --stats-file "$T_DIR/C.yaml" || bail "no server
 lnfs nfs-cp "$T_DIR/data" "$(url C f)"; ok $? "--corrupt-reads 100: write works"
 lnfs nfs-cp "$(url C f)" "$T_DIR/c.back"; cmp -s "$T_DIR/data" "$T_DIR/c.back"; [ $? -ne 0 ]
 ok $? "what is read back differs"
-n=$(stat_of C reads_corrupted); [ "${n:-0}" -gt 0 ]; ok $? "reads_corrupted counted ($n)"
+n=$(nfsd_stat C reads_corrupted); [ "${n:-0}" -gt 0 ]; ok $? "reads_corrupted counted ($n)"
 
 # the same seed and the same calls give the same corruption
 for s in S1 S2; do
@@ -53,7 +48,7 @@ ok $? "... and successive reads differ"
 
 start_nfsd D --drop-replies 100 --stats-file "$T_DIR/D.yaml" || bail "no server"
 TMO=3 lnfs nfs-ls "$D_LNFS_URL"; [ $? -ne 0 ]; ok $? "--drop-replies 100: nfs-ls gets no answer"
-n=$(stat_of D replies_dropped); [ "${n:-0}" -gt 0 ]; ok $? "replies_dropped counted ($n)"
+n=$(nfsd_stat D replies_dropped); [ "${n:-0}" -gt 0 ]; ok $? "replies_dropped counted ($n)"
 
 start_nfsd L --delay-us 20000:10000 || bail "no server"
 lnfs nfs-ls "$L_LNFS_URL"; ok $? "--delay-us 20000:10000: still answers"

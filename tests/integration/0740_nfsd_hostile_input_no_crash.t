@@ -3,9 +3,10 @@
 # timeout: 90
 # Hostile input never crashes sfs_nfsd nor grows its memory without bound:
 # random datagrams and TCP records, every truncation of a call, absurd
-# string, data and credential lengths, a wrong RPC version (RPC_MISMATCH),
-# a 2 GiB record mark (connection closed), one-byte fragments, abandoned
-# half records - and it still answers correctly afterwards.
+# string and data lengths, bad credentials (AUTH_ERROR, RFC 5531), a wrong
+# RPC version (RPC_MISMATCH), a 2 GiB record mark and an endless record of
+# empty fragments (connection closed), one-byte fragments, abandoned half
+# records - and it still answers correctly afterwards.
 . "$(dirname "$0")/lib.sh"
 NFSD_HOSTILE=$(tool_path nfsd_hostile) || skip_all "nfsd_hostile not built (make tools)"
 plan 6

@@ -171,6 +171,14 @@ prompted_go() {
     exec 7>&-
 }
 
+# nfsd_stat NAME KEY: a counter from sfs_nfsd NAME's --stats-file (which
+# must be $T_DIR/NAME.yaml), written afresh through SIGUSR1.
+nfsd_stat() {
+    rm -f "$T_DIR/$1.yaml"; kill -USR1 "$(eval echo \$${1}_PID)"
+    wait_for "[ -s '$T_DIR/$1.yaml' ]" 100 0.05
+    sed -n "s/^ *$2: //p" "$T_DIR/$1.yaml" | head -1
+}
+
 # ---- nfs-ganesha -------------------------------------------------------------
 
 # start_ganesha: starts a private nfs-ganesha (FSAL VFS + MEM) on 127.0.0.1

@@ -3,10 +3,11 @@
  * nfsd_hostile.c - hostile input for an NFS server on 127.0.0.1 (test
  * helper for tests/integration/0740_*.t): random datagrams and records,
  * every truncation of a valid call, absurd string and credential lengths,
- * a wrong RPC version, a 2 GiB record mark, a call split into one-byte
- * fragments, and records abandoned half-way.  Checks the answers that RFC
- * 5531 defines (RPC_MISMATCH, GARBAGE_ARGS, connection closed on a record
- * too large) and that the server still answers afterwards.
+ * a wrong RPC version, a 2 GiB record mark, an endless record of empty
+ * fragments, a call split into one-byte fragments, and records abandoned
+ * half-way.  Checks the answers that RFC 5531 defines (RPC_MISMATCH,
+ * GARBAGE_ARGS, AUTH_ERROR for a bad credential, connection closed on a
+ * record too large) and that the server still answers afterwards.
  *   nfsd_hostile PORT SEED
  * Prints TAP lines; exits 1 if a check failed.  Bounded in count and time.
  */
@@ -21,15 +22,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static int n_checks, n_failed;
+#include "tool_tap.h"
+
 static struct sockaddr_in server;
 
 static void check(int ok, const char *what)
 {
-    n_checks++;
-    if (!ok)
-        n_failed++;
-    printf("%s %d - %s\n", ok ? "ok" : "not ok", n_checks, what);
+    tool_check(ok, "%s", what);
 }
 
 static size_t put32(uint8_t *p, size_t at, uint32_t v)
@@ -129,7 +128,7 @@ static ssize_t udp_ask(int fd, const uint8_t *call, size_t len, uint8_t *reply,
         ssize_t got;
         send(fd, call, len, 0);
         while ((got = recv_wait(fd, reply, cap, 1000)) > 0)
-            if (got >= 24 && get32(reply) == xid)
+            if (got >= 20 && get32(reply) == xid)
                 return got;
     }
     return -1;
@@ -159,10 +158,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: nfsd_hostile PORT SEED\n");
         return 2;
     }
-    memset(&server, 0, sizeof(server));
-    server.sin_family = AF_INET;
-    server.sin_port = htons((uint16_t)atoi(argv[1]));
-    server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    tool_loopback(&server, argv[1]);
     srand((unsigned)atoi(argv[2]));
 
     /* UDP: random datagrams, some with a valid-looking header */
@@ -224,12 +220,23 @@ int main(int argc, char **argv)
     ok = got >= 24 && get32(r + 20) == 4;
     check(ok, "WRITE data length 0xffffffff: GARBAGE_ARGS");
 
-    /* a credential claiming 4 GiB: dropped (no decodable header) */
+    /* a credential claiming 4 GiB, or an AUTH_SYS body that does not
+     * decode: MSG_DENIED, AUTH_ERROR, AUTH_BADCRED (RFC 5531 section 9) */
     n = call_header(b, 4545, 2, 100003, 3, 0);
     put32(b, 28, 0xffffffffu);
-    send(fd, b, n, 0);
-    got = recv_wait(fd, r, sizeof(r), 300);
-    check(got < 0, "credential length 0xffffffff: no reply");
+    got = udp_ask(fd, b, n, r, sizeof(r));
+    ok = got >= 20 && get32(r + 8) == 1 && get32(r + 12) == 1 && get32(r + 16) == 1;
+    check(ok, "credential length 0xffffffff: AUTH_ERROR BADCRED");
+    n = call_header(b, 4646, 2, 100003, 3, 0);
+    put32(b, 24, 1); /* AUTH_SYS ... */
+    put32(b, 28, 8); /* ... with an 8-byte body: stamp and a name of 2^32-1 */
+    put32(b, 32, 7);
+    put32(b, 36, 0xffffffffu);
+    n = put32(b, 40, 0);
+    n = put32(b, n, 0);
+    got = udp_ask(fd, b, n, r, sizeof(r));
+    ok = got >= 20 && get32(r + 8) == 1 && get32(r + 12) == 1 && get32(r + 16) == 1;
+    check(ok, "malformed AUTH_SYS body: AUTH_ERROR BADCRED");
     close(fd);
 
     /* TCP: a record mark of 2 GiB closes the connection */
@@ -240,6 +247,19 @@ int main(int argc, char **argv)
     got = recv_wait(fd, r, sizeof(r), 2000);
     check(got == 0 || (got < 0 && errno == ECONNRESET),
           "record of 2 GiB: connection closed");
+    close(fd);
+
+    /* TCP: a record of empty fragments that never ends is refused like a
+     * record too large (70 000 markers are 280 KB, over the 256 KiB limit) */
+    fd = connected(SOCK_STREAM);
+    for (i = 0; i < 10000; i++)
+        put32(b, (size_t)i * 4, 0);
+    for (i = 0; i < 7; i++)
+        if (send(fd, b, 40000, MSG_NOSIGNAL) != 40000)
+            break;
+    got = recv_wait(fd, r, sizeof(r), 2000);
+    check(got == 0 || (got < 0 && errno == ECONNRESET) || i < 7,
+          "70000 empty fragments: connection closed");
     close(fd);
 
     /* TCP: random records, then a NULL call on the same connection */
@@ -290,6 +310,5 @@ int main(int argc, char **argv)
         close(fd);
     }
     check(udp_alive(), "alive after 50 abandoned half records");
-    printf("1..%d\n", n_checks);
-    return n_failed ? 1 : 0;
+    return tool_done();
 }

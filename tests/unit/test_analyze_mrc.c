@@ -52,6 +52,7 @@ static void run_mrc(const char *path, struct az_mrc *m, int per_unit)
 
     assert_int_equal(az_mrc_init(m, &o, err, sizeof(err)), 0);
     feed(path, mrc_fn, m);
+    az_mrc_finish(m);
 }
 
 static void run_stats(const char *path, struct az_stats *s)
@@ -70,7 +71,6 @@ static void seed_example(void **state)
     assert_int_equal(m.main.total.references, 17);
     assert_int_equal(m.main.total.cold, 16);
     assert_int_equal(az_sd_unique(m.main.sd), 16);
-    assert_int_equal(m.main.total.count[1], 1);
     assert_int_equal(az_hist_hits(&m.main.total, 1), 1);
     assert_int_equal(az_hist_hits(&m.main.total, 65536), 1);
     /* the reuse is in ASU 1 */
@@ -93,12 +93,8 @@ static void edge_cases(void **state)
     assert_int_equal(m.main.total.references, 282);
     assert_int_equal(m.main.total.cold, 276);
     /* distances {2:1, 3:1, 4:1, 20:2, 274:1} */
-    assert_int_equal(m.main.total.count[2], 1);
-    assert_int_equal(m.main.total.count[3], 1);
-    assert_int_equal(m.main.total.count[4], 1);
-    assert_int_equal(m.main.total.count[20], 2);
-    assert_int_equal(m.main.total.count[274], 1);
     assert_int_equal(m.main.total.max_depth, 274);
+    assert_int_equal(az_hist_sum_depth(&m.main.total), 2 + 3 + 4 + 20 * 2 + 274);
     az_hist_hits_at(&m.main.total, sizes, CM_ARRAY_LEN(sizes), got);
     assert_memory_equal(got, hits, sizeof(hits));
     /* ASU 0 in the shared cache: distances up to 20; alone: up to 3 */
@@ -109,6 +105,66 @@ static void edge_cases(void **state)
     assert_int_equal(m.main.iso[2].max_depth, 17);
     assert_int_equal(m.main.units[2].max_depth, 274);
     az_mrc_free(&m);
+}
+
+/* Hits are exact at cache sizes that are not powers of two when they are
+ * given before the run (the histogram's bins include them). */
+static void exact_at_given_sizes(void **state)
+{
+    static const uint64_t sizes[] = {2, 3, 19, 20, 273, 274, 1000};
+    static const uint64_t hits[] = {1, 2, 3, 5, 5, 6, 6};
+    uint64_t got[CM_ARRAY_LEN(sizes)];
+    struct az_mrc_opts o = {
+        .block_size = 4096, .cache_sizes = sizes, .ncache_sizes = CM_ARRAY_LEN(sizes)};
+    struct az_mrc m;
+    char err[CM_ERR_LEN];
+
+    (void)state;
+    assert_int_equal(az_mrc_init(&m, &o, err, sizeof(err)), 0);
+    feed(FIX "spc/edge-cases.spc", mrc_fn, &m);
+    az_hist_hits_at(&m.main.total, sizes, CM_ARRAY_LEN(sizes), got);
+    assert_memory_equal(got, hits, sizeof(hits));
+    az_mrc_free(&m);
+}
+
+/* The footprint kept as runs equals a bitmap of every block, whatever the
+ * overlaps: records inside, across, touching and swallowing earlier runs,
+ * in three units (unit 1 ends at the top of the block range, so that its
+ * runs touch unit 2's first keys). */
+static void footprint_runs_match_bitmap(void **state)
+{
+    enum { BLOCKS = 5000 };
+    static unsigned char seen[3][BLOCKS];
+    struct az_stats s;
+    struct tr_record rec;
+    struct cm_rng rng;
+    uint64_t want = 0, base[3] = {0, (1ull << AZ_KEY_BLOCK_BITS) - BLOCKS, 0};
+    unsigned i, u;
+
+    (void)state;
+    memset(seen, 0, sizeof(seen));
+    az_stats_init(&s, 1);
+    cm_rng_seed(&rng, 5);
+    for (i = 0; i < 20000; i++) {
+        uint64_t first = cm_rng_below(&rng, BLOCKS), len = 1 + cm_rng_below(&rng, 40), b;
+        u = cm_rng_below(&rng, 3);
+        if (first + len > BLOCKS)
+            len = BLOCKS - first;
+        memset(&rec, 0, sizeof(rec));
+        rec.op = TR_OP_READ;
+        rec.unit = u;
+        rec.offset = base[u] + first;
+        rec.length = len;
+        assert_int_equal(az_stats_record(&s, &rec), 0);
+        for (b = first; b < first + len; b++) {
+            want += !seen[u][b];
+            seen[u][b] = 1;
+        }
+        if (i % 997 == 0)
+            assert_int_equal(s.footprint_blocks, want);
+    }
+    assert_int_equal(s.footprint_blocks, want);
+    az_stats_free(&s);
 }
 
 static void large_lba(void **state)
@@ -217,10 +273,16 @@ static void spc_stats(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(seed_example),     cmocka_unit_test(edge_cases),
-        cmocka_unit_test(large_lba),        cmocka_unit_test(key_overflow_refused),
-        cmocka_unit_test(cache_size_lists), cmocka_unit_test(masta_stats),
-        cmocka_unit_test(sysio_stats),      cmocka_unit_test(spc_stats),
+        cmocka_unit_test(seed_example),
+        cmocka_unit_test(edge_cases),
+        cmocka_unit_test(exact_at_given_sizes),
+        cmocka_unit_test(footprint_runs_match_bitmap),
+        cmocka_unit_test(large_lba),
+        cmocka_unit_test(key_overflow_refused),
+        cmocka_unit_test(cache_size_lists),
+        cmocka_unit_test(masta_stats),
+        cmocka_unit_test(sysio_stats),
+        cmocka_unit_test(spc_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "common/cm.h"
-#include "common/opt.h"
+#include "common/text.h"
 #include "load/iodist.h"
 #include "load/mix.h"
 

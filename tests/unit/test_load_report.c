@@ -3,7 +3,9 @@
  * codes of sfs-reference §17.1 (counters first, then parameters with the
  * last failing one winning), the client report's text shapes (§16.1-16.4:
  * parameter block, per-op table header and column widths, summary box,
- * INVALID lines) and the YAML results file. */
+ * INVALID lines) and the YAML results file; the rules beyond SFS 3.0
+ * (issue 9 and 10: unexpected NFS errors, an early end, -F, --open-loop
+ * and --seed). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,8 +19,10 @@
 #include <unistd.h>
 
 #include "common/cm.h"
+#include "common/text.h"
 #include "load/options.h"
 #include "load/report.h"
+#include "nfs/nf.h"
 
 struct fixture {
     struct ld_config cfg;
@@ -341,13 +345,89 @@ static void yaml_file(void **state)
         ld_report_yaml("/nonexistent-dir/x.yaml", &f->in, &v, err, sizeof(err)), -EIO);
 }
 
+/* Beyond SFS 3.0: more than 1 % of unexpected NFS errors is code 17
+ * (exactly 1 % is not), and the table moves them from successes to
+ * errors. */
+static void unexpected_errors_beyond_one_percent(void **state)
+{
+    struct fixture *f = *state;
+    struct ld_stats saved = f->st;
+    struct ld_validity v;
+    int i;
+
+    f->cfg.runtime_s = f->cfg.warmup_s = 300;
+    for (i = 0; i < 240; i++)
+        ld_stats_unexpected(&f->st, NF_OP_GETATTR, NF_ST_IO);
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_VALID);
+    ld_stats_unexpected(&f->st, NF_OP_GETATTR, NF_ST_IO);
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_NFS_ERRORS);
+    assert_string_equal(v.line[0], "INVALID RUN, 1.00% Unexpected NFS errors");
+    assert_string_equal(ld_invalid_text(LD_INV_NFS_ERRORS), "Unexpected NFS errors");
+    assert_int_equal(ld_report_success(&f->st.op[NF_OP_GETATTR]), 2640 - 241);
+    assert_int_equal(ld_report_errors(&f->st.op[NF_OP_GETATTR]), 241);
+    f->st = saved;
+}
+
+/* A run that ended early says so, and its code wins over the failed calls
+ * the lost server caused. */
+static void ended_early_wins_over_the_failed_calls(void **state)
+{
+    struct fixture *f = *state;
+    struct ld_stats saved = f->st;
+    struct ld_validity v;
+    int i;
+
+    for (i = 0; i < 500; i++)
+        ld_stats_bad(&f->st, NF_OP_LOOKUP);
+    f->st.ended_early = LD_END_UNREACHABLE;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_ENDED_EARLY);
+    assert_int_equal(v.nlines, 2);
+    assert_non_null(strstr(v.line[0], "Failed RPC calls"));
+    assert_non_null(strstr(v.line[1], "the run ended early"));
+    f->st = saved;
+}
+
+/* -F, --open-loop and --seed are non-standard (codes 19-21); SFS's own
+ * code still wins when one of its parameters fails too. */
+static void freesfs_settings_are_non_standard(void **state)
+{
+    struct fixture *f = *state;
+    struct ld_config saved = f->cfg;
+    struct ld_validity v;
+
+    f->cfg.runtime_s = f->cfg.warmup_s = 300;
+    f->cfg.io_files = 1000;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_FILE_COUNT);
+    assert_string_equal(v.line[0], "INVALID RUN, ILLEGAL PARAMETER: Non-standard File "
+                                   "count 1000 != 390 x load (-F)");
+    f->cfg.pace_mode = LD_PACE_OPEN_FIXED;
+    f->cfg.seed = 77;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_FILE_COUNT);
+    assert_int_equal(v.nlines, 3);
+    assert_string_equal(
+        v.line[0], "INVALID RUN, ILLEGAL PARAMETER: Non-standard Random seed 77 != 2231");
+    assert_string_equal(
+        v.line[1],
+        "INVALID RUN, ILLEGAL PARAMETER: Non-standard Pacing open-loop (fixed) != sfs");
+    f->cfg.runtime_s = 60;
+    assert_int_equal(ld_validity_check(&f->in, &v), LD_INV_RUNTIME);
+    assert_int_equal(v.nlines, 4);
+    f->cfg = saved;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(figures),     cmocka_unit_test(valid_run),
-        cmocka_unit_test(parameters),  cmocka_unit_test(counters),
-        cmocka_unit_test(param_block), cmocka_unit_test(client_table),
+        cmocka_unit_test(figures),
+        cmocka_unit_test(valid_run),
+        cmocka_unit_test(parameters),
+        cmocka_unit_test(counters),
+        cmocka_unit_test(param_block),
+        cmocka_unit_test(client_table),
         cmocka_unit_test(yaml_file),
+        cmocka_unit_test(unexpected_errors_beyond_one_percent),
+        cmocka_unit_test(ended_early_wins_over_the_failed_calls),
+        cmocka_unit_test(freesfs_settings_are_non_standard),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -121,6 +121,50 @@ static void oversized_record_is_refused(void **state)
     rp_recmark_free(&rm);
 }
 
+/* Empty fragments carry no data but still cost their marker: an endless
+ * stream of them is refused like an oversized record, while a record of a
+ * few fragments still fits. */
+static void empty_fragment_stream_is_bounded(void **state)
+{
+    static uint8_t s[4 * 64];
+    size_t len = 0;
+    char out[64];
+    struct rp_recmark rm;
+
+    (void)state;
+    for (int i = 0; i < 64; i++)
+        frag(s, &len, "", 0, 0);
+    rp_recmark_init(&rm, 100);
+    assert_int_equal(feed_all(&rm, s, len, 7, out, sizeof(out)), -EMSGSIZE);
+    rp_recmark_free(&rm);
+
+    len = 0;
+    frag(s, &len, "", 0, 0);
+    frag(s, &len, "ab", 2, 0);
+    frag(s, &len, "cd", 2, 1);
+    rp_recmark_init(&rm, 12); /* 4 data bytes + 2 extra markers */
+    assert_int_equal(feed_all(&rm, s, len, 1, out, sizeof(out)), 0);
+    assert_string_equal(out, "abcd|");
+    rp_recmark_free(&rm);
+    rp_recmark_init(&rm, 11);
+    assert_int_equal(feed_all(&rm, s, len, 5, out, sizeof(out)), -EMSGSIZE);
+    rp_recmark_free(&rm);
+
+    /* the markers of one record are not charged to the next, however the
+     * stream is split (the whole-record fast path included) */
+    len = 0;
+    for (int i = 0; i < 3; i++)
+        frag(s, &len, "", 0, 0);
+    frag(s, &len, "ab", 2, 1);
+    frag(s, &len, "cdefgh", 6, 1);
+    for (size_t step = 1; step <= len; step++) {
+        rp_recmark_init(&rm, 14); /* 2 + 3 markers, then 6 */
+        assert_int_equal(feed_all(&rm, s, len, step, out, sizeof(out)), 0);
+        assert_string_equal(out, "ab|cdefgh|");
+        rp_recmark_free(&rm);
+    }
+}
+
 static void marker_encodes_last_bit_and_length(void **state)
 {
     uint8_t m[4];
@@ -142,6 +186,7 @@ int main(void)
         cmocka_unit_test(every_split_gives_the_same_records),
         cmocka_unit_test(whole_record_is_handed_out_in_place),
         cmocka_unit_test(oversized_record_is_refused),
+        cmocka_unit_test(empty_fragment_stream_is_bounded),
         cmocka_unit_test(marker_encodes_last_bit_and_length),
     };
 

@@ -248,7 +248,7 @@ static void stats_file_written(void **state)
     fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(sv_core_write_stats(c, path, err, sizeof(err)), 0);
+    assert_int_equal(sv_core_write_stats(c, path, NULL, err, sizeof(err)), 0);
     fp = fopen(path, "r");
     assert_non_null(fp);
     n = fread(text, 1, sizeof(text) - 1, fp);

@@ -76,7 +76,6 @@ static const unsigned char built[] = {
     E(1, 0, 0, 0, 0, 1, 0, 0),       /* read region 0 block 256 */
     E(3, 0, 0, 0xFE, 0, 0, 0, 3),    /* sync bitmap 0x3 */
     E(3, 0, 0, 0xFF, 0, 0, 0, 0),    /* sync all */
-    E(9, 0, 0, 0, 0, 0, 0, 0),       /* reserved opcode: counted */
     E(0, 6, 0, 0, 0, 0, 0, 0),       /* end */
     E(1, 0, 0, 0, 0, 0, 1, 0),       /* after the end: ignored */
 };
@@ -140,6 +139,91 @@ static void malformed_entries(void **state)
     tr_reader_close(&r);
 }
 
+/* Issue 10: what the format forbids is an error at its entry and offset in
+ * strict mode; the string without NUL and the unmapped region are counted
+ * warnings in lenient mode, reserved entries skipped and counted. */
+static void strict_refuses_what_lenient_counts(void **state)
+{
+    static const unsigned char reserved_op[] = {
+        E(0, 5, 0, 0, 0, 0, 0, 0), E(0, 1, 0, 0, 0, 0, 0, 0), E(9, 0, 0, 0, 0, 0, 0, 0),
+        E(1, 0, 0, 0, 0, 0, 1, 0)};
+    static const unsigned char unknown_config[] = {
+        E(0, 5, 0, 0, 0, 0, 0, 0), E(0, 1, 0, 0, 0, 0, 0, 0), E(0, 7, 0, 0, 0, 0, 0, 0),
+        E(1, 0, 0, 0, 0, 0, 1, 0)};
+    /* length 12: "abcd" + "efghijkl", the last byte is not a NUL */
+    static const unsigned char no_nul[] = {
+        E(0, 5, 0, 0, 0, 0, 0, 0), E(0, 0, 0, 12, 'a', 'b', 'c', 'd'),
+        E('e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'), E(0, 1, 0, 0, 0, 0, 0, 0),
+        E(1, 0, 0, 0, 0, 0, 1, 0)};
+    /* a 300-byte string (longer than the kept prefix) without its NUL */
+    unsigned char long_no_nul[8 * 40];
+    static const unsigned char unmapped[] = {
+        E(0, 5, 0, 0, 0, 0, 0, 0), E(0, 1, 0, 0, 0, 0, 0, 0), E(4, 0, 0, 0, 0, 0, 0, 5),
+        E(1, 0, 0, 3, 0, 0, 1, 0), E(2, 0, 0, 3, 0, 0, 2, 0), E(1, 0, 0, 0, 0, 0, 1, 0)};
+    struct tr_reader r;
+    struct tr_record rec[4];
+    int n;
+
+    (void)state;
+    assert_true(
+        read_all(&r, "masta", NULL, reserved_op, sizeof(reserved_op), 0, rec, 4, &n) < 0);
+    assert_non_null(
+        strstr(r.last_error, "entry 2 (offset 16): error: reserved opcode 9"));
+    tr_reader_close(&r);
+    assert_int_equal(
+        read_all(&r, "masta", NULL, reserved_op, sizeof(reserved_op), 1, rec, 4, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(r.skipped, 1);
+    tr_reader_close(&r);
+
+    assert_true(read_all(&r, "masta", NULL, unknown_config, sizeof(unknown_config), 0,
+                         rec, 4, &n) < 0);
+    assert_non_null(
+        strstr(r.last_error, "entry 2 (offset 16): error: unknown configuration type 7"));
+    tr_reader_close(&r);
+
+    assert_true(read_all(&r, "masta", NULL, no_nul, sizeof(no_nul), 0, rec, 4, &n) < 0);
+    assert_non_null(strstr(r.last_error, "entry 1 (offset 8): error: string of length 12 "
+                                         "has no NUL"));
+    tr_reader_close(&r);
+    assert_int_equal(read_all(&r, "masta", NULL, no_nul, sizeof(no_nul), 1, rec, 4, &n),
+                     0);
+    assert_int_equal(n, 1);
+    assert_int_equal(r.warnings, 2); /* the NUL, and no end entry */
+    tr_reader_close(&r);
+
+    memset(long_no_nul, 'x', sizeof(long_no_nul));
+    memcpy(long_no_nul, (unsigned char[]){E(0, 5, 0, 0, 0, 0, 0, 0)}, 8);
+    memcpy(long_no_nul + 8, (unsigned char[]){E(0, 0, 0x01, 0x2c, 'a', 'b', 'c', 'd')},
+           8);
+    /* 300 - 4 = 296 bytes = 37 entries: entries 2..38, then 39 is left over */
+    memcpy(long_no_nul + 8 * 39, (unsigned char[]){E(0, 6, 0, 0, 0, 0, 0, 0)}, 8);
+    assert_true(
+        read_all(&r, "masta", NULL, long_no_nul, sizeof(long_no_nul), 0, rec, 4, &n) < 0);
+    assert_non_null(strstr(r.last_error, "string of length 300 has no NUL"));
+    tr_reader_close(&r);
+
+    assert_true(read_all(&r, "masta", NULL, unmapped, sizeof(unmapped), 0, rec, 4, &n) <
+                0);
+    assert_non_null(strstr(r.last_error, "entry 3 (offset 24): error: block operation on "
+                                         "region 3, which is not mapped"));
+    tr_reader_close(&r);
+    assert_int_equal(
+        read_all(&r, "masta", NULL, unmapped, sizeof(unmapped), 1, rec, 4, &n), 0);
+    assert_int_equal(n, 3); /* still replayed */
+    assert_int_equal(rec[0].length, 5 * 4096);
+    assert_int_equal(r.warnings, 2); /* once for region 3, and no end entry */
+    {
+        unsigned i;
+        uint64_t c = 0;
+        for (i = 0; i < r.ncounters; i++)
+            if (strcmp(r.counters[i].name, "io_on_unmapped_region") == 0)
+                c = r.counters[i].n;
+        assert_int_equal(c, 2);
+    }
+    tr_reader_close(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +231,7 @@ int main(void)
         cmocka_unit_test(bad_files),
         cmocka_unit_test(built_entries),
         cmocka_unit_test(malformed_entries),
+        cmocka_unit_test(strict_refuses_what_lenient_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

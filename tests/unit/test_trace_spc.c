@@ -197,13 +197,33 @@ static void detection(void **state)
     assert_null(tr_find_format("csv"));
 }
 
+/* Issue 10: a failed detection says, for each format, why the first
+ * non-blank line is not that format. */
+static void detection_failure_says_why(void **state)
+{
+    struct tr_reader r;
+    struct tr_record recs[2];
+    int n;
+
+    (void)state;
+    assert_true(read_all(&r, NULL, NULL, "0,0x10,512,R,0.0\n", 17, 0, recs, 2, &n) < 0);
+    assert_non_null(strstr(r.last_error, "mem: cannot tell the trace format"));
+    assert_non_null(strstr(r.last_error, "line 1: not SPC: LBA '0x10' is not decimal; "
+                                         "not MaStA: the first entry starts 30 2c"));
+    assert_non_null(strstr(r.last_error, "; not sysio: '0,0x10,512,R,0.0' starts with "
+                                         "neither header( nor tracetype("));
+    assert_true(read_all(&r, NULL, NULL, "\n\n0,1,2,R\n", 10, 0, recs, 2, &n) < 0);
+    assert_non_null(
+        strstr(r.last_error, "line 3: not SPC: 4 comma-separated fields, 5 needed"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_example),   cmocka_unit_test(edge_cases),
         cmocka_unit_test(large_lba),      cmocka_unit_test(bad_files),
         cmocka_unit_test(lenient_counts), cmocka_unit_test(memory_inputs),
-        cmocka_unit_test(detection),
+        cmocka_unit_test(detection),      cmocka_unit_test(detection_failure_says_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -180,12 +180,52 @@ static void long_vectors(void **state)
     free(text);
 }
 
+static void collect(void *data, const char *msg)
+{
+    char *buf = data;
+    size_t n = strlen(buf);
+
+    snprintf(buf + n, 2048 - n, "%s\n", msg);
+}
+
+/* Issue 10: an EXIT without its ENTER and I/O on a descriptor the stream
+ * never opened are warnings that name their line, not only counters. */
+static void warnings_name_the_line(void **state)
+{
+    static const char text[] =
+        "header(node(1.2))\n"
+        "tracetype(EXIT)time:(100)time:(1)str(open)return(3)\n"
+        "tracetype(ENTER)time:(100)time:(2)str(iwritev)fd(7)ziovec(base(0x1)len(10))\n"
+        "tracetype(EXIT)time:(100)time:(3)str(iwritev)ptr(0x9)\n"
+        "tracetype(ENTER)time:(100)time:(4)str(fxstat)ver(1)fd(5)\n"
+        "tracetype(EXIT)time:(100)time:(5)str(fxstat)return(0)\n";
+    struct tr_options o = {.format = "sysio", .warn = collect};
+    struct tr_reader r;
+    struct tr_record rec;
+    char err[CM_ERR_LEN], warnings[2048] = "";
+    FILE *fp = fmemopen((void *)text, sizeof(text) - 1, "rb");
+
+    (void)state;
+    o.warn_data = warnings;
+    assert_int_equal(tr_reader_open(&r, "w.trace", fp, &o, err, sizeof(err)), 0);
+    while (tr_reader_next(&r, &rec) > 0)
+        ;
+    assert_non_null(
+        strstr(warnings, "w.trace:2: warning: EXIT of open without its ENTER"));
+    assert_non_null(
+        strstr(warnings, "w.trace:3: warning: iwritev on descriptor 7, not opened"));
+    assert_non_null(
+        strstr(warnings, "w.trace:5: warning: fxstat on descriptor 5, not opened"));
+    tr_reader_close(&r);
+    fclose(fp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sample),       cmocka_unit_test(bad_lines),
         cmocka_unit_test(synthetic),    cmocka_unit_test(pairing),
-        cmocka_unit_test(long_vectors),
+        cmocka_unit_test(long_vectors), cmocka_unit_test(warnings_name_the_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

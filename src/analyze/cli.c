@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cli.c - the sfs_trace command behind cli.h.  Each subcommand's table is
+ * the common rows plus its own, composed at parse time, so that --help,
+ * range errors and the YAML echo all come from the rows (common/opt.c) and
+ * an option of another subcommand is an unknown option.  The runners open
+ * the trace (tr_reader_open), feed the analysis (az_*_feed, reading on a
+ * second thread by default), and hand the results to report.c, the YAML
+ * writer and plot.c; convert is the trace layer's tr_convert_spc written
+ * atomically.  Reader warnings go to diag, the first MAX_PRINTED of them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analyze/az.h"
+#include "analyze/cli.h"
+#include "common/plot.h"
+
+#define MAX_PRINTED 20
+
+#define ROW_FLAG(l, f, h)                                                                \
+    {                                                                                    \
+        0, l, NULL, CM_OPT_FLAG, offsetof(struct az_cli, f), sizeof(int), NULL, 0, 1,    \
+            NULL, NULL, h, NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE                    \
+    }
+#define ROW_STR(s, l, f, def, arg, h)                                                    \
+    {                                                                                    \
+        s, l, NULL, CM_OPT_STRING, offsetof(struct az_cli, f),                           \
+            sizeof(((struct az_cli *)0)->f), def, 0, 0, NULL, arg, h, NULL, NULL,        \
+            CM_OPT_CLI_ONLY, AZ_EXIT_USAGE                                               \
+    }
+#define ROW_NUM(type, l, f, def, lo, hi, unit, arg, h)                                   \
+    {                                                                                    \
+        0, l, NULL, type, offsetof(struct az_cli, f), sizeof(((struct az_cli *)0)->f),   \
+            def, lo, hi, unit, arg, h, NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE        \
+    }
+
+static const struct cm_opt_enum methods[] = {
+    {"fenwick", AZ_SD_FENWICK}, {"judy1", AZ_SD_JUDY1}, {NULL, 0}};
+
+static const struct cm_opt common_rows[] = {
+    ROW_STR(0, "format", format, "auto", "FORMAT",
+            "Trace format: auto (from the content), spc, masta or sysio."),
+    ROW_FLAG("lenient", lenient, "Skip and count malformed records instead of failing."),
+    ROW_NUM(CM_OPT_I64, "lba-size", lba_size, "512", 1, 4294967295.0, "bytes", "N",
+            "Bytes per SPC LBA."),
+    ROW_STR(0, "yaml", yaml, "", "FILE", "Also write the results as YAML (atomically)."),
+    {'q', "quiet", NULL, CM_OPT_FLAG, offsetof(struct az_cli, quiet), sizeof(int), NULL,
+     0, 1, NULL, NULL, "No table on stdout.", NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE},
+    ROW_NUM(CM_OPT_INT, "threads", threads, "2", 1, 2, NULL, "N",
+            "Threads: 2 reads the trace on a second core while the first analyses."),
+};
+
+static const struct cm_opt block_rows[] = {
+    ROW_STR(0, "block-size", block_size, "4096", "N",
+            "Analysis granularity in bytes (K, M suffixes)."),
+};
+
+static const struct cm_opt mrc_rows[] = {
+    ROW_STR(0, "cache-sizes", cache_sizes, "", "LIST",
+            "Cache sizes in blocks, ascending, comma separated (default: powers of two "
+            "up to the footprint)."),
+    ROW_FLAG("per-unit", per_unit,
+             "Figures per unit (ASU, region, file) in the shared cache."),
+    ROW_FLAG("per-unit-isolated", isolated,
+             "Figures per unit, each with a cache of its own."),
+    ROW_NUM(CM_OPT_DOUBLE, "sample", sample, "0", 0, 1, NULL, "RATE",
+            "SHARDS: analyse the blocks whose hash falls below RATE; 0 = exact."),
+    ROW_FLAG("sample-check", sample_check,
+             "With --sample, also run exact and report the mean absolute error."),
+    ROW_NUM(CM_OPT_I64, "sample-seed", sample_seed, "0", 0, 4611686018427387904.0, NULL,
+            "N", "With --sample, another seed samples other blocks."),
+    {0, "method", NULL, CM_OPT_ENUM, offsetof(struct az_cli, method), sizeof(int),
+     "fenwick", 0, 0, NULL, "M",
+     "Distance counting: fenwick, or judy1 (the application note's Judy1Count, slower, "
+     "same result).",
+     methods, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE},
+    ROW_NUM(CM_OPT_I64, "max-record-blocks", max_record_blocks, "16777216", 1,
+            4611686018427387904.0, "blocks", "N",
+            "Refuse (or with --lenient count and skip) a record of more blocks."),
+    ROW_STR(0, "plot", plot, "", "FILE",
+            "Draw the miss-ratio curve with gnuplot (.png or .svg; skipped with a note "
+            "without gnuplot)."),
+};
+
+static const struct cm_opt convert_rows[] = {
+    ROW_STR(
+        0, "to", to, "", "spc",
+        "Output format, required: spc (SPC text; what SPC cannot express is counted)."),
+    ROW_STR('o', "output", output, "-", "FILE",
+            "Output file (- = stdout), written atomically."),
+};
+
+struct cmd {
+    const char *name, *what;
+    const struct cm_opt *rows[3];
+    size_t n[3];
+};
+
+static const struct cmd cmds[] = {
+    {"stats",
+     "trace statistics: records, bytes, sizes, units, rate, footprint",
+     {block_rows, NULL, NULL},
+     {CM_ARRAY_LEN(block_rows), 0, 0}},
+    {"mrc",
+     "exact LRU stack distances and the miss-ratio curve (or a SHARDS sample)",
+     {block_rows, mrc_rows, NULL},
+     {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(mrc_rows), 0}},
+    {"convert",
+     "MaStA and sysio (or SPC) to SPC text",
+     {convert_rows, NULL, NULL},
+     {CM_ARRAY_LEN(convert_rows), 0, 0}},
+};
+
+static const struct cmd *find_cmd(const char *name)
+{
+    size_t i;
+
+    for (i = 0; name && i < CM_ARRAY_LEN(cmds); i++)
+        if (strcmp(cmds[i].name, name) == 0)
+            return &cmds[i];
+    return NULL;
+}
+
+/* common rows + the command's, into c->rows. */
+static void compose(struct az_cli *c, const struct cmd *cmd)
+{
+    size_t i, j;
+
+    c->nrows = 0;
+    for (i = 0; i < CM_ARRAY_LEN(common_rows); i++)
+        c->rows[c->nrows++] = common_rows[i];
+    for (i = 0; i < 3 && cmd->rows[i]; i++)
+        for (j = 0; j < cmd->n[i]; j++)
+            c->rows[c->nrows++] = cmd->rows[i][j];
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+
+    return n > k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errlen)
+{
+    const struct cmd *cmd;
+    const struct cm_opt *bad;
+    int first, rc;
+
+    memset(c, 0, sizeof(*c));
+    if (argc < 2)
+        return cm_errf(err, errlen, "missing command (stats, mrc or convert)");
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
+        return AZ_CLI_HELP;
+    if (!(cmd = find_cmd(argv[1])))
+        return cm_errf(err, errlen, "unknown command '%s' (stats, mrc or convert)",
+                       argv[1]);
+    c->cmd = cmd->name;
+    compose(c, cmd);
+    if (cm_opt_defaults(c->rows, c->nrows, c, NULL, err, errlen) < 0)
+        return -EINVAL;
+    /* argv + 1: getopt takes the command for the program's name */
+    rc = cm_opt_parse_argv(c->rows, c->nrows, c, NULL, argc - 1, argv + 1, &first, &bad,
+                           err, errlen);
+    if (rc == 1)
+        return AZ_CLI_HELP;
+    if (rc < 0)
+        return -EINVAL;
+    if (strcmp(c->format, "auto") != 0 && !tr_find_format(c->format))
+        return cm_errf(err, errlen,
+                       "--format: '%s' is not one of auto, spc, masta, sysio", c->format);
+    if (first != argc - 2)
+        return cm_errf(err, errlen, "%s: expected exactly one TRACE argument", c->cmd);
+    c->trace = argv[argc - 1];
+    if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0)
+        return cm_errf(err, errlen, "convert needs --to spc");
+    if (c->plot[0] && !has_suffix(c->plot, ".png") && !has_suffix(c->plot, ".svg"))
+        return cm_errf(err, errlen, "--plot: '%s' must be a .png or .svg file", c->plot);
+    if (c->sample_check && c->sample == 0)
+        return cm_errf(err, errlen, "--sample-check needs --sample RATE");
+    return 0;
+}
+
+void az_cli_help(FILE *out, const char *name)
+{
+    const struct cmd *only = find_cmd(name);
+    struct az_cli c;
+    size_t i;
+
+    fprintf(out, "usage: sfs_trace stats|mrc|convert TRACE [options]   (TRACE may be -)\n"
+                 "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
+                 "or sysio trace.\n");
+    for (i = 0; i < CM_ARRAY_LEN(cmds); i++) {
+        if (only && only != &cmds[i])
+            continue;
+        compose(&c, &cmds[i]);
+        fprintf(out, "\nsfs_trace %s TRACE: %s\n", cmds[i].name, cmds[i].what);
+        cm_opt_help(out, c.rows, c.nrows);
+    }
+    fprintf(out,
+            "\nDistances are inclusive: the number of distinct blocks referenced since "
+            "the previous\nreference of the same block, that block included (the LRU "
+            "stack depth); a cache of\nC blocks hits iff distance <= C.  Exit: 0 "
+            "success, 1 bad input or failure, 2 usage.\n");
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+struct warn_state {
+    FILE *diag;
+    unsigned long n;
+};
+
+static void on_warning(void *data, const char *msg)
+{
+    struct warn_state *w = data;
+
+    if (w->n++ < MAX_PRINTED)
+        fprintf(w->diag, "%s\n", msg);
+    else if (w->n == MAX_PRINTED + 1)
+        fprintf(w->diag, "sfs_trace: further warnings are only counted\n");
+}
+
+/* Opens the YAML output, or says why not (NULL). */
+static struct cm_yaml *yaml_begin(const struct az_cli *c, FILE *diag)
+{
+    char err[CM_ERR_LEN];
+    struct cm_yaml *y = cm_yaml_open(c->yaml, err, sizeof(err));
+
+    if (!y)
+        fprintf(diag, "sfs_trace: %s\n", err);
+    return y;
+}
+
+/* Closes (atomically renames) the YAML output: an AZ_EXIT_* code. */
+static int yaml_end(struct cm_yaml *y, FILE *diag)
+{
+    char err[CM_ERR_LEN];
+
+    if (cm_yaml_close(y, err, sizeof(err)) < 0) {
+        fprintf(diag, "sfs_trace: %s\n", err);
+        return AZ_EXIT_INPUT;
+    }
+    return AZ_EXIT_OK;
+}
+
+static int run_stats(struct az_cli *c, struct tr_reader *r, uint64_t bs, FILE *out,
+                     FILE *diag)
+{
+    struct az_source src = {c->trace, r, c->rows, c->nrows, c};
+    char err[CM_ERR_LEN];
+    struct az_stats s;
+    int code = AZ_EXIT_OK;
+
+    az_stats_init(&s, bs);
+    if (az_stats_feed(&s, r, c->threads, err, sizeof(err)) < 0) {
+        fprintf(diag, "%s\n", err);
+        code = AZ_EXIT_INPUT;
+    }
+    if (code == AZ_EXIT_OK && !c->quiet)
+        az_stats_table(out, &src, &s);
+    if (code == AZ_EXIT_OK && c->yaml[0]) {
+        struct cm_yaml *y = yaml_begin(c, diag);
+        if (!y)
+            code = AZ_EXIT_INPUT;
+        else {
+            az_stats_yaml(y, &src, &s);
+            code = yaml_end(y, diag);
+        }
+    }
+    az_stats_free(&s);
+    return code;
+}
+
+static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t *sizes,
+                   size_t n, FILE *out, FILE *diag)
+{
+    struct az_source src = {c->trace, r, c->rows, c->nrows, c};
+    struct az_mrc_opts o = {.block_size = bs,
+                            .per_unit = c->per_unit,
+                            .isolated = c->isolated,
+                            .sample_rate = c->sample,
+                            .sample_check = c->sample_check,
+                            .method = (enum az_sd_method)c->method,
+                            .max_record_blocks = (uint64_t)c->max_record_blocks,
+                            .lenient = c->lenient,
+                            .cache_sizes = sizes,
+                            .ncache_sizes = n,
+                            .sample_seed = (uint64_t)c->sample_seed};
+    char err[CM_ERR_LEN];
+    struct az_mrc *m = malloc(sizeof(*m)); /* large: the histogram bins */
+    int code = AZ_EXIT_OK, rc;
+
+    if (!m || az_mrc_init(m, &o, err, sizeof(err)) < 0) {
+        fprintf(diag, "sfs_trace: %s\n", m ? err : "out of memory");
+        free(m);
+        return AZ_EXIT_INPUT;
+    }
+    if (az_mrc_feed(m, r, c->threads, err, sizeof(err)) < 0) {
+        fprintf(diag, "%s\n", err);
+        code = AZ_EXIT_INPUT;
+    }
+    if (code == AZ_EXIT_OK && !sizes) {
+        /* default sizes: powers of two up to the (estimated) footprint */
+        double unique =
+            (double)az_sd_unique(m->main.sd) / (m->threshold ? c->sample : 1.0);
+        if (az_cache_sizes(NULL, (uint64_t)unique, &sizes, &n, err, sizeof(err)) < 0) {
+            fprintf(diag, "sfs_trace: %s\n", err);
+            code = AZ_EXIT_INPUT;
+        }
+    }
+    if (code == AZ_EXIT_OK && !c->quiet)
+        az_mrc_table(out, &src, m, sizes, n);
+    if (code == AZ_EXIT_OK && c->yaml[0]) {
+        struct cm_yaml *y = yaml_begin(c, diag);
+        if (!y)
+            code = AZ_EXIT_INPUT;
+        else {
+            az_mrc_yaml(y, &src, m, sizes, n);
+            code = yaml_end(y, diag);
+        }
+    }
+    if (code == AZ_EXIT_OK && c->plot[0]) {
+        rc = az_mrc_plot(m, c->trace, sizes, n, c->plot, err, sizeof(err));
+        if (rc == CM_PLOT_NO_GNUPLOT)
+            fprintf(diag, "sfs_trace: %s (the table and YAML have the same curve)\n",
+                    err);
+        else if (rc < 0) {
+            fprintf(diag, "sfs_trace: %s\n", err);
+            code = AZ_EXIT_INPUT;
+        }
+    }
+    if (sizes != o.cache_sizes)
+        free(sizes);
+    az_mrc_free(m);
+    free(m);
+    return code;
+}
+
+static int run_convert(struct az_cli *c, struct tr_reader *r, FILE *out, FILE *diag)
+{
+    uint32_t lba = (uint32_t)c->lba_size;
+    struct tr_convert_stats st;
+    struct cm_atomic_file af;
+    char err[CM_ERR_LEN];
+    int to_file = strcmp(c->output, "-") != 0, rc;
+    unsigned i;
+
+    if (to_file && cm_atomic_open(&af, c->output, err, sizeof(err)) < 0) {
+        fprintf(diag, "sfs_trace: %s\n", err);
+        return AZ_EXIT_INPUT;
+    }
+    rc = tr_convert_spc(r, to_file ? af.fp : out, lba, &st);
+    if (rc < 0)
+        fprintf(diag, "%s\n", r->last_error);
+    if (to_file && rc < 0)
+        cm_atomic_abort(&af);
+    else if (to_file && cm_atomic_commit(&af, err, sizeof(err)) < 0) {
+        fprintf(diag, "sfs_trace: %s\n", err);
+        rc = -EIO;
+    }
+    fprintf(diag,
+            "sfs_trace: convert: %" PRIu64 " SPC records (LBA size %u bytes; units "
+            "numbered as in the source",
+            st.written, lba);
+    for (i = 0; i < TR_OP__COUNT; i++)
+        if (st.dropped[i])
+            fprintf(diag, "; %" PRIu64 " %s dropped", st.dropped[i],
+                    tr_op_name((enum tr_op)i));
+    if (st.rounded)
+        fprintf(diag, "; %" PRIu64 " unaligned offsets rounded down", st.rounded);
+    if (st.clamped)
+        fprintf(diag, "; %" PRIu64 " timestamps raised to keep SPC order", st.clamped);
+    fprintf(diag, ")\n");
+    return rc < 0 ? AZ_EXIT_INPUT : AZ_EXIT_OK;
+}
+
+int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
+{
+    struct warn_state w = {diag, 0};
+    struct tr_options topt = {.format = c->format,
+                              .lenient = c->lenient,
+                              .spc_lba_size = (uint32_t)c->lba_size,
+                              .warn = on_warning,
+                              .warn_data = &w};
+    char err[CM_ERR_LEN];
+    uint64_t bs = 4096, *sizes = NULL;
+    size_t n = 0;
+    struct tr_reader r;
+    int code;
+
+    /* everything the options say is checked before the trace is read */
+    if (strcmp(c->cmd, "convert") != 0 &&
+        (cm_parse_size("--block-size", c->block_size, &bs, err, sizeof(err)) < 0 ||
+         (bs == 0 && cm_errf(err, sizeof(err), "--block-size: must be positive")))) {
+        fprintf(diag, "sfs_trace: %s\n", err);
+        return AZ_EXIT_USAGE;
+    }
+    if (c->cache_sizes[0] &&
+        az_cache_sizes(c->cache_sizes, 0, &sizes, &n, err, sizeof(err)) < 0) {
+        fprintf(diag, "sfs_trace: %s\n", err);
+        return AZ_EXIT_USAGE;
+    }
+    if (tr_reader_open(&r, c->trace, NULL, &topt, err, sizeof(err)) < 0) {
+        fprintf(diag, "%s\n", err);
+        free(sizes);
+        return AZ_EXIT_INPUT;
+    }
+    if (strcmp(c->cmd, "stats") == 0)
+        code = run_stats(c, &r, bs, out, diag);
+    else if (strcmp(c->cmd, "mrc") == 0)
+        code = run_mrc(c, &r, bs, sizes, n, out, diag);
+    else
+        code = run_convert(c, &r, out, diag);
+    if (code == AZ_EXIT_OK && r.skipped)
+        fprintf(diag, "sfs_trace: %s: %" PRIu64 " malformed records skipped\n", c->trace,
+                r.skipped);
+    tr_reader_close(&r);
+    free(sizes);
+    return code;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cli.h - the sfs_trace command (stats, mrc, convert) as the analysis layer
+ * offers it to src/bin/sfs_trace.c: option tables on common/opt.c (the rows
+ * of the subcommand given, so that one table gives its --help, range errors
+ * and the YAML echo), and one run function that opens the trace, feeds the
+ * analysis, and writes the table, the YAML and the picture.  Output goes to
+ * the streams the caller hands in; exit codes are the AZ_EXIT_* below.
+ */
+#ifndef AZ_CLI_H
+#define AZ_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/opt.h"
+
+#define AZ_EXIT_OK    0
+#define AZ_EXIT_INPUT 1 /* bad input or failure */
+#define AZ_EXIT_USAGE 2
+
+#define AZ_CLI_PATH 4096
+
+struct az_cli {
+    /* every subcommand */
+    char format[8];
+    int lenient, quiet, threads;
+    int64_t lba_size;
+    char yaml[AZ_CLI_PATH];
+    /* stats and mrc */
+    char block_size[32];
+    /* mrc */
+    char cache_sizes[AZ_CLI_PATH], plot[AZ_CLI_PATH];
+    int per_unit, isolated, sample_check, method;
+    double sample;
+    int64_t max_record_blocks, sample_seed;
+    /* convert */
+    char to[8];
+    char output[AZ_CLI_PATH];
+    /* set by az_cli_parse */
+    const char *cmd, *trace;
+    struct cm_opt rows[CM_OPT_MAX_ROWS]; /* the subcommand's table */
+    size_t nrows;
+};
+
+/* az_cli_parse's return when --help was asked for. */
+#define AZ_CLI_HELP 1
+
+/* Parses "sfs_trace CMD TRACE [options]" (argv[0] is the program).  Returns
+ * 0, AZ_CLI_HELP (c->cmd may be NULL: the general help), or -EINVAL with
+ * one line in err (a usage error: exit AZ_EXIT_USAGE). */
+int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errlen);
+/* The usage, and the option table of cmd (NULL: of every subcommand). */
+void az_cli_help(FILE *out, const char *cmd);
+/* Runs the parsed command: results to out, messages to diag.  Returns an
+ * AZ_EXIT_* code. */
+int az_cli_run(struct az_cli *c, FILE *out, FILE *diag);
+
+#endif /* AZ_CLI_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * plot.c - the miss-ratio curve as a picture: the curve of the main run
+ * (exact or sampled), cache sizes on a log2 axis, drawn through common's
+ * gnuplot runner (cm_plot_draw: temp files, a time limit, the picture
+ * renamed into place).  A sampled curve says so in its title.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyze/az.h"
+#include "common/plot.h"
+
+int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes,
+                size_t n, const char *output, char *err, size_t errlen)
+{
+    double *x = calloc(n, sizeof(*x)), *y = calloc(n, sizeof(*y));
+    uint64_t *hits = calloc(n, sizeof(*hits));
+    struct cm_plot_series s = {.title = "LRU miss ratio", .x = x, .y = y, .n = n};
+    struct cm_plot p = {.output = output,
+                        .xlabel = "cache size (blocks)",
+                        .ylabel = "miss ratio",
+                        .logx = 2,
+                        .ymin = 0,
+                        .ymax = 1,
+                        .series = &s,
+                        .nseries = 1};
+    char title[512];
+    size_t i;
+    int rc;
+
+    if (!x || !y || !hits) {
+        cm_errf(err, errlen, "out of memory");
+        rc = -ENOMEM;
+        goto out;
+    }
+    az_mrc_ratios(m, &m->main, &m->main.total, sizes, n, y, hits);
+    for (i = 0; i < n; i++) {
+        x[i] = (double)sizes[i];
+        y[i] = 1.0 - y[i];
+    }
+    snprintf(title, sizeof(title), "miss-ratio curve: %s (block %llu B%s)", trace,
+             (unsigned long long)m->opt.block_size,
+             m->threshold ? ", SHARDS sample" : "");
+    p.title = title;
+    rc = cm_plot_draw(&p, err, errlen);
+out:
+    free(x);
+    free(y);
+    free(hits);
+    return rc;
+}

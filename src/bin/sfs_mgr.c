@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sfs_mgr.c - main() of sfs_mgr (sfs-reference §13.3, §15; docs/sfs_mgr.md):
+ * `sfs_mgr -r RC [-s SFX] [-v LEVEL]` runs every load point of the rc file
+ * on its clients; --check prints the resolved run, -c removes the
+ * benchmark trees, -k stops what a crash left behind.  Parses the options,
+ * hands the work to the prime layer (pr.h) and returns its exit code.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/opt.h"
+#include "prime/pr.h"
+
+struct mgr_cli {
+    char rc[4096];
+    char suffix[128];
+    int validate;
+    int check; /* 0 none, 1 text, 2 yaml */
+    int clean;
+    int kill;
+};
+
+#define F(field) offsetof(struct mgr_cli, field), sizeof(((struct mgr_cli *)0)->field)
+
+static const struct cm_opt_enum check_forms[] = {
+    {"none", 0}, {"text", 1}, {"yaml", 2}, {NULL, 0}};
+
+static const struct cm_opt mgr_opts[] = {
+    {'r', "rc", NULL, CM_OPT_STRING, F(rc), "", 0, 0, NULL, "RC",
+     "The rc file (parsed as data, never executed).", NULL, NULL, 0, PR_EXIT_RC},
+    {'s', "suffix", NULL, CM_OPT_STRING, F(suffix), "", 0, 0, NULL, "SFX",
+     "Suffix of the result files (default: SUFFIX, else the rc file's name "
+     "without _rc).",
+     NULL, NULL, 0, PR_EXIT_RC},
+    {'v', "validate", NULL, CM_OPT_INT, F(validate), "0", 0, 3, NULL, "LEVEL",
+     "Run the validation suite (sfs -V LEVEL) first; output in sfsval.SFX.", NULL, NULL,
+     0, PR_EXIT_RC},
+    {0, "check", NULL, CM_OPT_ENUM, F(check), "none", 0, 0, NULL, "FORM",
+     "Print the resolved run (text or yaml) and start nothing.", check_forms, "text",
+     CM_OPT_OPT_ARG, PR_EXIT_RC},
+    {'c', "clean", NULL, CM_OPT_FLAG, F(clean), NULL, 0, 1, NULL, NULL,
+     "Remove the benchmark trees (CL<n>) from every mount point, then exit.", NULL, NULL,
+     0, PR_EXIT_RC},
+    {'k', "kill", NULL, CM_OPT_FLAG, F(kill), NULL, 0, 1, NULL, NULL,
+     "Stop every FreeSFS process an earlier run of this rc file left behind.", NULL, NULL,
+     0, PR_EXIT_RC},
+};
+
+int main(int argc, char **argv)
+{
+    struct mgr_cli cli;
+    struct pr_run run;
+    struct pr_opts o;
+    const struct cm_opt *bad = NULL;
+    char err[CM_ERR_LEN];
+    int first = argc, rc, code;
+
+    memset(&cli, 0, sizeof(cli));
+    cm_opt_defaults(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, NULL, err, sizeof(err));
+    rc = cm_opt_parse_argv(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, NULL, argc, argv,
+                           &first, &bad, err, sizeof(err));
+    if (rc == 1) {
+        printf(
+            "usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--check[=text|yaml]] [-c] [-k]\n");
+        cm_opt_help(stdout, mgr_opts, CM_ARRAY_LEN(mgr_opts));
+        return 0;
+    }
+    if (rc == 0 && first < argc)
+        rc = cm_errf(err, sizeof(err), "unexpected argument '%s'", argv[first]);
+    if (rc == 0 && cli.rc[0] == '\0')
+        rc = cm_errf(err, sizeof(err), "-r RC is required");
+    if (rc < 0) {
+        fprintf(stderr, "sfs_mgr: %s\n", err);
+        return PR_EXIT_RC;
+    }
+    if (pr_run_load(&run, cli.rc, cli.suffix[0] ? cli.suffix : NULL, stderr) < 0) {
+        fprintf(stderr, "sfs_mgr: %s: the rc file has errors; nothing was started\n",
+                cli.rc);
+        pr_run_free(&run);
+        return PR_EXIT_RC;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (cli.check)
+        pr_run_check(&run, stdout, cli.check == 2), code = PR_EXIT_OK;
+    else if (cli.kill)
+        code = pr_kill(&run, stdout, stderr);
+    else if (cli.clean)
+        code = pr_clean(&run, stdout, stderr);
+    else {
+        memset(&o, 0, sizeof(o));
+        o.name = "sfs_mgr";
+        o.validate = cli.validate;
+        o.launch = 1;
+        o.out = stdout;
+        o.diag = stderr;
+        code = pr_mgr_run(&run, &o);
+    }
+    pr_run_free(&run);
+    return code;
+}

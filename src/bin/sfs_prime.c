@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sfs_prime.c - main() of sfs_prime (sfs-reference §13.2; docs/sfs_mgr.md):
+ * the prime alone, for clients started by hand.  It resolves the rc file
+ * as sfs_mgr does, writes the run's token to --token-file (mode 0600),
+ * prints the command line each client must run (`sfs3 -M HOST:PORT -N K
+ * ... < TOKEN-FILE`), then synchronises the clients through the phases,
+ * aggregates and writes the same result files.  sfs_mgr is the same prime
+ * plus the remote start of the clients.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/opt.h"
+#include "prime/pr.h"
+
+struct prime_cli {
+    char rc[4096];
+    char suffix[128];
+    char token_file[4096];
+};
+
+#define F(field) offsetof(struct prime_cli, field), sizeof(((struct prime_cli *)0)->field)
+
+static const struct cm_opt prime_opts[] = {
+    {'r', "rc", NULL, CM_OPT_STRING, F(rc), "", 0, 0, NULL, "RC",
+     "The rc file (parsed as data, never executed).", NULL, NULL, 0, PR_EXIT_RC},
+    {'s', "suffix", NULL, CM_OPT_STRING, F(suffix), "", 0, 0, NULL, "SFX",
+     "Suffix of the result files.", NULL, NULL, 0, PR_EXIT_RC},
+    {0, "token-file", NULL, CM_OPT_STRING, F(token_file), "", 0, 0, NULL, "FILE",
+     "Where to write the run's token (mode 0600); each client reads it on stdin.", NULL,
+     NULL, 0, PR_EXIT_RC},
+};
+
+int main(int argc, char **argv)
+{
+    struct prime_cli cli;
+    struct pr_run run;
+    struct pr_opts o;
+    const struct cm_opt *bad = NULL;
+    char err[CM_ERR_LEN];
+    int first = argc, rc, code;
+
+    memset(&cli, 0, sizeof(cli));
+    cm_opt_defaults(prime_opts, CM_ARRAY_LEN(prime_opts), &cli, NULL, err, sizeof(err));
+    rc = cm_opt_parse_argv(prime_opts, CM_ARRAY_LEN(prime_opts), &cli, NULL, argc, argv,
+                           &first, &bad, err, sizeof(err));
+    if (rc == 1) {
+        printf("usage: sfs_prime -r RC --token-file FILE [-s SFX]\n");
+        cm_opt_help(stdout, prime_opts, CM_ARRAY_LEN(prime_opts));
+        return 0;
+    }
+    if (rc == 0 && (cli.rc[0] == '\0' || cli.token_file[0] == '\0'))
+        rc = cm_errf(err, sizeof(err), "-r RC and --token-file FILE are required");
+    if (rc < 0) {
+        fprintf(stderr, "sfs_prime: %s\n", err);
+        return PR_EXIT_RC;
+    }
+    if (pr_run_load(&run, cli.rc, cli.suffix[0] ? cli.suffix : NULL, stderr) < 0) {
+        fprintf(stderr, "sfs_prime: %s: the rc file has errors\n", cli.rc);
+        pr_run_free(&run);
+        return PR_EXIT_RC;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    memset(&o, 0, sizeof(o));
+    o.name = "sfs_prime";
+    o.launch = 0;
+    o.token_file = cli.token_file;
+    o.out = stdout;
+    o.diag = stderr;
+    code = pr_mgr_run(&run, &o);
+    pr_run_free(&run);
+    return code;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rc.h - the rc file as data (decisions.md D9; sfs-reference §14).  An SFS
+ * rc file is a Bourne-shell fragment; FreeSFS parses it and never executes
+ * it: `NAME=value` lines, '...' and "..." quoting (either may span lines),
+ * backslash escapes, `#` comments, blank lines, and $NAME / ${NAME} taken
+ * from earlier assignments, then from the environment.  Anything a shell
+ * would run - command substitution, `;`, `&`, pipes, redirections, control
+ * flow, a second word after the value - is an error "FILE:LINE: message".
+ * An unset reference expands to nothing with a warning; a name the caller
+ * does not know is a warning.  Every message goes through cm_report, so the
+ * positions look like every other input file's.
+ *
+ * The parser knows nothing of SFS: callers say which names they know and
+ * interpret the values (cm_rc_error reports a bad value at its line).
+ */
+#ifndef CM_RC_H
+#define CM_RC_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common/cm.h"
+
+struct cm_rc_var {
+    char *name;
+    char *value; /* after quote removal and expansion */
+    long line;   /* where the (last) assignment starts */
+};
+
+struct cm_rc {
+    char *file; /* the file as the user named it */
+    struct cm_rc_var *vars;
+    size_t n, cap;
+    int errors, warnings;
+    FILE *diag; /* every message (may be NULL) */
+    char *err;  /* the first error (may be NULL) */
+    size_t errlen;
+};
+
+/* Whether a variable name is known to the caller (unknown names warn). */
+typedef int (*cm_rc_known_fn)(const char *name, void *data);
+
+/*
+ * Parses text (len bytes) named name into rc.  known may be NULL (every name
+ * known).  Diagnostics go to diag (may be NULL); the first error's text also
+ * goes to err.  Returns 0, -EINVAL when the file had errors (all of them
+ * were reported), or -ENOMEM.  rc is usable (and must be freed) either way.
+ */
+int cm_rc_parse(struct cm_rc *rc, const char *name, const char *text, size_t len,
+                cm_rc_known_fn known, void *data, FILE *diag, char *err, size_t errlen);
+
+/* Reads path and parses it; a file that cannot be read gives "FILE: reason". */
+int cm_rc_load(struct cm_rc *rc, const char *path, cm_rc_known_fn known, void *data,
+               FILE *diag, char *err, size_t errlen);
+
+void cm_rc_free(struct cm_rc *rc);
+
+/* The variable, or NULL when the file does not assign it. */
+const struct cm_rc_var *cm_rc_get(const struct cm_rc *rc, const char *name);
+
+/* Its value, or dflt when it is unassigned or empty (sh's ${NAME:-dflt}). */
+const char *cm_rc_value(const struct cm_rc *rc, const char *name, const char *dflt);
+
+/*
+ * Reports a value the caller rejects: "FILE:LINE: error: NAME: message"
+ * (v's line; v NULL gives "FILE: error: message"), counted in rc->errors.
+ * Returns -EINVAL.
+ */
+int cm_rc_error(struct cm_rc *rc, const struct cm_rc_var *v, const char *fmt, ...)
+    CM_PRINTF(3, 4);
+/* The same as a warning. */
+void cm_rc_warning(struct cm_rc *rc, const struct cm_rc_var *v, const char *fmt, ...)
+    CM_PRINTF(3, 4);
+
+/*
+ * Splits a list value on blanks (spaces, tabs, newlines) into at most max
+ * words: copies of the words go into one malloc'ed block that *words points
+ * into (free(*words) frees all).  Returns the count, or -E2BIG / -ENOMEM.
+ */
+int cm_rc_split(const char *value, char ***words, size_t max);
+
+#endif /* CM_RC_H */

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nf_ping.h - the ping loop behind sfs_ping (nfs layer): on a mounted
+ * export, keep `outstanding` calls of one procedure (NULL, GETATTR, LOOKUP
+ * or READ) in flight on one client until `count` have completed, and
+ * measure them - calls, RPC failures, NFS error replies, response-time
+ * histogram (common/hist.h: constant memory whatever the count), wall time
+ * and client CPU.  It drives the rpc engine through the same typed tables
+ * the load generator uses, so a clean ping means the engine, the network
+ * path and the server are ready.  No printing except nf_ping_print, which
+ * writes to the stream it is given.
+ */
+#ifndef NF_PING_H
+#define NF_PING_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/hist.h"
+#include "nfs/nf.h"
+
+#define NF_PING_MAX_OUTSTANDING 1024
+
+enum nf_ping_op { NF_PING_NULL, NF_PING_GETATTR, NF_PING_LOOKUP, NF_PING_READ };
+
+/* What to ping (all plain values: a program's option table fills them). */
+struct nf_ping_cfg {
+    int op;               /* enum nf_ping_op */
+    char name[256];       /* lookup/read name; "" = '.' / first regular file */
+    uint32_t timeout_ms;  /* per call; 0 = the SFS call class's */
+    int64_t count;        /* calls to complete */
+    unsigned outstanding; /* calls in flight, 1..NF_PING_MAX_OUTSTANDING */
+};
+
+struct nf_ping_slot;
+
+struct nf_ping {
+    /* set by nf_ping_prepare */
+    struct rp_client *c;
+    const struct nf_mount *m;
+    int version;
+    struct nf_ping_cfg cfg;
+    uint32_t proc;
+    struct nf_fh target; /* the handle the op works on */
+    union {
+        nf_void none;
+        nfs_fh fh2;
+        GETATTR3args getattr3;
+        diropargs lookup2;
+        LOOKUP3args lookup3;
+        readargs read2;
+        READ3args read3;
+    } args; /* shared read-only by every call in flight */
+    /* results of nf_ping_run */
+    int64_t started, completed, rpc_errors, nfs_errors;
+    struct cm_hist rt; /* response times, us */
+    uint64_t rt_sum_us;
+    uint64_t elapsed_ns;
+    double cpu_s;                 /* process CPU (user + system) during the run */
+    char first_error[CM_ERR_LEN]; /* text of the first RPC failure */
+};
+
+/* "null", "getattr", "lookup", "read" by enum value; NULL past the end. */
+const char *nf_ping_op_name(int op);
+
+/*
+ * Resolves what the op works on (LOOKUP of cfg->name; for READ without a
+ * name, the first regular file among the export root's first entries) and
+ * builds the shared arguments.  c is the client the calls go through (the
+ * mount's, or one of its own); m the mount (its root handle).  Returns 0
+ * or -errno with one line in err.
+ */
+int nf_ping_prepare(struct nf_ping *p, const struct nf_ping_cfg *cfg,
+                    const struct nf_mount *m, struct rp_client *c, char *err,
+                    size_t errlen);
+
+/* Runs the loop until cfg.count calls completed (or the client died: then
+ * the calls already started still complete).  Returns 0 or -errno. */
+int nf_ping_run(struct nf_ping *p);
+
+/* The result lines sfs_ping prints ("calls      N", "p99_us     N"...;
+ * docs/sfs_ping.md), percentiles from the histogram with its resolution. */
+void nf_ping_print(FILE *out, const struct nf_ping *p, const char *spec);
+
+#endif /* NF_PING_H */

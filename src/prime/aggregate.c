@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * aggregate.c - the prime's aggregate of its clients (sfs-reference §11)
+ * and the sfssum line (§16.5).  Each client's figures come from the load
+ * layer's report functions on that client's merged results, so the
+ * aggregate and the client reports can never compute a number two ways:
+ *   per op: calls and errors summed, std dev and CI from the pooled sums
+ *   (the merged ld_stats), the mean the unweighted mean of the client
+ *   means (over the clients that made calls of the op), actual mix and %
+ *   time averaged;
+ *   throughput the sum of the client throughputs, response the unweighted
+ *   mean of the client responses, test time the mean of the client times,
+ *   file set the sum.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "prime/pr_int.h"
+
+void pr_agg_init(struct pr_agg *a)
+{
+    memset(a, 0, sizeof(*a));
+    ld_stats_reset(&a->merged);
+    a->merged.nchildren = 0;
+}
+
+void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in, struct pr_client_sum *cs)
+{
+    int op;
+
+    for (op = 0; op <= NF_NOPS; op++) {
+        struct ld_op_figures f;
+
+        ld_report_op_figures(in, op, &f);
+        a->agg.actual_pct[op] += f.actual;
+        a->agg.pct_time[op] += f.pct_time;
+        if (f.good > 0) {
+            a->sum_mean[op] += f.mean;
+            a->n_mean[op]++;
+        }
+    }
+    cs->ops_x100 = ld_report_ops_x100(in);
+    cs->resp_x100 = ld_report_resp_x100(in);
+    cs->runtime_s = ld_report_runtime_s(in);
+    cs->calls = in->stats->op[NF_OP_TOTAL].good;
+    a->ops_sum += cs->ops_x100;
+    a->resp_sum += cs->resp_x100;
+    a->time_sum += cs->runtime_s;
+    ld_stats_merge(&a->merged, in->stats);
+    a->n++;
+}
+
+void pr_agg_finish(struct pr_agg *a, uint64_t requested)
+{
+    unsigned n = a->n ? a->n : 1;
+    int op;
+
+    a->agg.nclients = a->n;
+    a->agg.requested_load = requested;
+    a->agg.ops_x100 = a->ops_sum;
+    a->agg.resp_x100 = a->resp_sum / n;
+    a->agg.runtime_s = (a->time_sum + n / 2) / n;
+    for (op = 0; op <= NF_NOPS; op++) {
+        a->agg.actual_pct[op] /= n;
+        a->agg.pct_time[op] /= n;
+        a->agg.mean_ms[op] = a->n_mean[op] ? a->sum_mean[op] / a->n_mean[op] : 0;
+    }
+}
+
+int pr_sfssum_format(const struct pr_sum *s, char *buf, size_t len)
+{
+    return snprintf(buf, len,
+                    "%7s%7" PRIu64 " %7.0f %7.1f %8" PRIu64 " %4" PRIu64
+                    " %1d %c %10" PRIu64 " %3u %2u %2u %2u %s\n",
+                    s->invalid ? "INVALID" : "", s->requested, s->ops, s->resp,
+                    s->total_ops, s->time_s, s->nfs_version, s->tcp ? 'T' : 'U',
+                    s->fileset_kb, s->clients, s->procs, s->biod_reads, s->biod_writes,
+                    "3.0");
+}

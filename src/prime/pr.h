@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pr.h - the prime layer: what sfs_mgr and sfs_prime call (sfs-reference
+ * §1, §12-§17; decisions.md D8-D10).
+ *
+ *   pr_run_load    the rc file (D9, common/rc.h) resolved into a run: load
+ *                  points, clients with their mount points, the options
+ *                  every client gets (any row of the load option table with
+ *                  an rc name passes through generically), remote shell,
+ *                  directories; every value checked before it can reach a
+ *                  command line;
+ *   pr_run_check   prints the resolved run (sfs_mgr --check);
+ *   pr_mgr_run     runs every load point: for each, clients started over
+ *                  RSH (or directly on this host), driven through the
+ *                  phases over the control plane by one poll() loop,
+ *                  aggregated, and the SFS result files written (D10);
+ *   pr_clean       removes the CL<n> trees through libnfs (sfs_mgr -c);
+ *   pr_kill        stops what an earlier crash left behind (sfs_mgr -k).
+ *
+ * Library code: nothing here exits; messages go to the streams given.
+ */
+#ifndef PR_H
+#define PR_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "common/cm.h"
+#include "load/config.h"
+
+/* sfs_mgr exit codes (docs/sfs_mgr.md). */
+#define PR_EXIT_OK         0   /* every point ran (the report says if valid) */
+#define PR_EXIT_FAILED     1   /* a point failed: the finished points are kept */
+#define PR_EXIT_RC         2   /* the rc file or the command line is wrong */
+#define PR_EXIT_VALIDATION 3   /* -v: the server failed the validation suite */
+#define PR_EXIT_INTR       130 /* SIGINT/SIGTERM: everything was stopped */
+
+#define PR_MAX_CLIENTS 4096
+#define PR_MAX_POINTS  1000
+
+struct pr_client {
+    unsigned num;     /* 1-based place in CLIENTS (-N, CL<num>) */
+    const char *host; /* as CLIENTS lists it */
+    int local;        /* localhost or this machine: no remote shell */
+    char **mounts;    /* its PROCS mount points (or 1, shared by all children) */
+    int nmounts;
+};
+
+struct pr_run {
+    char rc_path[LD_PATH_MAX];
+    char rc_dir[LD_PATH_MAX];
+    const char *suffix; /* result-file suffix */
+    int nfs_version;
+    const char *prog; /* "sfs" or "sfs3" */
+    unsigned npoints;
+    unsigned *points; /* aggregate loads, increasing */
+    unsigned nclients;
+    struct pr_client *clients;
+    int procs;
+    const char *sfs_dir, *work_dir, *sfs_user, *prime_host;
+    char **rsh; /* the remote shell's words */
+    int nrsh;
+    const char *mon_script;
+    char **mon_args;
+    int nmon_args;
+    int prime_sleep, prime_timeout, prime_port;
+    int any_remote;
+    int populate_only;
+    /* what every client gets besides -l, -M, -N and its mount points:
+     * "--long-name=value" words from the rc names of the option table */
+    char **opts;
+    int nopts;
+    struct ld_config cfg; /* those options applied (load = first point's share) */
+    char tag[17];         /* hash of WORK_DIR: names the clients' pid files */
+    /* everything above points into allocations kept here */
+    void **allocs;
+    size_t nallocs, capallocs;
+};
+
+/* Options of sfs_mgr / sfs_prime beyond the rc file. */
+struct pr_opts {
+    const char *name;   /* "sfs_mgr" or "sfs_prime", for messages */
+    const char *suffix; /* -s, NULL = SUFFIX, else the rc file's name */
+    int validate;       /* -v LEVEL, 0 = none */
+    int launch;         /* 1: start the clients (sfs_mgr); 0: wait for them (sfs_prime) */
+    const char *token_file; /* sfs_prime: where the run's token is written */
+    FILE *out;              /* the user's terminal: dates and "Executing run ..." */
+    FILE *diag;             /* errors and warnings (stderr) */
+};
+
+/* Reads and resolves the rc file.  Every problem is reported to diag as
+ * "FILE:LINE: ..." (all of them); returns 0, or -EINVAL when there was any
+ * error.  The run must be freed with pr_run_free either way. */
+int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FILE *diag);
+void pr_run_free(struct pr_run *run);
+
+/* The resolved run, for sfs_mgr --check: yaml = 0 gives "key: value"
+ * text lines, 1 the same as a YAML document. */
+void pr_run_check(const struct pr_run *run, FILE *out, int yaml);
+
+/* The command line of client c for a point of aggregate load `load`, with
+ * the prime at prime:port.  argv gets at most max words (NULL-terminated,
+ * pointing into buf); returns the count or -E2BIG. */
+int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned load,
+                   const char *prime, unsigned port, char **argv, int max, char *buf,
+                   size_t buflen);
+
+/* The pid file client num records itself in (sfs_mgr -k reads it). */
+void pr_client_pidfile(const struct pr_run *run, unsigned num, char *buf, size_t len);
+
+/* Runs every load point.  Returns a PR_EXIT_* code. */
+int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o);
+
+/* sfs_mgr -c: removes CL<n> from every mount point (libnfs).  Returns
+ * PR_EXIT_OK or PR_EXIT_FAILED; says what it did on out. */
+int pr_clean(const struct pr_run *run, FILE *out, FILE *diag);
+
+/* sfs_mgr -k: stops every client recorded for this rc file on every host
+ * (over RSH, by pid file) and a stuck sfs_mgr of the same WORK_DIR. */
+int pr_kill(const struct pr_run *run, FILE *out, FILE *diag);
+
+#endif /* PR_H */

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pr_int.h - the prime layer's private header: what its files call on each
+ * other.  resolve.c and clientcmd.c build the run and its command lines,
+ * launch.c starts and stops processes, point.c drives one load point over
+ * the control plane, aggregate.c adds the clients up (sfs-reference §11),
+ * results.c writes the result files (D10), curve.c the overall response
+ * time and the picture, mgr.c runs the points, clean.c is -c and -k.
+ */
+#ifndef PR_INT_H
+#define PR_INT_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "load/config.h"
+#include "load/iodist.h"
+#include "load/mix.h"
+#include "load/report.h"
+#include "load/sizing.h"
+#include "load/stats.h"
+#include "prime/pr.h"
+
+#define PR_ARGV_MAX 1200
+#define PR_ARGBUF   (256 * 1024)
+
+/* ---- resolve.c --------------------------------------------------------------- */
+
+/* Keeps p (malloc'ed) until pr_run_free; returns p (NULL when p was). */
+void *pr_keep(struct pr_run *run, void *p);
+/* The first character of s outside the command-line-safe set, else 0. */
+int pr_unsafe_char(const char *s);
+int pr_valid_host(const char *h);
+int pr_valid_suffix(const char *s);
+
+/* ---- clientcmd.c ---------------------------------------------------------------- */
+
+/* The remote shell's argv that runs client_argv on c->host: RSH words,
+ * "-l SFS_USER" when set, the host, and one single-quoted command string. */
+int pr_remote_argv(const struct pr_run *run, const struct pr_client *c,
+                   char **client_argv, char **argv, int max, char *buf, size_t buflen);
+
+/* ---- launch.c: processes the prime starts -------------------------------------------
+ */
+
+struct pr_proc {
+    pid_t pid; /* 0: none */
+    int in_fd; /* the write end of its stdin pipe, -1 none */
+    int exited;
+    int status;
+};
+
+/*
+ * Starts argv[0] (PATH lookup) in a process group of its own, with stdin
+ * a pipe whose write end stays in p->in_fd (the client's lifeline: it ends
+ * when the prime closes it or dies) and stdout/stderr appended to out_fd
+ * (-1: /dev/null).  env (may be NULL) adds "NAME=value" entries.  Returns 0
+ * or -errno with err.
+ */
+int pr_spawn(struct pr_proc *p, char *const *argv, int out_fd, char *const *env,
+             char *err, size_t errlen);
+/* Reaps p without blocking; 1 when it has exited. */
+int pr_proc_poll(struct pr_proc *p);
+/* "exit status 3", "killed by Terminated". */
+void pr_status_text(int status, char *buf, size_t len);
+/* Stops every process of procs[0..n): closes their stdin, waits up to
+ * grace_ms for them to end by themselves, then SIGCONT + SIGTERM to their
+ * groups, 2 s more, then SIGKILL; reaps them all.  Bounded: grace + 3 s. */
+void pr_procs_stop(struct pr_proc **procs, size_t n, unsigned grace_ms);
+
+/* ---- aggregate.c (sfs-reference §11, §16.5) -----------------------------------------
+ */
+
+/* One client's results as the prime keeps them. */
+struct pr_client_sum {
+    unsigned num;
+    char host[64];
+    uint64_t ops_x100, resp_x100, runtime_s, calls;
+    int code; /* its validity code (§16.4) */
+};
+
+struct pr_agg {
+    struct ld_stats merged; /* sums, pooled S and Q, file set */
+    struct ld_report_agg agg;
+    unsigned n;
+    double sum_mean[NF_NOPS + 1];
+    unsigned n_mean[NF_NOPS + 1];
+    uint64_t ops_sum, resp_sum, time_sum;
+};
+
+void pr_agg_init(struct pr_agg *a);
+/* Adds one client's results (in->stats, with in->agg NULL) and fills cs. */
+void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in,
+                struct pr_client_sum *cs);
+/* Finishes the averages; requested = clients x per-client load. */
+void pr_agg_finish(struct pr_agg *a, uint64_t requested);
+
+/* The sfssum line's fields (§16.5). */
+struct pr_sum {
+    int invalid;
+    uint64_t requested;
+    double ops, resp;
+    uint64_t total_ops;
+    uint64_t time_s;
+    int nfs_version;
+    int tcp;
+    uint64_t fileset_kb;
+    unsigned clients, procs, biod_reads, biod_writes;
+};
+/* One line with its newline; returns its length. */
+int pr_sfssum_format(const struct pr_sum *s, char *buf, size_t len);
+
+/* ---- curve.c
+ * ------------------------------------------------------------------------------ */
+
+/* Overall response time (§17.3): trapezoids from (0, 0) through the points
+ * (x = achieved ops/s, y = response ms) sorted by x, over the largest x.
+ * 0 when n == 0. */
+double pr_overall_response(const double *x, const double *y, size_t n);
+
+/* ---- plot.c
+ * ------------------------------------------------------------------------------ */
+
+/* Draws the throughput/response-time curve into path (.png) with gnuplot
+ * (bounded in time; the picture replaced atomically): the n valid points
+ * as the curve from (0, 0), the ni invalid ones as separate marks.
+ * Returns 0, or -errno / -ENOENT (no gnuplot) with a one-line note. */
+int pr_plot_curve(const char *path, const char *title, const double *x, const double *y,
+                  size_t n, const double *xi, const double *yi, size_t ni, char *note,
+                  size_t notelen);
+
+/* ---- point.c: one load point
+ * ------------------------------------------------------------ */
+
+/* Per-point setup the report needs (labels; the clients build their own). */
+struct pr_setup {
+    struct ld_config cfg; /* the run's options, load = the per-client share */
+    struct ld_mix mix;
+    struct ld_iodist iodist;
+    struct ld_sizing sizing;
+};
+
+struct pr_point {
+    unsigned index; /* 0-based */
+    unsigned load;  /* aggregate requested */
+    int finished;   /* every client sent its results */
+    char error[1024];
+    struct pr_setup su;
+    struct pr_agg agg;
+    struct ld_validity val;
+    struct pr_client_sum *clients; /* nclients, owned */
+    struct pr_sum sum;
+    time_t started, ended;
+};
+
+/* What the points share: the log, the lifeline of signals, the token. */
+struct pr_ctx {
+    const struct pr_run *run;
+    const struct pr_opts *opts;
+    FILE *log;  /* sfslog (and progress) */
+    int sig_fd; /* read end of the self-pipe SIGINT/SIGTERM/SIGCHLD write to */
+    volatile sig_atomic_t *interrupted;
+    int mon_disabled; /* the monitor failed once: not called again */
+    uint8_t token[16];
+};
+
+/* Builds the setup of point idx; 0 or -errno with err. */
+int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, char *err,
+                   size_t errlen);
+/* Runs one point.  Returns 0 when every client sent its results, else -1
+ * with pt->error naming the host and cause (everything was stopped). */
+int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt);
+void pr_point_free(struct pr_point *pt);
+
+/* ---- clean.c
+ * --------------------------------------------------------------------------- */
+
+/* Whether the mount points hold CL<n> trees of an earlier run: 1 fresh, 0
+ * not fresh, -1 unknown (libnfs could not look); buf says which and where. */
+int pr_trees_state(const struct pr_run *run, char *buf, size_t len);
+/* WORK_DIR/sfs_mgr.SFX.pid: the running sfs_mgr (sfs_mgr -k stops it). */
+void pr_mgr_pidfile(const struct pr_run *run, char *buf, size_t len);
+
+/* ---- results.c: the files in WORK_DIR (D10)
+ * ------------------------------------------------ */
+
+/* Appends the point's sfssum line and sfsres block, rewrites the YAML and
+ * the picture.  Returns 0 or -errno (reported on diag). */
+int pr_results_point(const struct pr_ctx *ctx, struct pr_point *pts, unsigned npts);
+/* The run's end: the summary (run rules, overall response time) in sfsres,
+ * YAML and picture once more.  Prints where things are on out. */
+int pr_results_final(const struct pr_ctx *ctx, struct pr_point *pts, unsigned npts,
+                     FILE *out);
+/* WORK_DIR/NAME.SFX into buf. */
+void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len);
+
+#endif /* PR_INT_H */

@@ -1,0 +1,751 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * resolve.c - the rc file resolved into a run (pr.h: pr_run_load;
+ * sfs-reference §14, §15; decisions.md D9).  The file is parsed as data by
+ * common/rc.c; here each value is interpreted and checked, and every
+ * problem is reported at its FILE:LINE.
+ *
+ * Choices (docs/sfs_mgr.md):
+ *  - WORK_DIR defaults to `result` (D10), relative to the current directory;
+ *    files the rc names (MNT_POINTS file, MIXFILE, BLOCK_FILE, any option
+ *    whose argument is a FILE, PRIME_MON_SCRIPT) are looked up in WORK_DIR,
+ *    then beside the rc file (where SFS kept them);
+ *  - SFS_DIR defaults to the directory of the running sfs_mgr;
+ *  - every row of the load option table with an rc name reaches the
+ *    clients as --long-name=value, so new options need no change here;
+ *  - MNT_POINTS may also be a single entry, which every child uses;
+ *  - values that reach a client's command line are limited to a safe
+ *    character set (letters, digits and . _ / : , = + @ % ? & [ ] -), so an
+ *    rc value can never be read as shell syntax by a remote shell.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/opt.h"
+#include "common/rc.h"
+#include "common/text.h"
+#include "load/options.h"
+#include "nfs/nf_spec.h"
+#include "prime/pr_int.h"
+
+/* The SFS 3.0 variables (user guide, sfs-reference §14) and FreeSFS's
+ * PRIME_HOST and PRIME_PORT; the load option table's rc names are known
+ * too (known_name). */
+static const char *const sfs_names[] = {
+    "LOAD",
+    "INCR_LOAD",
+    "NUM_RUNS",
+    "CLIENTS",
+    "PROCS",
+    "NUM_PROCS",
+    "MNT_POINTS",
+    "BIOD_MAX_READS",
+    "BIOD_MAX_WRITES",
+    "TCP",
+    "NFS_VERSION",
+    "SFS_USER",
+    "SFS_DIR",
+    "WORK_DIR",
+    "PRIME_MON_SCRIPT",
+    "PRIME_MON_ARGS",
+    "RSH",
+    "WARMUP_TIME",
+    "RUNTIME",
+    "MIXFILE",
+    "ACCESS_PCNT",
+    "DEBUG",
+    "DUMP",
+    "PRIME_SLEEP",
+    "PRIME_TIMEOUT",
+    "APPEND_PCNT",
+    "BLOCK_SIZE",
+    "BLOCK_FILE",
+    "DIR_COUNT",
+    "FILE_COUNT",
+    "SYMLINK_COUNT",
+    "POPULATE",
+    "LAT_GRAPH",
+    "SUFFIX",
+    "PRIME_HOST",
+    "PRIME_PORT",
+};
+
+static int known_name(const char *name, void *data)
+{
+    const struct cm_opt *t;
+    size_t n, i;
+
+    (void)data;
+    for (i = 0; i < CM_ARRAY_LEN(sfs_names); i++)
+        if (strcmp(sfs_names[i], name) == 0)
+            return 1;
+    t = ld_options_table(&n);
+    return cm_opt_by_rc(t, n, name) != NULL;
+}
+
+/* ---- allocations owned by the run ------------------------------------------- */
+
+void *pr_keep(struct pr_run *run, void *p)
+{
+    if (p == NULL)
+        return NULL;
+    if (run->nallocs == run->capallocs) {
+        size_t cap = run->capallocs ? run->capallocs * 2 : 64;
+        void **n = realloc(run->allocs, cap * sizeof(*n));
+        if (n == NULL) {
+            free(p);
+            return NULL;
+        }
+        run->allocs = n;
+        run->capallocs = cap;
+    }
+    run->allocs[run->nallocs++] = p;
+    return p;
+}
+
+static char *keep_str(struct pr_run *run, const char *s)
+{
+    return pr_keep(run, strdup(s));
+}
+
+void pr_run_free(struct pr_run *run)
+{
+    size_t i;
+
+    for (i = 0; i < run->nallocs; i++)
+        free(run->allocs[i]);
+    free(run->allocs);
+    free(run->opts); /* the array; its words are kept allocations */
+    memset(run, 0, sizeof(*run));
+}
+
+/* ---- checks of words that reach command lines --------------------------------- */
+
+static int pr_safe_char(int c)
+{
+    return isalnum(c) || (c && strchr("._/:,=+@%?&[]-", c));
+}
+
+/* The first character outside the safe set, or 0. */
+int pr_unsafe_char(const char *s)
+{
+    for (; *s; s++)
+        if (!pr_safe_char((unsigned char)*s))
+            return (unsigned char)*s;
+    return 0;
+}
+
+int pr_valid_host(const char *h)
+{
+    size_t n = strlen(h), i;
+
+    if (n == 0 || n > 253 || h[0] == '-' || h[0] == '.')
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!isalnum((unsigned char)h[i]) && !strchr(".-:_", h[i]))
+            return 0;
+    return 1;
+}
+
+int pr_valid_suffix(const char *s)
+{
+    size_t n = strlen(s), i;
+
+    if (n == 0 || n > 64 || s[0] == '.' || s[0] == '-')
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("._-", s[i]))
+            return 0;
+    return 1;
+}
+
+static int valid_user(const char *u)
+{
+    size_t i;
+
+    if (u[0] == '-' || strlen(u) > 64)
+        return 0;
+    for (i = 0; u[i]; i++)
+        if (!isalnum((unsigned char)u[i]) && !strchr("._-", u[i]))
+            return 0;
+    return 1;
+}
+
+/* A word for the clients' command line: reported at v's line when unsafe. */
+static int check_word(struct cm_rc *rc, const struct cm_rc_var *v, const char *w)
+{
+    int c = pr_unsafe_char(w);
+
+    if (c == 0)
+        return 0;
+    if (isprint(c))
+        return cm_rc_error(
+            rc, v,
+            "'%s': the character '%c' is not allowed in a value passed to "
+            "the clients (letters, digits and . _ / : , = + @ %% ? & [ ] -)",
+            w, c);
+    return cm_rc_error(rc, v,
+                       "'%s': a control or non-ASCII character (0x%02x) is not "
+                       "allowed in a value passed to the clients",
+                       w, c);
+}
+
+/* ---- small interpreters --------------------------------------------------------- */
+
+static int get_int(struct cm_rc *rc, const char *name, long dflt, long min, long max,
+                   long *out)
+{
+    const struct cm_rc_var *v = cm_rc_get(rc, name);
+    char err[256];
+    int64_t x;
+
+    *out = dflt;
+    if (v == NULL || v->value[0] == '\0')
+        return 0;
+    if (cm_parse_i64(name, v->value, min, max, &x, err, sizeof(err)) < 0) {
+        const char *msg =
+            strncmp(err, name, strlen(name)) == 0 && err[strlen(name)] == ':'
+                ? err + strlen(name) + 2
+                : err;
+        return cm_rc_error(rc, v, "%s", msg);
+    }
+    *out = (long)x;
+    return 0;
+}
+
+/* "1", "on", "yes", "true" -> 1; "", "0", "off", "no", "false" -> 0. */
+static int get_bool(struct cm_rc *rc, const struct cm_rc_var *v, int *out)
+{
+    static const char *const on[] = {"1", "on", "yes", "true", "y"};
+    static const char *const off[] = {"", "0", "off", "no", "false", "n"};
+    size_t i;
+
+    *out = 0;
+    if (v == NULL)
+        return 0;
+    for (i = 0; i < CM_ARRAY_LEN(on); i++)
+        if (strcasecmp(v->value, on[i]) == 0)
+            return *out = 1, 0;
+    for (i = 0; i < CM_ARRAY_LEN(off); i++)
+        if (strcasecmp(v->value, off[i]) == 0)
+            return 0;
+    return cm_rc_error(
+        rc, v, "'%s' is neither on (1, on, yes) nor off (0, off, no, empty)", v->value);
+}
+
+/* An absolute version of path, relative paths taken from base. */
+static void absolute(const char *base, const char *path, char *out, size_t len)
+{
+    int n = path[0] == '/' ? snprintf(out, len, "%s", path)
+                           : snprintf(out, len, "%s/%s", base, path);
+
+    if (n < 0 || (size_t)n >= len)
+        out[0] = '\0'; /* too long: no path rather than a wrong one */
+}
+
+/* A file the rc names: absolute, else in WORK_DIR, else beside the rc file.
+ * Returns the kept absolute path or NULL after reporting. */
+static const char *find_file(struct pr_run *run, struct cm_rc *rc,
+                             const struct cm_rc_var *v, const char *name)
+{
+    char a[LD_PATH_MAX * 2 + 2], b[LD_PATH_MAX * 2 + 2];
+    struct stat st;
+
+    if (name[0] == '/') {
+        if (stat(name, &st) == 0)
+            return keep_str(run, name);
+        cm_rc_error(rc, v, "%s: %s", name, strerror(errno));
+        return NULL;
+    }
+    absolute(run->work_dir, name, a, sizeof(a));
+    if (stat(a, &st) == 0)
+        return keep_str(run, a);
+    absolute(run->rc_dir, name, b, sizeof(b));
+    if (stat(b, &st) == 0)
+        return keep_str(run, b);
+    cm_rc_error(rc, v, "%s: not found in WORK_DIR (%s) nor beside the rc file (%s)", name,
+                run->work_dir, run->rc_dir);
+    return NULL;
+}
+
+static int add_opt(struct pr_run *run, const char *word)
+{
+    char **n;
+
+    if (run->nopts % 16 == 0) {
+        n = realloc(run->opts, (size_t)(run->nopts + 17) * sizeof(*n));
+        if (n == NULL)
+            return -ENOMEM;
+        run->opts = n;
+    }
+    run->opts[run->nopts] = keep_str(run, word);
+    if (run->opts[run->nopts] == NULL)
+        return -ENOMEM;
+    run->nopts++;
+    run->opts[run->nopts] = NULL;
+    return 0;
+}
+
+/* ---- the parts of a run --------------------------------------------------------- */
+
+/* Every option-table row with an rc name (except LOAD, which the prime
+ * splits per client): checked into run->cfg and passed as --name=value. */
+static void resolve_options(struct pr_run *run, struct cm_rc *rc)
+{
+    const struct cm_opt *t;
+    size_t n, i;
+
+    t = ld_options_table(&n);
+    ld_config_defaults(&run->cfg, run->nfs_version);
+    for (i = 0; i < n; i++) {
+        const struct cm_rc_var *v;
+        struct cm_opt row = t[i];
+        char err[512], word[LD_PATH_MAX + 80], label[64];
+        const char *value;
+
+        if (row.rc_name == NULL || (row.flags & CM_OPT_CLI_ONLY) ||
+            strcmp(row.rc_name, "LOAD") == 0)
+            continue;
+        v = cm_rc_get(rc, row.rc_name);
+        if (v == NULL && strcmp(row.rc_name, "PROCS") == 0)
+            v = cm_rc_get(rc, "NUM_PROCS"); /* the guide's other name */
+        if (v == NULL || v->value[0] == '\0')
+            continue;
+        value = v->value;
+        if (row.type == CM_OPT_FLAG) {
+            int on;
+            if (get_bool(rc, v, &on) < 0 || !on)
+                continue;
+            value = "1";
+        } else if (row.type == CM_OPT_STRING && row.arg_name &&
+                   strcmp(row.arg_name, "FILE") == 0) {
+            value = find_file(run, rc, v, v->value);
+            if (value == NULL)
+                continue;
+        }
+        /* the row without its flags: messages name the rc variable */
+        row.short_flag = 0;
+        row.long_name = NULL;
+        if (cm_opt_set(&row, &run->cfg, value, err, sizeof(err)) < 0) {
+            const char *lab = cm_opt_label(&row, label, sizeof(label));
+            const char *msg =
+                strncmp(err, lab, strlen(lab)) == 0 ? err + strlen(lab) : err;
+            while (*msg == ':' || *msg == ' ')
+                msg++;
+            cm_rc_error(rc, v, "%s", msg);
+            continue;
+        }
+        run->cfg.src[i] = CM_SRC_RC;
+        if (row.type == CM_OPT_FLAG)
+            snprintf(word, sizeof(word), "--%s", t[i].long_name);
+        else
+            snprintf(word, sizeof(word), "--%s=%s", t[i].long_name, value);
+        if (check_word(rc, v, word) == 0 && add_opt(run, word) < 0)
+            cm_rc_error(rc, NULL, "out of memory");
+    }
+    run->procs = run->cfg.procs;
+    run->populate_only = run->cfg.populate_only;
+}
+
+static int is_local(const char *host)
+{
+    char me[256] = "";
+
+    if (strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
+        strcmp(host, "::1") == 0)
+        return 1;
+    if (gethostname(me, sizeof(me) - 1) == 0 && strcmp(host, me) == 0)
+        return 1;
+    return 0;
+}
+
+static void resolve_clients(struct pr_run *run, struct cm_rc *rc)
+{
+    const struct cm_rc_var *v = cm_rc_get(rc, "CLIENTS");
+    char **w = NULL;
+    int n, i;
+
+    if (v == NULL || (n = cm_rc_split(v->value, &w, PR_MAX_CLIENTS + 1)) == 0) {
+        free(w);
+        cm_rc_error(rc, v, "%s",
+                    v ? "must name at least one client"
+                      : "CLIENTS must name at least one client (it is not set)");
+        return;
+    }
+    if (n < 0) {
+        cm_rc_error(rc, v, "more than %d clients", PR_MAX_CLIENTS);
+        return;
+    }
+    pr_keep(run, w);
+    run->clients = pr_keep(run, calloc((size_t)n, sizeof(*run->clients)));
+    if (run->clients == NULL)
+        return;
+    run->nclients = (unsigned)n;
+    for (i = 0; i < n; i++) {
+        struct pr_client *c = &run->clients[i];
+        c->num = (unsigned)i + 1;
+        c->host = w[i];
+        if (!pr_valid_host(w[i]))
+            cm_rc_error(rc, v, "'%s' is not a host name or address", w[i]);
+        c->local = is_local(w[i]);
+        run->any_remote |= !c->local;
+    }
+}
+
+static int parse_load(struct cm_rc *rc, const struct cm_rc_var *v, const char *word,
+                      long *out)
+{
+    char err[256];
+    int64_t x;
+
+    if (cm_parse_i64("LOAD", word, 1, 100000000, &x, err, sizeof(err)) < 0)
+        return cm_rc_error(rc, v, "'%s' is not a load in ops/s (1..100000000)", word);
+    *out = (long)x;
+    return 0;
+}
+
+static void resolve_points(struct pr_run *run, struct cm_rc *rc)
+{
+    const struct cm_rc_var *v = cm_rc_get(rc, "LOAD");
+    long incr, nruns, first, x;
+    char **w = NULL;
+    int n, i;
+
+    if (v == NULL || v->value[0] == '\0') {
+        cm_rc_error(rc, v, "%smust be set (the aggregate load of each point)",
+                    v ? "" : "LOAD ");
+        return;
+    }
+    n = cm_rc_split(v->value, &w, PR_MAX_POINTS);
+    if (n < 0) {
+        cm_rc_error(rc, v, "more than %d load points", PR_MAX_POINTS);
+        return;
+    }
+    pr_keep(run, w);
+    if (get_int(rc, "INCR_LOAD", 0, 0, 100000000, &incr) < 0 ||
+        get_int(rc, "NUM_RUNS", 1, 1, PR_MAX_POINTS, &nruns) < 0)
+        return;
+    if (n == 1) {
+        if (parse_load(rc, v, w[0], &first) < 0)
+            return;
+        if (nruns > 1 && incr == 0) {
+            cm_rc_error(rc, cm_rc_get(rc, "NUM_RUNS"),
+                        "%ld points need INCR_LOAD above 0 (or a list in LOAD)", nruns);
+            return;
+        }
+        n = (int)nruns;
+    } else if (nruns > 1 || incr > 0) {
+        cm_rc_warning(rc, v, "a list of points: INCR_LOAD and NUM_RUNS are ignored");
+    }
+    run->points = pr_keep(run, calloc((size_t)n, sizeof(*run->points)));
+    if (run->points == NULL)
+        return;
+    for (i = 0; i < n; i++) {
+        if (w[1] == NULL)
+            x = first + incr * i;
+        else if (parse_load(rc, v, w[i], &x) < 0)
+            return;
+        if (i > 0 && x <= (long)run->points[i - 1]) {
+            cm_rc_error(rc, v, "load points must increase (%s)", v->value);
+            return;
+        }
+        run->points[i] = (unsigned)x;
+    }
+    run->npoints = (unsigned)n;
+}
+
+/* One client's mount points from the words w[0..n). */
+static void set_mounts(struct pr_run *run, struct cm_rc *rc, const struct cm_rc_var *v,
+                       struct pr_client *c, char **w, int n)
+{
+    char err[CM_ERR_LEN];
+    int i;
+
+    c->mounts = w;
+    c->nmounts = n;
+    for (i = 0; i < n; i++) {
+        struct nf_mount_spec spec;
+        if (nf_parse_mount_spec(w[i], &spec, err, sizeof(err)) < 0)
+            cm_rc_error(rc, v, "%s", err);
+        else
+            check_word(rc, v, w[i]);
+    }
+    (void)run;
+}
+
+/* MNT_POINTS given as a file of "client host:path ..." lines: client k takes
+ * the j-th line naming its host, j = how often the host came before. */
+static void mounts_from_file(struct pr_run *run, struct cm_rc *rc,
+                             const struct cm_rc_var *v)
+{
+    const char *path = find_file(run, rc, v, v->value);
+    char *text = NULL, err[CM_ERR_LEN];
+    struct cm_rc_var at;
+    size_t len;
+    unsigned k;
+    char **lines;
+    int nlines, i;
+
+    if (path == NULL || cm_text_read(path, &text, &len, NULL, err, sizeof(err)) < 0) {
+        if (path)
+            cm_rc_error(rc, v, "%s", err);
+        return;
+    }
+    pr_keep(run, text);
+    /* split into lines, each then into words */
+    nlines = 1;
+    for (i = 0; text[i]; i++)
+        nlines += text[i] == '\n';
+    lines = pr_keep(run, calloc((size_t)nlines + 1, sizeof(*lines)));
+    if (lines == NULL)
+        return;
+    lines[0] = text;
+    for (i = 0, nlines = 1; text[i]; i++)
+        if (text[i] == '\n') {
+            text[i] = '\0';
+            lines[nlines++] = text + i + 1;
+        }
+    at.name = (char *)path;
+    for (k = 0; k < run->nclients; k++) {
+        struct pr_client *c = &run->clients[k];
+        unsigned before = 0, j, seen = 0;
+        for (j = 0; j < k; j++)
+            before += strcmp(run->clients[j].host, c->host) == 0;
+        for (i = 0; i < nlines; i++) {
+            char **w = NULL;
+            int n = cm_rc_split(lines[i], &w, LD_MAX_MOUNTS + 1);
+            if (n <= 0 || w[0][0] == '#' || strcmp(w[0], c->host) != 0 ||
+                seen++ != before) {
+                free(w);
+                continue;
+            }
+            pr_keep(run, w);
+            at.line = i + 1;
+            at.value = lines[i];
+            if (n - 1 != run->procs && n - 1 != 1)
+                cm_rc_error(rc, &at, "%d mount points for client %s: give PROCS (%d)",
+                            n - 1, c->host, run->procs);
+            set_mounts(run, rc, &at, c, w + 1, n - 1);
+            break;
+        }
+        if (c->mounts == NULL) {
+            struct cm_pos pos = {path, 0, -1};
+            char msg[512];
+            cm_report_buf(msg, sizeof(msg), &pos, CM_ERROR, "no line for client %u (%s)",
+                          c->num, c->host);
+            cm_rc_error(rc, v, "%s", msg);
+        }
+    }
+}
+
+static void resolve_mounts(struct pr_run *run, struct cm_rc *rc)
+{
+    const struct cm_rc_var *v = cm_rc_get(rc, "MNT_POINTS");
+    char **w = NULL;
+    unsigned k;
+    int n;
+
+    if (v == NULL || v->value[0] == '\0') {
+        cm_rc_error(rc, v, "%smust be supplied (server:path entries or a file)",
+                    v ? "" : "MNT_POINTS ");
+        return;
+    }
+    if (run->nclients == 0 || run->procs <= 0)
+        return;
+    n = cm_rc_split(v->value, &w, LD_MAX_MOUNTS * PR_MAX_CLIENTS);
+    if (n < 0) {
+        cm_rc_error(rc, v, "too many mount points");
+        return;
+    }
+    pr_keep(run, w);
+    if (n == 1 && strchr(w[0], ':') == NULL) {
+        mounts_from_file(run, rc, v);
+        return;
+    }
+    if (n != 1 && n != run->procs && n != run->procs * (int)run->nclients) {
+        cm_rc_error(rc, v,
+                    "%d mount points for %d client(s) of %d processes: give PROCS (%d), "
+                    "PROCS x clients (%d) or one",
+                    n, run->nclients, run->procs, run->procs,
+                    run->procs * (int)run->nclients);
+        return;
+    }
+    for (k = 0; k < run->nclients; k++) {
+        int first = n == run->procs * (int)run->nclients && n != run->procs
+                        ? (int)k * run->procs
+                        : 0;
+        set_mounts(run, rc, v, &run->clients[k], w + first, n == 1 ? 1 : run->procs);
+    }
+}
+
+/* RSH, SFS_USER, PRIME_* and the monitor script. */
+static void resolve_prime(struct pr_run *run, struct cm_rc *rc)
+{
+    const struct cm_rc_var *v;
+    long x;
+    int n;
+
+    n = cm_rc_split(cm_rc_value(rc, "RSH", "ssh -o BatchMode=yes"), &run->rsh, 64);
+    if (n <= 0)
+        cm_rc_error(rc, cm_rc_get(rc, "RSH"), "must name a remote shell");
+    else
+        pr_keep(run, run->rsh);
+    run->nrsh = n > 0 ? n : 0;
+    run->sfs_user = keep_str(run, cm_rc_value(rc, "SFS_USER", ""));
+    if (run->sfs_user && !valid_user(run->sfs_user))
+        cm_rc_error(rc, cm_rc_get(rc, "SFS_USER"), "'%s' is not a user name",
+                    run->sfs_user);
+    run->prime_host = keep_str(run, cm_rc_value(rc, "PRIME_HOST", ""));
+    if (run->prime_host && run->prime_host[0] && !pr_valid_host(run->prime_host))
+        cm_rc_error(rc, cm_rc_get(rc, "PRIME_HOST"), "'%s' is not a host name or address",
+                    run->prime_host);
+    if (get_int(rc, "PRIME_SLEEP", 0, 0, 86400, &x) == 0)
+        run->prime_sleep = (int)x;
+    if (get_int(rc, "PRIME_TIMEOUT", 400, 0, 86400, &x) == 0)
+        run->prime_timeout = x > 0 ? (int)x : 400; /* 0: the default, as SFS 2008 */
+    if (get_int(rc, "PRIME_PORT", 0, 0, 65535, &x) == 0)
+        run->prime_port = (int)x;
+    v = cm_rc_get(rc, "PRIME_MON_SCRIPT");
+    if (v && v->value[0]) {
+        run->mon_script = find_file(run, rc, v, v->value);
+        if (run->mon_script && access(run->mon_script, X_OK) != 0)
+            cm_rc_error(rc, v, "%s is not executable", run->mon_script);
+        n = cm_rc_split(cm_rc_value(rc, "PRIME_MON_ARGS", ""), &run->mon_args, 256);
+        if (n >= 0) {
+            pr_keep(run, run->mon_args);
+            run->nmon_args = n;
+        }
+    }
+}
+
+static void dirs(struct pr_run *run, struct cm_rc *rc, const char *rc_path)
+{
+    char cwd[LD_PATH_MAX], buf[LD_PATH_MAX * 2 + 2], self[LD_PATH_MAX];
+    const char *w = cm_rc_value(rc, "WORK_DIR", "result");
+    const char *d = cm_rc_value(rc, "SFS_DIR", "");
+    ssize_t n;
+
+    if (getcwd(cwd, sizeof(cwd)) == NULL)
+        snprintf(cwd, sizeof(cwd), ".");
+    snprintf(buf, sizeof(buf), "%s", rc_path);
+    absolute(cwd, dirname(buf), run->rc_dir, sizeof(run->rc_dir));
+    absolute(cwd, rc_path, run->rc_path, sizeof(run->rc_path));
+    absolute(cwd, w, buf, sizeof(buf));
+    run->work_dir = keep_str(run, buf);
+    if (pr_unsafe_char(buf))
+        cm_rc_error(rc, cm_rc_get(rc, "WORK_DIR"),
+                    "'%s': the character '%c' is not allowed", buf, pr_unsafe_char(buf));
+    if (d[0] == '\0') {
+        n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+        self[n > 0 ? n : 0] = '\0';
+        d = n > 0 ? dirname(self) : cwd;
+    }
+    absolute(cwd, d, buf, sizeof(buf));
+    run->sfs_dir = keep_str(run, buf);
+    if (pr_unsafe_char(buf))
+        cm_rc_error(rc, cm_rc_get(rc, "SFS_DIR"),
+                    "'%s': the character '%c' is not allowed", buf, pr_unsafe_char(buf));
+}
+
+/* FNV-1a of WORK_DIR: the clients' pid files of two runs never collide. */
+static void make_tag(struct pr_run *run)
+{
+    uint64_t h = 1469598103934665603ull;
+    const char *p;
+
+    for (p = run->work_dir; p && *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    snprintf(run->tag, sizeof(run->tag), "%016llx", (unsigned long long)h);
+}
+
+static void resolve_suffix(struct pr_run *run, struct cm_rc *rc, const char *suffix)
+{
+    char buf[LD_PATH_MAX], *p;
+    const char *s = suffix ? suffix : cm_rc_value(rc, "SUFFIX", NULL);
+
+    if (s == NULL) { /* the rc file's name without "_rc" */
+        snprintf(buf, sizeof(buf), "%s", run->rc_path);
+        s = basename(buf);
+        p = strstr(s, "_rc");
+        if (p && p[3] == '\0' && p != s)
+            *p = '\0';
+    }
+    run->suffix = keep_str(run, s);
+    if (run->suffix && !pr_valid_suffix(run->suffix)) {
+        if (suffix)
+            cm_rc_error(rc, NULL,
+                        "-s %s: a suffix is 1-64 letters, digits, '.', '_' or '-'",
+                        suffix);
+        else
+            cm_rc_error(rc, cm_rc_get(rc, "SUFFIX"),
+                        "'%s' is not a suffix (1-64 letters, digits, '.', '_' or '-'); "
+                        "give one with -s",
+                        s);
+    }
+}
+
+/* The clients' own parser has the last word: one client's command line
+ * must pass ld_options_parse. */
+static void final_check(struct pr_run *run, struct cm_rc *rc)
+{
+    char *argv[PR_ARGV_MAX], buf[PR_ARGBUF], err[CM_ERR_LEN];
+    struct ld_config cfg;
+    int argc, code;
+
+    if (rc->errors || run->nclients == 0 || run->npoints == 0)
+        return;
+    argc = pr_client_argv(run, &run->clients[0], run->points[0], "localhost", 1, argv,
+                          PR_ARGV_MAX, buf, sizeof(buf));
+    if (argc < 0) {
+        cm_rc_error(rc, NULL, "a client's command line would be too long");
+        return;
+    }
+    if (ld_options_parse(&cfg, run->nfs_version, argc, argv, &code, err, sizeof(err)) < 0)
+        cm_rc_error(rc, NULL, "the clients would refuse their options: %s", err);
+}
+
+int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FILE *diag)
+{
+    struct cm_rc rc;
+    long version;
+    unsigned k;
+    int r;
+
+    memset(run, 0, sizeof(*run));
+    r = cm_rc_load(&rc, rc_path, known_name, NULL, diag, NULL, 0);
+    if (r < 0 && rc.n == 0 && rc.file == NULL) {
+        cm_rc_free(&rc);
+        return -EINVAL;
+    }
+    dirs(run, &rc, rc_path);
+    if (get_int(&rc, "NFS_VERSION", 2, 2, 3, &version) < 0)
+        version = 2;
+    run->nfs_version = (int)version;
+    run->prog = run->nfs_version == 3 ? "sfs3" : "sfs";
+    resolve_suffix(run, &rc, suffix);
+    resolve_clients(run, &rc);
+    resolve_options(run, &rc);
+    resolve_points(run, &rc);
+    resolve_mounts(run, &rc);
+    resolve_prime(run, &rc);
+    make_tag(run);
+    for (k = 0; k < run->npoints && run->nclients; k++)
+        if (run->points[k] / run->nclients == 0)
+            cm_rc_error(&rc, cm_rc_get(&rc, "LOAD"),
+                        "%u ops/s over %u clients leaves 0 per client", run->points[k],
+                        run->nclients);
+    run->cfg.nfs_version = run->nfs_version;
+    if (run->npoints && run->nclients)
+        run->cfg.load = (int)(run->points[0] / run->nclients);
+    final_check(run, &rc);
+    r = rc.errors ? -EINVAL : 0;
+    cm_rc_free(&rc);
+    return r;
+}

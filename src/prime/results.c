@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * results.c - the result files in WORK_DIR (decisions.md D10; sfs-reference
+ * §15, §16): per suffix SFX
+ *   sfssum.SFX       one line per finished point (§16.5), appended;
+ *   sfsres.SFX       the aggregate report of every point, then the run's
+ *                    summary (invalid points, run-rule gaps, overall
+ *                    response time), appended a block at a time;
+ *   sfsres.SFX.yaml  everything machine-readable, replaced atomically after
+ *                    every point;
+ *   sfsres.SFX.png   the throughput/response-time curve (gnuplot);
+ * besides sfslog.SFX (the prime's log), sfscNNN.SFX (client NNN's output)
+ * and sfsval.SFX (validation) that mgr.c and point.c write.  A finished
+ * point is never lost: each append is one write of a whole block, the rest
+ * is replaced by rename.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "load/ctl.h"
+#include "prime/pr_int.h"
+
+#define RULE_POINTS   10   /* §17.2: at least 10 evenly spaced points */
+#define RULE_PEAK_PCT 10.0 /* the peak within 10 % of its request */
+#define RULE_RESP_MS  40.0
+#define RULE_PROCS    8 /* processes per network (per server address here) */
+
+void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s.%s", run->work_dir, name, run->suffix);
+}
+
+/* Appends text in one write (O_APPEND), then fsync. */
+static int append(const char *path, const char *text, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644), e = 0;
+
+    if (fd < 0)
+        return -errno;
+    if (write(fd, text, len) != (ssize_t)len)
+        e = errno ? -errno : -EIO;
+    if (e == 0 && fsync(fd) < 0)
+        e = -errno;
+    close(fd);
+    return e;
+}
+
+static void report_in(const struct pr_ctx *ctx, const struct pr_point *pt,
+                      struct ld_report_in *in)
+{
+    memset(in, 0, sizeof(*in));
+    in->prog = ctx->run->prog;
+    in->host = "aggregate";
+    in->when = pt->ended;
+    in->cfg = &pt->su.cfg;
+    in->mix = &pt->su.mix;
+    in->iodist = &pt->su.iodist;
+    in->sizing = &pt->su.sizing;
+    in->stats = &pt->agg.merged;
+    in->agg = &pt->agg.agg;
+}
+
+/* A point that finished and measured something (not POPULATE). */
+static int measured(const struct pr_ctx *ctx, const struct pr_point *pt)
+{
+    return pt->finished && !ctx->run->populate_only;
+}
+
+static void fill_sum(const struct pr_ctx *ctx, struct pr_point *pt)
+{
+    const struct ld_config *c = &pt->su.cfg;
+    struct pr_sum *s = &pt->sum;
+
+    s->invalid = pt->val.code != LD_VALID;
+    s->requested = (uint64_t)c->load * ctx->run->nclients;
+    s->ops = (double)pt->agg.agg.ops_x100 / 100.0;
+    s->resp = (double)pt->agg.agg.resp_x100 / 100.0;
+    s->total_ops = pt->agg.merged.op[NF_OP_TOTAL].good;
+    s->time_s = pt->agg.agg.runtime_s;
+    s->nfs_version = ctx->run->nfs_version;
+    s->tcp = c->tcp;
+    s->fileset_kb = pt->agg.merged.total_kb;
+    s->clients = ctx->run->nclients;
+    s->procs = (unsigned)c->procs;
+    s->biod_reads = (unsigned)c->biod_reads;
+    s->biod_writes = (unsigned)c->biod_writes;
+}
+
+/* The point's block of sfsres: parameters, the aggregate report, the
+ * INVALID lines and one line per client. */
+static void res_block(const struct pr_ctx *ctx, const struct pr_point *pt, FILE *f)
+{
+    struct ld_report_in in;
+    char when[32];
+    unsigned k;
+
+    ctime_r(&pt->started, when);
+    when[24] = '\0';
+    fprintf(
+        f, "\n==== Run %u of %u: requested %u ops/s (%u per client), started %s ====\n",
+        pt->index + 1, ctx->run->npoints, pt->load, pt->load / ctx->run->nclients, when);
+    if (!pt->finished) {
+        fprintf(f, "FAILED: %s\n", pt->error);
+        return;
+    }
+    if (ctx->run->populate_only) {
+        fprintf(f,
+                "POPULATE: the file sets are in place on %u client(s); nothing was "
+                "measured\n",
+                ctx->run->nclients);
+        return;
+    }
+    report_in(ctx, pt, &in);
+    ld_report_params(f, &in);
+    ld_report_client(f, &in, NULL);
+    for (k = 0; k < (unsigned)pt->val.nlines; k++)
+        fprintf(f, "%s: %s\n", ctx->run->prog, pt->val.line[k]);
+    fprintf(f, "Per client:\n");
+    for (k = 0; k < ctx->run->nclients; k++) {
+        const struct pr_client_sum *cs = &pt->clients[k];
+        fprintf(f,
+                "  client %3u %-24s %9.2f ops/s %8.2f ms %9" PRIu64 " ops %5" PRIu64
+                " s  %s\n",
+                cs->num, cs->host, (double)cs->ops_x100 / 100.0,
+                (double)cs->resp_x100 / 100.0, cs->calls, cs->runtime_s,
+                cs->code ? ld_invalid_text(cs->code) : "valid");
+    }
+    fprintf(f, "sfssum: %s", pt->finished ? "" : "(none)\n");
+}
+
+/* ---- the run's summary (§17.2, §17.3) -----------------------------------------------
+ */
+
+struct summary {
+    double ort;
+    unsigned valid, finished;
+    double peak_ops;
+    unsigned peak_req;
+    char gaps[8][256];
+    int ngaps;
+};
+
+static void CM_PRINTF(2, 3) gap(struct summary *s, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (s->ngaps >= 8)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(s->gaps[s->ngaps++], sizeof(s->gaps[0]), fmt, ap);
+    va_end(ap);
+}
+
+/* Processes per server address: the "per network" of the run rules. */
+static void procs_per_server(const struct pr_run *run, struct summary *s)
+{
+    char hosts[64][128];
+    unsigned count[64] = {0};
+    unsigned nh = 0, k, i;
+    int m;
+
+    for (k = 0; k < run->nclients; k++) {
+        const struct pr_client *c = &run->clients[k];
+        for (m = 0; m < run->procs; m++) {
+            const char *mp = c->mounts[c->nmounts == 1 ? 0 : m % c->nmounts];
+            char h[128];
+            size_t n;
+            if (strncmp(mp, "nfs://", 6) == 0)
+                mp += 6;
+            n = strcspn(mp, ":/");
+            snprintf(h, sizeof(h), "%.*s", (int)n, mp);
+            for (i = 0; i < nh && strcmp(hosts[i], h) != 0; i++)
+                ;
+            if (i == nh && nh < 64)
+                snprintf(hosts[nh++], sizeof(hosts[0]), "%s", h);
+            if (i < 64)
+                count[i]++;
+        }
+    }
+    for (i = 0; i < nh; i++)
+        if (count[i] < RULE_PROCS)
+            gap(s,
+                "fewer than %d processes for server address %s (%u; sfs-reference 17.2)",
+                RULE_PROCS, hosts[i], count[i]);
+}
+
+static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsigned npts,
+                      struct summary *s)
+{
+    const struct pr_run *run = ctx->run;
+    double x[PR_MAX_POINTS], y[PR_MAX_POINTS];
+    unsigned k, even = 1;
+
+    memset(s, 0, sizeof(*s));
+    for (k = 0; k < npts; k++) {
+        if (!measured(ctx, &pts[k]))
+            continue;
+        s->finished++;
+        if (pts[k].sum.invalid)
+            continue;
+        x[s->valid] = pts[k].sum.ops;
+        y[s->valid] = pts[k].sum.resp;
+        s->valid++;
+        if (pts[k].sum.resp > RULE_RESP_MS)
+            gap(s, "run %u: response %.1f ms is above %.0f ms", k + 1, pts[k].sum.resp,
+                RULE_RESP_MS);
+    }
+    s->ort = pr_overall_response(x, y, s->valid);
+    for (k = 2; k < run->npoints; k++)
+        even &= run->points[k] - run->points[k - 1] == run->points[1] - run->points[0];
+    if (run->npoints < RULE_POINTS || !even)
+        gap(s, "%u load point(s)%s: SFS asks for at least %d evenly spaced ones",
+            run->npoints, even ? "" : ", not evenly spaced", RULE_POINTS);
+    if (npts > 0 && pts[npts - 1].finished) {
+        const struct pr_point *p = &pts[npts - 1];
+        s->peak_ops = p->sum.ops;
+        s->peak_req = (unsigned)p->sum.requested;
+        if (p->sum.ops < (double)p->sum.requested * (1.0 - RULE_PEAK_PCT / 100.0))
+            gap(s,
+                "the highest point reached %.0f of %" PRIu64 " ops/s, more than %.0f %% "
+                "short",
+                p->sum.ops, p->sum.requested, RULE_PEAK_PCT);
+    }
+    procs_per_server(run, s);
+    if (run->cfg.warmup_s != LD_STD_WARMUP_S || run->cfg.runtime_s != LD_STD_RUNTIME_S)
+        gap(s, "warm-up %d s and run time %d s: both must be %d s", run->cfg.warmup_s,
+            run->cfg.runtime_s, LD_STD_RUNTIME_S);
+}
+
+static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
+                         unsigned npts, const struct summary *s, FILE *f)
+{
+    unsigned k;
+    int i;
+
+    fprintf(f, "\n==== Summary of %u run(s) ====\n", npts);
+    for (k = 0; k < npts; k++)
+        if (!pts[k].finished)
+            fprintf(f, "Run %u (%u ops/s): FAILED: %s\n", k + 1, pts[k].load,
+                    pts[k].error);
+        else if (pts[k].sum.invalid)
+            fprintf(f, "Run %u (%u ops/s): INVALID (%s): not on the curve\n", k + 1,
+                    pts[k].load, ld_invalid_text(pts[k].val.code));
+    if (s->valid > 0)
+        fprintf(f,
+                "%.0f SPECsfs97_R1.v%d ops per second with an overall response time of "
+                "%.2f ms\n",
+                s->peak_ops, ctx->run->nfs_version, s->ort);
+    else
+        fprintf(f, "No valid point: no overall response time.\n");
+    for (i = 0; i < s->ngaps; i++)
+        fprintf(f, "Run rules: %s\n", s->gaps[i]);
+    if (s->ngaps == 0)
+        fprintf(
+            f, "Run rules: no gap found by sfs_mgr (the disclosure rules still apply)\n");
+}
+
+/* ---- YAML ------------------------------------------------------------------------- */
+
+static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsigned npts,
+                      const struct summary *s, int final)
+{
+    const struct pr_run *run = ctx->run;
+    char path[LD_PATH_MAX + 64], err[CM_ERR_LEN];
+    struct cm_yaml *y;
+    unsigned k, j;
+    int i;
+
+    pr_result_path(run, "sfsres", path, sizeof(path));
+    strcat(path, ".yaml");
+    y = cm_yaml_open(path, err, sizeof(err));
+    if (y == NULL)
+        return -EIO;
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_str(y, "rc_file", run->rc_path);
+    cm_yaml_kv_str(y, "suffix", run->suffix);
+    cm_yaml_kv_str(y, "work_dir", run->work_dir);
+    cm_yaml_kv_str(y, "program", run->prog);
+    cm_yaml_kv_uint(y, "clients", run->nclients);
+    cm_yaml_kv_bool(y, "complete", final);
+    cm_yaml_key(y, "points");
+    cm_yaml_seq_begin(y);
+    for (k = 0; k < npts; k++) {
+        const struct pr_point *p = &pts[k];
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "run", k + 1);
+        cm_yaml_kv_uint(y, "requested_load", p->load);
+        cm_yaml_kv_bool(y, "finished", p->finished);
+        if (!p->finished) {
+            cm_yaml_kv_str(y, "error", p->error);
+        } else {
+            struct ld_report_in in;
+            char line[256];
+            report_in(ctx, p, &in);
+            pr_sfssum_format(&p->sum, line, sizeof(line));
+            line[strcspn(line, "\n")] = '\0';
+            cm_yaml_kv_str(y, "sfssum", line);
+            cm_yaml_kv_bool(y, "valid", !p->sum.invalid);
+            cm_yaml_key(y, "clients");
+            cm_yaml_seq_begin(y);
+            for (j = 0; j < run->nclients; j++) {
+                const struct pr_client_sum *cs = &p->clients[j];
+                cm_yaml_map_begin(y);
+                cm_yaml_kv_uint(y, "client", cs->num);
+                cm_yaml_kv_str(y, "host", cs->host);
+                cm_yaml_kv_double(y, "throughput_ops", (double)cs->ops_x100 / 100.0, 2);
+                cm_yaml_kv_double(y, "avg_response_ms", (double)cs->resp_x100 / 100.0, 2);
+                cm_yaml_kv_uint(y, "total_ops", cs->calls);
+                cm_yaml_kv_uint(y, "test_time_s", cs->runtime_s);
+                cm_yaml_kv_int(y, "invalid_code", cs->code);
+                cm_yaml_map_end(y);
+            }
+            cm_yaml_seq_end(y);
+            cm_yaml_key(y, "aggregate");
+            cm_yaml_map_begin(y);
+            ld_report_yaml_emit(y, &in, &p->val);
+            cm_yaml_map_end(y);
+        }
+        cm_yaml_map_end(y);
+    }
+    cm_yaml_seq_end(y);
+    cm_yaml_key(y, "summary");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "finished_points", s->finished);
+    cm_yaml_kv_uint(y, "valid_points", s->valid);
+    cm_yaml_kv_double(y, "peak_throughput_ops", s->peak_ops, 2);
+    cm_yaml_kv_double(y, "overall_response_ms", s->ort, 3);
+    cm_yaml_key(y, "run_rule_gaps");
+    cm_yaml_seq_begin(y);
+    for (i = 0; i < s->ngaps; i++)
+        cm_yaml_str(y, s->gaps[i]);
+    cm_yaml_seq_end(y);
+    cm_yaml_map_end(y);
+    cm_yaml_map_end(y);
+    if (cm_yaml_close(y, err, sizeof(err)) < 0) {
+        fprintf(ctx->opts->diag, "%s: %s\n", ctx->opts->name, err);
+        return -EIO;
+    }
+    return 0;
+}
+
+/* ---- the picture
+ * ------------------------------------------------------------------------ */
+
+static void picture(const struct pr_ctx *ctx, const struct pr_point *pts, unsigned npts,
+                    char *note, size_t notelen)
+{
+    const struct pr_run *run = ctx->run;
+    double x[PR_MAX_POINTS], y[PR_MAX_POINTS], xi[PR_MAX_POINTS], yi[PR_MAX_POINTS];
+    char path[LD_PATH_MAX + 64], title[256];
+    size_t n = 0, ni = 0;
+    unsigned k;
+    int rc;
+
+    for (k = 0; k < npts; k++) {
+        if (!measured(ctx, &pts[k]))
+            continue;
+        if (!pts[k].sum.invalid) {
+            x[n] = pts[k].sum.ops;
+            y[n++] = pts[k].sum.resp;
+        } else {
+            xi[ni] = pts[k].sum.ops;
+            yi[ni++] = pts[k].sum.resp;
+        }
+    }
+    pr_result_path(run, "sfsres", path, sizeof(path));
+    strcat(path, ".png");
+    snprintf(title, sizeof(title), "FreeSFS %s, %s: %u client(s)", run->prog, run->suffix,
+             run->nclients);
+    rc = pr_plot_curve(path, title, x, y, n, xi, yi, ni, note, notelen);
+    if (rc == 0)
+        snprintf(note, notelen, "%s", path);
+}
+
+/* ---- entry points
+ * ----------------------------------------------------------------------- */
+
+int pr_results_point(const struct pr_ctx *ctx, struct pr_point *pts, unsigned npts)
+{
+    struct pr_point *pt = &pts[npts - 1];
+    char path[LD_PATH_MAX + 64], line[256], note[512];
+    char *buf = NULL;
+    size_t len = 0;
+    struct summary s;
+    FILE *f;
+    int rc = 0;
+
+    if (measured(ctx, pt)) {
+        fill_sum(ctx, pt);
+        pr_sfssum_format(&pt->sum, line, sizeof(line));
+        pr_result_path(ctx->run, "sfssum", path, sizeof(path));
+        rc = append(path, line, strlen(line));
+    }
+    f = open_memstream(&buf, &len);
+    if (f == NULL)
+        return -ENOMEM;
+    res_block(ctx, pt, f);
+    if (measured(ctx, pt))
+        fputs(line, f);
+    fclose(f);
+    pr_result_path(ctx->run, "sfsres", path, sizeof(path));
+    if (rc == 0)
+        rc = append(path, buf, len);
+    free(buf);
+    if (rc < 0)
+        fprintf(ctx->opts->diag, "%s: %s: %s\n", ctx->opts->name, path, strerror(-rc));
+    summarise(ctx, pts, npts, &s);
+    if (write_yaml(ctx, pts, npts, &s, 0) < 0 && rc == 0)
+        rc = -EIO;
+    picture(ctx, pts, npts, note, sizeof(note));
+    return rc;
+}
+
+int pr_results_final(const struct pr_ctx *ctx, struct pr_point *pts, unsigned npts,
+                     FILE *out)
+{
+    char path[LD_PATH_MAX + 64], note[512];
+    char *buf = NULL;
+    size_t len = 0;
+    struct summary s;
+    unsigned k;
+    FILE *f;
+    int rc;
+
+    summarise(ctx, pts, npts, &s);
+    f = open_memstream(&buf, &len);
+    if (f == NULL)
+        return -ENOMEM;
+    summary_text(ctx, pts, npts, &s, f);
+    picture(ctx, pts, npts, note, sizeof(note));
+    fprintf(f, "Curve: %s\n", note);
+    fclose(f);
+    pr_result_path(ctx->run, "sfsres", path, sizeof(path));
+    rc = append(path, buf, len);
+    free(buf);
+    if (write_yaml(ctx, pts, npts, &s, 1) < 0 && rc == 0)
+        rc = -EIO;
+    pr_result_path(ctx->run, "sfssum", path, sizeof(path));
+    fprintf(out, "Summary (%s):\n", path);
+    for (k = 0; k < npts; k++) {
+        char line[256];
+        if (!measured(ctx, &pts[k]))
+            continue;
+        pr_sfssum_format(&pts[k].sum, line, sizeof(line));
+        fputs(line, out);
+    }
+    if (s.valid > 0)
+        fprintf(out, "Overall response time: %.2f ms at a peak of %.0f ops/s\n", s.ort,
+                s.peak_ops);
+    pr_result_path(ctx->run, "sfsres", path, sizeof(path));
+    fprintf(out, "Report: %s\nYAML:   %s.yaml\nCurve:  %s\n", path, path, note);
+    return rc;
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * options.c - sfs_nfsd's command line as one cm_opt table (server layer):
+ * the table gives parsing, the range errors that name the option, --help
+ * and the value echo; sv_options_parse then turns the parsed text into a
+ * struct sv_config (ports, --error rules, --delay-us) and checks what
+ * involves more than one option.  docs/sfs_nfsd.md documents every row.
+ */
+#include "server/sv_int.h"
+#include "common/opt.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#define F(field)                                                                         \
+    offsetof(struct sv_options, field), sizeof(((struct sv_options *)0)->field)
+
+/* Rows: short, long, rc name, type, field, default, min, max, unit,
+ * argument name, help, enums, bare value, flags, exit code. */
+static const struct cm_opt sv_opts[] = {
+    {'b', "bind", NULL, CM_OPT_STRING, F(bind), "127.0.0.1", 0, 0, NULL, "ADDR",
+     "Address to bind (IPv4 or IPv6 literal).", NULL, NULL, 0, 2},
+    {'p', "port", NULL, CM_OPT_INT, F(nfs_port), "12049", 0, 65535, NULL, "PORT",
+     "NFS port; 0 picks a free one.", NULL, NULL, 0, 2},
+    {'m', "mount-port", NULL, CM_OPT_INT, F(mount_port), "12050", 0, 65535, NULL, "PORT",
+     "MOUNT port (may equal -p); 0 picks a free one.", NULL, NULL, 0, 2},
+    {'e', "export", NULL, CM_OPT_LIST, F(exports), "/export", 0, SV_MAX_EXPORTS, NULL,
+     "PATH", "Exported directory, created empty; repeatable.", NULL, NULL, 0, 2},
+    {0, "max-bytes", NULL, CM_OPT_SIZE, F(cfg.max_bytes), NULL, 0, 1152921504606846976.0,
+     "bytes", "SIZE",
+     "File data capacity (K, M, G, T suffixes), 0 = no limit; default half the memory.",
+     NULL, NULL, 0, 2},
+    {0, "root-squash", NULL, CM_OPT_FLAG, F(cfg.root_squash), NULL, 0, 1, NULL, NULL,
+     "Serve AUTH_SYS uid 0 and gid 0 as nobody (65534).", NULL, NULL, 0, 2},
+    {0, "max-connections", NULL, CM_OPT_INT, F(cfg.max_connections), "1024", 1,
+     SV_MAX_CONNECTIONS, NULL, "N",
+     "TCP connections at once; beyond, the one idle the longest is closed.", NULL, NULL,
+     0, 2},
+    {0, "idle-timeout", NULL, CM_OPT_INT, F(idle_timeout_s), "300", 0, 86400, "s", "SEC",
+     "Close TCP connections idle this long; 0 = never.", NULL, NULL, 0, 2},
+    {0, "register", NULL, CM_OPT_FLAG, F(cfg.register_rpcbind), NULL, 0, 1, NULL, NULL,
+     "Also register with rpcbind.", NULL, NULL, 0, 2},
+    {0, "pidfile", NULL, CM_OPT_STRING, F(pidfile), "", 0, 0, NULL, "FILE",
+     "Write the server's process id (removed at exit).", NULL, NULL, 0, 2},
+    {'f', "foreground", NULL, CM_OPT_FLAG, F(foreground), NULL, 0, 1, NULL, NULL,
+     "Stay in the foreground.", NULL, NULL, 0, 2},
+    {0, "stats-file", NULL, CM_OPT_STRING, F(stats_file), "", 0, 0, NULL, "FILE",
+     "Counters as YAML, written on SIGUSR1 and at exit.", NULL, NULL, 0, 2},
+    {0, "seed", NULL, CM_OPT_I64, F(cfg.fault.seed), "2231", 1, 2147483646.0, NULL, "N",
+     "Seed of the fault decisions.", NULL, NULL, 0, 2},
+    {0, "drop-replies", NULL, CM_OPT_DOUBLE, F(cfg.fault.drop_pct), "0", 0, 100, "%",
+     "PCT", "Execute the call but send no reply.", NULL, NULL, 0, 2},
+    {0, "delay-us", NULL, CM_OPT_STRING, F(delay), "0", 0, 0, NULL, "N[:J]",
+     "Hold every reply N us plus a uniform 0..J us.", NULL, NULL, 0, 2},
+    {0, "exit-after", NULL, CM_OPT_I64, F(exit_after), "0", 0, 9.2e18, "calls", "N",
+     "Answer N calls, then exit with status 3 (0 = never).", NULL, NULL, 0, 2},
+    {0, "error", NULL, CM_OPT_LIST, F(errors), NULL, 0, SV_MAX_ERROR_RULES, NULL,
+     "OP=STATUS:PCT",
+     "Answer NFS procedure OP (or all) with STATUS in PCT % of its calls; repeatable.",
+     NULL, NULL, 0, 2},
+    {0, "corrupt-reads", NULL, CM_OPT_DOUBLE, F(cfg.fault.corrupt_pct), "0", 0, 100, "%",
+     "PCT", "Flip one byte of the data of PCT % of READ replies.", NULL, NULL, 0, 2},
+    {0, "wrong-attrs", NULL, CM_OPT_DOUBLE, F(cfg.fault.wrong_attrs_pct), "0", 0, 100,
+     "%", "PCT", "In PCT % of replies, every attribute reports size + 1 and mode ^ 0777.",
+     NULL, NULL, 0, 2},
+    {0, "drop-dirents", NULL, CM_OPT_DOUBLE, F(cfg.fault.drop_dirent_pct), "0", 0, 100,
+     "%", "PCT", "Leave one entry out of PCT % of READDIR(PLUS) replies.", NULL, NULL, 0,
+     2},
+    {0, "change-handles", NULL, CM_OPT_DOUBLE, F(cfg.fault.change_fh_pct), "0", 0, 100,
+     "%", "PCT",
+     "In PCT % of replies, handles differ from the object's usual one (still valid).",
+     NULL, NULL, 0, 2},
+};
+
+_Static_assert(CM_ARRAY_LEN(sv_opts) <= sizeof(((struct sv_options *)0)->src),
+               "struct sv_options: src[] shorter than the option table");
+
+/* The stats file's "options" map: every row's value and source. */
+static void echo(struct cm_yaml *y, const void *data)
+{
+    const struct sv_options *o = data;
+
+    cm_opt_yaml(y, sv_opts, CM_ARRAY_LEN(sv_opts), o, o->src);
+}
+
+void sv_options_help(FILE *out)
+{
+    fprintf(out, "usage: sfs_nfsd [options]\n"
+                 "A user-space NFSv2/v3 + MOUNT v1/v3 server with an in-memory file "
+                 "system.\nEvery port serves NFS and MOUNT, over UDP and TCP. Fault "
+                 "decisions are\ndeterministic for a given --seed and call sequence.\n"
+                 "options:\n");
+    cm_opt_help(out, sv_opts, CM_ARRAY_LEN(sv_opts));
+}
+
+/* What the rows leave as text or in another type becomes the config. */
+static int finish(struct sv_options *o, char *err, size_t errlen)
+{
+    struct sv_config *cfg = &o->cfg;
+
+    cfg->bind_addr = o->bind;
+    cfg->nfs_port = (uint16_t)o->nfs_port;
+    cfg->mount_port = (uint16_t)o->mount_port;
+    cfg->idle_timeout_s = (unsigned)o->idle_timeout_s;
+    cfg->fault.exit_after = (uint64_t)o->exit_after;
+    cfg->stats_file = o->stats_file[0] ? o->stats_file : NULL;
+    cfg->echo = echo;
+    cfg->echo_data = o;
+    cfg->nexports = o->exports.n;
+    for (int i = 0; i < o->exports.n; i++)
+        cfg->exports[i] = o->exports.v[i];
+    for (int i = 0; i < o->errors.n; i++)
+        if (sv_fault_parse_error(&cfg->fault, o->errors.v[i], err, errlen) != 0)
+            return -EINVAL;
+    return sv_fault_parse_delay(&cfg->fault, o->delay, err, errlen);
+}
+
+int sv_options_parse(struct sv_options *o, int argc, char **argv, char *err,
+                     size_t errlen)
+{
+    const struct cm_opt *bad;
+    int first = argc, rc;
+
+    memset(o, 0, sizeof(*o));
+    sv_config_defaults(&o->cfg);
+    /* The table's defaults always parse (a unit test checks it); --max-bytes
+     * has none there and keeps sv_config_defaults' memory-based one. */
+    rc = cm_opt_defaults(sv_opts, CM_ARRAY_LEN(sv_opts), o, o->src, err, errlen);
+    if (rc < 0)
+        return rc;
+    rc = cm_opt_parse_argv(sv_opts, CM_ARRAY_LEN(sv_opts), o, o->src, argc, argv, &first,
+                           &bad, err, errlen);
+    if (rc != 0)
+        return rc < 0 ? rc : SV_OPTIONS_HELP;
+    if (first < argc)
+        return cm_errf(err, errlen, "unexpected argument '%s' (see --help)", argv[first]);
+    return finish(o, err, errlen);
+}
