@@ -428,7 +428,7 @@ int ld_child_main(int fd, unsigned child, void *data)
              * before START does not let the server cool down. */
             if (answer(c, h.type, NULL, 0) < 0)
                 break;
-            if (!c->has_pending)
+            if (!c->has_pending && !c->setup->plan) /* a replay holds no load */
                 rc = ld_child_load_phase(c, LD_CPHASE_WARMUP, 0);
             if (rc == 0)
                 continue;

@@ -116,7 +116,7 @@ static int lookup_or_mkdir(struct ld_child *c, const struct nf_fh *dir, const ch
         }
         if (rc < 0)
             return ld_child_fail(c, rc, "%s %s: %s", mk ? "mkdir" : "lookup", name,
-                        rp_status_text(rc));
+                                 rp_status_text(rc));
         if (st == 0)
             return 0;
         if (step == 0 && st != NF_ST_NOENT)
@@ -156,8 +156,8 @@ int ld_init_mount(struct ld_child *c)
      * retransmissions) fails at once, by name, instead of after minutes */
     rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
     if (rc == -ETIMEDOUT)
-        return ld_child_fail(c, rc, "mount %s: no reply in %u s (%s)", spec, o.timeout_ms / 1000,
-                    err);
+        return ld_child_fail(c, rc, "mount %s: no reply in %u s (%s)", spec,
+                             o.timeout_ms / 1000, err);
     if (rc < 0)
         return ld_child_fail(c, rc, "Unable to mount %s: %s", spec, err);
     c->mounted = 1;
@@ -217,7 +217,8 @@ static int init_op(struct ld_child *c, int op, uint32_t i)
         rc = c->req.rpc_status;
     }
     ld_files_name(&c->files, i, name, sizeof(name));
-    return ld_child_fail(c, rc, "populate: %s %s: %s", nf_op_name(op), name, rp_status_text(rc));
+    return ld_child_fail(c, rc, "populate: %s %s: %s", nf_op_name(op), name,
+                         rp_status_text(rc));
 }
 
 /* Like init_op, but any NFS status other than OK (or `also`) fails. */
@@ -230,7 +231,7 @@ static int init_ok(struct ld_child *c, int op, uint32_t i, uint32_t also)
         return st < 0 ? st : 0;
     ld_files_name(&c->files, i, name, sizeof(name));
     return ld_child_fail(c, -EIO, "populate: %s %s: NFS error %s", nf_op_name(op), name,
-                nf_status_name((uint32_t)st));
+                         nf_status_name((uint32_t)st));
 }
 
 /* Looks entry i up.  Returns 1 when it exists (type and size in c->req), 0
@@ -245,7 +246,7 @@ static int probe(struct ld_child *c, uint32_t i)
         return 0;
     if (st != 0)
         return ld_child_fail(c, -EIO, "populate: lookup: NFS error %s",
-                    nf_status_name((uint32_t)st));
+                             nf_status_name((uint32_t)st));
     return 1;
 }
 

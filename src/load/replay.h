@@ -127,12 +127,13 @@ void ld_replay_free(struct ld_child *c);
 
 /* ---- results (replay_report.c) ----------------------------------------- */
 
-/* The replay lines of the client report. */
-void ld_replay_report_text(FILE *out, const struct ld_replay_plan *p, double speed,
-                           const struct ld_stats *s);
+/* The replay lines of the client report.  p may be NULL (the prime's
+ * aggregate has no plan): the plan's own figures are then left out. */
+void ld_replay_report_text(FILE *out, const struct ld_config *cfg,
+                           const struct ld_replay_plan *p, const struct ld_stats *s);
 
-/* The "replay:" section of the YAML results (docs/replay.md). */
-void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_replay_plan *p,
-                           double speed, const struct ld_stats *s);
+/* The "replay:" section of the YAML results (docs/replay.md); p as above. */
+void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_config *cfg,
+                           const struct ld_replay_plan *p, const struct ld_stats *s);
 
 #endif /* LD_REPLAY_H */

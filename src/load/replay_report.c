@@ -20,12 +20,13 @@ static double expected_s(const struct ld_stats *s, double speed)
     return speed > 0 ? (double)s->replay_trace_ns / 1e9 / speed : 0;
 }
 
-void ld_replay_report_text(FILE *out, const struct ld_replay_plan *p, double speed,
-                           const struct ld_stats *s)
+void ld_replay_report_text(FILE *out, const struct ld_config *cfg,
+                           const struct ld_replay_plan *p, const struct ld_stats *s)
 {
-    double run = (double)s->replay_run_ns / 1e9;
+    double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
 
-    fprintf(out, "\nTrace replay of %s (%s), speed %g\n", p->file, p->format, speed);
+    fprintf(out, "\nTrace replay of %s (%s), speed %g\n", cfg->trace_file,
+            p ? p->format : cfg->trace_format, speed);
     fprintf(out, "  records %llu, calls %llu, skipped %llu, could not keep up %llu\n",
             (unsigned long long)s->replay_records, (unsigned long long)s->replay_calls,
             (unsigned long long)s->replay_skipped, (unsigned long long)s->replay_behind);
@@ -50,19 +51,21 @@ void ld_replay_report_text(FILE *out, const struct ld_replay_plan *p, double spe
     }
 }
 
-void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_replay_plan *p,
-                           double speed, const struct ld_stats *s)
+void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_config *cfg,
+                           const struct ld_replay_plan *p, const struct ld_stats *s)
 {
-    double run = (double)s->replay_run_ns / 1e9;
+    double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
     unsigned i;
 
     cm_yaml_key(y, "replay");
     cm_yaml_map_begin(y);
-    cm_yaml_kv_str(y, "file", p->file);
-    cm_yaml_kv_str(y, "format", p->format);
+    cm_yaml_kv_str(y, "file", cfg->trace_file);
+    cm_yaml_kv_str(y, "format", p ? p->format : cfg->trace_format);
     cm_yaml_kv_double(y, "speed", speed, -1);
-    cm_yaml_kv_uint(y, "units", p->nunits);
-    cm_yaml_kv_uint(y, "streams", p->nstreams);
+    if (p) {
+        cm_yaml_kv_uint(y, "units", p->nunits);
+        cm_yaml_kv_uint(y, "streams", p->nstreams);
+    }
     cm_yaml_kv_uint(y, "records", s->replay_records);
     cm_yaml_kv_uint(y, "calls", s->replay_calls);
     cm_yaml_kv_uint(y, "skipped", s->replay_skipped);
@@ -84,6 +87,10 @@ void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_replay_plan *p,
     cm_yaml_kv_uint(y, "max", s->replay_late.max_us);
     cm_yaml_kv_double(y, "resolution_pct", cm_hist_resolution_pct(), 3);
     cm_yaml_map_end(y);
+    if (!p) {
+        cm_yaml_map_end(y);
+        return;
+    }
     cm_yaml_key(y, "reader");
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "records", p->records);

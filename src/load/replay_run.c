@@ -513,7 +513,7 @@ int ld_replay_run(struct ld_child *c)
             rc = issue(rp);
         if (rc == 0 && !idle(rp))
             rc = wait_and_service(rp, now);
-        if (rc < 0) { /* the client gave up (its TCP reconnection included) */
+        if (rc < 0) {       /* the client gave up (its TCP reconnection included) */
             if (rc != -EIO) /* -EIO: a reader error, already in last_error */
                 cm_errf(c->last_error, sizeof(c->last_error), "replay: %s: %s",
                         ld_config_mount_for_child(c->cfg, (int)c->index),

@@ -173,9 +173,10 @@ static int drive(struct ld_parent *p, const struct ld_config *cfg,
         return cm_errf(p->last_error, sizeof(p->last_error), "no answer on stdin"), -EIO;
     if (plan) {
         double s = ld_replay_expected_s(plan, cfg->trace_speed);
-        ld_progress(log, "Starting replay of %s: %llu records, %.3f s of trace at speed %g.",
-                 cfg->trace_file, (unsigned long long)plan->records,
-                 (double)plan->trace_ns / 1e9, cfg->trace_speed);
+        ld_progress(log,
+                    "Starting replay of %s: %llu records, %.3f s of trace at speed %g.",
+                    cfg->trace_file, (unsigned long long)plan->records,
+                    (double)plan->trace_ns / 1e9, cfg->trace_speed);
         rc = ld_parent_phase(p, LD_MSG_RUN, 0,
                              s > 0 ? (unsigned)s + PHASE_SLACK_S : PHASE_INIT_S);
         if (rc == 0)
@@ -216,10 +217,6 @@ static void report(const struct ld_setup *su, const struct ld_stats *all, char *
 
     ld_run_report_in(su, all, host, sizeof(host), &in);
     ld_validity_check(&in, &val);
-    /* SFS's validity rules judge the mix and the SFS parameters: a replay
-     * has neither (docs/replay.md). */
-    if (su->plan)
-        val.code = LD_VALID, val.nlines = 0;
     ld_report_client(su->out, &in, &val);
     fflush(su->out);
     if (su->cfg->yaml_path[0]) {

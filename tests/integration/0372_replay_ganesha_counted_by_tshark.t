@@ -37,9 +37,18 @@ counted() {
     t0=$(date +%s.%N) # every call before this is preparation
     prompted_go
     RC=$PROMPTED_RC
-    sleep 1
+    # stop the capture once its file has stopped growing (dumpcap writes in
+    # batches; stopping it early loses the last packets)
+    local size=-1 i=0
+    while [ $i -lt 50 ] && [ "$size" != "$(stat -c %s "$T_DIR/cap.pcap" 2>/dev/null)" ]; do
+        size=$(stat -c %s "$T_DIR/cap.pcap" 2>/dev/null)
+        sleep 0.4
+        i=$((i + 1))
+    done
+    kill -INT "$tpid" 2>/dev/null
+    wait_for "! alive $tpid" 100 0.05
     stop_pid "$tpid"
-    grep -i "dropped" "$T_DIR/tshark.err" | grep -vq " 0 " && diag "$(cat "$T_DIR/tshark.err")"
+    grep -i "dropped" "$T_DIR/tshark.err" | grep -q "/[1-9]" && diag "$(cat "$T_DIR/tshark.err")"
     GOT=$(tshark -n -r "$T_DIR/cap.pcap" -d "udp.port==$port,rpc" -Y "frame.time_epoch >= $t0 && rpc.msgtyp == 0 && nfs" \
         -T fields -e rpc.xid -e nfs.procedure_v3 -e nfs.count3 2>/dev/null | python3 -c "
 import sys
