@@ -75,6 +75,7 @@ static void replay_points_per_speed(void **state)
     assert_true(load_text(&run, text) < 0);
     assert_non_null(strstr(diagbuf, "test_prime_rc:5: error: TRACE_SPEED"));
     assert_non_null(strstr(diagbuf, "'fast' is not a speed"));
+    pr_run_free(&run);
 }
 
 static void points_from_list_and_from_increments(void **state)
