@@ -13,7 +13,7 @@ GEN      := $(BUILD)/gen
 
 # Layers in link order is irrelevant (we link them as one group), but the
 # list also names the directories docs/ARCHITECTURE.md describes.
-LAYERS   := common rpc nfs load prime trace analyze server
+LAYERS   := common rpc nfs validate load prime trace analyze server
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
@@ -43,8 +43,9 @@ PRESENT_LAYERS := $(foreach l,$(LAYERS),$(if $(call LAYER_SRCS,$(l)),$(l)))
 DEPS_common  := common
 DEPS_rpc     := rpc common
 DEPS_nfs     := nfs rpc common
-DEPS_load    := load trace nfs rpc common
-DEPS_prime   := prime load trace nfs rpc common
+DEPS_validate := validate nfs rpc common
+DEPS_load    := load validate trace nfs rpc common
+DEPS_prime   := prime load validate trace nfs rpc common
 # trace stays below load: the replay engine (src/load/replay*.c) reads traces.
 DEPS_trace   := trace common
 DEPS_analyze := analyze trace common

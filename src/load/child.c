@@ -71,6 +71,14 @@ static void on_checkpoint(void *data, const struct ld_pace_checkpoint *cp)
                      cp->sleep_ms_new, cp->capped ? " (capped)" : "");
 }
 
+int64_t ld_child_seed(const struct ld_config *cfg, unsigned index)
+{
+    /* Every child of every client draws its own stream: the clients of a
+     * multi-client run must not repeat each other's op sequence (-N is 1 for
+     * a standalone run, so its children keep seed + k). */
+    return cfg->seed + (int64_t)LD_MAX_PROCS * (cfg->client_num - 1) + index;
+}
+
 int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned index,
                   int ctl_fd)
 {
@@ -88,7 +96,7 @@ int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned ind
     c->ctl_fd = ctl_fd;
     c->log = setup->log;
     c->debug = cfg->debug_mask;
-    cm_rng_seed(&c->rng, cfg->seed + index);
+    cm_rng_seed(&c->rng, ld_child_seed(cfg, index));
     ld_stats_reset(&c->stats);
     ld_biod_init(&c->biod, NULL, ld_op_prepare, ld_op_done, c);
 
@@ -120,7 +128,7 @@ int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned ind
     for (g = 0; g < c->ws.ngroups; g++)
         ld_workset_group(&c->ws, g, &c->groups[g].first, &c->groups[g].count);
     ld_pacer_init(&c->pacer, NULL, NULL, cfg->pace_mode, sz->child_rate,
-                  cfg->seed + 1000003 * (index + 1));
+                  ld_child_seed(cfg, index) + 1000003 * (index + 1));
     ld_op_decks_init(c);
     c->pacer.on_checkpoint = on_checkpoint;
     c->pacer.hook_data = c;

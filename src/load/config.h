@@ -15,7 +15,8 @@
 #define LD_HOST_MAX    256
 #define LD_MAX_BIODS   32 /* -R/-W upper bound (MAX_BIODS) */
 #define LD_MAX_MOUNTS  1024
-#define LD_CONFIG_NSRC 64 /* >= rows of the option table */
+#define LD_MAX_PROCS   1024 /* -p upper bound */
+#define LD_CONFIG_NSRC 64   /* >= rows of the option table */
 
 /* SFS 3.0 standard values (§23); a run that departs from one is INVALID. */
 #define LD_STD_RUNTIME_S  300
@@ -75,6 +76,7 @@ struct ld_config {
     int pace_mode;               /* --open-loop[=poisson|fixed]: enum ld_pace_mode */
     int64_t seed;                /* --seed (CM_RNG_DEFAULT_SEED); child k uses seed + k */
     char yaml_path[LD_PATH_MAX]; /* --yaml FILE, "" = none */
+    char restart_cmd[LD_PATH_MAX]; /* --restart-cmd CMD (-V), "" = none */
 
     /* Trace replay (D11, docs/replay.md): a trace file replaces the mix. */
     char trace_file[LD_PATH_MAX]; /* --trace FILE, "" = the synthetic mix */

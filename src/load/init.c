@@ -351,7 +351,7 @@ int ld_init_populate(struct ld_child *c)
     if (fresh == NULL)
         return ld_child_fail(c, -ENOMEM, "populate: out of memory");
     /* Sizes depend on the seed and the child only: a re-run restores them. */
-    cm_rng_seed(&sizes, c->cfg->seed * 7919 + c->index + 1);
+    cm_rng_seed(&sizes, ld_child_seed(c->cfg, c->index) * 7919 + 1);
     for (i = 0; i < t->count[LD_CAT_IO]; i++)
         t->f[t->first[LD_CAT_IO] + i].init_size = ld_filesize_draw(&sizes);
     c->biod.timeout_ms = nf_class_timeout_ms(NF_CLASS_INIT, c->cfg->tcp);

@@ -42,4 +42,14 @@
 int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, char *err,
            size_t errlen);
 
+/*
+ * -V LEVEL: runs the validation suite (src/validate, vd.h) on the one mount
+ * point instead of a load; its report goes to out, the level-3 answers come
+ * from in.  Returns LD_EXIT_OK when the server passed, LD_EXIT_FAILED when
+ * it did not ("validation terminated with errors"), LD_EXIT_MOUNTS with
+ * err for more than one mount point.
+ */
+int ld_validate(const struct ld_config *cfg, const char *prog, FILE *out, FILE *in,
+                char *err, size_t errlen);
+
 #endif /* LD_H */

@@ -166,6 +166,11 @@ struct ld_child {
  * struct ld_setup *.  Returns the process exit status (0 ok). */
 int ld_child_main(int fd, unsigned child, void *data);
 
+/* The seed of child index of this client: --seed + 1024 x (-N - 1) + index,
+ * so that no two children of a run, on one client or on several, draw the
+ * same stream, and a re-run of the same client draws the same one again. */
+int64_t ld_child_seed(const struct ld_config *cfg, unsigned index);
+
 /* Set-up and tear-down of a child context (also used by tests). */
 int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned index,
                   int ctl_fd);

@@ -40,7 +40,7 @@ static const struct cm_opt_enum stable_modes[] = {
 static const struct cm_opt ld_opts[] = {
     {'l', "load", "LOAD", CM_OPT_INT, F(load), "60", 1, 10000000, "ops/s", "LOAD",
      "Requested load of this client in NFS operations per second.", NULL, NULL, 0, 97},
-    {'p', "procs", "PROCS", CM_OPT_INT, F(procs), "4", 1, 1024, "processes", "N",
+    {'p', "procs", "PROCS", CM_OPT_INT, F(procs), "4", 1, LD_MAX_PROCS, "processes", "N",
      "Number of load-generating child processes.", NULL, NULL, 0, 98},
     {'t', "runtime", "RUNTIME", CM_OPT_INT, F(runtime_s), "300", 1, 1000000, "s", "SEC",
      "Length of the measured run.", NULL, NULL, CM_OPT_NONSTD, 99},
@@ -110,10 +110,15 @@ static const struct cm_opt ld_opts[] = {
      "Open-loop pacing on absolute deadlines (poisson or fixed arrivals).", pace_modes,
      "poisson", CM_OPT_CLI_ONLY | CM_OPT_OPT_ARG, 122},
     {0, "seed", NULL, CM_OPT_I64, F(seed), "2231", 1, 2147483646.0, NULL, "N",
-     "Random seed; child k uses seed + k.", NULL, NULL, 0, 123},
+     "Random seed; child k of client n uses seed + 1024 x (n - 1) + k.", NULL, NULL, 0,
+     123},
     {0, "yaml", NULL, CM_OPT_STRING, F(yaml_path), "", 0, 0, NULL, "FILE",
      "Also write every result and parameter to this YAML file.", NULL, NULL,
      CM_OPT_CLI_ONLY, 124},
+    {0, "restart-cmd", NULL, CM_OPT_STRING, F(restart_cmd), "", 0, 0, NULL, "CMD",
+     "With -V: shell command that restarts the server, to check that the COMMIT "
+     "verifier changes.",
+     NULL, NULL, CM_OPT_CLI_ONLY, 128},
     {0, "trace", "TRACE_FILE", CM_OPT_STRING, F(trace_file), "", 0, 0, NULL, "FILE",
      "Replay this trace instead of the SFS mix (docs/replay.md).", NULL, NULL, 0, 125},
     {0, "trace-format", "TRACE_FORMAT", CM_OPT_STRING, F(trace_format), "auto", 0, 0,
@@ -184,6 +189,9 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     if (cfg->interactive && cfg->prime_host[0])
         return fail(exit_code, row_of('i')->exit_code,
                     cm_errf(err, errlen, "-i: not allowed with -M"));
+    if (cfg->validate && cfg->nmounts > 1) /* sfs-reference §19 */
+        return fail(exit_code, LD_EXIT_MOUNTS,
+                    cm_errf(err, errlen, "Can only validate one directory at a time."));
     if (cfg->prime_host[0]) {
         char host[LD_HOST_MAX];
         uint16_t port;

@@ -248,13 +248,8 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
     double us;
     int code, rc;
 
-    if (cfg->validate > 0) {
-        /* The validation suite (sfs-reference §19) is a later issue: say so
-         * rather than silently running a load instead. */
-        cm_errf(err, errlen, "-V %d: the validation suite is not in this build yet",
-                cfg->validate);
-        return LD_EXIT_FAILED;
-    }
+    if (cfg->validate > 0)
+        return ld_validate(cfg, prog, out, stdin, err, errlen);
     if (cfg->kill_run[0]) {
         rc = ld_pidfile_kill(cfg->kill_run, err, errlen);
         fprintf(log, "%s: %s\n", prog, err);

@@ -12,12 +12,13 @@ declare -A allowed=(
     [common]=""
     [rpc]="common"
     [nfs]="rpc common"
-    [load]="trace nfs rpc common"
-    [prime]="load trace nfs rpc common"
+    [validate]="nfs rpc common"
+    [load]="validate trace nfs rpc common"
+    [prime]="load validate trace nfs rpc common"
     [trace]="common"
     [analyze]="trace common"
     [server]="nfs rpc common"
-    [bin]="common rpc nfs load prime trace analyze server"
+    [bin]="common rpc nfs validate load prime trace analyze server"
 )
 plan 5
 

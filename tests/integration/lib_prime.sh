@@ -30,7 +30,7 @@ run_procs() {
         pid=${d#/proc/}
         [ "$pid" = "$$" ] && continue
         [ -r "$d/cmdline" ] || continue
-        args=$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null)
+        args=$( { tr '\0' ' ' <"$d/cmdline"; } 2>/dev/null)
         case "$args" in
         *sfs_mgr*"$T_DIR"* | *sfs_prime*"$T_DIR"* | *"freesfs-$tag-CL"*) ;;
         *) continue ;;

@@ -371,6 +371,28 @@ static void parent_notices_a_dead_child(void **state)
     ld_parent_free(&p);
 }
 
+/* No two children of a run draw the same stream: not two of one client, and
+ * not the same child number on two clients (-N); a client's re-run draws
+ * the same one again. */
+static void every_child_of_every_client_has_its_own_seed(void **state)
+{
+    struct ld_config a, b;
+    unsigned k;
+
+    (void)state;
+    ld_config_defaults(&a, 3);
+    b = a;
+    a.client_num = 1;
+    b.client_num = 2;
+    assert_int_equal(ld_child_seed(&a, 0), a.seed); /* standalone: seed + k */
+    for (k = 0; k < 4; k++) {
+        assert_int_equal(ld_child_seed(&a, k), ld_child_seed(&a, k));
+        assert_true(ld_child_seed(&a, k) != ld_child_seed(&b, k));
+        assert_true(ld_child_seed(&a, k) != ld_child_seed(&a, k + 1));
+    }
+    assert_true(ld_child_seed(&a, LD_MAX_PROCS - 1) < ld_child_seed(&b, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,6 +406,7 @@ int main(void)
                                         teardown_child),
         cmocka_unit_test_setup_teardown(hot_results_decode_into_the_slot, setup_child,
                                         teardown_child),
+        cmocka_unit_test(every_child_of_every_client_has_its_own_seed),
         cmocka_unit_test(parent_drives_the_phases),
         cmocka_unit_test(parent_reports_a_child_error),
         cmocka_unit_test(parent_notices_a_dead_child),
