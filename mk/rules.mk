@@ -13,7 +13,7 @@ GEN      := $(BUILD)/gen
 
 # Layers in link order is irrelevant (we link them as one group), but the
 # list also names the directories docs/ARCHITECTURE.md describes.
-LAYERS   := common rpc nfs validate load prime trace analyze server
+LAYERS   := common rpc nfs validate load prime trace analyze server submit
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
@@ -61,6 +61,10 @@ LAYER_sfs_prime := prime
 libs_of = $(foreach l,$(DEPS_$(1)),$(if $(filter $(l),$(PRESENT_LAYERS)),$(BUILD)/lib/lib$(l).a)) $(BUILD)/lib/libxdrgen.a
 link_of = -Wl,--start-group $(call libs_of,$(1)) -Wl,--end-group $(LIBS)
 prog_layer = $(or $(LAYER_$(1)),all)
+# sfs_rc: the rc file from the shell (runsfs); sfs_generate: submissions
+LAYER_sfs_rc := common
+DEPS_submit  := submit common
+LAYER_sfs_generate := submit
 # tests/unit/test_<layer>_<module>.c links <layer>; test_<layer>.c too.
 test_layer = $(or $(filter $(LAYERS),$(word 2,$(subst _, ,$(1)))),all)
 LAYER_LIBS := $(call libs_of,all)
@@ -70,7 +74,9 @@ PROG_SRCS := $(wildcard src/bin/*.c)
 PROGS     := $(patsubst src/bin/%.c,$(BINDIR)/%,$(PROG_SRCS))
 # sfs3 is sfs run under another name (the NFS version follows argv[0]).
 ALIASES   := $(if $(filter $(BINDIR)/sfs,$(PROGS)),$(BINDIR)/sfs3)
+# Shell front ends (runsfs) are copied into $(BINDIR) beside the programs.
 SCRIPTS_BIN := $(wildcard scripts/bin/*)
+SCRIPTS_OUT := $(SCRIPTS_BIN:scripts/bin/%=$(BINDIR)/%)
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -87,7 +93,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 .SUFFIXES:
 .SECONDARY:
 
-all: $(PROGS) $(ALIASES) tools
+all: $(PROGS) $(ALIASES) $(SCRIPTS_OUT) tools
 
 tools: $(TOOL_BINS)
 
@@ -140,6 +146,12 @@ $(foreach p,$(PROG_SRCS:src/bin/%.c=%),$(eval $(call PROG_RULE,$(p))))
 
 $(BINDIR)/sfs3: $(BINDIR)/sfs
 	ln -sf sfs $@
+
+# A new file renamed into place: a running copy of the script keeps reading
+# the old one.
+$(SCRIPTS_OUT): $(BINDIR)/%: scripts/bin/%
+	@mkdir -p $(@D)
+	cp $< $@.tmp && chmod 755 $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/tools/%: tests/tools/%.c $(LAYER_LIBS)
 	@mkdir -p $(@D)
@@ -217,16 +229,16 @@ fuzz-test:
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/freesfs
-	for p in $(PROGS); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
+	for p in $(PROGS) $(SCRIPTS_OUT); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
 	ln -sf sfs $(DESTDIR)$(PREFIX)/bin/sfs3
-	cp -r rc $(DESTDIR)$(PREFIX)/share/freesfs/
+	cp -r rc C.wrappers $(DESTDIR)$(PREFIX)/share/freesfs/
 
 uninstall:
-	for p in $(notdir $(PROGS)) sfs3; do rm -f $(DESTDIR)$(PREFIX)/bin/$$p; done
+	for p in $(notdir $(PROGS) $(SCRIPTS_OUT)) sfs3; do rm -f $(DESTDIR)$(PREFIX)/bin/$$p; done
 	rm -rf $(DESTDIR)$(PREFIX)/share/freesfs
 
 clean:
-	rm -rf build $(PROGS) $(ALIASES) bin/sfs3
+	rm -rf build $(PROGS) $(ALIASES) $(SCRIPTS_OUT) bin/sfs3
 
 format:
 	clang-format -i $$(git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 'bench/*.c')
@@ -239,6 +251,8 @@ lint: $(GEN_H)
 	@command -v cppcheck >/dev/null || { echo "lint: skipped (no cppcheck; scripts/install-deps)"; exit 0; }; \
 	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
 	  --inline-suppr --suppress=missingIncludeSystem -Isrc -I$(GEN) src tests/unit
+	@command -v shellcheck >/dev/null || { echo "lint: shellcheck skipped (scripts/install-deps)"; exit 0; }; \
+	shellcheck $(SCRIPTS_BIN)
 
 # gcc and clang, warnings as errors: the pre-merge check.
 warnings:

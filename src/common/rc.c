@@ -104,7 +104,7 @@ const char *cm_rc_value(const struct cm_rc *rc, const char *name, const char *df
 
 /* Sets name (a later assignment replaces an earlier one, as in sh). */
 static int set_var(struct cm_rc *rc, const char *name, size_t nlen, char *value,
-                   long line)
+                   long line, size_t off, size_t end)
 {
     struct cm_rc_var *v;
     size_t i;
@@ -115,6 +115,8 @@ static int set_var(struct cm_rc *rc, const char *name, size_t nlen, char *value,
             free(v->value);
             v->value = value;
             v->line = line;
+            v->off = off;
+            v->end = end;
             return 0;
         }
     }
@@ -132,6 +134,8 @@ static int set_var(struct cm_rc *rc, const char *name, size_t nlen, char *value,
         return -ENOMEM;
     v->value = value;
     v->line = line;
+    v->off = off;
+    v->end = end;
     rc->n++;
     return 0;
 }
@@ -140,7 +144,7 @@ static int set_var(struct cm_rc *rc, const char *name, size_t nlen, char *value,
 
 struct scan {
     struct cm_rc *rc;
-    const char *p, *end;
+    const char *base, *p, *end;
     long line;
     char *buf; /* the value being built */
     size_t len, cap;
@@ -383,7 +387,7 @@ static void not_assignment(struct scan *s)
 /* One line (or more, when a quote spans lines).  Returns -ENOMEM or 0. */
 static int statement(struct scan *s, cm_rc_known_fn known, void *data)
 {
-    const char *name;
+    const char *name, *vend;
     size_t nlen;
     long line;
     int rc;
@@ -423,6 +427,7 @@ static int statement(struct scan *s, cm_rc_known_fn known, void *data)
         skip_line(s);
         return s->nomem ? -ENOMEM : 0;
     }
+    vend = s->p;
     skip_blanks(s);
     if (!at_end(s) && *s->p != '\n' && *s->p != '#') {
         if (!shell_char(s, *s->p))
@@ -441,7 +446,8 @@ static int statement(struct scan *s, cm_rc_known_fn known, void *data)
 
         if (v == NULL)
             return -ENOMEM;
-        rc = set_var(s->rc, name, nlen, v, line);
+        rc = set_var(s->rc, name, nlen, v, line, (size_t)(name - s->base),
+                     (size_t)(vend - s->base));
         if (rc < 0) {
             free(v);
             return rc;
@@ -470,6 +476,7 @@ int cm_rc_parse(struct cm_rc *rc, const char *name, const char *text, size_t len
         return -ENOMEM;
     memset(&s, 0, sizeof(s));
     s.rc = rc;
+    s.base = text;
     s.p = text;
     s.end = text + len;
     s.line = 1;

@@ -26,6 +26,9 @@ struct cm_rc_var {
     char *name;
     char *value; /* after quote removal and expansion */
     long line;   /* where the (last) assignment starts */
+    /* its bytes in the parsed text: [off, end) holds NAME=value without
+     * the blanks and comment after it (cm_rc_edit replaces exactly these) */
+    size_t off, end;
 };
 
 struct cm_rc {
@@ -79,5 +82,46 @@ void cm_rc_warning(struct cm_rc *rc, const struct cm_rc_var *v, const char *fmt,
  * into (free(*words) frees all).  Returns the count, or -E2BIG / -ENOMEM.
  */
 int cm_rc_split(const char *value, char ***words, size_t max);
+
+/* ---- writing (rcwrite.c: runsfs saves rc files through sfs_rc) ------------- */
+
+struct cm_rc_assign {
+    const char *name;  /* NAME: a letter or '_', then letters, digits, '_' */
+    const char *value; /* stored literally: no $NAME in it is expanded */
+};
+
+/*
+ * Writes value as rc text that the parser reads back as exactly value: bare
+ * when it is non-empty and only letters, digits and _ - . / : , + @ %,
+ * otherwise in double quotes with $ ` " and \ escaped.  Returns the length,
+ * or -E2BIG when it does not fit in len bytes (with its NUL).
+ */
+int cm_rc_quote(const char *value, char *buf, size_t len);
+
+/*
+ * Applies n assignments to an rc text (len bytes, named name in messages):
+ * the last assignment of each name is replaced in place by NAME=value, so
+ * that every other byte - comments (also one after the value), blank
+ * lines, the order of the lines - stays as it was; a name the text does
+ * not assign is appended on a line of its own.  When sets name a variable
+ * twice, the later one wins.  A text with errors is refused: -EINVAL with
+ * every error reported to diag (FILE:LINE) and the first in err; so is a
+ * bad name.  *out gets the new text (malloc'ed, NUL-terminated) and
+ * *outlen its length.  Returns 0, -EINVAL, -EIO (the result would not read
+ * back as asked: a bug) or -ENOMEM.  Every failure is also written to diag
+ * (when not NULL), so a caller with a diag stream prints nothing itself.
+ */
+int cm_rc_edit(const char *name, const char *text, size_t len,
+               const struct cm_rc_assign *sets, size_t n, char **out, size_t *outlen,
+               FILE *diag, char *err, size_t errlen);
+
+/*
+ * cm_rc_edit on the file from (NULL: path itself), written to path through
+ * a temporary file and rename (cm_atomic): path is replaced whole or not at
+ * all, and it is left alone when from has errors.  Failures to read or
+ * write go to diag too.
+ */
+int cm_rc_write(const char *path, const char *from, const struct cm_rc_assign *sets,
+                size_t n, FILE *diag, char *err, size_t errlen);
 
 #endif /* CM_RC_H */

@@ -4,8 +4,9 @@
  * other.  resolve.c and clientcmd.c build the run and its command lines,
  * launch.c starts and stops processes, point.c drives one load point over
  * the control plane, aggregate.c adds the clients up (sfs-reference §11),
- * results.c writes the result files (D10), curve.c the overall response
- * time and the picture, mgr.c runs the points, clean.c is -c and -k.
+ * results.c writes the result files (D10; the overall response time is
+ * common/curve.h's), plot.c the picture, mgr.c runs the points, clean.c is
+ * -c and -k.
  */
 #ifndef PR_INT_H
 #define PR_INT_H
@@ -110,14 +111,6 @@ struct pr_sum {
 };
 /* One line with its newline; returns its length. */
 int pr_sfssum_format(const struct pr_sum *s, char *buf, size_t len);
-
-/* ---- curve.c
- * ------------------------------------------------------------------------------ */
-
-/* Overall response time (§17.3): trapezoids from (0, 0) through the points
- * (x = achieved ops/s, y = response ms) sorted by x, over the largest x.
- * 0 when n == 0. */
-double pr_overall_response(const double *x, const double *y, size_t n);
 
 /* ---- plot.c
  * ------------------------------------------------------------------------------ */

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/curve.h"
 #include "load/ctl.h"
 #include "prime/pr_int.h"
 
@@ -212,7 +213,7 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             gap(s, "run %u: response %.1f ms is above %.0f ms", k + 1, pts[k].sum.resp,
                 RULE_RESP_MS);
     }
-    s->ort = pr_overall_response(x, y, s->valid);
+    s->ort = cm_curve_overall(x, y, s->valid, NULL);
     for (k = 2; k < run->npoints; k++)
         even &= run->points[k] - run->points[k - 1] == run->points[1] - run->points[0];
     if (run->npoints < RULE_POINTS || !even)

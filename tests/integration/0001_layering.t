@@ -18,7 +18,8 @@ declare -A allowed=(
     [trace]="common"
     [analyze]="trace common"
     [server]="nfs rpc common"
-    [bin]="common rpc nfs validate load prime trace analyze server"
+    [submit]="common"
+    [bin]="common rpc nfs validate load prime trace analyze server submit"
 )
 plan 5
 

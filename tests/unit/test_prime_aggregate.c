@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/curve.h"
 #include "load/options.h"
 #include "prime/pr_int.h"
 
@@ -137,10 +138,10 @@ static void overall_response_time_by_trapezoids(void **state)
     (void)state;
     /* sorted: (100,2) (200,4) (300,6); area = 100 + 300 + 500 = 900;
      * over the peak 300: 3 ms */
-    assert_true(fabs(pr_overall_response(x, y, 3) - 3.0) < 1e-9);
-    assert_true(fabs(pr_overall_response(x + 1, y + 1, 1) - 1.0) <
+    assert_true(fabs(cm_curve_overall(x, y, 3, NULL) - 3.0) < 1e-9);
+    assert_true(fabs(cm_curve_overall(x + 1, y + 1, 1, NULL) - 1.0) <
                 1e-9); /* (0,0)-(100,2) */
-    assert_true(pr_overall_response(x, y, 0) == 0);
+    assert_true(cm_curve_overall(x, y, 0, NULL) == 0);
 }
 
 int main(void)

@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * curve.c - the overall response time of a run (sfs-reference §17.3): the
- * area under the response-time/throughput curve of the valid points,
- * starting with a straight line from (0, 0) to the first point, by
- * trapezoids, divided by the peak throughput.
+ * curve.c - cm_curve_overall (curve.h): the points sorted by throughput,
+ * trapezoids from (0, 0) through each, the area over the peak.
  */
 #include <stdlib.h>
-#include <string.h>
 
-#include "prime/pr_int.h"
+#include "common/curve.h"
 
 struct xy {
     double x, y;
@@ -21,17 +18,19 @@ static int by_x(const void *a, const void *b)
     return p->x < q->x ? -1 : p->x > q->x;
 }
 
-double pr_overall_response(const double *x, const double *y, size_t n)
+double cm_curve_overall(const double *x, const double *y, size_t n, double *peak)
 {
     struct xy *v;
     double area = 0, px = 0, py = 0;
     size_t i;
 
+    if (peak)
+        *peak = 0;
     if (n == 0)
         return 0;
     v = calloc(n, sizeof(*v));
     if (v == NULL)
-        return 0;
+        return -1;
     for (i = 0; i < n; i++) {
         v[i].x = x[i];
         v[i].y = y[i];
@@ -43,5 +42,7 @@ double pr_overall_response(const double *x, const double *y, size_t n)
         py = v[i].y;
     }
     free(v);
+    if (peak)
+        *peak = px;
     return px > 0 ? area / px : 0;
 }
