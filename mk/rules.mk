@@ -44,9 +44,9 @@ DEPS_common  := common
 DEPS_rpc     := rpc common
 DEPS_nfs     := nfs rpc common
 DEPS_validate := validate nfs rpc common
-DEPS_load    := load validate nfs rpc common
-DEPS_prime   := prime load validate nfs rpc common
-# trace gains nfs and rpc when replay lands (the layering test allows it).
+DEPS_load    := load validate trace nfs rpc common
+DEPS_prime   := prime load validate trace nfs rpc common
+# trace stays below load: the replay engine (src/load/replay*.c) reads traces.
 DEPS_trace   := trace common
 DEPS_analyze := analyze trace common
 DEPS_server  := server nfs rpc common

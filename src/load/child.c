@@ -22,6 +22,7 @@
 #include "load/ld_int.h"
 #include "load/msg.h"
 #include "load/options.h"
+#include "load/replay.h"
 
 #define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
 #define SPARE_DIRS   10u         /* mkdir/rmdir slots per child */
@@ -44,6 +45,16 @@ void ld_child_log(struct ld_child *c, const char *fmt, ...)
     fflush(c->log);
     if (write(fileno(c->log), line, (size_t)n) < 0)
         return;
+}
+
+int ld_child_fail(struct ld_child *c, int rc, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(c->last_error, sizeof(c->last_error), fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 static void on_checkpoint(void *data, const struct ld_pace_checkpoint *cp)
@@ -126,6 +137,7 @@ int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned ind
 
 void ld_child_free(struct ld_child *c)
 {
+    ld_replay_free(c);
     ld_init_unmount(c);
     if (c->dump)
         (void)ld_dump_close(c->dump);
@@ -146,11 +158,7 @@ int ld_child_parent_gone(const struct ld_child *c)
 
 /* ---- the load phases ------------------------------------------------------ */
 
-/* Reads any command the parent sent without blocking: STOP ends the phase;
- * any other command ends it too and is kept for the phase loop (the run
- * that ends the warm-up's hold, see ld_child_main).  Returns 0, or -EPIPE
- * when the parent is gone. */
-static int check_parent(struct ld_child *c)
+int ld_child_check_parent(struct ld_child *c)
 {
     struct pollfd pf = {c->ctl_fd, POLLIN, 0};
     struct ld_msg_hdr h;
@@ -263,7 +271,7 @@ int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
         int op, calls;
 
         if (now >= next_check) {
-            if (check_parent(c) < 0) {
+            if (ld_child_check_parent(c) < 0) {
                 rc = -EPIPE;
                 break;
             }
@@ -359,6 +367,8 @@ static int run_command(struct ld_child *c, const struct ld_msg_hdr *h)
     char err[CM_ERR_LEN];
     int rc = 0;
 
+    if (c->setup->plan)
+        return ld_replay_phase(c, h->type);
     switch (h->type) {
     case LD_MSG_MOUNT:
         c->phase = LD_CPHASE_MOUNT;
@@ -426,7 +436,7 @@ int ld_child_main(int fd, unsigned child, void *data)
              * before START does not let the server cool down. */
             if (answer(c, h.type, NULL, 0) < 0)
                 break;
-            if (!c->has_pending)
+            if (!c->has_pending && !c->setup->plan) /* a replay holds no load */
                 rc = ld_child_load_phase(c, LD_CPHASE_WARMUP, 0);
             if (rc == 0)
                 continue;

@@ -33,6 +33,10 @@
  * --open-loop[=poisson|fixed]. */
 enum ld_pace_mode { LD_PACE_SFS = 0, LD_PACE_OPEN_POISSON = 1, LD_PACE_OPEN_FIXED = 2 };
 
+/* Stability of replayed v3 writes (--stable): FILE_SYNC (D11's default) or
+ * UNSTABLE followed by one COMMIT per record. */
+enum ld_trace_stable { LD_TRACE_FILE_SYNC = 0, LD_TRACE_UNSTABLE = 1 };
+
 struct ld_config {
     /* Set by main() from argv[0] (sfs -> 2, sfs3 -> 3), not an option. */
     int nfs_version;
@@ -73,6 +77,16 @@ struct ld_config {
     int64_t seed;                /* --seed (CM_RNG_DEFAULT_SEED); child k uses seed + k */
     char yaml_path[LD_PATH_MAX]; /* --yaml FILE, "" = none */
     char restart_cmd[LD_PATH_MAX]; /* --restart-cmd CMD (-V), "" = none */
+
+    /* Trace replay (D11, docs/replay.md): a trace file replaces the mix. */
+    char trace_file[LD_PATH_MAX]; /* --trace FILE, "" = the synthetic mix */
+    char trace_format[16];        /* --trace-format spc|masta|sysio|auto */
+    double trace_speed;           /* --speed: 1 real time, 0 as fast as possible */
+    int trace_block_size;         /* --block-size: bytes per SPC LBA (512) */
+    int trace_window;             /* --window: calls in flight per process */
+    int trace_stable;             /* --stable: enum ld_trace_stable */
+    int trace_lenient;            /* --lenient: skip and count bad records */
+    int nclients;                 /* --clients: clients sharing the trace */
 
     /* -c (SFS 2.0's call count): accepted by the parser only to be rejected
      * with "no longer supported" (exit LD_EXIT_C_REJECTED). */

@@ -17,50 +17,16 @@ static struct ld_slot *slot_of(void *res)
     return (struct ld_slot *)((char *)res - offsetof(struct ld_slot, res));
 }
 
-/* READ data: at most the slot's buffer, copied in by XDR (no allocation). */
-static bool_t data_into_slot(XDR *x, struct ld_slot *s, u_int *len, char **val)
-{
-    if (!xdr_u_int(x, len) || *len > LD_RBUF_BYTES)
-        return FALSE;
-    *val = s->rbuf;
-    return xdr_opaque(x, s->rbuf, *len);
-}
-
-/* xdr_READ3res, decoding the data into the slot; freeing frees nothing.
- * Deviation from rpcgen's codec only in where the bytes go: a READ reply is
- * the one large result on the hot path. */
+/* xdr_READ3res and xdr_readres decoding the data into the slot's buffer
+ * (a READ reply is the one large result on the hot path). */
 static bool_t xdr_read3_slot(XDR *x, READ3res *r)
 {
-    READ3resok *ok = &r->READ3res_u.resok;
-
-    if (x->x_op == XDR_FREE)
-        return TRUE;
-    if (x->x_op != XDR_DECODE)
-        return xdr_READ3res(x, r);
-    if (!xdr_nfsstat3(x, &r->status))
-        return FALSE;
-    if (r->status != NFS3_OK)
-        return xdr_post_op_attr(x, &r->READ3res_u.resfail.file_attributes);
-    return xdr_post_op_attr(x, &ok->file_attributes) && xdr_count3(x, &ok->count) &&
-           xdr_bool(x, &ok->eof) &&
-           data_into_slot(x, slot_of(r), &ok->data.data_len, &ok->data.data_val);
+    return nf_xdr_read3_into(x, r, slot_of(r)->rbuf, LD_RBUF_BYTES);
 }
 
-/* The same for the v2 readres. */
 static bool_t xdr_read2_slot(XDR *x, readres *r)
 {
-    readokres *ok = &r->readres_u.reply;
-
-    if (x->x_op == XDR_FREE)
-        return TRUE;
-    if (x->x_op != XDR_DECODE)
-        return xdr_readres(x, r);
-    if (!xdr_nfsstat(x, &r->status))
-        return FALSE;
-    if (r->status != NFS_OK)
-        return TRUE;
-    return xdr_fattr(x, &ok->attributes) &&
-           data_into_slot(x, slot_of(r), &ok->data.data_len, &ok->data.data_val);
+    return nf_xdr_read2_into(x, r, slot_of(r)->rbuf, LD_RBUF_BYTES);
 }
 
 /* LOOKUP3's handle: xdr_bytes decodes into a buffer it is given, so the

@@ -25,18 +25,6 @@
 #define TYPE_DIR         2   /* NFDIR / NF3DIR */
 #define TYPE_LNK         5   /* NFLNK / NF3LNK */
 
-static int fail(struct ld_child *c, int rc, const char *fmt, ...) CM_PRINTF(3, 4);
-
-static int fail(struct ld_child *c, int rc, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(c->last_error, sizeof(c->last_error), fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 static void sleep_ms(unsigned ms)
 {
     poll(NULL, 0, (int)ms);
@@ -127,8 +115,8 @@ static int lookup_or_mkdir(struct ld_child *c, const struct nf_fh *dir, const ch
                 break;
         }
         if (rc < 0)
-            return fail(c, rc, "%s %s: %s", mk ? "mkdir" : "lookup", name,
-                        rp_status_text(rc));
+            return ld_child_fail(c, rc, "%s %s: %s", mk ? "mkdir" : "lookup", name,
+                                 rp_status_text(rc));
         if (st == 0)
             return 0;
         if (step == 0 && st != NF_ST_NOENT)
@@ -136,7 +124,7 @@ static int lookup_or_mkdir(struct ld_child *c, const struct nf_fh *dir, const ch
         if (step == 1 && st != NF_ST_EXIST)
             break;
     }
-    return fail(c, -EIO, "%s: %s", name, nf_status_name(st));
+    return ld_child_fail(c, -EIO, "%s: %s", name, nf_status_name(st));
 }
 
 /* ---- mount ---------------------------------------------------------------- */
@@ -170,10 +158,10 @@ int ld_init_mount(struct ld_child *c)
      * retransmissions) fails at once, by name, instead of after minutes */
     rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
     if (rc == -ETIMEDOUT)
-        return fail(c, rc, "mount %s: no reply in %u s (%s)", spec, o.timeout_ms / 1000,
-                    err);
+        return ld_child_fail(c, rc, "mount %s: no reply in %u s (%s)", spec,
+                             o.timeout_ms / 1000, err);
     if (rc < 0)
-        return fail(c, rc, "Unable to mount %s: %s", spec, err);
+        return ld_child_fail(c, rc, "Unable to mount %s: %s", spec, err);
     c->mounted = 1;
     c->clnt = c->mnt.nfs;
     ld_biod_set_client(&c->biod, c->clnt);
@@ -185,7 +173,7 @@ int ld_init_mount(struct ld_child *c)
     }
     if (rc < 0) {
         snprintf(err, sizeof(err), "%s", c->last_error);
-        return fail(c, rc, "mount %s: %s", spec, err);
+        return ld_child_fail(c, rc, "mount %s: %s", spec, err);
     }
     return 0;
 }
@@ -231,7 +219,8 @@ static int init_op(struct ld_child *c, int op, uint32_t i)
         rc = c->req.rpc_status;
     }
     ld_files_name(&c->files, i, name, sizeof(name));
-    return fail(c, rc, "populate: %s %s: %s", nf_op_name(op), name, rp_status_text(rc));
+    return ld_child_fail(c, rc, "populate: %s %s: %s", nf_op_name(op), name,
+                         rp_status_text(rc));
 }
 
 /* Like init_op, but any NFS status other than OK (or `also`) fails. */
@@ -243,8 +232,8 @@ static int init_ok(struct ld_child *c, int op, uint32_t i, uint32_t also)
     if (st <= 0 || (uint32_t)st == also)
         return st < 0 ? st : 0;
     ld_files_name(&c->files, i, name, sizeof(name));
-    return fail(c, -EIO, "populate: %s %s: NFS error %s", nf_op_name(op), name,
-                nf_status_name((uint32_t)st));
+    return ld_child_fail(c, -EIO, "populate: %s %s: NFS error %s", nf_op_name(op), name,
+                         nf_status_name((uint32_t)st));
 }
 
 /* Looks entry i up.  Returns 1 when it exists (type and size in c->req), 0
@@ -258,8 +247,8 @@ static int probe(struct ld_child *c, uint32_t i)
     if (st == NF_ST_NOENT)
         return 0;
     if (st != 0)
-        return fail(c, -EIO, "populate: lookup: NFS error %s",
-                    nf_status_name((uint32_t)st));
+        return ld_child_fail(c, -EIO, "populate: lookup: NFS error %s",
+                             nf_status_name((uint32_t)st));
     return 1;
 }
 
@@ -274,7 +263,7 @@ static int make(struct ld_child *c, int op, uint32_t i)
     if (!c->files.f[i].has_fh) {
         rc = probe(c, i);
         if (rc <= 0)
-            return rc < 0 ? rc : fail(c, -EIO, "populate: made entry vanished");
+            return rc < 0 ? rc : ld_child_fail(c, -EIO, "populate: made entry vanished");
     }
     return 0;
 }
@@ -362,7 +351,7 @@ int ld_init_populate(struct ld_child *c)
 
     fresh = calloc(t->n_holding, 1);
     if (fresh == NULL)
-        return fail(c, -ENOMEM, "populate: out of memory");
+        return ld_child_fail(c, -ENOMEM, "populate: out of memory");
     /* Sizes depend on the seed and the child only: a re-run restores them. */
     cm_rng_seed(&sizes, ld_child_seed(c->cfg, c->index) * 7919 + 1);
     for (i = 0; i < t->count[LD_CAT_IO]; i++)
@@ -385,7 +374,7 @@ int ld_init_populate(struct ld_child *c)
     for (k = 0; rc == 0 && k < t->count[LD_CAT_IO]; k++) {
         i = t->first[LD_CAT_IO] + k;
         if (k % 256 == 0 && ld_child_parent_gone(c)) {
-            rc = fail(c, -EPIPE, "populate: the parent is gone");
+            rc = ld_child_fail(c, -EPIPE, "populate: the parent is gone");
             break;
         }
         rc = settle(c, i, 1, TYPE_REG, fresh[t->f[i].parent], NF_OP_CREATE);

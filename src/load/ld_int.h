@@ -43,7 +43,9 @@
 #include "load/workset.h"
 #include "nfs/nf.h"
 
-struct ld_dump; /* dump.c */
+struct ld_dump;        /* dump.c */
+struct ld_replay;      /* replay_int.h */
+struct ld_replay_plan; /* replay.h */
 
 #define LD_FAILED_LOOKUP_PCNT 35  /* DEFAULT_FAILED_LOOKUP (§2.4) */
 #define LD_STALE_LIMIT        16  /* STALE replies in a row that stop a run */
@@ -107,6 +109,8 @@ struct ld_setup {
     const char *prog; /* "sfs3", for messages */
     FILE *out;        /* the report (stdout) */
     FILE *log;        /* progress and DEBUG output (stderr) */
+    /* --trace: the replay plan (replay.h); NULL for the synthetic mix */
+    const struct ld_replay_plan *plan;
     /* How a child's mount session reaches the server (nf_mount_opts):
      * NULL in the programs (by address); the unit tests serve the server
      * core over socketpairs through it. */
@@ -140,9 +144,10 @@ struct ld_child {
     int has_pending;           /* a command arrived during a load phase */
     struct ld_msg_hdr pending; /* ... this one, run next by the phase loop */
     uint64_t phase_start_ns;
-    uint64_t requests;    /* in the current phase */
-    struct ld_dump *dump; /* -z, run phase only */
-    struct ld_req req;    /* the request being issued */
+    uint64_t requests;        /* in the current phase */
+    struct ld_dump *dump;     /* -z, run phase only */
+    struct ld_replay *replay; /* --trace: this child's replay (replay_*.c) */
+    struct ld_req req;        /* the request being issued */
     struct ld_deck op_deck;
     struct ld_deck xfer_deck[2]; /* [0] reads, [1] writes: iodist rows */
     /* Realised calls per read [0] and write [1] request since the first
@@ -181,9 +186,18 @@ void ld_child_free(struct ld_child *c);
  * had zero calls (the run must stop, sfs-reference §9). */
 int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds);
 
+/* Reads any command the parent sent without blocking: STOP ends the
+ * phase (c->stop); any other command ends it too and is kept for the phase
+ * loop (the run that ends the warm-up's hold, see ld_child_main).  Returns
+ * 0, or -EPIPE when the parent is gone. */
+int ld_child_check_parent(struct ld_child *c);
+
 /* Nonzero when the parent's end of the socket is closed (a parent killed
  * by SIGKILL): long phases check it so that no child outlives its run. */
 int ld_child_parent_gone(const struct ld_child *c);
+
+/* Sets c->last_error from fmt and returns rc (a failed step's one line). */
+int ld_child_fail(struct ld_child *c, int rc, const char *fmt, ...) CM_PRINTF(3, 4);
 
 /* A line for DEBUG output, prefixed with the child number. */
 void ld_child_log(struct ld_child *c, const char *fmt, ...) CM_PRINTF(2, 3);

@@ -29,6 +29,12 @@ static const struct cm_opt_enum pace_modes[] = {
     {NULL, 0},
 };
 
+static const struct cm_opt_enum stable_modes[] = {
+    {"file", LD_TRACE_FILE_SYNC},
+    {"unstable", LD_TRACE_UNSTABLE},
+    {NULL, 0},
+};
+
 /* Rows: short, long, rc name, type, field, default, min, max, unit,
  * argument name, help, enums, bare value, flags, exit code. */
 static const struct cm_opt ld_opts[] = {
@@ -113,6 +119,25 @@ static const struct cm_opt ld_opts[] = {
      "With -V: shell command that restarts the server, to check that the COMMIT "
      "verifier changes.",
      NULL, NULL, CM_OPT_CLI_ONLY, 128},
+    {0, "trace", "TRACE_FILE", CM_OPT_STRING, F(trace_file), "", 0, 0, NULL, "FILE",
+     "Replay this trace instead of the SFS mix (docs/replay.md).", NULL, NULL, 0, 125},
+    {0, "trace-format", "TRACE_FORMAT", CM_OPT_STRING, F(trace_format), "auto", 0, 0,
+     NULL, "FMT", "Trace format: spc, masta, sysio or auto.", NULL, NULL, 0, 126},
+    {0, "speed", "TRACE_SPEED", CM_OPT_DOUBLE, F(trace_speed), "1", 0, 1000000, "x", "S",
+     "Replay speed: 1 real time, 2 twice as fast, 0 as fast as the window allows.", NULL,
+     NULL, 0, 127},
+    {0, "block-size", "TRACE_BLOCK_SIZE", CM_OPT_INT, F(trace_block_size), "512", 1,
+     1048576, "bytes", "N", "Bytes per SPC LBA.", NULL, NULL, 0, 128},
+    {0, "window", "TRACE_WINDOW", CM_OPT_INT, F(trace_window), "64", 1, 1024, "calls",
+     "N", "Replay calls in flight per process.", NULL, NULL, 0, 129},
+    {0, "stable", "TRACE_STABLE", CM_OPT_ENUM, F(trace_stable), "file", 0, 0, NULL, "HOW",
+     "Replayed v3 writes: file (FILE_SYNC) or unstable (UNSTABLE + COMMIT).",
+     stable_modes, NULL, 0, 130},
+    {0, "lenient", "TRACE_LENIENT", CM_OPT_FLAG, F(trace_lenient), NULL, 0, 1, NULL, NULL,
+     "Skip and count malformed trace records instead of stopping.", NULL, NULL, 0, 131},
+    {0, "clients", NULL, CM_OPT_INT, F(nclients), "1", 1, 10000, NULL, "N",
+     "Clients sharing a replayed trace (sfs_mgr passes it with -N).", NULL, NULL,
+     CM_OPT_CLI_ONLY, 121},
 };
 
 const struct cm_opt *ld_options_table(size_t *n)
@@ -180,6 +205,10 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     }
     if (cfg->kill_run[0])
         return 0; /* needs no mount point */
+    if (cfg->trace_file[0] && cfg->client_num > cfg->nclients)
+        return fail(exit_code, row_of('N')->exit_code,
+                    cm_errf(err, errlen, "-N %d: more than the %d clients of --clients",
+                            cfg->client_num, cfg->nclients));
     if (cfg->nmounts == 0)
         return fail(exit_code, LD_EXIT_MOUNTS,
                     cm_errf(err, errlen,

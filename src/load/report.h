@@ -24,6 +24,8 @@
 #include "load/sizing.h"
 #include "load/stats.h"
 
+struct ld_replay_plan;
+
 /* Validity codes (§16.4). */
 enum ld_invalid {
     LD_VALID = 0,
@@ -87,9 +89,10 @@ struct ld_report_in {
     const struct ld_config *cfg;
     const struct ld_mix *mix;
     const struct ld_iodist *iodist;
-    const struct ld_sizing *sizing;  /* per child */
-    const struct ld_stats *stats;    /* merged over the client's children */
-    const struct ld_report_agg *agg; /* NULL for one client; the prime's aggregate */
+    const struct ld_sizing *sizing;    /* per child */
+    const struct ld_stats *stats;      /* merged over the client's children */
+    const struct ld_report_agg *agg;   /* NULL for one client; the prime's aggregate */
+    const struct ld_replay_plan *plan; /* --trace: the replay (replay.h), else NULL */
 };
 
 /* One op's figures as the table prints them (op = NF_OP_TOTAL for TOTAL). */
@@ -110,7 +113,9 @@ void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_fi
  * with the quirk that exactly 0 good calls also gives 16; bad x 100 / good
  * >= 1 -> 15; any op |actual - target| > 1.5 points -> 16), then, only if
  * they passed, the parameters (iodist file 2, mix file 3, runtime 4 ... the
- * last failing one wins).  Fills v (may not be NULL) and returns v->code.
+ * last failing one wins).  A replay (--trace) passes: the rules judge a
+ * mix and its parameters, which a replay has not.  Fills v (may not be
+ * NULL) and returns v->code.
  */
 int ld_validity_check(const struct ld_report_in *in, struct ld_validity *v);
 

@@ -18,6 +18,7 @@
 #include "load/ld.h"
 #include "load/ld_int.h"
 #include "load/parent.h"
+#include "load/replay.h"
 #include "load/report.h"
 
 /* Phase time limits (D8 keeps SFS's generous ones): mount, population
@@ -92,6 +93,14 @@ int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *p
         cm_errf(err, errlen, "the op mix has no op with a non-zero share");
         return LD_EXIT_INPUT;
     }
+    if (cfg->trace_file[0]) {
+        static struct ld_replay_plan plan; /* inherited by the children */
+        if (ld_replay_plan_build(&plan, cfg, log, err, errlen) < 0) {
+            fprintf(log, "%s\n", err);
+            return input_error(err);
+        }
+        su->plan = &plan;
+    }
     rc = ld_sizing_compute(cfg, &su->sizing);
     if (rc == -E2BIG) {
         cm_errf(err, errlen,
@@ -136,7 +145,8 @@ static int wait_for_return(FILE *log)
 }
 
 /* The phases of §12.2 in order; 0 or -errno with p->last_error. */
-static int drive(struct ld_parent *p, const struct ld_config *cfg, FILE *log)
+static int drive(struct ld_parent *p, const struct ld_config *cfg,
+                 const struct ld_replay_plan *plan, FILE *log)
 {
     int rc;
 
@@ -152,7 +162,7 @@ static int drive(struct ld_parent *p, const struct ld_config *cfg, FILE *log)
     ld_progress(log, "Completed.");
     if (cfg->populate_only)
         return 0;
-    if (cfg->warmup_s > 0) {
+    if (cfg->warmup_s > 0 && !plan) { /* a trace brings its own timing */
         ld_progress(log, "Performing %d seconds pretest warmup.", cfg->warmup_s);
         rc = ld_parent_phase(p, LD_MSG_WARMUP, (uint32_t)cfg->warmup_s,
                              (unsigned)cfg->warmup_s + PHASE_SLACK_S);
@@ -161,6 +171,18 @@ static int drive(struct ld_parent *p, const struct ld_config *cfg, FILE *log)
     }
     if (cfg->interactive && wait_for_return(log) < 0)
         return cm_errf(p->last_error, sizeof(p->last_error), "no answer on stdin"), -EIO;
+    if (plan) {
+        double s = ld_replay_expected_s(plan, cfg->trace_speed);
+        ld_progress(log,
+                    "Starting replay of %s: %llu records, %.3f s of trace at speed %g.",
+                    cfg->trace_file, (unsigned long long)plan->records,
+                    (double)plan->trace_ns / 1e9, cfg->trace_speed);
+        rc = ld_parent_phase(p, LD_MSG_RUN, 0,
+                             s > 0 ? (unsigned)s + PHASE_SLACK_S : PHASE_INIT_S);
+        if (rc == 0)
+            ld_progress(log, "Completed.");
+        return rc;
+    }
     ld_progress(log, "Starting %d seconds test run.", cfg->runtime_s);
     rc = ld_parent_phase(p, LD_MSG_RUN, (uint32_t)cfg->runtime_s,
                          (unsigned)cfg->runtime_s + PHASE_SLACK_S);
@@ -183,6 +205,7 @@ void ld_run_report_in(const struct ld_setup *su, const struct ld_stats *stats, c
     in->iodist = &su->iodist;
     in->sizing = &su->sizing;
     in->stats = stats;
+    in->plan = su->plan;
 }
 
 static void report(const struct ld_setup *su, const struct ld_stats *all, char *err,
@@ -242,7 +265,8 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
         return LD_EXIT_CLOCK;
     }
     fprintf(out, "Good clock resolution [ %g ] Micro seconds\n", us);
-    print_params(&su);
+    if (!su.plan) /* a replay has no load, mix or file set of its own */
+        print_params(&su);
     if (cfg->prime_host[0])
         return ld_remote_run(cfg, &su, log, err, errlen);
 
@@ -257,7 +281,7 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
                     (long)p.procs[k].pid, ld_config_mount_for_child(cfg, (int)k));
     }
     if (rc == 0)
-        rc = drive(&p, cfg, log);
+        rc = drive(&p, cfg, su.plan, log);
     if (rc == 0)
         rc = ld_parent_phase(&p, LD_MSG_RESULTS, 0, PHASE_SLACK_S);
     if (rc == 0)

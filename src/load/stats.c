@@ -174,6 +174,16 @@ static void visit_all(struct visit *v, struct ld_stats *a, const struct ld_stats
     v->u64(v, &a->reconnects, &b->reconnects);
     v->u64(v, &a->stale, &b->stale);
     v->max64(v, &a->ended_early, &b->ended_early);
+    v->u64(v, &a->replay_records, &b->replay_records);
+    v->u64(v, &a->replay_calls, &b->replay_calls);
+    v->u64(v, &a->replay_skipped, &b->replay_skipped);
+    v->u64(v, &a->replay_behind, &b->replay_behind);
+    v->u64(v, &a->replay_bytes_read, &b->replay_bytes_read);
+    v->u64(v, &a->replay_bytes_written, &b->replay_bytes_written);
+    v->max64(v, &a->replay_run_ns, &b->replay_run_ns);
+    v->max64(v, &a->replay_trace_ns, &b->replay_trace_ns);
+    visit_hist(v, &a->replay_late, &b->replay_late);
+    v->max64(v, &a->replay_late.max_us, &b->replay_late.max_us);
 }
 
 static void add64(struct visit *v, uint64_t *a, const uint64_t *b)
@@ -214,7 +224,7 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 2u
+#define WIRE_VERSION 3u
 
 static void put64(struct visit *v, uint64_t *a, const uint64_t *b)
 {

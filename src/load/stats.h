@@ -80,6 +80,13 @@ struct ld_stats {
     uint64_t reconnects;             /* TCP connections re-established */
     uint64_t stale;                  /* STALE / BADHANDLE replies */
     uint64_t ended_early;            /* enum ld_end_cause (max) */
+    /* trace replay (replay.h): counters add over processes; run_ns and
+     * trace_ns keep the largest; late holds each call's lateness (actual
+     * minus planned issue time, us) */
+    uint64_t replay_records, replay_calls, replay_skipped, replay_behind;
+    uint64_t replay_bytes_read, replay_bytes_written;
+    uint64_t replay_run_ns, replay_trace_ns;
+    struct cm_hist replay_late;
 };
 
 /* The slot of an NFS status in err_status. */

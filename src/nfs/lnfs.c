@@ -160,6 +160,42 @@ int nf_lnfs_size(struct nf_lnfs *l, const char *path, uint64_t *size)
     return 0;
 }
 
+int nf_lnfs_prepare_file(struct nf_lnfs *l, const char *path, uint64_t size, int *created,
+                         int *grown)
+{
+    struct nfs_stat_64 st;
+    struct nfsfh *fh;
+    int rc = nfs_stat64(l->nfs, path, &st);
+
+    if (created)
+        *created = 0;
+    if (grown)
+        *grown = 0;
+    if (rc == -ENOENT) {
+        rc = nfs_open2(l->nfs, path, O_WRONLY | O_CREAT, 0644, &fh);
+        if (rc < 0)
+            return set_error(l, rc, "create %s", path);
+        nfs_close(l->nfs, fh);
+        st.nfs_size = 0;
+        st.nfs_mode = S_IFREG;
+        if (created)
+            *created = 1;
+    } else if (rc < 0) {
+        return set_error(l, rc, "stat %s", path);
+    }
+    if (S_ISDIR(st.nfs_mode))
+        return set_error(l, -EISDIR, "prepare %s", path);
+    if (st.nfs_size >= size)
+        return 0;
+    rc = nfs_truncate(l->nfs, path, size);
+    if (rc < 0)
+        return set_error(l, rc, "truncate %s to %llu bytes", path,
+                         (unsigned long long)size);
+    if (grown)
+        *grown = 1;
+    return 0;
+}
+
 int nf_lnfs_mkdir_p(struct nf_lnfs *l, const char *path)
 {
     char p[NF_PATH_MAX];

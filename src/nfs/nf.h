@@ -253,6 +253,12 @@ uint32_t nf_call_nfs_status(const struct rp_call *call);
 /* nf_call_init then rp_call_sync: returns the RPC status (0 = decoded). */
 int nf_call_sync(struct rp_client *c, uint32_t proc, const void *args, void *res);
 
+/* READ results (v3 READ3res, v2 readres) decoded with the data in buf (at
+ * most max bytes; a longer reply fails to decode) instead of malloc'd
+ * memory, for callers that must not allocate per call.  XDR_FREE frees
+ * nothing; encoding is rpcgen's (xdr_into.c). */
+bool_t nf_xdr_read3_into(XDR *x, READ3res *r, char *buf, u_int max);
+bool_t nf_xdr_read2_into(XDR *x, readres *r, char *buf, u_int max);
 /* Frees what XDR allocated in a finished call's result (xdr_free with the
  * row's codec; freed pointers are left NULL).  Only after status 0. */
 void nf_call_free(struct rp_call *call);

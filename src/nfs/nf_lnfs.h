@@ -34,6 +34,12 @@ int nf_lnfs_write(struct nf_lnfs *l, const char *path, uint64_t off, const void 
                   size_t len, int create);
 /* Size of a file; -ENOENT when it does not exist. */
 int nf_lnfs_size(struct nf_lnfs *l, const char *path, uint64_t *size);
+/* Makes path a regular file of at least size bytes: created (mode 0644)
+ * when missing, extended with a truncate (sparse) when shorter, left alone
+ * when long enough (a prepared tree is reused).  *created / *grown (may be
+ * NULL) say what was done.  -EISDIR when path is a directory. */
+int nf_lnfs_prepare_file(struct nf_lnfs *l, const char *path, uint64_t size, int *created,
+                         int *grown);
 /* mkdir -p (mode 0755). */
 int nf_lnfs_mkdir_p(struct nf_lnfs *l, const char *path);
 /* Calls fn for each entry of a directory except "." and ".."; fn returns 0

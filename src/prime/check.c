@@ -80,7 +80,7 @@ static void text(const struct pr_run *run, FILE *out)
     words(out, run->opts, run->nopts);
     fputc('\n', out);
     for (k = 0; k < run->nclients && run->npoints; k++) {
-        argc = pr_client_argv(run, &run->clients[k], run->points[0],
+        argc = pr_client_argv(run, &run->clients[k], 0, run->points[0],
                               prime_for(run, &run->clients[k], host), 0, argv,
                               PR_ARGV_MAX, buf, sizeof(buf));
         fprintf(out, "client_command %u: ", run->clients[k].num);

@@ -38,9 +38,9 @@ void pr_client_pidfile(const struct pr_run *run, unsigned num, char *buf, size_t
     snprintf(buf, len, "/tmp/freesfs-%s-CL%u.pid", run->tag, num);
 }
 
-int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned load,
-                   const char *prime, unsigned port, char **argv, int max, char *buf,
-                   size_t buflen)
+int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned point,
+                   unsigned load, const char *prime, unsigned port, char **argv, int max,
+                   char *buf, size_t buflen)
 {
     struct argbuf a = {argv, 0, max, buf, 0, buflen};
     char w[LD_PATH_MAX + 64], pidfile[LD_PATH_MAX];
@@ -61,6 +61,12 @@ int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned
     rc |= add(&a, w);
     snprintf(w, sizeof(w), "--load=%u", load / run->nclients);
     rc |= add(&a, w);
+    if (run->cfg.trace_file[0]) { /* a replay shares its streams out over every client */
+        snprintf(w, sizeof(w), "--clients=%u", run->nclients);
+        rc |= add(&a, w);
+        snprintf(w, sizeof(w), "--speed=%.17g", run->speeds[point]);
+        rc |= add(&a, w);
+    }
     for (i = 0; i < run->nopts; i++)
         rc |= add(&a, run->opts[i]);
     for (i = 0; i < c->nmounts; i++)

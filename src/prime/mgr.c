@@ -206,8 +206,12 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
         fprintf(out, "%s\nExecuting run %u of %u ...%s", when, i + 1, run->npoints,
                 ctx->opts->launch ? "" : "\n");
         fflush(out);
-        fprintf(ctx->log, "%s Executing run %u of %u: %u ops/s\n", when, i + 1,
-                run->npoints, run->points[i]);
+        if (run->speeds)
+            fprintf(ctx->log, "%s Executing run %u of %u: replay of %s at speed %g\n",
+                    when, i + 1, run->npoints, run->cfg.trace_file, run->speeds[i]);
+        else
+            fprintf(ctx->log, "%s Executing run %u of %u: %u ops/s\n", when, i + 1,
+                    run->npoints, run->points[i]);
         fflush(ctx->log);
         if (ld_ctl_token_new(ctx->token) < 0) {
             fprintf(out, " FAILED\n");

@@ -137,6 +137,8 @@ int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, 
     su->cfg.nmounts = 0;
     su->cfg.mounts = NULL;
     su->cfg.load = (int)(run->points[idx] / run->nclients);
+    if (run->speeds)
+        su->cfg.trace_speed = run->speeds[idx];
     if (su->cfg.mix_file[0]) {
         if (ld_mix_load(&su->mix, run->nfs_version, su->cfg.mix_file, NULL, err, errlen) <
             0)
@@ -599,8 +601,8 @@ static int start_clients(struct point *P)
         char **use = argv;
         int argc;
 
-        argc = pr_client_argv(run, c->cl, P->pt->load, prime, P->port, argv, PR_ARGV_MAX,
-                              buf, sizeof(buf));
+        argc = pr_client_argv(run, c->cl, P->pt->index, P->pt->load, prime, P->port, argv,
+                              PR_ARGV_MAX, buf, sizeof(buf));
         if (argc > 0 && !c->cl->local) {
             argc = pr_remote_argv(run, c->cl, argv, rargv, PR_ARGV_MAX + 80, rbuf,
                                   sizeof(rbuf));
@@ -655,8 +657,8 @@ static int await_clients(struct point *P)
         const char *prime = P->c[k].cl->local    ? "127.0.0.1"
                             : run->prime_host[0] ? run->prime_host
                                                  : host;
-        int i, argc = pr_client_argv(run, P->c[k].cl, P->pt->load, prime, P->port, argv,
-                                     PR_ARGV_MAX, buf, sizeof(buf));
+        int i, argc = pr_client_argv(run, P->c[k].cl, P->pt->index, P->pt->load, prime,
+                                     P->port, argv, PR_ARGV_MAX, buf, sizeof(buf));
         fprintf(P->ctx->opts->out, "  on %s:", P->c[k].cl->host);
         for (i = 0; i < argc; i++)
             fprintf(P->ctx->opts->out, " %s", argv[i]);

@@ -55,6 +55,8 @@ struct pr_run {
     const char *prog; /* "sfs" or "sfs3" */
     unsigned npoints;
     unsigned *points; /* aggregate loads, increasing */
+    double *speeds;   /* TRACE_FILE: the replay speed of each point (TRACE_SPEED
+                         lists them), NULL for the SFS mix */
     unsigned nclients;
     struct pr_client *clients;
     int procs;
@@ -99,12 +101,12 @@ void pr_run_free(struct pr_run *run);
  * text lines, 1 the same as a YAML document. */
 void pr_run_check(const struct pr_run *run, FILE *out, int yaml);
 
-/* The command line of client c for a point of aggregate load `load`, with
- * the prime at prime:port.  argv gets at most max words (NULL-terminated,
- * pointing into buf); returns the count or -E2BIG. */
-int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned load,
-                   const char *prime, unsigned port, char **argv, int max, char *buf,
-                   size_t buflen);
+/* The command line of client c for point `point` (aggregate load `load`;
+ * a replay's speed), with the prime at prime:port.  argv gets at most max
+ * words (NULL-terminated, pointing into buf); returns the count or -E2BIG. */
+int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned point,
+                   unsigned load, const char *prime, unsigned port, char **argv, int max,
+                   char *buf, size_t buflen);
 
 /* The pid file client num records itself in (sfs_mgr -k reads it). */
 void pr_client_pidfile(const struct pr_run *run, unsigned num, char *buf, size_t len);

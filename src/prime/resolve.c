@@ -311,8 +311,8 @@ static void resolve_options(struct pr_run *run, struct cm_rc *rc)
         const char *value;
 
         if (row.rc_name == NULL || (row.flags & CM_OPT_CLI_ONLY) ||
-            strcmp(row.rc_name, "LOAD") == 0)
-            continue;
+            strcmp(row.rc_name, "LOAD") == 0 || strcmp(row.rc_name, "TRACE_SPEED") == 0)
+            continue; /* points: split per client, or one speed per point */
         v = cm_rc_get(rc, row.rc_name);
         if (v == NULL && strcmp(row.rc_name, "PROCS") == 0)
             v = cm_rc_get(rc, "NUM_PROCS"); /* the guide's other name */
@@ -459,6 +459,64 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
         run->points[i] = (unsigned)x;
     }
     run->npoints = (unsigned)n;
+}
+
+/* A replay (TRACE_FILE): one point per speed of TRACE_SPEED (default 1),
+ * each at the load LOAD names first (a replay's load is its trace's). */
+static void resolve_speeds(struct pr_run *run, struct cm_rc *rc)
+{
+    const struct cm_rc_var *v = cm_rc_get(rc, "TRACE_SPEED");
+    const char *s = v && v->value[0] ? v->value : "1";
+    char word[64], err[CM_ERR_LEN];
+    unsigned n = 0, k, *pts;
+
+    if (!run->cfg.trace_file[0] || run->npoints == 0)
+        return;
+    run->speeds = pr_keep(run, calloc(PR_MAX_POINTS, sizeof(*run->speeds)));
+    if (run->speeds == NULL) {
+        cm_rc_error(rc, NULL, "out of memory");
+        return;
+    }
+    while (*s) {
+        size_t len = strcspn(s, " \t");
+        double x;
+
+        if (len > 0) {
+            snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), s);
+            if (n == PR_MAX_POINTS) {
+                cm_rc_error(rc, v, "more than %d replay speeds", PR_MAX_POINTS);
+                return;
+            }
+            if (cm_parse_double("TRACE_SPEED", word, 0, 1000000, &x, err, sizeof(err)) <
+                0) {
+                cm_rc_error(rc, v,
+                            "'%s' is not a speed (0..1000000; 0 = as fast as "
+                            "the window allows)",
+                            word);
+                return;
+            }
+            run->speeds[n++] = x;
+        }
+        s += len;
+        s += strspn(s, " \t");
+    }
+    if (run->npoints > 1)
+        cm_rc_warning(rc, cm_rc_get(rc, "LOAD"),
+                      "a replay's points are its TRACE_SPEED values: LOAD is not a list");
+    if (n == 0) {
+        cm_rc_error(rc, v, "no speed given");
+        return;
+    }
+    pts = pr_keep(run, calloc(n, sizeof(*pts)));
+    if (pts == NULL) {
+        cm_rc_error(rc, NULL, "out of memory");
+        return;
+    }
+    for (k = 0; k < n; k++)
+        pts[k] = run->points[0];
+    run->points = pts;
+    run->npoints = n;
+    run->cfg.trace_speed = run->speeds[0];
 }
 
 /* One client's mount points from the words w[0..n). */
@@ -701,7 +759,7 @@ static void final_check(struct pr_run *run, struct cm_rc *rc)
 
     if (rc->errors || run->nclients == 0 || run->npoints == 0)
         return;
-    argc = pr_client_argv(run, &run->clients[0], run->points[0], "localhost", 1, argv,
+    argc = pr_client_argv(run, &run->clients[0], 0, run->points[0], "localhost", 1, argv,
                           PR_ARGV_MAX, buf, sizeof(buf));
     if (argc < 0) {
         cm_rc_error(rc, NULL, "a client's command line would be too long");
@@ -733,6 +791,7 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     resolve_clients(run, &rc);
     resolve_options(run, &rc);
     resolve_points(run, &rc);
+    resolve_speeds(run, &rc);
     resolve_mounts(run, &rc);
     resolve_prime(run, &rc);
     make_tag(run);

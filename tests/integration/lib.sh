@@ -141,6 +141,36 @@ start_nfsd() {
     return 0
 }
 
+# ---- programs that wait for Return (-i) ------------------------------------------
+
+# prompted_start COMMAND...: starts COMMAND (e.g. sfs3 -i ...) with its
+# standard input on a private fifo, its output in $T_DIR/out and
+# $T_DIR/err, and waits (bounded) for its "Hit <return>" prompt, so that a
+# test can look at a server between the preparation and the run.  Sets
+# PROMPTED_PID.  Returns 1 (the prompt never came) after closing the fifo.
+prompted_start() {
+    # the old output goes first: the redirections below happen in the child,
+    # after this shell may already look for the prompt
+    rm -f "$T_DIR/in" "$T_DIR/out" "$T_DIR/err" && mkfifo "$T_DIR/in"
+    exec 7<>"$T_DIR/in"
+    "$@" <"$T_DIR/in" >"$T_DIR/out" 2>"$T_DIR/err" &
+    PROMPTED_PID=$!
+    track "$PROMPTED_PID"
+    if ! wait_for "grep -q 'Hit <return>' '$T_DIR/err'" 1200 0.05; then
+        diag "no prompt:" "$(tail -5 "$T_DIR/err")"
+        exec 7>&-
+        return 1
+    fi
+}
+
+# prompted_go: presses Return and waits for the program; sets PROMPTED_RC.
+prompted_go() {
+    echo >&7
+    wait "$PROMPTED_PID"
+    PROMPTED_RC=$?
+    exec 7>&-
+}
+
 # nfsd_stat NAME KEY: a counter from sfs_nfsd NAME's --stats-file (which
 # must be $T_DIR/NAME.yaml), written afresh through SIGUSR1.
 nfsd_stat() {

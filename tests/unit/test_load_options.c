@@ -124,10 +124,29 @@ static void table_walk(void **state)
 static void rc_names_present(void **state)
 {
     static const char *const names[] = {
-        "LOAD",        "PROCS",         "BIOD_MAX_READS", "BIOD_MAX_WRITES", "TCP",
-        "WARMUP_TIME", "RUNTIME",       "MIXFILE",        "ACCESS_PCNT",     "DEBUG",
-        "DUMP",        "APPEND_PCNT",   "BLOCK_SIZE",     "BLOCK_FILE",      "DIR_COUNT",
-        "FILE_COUNT",  "SYMLINK_COUNT", "POPULATE",
+        "LOAD",
+        "PROCS",
+        "BIOD_MAX_READS",
+        "BIOD_MAX_WRITES",
+        "TCP",
+        "WARMUP_TIME",
+        "RUNTIME",
+        "MIXFILE",
+        "ACCESS_PCNT",
+        "DEBUG",
+        "DUMP",
+        "APPEND_PCNT",
+        "BLOCK_SIZE",
+        "BLOCK_FILE",
+        "DIR_COUNT",
+        "FILE_COUNT",
+        "SYMLINK_COUNT",
+        "POPULATE",
+        "TRACE_FILE",
+        "TRACE_FORMAT",
+        "TRACE_SPEED",
+        "TRACE_BLOCK_SIZE",
+        "TRACE_WINDOW",
     };
     size_t n, i;
     const struct cm_opt *t = ld_options_table(&n);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,47 @@ static int load_text(struct pr_run *run, const char *text)
     rc = pr_run_load(run, "build/test_prime_rc", NULL, diag);
     fclose(diag);
     return rc;
+}
+
+/* A replay: one point per TRACE_SPEED value, each client told its speed
+ * and the number of clients (the streams are shared out over them). */
+static void replay_points_per_speed(void **state)
+{
+    static char *argv[PR_ARGV_MAX], buf[PR_ARGBUF];
+    char text[PATH_MAX + 256], trace[PATH_MAX], joined[4096] = "";
+    struct pr_run run;
+    int argc, i;
+
+    (void)state;
+    assert_non_null(realpath("tests/fixtures/spc/seed-example.spc", trace));
+    snprintf(text, sizeof(text),
+             "LOAD=60\nCLIENTS=\"c1 c2\"\nPROCS=2\nMNT_POINTS=s:/x\n"
+             "TRACE_FILE=%s\nTRACE_SPEED=\"0.5 1 4 0\"\n",
+             trace);
+    assert_int_equal(load_text(&run, text), 0);
+    assert_int_equal(run.npoints, 4);
+    assert_non_null(run.speeds);
+    assert_true(run.speeds[0] == 0.5 && run.speeds[2] == 4 && run.speeds[3] == 0);
+    assert_int_equal(run.points[3], 60);
+    argc = pr_client_argv(&run, &run.clients[1], 2, run.points[2], "p", 1, argv,
+                          PR_ARGV_MAX, buf, sizeof(buf));
+    assert_true(argc > 0);
+    for (i = 0; i < argc; i++) {
+        strcat(joined, argv[i]);
+        strcat(joined, " ");
+    }
+    assert_non_null(strstr(joined, " --clients=2 --speed=4 "));
+    assert_non_null(strstr(joined, " --trace="));
+    assert_null(strstr(joined, "--speed=0.5"));
+    pr_run_free(&run);
+    snprintf(text, sizeof(text),
+             "LOAD=60\nCLIENTS=c1\nMNT_POINTS=s:/x\nTRACE_FILE=%s\n"
+             "TRACE_SPEED=\"1 fast\"\n",
+             trace);
+    assert_true(load_text(&run, text) < 0);
+    assert_non_null(strstr(diagbuf, "test_prime_rc:5: error: TRACE_SPEED"));
+    assert_non_null(strstr(diagbuf, "'fast' is not a speed"));
+    pr_run_free(&run);
 }
 
 static void points_from_list_and_from_increments(void **state)
@@ -103,8 +145,8 @@ static void options_pass_through_generically(void **state)
                                      "TCP=on\nDUMP=\nBIOD_MAX_READS=4\nDEBUG=\"3,4\"\n"
                                      "APPEND_PCNT=60\nSFS_USER=spec\n"),
                      0);
-    argc = pr_client_argv(&run, &run.clients[1], run.points[1], "primehost", 4321, argv,
-                          PR_ARGV_MAX, buf, sizeof(buf));
+    argc = pr_client_argv(&run, &run.clients[1], 1, run.points[1], "primehost", 4321,
+                          argv, PR_ARGV_MAX, buf, sizeof(buf));
     assert_true(argc > 0);
     for (i = 0; i < argc; i++) {
         strcat(joined, argv[i]);
@@ -179,6 +221,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(points_from_list_and_from_increments),
+        cmocka_unit_test(replay_points_per_speed),
         cmocka_unit_test(shared_mounts_and_repeated_hosts),
         cmocka_unit_test(options_pass_through_generically),
         cmocka_unit_test(errors_name_their_line),

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * replay.h - trace replay in place of the synthetic mix (decisions.md D11,
+ * docs/replay.md).  The readers of src/trace give one record type for SPC,
+ * MaStA and sysio; this module turns records into NFS calls on the child's
+ * own RPC client and issues them at start + timestamp / speed.
+ *
+ * Three steps, matching the SFS phases:
+ *   plan     (parent, before any child exists): one pass over the trace
+ *            finds the units (files) with their sizes, the streams and the
+ *            trace's duration, and stops at the first malformed record
+ *            with "FILE:LINE: message" (or skips and counts with
+ *            --lenient).  Children inherit the plan through fork.
+ *   prepare  (each child's INIT phase): the files of the child's streams
+ *            are created with their final sizes through libnfs (D3), an
+ *            existing tree is reused, then the child's RPC client looks up
+ *            their handles.  Nothing is timed yet.
+ *   run      (each child's RUN phase): the child re-reads the trace,
+ *            keeps the records of the streams it owns and issues their
+ *            calls with up to --window calls in flight.
+ *
+ * Streams (an SPC ASU, a MaStA region, a sysio nid.pid process) are shared
+ * out over every process of every client: stream s belongs to global
+ * process s mod (clients x procs), where client N's child k is global
+ * process (N - 1) x procs + k.  A stream keeps its order; sysio streams are
+ * closed loops (a call waits for its stream's previous call, as the traced
+ * process did), SPC and MaStA streams are open loops except that a MaStA
+ * sync waits for the writes of its region.
+ */
+#ifndef LD_REPLAY_H
+#define LD_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/cm.h"
+#include "load/config.h"
+#include "load/stats.h"
+#include "trace/tr.h"
+
+struct cm_yaml;
+struct ld_child;
+
+#define LD_REPLAY_DIR         "replay"   /* CL<N>/replay under the mount point */
+#define LD_REPLAY_MAX_STREAMS (1u << 20) /* stream keys per trace */
+#define LD_REPLAY_MAX_CURSORS 64u        /* sysio streams per process */
+
+/* One file of the replay tree. */
+struct ld_replay_unit {
+    char *name;    /* relative to the replay directory: "asu0", "a/b/f" */
+    uint64_t size; /* bytes preparation gives it (its highest byte used) */
+};
+
+/* What the first pass learnt; read-only after ld_replay_plan_build. */
+struct ld_replay_plan {
+    char file[LD_PATH_MAX];
+    char format[16]; /* "spc", "masta" or "sysio" */
+    struct tr_options topt;
+    int nfs_version;
+    struct ld_replay_unit *units;
+    uint32_t nunits;
+    uint32_t nstreams;  /* stream keys are 0..nstreams-1 */
+    uint64_t records;   /* records the reader returned */
+    uint64_t skipped;   /* malformed records skipped (--lenient) */
+    uint64_t warnings;  /* reader warnings */
+    uint64_t v2_beyond; /* records beyond NFSv2's 4 GiB, skipped (lenient) */
+    int64_t trace_ns;   /* the largest planned time: the trace's duration */
+    struct tr_counter counters[TR_MAX_COUNTERS]; /* the reader's counters */
+    unsigned ncounters;
+};
+
+/* Nonzero for a READ or WRITE that ends beyond 4 GiB in an NFSv2 replay
+ * (RFC 1094 offsets are 32-bit): refused by the plan, skipped with
+ * --lenient. */
+int ld_replay_beyond_v2(const struct ld_replay_plan *p, const struct tr_record *rec);
+
+/* Builds the plan of cfg->trace_file (cfg->trace_format, block size,
+ * lenient, NFS version).  Reader warnings and lenient skips go to log as
+ * they are found.  Returns 0, or -errno with one line in err ("FILE:LINE:
+ * error: message" for a malformed record). */
+int ld_replay_plan_build(struct ld_replay_plan *p, const struct ld_config *cfg, FILE *log,
+                         char *err, size_t errlen);
+void ld_replay_plan_free(struct ld_replay_plan *p);
+
+/* The stream a record belongs to: the MaStA region, else the reader's
+ * stream (the SPC ASU, the sysio process). */
+uint32_t ld_replay_stream_key(const struct ld_replay_plan *p,
+                              const struct tr_record *rec);
+
+/* The global process (0-based) that replays stream s out of nprocs. */
+static inline uint32_t ld_replay_owner(uint32_t stream, uint32_t nprocs)
+{
+    return stream % nprocs;
+}
+
+/* This child's global process number and the number of processes. */
+void ld_replay_procs(const struct ld_config *cfg, unsigned child, uint32_t *gproc,
+                     uint32_t *nprocs);
+
+/* Opens a reader on the plan's trace (the same options as the plan, no
+ * warning callback: the plan printed them).  0 or -errno with err. */
+int ld_replay_open_reader(const struct ld_replay_plan *p, struct tr_reader *r, char *err,
+                          size_t errlen);
+
+/* Seconds the replay is expected to take at the plan's speed (0 when it
+ * cannot be told: speed 0). */
+double ld_replay_expected_s(const struct ld_replay_plan *p, double speed);
+
+/* ---- the child's part (replay_prep.c, replay_run.c) -------------------- */
+
+/* A phase command from the parent (msg.h LD_MSG_MOUNT: mount and learn
+ * the transfer maxima; INIT: prepare; RUN: replay; the warm-up does
+ * nothing, a trace brings its own timing).  0 or -errno with last_error. */
+int ld_replay_phase(struct ld_child *c, uint32_t type);
+
+/* INIT phase: prepares the child's files and resolves their handles.  0 or
+ * -errno with one line in c->last_error. */
+int ld_replay_prepare(struct ld_child *c);
+
+/* RUN phase: replays the child's streams.  0 or -errno with
+ * c->last_error; STOP from the parent ends it early. */
+int ld_replay_run(struct ld_child *c);
+
+/* Frees the child's replay state (NULL state is fine). */
+void ld_replay_free(struct ld_child *c);
+
+/* ---- results (replay_report.c) ----------------------------------------- */
+
+/* The replay lines of the client report.  p may be NULL (the prime's
+ * aggregate has no plan): the plan's own figures are then left out. */
+void ld_replay_report_text(FILE *out, const struct ld_config *cfg,
+                           const struct ld_replay_plan *p, const struct ld_stats *s);
+
+/* The "replay:" section of the YAML results (docs/replay.md); p as above. */
+void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_config *cfg,
+                           const struct ld_replay_plan *p, const struct ld_stats *s);
+
+#endif /* LD_REPLAY_H */
