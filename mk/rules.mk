@@ -89,7 +89,7 @@ BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 .PHONY: all clean install uninstall test unit unit-asan integration bench demo style unit-bins \
-        fuzz fuzz-short fuzz-run fuzz-test tools format format-check lint warnings
+        fuzz fuzz-short fuzz-run fuzz-test tools format format-check lint warnings coverage
 .SUFFIXES:
 .SECONDARY:
 
@@ -181,6 +181,12 @@ unit-asan:
 
 integration: all
 	@sh tests/tools/run-integration.sh
+
+# Line and branch coverage per layer under the unit and integration tests,
+# on a gcov build of its own (M.wrappers/M.coverage, build/coverage): it
+# never touches the objects `make test` uses.  docs/TESTING.md records it.
+coverage:
+	@sh tests/tools/coverage.sh
 
 # The README's test command.  Builds use both cores.
 test:

@@ -4,7 +4,11 @@
  * child's client (biod.h, sfs-reference §10).  The engine does the
  * matching by XID, the timeouts and the same-XID retransmissions (D2); this
  * file only refills free slots as calls complete and waits with rp_poll.
+ * Slot ownership (asserted): a slot is busy exactly while its call is the
+ * engine's, from a successful rp_call_start to its one callback; in_flight
+ * counts the busy slots; a request returns with none busy.
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
@@ -34,6 +38,7 @@ static void on_done(struct rp_call *call, void *data)
     struct ld_slot *s = data;
     struct ld_biod *b = s->owner;
 
+    assert(s->busy && &s->call == call && b->in_flight > 0);
     b->done(s, b->data);
     if (call->status == 0)
         nf_call_free(call);
@@ -50,6 +55,7 @@ static struct ld_slot *free_slot(struct ld_biod *b)
     for (k = 0; k < LD_BIOD_SLOTS - 1; k++)
         if (!b->slot[k].busy)
             break;
+    assert(k < LD_BIOD_SLOTS - 1 && b->in_flight < LD_BIOD_SLOTS - 1);
     return &b->slot[k];
 }
 
@@ -132,5 +138,6 @@ int ld_biod_run(struct ld_biod *b, uint32_t ncalls, uint32_t depth)
             (void)rp_poll(&c, 1, -1);
         }
     }
+    assert(b->in_flight == 0);
     return fatal ? fatal : (int)sent;
 }

@@ -138,21 +138,6 @@ int ld_ctl_decode(const unsigned char buf[LD_CTL_HDR_LEN], struct ld_ctl_hdr *h)
     return h->len > LD_CTL_MAX_PAYLOAD ? -EMSGSIZE : 0;
 }
 
-static int send_all(int fd, const unsigned char *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 int ld_ctl_send(int fd, const uint8_t tok[LD_CTL_TOKEN_LEN], uint32_t type,
                 uint32_t client, uint32_t arg, const void *payload, uint32_t len)
 {
@@ -167,9 +152,9 @@ int ld_ctl_send(int fd, const uint8_t tok[LD_CTL_TOKEN_LEN], uint32_t type,
     h.arg = arg;
     h.len = len;
     ld_ctl_encode(&h, buf);
-    rc = send_all(fd, buf, sizeof(buf));
+    rc = ld_msg_send_all(fd, buf, sizeof(buf));
     if (rc == 0 && len > 0)
-        rc = send_all(fd, payload, len);
+        rc = ld_msg_send_all(fd, payload, len);
     return rc;
 }
 

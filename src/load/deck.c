@@ -17,6 +17,7 @@
  *  - remainders: a share is rarely a whole number of cards; what each op
  *    was owed or given too much is carried into the next deck.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "load/ld_int.h"
@@ -80,6 +81,8 @@ static void apportion(const double *share, unsigned nkinds, uint32_t total, doub
     }
     for (k = 0; k < nkinds; k++)
         owed[k] = share[k] > 0 ? want[k] - count[k] : 0;
+    /* a deck holds exactly total cards unless no kind has a share */
+    assert(sum == total || sum == 0);
 }
 
 /* Calls per request of a read (0) or write (1) as this child makes them,
@@ -127,6 +130,7 @@ static void shuffle_ops(struct ld_child *c)
     deck_shares(c, share);
     apportion(share, NF_NOPS, LD_OP_DECK, c->deck_owed, count);
     deal_counts(&c->op_deck, count, NF_NOPS, &c->rng);
+    assert(c->op_deck.n == LD_OP_DECK || c->op_deck.n == 0);
 }
 
 static void shuffle_xfers(struct ld_child *c, int write)
@@ -139,6 +143,8 @@ static void shuffle_xfers(struct ld_child *c, int write)
     for (k = 0; k < t->nrows; k++)
         count[k] = t->row[k].pct > 0 ? (uint32_t)t->row[k].pct : 0;
     deal_counts(&c->xfer_deck[write], count, (unsigned)t->nrows, &c->rng);
+    /* the rows' percentages sum to 100 (iodist.c checks it) */
+    assert(c->xfer_deck[write].n == LD_XFER_DECK || c->xfer_deck[write].n == 0);
 }
 
 void ld_op_decks_init(struct ld_child *c)
@@ -154,6 +160,7 @@ int ld_op_next(struct ld_child *c)
         shuffle_ops(c);
     if (c->op_deck.n == 0) /* cannot happen with a valid selector */
         return ld_opsel_draw(&c->setup->opsel, &c->rng);
+    assert(c->op_deck.next < c->op_deck.n && c->op_deck.card[c->op_deck.next] < NF_NOPS);
     return c->op_deck.card[c->op_deck.next++];
 }
 
@@ -170,5 +177,6 @@ void ld_deck_xfer(struct ld_child *c, int write, struct ld_xfer *x)
         ld_iodist_draw(d, write, &c->rng, x);
         return;
     }
+    assert(dk->next < dk->n && dk->card[dk->next] < t->nrows);
     ld_iodist_row_xfer(d, &t->row[dk->card[dk->next++]], &c->rng, x);
 }

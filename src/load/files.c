@@ -6,6 +6,7 @@
  * group (about 81 files) or one category, so a pick costs the same whatever
  * the load.  ops.c updates the table from the server's answers.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +207,10 @@ void ld_files_pick_io(struct ld_files *t, const struct ld_group_span *groups,
     }
     out->file = pick;
     out->offset = aligned_offset(t->f[pick].size, out->len, rng);
+    /* D6: a working io file; an overwrite or read stays inside it, at an
+     * 8 KB aligned offset */
+    assert(t->f[pick].cat == LD_CAT_IO && t->f[pick].working);
+    assert(out->offset % BLOCK_BYTES == 0 && out->offset + out->len <= t->f[pick].size);
 }
 
 uint32_t ld_files_pick_working(const struct ld_files *t,
@@ -287,6 +292,7 @@ uint32_t ld_files_pick(struct ld_files *t, enum ld_cat cat, enum ld_state want,
         uint32_t j = candidate(t, parent, (start + k) % ncand);
         if (j >= cnt)
             continue;
+        assert(t->f[base + j].cat == cat && (cat != LD_CAT_DIR || t->f[base + j].spare));
         if (t->f[base + j].state == want)
             return base + j;
         if (any == LD_NO_FILE)

@@ -150,6 +150,8 @@ int ld_init_mount(struct ld_child *c)
     if (window > RECONNECT_MAX_S)
         window = RECONNECT_MAX_S;
     o.rpc.reconnect_ms = c->cfg->tcp ? window * 1000u : 0;
+    o.connect = c->setup->connect;
+    o.connect_data = c->setup->connect_data;
     sleep_ms(MOUNT_STAGGER_MS * c->index);
     /* Deviation (§5.3): SFS retried a mount that timed out up to 10 times;
      * a server that gives no answer in the 10 s Init timer (shared by the

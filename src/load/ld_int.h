@@ -111,6 +111,11 @@ struct ld_setup {
     FILE *log;        /* progress and DEBUG output (stderr) */
     /* --trace: the replay plan (replay.h); NULL for the synthetic mix */
     const struct ld_replay_plan *plan;
+    /* How a child's mount session reaches the server (nf_mount_opts):
+     * NULL in the programs (by address); the unit tests serve the server
+     * core over socketpairs through it. */
+    nf_connect_fn connect;
+    void *connect_data;
 };
 
 struct ld_child {

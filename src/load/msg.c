@@ -4,6 +4,7 @@
  * socket: whole messages or an error, never half of one.
  */
 #include <errno.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "load/msg.h"
@@ -35,7 +36,7 @@ const char *ld_msg_name(uint32_t type)
 static int move_all(int fd, char *p, size_t len, int out)
 {
     while (len > 0) {
-        ssize_t n = out ? write(fd, p, len) : read(fd, p, len);
+        ssize_t n = out ? send(fd, p, len, MSG_NOSIGNAL) : read(fd, p, len);
         if (n == 0 && !out)
             return -EPIPE;
         if (n < 0) {
@@ -49,13 +50,18 @@ static int move_all(int fd, char *p, size_t len, int out)
     return 0;
 }
 
+int ld_msg_send_all(int fd, const void *buf, size_t len)
+{
+    return move_all(fd, (char *)(uintptr_t)buf, len, 1);
+}
+
 int ld_msg_send(int fd, uint32_t type, uint32_t arg, const void *payload, uint32_t len)
 {
     struct ld_msg_hdr h = {type, arg, len};
-    int rc = move_all(fd, (char *)&h, sizeof(h), 1);
+    int rc = ld_msg_send_all(fd, &h, sizeof(h));
 
     if (rc == 0 && len > 0)
-        rc = move_all(fd, (char *)payload, len, 1);
+        rc = ld_msg_send_all(fd, payload, len);
     return rc;
 }
 

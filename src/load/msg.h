@@ -42,6 +42,11 @@ struct ld_msg_hdr {
  * anything else (for messages naming the phase that failed). */
 const char *ld_msg_name(uint32_t type);
 
+/* Writes all len bytes to a socket (blocking, EINTR-safe; MSG_NOSIGNAL: a
+ * peer that is gone is -EPIPE, not SIGPIPE).  Returns 0 or -errno.  The
+ * phase messages and the control plane's frames (ctl.c) both go out so. */
+int ld_msg_send_all(int fd, const void *buf, size_t len);
+
 /* Sends one message (blocking, EINTR-safe).  Returns 0 or -errno. */
 int ld_msg_send(int fd, uint32_t type, uint32_t arg, const void *payload, uint32_t len);
 

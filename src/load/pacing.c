@@ -16,7 +16,10 @@
  * minus w and e, at least 0 and at most 2 x (previous + 5) ms.
  * Deviation: SFS slept whole milliseconds; sleeps here are in nanoseconds
  * so that rates above 1 000 calls/s per child can be held within 1 %.
+ * Asserted: time only moves forward (phase start <= interval start <= now,
+ * on a monotonic clock), and the open-loop deadlines never move back.
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -208,6 +211,7 @@ static int checkpoint(struct ld_pacer *p, uint64_t now)
 /* Runs the checkpoint when one is due at now. */
 static int poll_at(struct ld_pacer *p, uint64_t now)
 {
+    assert(p->phase_start_ns <= p->interval_start_ns && p->interval_start_ns <= now);
     if (now - p->interval_start_ns >= p->check_ns)
         return checkpoint(p, now);
     return 0;
@@ -270,8 +274,12 @@ int ld_pacer_after(struct ld_pacer *p, uint32_t calls)
     if (rc < 0)
         return rc;
     if (p->mode != LD_PACE_SFS) {
+        uint64_t before = p->next_deadline_ns;
+
         for (i = 0; i < calls; i++)
             p->next_deadline_ns += gap_ns(p);
+        assert(p->next_deadline_ns >= before);
+        (void)before;
         return 0;
     }
     req_ns = (uint64_t)llround(p->sleep_ms * NS_PER_MS * calls);

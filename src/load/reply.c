@@ -7,8 +7,11 @@
  * call gets (EXIST after a create the server had already done, NOENT
  * after a remove it had already done).  Also here: which NFS errors the
  * workload expects (ld_reply_expected), and the list of files holding
- * UNSTABLE data that COMMIT takes its file from.
+ * UNSTABLE data that COMMIT takes its file from.  Asserted: an entry is
+ * flagged unstable exactly while it is on that list; directory ops touch
+ * directory entries, data ops io files.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "load/ld_int.h"
@@ -137,6 +140,7 @@ static void uncommitted_remove(struct ld_child *c, uint32_t i)
             c->uncommitted[k] = c->uncommitted[--c->n_uncommitted];
             return;
         }
+    assert(!"an unstable entry is missing from the commit list");
 }
 
 /* A v3 WRITE the server did not make stable leaves data for COMMIT
@@ -156,6 +160,10 @@ static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
     struct ld_file *f = s->file != LD_NO_FILE ? &t->f[s->file] : NULL;
     int ok = st == 0;
 
+    assert(f != NULL);
+    assert((s->op != NF_OP_MKDIR && s->op != NF_OP_RMDIR) || f->cat == LD_CAT_DIR);
+    assert((s->op != NF_OP_WRITE && s->op != NF_OP_COMMIT) || f->cat == LD_CAT_IO);
+    assert((s->op != NF_OP_RENAME && s->op != NF_OP_LINK) || s->file2 < t->n);
     switch (s->op) {
     case NF_OP_LOOKUP:
         if (ok && f->state == LD_NONEXISTENT)

@@ -6,7 +6,9 @@
  * versions 3..3, not 2" instead of a MOUNT error), MNT, UMNT and EXPORT.
  * Every failure becomes one line that names the host and what is missing.
  * All calls are synchronous; each step (a GETPORT, NULL, MNT) is bounded
- * by opts->timeout_ms, shared by its UDP tries.
+ * by opts->timeout_ms, shared by its UDP tries.  With opts->connect the
+ * clients are opened on the descriptors it returns instead, and the host
+ * is neither resolved nor asked for ports (nf.h).
  */
 #include "nfs/nf.h"
 
@@ -75,8 +77,21 @@ static int open_client(const struct nf_mount *m, uint16_t port, uint32_t prog,
     char why[CM_ERR_LEN];
     int rc;
 
-    set_port(&ss, port);
     o.transport = t;
+    if (m->opts.connect) {
+        int fd = m->opts.connect(m->opts.connect_data, prog, t);
+
+        if (fd < 0) {
+            cm_errf(err, errlen, "%s: cannot connect to %s: %s", m->spec.host,
+                    prog == MOUNTPROG ? "MOUNT" : "NFS", strerror(-fd));
+            return fd;
+        }
+        rc = rp_client_open_fd(out, fd, t, prog, vers, &o, why, sizeof(why));
+        if (rc < 0)
+            cm_errf(err, errlen, "%s: %s", m->spec.host, why);
+        return rc;
+    }
+    set_port(&ss, port);
     rc = rp_client_open(out, (struct sockaddr *)&ss, m->addrlen, prog, vers, &o,
                         m->opts.timeout_ms, why, sizeof(why));
     if (rc == -ECONNREFUSED)
@@ -87,24 +102,28 @@ static int open_client(const struct nf_mount *m, uint16_t port, uint32_t prog,
     return rc;
 }
 
-/* One line for a failed call to a named service ("NFS", "MOUNT"). */
+/* One line for a failed call to a named service ("NFS", "MOUNT").  The
+ * port is named unless opts->connect chose the descriptors. */
 static int call_error(const struct nf_mount *m, const char *what, uint32_t vers,
                       uint16_t port, const struct rp_call *call,
                       const struct rp_client *c, char *err, size_t errlen)
 {
     const char *h = m->spec.host;
+    char at[32] = "";
 
+    if (!m->opts.connect)
+        snprintf(at, sizeof(at), " at port %u", port);
     switch (call->status) {
     case RP_ERR_PROG_MISMATCH:
         cm_errf(err, errlen, "%s: server offers %s versions %u..%u, not %u", h, what,
                 call->low_version, call->high_version, vers);
         break;
     case RP_ERR_PROG_UNAVAIL:
-        cm_errf(err, errlen, "%s: port %u does not serve %s", h, port, what);
+        cm_errf(err, errlen, "%s: the server%s does not serve %s", h, at, what);
         break;
     case -ECONNREFUSED:
-        cm_errf(err, errlen, "%s: no %s server answers at port %u (connection refused)",
-                h, what, port);
+        cm_errf(err, errlen, "%s: no %s server answers%s (connection refused)", h, what,
+                at);
         break;
     case RP_ERR_TIMEDOUT: {
         struct rp_client_stats st;
@@ -112,18 +131,17 @@ static int call_error(const struct nf_mount *m, const char *what, uint32_t vers,
         rp_client_stats(c, &st);
         if (st.unknown_xid + st.garbage)
             cm_errf(err, errlen,
-                    "%s: no valid %s reply at port %u in %u ms (%llu replies with "
+                    "%s: no valid %s reply%s in %u ms (%llu replies with "
                     "unknown XIDs or garbage dropped)",
-                    h, what, port, m->opts.timeout_ms,
+                    h, what, at, m->opts.timeout_ms,
                     (unsigned long long)(st.unknown_xid + st.garbage));
         else
-            cm_errf(err, errlen,
-                    "%s: no %s server answers at port %u (no reply in %u ms)", h, what,
-                    port, m->opts.timeout_ms);
+            cm_errf(err, errlen, "%s: no %s server answers%s (no reply in %u ms)", h,
+                    what, at, m->opts.timeout_ms);
         break;
     }
     default:
-        cm_errf(err, errlen, "%s: bad reply from %s at port %u: %s", h, what, port,
+        cm_errf(err, errlen, "%s: bad reply from %s%s: %s", h, what, at,
                 rp_client_last_error(c)[0] ? rp_client_last_error(c)
                                            : rp_status_text(call->status));
     }
@@ -190,7 +208,7 @@ static int mount_port(struct nf_mount *m, char *err, size_t errlen)
 {
     uint32_t mv = m->nfs_version == 2 ? MOUNTVERS : MOUNT_V3;
 
-    if (m->mount_port)
+    if (m->mount_port || m->opts.connect)
         return 0;
     if (m->spec.mount_port) {
         m->mount_port = m->spec.mount_port;
@@ -286,7 +304,7 @@ static int open_nfs(struct nf_mount *m, char *err, size_t errlen)
     nf_void none = {0};
     int rc;
 
-    if (m->spec.nfs_port) {
+    if (m->spec.nfs_port || m->opts.connect) {
         m->nfs_port = m->spec.nfs_port;
     } else {
         rc = lookup_port(m, NFS_PROGRAM, vers, m->opts.transport, &m->nfs_port, err,
@@ -323,7 +341,7 @@ int nf_mount(struct nf_mount *m, const char *spec, const struct nf_mount_opts *o
         m->opts.timeout_ms = nf_class_timeout_ms(NF_CLASS_INIT, 0);
     m->nfs_version = m->opts.nfs_version;
     rc = nf_parse_mount_spec(spec, &m->spec, err, errlen);
-    if (rc == 0)
+    if (rc == 0 && !m->opts.connect)
         rc = resolve(m, err, errlen);
     if (rc == 0)
         rc = open_nfs(m, err, errlen);
@@ -352,7 +370,8 @@ void nf_umount(struct nf_mount *m)
 
     /* UMNT is a courtesy: bound it to about a second. */
     m->opts.timeout_ms = saved < 1000 ? saved : 1000;
-    if (m->mount_port && open_mount_client(m, &mc, err, sizeof(err)) == 0) {
+    if ((m->mount_port || m->opts.connect) &&
+        open_mount_client(m, &mc, err, sizeof(err)) == 0) {
         (void)mount_call(m, mc, &call,
                          m->nfs_version == 2 ? MOUNTPROC_UMNT : MOUNTPROC3_UMNT, &path,
                          &none);
@@ -401,7 +420,7 @@ int nf_exports(const char *spec, const struct nf_mount_opts *opts,
     m.nfs_version = m.opts.nfs_version == 2 ? 2 : 3;
     v2 = m.nfs_version == 2;
     rc = nf_parse_mount_spec(spec, &m.spec, err, errlen);
-    if (rc == 0)
+    if (rc == 0 && !m.opts.connect)
         rc = resolve(&m, err, errlen);
     if (rc == 0)
         rc = open_mount_client(&m, &mc, err, errlen);

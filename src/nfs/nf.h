@@ -291,6 +291,12 @@ NF_MOUNT3_PROCS(NF_WM3)
 
 /* ---- the mount session -------------------------------------------------- */
 
+/* Connects one client of a mount session to the server: returns a
+ * connected descriptor for program prog over transport t (a stream for
+ * RP_TCP, datagrams for RP_UDP) or -errno; the session owns it from then
+ * on (nf_mount_opts.connect). */
+typedef int (*nf_connect_fn)(void *data, uint32_t prog, enum rp_transport_kind t);
+
 struct nf_mount_opts {
     int nfs_version;                        /* 2 or 3 (default 3) */
     enum rp_transport_kind transport;       /* of the NFS client (default UDP) */
@@ -302,6 +308,15 @@ struct nf_mount_opts {
                                                10 s, on either transport) */
     int ping;                               /* send NFS NULL after MNT to check
                                                the version (default 1) */
+    /* How the session's clients reach the server.  NULL (the default):
+     * resolve the host, take the ports from the mount point or rpcbind
+     * and connect.  A function: every client of the session (NFS, MNT,
+     * UMNT, EXPORT, nf_mount_open_client) is opened on the descriptor it
+     * returns (rp_client_open_fd), and neither the resolver nor rpcbind is
+     * asked; the mount point's host only names the server in messages.
+     * The unit tests serve the server core over socketpairs this way. */
+    nf_connect_fn connect;
+    void *connect_data;
 };
 
 /* Fills o with the defaults above for an NFS version (2 or 3). */

@@ -14,6 +14,7 @@
  */
 #include "rpc/rp_int.h"
 
+#include <assert.h>
 #include <fcntl.h>
 #include <netinet/tcp.h>
 #include <limits.h>
@@ -273,8 +274,11 @@ int rp_client_open_fd(struct rp_client **out, int fd, enum rp_transport_kind tra
  * to run their callbacks. */
 static void defer_complete(struct rp_client *c, struct rp_call *call, int status)
 {
+    /* a call in flight that has already left the XID table */
+    assert(rp__call_in_flight(call));
+    assert(rp__xid_find(c, call->xid) != call);
     call->status = status;
-    call->rp_state = RP_CS_IDLE;
+    call->rp_state = RP_CS_DONE;
     call->rp_qnext = NULL;
     if (c->done_tail)
         c->done_tail->rp_qnext = call;
@@ -288,6 +292,7 @@ static void run_done_list(struct rp_client *c)
     while (c->done_head) {
         struct rp_call *call = c->done_head;
 
+        assert(call->rp_state == RP_CS_DONE);
         c->done_head = call->rp_qnext;
         if (!c->done_head)
             c->done_tail = NULL;
@@ -326,6 +331,8 @@ void rp_client_close(struct rp_client *c)
         c->dead = 1;
         rp__set_error(c, -ENOTCONN, "client is closing");
         run_done_list(c);
+        /* every call started has completed, once */
+        assert(c->in_flight == 0 && !c->q_head && !c->done_head);
     }
     if (c->fd >= 0)
         close(c->fd);
@@ -428,10 +435,13 @@ void rp__queue_remove(struct rp_client *c, struct rp_call *call)
 {
     struct rp_call **pp = &c->q_head, *prev = NULL;
 
+    /* a call is on the send queue exactly while QUEUED */
+    assert(call->rp_state == RP_CS_QUEUED);
     while (*pp && *pp != call) {
         prev = *pp;
         pp = &(*pp)->rp_qnext;
     }
+    assert(*pp != NULL);
     if (!*pp)
         return;
     *pp = call->rp_qnext;
@@ -442,6 +452,8 @@ void rp__queue_remove(struct rp_client *c, struct rp_call *call)
 
 static void queue_push(struct rp_client *c, struct rp_call *call)
 {
+    /* never queued twice (the list would loop), never once finished */
+    assert(call->rp_state == RP_CS_IDLE || call->rp_state == RP_CS_SENT);
     call->rp_qnext = NULL;
     call->rp_state = RP_CS_QUEUED;
     if (c->q_tail)
@@ -530,6 +542,7 @@ static int pump(struct rp_client *c)
         while (c->q_head && batch_has_room(c)) {
             struct rp_call *call = c->q_head;
 
+            assert(call->rp_state == RP_CS_QUEUED);
             if (c->s_len == c->s_off) {
                 c->s_off = c->s_len = 0;
                 c->dg_n = c->dg_sent = 0;
@@ -740,6 +753,9 @@ int rp_call_start(struct rp_client *c, struct rp_call *call)
 {
     int rc;
 
+    /* a call is started once: a call in flight (or waiting for its
+     * callback) started again would corrupt the XID table and the queue */
+    assert(call->rp_state == RP_CS_IDLE);
     if (!call->done || !call->args_codec || !call->res_codec)
         return rp__set_error(c, -EINVAL, "call without callback or codecs");
     if (c->dead)
@@ -755,10 +771,10 @@ int rp_call_start(struct rp_client *c, struct rp_call *call)
     call->low_version = call->high_version = 0;
     call->rp_tries = 0;
     call->rp_deadline_ns = call->t_send_ns + wait_ns(c, call, 1);
+    queue_push(c, call);
     rp__xid_insert(c, call);
     c->in_flight++;
     c->st.calls_started++;
-    queue_push(c, call);
     /* Inside a service (a callback starting the next call) the send waits
      * for the end of the service, so that the calls started by all the
      * replies of one read leave in one batch.  While a lost connection is
@@ -785,6 +801,7 @@ static void fire_timeouts(struct rp_client *c, uint64_t now)
     while (list) {
         struct rp_call *call = list;
 
+        assert(rp__call_in_flight(call));
         list = call->rp_next;
         call->rp_next = NULL;
         if (may_resend(c, call, now)) {
@@ -973,7 +990,7 @@ int rp_call_sync(struct rp_client *c, struct rp_call *call)
              * with the socket) only waits on the done list for its
              * callback: run that, so that it completes exactly once and
              * nothing keeps a pointer to it after we return. */
-            if (call->rp_state == RP_CS_IDLE) {
+            if (call->rp_state == RP_CS_DONE) {
                 run_done_list(c);
                 break;
             }

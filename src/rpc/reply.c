@@ -8,6 +8,7 @@
  */
 #include "rpc/rp_int.h"
 
+#include <assert.h>
 #include <string.h>
 
 static uint32_t be32(const uint8_t *p)
@@ -17,6 +18,9 @@ static uint32_t be32(const uint8_t *p)
 
 void rp__complete(struct rp_client *c, struct rp_call *call, int status)
 {
+    /* a call completes once, after leaving the XID table */
+    assert(call->rp_state != RP_CS_IDLE && c->in_flight > 0);
+    assert(rp__xid_find(c, call->xid) != call);
     call->status = status;
     call->rp_state = RP_CS_IDLE;
     c->in_flight--;

@@ -24,8 +24,24 @@
 #define RP_BATCH_BYTES  65536u /* calls gathered into one send on a stream */
 #define RP_DGRAM_BATCH  16     /* datagrams per sendmmsg / recvmmsg */
 
-/* rp_call.rp_state */
-enum { RP_CS_IDLE = 0, RP_CS_QUEUED = 1, RP_CS_SENT = 2 };
+/* rp_call.rp_state, the life of a call:
+ *   IDLE   not started, or completed (its callback has run or is running);
+ *   QUEUED in flight, in the XID table and on the send queue;
+ *   SENT   in flight, in the XID table, sent (or in the send buffer);
+ *   DONE   finished outside a service: out of the XID table, on the done
+ *          list until the next service runs its callback.
+ * A call is in the XID table exactly while QUEUED or SENT, on the send
+ * queue exactly while QUEUED, and counted in in_flight from rp_call_start
+ * until rp__complete.  rp__call_in_flight and the asserts at each
+ * transition (client.c, xid.c, reply.c) hold the engine to it. */
+enum { RP_CS_IDLE = 0, RP_CS_QUEUED = 1, RP_CS_SENT = 2, RP_CS_DONE = 3 };
+
+/* Whether a call's state is one of the two in-flight states (for asserts;
+ * no side effect). */
+static inline int rp__call_in_flight(const struct rp_call *call)
+{
+    return call->rp_state == RP_CS_QUEUED || call->rp_state == RP_CS_SENT;
+}
 
 struct rp_client {
     const struct rp_transport_ops *ops;

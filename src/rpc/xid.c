@@ -9,6 +9,7 @@
  */
 #include "rpc/rp_int.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -40,6 +41,10 @@ void rp__xid_insert(struct rp_client *c, struct rp_call *call)
 {
     struct rp_call **b = &c->buckets[call->xid & c->mask];
 
+    /* only a call in flight is in the table, and never twice (a second
+     * entry would make its chain a loop); XIDs are unique in the table */
+    assert(rp__call_in_flight(call));
+    assert(rp__xid_find(c, call->xid) == NULL);
     call->rp_next = *b;
     *b = call;
     if (call->rp_deadline_ns < c->next_deadline_ns)
@@ -59,8 +64,11 @@ void rp__xid_remove(struct rp_client *c, struct rp_call *call)
 {
     struct rp_call **pp = &c->buckets[call->xid & c->mask];
 
+    /* callers remove only calls they know to be in the table */
+    assert(rp__call_in_flight(call));
     while (*pp && *pp != call)
         pp = &(*pp)->rp_next;
+    assert(*pp != NULL);
     if (*pp)
         *pp = call->rp_next;
     call->rp_next = NULL;

@@ -16,13 +16,16 @@
  * one read), idle connections are closed after --idle-timeout, and at the
  * --max-connections limit the connection idle the longest makes room for
  * the new one.  Connection buffers are counted (current and peak) and
- * given back when a connection drains or closes.
+ * given back when a connection drains or closes.  Asserted: the buffer
+ * count is the sum of what the open connections hold, and the delayed
+ * replies a connection waits for are counted in it.
  */
 #define _GNU_SOURCE /* accept4, ppoll */
 #include "rpc/recmark.h"
 #include "server/sv_int.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -280,6 +283,7 @@ static void conn_account(struct sv_server *s, struct conn *c)
 {
     size_t now = c->fd >= 0 ? conn_bytes(c) : 0;
 
+    assert(s->stats.buffer_bytes >= c->held);
     s->stats.buffer_bytes = s->stats.buffer_bytes - c->held + now;
     c->held = now;
     if (s->stats.buffer_bytes > s->stats.buffer_bytes_peak)
@@ -291,6 +295,7 @@ static void conn_close(struct sv_server *s, int i)
     struct conn *c = &s->conns[i];
 
     if (c->fd >= 0) {
+        assert(s->stats.open > 0);
         close(c->fd);
         s->stats.open--;
     }
@@ -388,6 +393,7 @@ static void heap_pop(struct sv_server *s)
 {
     size_t i = 0;
 
+    assert(s->nheap > 0);
     s->heap[0] = s->heap[--s->nheap];
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, m = i;
@@ -673,6 +679,7 @@ static uint64_t send_due(struct sv_server *s)
             sendto(d.udp_fd, d.data, d.len, 0, (struct sockaddr *)&d.addr, d.alen);
         } else if (s->conns[d.conn].fd >= 0 && s->conns[d.conn].gen == d.gen) {
             struct conn *c = &s->conns[d.conn];
+            assert(c->delayed_bytes >= d.len);
             c->delayed_bytes -= d.len;
             conn_settle(s, d.conn,
                         conn_queue(c, d.data, d.len) != 0 || conn_flush(c) != 0);

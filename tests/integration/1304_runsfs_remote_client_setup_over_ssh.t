@@ -20,10 +20,13 @@ mkdir -p "$W/rc"
 prime_rc "$W/rc/remote_rc" 'LOAD="100"' 'CLIENTS="client1 client2 client3"' PROCS=1 \
     "MNT_POINTS=\"$TB_MOUNT\"" "RSH=\"ssh -F $TESTBED_DIR/ssh_config\"" \
     "SFS_DIR=$T_DIR/remote_bin"
-export W T_BIN
+export W T_BIN T_TOP
 
+# FREESFS_HOME: the tree's wrappers also when T_BIN is another build's
+# (FREESFS_BIN, e.g. make coverage's build/coverage/bin); runsfs then
+# copies what M.linux builds, bin/
 cat >"$T_DIR/remote.exp" <<'EOF'
-spawn $env(T_BIN)/runsfs -C $env(W) -V linux
+spawn env FREESFS_HOME=$env(T_TOP) $env(T_BIN)/runsfs -C $env(W) -V linux
 step "Novice mode (a/n(default))? " "a"
 step "Choice : " "4"
 wait_for "Sub Menu : Remote Client Setup Utilities"
@@ -46,7 +49,7 @@ like "$log" "client2: copied; [^ ]*/remote_bin/sfs3 runs there \(the client call
 like "$log" "client3: FAILED" "client3, which ssh cannot reach, is reported"
 like "$log" "Remote client setup: 2 client\(s\) ready, 1 failed." "the summary counts both"
 same=0
-for p in sfs sfs_ping; do cmp -s "$T_BIN/$p" "$T_DIR/remote_bin/$p" || same=1; done
+for p in sfs sfs_ping; do cmp -s "$T_TOP/bin/$p" "$T_DIR/remote_bin/$p" || same=1; done
 [ "$(readlink "$T_DIR/remote_bin/sfs3")" = sfs ] || same=1
 ok $same "the copies are the build's programs (sfs3 the link to sfs)"
 left=$(find "$T_DIR/remote_bin" -name '.sfs_setup.*' | tr '\n' ' ')

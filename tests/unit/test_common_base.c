@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "helpers/th_text.h"
 #include "common/cm.h"
 
 static void rng_matches_park_miller(void **state)
@@ -85,8 +86,6 @@ static void yaml_round_trip(void **state)
     char path[] = "/tmp/freesfs-test-yaml-XXXXXX";
     char err[CM_ERR_LEN], text[512];
     struct cm_yaml *y;
-    FILE *fp;
-    size_t n;
     int fd;
 
     (void)state;
@@ -106,11 +105,7 @@ static void yaml_round_trip(void **state)
     cm_yaml_seq_end(y);
     cm_yaml_map_end(y);
     assert_int_equal(cm_yaml_close(y, err, sizeof(err)), 0);
-    fp = fopen(path, "r");
-    assert_non_null(fp);
-    n = fread(text, 1, sizeof(text) - 1, fp);
-    text[n] = '\0';
-    fclose(fp);
+    assert_true(th_text_of_file(path, text, sizeof(text)) > 0);
     unlink(path);
     assert_non_null(strstr(text, "version: '3.0'"));
     assert_non_null(strstr(text, "calls: 60091"));

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "helpers/th_text.h"
 #include "load/ld_int.h"
 #include "load/options.h"
 #include "load/parent.h"
@@ -303,8 +304,9 @@ static void hot_results_decode_into_the_slot(void **state)
 
 /* ---- parent process management ------------------------------------------ */
 
-/* Stand-in children: answer every phase; child 1 fails or dies in INIT
- * depending on data. */
+/* Stand-in children: answer every phase; child 1 fails, dies, says
+ * nonsense or stays silent (ignoring SIGTERM) in INIT, or exits 3 after
+ * its results, depending on data. */
 static int fake_child(int fd, unsigned k, void *data)
 {
     const char *mode = data;
@@ -318,10 +320,20 @@ static int fake_child(int fd, unsigned k, void *data)
             }
             if (strcmp(mode, "die") == 0)
                 raise(SIGKILL);
+            if (strcmp(mode, "nonsense") == 0) {
+                struct ld_msg_hdr big = {LD_MSG_INIT, 0, LD_MSG_MAX_PAYLOAD + 1};
+                ld_msg_send_all(fd, &big, sizeof(big));
+                pause();
+            }
+            if (strcmp(mode, "silent") == 0) {
+                signal(SIGTERM, SIG_IGN);
+                for (;;)
+                    pause();
+            }
         }
         ld_msg_send(fd, h.type, 0, "xy", h.type == LD_MSG_RESULTS ? 2 : 0);
         if (h.type == LD_MSG_RESULTS)
-            return 0;
+            return k == 1 && strcmp(mode, "exit3") == 0 ? 3 : 0;
     }
     return 1;
 }
@@ -371,6 +383,57 @@ static void parent_notices_a_dead_child(void **state)
     ld_parent_free(&p);
 }
 
+/* A child that never answers fails the phase at its time limit, by count;
+ * one that ignores SIGTERM then is killed (DEBUG 3 logs both signals). */
+static void parent_times_out_a_silent_child_and_kills_it(void **state)
+{
+    struct ld_parent p;
+    char log[4096] = "";
+    FILE *f = tmpfile();
+
+    (void)state;
+    assert_non_null(f);
+    memset(&p, 0, sizeof(p));
+    p.log = f;
+    p.debug_signals = 1;
+    assert_int_equal(ld_parent_spawn(&p, 2, fake_child, "silent"), 0);
+    assert_int_equal(ld_parent_phase(&p, LD_MSG_INIT, 0, 1), -ETIMEDOUT);
+    assert_string_equal(p.last_error, "1 child(ren) did not finish the phase in 1 s");
+    assert_int_equal(p.procs[0].pid, 0);
+    assert_int_equal(p.procs[1].pid, 0);
+    assert_true(th_text_of_stream(f, log, sizeof(log)) > 0);
+    fclose(f);
+    assert_non_null(strstr(log, "SIGTERM to child 1"));
+    assert_non_null(strstr(log, "SIGKILL to child 1"));
+    ld_parent_free(&p);
+}
+
+static void parent_refuses_a_message_too_large(void **state)
+{
+    struct ld_parent p;
+
+    (void)state;
+    memset(&p, 0, sizeof(p));
+    assert_int_equal(ld_parent_spawn(&p, 2, fake_child, "nonsense"), 0);
+    assert_int_equal(ld_parent_phase(&p, LD_MSG_INIT, 0, 10), -EIO);
+    assert_string_equal(p.last_error, "child 1: bad message: Message too long");
+    ld_parent_free(&p);
+}
+
+static void parent_reports_a_child_failing_after_its_results(void **state)
+{
+    struct ld_parent p;
+
+    (void)state;
+    memset(&p, 0, sizeof(p));
+    assert_int_equal(ld_parent_spawn(&p, 2, fake_child, "exit3"), 0);
+    assert_int_equal(ld_parent_phase(&p, LD_MSG_RESULTS, 0, 10), 0);
+    assert_int_equal(ld_parent_reap(&p), -ECHILD);
+    assert_non_null(strstr(p.last_error, "child 1 (pid "));
+    assert_non_null(strstr(p.last_error, ") failed: exit status 3"));
+    ld_parent_free(&p);
+}
+
 /* No two children of a run draw the same stream: not two of one client, and
  * not the same child number on two clients (-N); a client's re-run draws
  * the same one again. */
@@ -410,6 +473,9 @@ int main(void)
         cmocka_unit_test(parent_drives_the_phases),
         cmocka_unit_test(parent_reports_a_child_error),
         cmocka_unit_test(parent_notices_a_dead_child),
+        cmocka_unit_test(parent_times_out_a_silent_child_and_kills_it),
+        cmocka_unit_test(parent_refuses_a_message_too_large),
+        cmocka_unit_test(parent_reports_a_child_failing_after_its_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,8 @@
  * AUTH_SYS credentials, the in-flight limit, cancel on close, lost
  * connections; and the regressions of the review: a UDP call too big for
  * IP fails alone, bytes_sent counts partial writes, a sync call that
- * finished before a poll failure completes once. */
+ * finished before a poll failure completes once.  The engine's asserted
+ * invariants are live in every build: a call started twice aborts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rpc/recmark.h"
@@ -431,6 +435,90 @@ static void rpc_errors_map_to_errnos(void **state)
     close_pair(&f);
 }
 
+/* Every other reply the decoder can meet - denied, truncated, unknown
+ * statuses - fails its call alone with the matching errno and a reason
+ * naming what was wrong. */
+static void denied_and_odd_replies_fail_with_their_reason(void **state)
+{
+    static const struct {
+        uint32_t w[6]; /* after the XID and REPLY */
+        int n;
+        int status;
+        const char *reason;
+    } cases[] = {
+        {{MSG_DENIED, RPC_MISMATCH, 2, 2},
+         4,
+         RP_ERR_RPC_MISMATCH,
+         "server speaks RPC versions 2..2, not 2"},
+        {{MSG_DENIED, RPC_MISMATCH, 2},
+         3,
+         RP_ERR_GARBAGE,
+         "RPC_MISMATCH reply truncated"},
+        {{MSG_DENIED, AUTH_ERROR, AUTH_TOOWEAK},
+         3,
+         RP_ERR_AUTH,
+         "server refused the credentials (auth_stat 5)"},
+        {{MSG_DENIED, AUTH_ERROR},
+         2,
+         RP_ERR_AUTH,
+         "server refused the credentials (auth_stat 0)"},
+        {{MSG_DENIED, 9}, 2, RP_ERR_GARBAGE, "unknown reject status 9"},
+        {{MSG_DENIED}, 1, RP_ERR_GARBAGE, "denied reply truncated"},
+        {{7}, 1, RP_ERR_GARBAGE, "bad reply status 7"},
+        {{MSG_ACCEPTED, AUTH_NONE}, 2, RP_ERR_GARBAGE, "truncated header"},
+        {{MSG_ACCEPTED, AUTH_NONE, 0, PROG_MISMATCH, 3},
+         5,
+         RP_ERR_GARBAGE,
+         "PROG_MISMATCH reply truncated"},
+        {{MSG_ACCEPTED, AUTH_NONE, 0, PROG_UNAVAIL},
+         4,
+         RP_ERR_PROG_UNAVAIL,
+         "program 536871065 not available"},
+        {{MSG_ACCEPTED, AUTH_NONE, 0, GARBAGE_ARGS},
+         4,
+         RP_ERR_GARBAGE_ARGS,
+         "server could not decode the arguments of proc 7"},
+        {{MSG_ACCEPTED, AUTH_NONE, 0, SYSTEM_ERR},
+         4,
+         RP_ERR_SYSTEM,
+         "server system error (proc 7)"},
+        {{MSG_ACCEPTED, AUTH_NONE, 0, 42}, 4, RP_ERR_GARBAGE, "unknown accept status 42"},
+    };
+    struct rp_client_opts o;
+    struct fixture f;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 0, &o);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct tcall t;
+        struct peer_call pc;
+        uint8_t buf[64];
+        XDR x;
+        uint32_t head[2];
+
+        tcall_prepare(&t, 1, 1000);
+        assert_int_equal(rp_call_start(f.c, &t.call), 0);
+        assert_int_equal(peer_recv(f.peer, 0, &pc), 0);
+        head[0] = pc.xid;
+        head[1] = REPLY;
+        xdrmem_create(&x, (char *)buf, sizeof(buf), XDR_ENCODE);
+        for (int k = 0; k < 2; k++)
+            assert_true(xdr_u_int(&x, &head[k]));
+        for (int k = 0; k < cases[i].n; k++) {
+            u_int w = cases[i].w[k];
+            assert_true(xdr_u_int(&x, &w));
+        }
+        assert_int_equal(write(f.peer, buf, xdr_getpos(&x)), (ssize_t)xdr_getpos(&x));
+        pump_client(f.c);
+        assert_int_equal(t.done_count, 1);
+        assert_int_equal(t.call.status, cases[i].status);
+        assert_non_null(strstr(rp_client_last_error(f.c), cases[i].reason));
+    }
+    assert_int_equal(rp_client_in_flight(f.c), 0);
+    close_pair(&f);
+}
+
 static void auth_sys_carries_the_requested_ids(void **state)
 {
     struct rp_client_opts o;
@@ -642,6 +730,108 @@ static void bytes_sent_counts_partial_writes(void **state)
     close_pair(&f);
 }
 
+/* Starts n calls of 30 000 bytes on a stream whose socket holds 4 KiB, so
+ * that the later ones wait on the send queue; returns the first XID (the
+ * others follow it: XIDs are sequential). */
+static uint32_t fill_the_socket(struct fixture *f, struct tcall *t, int n,
+                                uint32_t timeout_ms)
+{
+    struct rp_client_opts o;
+
+    rp_client_opts_init(&o);
+    o.sndbuf_bytes = 4096;
+    o.max_in_flight = (unsigned)n;
+    open_pair(f, 1, &o);
+    big.len = 30000;
+    for (int i = 0; i < n; i++) {
+        memset(&t[i], 0, sizeof(t[i]));
+        rp_call_prepare(&t[i].call, 8, (xdrproc_t)xdr_big_args, &big,
+                        (xdrproc_t)xdr_u_int, &t[i].res, timeout_ms, tcall_done, &t[i]);
+        assert_int_equal(rp_call_start(f->c, &t[i].call), 0);
+    }
+    assert_true(rp_client_events(f->c) & POLLOUT); /* calls wait for room */
+    return t[0].call.xid;
+}
+
+/* Reads everything the client still sends (servicing its POLLOUT) and
+ * says whether a record with XID xid went by.  Bounded. */
+static int peer_sees_xid(struct fixture *f, uint32_t xid)
+{
+    static uint8_t stream[4 << 20];
+    size_t len = 0, off = 0;
+    int seen = 0;
+
+    for (int i = 0; i < 10000; i++) {
+        struct pollfd pf = {f->peer, POLLIN, 0};
+
+        if (poll(&pf, 1, 0) == 1) {
+            ssize_t n = read(f->peer, stream + len, sizeof(stream) - len);
+            assert_true(n > 0);
+            len += (size_t)n;
+        }
+        (void)rp_client_service(f->c, POLLOUT);
+        if (!(rp_client_events(f->c) & POLLOUT) && poll(&pf, 1, 0) == 0)
+            break;
+    }
+    while (off + 8 <= len) { /* record mark, then the XID */
+        uint32_t rec = ((uint32_t)(stream[off] & 0x7f) << 24) |
+                       (uint32_t)stream[off + 1] << 16 | (uint32_t)stream[off + 2] << 8 |
+                       stream[off + 3];
+        uint32_t x = (uint32_t)stream[off + 4] << 24 | (uint32_t)stream[off + 5] << 16 |
+                     (uint32_t)stream[off + 6] << 8 | stream[off + 7];
+
+        seen |= x == xid;
+        off += 4 + rec;
+    }
+    return seen;
+}
+
+/* A reply for a call still waiting on the send queue (a re-send after a
+ * reconnection or a UDP timeout that the socket could not take yet, when
+ * the first transmission's reply arrives) completes it once and takes it
+ * off the queue: it is never sent. */
+static void a_reply_to_a_queued_call_takes_it_off_the_queue(void **state)
+{
+    struct fixture f;
+    static struct tcall t[16];
+    uint32_t first;
+
+    (void)state;
+    first = fill_the_socket(&f, t, 16, 60000);
+    peer_reply(f.peer, 1, first + 15, 7);
+    for (int i = 0; i < 10 && t[15].done_count == 0; i++)
+        (void)rp_client_service(f.c, POLLIN);
+    assert_int_equal(t[15].done_count, 1);
+    assert_int_equal(t[15].call.status, 0);
+    assert_int_equal(t[15].res, 7);
+    assert_false(peer_sees_xid(&f, first + 15));
+    assert_int_equal(rp_client_in_flight(f.c), 15);
+    close_pair(&f);
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(t[i].done_count, 1); /* the rest: canceled at close */
+}
+
+/* A TCP call whose timeout passes while it still waits for room fails
+ * once with RP_ERR_TIMEDOUT and is never sent. */
+static void a_call_timing_out_on_the_send_queue_fails_once_unsent(void **state)
+{
+    struct fixture f;
+    static struct tcall t[16];
+    uint32_t first;
+
+    (void)state;
+    first = fill_the_socket(&f, t, 16, 100);
+    fake_now += 101ull * 1000000;
+    (void)rp_client_service(f.c, 0);
+    for (int i = 0; i < 16; i++) {
+        assert_int_equal(t[i].done_count, 1);
+        assert_int_equal(t[i].call.status, RP_ERR_TIMEDOUT);
+    }
+    assert_int_equal(rp_client_in_flight(f.c), 0);
+    assert_false(peer_sees_xid(&f, first + 15));
+    close_pair(&f);
+}
+
 /* Regression: when poll() itself failed in rp_call_sync while the call had
  * already finished (failed at start with the socket, its callback parked
  * on the done list), the call was "withdrawn" a second time: in_flight
@@ -677,6 +867,38 @@ static void sync_call_finished_before_a_poll_failure_completes_once(void **state
     rp_client_close(f.c);
 }
 
+/* The engine's invariants are asserted in every build (docs/TESTING.md):
+ * starting a call that is still in flight would put it in the XID table
+ * twice and loop its chain; the assert stops the process at once instead.
+ * Run in a child, whose death by SIGABRT is the expected outcome. */
+static void a_call_started_twice_aborts_instead_of_corrupting_the_table(void **state)
+{
+    pid_t pid;
+    int status = 0;
+
+    (void)state;
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rp_client_opts o;
+        struct fixture f;
+        struct tcall t;
+        int devnull = open("/dev/null", O_WRONLY);
+
+        if (devnull >= 0) /* the assertion's message is expected */
+            dup2(devnull, 2);
+        rp_client_opts_init(&o);
+        open_pair(&f, 0, &o);
+        tcall_prepare(&t, 1, 1000);
+        if (rp_call_start(f.c, &t.call) == 0)
+            (void)rp_call_start(f.c, &t.call);
+        _exit(0); /* not reached while the asserts are on */
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGABRT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -687,12 +909,16 @@ int main(void)
         cmocka_unit_test(tcp_replies_split_across_reads_and_joined_in_one),
         cmocka_unit_test(garbage_and_truncated_replies_fail_with_eproto),
         cmocka_unit_test(rpc_errors_map_to_errnos),
+        cmocka_unit_test(denied_and_odd_replies_fail_with_their_reason),
         cmocka_unit_test(auth_sys_carries_the_requested_ids),
         cmocka_unit_test(in_flight_limit_refuses_without_callback),
         cmocka_unit_test(lost_connection_fails_calls_and_refuses_new_ones),
         cmocka_unit_test(udp_oversize_call_fails_alone),
         cmocka_unit_test(bytes_sent_counts_partial_writes),
         cmocka_unit_test(sync_call_finished_before_a_poll_failure_completes_once),
+        cmocka_unit_test(a_call_started_twice_aborts_instead_of_corrupting_the_table),
+        cmocka_unit_test(a_reply_to_a_queued_call_takes_it_off_the_queue),
+        cmocka_unit_test(a_call_timing_out_on_the_send_queue_fails_once_unsent),
     };
 
     return cmocka_run_group_tests_name("rpc_client", tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "helpers/th_text.h"
 #include "server/sv_int.h"
 #include "nfs2_prot.h"
 #include "nfs3_prot.h"
@@ -239,8 +240,6 @@ static void stats_file_written(void **state)
     struct sv_core *c = core_with(NULL);
     struct sv_reply r;
     char path[] = "/tmp/test_server_core.XXXXXX", err[256], text[8192];
-    FILE *fp;
-    size_t n;
     int fd;
 
     (void)state;
@@ -249,11 +248,7 @@ static void stats_file_written(void **state)
     assert_true(fd >= 0);
     close(fd);
     assert_int_equal(sv_core_write_stats(c, path, NULL, err, sizeof(err)), 0);
-    fp = fopen(path, "r");
-    assert_non_null(fp);
-    n = fread(text, 1, sizeof(text) - 1, fp);
-    text[n] = '\0';
-    fclose(fp);
+    assert_true(th_text_of_file(path, text, sizeof(text)) > 0);
     unlink(path);
     assert_non_null(strstr(text, "nfs_v3:"));
     assert_non_null(strstr(text, "  getattr: 1\n"));
