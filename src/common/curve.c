@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "common/curve.h"
+#include "common/alloc.h"
 
 struct xy {
     double x, y;
@@ -28,7 +29,7 @@ double cm_curve_overall(const double *x, const double *y, size_t n, double *peak
         *peak = 0;
     if (n == 0)
         return 0;
-    v = calloc(n, sizeof(*v));
+    v = cm_calloc(n, sizeof(*v));
     if (v == NULL)
         return -1;
     for (i = 0; i < n; i++) {

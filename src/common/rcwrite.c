@@ -14,6 +14,7 @@
 
 #include "common/rc.h"
 #include "common/text.h"
+#include "common/alloc.h"
 
 static int bare_char(int c)
 {
@@ -85,7 +86,7 @@ static int put_assign(char **buf, size_t *len, size_t *cap,
 
     if (*len + need > *cap) {
         size_t c = (*len + need) * 2;
-        char *nb = realloc(*buf, c);
+        char *nb = cm_realloc(*buf, c);
         if (nb == NULL)
             return -ENOMEM;
         *buf = nb;
@@ -102,7 +103,7 @@ static int put_bytes(char **buf, size_t *len, size_t *cap, const char *p, size_t
 {
     if (*len + n + 1 > *cap) {
         size_t c = (*len + n + 1) * 2;
-        char *nb = realloc(*buf, c);
+        char *nb = cm_realloc(*buf, c);
         if (nb == NULL)
             return -ENOMEM;
         *buf = nb;
@@ -171,7 +172,7 @@ int cm_rc_edit(const char *name, const char *text, size_t len,
         cm_rc_free(&rc);
         return r;
     }
-    ed = calloc(n + 1, sizeof(*ed));
+    ed = cm_calloc(n + 1, sizeof(*ed));
     if (ed == NULL) {
         cm_rc_free(&rc);
         return -ENOMEM;

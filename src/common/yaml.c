@@ -11,6 +11,7 @@
 #include "common/cm.h"
 #include "common/text.h"
 #include "common/yaml.h"
+#include "common/alloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -68,7 +69,7 @@ static struct cm_yaml *start(struct cm_yaml *y)
 
 struct cm_yaml *cm_yaml_open(const char *path, char *err, size_t errlen)
 {
-    struct cm_yaml *y = calloc(1, sizeof(*y));
+    struct cm_yaml *y = cm_calloc(1, sizeof(*y));
 
     if (y == NULL) {
         cm_errf(err, errlen, "out of memory");
@@ -89,7 +90,7 @@ struct cm_yaml *cm_yaml_open(const char *path, char *err, size_t errlen)
 
 struct cm_yaml *cm_yaml_open_stream(FILE *fp, char *err, size_t errlen)
 {
-    struct cm_yaml *y = calloc(1, sizeof(*y));
+    struct cm_yaml *y = cm_calloc(1, sizeof(*y));
 
     if (y == NULL) {
         cm_errf(err, errlen, "out of memory");
@@ -349,18 +350,18 @@ static int no_anchor(struct yread *r, const yaml_event_t *ev)
 
 static int add_child(struct cm_ynode *n, struct cm_ynode *kid, char *key, long key_line)
 {
-    struct cm_ynode **items = realloc(n->items, (n->n + 1) * sizeof(*items));
+    struct cm_ynode **items = cm_realloc(n->items, (n->n + 1) * sizeof(*items));
 
     if (items == NULL)
         return -ENOMEM;
     n->items = items;
     if (n->kind == CM_YMAP) {
-        char **keys = realloc(n->keys, (n->n + 1) * sizeof(*keys));
+        char **keys = cm_realloc(n->keys, (n->n + 1) * sizeof(*keys));
         long *lines;
         if (keys == NULL)
             return -ENOMEM;
         n->keys = keys;
-        lines = realloc(n->key_lines, (n->n + 1) * sizeof(*lines));
+        lines = cm_realloc(n->key_lines, (n->n + 1) * sizeof(*lines));
         if (lines == NULL)
             return -ENOMEM;
         n->key_lines = lines;
@@ -394,7 +395,7 @@ static int build(struct yread *r, yaml_event_t *ev, int depth, struct cm_ynode *
         yaml_event_delete(ev);
         return -EINVAL;
     }
-    n = calloc(1, sizeof(*n));
+    n = cm_calloc(1, sizeof(*n));
     if (n == NULL) {
         yaml_event_delete(ev);
         return -ENOMEM;
@@ -404,7 +405,7 @@ static int build(struct yread *r, yaml_event_t *ev, int depth, struct cm_ynode *
         size_t len = ev->data.scalar.length;
 
         n->kind = CM_YSCALAR;
-        n->value = strndup((const char *)ev->data.scalar.value, len);
+        n->value = cm_strndup((const char *)ev->data.scalar.value, len);
         n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         yaml_event_delete(ev);
         if (n->value == NULL) {

@@ -13,6 +13,7 @@
 #include "common/text.h"
 #include "common/yaml.h"
 #include "submit/sb.h"
+#include "common/alloc.h"
 
 #define M SB_F_MULTI
 #define O SB_F_OPTIONAL
@@ -172,7 +173,7 @@ static char *field_value(struct import *im, const struct sb_field *f, const char
         return NULL;
     }
     if (n->kind == CM_YSCALAR) {
-        v = strdup(n->value);
+        v = cm_strdup(n->value);
         if (v == NULL)
             return NULL;
         len = strlen(v);
@@ -193,7 +194,7 @@ static char *field_value(struct import *im, const struct sb_field *f, const char
         }
         len += strlen(n->items[i]->value) + 1;
     }
-    v = calloc(1, len + 1);
+    v = cm_calloc(1, len + 1);
     for (i = 0; v && i < n->n; i++) {
         if (i)
             strcat(v, "\n");
@@ -389,7 +390,7 @@ static int ask_field(FILE *in, FILE *out, const struct sb_field *f, const char *
         }
         {
             size_t add = strlen(line);
-            char *nv = realloc(v, len + add + 2);
+            char *nv = cm_realloc(v, len + add + 2);
             if (nv == NULL) {
                 free(v);
                 return -ENOMEM;

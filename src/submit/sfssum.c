@@ -14,6 +14,7 @@
 #include "common/curve.h"
 #include "common/text.h"
 #include "submit/sb.h"
+#include "common/alloc.h"
 
 #define NFIELDS 13
 
@@ -163,7 +164,7 @@ int sb_sum_load(const char *path, struct sb_sum *sum, FILE *diag, char *err,
 
 size_t sb_sum_curve(const struct sb_sum *sum, double *ort_ms, double *peak_ops)
 {
-    double *x = calloc(sum->n + 1, sizeof(*x)), *y = calloc(sum->n + 1, sizeof(*y));
+    double *x = cm_calloc(sum->n + 1, sizeof(*x)), *y = cm_calloc(sum->n + 1, sizeof(*y));
     size_t n = 0, i;
 
     *ort_ms = *peak_ops = 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "trace/tr_int.h"
+#include "common/alloc.h"
 
 #define MA_REGIONS     32
 #define MA_DEFAULT_BS  4096u
@@ -60,7 +61,7 @@ static void masta_explain(const unsigned char *buf, size_t len, char *why, size_
 
 static int masta_open(struct tr_reader *r)
 {
-    struct masta *m = calloc(1, sizeof(*m));
+    struct masta *m = cm_calloc(1, sizeof(*m));
     unsigned i;
 
     if (!m)
@@ -116,7 +117,7 @@ const char *tr_masta_string(const struct tr_reader *r, unsigned i)
  * printable ASCII become \xNN, so reports and YAML never carry them. */
 static char *escaped(const char *raw, size_t n)
 {
-    char *out = malloc(n * 4 + 1), *o = out;
+    char *out = cm_malloc(n * 4 + 1), *o = out;
     size_t i;
 
     if (!out)
