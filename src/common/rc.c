@@ -473,8 +473,10 @@ int cm_rc_parse(struct cm_rc *rc, const char *name, const char *text, size_t len
     rc->errlen = errlen;
     if (err && errlen)
         err[0] = '\0';
-    if (rc->file == NULL)
-        return -ENOMEM;
+    if (rc->file == NULL) {
+        rc->errors++;
+        return cm_report_nomem(diag, name, err, errlen);
+    }
     memset(&s, 0, sizeof(s));
     s.rc = rc;
     s.base = text;
@@ -484,6 +486,10 @@ int cm_rc_parse(struct cm_rc *rc, const char *name, const char *text, size_t len
     while (!at_end(&s) && r == 0)
         r = statement(&s, known, data);
     free(s.buf);
+    if (r == -ENOMEM) {
+        rc->errors++;
+        return cm_report_nomem(diag, name, err, errlen);
+    }
     if (r < 0)
         return r;
     return rc->errors ? -EINVAL : 0;

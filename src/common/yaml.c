@@ -51,20 +51,19 @@ static void emit(struct cm_yaml *y, yaml_event_t *ev, int ok)
     }
 }
 
-static struct cm_yaml *start(struct cm_yaml *y)
+/* Starts the emitter; 0, or -ENOMEM (libyaml's own allocation failed). */
+static int start(struct cm_yaml *y)
 {
     yaml_event_t ev;
 
-    if (!yaml_emitter_initialize(&y->emitter)) {
-        free(y);
-        return NULL;
-    }
+    if (!yaml_emitter_initialize(&y->emitter))
+        return -ENOMEM;
     yaml_emitter_set_output(&y->emitter, write_handler, y);
     yaml_emitter_set_unicode(&y->emitter, 1);
     yaml_emitter_set_width(&y->emitter, 120);
     emit(y, &ev, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
     emit(y, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0));
-    return y;
+    return 0;
 }
 
 struct cm_yaml *cm_yaml_open(const char *path, char *err, size_t errlen)
@@ -81,8 +80,10 @@ struct cm_yaml *cm_yaml_open(const char *path, char *err, size_t errlen)
     }
     y->fp = y->file.fp;
     y->own_file = 1;
-    if (start(y) == NULL) {
+    if (start(y) < 0) { /* leave neither the temporary file nor y */
         cm_errf(err, errlen, "yaml: cannot initialise emitter");
+        cm_atomic_abort(&y->file);
+        free(y);
         return NULL;
     }
     return y;
@@ -97,8 +98,9 @@ struct cm_yaml *cm_yaml_open_stream(FILE *fp, char *err, size_t errlen)
         return NULL;
     }
     y->fp = fp;
-    if (start(y) == NULL) {
+    if (start(y) < 0) {
         cm_errf(err, errlen, "yaml: cannot initialise emitter");
+        free(y);
         return NULL;
     }
     return y;
@@ -492,7 +494,7 @@ int cm_yaml_parse(const char *name, const char *text, size_t len, struct cm_ynod
     r.err = err;
     r.errlen = errlen;
     if (!yaml_parser_initialize(&r.parser))
-        return -ENOMEM;
+        return cm_report_nomem(diag, name, err, errlen);
     yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, len);
     while (rc == 0 && (rc = next_event(&r, &ev)) == 0) {
         yaml_event_type_t type = ev.type;
@@ -518,6 +520,8 @@ int cm_yaml_parse(const char *name, const char *text, size_t len, struct cm_ynod
         cm_ynode_free(*root);
         *root = NULL;
     }
+    if (rc == -ENOMEM)
+        cm_report_nomem(diag, name, err, errlen);
     return rc;
 }
 
