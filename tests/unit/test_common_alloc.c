@@ -221,7 +221,8 @@ static const char yaml_text[] = "name: test\n"
 static int yaml_parse_op(void *ctx, char *err, size_t errlen)
 {
     struct cm_ynode *root = NULL;
-    int r = cm_yaml_parse("t.yaml", yaml_text, strlen(yaml_text), &root, NULL, err, errlen);
+    int r =
+        cm_yaml_parse("t.yaml", yaml_text, strlen(yaml_text), &root, NULL, err, errlen);
 
     (void)ctx;
     if (r == 0) {

@@ -19,37 +19,67 @@
 /* Bounds the loop in case an operation allocates without end. */
 #define TH_OOM_MAX_ALLOCS 100000
 
-long th_oom_run(const char *name, th_oom_op op, void *ctx, int want)
+/* One run of the case with the hook set (n = 0: off); returns what op did
+ * and the failures the hook made in *failed. */
+static int run_once(const struct th_oom_case *c, void *ctx, long n, int sticky,
+                    unsigned long *failed, char *err, size_t errlen)
+{
+    int rc;
+
+    if (c->setup)
+        c->setup(ctx);
+    err[0] = '\0';
+    cm_alloc_fail_nth(n, sticky);
+    rc = c->op(ctx, err, errlen);
+    *failed = cm_alloc_failed();
+    cm_alloc_fail_off();
+    if (c->teardown)
+        c->teardown(ctx);
+    return rc;
+}
+
+long th_oom_check(const struct th_oom_case *c, void *ctx)
 {
     char err[CM_ERR_LEN] = "";
-    unsigned long before = cm_alloc_count();
+    unsigned long before = cm_alloc_count(), failed;
     long total;
-    int rc = op(ctx, err, sizeof(err));
+    int rc = 0;
 
-    if (rc != 0)
-        fail_msg("%s: fails without an injected failure (%d): %s", name, rc, err);
+    /* the count is of the op alone: setup and teardown allocate too */
+    if (c->setup)
+        c->setup(ctx);
+    before = cm_alloc_count();
+    rc = c->op(ctx, err, sizeof(err));
     total = (long)(cm_alloc_count() - before);
+    if (c->teardown)
+        c->teardown(ctx);
+    if (rc != 0)
+        fail_msg("%s: fails without an injected failure (%d): %s", c->name, rc, err);
     for (long n = 1; n <= total && n <= TH_OOM_MAX_ALLOCS; n++) {
         for (int sticky = 0; sticky <= 1; sticky++) {
-            unsigned long failed;
+            const char *mode = sticky ? "for good" : "once";
 
-            err[0] = '\0';
-            cm_alloc_fail_nth(n, sticky);
-            rc = op(ctx, err, sizeof(err));
-            failed = cm_alloc_failed();
-            cm_alloc_fail_off();
+            rc = run_once(c, ctx, n, sticky, &failed, err, sizeof(err));
             if (failed == 0)
-                fail_msg("%s: allocation %ld of %ld %s was not made", name, n, total,
-                         sticky ? "(and later)" : "(once)");
-            if (want != 0 ? rc != want : rc >= 0)
-                fail_msg("%s: allocation %ld of %ld failing %s: returned %d, want %d (%s)",
-                         name, n, total, sticky ? "for good" : "once", rc, want, err);
+                fail_msg("%s: allocation %ld of %ld (%s) was not made", c->name, n, total,
+                         mode);
+            if (c->want != 0 ? rc != c->want : rc >= 0)
+                fail_msg(
+                    "%s: allocation %ld of %ld failing %s: returned %d, want %d (%s)",
+                    c->name, n, total, mode, rc, c->want, err);
             if (err[0] == '\0')
                 fail_msg("%s: allocation %ld of %ld failing %s: %d without a message",
-                         name, n, total, sticky ? "for good" : "once", rc);
+                         c->name, n, total, mode, rc);
         }
     }
     return total;
+}
+
+long th_oom_run(const char *name, th_oom_op op, void *ctx, int want)
+{
+    const struct th_oom_case c = {name, NULL, op, NULL, want};
+
+    return th_oom_check(&c, ctx);
 }
 
 int th_oom_dir_entries(const char *dir)

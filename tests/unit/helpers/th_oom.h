@@ -31,6 +31,17 @@ typedef int (*th_oom_op)(void *ctx, char *err, size_t errlen);
  * run without failures makes. */
 long th_oom_run(const char *name, th_oom_op op, void *ctx, int want);
 
+/* The same, with a setup before each run and a teardown after it, both
+ * outside the hook (a server core to talk to, a fresh directory). */
+struct th_oom_case {
+    const char *name;
+    void (*setup)(void *ctx); /* may be NULL; fails the test itself */
+    th_oom_op op;
+    void (*teardown)(void *ctx); /* may be NULL */
+    int want;
+};
+long th_oom_check(const struct th_oom_case *c, void *ctx);
+
 /* The number of entries in a directory (without . and ..), -1 when it
  * cannot be read: a writer that failed must leave no temporary file. */
 int th_oom_dir_entries(const char *dir);

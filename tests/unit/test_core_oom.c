@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test_core_oom.c - out-of-memory paths of a load child and of the server
+ * core, against each other on socketpairs (helpers/th_core.h): each
+ * allocation fails in turn (helpers/th_oom.h, common/alloc.h), once and for
+ * good.  In the child (its setup, the mount session with its rp_clients,
+ * the file table, population) every run must end in -ENOMEM with a line
+ * naming the step; in the server thread (the core serving mount and
+ * population) every failure must reach the child as an error reply, never
+ * a crash or a hang.  The ASan build checks that nothing leaks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/alloc.h"
+#include "helpers/th_core.h"
+#include "helpers/th_oom.h"
+#include "load/ld_int.h"
+#include "load/options.h"
+
+struct fix {
+    struct th_core t;
+    struct ld_config cfg;
+    struct ld_setup su;
+    char *mounts[1];
+    char mount[64];
+    int v;
+    struct ld_child c;
+};
+
+/* The smallest SFS configuration of test_core_child (60 io files). */
+static void fix_config(struct fix *f, int v)
+{
+    char err[CM_ERR_LEN];
+
+    memset(f, 0, sizeof(*f));
+    f->v = v;
+    ld_config_defaults(&f->cfg, v);
+    f->cfg.load = 50;
+    f->cfg.procs = 1;
+    f->cfg.io_files = 60;
+    f->cfg.tcp = 1;
+    f->cfg.warmup_s = f->cfg.runtime_s = 1;
+    snprintf(f->mount, sizeof(f->mount), "core:/export");
+    f->mounts[0] = f->mount;
+    f->cfg.mounts = f->mounts;
+    f->cfg.nmounts = 1;
+    assert_int_equal(ld_run_setup(&f->su, &f->cfg, v == 3 ? "sfs3" : "sfs", stdout,
+                                  stderr, err, sizeof(err)),
+                     0);
+    f->su.connect = th_core_connect;
+    f->su.connect_data = &f->t;
+}
+
+/* A child (f->c) that mounts and populates: 0 or its -errno with its
+ * last error in err.  ld_child_free (child_end) is left to the caller: its
+ * UMNT is a courtesy whose failure is ignored by design (nf_umount). */
+static int child_session(struct fix *f, char *err, size_t errlen)
+{
+    struct ld_child *c = &f->c;
+    int rc = ld_child_init(c, &f->su, 0, -1);
+
+    if (rc == 0) {
+        rc = ld_init_mount(c);
+        if (rc == 0)
+            rc = ld_init_populate(c);
+        if (rc == 0 && c->files.base_bytes == 0)
+            rc = cm_errf(err, errlen, "population made nothing");
+    }
+    if (rc < 0 && err[0] == '\0')
+        snprintf(err, errlen, "%s", c->last_error);
+    return rc;
+}
+
+static void core_start(void *ctx)
+{
+    struct fix *f = ctx;
+
+    assert_int_equal(th_core_start(&f->t, NULL, 6), 0);
+}
+
+static void child_end(void *ctx)
+{
+    struct fix *f = ctx;
+
+    ld_child_free(&f->c);
+    th_core_stop(&f->t);
+}
+
+static int child_op(void *ctx, char *err, size_t errlen)
+{
+    return child_session(ctx, err, errlen);
+}
+
+static void child_setup_and_population_run_out_of_memory_cleanly(void **state)
+{
+    struct fix f;
+    const struct th_oom_case c = {"child", core_start, child_op, child_end, -ENOMEM};
+
+    fix_config(&f, *(int *)*state);
+    assert_true(th_oom_check(&c, &f) > 10);
+}
+
+/* The server thread's allocations fail in turn, for good: the child must
+ * fail with a message, the server must not crash, and the run after the
+ * last failure must succeed.  Population makes some 600 allocations in the
+ * server, most of them the same few kinds again (a node, a directory
+ * entry, a file's data growing): each of the first 100 fails in turn (the
+ * mount, the first directories and files of every kind), then every 10th,
+ * to keep the test well under a second. */
+static void server_core_runs_out_of_memory_cleanly(void **state)
+{
+    struct fix f;
+    char err[CM_ERR_LEN];
+    long n;
+
+    fix_config(&f, *(int *)*state);
+    for (n = 1;; n += n < 100 ? 1 : 10) {
+        int rc;
+
+        assert_int_equal(th_core_start_failing(&f.t, NULL, 6, 0, n, 1), 0);
+        err[0] = '\0';
+        rc = child_session(&f, err, sizeof(err));
+        child_end(&f);
+        if (f.t.failed == 0) {
+            assert_int_equal(rc, 0);
+            break;
+        }
+        if (rc >= 0 || err[0] == '\0')
+            fail_msg("server allocation %ld failing: child returned %d (%s)", n, rc, err);
+    }
+    assert_true(n > 100); /* population reached the server */
+}
+
+static int v2 = 2, v3 = 3;
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_prestate(child_setup_and_population_run_out_of_memory_cleanly,
+                                  &v3),
+        cmocka_unit_test_prestate(child_setup_and_population_run_out_of_memory_cleanly,
+                                  &v2),
+        /* the server's allocations are the same for v2 and v3 (fs.c) */
+        cmocka_unit_test_prestate(server_core_runs_out_of_memory_cleanly, &v3),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
