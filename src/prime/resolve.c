@@ -95,13 +95,16 @@ static int known_name(const char *name, void *data)
 
 void *pr_keep(struct pr_run *run, void *p)
 {
-    if (p == NULL)
+    if (p == NULL) { /* an allocation failed: the run is not whole */
+        run->nomem = 1;
         return NULL;
+    }
     if (run->nallocs == run->capallocs) {
         size_t cap = run->capallocs ? run->capallocs * 2 : 64;
         void **n = cm_realloc(run->allocs, cap * sizeof(*n));
         if (n == NULL) {
             free(p);
+            run->nomem = 1;
             return NULL;
         }
         run->allocs = n;
@@ -796,6 +799,11 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     resolve_mounts(run, &rc);
     resolve_prime(run, &rc);
     make_tag(run);
+    if (run->nomem) { /* a NULL where a value should be: check nothing more */
+        cm_rc_error(&rc, NULL, "out of memory");
+        cm_rc_free(&rc);
+        return -EINVAL;
+    }
     for (k = 0; k < run->npoints && run->nclients; k++)
         if (run->points[k] / run->nclients == 0)
             cm_rc_error(&rc, cm_rc_get(&rc, "LOAD"),
