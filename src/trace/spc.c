@@ -131,7 +131,7 @@ static int spc_open(struct tr_reader *r)
     struct spc *s = cm_calloc(1, sizeof(*s));
 
     if (!s)
-        return tr__error(r, 0, "out of memory");
+        return tr__nomem(r, 0);
     r->priv = s;
     return 0;
 }

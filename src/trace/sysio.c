@@ -551,10 +551,14 @@ static int on_enter(struct tr_reader *r, struct sysio *s, struct sy_call *c,
         if (c->kind == K_IOX) {
             uint64_t ext_total, mem = c->req;
             int64_t cnt;
+            int rc;
             x = find_suffix(it, n, "xtvec");
             if (!x)
                 return tr__error(r, s->lineno, "%s without an extent list", c->name);
-            if (vec_extents(x, c, &ext_total) < 0)
+            rc = vec_extents(x, c, &ext_total);
+            if (rc == -ENOMEM) /* not the trace's fault */
+                return rc;
+            if (rc < 0)
                 return tr__error(r, s->lineno, "%s: bad extent list", c->name);
             c->req = mem < ext_total ? mem : ext_total;
             if (get_num(it, n, "count", &cnt) == 0 && cnt != v)
@@ -865,7 +869,7 @@ static int sysio_open(struct tr_reader *r)
     struct sysio *s = cm_calloc(1, sizeof(*s));
 
     if (!s)
-        return tr__error(r, 0, "out of memory");
+        return tr__nomem(r, 0);
     s->prev_us = -1;
     r->priv = s;
     return 0;
@@ -926,7 +930,7 @@ static int sysio_next(struct tr_reader *r, struct tr_record *rec)
             if (!s->have_stream)
                 return tr__error(r, 0, "no records");
             if ((rc = flush_stream(r, s)) < 0)
-                return tr__error(r, 0, "out of memory");
+                return tr__nomem(r, 0);
             continue;
         }
         if (rc == -EIO)
@@ -944,7 +948,7 @@ static int sysio_next(struct tr_reader *r, struct tr_record *rec)
         else
             rc = tr__error(r, s->lineno, "not an event or header line");
         if (rc == -ENOMEM)
-            return tr__error(r, s->lineno, "out of memory");
+            return tr__nomem(r, s->lineno);
         /* every branch above that found a bad line set rc < 0 */
         if (rc < 0 && (rc = tr__malformed(r)) < 0)
             return rc;
