@@ -151,6 +151,7 @@ void sb_info_free(struct sb_info *info)
 struct import {
     struct cm_text t; /* only its error reporting: FILE:LINE, counts, err */
     struct sb_info *info;
+    int nomem; /* a value could not be copied: not the file's fault */
 };
 
 /* A field's value from its node: a scalar, or for multi-line fields a list
@@ -174,8 +175,10 @@ static char *field_value(struct import *im, const struct sb_field *f, const char
     }
     if (n->kind == CM_YSCALAR) {
         v = cm_strdup(n->value);
-        if (v == NULL)
+        if (v == NULL) {
+            im->nomem = 1;
             return NULL;
+        }
         len = strlen(v);
         while (len > 0 && v[len - 1] == '\n')
             v[--len] = '\0';
@@ -195,6 +198,7 @@ static char *field_value(struct import *im, const struct sb_field *f, const char
         len += strlen(n->items[i]->value) + 1;
     }
     v = cm_calloc(1, len + 1);
+    im->nomem |= v == NULL;
     for (i = 0; v && i < n->n; i++) {
         if (i)
             strcat(v, "\n");
@@ -346,6 +350,11 @@ int sb_info_load(const char *path, struct sb_info *info, FILE *diag, char *err,
         else
             cm_text_error(&im.t, root->key_lines[i],
                           "unknown key '%s' (docs/generate.md lists the keys)", k);
+    }
+    if (im.nomem) { /* else a value lost to it would be reported as missing */
+        cm_ynode_free(root);
+        sb_info_free(info);
+        return cm_report_nomem(diag, path, err, errlen);
     }
     complete(&im, &info->top, info_fields, CM_ARRAY_LEN(info_fields), "", 0);
     if (info->ntypes == 0 && !cm_ynode_get(root, "load_generator_types", NULL))

@@ -6,7 +6,8 @@
  * the file table, population) every run must end in -ENOMEM with a line
  * naming the step; in the server thread (the core serving mount and
  * population) every failure must reach the child as an error reply, never
- * a crash or a hang.  The ASan build checks that nothing leaks. */
+ * a crash or a hang; sfs_nfsd's server comes up whole or not at all.  The
+ * ASan build checks that nothing leaks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +139,30 @@ static void server_core_runs_out_of_memory_cleanly(void **state)
     assert_true(n > 100); /* population reached the server */
 }
 
+/* sfs_nfsd's server (sockets on free loopback ports, the core, its
+ * buffers): NULL with a message, whatever allocation fails. */
+static int server_create_op(void *ctx, char *err, size_t errlen)
+{
+    struct sv_config cfg;
+    struct sv_server *s;
+
+    (void)ctx;
+    sv_config_defaults(&cfg);
+    cfg.instance = 1;
+    cfg.nfs_port = cfg.mount_port = 0;
+    s = sv_server_create(&cfg, err, errlen);
+    if (s == NULL)
+        return -ENOMEM;
+    sv_server_destroy(s);
+    return 0;
+}
+
+static void server_creation_runs_out_of_memory_cleanly(void **state)
+{
+    (void)state;
+    assert_true(th_oom_run("sv_server_create", server_create_op, NULL, -ENOMEM) > 5);
+}
+
 static int v2 = 2, v3 = 3;
 
 int main(void)
@@ -149,6 +174,7 @@ int main(void)
                                   &v2),
         /* the server's allocations are the same for v2 and v3 (fs.c) */
         cmocka_unit_test_prestate(server_core_runs_out_of_memory_cleanly, &v3),
+        cmocka_unit_test(server_creation_runs_out_of_memory_cleanly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
