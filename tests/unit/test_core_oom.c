@@ -35,7 +35,9 @@ struct fix {
     struct ld_child c;
 };
 
-/* The smallest SFS configuration of test_core_child (60 io files). */
+/* The smallest SFS configuration of test_core_child (60 io files): NFSv3
+ * over TCP, or NFSv2 over UDP, so that both transports of the RPC engine
+ * are under the hook. */
 static void fix_config(struct fix *f, int v)
 {
     char err[CM_ERR_LEN];
@@ -46,7 +48,7 @@ static void fix_config(struct fix *f, int v)
     f->cfg.load = 50;
     f->cfg.procs = 1;
     f->cfg.io_files = 60;
-    f->cfg.tcp = 1;
+    f->cfg.tcp = v != 2; /* v2 over UDP (datagram pairs), v3 over TCP */
     f->cfg.warmup_s = f->cfg.runtime_s = 1;
     snprintf(f->mount, sizeof(f->mount), "core:/export");
     f->mounts[0] = f->mount;
@@ -83,7 +85,8 @@ static void core_start(void *ctx)
 {
     struct fix *f = ctx;
 
-    assert_int_equal(th_core_start(&f->t, NULL, 6), 0);
+    assert_int_equal(
+        th_core_start_pairs(&f->t, NULL, f->cfg.tcp ? 6 : 0, f->cfg.tcp ? 0 : 6), 0);
 }
 
 static void child_end(void *ctx)
@@ -125,7 +128,9 @@ static void server_core_runs_out_of_memory_cleanly(void **state)
     for (n = 1;; n += n < 100 ? 1 : 10) {
         int rc;
 
-        assert_int_equal(th_core_start_failing(&f.t, NULL, 6, 0, n, 1), 0);
+        assert_int_equal(
+            th_core_start_failing(&f.t, NULL, f.cfg.tcp ? 6 : 0, f.cfg.tcp ? 0 : 6, n, 1),
+            0);
         err[0] = '\0';
         rc = child_session(&f, err, sizeof(err));
         child_end(&f);
