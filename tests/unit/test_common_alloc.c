@@ -169,7 +169,7 @@ static int rc_load_op(void *ctx, char *err, size_t errlen)
 
 static void rc_load_and_split_run_out_of_memory_cleanly(void **state)
 {
-    struct files f;
+    struct files f = {"", ""};
 
     (void)state;
     files_make(&f, "sfs.rc", rc_text);
@@ -202,7 +202,7 @@ static int rc_write_op(void *ctx, char *err, size_t errlen)
 
 static void rc_write_runs_out_of_memory_without_touching_the_file(void **state)
 {
-    struct files f;
+    struct files f = {"", ""};
 
     (void)state;
     files_make(&f, "sfs.rc", rc_text);
@@ -260,7 +260,7 @@ static int text_read_op(void *ctx, char *err, size_t errlen)
 
 static void text_reader_runs_out_of_memory_cleanly(void **state)
 {
-    struct files f;
+    struct files f = {"", ""};
 
     (void)state;
     files_make(&f, "t.txt", rc_text);
@@ -298,7 +298,7 @@ static int yaml_write_op(void *ctx, char *err, size_t errlen)
 
 static void yaml_writer_runs_out_of_memory_without_a_file(void **state)
 {
-    struct files f;
+    struct files f = {"", ""};
 
     (void)state;
     files_make(&f, "out.yaml", "");

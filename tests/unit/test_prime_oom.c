@@ -86,7 +86,7 @@ static int run_load_op(void *ctx, char *err, size_t errlen)
 
 static void rc_resolution_runs_out_of_memory_cleanly(void **state)
 {
-    struct fix f;
+    struct fix f = {"", "", ""};
 
     (void)state;
     fix_make(&f);
