@@ -144,6 +144,35 @@ static void server_core_runs_out_of_memory_cleanly(void **state)
     assert_true(n > 100); /* population reached the server */
 }
 
+/* The rule that makes the hook cheap to keep: the load phase (pacing, op
+ * choice, file choice, the engine, accounting) allocates nothing per call.
+ * A populated child runs a one-second measured phase with every
+ * allocation failing; it must make its calls, all of them answered and
+ * none with an error, and attempt no allocation at all. */
+static void the_load_phase_allocates_nothing(void **state)
+{
+    struct fix f;
+    char err[CM_ERR_LEN] = "";
+    unsigned long before;
+    int rc;
+
+    fix_config(&f, *(int *)*state);
+    core_start(&f);
+    assert_int_equal(child_session(&f, err, sizeof(err)), 0);
+    before = cm_alloc_count();
+    cm_alloc_fail_nth(1, 1);
+    rc = ld_child_load_phase(&f.c, LD_CPHASE_RUN, 1);
+    cm_alloc_fail_off();
+    assert_int_equal(rc, 0);
+    assert_true(f.c.requests >= 20); /* 50 ops/s for a second */
+    assert_true(f.c.stats.op[NF_OP_TOTAL].good >= 20);
+    assert_int_equal(f.c.stats.op[NF_OP_TOTAL].bad, 0);
+    assert_int_equal(f.c.stats.op[NF_OP_TOTAL].unexpected, 0);
+    assert_int_equal(cm_alloc_count() - before, 0);
+    assert_int_equal(cm_alloc_failed(), 0);
+    child_end(&f);
+}
+
 /* sfs_nfsd's server (sockets on free loopback ports, the core, its
  * buffers): NULL with a message, whatever allocation fails. */
 static int server_create_op(void *ctx, char *err, size_t errlen)
@@ -180,6 +209,8 @@ int main(void)
         /* the server's allocations are the same for v2 and v3 (fs.c) */
         cmocka_unit_test_prestate(server_core_runs_out_of_memory_cleanly, &v3),
         cmocka_unit_test(server_creation_runs_out_of_memory_cleanly),
+        cmocka_unit_test_prestate(the_load_phase_allocates_nothing, &v3),
+        cmocka_unit_test_prestate(the_load_phase_allocates_nothing, &v2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
