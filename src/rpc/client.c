@@ -425,8 +425,9 @@ int rp__sbuf_reserve(struct rp_client *c, size_t need)
     while (cap < need)
         cap *= 2;
     nb = cm_realloc(c->sbuf, cap);
-    if (!nb)
-        return -ENOMEM;
+    if (!nb) /* the call fails with this; say why */
+        return rp__set_error(c, -ENOMEM, "out of memory for a send buffer of %zu bytes",
+                             cap);
     c->sbuf = nb;
     c->scap = cap;
     return 0;

@@ -144,6 +144,81 @@ static void server_core_runs_out_of_memory_cleanly(void **state)
     assert_true(n > 100); /* population reached the server */
 }
 
+/* ---- the RPC engine on its own ------------------------------------------- */
+
+#define BIG_ARGS (200 * 1024) /* more than the send buffer starts with */
+
+/* A NULL call's arguments: n bytes of opaque data that the server's NULL
+ * procedure ignores; they make the engine grow its send buffer. */
+static bool_t xdr_big(XDR *x, void *arg)
+{
+    static char data[BIG_ARGS];
+    char *p = data;
+    u_int n = *(const u_int *)arg;
+
+    return xdr_bytes(x, &p, &n, BIG_ARGS);
+}
+
+static int rpc_op(void *ctx, char *err, size_t errlen)
+{
+    struct fix *f = ctx;
+    struct rp_client_opts o;
+    struct rp_fault fault = {7, 0, 20, 0, 20}; /* duplicated and reordered replies */
+    struct rp_client *c;
+    u_int sizes[] = {0, BIG_ARGS - 64, 16};
+    int rc;
+
+    rp_client_opts_init(&o);
+    o.transport = RP_TCP;
+    o.fault = &fault;
+    rc = th_core_client(&f->t, 0, NFS_PROGRAM, 3, &o, &c);
+    if (rc < 0)
+        return cm_errf(err, errlen, "open: %s", f->t.err), rc;
+    for (size_t i = 0; i < CM_ARRAY_LEN(sizes); i++) {
+        struct rp_call call = {.proc = 0,
+                               .args_codec = (xdrproc_t)xdr_big,
+                               .args = &sizes[i],
+                               .res_codec = (xdrproc_t)rp_xdr_void,
+                               .timeout_ms = 2000};
+
+        rc = rp_call_sync(c, &call);
+        if (rc == 0)
+            rc = call.status;
+        if (rc < 0) { /* the engine's own text, or no message */
+            snprintf(err, errlen, "%s", rp_client_last_error(c));
+            return rc;
+        }
+    }
+    return 0;
+}
+
+static void core_start_one(void *ctx)
+{
+    struct fix *f = ctx;
+
+    assert_int_equal(th_core_start(&f->t, NULL, 1), 0);
+}
+
+static void core_stop(void *ctx)
+{
+    struct fix *f = ctx;
+
+    th_core_stop(&f->t);
+}
+
+/* An rp_client over a pair, with the fault transport, making calls that
+ * grow its send buffer: -ENOMEM with the client's last error. */
+static void rpc_client_runs_out_of_memory_cleanly(void **state)
+{
+    struct fix f;
+    const struct th_oom_case c = {"rpc client", core_start_one, rpc_op, core_stop,
+                                  -ENOMEM};
+
+    (void)state;
+    memset(&f, 0, sizeof(f));
+    assert_true(th_oom_check(&c, &f) >= 4);
+}
+
 /* The rule that makes the hook cheap to keep: the load phase (pacing, op
  * choice, file choice, the engine, accounting) allocates nothing per call.
  * A populated child runs a one-second measured phase with every
@@ -209,6 +284,7 @@ int main(void)
         /* the server's allocations are the same for v2 and v3 (fs.c) */
         cmocka_unit_test_prestate(server_core_runs_out_of_memory_cleanly, &v3),
         cmocka_unit_test(server_creation_runs_out_of_memory_cleanly),
+        cmocka_unit_test(rpc_client_runs_out_of_memory_cleanly),
         cmocka_unit_test_prestate(the_load_phase_allocates_nothing, &v3),
         cmocka_unit_test_prestate(the_load_phase_allocates_nothing, &v2),
     };
