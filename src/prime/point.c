@@ -317,8 +317,11 @@ static void take_results(struct point *P, struct pc *c)
     const char *text;
     char w[300];
 
-    if (st == NULL || c->rd.h.len < wire ||
-        ld_stats_decode(st, c->rd.payload, c->rd.h.len) < 0) {
+    if (st == NULL) { /* the prime's failure, not the client's */
+        fail(P, "out of memory for the results of %s", who(c, w, sizeof(w)));
+        return;
+    }
+    if (c->rd.h.len < wire || ld_stats_decode(st, c->rd.payload, c->rd.h.len) < 0) {
         free(st);
         fail(P, "%s sent undecodable results", who(c, w, sizeof(w)));
         return;
