@@ -15,7 +15,7 @@
 /* Whether point i comes after point j in (throughput, index) order. */
 static int after(const double *x, size_t i, size_t j)
 {
-    return x[i] > x[j] || (x[i] == x[j] && i > j);
+    return i > j ? x[i] >= x[j] : x[i] > x[j];
 }
 
 double cm_curve_overall(const double *x, const double *y, size_t n, double *peak)
