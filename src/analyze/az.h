@@ -178,6 +178,9 @@ struct az_mrc_opts {
     const uint64_t *cache_sizes;
     size_t ncache_sizes;
     uint64_t sample_seed; /* another seed samples other blocks (0: default) */
+    /* the distance sample's rate (mrc.c): 0 = sample_rate x
+     * AZ_DISTANCE_FACTOR, at most 1 */
+    double distance_rate;
 };
 #define AZ_MAX_RECORD_BLOCKS (1ull << 24) /* 64 GiB at 4 KiB */
 
@@ -189,6 +192,10 @@ struct az_mrc_run {
     /* sampling (mrc.c): the references whose distance was estimated (the
      * watched ones), and the references the block sample kept */
     uint64_t sampled, kept;
+    /* the distance sample (mrc.c): its references so far, and a Judy1 of
+     * the times of those that are still the last reference of their block */
+    uint64_t dist_refs;
+    void *live;
     /* isolated: one stack and one histogram per unit */
     struct az_sd **iso_sd;
     struct az_hist *iso;
@@ -199,6 +206,8 @@ struct az_mrc_run {
  * independent sample at rate R / AZ_SUBSAMPLES; their spread estimates the
  * error of the whole sample (report.c). */
 #define AZ_SUBSAMPLES 8
+/* The distance sample's rate over the watch rate, by default (mrc.c). */
+#define AZ_DISTANCE_FACTOR 16
 
 struct az_mrc {
     struct az_mrc_opts opt;
@@ -217,6 +226,12 @@ struct az_mrc {
      * filter over key hashes that answers "no watch" without a lookup */
     void *watch;
     uint8_t *watch_filter;
+    /* the distance sample: its threshold (reference-index hashes below it),
+     * JudyL key -> time + 1 of the block's last reference while that one
+     * was sampled, and a saturating counting filter over key hashes */
+    uint64_t dist_threshold;
+    void *live_key;
+    uint8_t *live_filter;
     int finished; /* az_mrc_finish ran */
     char last_error[CM_ERR_LEN];
 };

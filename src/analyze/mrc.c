@@ -24,6 +24,8 @@
 
 #define WATCH_FILTER_BITS 16 /* counting filter over key hashes (64 KiB) */
 #define WATCH_SALT        0x2545f4914f6cdd1dull
+#define LIVE_FILTER_BITS  18 /* saturating counting filter (256 KiB) */
+#define LIVE_SALT         0x9fb21c651e98df25ull
 
 #include "analyze/az.h"
 
@@ -41,6 +43,7 @@ static void run_free(struct az_mrc_run *r)
     uint32_t i;
 
     az_sd_free(r->sd);
+    Judy1FreeArray((PPvoid_t)&r->live, PJE0);
     az_hist_free(&r->total);
     for (i = 0; i < r->nunits; i++)
         az_hist_free(&r->units[i]);
@@ -78,7 +81,18 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
             az_mrc_free(m);
             return cm_errf(err, errlen, "out of memory"), -ENOMEM;
         }
-    if ((m->threshold && !(m->watch_filter = calloc(1u << WATCH_FILTER_BITS, 1))) ||
+    if (m->threshold) {
+        double rd = m->opt.distance_rate > 0 ? m->opt.distance_rate
+                                             : m->opt.sample_rate * AZ_DISTANCE_FACTOR;
+        if (m->opt.distance_rate < 0 || m->opt.distance_rate > 1)
+            return cm_errf(err, errlen, "distance sample rate %g is not in (0, 1]",
+                           m->opt.distance_rate);
+        m->dist_threshold = rd >= 1 ? UINT64_MAX : (uint64_t)ldexp(rd, 64);
+        if (m->dist_threshold < m->threshold)
+            m->dist_threshold = m->threshold;
+    }
+    if ((m->threshold && (!(m->watch_filter = calloc(1u << WATCH_FILTER_BITS, 1)) ||
+                          !(m->live_filter = calloc(1u << LIVE_FILTER_BITS, 1)))) ||
         run_init(&m->main, m->threshold ? AZ_SD_JUDY1 : m->opt.method, &m->bins) < 0 ||
         (m->opt.sample_check && run_init(&m->exact, m->opt.method, &m->bins) < 0)) {
         az_mrc_free(m);
@@ -101,8 +115,11 @@ void az_mrc_free(struct az_mrc *m)
             free((void *)*pv);
     }
     JudyLFreeArray((PPvoid_t)&m->watch, PJE0);
+    JudyLFreeArray((PPvoid_t)&m->live_key, PJE0);
     free(m->watch_filter);
+    free(m->live_filter);
     m->watch_filter = NULL;
+    m->live_filter = NULL;
     run_free(&m->main);
     run_free(&m->exact);
     for (i = 0; i < AZ_SUBSAMPLES; i++)
@@ -236,28 +253,80 @@ static int exact_range(struct az_mrc *m, struct az_mrc_run *r, uint32_t unit,
  * that the spread of the sub-curves estimates the error of the whole. */
 
 struct watch {
-    uint64_t at;                   /* m->references at the watched reference */
-    uint64_t main_time, main_kept; /* the block sample's stack at that moment */
-    uint64_t sub_time, sub_kept;   /* and its sub-sample's */
+    uint64_t at;                  /* m->references at the watched reference */
+    uint64_t main_dist, sub_dist; /* the distance samples' counts then */
     uint32_t unit, sub;
 };
 
-/* The estimate D for the window since the watched reference, in run r. */
-static uint64_t window_depth(uint64_t trace_gap, const struct az_mrc_run *r,
-                             uint64_t time, uint64_t kept)
+/* Sub-sample of a hash below threshold: its share of [0, threshold). */
+static unsigned share(uint64_t hash, uint64_t threshold)
 {
-    uint64_t t = r->kept - kept, d;
+    return (unsigned)(hash / (threshold / AZ_SUBSAMPLES + 1));
+}
+
+/* The estimate D for the window (at, now) of a watched reuse in run r:
+ * of its S distance-sample references, L are still their block's last. */
+static uint64_t window_depth(const struct az_mrc_run *r, uint64_t at, uint64_t now,
+                             uint64_t dist_at)
+{
+    uint64_t s = r->dist_refs - dist_at, l;
     double v;
 
-    if (t == 0)
-        return trace_gap;
-    d = az_sd_after(r->sd, time);
-    v = ceil(1.0 + (double)(trace_gap - 1) * (double)d / (double)t - 1e-9);
+    if (s == 0)
+        return now - at;
+    l = (uint64_t)Judy1Count(r->live, (Word_t)at + 1, (Word_t)now - 1, PJE0);
+    v = ceil(1.0 + (double)(now - at - 1) * (double)l / (double)s - 1e-9);
     return v < 1 ? 1 : (uint64_t)v;
 }
 
-/* A reference to key under sampling: resolves the block's pending watch,
- * feeds the block sample, and maybe watches this reference.  0 or -ENOMEM. */
+/* The distance sample at a reference to key: the block's previous
+ * reference, if sampled, is no longer its last; this one joins the sample
+ * when its index hashes below dist_threshold.  0 or -ENOMEM. */
+static int live_update(struct az_mrc *m, uint64_t key, uint64_t khash)
+{
+    uint64_t now = m->references;
+    uint64_t pick = az_hash(now ^ (m->opt.sample_seed + 1) * LIVE_SALT);
+    unsigned f = (unsigned)((khash >> 20) & ((1u << LIVE_FILTER_BITS) - 1));
+    struct az_mrc_run *sub;
+    PWord_t pv = NULL;
+
+    if (m->live_filter[f]) {
+        pv = (PWord_t)JudyLGet(m->live_key, (Word_t)key, PJE0);
+        if (pv) {
+            uint64_t t = *pv - 1, h = az_hash(t ^ (m->opt.sample_seed + 1) * LIVE_SALT);
+            Judy1Unset((PPvoid_t)&m->main.live, (Word_t)t, PJE0);
+            Judy1Unset((PPvoid_t)&m->sub[share(h, m->dist_threshold)].live, (Word_t)t,
+                       PJE0);
+        }
+    }
+    if (pick >= m->dist_threshold) {
+        if (pv) {
+            JudyLDel((PPvoid_t)&m->live_key, (Word_t)key, PJE0);
+            if (m->live_filter[f] < UINT8_MAX) /* saturated: stays set */
+                m->live_filter[f]--;
+        }
+        return 0;
+    }
+    if (!pv) {
+        pv = (PWord_t)JudyLIns((PPvoid_t)&m->live_key, (Word_t)key, PJE0);
+        if (pv == PJERR)
+            return -ENOMEM;
+        if (m->live_filter[f] < UINT8_MAX)
+            m->live_filter[f]++;
+    }
+    *pv = now + 1;
+    sub = &m->sub[share(pick, m->dist_threshold)];
+    if (Judy1Set((PPvoid_t)&m->main.live, (Word_t)now, PJE0) == JERR ||
+        Judy1Set((PPvoid_t)&sub->live, (Word_t)now, PJE0) == JERR)
+        return -ENOMEM;
+    m->main.dist_refs++;
+    sub->dist_refs++;
+    return 0;
+}
+
+/* A reference to key under sampling: updates the distance sample, resolves
+ * the block's pending watch, feeds the block sample, and maybe watches this
+ * reference.  0 or -ENOMEM. */
 static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
 {
     uint64_t key = az_key(unit, block), d;
@@ -269,15 +338,16 @@ static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
     struct az_sd *iso;
     PWord_t pv;
 
+    if (live_update(m, key, hash) < 0)
+        return -ENOMEM;
     if (m->watch_filter[f]) {
         pv = (PWord_t)JudyLGet(m->watch, (Word_t)key, PJE0);
         if (pv) {
             w = (struct watch *)*pv;
-            d = window_depth(m->references - w->at, r, w->main_time, w->main_kept);
+            d = window_depth(r, w->at, m->references, w->main_dist);
             if (account(m, r, w->unit, d, 1) < 0)
                 return -ENOMEM;
-            d = window_depth(m->references - w->at, &m->sub[w->sub], w->sub_time,
-                             w->sub_kept);
+            d = window_depth(&m->sub[w->sub], w->at, m->references, w->sub_dist);
             if (az_hist_add(&m->sub[w->sub].total, d, 1) < 0)
                 return -ENOMEM;
             free(w);
@@ -286,12 +356,10 @@ static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
         }
     }
     if (hash < m->threshold) {
-        struct az_mrc_run *sub = &m->sub[hash / (m->threshold / AZ_SUBSAMPLES + 1)];
-        if (az_sd_ref_range(r->sd, key, 1, &d) < 0 ||
-            az_sd_ref_range(sub->sd, key, 1, &d) < 0)
+        /* the block sample: the footprint estimate, and isolated caches */
+        if (az_sd_ref_range(r->sd, key, 1, &d) < 0)
             return -ENOMEM;
         r->kept++;
-        sub->kept++;
         /* a cache per unit: plain SHARDS scaling of the block sample */
         if (m->opt.isolated &&
             (!(iso = isolated_sd(r, m, unit)) || az_sd_ref_range(iso, key, 1, &d) < 0 ||
@@ -307,11 +375,9 @@ static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
     }
     w->at = m->references;
     w->unit = unit;
-    w->sub = (uint32_t)(pick / (m->threshold / AZ_SUBSAMPLES + 1));
-    w->main_time = az_sd_now(r->sd);
-    w->main_kept = r->kept;
-    w->sub_time = az_sd_now(m->sub[w->sub].sd);
-    w->sub_kept = m->sub[w->sub].kept;
+    w->sub = share(pick, m->threshold);
+    w->main_dist = r->dist_refs;
+    w->sub_dist = m->sub[w->sub].dist_refs;
     *pv = (Word_t)w;
     m->watch_filter[f]++;
     r->sampled++;
