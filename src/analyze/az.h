@@ -196,6 +196,10 @@ struct az_mrc_run {
      * the times of those that are still the last reference of their block */
     uint64_t dist_refs;
     void *live;
+    /* the main run's cliff risk (NULL when exact): cross[k] sums, over the
+     * estimated reuses, the chance (by each estimate's standard error) that
+     * the true depth lies on the other side of bin bound k */
+    double *cross;
     /* isolated: one stack and one histogram per unit */
     struct az_sd **iso_sd;
     struct az_hist *iso;

@@ -44,6 +44,7 @@ static void run_free(struct az_mrc_run *r)
 
     az_sd_free(r->sd);
     Judy1FreeArray((PPvoid_t)&r->live, PJE0);
+    free(r->cross);
     az_hist_free(&r->total);
     for (i = 0; i < r->nunits; i++)
         az_hist_free(&r->units[i]);
@@ -94,6 +95,7 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
     if ((m->threshold && (!(m->watch_filter = calloc(1u << WATCH_FILTER_BITS, 1)) ||
                           !(m->live_filter = calloc(1u << LIVE_FILTER_BITS, 1)))) ||
         run_init(&m->main, m->threshold ? AZ_SD_JUDY1 : m->opt.method, &m->bins) < 0 ||
+        (m->threshold && !(m->main.cross = calloc(m->bins.n, sizeof(double)))) ||
         (m->opt.sample_check && run_init(&m->exact, m->opt.method, &m->bins) < 0)) {
         az_mrc_free(m);
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
@@ -265,18 +267,42 @@ static unsigned share(uint64_t hash, uint64_t threshold)
 }
 
 /* The estimate D for the window (at, now) of a watched reuse in run r:
- * of its S distance-sample references, L are still their block's last. */
+ * of its S distance-sample references, L are still their block's last, so
+ * D = 1 + (T - 1) L / S over the T - 1 references between.  *sd gets its
+ * standard error: the sampled fraction's, p (1 - p) / S with the finite
+ * population correction (p from (L + 1/2) / (S + 1), never 0 or 1); with
+ * S = 0, D = T and the error of a uniform guess over [1, T]. */
 static uint64_t window_depth(const struct az_mrc_run *r, uint64_t at, uint64_t now,
-                             uint64_t dist_at)
+                             uint64_t dist_at, double *sd)
 {
     uint64_t s = r->dist_refs - dist_at, l;
-    double v;
+    double v, n = (double)(now - at - 1), p;
 
-    if (s == 0)
+    if (s == 0) {
+        *sd = n / sqrt(12.0);
         return now - at;
+    }
     l = (uint64_t)Judy1Count(r->live, (Word_t)at + 1, (Word_t)now - 1, PJE0);
-    v = ceil(1.0 + (double)(now - at - 1) * (double)l / (double)s - 1e-9);
+    p = ((double)l + 0.5) / ((double)s + 1);
+    *sd = n * sqrt(p * (1 - p) / (double)s * (n > 1 ? (n - (double)s) / (n - 1) : 0));
+    v = ceil(1.0 + n * (double)l / (double)s - 1e-9);
     return v < 1 ? 1 : (uint64_t)v;
+}
+
+/* Adds the chances that an estimate d with standard error sd lies on the
+ * wrong side of each bin bound within six sd (normal errors). */
+static void cross_add(const struct az_mrc *m, struct az_mrc_run *r, uint64_t d, double sd)
+{
+    const struct az_bins *b = &m->bins;
+    double lo = (double)d - 6 * sd;
+    size_t k = az_bin_of(b, lo < 1 ? 1 : (uint64_t)lo);
+
+    for (; sd > 0 && k + 1 < b->n; k++) {
+        double x = ((double)b->bound[k] + 0.5 - (double)d) / sd;
+        if (x > 6)
+            break;
+        r->cross[k] += 0.5 * erfc(fabs(x) / M_SQRT2);
+    }
 }
 
 /* The distance sample at a reference to key: the block's previous
@@ -331,6 +357,7 @@ static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
 {
     uint64_t key = az_key(unit, block), d;
     uint64_t hash = az_hash(key ^ m->opt.sample_seed * 0xd1b54a32d192ed03ull);
+    double sd;
     uint64_t pick = az_hash(m->references ^ (m->opt.sample_seed + 1) * WATCH_SALT);
     unsigned f = (unsigned)(hash & ((1u << WATCH_FILTER_BITS) - 1));
     struct az_mrc_run *r = &m->main;
@@ -344,10 +371,11 @@ static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
         pv = (PWord_t)JudyLGet(m->watch, (Word_t)key, PJE0);
         if (pv) {
             w = (struct watch *)*pv;
-            d = window_depth(r, w->at, m->references, w->main_dist);
+            d = window_depth(r, w->at, m->references, w->main_dist, &sd);
             if (account(m, r, w->unit, d, 1) < 0)
                 return -ENOMEM;
-            d = window_depth(&m->sub[w->sub], w->at, m->references, w->sub_dist);
+            cross_add(m, r, d, sd);
+            d = window_depth(&m->sub[w->sub], w->at, m->references, w->sub_dist, &sd);
             if (az_hist_add(&m->sub[w->sub].total, d, 1) < 0)
                 return -ENOMEM;
             free(w);
