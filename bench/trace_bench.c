@@ -204,7 +204,7 @@ static double run_once(struct az_mrc *m, const struct az_mrc_opts *o,
 
 static void report(const char *label, const struct az_mrc *m, size_t n, double s)
 {
-    size_t judy = 0, total = az_sd_mem(m->main.sd, &judy);
+    size_t judy = 0, total = az_sd_mem(m->main.sd, &judy) + az_mrc_sample_mem(m);
 
     printf("%-34s %10zu refs in %.3f s: %6.2f M refs/s; memory %.1f MB (Judy %.1f MB)\n",
            label, n, s, (double)n / s / 1e6, (double)total / 1e6, (double)judy / 1e6);
@@ -283,7 +283,7 @@ static void accuracy(const struct az_mrc *exact, struct az_mrc_opts *o,
 {
     static struct az_mrc sh;
     uint64_t sizes[40], h[40];
-    double b[40], mae_sum = 0, mae_max = 0, exp_sum = 0;
+    double b[40], mae_sum = 0, mae_max = 0, exp_sum = 0, rd = 0;
     size_t nsizes = 0, i;
     unsigned seed, over = 0;
 
@@ -295,8 +295,6 @@ static void accuracy(const struct az_mrc *exact, struct az_mrc_opts *o,
            "worst_at", "exp_there", "expected", "watched");
     o->method = AZ_SD_FENWICK;
     o->sample_rate = 0.001;
-    if (getenv("DIST_RATE"))
-        o->distance_rate = atof(getenv("DIST_RATE"));
     for (seed = 0; seed < seeds; seed++) {
         double a[40], at[40], mae = 0, worst = 0, e;
         size_t worst_at = 0;
@@ -320,11 +318,12 @@ static void accuracy(const struct az_mrc *exact, struct az_mrc_opts *o,
         exp_sum += e;
         mae_max = mae > mae_max ? mae : mae_max;
         over += mae >= 0.02;
+        rd = az_mrc_distance_rate(&sh);
         az_mrc_free(&sh);
     }
-    printf("sampled 0.001 over %u seeds: mean error %.4f, largest %.4f, %u of %u at or "
-           "over 0.02; mean expected error %.4f\n",
-           seeds, mae_sum / seeds, mae_max, over, seeds, exp_sum / seeds);
+    printf("sampled 0.001 (distance sample %g) over %u seeds: mean error %.4f, largest "
+           "%.4f, %u of %u at or over 0.02; mean expected error %.4f\n",
+           rd, seeds, mae_sum / seeds, mae_max, over, seeds, exp_sum / seeds);
 }
 
 int main(int argc, char **argv)
@@ -345,13 +344,16 @@ int main(int argc, char **argv)
         argv++;
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: trace_bench [--accuracy] FILE.spc [RECORDS [SEEDS]]\n");
+        fprintf(stderr, "usage: trace_bench [--accuracy] FILE.spc [RECORDS [SEEDS "
+                        "[DISTANCE_RATE]]]\n");
         return 2;
     }
     if ((argc > 2 && cm_parse_u64("RECORDS", argv[2], 1, 100000000, &records, err,
                                   sizeof(err)) < 0) ||
         (argc > 3 &&
-         cm_parse_u64("SEEDS", argv[3], 1, MAX_SEEDS, &seeds, err, sizeof(err)) < 0)) {
+         cm_parse_u64("SEEDS", argv[3], 1, MAX_SEEDS, &seeds, err, sizeof(err)) < 0) ||
+        (argc > 4 && cm_parse_double("DISTANCE_RATE", argv[4], 0, 1, &o.distance_rate, err,
+                                     sizeof(err)) < 0)) {
         fprintf(stderr, "trace_bench: %s\n", err);
         return 2;
     }

@@ -213,6 +213,15 @@ struct az_mrc_run {
 /* The distance sample's rate over the watch rate, by default (mrc.c). */
 #define AZ_DISTANCE_FACTOR 16
 
+/* A counting filter over key hashes (mrc.c): a zero count answers "not in
+ * the map" without a lookup.  Counts saturate (a saturated slot always
+ * looks up), and the table grows with the map so that most slots stay 0. */
+struct az_filter {
+    uint8_t *count;
+    uint64_t mask, entries;
+    unsigned shift; /* the slot is (hash >> shift) & mask */
+};
+
 struct az_mrc {
     struct az_mrc_opts opt;
     struct az_mrc_run sub[AZ_SUBSAMPLES];
@@ -229,13 +238,13 @@ struct az_mrc {
     /* sampling: pending watches (JudyL key -> struct watch *) and a counting
      * filter over key hashes that answers "no watch" without a lookup */
     void *watch;
-    uint8_t *watch_filter;
+    struct az_filter watch_filter;
     /* the distance sample: its threshold (reference-index hashes below it),
      * JudyL key -> time + 1 of the block's last reference while that one
      * was sampled, and a saturating counting filter over key hashes */
     uint64_t dist_threshold;
     void *live_key;
-    uint8_t *live_filter;
+    struct az_filter live_filter;
     int finished; /* az_mrc_finish ran */
     char last_error[CM_ERR_LEN];
 };
@@ -249,6 +258,11 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err,
  * than max_record_blocks, strict) or -ENOMEM, with m->last_error saying
  * what (without the record's position: the caller knows it). */
 int az_mrc_record(struct az_mrc *m, const struct tr_record *rec);
+/* The distance sample's rate in effect (0 when exact). */
+double az_mrc_distance_rate(const struct az_mrc *m);
+/* Bytes the sampling adds to the block sample's stack: the distance
+ * sample's Judy arrays, the watches and the filters (0 when exact). */
+size_t az_mrc_sample_mem(const struct az_mrc *m);
 /* Feeds one reference to block of unit directly (benchmarks, tests). */
 int az_mrc_ref(struct az_mrc *m, uint32_t unit, uint64_t block);
 /* After the last reference: a sampled run counts its references that were

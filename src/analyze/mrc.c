@@ -22,10 +22,11 @@
 
 #include <Judy.h>
 
-#define WATCH_FILTER_BITS 16 /* counting filter over key hashes (64 KiB) */
-#define WATCH_SALT        0x2545f4914f6cdd1dull
-#define LIVE_FILTER_BITS  18 /* saturating counting filter (256 KiB) */
-#define LIVE_SALT         0x9fb21c651e98df25ull
+#define FILTER_BITS     16 /* counting filters start at 64 KiB */
+#define FILTER_MAX_BITS 26 /* and grow to at most 64 MiB */
+#define WATCH_SALT      0x2545f4914f6cdd1dull
+#define LIVE_SALT       0x9fb21c651e98df25ull
+#define KEY_SALT        0xd1b54a32d192ed03ull
 
 #include "analyze/az.h"
 
@@ -56,6 +57,67 @@ static void run_free(struct az_mrc_run *r)
     free(r->iso_sd);
     free(r->iso);
     memset(r, 0, sizeof(*r));
+}
+
+/* ---- counting filters ---------------------------------------------------- */
+
+static int filter_init(struct az_filter *f, unsigned bits, unsigned shift)
+{
+    f->count = calloc((size_t)1 << bits, 1);
+    f->mask = ((uint64_t)1 << bits) - 1;
+    f->entries = 0;
+    f->shift = shift;
+    return f->count ? 0 : -ENOMEM;
+}
+
+/* The hash of a key that the filters and the block sample use. */
+static uint64_t key_hash(const struct az_mrc *m, uint64_t key)
+{
+    return az_hash(key ^ m->opt.sample_seed * KEY_SALT);
+}
+
+static size_t filter_slot(const struct az_filter *f, uint64_t hash)
+{
+    return (size_t)((hash >> f->shift) & f->mask);
+}
+
+static void filter_count(struct az_filter *f, uint64_t hash)
+{
+    size_t i = filter_slot(f, hash);
+
+    if (f->count[i] < UINT8_MAX)
+        f->count[i]++;
+}
+
+/* Counts a key just added to map, then grows the table four times when
+ * the map holds more than a quarter of its slots (rebuilt from the map's
+ * keys; a failed allocation keeps the old table, which stays correct). */
+static void filter_add(const struct az_mrc *m, struct az_filter *f, uint64_t hash,
+                       void *map)
+{
+    struct az_filter g;
+    Word_t key = 0;
+    PWord_t pv;
+
+    filter_count(f, hash);
+    if (++f->entries <= (f->mask + 1) / 4 || f->mask >= (1ull << FILTER_MAX_BITS) - 1 ||
+        filter_init(&g, (unsigned)__builtin_popcountll(f->mask) + 2, f->shift) < 0)
+        return;
+    g.entries = f->entries;
+    for (pv = (PWord_t)JudyLFirst(map, &key, PJE0); pv;
+         pv = (PWord_t)JudyLNext(map, &key, PJE0))
+        filter_count(&g, key_hash(m, key));
+    free(f->count);
+    *f = g;
+}
+
+static void filter_del(struct az_filter *f, uint64_t hash)
+{
+    size_t i = filter_slot(f, hash);
+
+    f->entries--;
+    if (f->count[i] < UINT8_MAX) /* saturated: stays set */
+        f->count[i]--;
 }
 
 int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size_t errlen)
@@ -92,8 +154,8 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
         if (m->dist_threshold < m->threshold)
             m->dist_threshold = m->threshold;
     }
-    if ((m->threshold && (!(m->watch_filter = calloc(1u << WATCH_FILTER_BITS, 1)) ||
-                          !(m->live_filter = calloc(1u << LIVE_FILTER_BITS, 1)))) ||
+    if ((m->threshold && (filter_init(&m->watch_filter, FILTER_BITS, 0) < 0 ||
+                          filter_init(&m->live_filter, FILTER_BITS, 32) < 0)) ||
         run_init(&m->main, m->threshold ? AZ_SD_JUDY1 : m->opt.method, &m->bins) < 0 ||
         (m->threshold && !(m->main.cross = calloc(m->bins.n, sizeof(double)))) ||
         (m->opt.sample_check && run_init(&m->exact, m->opt.method, &m->bins) < 0)) {
@@ -101,6 +163,11 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     }
     return 0;
+}
+
+double az_mrc_distance_rate(const struct az_mrc *m)
+{
+    return m->dist_threshold == UINT64_MAX ? 1.0 : ldexp((double)m->dist_threshold, -64);
 }
 
 void az_mrc_free(struct az_mrc *m)
@@ -118,10 +185,10 @@ void az_mrc_free(struct az_mrc *m)
     }
     JudyLFreeArray((PPvoid_t)&m->watch, PJE0);
     JudyLFreeArray((PPvoid_t)&m->live_key, PJE0);
-    free(m->watch_filter);
-    free(m->live_filter);
-    m->watch_filter = NULL;
-    m->live_filter = NULL;
+    free(m->watch_filter.count);
+    free(m->live_filter.count);
+    memset(&m->watch_filter, 0, sizeof(m->watch_filter));
+    memset(&m->live_filter, 0, sizeof(m->live_filter));
     run_free(&m->main);
     run_free(&m->exact);
     for (i = 0; i < AZ_SUBSAMPLES; i++)
@@ -312,11 +379,10 @@ static int live_update(struct az_mrc *m, uint64_t key, uint64_t khash)
 {
     uint64_t now = m->references;
     uint64_t pick = az_hash(now ^ (m->opt.sample_seed + 1) * LIVE_SALT);
-    unsigned f = (unsigned)((khash >> 20) & ((1u << LIVE_FILTER_BITS) - 1));
     struct az_mrc_run *sub;
     PWord_t pv = NULL;
 
-    if (m->live_filter[f]) {
+    if (m->live_filter.count[filter_slot(&m->live_filter, khash)]) {
         pv = (PWord_t)JudyLGet(m->live_key, (Word_t)key, PJE0);
         if (pv) {
             uint64_t t = *pv - 1, h = az_hash(t ^ (m->opt.sample_seed + 1) * LIVE_SALT);
@@ -328,8 +394,7 @@ static int live_update(struct az_mrc *m, uint64_t key, uint64_t khash)
     if (pick >= m->dist_threshold) {
         if (pv) {
             JudyLDel((PPvoid_t)&m->live_key, (Word_t)key, PJE0);
-            if (m->live_filter[f] < UINT8_MAX) /* saturated: stays set */
-                m->live_filter[f]--;
+            filter_del(&m->live_filter, khash);
         }
         return 0;
     }
@@ -337,10 +402,11 @@ static int live_update(struct az_mrc *m, uint64_t key, uint64_t khash)
         pv = (PWord_t)JudyLIns((PPvoid_t)&m->live_key, (Word_t)key, PJE0);
         if (pv == PJERR)
             return -ENOMEM;
-        if (m->live_filter[f] < UINT8_MAX)
-            m->live_filter[f]++;
+        *pv = now + 1;
+        filter_add(m, &m->live_filter, khash, m->live_key);
+    } else {
+        *pv = now + 1;
     }
-    *pv = now + 1;
     sub = &m->sub[share(pick, m->dist_threshold)];
     if (Judy1Set((PPvoid_t)&m->main.live, (Word_t)now, PJE0) == JERR ||
         Judy1Set((PPvoid_t)&sub->live, (Word_t)now, PJE0) == JERR)
@@ -356,10 +422,9 @@ static int live_update(struct az_mrc *m, uint64_t key, uint64_t khash)
 static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
 {
     uint64_t key = az_key(unit, block), d;
-    uint64_t hash = az_hash(key ^ m->opt.sample_seed * 0xd1b54a32d192ed03ull);
+    uint64_t hash = key_hash(m, key);
     double sd;
     uint64_t pick = az_hash(m->references ^ (m->opt.sample_seed + 1) * WATCH_SALT);
-    unsigned f = (unsigned)(hash & ((1u << WATCH_FILTER_BITS) - 1));
     struct az_mrc_run *r = &m->main;
     struct watch *w;
     struct az_sd *iso;
@@ -367,7 +432,7 @@ static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
 
     if (live_update(m, key, hash) < 0)
         return -ENOMEM;
-    if (m->watch_filter[f]) {
+    if (m->watch_filter.count[filter_slot(&m->watch_filter, hash)]) {
         pv = (PWord_t)JudyLGet(m->watch, (Word_t)key, PJE0);
         if (pv) {
             w = (struct watch *)*pv;
@@ -380,7 +445,7 @@ static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
                 return -ENOMEM;
             free(w);
             JudyLDel((PPvoid_t)&m->watch, (Word_t)key, PJE0);
-            m->watch_filter[f]--;
+            filter_del(&m->watch_filter, hash);
         }
     }
     if (hash < m->threshold) {
@@ -407,10 +472,26 @@ static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
     w->main_dist = r->dist_refs;
     w->sub_dist = m->sub[w->sub].dist_refs;
     *pv = (Word_t)w;
-    m->watch_filter[f]++;
+    filter_add(m, &m->watch_filter, hash, m->watch);
     r->sampled++;
     m->sub[w->sub].sampled++;
     return 0;
+}
+
+size_t az_mrc_sample_mem(const struct az_mrc *m)
+{
+    size_t bytes = 0;
+    unsigned k;
+
+    if (!m->threshold)
+        return 0;
+    bytes += (size_t)JudyLMemUsed(m->live_key) + (size_t)JudyLMemUsed(m->watch) +
+             (size_t)Judy1MemUsed(m->main.live) +
+             (m->main.sampled - m->main.total.references) * sizeof(struct watch) +
+             (size_t)(m->watch_filter.mask + 1) + (size_t)(m->live_filter.mask + 1);
+    for (k = 0; k < AZ_SUBSAMPLES; k++)
+        bytes += (size_t)Judy1MemUsed(m->sub[k].live);
+    return bytes;
 }
 
 void az_mrc_finish(struct az_mrc *m)

@@ -249,11 +249,13 @@ void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m
         fprintf(
             out,
             "SHARDS sample: rate %g, %" PRIu64 " of %" PRIu64
-            " references watched, %" PRIu64 " kept by the block sample; figures "
-            "below are estimates, expected error of the hit ratio %.4f (mean over the "
-            "sizes, from %d sub-samples)\n",
-            m->opt.sample_rate, m->main.sampled, m->references, m->main.kept,
-            az_mrc_expected_error(m, sizes, n, NULL), AZ_SUBSAMPLES);
+            " references watched, %" PRIu64 " in the distance sample (rate %g), %" PRIu64
+            " kept by the block sample; figures below are estimates, expected error of "
+            "the hit ratio %.4f (mean over the sizes, from %d sub-samples and the cliff "
+            "risk)\n",
+            m->opt.sample_rate, m->main.sampled, m->references, m->main.dist_refs,
+            az_mrc_distance_rate(m), m->main.kept, az_mrc_expected_error(m, sizes, n, NULL),
+            AZ_SUBSAMPLES);
     if (m->oversize_skipped)
         fprintf(out, "records over --max-record-blocks skipped (lenient): %" PRIu64 "\n",
                 m->oversize_skipped);
@@ -447,6 +449,8 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
         cm_yaml_kv_double(y, "expected_error", az_mrc_expected_error(m, sizes, n, NULL),
                           9);
         cm_yaml_kv_uint(y, "seed", m->opt.sample_seed);
+        cm_yaml_kv_double(y, "distance_rate", az_mrc_distance_rate(m), -1);
+        cm_yaml_kv_uint(y, "distance_sample_references", r->dist_refs);
     }
     cm_yaml_map_end(y);
     cm_yaml_kv_uint(y, "oversize_records_skipped", m->oversize_skipped);
@@ -466,6 +470,8 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "judy_bytes", judy);
     cm_yaml_kv_uint(y, "stack_bytes", total);
+    if (m->threshold)
+        cm_yaml_kv_uint(y, "sample_bytes", az_mrc_sample_mem(m));
     cm_yaml_map_end(y);
     yaml_reader(y, src->reader);
     yaml_options(y, src);
