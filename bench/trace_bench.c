@@ -352,8 +352,8 @@ int main(int argc, char **argv)
                                   sizeof(err)) < 0) ||
         (argc > 3 &&
          cm_parse_u64("SEEDS", argv[3], 1, MAX_SEEDS, &seeds, err, sizeof(err)) < 0) ||
-        (argc > 4 && cm_parse_double("DISTANCE_RATE", argv[4], 0, 1, &o.distance_rate, err,
-                                     sizeof(err)) < 0)) {
+        (argc > 4 && cm_parse_double("DISTANCE_RATE", argv[4], 0, 1, &o.distance_rate,
+                                     err, sizeof(err)) < 0)) {
         fprintf(stderr, "trace_bench: %s\n", err);
         return 2;
     }

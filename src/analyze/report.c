@@ -254,8 +254,8 @@ void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m
             "the hit ratio %.4f (mean over the sizes, from %d sub-samples and the cliff "
             "risk)\n",
             m->opt.sample_rate, m->main.sampled, m->references, m->main.dist_refs,
-            az_mrc_distance_rate(m), m->main.kept, az_mrc_expected_error(m, sizes, n, NULL),
-            AZ_SUBSAMPLES);
+            az_mrc_distance_rate(m), m->main.kept,
+            az_mrc_expected_error(m, sizes, n, NULL), AZ_SUBSAMPLES);
     if (m->oversize_skipped)
         fprintf(out, "records over --max-record-blocks skipped (lenient): %" PRIu64 "\n",
                 m->oversize_skipped);

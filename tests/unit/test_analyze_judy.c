@@ -173,6 +173,32 @@ static void shards_rate_one_is_exact(void **state)
     az_mrc_free(&m);
 }
 
+/* At rate 1 the watches and the distance sample hold every block: 70 000
+ * of them grow both key filters past their first size (a quarter full of
+ * 64 Ki slots), and the curve stays exact, with no expected error. */
+static void shards_rate_one_exact_while_filters_grow(void **state)
+{
+    struct az_mrc_opts o = {.block_size = 4096, .sample_rate = 1.0, .sample_check = 1};
+    struct az_mrc *m = malloc(sizeof(*m));
+    char err[CM_ERR_LEN];
+    uint64_t sizes[] = {1, 100, 10000, 50000, 70000, 100000};
+    struct cm_rng rng;
+    unsigned i;
+
+    (void)state;
+    assert_non_null(m);
+    assert_int_equal(az_mrc_init(m, &o, err, sizeof(err)), 0);
+    cm_rng_seed(&rng, 21);
+    for (i = 0; i < 210000; i++)
+        assert_int_equal(az_mrc_ref(m, 0, i < 70000 ? i : cm_rng_below(&rng, 70000)), 0);
+    assert_true(m->watch_filter.mask + 1 > 65536 && m->live_filter.mask + 1 > 65536);
+    az_mrc_finish(m);
+    assert_true(az_mrc_sample_error(m, sizes, 6) < 1e-12);
+    assert_true(az_mrc_expected_error(m, sizes, 6, NULL) < 1e-12);
+    az_mrc_free(m);
+    free(m);
+}
+
 /* A sampled run stays close to exact on a reuse-heavy trace. */
 static void shards_sample_is_close(void **state)
 {
@@ -347,6 +373,7 @@ int main(void)
         cmocka_unit_test(brute_force_small_axis),
         cmocka_unit_test(brute_force_default_axis),
         cmocka_unit_test(shards_rate_one_is_exact),
+        cmocka_unit_test(shards_rate_one_exact_while_filters_grow),
         cmocka_unit_test(shards_sample_is_close),
         cmocka_unit_test(shards_low_rate_on_skewed_trace),
         cmocka_unit_test(shards_cliff_at_a_reported_size),
