@@ -2,7 +2,7 @@
 /*
  * az.h - the analysis layer: exact LRU stack distances with Judy
  * (decisions.md D12, trace-formats.md section 5), distance histograms and
- * miss-ratio curves, SHARDS sampling, and trace statistics.  It consumes the
+ * miss-ratio curves, sampled curves (after SHARDS), and trace statistics.  It consumes the
  * trace layer's normalised records and uses only common and trace; it opens
  * no sockets.  Judy is used only here.  Nothing prints to stdout except the
  * report functions, which write to the FILE* or YAML writer they are given.
@@ -57,12 +57,6 @@ int64_t az_sd_ref(struct az_sd *sd, uint64_t key);
  * Returns 0 or -ENOMEM.  Keys must not wrap. */
 #define AZ_SD_RANGE_MAX 1024u /* the largest n callers pass at once */
 int az_sd_ref_range(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
-/* AZ_SD_JUDY1 only (its times are never renumbered): the time of the
- * latest reference, and the distinct keys whose last reference came after
- * time t (the SHARDS reuse estimate of mrc.c).  az_sd_after is 0 for
- * AZ_SD_FENWICK. */
-uint64_t az_sd_now(const struct az_sd *sd);
-uint64_t az_sd_after(const struct az_sd *sd, uint64_t t);
 /* Distinct keys seen so far. */
 uint64_t az_sd_unique(const struct az_sd *sd);
 /* Bytes in use: Judy's own counters (JudyLMemUsed, Judy1MemUsed) plus the
@@ -206,9 +200,9 @@ struct az_mrc_run {
     uint32_t niso;
 };
 
-/* SHARDS sub-samples: the sample split in AZ_SUBSAMPLES by hash, each an
- * independent sample at rate R / AZ_SUBSAMPLES; their spread estimates the
- * error of the whole sample (report.c). */
+/* Sub-samples: the watches and the distance sample split in AZ_SUBSAMPLES
+ * by hash, each an independent sample at rate R / AZ_SUBSAMPLES; their
+ * spread estimates the random error of the whole sample (report.c). */
 #define AZ_SUBSAMPLES 8
 /* The distance sample's rate over the watch rate, by default (mrc.c). */
 #define AZ_DISTANCE_FACTOR 16

@@ -9,11 +9,11 @@
  * isolated option gives each unit a stack of its own as well (a cache per
  * unit).
  *
- * Sampled mode is fixed-rate SHARDS (Waldspurger et al., FAST 2015): a
- * reference is kept when the hash of its key is below R * 2^64, so a block
- * is either always or never sampled; depths measured on the sample are
- * scaled by 1/R.  With sample_check an exact twin runs on every reference
- * so that the error of the sample can be reported.
+ * Sampled mode starts from fixed-rate SHARDS (Waldspurger et al., FAST
+ * 2015) and samples references rather than blocks for the curve and for
+ * the distances (the sampling section below says how and why).  With
+ * sample_check an exact twin runs on every reference so that the error of
+ * the sample can be reported.
  */
 #include <errno.h>
 #include <math.h>
@@ -138,12 +138,11 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
         m->opt.sample_check = 0;
     if (az_bins_init(&m->bins, m->opt.cache_sizes, m->opt.ncache_sizes) < 0)
         return cm_errf(err, errlen, "too many cache sizes (%zu)", m->opt.ncache_sizes);
-    /* the block sample's stacks are Judy1 (times never renumbered) */
-    for (i = 0; m->threshold && i < AZ_SUBSAMPLES; i++)
-        if (run_init(&m->sub[i], AZ_SD_JUDY1, &m->bins) < 0) {
-            az_mrc_free(m);
-            return cm_errf(err, errlen, "out of memory"), -ENOMEM;
-        }
+    /* sub-samples: histograms and distance samples, no stack */
+    for (i = 0; i < AZ_SUBSAMPLES; i++) {
+        memset(&m->sub[i], 0, sizeof(m->sub[i]));
+        az_hist_init(&m->sub[i].total, &m->bins);
+    }
     if (m->threshold) {
         double rd = m->opt.distance_rate > 0 ? m->opt.distance_rate
                                              : m->opt.sample_rate * AZ_DISTANCE_FACTOR;
@@ -156,7 +155,7 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
     }
     if ((m->threshold && (filter_init(&m->watch_filter, FILTER_BITS, 0) < 0 ||
                           filter_init(&m->live_filter, FILTER_BITS, 32) < 0)) ||
-        run_init(&m->main, m->threshold ? AZ_SD_JUDY1 : m->opt.method, &m->bins) < 0 ||
+        run_init(&m->main, m->opt.method, &m->bins) < 0 ||
         (m->threshold && !(m->main.cross = calloc(m->bins.n, sizeof(double)))) ||
         (m->opt.sample_check && run_init(&m->exact, m->opt.method, &m->bins) < 0)) {
         az_mrc_free(m);
@@ -299,27 +298,36 @@ static int exact_range(struct az_mrc *m, struct az_mrc_run *r, uint32_t unit,
  * Plain SHARDS keeps the references of the sampled blocks and weighs each by
  * 1/R.  A hot block that happens to be sampled (or not) then moves the whole
  * curve: on the issue 15 trace (Zipf 0.9) the mean error at rate 0.001 was
- * 0.03-0.06 over hash seeds.  Here the two jobs of the sample are split:
+ * 0.03-0.06 over hash seeds.  Here the sample has three parts:
  *
- *  - which references the curve is made of: a uniform sample of the
- *    references themselves (the hash of the reference's index below R), so
- *    that a hot block is represented as often as it is referenced.  Each is
- *    watched until its block's next reference; its forward distance counts
- *    like the backward distance of that next reference (each reuse pair has
- *    one distance both ways, and the references never reused are as many as
- *    the cold misses, so the two distributions are the same);
- *  - how far that is: the block sample (SHARDS's spatial hash below R) on a
- *    Judy1 stack, whose times are never renumbered.  Over the window between
- *    the two references, T references of the trace, t of them kept by the
- *    block sample, of d distinct blocks: D = 1 + (T - 1) * d / t, a ratio of
- *    two counts from the same window (plain d / R has a Binomial(D, R) error
- *    and cannot tell distances below 1/R apart).  Without a kept reference
- *    in the window, D = T, its upper bound.  At rate 1, D is exact.
+ *  - which references the curve is made of (the watches): a uniform sample
+ *    of the references themselves (the hash of the reference's index below
+ *    R), so that a hot block is represented as often as it is referenced.
+ *    Each is watched until its block's next reference; its forward distance
+ *    counts like the backward distance of that next reference (each reuse
+ *    pair has one distance both ways, and the references never reused are
+ *    as many as the cold misses, so the two distributions are the same);
+ *  - how far that is (the distance sample): another uniform sample of the
+ *    references, at a higher rate Rd (AZ_DISTANCE_FACTOR x R by default),
+ *    each kept in a Judy1 of times while it is the last reference of its
+ *    block.  The distinct blocks of a window are its references that are
+ *    the last of their block in it, so over the T - 1 references between a
+ *    watched reference and its reuse, S of them sampled, L still live:
+ *    D = 1 + (T - 1) L / S, exact at Rd = 1.  The error of L / S is that of
+ *    a sampled proportion, p (1 - p) / S, small when most of the window is
+ *    distinct, and fresh for every window.  (The previous estimator took d
+ *    distinct of t kept references from SHARDS's block sample: one fixed
+ *    set of blocks judged every window alike, so on the issue 15 trace one
+ *    seed in ten moved the whole 50 000-block loop across 65 536 blocks,
+ *    1.5 % below its distance: mean error 0.023 and 0.055 where this gives
+ *    at most 0.004; docs/PERFORMANCE.md);
+ *  - the block sample (SHARDS's spatial hash below R): the footprint
+ *    estimate, and the isolated per-unit caches (plain SHARDS).
  *
- * The mean error at rate 0.001 on the issue 15 trace went to 0.010 over ten
- * seeds (docs/PERFORMANCE.md).  Sub-sample k (of AZ_SUBSAMPLES) takes the
- * watched references and the blocks whose hashes fall in its k-th share, so
- * that the spread of the sub-curves estimates the error of the whole. */
+ * Sub-sample k (of AZ_SUBSAMPLES) takes the watched references and the
+ * distance sample's references whose hashes fall in its k-th share, so that
+ * the spread of the sub-curves estimates the random error of the whole;
+ * the cliff risk (cross_add) adds what that spread cannot see. */
 
 struct watch {
     uint64_t at;                  /* m->references at the watched reference */
