@@ -12,8 +12,10 @@
  *     blocks of a record as one range) and reference by reference
  *     (az_mrc_ref: the same analysis without the range ideas);
  *   - exact, the application note's Judy1Count, record by record;
- *   - sampled at rate 0.001, and its mean absolute error against exact for
- *     several hash seeds, with the expected error it reports;
+ *   - sampled at rate 0.001, and a table of its error against exact for
+ *     each of SEEDS hash seeds (10 by default), with the expected error it
+ *     reports (--accuracy: that table alone, the exact curve computed once;
+ *     DISTANCE_RATE sets the distance sample's rate, 0 = the default);
  * and checks that the exact methods give identical histograms.  Times are
  * CPU seconds.  Nothing here decides pass or fail (style.md 2.9); the
  * figures go to docs/PERFORMANCE.md.

@@ -2,10 +2,10 @@
 /*
  * az.h - the analysis layer: exact LRU stack distances with Judy
  * (decisions.md D12, trace-formats.md section 5), distance histograms and
- * miss-ratio curves, sampled curves (after SHARDS), and trace statistics.  It consumes the
- * trace layer's normalised records and uses only common and trace; it opens
- * no sockets.  Judy is used only here.  Nothing prints to stdout except the
- * report functions, which write to the FILE* or YAML writer they are given.
+ * miss-ratio curves, sampled curves (after SHARDS), and trace statistics.  It consumes
+ * the trace layer's normalised records and uses only common and trace; it opens no
+ * sockets.  Judy is used only here.  Nothing prints to stdout except the report
+ * functions, which write to the FILE* or YAML writer they are given.
  *
  * Distance convention (inclusive, as the Judy application note counts):
  * the depth of a reference is the number of distinct blocks referenced since
@@ -233,10 +233,13 @@ struct az_mrc {
      * filter over key hashes that answers "no watch" without a lookup */
     void *watch;
     struct az_filter watch_filter;
-    /* the distance sample: its threshold (reference-index hashes below it),
-     * JudyL key -> time + 1 of the block's last reference while that one
-     * was sampled, and a saturating counting filter over key hashes */
-    uint64_t dist_threshold;
+    /* the reference samples (watches, distance sample): their next
+     * reference indexes, drawn as geometric gaps (mrc.c), and the distance
+     * sample's rate */
+    uint64_t next_watch, next_live;
+    double dist_rate;
+    /* the distance sample: JudyL key -> time + 1 of the block's last
+     * reference while that one was sampled, and its filter */
     void *live_key;
     struct az_filter live_filter;
     int finished; /* az_mrc_finish ran */

@@ -174,8 +174,8 @@ static void shards_rate_one_is_exact(void **state)
 }
 
 /* At rate 1 the watches and the distance sample hold every block: 70 000
- * of them grow both key filters past their first size (a quarter full of
- * 64 Ki slots), and the curve stays exact, with no expected error. */
+ * of them grow both key filters several times from 64 Ki slots (at a
+ * sixteenth full), and the curve stays exact, with no expected error. */
 static void shards_rate_one_exact_while_filters_grow(void **state)
 {
     struct az_mrc_opts o = {.block_size = 4096, .sample_rate = 1.0, .sample_check = 1};
