@@ -69,7 +69,7 @@ static const struct cm_opt mrc_rows[] = {
     ROW_FLAG("per-unit-isolated", isolated,
              "Figures per unit, each with a cache of its own."),
     ROW_NUM(CM_OPT_DOUBLE, "sample", sample, "0", 0, 1, NULL, "RATE",
-            "Sampled: the distances of the references whose index hashes below RATE; 0 = "
+            "Sampled: the curve from a uniform sample of the references at RATE; 0 = "
             "exact."),
     ROW_NUM(CM_OPT_DOUBLE, "sample-distance-rate", sample_distance, "0", 0, 1, NULL,
             "RATE",
@@ -78,7 +78,7 @@ static const struct cm_opt mrc_rows[] = {
     ROW_FLAG("sample-check", sample_check,
              "With --sample, also run exact and report the mean absolute error."),
     ROW_NUM(CM_OPT_I64, "sample-seed", sample_seed, "0", 0, 4611686018427387904.0, NULL,
-            "N", "With --sample, another seed samples other blocks."),
+            "N", "With --sample, another seed samples other references and blocks."),
     {0, "method", NULL, CM_OPT_ENUM, offsetof(struct az_cli, method), sizeof(int),
      "fenwick", 0, 0, NULL, "M",
      "Distance counting: fenwick, or judy1 (the application note's Judy1Count, slower, "
