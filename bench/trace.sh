@@ -4,21 +4,27 @@
 # section of docs/PERFORMANCE.md).  trace_bench generates the issue 15 trace
 # (3.1 M records, 9 M references at 4 KiB; never committed) and times the
 # parts in one process: parsing alone, the JudyL floor, exact by record and
-# by reference, the plain Judy1Count method, sampling at rate 0.001 and its
-# error over 5 hash seeds.  Then the whole program runs on the same file,
-# side by side and alternating, 3 rounds, each mode keeping its best:
+# by reference, the plain Judy1Count method, sampling at rate 0.001, and a
+# table of its error against exact for each of SEEDS hash seeds (10; each
+# row: mean absolute error over the sizes 1..2^21 blocks, the worst size, and
+# the expected error the run printed).  Then the whole program runs on the
+# same file, side by side and alternating, 3 rounds, each mode keeping its
+# best:
 #   stats (parsing plus constant work per record: the parse-only rate of the
 #   program), mrc exact on one thread and on two (reading overlapped), mrc
 #   --method judy1, and mrc --sample 0.001.
 # Wall seconds are what a user waits (the second thread only helps when the
 # second core is free); CPU seconds are user + system.  RECORDS=N overrides
-# the size; BENCH_BUILD names the build directory.
+# the size, SEEDS=N the seeds; BENCH_BUILD names the build directory.  The
+# accuracy table alone: build/linux/bench/trace_bench --accuracy FILE.spc
+# RECORDS SEEDS [DISTANCE_RATE] (FILE.spc is written, then analysed).
 cd "$(dirname "$0")/.." || exit 1
 . bench/lib.sh
 bench_init sfs_trace
 records=${RECORDS:-3100000}
+seeds=${SEEDS:-10}
 bench_need "$build/bench/trace_bench" "$bin/sfs_trace"
-"$build/bench/trace_bench" "$tmp/bench.spc" "$records" || exit 1
+"$build/bench/trace_bench" "$tmp/bench.spc" "$records" "$seeds" || exit 1
 ls -l "$tmp/bench.spc" | awk '{printf "trace file: %.1f MB\n", $5 / 1e6}'
 "$bin/sfs_trace" mrc "$tmp/bench.spc" -q --yaml "$tmp/r.yaml" || exit 1
 refs=$(sed -n 's/^references: //p' "$tmp/r.yaml")

@@ -2,10 +2,10 @@
 /*
  * az.h - the analysis layer: exact LRU stack distances with Judy
  * (decisions.md D12, trace-formats.md section 5), distance histograms and
- * miss-ratio curves, SHARDS sampling, and trace statistics.  It consumes the
- * trace layer's normalised records and uses only common and trace; it opens
- * no sockets.  Judy is used only here.  Nothing prints to stdout except the
- * report functions, which write to the FILE* or YAML writer they are given.
+ * miss-ratio curves, sampled curves (after SHARDS), and trace statistics.  It consumes
+ * the trace layer's normalised records and uses only common and trace; it opens no
+ * sockets.  Judy is used only here.  Nothing prints to stdout except the report
+ * functions, which write to the FILE* or YAML writer they are given.
  *
  * Distance convention (inclusive, as the Judy application note counts):
  * the depth of a reference is the number of distinct blocks referenced since
@@ -57,12 +57,6 @@ int64_t az_sd_ref(struct az_sd *sd, uint64_t key);
  * Returns 0 or -ENOMEM.  Keys must not wrap. */
 #define AZ_SD_RANGE_MAX 1024u /* the largest n callers pass at once */
 int az_sd_ref_range(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
-/* AZ_SD_JUDY1 only (its times are never renumbered): the time of the
- * latest reference, and the distinct keys whose last reference came after
- * time t (the SHARDS reuse estimate of mrc.c).  az_sd_after is 0 for
- * AZ_SD_FENWICK. */
-uint64_t az_sd_now(const struct az_sd *sd);
-uint64_t az_sd_after(const struct az_sd *sd, uint64_t t);
 /* Distinct keys seen so far. */
 uint64_t az_sd_unique(const struct az_sd *sd);
 /* Bytes in use: Judy's own counters (JudyLMemUsed, Judy1MemUsed) plus the
@@ -178,6 +172,9 @@ struct az_mrc_opts {
     const uint64_t *cache_sizes;
     size_t ncache_sizes;
     uint64_t sample_seed; /* another seed samples other blocks (0: default) */
+    /* the distance sample's rate (mrc.c): 0 = sample_rate x
+     * AZ_DISTANCE_FACTOR, at most 1 */
+    double distance_rate;
 };
 #define AZ_MAX_RECORD_BLOCKS (1ull << 24) /* 64 GiB at 4 KiB */
 
@@ -189,16 +186,35 @@ struct az_mrc_run {
     /* sampling (mrc.c): the references whose distance was estimated (the
      * watched ones), and the references the block sample kept */
     uint64_t sampled, kept;
+    /* the distance sample (mrc.c): its references so far, and a Judy1 of
+     * the times of those that are still the last reference of their block */
+    uint64_t dist_refs;
+    void *live;
+    /* the main run's cliff risk (NULL when exact): cross[k] sums, over the
+     * estimated reuses, the chance (by each estimate's standard error) that
+     * the true depth lies on the other side of bin bound k */
+    double *cross;
     /* isolated: one stack and one histogram per unit */
     struct az_sd **iso_sd;
     struct az_hist *iso;
     uint32_t niso;
 };
 
-/* SHARDS sub-samples: the sample split in AZ_SUBSAMPLES by hash, each an
- * independent sample at rate R / AZ_SUBSAMPLES; their spread estimates the
- * error of the whole sample (report.c). */
+/* Sub-samples: the watches and the distance sample split in AZ_SUBSAMPLES
+ * by hash, each an independent sample at rate R / AZ_SUBSAMPLES; their
+ * spread estimates the random error of the whole sample (report.c). */
 #define AZ_SUBSAMPLES 8
+/* The distance sample's rate over the watch rate, by default (mrc.c). */
+#define AZ_DISTANCE_FACTOR 16
+
+/* A counting filter over key hashes (mrc.c): a zero count answers "not in
+ * the map" without a lookup.  Counts saturate (a saturated slot always
+ * looks up), and the table grows with the map so that most slots stay 0. */
+struct az_filter {
+    uint8_t *count;
+    uint64_t mask, entries;
+    unsigned shift; /* the slot is (hash >> shift) & mask */
+};
 
 struct az_mrc {
     struct az_mrc_opts opt;
@@ -216,7 +232,16 @@ struct az_mrc {
     /* sampling: pending watches (JudyL key -> struct watch *) and a counting
      * filter over key hashes that answers "no watch" without a lookup */
     void *watch;
-    uint8_t *watch_filter;
+    struct az_filter watch_filter;
+    /* the reference samples (watches, distance sample): their next
+     * reference indexes, drawn as geometric gaps (mrc.c), and the distance
+     * sample's rate */
+    uint64_t next_watch, next_live;
+    double dist_rate;
+    /* the distance sample: JudyL key -> time + 1 of the block's last
+     * reference while that one was sampled, and its filter */
+    void *live_key;
+    struct az_filter live_filter;
     int finished; /* az_mrc_finish ran */
     char last_error[CM_ERR_LEN];
 };
@@ -230,6 +255,11 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err,
  * than max_record_blocks, strict) or -ENOMEM, with m->last_error saying
  * what (without the record's position: the caller knows it). */
 int az_mrc_record(struct az_mrc *m, const struct tr_record *rec);
+/* The distance sample's rate in effect (0 when exact). */
+double az_mrc_distance_rate(const struct az_mrc *m);
+/* Bytes the sampling adds to the block sample's stack: the distance
+ * sample's Judy arrays, the watches and the filters (0 when exact). */
+size_t az_mrc_sample_mem(const struct az_mrc *m);
 /* Feeds one reference to block of unit directly (benchmarks, tests). */
 int az_mrc_ref(struct az_mrc *m, uint32_t unit, uint64_t block);
 /* After the last reference: a sampled run counts its references that were

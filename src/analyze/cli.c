@@ -69,11 +69,16 @@ static const struct cm_opt mrc_rows[] = {
     ROW_FLAG("per-unit-isolated", isolated,
              "Figures per unit, each with a cache of its own."),
     ROW_NUM(CM_OPT_DOUBLE, "sample", sample, "0", 0, 1, NULL, "RATE",
-            "SHARDS: analyse the blocks whose hash falls below RATE; 0 = exact."),
+            "Sampled: the curve from a uniform sample of the references at RATE; 0 = "
+            "exact."),
+    ROW_NUM(CM_OPT_DOUBLE, "sample-distance-rate", sample_distance, "0", 0, 1, NULL,
+            "RATE",
+            "With --sample, the distance sample's rate (0 = 16 x --sample, at most 1): "
+            "higher is more accurate near a cliff of the curve and takes more memory."),
     ROW_FLAG("sample-check", sample_check,
              "With --sample, also run exact and report the mean absolute error."),
     ROW_NUM(CM_OPT_I64, "sample-seed", sample_seed, "0", 0, 4611686018427387904.0, NULL,
-            "N", "With --sample, another seed samples other blocks."),
+            "N", "With --sample, another seed samples other references and blocks."),
     {0, "method", NULL, CM_OPT_ENUM, offsetof(struct az_cli, method), sizeof(int),
      "fenwick", 0, 0, NULL, "M",
      "Distance counting: fenwick, or judy1 (the application note's Judy1Count, slower, "
@@ -291,7 +296,8 @@ static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t 
                             .lenient = c->lenient,
                             .cache_sizes = sizes,
                             .ncache_sizes = n,
-                            .sample_seed = (uint64_t)c->sample_seed};
+                            .sample_seed = (uint64_t)c->sample_seed,
+                            .distance_rate = c->sample_distance};
     char err[CM_ERR_LEN];
     struct az_mrc *m = malloc(sizeof(*m)); /* large: the histogram bins */
     int code = AZ_EXIT_OK, rc;

@@ -32,7 +32,7 @@ struct az_cli {
     /* mrc */
     char cache_sizes[AZ_CLI_PATH], plot[AZ_CLI_PATH];
     int per_unit, isolated, sample_check, method;
-    double sample;
+    double sample, sample_distance;
     int64_t max_record_blocks, sample_seed;
     /* convert */
     char to[8];

@@ -9,11 +9,11 @@
  * isolated option gives each unit a stack of its own as well (a cache per
  * unit).
  *
- * Sampled mode is fixed-rate SHARDS (Waldspurger et al., FAST 2015): a
- * reference is kept when the hash of its key is below R * 2^64, so a block
- * is either always or never sampled; depths measured on the sample are
- * scaled by 1/R.  With sample_check an exact twin runs on every reference
- * so that the error of the sample can be reported.
+ * Sampled mode starts from fixed-rate SHARDS (Waldspurger et al., FAST
+ * 2015) and samples references rather than blocks for the curve and for
+ * the distances (the sampling section below says how and why).  With
+ * sample_check an exact twin runs on every reference so that the error of
+ * the sample can be reported.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,8 +22,11 @@
 
 #include <Judy.h>
 
-#define WATCH_FILTER_BITS 16 /* counting filter over key hashes (64 KiB) */
-#define WATCH_SALT        0x2545f4914f6cdd1dull
+#define FILTER_BITS     16 /* counting filters start at 64 KiB */
+#define FILTER_MAX_BITS 26 /* and grow to at most 64 MiB */
+#define WATCH_SALT      0x2545f4914f6cdd1dull
+#define LIVE_SALT       0x9fb21c651e98df25ull
+#define KEY_SALT        0xd1b54a32d192ed03ull
 
 #include "analyze/az.h"
 
@@ -41,6 +44,8 @@ static void run_free(struct az_mrc_run *r)
     uint32_t i;
 
     az_sd_free(r->sd);
+    Judy1FreeArray((PPvoid_t)&r->live, PJE0);
+    free(r->cross);
     az_hist_free(&r->total);
     for (i = 0; i < r->nunits; i++)
         az_hist_free(&r->units[i]);
@@ -52,6 +57,92 @@ static void run_free(struct az_mrc_run *r)
     free(r->iso_sd);
     free(r->iso);
     memset(r, 0, sizeof(*r));
+}
+
+/* ---- counting filters ---------------------------------------------------- */
+
+static int filter_init(struct az_filter *f, unsigned bits, unsigned shift)
+{
+    f->count = calloc((size_t)1 << bits, 1);
+    f->mask = ((uint64_t)1 << bits) - 1;
+    f->entries = 0;
+    f->shift = shift;
+    return f->count ? 0 : -ENOMEM;
+}
+
+/* The hash of a key that the filters and the block sample use. */
+static uint64_t key_hash(const struct az_mrc *m, uint64_t key)
+{
+    return az_hash(key ^ m->opt.sample_seed * KEY_SALT);
+}
+
+static size_t filter_slot(const struct az_filter *f, uint64_t hash)
+{
+    return (size_t)((hash >> f->shift) & f->mask);
+}
+
+static void filter_count(struct az_filter *f, uint64_t hash)
+{
+    size_t i = filter_slot(f, hash);
+
+    if (f->count[i] < UINT8_MAX)
+        f->count[i]++;
+}
+
+/* Counts a key just added to map, then grows the table four times when
+ * the map holds more than a sixteenth of its slots (rebuilt from the map's
+ * keys; a failed allocation keeps the old table, which stays correct).  At
+ * a quarter, false positives made JudyLGet 11 % of a sampled run; at a
+ * sixteenth the run is 15 % faster in bench/trace.sh. */
+static void filter_add(const struct az_mrc *m, struct az_filter *f, uint64_t hash,
+                       void *map)
+{
+    struct az_filter g;
+    Word_t key = 0;
+    PWord_t pv;
+
+    filter_count(f, hash);
+    if (++f->entries <= (f->mask + 1) / 16 || f->mask >= (1ull << FILTER_MAX_BITS) - 1 ||
+        filter_init(&g, (unsigned)__builtin_popcountll(f->mask) + 2, f->shift) < 0)
+        return;
+    g.entries = f->entries;
+    for (pv = (PWord_t)JudyLFirst(map, &key, PJE0); pv;
+         pv = (PWord_t)JudyLNext(map, &key, PJE0))
+        filter_count(&g, key_hash(m, key));
+    free(f->count);
+    *f = g;
+}
+
+static void filter_del(struct az_filter *f, uint64_t hash)
+{
+    size_t i = filter_slot(f, hash);
+
+    f->entries--;
+    if (f->count[i] < UINT8_MAX) /* saturated: stays set */
+        f->count[i]--;
+}
+
+/* The index of the next sampled reference after now, for a sample at rate
+ * of the references: a geometric gap, drawn from a hash of now, so that a
+ * seed fixes the sample and the references between cost one comparison
+ * each (5-8 % faster in bench/trace.sh than hashing every index). */
+static uint64_t next_pick(const struct az_mrc *m, uint64_t now, double rate,
+                          uint64_t salt)
+{
+    double u, gap;
+
+    if (rate >= 1)
+        return now + 1;
+    /* u in (0, 1) from the top 53 bits */
+    u = ((double)(az_hash(now ^ (m->opt.sample_seed + 1) * salt) >> 11) + 0.5) * 0x1p-53;
+    gap = floor(log(u) / log1p(-rate));
+    return gap < 0x1p62 ? now + 1 + (uint64_t)gap : UINT64_MAX;
+}
+
+/* The sub-sample of the sampled reference at index t. */
+static unsigned sub_of(const struct az_mrc *m, uint64_t t, uint64_t salt)
+{
+    return (unsigned)(az_hash(t ^ (m->opt.sample_seed + 2) * salt) % AZ_SUBSAMPLES);
 }
 
 int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size_t errlen)
@@ -72,19 +163,35 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
         m->opt.sample_check = 0;
     if (az_bins_init(&m->bins, m->opt.cache_sizes, m->opt.ncache_sizes) < 0)
         return cm_errf(err, errlen, "too many cache sizes (%zu)", m->opt.ncache_sizes);
-    /* the block sample's stacks are Judy1 (times never renumbered) */
-    for (i = 0; m->threshold && i < AZ_SUBSAMPLES; i++)
-        if (run_init(&m->sub[i], AZ_SD_JUDY1, &m->bins) < 0) {
-            az_mrc_free(m);
-            return cm_errf(err, errlen, "out of memory"), -ENOMEM;
-        }
-    if ((m->threshold && !(m->watch_filter = calloc(1u << WATCH_FILTER_BITS, 1))) ||
-        run_init(&m->main, m->threshold ? AZ_SD_JUDY1 : m->opt.method, &m->bins) < 0 ||
+    /* sub-samples: histograms and distance samples, no stack */
+    for (i = 0; i < AZ_SUBSAMPLES; i++) {
+        memset(&m->sub[i], 0, sizeof(m->sub[i]));
+        az_hist_init(&m->sub[i].total, &m->bins);
+    }
+    if (m->threshold) {
+        double rd = m->opt.distance_rate > 0 ? m->opt.distance_rate
+                                             : m->opt.sample_rate * AZ_DISTANCE_FACTOR;
+        if (m->opt.distance_rate < 0 || m->opt.distance_rate > 1)
+            return cm_errf(err, errlen, "distance sample rate %g is not in (0, 1]",
+                           m->opt.distance_rate);
+        m->dist_rate = rd > 1 ? 1 : rd < m->opt.sample_rate ? m->opt.sample_rate : rd;
+        m->next_watch = next_pick(m, 0, m->opt.sample_rate, WATCH_SALT);
+        m->next_live = next_pick(m, 0, m->dist_rate, LIVE_SALT);
+    }
+    if ((m->threshold && (filter_init(&m->watch_filter, FILTER_BITS, 0) < 0 ||
+                          filter_init(&m->live_filter, FILTER_BITS, 32) < 0)) ||
+        run_init(&m->main, m->opt.method, &m->bins) < 0 ||
+        (m->threshold && !(m->main.cross = calloc(m->bins.n, sizeof(double)))) ||
         (m->opt.sample_check && run_init(&m->exact, m->opt.method, &m->bins) < 0)) {
         az_mrc_free(m);
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     }
     return 0;
+}
+
+double az_mrc_distance_rate(const struct az_mrc *m)
+{
+    return m->dist_rate;
 }
 
 void az_mrc_free(struct az_mrc *m)
@@ -101,8 +208,11 @@ void az_mrc_free(struct az_mrc *m)
             free((void *)*pv);
     }
     JudyLFreeArray((PPvoid_t)&m->watch, PJE0);
-    free(m->watch_filter);
-    m->watch_filter = NULL;
+    JudyLFreeArray((PPvoid_t)&m->live_key, PJE0);
+    free(m->watch_filter.count);
+    free(m->live_filter.count);
+    memset(&m->watch_filter, 0, sizeof(m->watch_filter));
+    memset(&m->live_filter, 0, sizeof(m->live_filter));
     run_free(&m->main);
     run_free(&m->exact);
     for (i = 0; i < AZ_SUBSAMPLES; i++)
@@ -213,93 +323,170 @@ static int exact_range(struct az_mrc *m, struct az_mrc_run *r, uint32_t unit,
  * Plain SHARDS keeps the references of the sampled blocks and weighs each by
  * 1/R.  A hot block that happens to be sampled (or not) then moves the whole
  * curve: on the issue 15 trace (Zipf 0.9) the mean error at rate 0.001 was
- * 0.03-0.06 over hash seeds.  Here the two jobs of the sample are split:
+ * 0.03-0.06 over hash seeds.  Here the sample has three parts:
  *
- *  - which references the curve is made of: a uniform sample of the
- *    references themselves (the hash of the reference's index below R), so
- *    that a hot block is represented as often as it is referenced.  Each is
- *    watched until its block's next reference; its forward distance counts
- *    like the backward distance of that next reference (each reuse pair has
- *    one distance both ways, and the references never reused are as many as
- *    the cold misses, so the two distributions are the same);
- *  - how far that is: the block sample (SHARDS's spatial hash below R) on a
- *    Judy1 stack, whose times are never renumbered.  Over the window between
- *    the two references, T references of the trace, t of them kept by the
- *    block sample, of d distinct blocks: D = 1 + (T - 1) * d / t, a ratio of
- *    two counts from the same window (plain d / R has a Binomial(D, R) error
- *    and cannot tell distances below 1/R apart).  Without a kept reference
- *    in the window, D = T, its upper bound.  At rate 1, D is exact.
+ *  - which references the curve is made of (the watches): a uniform sample
+ *    of the references themselves (geometric gaps at rate R, next_pick), so
+ *    that a hot block is represented as often as it is referenced.
+ *    Each is watched until its block's next reference; its forward distance
+ *    counts like the backward distance of that next reference (each reuse
+ *    pair has one distance both ways, and the references never reused are
+ *    as many as the cold misses, so the two distributions are the same);
+ *  - how far that is (the distance sample): another uniform sample of the
+ *    references, at a higher rate Rd (AZ_DISTANCE_FACTOR x R by default),
+ *    each kept in a Judy1 of times while it is the last reference of its
+ *    block.  The distinct blocks of a window are its references that are
+ *    the last of their block in it, so over the T - 1 references between a
+ *    watched reference and its reuse, S of them sampled, L still live:
+ *    D = 1 + (T - 1) L / S, exact at Rd = 1.  The error of L / S is that of
+ *    a sampled proportion, p (1 - p) / S, small when most of the window is
+ *    distinct, and fresh for every window.  (The previous estimator took d
+ *    distinct of t kept references from SHARDS's block sample: one fixed
+ *    set of blocks judged every window alike, so on the issue 15 trace one
+ *    seed in ten moved the whole 50 000-block loop across 65 536 blocks,
+ *    1.5 % below its distance: mean error 0.023 and 0.055 where this gives
+ *    at most 0.004; docs/PERFORMANCE.md);
+ *  - the block sample (SHARDS's spatial hash below R): the footprint
+ *    estimate, and the isolated per-unit caches (plain SHARDS).
  *
- * The mean error at rate 0.001 on the issue 15 trace went to 0.010 over ten
- * seeds (docs/PERFORMANCE.md).  Sub-sample k (of AZ_SUBSAMPLES) takes the
- * watched references and the blocks whose hashes fall in its k-th share, so
- * that the spread of the sub-curves estimates the error of the whole. */
+ * Sub-sample k (of AZ_SUBSAMPLES) takes the watched references and the
+ * distance sample's references whose hashes fall in its k-th share, so that
+ * the spread of the sub-curves estimates the random error of the whole;
+ * the cliff risk (cross_add) adds what that spread cannot see. */
 
 struct watch {
-    uint64_t at;                   /* m->references at the watched reference */
-    uint64_t main_time, main_kept; /* the block sample's stack at that moment */
-    uint64_t sub_time, sub_kept;   /* and its sub-sample's */
+    uint64_t at;                  /* m->references at the watched reference */
+    uint64_t main_dist, sub_dist; /* the distance samples' counts then */
     uint32_t unit, sub;
 };
 
-/* The estimate D for the window since the watched reference, in run r. */
-static uint64_t window_depth(uint64_t trace_gap, const struct az_mrc_run *r,
-                             uint64_t time, uint64_t kept)
+/* The estimate D for the window (at, now) of a watched reuse in run r:
+ * of its S distance-sample references, L are still their block's last, so
+ * D = 1 + (T - 1) L / S over the T - 1 references between.  *sd gets its
+ * standard error: the sampled fraction's, p (1 - p) / S with the finite
+ * population correction (p from (L + 1/2) / (S + 1), never 0 or 1); with
+ * S = 0, D = T and the error of a uniform guess over [1, T]. */
+static uint64_t window_depth(const struct az_mrc_run *r, uint64_t at, uint64_t now,
+                             uint64_t dist_at, double *sd)
 {
-    uint64_t t = r->kept - kept, d;
-    double v;
+    uint64_t s = r->dist_refs - dist_at, l;
+    double v, n = (double)(now - at - 1), p;
 
-    if (t == 0)
-        return trace_gap;
-    d = az_sd_after(r->sd, time);
-    v = ceil(1.0 + (double)(trace_gap - 1) * (double)d / (double)t - 1e-9);
+    if (s == 0) {
+        *sd = n / sqrt(12.0);
+        return now - at;
+    }
+    l = (uint64_t)Judy1Count(r->live, (Word_t)at + 1, (Word_t)now - 1, PJE0);
+    p = ((double)l + 0.5) / ((double)s + 1);
+    *sd = n * sqrt(p * (1 - p) / (double)s * (n > 1 ? (n - (double)s) / (n - 1) : 0));
+    v = ceil(1.0 + n * (double)l / (double)s - 1e-9);
     return v < 1 ? 1 : (uint64_t)v;
 }
 
-/* A reference to key under sampling: resolves the block's pending watch,
- * feeds the block sample, and maybe watches this reference.  0 or -ENOMEM. */
+/* Adds the chances that an estimate d with standard error sd lies on the
+ * wrong side of each bin bound within six sd (normal errors). */
+static void cross_add(const struct az_mrc *m, struct az_mrc_run *r, uint64_t d, double sd)
+{
+    const struct az_bins *b = &m->bins;
+    double lo = (double)d - 6 * sd;
+    size_t k = az_bin_of(b, lo < 1 ? 1 : (uint64_t)lo);
+
+    for (; sd > 0 && k + 1 < b->n; k++) {
+        double x = ((double)b->bound[k] + 0.5 - (double)d) / sd;
+        if (x > 6)
+            break;
+        r->cross[k] += 0.5 * erfc(fabs(x) / M_SQRT2);
+    }
+}
+
+/* The distance sample at a reference to key: the block's previous
+ * reference, if sampled, is no longer its last; this one joins the sample
+ * when it is the next pick of the distance sample.  0 or -ENOMEM. */
+static int live_update(struct az_mrc *m, uint64_t key, uint64_t khash)
+{
+    uint64_t now = m->references;
+    struct az_mrc_run *sub;
+    PWord_t pv = NULL;
+
+    if (m->live_filter.count[filter_slot(&m->live_filter, khash)]) {
+        pv = (PWord_t)JudyLGet(m->live_key, (Word_t)key, PJE0);
+        if (pv) {
+            uint64_t t = *pv - 1;
+            Judy1Unset((PPvoid_t)&m->main.live, (Word_t)t, PJE0);
+            Judy1Unset((PPvoid_t)&m->sub[sub_of(m, t, LIVE_SALT)].live, (Word_t)t, PJE0);
+        }
+    }
+    if (now != m->next_live) {
+        if (pv) {
+            JudyLDel((PPvoid_t)&m->live_key, (Word_t)key, PJE0);
+            filter_del(&m->live_filter, khash);
+        }
+        return 0;
+    }
+    if (!pv) {
+        pv = (PWord_t)JudyLIns((PPvoid_t)&m->live_key, (Word_t)key, PJE0);
+        if (pv == PJERR)
+            return -ENOMEM;
+        *pv = now + 1;
+        filter_add(m, &m->live_filter, khash, m->live_key);
+    } else {
+        *pv = now + 1;
+    }
+    m->next_live = next_pick(m, now, m->dist_rate, LIVE_SALT);
+    sub = &m->sub[sub_of(m, now, LIVE_SALT)];
+    if (Judy1Set((PPvoid_t)&m->main.live, (Word_t)now, PJE0) == JERR ||
+        Judy1Set((PPvoid_t)&sub->live, (Word_t)now, PJE0) == JERR)
+        return -ENOMEM;
+    m->main.dist_refs++;
+    sub->dist_refs++;
+    return 0;
+}
+
+/* A reference to key under sampling: updates the distance sample, resolves
+ * the block's pending watch, feeds the block sample, and maybe watches this
+ * reference.  0 or -ENOMEM. */
 static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
 {
     uint64_t key = az_key(unit, block), d;
-    uint64_t hash = az_hash(key ^ m->opt.sample_seed * 0xd1b54a32d192ed03ull);
-    uint64_t pick = az_hash(m->references ^ (m->opt.sample_seed + 1) * WATCH_SALT);
-    unsigned f = (unsigned)(hash & ((1u << WATCH_FILTER_BITS) - 1));
+    uint64_t hash = key_hash(m, key);
+    double sd;
     struct az_mrc_run *r = &m->main;
     struct watch *w;
     struct az_sd *iso;
     PWord_t pv;
 
-    if (m->watch_filter[f]) {
+    if (live_update(m, key, hash) < 0)
+        return -ENOMEM;
+    if (m->watch_filter.count[filter_slot(&m->watch_filter, hash)]) {
         pv = (PWord_t)JudyLGet(m->watch, (Word_t)key, PJE0);
         if (pv) {
             w = (struct watch *)*pv;
-            d = window_depth(m->references - w->at, r, w->main_time, w->main_kept);
+            d = window_depth(r, w->at, m->references, w->main_dist, &sd);
             if (account(m, r, w->unit, d, 1) < 0)
                 return -ENOMEM;
-            d = window_depth(m->references - w->at, &m->sub[w->sub], w->sub_time,
-                             w->sub_kept);
+            cross_add(m, r, d, sd);
+            d = window_depth(&m->sub[w->sub], w->at, m->references, w->sub_dist, &sd);
             if (az_hist_add(&m->sub[w->sub].total, d, 1) < 0)
                 return -ENOMEM;
             free(w);
             JudyLDel((PPvoid_t)&m->watch, (Word_t)key, PJE0);
-            m->watch_filter[f]--;
+            filter_del(&m->watch_filter, hash);
         }
     }
     if (hash < m->threshold) {
-        struct az_mrc_run *sub = &m->sub[hash / (m->threshold / AZ_SUBSAMPLES + 1)];
-        if (az_sd_ref_range(r->sd, key, 1, &d) < 0 ||
-            az_sd_ref_range(sub->sd, key, 1, &d) < 0)
+        /* the block sample: the footprint estimate, and isolated caches */
+        if (az_sd_ref_range(r->sd, key, 1, &d) < 0)
             return -ENOMEM;
         r->kept++;
-        sub->kept++;
         /* a cache per unit: plain SHARDS scaling of the block sample */
         if (m->opt.isolated &&
             (!(iso = isolated_sd(r, m, unit)) || az_sd_ref_range(iso, key, 1, &d) < 0 ||
              az_hist_add(&r->iso[unit], scaled(m, d), 1) < 0))
             return -ENOMEM;
     }
-    if (pick >= m->threshold)
+    if (m->references != m->next_watch)
         return 0;
+    m->next_watch = next_pick(m, m->references, m->opt.sample_rate, WATCH_SALT);
     if (!(w = malloc(sizeof(*w))) ||
         (pv = (PWord_t)JudyLIns((PPvoid_t)&m->watch, (Word_t)key, PJE0)) == PJERR) {
         free(w);
@@ -307,16 +494,30 @@ static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
     }
     w->at = m->references;
     w->unit = unit;
-    w->sub = (uint32_t)(pick / (m->threshold / AZ_SUBSAMPLES + 1));
-    w->main_time = az_sd_now(r->sd);
-    w->main_kept = r->kept;
-    w->sub_time = az_sd_now(m->sub[w->sub].sd);
-    w->sub_kept = m->sub[w->sub].kept;
+    w->sub = sub_of(m, m->references, WATCH_SALT);
+    w->main_dist = r->dist_refs;
+    w->sub_dist = m->sub[w->sub].dist_refs;
     *pv = (Word_t)w;
-    m->watch_filter[f]++;
+    filter_add(m, &m->watch_filter, hash, m->watch);
     r->sampled++;
     m->sub[w->sub].sampled++;
     return 0;
+}
+
+size_t az_mrc_sample_mem(const struct az_mrc *m)
+{
+    size_t bytes = 0;
+    unsigned k;
+
+    if (!m->threshold)
+        return 0;
+    bytes += (size_t)JudyLMemUsed(m->live_key) + (size_t)JudyLMemUsed(m->watch) +
+             (size_t)Judy1MemUsed(m->main.live) +
+             (m->main.sampled - m->main.total.references) * sizeof(struct watch) +
+             (size_t)(m->watch_filter.mask + 1) + (size_t)(m->live_filter.mask + 1);
+    for (k = 0; k < AZ_SUBSAMPLES; k++)
+        bytes += (size_t)Judy1MemUsed(m->sub[k].live);
+    return bytes;
 }
 
 void az_mrc_finish(struct az_mrc *m)

@@ -101,10 +101,28 @@ void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
     }
 }
 
+/* The cliff risk at each size (mrc.c): the expected number of reuses whose
+ * estimate lies on the wrong side of it, over the references. */
+static void cliff_risk(const struct az_mrc *m, const uint64_t *sizes, size_t n,
+                       double *out)
+{
+    double refs = (double)m->main.total.references;
+    size_t i, k = 0;
+
+    for (i = 0; i < n; i++) {
+        while (k + 1 < m->bins.n && m->bins.bound[k + 1] <= sizes[i])
+            k++;
+        out[i] = 0;
+        if (m->main.cross && refs > 0 && m->bins.bound[k] <= sizes[i])
+            out[i] = m->main.cross[k] / refs;
+    }
+}
+
 double az_mrc_expected_error(const struct az_mrc *m, const uint64_t *sizes, size_t n,
                              double *err_at)
 {
-    double *ratio = calloc(n * AZ_SUBSAMPLES, sizeof(*ratio)), sum = 0, fpc;
+    double *ratio = calloc(n * (AZ_SUBSAMPLES + 1), sizeof(*ratio)), sum = 0, fpc;
+    double *cliff = ratio + n * AZ_SUBSAMPLES;
     uint64_t *hits = calloc(n, sizeof(*hits));
     unsigned k, used = 0;
     size_t i;
@@ -118,6 +136,7 @@ double az_mrc_expected_error(const struct az_mrc *m, const uint64_t *sizes, size
         if (m->sub[k].total.references)
             az_mrc_ratios(m, &m->sub[k], &m->sub[k].total, sizes, n, ratio + used++ * n,
                           hits);
+    cliff_risk(m, sizes, n, cliff);
     /* Var ~ (1 - rate) / rate (sampling blocks without replacement), so
      * sd(R) = sd(R/K) * sqrt((1 - R) / (K - R)): 1/sqrt(K) at small rates,
      * 0 at rate 1, where the sample is the trace. */
@@ -130,6 +149,11 @@ double az_mrc_expected_error(const struct az_mrc *m, const uint64_t *sizes, size
             var += (ratio[k * n + i] - mean) * (ratio[k * n + i] - mean);
         /* too few sub-samples to tell: say so with the largest error */
         e = used > 1 ? sqrt(var / (used - 1)) * fpc * sqrt(2 / M_PI) : 1.0;
+        /* The sub-samples share the distance estimates' error, which is not
+         * random across them: where many reuses lie within it of this size
+         * (a cliff of the curve), part of them is counted on the wrong side
+         * in every sub-sample alike.  The cliff risk bounds that part. */
+        e = sqrt(e * e + cliff[i] * cliff[i]);
         if (err_at)
             err_at[i] = e;
         sum += e;
@@ -225,10 +249,12 @@ void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m
         fprintf(
             out,
             "SHARDS sample: rate %g, %" PRIu64 " of %" PRIu64
-            " references watched, %" PRIu64 " kept by the block sample; figures "
-            "below are estimates, expected error of the hit ratio %.4f (mean over the "
-            "sizes, from %d sub-samples)\n",
-            m->opt.sample_rate, m->main.sampled, m->references, m->main.kept,
+            " references watched, %" PRIu64 " in the distance sample (rate %g), %" PRIu64
+            " kept by the block sample; figures below are estimates, expected error of "
+            "the hit ratio %.4f (mean over the sizes, from %d sub-samples and the cliff "
+            "risk)\n",
+            m->opt.sample_rate, m->main.sampled, m->references, m->main.dist_refs,
+            az_mrc_distance_rate(m), m->main.kept,
             az_mrc_expected_error(m, sizes, n, NULL), AZ_SUBSAMPLES);
     if (m->oversize_skipped)
         fprintf(out, "records over --max-record-blocks skipped (lenient): %" PRIu64 "\n",
@@ -423,6 +449,8 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
         cm_yaml_kv_double(y, "expected_error", az_mrc_expected_error(m, sizes, n, NULL),
                           9);
         cm_yaml_kv_uint(y, "seed", m->opt.sample_seed);
+        cm_yaml_kv_double(y, "distance_rate", az_mrc_distance_rate(m), -1);
+        cm_yaml_kv_uint(y, "distance_sample_references", r->dist_refs);
     }
     cm_yaml_map_end(y);
     cm_yaml_kv_uint(y, "oversize_records_skipped", m->oversize_skipped);
@@ -442,6 +470,8 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "judy_bytes", judy);
     cm_yaml_kv_uint(y, "stack_bytes", total);
+    if (m->threshold)
+        cm_yaml_kv_uint(y, "sample_bytes", az_mrc_sample_mem(m));
     cm_yaml_map_end(y);
     yaml_reader(y, src->reader);
     yaml_options(y, src);

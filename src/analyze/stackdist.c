@@ -365,20 +365,6 @@ int az_sd_ref_range(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth)
     return 0;
 }
 
-uint64_t az_sd_now(const struct az_sd *sd)
-{
-    return sd->now;
-}
-
-uint64_t az_sd_after(const struct az_sd *sd, uint64_t t)
-{
-    /* Judy1 times are never renumbered: the live ones after t are the
-     * population minus those up to t */
-    if (sd->method != AZ_SD_JUDY1)
-        return 0;
-    return sd->unique - (t ? Judy1Count(sd->live, 0, (Word_t)t, PJE0) : 0);
-}
-
 int64_t az_sd_ref(struct az_sd *sd, uint64_t key)
 {
     uint64_t d;

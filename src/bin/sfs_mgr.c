@@ -53,20 +53,17 @@ int main(int argc, char **argv)
     struct mgr_cli cli;
     struct pr_run run;
     struct pr_opts o;
-    const struct cm_opt *bad = NULL;
     char err[CM_ERR_LEN];
     int first = argc, rc, code;
 
     memset(&cli, 0, sizeof(cli));
-    cm_opt_defaults(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, NULL, err, sizeof(err));
-    rc = cm_opt_parse_argv(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, NULL, argc, argv,
-                           &first, &bad, err, sizeof(err));
-    if (rc == 1) {
-        printf(
-            "usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--check[=text|yaml]] [-c] [-k]\n");
-        cm_opt_help(stdout, mgr_opts, CM_ARRAY_LEN(mgr_opts));
+    rc =
+        cm_opt_main(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, argc, argv,
+                    "usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--check[=text|yaml]] [-c] "
+                    "[-k]\n",
+                    stdout, &first, NULL, err, sizeof(err));
+    if (rc == 1)
         return 0;
-    }
     if (rc == 0 && first < argc)
         rc = cm_errf(err, sizeof(err), "unexpected argument '%s'", argv[first]);
     if (rc == 0 && cli.rc[0] == '\0')

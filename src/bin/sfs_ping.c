@@ -58,13 +58,9 @@ static const struct cm_opt table[] = {
      2},
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: sfs_ping [options] MOUNT\n"
-                 "  MOUNT is host:/path, host:port:/path or "
-                 "nfs://host[:port]/path?mountport=N\n");
-    cm_opt_help(out, table, CM_ARRAY_LEN(table));
-}
+#define PING_USAGE                                                                       \
+    "usage: sfs_ping [options] MOUNT\n"                                                  \
+    "  MOUNT is host:/path, host:port:/path or nfs://host[:port]/path?mountport=N\n"
 
 static void print_export(const char *dir, void *data)
 {
@@ -125,16 +121,13 @@ static int ping(const struct ping_opts *o, const char *spec, char *err, size_t e
 int main(int argc, char **argv)
 {
     struct ping_opts o;
-    const struct cm_opt *bad;
     char err[CM_ERR_LEN] = "";
     int first, rc;
 
-    if (cm_opt_defaults(table, CM_ARRAY_LEN(table), &o, NULL, err, sizeof(err)) < 0)
-        return fprintf(stderr, "sfs_ping: %s\n", err), 2;
-    rc = cm_opt_parse_argv(table, CM_ARRAY_LEN(table), &o, NULL, argc, argv, &first, &bad,
-                           err, sizeof(err));
+    rc = cm_opt_main(table, CM_ARRAY_LEN(table), &o, argc, argv, PING_USAGE, stdout,
+                     &first, NULL, err, sizeof(err));
     if (rc == 1)
-        return usage(stdout), 0;
+        return 0;
     if (rc < 0 || first != argc - 1) {
         fprintf(stderr, "sfs_ping: %s\n", rc < 0 ? err : "one MOUNT argument expected");
         fprintf(stderr, "usage: sfs_ping [options] MOUNT (sfs_ping --help lists them)\n");

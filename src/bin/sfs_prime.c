@@ -38,19 +38,15 @@ int main(int argc, char **argv)
     struct prime_cli cli;
     struct pr_run run;
     struct pr_opts o;
-    const struct cm_opt *bad = NULL;
     char err[CM_ERR_LEN];
     int first = argc, rc, code;
 
     memset(&cli, 0, sizeof(cli));
-    cm_opt_defaults(prime_opts, CM_ARRAY_LEN(prime_opts), &cli, NULL, err, sizeof(err));
-    rc = cm_opt_parse_argv(prime_opts, CM_ARRAY_LEN(prime_opts), &cli, NULL, argc, argv,
-                           &first, &bad, err, sizeof(err));
-    if (rc == 1) {
-        printf("usage: sfs_prime -r RC --token-file FILE [-s SFX]\n");
-        cm_opt_help(stdout, prime_opts, CM_ARRAY_LEN(prime_opts));
+    rc = cm_opt_main(prime_opts, CM_ARRAY_LEN(prime_opts), &cli, argc, argv,
+                     "usage: sfs_prime -r RC --token-file FILE [-s SFX]\n", stdout,
+                     &first, NULL, err, sizeof(err));
+    if (rc == 1)
         return 0;
-    }
     if (rc == 0 && (cli.rc[0] == '\0' || cli.token_file[0] == '\0'))
         rc = cm_errf(err, sizeof(err), "-r RC and --token-file FILE are required");
     if (rc < 0) {

@@ -426,6 +426,26 @@ void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
     fprintf(out, "  %-28s %s\n", "    --help", "Print this help and exit.");
 }
 
+int cm_opt_main(const struct cm_opt *t, size_t n, void *base, int argc, char **argv,
+                const char *usage, FILE *out, int *first_arg, const struct cm_opt **bad,
+                char *err, size_t errlen)
+{
+    const struct cm_opt *at = NULL;
+    int rc;
+
+    *first_arg = argc;
+    rc = cm_opt_defaults(t, n, base, NULL, err, errlen);
+    if (rc == 0)
+        rc = cm_opt_parse_argv(t, n, base, NULL, argc, argv, first_arg, &at, err, errlen);
+    if (bad)
+        *bad = at;
+    if (rc == 1) {
+        fputs(usage, out);
+        cm_opt_help(out, t, n);
+    }
+    return rc;
+}
+
 void cm_opt_yaml(struct cm_yaml *y, const struct cm_opt *t, size_t n, const void *base,
                  const unsigned char *src)
 {

@@ -105,6 +105,15 @@ int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned cha
                       int argc, char **argv, int *first_arg, const struct cm_opt **bad,
                       char *err, size_t errlen);
 
+/* The opening a program's main() shares: the rows' defaults into base, argv
+ * parsed (cm_opt_parse_argv), --help answered by printing usage (one or
+ * more lines, newline-terminated) and the table to out.  Returns 1 after
+ * the help, 0 with *first_arg at the first operand, or -errno with the
+ * message in err and, when bad is not NULL, *bad at the row at fault. */
+int cm_opt_main(const struct cm_opt *t, size_t n, void *base, int argc, char **argv,
+                const char *usage, FILE *out, int *first_arg, const struct cm_opt **bad,
+                char *err, size_t errlen);
+
 /* The value of a row in base as text (what the YAML echo writes). */
 const char *cm_opt_format(const struct cm_opt *row, const void *base, char *buf,
                           size_t len);

@@ -173,6 +173,32 @@ static void shards_rate_one_is_exact(void **state)
     az_mrc_free(&m);
 }
 
+/* At rate 1 the watches and the distance sample hold every block: 70 000
+ * of them grow both key filters several times from 64 Ki slots (at a
+ * sixteenth full), and the curve stays exact, with no expected error. */
+static void shards_rate_one_exact_while_filters_grow(void **state)
+{
+    struct az_mrc_opts o = {.block_size = 4096, .sample_rate = 1.0, .sample_check = 1};
+    struct az_mrc *m = malloc(sizeof(*m));
+    char err[CM_ERR_LEN];
+    uint64_t sizes[] = {1, 100, 10000, 50000, 70000, 100000};
+    struct cm_rng rng;
+    unsigned i;
+
+    (void)state;
+    assert_non_null(m);
+    assert_int_equal(az_mrc_init(m, &o, err, sizeof(err)), 0);
+    cm_rng_seed(&rng, 21);
+    for (i = 0; i < 210000; i++)
+        assert_int_equal(az_mrc_ref(m, 0, i < 70000 ? i : cm_rng_below(&rng, 70000)), 0);
+    assert_true(m->watch_filter.mask + 1 > 65536 && m->live_filter.mask + 1 > 65536);
+    az_mrc_finish(m);
+    assert_true(az_mrc_sample_error(m, sizes, 6) < 1e-12);
+    assert_true(az_mrc_expected_error(m, sizes, 6, NULL) < 1e-12);
+    az_mrc_free(m);
+    free(m);
+}
+
 /* A sampled run stays close to exact on a reuse-heavy trace. */
 static void shards_sample_is_close(void **state)
 {
@@ -292,6 +318,51 @@ static void shards_low_rate_on_skewed_trace(void **state)
     free(m);
 }
 
+/* A cliff at a reported size: a 5 900-block loop read one block at a time,
+ * each loop reference followed by one to a skewed hot set (u^4 over 4 000
+ * blocks), so that the loop's distances straddle 8 192 blocks, 84 % of them
+ * just below (half the references move from miss to hit between 4 096 and
+ * 8 192).  The block-sample estimate of each window, shared by every loop
+ * reference, moved the whole loop across 8 192 at rate 0.01 (mean error
+ * 0.034-0.040 on 9 of 10 seeds, 0.50 at 8 192) while its expected error
+ * said 0.004-0.011.  The distance sample keeps every seed under 0.02 and
+ * the expected error, with the cliff risk, at least half the true one. */
+static void shards_cliff_at_a_reported_size(void **state)
+{
+    struct az_mrc *m = malloc(sizeof(*m));
+    char err[CM_ERR_LEN];
+    uint64_t sizes[16], seed, i;
+    struct cm_rng rng;
+    unsigned k;
+
+    (void)state;
+    assert_non_null(m);
+    for (k = 0; k < 16; k++)
+        sizes[k] = 1ull << k;
+    for (seed = 0; seed < 4; seed++) {
+        struct az_mrc_opts o = {.block_size = 4096,
+                                .sample_rate = 0.01,
+                                .sample_check = 1,
+                                .sample_seed = seed};
+        double mae, expected;
+
+        assert_int_equal(az_mrc_init(m, &o, err, sizeof(err)), 0);
+        cm_rng_seed(&rng, 15);
+        for (i = 0; i < 150000; i++) {
+            double u = cm_rng_unit(&rng);
+            assert_int_equal(az_mrc_ref(m, 1, i % 5900), 0);
+            assert_int_equal(az_mrc_ref(m, 0, (uint64_t)(u * u * u * u * 4000.0)), 0);
+        }
+        az_mrc_finish(m);
+        mae = az_mrc_sample_error(m, sizes, 16);
+        expected = az_mrc_expected_error(m, sizes, 16, NULL);
+        assert_true(mae < 0.02);
+        assert_true(expected >= mae / 2);
+        az_mrc_free(m);
+    }
+    free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,8 +373,10 @@ int main(void)
         cmocka_unit_test(brute_force_small_axis),
         cmocka_unit_test(brute_force_default_axis),
         cmocka_unit_test(shards_rate_one_is_exact),
+        cmocka_unit_test(shards_rate_one_exact_while_filters_grow),
         cmocka_unit_test(shards_sample_is_close),
         cmocka_unit_test(shards_low_rate_on_skewed_trace),
+        cmocka_unit_test(shards_cliff_at_a_reported_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
