@@ -22,6 +22,7 @@
 
 #include "common/opt.h"
 #include "common/rc.h"
+#include "common/alloc.h"
 
 #define EXIT_WRITE 1
 #define EXIT_USAGE 2
@@ -72,7 +73,7 @@ static int show(const char *file, char **names, int n)
 
 static int set(const char *file, const char *from, char **args, int n)
 {
-    struct cm_rc_assign *sets = calloc((size_t)n + 1, sizeof(*sets));
+    struct cm_rc_assign *sets = cm_calloc((size_t)n + 1, sizeof(*sets));
     char err[CM_ERR_LEN];
     int i, r = 0;
 

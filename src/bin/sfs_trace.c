@@ -12,11 +12,12 @@
 #include <stdlib.h>
 
 #include "analyze/cli.h"
+#include "common/alloc.h"
 
 int main(int argc, char **argv)
 {
     char err[512];
-    struct az_cli *c = malloc(sizeof(*c)); /* the option table rows are large */
+    struct az_cli *c = cm_malloc(sizeof(*c)); /* the option table rows are large */
     int rc, code;
 
     if (!c)

@@ -50,6 +50,10 @@ void cm_report(FILE *out, const struct cm_pos *pos, enum cm_severity sev, const 
 void cm_report_buf(char *buf, size_t len, const struct cm_pos *pos, enum cm_severity sev,
                    const char *fmt, ...) CM_PRINTF(5, 6);
 
+/* "NAME: error: out of memory" to diag (may be NULL) and into err (may be
+ * NULL): a parser's answer when an allocation fails.  Returns -ENOMEM. */
+int cm_report_nomem(FILE *diag, const char *name, char *err, size_t errlen);
+
 /* ---- time --------------------------------------------------------------- */
 
 /* CLOCK_MONOTONIC in nanoseconds.  Never goes back; not wall time. */

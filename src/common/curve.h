@@ -13,8 +13,8 @@
 
 /* x: achieved throughputs, y: response times of n points (any order; not
  * modified).  Returns the overall response time, 0 when n is 0 or the peak
- * is 0; *peak (may be NULL) gets the largest x.  Returns -1 when memory
- * runs out. */
+ * is 0; *peak (may be NULL) gets the largest x.  Allocates nothing and
+ * cannot fail. */
 double cm_curve_overall(const double *x, const double *y, size_t n, double *peak);
 
 #endif /* CM_CURVE_H */

@@ -68,3 +68,13 @@ void cm_report(FILE *out, const struct cm_pos *pos, enum cm_severity sev, const 
     va_end(ap);
     fprintf(out, "%s\n", line);
 }
+
+int cm_report_nomem(FILE *diag, const char *name, char *err, size_t errlen)
+{
+    struct cm_pos pos = {name, 0, -1};
+
+    if (diag)
+        cm_report(diag, &pos, CM_ERROR, "out of memory");
+    cm_report_buf(err, errlen, &pos, CM_ERROR, "out of memory");
+    return -ENOMEM;
+}

@@ -13,6 +13,7 @@
 
 #include "common/text.h"
 #include "common/rc.h"
+#include "common/alloc.h"
 
 /* ---- reporting ------------------------------------------------------------- */
 
@@ -122,14 +123,14 @@ static int set_var(struct cm_rc *rc, const char *name, size_t nlen, char *value,
     }
     if (rc->n == rc->cap) {
         size_t cap = rc->cap ? rc->cap * 2 : 32;
-        struct cm_rc_var *nv = realloc(rc->vars, cap * sizeof(*nv));
+        struct cm_rc_var *nv = cm_realloc(rc->vars, cap * sizeof(*nv));
         if (nv == NULL)
             return -ENOMEM;
         rc->vars = nv;
         rc->cap = cap;
     }
     v = &rc->vars[rc->n];
-    v->name = strndup(name, nlen);
+    v->name = cm_strndup(name, nlen);
     if (v->name == NULL)
         return -ENOMEM;
     v->value = value;
@@ -155,7 +156,7 @@ static void put(struct scan *s, const char *c, size_t n)
 {
     if (s->len + n + 1 > s->cap) {
         size_t cap = (s->len + n + 1) * 2;
-        char *nb = realloc(s->buf, cap);
+        char *nb = cm_realloc(s->buf, cap);
         if (nb == NULL) {
             s->nomem = 1;
             return;
@@ -441,7 +442,7 @@ static int statement(struct scan *s, cm_rc_known_fn known, void *data)
     if (s->nomem)
         return -ENOMEM;
     {
-        char *v = strdup(s->buf ? s->buf : "");
+        char *v = cm_strdup(s->buf ? s->buf : "");
         char tmp[128];
 
         if (v == NULL)
@@ -466,14 +467,16 @@ int cm_rc_parse(struct cm_rc *rc, const char *name, const char *text, size_t len
     int r = 0;
 
     memset(rc, 0, sizeof(*rc));
-    rc->file = strdup(name);
+    rc->file = cm_strdup(name);
     rc->diag = diag;
     rc->err = err;
     rc->errlen = errlen;
     if (err && errlen)
         err[0] = '\0';
-    if (rc->file == NULL)
-        return -ENOMEM;
+    if (rc->file == NULL) {
+        rc->errors++;
+        return cm_report_nomem(diag, name, err, errlen);
+    }
     memset(&s, 0, sizeof(s));
     s.rc = rc;
     s.base = text;
@@ -483,6 +486,10 @@ int cm_rc_parse(struct cm_rc *rc, const char *name, const char *text, size_t len
     while (!at_end(&s) && r == 0)
         r = statement(&s, known, data);
     free(s.buf);
+    if (r == -ENOMEM) {
+        rc->errors++;
+        return cm_report_nomem(diag, name, err, errlen);
+    }
     if (r < 0)
         return r;
     return rc->errors ? -EINVAL : 0;
@@ -537,7 +544,7 @@ int cm_rc_split(const char *value, char ***words, size_t max)
     }
     if (n > max)
         return -E2BIG;
-    w = malloc((n + 1) * sizeof(*w) + len + 1);
+    w = cm_malloc((n + 1) * sizeof(*w) + len + 1);
     if (w == NULL)
         return -ENOMEM;
     copy = (char *)(w + n + 1);

@@ -14,6 +14,7 @@
 
 #include "common/rc.h"
 #include "common/text.h"
+#include "common/alloc.h"
 
 static int bare_char(int c)
 {
@@ -85,7 +86,7 @@ static int put_assign(char **buf, size_t *len, size_t *cap,
 
     if (*len + need > *cap) {
         size_t c = (*len + need) * 2;
-        char *nb = realloc(*buf, c);
+        char *nb = cm_realloc(*buf, c);
         if (nb == NULL)
             return -ENOMEM;
         *buf = nb;
@@ -102,7 +103,7 @@ static int put_bytes(char **buf, size_t *len, size_t *cap, const char *p, size_t
 {
     if (*len + n + 1 > *cap) {
         size_t c = (*len + n + 1) * 2;
-        char *nb = realloc(*buf, c);
+        char *nb = cm_realloc(*buf, c);
         if (nb == NULL)
             return -ENOMEM;
         *buf = nb;
@@ -141,7 +142,7 @@ static int verify(const char *name, const char *text, size_t len,
                         sets[i].name);
     }
     cm_rc_free(&rc);
-    return r < 0 ? -EIO : 0;
+    return r == -ENOMEM ? r : r < 0 ? -EIO : 0;
 }
 
 int cm_rc_edit(const char *name, const char *text, size_t len,
@@ -171,10 +172,10 @@ int cm_rc_edit(const char *name, const char *text, size_t len,
         cm_rc_free(&rc);
         return r;
     }
-    ed = calloc(n + 1, sizeof(*ed));
+    ed = cm_calloc(n + 1, sizeof(*ed));
     if (ed == NULL) {
         cm_rc_free(&rc);
-        return -ENOMEM;
+        return cm_report_nomem(diag, name, err, errlen);
     }
     for (i = 0; i < n; i++) {
         const struct cm_rc_var *v = cm_rc_get(&rc, sets[i].name);
@@ -206,7 +207,11 @@ int cm_rc_edit(const char *name, const char *text, size_t len,
     }
     free(ed);
     cm_rc_free(&rc);
-    if (r == 0 && (r = verify(name, o, olen, sets, n, err, errlen)) < 0 && diag)
+    if (r == 0)
+        r = verify(name, o, olen, sets, n, err, errlen);
+    if (r == -ENOMEM) /* running out of memory is no reason to call it a bug */
+        cm_report_nomem(diag, name, err, errlen);
+    else if (r < 0 && diag)
         fprintf(diag, "%s\n", err);
     if (r < 0) {
         free(o);

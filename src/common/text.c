@@ -12,6 +12,7 @@
 
 #include "common/cm.h"
 #include "common/text.h"
+#include "common/alloc.h"
 
 void cm_text_init(struct cm_text *t, const char *name, const char *text, size_t len,
                   FILE *diag, char *err, size_t errlen)
@@ -108,7 +109,7 @@ static int text_read(const char *path, char **text, size_t *len, char *err, size
         cm_errf(err, errlen, "%s: %s", path, strerror(-rc));
         return rc;
     }
-    buf = malloc(cap + 1);
+    buf = cm_malloc(cap + 1);
     while (buf) {
         size_t got = fread(buf + n, 1, cap - n, fp);
 
@@ -122,7 +123,7 @@ static int text_read(const char *path, char **text, size_t *len, char *err, size
         }
         cap *= 2;
         {
-            char *nb = realloc(buf, cap + 1);
+            char *nb = cm_realloc(buf, cap + 1);
 
             if (!nb)
                 free(buf);

@@ -11,6 +11,7 @@
 #include "common/cm.h"
 #include "common/text.h"
 #include "common/yaml.h"
+#include "common/alloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -50,25 +51,24 @@ static void emit(struct cm_yaml *y, yaml_event_t *ev, int ok)
     }
 }
 
-static struct cm_yaml *start(struct cm_yaml *y)
+/* Starts the emitter; 0, or -ENOMEM (libyaml's own allocation failed). */
+static int start(struct cm_yaml *y)
 {
     yaml_event_t ev;
 
-    if (!yaml_emitter_initialize(&y->emitter)) {
-        free(y);
-        return NULL;
-    }
+    if (!yaml_emitter_initialize(&y->emitter))
+        return -ENOMEM;
     yaml_emitter_set_output(&y->emitter, write_handler, y);
     yaml_emitter_set_unicode(&y->emitter, 1);
     yaml_emitter_set_width(&y->emitter, 120);
     emit(y, &ev, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
     emit(y, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0));
-    return y;
+    return 0;
 }
 
 struct cm_yaml *cm_yaml_open(const char *path, char *err, size_t errlen)
 {
-    struct cm_yaml *y = calloc(1, sizeof(*y));
+    struct cm_yaml *y = cm_calloc(1, sizeof(*y));
 
     if (y == NULL) {
         cm_errf(err, errlen, "out of memory");
@@ -80,8 +80,10 @@ struct cm_yaml *cm_yaml_open(const char *path, char *err, size_t errlen)
     }
     y->fp = y->file.fp;
     y->own_file = 1;
-    if (start(y) == NULL) {
+    if (start(y) < 0) { /* leave neither the temporary file nor y */
         cm_errf(err, errlen, "yaml: cannot initialise emitter");
+        cm_atomic_abort(&y->file);
+        free(y);
         return NULL;
     }
     return y;
@@ -89,15 +91,16 @@ struct cm_yaml *cm_yaml_open(const char *path, char *err, size_t errlen)
 
 struct cm_yaml *cm_yaml_open_stream(FILE *fp, char *err, size_t errlen)
 {
-    struct cm_yaml *y = calloc(1, sizeof(*y));
+    struct cm_yaml *y = cm_calloc(1, sizeof(*y));
 
     if (y == NULL) {
         cm_errf(err, errlen, "out of memory");
         return NULL;
     }
     y->fp = fp;
-    if (start(y) == NULL) {
+    if (start(y) < 0) {
         cm_errf(err, errlen, "yaml: cannot initialise emitter");
+        free(y);
         return NULL;
     }
     return y;
@@ -349,18 +352,18 @@ static int no_anchor(struct yread *r, const yaml_event_t *ev)
 
 static int add_child(struct cm_ynode *n, struct cm_ynode *kid, char *key, long key_line)
 {
-    struct cm_ynode **items = realloc(n->items, (n->n + 1) * sizeof(*items));
+    struct cm_ynode **items = cm_realloc(n->items, (n->n + 1) * sizeof(*items));
 
     if (items == NULL)
         return -ENOMEM;
     n->items = items;
     if (n->kind == CM_YMAP) {
-        char **keys = realloc(n->keys, (n->n + 1) * sizeof(*keys));
+        char **keys = cm_realloc(n->keys, (n->n + 1) * sizeof(*keys));
         long *lines;
         if (keys == NULL)
             return -ENOMEM;
         n->keys = keys;
-        lines = realloc(n->key_lines, (n->n + 1) * sizeof(*lines));
+        lines = cm_realloc(n->key_lines, (n->n + 1) * sizeof(*lines));
         if (lines == NULL)
             return -ENOMEM;
         n->key_lines = lines;
@@ -394,7 +397,7 @@ static int build(struct yread *r, yaml_event_t *ev, int depth, struct cm_ynode *
         yaml_event_delete(ev);
         return -EINVAL;
     }
-    n = calloc(1, sizeof(*n));
+    n = cm_calloc(1, sizeof(*n));
     if (n == NULL) {
         yaml_event_delete(ev);
         return -ENOMEM;
@@ -404,7 +407,7 @@ static int build(struct yread *r, yaml_event_t *ev, int depth, struct cm_ynode *
         size_t len = ev->data.scalar.length;
 
         n->kind = CM_YSCALAR;
-        n->value = strndup((const char *)ev->data.scalar.value, len);
+        n->value = cm_strndup((const char *)ev->data.scalar.value, len);
         n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         yaml_event_delete(ev);
         if (n->value == NULL) {
@@ -491,7 +494,7 @@ int cm_yaml_parse(const char *name, const char *text, size_t len, struct cm_ynod
     r.err = err;
     r.errlen = errlen;
     if (!yaml_parser_initialize(&r.parser))
-        return -ENOMEM;
+        return cm_report_nomem(diag, name, err, errlen);
     yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, len);
     while (rc == 0 && (rc = next_event(&r, &ev)) == 0) {
         yaml_event_type_t type = ev.type;
@@ -517,6 +520,8 @@ int cm_yaml_parse(const char *name, const char *text, size_t len, struct cm_ynod
         cm_ynode_free(*root);
         *root = NULL;
     }
+    if (rc == -ENOMEM)
+        cm_report_nomem(diag, name, err, errlen);
     return rc;
 }
 

@@ -23,6 +23,7 @@
 #include "load/msg.h"
 #include "load/options.h"
 #include "load/replay.h"
+#include "common/alloc.h"
 
 #define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
 #define SPARE_DIRS   10u         /* mkdir/rmdir slots per child */
@@ -116,7 +117,7 @@ int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned ind
         return rc;
     rc = ld_workset_init(&c->ws, c->files.n_working);
     if (rc == 0) {
-        c->groups = calloc(c->ws.ngroups, sizeof(*c->groups));
+        c->groups = cm_calloc(c->ws.ngroups, sizeof(*c->groups));
         if (c->groups == NULL)
             rc = -ENOMEM;
     }
@@ -350,7 +351,7 @@ static int answer(struct ld_child *c, uint32_t type, const void *buf, uint32_t l
 static int send_results(struct ld_child *c)
 {
     size_t n = ld_stats_wire_bytes();
-    unsigned char *buf = malloc(n);
+    unsigned char *buf = cm_malloc(n);
     int rc;
 
     if (buf == NULL)
@@ -402,7 +403,7 @@ static int run_command(struct ld_child *c, const struct ld_msg_hdr *h)
 int ld_child_main(int fd, unsigned child, void *data)
 {
     const struct ld_setup *setup = data;
-    struct ld_child *c = calloc(1, sizeof(*c));
+    struct ld_child *c = cm_calloc(1, sizeof(*c));
     struct ld_msg_hdr h;
     int rc, status = 1;
 

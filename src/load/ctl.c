@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "load/ctl.h"
+#include "common/alloc.h"
 
 #define CTL_MAGIC   0x46534350u /* "FSCP" */
 #define CTL_VERSION 1u
@@ -198,7 +199,7 @@ int ld_ctl_read(struct ld_ctl_reader *r, int fd)
             if (r->max_payload && r->h.len > r->max_payload)
                 return -EMSGSIZE;
             if (r->cap < r->h.len + 1) {
-                unsigned char *np = realloc(r->payload, r->h.len + 1);
+                unsigned char *np = cm_realloc(r->payload, r->h.len + 1);
                 if (np == NULL)
                     return -ENOMEM;
                 r->payload = np;

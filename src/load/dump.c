@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "load/ld_int.h"
+#include "common/alloc.h"
 
 struct ld_dump {
     FILE *fp;
@@ -23,7 +24,7 @@ static const char rule[] =
 struct ld_dump *ld_dump_open(unsigned client, unsigned child, char *err, size_t errlen)
 {
     const char *dir = getenv("TMPDIR");
-    struct ld_dump *d = calloc(1, sizeof(*d));
+    struct ld_dump *d = cm_calloc(1, sizeof(*d));
 
     if (d == NULL) {
         cm_errf(err, errlen, "dump: out of memory");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "load/files.h"
+#include "common/alloc.h"
 
 #define BLOCK_BYTES   8192u /* overwrite offsets are 8 KB aligned (§3) */
 #define GENERATIONS   12u   /* D5: groups k, k+12, k+24... share a generation */
@@ -34,8 +35,8 @@ int ld_files_init(struct ld_files *t, const struct ld_files_layout *lay, char *e
                        lay->n_io, lay->n_working, lay->n_dir);
     ndir = lay->n_dir + lay->n_spare_dir;
     n = lay->n_io + lay->n_nonio + lay->n_symlink + ndir;
-    t->f = calloc(n, sizeof(*t->f));
-    t->ws = calloc(lay->n_working, sizeof(*t->ws));
+    t->f = cm_calloc(n, sizeof(*t->f));
+    t->ws = cm_calloc(lay->n_working, sizeof(*t->ws));
     if (t->f == NULL || t->ws == NULL) {
         ld_files_free(t);
         cm_errf(err, errlen, "file table: out of memory for %u entries", n);

@@ -17,6 +17,7 @@
 #include "load/debug.h"
 #include "load/ld_int.h"
 #include "load/options.h"
+#include "common/alloc.h"
 
 #define MOUNT_STAGGER_MS 200
 #define RECONNECT_MAX_S  400 /* PRIME_TIMEOUT's default (D8) */
@@ -349,7 +350,7 @@ int ld_init_populate(struct ld_child *c)
     uint32_t i, k;
     int rc = 0, dbg = ld_debug_child_on(c->debug, LD_DBG_CHILD_SETUP, (int)c->index);
 
-    fresh = calloc(t->n_holding, 1);
+    fresh = cm_calloc(t->n_holding, 1);
     if (fresh == NULL)
         return ld_child_fail(c, -ENOMEM, "populate: out of memory");
     /* Sizes depend on the seed and the child only: a re-run restores them. */

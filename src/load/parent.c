@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "load/parent.h"
+#include "common/alloc.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -66,7 +67,7 @@ int ld_parent_spawn(struct ld_parent *p, unsigned n, ld_child_fn fn, void *data)
 {
     unsigned k;
 
-    p->procs = calloc(n, sizeof(*p->procs));
+    p->procs = cm_calloc(n, sizeof(*p->procs));
     if (p->procs == NULL)
         return cm_errf(p->last_error, sizeof(p->last_error), "out of memory"), -ENOMEM;
     if (p->log == NULL)
@@ -152,7 +153,7 @@ static int read_answer(struct ld_parent *p, unsigned k, uint32_t cmd)
 {
     struct ld_proc *c = &p->procs[k];
     struct ld_msg_hdr h;
-    char *buf = malloc(LD_MSG_MAX_PAYLOAD + 1);
+    char *buf = cm_malloc(LD_MSG_MAX_PAYLOAD + 1);
     int rc;
 
     if (buf == NULL)
@@ -244,7 +245,7 @@ int ld_parent_phase(struct ld_parent *p, uint32_t cmd, uint32_t arg, unsigned ti
     uint64_t deadline = now_ms() + (uint64_t)timeout_s * 1000u;
     int rc, left;
 
-    pf = calloc(p->nprocs, sizeof(*pf));
+    pf = cm_calloc(p->nprocs, sizeof(*pf));
     if (pf == NULL)
         return cm_errf(p->last_error, sizeof(p->last_error), "out of memory"), -ENOMEM;
     rc = ld_parent_command(p, cmd, arg);

@@ -36,6 +36,7 @@
 #include "load/ld_int.h"
 #include "load/parent.h"
 #include "load/report.h"
+#include "common/alloc.h"
 
 #define TOKEN_WAIT_MS    60000 /* the token must arrive on stdin this soon */
 #define CONNECT_TRIES    20
@@ -191,7 +192,7 @@ static int hello(struct remote *r)
  * wire form, then "code\n" and one INVALID line per line of text. */
 static int send_results(struct remote *r, char *err, size_t errlen)
 {
-    struct ld_stats *all = malloc(sizeof(*all));
+    struct ld_stats *all = cm_malloc(sizeof(*all));
     struct ld_report_in in;
     struct ld_validity val;
     size_t wire = ld_stats_wire_bytes(), len;
@@ -206,7 +207,7 @@ static int send_results(struct remote *r, char *err, size_t errlen)
         ld_validity_check(&in, &val);
         ld_report_client(r->su->out, &in, &val);
         fflush(r->su->out);
-        buf = malloc(wire + sizeof(val.line) + 32);
+        buf = cm_malloc(wire + sizeof(val.line) + 32);
         rc = buf ? 0 : -ENOMEM;
     }
     if (rc == 0) {
@@ -298,7 +299,7 @@ static int serve(struct remote *r, char *err, size_t errlen)
     int rc = 0;
 
     memset(&rd, 0, sizeof(rd));
-    pf = calloc(n + 2, sizeof(*pf));
+    pf = cm_calloc(n + 2, sizeof(*pf));
     if (pf == NULL)
         return -ENOMEM;
     r->last_heard = now_ms();

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "load/replay.h"
+#include "common/alloc.h"
 
 #define V2_LIMIT (1ull << 32) /* NFSv2 offsets are unsigned 32-bit (RFC 1094) */
 
@@ -71,7 +72,7 @@ static int need_unit(struct ld_replay_plan *p, uint32_t u)
     cap = u + 1 + (u + 1) / 2;
     if (cap > TR_MAX_UNITS)
         cap = TR_MAX_UNITS;
-    n = realloc(p->units, cap * sizeof(*n));
+    n = cm_realloc(p->units, cap * sizeof(*n));
     if (!n)
         return -ENOMEM;
     memset(n + p->nunits, 0, (cap - p->nunits) * sizeof(*n));
@@ -183,7 +184,7 @@ static int name_units(struct ld_replay_plan *p, struct tr_reader *r, char *err,
                            "%s: file '%s' cannot be placed below the replay directory "
                            "(empty, '..' or too long)",
                            p->file, name);
-        p->units[u].name = strdup(path);
+        p->units[u].name = cm_strdup(path);
         if (!p->units[u].name)
             return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     }

@@ -17,6 +17,7 @@
 #include "load/options.h"
 #include "load/replay_int.h"
 #include "nfs/nf_lnfs.h"
+#include "common/alloc.h"
 
 #define LNFS_TIMEOUT_MS 30000u
 
@@ -49,7 +50,7 @@ static void transfer_maxima(struct ld_replay *rp, struct ld_child *c)
 int ld_replay_mount(struct ld_child *c)
 {
     const char *spec = ld_config_mount_for_child(c->cfg, (int)c->index);
-    struct ld_replay *rp = calloc(1, sizeof(*rp));
+    struct ld_replay *rp = cm_calloc(1, sizeof(*rp));
     struct nf_mount_opts o;
     char err[CM_ERR_LEN];
     int rc;
@@ -275,13 +276,13 @@ static int allocate(struct ld_replay *rp)
     uint32_t i, n;
 
     rp->nitems = rp->window * 4 + 64;
-    rp->items = calloc(rp->nitems, sizeof(*rp->items));
-    rp->slots = calloc(rp->window, sizeof(*rp->slots));
-    rp->streams = calloc(p->nstreams, sizeof(*rp->streams));
-    rp->sink = malloc(rp->rtmax);
-    rp->wdata = malloc(rp->wtmax);
+    rp->items = cm_calloc(rp->nitems, sizeof(*rp->items));
+    rp->slots = cm_calloc(rp->window, sizeof(*rp->slots));
+    rp->streams = cm_calloc(p->nstreams, sizeof(*rp->streams));
+    rp->sink = cm_malloc(rp->rtmax);
+    rp->wdata = cm_malloc(rp->wtmax);
     n = strcmp(p->format, "sysio") == 0 ? LD_REPLAY_MAX_CURSORS : 1;
-    rp->cur = calloc(n, sizeof(*rp->cur));
+    rp->cur = cm_calloc(n, sizeof(*rp->cur));
     if (!rp->items || !rp->slots || !rp->streams || !rp->sink || !rp->wdata || !rp->cur)
         return -ENOMEM;
     for (i = 0; i < rp->nitems; i++)
@@ -305,10 +306,10 @@ int ld_replay_prepare(struct ld_child *c)
     char clpath[64], base[80];
     int rc;
 
-    rp->fh = calloc(p->nunits, sizeof(*rp->fh));
-    rp->dirfh = calloc(p->nunits, sizeof(*rp->dirfh));
-    rp->leaf = calloc(p->nunits, sizeof(*rp->leaf));
-    rp->mine = calloc(p->nunits, 1);
+    rp->fh = cm_calloc(p->nunits, sizeof(*rp->fh));
+    rp->dirfh = cm_calloc(p->nunits, sizeof(*rp->dirfh));
+    rp->leaf = cm_calloc(p->nunits, sizeof(*rp->leaf));
+    rp->mine = cm_calloc(p->nunits, 1);
     if (!rp->fh || !rp->dirfh || !rp->leaf || !rp->mine || allocate(rp) < 0)
         return ld_child_fail(c, -ENOMEM, "out of memory");
     rc = find_units(rp, c);

@@ -16,6 +16,7 @@
 
 #include "common/cm.h"
 #include "load/workset.h"
+#include "common/alloc.h"
 
 const uint32_t *ld_workset_weights(void)
 {
@@ -70,8 +71,8 @@ int ld_workset_init(struct ld_workset *ws, uint32_t nfiles)
         return -EINVAL; /* the ranges would outgrow the generator */
     ws->ngroups = LD_WS_GENERATIONS * ws->cycles;
     ws->nfiles = nfiles;
-    ws->range = malloc(sizeof(uint32_t) * ws->ngroups);
-    ws->first = malloc(sizeof(uint32_t) * (ws->ngroups + 1));
+    ws->range = cm_malloc(sizeof(uint32_t) * ws->ngroups);
+    ws->first = cm_malloc(sizeof(uint32_t) * (ws->ngroups + 1));
     if (!ws->range || !ws->first) {
         ld_workset_free(ws);
         return -ENOMEM;

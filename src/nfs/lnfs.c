@@ -21,6 +21,7 @@
 #include "common/cm.h"
 #include "nfs/nf_lnfs.h"
 #include "nfs/nf_spec.h"
+#include "common/alloc.h"
 
 #define LNFS_MAX_DEPTH 64
 
@@ -68,7 +69,7 @@ int nf_lnfs_open(struct nf_lnfs **out, const char *spec, uint32_t timeout_ms, ch
     else if (s.mount_port)
         snprintf(q, sizeof(q), "?mountport=%u", s.mount_port);
     snprintf(url, sizeof(url), "nfs://%s%s%s", s.host, s.path, q);
-    l = calloc(1, sizeof(*l));
+    l = cm_calloc(1, sizeof(*l));
     if (!l || !(l->nfs = nfs_init_context())) {
         free(l);
         cm_errf(err, errlen, "out of memory");

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "nfs/nf_ping.h"
+#include "common/alloc.h"
 
 #define READ_BYTES 8192u /* one SFS block */
 #define SCAN_NAMES 16    /* root entries looked at for a regular file */
@@ -271,7 +272,7 @@ static double cpu_seconds(void)
 
 int nf_ping_run(struct nf_ping *p)
 {
-    struct nf_ping_slot *slots = calloc(p->cfg.outstanding, sizeof(*slots));
+    struct nf_ping_slot *slots = cm_calloc(p->cfg.outstanding, sizeof(*slots));
     double cpu0 = cpu_seconds();
     uint64_t t0 = cm_now_ns();
     unsigned i;

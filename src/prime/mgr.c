@@ -25,6 +25,7 @@
 
 #include "load/ctl.h"
 #include "prime/pr_int.h"
+#include "common/alloc.h"
 
 #define VALIDATE_WAIT_S 3600
 
@@ -267,7 +268,7 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     ctx.interrupted = &interrupted;
     pr_result_path(run, "sfslog", path, sizeof(path));
     ctx.log = fopen(path, "a");
-    pts = calloc(run->npoints, sizeof(*pts));
+    pts = cm_calloc(run->npoints, sizeof(*pts));
     if (ctx.log == NULL || pts == NULL || install_signals() < 0) {
         fprintf(o->diag, "%s: %s: %s\n", o->name, path, strerror(errno));
         code = PR_EXIT_FAILED;

@@ -41,6 +41,7 @@
 
 #include "load/ctl.h"
 #include "prime/pr_int.h"
+#include "common/alloc.h"
 
 #define HELLO_WAIT_MS 10000 /* an unidentified connection gets this long */
 #define HELLO_MAX     4096  /* ... and may send this much before it is known */
@@ -309,15 +310,18 @@ static int send_all(struct point *P, uint32_t type, uint32_t arg)
 /* The results of one client: the stats, then "code\n" and its INVALID lines. */
 static void take_results(struct point *P, struct pc *c)
 {
-    struct ld_stats *st = malloc(sizeof(*st));
+    struct ld_stats *st = cm_malloc(sizeof(*st));
     struct ld_report_in in;
     size_t wire = ld_stats_wire_bytes();
     struct pr_client_sum *cs = &P->pt->clients[c->cl->num - 1];
     const char *text;
     char w[300];
 
-    if (st == NULL || c->rd.h.len < wire ||
-        ld_stats_decode(st, c->rd.payload, c->rd.h.len) < 0) {
+    if (st == NULL) { /* the prime's failure, not the client's */
+        fail(P, "out of memory for the results of %s", who(c, w, sizeof(w)));
+        return;
+    }
+    if (c->rd.h.len < wire || ld_stats_decode(st, c->rd.payload, c->rd.h.len) < 0) {
         free(st);
         fail(P, "%s sent undecodable results", who(c, w, sizeof(w)));
         return;
@@ -770,7 +774,7 @@ static int phases(struct point *P)
  * what is left is stopped by group. */
 static void finish(struct point *P)
 {
-    struct pr_proc **procs = calloc(P->n ? P->n : 1, sizeof(*procs));
+    struct pr_proc **procs = cm_calloc(P->n ? P->n : 1, sizeof(*procs));
     unsigned k, np = 0;
 
     if (P->mon_started)
@@ -821,11 +825,11 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
     P.lfd = -1;
     P.last_beat = now_ms();
     pr_agg_init(&pt->agg);
-    P.c = calloc(P.n, sizeof(*P.c));
+    P.c = cm_calloc(P.n, sizeof(*P.c));
     P.maxpend = P.n + SPARE_PENDING;
-    P.pend = calloc(P.maxpend, sizeof(*P.pend));
-    P.pf = calloc(P.n + P.maxpend + 2, sizeof(*P.pf));
-    pt->clients = calloc(P.n, sizeof(*pt->clients));
+    P.pend = cm_calloc(P.maxpend, sizeof(*P.pend));
+    P.pf = cm_calloc(P.n + P.maxpend + 2, sizeof(*P.pf));
+    pt->clients = cm_calloc(P.n, sizeof(*pt->clients));
     if (P.c == NULL || P.pf == NULL || P.pend == NULL || pt->clients == NULL) {
         snprintf(pt->error, sizeof(pt->error), "out of memory");
         goto out;

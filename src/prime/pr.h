@@ -78,6 +78,7 @@ struct pr_run {
     /* everything above points into allocations kept here */
     void **allocs;
     size_t nallocs, capallocs;
+    int nomem; /* one of them failed: pr_run_load reports it and fails */
 };
 
 /* Options of sfs_mgr / sfs_prime beyond the rc file. */

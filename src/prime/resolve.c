@@ -34,6 +34,7 @@
 #include "load/options.h"
 #include "nfs/nf_spec.h"
 #include "prime/pr_int.h"
+#include "common/alloc.h"
 
 /* The SFS 3.0 variables (user guide, sfs-reference §14) and FreeSFS's
  * PRIME_HOST and PRIME_PORT; the load option table's rc names are known
@@ -94,13 +95,16 @@ static int known_name(const char *name, void *data)
 
 void *pr_keep(struct pr_run *run, void *p)
 {
-    if (p == NULL)
+    if (p == NULL) { /* an allocation failed: the run is not whole */
+        run->nomem = 1;
         return NULL;
+    }
     if (run->nallocs == run->capallocs) {
         size_t cap = run->capallocs ? run->capallocs * 2 : 64;
-        void **n = realloc(run->allocs, cap * sizeof(*n));
+        void **n = cm_realloc(run->allocs, cap * sizeof(*n));
         if (n == NULL) {
             free(p);
+            run->nomem = 1;
             return NULL;
         }
         run->allocs = n;
@@ -112,7 +116,7 @@ void *pr_keep(struct pr_run *run, void *p)
 
 static char *keep_str(struct pr_run *run, const char *s)
 {
-    return pr_keep(run, strdup(s));
+    return pr_keep(run, cm_strdup(s));
 }
 
 void pr_run_free(struct pr_run *run)
@@ -280,7 +284,7 @@ static int add_opt(struct pr_run *run, const char *word)
     char **n;
 
     if (run->nopts % 16 == 0) {
-        n = realloc(run->opts, (size_t)(run->nopts + 17) * sizeof(*n));
+        n = cm_realloc(run->opts, (size_t)(run->nopts + 17) * sizeof(*n));
         if (n == NULL)
             return -ENOMEM;
         run->opts = n;
@@ -384,7 +388,7 @@ static void resolve_clients(struct pr_run *run, struct cm_rc *rc)
         return;
     }
     pr_keep(run, w);
-    run->clients = pr_keep(run, calloc((size_t)n, sizeof(*run->clients)));
+    run->clients = pr_keep(run, cm_calloc((size_t)n, sizeof(*run->clients)));
     if (run->clients == NULL)
         return;
     run->nclients = (unsigned)n;
@@ -444,7 +448,7 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
     } else if (nruns > 1 || incr > 0) {
         cm_rc_warning(rc, v, "a list of points: INCR_LOAD and NUM_RUNS are ignored");
     }
-    run->points = pr_keep(run, calloc((size_t)n, sizeof(*run->points)));
+    run->points = pr_keep(run, cm_calloc((size_t)n, sizeof(*run->points)));
     if (run->points == NULL)
         return;
     for (i = 0; i < n; i++) {
@@ -472,7 +476,7 @@ static void resolve_speeds(struct pr_run *run, struct cm_rc *rc)
 
     if (!run->cfg.trace_file[0] || run->npoints == 0)
         return;
-    run->speeds = pr_keep(run, calloc(PR_MAX_POINTS, sizeof(*run->speeds)));
+    run->speeds = pr_keep(run, cm_calloc(PR_MAX_POINTS, sizeof(*run->speeds)));
     if (run->speeds == NULL) {
         cm_rc_error(rc, NULL, "out of memory");
         return;
@@ -507,7 +511,7 @@ static void resolve_speeds(struct pr_run *run, struct cm_rc *rc)
         cm_rc_error(rc, v, "no speed given");
         return;
     }
-    pts = pr_keep(run, calloc(n, sizeof(*pts)));
+    pts = pr_keep(run, cm_calloc(n, sizeof(*pts)));
     if (pts == NULL) {
         cm_rc_error(rc, NULL, "out of memory");
         return;
@@ -561,7 +565,7 @@ static void mounts_from_file(struct pr_run *run, struct cm_rc *rc,
     nlines = 1;
     for (i = 0; text[i]; i++)
         nlines += text[i] == '\n';
-    lines = pr_keep(run, calloc((size_t)nlines + 1, sizeof(*lines)));
+    lines = pr_keep(run, cm_calloc((size_t)nlines + 1, sizeof(*lines)));
     if (lines == NULL)
         return;
     lines[0] = text;
@@ -795,6 +799,11 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     resolve_mounts(run, &rc);
     resolve_prime(run, &rc);
     make_tag(run);
+    if (run->nomem) { /* a NULL where a value should be: check nothing more */
+        cm_rc_error(&rc, NULL, "out of memory");
+        cm_rc_free(&rc);
+        return -EINVAL;
+    }
     for (k = 0; k < run->npoints && run->nclients; k++)
         if (run->points[k] / run->nclients == 0)
             cm_rc_error(&rc, cm_rc_get(&rc, "LOAD"),

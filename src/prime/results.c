@@ -277,8 +277,10 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
     pr_result_path(run, "sfsres", path, sizeof(path));
     strcat(path, ".yaml");
     y = cm_yaml_open(path, err, sizeof(err));
-    if (y == NULL)
+    if (y == NULL) {
+        fprintf(ctx->opts->diag, "%s: %s: %s\n", ctx->opts->name, path, err);
         return -EIO;
+    }
     cm_yaml_map_begin(y);
     cm_yaml_kv_str(y, "rc_file", run->rc_path);
     cm_yaml_kv_str(y, "suffix", run->suffix);

@@ -13,6 +13,7 @@
  * in flight and are sent again with the same XID.
  */
 #include "rpc/rp_int.h"
+#include "common/alloc.h"
 
 #include <assert.h>
 #include <fcntl.h>
@@ -98,7 +99,7 @@ static struct rp_client *client_new(enum rp_transport_kind t, uint32_t prog,
         cm_errf(err, errlen, "unknown or broken transport %d", (int)t);
         return NULL;
     }
-    c = calloc(1, sizeof(*c));
+    c = cm_calloc(1, sizeof(*c));
     if (!c) {
         cm_errf(err, errlen, "out of memory");
         return NULL;
@@ -124,9 +125,9 @@ static struct rp_client *client_new(enum rp_transport_kind t, uint32_t prog,
     c->clock = opts && opts->clock ? *opts->clock : cm_monotonic_clock;
     c->rslot = (ops->flags & RP_T_DGRAM) ? c->opts.max_record_bytes : RP_TCP_CHUNK;
     c->rcap = (ops->flags & RP_T_DGRAM) ? c->rslot * RP_DGRAM_BATCH : RP_TCP_CHUNK;
-    c->rbuf = malloc(c->rcap);
+    c->rbuf = cm_malloc(c->rcap);
     c->scap = RP_SBUF_START;
-    c->sbuf = malloc(c->scap);
+    c->sbuf = cm_malloc(c->scap);
     rp_recmark_init(&c->rm, c->opts.max_record_bytes);
     if (!c->rbuf || !c->sbuf || rp__xid_init(c) < 0) {
         cm_errf(err, errlen, "out of memory");
@@ -423,9 +424,10 @@ int rp__sbuf_reserve(struct rp_client *c, size_t need)
         return 0;
     while (cap < need)
         cap *= 2;
-    nb = realloc(c->sbuf, cap);
-    if (!nb)
-        return -ENOMEM;
+    nb = cm_realloc(c->sbuf, cap);
+    if (!nb) /* the call fails with this; say why */
+        return rp__set_error(c, -ENOMEM, "out of memory for a send buffer of %zu bytes",
+                             cap);
     c->sbuf = nb;
     c->scap = cap;
     return 0;

@@ -11,6 +11,7 @@
  * text form programs take on their command line.
  */
 #include "rpc/rp_int.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ int rp__fault_init(struct rp_client *c, const struct rp_fault *f)
         return 0;
     c->fault = *f;
     cm_rng_seed(&c->fault_rng, f->seed ? f->seed : CM_RNG_DEFAULT_SEED);
-    c->held = malloc(c->opts.max_record_bytes);
+    c->held = cm_malloc(c->opts.max_record_bytes);
     if (!c->held)
         return -ENOMEM;
     c->held_len = 0;

@@ -6,6 +6,7 @@
  * it with any split of the input.
  */
 #include "rpc/recmark.h"
+#include "common/alloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -62,7 +63,7 @@ static int reserve(struct rp_recmark *rm, size_t need)
         cap = need;
     if (cap > rm->max_record)
         cap = rm->max_record;
-    nb = realloc(rm->buf, cap ? cap : 1);
+    nb = cm_realloc(rm->buf, cap ? cap : 1);
     if (!nb)
         return -ENOMEM;
     rm->buf = nb;

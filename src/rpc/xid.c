@@ -8,6 +8,7 @@
  * (retransmit or time out) is the core's decision (client.c).
  */
 #include "rpc/rp_int.h"
+#include "common/alloc.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ int rp__xid_init(struct rp_client *c)
 
     while (size < 2u * c->opts.max_in_flight && size < (1u << 24))
         size <<= 1;
-    c->buckets = calloc(size, sizeof(*c->buckets));
+    c->buckets = cm_calloc(size, sizeof(*c->buckets));
     if (!c->buckets)
         return -ENOMEM;
     c->mask = size - 1;

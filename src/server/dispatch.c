@@ -21,6 +21,7 @@
 #include "nfs2_prot.h"
 #include "nfs3_prot.h"
 #include "mount_prot.h"
+#include "common/alloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ static const struct sv_version *const versions[4] = {
 
 struct sv_core *sv_core_create(const struct sv_config *cfg, char *err, size_t errlen)
 {
-    struct sv_core *c = calloc(1, sizeof(*c));
+    struct sv_core *c = cm_calloc(1, sizeof(*c));
     uint32_t sec, nsec;
     int i;
 

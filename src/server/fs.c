@@ -15,6 +15,7 @@
  */
 #include "server/sv_int.h"
 #include "nfs3_prot.h"
+#include "common/alloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -55,7 +56,7 @@ static uint64_t get64(const uint8_t *p)
 static struct sv_node *node_new(struct sv_fs *fs, enum sv_type type, uint32_t uid,
                                 uint32_t gid)
 {
-    struct sv_node *n = calloc(1, sizeof(*n));
+    struct sv_node *n = cm_calloc(1, sizeof(*n));
 
     if (n == NULL)
         return NULL;
@@ -134,7 +135,7 @@ static void node_free(struct sv_fs *fs, struct sv_node *n)
 
 struct sv_fs *sv__fs_new(uint64_t max_bytes, uint64_t instance)
 {
-    struct sv_fs *fs = calloc(1, sizeof(*fs));
+    struct sv_fs *fs = cm_calloc(1, sizeof(*fs));
 
     if (fs == NULL)
         return NULL;
@@ -271,7 +272,7 @@ static struct sv_dirent *dir_find(struct sv_node *dir, const char *name)
 static int dir_rehash(struct sv_node *dir)
 {
     size_t nb = dir->u.dir.nbuckets ? dir->u.dir.nbuckets * 2 : 8;
-    struct sv_dirent **b = calloc(nb, sizeof(*b));
+    struct sv_dirent **b = cm_calloc(nb, sizeof(*b));
 
     if (b == NULL)
         return -ENOMEM;
@@ -314,13 +315,13 @@ static int dir_add(struct sv_node *dir, const char *name, struct sv_node *n)
         return NFS3ERR_NOSPC;
     if (dir->u.dir.norder == dir->u.dir.order_cap) {
         size_t cap = dir->u.dir.order_cap ? dir->u.dir.order_cap * 2 : 8;
-        struct sv_dirslot *o = realloc(dir->u.dir.order, cap * sizeof(*o));
+        struct sv_dirslot *o = cm_realloc(dir->u.dir.order, cap * sizeof(*o));
         if (o == NULL)
             return NFS3ERR_NOSPC;
         dir->u.dir.order = o;
         dir->u.dir.order_cap = cap;
     }
-    e = malloc(sizeof(*e) + len + 1);
+    e = cm_malloc(sizeof(*e) + len + 1);
     if (e == NULL)
         return NFS3ERR_NOSPC;
     e->node = n;
@@ -513,7 +514,7 @@ int sv__fs_create(struct sv_fs *fs, struct sv_node *dir, const char *name,
     if (n == NULL)
         return NFS3ERR_NOSPC;
     if (type == SV_LNK) {
-        n->u.lnk.target = strdup(target);
+        n->u.lnk.target = cm_strdup(target);
         if (n->u.lnk.target == NULL) {
             node_free(fs, n);
             return NFS3ERR_NOSPC;
@@ -755,7 +756,7 @@ int sv__fs_write(struct sv_fs *fs, struct sv_node *n, uint64_t off, const void *
             len = count - done;
         ncap = chunk_cap_for(cap, at + len);
         if (ncap != cap) {
-            struct chunk *nch = realloc(ch, sizeof(*ch) + ncap);
+            struct chunk *nch = cm_realloc(ch, sizeof(*ch) + ncap);
             if (nch == NULL)
                 return NFS3ERR_NOSPC;
             if (ch == NULL && sv__map_put(&n->u.reg.chunks, pos / SV_CHUNK, nch) != 0) {

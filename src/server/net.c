@@ -23,6 +23,7 @@
 #define _GNU_SOURCE /* accept4, ppoll */
 #include "rpc/recmark.h"
 #include "server/sv_int.h"
+#include "common/alloc.h"
 
 #include <arpa/inet.h>
 #include <assert.h>
@@ -187,7 +188,7 @@ static int bind_pair(struct sv_server *s, int i, uint16_t port, char *err, size_
 
 struct sv_server *sv_server_create(const struct sv_config *cfg, char *err, size_t errlen)
 {
-    struct sv_server *s = calloc(1, sizeof(*s));
+    struct sv_server *s = cm_calloc(1, sizeof(*s));
 
     if (s == NULL) {
         cm_errf(err, errlen, "out of memory");
@@ -210,11 +211,11 @@ struct sv_server *sv_server_create(const struct sv_config *cfg, char *err, size_
         snprintf(s->stats_file, sizeof(s->stats_file), "%s", cfg->stats_file);
         s->has_stats = 1;
     }
-    s->reply = malloc(SV_REPLY_MAX + 4);
-    s->udpbuf = malloc(65536);
-    s->rbuf = malloc(READ_BUF);
-    s->pfd = calloc(MAX_CONNS + 4, sizeof(*s->pfd));
-    s->pfd_conn = calloc(MAX_CONNS + 4, sizeof(*s->pfd_conn));
+    s->reply = cm_malloc(SV_REPLY_MAX + 4);
+    s->udpbuf = cm_malloc(65536);
+    s->rbuf = cm_malloc(READ_BUF);
+    s->pfd = cm_calloc(MAX_CONNS + 4, sizeof(*s->pfd));
+    s->pfd_conn = cm_calloc(MAX_CONNS + 4, sizeof(*s->pfd_conn));
     if (!s->reply || !s->udpbuf || !s->rbuf || !s->pfd || !s->pfd_conn) {
         cm_errf(err, errlen, "out of memory");
         sv_server_destroy(s);
@@ -374,7 +375,7 @@ static int heap_push(struct sv_server *s, struct delayed *d)
         return -1;
     }
     if (s->heap == NULL) {
-        s->heap = malloc(MAX_DELAYED * sizeof(*s->heap));
+        s->heap = cm_malloc(MAX_DELAYED * sizeof(*s->heap));
         if (s->heap == NULL) {
             free(d->data);
             return -1;
@@ -428,7 +429,7 @@ static int conn_queue(struct conn *c, const uint8_t *data, size_t len)
         if (cap > OUT_MAX && c->out_len + len <= OUT_MAX)
             cap = OUT_MAX;
         if (cap != c->out_cap) {
-            p = realloc(c->out, cap);
+            p = cm_realloc(c->out, cap);
             if (p == NULL)
                 return -ENOMEM;
             c->out = p;
@@ -477,7 +478,7 @@ static int conn_answer(struct sv_server *s, int ci, const uint8_t *msg, size_t l
     rp_recmark_put(s->reply, r.len, 1);
     if (r.delay_ns) {
         struct delayed d = {cm_now_ns() + r.delay_ns, -1, ci, c->gen, {0}, 0, r.len + 4,
-                            malloc(r.len + 4)};
+                            cm_malloc(r.len + 4)};
         if (d.data == NULL)
             return 0;
         memcpy(d.data, s->reply, r.len + 4);
@@ -511,7 +512,7 @@ static int conn_feed(struct sv_server *s, int ci, int from_pend)
                 c->pend_off += off;
                 return 0;
             }
-            if (c->pend == NULL && (c->pend = malloc(READ_BUF)) == NULL)
+            if (c->pend == NULL && (c->pend = cm_malloc(READ_BUF)) == NULL)
                 return -1;
             memcpy(c->pend, data + off, n - off); /* n <= READ_BUF */
             c->pend_off = 0;
@@ -639,8 +640,8 @@ static void udp_read(struct sv_server *s, int fd)
         if (r.len == 0)
             continue;
         if (r.delay_ns) {
-            struct delayed d = {
-                cm_now_ns() + r.delay_ns, fd, -1, 0, ss, alen, r.len, malloc(r.len)};
+            struct delayed d = {cm_now_ns() + r.delay_ns, fd, -1, 0, ss, alen, r.len,
+                                cm_malloc(r.len)};
             if (d.data != NULL) {
                 memcpy(d.data, s->reply, r.len);
                 (void)heap_push(s, &d); /* a reply lost when full, as UDP may */

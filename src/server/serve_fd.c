@@ -11,6 +11,7 @@
  */
 #include "rpc/recmark.h"
 #include "server/sv_int.h"
+#include "common/alloc.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -67,7 +68,7 @@ int sv_core_serve_fds(struct sv_core *c, const int *fds, const int *stream, int 
 {
     struct pollfd p[SERVE_MAX_FDS + 1];
     struct rp_recmark rm[SERVE_MAX_FDS];
-    uint8_t *in = malloc(SV_MSG_MAX), *out = malloc(SV_REPLY_MAX + 4);
+    uint8_t *in = cm_malloc(SV_MSG_MAX), *out = cm_malloc(SV_REPLY_MAX + 4);
     int open = n, rc = 0;
 
     if (n < 1 || n > SERVE_MAX_FDS || in == NULL || out == NULL) {

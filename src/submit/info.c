@@ -13,6 +13,7 @@
 #include "common/text.h"
 #include "common/yaml.h"
 #include "submit/sb.h"
+#include "common/alloc.h"
 
 #define M SB_F_MULTI
 #define O SB_F_OPTIONAL
@@ -150,6 +151,7 @@ void sb_info_free(struct sb_info *info)
 struct import {
     struct cm_text t; /* only its error reporting: FILE:LINE, counts, err */
     struct sb_info *info;
+    int nomem; /* a value could not be copied: not the file's fault */
 };
 
 /* A field's value from its node: a scalar, or for multi-line fields a list
@@ -172,9 +174,11 @@ static char *field_value(struct import *im, const struct sb_field *f, const char
         return NULL;
     }
     if (n->kind == CM_YSCALAR) {
-        v = strdup(n->value);
-        if (v == NULL)
+        v = cm_strdup(n->value);
+        if (v == NULL) {
+            im->nomem = 1;
             return NULL;
+        }
         len = strlen(v);
         while (len > 0 && v[len - 1] == '\n')
             v[--len] = '\0';
@@ -193,7 +197,8 @@ static char *field_value(struct import *im, const struct sb_field *f, const char
         }
         len += strlen(n->items[i]->value) + 1;
     }
-    v = calloc(1, len + 1);
+    v = cm_calloc(1, len + 1);
+    im->nomem |= v == NULL;
     for (i = 0; v && i < n->n; i++) {
         if (i)
             strcat(v, "\n");
@@ -346,6 +351,11 @@ int sb_info_load(const char *path, struct sb_info *info, FILE *diag, char *err,
             cm_text_error(&im.t, root->key_lines[i],
                           "unknown key '%s' (docs/generate.md lists the keys)", k);
     }
+    if (im.nomem) { /* else a value lost to it would be reported as missing */
+        cm_ynode_free(root);
+        sb_info_free(info);
+        return cm_report_nomem(diag, path, err, errlen);
+    }
     complete(&im, &info->top, info_fields, CM_ARRAY_LEN(info_fields), "", 0);
     if (info->ntypes == 0 && !cm_ynode_get(root, "load_generator_types", NULL))
         cm_text_error(&im.t, 0, "load_generator_types is missing (the kinds of client)");
@@ -389,7 +399,7 @@ static int ask_field(FILE *in, FILE *out, const struct sb_field *f, const char *
         }
         {
             size_t add = strlen(line);
-            char *nv = realloc(v, len + add + 2);
+            char *nv = cm_realloc(v, len + add + 2);
             if (nv == NULL) {
                 free(v);
                 return -ENOMEM;

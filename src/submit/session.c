@@ -17,6 +17,7 @@
 
 #include "common/text.h"
 #include "submit/sb.h"
+#include "common/alloc.h"
 
 int sb_ask(FILE *in, FILE *out, const char *prompt, char *buf, size_t len)
 {
@@ -269,7 +270,7 @@ static int run(FILE *in, FILE *out, FILE *diag, struct state *s)
         if (same_run(out, &s->rc, s->sum, s->ncl) == 0)
             break;
     }
-    s->cl = calloc((size_t)s->ncl, sizeof(*s->cl));
+    s->cl = cm_calloc((size_t)s->ncl, sizeof(*s->cl));
     if (s->cl == NULL)
         return -ENOMEM;
     if ((rc = ask_clients(in, out, s)) < 0 || (rc = ask_output(in, out, s)) < 0)
@@ -301,10 +302,10 @@ static int run(FILE *in, FILE *out, FILE *diag, struct state *s)
 
 int sb_session(FILE *in, FILE *out, FILE *diag)
 {
-    struct state *s = calloc(1, sizeof(*s));
+    struct state *s = cm_calloc(1, sizeof(*s));
     int rc;
 
-    if (s == NULL || (s->sum = calloc(1, sizeof(*s->sum))) == NULL) {
+    if (s == NULL || (s->sum = cm_calloc(1, sizeof(*s->sum))) == NULL) {
         free(s);
         fprintf(diag, "sfs_generate: out of memory\n");
         return SB_EXIT_WRITE;

@@ -163,18 +163,14 @@ int sb_sum_load(const char *path, struct sb_sum *sum, FILE *diag, char *err,
 
 size_t sb_sum_curve(const struct sb_sum *sum, double *ort_ms, double *peak_ops)
 {
-    double *x = calloc(sum->n + 1, sizeof(*x)), *y = calloc(sum->n + 1, sizeof(*y));
+    double x[SB_MAX_POINTS], y[SB_MAX_POINTS]; /* no allocation: it cannot fail */
     size_t n = 0, i;
 
-    *ort_ms = *peak_ops = 0;
-    for (i = 0; x && y && i < sum->n; i++)
+    for (i = 0; i < sum->n; i++)
         if (!sum->pts[i].invalid) {
             x[n] = sum->pts[i].ops;
             y[n++] = sum->pts[i].resp;
         }
-    if (x && y)
-        *ort_ms = cm_curve_overall(x, y, n, peak_ops);
-    free(x);
-    free(y);
-    return x && y ? n : 0;
+    *ort_ms = cm_curve_overall(x, y, n, peak_ops);
+    return n;
 }

@@ -16,6 +16,7 @@
 
 #include "common/text.h"
 #include "submit/sb.h"
+#include "common/alloc.h"
 
 /* "key = value", one line per line of value. */
 static void put(FILE *f, const char *key, const char *value)
@@ -81,7 +82,7 @@ static char *lg_block(const struct sb_run *run, const struct sb_client *c)
 /* The blocks, merged; returns how many were written or -ENOMEM. */
 static int lg_blocks(FILE *f, const struct sb_run *run)
 {
-    char **text = calloc(run->nclients + 1, sizeof(*text));
+    char **text = cm_calloc(run->nclients + 1, sizeof(*text));
     size_t i, j;
     int blocks = 0, rc = 0;
 

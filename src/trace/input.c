@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "trace/tr_int.h"
+#include "common/alloc.h"
 
 #define IN_CHUNK (256u * 1024u)
 
@@ -19,7 +20,7 @@ int tr__in_init(struct tr_input *in, FILE *fp)
     memset(in, 0, sizeof(*in));
     in->fp = fp;
     in->cap = TR_LINE_MAX + IN_CHUNK + 2;
-    in->buf = malloc(in->cap);
+    in->buf = cm_malloc(in->cap);
     return in->buf ? 0 : -ENOMEM;
 }
 

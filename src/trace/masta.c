@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "trace/tr_int.h"
+#include "common/alloc.h"
 
 #define MA_REGIONS     32
 #define MA_DEFAULT_BS  4096u
@@ -60,11 +61,11 @@ static void masta_explain(const unsigned char *buf, size_t len, char *why, size_
 
 static int masta_open(struct tr_reader *r)
 {
-    struct masta *m = calloc(1, sizeof(*m));
+    struct masta *m = cm_calloc(1, sizeof(*m));
     unsigned i;
 
     if (!m)
-        return tr__error(r, 0, "out of memory");
+        return tr__nomem(r, 0);
     for (i = 0; i < MA_REGIONS; i++)
         m->bs[i] = MA_DEFAULT_BS;
     r->priv = m;
@@ -116,7 +117,7 @@ const char *tr_masta_string(const struct tr_reader *r, unsigned i)
  * printable ASCII become \xNN, so reports and YAML never carry them. */
 static char *escaped(const char *raw, size_t n)
 {
-    char *out = malloc(n * 4 + 1), *o = out;
+    char *out = cm_malloc(n * 4 + 1), *o = out;
     size_t i;
 
     if (!out)
@@ -134,7 +135,8 @@ static char *escaped(const char *raw, size_t n)
 
 /* Reads a string header's continuation entries.  A string must end with its
  * NUL at position len - 1: in strict mode one that does not is an error at
- * the header entry; in lenient mode a counted warning.  0 or -EINVAL. */
+ * the header entry; in lenient mode a counted warning.  0, -EINVAL or
+ * -ENOMEM. */
 static int read_string(struct tr_reader *r, struct masta *m, const unsigned char *e)
 {
     unsigned len = (unsigned)e[2] << 8 | e[3];
@@ -176,8 +178,9 @@ static int read_string(struct tr_reader *r, struct masta *m, const unsigned char
     tr__count(r, "strings", 1);
     if (m->nstrings < MA_MAX_STRINGS) {
         m->strings[m->nstrings] = escaped(keep, kept);
-        if (m->strings[m->nstrings])
-            m->nstrings++;
+        if (m->strings[m->nstrings] == NULL) /* not dropped without a word */
+            return tr__nomem(r, 0);
+        m->nstrings++;
     }
     return 0;
 }
@@ -304,7 +307,8 @@ static int sync_entry(struct tr_reader *r, struct masta *m, const unsigned char 
     return 0;
 }
 
-/* Handles one complete entry: 1 with a record, 0 without, -EINVAL. */
+/* Handles one complete entry: 1 with a record, 0 without, -EINVAL or
+ * -ENOMEM. */
 static int entry(struct tr_reader *r, struct masta *m, const unsigned char *e,
                  struct tr_record *rec)
 {
@@ -381,6 +385,8 @@ static int masta_next(struct tr_reader *r, struct tr_record *rec)
         rc = entry(r, m, e, rec);
         if (rc == 1)
             return 1;
+        if (rc == -ENOMEM) /* not bad input: never skipped as malformed */
+            return rc;
         if (rc < 0) {
             /* A string whose continuation is truncated ends the input. */
             if (m->entry * 8 > r->in.consumed)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "trace/tr_int.h"
+#include "common/alloc.h"
 
 #define BATCH  2048u
 #define NBATCH 4u
@@ -76,7 +77,7 @@ static void *producer(void *arg)
 
 int tr_prefetch_start(struct tr_prefetch **out, struct tr_reader *r)
 {
-    struct tr_prefetch *pf = calloc(1, sizeof(*pf));
+    struct tr_prefetch *pf = cm_calloc(1, sizeof(*pf));
     unsigned i;
     int rc;
 
@@ -85,7 +86,7 @@ int tr_prefetch_start(struct tr_prefetch **out, struct tr_reader *r)
         return -ENOMEM;
     pf->r = r;
     for (i = 0; i < NBATCH; i++)
-        if (!(pf->rec[i] = malloc(BATCH * sizeof(*pf->rec[i])))) {
+        if (!(pf->rec[i] = cm_malloc(BATCH * sizeof(*pf->rec[i])))) {
             rc = -ENOMEM;
             goto fail;
         }

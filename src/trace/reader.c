@@ -215,6 +215,12 @@ int tr__error(struct tr_reader *r, long line, const char *fmt, ...)
     return -EINVAL;
 }
 
+int tr__nomem(struct tr_reader *r, long line)
+{
+    tr__error(r, line, "out of memory");
+    return -ENOMEM;
+}
+
 int tr__error_entry(struct tr_reader *r, uint64_t entry, uint64_t offset, const char *fmt,
                     ...)
 {

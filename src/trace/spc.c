@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "trace/tr_int.h"
+#include "common/alloc.h"
 
 struct spc {
     long lineno;
@@ -127,10 +128,10 @@ static void spc_explain(const unsigned char *buf, size_t len, char *why, size_t 
 
 static int spc_open(struct tr_reader *r)
 {
-    struct spc *s = calloc(1, sizeof(*s));
+    struct spc *s = cm_calloc(1, sizeof(*s));
 
     if (!s)
-        return tr__error(r, 0, "out of memory");
+        return tr__nomem(r, 0);
     r->priv = s;
     return 0;
 }

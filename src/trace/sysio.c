@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "trace/tr_int.h"
+#include "common/alloc.h"
 
 #define SY_MAX_ITEMS 32
 #define SY_MAX_CALLS 64 /* pending ENTERs per stream */
@@ -228,7 +229,7 @@ static int get_num(const struct sy_item *it, int n, const char *name, int64_t *o
 static int grow(void *p, size_t *cap, size_t elem, size_t first)
 {
     size_t n = *cap ? *cap * 2 : first;
-    void *np = realloc(*(void **)p, n * elem);
+    void *np = cm_realloc(*(void **)p, n * elem);
 
     if (!np)
         return -ENOMEM;
@@ -277,7 +278,7 @@ static int64_t file_number(struct sysio *s, const char *path, size_t len)
 
     if (s->npaths * 2 >= s->capindex) {
         uint32_t cap = s->capindex ? s->capindex * 2 : 64, j;
-        uint32_t *idx = calloc(cap, sizeof(*idx));
+        uint32_t *idx = cm_calloc(cap, sizeof(*idx));
         if (!idx)
             return -ENOMEM;
         for (j = 0; j < s->npaths; j++) {
@@ -301,7 +302,7 @@ static int64_t file_number(struct sysio *s, const char *path, size_t len)
     if (s->npaths == s->cappaths &&
         grow(&s->paths, &s->cappaths, sizeof(*s->paths), 32) < 0)
         return -ENOMEM;
-    s->paths[s->npaths] = strndup(path, len);
+    s->paths[s->npaths] = cm_strndup(path, len);
     if (!s->paths[s->npaths])
         return -ENOMEM;
     s->index[i] = s->npaths + 1;
@@ -466,7 +467,7 @@ static int vec_extents(const struct sy_item *v, struct sy_call *c, uint64_t *tot
 
     if (vec_total(v, &count, &n) < 0)
         return -EINVAL;
-    c->ext = calloc((size_t)n + 1, sizeof(*c->ext));
+    c->ext = cm_calloc((size_t)n + 1, sizeof(*c->ext));
     if (!c->ext)
         return -ENOMEM;
     c->cap = 0;
@@ -511,7 +512,7 @@ static int on_enter(struct tr_reader *r, struct sysio *s, struct sy_call *c,
         x = find(it, n, "str", 0);
         if (!x || x->vlen == 0)
             return tr__error(r, s->lineno, "open without a path");
-        if (!(c->path = strndup(x->val, x->vlen)))
+        if (!(c->path = cm_strndup(x->val, x->vlen)))
             return -ENOMEM;
         if (get_num(it, n, "flags", &v) == 0) {
             c->flags |= (v & 0x40) ? TR_F_CREATE : 0;
@@ -550,10 +551,14 @@ static int on_enter(struct tr_reader *r, struct sysio *s, struct sy_call *c,
         if (c->kind == K_IOX) {
             uint64_t ext_total, mem = c->req;
             int64_t cnt;
+            int rc;
             x = find_suffix(it, n, "xtvec");
             if (!x)
                 return tr__error(r, s->lineno, "%s without an extent list", c->name);
-            if (vec_extents(x, c, &ext_total) < 0)
+            rc = vec_extents(x, c, &ext_total);
+            if (rc == -ENOMEM) /* not the trace's fault */
+                return rc;
+            if (rc < 0)
                 return tr__error(r, s->lineno, "%s: bad extent list", c->name);
             c->req = mem < ext_total ? mem : ext_total;
             if (get_num(it, n, "count", &cnt) == 0 && cnt != v)
@@ -861,10 +866,10 @@ static void sysio_explain(const unsigned char *buf, size_t len, char *why, size_
 
 static int sysio_open(struct tr_reader *r)
 {
-    struct sysio *s = calloc(1, sizeof(*s));
+    struct sysio *s = cm_calloc(1, sizeof(*s));
 
     if (!s)
-        return tr__error(r, 0, "out of memory");
+        return tr__nomem(r, 0);
     s->prev_us = -1;
     r->priv = s;
     return 0;
@@ -925,7 +930,7 @@ static int sysio_next(struct tr_reader *r, struct tr_record *rec)
             if (!s->have_stream)
                 return tr__error(r, 0, "no records");
             if ((rc = flush_stream(r, s)) < 0)
-                return tr__error(r, 0, "out of memory");
+                return tr__nomem(r, 0);
             continue;
         }
         if (rc == -EIO)
@@ -943,7 +948,7 @@ static int sysio_next(struct tr_reader *r, struct tr_record *rec)
         else
             rc = tr__error(r, s->lineno, "not an event or header line");
         if (rc == -ENOMEM)
-            return tr__error(r, s->lineno, "out of memory");
+            return tr__nomem(r, s->lineno);
         /* every branch above that found a bad line set rc < 0 */
         if (rc < 0 && (rc = tr__malformed(r)) < 0)
             return rc;

@@ -40,6 +40,9 @@ const char *tr__excerpt(const void *s, size_t len, char *out, size_t outlen);
 /* Sets r->last_error to "FILE:LINE: message" (line 0: "FILE: message").
  * Returns -EINVAL. */
 int tr__error(struct tr_reader *r, long line, const char *fmt, ...) CM_PRINTF(3, 4);
+/* "FILE:LINE: error: out of memory" (line 0: no line) into last_error;
+ * returns -ENOMEM, so that callers tell it from bad input. */
+int tr__nomem(struct tr_reader *r, long line);
 /* Sets r->last_error to "FILE: entry N (offset O): message".  -EINVAL. */
 int tr__error_entry(struct tr_reader *r, uint64_t entry, uint64_t offset, const char *fmt,
                     ...) CM_PRINTF(4, 5);

@@ -16,6 +16,7 @@
 
 #include "nfs/nf_lnfs.h"
 #include "validate/vd_int.h"
+#include "common/alloc.h"
 
 #define LNFS_TIMEOUT_MS 10000
 
@@ -201,7 +202,7 @@ int vd_lnfs_compare(struct vd_ctx *v, struct nf_lnfs *l, const char *name,
     size_t n = 0, i;
     int rc;
 
-    got = malloc(len + 1);
+    got = cm_malloc(len + 1);
     if (!got)
         return vd_error(v, "%s: out of memory", name);
     snprintf(path, sizeof(path), "/%s/%s", VD_WORKDIR, name);
@@ -238,7 +239,7 @@ int vd_step_readback(struct vd_ctx *v)
     rc = vd_lnfs_open(v, &l);
     if (rc <= 0)
         return rc;
-    want = malloc(max);
+    want = cm_malloc(max);
     if (!want) {
         nf_lnfs_close(l);
         return vd_error(v, "out of memory");

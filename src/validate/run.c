@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "validate/vd_int.h"
+#include "common/alloc.h"
 
 #define DAY_S            86400u
 #define CLEAN_ROUNDS     8   /* listings while emptying validatedir */
@@ -103,7 +104,7 @@ static int list_names(struct vd_ctx *v, struct names *ns)
  * naming it. */
 static int empty_workdir(struct vd_ctx *v, char *what, size_t whatlen)
 {
-    struct names *ns = malloc(sizeof(*ns));
+    struct names *ns = cm_malloc(sizeof(*ns));
     int round, i, st = 0;
 
     if (!ns)
@@ -225,7 +226,7 @@ static int finish(struct vd_ctx *v, int stopped)
 
 int vd_run(const struct vd_opts *o, FILE *out, FILE *in)
 {
-    struct vd_ctx *v = calloc(1, sizeof(*v));
+    struct vd_ctx *v = cm_calloc(1, sizeof(*v));
     char err[CM_ERR_LEN];
     size_t i;
     int rc = 0, result;

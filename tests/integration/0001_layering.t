@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # 0001_layering.t - the layer arrows of docs/ARCHITECTURE.md stay honest:
 # a layer includes only its own headers and those of the layers below it,
-# and each library has one home (style.md 2.2).
+# each library has one home (style.md 2.2), and every allocation goes
+# through common/alloc.h, where the failing-allocator hook sits (2.9).
 # timeout: 30
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || bail "no tree"
@@ -21,7 +22,7 @@ declare -A allowed=(
     [submit]="common"
     [bin]="common rpc nfs validate load prime trace analyze server submit"
 )
-plan 5
+plan 6
 
 bad=""
 for layer in "${!allowed[@]}"; do
@@ -48,3 +49,10 @@ is "$yaml" "" "libyaml is used only behind the common YAML module"
 
 tirpc=$(grep -lE '#include <rpc/' -r src | grep -vE '^src/(rpc|nfs|server)/' | tr '\n' ' ')
 is "$tirpc" "" "libtirpc headers are included only by rpc, nfs and server"
+
+# The failing-allocator hook (style.md 2.9) sees only what goes through
+# cm_malloc and friends.  src/analyze is not converted yet (left for after
+# the MRC work that was changing it at the time).
+direct=$(grep -nP '(?<![\w.>])(malloc|calloc|realloc|reallocarray|strdup|strndup)\s*\(' -r src --include='*.[ch]' |
+    grep -vE '^src/(common/alloc\.[ch]|analyze/)' | grep -vP '^[^:]+:[0-9]+:\s*(/?\*|//)' | tr '\n' ' ')
+is "$direct" "" "allocations go through cm_malloc and friends (common/alloc.h)"

@@ -31,6 +31,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/alloc.h"
 #include "helpers/th_serve.h"
 #include "nfs/nf.h"
 #include "rpc/rp.h"
@@ -42,25 +43,41 @@ struct th_core {
     int fds[TH_SERVE_MAX]; /* near ends, until a client takes one */
     struct rp_client *clients[TH_SERVE_MAX];
     char err[CM_ERR_LEN];
+    /* the failing-allocator hook in the server thread (th_core_start_failing) */
+    long fail_nth;
+    int fail_sticky;
+    unsigned long failed; /* allocations it made fail, once the thread ended */
 };
 
 static inline void th_core_serve(void *ctx, const int *fds, const int *stream, int n,
                                  int stop_fd)
 {
     struct th_core *t = ctx;
-    (void)sv_core_serve_fds(t->core, fds, stream, n, stop_fd, t->err, sizeof(t->err));
+
+    cm_alloc_fail_nth(t->fail_nth, t->fail_sticky); /* this thread's hook; 0: off */
+    if (sv_core_serve_fds(t->core, fds, stream, n, stop_fd, t->err, sizeof(t->err)) < 0)
+        for (int i = 0; i < n; i++) /* the clients see the end at once */
+            shutdown(fds[i], SHUT_RDWR);
+    t->failed = cm_alloc_failed();
+    cm_alloc_fail_off();
 }
 
 /* Creates a core from cfg (NULL: sv_config_defaults with handles of
  * instance 1) and serves it on nstream stream socketpairs (pairs
  * 0..nstream-1) and ndgram datagram socketpairs (the next ones).  Returns
- * 0 or -1 with the reason in t->err. */
-static inline int th_core_start_pairs(struct th_core *t, const struct sv_config *cfg,
-                                      int nstream, int ndgram)
+ * 0 or -1 with the reason in t->err.  The server thread's nth allocation
+ * fails (and every later one with sticky), counted from the start of the
+ * thread (nth = 0: none); the core is created before, outside the hook
+ * (common/alloc.h).  th_core_stop leaves the failures the hook made in
+ * t->failed. */
+static inline int th_core_start_failing(struct th_core *t, const struct sv_config *cfg,
+                                        int nstream, int ndgram, long nth, int sticky)
 {
     struct sv_config def;
 
     memset(t, 0, sizeof(*t));
+    t->fail_nth = nth;
+    t->fail_sticky = sticky;
     th_serve_init(&t->serve);
     for (int i = 0; i < TH_SERVE_MAX; i++)
         t->fds[i] = -1;
@@ -77,6 +94,13 @@ static inline int th_core_start_pairs(struct th_core *t, const struct sv_config 
                  th_serve_pair(&t->serve, i < nstream ? SOCK_STREAM : SOCK_DGRAM)) < 0)
             return -1;
     return th_serve_start(&t->serve, th_core_serve, t) == 0 ? 0 : -1;
+}
+
+/* th_core_start_failing without failures. */
+static inline int th_core_start_pairs(struct th_core *t, const struct sv_config *cfg,
+                                      int nstream, int ndgram)
+{
+    return th_core_start_failing(t, cfg, nstream, ndgram, 0, 0);
 }
 
 /* th_core_start_pairs with stream pairs only. */
