@@ -206,6 +206,9 @@ struct az_mrc_run {
 #define AZ_SUBSAMPLES 8
 /* The distance sample's rate over the watch rate, by default (mrc.c). */
 #define AZ_DISTANCE_FACTOR 16
+/* At most as many default cache sizes (powers of two up to the footprint:
+ * 2^0 .. 2^64) as az_cache_sizes makes without a list. */
+#define AZ_DEFAULT_SIZES_MAX 65
 
 /* A counting filter over key hashes (mrc.c): a zero count answers "not in
  * the map" without a lookup.  Counts saturate (a saturated slot always
@@ -244,6 +247,12 @@ struct az_mrc {
     struct az_filter live_filter;
     int finished; /* az_mrc_finish ran */
     char last_error[CM_ERR_LEN];
+    /* the report's working arrays for up to report_n cache sizes, made by
+     * az_mrc_init: printing the results of a long analysis allocates
+     * nothing, so it cannot fail (or print less) once the trace is read */
+    double *report_d;
+    uint64_t *report_u;
+    size_t report_n;
 };
 
 /* Initialises m.  Returns 0 or -EINVAL/-ENOMEM with the reason in err. */
@@ -363,6 +372,13 @@ double az_mrc_sample_error(const struct az_mrc *m, const uint64_t *sizes, size_t
  * sqrt(2/pi) for a normal error.  NAN when not sampled. */
 double az_mrc_expected_error(const struct az_mrc *m, const uint64_t *sizes, size_t n,
                              double *err_at);
+/* The report's arrays for n cache sizes (az_mrc_init made them): two of
+ * n doubles and one of n counts, apart from those az_mrc_expected_error
+ * uses, so a caller may hold them around it.  Returns 0, or -ENOSPC when n
+ * is more sizes than az_mrc_init allowed for (the options' cache sizes, or
+ * AZ_DEFAULT_SIZES_MAX). */
+int az_mrc_report_arrays(const struct az_mrc *m, size_t n, double **a, double **b,
+                         uint64_t **hits);
 /* Hit ratio of run r at the sizes; sampled runs scale by the sample. */
 void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
                    const struct az_hist *h, const uint64_t *sizes, size_t n,

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/alloc.h"
 #include "analyze/az.h"
 #include "analyze/cli.h"
 #include "common/plot.h"
@@ -299,7 +300,7 @@ static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t 
                             .sample_seed = (uint64_t)c->sample_seed,
                             .distance_rate = c->sample_distance};
     char err[CM_ERR_LEN];
-    struct az_mrc *m = malloc(sizeof(*m)); /* large: the histogram bins */
+    struct az_mrc *m = cm_malloc(sizeof(*m)); /* large: the histogram bins */
     int code = AZ_EXIT_OK, rc;
 
     if (!m || az_mrc_init(m, &o, err, sizeof(err)) < 0) {

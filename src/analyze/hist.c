@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc.h"
 #include "analyze/az.h"
 
 int az_bins_init(struct az_bins *b, const uint64_t *sizes, size_t n)
@@ -48,7 +49,7 @@ void az_hist_init(struct az_hist *h, const struct az_bins *bins)
 
 int az_hist_alloc(struct az_hist *h)
 {
-    h->count = calloc(h->bins->n, sizeof(*h->count));
+    h->count = cm_calloc(h->bins->n, sizeof(*h->count));
     return h->count ? 0 : -ENOMEM;
 }
 

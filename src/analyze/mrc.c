@@ -28,6 +28,7 @@
 #define LIVE_SALT       0x9fb21c651e98df25ull
 #define KEY_SALT        0xd1b54a32d192ed03ull
 
+#include "common/alloc.h"
 #include "analyze/az.h"
 
 static int run_init(struct az_mrc_run *r, enum az_sd_method method,
@@ -63,7 +64,7 @@ static void run_free(struct az_mrc_run *r)
 
 static int filter_init(struct az_filter *f, unsigned bits, unsigned shift)
 {
-    f->count = calloc((size_t)1 << bits, 1);
+    f->count = cm_calloc((size_t)1 << bits, 1);
     f->mask = ((uint64_t)1 << bits) - 1;
     f->entries = 0;
     f->shift = shift;
@@ -145,6 +146,33 @@ static unsigned sub_of(const struct az_mrc *m, uint64_t t, uint64_t salt)
     return (unsigned)(az_hash(t ^ (m->opt.sample_seed + 2) * salt) % AZ_SUBSAMPLES);
 }
 
+/* The report's arrays (az.h): az_mrc_expected_error's sub-sample ratios
+ * and cliff risk (AZ_SUBSAMPLES + 1 per size) and its counts, then the
+ * callers' two rows and counts. */
+static int report_init(struct az_mrc *m)
+{
+    size_t n = m->opt.ncache_sizes > AZ_DEFAULT_SIZES_MAX ? m->opt.ncache_sizes
+                                                          : AZ_DEFAULT_SIZES_MAX;
+
+    m->report_d = cm_calloc(n * (AZ_SUBSAMPLES + 3), sizeof(*m->report_d));
+    m->report_u = cm_calloc(2 * n, sizeof(*m->report_u));
+    m->report_n = n;
+    return m->report_d && m->report_u ? 0 : -ENOMEM;
+}
+
+int az_mrc_report_arrays(const struct az_mrc *m, size_t n, double **a, double **b,
+                         uint64_t **hits)
+{
+    double *mine = m->report_d + m->report_n * (AZ_SUBSAMPLES + 1);
+
+    if (n > m->report_n || !m->report_d)
+        return -ENOSPC;
+    *a = mine;
+    *b = mine + m->report_n;
+    *hits = m->report_u + m->report_n;
+    return 0;
+}
+
 int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size_t errlen)
 {
     unsigned i;
@@ -181,8 +209,9 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
     if ((m->threshold && (filter_init(&m->watch_filter, FILTER_BITS, 0) < 0 ||
                           filter_init(&m->live_filter, FILTER_BITS, 32) < 0)) ||
         run_init(&m->main, m->opt.method, &m->bins) < 0 ||
-        (m->threshold && !(m->main.cross = calloc(m->bins.n, sizeof(double)))) ||
-        (m->opt.sample_check && run_init(&m->exact, m->opt.method, &m->bins) < 0)) {
+        (m->threshold && !(m->main.cross = cm_calloc(m->bins.n, sizeof(double)))) ||
+        (m->opt.sample_check && run_init(&m->exact, m->opt.method, &m->bins) < 0) ||
+        report_init(m) < 0) {
         az_mrc_free(m);
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     }
@@ -217,6 +246,10 @@ void az_mrc_free(struct az_mrc *m)
     run_free(&m->exact);
     for (i = 0; i < AZ_SUBSAMPLES; i++)
         run_free(&m->sub[i]);
+    free(m->report_d);
+    free(m->report_u);
+    m->report_d = NULL;
+    m->report_u = NULL;
 }
 
 /* Makes *h (n entries) hold index unit.  0 or -ENOMEM. */
@@ -228,7 +261,7 @@ static int unit_slot(const struct az_mrc *m, struct az_hist **h, uint32_t *n,
 
     if (unit < *n)
         return 0;
-    u = realloc(*h, (unit + 1) * sizeof(*u));
+    u = cm_realloc(*h, (unit + 1) * sizeof(*u));
     if (!u)
         return -ENOMEM;
     for (i = *n; i <= unit; i++)
@@ -285,7 +318,7 @@ static struct az_sd *isolated_sd(struct az_mrc_run *r, const struct az_mrc *m,
     uint32_t old = r->niso;
 
     if (unit >= r->niso) {
-        struct az_sd **sd = realloc(r->iso_sd, (unit + 1) * sizeof(*sd));
+        struct az_sd **sd = cm_realloc(r->iso_sd, (unit + 1) * sizeof(*sd));
         if (!sd)
             return NULL;
         memset(sd + old, 0, (unit + 1 - old) * sizeof(*sd));
@@ -487,7 +520,7 @@ static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
     if (m->references != m->next_watch)
         return 0;
     m->next_watch = next_pick(m, m->references, m->opt.sample_rate, WATCH_SALT);
-    if (!(w = malloc(sizeof(*w))) ||
+    if (!(w = cm_malloc(sizeof(*w))) ||
         (pv = (PWord_t)JudyLIns((PPvoid_t)&m->watch, (Word_t)key, PJE0)) == PJERR) {
         free(w);
         return -ENOMEM;

@@ -15,8 +15,9 @@
 int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes,
                 size_t n, const char *output, char *err, size_t errlen)
 {
-    double *x = calloc(n, sizeof(*x)), *y = calloc(n, sizeof(*y));
-    uint64_t *hits = calloc(n, sizeof(*hits));
+    double *x = NULL, *y = NULL;
+    uint64_t *hits = NULL;
+    int room = az_mrc_report_arrays(m, n, &x, &y, &hits);
     struct cm_plot_series s = {.title = "LRU miss ratio", .x = x, .y = y, .n = n};
     struct cm_plot p = {.output = output,
                         .xlabel = "cache size (blocks)",
@@ -28,13 +29,10 @@ int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes
                         .nseries = 1};
     char title[512];
     size_t i;
-    int rc;
 
-    if (!x || !y || !hits) {
-        cm_errf(err, errlen, "out of memory");
-        rc = -ENOMEM;
-        goto out;
-    }
+    if (room < 0)
+        return cm_errf(err, errlen, "%zu cache sizes: more than the analysis allowed for",
+                       n);
     az_mrc_ratios(m, &m->main, &m->main.total, sizes, n, y, hits);
     for (i = 0; i < n; i++) {
         x[i] = (double)sizes[i];
@@ -44,10 +42,5 @@ int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes
              (unsigned long long)m->opt.block_size,
              m->threshold ? ", SHARDS sample" : "");
     p.title = title;
-    rc = cm_plot_draw(&p, err, errlen);
-out:
-    free(x);
-    free(y);
-    free(hits);
-    return rc;
+    return cm_plot_draw(&p, err, errlen);
 }

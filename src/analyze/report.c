@@ -6,12 +6,14 @@
  * docs/sfs_trace.md and is stable: keys are only ever added.  The caller
  * owns the stream and the YAML writer; nothing here decides exit codes.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc.h"
 #include "analyze/az.h"
 
 #define MAX_CACHE_SIZES 4096
@@ -21,13 +23,13 @@
 int az_cache_sizes(const char *list, uint64_t unique, uint64_t **sizes, size_t *n,
                    char *err, size_t errlen)
 {
-    uint64_t *v = calloc(MAX_CACHE_SIZES, sizeof(*v));
+    uint64_t *v = cm_calloc(MAX_CACHE_SIZES, sizeof(*v));
     size_t k = 0;
 
     if (!v)
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     if (list && *list) {
-        char *copy = strdup(list), *tok, *save = NULL;
+        char *copy = cm_strdup(list), *tok, *save = NULL;
         if (!copy) {
             free(v);
             return cm_errf(err, errlen, "out of memory"), -ENOMEM;
@@ -121,17 +123,15 @@ static void cliff_risk(const struct az_mrc *m, const uint64_t *sizes, size_t n,
 double az_mrc_expected_error(const struct az_mrc *m, const uint64_t *sizes, size_t n,
                              double *err_at)
 {
-    double *ratio = calloc(n * (AZ_SUBSAMPLES + 1), sizeof(*ratio)), sum = 0, fpc;
+    /* the first of the report's arrays (az_mrc_report_arrays) */
+    double *ratio = m->report_d, sum = 0, fpc;
     double *cliff = ratio + n * AZ_SUBSAMPLES;
-    uint64_t *hits = calloc(n, sizeof(*hits));
+    uint64_t *hits = m->report_u;
     unsigned k, used = 0;
     size_t i;
 
-    if (!ratio || !hits || !m->threshold || n == 0) {
-        free(ratio);
-        free(hits);
+    if (!m->threshold || n == 0 || n > m->report_n)
         return NAN;
-    }
     for (k = 0; k < AZ_SUBSAMPLES; k++)
         if (m->sub[k].total.references)
             az_mrc_ratios(m, &m->sub[k], &m->sub[k].total, sizes, n, ratio + used++ * n,
@@ -158,30 +158,21 @@ double az_mrc_expected_error(const struct az_mrc *m, const uint64_t *sizes, size
             err_at[i] = e;
         sum += e;
     }
-    free(ratio);
-    free(hits);
     return sum / (double)n;
 }
 
 double az_mrc_sample_error(const struct az_mrc *m, const uint64_t *sizes, size_t n)
 {
-    double *a = calloc(n, sizeof(*a)), *b = calloc(n, sizeof(*b)), sum = 0;
-    uint64_t *h = calloc(n, sizeof(*h));
+    double *a, *b, sum = 0;
+    uint64_t *h;
     size_t i;
 
-    if (!a || !b || !h || !m->opt.sample_check || n == 0) {
-        free(a);
-        free(b);
-        free(h);
+    if (!m->opt.sample_check || n == 0 || az_mrc_report_arrays(m, n, &a, &b, &h) < 0)
         return NAN;
-    }
     az_mrc_ratios(m, &m->main, &m->main.total, sizes, n, a, h);
     az_mrc_ratios(m, &m->exact, &m->exact.total, sizes, n, b, h);
     for (i = 0; i < n; i++)
         sum += fabs(a[i] - b[i]);
-    free(a);
-    free(b);
-    free(h);
     return sum / (double)n;
 }
 
@@ -190,18 +181,16 @@ double az_mrc_sample_error(const struct az_mrc *m, const uint64_t *sizes, size_t
 static void table_rows(FILE *out, const struct az_mrc *m, const struct az_hist *h,
                        const uint64_t *sizes, size_t n, const char *indent)
 {
-    double *ratio = calloc(n, sizeof(*ratio)), *experr = calloc(n, sizeof(*experr));
-    uint64_t *hits = calloc(n, sizeof(*hits));
+    double *ratio, *experr;
+    uint64_t *hits;
     /* the sampled curve of the whole trace carries its expected error */
-    int with_err = m->threshold && h == &m->main.total;
+    int with_err = m->threshold && h == &m->main.total, room;
     size_t i;
 
-    if (!ratio || !hits || !experr) {
-        free(ratio);
-        free(hits);
-        free(experr);
+    room = az_mrc_report_arrays(m, n, &ratio, &experr, &hits);
+    assert(room == 0); /* az_mrc_init made room for every size a caller holds */
+    if (room < 0)
         return;
-    }
     az_mrc_ratios(m, &m->main, h, sizes, n, ratio, hits);
     if (with_err)
         az_mrc_expected_error(m, sizes, n, experr);
@@ -215,9 +204,6 @@ static void table_rows(FILE *out, const struct az_mrc *m, const struct az_hist *
             fprintf(out, "  +-%.4f", experr[i]);
         fputc('\n', out);
     }
-    free(ratio);
-    free(hits);
-    free(experr);
 }
 
 static void unit_table(FILE *out, const struct az_source *src, const struct az_mrc *m,
@@ -307,35 +293,32 @@ static void yaml_curve(struct cm_yaml *y, const struct az_mrc *m,
                        const struct az_mrc_run *r, const struct az_hist *h,
                        const uint64_t *sizes, size_t n)
 {
-    double *ratio = calloc(n, sizeof(*ratio));
-    uint64_t *hits = calloc(n, sizeof(*hits));
+    double *ratio, *experr;
+    uint64_t *hits;
+    int with_err = m->threshold && h == &m->main.total, room;
     size_t i;
 
-    double *experr = calloc(n, sizeof(*experr));
-    int with_err = m->threshold && h == &m->main.total && experr;
-
+    room = az_mrc_report_arrays(m, n, &ratio, &experr, &hits);
+    assert(room == 0); /* az_mrc_init made room for every size a caller holds */
+    if (room < 0)
+        return;
     cm_yaml_key(y, "hit_ratio");
     cm_yaml_seq_begin(y);
     if (with_err)
         az_mrc_expected_error(m, sizes, n, experr);
-    if (ratio && hits) {
-        az_mrc_ratios(m, r, h, sizes, n, ratio, hits);
-        for (i = 0; i < n; i++) {
-            cm_yaml_map_begin(y);
-            cm_yaml_kv_uint(y, "cache_blocks", sizes[i]);
-            cm_yaml_kv_uint(y, "cache_bytes", sizes[i] * m->opt.block_size);
-            cm_yaml_kv_uint(y, "hits", hits[i]);
-            cm_yaml_kv_double(y, "hit_ratio", ratio[i], 9);
-            cm_yaml_kv_double(y, "miss_ratio", 1.0 - ratio[i], 9);
-            if (with_err)
-                cm_yaml_kv_double(y, "expected_error", experr[i], 9);
-            cm_yaml_map_end(y);
-        }
+    az_mrc_ratios(m, r, h, sizes, n, ratio, hits);
+    for (i = 0; i < n; i++) {
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "cache_blocks", sizes[i]);
+        cm_yaml_kv_uint(y, "cache_bytes", sizes[i] * m->opt.block_size);
+        cm_yaml_kv_uint(y, "hits", hits[i]);
+        cm_yaml_kv_double(y, "hit_ratio", ratio[i], 9);
+        cm_yaml_kv_double(y, "miss_ratio", 1.0 - ratio[i], 9);
+        if (with_err)
+            cm_yaml_kv_double(y, "expected_error", experr[i], 9);
+        cm_yaml_map_end(y);
     }
     cm_yaml_seq_end(y);
-    free(ratio);
-    free(hits);
-    free(experr);
 }
 
 /* The figures shared by the whole trace and each unit. */

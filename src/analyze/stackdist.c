@@ -41,6 +41,7 @@
 
 #include <Judy.h>
 
+#include "common/alloc.h"
 #include "analyze/az.h"
 
 #define MIN_AXIS_WORDS 1024u /* 65536 times */
@@ -75,7 +76,7 @@ static int range_popcnt(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *de
 
 struct az_sd *az_sd_new(enum az_sd_method method)
 {
-    struct az_sd *sd = calloc(1, sizeof(*sd));
+    struct az_sd *sd = cm_calloc(1, sizeof(*sd));
 
     if (sd) {
         sd->method = method;
@@ -222,7 +223,7 @@ static ALWAYS_INLINE int compact(struct az_sd *sd, uint64_t extra)
     pend_flush(sd);
     /* before[w] = live times in words 0..w-1: each key's new time is then
      * one lookup and one popcount, not a tree walk. */
-    before = malloc((sd->words + 1) * sizeof(*before));
+    before = cm_malloc((sd->words + 1) * sizeof(*before));
     if (!before)
         return -ENOMEM;
     for (i = 0; i < sd->words; i++) {
@@ -234,8 +235,8 @@ static ALWAYS_INLINE int compact(struct az_sd *sd, uint64_t extra)
     need = (need + GROUP_WORDS - 1) / GROUP_WORDS * GROUP_WORDS;
     while (words < need)
         words = words ? words * 2 : need;
-    bits = calloc(words, sizeof(*bits));
-    fen = calloc(words / GROUP_WORDS, sizeof(*fen));
+    bits = cm_calloc(words, sizeof(*bits));
+    fen = cm_calloc(words / GROUP_WORDS, sizeof(*fen));
     if (!bits || !fen) {
         free(bits);
         free(fen);

@@ -15,6 +15,7 @@
 
 #include <Judy.h>
 
+#include "common/alloc.h"
 #include "analyze/az.h"
 
 #define RATE_WIDTH0_NS 1000000000LL /* 1 s buckets to start with */
@@ -77,7 +78,7 @@ static struct az_unit_stats *unit_of(struct az_stats *s, uint32_t unit)
 {
     if (unit >= s->nunits) {
         uint32_t n = unit + 1 > s->nunits * 2 ? unit + 1 : s->nunits * 2;
-        struct az_unit_stats *u = realloc(s->units, n * sizeof(*u));
+        struct az_unit_stats *u = cm_realloc(s->units, n * sizeof(*u));
         if (!u)
             return NULL;
         memset(u + s->nunits, 0, (n - s->nunits) * sizeof(*u));

@@ -51,8 +51,7 @@ tirpc=$(grep -lE '#include <rpc/' -r src | grep -vE '^src/(rpc|nfs|server)/' | t
 is "$tirpc" "" "libtirpc headers are included only by rpc, nfs and server"
 
 # The failing-allocator hook (style.md 2.9) sees only what goes through
-# cm_malloc and friends.  src/analyze is not converted yet (left for after
-# the MRC work that was changing it at the time).
+# cm_malloc and friends.
 direct=$(grep -nP '(?<![\w.>])(malloc|calloc|realloc|reallocarray|strdup|strndup)\s*\(' -r src --include='*.[ch]' |
-    grep -vE '^src/(common/alloc\.[ch]|analyze/)' | grep -vP '^[^:]+:[0-9]+:\s*(/?\*|//)' | tr '\n' ' ')
+    grep -vE '^src/common/alloc\.[ch]' | grep -vP '^[^:]+:[0-9]+:\s*(/?\*|//)' | tr '\n' ' ')
 is "$direct" "" "allocations go through cm_malloc and friends (common/alloc.h)"
