@@ -325,6 +325,10 @@ static void fill_fileset(struct ld_child *c)
     const struct ld_sizing *sz = &c->setup->sizing;
     struct ld_stats *s = &c->stats;
 
+    if (c->setup->plan) { /* a replay's files are the trace's */
+        ld_replay_fileset(c, s);
+        return;
+    }
     s->total_kb = sz->total_kb;
     s->base_kb = sz->base_kb;
     s->least_kb = c->files.least_bytes / 1024;
