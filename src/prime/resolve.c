@@ -814,8 +814,16 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
                           run->points[k], run->nclients, run->points[k] / run->nclients,
                           run->points[k] / run->nclients * run->nclients);
     run->cfg.nfs_version = run->nfs_version;
-    if (run->npoints && run->nclients)
+    if (run->npoints && run->nclients) {
+        size_t n, i;
+        const struct cm_opt *t = ld_options_table(&n);
+
         run->cfg.load = (int)(run->points[0] / run->nclients);
+        /* the per-client load comes from LOAD: the results say so */
+        for (i = 0; i < n; i++)
+            if (t[i].long_name && strcmp(t[i].long_name, "load") == 0)
+                run->cfg.src[i] = CM_SRC_RC;
+    }
     final_check(run, &rc);
     r = rc.errors ? -EINVAL : 0;
     cm_rc_free(&rc);
