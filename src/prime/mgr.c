@@ -135,9 +135,9 @@ static int validate(struct pr_ctx *ctx)
         pr_status_text(p.status, st, sizeof(st));
         fprintf(
             ctx->opts->diag,
-            "sfs_mgr: VALIDATION FAILED: %s -V %s %s ended with %s; the server did not "
+            "sfs_mgr: VALIDATION FAILED: %s -V %s%s %s ended with %s; the server did not "
             "pass, no load point was run (details in %s)\n",
-            run->prog, level, argv[a], st, path);
+            run->prog, level, run->cfg.tcp ? " -Q" : "", argv[a], st, path);
         fprintf(ctx->log, "VALIDATION FAILED (%s); see %s\n", st, path);
         return PR_EXIT_VALIDATION;
     }
