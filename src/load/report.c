@@ -75,7 +75,8 @@ void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_fi
     uint64_t all_ms = t->sum_us / 1000;
 
     memset(f, 0, sizeof(*f));
-    f->target = op < NF_NOPS ? in->mix->pct[op] : 100;
+    /* a replay has no target mix: the trace is its own (docs/replay.md) */
+    f->target = op >= NF_NOPS ? 100 : in->cfg->trace_file[0] ? 0 : in->mix->pct[op];
     f->actual = t->good ? (double)o->good * 100.0 / (double)t->good : 0;
     f->good = o->good;
     f->bad = o->bad;
