@@ -503,8 +503,11 @@ static void details_pacing(FILE *out, const struct ld_report_in *in)
 void ld_report_details(FILE *out, const struct ld_report_in *in)
 {
     details_calls(out, in->stats);
-    details_mix(out, in->stats);
-    details_pacing(out, in);
+    if (!in->cfg->trace_file[0]) { /* a replay has no mix to realise and no
+                                     SFS pacer: its own lines follow */
+        details_mix(out, in->stats);
+        details_pacing(out, in);
+    }
     fprintf(out, "%s\n", RULE);
 }
 
