@@ -5,12 +5,14 @@
  * draw a request's op from the selector, let ops.c pick the file and send
  * the calls, and let the pacer (pacing.c) sleep between requests; the
  * parent's socket is checked between requests for STOP (and EOF: a parent
- * that died ends its children).
+ * that died ends its children), and a message on it ends the pacer's
+ * sleep at once.
  *
  * Choices for §22 item 11: results are reset when the run phase starts
  * (warm-up calls are never counted); the run time stored in the results is
  * the child's measured run-phase length.
  */
+#define _GNU_SOURCE /* ppoll */
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -80,6 +82,31 @@ int64_t ld_child_seed(const struct ld_config *cfg, unsigned index)
     return cfg->seed + (int64_t)LD_MAX_PROCS * (cfg->client_num - 1) + index;
 }
 
+/* The pacer's sleep in a child: a ppoll() on the parent's socket as well,
+ * so that RUN or STOP (or the parent's end) cuts the sleep short.  A
+ * request's sleep is calls / rate: a second or more at low rates, which
+ * started the run that much late and shorter than the others (SFS's
+ * children were woken by a signal).  Once woken the sleeps are plain
+ * until the load phase has looked at the socket. */
+static int ctl_sleep(void *data, uint64_t ns)
+{
+    struct ld_child *c = data;
+    struct pollfd pf = {c->ctl_fd, POLLIN, 0};
+    struct timespec ts = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
+    int n;
+
+    if (c->ctl_fd < 0 || c->ctl_woken)
+        return ld_select_sleeper.sleep_ns(NULL, ns);
+    if (ns == 0)
+        return 0;
+    n = ppoll(&pf, 1, &ts, NULL);
+    if (n < 0 && errno != EINTR)
+        return -errno;
+    if (n > 0)
+        c->ctl_woken = 1;
+    return 0;
+}
+
 int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned index,
                   int ctl_fd)
 {
@@ -128,8 +155,8 @@ int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned ind
     }
     for (g = 0; g < c->ws.ngroups; g++)
         ld_workset_group(&c->ws, g, &c->groups[g].first, &c->groups[g].count);
-    ld_pacer_init(&c->pacer, NULL, NULL, cfg->pace_mode, sz->child_rate,
-                  ld_child_seed(cfg, index) + 1000003 * (index + 1));
+    ld_pacer_init(&c->pacer, NULL, &(struct ld_sleeper){ctl_sleep, c}, cfg->pace_mode,
+                  sz->child_rate, ld_child_seed(cfg, index) + 1000003 * (index + 1));
     ld_op_decks_init(c);
     c->pacer.on_checkpoint = on_checkpoint;
     c->pacer.hook_data = c;
@@ -271,7 +298,8 @@ int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
     while (!c->stop && (seconds == 0 || now < end)) {
         int op, calls;
 
-        if (now >= next_check) {
+        if (now >= next_check || c->ctl_woken) {
+            c->ctl_woken = 0;
             if (ld_child_check_parent(c) < 0) {
                 rc = -EPIPE;
                 break;
@@ -326,6 +354,10 @@ static void fill_fileset(struct ld_child *c)
     const struct ld_sizing *sz = &c->setup->sizing;
     struct ld_stats *s = &c->stats;
 
+    if (c->setup->plan) { /* a replay's files are the trace's */
+        ld_replay_fileset(c, s);
+        return;
+    }
     s->total_kb = sz->total_kb;
     s->base_kb = sz->base_kb;
     s->least_kb = c->files.least_bytes / 1024;

@@ -142,6 +142,7 @@ struct ld_child {
     int measuring;             /* count results (run phase only) */
     int stop;                  /* LD_MSG_STOP arrived, or another command (pending) */
     int has_pending;           /* a command arrived during a load phase */
+    int ctl_woken;             /* a pacer sleep ended: the parent's socket is readable */
     struct ld_msg_hdr pending; /* ... this one, run next by the phase loop */
     uint64_t phase_start_ns;
     uint64_t requests;        /* in the current phase */

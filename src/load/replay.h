@@ -41,6 +41,7 @@
 
 struct cm_yaml;
 struct ld_child;
+struct ld_stats;
 
 #define LD_REPLAY_DIR         "replay"   /* CL<N>/replay under the mount point */
 #define LD_REPLAY_MAX_STREAMS (1u << 20) /* stream keys per trace */
@@ -121,6 +122,12 @@ int ld_replay_prepare(struct ld_child *c);
 /* RUN phase: replays the child's streams.  0 or -errno with
  * c->last_error; STOP from the parent ends it early. */
 int ld_replay_run(struct ld_child *c);
+
+/* The report's file set of a replay process: the files its streams use,
+ * at the sizes preparation gave them (the SFS sizing formulas do not
+ * apply); created = base = accessed.  A sysio file that streams of two
+ * processes use counts in both. */
+void ld_replay_fileset(const struct ld_child *c, struct ld_stats *s);
 
 /* Frees the child's replay state (NULL state is fine). */
 void ld_replay_free(struct ld_child *c);

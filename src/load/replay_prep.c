@@ -339,6 +339,22 @@ int ld_replay_phase(struct ld_child *c, uint32_t type)
     }
 }
 
+void ld_replay_fileset(const struct ld_child *c, struct ld_stats *s)
+{
+    const struct ld_replay *rp = c->replay;
+    uint64_t bytes = 0;
+    uint32_t u, files = 0;
+
+    for (u = 0; rp && rp->mine && u < rp->plan->nunits; u++)
+        if (rp->mine[u]) {
+            bytes += rp->plan->units[u].size;
+            files++;
+        }
+    s->total_kb = s->base_kb = s->least_kb = s->most_kb = (bytes + 1023) / 1024;
+    s->io_files = s->working_files = files;
+    s->nonio_files = s->symlinks = s->dirs = 0;
+}
+
 void ld_replay_free(struct ld_child *c)
 {
     struct ld_replay *rp = c->replay;

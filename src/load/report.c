@@ -75,7 +75,8 @@ void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_fi
     uint64_t all_ms = t->sum_us / 1000;
 
     memset(f, 0, sizeof(*f));
-    f->target = op < NF_NOPS ? in->mix->pct[op] : 100;
+    /* a replay has no target mix: the trace is its own (docs/replay.md) */
+    f->target = op >= NF_NOPS ? 100 : in->cfg->trace_file[0] ? 0 : in->mix->pct[op];
     f->actual = t->good ? (double)o->good * 100.0 / (double)t->good : 0;
     f->good = o->good;
     f->bad = o->bad;
@@ -502,8 +503,11 @@ static void details_pacing(FILE *out, const struct ld_report_in *in)
 void ld_report_details(FILE *out, const struct ld_report_in *in)
 {
     details_calls(out, in->stats);
-    details_mix(out, in->stats);
-    details_pacing(out, in);
+    if (!in->cfg->trace_file[0]) { /* a replay has no mix to realise and no
+                                     SFS pacer: its own lines follow */
+        details_mix(out, in->stats);
+        details_pacing(out, in);
+    }
     fprintf(out, "%s\n", RULE);
 }
 

@@ -136,9 +136,9 @@ static int validate(struct pr_ctx *ctx)
         pr_status_text(p.status, st, sizeof(st));
         fprintf(
             ctx->opts->diag,
-            "sfs_mgr: VALIDATION FAILED: %s -V %s %s ended with %s; the server did not "
+            "sfs_mgr: VALIDATION FAILED: %s -V %s%s %s ended with %s; the server did not "
             "pass, no load point was run (details in %s)\n",
-            run->prog, level, argv[a], st, path);
+            run->prog, level, run->cfg.tcp ? " -Q" : "", argv[a], st, path);
         fprintf(ctx->log, "VALIDATION FAILED (%s); see %s\n", st, path);
         return PR_EXIT_VALIDATION;
     }
@@ -166,6 +166,31 @@ static void header(struct pr_ctx *ctx)
         fclose(f);
     }
     fprintf(ctx->log, "Test directories: %s\n", trees);
+}
+
+/* sfssum.SFX is appended to, as SFS did: a second run with the same suffix
+ * mixes its lines with the first run's, while the YAML and the curve show
+ * the new run only.  Say so before the run, while it can still be changed. */
+static void warn_reused_suffix(const struct pr_ctx *ctx)
+{
+    char path[LD_PATH_MAX + 64];
+    unsigned lines = 0;
+    FILE *f;
+    int ch;
+
+    pr_result_path(ctx->run, "sfssum", path, sizeof(path));
+    f = fopen(path, "r");
+    if (f == NULL)
+        return;
+    while ((ch = getc(f)) != EOF)
+        lines += ch == '\n';
+    fclose(f);
+    if (lines > 0)
+        fprintf(ctx->opts->diag,
+                "%s: warning: %s already holds %u line(s) of an earlier run; this run's "
+                "are appended after them (as SFS did): give -s a new suffix to keep "
+                "the runs apart\n",
+                ctx->opts->name, path, lines);
 }
 
 static int lock_work_dir(const struct pr_run *run, const char *name, FILE *diag)
@@ -278,6 +303,7 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     setvbuf(ctx.log, NULL, _IOLBF, 0);
     code = o->validate > 0 ? validate(&ctx) : PR_EXIT_OK;
     if (code == PR_EXIT_OK) {
+        warn_reused_suffix(&ctx);
         header(&ctx);
         code = points(&ctx, pts, &done);
         if (done > 0)

@@ -692,12 +692,18 @@ static void dirs(struct pr_run *run, struct cm_rc *rc, const char *rc_path)
     char cwd[LD_PATH_MAX], buf[LD_PATH_MAX * 2 + 2], self[LD_PATH_MAX];
     const char *w = cm_rc_value(rc, "WORK_DIR", "result");
     const char *d = cm_rc_value(rc, "SFS_DIR", "");
+    const char *rc_dir;
     ssize_t n;
 
     if (getcwd(cwd, sizeof(cwd)) == NULL)
         snprintf(cwd, sizeof(cwd), ".");
     snprintf(buf, sizeof(buf), "%s", rc_path);
-    absolute(cwd, dirname(buf), run->rc_dir, sizeof(run->rc_dir));
+    rc_dir = dirname(buf);
+    /* "my_rc" is in cwd itself, not in "cwd/." */
+    if (strcmp(rc_dir, ".") == 0)
+        snprintf(run->rc_dir, sizeof(run->rc_dir), "%s", cwd);
+    else
+        absolute(cwd, rc_dir, run->rc_dir, sizeof(run->rc_dir));
     absolute(cwd, rc_path, run->rc_path, sizeof(run->rc_path));
     absolute(cwd, w, buf, sizeof(buf));
     run->work_dir = keep_str(run, buf);
@@ -809,9 +815,24 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
             cm_rc_error(&rc, cm_rc_get(&rc, "LOAD"),
                         "%u ops/s over %u clients leaves 0 per client", run->points[k],
                         run->nclients);
+        else if (run->points[k] % run->nclients && run->speeds == NULL)
+            /* SFS splits the load evenly and drops the rest: say so before
+             * the report and sfssum show a smaller requested load. */
+            cm_rc_warning(&rc, cm_rc_get(&rc, "LOAD"),
+                          "%u ops/s over %u clients: %u per client, %u in all",
+                          run->points[k], run->nclients, run->points[k] / run->nclients,
+                          run->points[k] / run->nclients * run->nclients);
     run->cfg.nfs_version = run->nfs_version;
-    if (run->npoints && run->nclients)
+    if (run->npoints && run->nclients) {
+        size_t n, i;
+        const struct cm_opt *t = ld_options_table(&n);
+
         run->cfg.load = (int)(run->points[0] / run->nclients);
+        /* the per-client load comes from LOAD: the results say so */
+        for (i = 0; i < n; i++)
+            if (t[i].long_name && strcmp(t[i].long_name, "load") == 0)
+                run->cfg.src[i] = CM_SRC_RC;
+    }
     final_check(run, &rc);
     r = rc.errors ? -EINVAL : 0;
     cm_rc_free(&rc);

@@ -446,7 +446,12 @@ int pr_results_final(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
     if (write_yaml(ctx, pts, npts, &s, 1) < 0 && rc == 0)
         rc = -EIO;
     pr_result_path(ctx->run, "sfssum", path, sizeof(path));
-    fprintf(out, "Summary (%s):\n", path);
+    for (k = 0; k < npts && !measured(ctx, &pts[k]); k++)
+        ;
+    if (k == npts) /* no sfssum file was written: do not point at one */
+        fprintf(out, "Summary: no sfssum line (no point was measured)\n");
+    else
+        fprintf(out, "Summary (%s):\n", path);
     for (k = 0; k < npts; k++) {
         char line[256];
         if (!measured(ctx, &pts[k]))

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# timeout: 60
+# At --speed 0 ("as fast as the window allows") the replay's calls leave
+# at once, so its clock must start at once too: the report gives the
+# replay's duration and a throughput above zero for the calls it made
+# (before, the clock started 2 ms after RUN, every call was answered
+# before that, and the report said 0.00 ops/s in 0.000 s).  Speed 1 keeps
+# the trace's own timing (its duration is the trace's, 2.45 s).
+. "$(dirname "$0")/lib.sh"
+plan 6
+start_nfsd srv || bail "sfs_nfsd did not start"
+TRACE=$T_FIXTURES/spc/seed-example.spc
+out=$("$T_BIN/sfs3" -p 2 --trace "$TRACE" --speed 0 --yaml "$T_DIR/s0.yaml" "$srv_URL" \
+    2>"$T_DIR/err")
+is "$?" 0 "the speed-0 replay exits 0" || diag "$(tail -3 "$T_DIR/err")"
+like "$out" "TOTAL NFS OPERATIONS: 11 " "it made the trace's 11 calls"
+tput=$(awk '/^NFS V3 THROUGHPUT:/ {print $4}' <<<"$out")
+ok "$(awk -v t="$tput" 'BEGIN {exit !(t > 0)}'; echo $?)" \
+    "the throughput of 11 calls is above zero ($tput ops/s)"
+dur=$(awk '/^ *duration_s:/ {print $2}' "$T_DIR/s0.yaml")
+ok "$(awk -v d="$dur" 'BEGIN {exit !(d > 0)}'; echo $?)" "the YAML duration is above zero ($dur s)"
+exact=$(awk '/^ *test_time_exact_s:/ {print $2; exit}' "$T_DIR/s0.yaml")
+yt=$(awk '/^ *throughput_ops:/ {print $2; exit}' "$T_DIR/s0.yaml")
+is "$yt" "$tput" "the YAML throughput is the report's"
+out=$("$T_BIN/sfs3" -p 2 --trace "$TRACE" --speed 1 "$srv_URL" 2>/dev/null)
+like "$out" "duration 2\.4[5-9][0-9] s, trace 2\.450 s at speed 1" \
+    "speed 1 still follows the trace's clock (test time $exact s at speed 0)"
