@@ -163,10 +163,11 @@ static int report_init(struct az_mrc *m)
 int az_mrc_report_arrays(const struct az_mrc *m, size_t n, double **a, double **b,
                          uint64_t **hits)
 {
-    double *mine = m->report_d + m->report_n * (AZ_SUBSAMPLES + 1);
+    double *mine;
 
     if (n > m->report_n || !m->report_d)
         return -ENOSPC;
+    mine = m->report_d + m->report_n * (AZ_SUBSAMPLES + 1);
     *a = mine;
     *b = mine + m->report_n;
     *hits = m->report_u + m->report_n;
