@@ -88,4 +88,12 @@ echo "demo: sfs_mgr -r rc/demo_rc   (MNT_POINTS=$SFS_DEMO_MOUNT)"
 "$bin/sfs_mgr" -r rc/demo_rc
 rc=$?
 [ $rc -eq 0 ] || echo "demo: sfs_mgr failed (exit $rc); its log is result/sfslog.demo" >&2
+# The rc file as it ran, with the server's address in place of
+# $SFS_DEMO_MOUNT: sfs_generate (docs/generate.md) reads the mount points
+# from it.  Written through a temporary file and a rename.
+if [ -s result/sfssum.demo ]; then
+    sed "s|^MNT_POINTS=.*|MNT_POINTS=\"$SFS_DEMO_MOUNT\"|" rc/demo_rc >result/demo_rc.tmp &&
+        mv result/demo_rc.tmp result/demo_rc &&
+        echo "demo: the rc file as it ran: result/demo_rc (for bin/sfs_generate, with result/sfssum.demo)"
+fi
 exit $rc
