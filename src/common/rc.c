@@ -69,6 +69,8 @@ int cm_rc_error(struct cm_rc *rc, const struct cm_rc_var *v, const char *fmt, ..
 {
     va_list ap;
 
+    if (v && v->bad)
+        return -EINVAL; /* its line's error said it: no follow-on error */
     va_start(ap, fmt);
     vreport_var(rc, v, CM_ERROR, fmt, ap);
     va_end(ap);
@@ -105,7 +107,7 @@ const char *cm_rc_value(const struct cm_rc *rc, const char *name, const char *df
 
 /* Sets name (a later assignment replaces an earlier one, as in sh). */
 static int set_var(struct cm_rc *rc, const char *name, size_t nlen, char *value,
-                   long line, size_t off, size_t end)
+                   long line, size_t off, size_t end, int bad)
 {
     struct cm_rc_var *v;
     size_t i;
@@ -118,6 +120,7 @@ static int set_var(struct cm_rc *rc, const char *name, size_t nlen, char *value,
             v->line = line;
             v->off = off;
             v->end = end;
+            v->bad = bad;
             return 0;
         }
     }
@@ -137,8 +140,27 @@ static int set_var(struct cm_rc *rc, const char *name, size_t nlen, char *value,
     v->line = line;
     v->off = off;
     v->end = end;
+    v->bad = bad;
     rc->n++;
     return 0;
+}
+
+/* A malformed assignment, already reported: the variable is kept, empty and
+ * marked bad, so that a caller's "NAME must be set" does not follow the
+ * real error; its bytes run to the end of the line (what an edit replaces). */
+static int set_bad_var(struct cm_rc *rc, const char *base, const char *name, size_t nlen,
+                       long line, const char *line_end)
+{
+    char *v = cm_strdup("");
+    int rc_;
+
+    if (v == NULL)
+        return -ENOMEM;
+    rc_ = set_var(rc, name, nlen, v, line, (size_t)(name - base),
+                  (size_t)(line_end - base), 1);
+    if (rc_ < 0)
+        free(v);
+    return rc_;
 }
 
 /* ---- the scanner ------------------------------------------------------------- */
@@ -385,6 +407,14 @@ static void not_assignment(struct scan *s)
     report_at(s->rc, s->line, "expected NAME=value, found '%.*s'", (int)n, w);
 }
 
+/* Where the line holding p ends (its newline, or the end of the text). */
+static const char *line_end(const struct scan *s, const char *p)
+{
+    const char *nl = memchr(p, '\n', (size_t)(s->end - p));
+
+    return nl ? nl : s->end;
+}
+
 /* One line (or more, when a quote spans lines).  Returns -ENOMEM or 0. */
 static int statement(struct scan *s, cm_rc_known_fn known, void *data)
 {
@@ -425,8 +455,10 @@ static int statement(struct scan *s, cm_rc_known_fn known, void *data)
     s->len = 0;
     put(s, "", 0);
     if (value(s) < 0) {
+        if (s->nomem)
+            return -ENOMEM;
         skip_line(s);
-        return s->nomem ? -ENOMEM : 0;
+        return set_bad_var(s->rc, s->base, name, nlen, line, line_end(s, s->p));
     }
     vend = s->p;
     skip_blanks(s);
@@ -435,8 +467,9 @@ static int statement(struct scan *s, cm_rc_known_fn known, void *data)
             report_at(s->rc, s->line,
                       "%.*s: a blank ends the value; quote a list (%.*s=\"a b\")",
                       (int)nlen, name, (int)nlen, name);
+        rc = set_bad_var(s->rc, s->base, name, nlen, line, line_end(s, s->p));
         skip_line(s);
-        return 0;
+        return rc;
     }
     skip_line(s);
     if (s->nomem)
@@ -448,7 +481,7 @@ static int statement(struct scan *s, cm_rc_known_fn known, void *data)
         if (v == NULL)
             return -ENOMEM;
         rc = set_var(s->rc, name, nlen, v, line, (size_t)(name - s->base),
-                     (size_t)(vend - s->base));
+                     (size_t)(vend - s->base), 0);
         if (rc < 0) {
             free(v);
             return rc;

@@ -29,6 +29,9 @@ struct cm_rc_var {
     /* its bytes in the parsed text: [off, end) holds NAME=value without
      * the blanks and comment after it (cm_rc_edit replaces exactly these) */
     size_t off, end;
+    /* its assignment was malformed (reported at its line); the value is
+     * "" and cm_rc_error says nothing more of it: no follow-on errors */
+    int bad;
 };
 
 struct cm_rc {
@@ -68,6 +71,7 @@ const char *cm_rc_value(const struct cm_rc *rc, const char *name, const char *df
 /*
  * Reports a value the caller rejects: "FILE:LINE: error: NAME: message"
  * (v's line; v NULL gives "FILE: error: message"), counted in rc->errors.
+ * Silent for a variable whose assignment was already reported (v->bad).
  * Returns -EINVAL.
  */
 int cm_rc_error(struct cm_rc *rc, const struct cm_rc_var *v, const char *fmt, ...)

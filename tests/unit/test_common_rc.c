@@ -209,6 +209,38 @@ static void caller_errors_carry_the_line(void **state)
     cm_rc_free(&rc);
 }
 
+static void a_malformed_assignment_gives_one_error_not_two(void **state)
+{
+    struct cm_rc rc;
+    char err[512];
+    const struct cm_rc_var *v;
+    const char *text = "LOAD=100 200\nPROCS=$(id)\nCLIENTS=a\n";
+
+    (void)state;
+    assert_int_equal(parse_str(text, &rc, err, sizeof(err)), -EINVAL);
+    assert_int_equal(rc.errors, 2);
+    assert_non_null(strstr(err, "t_rc:1:"));
+    /* the variables exist, empty and marked: a caller's "must be set" or
+     * "not a number" about them is not added to the real error */
+    v = cm_rc_get(&rc, "LOAD");
+    assert_non_null(v);
+    assert_true(v->bad);
+    assert_string_equal(v->value, "");
+    assert_int_equal(v->line, 1);
+    assert_int_equal(cm_rc_error(&rc, v, "must be set"), -EINVAL);
+    v = cm_rc_get(&rc, "PROCS");
+    assert_non_null(v);
+    assert_true(v->bad);
+    assert_int_equal(cm_rc_error(&rc, v, "'' is not a number"), -EINVAL);
+    assert_int_equal(rc.errors, 2);
+    /* the bad line's bytes run to its end: an edit replaces all of it */
+    v = cm_rc_get(&rc, "LOAD");
+    assert_int_equal(v->off, 0);
+    assert_int_equal(v->end, strlen("LOAD=100 200"));
+    assert_false(cm_rc_get(&rc, "CLIENTS")->bad);
+    cm_rc_free(&rc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +251,7 @@ int main(void)
         cmocka_unit_test(hostile_lines),
         cmocka_unit_test(sh_semantics),
         cmocka_unit_test(caller_errors_carry_the_line),
+        cmocka_unit_test(a_malformed_assignment_gives_one_error_not_two),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
