@@ -5,7 +5,9 @@
  * each check of the extended section and of the data steps that only a
  * misbehaving server can fail is shown failing with its message, on a core
  * told to lie by one of sfs_nfsd's fault flags (--bad-fs, --bad-access,
- * --bad-mknod, --change-verf, --weak-writes, --wrong-eof, --error).  The
+ * --bad-mknod, --change-verf, --weak-writes, --wrong-eof, --error), and the
+ * restart check against a "restart" that keeps the verifier, a restart
+ * command that hangs and one that dies.  The
  * read-backs through libnfs need the network and are skipped here (an I
  * note); tests 040x run them. */
 #include <setjmp.h>
@@ -23,9 +25,11 @@
 
 #define PAIRS 6 /* each mount session opens two or three clients */
 
-/* One level-2 validation over TCP against a core with cfg's faults; the
- * report in *out (the caller frees it).  Returns vd_run's result. */
-static int validate(const struct sv_config *cfg, int version, char **out)
+/* One level-2 validation over TCP against a core with cfg's faults, with a
+ * restart command (NULL: none) bounded by limit_ms; the report in *out (the
+ * caller frees it).  Returns vd_run's result. */
+static int validate_restart(const struct sv_config *cfg, int version,
+                            const char *restart_cmd, uint32_t limit_ms, char **out)
 {
     struct th_core t;
     struct vd_opts o;
@@ -42,6 +46,8 @@ static int validate(const struct sv_config *cfg, int version, char **out)
     o.prog = version == 2 ? "sfs" : "sfs3";
     o.connect = th_core_connect;
     o.connect_data = &t;
+    o.restart_cmd = restart_cmd;
+    o.restart_limit_ms = limit_ms;
     *out = NULL;
     f = open_memstream(out, &len);
     assert_non_null(f);
@@ -49,6 +55,11 @@ static int validate(const struct sv_config *cfg, int version, char **out)
     fclose(f);
     th_core_stop(&t);
     return rc;
+}
+
+static int validate(const struct sv_config *cfg, int version, char **out)
+{
+    return validate_restart(cfg, version, NULL, 0, out);
 }
 
 /* A core configuration with the defaults (handles of instance 1). */
@@ -188,8 +199,9 @@ static void mknod_of_the_wrong_type_is_named(void **state)
     assert_int_equal(validate(&cfg, 3, &out), VD_PASSED);
     has_line(out, "W: extended: MKNOD ext_fifo: asked type 7, GETATTR says type 1",
              "(RFC 1813 section 3.3.11)", NULL);
-    has_line(out, "W: extended: MKNOD ext_chr: asked type 4 with rdev 1,3, GETATTR says "
-                  "type 1",
+    has_line(out,
+             "W: extended: MKNOD ext_chr: asked type 4 with rdev 1,3, GETATTR says "
+             "type 1",
              NULL);
     has_line(out, "W: extended: MKNOD of type NF3REG answered OK, not BADTYPE", NULL);
     free(out);
@@ -210,8 +222,9 @@ static void a_changing_verifier_fails(void **state)
              "(RFC 1813 section 3.3.7)", NULL);
     assert_int_equal(count_lines(out, "W: write:"), 1); /* one W, then a count */
     has_line(out, "I: write: the write verifier changed ", " times in all", NULL);
-    has_line(out, "W: extended: ext_commit: the write verifier changed between UNSTABLE "
-                  "WRITEs (2 of 2)",
+    has_line(out,
+             "W: extended: ext_commit: the write verifier changed between UNSTABLE "
+             "WRITEs (2 of 2)",
              NULL);
     has_line(out, "W: extended: ext_commit: UNSTABLE WRITEs returned verifier ",
              "the server did not restart", NULL);
@@ -236,8 +249,9 @@ static void weak_writes_and_a_wrong_eof_are_named(void **state)
     config(&cfg);
     cfg.fault.weak_write_pct = 100;
     assert_int_equal(validate(&cfg, 3, &out), VD_FAILED);
-    has_line(out, "W: write: file_en.0: WRITE asked FILE_SYNC and the server answered "
-                  "UNSTABLE: only FILE_SYNC may be returned (RFC 1813 section 3.3.7)",
+    has_line(out,
+             "W: write: file_en.0: WRITE asked FILE_SYNC and the server answered "
+             "UNSTABLE: only FILE_SYNC may be returned (RFC 1813 section 3.3.7)",
              NULL);
     assert_int_equal(count_lines(out, "W: write:"), 1);
     has_line(out, "I: write: ", "WRITE replies in all were weaker than FILE_SYNC", NULL);
@@ -263,12 +277,12 @@ static void error_statuses_are_named(void **state)
          VD_PASSED},
         {"pathconf=IO:100", "W: extended: PATHCONF of validatedir: ",
          "(RFC 1813 section 3.3.20)", VD_PASSED},
-        {"access=IO:100", "W: extended: ACCESS of ext_commit: ",
-         "(RFC 1813 section 3.3.4)", VD_PASSED},
+        {"access=IO:100",
+         "W: extended: ACCESS of ext_commit: ", "(RFC 1813 section 3.3.4)", VD_PASSED},
         {"mknod=IO:100", "W: extended: MKNOD ext_fifo: ", "(RFC 1813 section 3.3.11)",
          VD_PASSED},
-        {"commit=IO:100", "W: extended: ext_commit: COMMIT: ",
-         "(RFC 1813 section 3.3.21)", VD_FAILED},
+        {"commit=IO:100",
+         "W: extended: ext_commit: COMMIT: ", "(RFC 1813 section 3.3.21)", VD_FAILED},
         {"read=IO:100", "W: read: file_en.0: READ at 0: ", "(RFC 1813 section 3.3.6)",
          VD_FAILED},
     };
@@ -278,8 +292,8 @@ static void error_statuses_are_named(void **state)
     (void)state;
     for (size_t i = 0; i < CM_ARRAY_LEN(cases); i++) {
         config(&cfg);
-        assert_int_equal(sv_fault_parse_error(&cfg.fault, cases[i].rule, err, sizeof(err)),
-                         0);
+        assert_int_equal(
+            sv_fault_parse_error(&cfg.fault, cases[i].rule, err, sizeof(err)), 0);
         assert_int_equal(validate(&cfg, 3, &out), cases[i].result);
         has_line(out, cases[i].prefix, cases[i].text, NULL);
         free(out);
@@ -294,14 +308,49 @@ static void mknod_not_supported_is_a_note(void **state)
 
     (void)state;
     config(&cfg);
-    assert_int_equal(sv_fault_parse_error(&cfg.fault, "mknod=NOTSUPP:100", err,
-                                          sizeof(err)),
-                     0);
+    assert_int_equal(
+        sv_fault_parse_error(&cfg.fault, "mknod=NOTSUPP:100", err, sizeof(err)), 0);
     assert_int_equal(validate(&cfg, 3, &out), VD_PASSED);
     has_line(out, "I: extended: MKNOD ext_fifo: ", "does not make this kind of file",
              NULL);
     assert_int_equal(count_lines(out, "W:"), 1); /* NF3REG: NOTSUPP, not BADTYPE */
     has_line(out, "W: extended: MKNOD of type NF3REG answered ", "not BADTYPE", NULL);
+    free(out);
+}
+
+/* A "restart" that restarts nothing: the handles survive and COMMIT
+ * answers the verifier from before (what a server with files on disk that
+ * kept its verifier would do). */
+static void a_verifier_unchanged_across_a_restart_is_named(void **state)
+{
+    struct sv_config cfg;
+    char *out;
+
+    (void)state;
+    config(&cfg);
+    assert_int_equal(validate_restart(&cfg, 3, "true", 0, &out), VD_FAILED);
+    has_line(out, "W: extended: ext_commit: COMMIT returned the verifier ",
+             "from before the server restarted: a client cannot tell that its unstable "
+             "data may be lost (RFC 1813 section 3.3.21)",
+             NULL);
+    assert_int_equal(count_lines(out, "W:"), 1);
+    free(out);
+}
+
+/* A restart command that outlives its limit, or dies of a signal: an E. */
+static void a_restart_command_that_hangs_or_dies_stops_the_run(void **state)
+{
+    struct sv_config cfg;
+    char *out;
+
+    (void)state;
+    config(&cfg);
+    assert_int_equal(validate_restart(&cfg, 3, "sleep 10", 200, &out), VD_FAILED);
+    has_line(out, "E: extended: restart command did not finish within 200 ms: killed",
+             NULL);
+    free(out);
+    assert_int_equal(validate_restart(&cfg, 3, "kill -9 $$", 0, &out), VD_FAILED);
+    has_line(out, "E: extended: restart command killed by signal 9", NULL);
     free(out);
 }
 
@@ -316,6 +365,8 @@ int main(void)
         cmocka_unit_test(weak_writes_and_a_wrong_eof_are_named),
         cmocka_unit_test(error_statuses_are_named),
         cmocka_unit_test(mknod_not_supported_is_a_note),
+        cmocka_unit_test(a_verifier_unchanged_across_a_restart_is_named),
+        cmocka_unit_test(a_restart_command_that_hangs_or_dies_stops_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
