@@ -23,7 +23,8 @@
 #include "helpers/th_core.h"
 #include "validate/vd.h"
 
-#define PAIRS 6 /* each mount session opens two or three clients */
+#define PAIRS 6                    /* each mount session opens two or three clients */
+#define END   ((const char *)NULL) /* ends has_line's strings */
 
 /* One level-2 validation over TCP against a core with cfg's faults, with a
  * restart command (NULL: none) bounded by limit_ms; the report in *out (the
@@ -86,7 +87,7 @@ static void has_line(const char *report, const char *prefix, ...)
         snprintf(line, sizeof(line), "%.*s", (int)n, p);
         if (strncmp(line, prefix, strlen(prefix)) == 0) {
             va_start(ap, prefix);
-            while ((want = va_arg(ap, const char *)) != NULL)
+            while ((want = va_arg(ap, const char *)) != END)
                 if (!strstr(line, want))
                     all = 0;
             va_end(ap);
@@ -123,9 +124,9 @@ static void a_healthy_core_passes_v3_and_v2(void **state)
     assert_int_equal(validate(&cfg, 3, &out), VD_PASSED);
     assert_int_equal(count_lines(out, "W:"), 0);
     has_line(out, "I: read-back: skipped: the server is reached through a connector",
-             NULL);
-    has_line(out, "  MKNOD ext_chr: type 4, rdev 1,3", NULL);
-    has_line(out, "validation completed successfully.", NULL);
+             END);
+    has_line(out, "  MKNOD ext_chr: type 4, rdev 1,3", END);
+    has_line(out, "validation completed successfully.", END);
     free(out);
     assert_int_equal(validate(&cfg, 2, &out), VD_PASSED);
     assert_int_equal(count_lines(out, "W:"), 0);
@@ -144,26 +145,26 @@ static void contradictory_fs_values_are_each_named(void **state)
     cfg.fault.bad_fs_pct = 100;
     assert_int_equal(validate(&cfg, 3, &out), VD_PASSED);
     has_line(out, "W: extended: FSSTAT: abytes ", "must hold (RFC 1813 section 3.3.18)",
-             "[deviation]", NULL);
+             "[deviation]", END);
     has_line(out, "W: extended: FSINFO: rtmax ",
-             "the preferred sizes within the maxima (RFC 1813 section 3.3.19)", NULL);
-    has_line(out, "W: extended: FSINFO: maxfilesize 1, yet a file of ", NULL);
+             "the preferred sizes within the maxima (RFC 1813 section 3.3.19)", END);
+    has_line(out, "W: extended: FSINFO: maxfilesize 1, yet a file of ", END);
     has_line(out, "W: extended: FSINFO: FSF3_LINK is clear, yet LINK made hard links",
-             NULL);
-    has_line(out, "W: extended: FSINFO: FSF3_SYMLINK is clear", NULL);
+             END);
+    has_line(out, "W: extended: FSINFO: FSF3_SYMLINK is clear", END);
     has_line(out, "W: extended: PATHCONF: linkmax 1, yet files had 2 links",
-             "(RFC 1813 section 3.3.20)", NULL);
-    has_line(out, "W: extended: PATHCONF: name_max 4, yet names of ", NULL);
+             "(RFC 1813 section 3.3.20)", END);
+    has_line(out, "W: extended: PATHCONF: name_max 4, yet names of ", END);
     has_line(out, "W: extended: PATHCONF differs between validatedir and a file",
-             "FSF3_HOMOGENEOUS", NULL);
+             "FSF3_HOMOGENEOUS", END);
     has_line(out, "W: extended: PATHCONF: no_trunc and name_max 4, yet CREATE of a ",
-             "5 bytes answered OK, not NAMETOOLONG", NULL);
-    has_line(out, "9 deviations from the RFCs", NULL);
+             "5 bytes answered OK, not NAMETOOLONG", END);
+    has_line(out, "9 deviations from the RFCs", END);
     free(out);
     /* NFSv2: STATFS */
     assert_int_equal(validate(&cfg, 2, &out), VD_PASSED);
     has_line(out, "W: extended: STATFS: bsize 4096, ",
-             "bavail <= bfree <= blocks (RFC 1094 section 2.2.18)", NULL);
+             "bavail <= bfree <= blocks (RFC 1094 section 2.2.18)", END);
     free(out);
 }
 
@@ -179,11 +180,11 @@ static void access_beyond_the_mode_is_named(void **state)
     cfg.fault.bad_access_pct = 100;
     assert_int_equal(validate(&cfg, 3, &out), VD_PASSED);
     has_line(out, "W: extended: ACCESS of ext_commit: granted ", "beyond the 0x3f asked",
-             "(RFC 1813 section 3.3.4)", NULL);
+             "(RFC 1813 section 3.3.4)", END);
     has_line(out, "W: extended: ACCESS of ext_commit: granted ",
-             "yet READ, WRITE and a growing WRITE (0xd) worked", NULL);
-    has_line(out, "W: extended: ACCESS of validatedir: granted 0x60, beyond", NULL);
-    has_line(out, "W: extended: ACCESS of validatedir: granted 0x60, yet READDIR", NULL);
+             "yet READ, WRITE and a growing WRITE (0xd) worked", END);
+    has_line(out, "W: extended: ACCESS of validatedir: granted 0x60, beyond", END);
+    has_line(out, "W: extended: ACCESS of validatedir: granted 0x60, yet READDIR", END);
     free(out);
 }
 
@@ -198,12 +199,12 @@ static void mknod_of_the_wrong_type_is_named(void **state)
     cfg.fault.bad_mknod_pct = 100;
     assert_int_equal(validate(&cfg, 3, &out), VD_PASSED);
     has_line(out, "W: extended: MKNOD ext_fifo: asked type 7, GETATTR says type 1",
-             "(RFC 1813 section 3.3.11)", NULL);
+             "(RFC 1813 section 3.3.11)", END);
     has_line(out,
              "W: extended: MKNOD ext_chr: asked type 4 with rdev 1,3, GETATTR says "
              "type 1",
-             NULL);
-    has_line(out, "W: extended: MKNOD of type NF3REG answered OK, not BADTYPE", NULL);
+             END);
+    has_line(out, "W: extended: MKNOD of type NF3REG answered OK, not BADTYPE", END);
     free(out);
 }
 
@@ -219,22 +220,22 @@ static void a_changing_verifier_fails(void **state)
     cfg.fault.change_verf_pct = 100;
     assert_int_equal(validate(&cfg, 3, &out), VD_FAILED);
     has_line(out, "W: write: file_en.", "the write verifier changed between two WRITEs",
-             "(RFC 1813 section 3.3.7)", NULL);
+             "(RFC 1813 section 3.3.7)", END);
     assert_int_equal(count_lines(out, "W: write:"), 1); /* one W, then a count */
-    has_line(out, "I: write: the write verifier changed ", " times in all", NULL);
+    has_line(out, "I: write: the write verifier changed ", " times in all", END);
     has_line(out,
              "W: extended: ext_commit: the write verifier changed between UNSTABLE "
              "WRITEs (2 of 2)",
-             NULL);
+             END);
     has_line(out, "W: extended: ext_commit: UNSTABLE WRITEs returned verifier ",
-             "the server did not restart", NULL);
+             "the server did not restart", END);
     has_line(out, "W: extended: ext_commit: two COMMITs returned the verifiers ",
-             "must not change while the server runs (RFC 1813 section 3.3.21)", NULL);
+             "must not change while the server runs (RFC 1813 section 3.3.21)", END);
     has_line(out, "W: extended: ext_commit: COMMIT returned verifier ",
-             "a client would send its data again forever", NULL);
+             "a client would send its data again forever", END);
     /* all the blocks were written all the same: no size difference after */
     assert_null(strstr(out, "COMMIT attributes differ"));
-    has_line(out, "validation terminated with errors", NULL);
+    has_line(out, "validation terminated with errors", END);
     free(out);
 }
 
@@ -252,15 +253,15 @@ static void weak_writes_and_a_wrong_eof_are_named(void **state)
     has_line(out,
              "W: write: file_en.0: WRITE asked FILE_SYNC and the server answered "
              "UNSTABLE: only FILE_SYNC may be returned (RFC 1813 section 3.3.7)",
-             NULL);
+             END);
     assert_int_equal(count_lines(out, "W: write:"), 1);
-    has_line(out, "I: write: ", "WRITE replies in all were weaker than FILE_SYNC", NULL);
+    has_line(out, "I: write: ", "WRITE replies in all were weaker than FILE_SYNC", END);
     free(out);
     config(&cfg);
     cfg.fault.wrong_eof_pct = 100;
     assert_int_equal(validate(&cfg, 3, &out), VD_PASSED);
     has_line(out, "W: read: ", "READ replies set eof wrongly",
-             "(RFC 1813 section 3.3.6) [deviation]", NULL);
+             "(RFC 1813 section 3.3.6) [deviation]", END);
     free(out);
 }
 
@@ -295,7 +296,7 @@ static void error_statuses_are_named(void **state)
         assert_int_equal(
             sv_fault_parse_error(&cfg.fault, cases[i].rule, err, sizeof(err)), 0);
         assert_int_equal(validate(&cfg, 3, &out), cases[i].result);
-        has_line(out, cases[i].prefix, cases[i].text, NULL);
+        has_line(out, cases[i].prefix, cases[i].text, END);
         free(out);
     }
 }
@@ -312,9 +313,9 @@ static void mknod_not_supported_is_a_note(void **state)
         sv_fault_parse_error(&cfg.fault, "mknod=NOTSUPP:100", err, sizeof(err)), 0);
     assert_int_equal(validate(&cfg, 3, &out), VD_PASSED);
     has_line(out, "I: extended: MKNOD ext_fifo: ", "does not make this kind of file",
-             NULL);
+             END);
     assert_int_equal(count_lines(out, "W:"), 1); /* NF3REG: NOTSUPP, not BADTYPE */
-    has_line(out, "W: extended: MKNOD of type NF3REG answered ", "not BADTYPE", NULL);
+    has_line(out, "W: extended: MKNOD of type NF3REG answered ", "not BADTYPE", END);
     free(out);
 }
 
@@ -332,7 +333,7 @@ static void a_verifier_unchanged_across_a_restart_is_named(void **state)
     has_line(out, "W: extended: ext_commit: COMMIT returned the verifier ",
              "from before the server restarted: a client cannot tell that its unstable "
              "data may be lost (RFC 1813 section 3.3.21)",
-             NULL);
+             END);
     assert_int_equal(count_lines(out, "W:"), 1);
     free(out);
 }
@@ -347,10 +348,10 @@ static void a_restart_command_that_hangs_or_dies_stops_the_run(void **state)
     config(&cfg);
     assert_int_equal(validate_restart(&cfg, 3, "sleep 10", 200, &out), VD_FAILED);
     has_line(out, "E: extended: restart command did not finish within 200 ms: killed",
-             NULL);
+             END);
     free(out);
     assert_int_equal(validate_restart(&cfg, 3, "kill -9 $$", 0, &out), VD_FAILED);
-    has_line(out, "E: extended: restart command killed by signal 9", NULL);
+    has_line(out, "E: extended: restart command killed by signal 9", END);
     free(out);
 }
 
