@@ -33,18 +33,7 @@ like "$out" "^9 deviations from the RFCs beyond what SFS 3\.0 checks" "--bad-fs:
 
 # a server that keeps its verifier across a restart: the same --write-verf
 # on both instances (same ports; handles go STALE, a new file is asked)
-"$T_BIN/sfs_nfsd" -b 127.0.0.1 -p 0 -m 0 --export /export --write-verf 42 \
-    --pidfile "$T_DIR/r.pid" >"$T_DIR/r.ready" 2>&1 || bail "no restartable server"
-track "$(cat "$T_DIR/r.pid")"
-R_NFS=$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/r.ready")
-R_MNT=$(sed -n 's/.* mount [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/r.ready")
-cat >"$T_DIR/restart.sh" <<EOF
-pid=\$(cat '$T_DIR/r.pid'); kill -TERM "\$pid"
-i=0; while kill -0 "\$pid" 2>/dev/null && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i + 1)); done
-'$T_BIN/sfs_nfsd' -b 127.0.0.1 -p $R_NFS -m $R_MNT --export /export --write-verf 42 \
-    --pidfile '$T_DIR/r.pid'
-EOF
-at_exit "stop_pid \$(cat '$T_DIR/r.pid' 2>/dev/null || echo 0)"
+start_restartable --write-verf 42 || bail "no restartable server"
 out=$(timeout 60 "$T_BIN/sfs3" -V 1 -Q --restart-cmd "sh $T_DIR/restart.sh" \
     "127.0.0.1:$R_NFS:/export" 2>"$T_DIR/err")
 is "$?" 1 "a verifier kept across a restart: exit 1" || diag "$(tail -5 "$T_DIR/err")"
