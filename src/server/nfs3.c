@@ -634,18 +634,21 @@ static int p_fsstat(struct sv_core *c, void *a, void *r)
     FSSTAT3resok *ok = &res->FSSTAT3res_u.resok;
     struct sv_fs_usage u;
     struct sv_node *n;
+    int lie;
 
     res->status = get(c, &((FSSTAT3args *)a)->fsroot, &n);
     if (res->status != NFS3_OK)
         return res->status;
+    lie = sv__fault_lie(c, c->fault.bad_fs_pct);
     sv__fs_usage(c->fs, &u);
-    post(c, n, &ok->obj_attributes);
+    /* --bad-fs: the attributes of another object (the internal root) */
+    post(c, lie ? sv__fs_root(c->fs) : n, &ok->obj_attributes);
     ok->tbytes = u.total_bytes;
     ok->fbytes = ok->abytes = u.total_bytes - u.used_bytes;
     ok->tfiles = 1ULL << 32;
     ok->ffiles = ok->afiles = ok->tfiles - u.files;
     ok->invarsec = 0;
-    if (sv__fault_lie(c, c->fault.bad_fs_pct)) { /* more free than there is */
+    if (lie) { /* more free than there is */
         ok->fbytes = ok->tbytes + 1;
         ok->afiles = ok->ffiles + 1;
     }
@@ -658,11 +661,13 @@ static int p_fsinfo(struct sv_core *c, void *a, void *r)
     FSINFO3resok *ok = &res->FSINFO3res_u.resok;
     uint32_t io = c->udp ? SV_IO_MAX_UDP : SV_IO_MAX;
     struct sv_node *n;
+    int lie;
 
     res->status = get(c, &((FSINFO3args *)a)->fsroot, &n);
     if (res->status != NFS3_OK)
         return res->status;
-    post(c, n, &ok->obj_attributes);
+    lie = sv__fault_lie(c, c->fault.bad_fs_pct);
+    post(c, lie ? sv__fs_root(c->fs) : n, &ok->obj_attributes);
     ok->rtmax = ok->rtpref = ok->wtmax = ok->wtpref = io;
     ok->rtmult = ok->wtmult = 4096;
     ok->dtpref = 8192;
@@ -670,7 +675,7 @@ static int p_fsinfo(struct sv_core *c, void *a, void *r)
     ok->time_delta.seconds = 0;
     ok->time_delta.nseconds = 1;
     ok->properties = FSF3_LINK | FSF3_SYMLINK | FSF3_HOMOGENEOUS | FSF3_CANSETTIME;
-    if (sv__fault_lie(c, c->fault.bad_fs_pct)) { /* LINK and SYMLINK work */
+    if (lie) { /* LINK and SYMLINK work */
         ok->rtpref = ok->rtmax + 1;
         ok->maxfilesize = 1;
         ok->properties &= ~(uint32_t)(FSF3_LINK | FSF3_SYMLINK);
