@@ -55,8 +55,11 @@ struct sv_core *sv_core_create(const struct sv_config *cfg, char *err, size_t er
     c->instance = cfg->instance
                       ? cfg->instance
                       : (uint64_t)sec << 32 ^ (uint64_t)nsec ^ (uint64_t)getpid() << 12;
-    for (i = 0; i < 8; i++)
-        c->write_verf[i] = (uint8_t)(c->instance >> (8 * i));
+    for (i = 0; i < 8; i++) /* --write-verf: one that hides restarts */
+        c->write_verf[i] =
+            (uint8_t)((cfg->fault.write_verf ? (uint64_t)cfg->fault.write_verf
+                                             : c->instance) >>
+                      (8 * i));
     c->fs = sv__fs_new(cfg->max_bytes, c->instance);
     if (c->fs == NULL) {
         cm_errf(err, errlen, "out of memory");

@@ -5,7 +5,12 @@
  * the seeded draws dispatch.c and the handlers make, and the faults that
  * make a server lie for the validation suite's negative tests (wrong
  * attributes, changing handles; READ corruption and dropped directory
- * entries are applied by their handlers).  Every decision comes from the
+ * entries are applied by their handlers), and those of the extended
+ * checks (a verifier that changes while the server runs or that is fixed
+ * across restarts, WRITEs answered UNSTABLE, READ's eof inverted,
+ * contradictory FSSTAT/FSINFO/PATHCONF values, ACCESS granting what the
+ * mode denies, MKNOD making regular files: applied by the handlers through
+ * sv__fault_lie).  Every decision comes from the
  * core's one Park-Miller generator (cm_rng), so the same --seed and the
  * same call sequence give the same faults.
  */
@@ -170,4 +175,25 @@ int sv__fault_skip_dirent(struct sv_core *c, int *drop, const char *name)
     *drop = 0;
     c->dirents_dropped++;
     return 1;
+}
+
+int sv__fault_lie(struct sv_core *c, double pct)
+{
+    if (pct <= 0 || !sv__fault_hit(c, pct))
+        return 0;
+    c->other_lies++;
+    return 1;
+}
+
+void sv__fault_verf(struct sv_core *c, uint8_t verf[8])
+{
+    uint32_t x;
+
+    memcpy(verf, c->write_verf, 8);
+    if (!sv__fault_lie(c, c->fault.change_verf_pct))
+        return;
+    /* another verifier, as if the server had restarted, though it did not */
+    x = 1 + cm_rng_below(&c->rng, 0x7ffffffe);
+    for (int i = 0; i < 4; i++)
+        verf[i] ^= (uint8_t)(x >> (8 * i));
 }

@@ -392,6 +392,8 @@ static int p_statfs(struct sv_core *c, void *a, void *r)
     ok->bsize = 4096;
     ok->blocks = blocks > 0xffffffffu ? 0xffffffffu : (u_int)blocks;
     ok->bfree = ok->bavail = bfree > 0xffffffffu ? 0xffffffffu : (u_int)bfree;
+    if (ok->blocks < 0xffffffffu && sv__fault_lie(c, c->fault.bad_fs_pct))
+        ok->bfree = ok->blocks + 1; /* more free than there is */
     return 0;
 }
 

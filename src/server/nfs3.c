@@ -186,6 +186,10 @@ static int p_access(struct sv_core *c, void *a, void *r)
         return res->status;
     post(c, n, &res->ACCESS3res_u.resok.obj_attributes);
     res->ACCESS3res_u.resok.access = sv__access3(c, n, args->access);
+    if (sv__fault_lie(c, c->fault.bad_access_pct)) /* the mode's opposite, and
+                                                      a bit never asked for */
+        res->ACCESS3res_u.resok.access =
+            (args->access & ~res->ACCESS3res_u.resok.access) | SV_ACCESS3_UNASKED;
     return 0;
 }
 
@@ -236,7 +240,7 @@ static int p_read(struct sv_core *c, void *a, void *r)
     }
     post(c, n, &ok->file_attributes);
     ok->count = got;
-    ok->eof = eof;
+    ok->eof = sv__fault_lie(c, c->fault.wrong_eof_pct) ? !eof : eof;
     ok->data.data_len = got;
     ok->data.data_val = (char *)c->data;
     return 0;
@@ -267,8 +271,9 @@ static int p_write(struct sv_core *c, void *a, void *r)
     res->WRITE3res_u.resok.count = args->count;
     /* memory is as stable as this server gets; answering the level asked
      * for keeps clients' UNSTABLE + COMMIT paths in use */
-    res->WRITE3res_u.resok.committed = args->stable;
-    memcpy(res->WRITE3res_u.resok.verf, c->write_verf, NFS3_WRITEVERFSIZE);
+    res->WRITE3res_u.resok.committed =
+        sv__fault_lie(c, c->fault.weak_write_pct) ? UNSTABLE : args->stable;
+    sv__fault_verf(c, (uint8_t *)res->WRITE3res_u.resok.verf);
     return 0;
 }
 
@@ -386,7 +391,14 @@ static int p_mknod(struct sv_core *c, void *a, void *r)
                      .attrs = dev ? &w->mknoddata3_u.device.dev_attributes
                                   : &w->mknoddata3_u.pipe_attributes};
 
-    if (!dev && w->type != NF3SOCK && w->type != NF3FIFO) {
+    static const sattr3 unset; /* the arm of the other types carries none */
+
+    if (sv__fault_lie(c, c->fault.bad_mknod_pct)) { /* a regular file, whatever */
+        m.type = SV_REG;
+        dev = 0;
+        if (w->type != NF3SOCK && w->type != NF3FIFO)
+            m.attrs = &unset;
+    } else if (!dev && w->type != NF3SOCK && w->type != NF3FIFO) {
         res->status = NFS3ERR_BADTYPE; /* regular files, directories, links */
         return res->status;
     }
@@ -622,17 +634,24 @@ static int p_fsstat(struct sv_core *c, void *a, void *r)
     FSSTAT3resok *ok = &res->FSSTAT3res_u.resok;
     struct sv_fs_usage u;
     struct sv_node *n;
+    int lie;
 
     res->status = get(c, &((FSSTAT3args *)a)->fsroot, &n);
     if (res->status != NFS3_OK)
         return res->status;
+    lie = sv__fault_lie(c, c->fault.bad_fs_pct);
     sv__fs_usage(c->fs, &u);
-    post(c, n, &ok->obj_attributes);
+    /* --bad-fs: the attributes of another object (the internal root) */
+    post(c, lie ? sv__fs_root(c->fs) : n, &ok->obj_attributes);
     ok->tbytes = u.total_bytes;
     ok->fbytes = ok->abytes = u.total_bytes - u.used_bytes;
     ok->tfiles = 1ULL << 32;
     ok->ffiles = ok->afiles = ok->tfiles - u.files;
     ok->invarsec = 0;
+    if (lie) { /* more free than there is */
+        ok->fbytes = ok->tbytes + 1;
+        ok->afiles = ok->ffiles + 1;
+    }
     return 0;
 }
 
@@ -642,11 +661,13 @@ static int p_fsinfo(struct sv_core *c, void *a, void *r)
     FSINFO3resok *ok = &res->FSINFO3res_u.resok;
     uint32_t io = c->udp ? SV_IO_MAX_UDP : SV_IO_MAX;
     struct sv_node *n;
+    int lie;
 
     res->status = get(c, &((FSINFO3args *)a)->fsroot, &n);
     if (res->status != NFS3_OK)
         return res->status;
-    post(c, n, &ok->obj_attributes);
+    lie = sv__fault_lie(c, c->fault.bad_fs_pct);
+    post(c, lie ? sv__fs_root(c->fs) : n, &ok->obj_attributes);
     ok->rtmax = ok->rtpref = ok->wtmax = ok->wtpref = io;
     ok->rtmult = ok->wtmult = 4096;
     ok->dtpref = 8192;
@@ -654,6 +675,11 @@ static int p_fsinfo(struct sv_core *c, void *a, void *r)
     ok->time_delta.seconds = 0;
     ok->time_delta.nseconds = 1;
     ok->properties = FSF3_LINK | FSF3_SYMLINK | FSF3_HOMOGENEOUS | FSF3_CANSETTIME;
+    if (lie) { /* LINK and SYMLINK work */
+        ok->rtpref = ok->rtmax + 1;
+        ok->maxfilesize = 1;
+        ok->properties &= ~(uint32_t)(FSF3_LINK | FSF3_SYMLINK);
+    }
     return 0;
 }
 
@@ -673,6 +699,12 @@ static int p_pathconf(struct sv_core *c, void *a, void *r)
     ok->chown_restricted = 1;
     ok->case_insensitive = 0;
     ok->case_preserving = 1;
+    /* a directory's only: files keep the truth, which FSF3_HOMOGENEOUS
+     * says is the same */
+    if (n->type == SV_DIR && sv__fault_lie(c, c->fault.bad_fs_pct)) {
+        ok->linkmax = 1;
+        ok->name_max = SV_BAD_NAME_MAX;
+    }
     return 0;
 }
 
@@ -691,7 +723,7 @@ static int p_commit(struct sv_core *c, void *a, void *r)
     else
         res->status = sv__data_check(c, n, 1);
     wcc(c, &before, n, &res->COMMIT3res_u.resok.file_wcc);
-    memcpy(res->COMMIT3res_u.resok.verf, c->write_verf, NFS3_WRITEVERFSIZE);
+    sv__fault_verf(c, (uint8_t *)res->COMMIT3res_u.resok.verf);
     return res->status;
 }
 

@@ -51,6 +51,7 @@ int sv_core_write_stats(const struct sv_core *c, const char *path,
     cm_yaml_kv_uint(y, "attrs_falsified", c->attrs_falsified);
     cm_yaml_kv_uint(y, "dirents_dropped", c->dirents_dropped);
     cm_yaml_kv_uint(y, "handles_changed", c->handles_changed);
+    cm_yaml_kv_uint(y, "other_lies", c->other_lies);
     cm_yaml_map_end(y);
     if (conns != NULL) {
         cm_yaml_key(y, "connections");

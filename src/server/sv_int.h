@@ -243,6 +243,7 @@ struct sv_core {
     uint64_t counts[4][SV_MAX_PROCS];
     uint64_t errors_injected, replies_dropped, reads_corrupted;
     uint64_t attrs_falsified, dirents_dropped, handles_changed;
+    uint64_t other_lies; /* --change-verf ... --bad-mknod replies */
     /* this call's fault decisions (sv__fault_call) */
     int attrs_wrong;
     uint32_t fh_salt; /* 0: handles as usual */
@@ -311,6 +312,14 @@ int sv__fault_drop_dirent(struct sv_core *c);
 int sv__fault_skip_dirent(struct sv_core *c, int *drop, const char *name);
 /* Whether a percentage draw hits (pct in [0, 100]). */
 int sv__fault_hit(struct sv_core *c, double pct);
+#define SV_ACCESS3_UNASKED 0x40u /* --bad-access: beyond the six ACCESS3 bits */
+#define SV_BAD_NAME_MAX    4u    /* --bad-fs: a directory's name_max */
+
+/* The faults of the validation suite's extended checks: 1 when this reply
+ * must lie (pct of the fault drawn, counted in other_lies). */
+int sv__fault_lie(struct sv_core *c, double pct);
+/* The write verifier of this WRITE or COMMIT reply (--change-verf). */
+void sv__fault_verf(struct sv_core *c, uint8_t verf[8]);
 /* Bounded decoders for the NFSv3 arguments whose rpcgen types have
  * unbounded strings or opaques (filename3, nfspath3, WRITE data): the
  * generated routines would allocate whatever length a hostile caller

@@ -87,7 +87,7 @@ static int read_all(struct vd_ctx *v, struct vd_obj *o, uint64_t off, uint8_t *b
 int vd_step_write(struct vd_ctx *v)
 {
     uint8_t buf[VD_BLOCK_BYTES];
-    unsigned b, weak = 0;
+    unsigned b, weak = 0, changed = 0;
     int f, nf = written_files(v), rc = 0, have_verf = 0;
     uint8_t verf[8];
     struct vd_res r;
@@ -116,10 +116,11 @@ int vd_step_write(struct vd_ctx *v)
                     memcpy(v->write_verf, r.verf, sizeof(verf));
                     v->have_write_verf = have_verf = 1;
                 } else if (memcmp(verf, r.verf, sizeof(verf)) != 0) {
-                    rc = vd_warn(v,
-                                 "%s: the write verifier changed between two WRITEs "
-                                 "to a server that did not restart (%s)",
-                                 o->name, vd_rfc(v, NF_OP_WRITE));
+                    if (changed++ == 0) /* one W; the count follows */
+                        rc = vd_warn(v,
+                                     "%s: the write verifier changed between two "
+                                     "WRITEs to a server that did not restart (%s)",
+                                     o->name, vd_rfc(v, NF_OP_WRITE));
                     memcpy(verf, r.verf, sizeof(verf));
                 }
             }
@@ -135,6 +136,8 @@ int vd_step_write(struct vd_ctx *v)
     }
     if (rc == 0 && weak > 1)
         vd_info(v, "%u WRITE replies in all were weaker than FILE_SYNC", weak);
+    if (rc == 0 && changed > 1)
+        vd_info(v, "the write verifier changed %u times in all", changed);
     return rc;
 }
 
@@ -180,6 +183,12 @@ int vd_lnfs_open(struct vd_ctx *v, struct nf_lnfs **l)
 {
     char err[CM_ERR_LEN];
 
+    if (v->o->connect) {
+        *l = NULL;
+        vd_info(v, "skipped: the server is reached through a connector, not the "
+                   "network, and libnfs needs the network");
+        return 0;
+    }
     if (nf_lnfs_open(l, v->o->mount, LNFS_TIMEOUT_MS, err, sizeof(err)) == 0)
         return 1;
     *l = NULL;

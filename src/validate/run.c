@@ -41,6 +41,8 @@ int vd_mount(struct vd_ctx *v, unsigned tries, char *err, size_t errlen)
     nf_mount_opts_init(&mo, v->o->nfs_version);
     mo.transport = v->o->tcp ? RP_TCP : RP_UDP;
     mo.mount_transport = mo.transport;
+    mo.connect = v->o->connect;
+    mo.connect_data = v->o->connect_data;
     if (tries > 1)
         mo.timeout_ms = MOUNT_RETRY_STEP;
     for (i = 0; i < tries; i++) {

@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nfs/nf.h"
+
 /* Levels (sfs-reference §19). */
 #define VD_LEVEL_BATCH       1 /* W and E only */
 #define VD_LEVEL_VERBOSE     2 /* every step, I too */
@@ -43,6 +45,12 @@ struct vd_opts {
     const char *restart_cmd;   /* shell command that restarts the server, for
                                   the COMMIT verifier check; NULL = skip it */
     uint32_t restart_limit_ms; /* time limit of restart_cmd (0 = 120 s) */
+    /* Reaches the server through descriptors it hands out instead of the
+     * network (nf_mount_opts.connect: the unit tests' in-process server);
+     * libnfs cannot follow, so the read-backs are skipped (an I note).
+     * NULL: the network. */
+    nf_connect_fn connect;
+    void *connect_data;
 };
 
 /* Fills o with the defaults (level 1, NFSv3, UDP, no restart command). */

@@ -64,17 +64,7 @@ is "$?" 1 "a missing export: exit 1"
 like "$out" "^E: mount: .*export refused" "... an E line naming the refusal"
 
 # the COMMIT verifier across a restart: same ports, new instance
-"$T_BIN/sfs_nfsd" -b 127.0.0.1 -p 0 -m 0 --export /export --pidfile "$T_DIR/r.pid" \
-    >"$T_DIR/r.ready" 2>&1 || bail "no restartable server"
-track "$(cat "$T_DIR/r.pid")"
-R_NFS=$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/r.ready")
-R_MNT=$(sed -n 's/.* mount [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/r.ready")
-cat >"$T_DIR/restart.sh" <<EOF
-pid=\$(cat '$T_DIR/r.pid'); kill -TERM "\$pid"
-i=0; while kill -0 "\$pid" 2>/dev/null && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i + 1)); done
-'$T_BIN/sfs_nfsd' -b 127.0.0.1 -p $R_NFS -m $R_MNT --export /export --pidfile '$T_DIR/r.pid'
-EOF
-at_exit "stop_pid \$(cat '$T_DIR/r.pid' 2>/dev/null || echo 0)"
+start_restartable || bail "no restartable server"
 out=$(timeout 60 "$T_BIN/sfs3" -V 2 -Q --restart-cmd "sh $T_DIR/restart.sh" \
     "127.0.0.1:$R_NFS:/export" 2>"$T_DIR/err")
 is "$?" 0 "--restart-cmd: passes" || diag "$(printf '%s\n' "$out" | grep -E '^(W|E)')"

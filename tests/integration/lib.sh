@@ -141,6 +141,27 @@ start_nfsd() {
     return 0
 }
 
+# start_restartable [extra sfs_nfsd options...]: a daemonized sfs_nfsd
+# (--pidfile $T_DIR/r.pid) on free ports, R_NFS and R_MNT set, and
+# $T_DIR/restart.sh, a restart command for sfs3 -V --restart-cmd: stops it
+# by its pid and starts it again with the same ports and options.  The
+# server that runs at the end is stopped.
+start_restartable() {
+    local opts="" o
+    for o in "$@"; do opts="$opts '$o'"; done
+    "$T_BIN/sfs_nfsd" -b 127.0.0.1 -p 0 -m 0 --export /export "$@" \
+        --pidfile "$T_DIR/r.pid" >"$T_DIR/r.ready" 2>&1 || return 1
+    track "$(cat "$T_DIR/r.pid")"
+    R_NFS=$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/r.ready")
+    R_MNT=$(sed -n 's/.* mount [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/r.ready")
+    cat >"$T_DIR/restart.sh" <<EOF
+pid=\$(cat '$T_DIR/r.pid'); kill -TERM "\$pid"
+i=0; while kill -0 "\$pid" 2>/dev/null && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i + 1)); done
+'$T_BIN/sfs_nfsd' -b 127.0.0.1 -p $R_NFS -m $R_MNT --export /export$opts --pidfile '$T_DIR/r.pid'
+EOF
+    at_exit "stop_pid \$(cat '$T_DIR/r.pid' 2>/dev/null || echo 0)"
+}
+
 # ---- programs that wait for Return (-i) ------------------------------------------
 
 # prompted_start COMMAND...: starts COMMAND (e.g. sfs3 -i ...) with its
