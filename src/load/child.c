@@ -401,7 +401,7 @@ static int run_command(struct ld_child *c, const struct ld_msg_hdr *h)
     int rc = 0;
 
     if (c->setup->plan)
-        return ld_replay_phase(c, h->type);
+        return ld_replay_phase(c, h->type, h->arg);
     switch (h->type) {
     case LD_MSG_MOUNT:
         c->phase = LD_CPHASE_MOUNT;

@@ -211,6 +211,10 @@ struct ld_report_in;
 /* A progress line as SFS prints them: a 24-character ctime stamp first. */
 void ld_progress(FILE *log, const char *fmt, ...) CM_PRINTF(2, 3);
 
+/* The seconds a replay may run: -t when given (under -M: RUNTIME, after
+ * which the prime's STOP comes), else 0 (until the trace ends). */
+int ld_run_replay_limit_s(const struct ld_config *cfg);
+
 /* Reads the mix and block-size files (or the defaults) and sizes the file
  * set into su.  Returns 0 or an exit code with err set. */
 int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,

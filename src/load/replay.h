@@ -108,20 +108,53 @@ int ld_replay_open_reader(const struct ld_replay_plan *p, struct tr_reader *r, c
  * cannot be told: speed 0). */
 double ld_replay_expected_s(const struct ld_replay_plan *p, double speed);
 
+/* What a replay asks of the server: records / (trace duration / speed)
+ * records per second; 0 when it is "as fast as the window allows" (speed
+ * 0, or every record at time 0). */
+double ld_replay_rate(uint64_t records, uint64_t trace_ns, double speed);
+
+/* What a replay asks for, in place of SFS's requested load (-l): "4.49
+ * records/s (the trace at speed 1)", or "as fast as the window allows
+ * (speed 0)".  s carries the trace's records and duration; nclients > 1
+ * says that the rate is the whole trace's, shared by that many clients. */
+void ld_replay_requested(char *buf, size_t len, double speed, const struct ld_stats *s,
+                         unsigned nclients);
+
+/* A replay expected to take longer than this (s) without an explicit -t
+ * is refused before anything is prepared: a forgotten --speed must not run
+ * for days (a sysio trace's streams may lie months apart). */
+#define LD_REPLAY_MAX_UNBOUNDED_S 86400
+
+/* The plan as the user sees it before anything is sent: the trace's
+ * records, streams, files and duration, the replay's expected time and
+ * rate, and where limit_s (> 0: an explicit -t) cuts it.  One line on
+ * log. */
+void ld_replay_plan_describe(FILE *log, const char *prog, const struct ld_replay_plan *p,
+                             double speed, int limit_s);
+
+/* Refuses (-E2BIG, one line in err) a replay expected to take longer than
+ * LD_REPLAY_MAX_UNBOUNDED_S when no limit was given (limit_s 0); else 0. */
+int ld_replay_plan_check_time(const struct ld_replay_plan *p, double speed, int limit_s,
+                              char *err, size_t errlen);
+
 /* ---- the child's part (replay_prep.c, replay_run.c) -------------------- */
 
 /* A phase command from the parent (msg.h LD_MSG_MOUNT: mount and learn
- * the transfer maxima; INIT: prepare; RUN: replay; the warm-up does
- * nothing, a trace brings its own timing).  0 or -errno with last_error. */
-int ld_replay_phase(struct ld_child *c, uint32_t type);
+ * the transfer maxima; INIT: prepare; RUN: replay, for at most arg seconds
+ * when arg > 0; the warm-up does nothing, a trace brings its own timing).
+ * 0 or -errno with last_error. */
+int ld_replay_phase(struct ld_child *c, uint32_t type, uint32_t arg);
 
 /* INIT phase: prepares the child's files and resolves their handles.  0 or
  * -errno with one line in c->last_error. */
 int ld_replay_prepare(struct ld_child *c);
 
 /* RUN phase: replays the child's streams.  0 or -errno with
- * c->last_error; STOP from the parent ends it early. */
-int ld_replay_run(struct ld_child *c);
+ * c->last_error.  STOP from the parent, or limit_s seconds after the
+ * replay's start (limit_s > 0: -t, or sfs_mgr's safety margin), ends it
+ * early: what was sent is counted and drained, the rest is not replayed
+ * (stats.replay_cut). */
+int ld_replay_run(struct ld_child *c, uint32_t limit_s);
 
 /* The report's file set of a replay process: the files its streams use,
  * at the sizes preparation gave them (the SFS sizing formulas do not

@@ -34,6 +34,94 @@ double ld_replay_expected_s(const struct ld_replay_plan *p, double speed)
     return speed > 0 ? (double)p->trace_ns / 1e9 / speed : 0;
 }
 
+double ld_replay_rate(uint64_t records, uint64_t trace_ns, double speed)
+{
+    return speed > 0 && trace_ns > 0 ? (double)records / ((double)trace_ns / 1e9 / speed)
+                                     : 0;
+}
+
+/* A rate with as many digits as it needs. */
+static void rate_text(char *buf, size_t len, double rate)
+{
+    snprintf(buf, len, rate >= 100 ? "%.0f" : rate >= 0.01 ? "%.2f" : "%.3g", rate);
+}
+
+void ld_replay_requested(char *buf, size_t len, double speed, const struct ld_stats *s,
+                         unsigned nclients)
+{
+    double rate = ld_replay_rate(s->replay_trace_records, s->replay_trace_ns, speed);
+    char r[32];
+
+    if (rate <= 0) {
+        snprintf(buf, len, "as fast as the window allows (speed %g)", speed);
+        return;
+    }
+    rate_text(r, sizeof(r), rate);
+    if (nclients > 1)
+        snprintf(buf, len, "%s records/s (the trace at speed %g, over %u clients)", r,
+                 speed, nclients);
+    else
+        snprintf(buf, len, "%s records/s (the trace at speed %g)", r, speed);
+}
+
+/* Seconds, with days or hours beside them when there are that many. */
+static void span(char *buf, size_t len, double s)
+{
+    if (s >= 86400)
+        snprintf(buf, len, "%.3f s (%.1f days)", s, s / 86400);
+    else if (s >= 3600)
+        snprintf(buf, len, "%.3f s (%.1f h)", s, s / 3600);
+    else
+        snprintf(buf, len, "%.3f s", s);
+}
+
+void ld_replay_plan_describe(FILE *log, const char *prog, const struct ld_replay_plan *p,
+                             double speed, int limit_s)
+{
+    double expect = ld_replay_expected_s(p, speed);
+    char trace[64], run[64];
+
+    span(trace, sizeof(trace), (double)p->trace_ns / 1e9);
+    span(run, sizeof(run), expect);
+    fprintf(log,
+            "%s: replay plan: %s (%s): %llu records, %u streams, %u files; the trace "
+            "lasts %s; ",
+            prog, p->file, p->format, (unsigned long long)p->records, p->nstreams,
+            p->nunits, trace);
+    if (expect > 0) {
+        char r[32];
+
+        rate_text(r, sizeof(r), ld_replay_rate(p->records, (uint64_t)p->trace_ns, speed));
+        fprintf(log, "at speed %g the replay takes %s (%s records/s)", speed, run, r);
+    } else
+        fprintf(log, "at speed %g it runs as fast as the window allows", speed);
+    if (limit_s > 0 && (speed == 0 || expect > limit_s))
+        fprintf(log,
+                "; the run time (-t) ends it after %d s: records due later are not "
+                "replayed",
+                limit_s);
+    fprintf(log, "\n");
+}
+
+int ld_replay_plan_check_time(const struct ld_replay_plan *p, double speed, int limit_s,
+                              char *err, size_t errlen)
+{
+    double expect = ld_replay_expected_s(p, speed), need;
+    char run[64];
+
+    if (limit_s > 0 || expect <= LD_REPLAY_MAX_UNBOUNDED_S)
+        return 0;
+    span(run, sizeof(run), expect);
+    need = (double)p->trace_ns / 1e9 / LD_REPLAY_MAX_UNBOUNDED_S; /* the least speed */
+    cm_errf(err, errlen,
+            "%s: the replay would take %s at speed %g, more than the %d s (1 day) a "
+            "replay may run without -t: pass -t SEC to end it after SEC seconds, or "
+            "--speed %llu or more to replay it within a day",
+            p->file, run, speed, LD_REPLAY_MAX_UNBOUNDED_S,
+            (unsigned long long)need + ((double)(unsigned long long)need < need));
+    return -E2BIG;
+}
+
 static void options_of(struct tr_options *o, const struct ld_config *cfg)
 {
     memset(o, 0, sizeof(*o));

@@ -323,7 +323,7 @@ int ld_replay_prepare(struct ld_child *c)
     return rc;
 }
 
-int ld_replay_phase(struct ld_child *c, uint32_t type)
+int ld_replay_phase(struct ld_child *c, uint32_t type, uint32_t arg)
 {
     switch (type) {
     case LD_MSG_MOUNT:
@@ -333,7 +333,7 @@ int ld_replay_phase(struct ld_child *c, uint32_t type)
         c->phase = LD_CPHASE_INIT;
         return ld_replay_prepare(c);
     case LD_MSG_RUN:
-        return ld_replay_run(c);
+        return ld_replay_run(c, arg);
     default:
         return 0;
     }

@@ -20,6 +20,23 @@ static double expected_s(const struct ld_stats *s, double speed)
     return speed > 0 ? (double)s->replay_trace_ns / 1e9 / speed : 0;
 }
 
+/* Records of the trace the run time cut off (the whole trace's records
+ * minus those replayed: with several clients, every client's). */
+static uint64_t not_replayed(const struct ld_stats *s)
+{
+    return s->replay_trace_records > s->replay_records
+               ? s->replay_trace_records - s->replay_records
+               : 0;
+}
+
+/* Whether s covers every process that replays the trace: a client of a
+ * several-client run (a plan but --clients > 1) holds only its share, so
+ * the records it did not replay are not its to count. */
+static int whole_trace(const struct ld_config *cfg, const struct ld_replay_plan *p)
+{
+    return p == NULL || cfg->nclients <= 1;
+}
+
 void ld_replay_report_text(FILE *out, const struct ld_config *cfg,
                            const struct ld_replay_plan *p, const struct ld_stats *s)
 {
@@ -30,14 +47,29 @@ void ld_replay_report_text(FILE *out, const struct ld_config *cfg,
     fprintf(out, "  records %llu, calls %llu, skipped %llu, could not keep up %llu\n",
             (unsigned long long)s->replay_records, (unsigned long long)s->replay_calls,
             (unsigned long long)s->replay_skipped, (unsigned long long)s->replay_behind);
+    if (s->replay_cut && !whole_trace(cfg, p))
+        fprintf(out,
+                "  cut by the run time (sfs_mgr: RUNTIME): its streams' later records "
+                "not replayed\n");
+    else if (s->replay_cut)
+        fprintf(out,
+                "  cut by the run time (-t; sfs_mgr: RUNTIME): %llu of the trace's %llu "
+                "records not replayed\n",
+                (unsigned long long)not_replayed(s),
+                (unsigned long long)s->replay_trace_records);
     fprintf(out, "  bytes read %llu, bytes written %llu\n",
             (unsigned long long)s->replay_bytes_read,
             (unsigned long long)s->replay_bytes_written);
-    if (speed > 0) {
+    if (speed > 0 && s->replay_cut) { /* a drift against a cut replay means nothing */
+        fprintf(out, "  duration %.3f s (cut), trace %.3f s at speed %g = %.3f s\n", run,
+                (double)s->replay_trace_ns / 1e9, speed, expected_s(s, speed));
+    } else if (speed > 0) {
         fprintf(out,
                 "  duration %.3f s, trace %.3f s at speed %g = %.3f s, drift %+.3f ms\n",
                 run, (double)s->replay_trace_ns / 1e9, speed, expected_s(s, speed),
                 (run - expected_s(s, speed)) * 1000.0);
+    }
+    if (speed > 0) {
         fprintf(out,
                 "  lateness p50 %.1f us, p99 %.1f us, max %llu us (percentiles within "
                 "%.1f %%)\n",
@@ -66,7 +98,15 @@ void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_config *cfg,
         cm_yaml_kv_uint(y, "units", p->nunits);
         cm_yaml_kv_uint(y, "streams", p->nstreams);
     }
+    if (ld_replay_rate(s->replay_trace_records, s->replay_trace_ns, speed) > 0)
+        cm_yaml_kv_double(
+            y, "requested_records_per_s",
+            ld_replay_rate(s->replay_trace_records, s->replay_trace_ns, speed), 6);
+    cm_yaml_kv_uint(y, "trace_records", s->replay_trace_records);
     cm_yaml_kv_uint(y, "records", s->replay_records);
+    if (whole_trace(cfg, p))
+        cm_yaml_kv_uint(y, "records_not_replayed", not_replayed(s));
+    cm_yaml_kv_bool(y, "cut", s->replay_cut > 0);
     cm_yaml_kv_uint(y, "calls", s->replay_calls);
     cm_yaml_kv_uint(y, "skipped", s->replay_skipped);
     cm_yaml_kv_uint(y, "could_not_keep_up", s->replay_behind);
@@ -76,7 +116,8 @@ void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_config *cfg,
     cm_yaml_kv_double(y, "trace_duration_s", (double)s->replay_trace_ns / 1e9, 6);
     if (speed > 0) {
         cm_yaml_kv_double(y, "expected_duration_s", expected_s(s, speed), 6);
-        cm_yaml_kv_double(y, "drift_s", run - expected_s(s, speed), 6);
+        if (!s->replay_cut)
+            cm_yaml_kv_double(y, "drift_s", run - expected_s(s, speed), 6);
     }
     cm_yaml_key(y, "lateness_us");
     cm_yaml_map_begin(y);

@@ -357,7 +357,7 @@ static int blocked(const struct ld_replay *rp, const struct ld_rstream *st,
 static int issue(struct ld_replay *rp)
 {
     int32_t i, prev = LD_RNONE;
-    int rc = 0, r;
+    int rc = 0, r, first;
 
     rp->round++;
     while (rp->chead != LD_RNONE && rp->free_slot != LD_RNONE && rc == 0) {
@@ -383,14 +383,17 @@ static int issue(struct ld_replay *rp)
             i = next;
             continue;
         }
-        if (it->issued == 0) {
-            st->inflight++;
-            if (rp->speed > 0 && (it->behind || it->round != rp->round) && it->counted)
-                rp->c->stats.replay_behind++;
-        }
+        first = it->issued == 0;
         while (it->issued < it->pieces && room(rp, it, it->issued) && rc == 0) {
             r = start(rp, i, it->issued++);
             rc = r < 0 ? r : 0;
+        }
+        /* in flight once a call went out, not before: an item the byte
+         * budget kept back would otherwise block its own (sysio) stream */
+        if (first && (it->issued > 0 || it->pieces == 0)) {
+            st->inflight++;
+            if (rp->speed > 0 && (it->behind || it->round != rp->round) && it->counted)
+                rp->c->stats.replay_behind++;
         }
         if (it->issued < it->pieces) {
             st->seen = rp->round;
@@ -467,6 +470,7 @@ static void finish_stats(struct ld_replay *rp, uint64_t end)
     st->runtime_ns = end > rp->start_ns ? end - rp->start_ns : 0;
     st->replay_run_ns = rp->last_ns > rp->start_ns ? rp->last_ns - rp->start_ns : 0;
     st->replay_trace_ns = (uint64_t)rp->plan->trace_ns;
+    st->replay_trace_records = rp->plan->records;
     if (rp->gproc == 0)
         st->replay_skipped = rp->plan->skipped + rp->plan->v2_beyond;
 }
@@ -482,11 +486,23 @@ static unsigned long timer_slack_ns(void)
     return v > 0 ? v : 1;
 }
 
-int ld_replay_run(struct ld_child *c)
+/* The run time ended the replay with records still to send: the items
+ * that had not sent a call yet were not replayed, so they do not count. */
+static void cut(struct ld_replay *rp)
+{
+    int32_t i;
+
+    for (i = rp->qhead; i != LD_RNONE; i = rp->items[i].next)
+        if (rp->items[i].issued == 0 && rp->items[i].counted)
+            rp->c->stats.replay_records--;
+    rp->c->stats.replay_cut = 1;
+}
+
+int ld_replay_run(struct ld_child *c, uint32_t limit_s)
 {
     struct ld_replay *rp = c->replay;
-    uint64_t now, next_check;
-    int rc;
+    uint64_t now, next_check, end_ns = UINT64_MAX;
+    int rc, stopped = 0;
 
     c->phase = LD_CPHASE_RUN;
     c->stop = 0;
@@ -501,14 +517,22 @@ int ld_replay_run(struct ld_child *c)
      * and report no duration and no throughput. */
     rp->start_ns = cm_now_ns() + (rp->speed > 0 ? START_NS : 0);
     rp->last_ns = rp->start_ns;
+    if (limit_s > 0)
+        end_ns = rp->start_ns + (uint64_t)limit_s * 1000000000ull;
     next_check = rp->start_ns + CTL_CHECK_NS;
     while (!idle(rp)) {
         now = cm_now_ns();
+        if (now >= end_ns) {
+            stopped = 1;
+            break;
+        }
         if (now >= next_check) {
             if (ld_child_check_parent(c) < 0)
                 return -EPIPE;
-            if (c->stop)
+            if (c->stop) {
+                stopped = 1;
                 break;
+            }
             next_check = now + CTL_CHECK_NS;
         }
         rc = fill(rp, now);
@@ -525,7 +549,8 @@ int ld_replay_run(struct ld_child *c)
             return rc;
         }
     }
-    if (c->stop) { /* drain what is in flight: every call gets its answer */
+    if (stopped) { /* drain what is in flight: every call gets its answer */
+        cut(rp);
         while (rp->in_flight > 0 && rp_poll(&c->clnt, 1, -1) >= 0)
             ;
     }

@@ -269,9 +269,17 @@ void ld_report_params(FILE *out, const struct ld_report_in *in)
     fprintf(out, "%s\n", STARS);
     fprintf(out, "%s Test Parameters: \n", in->agg ? "Aggregate" : "Client");
     fprintf(out, "\tNumber of processes = %u\n", p);
-    fprintf(out, "\tRequested Load (NFS V%d operations/second) = %llu\n", c->nfs_version,
-            in->agg ? (unsigned long long)in->agg->requested_load
-                    : (unsigned long long)c->load);
+    if (c->trace_file[0]) { /* a replay asks for its trace's rate, not -l's */
+        char req[128];
+
+        ld_replay_requested(req, sizeof(req), c->trace_speed, in->stats, 1);
+        fprintf(out, "\tRequested Load = %s\n", req);
+    } else {
+        fprintf(out, "\tRequested Load (NFS V%d operations/second) = %llu\n",
+                c->nfs_version,
+                in->agg ? (unsigned long long)in->agg->requested_load
+                        : (unsigned long long)c->load);
+    }
     fprintf(out, "\tMaximum number of outstanding biod writes = %d\n", c->biod_writes);
     fprintf(out, "\tMaximum number of outstanding biod reads = %d\n", c->biod_reads);
     fprintf(out, "\tWarm-up time (seconds) = %d\n", c->warmup_s);
@@ -358,11 +366,18 @@ static void summary(FILE *out, const struct ld_report_in *in)
     if (!agg)
         fprintf(out, "FAST CALLS: %" PRIu64 "\n", t->fast);
     fprintf(out, "NFS MIXFILE: %s\n", mixname);
-    if (agg)
+    if (in->cfg->trace_file[0]) { /* the trace's rate, not -l's (docs/replay.md) */
+        char req[128];
+
+        ld_replay_requested(req, sizeof(req), in->cfg->trace_speed, in->stats,
+                            agg ? 1 : (unsigned)in->cfg->nclients);
+        fprintf(out, "%s REQUESTED LOAD: %s\n", agg ? "AGGREGATE" : "CLIENT", req);
+    } else if (agg) {
         fprintf(out, "AGGREGATE REQUESTED LOAD: %" PRIu64 " Ops/Sec \n",
                 agg->requested_load);
-    else
+    } else {
         fprintf(out, "CLIENT REQUESTED LOAD: %d Ops/Sec \n", in->cfg->load);
+    }
     fprintf(out, "TOTAL NFS OPERATIONS: %-8" PRIu64 "      TEST TIME: %" PRIu64 " Sec \n",
             t->good, ld_report_runtime_s(in));
     if (agg) {
@@ -677,7 +692,8 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_map_begin(y);
     cm_yaml_kv_double(y, "throughput_ops", (double)ld_report_ops_x100(in) / 100.0, 2);
     cm_yaml_kv_double(y, "avg_response_ms", (double)ld_report_resp_x100(in) / 100.0, 2);
-    cm_yaml_kv_int(y, "requested_load", in->cfg->load);
+    if (!in->cfg->trace_file[0]) /* a replay's is in its own section */
+        cm_yaml_kv_int(y, "requested_load", in->cfg->load);
     cm_yaml_kv_uint(y, "total_ops", s->op[NF_OP_TOTAL].good);
     cm_yaml_kv_uint(y, "failed_calls", s->op[NF_OP_TOTAL].bad);
     cm_yaml_kv_uint(y, "late_calls", s->op[NF_OP_TOTAL].late);
@@ -761,7 +777,8 @@ void ld_report_yaml_emit(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_str(y, "time", when);
     if (in->agg) {
         cm_yaml_kv_uint(y, "clients", in->agg->nclients);
-        cm_yaml_kv_uint(y, "aggregate_requested_load", in->agg->requested_load);
+        if (!in->cfg->trace_file[0])
+            cm_yaml_kv_uint(y, "aggregate_requested_load", in->agg->requested_load);
     }
     yaml_params(y, in->cfg);
     yaml_fileset(y, in);

@@ -61,6 +61,13 @@ static int yaml_exit_code(void)
     return row ? row->exit_code : LD_EXIT_USAGE;
 }
 
+int ld_run_replay_limit_s(const struct ld_config *cfg)
+{
+    if (cfg->prime_host[0]) /* the prime's STOP comes RUNTIME s after RUN */
+        return cfg->runtime_s;
+    return ld_config_was_set(cfg, "runtime") ? cfg->runtime_s : 0;
+}
+
 /* Reads the mix and block-size files (or the defaults) and sizes the file
  * set.  Returns 0 or an exit code with err set. */
 int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
@@ -100,6 +107,13 @@ int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *p
             return input_error(err);
         }
         su->plan = &plan;
+        ld_replay_plan_describe(log, prog, &plan, cfg->trace_speed,
+                                ld_run_replay_limit_s(cfg));
+        /* under sfs_mgr RUNTIME's STOP bounds it; -P replays nothing */
+        if (!cfg->prime_host[0] && !cfg->populate_only &&
+            ld_replay_plan_check_time(&plan, cfg->trace_speed, ld_run_replay_limit_s(cfg),
+                                      err, errlen) < 0)
+            return LD_EXIT_USAGE;
     }
     rc = ld_sizing_compute(cfg, &su->sizing);
     if (rc == -E2BIG) {
@@ -173,11 +187,15 @@ static int drive(struct ld_parent *p, const struct ld_config *cfg,
         return cm_errf(p->last_error, sizeof(p->last_error), "no answer on stdin"), -EIO;
     if (plan) {
         double s = ld_replay_expected_s(plan, cfg->trace_speed);
+        int limit = ld_run_replay_limit_s(cfg);
+
         ld_progress(log,
                     "Starting replay of %s: %llu records, %.3f s of trace at speed %g.",
                     cfg->trace_file, (unsigned long long)plan->records,
                     (double)plan->trace_ns / 1e9, cfg->trace_speed);
-        rc = ld_parent_phase(p, LD_MSG_RUN, 0,
+        if (limit > 0 && (s == 0 || s > limit)) /* -t ends it (docs/replay.md) */
+            s = limit;
+        rc = ld_parent_phase(p, LD_MSG_RUN, (uint32_t)limit,
                              s > 0 ? (unsigned)s + PHASE_SLACK_S : PHASE_INIT_S);
         if (rc == 0)
             ld_progress(log, "Completed.");

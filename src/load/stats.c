@@ -182,6 +182,8 @@ static void visit_all(struct visit *v, struct ld_stats *a, const struct ld_stats
     v->u64(v, &a->replay_bytes_written, &b->replay_bytes_written);
     v->max64(v, &a->replay_run_ns, &b->replay_run_ns);
     v->max64(v, &a->replay_trace_ns, &b->replay_trace_ns);
+    v->max64(v, &a->replay_trace_records, &b->replay_trace_records);
+    v->u64(v, &a->replay_cut, &b->replay_cut);
     visit_hist(v, &a->replay_late, &b->replay_late);
     v->max64(v, &a->replay_late.max_us, &b->replay_late.max_us);
 }
@@ -224,7 +226,7 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 3u
+#define WIRE_VERSION 4u
 
 static void put64(struct visit *v, uint64_t *a, const uint64_t *b)
 {

@@ -82,10 +82,13 @@ struct ld_stats {
     uint64_t ended_early;            /* enum ld_end_cause (max) */
     /* trace replay (replay.h): counters add over processes; run_ns and
      * trace_ns keep the largest; late holds each call's lateness (actual
-     * minus planned issue time, us) */
+     * minus planned issue time, us); trace_records (the whole trace's,
+     * every process knows it) keeps the largest; cut counts the processes
+     * whose replay the run time (-t, sfs_mgr's STOP) ended early */
     uint64_t replay_records, replay_calls, replay_skipped, replay_behind;
     uint64_t replay_bytes_read, replay_bytes_written;
     uint64_t replay_run_ns, replay_trace_ns;
+    uint64_t replay_trace_records, replay_cut;
     struct cm_hist replay_late;
 };
 

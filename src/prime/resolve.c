@@ -32,6 +32,7 @@
 #include "common/rc.h"
 #include "common/text.h"
 #include "load/options.h"
+#include "load/replay.h"
 #include "nfs/nf_spec.h"
 #include "prime/pr_int.h"
 #include "common/alloc.h"
@@ -779,6 +780,37 @@ static void final_check(struct pr_run *run, struct cm_rc *rc)
         cm_rc_error(rc, NULL, "the clients would refuse their options: %s", err);
 }
 
+/* A replay point whose trace lasts longer at its speed than RUNTIME is cut
+ * by STOP: say so before the run (and in --check), once per such point.
+ * The prime reads the trace for its duration; a trace it cannot read is
+ * the clients' to refuse, so that only costs the warning. */
+static void check_replay_time(struct pr_run *run, struct cm_rc *rc)
+{
+    struct ld_replay_plan plan;
+    char err[CM_ERR_LEN];
+    unsigned k;
+
+    if (rc->errors || !run->cfg.trace_file[0] || run->speeds == NULL)
+        return;
+    if (ld_replay_plan_build(&plan, &run->cfg, NULL, err, sizeof(err)) < 0) {
+        cm_rc_warning(rc, cm_rc_get(rc, "TRACE_FILE"),
+                      "cannot tell whether RUNTIME cuts the replay: %s", err);
+        return;
+    }
+    for (k = 0; k < run->npoints; k++) {
+        double need = ld_replay_expected_s(&plan, run->speeds[k]);
+
+        if (need > run->cfg.runtime_s)
+            cm_rc_warning(rc, cm_rc_get(rc, "RUNTIME"),
+                          "%d s is shorter than point %u's replay (the trace's "
+                          "%.3f s at speed %g = %.3f s): STOP cuts it, the records due "
+                          "later are not replayed",
+                          run->cfg.runtime_s, k + 1, (double)plan.trace_ns / 1e9,
+                          run->speeds[k], need);
+    }
+    ld_replay_plan_free(&plan);
+}
+
 int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FILE *diag)
 {
     struct cm_rc rc;
@@ -834,6 +866,7 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
                 run->cfg.src[i] = CM_SRC_RC;
     }
     final_check(run, &rc);
+    check_replay_time(run, &rc);
     r = rc.errors ? -EINVAL : 0;
     cm_rc_free(&rc);
     return r;

@@ -294,7 +294,8 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
         const struct pr_point *p = &pts[k];
         cm_yaml_map_begin(y);
         cm_yaml_kv_uint(y, "run", k + 1);
-        cm_yaml_kv_uint(y, "requested_load", p->load);
+        if (!run->cfg.trace_file[0]) /* a replay's is in aggregate.replay */
+            cm_yaml_kv_uint(y, "requested_load", p->load);
         cm_yaml_kv_bool(y, "finished", p->finished);
         if (!p->finished) {
             cm_yaml_kv_str(y, "error", p->error);

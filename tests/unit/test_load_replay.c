@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <string.h>
 
 #include "load/options.h"
@@ -154,6 +155,45 @@ static void partition_covers_every_process(void **state)
         assert_int_equal(seen[g], 100);
 }
 
+/* A replay longer than a day needs -t (or a higher speed); the rate a
+ * replay asks for is records / (duration / speed). */
+static void long_replay_needs_a_limit(void **state)
+{
+    struct ld_replay_plan p;
+    struct ld_stats st;
+    char err[512], buf[128];
+
+    (void)state;
+    memset(&p, 0, sizeof(p));
+    snprintf(p.file, sizeof(p.file), "t.trace");
+    p.records = 9;
+    p.trace_ns = 2 * 86400ll * 1000000000ll; /* two days */
+    assert_int_equal(ld_replay_plan_check_time(&p, 1, 0, err, sizeof(err)), -E2BIG);
+    assert_non_null(
+        strstr(err, "t.trace: the replay would take 172800.000 s (2.0 days)"));
+    assert_non_null(strstr(err, "pass -t SEC"));
+    assert_non_null(strstr(err, "--speed 2 or more"));
+    assert_int_equal(ld_replay_plan_check_time(&p, 1, 5, err, sizeof(err)), 0);
+    assert_int_equal(ld_replay_plan_check_time(&p, 2, 0, err, sizeof(err)), 0);
+    assert_int_equal(ld_replay_plan_check_time(&p, 0, 0, err, sizeof(err)), 0);
+    p.trace_ns += 1; /* a hair over: speed 2 is not enough */
+    assert_int_equal(ld_replay_plan_check_time(&p, 2, 0, err, sizeof(err)), -E2BIG);
+    assert_non_null(strstr(err, "--speed 3 or more"));
+
+    memset(&st, 0, sizeof(st));
+    st.replay_trace_records = 11;
+    st.replay_trace_ns = 2450000000ull;
+    ld_replay_requested(buf, sizeof(buf), 2, &st, 1);
+    assert_string_equal(buf, "8.98 records/s (the trace at speed 2)");
+    ld_replay_requested(buf, sizeof(buf), 1, &st, 2);
+    assert_string_equal(buf, "4.49 records/s (the trace at speed 1, over 2 clients)");
+    ld_replay_requested(buf, sizeof(buf), 0, &st, 1);
+    assert_string_equal(buf, "as fast as the window allows (speed 0)");
+    st.replay_trace_ns = 0; /* every record at time 0 */
+    ld_replay_requested(buf, sizeof(buf), 1, &st, 1);
+    assert_string_equal(buf, "as fast as the window allows (speed 1)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +203,7 @@ int main(void)
         cmocka_unit_test(malformed_stops_with_position),
         cmocka_unit_test(masta_and_sysio_units),
         cmocka_unit_test(partition_covers_every_process),
+        cmocka_unit_test(long_replay_needs_a_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
