@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test_core_oom_runs.c - out-of-memory paths of the entry points that run
+ * against a server: `sfs -V`'s validation suite (vd_run) against sfs_nfsd's
+ * server on loopback (its read-back goes through libnfs, which needs a real
+ * socket), and sfs_ping's loop (nf_ping_prepare, nf_ping_run) against the
+ * server core on socketpairs (helpers/th_core.h).  Each allocation of the
+ * test's thread fails in turn, once and for good (helpers/th_oom.h,
+ * common/alloc.h); the server runs in its own thread, outside the hook.
+ * Every run must end with the documented error and a message: the
+ * validation with an E line and "validation terminated with errors" (never
+ * a W, which would blame the server), the ping with -ENOMEM or its text.
+ * The ASan build checks that nothing leaks.  Network safety: loopback
+ * only. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "helpers/th_core.h"
+#include "helpers/th_oom.h"
+#include "nfs/nf_ping.h"
+#include "validate/vd.h"
+
+/* ---- sfs_nfsd's server on loopback, in a thread ------------------------- */
+
+struct srv {
+    struct sv_server *s;
+    pthread_t thread;
+    volatile sig_atomic_t stop, dump;
+    int rc;
+    char err[CM_ERR_LEN];
+    char url[160]; /* nfs://127.0.0.1:NFS/export?mountport=MNT */
+};
+
+static void on_usr1(int sig)
+{
+    (void)sig;
+}
+
+static void *serve(void *arg)
+{
+    struct srv *v = arg;
+
+    v->rc = sv_server_run(v->s, &v->stop, &v->dump, v->err, sizeof(v->err));
+    return NULL;
+}
+
+static void srv_start(struct srv *v)
+{
+    struct sv_config cfg;
+    char line[256], nfs[80], mnt[80];
+    const char *np, *mp;
+
+    memset(v, 0, sizeof(*v));
+    sv_config_defaults(&cfg);
+    cfg.bind_addr = "127.0.0.1";
+    cfg.nfs_port = cfg.mount_port = 0; /* free ports */
+    cfg.instance = 1;
+    v->s = sv_server_create(&cfg, v->err, sizeof(v->err));
+    if (v->s == NULL)
+        fail_msg("server: %s", v->err);
+    sv_server_ready_line(v->s, line, sizeof(line));
+    assert_int_equal(sscanf(line, "ready nfs %79s udp,tcp mount %79s udp,tcp", nfs, mnt),
+                     2);
+    np = strrchr(nfs, ':');
+    mp = strrchr(mnt, ':');
+    assert_non_null(np);
+    assert_non_null(mp);
+    snprintf(v->url, sizeof(v->url), "nfs://127.0.0.1:%d/export?mountport=%d",
+             atoi(np + 1), atoi(mp + 1));
+    assert_int_equal(pthread_create(&v->thread, NULL, serve, v), 0);
+}
+
+static void srv_stop(struct srv *v)
+{
+    v->stop = 1;
+    assert_int_equal(pthread_kill(v->thread, SIGUSR1), 0);
+    assert_int_equal(pthread_join(v->thread, NULL), 0);
+    assert_int_equal(v->rc, 0);
+    sv_server_destroy(v->s);
+}
+
+/* ---- the validation suite ------------------------------------------------ */
+
+struct val {
+    struct srv srv;
+    int version;
+};
+
+/* A fresh server each run: an earlier run's leftovers would change the
+ * allocations of the next (validatedir emptied or made). */
+static void val_setup(void *ctx)
+{
+    struct val *x = ctx;
+
+    srv_start(&x->srv);
+}
+
+static void val_teardown(void *ctx)
+{
+    struct val *x = ctx;
+
+    srv_stop(&x->srv);
+}
+
+/* vd_run at level 1 into a memory stream: 0 when it passed; -ENOMEM with
+ * the E line in err when it failed as it must (an E saying "memory", the
+ * final line, no W);
+ * -EINVAL with the text otherwise. */
+static int val_op(void *ctx, char *err, size_t errlen)
+{
+    struct val *x = ctx;
+    struct vd_opts o;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    const char *e, *end = "validation terminated with errors\n";
+    int result, rc;
+
+    assert_non_null(out);
+    vd_opts_init(&o);
+    o.nfs_version = x->version;
+    o.tcp = x->version == 3;
+    o.mount = x->srv.url;
+    o.prog = x->version == 3 ? "sfs3" : "sfs";
+    result = vd_run(&o, out, NULL);
+    fclose(out);
+    e = strstr(text, "E: ");
+    if (result == VD_PASSED)
+        rc = 0;
+    else if (e == NULL || strstr(text, "W: ") != NULL || len < strlen(end) ||
+             strcmp(text + len - strlen(end), end) != 0)
+        rc = cm_errf(err, errlen, "not an E and the final line: %s", text);
+    else {
+        snprintf(err, errlen, "%.*s", (int)strcspn(e, "\n"), e);
+        rc = -ENOMEM;
+        if (strstr(err, "memory") == NULL) /* the reason, not a symptom */
+            rc = cm_errf(err, errlen, "E line without the reason: %s", text);
+    }
+    free(text);
+    return rc;
+}
+
+/* The allocations of nf_umount at the end of a session of this version
+ * (its UMNT client): a courtesy whose failure is ignored by design. */
+static long umount_allocations(struct val *x)
+{
+    struct nf_mount_opts mo;
+    struct nf_mount m;
+    char err[CM_ERR_LEN];
+    unsigned long before;
+
+    srv_start(&x->srv);
+    nf_mount_opts_init(&mo, x->version);
+    mo.transport = mo.mount_transport = x->version == 3 ? RP_TCP : RP_UDP;
+    if (nf_mount(&m, x->srv.url, &mo, err, sizeof(err)) < 0)
+        fail_msg("mount: %s", err);
+    before = cm_alloc_count();
+    nf_umount(&m);
+    srv_stop(&x->srv);
+    return (long)(cm_alloc_count() - before);
+}
+
+/* A whole validation makes a few dozen allocations in this thread (its
+ * context, the mount session's clients, the I/O buffers, the read-back's
+ * libnfs context), each failing in turn: VD_FAILED with an E line, never a
+ * W that blames the server, never a pass (but for the UMNT at the end). */
+static void validation_runs_out_of_memory_with_an_error_line(void **state)
+{
+    struct val x = {.version = *(int *)*state};
+    struct th_oom_case c = {"vd_run", val_setup, val_op, val_teardown, -ENOMEM, 0};
+
+    c.courtesy_tail = umount_allocations(&x);
+    assert_true(c.courtesy_tail >= 1);
+    assert_true(th_oom_check(&c, &x) > 10);
+}
+
+static int v2 = 2, v3 = 3;
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_prestate(validation_runs_out_of_memory_with_an_error_line, &v3),
+        cmocka_unit_test_prestate(validation_runs_out_of_memory_with_an_error_line, &v2),
+    };
+
+    signal(SIGUSR1, on_usr1);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
