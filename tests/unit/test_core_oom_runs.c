@@ -184,13 +184,104 @@ static void validation_runs_out_of_memory_with_an_error_line(void **state)
     assert_true(th_oom_check(&c, &x) > 10);
 }
 
+/* ---- sfs_ping's loop ------------------------------------------------------ */
+
+struct ping {
+    struct th_core t;
+    int version;
+    int op;
+};
+
+static void ping_setup(void *ctx)
+{
+    struct ping *x = ctx;
+
+    assert_int_equal(th_core_start_pairs(&x->t, NULL, x->version == 3 ? 4 : 0,
+                                         x->version == 3 ? 0 : 4),
+                     0);
+}
+
+static void ping_teardown(void *ctx)
+{
+    struct ping *x = ctx;
+
+    th_core_stop(&x->t);
+}
+
+/* What sfs_ping does (src/bin/sfs_ping.c): mount, prepare, run 40 calls
+ * with 4 in flight, unmount; the error text as it makes it. */
+static int ping_op(void *ctx, char *err, size_t errlen)
+{
+    struct ping *x = ctx;
+    static struct nf_ping p;
+    struct nf_ping_cfg cfg;
+    struct nf_mount_opts mo;
+    struct nf_mount m;
+    char why[CM_ERR_LEN];
+    int rc;
+
+    nf_mount_opts_init(&mo, x->version);
+    mo.transport = mo.mount_transport = x->version == 3 ? RP_TCP : RP_UDP;
+    mo.connect = th_core_connect;
+    mo.connect_data = &x->t;
+    rc = nf_mount(&m, "core:/export", &mo, err, errlen);
+    if (rc < 0)
+        return rc;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.op = x->op;
+    cfg.count = 40;
+    cfg.outstanding = 4;
+    rc = nf_ping_prepare(&p, &cfg, &m, m.nfs, why, sizeof(why));
+    if (rc < 0)
+        cm_errf(err, errlen, "prepare: %s", why);
+    if (rc == 0 && (rc = nf_ping_run(&p)) < 0)
+        cm_errf(err, errlen, "run: %s", rp_status_text(rc));
+    if (rc == 0 && (p.completed != 40 || p.rpc_errors != 0 || p.nfs_errors != 0))
+        rc = cm_errf(err, errlen, "%lld calls, %lld failed (%s), %lld NFS errors",
+                     (long long)p.completed, (long long)p.rpc_errors, p.first_error,
+                     (long long)p.nfs_errors);
+    nf_umount(&m);
+    return rc;
+}
+
+/* Each allocation of a whole ping (mount, prepare, loop) fails in turn:
+ * -ENOMEM with its text, never a short count taken for a result. */
+static void ping_runs_out_of_memory_cleanly(void **state)
+{
+    const int *arg = *state; /* version, op */
+    struct ping x = {.version = arg[0], .op = arg[1]};
+    struct th_oom_case c = {"ping", ping_setup, ping_op, ping_teardown, -ENOMEM, 0};
+    struct nf_mount_opts mo;
+    struct nf_mount m;
+    char err[CM_ERR_LEN];
+    unsigned long before;
+
+    /* the UMNT at the end is a courtesy (nf_umount ignores its failure) */
+    ping_setup(&x);
+    nf_mount_opts_init(&mo, x.version);
+    mo.transport = mo.mount_transport = x.version == 3 ? RP_TCP : RP_UDP;
+    mo.connect = th_core_connect;
+    mo.connect_data = &x.t;
+    assert_int_equal(nf_mount(&m, "core:/export", &mo, err, sizeof(err)), 0);
+    before = cm_alloc_count();
+    nf_umount(&m);
+    c.courtesy_tail = (long)(cm_alloc_count() - before);
+    ping_teardown(&x);
+    assert_true(th_oom_check(&c, &x) > 5);
+}
+
 static int v2 = 2, v3 = 3;
+static int ping_v3_getattr[] = {3, NF_PING_GETATTR}, ping_v2_lookup[] = {2, NF_PING_LOOKUP},
+           ping_v3_null[] = {3, NF_PING_NULL};
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_prestate(validation_runs_out_of_memory_with_an_error_line, &v3),
         cmocka_unit_test_prestate(validation_runs_out_of_memory_with_an_error_line, &v2),
+        cmocka_unit_test_prestate(ping_runs_out_of_memory_cleanly, ping_v3_getattr),
+        cmocka_unit_test_prestate(ping_runs_out_of_memory_cleanly, ping_v2_lookup),
+        cmocka_unit_test_prestate(ping_runs_out_of_memory_cleanly, ping_v3_null),
     };
 
     signal(SIGUSR1, on_usr1);
