@@ -364,22 +364,19 @@ static void heap_swap(struct delayed *a, struct delayed *b)
 }
 
 /* Holds a reply until d->due_ns.  Returns 0, or -1 when it was lost
- * (the heap is full or out of memory; d->data is freed). */
+ * (d->data NULL: no memory for it, the heap is full or out of memory;
+ * d->data is freed), counted in the stats. */
 static int heap_push(struct sv_server *s, struct delayed *d)
 {
     size_t i;
 
-    if (s->nheap == MAX_DELAYED) {
-        free(d->data); /* bounded: beyond this the reply is lost, as a
-                          congested network would lose it */
+    /* bounded: beyond MAX_DELAYED the reply is lost, as a congested
+     * network would lose it */
+    if (d->data == NULL || s->nheap == MAX_DELAYED ||
+        (s->heap == NULL && (s->heap = cm_malloc(MAX_DELAYED * sizeof(*s->heap))) == NULL)) {
+        free(d->data);
+        s->stats.delayed_lost++;
         return -1;
-    }
-    if (s->heap == NULL) {
-        s->heap = cm_malloc(MAX_DELAYED * sizeof(*s->heap));
-        if (s->heap == NULL) {
-            free(d->data);
-            return -1;
-        }
     }
     i = s->nheap++;
     s->heap[i] = *d;
@@ -479,9 +476,8 @@ static int conn_answer(struct sv_server *s, int ci, const uint8_t *msg, size_t l
     if (r.delay_ns) {
         struct delayed d = {cm_now_ns() + r.delay_ns, -1, ci, c->gen, {0}, 0, r.len + 4,
                             cm_malloc(r.len + 4)};
-        if (d.data == NULL)
-            return 0;
-        memcpy(d.data, s->reply, r.len + 4);
+        if (d.data != NULL)
+            memcpy(d.data, s->reply, r.len + 4);
         if (heap_push(s, &d) == 0)
             c->delayed_bytes += r.len + 4;
         return 0;
@@ -642,10 +638,9 @@ static void udp_read(struct sv_server *s, int fd)
         if (r.delay_ns) {
             struct delayed d = {cm_now_ns() + r.delay_ns, fd, -1, 0, ss, alen, r.len,
                                 cm_malloc(r.len)};
-            if (d.data != NULL) {
+            if (d.data != NULL)
                 memcpy(d.data, s->reply, r.len);
-                (void)heap_push(s, &d); /* a reply lost when full, as UDP may */
-            }
+            (void)heap_push(s, &d); /* a reply lost when full, as UDP may */
             continue;
         }
         /* a full socket buffer loses the reply, as UDP may */

@@ -164,6 +164,8 @@ struct sv_conn_stats {
                                    its undrained replies passed the 4 MiB mark */
     uint64_t buffer_bytes;      /* connection buffers held now */
     uint64_t buffer_bytes_peak; /* the most they ever held */
+    uint64_t delayed_lost;      /* delayed replies (--delay-us) lost: the delay heap
+                                   full (65 536 held) or no memory to hold them */
 };
 
 /* Writes the per-procedure counters (and, when conns is not NULL, the

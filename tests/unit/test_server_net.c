@@ -7,7 +7,8 @@
  * and on one port for both programs, IPv6 peers, a port in use and a bad
  * bind address named in one line, the connection counters, a stats dump
  * on request, and delayed replies (--delay-us) answered in order or freed
- * when the server stops first.  Network safety: loopback only. */
+ * when the server stops first, or lost and counted when there is no
+ * memory to hold them.  Network safety: loopback only. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,6 +39,7 @@ struct srv {
     char err[CM_ERR_LEN];
     char url[160]; /* nfs://ADDR:NFS/export?mountport=MNT */
     uint16_t nfs_port, mnt_port;
+    long fail_nth; /* the server thread's allocations fail from this one on */
 };
 
 static void on_usr1(int sig)
@@ -49,7 +51,9 @@ static void *serve(void *arg)
 {
     struct srv *v = arg;
 
+    cm_alloc_fail_nth(v->fail_nth, 1); /* this thread's hook; 0: off */
     v->rc = sv_server_run(v->s, &v->stop, &v->dump, v->err, sizeof(v->err));
+    cm_alloc_fail_off();
     return NULL;
 }
 
@@ -61,13 +65,15 @@ static uint16_t port_of(const char *hostport)
     return c ? (uint16_t)atoi(c + 1) : 0;
 }
 
-/* Creates a server from cfg and runs it in a thread.  Returns 0, or -1
- * with the reason in v->err (nothing started). */
-static int srv_start(struct srv *v, const struct sv_config *cfg)
+/* Creates a server from cfg and runs it in a thread whose allocations
+ * fail from the fail_nth on (0: none).  Returns 0, or -1 with the reason
+ * in v->err (nothing started). */
+static int srv_start_failing(struct srv *v, const struct sv_config *cfg, long fail_nth)
 {
     char line[256], nfs[80], mnt[80];
 
     memset(v, 0, sizeof(*v));
+    v->fail_nth = fail_nth;
     v->s = sv_server_create(cfg, v->err, sizeof(v->err));
     if (v->s == NULL)
         return -1;
@@ -81,6 +87,11 @@ static int srv_start(struct srv *v, const struct sv_config *cfg)
              v->mnt_port);
     assert_int_equal(pthread_create(&v->thread, NULL, serve, v), 0);
     return 0;
+}
+
+static int srv_start(struct srv *v, const struct sv_config *cfg)
+{
+    return srv_start_failing(v, cfg, 0);
 }
 
 /* Wakes the loop (SIGUSR1 interrupts its ppoll) after setting a flag. */
@@ -313,6 +324,52 @@ static void delayed_replies_are_all_sent_after_their_delay(void **state)
     srv_stop(&v);
 }
 
+/* A delayed reply the server has no memory to hold is lost, as a
+ * congested network would lose it, and counted (delayed_lost), never
+ * dropped without a trace; the server goes on serving. */
+static void a_delayed_reply_without_memory_is_counted_as_lost(void **state)
+{
+    struct sockaddr_in sin;
+    struct sv_config cfg;
+    struct sv_conn_stats st;
+    struct rp_client_opts o;
+    struct rp_client *c;
+    struct srv v;
+    nf_void none = {0};
+    char err[CM_ERR_LEN];
+
+    (void)state;
+    loopback_config(&cfg, "127.0.0.1");
+    cfg.fault.seed = 1;
+    cfg.fault.delay_us = 1000;
+    assert_int_equal(srv_start_failing(&v, &cfg, 1), 0);
+    memset(&sin, 0, sizeof(sin));
+    sin.sin_family = AF_INET;
+    sin.sin_port = htons(v.nfs_port);
+    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    rp_client_opts_init(&o);
+    o.transport = RP_UDP;
+    o.udp_tries = 1;
+    assert_int_equal(rp_client_open(&c, (struct sockaddr *)&sin, sizeof(sin),
+                                    NFS3_PROGRAM, NFS_V3, &o, 2000, err, sizeof(err)),
+                     0);
+    for (int i = 0; i < 3; i++) {
+        struct rp_call call;
+        int rc;
+
+        assert_int_equal(nf_call_init(&call, c, NFSPROC3_NULL, &none, &none, NULL, NULL),
+                         0);
+        call.timeout_ms = 100;
+        rc = rp_call_sync(c, &call);
+        assert_int_equal(rc == 0 ? call.status : rc, RP_ERR_TIMEDOUT);
+    }
+    rp_client_close(c);
+    srv_halt(&v);
+    sv_server_conn_stats(v.s, &st);
+    assert_int_equal(st.delayed_lost, 3);
+    sv_server_destroy(v.s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +379,7 @@ int main(void)
         cmocka_unit_test(a_port_in_use_and_a_bad_address_are_one_line_each),
         cmocka_unit_test(a_stats_dump_on_request),
         cmocka_unit_test(delayed_replies_are_all_sent_after_their_delay),
+        cmocka_unit_test(a_delayed_reply_without_memory_is_counted_as_lost),
     };
     struct sigaction sa;
     sigset_t usr1;
