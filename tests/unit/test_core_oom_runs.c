@@ -8,7 +8,10 @@
  * common/alloc.h); the server runs in its own thread, outside the hook.
  * Every run must end with the documented error and a message: the
  * validation with an E line and "validation terminated with errors" (never
- * a W, which would blame the server), the ping with -ENOMEM or its text.
+ * a W, which would blame the server), the ping with -ENOMEM or its text,
+ * a trace replay (a load child's MOUNT, INIT and RUN, against sfs_nfsd's
+ * server: its tree is made through libnfs) with -ENOMEM and the child's
+ * last error.
  * The ASan build checks that nothing leaks.  Network safety: loopback
  * only. */
 #include <setjmp.h>
@@ -27,6 +30,9 @@
 #include "common/alloc.h"
 #include "helpers/th_core.h"
 #include "helpers/th_oom.h"
+#include "load/ld_int.h"
+#include "load/options.h"
+#include "load/replay.h"
 #include "nfs/nf_ping.h"
 #include "validate/vd.h"
 
@@ -270,6 +276,88 @@ static void ping_runs_out_of_memory_cleanly(void **state)
     assert_true(th_oom_check(&c, &x) > 5);
 }
 
+/* ---- a running trace replay ------------------------------------------------ */
+
+struct replay {
+    struct srv srv;
+    struct ld_config cfg;
+    struct ld_setup su;
+    struct ld_replay_plan plan;
+    char *mounts[1];
+    struct ld_child c;
+};
+
+/* A fresh server each run (the replay's tree made anew); the mount point
+ * names its ports. */
+static void replay_setup(void *ctx)
+{
+    struct replay *x = ctx;
+
+    srv_start(&x->srv);
+    x->mounts[0] = x->srv.url;
+}
+
+static void replay_teardown(void *ctx)
+{
+    struct replay *x = ctx;
+
+    ld_child_free(&x->c);
+    srv_stop(&x->srv);
+}
+
+/* A child's replay as its parent drives it: MOUNT (the session, the
+ * replay's tables), INIT (the trace's files made), RUN (every record as
+ * fast as possible); 0 or the child's -errno with its last error. */
+static int replay_op(void *ctx, char *err, size_t errlen)
+{
+    struct replay *x = ctx;
+    struct ld_child *c = &x->c;
+    int rc = ld_child_init(c, &x->su, 0, -1);
+
+    if (rc == 0)
+        rc = ld_replay_phase(c, LD_MSG_MOUNT);
+    if (rc == 0)
+        rc = ld_replay_phase(c, LD_MSG_INIT);
+    if (rc == 0)
+        rc = ld_replay_phase(c, LD_MSG_RUN);
+    if (rc == 0 && c->stats.op[NF_OP_TOTAL].good < 10)
+        rc = cm_errf(err, errlen, "%llu calls replayed",
+                     (unsigned long long)c->stats.op[NF_OP_TOTAL].good);
+    if (rc < 0 && err[0] == '\0')
+        snprintf(err, errlen, "%s", c->last_error);
+    return rc;
+}
+
+/* The SPC example replayed by one child over NFSv3/TCP against sfs_nfsd's
+ * server (the replay's tree is made through libnfs), each allocation of the child failing in turn (its mount session and the
+ * replay's tables; the timed run itself allocates nothing): -ENOMEM with
+ * the child's last error. */
+static void a_replay_runs_out_of_memory_cleanly(void **state)
+{
+    static struct replay x;
+    const struct th_oom_case c = {"replay", replay_setup, replay_op, replay_teardown,
+                                  -ENOMEM, 0};
+    char err[CM_ERR_LEN];
+
+    (void)state;
+    memset(&x, 0, sizeof(x));
+    ld_config_defaults(&x.cfg, 3);
+    x.cfg.tcp = 1;
+    x.cfg.procs = 1;
+    x.cfg.trace_speed = 0; /* as fast as possible */
+    snprintf(x.cfg.trace_file, sizeof(x.cfg.trace_file), "%s",
+             "tests/fixtures/spc/seed-example.spc");
+    x.mounts[0] = "127.0.0.1:1:/export"; /* replay_setup's server's, each run */
+    x.cfg.mounts = x.mounts;
+    x.cfg.nmounts = 1;
+    assert_int_equal(ld_run_setup(&x.su, &x.cfg, "sfs3", stdout, stderr, err, sizeof(err)),
+                     0);
+    assert_int_equal(ld_replay_plan_build(&x.plan, &x.cfg, NULL, err, sizeof(err)), 0);
+    x.su.plan = &x.plan;
+    assert_true(th_oom_check(&c, &x) > 5);
+    ld_replay_plan_free(&x.plan);
+}
+
 static int v2 = 2, v3 = 3;
 static int ping_v3_getattr[] = {3, NF_PING_GETATTR}, ping_v2_lookup[] = {2, NF_PING_LOOKUP},
            ping_v3_null[] = {3, NF_PING_NULL};
@@ -282,6 +370,7 @@ int main(void)
         cmocka_unit_test_prestate(ping_runs_out_of_memory_cleanly, ping_v3_getattr),
         cmocka_unit_test_prestate(ping_runs_out_of_memory_cleanly, ping_v2_lookup),
         cmocka_unit_test_prestate(ping_runs_out_of_memory_cleanly, ping_v3_null),
+        cmocka_unit_test(a_replay_runs_out_of_memory_cleanly),
     };
 
     signal(SIGUSR1, on_usr1);
