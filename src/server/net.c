@@ -482,7 +482,11 @@ static int conn_answer(struct sv_server *s, int ci, const uint8_t *msg, size_t l
             c->delayed_bytes += r.len + 4;
         return 0;
     }
-    return conn_queue(c, s->reply, r.len + 4);
+    if (conn_queue(c, s->reply, r.len + 4) != 0) {
+        s->stats.closed_no_memory++; /* the caller closes it */
+        return -ENOMEM;
+    }
+    return 0;
 }
 
 /* Answers the records in data[0..n): new bytes in s->rbuf, or (from_pend)
@@ -508,16 +512,20 @@ static int conn_feed(struct sv_server *s, int ci, int from_pend)
                 c->pend_off += off;
                 return 0;
             }
-            if (c->pend == NULL && (c->pend = cm_malloc(READ_BUF)) == NULL)
+            if (c->pend == NULL && (c->pend = cm_malloc(READ_BUF)) == NULL) {
+                s->stats.closed_no_memory++;
                 return -1;
+            }
             memcpy(c->pend, data + off, n - off); /* n <= READ_BUF */
             c->pend_off = 0;
             c->pend_len = n - off;
             return 0;
         }
         k = rp_recmark_feed(&c->rm, data + off, n - off, &rec, &len);
-        if (k < 0)
+        if (k < 0) { /* a record too large, or no memory to hold it */
+            s->stats.closed_no_memory += k == -ENOMEM;
             return -1;
+        }
         off += (size_t)k;
         if (rec != NULL && conn_answer(s, ci, rec, len) != 0)
             return -1;
@@ -676,9 +684,11 @@ static uint64_t send_due(struct sv_server *s)
         } else if (s->conns[d.conn].fd >= 0 && s->conns[d.conn].gen == d.gen) {
             struct conn *c = &s->conns[d.conn];
             assert(c->delayed_bytes >= d.len);
+            int bad = conn_queue(c, d.data, d.len) != 0;
+
             c->delayed_bytes -= d.len;
-            conn_settle(s, d.conn,
-                        conn_queue(c, d.data, d.len) != 0 || conn_flush(c) != 0);
+            s->stats.closed_no_memory += (uint64_t)bad;
+            conn_settle(s, d.conn, bad || conn_flush(c) != 0);
         }
         free(d.data);
     }

@@ -29,6 +29,7 @@
 #include "helpers/th_core.h" /* th_root_type */
 #include "helpers/th_text.h"
 #include "nfs/nf.h"
+#include "rpc/recmark.h"
 #include "server/sv.h"
 
 struct srv {
@@ -40,6 +41,7 @@ struct srv {
     char url[160]; /* nfs://ADDR:NFS/export?mountport=MNT */
     uint16_t nfs_port, mnt_port;
     long fail_nth; /* the server thread's allocations fail from this one on */
+    unsigned long failed; /* ... and how many did */
 };
 
 static void on_usr1(int sig)
@@ -53,6 +55,7 @@ static void *serve(void *arg)
 
     cm_alloc_fail_nth(v->fail_nth, 1); /* this thread's hook; 0: off */
     v->rc = sv_server_run(v->s, &v->stop, &v->dump, v->err, sizeof(v->err));
+    v->failed = cm_alloc_failed();
     cm_alloc_fail_off();
     return NULL;
 }
@@ -370,6 +373,70 @@ static void a_delayed_reply_without_memory_is_counted_as_lost(void **state)
     sv_server_destroy(v.s);
 }
 
+/* Each allocation of the server thread fails in turn, for good, while a
+ * TCP peer makes NULL calls (its connection's reply queue): the peer's
+ * calls fail at once
+ * (the connection closed), never hang; the closure is counted
+ * (closed_no_memory) and the server stops cleanly. */
+static void a_connection_without_memory_is_closed_and_counted(void **state)
+{
+    struct sockaddr_in sin;
+    struct sv_config cfg;
+    struct sv_conn_stats st;
+    long n;
+
+    (void)state;
+    loopback_config(&cfg, "127.0.0.1");
+    for (n = 1;; n++) {
+        struct rp_client_opts o;
+        struct rp_client *c;
+        struct srv v;
+        char err[CM_ERR_LEN];
+        int ok = 0;
+
+        assert_true(n < 50);
+        assert_int_equal(srv_start_failing(&v, &cfg, n), 0);
+        memset(&sin, 0, sizeof(sin));
+        sin.sin_family = AF_INET;
+        sin.sin_port = htons(v.nfs_port);
+        sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        rp_client_opts_init(&o);
+        o.transport = RP_TCP;
+        assert_int_equal(rp_client_open(&c, (struct sockaddr *)&sin, sizeof(sin),
+                                        NFS3_PROGRAM, NFS_V3, &o, 2000, err, sizeof(err)),
+                         0);
+        for (int i = 0; i < 4; i++) {
+            struct rp_call call;
+            nf_void none = {0};
+            int rc;
+
+            assert_int_equal(
+                nf_call_init(&call, c, NFSPROC3_NULL, &none, &none, NULL, NULL), 0);
+            call.timeout_ms = 5000; /* a hang would show as a timeout */
+            rc = rp_call_sync(c, &call);
+            if (rc == 0)
+                rc = call.status;
+            /* lost, then the client closed after that error */
+            assert_true(rc == 0 || rc == RP_ERR_CONNRESET || rc == -ENOTCONN);
+            ok += rc == 0;
+        }
+        rp_client_close(c);
+        srv_halt(&v);
+        sv_server_conn_stats(v.s, &st);
+        sv_server_destroy(v.s);
+        if (v.failed == 0) {
+            assert_int_equal(ok, 4);
+            assert_int_equal(st.closed_no_memory, 0);
+            break;
+        }
+        assert_true(ok < 4);
+        assert_int_equal(st.closed_no_memory, 1);
+        assert_int_equal(st.open, 0);
+        assert_int_equal(st.buffer_bytes, 0);
+    }
+    assert_true(n > 1); /* the reply queue */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -380,6 +447,7 @@ int main(void)
         cmocka_unit_test(a_stats_dump_on_request),
         cmocka_unit_test(delayed_replies_are_all_sent_after_their_delay),
         cmocka_unit_test(a_delayed_reply_without_memory_is_counted_as_lost),
+        cmocka_unit_test(a_connection_without_memory_is_closed_and_counted),
     };
     struct sigaction sa;
     sigset_t usr1;
