@@ -99,7 +99,8 @@ static int tcp_read(struct rp_client *c)
             }
             if (k < 0) {
                 c->st.garbage++;
-                return rp__set_error(c, RP_ERR_GARBAGE, "reply record larger than %zu bytes",
+                return rp__set_error(c, RP_ERR_GARBAGE,
+                                     "reply record larger than %zu bytes",
                                      c->opts.max_record_bytes);
             }
             used += (size_t)k;

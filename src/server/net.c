@@ -373,7 +373,8 @@ static int heap_push(struct sv_server *s, struct delayed *d)
     /* bounded: beyond MAX_DELAYED the reply is lost, as a congested
      * network would lose it */
     if (d->data == NULL || s->nheap == MAX_DELAYED ||
-        (s->heap == NULL && (s->heap = cm_malloc(MAX_DELAYED * sizeof(*s->heap))) == NULL)) {
+        (s->heap == NULL &&
+         (s->heap = cm_malloc(MAX_DELAYED * sizeof(*s->heap))) == NULL)) {
         free(d->data);
         s->stats.delayed_lost++;
         return -1;

@@ -211,8 +211,8 @@ static void core_stop(void *ctx)
 static void rpc_client_runs_out_of_memory_cleanly(void **state)
 {
     struct fix f;
-    const struct th_oom_case c = {"rpc client", core_start_one, rpc_op, core_stop,
-                                  -ENOMEM, 0};
+    const struct th_oom_case c = {"rpc client", core_start_one, rpc_op,
+                                  core_stop,    -ENOMEM,        0};
 
     (void)state;
     memset(&f, 0, sizeof(f));

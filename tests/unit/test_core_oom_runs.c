@@ -329,14 +329,14 @@ static int replay_op(void *ctx, char *err, size_t errlen)
 }
 
 /* The SPC example replayed by one child over NFSv3/TCP against sfs_nfsd's
- * server (the replay's tree is made through libnfs), each allocation of the child failing in turn (its mount session and the
- * replay's tables; the timed run itself allocates nothing): -ENOMEM with
- * the child's last error. */
+ * server (the replay's tree is made through libnfs), each allocation of the child failing
+ * in turn (its mount session and the replay's tables; the timed run itself allocates
+ * nothing): -ENOMEM with the child's last error. */
 static void a_replay_runs_out_of_memory_cleanly(void **state)
 {
     static struct replay x;
-    const struct th_oom_case c = {"replay", replay_setup, replay_op, replay_teardown,
-                                  -ENOMEM, 0};
+    const struct th_oom_case c = {"replay",        replay_setup, replay_op,
+                                  replay_teardown, -ENOMEM,      0};
     char err[CM_ERR_LEN];
 
     (void)state;
@@ -350,8 +350,8 @@ static void a_replay_runs_out_of_memory_cleanly(void **state)
     x.mounts[0] = "127.0.0.1:1:/export"; /* replay_setup's server's, each run */
     x.cfg.mounts = x.mounts;
     x.cfg.nmounts = 1;
-    assert_int_equal(ld_run_setup(&x.su, &x.cfg, "sfs3", stdout, stderr, err, sizeof(err)),
-                     0);
+    assert_int_equal(
+        ld_run_setup(&x.su, &x.cfg, "sfs3", stdout, stderr, err, sizeof(err)), 0);
     assert_int_equal(ld_replay_plan_build(&x.plan, &x.cfg, NULL, err, sizeof(err)), 0);
     x.su.plan = &x.plan;
     assert_true(th_oom_check(&c, &x) > 5);
@@ -359,8 +359,8 @@ static void a_replay_runs_out_of_memory_cleanly(void **state)
 }
 
 static int v2 = 2, v3 = 3;
-static int ping_v3_getattr[] = {3, NF_PING_GETATTR}, ping_v2_lookup[] = {2, NF_PING_LOOKUP},
-           ping_v3_null[] = {3, NF_PING_NULL};
+static int ping_v3_getattr[] = {3, NF_PING_GETATTR},
+           ping_v2_lookup[] = {2, NF_PING_LOOKUP}, ping_v3_null[] = {3, NF_PING_NULL};
 
 int main(void)
 {

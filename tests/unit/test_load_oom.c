@@ -3,9 +3,9 @@
  * allocator hook (helpers/th_oom.h): mix and block-size files, and the
  * trace replay plan over each trace format (SPC, MASTA, sysio: the trace
  * layer's readers under it), and the generator parent driving stand-in
- * children (every child stopped when a phase fails).  Each allocation fails in turn, once and for
- * good; every run must end in -ENOMEM with a message and free all it made
- * (the ASan build checks). */
+ * children (every child stopped when a phase fails).  Each allocation fails in turn, once
+ * and for good; every run must end in -ENOMEM with a message and free all it made (the
+ * ASan build checks). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -293,8 +293,8 @@ static int point_op(void *ctx, char *err, size_t errlen)
 static void a_point_runs_out_of_memory_cleanly(void **state)
 {
     static struct point_fix x;
-    const struct th_oom_case c = {"pr_point_run", point_setup, point_op, point_teardown,
-                                  -ENOMEM, 0};
+    const struct th_oom_case c = {"pr_point_run", point_setup, point_op,
+                                  point_teardown, -ENOMEM,     0};
     char err[CM_ERR_LEN];
     FILE *fp;
 

@@ -40,7 +40,7 @@ struct srv {
     char err[CM_ERR_LEN];
     char url[160]; /* nfs://ADDR:NFS/export?mountport=MNT */
     uint16_t nfs_port, mnt_port;
-    long fail_nth; /* the server thread's allocations fail from this one on */
+    long fail_nth;        /* the server thread's allocations fail from this one on */
     unsigned long failed; /* ... and how many did */
 };
 

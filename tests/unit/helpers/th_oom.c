@@ -38,8 +38,7 @@ static int run_once(const struct th_oom_case *c, void *ctx, long n, int sticky,
     return rc;
 }
 
-long th_oom_check_sampled(const struct th_oom_case *c, void *ctx, long dense,
-                          long every)
+long th_oom_check_sampled(const struct th_oom_case *c, void *ctx, long dense, long every)
 {
     char err[CM_ERR_LEN] = "";
     unsigned long before = cm_alloc_count(), failed;
