@@ -21,14 +21,13 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc.h"
 #include "helpers/th_core.h"
+#include "helpers/th_nfsd.h"
 #include "helpers/th_oom.h"
 #include "load/ld_int.h"
 #include "load/options.h"
@@ -36,69 +35,25 @@
 #include "nfs/nf_ping.h"
 #include "validate/vd.h"
 
-/* ---- sfs_nfsd's server on loopback, in a thread ------------------------- */
-
-struct srv {
-    struct sv_server *s;
-    pthread_t thread;
-    volatile sig_atomic_t stop, dump;
-    int rc;
-    char err[CM_ERR_LEN];
-    char url[160]; /* nfs://127.0.0.1:NFS/export?mountport=MNT */
-};
-
-static void on_usr1(int sig)
-{
-    (void)sig;
-}
-
-static void *serve(void *arg)
-{
-    struct srv *v = arg;
-
-    v->rc = sv_server_run(v->s, &v->stop, &v->dump, v->err, sizeof(v->err));
-    return NULL;
-}
-
-static void srv_start(struct srv *v)
+/* A fresh sfs_nfsd server on 127.0.0.1 in a thread (helpers/th_nfsd.h). */
+static void srv_start(struct th_nfsd *v)
 {
     struct sv_config cfg;
-    char line[256], nfs[80], mnt[80];
-    const char *np, *mp;
 
-    memset(v, 0, sizeof(*v));
-    sv_config_defaults(&cfg);
-    cfg.bind_addr = "127.0.0.1";
-    cfg.nfs_port = cfg.mount_port = 0; /* free ports */
-    cfg.instance = 1;
-    v->s = sv_server_create(&cfg, v->err, sizeof(v->err));
-    if (v->s == NULL)
+    th_nfsd_config(&cfg, "127.0.0.1");
+    if (th_nfsd_start(v, &cfg) != 0)
         fail_msg("server: %s", v->err);
-    sv_server_ready_line(v->s, line, sizeof(line));
-    assert_int_equal(sscanf(line, "ready nfs %79s udp,tcp mount %79s udp,tcp", nfs, mnt),
-                     2);
-    np = strrchr(nfs, ':');
-    mp = strrchr(mnt, ':');
-    assert_non_null(np);
-    assert_non_null(mp);
-    snprintf(v->url, sizeof(v->url), "nfs://127.0.0.1:%d/export?mountport=%d",
-             atoi(np + 1), atoi(mp + 1));
-    assert_int_equal(pthread_create(&v->thread, NULL, serve, v), 0);
 }
 
-static void srv_stop(struct srv *v)
+static void srv_stop(struct th_nfsd *v)
 {
-    v->stop = 1;
-    assert_int_equal(pthread_kill(v->thread, SIGUSR1), 0);
-    assert_int_equal(pthread_join(v->thread, NULL), 0);
-    assert_int_equal(v->rc, 0);
-    sv_server_destroy(v->s);
+    assert_int_equal(th_nfsd_stop(v), 0);
 }
 
 /* ---- the validation suite ------------------------------------------------ */
 
 struct val {
-    struct srv srv;
+    struct th_nfsd srv;
     int version;
 };
 
@@ -279,7 +234,7 @@ static void ping_runs_out_of_memory_cleanly(void **state)
 /* ---- a running trace replay ------------------------------------------------ */
 
 struct replay {
-    struct srv srv;
+    struct th_nfsd srv;
     struct ld_config cfg;
     struct ld_setup su;
     struct ld_replay_plan plan;
@@ -373,6 +328,6 @@ int main(void)
         cmocka_unit_test(a_replay_runs_out_of_memory_cleanly),
     };
 
-    signal(SIGUSR1, on_usr1);
+    th_nfsd_signals();
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
