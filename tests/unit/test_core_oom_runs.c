@@ -21,6 +21,9 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,8 @@
 #include "helpers/th_core.h"
 #include "helpers/th_nfsd.h"
 #include "helpers/th_oom.h"
+#include "load/ctl.h"
+#include "load/ld.h"
 #include "load/ld_int.h"
 #include "load/options.h"
 #include "load/replay.h"
@@ -313,6 +318,179 @@ static void a_replay_runs_out_of_memory_cleanly(void **state)
     ld_replay_plan_free(&x.plan);
 }
 
+/* ---- a load client of a prime (sfs -M) ------------------------------------ */
+
+/* The stand-in prime, in a thread of its own (outside the hook): accepts
+ * the client, takes its HELLO, sends MOUNT and then RESULTS, and keeps the
+ * client's results or its ERROR text.  Every wait is bounded. */
+struct remote {
+    struct th_nfsd srv;
+    struct ld_config cfg;
+    struct ld_setup su;
+    char *mounts[1];
+    int lfd, token_pipe[2], stdin_saved, wake[2];
+    uint8_t token[LD_CTL_TOKEN_LEN];
+    pthread_t prime;
+    int results;            /* the prime got them */
+    char error[CM_ERR_LEN]; /* ... or this ERROR */
+    FILE *devnull;
+};
+
+/* The next frame from fd within 5 s: 1, or <= 0 when none came. */
+static int prime_frame(struct ld_ctl_reader *rd, int fd)
+{
+    for (int i = 0; i < 50; i++) {
+        struct pollfd pf = {fd, POLLIN, 0};
+        int r;
+
+        if (poll(&pf, 1, 100) < 0)
+            return -1;
+        while ((r = ld_ctl_read(rd, fd)) == 1)
+            if (rd->h.type != LD_CTL_HEARTBEAT)
+                return 1;
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+static void *prime_main(void *arg)
+{
+    struct remote *x = arg;
+    static const uint32_t phases[] = {LD_MSG_MOUNT, LD_MSG_RESULTS};
+    struct ld_ctl_reader rd;
+    struct pollfd pf[2] = {{x->lfd, POLLIN, 0}, {x->wake[0], POLLIN, 0}};
+    int fd, ok;
+
+    memset(&rd, 0, sizeof(rd));
+    /* the client connects, or it is over (it failed before it did) */
+    if (poll(pf, 2, 5000) <= 0 || !pf[0].revents || (fd = accept(x->lfd, NULL, NULL)) < 0)
+        return NULL;
+    ok = prime_frame(&rd, fd) == 1 && rd.h.type == LD_CTL_HELLO;
+    for (size_t i = 0; ok && i < CM_ARRAY_LEN(phases); i++) {
+        /* a client that failed may be gone already: its ERROR still waits */
+        (void)ld_ctl_send(fd, x->token, phases[i], 0, 0, NULL, 0);
+        ok = prime_frame(&rd, fd) == 1;
+        if (ok && rd.h.type == LD_MSG_ERROR)
+            snprintf(x->error, sizeof(x->error), "%s", (const char *)rd.payload);
+        ok = ok && rd.h.type == phases[i];
+    }
+    x->results = ok;
+    ld_ctl_reader_free(&rd);
+    /* hung up whoever else holds the socket: the client's children, forked
+     * in this same process, inherited it */
+    shutdown(fd, SHUT_RDWR);
+    close(fd);
+    return NULL;
+}
+
+static void remote_setup(void *ctx)
+{
+    struct remote *x = ctx;
+    struct sockaddr_in sin;
+    socklen_t len = sizeof(sin);
+    char hex[2 * LD_CTL_TOKEN_LEN + 2];
+
+    srv_start(&x->srv);
+    x->mounts[0] = x->srv.url;
+    x->results = 0;
+    x->error[0] = '\0';
+    /* the prime's port */
+    x->lfd = socket(AF_INET, SOCK_STREAM, 0);
+    memset(&sin, 0, sizeof(sin));
+    sin.sin_family = AF_INET;
+    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(bind(x->lfd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+    assert_int_equal(listen(x->lfd, 4), 0);
+    assert_int_equal(getsockname(x->lfd, (struct sockaddr *)&sin, &len), 0);
+    snprintf(x->cfg.prime_host, sizeof(x->cfg.prime_host), "127.0.0.1:%u",
+             ntohs(sin.sin_port));
+    /* the token on standard input, as the prime's remote shell gives it */
+    assert_int_equal(ld_ctl_token_new(x->token), 0);
+    ld_ctl_token_hex(x->token, hex);
+    strcat(hex, "\n");
+    assert_int_equal(pipe(x->token_pipe), 0);
+    assert_int_equal(write(x->token_pipe[1], hex, strlen(hex)), (ssize_t)strlen(hex));
+    x->stdin_saved = dup(STDIN_FILENO);
+    assert_int_equal(dup2(x->token_pipe[0], STDIN_FILENO), STDIN_FILENO);
+    assert_int_equal(pipe(x->wake), 0);
+    assert_int_equal(pthread_create(&x->prime, NULL, prime_main, x), 0);
+}
+
+static void remote_teardown(void *ctx)
+{
+    struct remote *x = ctx;
+
+    close(x->wake[0]);
+    close(x->wake[1]);
+    assert_int_equal(dup2(x->stdin_saved, STDIN_FILENO), STDIN_FILENO);
+    close(x->stdin_saved);
+    close(x->token_pipe[0]);
+    close(x->token_pipe[1]);
+    close(x->lfd);
+    srv_stop(&x->srv);
+}
+
+/* ld_remote_run with one child: LD_EXIT_OK with the results at the prime,
+ * or a failure whose text says "memory" (-ENOMEM) and reached the prime as
+ * its ERROR. */
+static int remote_op(void *ctx, char *err, size_t errlen)
+{
+    struct remote *x = ctx;
+    int code = ld_remote_run(&x->cfg, &x->su, x->devnull, err, errlen);
+
+    /* the client is gone: the prime has heard all it will hear */
+    assert_int_equal(write(x->wake[1], "x", 1), 1);
+    assert_int_equal(pthread_join(x->prime, NULL), 0);
+    if (code == LD_EXIT_OK)
+        return x->results ? 0 : cm_errf(err, errlen, "the prime got no results");
+    /* the shortage named, not the prime blamed for it */
+    if (strstr(err, "memory") == NULL || strstr(err, "prime closed") != NULL)
+        return -EINVAL;
+    if (x->results || strstr(x->error, "memory") == NULL) {
+        char why[CM_ERR_LEN];
+
+        snprintf(why, sizeof(why), "%s", err);
+        return cm_errf(err, errlen, "%s; the prime was told \"%s\"", why, x->error);
+    }
+    return -ENOMEM;
+}
+
+/* A load client driven by a prime (sfs -M) with one child against
+ * sfs_nfsd's server: the client's own allocations (the child table, its
+ * poll table, the control-plane reader, the children's answers, the
+ * results) fail in turn: the client ends with a message naming the
+ * shortage, the prime hears it as the client's ERROR, every child is
+ * stopped. */
+static void a_prime_client_runs_out_of_memory_cleanly(void **state)
+{
+    static struct remote x;
+    const struct th_oom_case c = {"remote",        remote_setup, remote_op,
+                                  remote_teardown, -ENOMEM,      0};
+    char err[CM_ERR_LEN];
+
+    (void)state;
+    memset(&x, 0, sizeof(x));
+    x.devnull = fopen("/dev/null", "w");
+    assert_non_null(x.devnull);
+    ld_config_defaults(&x.cfg, 3);
+    x.cfg.tcp = 1;
+    x.cfg.procs = 1;
+    x.cfg.load = 10;
+    x.cfg.io_files = 60;
+    x.cfg.client_num = 1;
+    x.mounts[0] = "127.0.0.1:1:/export"; /* remote_setup's server's, each run */
+    x.cfg.mounts = x.mounts;
+    x.cfg.nmounts = 1;
+    assert_int_equal(
+        ld_run_setup(&x.su, &x.cfg, "sfs3", x.devnull, x.devnull, err, sizeof(err)), 0);
+    /* the forked child runs without the hook (test_core_oom covers a
+     * child's failures): the allocations counted are the client's own */
+    assert_int_equal(pthread_atfork(NULL, NULL, cm_alloc_fail_off), 0);
+    assert_true(th_oom_check(&c, &x) > 3);
+    fclose(x.devnull);
+}
+
 static int v2 = 2, v3 = 3;
 static int ping_v3_getattr[] = {3, NF_PING_GETATTR},
            ping_v2_lookup[] = {2, NF_PING_LOOKUP}, ping_v3_null[] = {3, NF_PING_NULL};
@@ -326,6 +504,7 @@ int main(void)
         cmocka_unit_test_prestate(ping_runs_out_of_memory_cleanly, ping_v2_lookup),
         cmocka_unit_test_prestate(ping_runs_out_of_memory_cleanly, ping_v3_null),
         cmocka_unit_test(a_replay_runs_out_of_memory_cleanly),
+        cmocka_unit_test(a_prime_client_runs_out_of_memory_cleanly),
     };
 
     th_nfsd_signals();

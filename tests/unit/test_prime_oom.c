@@ -282,7 +282,11 @@ static int point_op(void *ctx, char *err, size_t errlen)
         return 0;
     }
     snprintf(err, errlen, "%s", x->pt.error);
-    return strstr(x->pt.error, "memory") ? -ENOMEM : -EINVAL;
+    /* the shortage named, not the client blamed for it */
+    if (strstr(x->pt.error, "memory") == NULL ||
+        strstr(x->pt.error, "closed its control connection") != NULL)
+        return -EINVAL;
+    return -ENOMEM;
 }
 
 /* One point of sfs_prime (the clients started by hand) with one client

@@ -61,8 +61,8 @@ long th_oom_check_sampled(const struct th_oom_case *c, void *ctx, long dense, lo
 
             rc = run_once(c, ctx, n, sticky, &failed, err, sizeof(err));
             if (failed == 0)
-                fail_msg("%s: allocation %ld of %ld (%s) was not made", c->name, n, total,
-                         mode);
+                fail_msg("%s: allocation %ld of %ld (%s) was not made (returned %d: %s)",
+                         c->name, n, total, mode, rc, err);
             if (rc == 0 && n > total - c->courtesy_tail)
                 continue;
             if (c->want != 0 ? rc != c->want : rc >= 0)
