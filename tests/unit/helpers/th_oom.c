@@ -38,7 +38,7 @@ static int run_once(const struct th_oom_case *c, void *ctx, long n, int sticky,
     return rc;
 }
 
-long th_oom_check_sampled(const struct th_oom_case *c, void *ctx, long dense, long every)
+long th_oom_check(const struct th_oom_case *c, void *ctx)
 {
     char err[CM_ERR_LEN] = "";
     unsigned long before = cm_alloc_count(), failed;
@@ -55,7 +55,7 @@ long th_oom_check_sampled(const struct th_oom_case *c, void *ctx, long dense, lo
         c->teardown(ctx);
     if (rc != 0)
         fail_msg("%s: fails without an injected failure (%d): %s", c->name, rc, err);
-    for (long n = 1; n <= total && n <= TH_OOM_MAX_ALLOCS; n += n < dense ? 1 : every) {
+    for (long n = 1; n <= total && n <= TH_OOM_MAX_ALLOCS; n++) {
         for (int sticky = 0; sticky <= 1; sticky++) {
             const char *mode = sticky ? "for good" : "once";
 
@@ -75,11 +75,6 @@ long th_oom_check_sampled(const struct th_oom_case *c, void *ctx, long dense, lo
         }
     }
     return total;
-}
-
-long th_oom_check(const struct th_oom_case *c, void *ctx)
-{
-    return th_oom_check_sampled(c, ctx, TH_OOM_MAX_ALLOCS, 1);
 }
 
 long th_oom_run(const char *name, th_oom_op op, void *ctx, int want)

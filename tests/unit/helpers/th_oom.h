@@ -46,11 +46,6 @@ struct th_oom_case {
 };
 long th_oom_check(const struct th_oom_case *c, void *ctx);
 
-/* th_oom_check for an operation with hundreds of allocations, most of
- * them the same few kinds again (a whole validation run, a replay): each
- * of the first `dense` allocations fails in turn, then every `every`th. */
-long th_oom_check_sampled(const struct th_oom_case *c, void *ctx, long dense, long every);
-
 /* The number of entries in a directory (without . and ..), -1 when it
  * cannot be read: a writer that failed must leave no temporary file. */
 int th_oom_dir_entries(const char *dir);
