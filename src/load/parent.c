@@ -65,6 +65,7 @@ static void child_setup(struct ld_parent *p, unsigned k)
 
 int ld_parent_spawn(struct ld_parent *p, unsigned n, ld_child_fn fn, void *data)
 {
+    sigset_t term, old;
     unsigned k;
 
     p->procs = cm_calloc(n, sizeof(*p->procs));
@@ -73,6 +74,9 @@ int ld_parent_spawn(struct ld_parent *p, unsigned n, ld_child_fn fn, void *data)
     if (p->log == NULL)
         p->log = stderr; /* the documented default when the caller sets none */
     install_handlers();
+    sigemptyset(&term);
+    sigaddset(&term, SIGINT);
+    sigaddset(&term, SIGTERM);
     fflush(NULL); /* nothing buffered may be written twice */
     for (k = 0; k < n; k++) {
         int sv[2];
@@ -84,7 +88,15 @@ int ld_parent_spawn(struct ld_parent *p, unsigned n, ld_child_fn fn, void *data)
             ld_parent_kill_all(p);
             return -e;
         }
+        /* SIGINT/SIGTERM held across the fork: one sent to the child
+         * before it restored the default dispositions would otherwise
+         * reach the parent's handler in it and be lost (a child stopped at
+         * once would need SIGKILL, seconds later); held, it is delivered
+         * once they are restored, and ends the child. */
+        sigprocmask(SIG_BLOCK, &term, &old);
         pid = fork();
+        if (pid != 0)
+            sigprocmask(SIG_SETMASK, &old, NULL);
         if (pid < 0) {
             int e = errno;
             close(sv[0]);
@@ -96,6 +108,7 @@ int ld_parent_spawn(struct ld_parent *p, unsigned n, ld_child_fn fn, void *data)
         if (pid == 0) {
             close(sv[0]);
             child_setup(p, k);
+            sigprocmask(SIG_SETMASK, &old, NULL);
             /* The child's top level: fn is its main(), so its status is
              * the process's exit status (_exit: no atexit handlers or
              * stdio buffers inherited from the parent run twice). */
@@ -246,8 +259,11 @@ int ld_parent_phase(struct ld_parent *p, uint32_t cmd, uint32_t arg, unsigned ti
     int rc, left;
 
     pf = cm_calloc(p->nprocs, sizeof(*pf));
-    if (pf == NULL)
-        return cm_errf(p->last_error, sizeof(p->last_error), "out of memory"), -ENOMEM;
+    if (pf == NULL) { /* a failed phase stops every child, this one too */
+        cm_errf(p->last_error, sizeof(p->last_error), "out of memory");
+        ld_parent_kill_all(p);
+        return -ENOMEM;
+    }
     rc = ld_parent_command(p, cmd, arg);
     left = (int)p->nprocs;
     while (rc == 0 && left > 0) {

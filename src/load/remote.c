@@ -41,6 +41,7 @@
 #define TOKEN_WAIT_MS    60000 /* the token must arrive on stdin this soon */
 #define CONNECT_TRIES    20
 #define CONNECT_PAUSE_MS 500
+#define LINGER_MS        2000 /* an ERROR's wait for the prime to hang up */
 
 struct remote {
     const struct ld_config *cfg;
@@ -200,7 +201,7 @@ static int send_results(struct remote *r, char *err, size_t errlen)
     int rc, i;
 
     if (all == NULL)
-        return -ENOMEM;
+        return fail(err, errlen, -ENOMEM, "out of memory for the results");
     rc = ld_run_collect(&r->p, all, err, errlen);
     if (rc == 0) {
         ld_run_report_in(r->su, all, r->host, sizeof(r->host), &in);
@@ -208,7 +209,7 @@ static int send_results(struct remote *r, char *err, size_t errlen)
         ld_report_client(r->su->out, &in, &val);
         fflush(r->su->out);
         buf = cm_malloc(wire + sizeof(val.line) + 32);
-        rc = buf ? 0 : -ENOMEM;
+        rc = buf ? 0 : fail(err, errlen, -ENOMEM, "out of memory for the results");
     }
     if (rc == 0) {
         ld_stats_encode(all, buf);
@@ -301,7 +302,7 @@ static int serve(struct remote *r, char *err, size_t errlen)
     memset(&rd, 0, sizeof(rd));
     pf = cm_calloc(n + 2, sizeof(*pf));
     if (pf == NULL)
-        return -ENOMEM;
+        return fail(err, errlen, -ENOMEM, "out of memory");
     r->last_heard = now_ms();
     while (rc == 0) {
         uint64_t now = now_ms();
@@ -358,7 +359,10 @@ static int serve(struct remote *r, char *err, size_t errlen)
                 }
                 rc = on_prime(r, &rd.h, (const char *)rd.payload, err, errlen);
             }
-            if (rc == 0 && f < 0) {
+            if (rc == 0 && f == -ENOMEM) /* ours, not the prime's */
+                rc = fail(err, errlen, -ENOMEM,
+                          "out of memory for a control frame of %u bytes", rd.h.len);
+            else if (rc == 0 && f < 0) {
                 rc = fail(err, errlen, -EPIPE,
                           "the prime closed the control connection (%s)",
                           f == -EPIPE ? "end of stream" : strerror(-f));
@@ -397,6 +401,27 @@ static void log_header(struct remote *r)
             r->cfg->nfs_version, stamp);
     fprintf(r->log, "Client hostname = %s (client %u)\n", r->host, r->client);
     fflush(r->log);
+}
+
+/* After an ERROR: the prime must read it.  Closing a socket with unread
+ * input (a command the prime sent meanwhile) resets the connection, and a
+ * reset can discard the ERROR on the prime's side before it is read; so
+ * the client stops sending and reads until the prime hangs up (it does on
+ * an ERROR), for at most LINGER_MS. */
+static void linger_for_the_prime(struct remote *r)
+{
+    uint64_t deadline = now_ms() + LINGER_MS;
+    char buf[4096];
+
+    (void)shutdown(r->fd, SHUT_WR);
+    for (;;) {
+        struct pollfd pf = {r->fd, POLLIN, 0};
+        uint64_t now = now_ms();
+
+        if (now >= deadline || poll(&pf, 1, (int)(deadline - now)) <= 0 ||
+            recv(r->fd, buf, sizeof(buf), 0) <= 0)
+            return;
+    }
 }
 
 int ld_remote_run(const struct ld_config *cfg, struct ld_setup *su, FILE *log, char *err,
@@ -446,6 +471,7 @@ int ld_remote_run(const struct ld_config *cfg, struct ld_setup *su, FILE *log, c
             char text[CM_ERR_LEN + 300];
             int n = snprintf(text, sizeof(text), "%s: %s", r.host, err);
             (void)send_prime(&r, LD_MSG_ERROR, 0, text, (uint32_t)n);
+            linger_for_the_prime(&r);
         }
         ld_parent_kill_all(&r.p);
     }

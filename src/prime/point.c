@@ -82,6 +82,7 @@ struct point {
     struct pend *pend; /* n + SPARE_PENDING slots */
     unsigned npend, maxpend;
     struct pollfd *pf;
+    struct pr_proc **procs; /* n: what finish stops, made before anything starts */
     uint64_t last_beat;
     int failed;
     int mon_started; /* START was called: DONE follows, even on abort */
@@ -231,6 +232,12 @@ static void on_pend(struct point *P, unsigned i)
 
     if (r == 0)
         return;
+    if (r == -ENOMEM) { /* the prime's shortage: the client would wait in vain */
+        fail(P, "out of memory for a control frame of %u bytes from %s", q->rd.h.len,
+             q->addr);
+        drop_pend(P, i);
+        return;
+    }
     if (r < 0 && r != -EACCES) {
         logf_(P, "a connection from %s ended before saying who it is (%s)", q->addr,
               r == -EPROTO ? "not a FreeSFS control frame" : strerror(-r));
@@ -397,6 +404,10 @@ static void on_client(struct point *P, struct pc *c)
               who(c, w, sizeof(w)));
         close_client(c);
         fail(P, "%s: a control frame without the run's token", who(c, w, sizeof(w)));
+    } else if (r == -ENOMEM) { /* the prime's shortage, not the client's */
+        close_client(c);
+        fail(P, "out of memory for a control frame of %u bytes from %s", c->rd.h.len,
+             who(c, w, sizeof(w)));
     } else if (r < 0 && !c->has_results) {
         close_client(c);
         fail(P, "%s closed its control connection (%s)", who(c, w, sizeof(w)),
@@ -774,7 +785,6 @@ static int phases(struct point *P)
  * what is left is stopped by group. */
 static void finish(struct point *P)
 {
-    struct pr_proc **procs = cm_calloc(P->n ? P->n : 1, sizeof(*procs));
     unsigned k, np = 0;
 
     if (P->mon_started)
@@ -786,13 +796,10 @@ static void finish(struct point *P)
             send_client(P, c, LD_CTL_ABORT, 0, P->pt->error);
         if (P->failed)
             close_client(c);
-        if (c->proc.pid > 0 && procs)
-            procs[np++] = &c->proc;
+        if (c->proc.pid > 0)
+            P->procs[np++] = &c->proc;
     }
-    if (procs) {
-        pr_procs_stop(procs, np, P->failed ? ABORT_WAIT_MS : END_WAIT_MS);
-        free(procs);
-    }
+    pr_procs_stop(P->procs, np, P->failed ? ABORT_WAIT_MS : END_WAIT_MS);
     for (k = 0; k < P->n; k++) {
         close_client(&P->c[k]);
         ld_ctl_reader_free(&P->c[k].rd);
@@ -830,7 +837,11 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
     P.pend = cm_calloc(P.maxpend, sizeof(*P.pend));
     P.pf = cm_calloc(P.n + P.maxpend + 2, sizeof(*P.pf));
     pt->clients = cm_calloc(P.n, sizeof(*pt->clients));
-    if (P.c == NULL || P.pf == NULL || P.pend == NULL || pt->clients == NULL) {
+    /* made here, not in finish: a point must never fail to stop what it
+     * started for want of memory */
+    P.procs = cm_calloc(P.n, sizeof(*P.procs));
+    if (P.c == NULL || P.pf == NULL || P.pend == NULL || pt->clients == NULL ||
+        P.procs == NULL) {
         snprintf(pt->error, sizeof(pt->error), "out of memory");
         goto out;
     }
@@ -854,6 +865,7 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
     finish(&P);
 out:
     free(P.c);
+    free(P.procs);
     free(P.pf);
     free(P.pend);
     pt->ended = time(NULL);

@@ -308,6 +308,8 @@ struct rp_client_stats {
     uint64_t timeouts;    /* calls completed with RP_ERR_TIMEDOUT */
     uint64_t unknown_xid; /* replies with no call in flight: dropped */
     uint64_t garbage;     /* replies or records that did not decode */
+    uint64_t no_memory;   /* TCP records lost because the receive buffer could
+                             not grow: the connection is given up (-ENOMEM) */
     uint64_t bytes_sent;
     uint64_t bytes_received;
     uint64_t faults;            /* replies dropped/duplicated/cut/held by

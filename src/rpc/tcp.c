@@ -91,12 +91,16 @@ static int tcp_read(struct rp_client *c)
             ssize_t k =
                 rp_recmark_feed(&c->rm, c->rbuf + used, (size_t)n - used, &rec, &rec_len);
 
+            if (k == -ENOMEM) { /* our shortage, not the server's garbage */
+                c->st.no_memory++;
+                return rp__set_error(c, -ENOMEM,
+                                     "out of memory for a reply record (the receive "
+                                     "buffer could not grow)");
+            }
             if (k < 0) {
                 c->st.garbage++;
                 return rp__set_error(c, RP_ERR_GARBAGE,
-                                     k == -EMSGSIZE
-                                         ? "reply record larger than %zu bytes"
-                                         : "out of memory for a reply of %zu bytes",
+                                     "reply record larger than %zu bytes",
                                      c->opts.max_record_bytes);
             }
             used += (size_t)k;

@@ -364,22 +364,20 @@ static void heap_swap(struct delayed *a, struct delayed *b)
 }
 
 /* Holds a reply until d->due_ns.  Returns 0, or -1 when it was lost
- * (the heap is full or out of memory; d->data is freed). */
+ * (d->data NULL: no memory for it, the heap is full or out of memory;
+ * d->data is freed), counted in the stats. */
 static int heap_push(struct sv_server *s, struct delayed *d)
 {
     size_t i;
 
-    if (s->nheap == MAX_DELAYED) {
-        free(d->data); /* bounded: beyond this the reply is lost, as a
-                          congested network would lose it */
+    /* bounded: beyond MAX_DELAYED the reply is lost, as a congested
+     * network would lose it */
+    if (d->data == NULL || s->nheap == MAX_DELAYED ||
+        (s->heap == NULL &&
+         (s->heap = cm_malloc(MAX_DELAYED * sizeof(*s->heap))) == NULL)) {
+        free(d->data);
+        s->stats.delayed_lost++;
         return -1;
-    }
-    if (s->heap == NULL) {
-        s->heap = cm_malloc(MAX_DELAYED * sizeof(*s->heap));
-        if (s->heap == NULL) {
-            free(d->data);
-            return -1;
-        }
     }
     i = s->nheap++;
     s->heap[i] = *d;
@@ -479,14 +477,17 @@ static int conn_answer(struct sv_server *s, int ci, const uint8_t *msg, size_t l
     if (r.delay_ns) {
         struct delayed d = {cm_now_ns() + r.delay_ns, -1, ci, c->gen, {0}, 0, r.len + 4,
                             cm_malloc(r.len + 4)};
-        if (d.data == NULL)
-            return 0;
-        memcpy(d.data, s->reply, r.len + 4);
+        if (d.data != NULL)
+            memcpy(d.data, s->reply, r.len + 4);
         if (heap_push(s, &d) == 0)
             c->delayed_bytes += r.len + 4;
         return 0;
     }
-    return conn_queue(c, s->reply, r.len + 4);
+    if (conn_queue(c, s->reply, r.len + 4) != 0) {
+        s->stats.closed_no_memory++; /* the caller closes it */
+        return -ENOMEM;
+    }
+    return 0;
 }
 
 /* Answers the records in data[0..n): new bytes in s->rbuf, or (from_pend)
@@ -512,16 +513,20 @@ static int conn_feed(struct sv_server *s, int ci, int from_pend)
                 c->pend_off += off;
                 return 0;
             }
-            if (c->pend == NULL && (c->pend = cm_malloc(READ_BUF)) == NULL)
+            if (c->pend == NULL && (c->pend = cm_malloc(READ_BUF)) == NULL) {
+                s->stats.closed_no_memory++;
                 return -1;
+            }
             memcpy(c->pend, data + off, n - off); /* n <= READ_BUF */
             c->pend_off = 0;
             c->pend_len = n - off;
             return 0;
         }
         k = rp_recmark_feed(&c->rm, data + off, n - off, &rec, &len);
-        if (k < 0)
+        if (k < 0) { /* a record too large, or no memory to hold it */
+            s->stats.closed_no_memory += k == -ENOMEM;
             return -1;
+        }
         off += (size_t)k;
         if (rec != NULL && conn_answer(s, ci, rec, len) != 0)
             return -1;
@@ -642,10 +647,9 @@ static void udp_read(struct sv_server *s, int fd)
         if (r.delay_ns) {
             struct delayed d = {cm_now_ns() + r.delay_ns, fd, -1, 0, ss, alen, r.len,
                                 cm_malloc(r.len)};
-            if (d.data != NULL) {
+            if (d.data != NULL)
                 memcpy(d.data, s->reply, r.len);
-                (void)heap_push(s, &d); /* a reply lost when full, as UDP may */
-            }
+            (void)heap_push(s, &d); /* a reply lost when full, as UDP may */
             continue;
         }
         /* a full socket buffer loses the reply, as UDP may */
@@ -681,9 +685,11 @@ static uint64_t send_due(struct sv_server *s)
         } else if (s->conns[d.conn].fd >= 0 && s->conns[d.conn].gen == d.gen) {
             struct conn *c = &s->conns[d.conn];
             assert(c->delayed_bytes >= d.len);
+            int bad = conn_queue(c, d.data, d.len) != 0;
+
             c->delayed_bytes -= d.len;
-            conn_settle(s, d.conn,
-                        conn_queue(c, d.data, d.len) != 0 || conn_flush(c) != 0);
+            s->stats.closed_no_memory += (uint64_t)bad;
+            conn_settle(s, d.conn, bad || conn_flush(c) != 0);
         }
         free(d.data);
     }

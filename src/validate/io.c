@@ -182,6 +182,7 @@ int vd_step_read(struct vd_ctx *v)
 int vd_lnfs_open(struct vd_ctx *v, struct nf_lnfs **l)
 {
     char err[CM_ERR_LEN];
+    int rc;
 
     if (v->o->connect) {
         *l = NULL;
@@ -189,9 +190,14 @@ int vd_lnfs_open(struct vd_ctx *v, struct nf_lnfs **l)
                    "network, and libnfs needs the network");
         return 0;
     }
-    if (nf_lnfs_open(l, v->o->mount, LNFS_TIMEOUT_MS, err, sizeof(err)) == 0)
+    rc = nf_lnfs_open(l, v->o->mount, LNFS_TIMEOUT_MS, err, sizeof(err));
+    if (rc == 0)
         return 1;
     *l = NULL;
+    /* our own shortage, not the server's deviation: an E, never a W or a
+     * skip (which would let the run pass) */
+    if (rc == -ENOMEM)
+        return vd_error(v, "libnfs, an independent client: %s", err);
     if (v->p->version == 2) {
         vd_info(v,
                 "skipped: libnfs reads over NFSv3 only, and the server refused it "

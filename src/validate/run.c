@@ -110,7 +110,7 @@ static int empty_workdir(struct vd_ctx *v, char *what, size_t whatlen)
     int round, i, st = 0;
 
     if (!ns)
-        return snprintf(what, whatlen, "memory"), -ENOMEM;
+        return snprintf(what, whatlen, "the list of its names"), -ENOMEM;
     for (round = 0; round < CLEAN_ROUNDS; round++) {
         st = list_names(v, ns);
         if (st != 0) {
@@ -187,7 +187,12 @@ void vd_workdir_remove(struct vd_ctx *v)
         st = v->p->rmdir(v, &v->m.root, VD_WORKDIR);
         snprintf(what, sizeof(what), "%s", VD_WORKDIR);
     }
-    if (st != 0)
+    /* the checks are done, but a run that ran out of memory did not
+     * finish as designed: an E, so that it cannot pass */
+    if (st == -ENOMEM)
+        vd_error(v, "%s left behind (%s: %s); the next run empties it", VD_WORKDIR, what,
+                 rp_status_text(st));
+    else if (st != 0)
         vd_info(v, "%s left behind (%s: %s); the next run empties it", VD_WORKDIR, what,
                 st < 0 ? rp_status_text(st) : nf_status_name((uint32_t)st));
     else

@@ -91,7 +91,7 @@ static int command_op(void *ctx, char *err, size_t errlen)
 static void check(const char *name, const char *const *args)
 {
     struct az_case k;
-    struct th_oom_case c = {name, make_dir, command_op, remove_dir, -ENOMEM};
+    struct th_oom_case c = {name, make_dir, command_op, remove_dir, -ENOMEM, 0};
     int i;
 
     memset(&k, 0, sizeof(k));

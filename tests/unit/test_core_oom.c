@@ -105,7 +105,7 @@ static int child_op(void *ctx, char *err, size_t errlen)
 static void child_setup_and_population_run_out_of_memory_cleanly(void **state)
 {
     struct fix f;
-    const struct th_oom_case c = {"child", core_start, child_op, child_end, -ENOMEM};
+    const struct th_oom_case c = {"child", core_start, child_op, child_end, -ENOMEM, 0};
 
     fix_config(&f, *(int *)*state);
     assert_true(th_oom_check(&c, &f) > 10);
@@ -211,8 +211,8 @@ static void core_stop(void *ctx)
 static void rpc_client_runs_out_of_memory_cleanly(void **state)
 {
     struct fix f;
-    const struct th_oom_case c = {"rpc client", core_start_one, rpc_op, core_stop,
-                                  -ENOMEM};
+    const struct th_oom_case c = {"rpc client", core_start_one, rpc_op,
+                                  core_stop,    -ENOMEM,        0};
 
     (void)state;
     memset(&f, 0, sizeof(f));

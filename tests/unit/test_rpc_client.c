@@ -4,7 +4,8 @@
  * matching with replies out of order and unknown XIDs, UDP retransmission
  * with the same XID under a stepped clock, a retransmitted call completing
  * once, bounded tries, TCP timeouts without retransmission, record marking
- * with replies split and joined, garbage and truncated replies, RPC-level errors,
+ * with replies split and joined, garbage and truncated replies, a record
+ * without memory (-ENOMEM, not garbage), RPC-level errors,
  * AUTH_SYS credentials, the in-flight limit, cancel on close, lost
  * connections; and the regressions of the review: a UDP call too big for
  * IP fails alone, bytes_sent counts partial writes, a sync call that
@@ -29,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/alloc.h"
 #include "rpc/recmark.h"
 #include "rpc/rp.h"
 
@@ -406,6 +408,41 @@ static void garbage_and_truncated_replies_fail_with_eproto(void **state)
     assert_true(strlen(rp_client_last_error(f.c)) > 0);
     rp_client_stats(f.c, &st);
     assert_int_equal(st.garbage, 3);
+    close_pair(&f);
+}
+
+/* A TCP reply record the receive buffer cannot grow for is the client's
+ * own shortage: the call fails with -ENOMEM and its text, counted as
+ * no_memory, never as the server's garbage. */
+static void a_record_without_memory_fails_with_enomem_not_garbage(void **state)
+{
+    static uint8_t rec[16384];
+    struct rp_client_opts o;
+    struct fixture f;
+    struct tcall t;
+    struct peer_call pc;
+    struct rp_client_stats st;
+    size_t n;
+
+    (void)state;
+    rp_client_opts_init(&o);
+    open_pair(&f, 1, &o);
+    start_calls(&f, &t, &pc, 1, 1, 1000);
+    n = make_reply(rec, sizeof(rec), 1, pc.xid, SUCCESS, 1);
+    assert_true(n < 64);
+    rp_recmark_put(rec, sizeof(rec) - 4, 1); /* padded to 16 KiB */
+    /* half of it: the engine must keep the part (a whole record in one
+     * read is decoded where it lies) */
+    assert_int_equal(write(f.peer, rec, sizeof(rec) / 2), (ssize_t)sizeof(rec) / 2);
+    cm_alloc_fail_nth(1, 1);
+    pump_client(f.c);
+    cm_alloc_fail_off();
+    assert_int_equal(t.done_count, 1);
+    assert_int_equal(t.call.status, -ENOMEM);
+    assert_non_null(strstr(rp_client_last_error(f.c), "out of memory"));
+    rp_client_stats(f.c, &st);
+    assert_int_equal(st.no_memory, 1);
+    assert_int_equal(st.garbage, 0);
     close_pair(&f);
 }
 
@@ -908,6 +945,7 @@ int main(void)
         cmocka_unit_test(tcp_times_out_without_retransmitting),
         cmocka_unit_test(tcp_replies_split_across_reads_and_joined_in_one),
         cmocka_unit_test(garbage_and_truncated_replies_fail_with_eproto),
+        cmocka_unit_test(a_record_without_memory_fails_with_enomem_not_garbage),
         cmocka_unit_test(rpc_errors_map_to_errnos),
         cmocka_unit_test(denied_and_odd_replies_fail_with_their_reason),
         cmocka_unit_test(auth_sys_carries_the_requested_ids),

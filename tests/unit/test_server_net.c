@@ -7,7 +7,8 @@
  * and on one port for both programs, IPv6 peers, a port in use and a bad
  * bind address named in one line, the connection counters, a stats dump
  * on request, and delayed replies (--delay-us) answered in order or freed
- * when the server stops first.  Network safety: loopback only. */
+ * when the server stops first, or lost and counted when there is no
+ * memory to hold them.  Network safety: loopback only. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,91 +27,11 @@
 #include <unistd.h>
 
 #include "helpers/th_core.h" /* th_root_type */
+#include "helpers/th_nfsd.h"
 #include "helpers/th_text.h"
 #include "nfs/nf.h"
+#include "rpc/recmark.h"
 #include "server/sv.h"
-
-struct srv {
-    struct sv_server *s;
-    pthread_t thread;
-    volatile sig_atomic_t stop, dump;
-    int rc;
-    char err[CM_ERR_LEN];
-    char url[160]; /* nfs://ADDR:NFS/export?mountport=MNT */
-    uint16_t nfs_port, mnt_port;
-};
-
-static void on_usr1(int sig)
-{
-    (void)sig;
-}
-
-static void *serve(void *arg)
-{
-    struct srv *v = arg;
-
-    v->rc = sv_server_run(v->s, &v->stop, &v->dump, v->err, sizeof(v->err));
-    return NULL;
-}
-
-/* The port after the last ':' of "ADDR:PORT" or "[ADDR]:PORT". */
-static uint16_t port_of(const char *hostport)
-{
-    const char *c = strrchr(hostport, ':');
-
-    return c ? (uint16_t)atoi(c + 1) : 0;
-}
-
-/* Creates a server from cfg and runs it in a thread.  Returns 0, or -1
- * with the reason in v->err (nothing started). */
-static int srv_start(struct srv *v, const struct sv_config *cfg)
-{
-    char line[256], nfs[80], mnt[80];
-
-    memset(v, 0, sizeof(*v));
-    v->s = sv_server_create(cfg, v->err, sizeof(v->err));
-    if (v->s == NULL)
-        return -1;
-    sv_server_ready_line(v->s, line, sizeof(line));
-    assert_int_equal(sscanf(line, "ready nfs %79s udp,tcp mount %79s udp,tcp", nfs, mnt),
-                     2);
-    v->nfs_port = port_of(nfs);
-    v->mnt_port = port_of(mnt);
-    *strrchr(nfs, ':') = '\0';
-    snprintf(v->url, sizeof(v->url), "nfs://%s:%u/export?mountport=%u", nfs, v->nfs_port,
-             v->mnt_port);
-    assert_int_equal(pthread_create(&v->thread, NULL, serve, v), 0);
-    return 0;
-}
-
-/* Wakes the loop (SIGUSR1 interrupts its ppoll) after setting a flag. */
-static void srv_poke(struct srv *v, volatile sig_atomic_t *flag)
-{
-    *flag = 1;
-    assert_int_equal(pthread_kill(v->thread, SIGUSR1), 0);
-}
-
-/* Stops the loop and waits for it; the server stays for inspection. */
-static void srv_halt(struct srv *v)
-{
-    srv_poke(v, &v->stop);
-    assert_int_equal(pthread_join(v->thread, NULL), 0);
-    assert_int_equal(v->rc, 0);
-}
-
-static void srv_stop(struct srv *v)
-{
-    srv_halt(v);
-    sv_server_destroy(v->s);
-}
-
-static void loopback_config(struct sv_config *cfg, const char *addr)
-{
-    sv_config_defaults(cfg);
-    cfg->bind_addr = addr;
-    cfg->nfs_port = cfg->mount_port = 0; /* free ports */
-    cfg->instance = 1;
-}
 
 /* Mounts url (version v, transport t), checks the root with GETATTR and
  * unmounts.  Returns nf_mount's result; err holds its message. */
@@ -138,16 +59,16 @@ static void serves_v3_over_tcp_and_v2_over_udp_on_loopback(void **state)
 {
     struct sv_config cfg;
     struct sv_conn_stats st;
-    struct srv v;
+    struct th_nfsd v;
     char err[CM_ERR_LEN];
 
     (void)state;
-    loopback_config(&cfg, "127.0.0.1");
-    assert_int_equal(srv_start(&v, &cfg), 0);
+    th_nfsd_config(&cfg, "127.0.0.1");
+    assert_int_equal(th_nfsd_start(&v, &cfg), 0);
     assert_true(v.nfs_port != 0 && v.mnt_port != 0 && v.nfs_port != v.mnt_port);
     assert_int_equal(mount_and_getattr(v.url, 3, RP_TCP, err, sizeof(err)), 0);
     assert_int_equal(mount_and_getattr(v.url, 2, RP_UDP, err, sizeof(err)), 0);
-    srv_halt(&v);
+    assert_int_equal(th_nfsd_halt(&v), 0);
     /* TCP connections: NFS, MNT, UMNT */
     sv_server_conn_stats(v.s, &st);
     assert_int_equal(st.accepted, 3);
@@ -157,34 +78,34 @@ static void serves_v3_over_tcp_and_v2_over_udp_on_loopback(void **state)
 static void one_port_serves_both_programs(void **state)
 {
     struct sv_config cfg;
-    struct srv v;
+    struct th_nfsd v;
     char err[CM_ERR_LEN], url[128];
     uint16_t port;
 
     (void)state;
     /* a free port number: taken by a first server, given back */
-    loopback_config(&cfg, "127.0.0.1");
-    assert_int_equal(srv_start(&v, &cfg), 0);
+    th_nfsd_config(&cfg, "127.0.0.1");
+    assert_int_equal(th_nfsd_start(&v, &cfg), 0);
     port = v.nfs_port;
-    srv_stop(&v);
+    assert_int_equal(th_nfsd_stop(&v), 0);
     cfg.nfs_port = cfg.mount_port = port;
-    assert_int_equal(srv_start(&v, &cfg), 0);
+    assert_int_equal(th_nfsd_start(&v, &cfg), 0);
     assert_int_equal(v.nfs_port, port);
     assert_int_equal(v.mnt_port, port);
     snprintf(url, sizeof(url), "127.0.0.1:%u:/export", port);
     assert_int_equal(mount_and_getattr(url, 3, RP_UDP, err, sizeof(err)), 0);
-    srv_stop(&v);
+    assert_int_equal(th_nfsd_stop(&v), 0);
 }
 
 static void ipv6_loopback_serves_its_peers(void **state)
 {
     struct sv_config cfg;
-    struct srv v;
+    struct th_nfsd v;
     char err[CM_ERR_LEN];
 
     (void)state;
-    loopback_config(&cfg, "::1");
-    if (srv_start(&v, &cfg) != 0) {
+    th_nfsd_config(&cfg, "::1");
+    if (th_nfsd_start(&v, &cfg) != 0) {
         /* a machine without IPv6 on lo: nothing to test */
         print_message("skipped: no ::1 (%s)\n", v.err);
         return;
@@ -192,27 +113,27 @@ static void ipv6_loopback_serves_its_peers(void **state)
     assert_non_null(strstr(v.url, "nfs://[::1]:"));
     assert_int_equal(mount_and_getattr(v.url, 3, RP_TCP, err, sizeof(err)), 0);
     assert_int_equal(mount_and_getattr(v.url, 3, RP_UDP, err, sizeof(err)), 0);
-    srv_stop(&v);
+    assert_int_equal(th_nfsd_stop(&v), 0);
 }
 
 static void a_port_in_use_and_a_bad_address_are_one_line_each(void **state)
 {
     struct sv_config cfg, other;
-    struct srv v;
+    struct th_nfsd v;
     char err[CM_ERR_LEN], want[96];
 
     (void)state;
-    loopback_config(&cfg, "127.0.0.1");
-    assert_int_equal(srv_start(&v, &cfg), 0);
-    loopback_config(&other, "127.0.0.1");
+    th_nfsd_config(&cfg, "127.0.0.1");
+    assert_int_equal(th_nfsd_start(&v, &cfg), 0);
+    th_nfsd_config(&other, "127.0.0.1");
     other.nfs_port = v.nfs_port;
     assert_null(sv_server_create(&other, err, sizeof(err)));
     snprintf(want, sizeof(want), "tcp 127.0.0.1 port %u: Address already in use",
              v.nfs_port);
     assert_string_equal(err, want);
-    srv_stop(&v);
+    assert_int_equal(th_nfsd_stop(&v), 0);
 
-    loopback_config(&other, "not-an-address");
+    th_nfsd_config(&other, "not-an-address");
     assert_null(sv_server_create(&other, err, sizeof(err)));
     assert_non_null(strstr(err, "-b not-an-address: "));
 }
@@ -220,23 +141,23 @@ static void a_port_in_use_and_a_bad_address_are_one_line_each(void **state)
 static void a_stats_dump_on_request(void **state)
 {
     struct sv_config cfg;
-    struct srv v;
+    struct th_nfsd v;
     char err[CM_ERR_LEN], path[] = "/tmp/freesfs-test-net.XXXXXX", file[64], text[4096];
 
     (void)state;
     assert_non_null(mkdtemp(path));
     snprintf(file, sizeof(file), "%s/stats.yaml", path);
-    loopback_config(&cfg, "127.0.0.1");
+    th_nfsd_config(&cfg, "127.0.0.1");
     cfg.stats_file = file;
-    assert_int_equal(srv_start(&v, &cfg), 0);
+    assert_int_equal(th_nfsd_start(&v, &cfg), 0);
     assert_int_equal(mount_and_getattr(v.url, 3, RP_TCP, err, sizeof(err)), 0);
     assert_int_equal(mount_and_getattr(v.url, 3, RP_TCP, err, sizeof(err)), 0);
-    srv_poke(&v, &v.dump);
+    assert_int_equal(th_nfsd_poke(&v, &v.dump), 0);
     for (int i = 0; i < 200 && access(file, R_OK) != 0; i++)
         usleep(10000); /* bounded: 2 s */
     assert_true(th_text_of_file(file, text, sizeof(text)) > 0);
     assert_non_null(strstr(text, "getattr"));
-    srv_stop(&v);
+    assert_int_equal(th_nfsd_stop(&v), 0);
     unlink(file);
     rmdir(path);
 }
@@ -255,26 +176,15 @@ static void count_done(struct rp_call *call, void *data)
 }
 
 /* n NULL calls in flight at once on transport t; every one answered. */
-static void null_calls_all_answered(const struct srv *v, enum rp_transport_kind t, int n)
+static void null_calls_all_answered(struct th_nfsd *v, enum rp_transport_kind t, int n)
 {
-    struct sockaddr_in sin;
-    struct rp_client_opts o;
     struct rp_client *c;
     struct done_count d[16];
     nf_void none = {0};
-    char err[CM_ERR_LEN];
     int finished = 0;
     uint64_t end = cm_now_ns() + 10000000000ull;
 
-    memset(&sin, 0, sizeof(sin));
-    sin.sin_family = AF_INET;
-    sin.sin_port = htons(v->nfs_port);
-    sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    rp_client_opts_init(&o);
-    o.transport = t;
-    assert_int_equal(rp_client_open(&c, (struct sockaddr *)&sin, sizeof(sin),
-                                    NFS3_PROGRAM, NFS_V3, &o, 2000, err, sizeof(err)),
-                     0);
+    assert_int_equal(th_nfsd_client(v, t, NULL, &c), 0);
     for (int i = 0; i < n; i++) {
         memset(&d[i], 0, sizeof(d[i]));
         assert_int_equal(
@@ -297,20 +207,110 @@ static void null_calls_all_answered(const struct srv *v, enum rp_transport_kind 
 static void delayed_replies_are_all_sent_after_their_delay(void **state)
 {
     struct sv_config cfg;
-    struct srv v;
+    struct th_nfsd v;
     uint64_t t0;
 
     (void)state;
-    loopback_config(&cfg, "127.0.0.1");
+    th_nfsd_config(&cfg, "127.0.0.1");
     cfg.fault.seed = 1;
     cfg.fault.delay_us = 20000;  /* 20 ms, */
     cfg.fault.jitter_us = 30000; /* + up to 30: replies leave out of order */
-    assert_int_equal(srv_start(&v, &cfg), 0);
+    assert_int_equal(th_nfsd_start(&v, &cfg), 0);
     t0 = cm_now_ns();
     null_calls_all_answered(&v, RP_UDP, 16);
     null_calls_all_answered(&v, RP_TCP, 16);
     assert_true(cm_now_ns() - t0 >= 2 * 20000000ull);
-    srv_stop(&v);
+    assert_int_equal(th_nfsd_stop(&v), 0);
+}
+
+/* A delayed reply the server has no memory to hold is lost, as a
+ * congested network would lose it, and counted (delayed_lost), never
+ * dropped without a trace; the server goes on serving. */
+static void a_delayed_reply_without_memory_is_counted_as_lost(void **state)
+{
+    struct sv_config cfg;
+    struct sv_conn_stats st;
+    struct rp_client_opts o;
+    struct rp_client *c;
+    struct th_nfsd v;
+    nf_void none = {0};
+
+    (void)state;
+    th_nfsd_config(&cfg, "127.0.0.1");
+    cfg.fault.seed = 1;
+    cfg.fault.delay_us = 1000;
+    assert_int_equal(th_nfsd_start_failing(&v, &cfg, 1), 0);
+    rp_client_opts_init(&o);
+    o.udp_tries = 1;
+    assert_int_equal(th_nfsd_client(&v, RP_UDP, &o, &c), 0);
+    for (int i = 0; i < 3; i++) {
+        struct rp_call call;
+        int rc;
+
+        assert_int_equal(nf_call_init(&call, c, NFSPROC3_NULL, &none, &none, NULL, NULL),
+                         0);
+        call.timeout_ms = 100;
+        rc = rp_call_sync(c, &call);
+        assert_int_equal(rc == 0 ? call.status : rc, RP_ERR_TIMEDOUT);
+    }
+    rp_client_close(c);
+    assert_int_equal(th_nfsd_halt(&v), 0);
+    sv_server_conn_stats(v.s, &st);
+    assert_int_equal(st.delayed_lost, 3);
+    sv_server_destroy(v.s);
+}
+
+/* Each allocation of the server thread fails in turn, for good, while a
+ * TCP peer makes NULL calls (its connection's reply queue): the peer's
+ * calls fail at once
+ * (the connection closed), never hang; the closure is counted
+ * (closed_no_memory) and the server stops cleanly. */
+static void a_connection_without_memory_is_closed_and_counted(void **state)
+{
+    struct sv_config cfg;
+    struct sv_conn_stats st;
+    long n;
+
+    (void)state;
+    th_nfsd_config(&cfg, "127.0.0.1");
+    for (n = 1;; n++) {
+        struct rp_client *c;
+        struct th_nfsd v;
+        int ok = 0;
+
+        assert_true(n < 50);
+        assert_int_equal(th_nfsd_start_failing(&v, &cfg, n), 0);
+        assert_int_equal(th_nfsd_client(&v, RP_TCP, NULL, &c), 0);
+        for (int i = 0; i < 4; i++) {
+            struct rp_call call;
+            nf_void none = {0};
+            int rc;
+
+            assert_int_equal(
+                nf_call_init(&call, c, NFSPROC3_NULL, &none, &none, NULL, NULL), 0);
+            call.timeout_ms = 5000; /* a hang would show as a timeout */
+            rc = rp_call_sync(c, &call);
+            if (rc == 0)
+                rc = call.status;
+            /* lost, then the client closed after that error */
+            assert_true(rc == 0 || rc == RP_ERR_CONNRESET || rc == -ENOTCONN);
+            ok += rc == 0;
+        }
+        rp_client_close(c);
+        assert_int_equal(th_nfsd_halt(&v), 0);
+        sv_server_conn_stats(v.s, &st);
+        sv_server_destroy(v.s);
+        if (v.failed == 0) {
+            assert_int_equal(ok, 4);
+            assert_int_equal(st.closed_no_memory, 0);
+            break;
+        }
+        assert_true(ok < 4);
+        assert_int_equal(st.closed_no_memory, 1);
+        assert_int_equal(st.open, 0);
+        assert_int_equal(st.buffer_bytes, 0);
+    }
+    assert_true(n > 1); /* the reply queue */
 }
 
 int main(void)
@@ -322,17 +322,10 @@ int main(void)
         cmocka_unit_test(a_port_in_use_and_a_bad_address_are_one_line_each),
         cmocka_unit_test(a_stats_dump_on_request),
         cmocka_unit_test(delayed_replies_are_all_sent_after_their_delay),
+        cmocka_unit_test(a_delayed_reply_without_memory_is_counted_as_lost),
+        cmocka_unit_test(a_connection_without_memory_is_closed_and_counted),
     };
-    struct sigaction sa;
-    sigset_t usr1;
 
-    /* SIGUSR1 only interrupts the server thread's ppoll (which unblocks
-     * it); blocked everywhere else, inherited by the threads. */
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_usr1;
-    sigaction(SIGUSR1, &sa, NULL);
-    sigemptyset(&usr1);
-    sigaddset(&usr1, SIGUSR1);
-    pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+    th_nfsd_signals();
     return cmocka_run_group_tests_name("server_net", tests, NULL, NULL);
 }

@@ -39,6 +39,10 @@ struct th_oom_case {
     th_oom_op op;
     void (*teardown)(void *ctx); /* may be NULL */
     int want;
+    /* The last this many allocations may fail with the op succeeding: a
+     * courtesy whose failure is ignored by design (nf_umount's UMNT at the
+     * end of a session).  Their runs must still end cleanly. */
+    long courtesy_tail;
 };
 long th_oom_check(const struct th_oom_case *c, void *ctx);
 
