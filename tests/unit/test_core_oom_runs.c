@@ -275,11 +275,11 @@ static int replay_op(void *ctx, char *err, size_t errlen)
     int rc = ld_child_init(c, &x->su, 0, -1);
 
     if (rc == 0)
-        rc = ld_replay_phase(c, LD_MSG_MOUNT);
+        rc = ld_replay_phase(c, LD_MSG_MOUNT, 0);
     if (rc == 0)
-        rc = ld_replay_phase(c, LD_MSG_INIT);
+        rc = ld_replay_phase(c, LD_MSG_INIT, 0);
     if (rc == 0)
-        rc = ld_replay_phase(c, LD_MSG_RUN);
+        rc = ld_replay_phase(c, LD_MSG_RUN, 0);
     if (rc == 0 && c->stats.op[NF_OP_TOTAL].good < 10)
         rc = cm_errf(err, errlen, "%llu calls replayed",
                      (unsigned long long)c->stats.op[NF_OP_TOTAL].good);
