@@ -51,10 +51,11 @@ int vd_write_all(struct vd_ctx *v, struct vd_obj *o, uint64_t off, const uint8_t
 }
 
 /* Reads len bytes at off into buf, re-issuing short reads; *got is what
- * came back before end of file or an error.  0, 1 when a failed READ was
- * reported (nothing to verify), or the run's stop. */
+ * came back before end of file or an error.  0, 1 when a READ failed
+ * (nothing to verify; the first failure of the step is a W, the others
+ * are counted in *failed), or the run's stop. */
 static int read_all(struct vd_ctx *v, struct vd_obj *o, uint64_t off, uint8_t *buf,
-                    uint32_t len, uint32_t *got, unsigned *eof_wrong)
+                    uint32_t len, uint32_t *got, unsigned *eof_wrong, unsigned *failed)
 {
     uint64_t length = v->attrs[o->ino].size;
     struct vd_res r;
@@ -66,9 +67,11 @@ static int read_all(struct vd_ctx *v, struct vd_obj *o, uint64_t off, uint8_t *b
         if (st < 0)
             return vd_fail_call(v, NF_OP_READ, o->name, st);
         if (st != NF_ST_OK) {
-            rc = vd_warn(v, "%s: READ at %llu: %s (%s)", o->name,
-                         (unsigned long long)(off + *got), nf_status_name((uint32_t)st),
-                         vd_rfc(v, NF_OP_READ));
+            rc = (*failed)++
+                     ? 0 /* one W; the count follows */
+                     : vd_warn(v, "%s: READ at %llu: %s (%s)", o->name,
+                               (unsigned long long)(off + *got),
+                               nf_status_name((uint32_t)st), vd_rfc(v, NF_OP_READ));
             return rc < 0 ? rc : 1;
         }
         if (r.have_attr && (rc = vd_attr_check(v, o, &r.attr, 0, "READ", NF_OP_READ)) < 0)
@@ -144,7 +147,7 @@ int vd_step_write(struct vd_ctx *v)
 int vd_step_read(struct vd_ctx *v)
 {
     uint8_t buf[VD_BLOCK_BYTES];
-    unsigned b, eof_wrong = 0;
+    unsigned b, eof_wrong = 0, failed = 0;
     int f, nf = written_files(v), rc = 0;
 
     vd_begin(v, "read", "each block back, checksums verified");
@@ -155,7 +158,8 @@ int vd_step_read(struct vd_ctx *v)
         for (b = 0; b < n && rc == 0; b++) {
             uint32_t len = vd_block_bytes((unsigned)f, b), got;
 
-            rc = read_all(v, o, (uint64_t)b * VD_BLOCK_BYTES, buf, len, &got, &eof_wrong);
+            rc = read_all(v, o, (uint64_t)b * VD_BLOCK_BYTES, buf, len, &got, &eof_wrong,
+                          &failed);
             if (rc > 0) { /* reported: the block is bad, nothing to verify */
                 bad++;
                 rc = 0;
@@ -171,6 +175,8 @@ int vd_step_read(struct vd_ctx *v)
         if (rc == 0)
             vd_detail(v, "%s: %u blocks read, %u bad", o->name, n, bad);
     }
+    if (rc == 0 && failed > 1)
+        vd_info(v, "%u READs failed in all", failed);
     if (rc == 0 && eof_wrong)
         rc = vd_deviation(v,
                           "%u READ replies set eof wrongly: it must be TRUE exactly when "

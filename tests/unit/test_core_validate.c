@@ -305,6 +305,23 @@ static void error_statuses_are_named(void **state)
     }
 }
 
+/* A READ that always fails: one W for the step and the count in an I line,
+ * not a W (and a question at level 3) for each of the ~170 blocks. */
+static void a_failing_read_is_one_warning_and_a_count(void **state)
+{
+    struct sv_config cfg;
+    char err[CM_ERR_LEN], *out;
+
+    (void)state;
+    config(&cfg);
+    assert_int_equal(sv_fault_parse_error(&cfg.fault, "read=IO:100", err, sizeof(err)),
+                     0);
+    assert_int_equal(validate(&cfg, 3, &out), VD_FAILED);
+    assert_int_equal(count_lines(out, "W: read: "), 1);
+    has_line(out, "I: read: ", "READs failed in all", END);
+    free(out);
+}
+
 /* MKNOD refused as unsupported is allowed: an I note, no W. */
 static void mknod_not_supported_is_a_note(void **state)
 {
@@ -369,6 +386,7 @@ int main(void)
         cmocka_unit_test(a_changing_verifier_fails),
         cmocka_unit_test(weak_writes_and_a_wrong_eof_are_named),
         cmocka_unit_test(error_statuses_are_named),
+        cmocka_unit_test(a_failing_read_is_one_warning_and_a_count),
         cmocka_unit_test(mknod_not_supported_is_a_note),
         cmocka_unit_test(a_verifier_unchanged_across_a_restart_is_named),
         cmocka_unit_test(a_restart_command_that_hangs_or_dies_stops_the_run),
