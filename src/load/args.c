@@ -36,19 +36,19 @@ const char *ld_op_write_data(void)
 
 /* ---- handles, names, attributes ------------------------------------------- */
 
-static const struct nf_fh *fh_of(const struct ld_child *c, uint32_t i)
+static const struct nf_fh *fh_of(const struct ld_sfs_child *c, uint32_t i)
 {
     if (i == LD_NO_FILE || i == LD_NO_PARENT || !c->files.f[i].has_fh)
         return &c->testdir;
     return &c->files.f[i].fh;
 }
 
-static const struct nf_fh *dir_of(const struct ld_child *c, uint32_t i)
+static const struct nf_fh *dir_of(const struct ld_sfs_child *c, uint32_t i)
 {
     return fh_of(c, c->files.f[i].parent);
 }
 
-static void dirop3(struct ld_child *c, struct ld_slot *s, int k, uint32_t i,
+static void dirop3(struct ld_sfs_child *c, struct ld_slot *s, int k, uint32_t i,
                    diropargs3 *d)
 {
     ld_files_name(&c->files, i, s->name[k], sizeof(s->name[k]));
@@ -56,7 +56,8 @@ static void dirop3(struct ld_child *c, struct ld_slot *s, int k, uint32_t i,
     d->name = s->name[k];
 }
 
-static void dirop2(struct ld_child *c, struct ld_slot *s, int k, uint32_t i, diropargs *d)
+static void dirop2(struct ld_sfs_child *c, struct ld_slot *s, int k, uint32_t i,
+                   diropargs *d)
 {
     ld_files_name(&c->files, i, s->name[k], sizeof(s->name[k]));
     nf_fh_to_v2(dir_of(c, i), &d->dir);
@@ -106,7 +107,7 @@ static uint32_t rw_chunk(const struct ld_req *r, struct ld_slot *s, uint32_t i)
     return len;
 }
 
-static void prep_rw3(struct ld_child *c, struct ld_slot *s, uint32_t i)
+static void prep_rw3(struct ld_sfs_child *c, struct ld_slot *s, uint32_t i)
 {
     const struct ld_req *r = &c->req;
     uint32_t len = rw_chunk(r, s, i);
@@ -126,7 +127,7 @@ static void prep_rw3(struct ld_child *c, struct ld_slot *s, uint32_t i)
     }
 }
 
-static void prep_rw2(struct ld_child *c, struct ld_slot *s, uint32_t i)
+static void prep_rw2(struct ld_sfs_child *c, struct ld_slot *s, uint32_t i)
 {
     const struct ld_req *r = &c->req;
     uint32_t len = rw_chunk(r, s, i);
@@ -147,7 +148,7 @@ static void prep_rw2(struct ld_child *c, struct ld_slot *s, uint32_t i)
 }
 
 /* Builds the symlink text "./<name of an existing non-io or io file>". */
-static void symlink_text(struct ld_child *c, struct ld_slot *s)
+static void symlink_text(struct ld_sfs_child *c, struct ld_slot *s)
 {
     uint32_t target =
         ld_files_pick(&c->files, LD_CAT_NONIO, LD_EXISTS, LD_NO_FILE, &c->rng);
@@ -159,7 +160,7 @@ static void symlink_text(struct ld_child *c, struct ld_slot *s)
     snprintf(s->text, sizeof(s->text), "./%s", name);
 }
 
-static void prep3(struct ld_child *c, struct ld_slot *s)
+static void prep3(struct ld_sfs_child *c, struct ld_slot *s)
 {
     const struct ld_req *r = &c->req;
     union ld_args *a = &s->args;
@@ -256,7 +257,7 @@ static void prep3(struct ld_child *c, struct ld_slot *s)
     }
 }
 
-static void prep2(struct ld_child *c, struct ld_slot *s)
+static void prep2(struct ld_sfs_child *c, struct ld_slot *s)
 {
     const struct ld_req *r = &c->req;
     union ld_args *a = &s->args;
@@ -313,16 +314,16 @@ static void prep2(struct ld_child *c, struct ld_slot *s)
 
 /* ---- entry point ---------------------------------------------------------- */
 
-void ld_args_build(struct ld_child *c, struct ld_slot *s, uint32_t i)
+void ld_args_build(struct ld_sfs_child *c, struct ld_slot *s, uint32_t i)
 {
     int op = c->req.op;
 
     if (op == NF_OP_READ || op == NF_OP_WRITE) {
-        if (c->nfs_version == 3)
+        if (c->cx.nfs_version == 3)
             prep_rw3(c, s, i);
         else
             prep_rw2(c, s, i);
-    } else if (c->nfs_version == 3) {
+    } else if (c->cx.nfs_version == 3) {
         prep3(c, s);
     } else {
         prep2(c, s);

@@ -87,9 +87,9 @@ static void apportion(const double *share, unsigned nkinds, uint32_t total, doub
 
 /* Calls per request of a read (0) or write (1) as this child makes them,
  * starting from the distribution's average. */
-static double realised_cpr(const struct ld_child *c, int write)
+static double realised_cpr(const struct ld_sfs_child *c, int write)
 {
-    const struct ld_iodist *d = &c->setup->iodist;
+    const struct ld_iodist *d = &c->cx.setup->iodist;
     double prior = write ? d->write.calls_per_req : d->read.calls_per_req;
 
     if (prior <= 0)
@@ -100,10 +100,10 @@ static double realised_cpr(const struct ld_child *c, int write)
 
 /* The selector's request shares with reads and writes re-weighted by the
  * calls per request they really make. */
-static void deck_shares(const struct ld_child *c, double *share)
+static void deck_shares(const struct ld_sfs_child *c, double *share)
 {
-    const struct ld_opsel *o = &c->setup->opsel;
-    const struct ld_iodist *d = &c->setup->iodist;
+    const struct ld_opsel *o = c->opsel;
+    const struct ld_iodist *d = &c->cx.setup->iodist;
     static const int io[2] = {NF_OP_READ, NF_OP_WRITE};
     double sum = 0;
     int op, w;
@@ -122,7 +122,7 @@ static void deck_shares(const struct ld_child *c, double *share)
         share[op] /= sum;
 }
 
-static void shuffle_ops(struct ld_child *c)
+static void shuffle_ops(struct ld_sfs_child *c)
 {
     uint32_t count[NF_NOPS];
     double share[NF_NOPS];
@@ -133,10 +133,10 @@ static void shuffle_ops(struct ld_child *c)
     assert(c->op_deck.n == LD_OP_DECK || c->op_deck.n == 0);
 }
 
-static void shuffle_xfers(struct ld_child *c, int write)
+static void shuffle_xfers(struct ld_sfs_child *c, int write)
 {
     const struct ld_iodist_table *t =
-        write ? &c->setup->iodist.write : &c->setup->iodist.read;
+        write ? &c->cx.setup->iodist.write : &c->cx.setup->iodist.read;
     uint32_t count[LD_IODIST_MAX_ROWS];
     int k;
 
@@ -147,27 +147,27 @@ static void shuffle_xfers(struct ld_child *c, int write)
     assert(c->xfer_deck[write].n == LD_XFER_DECK || c->xfer_deck[write].n == 0);
 }
 
-void ld_op_decks_init(struct ld_child *c)
+void ld_op_decks_init(struct ld_sfs_child *c)
 {
     shuffle_ops(c);
     shuffle_xfers(c, 0);
     shuffle_xfers(c, 1);
 }
 
-int ld_op_next(struct ld_child *c)
+int ld_op_next(struct ld_sfs_child *c)
 {
     if (c->op_deck.next >= c->op_deck.n)
         shuffle_ops(c);
     if (c->op_deck.n == 0) /* cannot happen with a valid selector */
-        return ld_opsel_draw(&c->setup->opsel, &c->rng);
+        return ld_opsel_draw(c->opsel, &c->rng);
     assert(c->op_deck.next < c->op_deck.n && c->op_deck.card[c->op_deck.next] < NF_NOPS);
     return c->op_deck.card[c->op_deck.next++];
 }
 
 /* The fragment size stays a random draw, as in ld_iodist_draw. */
-void ld_deck_xfer(struct ld_child *c, int write, struct ld_xfer *x)
+void ld_deck_xfer(struct ld_sfs_child *c, int write, struct ld_xfer *x)
 {
-    const struct ld_iodist *d = &c->setup->iodist;
+    const struct ld_iodist *d = &c->cx.setup->iodist;
     const struct ld_iodist_table *t = write ? &d->write : &d->read;
     struct ld_deck *dk = &c->xfer_deck[write];
 

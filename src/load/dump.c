@@ -47,8 +47,8 @@ struct ld_dump *ld_dump_open(unsigned client, unsigned child, char *err, size_t 
     return d;
 }
 
-void ld_dump_call(struct ld_dump *d, const struct ld_child *c, const struct ld_slot *s,
-                  uint64_t ns)
+void ld_dump_call(struct ld_dump *d, const struct ld_sfs_child *c,
+                  const struct ld_slot *s, uint64_t ns)
 {
     double start_ms = s->call.t_send_ns > c->phase_start_ns
                           ? (s->call.t_send_ns - c->phase_start_ns) / 1e6

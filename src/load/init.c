@@ -33,8 +33,8 @@ static void sleep_ms(unsigned ms)
 
 /* ---- CL<n> and testdir<k>: lookup or mkdir by (dir, name) ---------------- */
 
-static int dir_v3(struct ld_child *c, const struct nf_fh *dir, const char *name, int mk,
-                  struct nf_fh *out, uint32_t *st)
+static int dir_v3(struct ld_sfs_child *c, const struct nf_fh *dir, const char *name,
+                  int mk, struct nf_fh *out, uint32_t *st)
 {
     union ld_args a;
     union ld_res r;
@@ -46,13 +46,13 @@ static int dir_v3(struct ld_child *c, const struct nf_fh *dir, const char *name,
     if (!mk) {
         nf_fh_to_v3(dir, &a.a3_lookup.what.dir);
         a.a3_lookup.what.name = (char *)name;
-        rc = nf3_lookup(c->clnt, &a.a3_lookup, &r.r3_lookup);
+        rc = nf3_lookup(c->cx.clnt, &a.a3_lookup, &r.r3_lookup);
     } else {
         nf_fh_to_v3(dir, &a.a3_mkdir.where.dir);
         a.a3_mkdir.where.name = (char *)name;
         a.a3_mkdir.attributes.mode.set_it = TRUE;
         a.a3_mkdir.attributes.mode.set_mode3_u.mode = 0777;
-        rc = nf3_mkdir(c->clnt, &a.a3_mkdir, &r.r3_mkdir);
+        rc = nf3_mkdir(c->cx.clnt, &a.a3_mkdir, &r.r3_mkdir);
     }
     if (rc < 0)
         return rc;
@@ -69,8 +69,8 @@ static int dir_v3(struct ld_child *c, const struct nf_fh *dir, const char *name,
     return 0;
 }
 
-static int dir_v2(struct ld_child *c, const struct nf_fh *dir, const char *name, int mk,
-                  struct nf_fh *out, uint32_t *st)
+static int dir_v2(struct ld_sfs_child *c, const struct nf_fh *dir, const char *name,
+                  int mk, struct nf_fh *out, uint32_t *st)
 {
     union ld_args a;
     union ld_res r;
@@ -84,9 +84,9 @@ static int dir_v2(struct ld_child *c, const struct nf_fh *dir, const char *name,
     if (mk) {
         memset(&a.a2_create.attributes, 0xff, sizeof(a.a2_create.attributes));
         a.a2_create.attributes.mode = 040777;
-        rc = nf2_mkdir(c->clnt, &a.a2_create, &r.r2_dirop);
+        rc = nf2_mkdir(c->cx.clnt, &a.a2_create, &r.r2_dirop);
     } else {
-        rc = nf2_lookup(c->clnt, &a.a2_dirop, &r.r2_dirop);
+        rc = nf2_lookup(c->cx.clnt, &a.a2_dirop, &r.r2_dirop);
     }
     if (rc < 0)
         return rc;
@@ -100,8 +100,8 @@ static int dir_v2(struct ld_child *c, const struct nf_fh *dir, const char *name,
 /* Looks name up in dir and makes it when absent (a lost MKDIR reply that
  * comes back EXIST is followed by a lookup, §4).  Returns 0 with *out, or
  * -errno with last_error. */
-static int lookup_or_mkdir(struct ld_child *c, const struct nf_fh *dir, const char *name,
-                           struct nf_fh *out)
+static int lookup_or_mkdir(struct ld_sfs_child *c, const struct nf_fh *dir,
+                           const char *name, struct nf_fh *out)
 {
     int step, try, rc = 0;
     uint32_t st = 0;
@@ -110,13 +110,13 @@ static int lookup_or_mkdir(struct ld_child *c, const struct nf_fh *dir, const ch
     for (step = 0; step < 3; step++) {
         int mk = step == 1;
         for (try = 0; try < INIT_TRIES; try++) {
-            rc = c->nfs_version == 3 ? dir_v3(c, dir, name, mk, out, &st)
-                                     : dir_v2(c, dir, name, mk, out, &st);
+            rc = c->cx.nfs_version == 3 ? dir_v3(c, dir, name, mk, out, &st)
+                                        : dir_v2(c, dir, name, mk, out, &st);
             if (rc == 0)
                 break;
         }
         if (rc < 0)
-            return ld_child_fail(c, rc, "%s %s: %s", mk ? "mkdir" : "lookup", name,
+            return ld_child_fail(&c->cx, rc, "%s %s: %s", mk ? "mkdir" : "lookup", name,
                                  rp_status_text(rc));
         if (st == 0)
             return 0;
@@ -125,73 +125,65 @@ static int lookup_or_mkdir(struct ld_child *c, const struct nf_fh *dir, const ch
         if (step == 1 && st != NF_ST_EXIST)
             break;
     }
-    return ld_child_fail(c, -EIO, "%s: %s", name, nf_status_name(st));
+    return ld_child_fail(&c->cx, -EIO, "%s: %s", name, nf_status_name(st));
 }
 
 /* ---- mount ---------------------------------------------------------------- */
 
-int ld_init_mount(struct ld_child *c)
+int ld_init_mount(struct ld_sfs_child *c)
 {
     struct nf_mount_opts o;
-    const char *spec = ld_config_mount_for_child(c->cfg, (int)c->index);
+    const char *spec = ld_config_mount_for_child(c->cx.cfg, (int)c->cx.index);
     char err[CM_ERR_LEN], name[32];
     struct nf_fh cl;
     int rc;
-    uint32_t window = (uint32_t)c->cfg->runtime_s;
+    uint32_t window = (uint32_t)c->cx.cfg->runtime_s;
 
-    nf_mount_opts_init(&o, c->nfs_version);
-    o.transport = c->cfg->tcp ? RP_TCP : RP_UDP;
+    nf_mount_opts_init(&o, c->cx.nfs_version);
+    o.transport = c->cx.cfg->tcp ? RP_TCP : RP_UDP;
     o.mount_transport = o.transport;
     /* population re-sends a lost call after a few round trips, not after
      * the 10 s Init timer (the load phases go back to the class timers) */
     o.rpc.adaptive_rto = 1;
     /* a lost TCP connection is re-established while the server comes back
-     * within PRIME_TIMEOUT or the run time (ld_child_load_phase ends the
+     * within PRIME_TIMEOUT or the run time (ld_sfs_load_phase ends the
      * run with its report when it does not) */
     if (window > RECONNECT_MAX_S)
         window = RECONNECT_MAX_S;
-    o.rpc.reconnect_ms = c->cfg->tcp ? window * 1000u : 0;
-    o.connect = c->setup->connect;
-    o.connect_data = c->setup->connect_data;
-    sleep_ms(MOUNT_STAGGER_MS * c->index);
+    o.rpc.reconnect_ms = c->cx.cfg->tcp ? window * 1000u : 0;
+    o.connect = c->cx.setup->connect;
+    o.connect_data = c->cx.setup->connect_data;
+    sleep_ms(MOUNT_STAGGER_MS * c->cx.index);
     /* Deviation (§5.3): SFS retried a mount that timed out up to 10 times;
      * a server that gives no answer in the 10 s Init timer (shared by the
      * retransmissions) fails at once, by name, instead of after minutes */
-    rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
+    rc = nf_mount(&c->cx.mnt, spec, &o, err, sizeof(err));
     if (rc == -ETIMEDOUT)
-        return ld_child_fail(c, rc, "mount %s: no reply in %u s (%s)", spec,
+        return ld_child_fail(&c->cx, rc, "mount %s: no reply in %u s (%s)", spec,
                              o.timeout_ms / 1000, err);
     if (rc < 0)
-        return ld_child_fail(c, rc, "Unable to mount %s: %s", spec, err);
-    c->mounted = 1;
-    c->clnt = c->mnt.nfs;
-    ld_biod_set_client(&c->biod, c->clnt);
-    snprintf(name, sizeof(name), "CL%d", c->cfg->client_num);
-    rc = lookup_or_mkdir(c, &c->mnt.root, name, &cl);
+        return ld_child_fail(&c->cx, rc, "Unable to mount %s: %s", spec, err);
+    c->cx.mounted = 1;
+    c->cx.clnt = c->cx.mnt.nfs;
+    ld_biod_set_client(&c->biod, c->cx.clnt);
+    snprintf(name, sizeof(name), "CL%d", c->cx.cfg->client_num);
+    rc = lookup_or_mkdir(c, &c->cx.mnt.root, name, &cl);
     if (rc == 0) {
-        snprintf(name, sizeof(name), "testdir%u", c->index);
+        snprintf(name, sizeof(name), "testdir%u", c->cx.index);
         rc = lookup_or_mkdir(c, &cl, name, &c->testdir);
     }
     if (rc < 0) {
-        snprintf(err, sizeof(err), "%s", c->last_error);
-        return ld_child_fail(c, rc, "mount %s: %s", spec, err);
+        snprintf(err, sizeof(err), "%s", c->cx.last_error);
+        return ld_child_fail(&c->cx, rc, "mount %s: %s", spec, err);
     }
     return 0;
-}
-
-void ld_init_unmount(struct ld_child *c)
-{
-    if (c->mounted)
-        nf_umount(&c->mnt);
-    c->mounted = 0;
-    c->clnt = NULL;
 }
 
 /* ---- population ------------------------------------------------------------ */
 
 /* One reliable population call on entry i: retried after an RPC failure.
  * Returns the NFS status (>= 0) or -errno with last_error. */
-static int init_op(struct ld_child *c, int op, uint32_t i)
+static int init_op(struct ld_sfs_child *c, int op, uint32_t i)
 {
     char name[LD_NAME_MAX];
     int try, rc;
@@ -220,12 +212,12 @@ static int init_op(struct ld_child *c, int op, uint32_t i)
         rc = c->req.rpc_status;
     }
     ld_files_name(&c->files, i, name, sizeof(name));
-    return ld_child_fail(c, rc, "populate: %s %s: %s", nf_op_name(op), name,
+    return ld_child_fail(&c->cx, rc, "populate: %s %s: %s", nf_op_name(op), name,
                          rp_status_text(rc));
 }
 
 /* Like init_op, but any NFS status other than OK (or `also`) fails. */
-static int init_ok(struct ld_child *c, int op, uint32_t i, uint32_t also)
+static int init_ok(struct ld_sfs_child *c, int op, uint32_t i, uint32_t also)
 {
     char name[LD_NAME_MAX];
     int st = init_op(c, op, i);
@@ -233,13 +225,13 @@ static int init_ok(struct ld_child *c, int op, uint32_t i, uint32_t also)
     if (st <= 0 || (uint32_t)st == also)
         return st < 0 ? st : 0;
     ld_files_name(&c->files, i, name, sizeof(name));
-    return ld_child_fail(c, -EIO, "populate: %s %s: NFS error %s", nf_op_name(op), name,
-                         nf_status_name((uint32_t)st));
+    return ld_child_fail(&c->cx, -EIO, "populate: %s %s: NFS error %s", nf_op_name(op),
+                         name, nf_status_name((uint32_t)st));
 }
 
 /* Looks entry i up.  Returns 1 when it exists (type and size in c->req), 0
  * when not, -errno on failure. */
-static int probe(struct ld_child *c, uint32_t i)
+static int probe(struct ld_sfs_child *c, uint32_t i)
 {
     int st = init_op(c, NF_OP_LOOKUP, i);
 
@@ -248,14 +240,14 @@ static int probe(struct ld_child *c, uint32_t i)
     if (st == NF_ST_NOENT)
         return 0;
     if (st != 0)
-        return ld_child_fail(c, -EIO, "populate: lookup: NFS error %s",
+        return ld_child_fail(&c->cx, -EIO, "populate: lookup: NFS error %s",
                              nf_status_name((uint32_t)st));
     return 1;
 }
 
 /* Makes entry i as a `op` (create, mkdir, symlink), then makes sure it has
  * a handle (EXIST after a retransmission, or v2 symlink: lookup). */
-static int make(struct ld_child *c, int op, uint32_t i)
+static int make(struct ld_sfs_child *c, int op, uint32_t i)
 {
     int rc = init_ok(c, op, i, NF_ST_EXIST);
 
@@ -264,13 +256,14 @@ static int make(struct ld_child *c, int op, uint32_t i)
     if (!c->files.f[i].has_fh) {
         rc = probe(c, i);
         if (rc <= 0)
-            return rc < 0 ? rc : ld_child_fail(c, -EIO, "populate: made entry vanished");
+            return rc < 0 ? rc
+                          : ld_child_fail(&c->cx, -EIO, "populate: made entry vanished");
     }
     return 0;
 }
 
 /* Removes entry i (a dir with rmdir); NOENT is fine. */
-static int unmake(struct ld_child *c, uint32_t i, int type)
+static int unmake(struct ld_sfs_child *c, uint32_t i, int type)
 {
     return init_ok(c, type == TYPE_DIR ? NF_OP_RMDIR : NF_OP_REMOVE, i, NF_ST_NOENT);
 }
@@ -278,7 +271,7 @@ static int unmake(struct ld_child *c, uint32_t i, int type)
 /* Brings entry i to `want` (exists or not) with file type `type`.  fresh:
  * its directory was just made, so it cannot exist yet.  Returns 1 when it
  * made the entry, 0 when nothing had to be made, -errno on failure. */
-static int settle(struct ld_child *c, uint32_t i, int want, int type, int fresh,
+static int settle(struct ld_sfs_child *c, uint32_t i, int want, int type, int fresh,
                   int mk_op)
 {
     int exists = 0, rc;
@@ -320,10 +313,10 @@ static int settle(struct ld_child *c, uint32_t i, int want, int type, int fresh,
 }
 
 /* Truncates or fills io file i to its initial size. */
-static int size_io(struct ld_child *c, uint32_t i, uint64_t have)
+static int size_io(struct ld_sfs_child *c, uint32_t i, uint64_t have)
 {
     struct ld_file *f = &c->files.f[i];
-    uint32_t block = c->setup->iodist.block_bytes;
+    uint32_t block = c->cx.setup->iodist.block_bytes;
 
     if (have > f->init_size) {
         c->req.truncate = 1;
@@ -342,22 +335,23 @@ static int size_io(struct ld_child *c, uint32_t i, uint64_t have)
     return 0;
 }
 
-int ld_init_populate(struct ld_child *c)
+int ld_init_populate(struct ld_sfs_child *c)
 {
     struct ld_files *t = &c->files;
     struct cm_rng sizes;
     unsigned char *fresh;
     uint32_t i, k;
-    int rc = 0, dbg = ld_debug_child_on(c->debug, LD_DBG_CHILD_SETUP, (int)c->index);
+    int rc = 0,
+        dbg = ld_debug_child_on(c->cx.debug, LD_DBG_CHILD_SETUP, (int)c->cx.index);
 
     fresh = cm_calloc(t->n_holding, 1);
     if (fresh == NULL)
-        return ld_child_fail(c, -ENOMEM, "populate: out of memory");
+        return ld_child_fail(&c->cx, -ENOMEM, "populate: out of memory");
     /* Sizes depend on the seed and the child only: a re-run restores them. */
-    cm_rng_seed(&sizes, ld_child_seed(c->cfg, c->index) * 7919 + 1);
+    cm_rng_seed(&sizes, ld_child_seed(c->cx.cfg, c->cx.index) * 7919 + 1);
     for (i = 0; i < t->count[LD_CAT_IO]; i++)
         t->f[t->first[LD_CAT_IO] + i].init_size = ld_filesize_draw(&sizes);
-    c->biod.timeout_ms = nf_class_timeout_ms(NF_CLASS_INIT, c->cfg->tcp);
+    c->biod.timeout_ms = nf_class_timeout_ms(NF_CLASS_INIT, c->cx.cfg->tcp);
 
     /* directories: holding dirs always, spare dirs every other one */
     for (i = 0; rc == 0 && i < t->count[LD_CAT_DIR]; i++) {
@@ -370,12 +364,12 @@ int ld_init_populate(struct ld_child *c)
         rc = rc < 0 ? rc : 0;
     }
     if (dbg && rc == 0)
-        ld_child_log(c, "populate: %u directories ready", t->count[LD_CAT_DIR]);
+        ld_child_log(&c->cx, "populate: %u directories ready", t->count[LD_CAT_DIR]);
     /* io files: exist with their initial size, filled with data */
     for (k = 0; rc == 0 && k < t->count[LD_CAT_IO]; k++) {
         i = t->first[LD_CAT_IO] + k;
-        if (k % 256 == 0 && ld_child_parent_gone(c)) {
-            rc = ld_child_fail(c, -EPIPE, "populate: the parent is gone");
+        if (k % 256 == 0 && ld_child_parent_gone(&c->cx)) {
+            rc = ld_child_fail(&c->cx, -EPIPE, "populate: the parent is gone");
             break;
         }
         rc = settle(c, i, 1, TYPE_REG, fresh[t->f[i].parent], NF_OP_CREATE);
@@ -383,7 +377,7 @@ int ld_init_populate(struct ld_child *c)
             rc = size_io(c, i, c->req.attr_size);
     }
     if (dbg && rc == 0)
-        ld_child_log(c, "populate: %u io files ready", t->count[LD_CAT_IO]);
+        ld_child_log(&c->cx, "populate: %u io files ready", t->count[LD_CAT_IO]);
     /* non-io slots: half pre-created (empty), half left free for creates */
     for (k = 0; rc == 0 && k < t->count[LD_CAT_NONIO]; k++) {
         i = t->first[LD_CAT_NONIO] + k;
@@ -402,7 +396,7 @@ int ld_init_populate(struct ld_child *c)
         return rc;
     ld_files_reset_accounting(t);
     if (dbg)
-        ld_child_log(c, "populate: done, base %llu KB",
+        ld_child_log(&c->cx, "populate: done, base %llu KB",
                      (unsigned long long)(t->base_bytes / 1024));
     return 0;
 }

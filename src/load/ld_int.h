@@ -1,20 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ld_int.h - the load layer's private header: the state of one
- * load-generating child (sfs-reference §1, §9-§12) and the functions the
- * layer's files call on it.  Nothing outside src/load includes it but the
- * layer's own unit tests; programs use ld.h, the prime uses ld.h, msg.h and
- * stats.h.  One private header instead of a header per file keeps the
- * child's files (child.c, init.c, the op files, dump.c) from including each
- * other in a circle: each includes this and nothing of its siblings.
+ * ld_int.h - the private header of the SFS mix's child (sfs-reference §1,
+ * §9-§12): its state and the functions its files call on it.  Nothing
+ * outside those files includes it but their unit tests.  One private
+ * header instead of a header per file keeps the child's files
+ * (sfs_child.c, init.c, the op files, dump.c) from including each other in
+ * a circle: each includes this and nothing of its siblings.
  *
  * A child owns one NFS client on the chosen transport, its file table,
- * working set, op decks, pacer and results.  The parent (parent.c) tells it
- * which phase to run over its socket (msg.h); the child answers when the
- * phase is done, or sends LD_MSG_ERROR with one line and exits non-zero
- * when it cannot go on (a failed mount or population).  A timeout or an
- * NFS error during the load never ends a child: they are counted (bad
- * calls, NFS errors) and logged with DEBUG 4.
+ * working set, op decks, pacer and results.  A timeout or an NFS error
+ * during the load never ends a child: they are counted (bad calls, NFS
+ * errors) and logged with DEBUG 4; a failed mount or population does
+ * (workload.h: the phase loop sends its last error).
  *
  * Who does what to a request (struct ld_req):
  *   deck.c    deals the op and the transfer size from shuffled decks;
@@ -24,6 +21,9 @@
  *   reply.c   reads a reply's status, attributes and handles and keeps the
  *             file table in step with it;
  *   ops.c     issues the request through biod and accounts its calls.
+ *
+ * (The generator parent's run.c, remote.c and pidfile.c are declared at the
+ * end until they get a layer of their own.)
  */
 #ifndef LD_INT_H
 #define LD_INT_H
@@ -40,25 +40,15 @@
 #include "load/pacing.h"
 #include "load/sizing.h"
 #include "load/stats.h"
+#include "load/workload.h"
 #include "load/workset.h"
 #include "nfs/nf.h"
 
-struct ld_dump;        /* dump.c */
-struct ld_replay;      /* replay_int.h */
-struct ld_replay_plan; /* replay.h */
+struct ld_dump; /* dump.c */
 
 #define LD_FAILED_LOOKUP_PCNT 35  /* DEFAULT_FAILED_LOOKUP (§2.4) */
 #define LD_STALE_LIMIT        16  /* STALE replies in a row that stop a run */
 #define LD_UNCOMMITTED_MAX    128 /* files a child remembers for COMMIT */
-
-/* Where the child is (sfs-reference §2.3 numbering). */
-enum ld_child_phase {
-    LD_CPHASE_MOUNT = 1,
-    LD_CPHASE_INIT = 2,
-    LD_CPHASE_WARMUP = 3,
-    LD_CPHASE_RUN = 4,
-    LD_CPHASE_RESULTS = 5
-};
 
 /* A shuffled deck of op numbers or transfer rows (deck.c): dealt in order,
  * reshuffled when empty.  Deviation (§22 item 7): SFS drew every request
@@ -91,7 +81,7 @@ struct ld_req {
     uint8_t pick_state, pick_state2; /* the entries' states when picked: an
                                         error they imply is expected */
     int existed;                     /* create: the slot already existed (dump tag) */
-    int init;                        /* population request: no stats, INIT timeouts */
+    int init; /* population request: no stats, INIT class timeouts */
     /* outcome of the last call (population reads these) */
     int rpc_status;      /* 0 or RP_ERR_* */
     uint32_t nfs_status; /* NFS status of the reply */
@@ -99,109 +89,63 @@ struct ld_req {
     uint64_t attr_size;
 };
 
-/* What every child shares, built once by the parent before the fork. */
-struct ld_setup {
-    const struct ld_config *cfg;
-    struct ld_mix mix;
-    struct ld_iodist iodist;
+/* The SFS mix's plan (the parent's, inherited by the children): the op
+ * selector of the mix and block sizes, or -T's single op. */
+struct ld_sfs_plan {
     struct ld_opsel opsel;
-    struct ld_sizing sizing;
-    const char *prog; /* "sfs3", for messages */
-    FILE *out;        /* the report (stdout) */
-    FILE *log;        /* progress and DEBUG output (stderr) */
-    /* --trace: the replay plan (replay.h); NULL for the synthetic mix */
-    const struct ld_replay_plan *plan;
-    /* How a child's mount session reaches the server (nf_mount_opts):
-     * NULL in the programs (by address); the unit tests serve the server
-     * core over socketpairs through it. */
-    nf_connect_fn connect;
-    void *connect_data;
 };
 
-struct ld_child {
-    const struct ld_setup *setup;
-    const struct ld_config *cfg;
-    unsigned index;  /* child number, 0-based */
-    int nfs_version; /* 2 or 3 */
-    int ctl_fd;      /* socket to the parent, -1 when standalone */
-    FILE *log;
-    uint32_t debug; /* the -d mask */
-
-    struct nf_mount mnt;
-    int mounted;
-    struct rp_client *clnt; /* = mnt.nfs */
-    struct nf_fh testdir;   /* CL<n>/testdir<k> */
+/* One child of the SFS mix: the generic child (workload.h) first, then its
+ * NFS client's file table, working set, op decks, pacer and biod. */
+struct ld_sfs_child {
+    struct ld_child cx;
+    const struct ld_opsel *opsel; /* the plan's */
+    struct nf_fh testdir;         /* CL<n>/testdir<k> */
     struct ld_files files;
     struct ld_workset ws;
     struct ld_group_span *groups;
     struct ld_biod biod;
     struct ld_pacer pacer;
-    struct ld_stats stats;
     struct cm_rng rng;
-    int phase;                 /* enum ld_child_phase */
-    int measuring;             /* count results (run phase only) */
-    int stop;                  /* LD_MSG_STOP arrived, or another command (pending) */
-    int has_pending;           /* a command arrived during a load phase */
-    int ctl_woken;             /* a pacer sleep ended: the parent's socket is readable */
-    struct ld_msg_hdr pending; /* ... this one, run next by the phase loop */
     uint64_t phase_start_ns;
-    uint64_t requests;        /* in the current phase */
-    struct ld_dump *dump;     /* -z, run phase only */
-    struct ld_replay *replay; /* --trace: this child's replay (replay_*.c) */
-    struct ld_req req;        /* the request being issued */
+    uint64_t requests;    /* in the current phase */
+    struct ld_dump *dump; /* -z, run phase only */
+    struct ld_req req;    /* the request being issued */
     struct ld_deck op_deck;
     struct ld_deck xfer_deck[2]; /* [0] reads, [1] writes: iodist rows */
     /* Realised calls per read [0] and write [1] request since the first
      * load phase, and what each op is owed from earlier decks (deck.c). */
     uint64_t io_reqs[2], io_calls[2];
     double deck_owed[NF_NOPS];
-    /* STALE or BADHANDLE replies in a row (ld_child_load_phase stops at
+    /* STALE or BADHANDLE replies in a row (ld_sfs_load_phase stops at
      * LD_STALE_LIMIT: the server lost the file set) */
     uint32_t stale_run;
     /* Files with UNSTABLE data not yet committed (v3): COMMIT goes to one
      * of them (pick.c); reply.c adds and removes them. */
     uint32_t uncommitted[LD_UNCOMMITTED_MAX];
     uint32_t n_uncommitted;
-    char last_error[CM_ERR_LEN];
 };
 
-/* ---- child.c: set-up, the load phases, the phase loop ------------------- */
+/* The SFS 3.0 mix as a workload (sfs_workload.c). */
+extern const struct ld_workload_ops ld_sfs_workload;
 
-/* The child's body for ld_parent_spawn: set up, then serve phase commands
- * from the parent on fd until the results are sent.  data is a const
- * struct ld_setup *.  Returns the process exit status (0 ok). */
-int ld_child_main(int fd, unsigned child, void *data);
+/* ---- sfs_child.c: set-up, the load phases, the phases -------------------- */
 
-/* The seed of child index of this client: --seed + 1024 x (-N - 1) + index,
- * so that no two children of a run, on one client or on several, draw the
- * same stream, and a re-run of the same client draws the same one again. */
-int64_t ld_child_seed(const struct ld_config *cfg, unsigned index);
-
-/* Set-up and tear-down of a child context (also used by tests). */
-int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned index,
-                  int ctl_fd);
-void ld_child_free(struct ld_child *c);
+/* Set-up and tear-down of a child (the table's child_init and child_free;
+ * also used by tests). */
+int ld_sfs_child_init(struct ld_sfs_child *c, const struct ld_setup *setup,
+                      unsigned index, int ctl_fd);
+void ld_sfs_child_free(struct ld_sfs_child *c);
 
 /* One measured or warm-up phase of `seconds` (0 = until STOP): issue
  * requests paced by the pacer.  Returns 0, or -ETIME when a run interval
  * had zero calls (the run must stop, sfs-reference §9). */
-int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds);
+int ld_sfs_load_phase(struct ld_sfs_child *c, int phase, uint32_t seconds);
 
-/* Reads any command the parent sent without blocking: STOP ends the
- * phase (c->stop); any other command ends it too and is kept for the phase
- * loop (the run that ends the warm-up's hold, see ld_child_main).  Returns
- * 0, or -EPIPE when the parent is gone. */
-int ld_child_check_parent(struct ld_child *c);
-
-/* Nonzero when the parent's end of the socket is closed (a parent killed
- * by SIGKILL): long phases check it so that no child outlives its run. */
-int ld_child_parent_gone(const struct ld_child *c);
-
-/* Sets c->last_error from fmt and returns rc (a failed step's one line). */
-int ld_child_fail(struct ld_child *c, int rc, const char *fmt, ...) CM_PRINTF(3, 4);
-
-/* A line for DEBUG output, prefixed with the child number. */
-void ld_child_log(struct ld_child *c, const char *fmt, ...) CM_PRINTF(2, 3);
+/* The table's child_phase, child_hold and child_results. */
+int ld_sfs_child_phase(struct ld_child *cx, uint32_t type, uint32_t arg);
+int ld_sfs_child_hold(struct ld_child *cx);
+void ld_sfs_child_results(struct ld_child *cx);
 
 /* ---- run.c, remote.c, pidfile.c: the generator parent ------------------------ */
 
@@ -211,14 +155,14 @@ struct ld_report_in;
 /* A progress line as SFS prints them: a 24-character ctime stamp first. */
 void ld_progress(FILE *log, const char *fmt, ...) CM_PRINTF(2, 3);
 
-/* The seconds a replay may run: -t when given (under -M: RUNTIME, after
- * which the prime's STOP comes), else 0 (until the trace ends). */
-int ld_run_replay_limit_s(const struct ld_config *cfg);
-
-/* Reads the mix and block-size files (or the defaults) and sizes the file
- * set into su.  Returns 0 or an exit code with err set. */
+/* Reads the mix and block-size files (or the defaults), the workload's
+ * plan and sizes the file set into su.  Returns 0 or an exit code with err
+ * set. */
 int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
                  FILE *out, FILE *log, char *err, size_t errlen);
+
+/* Frees what ld_run_setup made (the workload's plan). */
+void ld_run_setup_free(struct ld_setup *su);
 
 /* Decodes and merges every child's results (their last answers) into all. */
 int ld_run_collect(struct ld_parent *p, struct ld_stats *all, char *err, size_t errlen);
@@ -248,7 +192,7 @@ int ld_pidfile_kill(const char *path, char *msg, size_t msglen);
  * number, 0-based, as SFS passed it).  Returns 0, or -errno with one line
  * in c->last_error.
  */
-int ld_init_mount(struct ld_child *c);
+int ld_init_mount(struct ld_sfs_child *c);
 
 /*
  * Populate: idempotent.  Every entry is looked up first; what is missing is
@@ -262,22 +206,19 @@ int ld_init_mount(struct ld_child *c);
  * after an RPC failure.  Returns 0, or -errno with one line in
  * c->last_error.
  */
-int ld_init_populate(struct ld_child *c);
-
-/* Unmounts (best effort). */
-void ld_init_unmount(struct ld_child *c);
+int ld_init_populate(struct ld_sfs_child *c);
 
 /* ---- deck.c: ops and transfer sizes dealt from shuffled decks ---------------- */
 
 /* Builds the child's op and transfer decks from the selector's request
  * shares and the block-size rows (no allocation). */
-void ld_op_decks_init(struct ld_child *c);
+void ld_op_decks_init(struct ld_sfs_child *c);
 
 /* Deals the next request's op. */
-int ld_op_next(struct ld_child *c);
+int ld_op_next(struct ld_sfs_child *c);
 
 /* Deals one read (write = 0) or write request's transfer. */
-void ld_deck_xfer(struct ld_child *c, int write, struct ld_xfer *x);
+void ld_deck_xfer(struct ld_sfs_child *c, int write, struct ld_xfer *x);
 
 /* ---- pick.c: file choice (sfs-reference §2.4, §7; D6; open item 9) ---------- */
 
@@ -298,7 +239,7 @@ void ld_deck_xfer(struct ld_child *c, int write, struct ld_xfer *x);
  *  - mkdir / rmdir: the spare directories;
  *  - readlink: a symlink.
  */
-int ld_op_pick(struct ld_child *c, int op);
+int ld_op_pick(struct ld_sfs_child *c, int op);
 
 /* ---- args.c: the v2 and v3 arguments of one call ------------------------------ */
 
@@ -309,7 +250,7 @@ int ld_op_pick(struct ld_child *c, int op);
  * are UNSTABLE (commit has something to do); v3 readdir and readdirplus
  * ask for 8192 bytes from cookie 0, like v2 readdir.
  */
-void ld_args_build(struct ld_child *c, struct ld_slot *s, uint32_t i);
+void ld_args_build(struct ld_sfs_child *c, struct ld_slot *s, uint32_t i);
 
 /* The 0xDEADBEEF pattern writes carry (sfs-reference §3), one buffer of
  * the largest transfer shared by every call. */
@@ -331,7 +272,7 @@ xdrproc_t ld_decode_codec(int op, int version, xdrproc_t dflt);
  * grown, truncated; EXIST and NOENT of retransmissions included).
  * Returns the NFS status (0 = OK).
  */
-uint32_t ld_reply_apply(struct ld_child *c, struct ld_slot *s);
+uint32_t ld_reply_apply(struct ld_sfs_child *c, struct ld_slot *s);
 
 /*
  * Whether NFS status st (not OK) in reply to s is an answer the workload
@@ -341,7 +282,7 @@ uint32_t ld_reply_apply(struct ld_child *c, struct ld_slot *s);
  * spare dir), and EXIST or NOENT after a re-sent call the server had
  * already done.  Anything else is counted as an unexpected error.
  */
-int ld_reply_expected(const struct ld_child *c, const struct ld_slot *s, uint32_t st);
+int ld_reply_expected(const struct ld_sfs_child *c, const struct ld_slot *s, uint32_t st);
 
 /* ---- ops.c: issuing requests (sfs-reference §2-§4) ----------------------------- */
 
@@ -355,14 +296,14 @@ int ld_reply_expected(const struct ld_child *c, const struct ld_slot *s, uint32_
  * version lacks counts one bad call and returns 1), or -ENOTCONN when the
  * client is unusable.
  */
-int ld_op_issue(struct ld_child *c);
+int ld_op_issue(struct ld_sfs_child *c);
 
 /* ld_op_pick then ld_op_issue (plus the v2 symlink's follow-up lookup).
  * Returns the number of calls made, 0 when nothing was picked, or
  * -ENOTCONN. */
-int ld_op_request(struct ld_child *c, int op);
+int ld_op_request(struct ld_sfs_child *c, int op);
 
-/* The biod callbacks of a child (data = the struct ld_child). */
+/* The biod callbacks of a child (data = the struct ld_sfs_child). */
 int ld_op_prepare(struct ld_slot *s, uint32_t i, void *data);
 void ld_op_done(struct ld_slot *s, void *data);
 
@@ -380,8 +321,8 @@ void ld_op_done(struct ld_slot *s, void *data);
 struct ld_dump *ld_dump_open(unsigned client, unsigned child, char *err, size_t errlen);
 
 /* One row for a finished call (ns = response time; 0 for a failed call). */
-void ld_dump_call(struct ld_dump *d, const struct ld_child *c, const struct ld_slot *s,
-                  uint64_t ns);
+void ld_dump_call(struct ld_dump *d, const struct ld_sfs_child *c,
+                  const struct ld_slot *s, uint64_t ns);
 
 /* The file's path (for messages). */
 const char *ld_dump_path(const struct ld_dump *d);

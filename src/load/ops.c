@@ -23,9 +23,9 @@
 
 int ld_op_prepare(struct ld_slot *s, uint32_t i, void *data)
 {
-    struct ld_child *c = data;
+    struct ld_sfs_child *c = data;
     const struct ld_req *r = &c->req;
-    int proc = nf_op_proc(r->op, c->nfs_version);
+    int proc = nf_op_proc(r->op, c->cx.nfs_version);
     const struct nf_proc *row;
 
     s->op = r->op;
@@ -38,36 +38,36 @@ int ld_op_prepare(struct ld_slot *s, uint32_t i, void *data)
     ld_args_build(c, s, i);
     /* The table row of the child's version gives the codecs and the call
      * class (no client needed, so the generators work without a server). */
-    row = nf_proc_row(c->nfs_version == 3 ? NF_NFS3 : NF_NFS2, (uint32_t)proc);
+    row = nf_proc_row(c->cx.nfs_version == 3 ? NF_NFS3 : NF_NFS2, (uint32_t)proc);
     if (row == NULL)
         return -EOPNOTSUPP;
     rp_call_prepare(&s->call, (uint32_t)proc, row->args_codec, &s->args, row->res_codec,
-                    &s->res, nf_class_timeout_ms(row->cls, c->cfg->tcp), NULL, NULL);
-    s->call.res_codec = ld_decode_codec(r->op, c->nfs_version, s->call.res_codec);
+                    &s->res, nf_class_timeout_ms(row->cls, c->cx.cfg->tcp), NULL, NULL);
+    s->call.res_codec = ld_decode_codec(r->op, c->cx.nfs_version, s->call.res_codec);
     return 0;
 }
 
-static void log_error(struct ld_child *c, const struct ld_slot *s, uint32_t st)
+static void log_error(struct ld_sfs_child *c, const struct ld_slot *s, uint32_t st)
 {
     char name[LD_NAME_MAX] = "-";
 
-    if (!ld_debug_on(c->debug, LD_DBG_CHILD_ERROR))
+    if (!ld_debug_on(c->cx.debug, LD_DBG_CHILD_ERROR))
         return;
     if (s->file != LD_NO_FILE)
         ld_files_name(&c->files, s->file, name, sizeof(name));
     if (s->call.status != 0)
-        ld_child_log(c, "%s %s: RPC failed: %s", nf_op_name(s->op), name,
+        ld_child_log(&c->cx, "%s %s: RPC failed: %s", nf_op_name(s->op), name,
                      rp_status_text(s->call.status));
     else
-        ld_child_log(c, "%s %s: NFS error %s", nf_op_name(s->op), name,
+        ld_child_log(&c->cx, "%s %s: NFS error %s", nf_op_name(s->op), name,
                      nf_status_name(st));
 }
 
 /* The accounting of one finished call of the measured run. */
-static void account(struct ld_child *c, const struct ld_slot *s, uint32_t st, uint64_t ns,
-                    int late, int expected)
+static void account(struct ld_sfs_child *c, const struct ld_slot *s, uint32_t st,
+                    uint64_t ns, int late, int expected)
 {
-    struct ld_stats *t = &c->stats;
+    struct ld_stats *t = &c->cx.stats;
 
     if (s->call.retransmits > 0)
         LD_STATS_COUNT(t, s->op, retrans);
@@ -88,7 +88,7 @@ static void account(struct ld_child *c, const struct ld_slot *s, uint32_t st, ui
 
 void ld_op_done(struct ld_slot *s, void *data)
 {
-    struct ld_child *c = data;
+    struct ld_sfs_child *c = data;
     struct ld_req *r = &c->req;
     uint32_t st = 0;
     uint64_t ns = 0;
@@ -109,36 +109,36 @@ void ld_op_done(struct ld_slot *s, void *data)
         else
             c->stale_run = 0;
     }
-    if (c->measuring)
+    if (c->cx.measuring)
         account(c, s, st, ns, late, expected);
     if ((s->call.status != 0 || !expected) && !r->init)
         log_error(c, s, st);
     if (s->call.retransmits > 0 &&
-        ld_debug_child_on(c->debug, LD_DBG_CHILD_RPC, (int)c->index))
-        ld_child_log(c, "%s xid %08x: %u retransmission(s), %s", nf_op_name(s->op),
+        ld_debug_child_on(c->cx.debug, LD_DBG_CHILD_RPC, (int)c->cx.index))
+        ld_child_log(&c->cx, "%s xid %08x: %u retransmission(s), %s", nf_op_name(s->op),
                      s->call.xid, s->call.retransmits, rp_status_text(s->call.status));
 }
 
 /* ---- requests --------------------------------------------------------------- */
 
-int ld_op_issue(struct ld_child *c)
+int ld_op_issue(struct ld_sfs_child *c)
 {
     struct ld_req *r = &c->req;
     uint32_t depth = 1;
     int rc;
 
-    if (nf_op_proc(r->op, c->nfs_version) < 0) {
+    if (nf_op_proc(r->op, c->cx.nfs_version) < 0) {
         /* SFS wired ops the version lacks to a stub: one bad call. */
-        if (c->measuring) {
-            ld_stats_bad(&c->stats, r->op);
-            LD_STATS_COUNT(&c->stats, r->op, requests);
+        if (c->cx.measuring) {
+            ld_stats_bad(&c->cx.stats, r->op);
+            LD_STATS_COUNT(&c->cx.stats, r->op, requests);
         }
         return 1;
     }
     if (r->op == NF_OP_READ)
-        depth = (uint32_t)c->cfg->biod_reads;
+        depth = (uint32_t)c->cx.cfg->biod_reads;
     else if (r->op == NF_OP_WRITE)
-        depth = (uint32_t)c->cfg->biod_writes;
+        depth = (uint32_t)c->cx.cfg->biod_writes;
     if (r->init && r->ncalls > 1)
         depth = LD_INIT_WRITE_DEPTH; /* population is not measured */
     r->attr_type = -1;
@@ -148,32 +148,33 @@ int ld_op_issue(struct ld_child *c)
     return (int)r->ncalls;
 }
 
-int ld_op_request(struct ld_child *c, int op)
+int ld_op_request(struct ld_sfs_child *c, int op)
 {
     int rc, calls;
 
     if (ld_op_pick(c, op) < 0) {
-        if (c->measuring)
-            c->stats.op[op].no_calls++;
+        if (c->cx.measuring)
+            c->cx.stats.op[op].no_calls++;
         return 0;
     }
-    if (ld_debug_child_on(c->debug, LD_DBG_CHILD_FILES, (int)c->index) &&
+    if (ld_debug_child_on(c->cx.debug, LD_DBG_CHILD_FILES, (int)c->cx.index) &&
         c->req.file != LD_NO_FILE) {
         char name[LD_NAME_MAX];
         ld_files_name(&c->files, c->req.file, name, sizeof(name));
-        ld_child_log(c, "%s %s: offset %llu, %u bytes in %u call(s)%s", nf_op_name(op),
-                     name, (unsigned long long)c->req.offset, c->req.len, c->req.ncalls,
+        ld_child_log(&c->cx, "%s %s: offset %llu, %u bytes in %u call(s)%s",
+                     nf_op_name(op), name, (unsigned long long)c->req.offset, c->req.len,
+                     c->req.ncalls,
                      c->req.append     ? ", append"
                      : c->req.truncate ? ", truncate"
                                        : "");
     }
-    if (c->measuring && nf_op_proc(op, c->nfs_version) >= 0)
-        LD_STATS_COUNT(&c->stats, op, requests);
+    if (c->cx.measuring && nf_op_proc(op, c->cx.nfs_version) >= 0)
+        LD_STATS_COUNT(&c->cx.stats, op, requests);
     calls = ld_op_issue(c);
     if (calls < 0)
         return calls;
     /* v2 SYMLINK returns no handle: look the new link up at once (§2.4). */
-    if (op == NF_OP_SYMLINK && c->nfs_version == 2 && c->req.nfs_status == 0 &&
+    if (op == NF_OP_SYMLINK && c->cx.nfs_version == 2 && c->req.nfs_status == 0 &&
         c->req.rpc_status == 0) {
         uint32_t file = c->req.file;
         memset(&c->req, 0, sizeof(c->req));

@@ -39,7 +39,8 @@ static const struct cm_opt_enum stable_modes[] = {
  * argument name, help, enums, bare value, flags, exit code. */
 static const struct cm_opt ld_opts[] = {
     {'l', "load", "LOAD", CM_OPT_INT, F(load), "60", 1, 10000000, "ops/s", "LOAD",
-     "Requested load of this client in NFS operations per second.", NULL, NULL, 0, 97},
+     "Requested load of this client in NFS operations per second.", NULL, NULL,
+     CM_OPT_POINT, 97},
     {'p', "procs", "PROCS", CM_OPT_INT, F(procs), "4", 1, LD_MAX_PROCS, "processes", "N",
      "Number of load-generating child processes.", NULL, NULL, 0, 98},
     {'t', "runtime", "RUNTIME", CM_OPT_INT, F(runtime_s), "300", 1, 1000000, "s", "SEC",
@@ -125,7 +126,7 @@ static const struct cm_opt ld_opts[] = {
      NULL, "FMT", "Trace format: spc, masta, sysio or auto.", NULL, NULL, 0, 126},
     {0, "speed", "TRACE_SPEED", CM_OPT_DOUBLE, F(trace_speed), "1", 0, 1000000, "x", "S",
      "Replay speed: 1 real time, 2 twice as fast, 0 as fast as the window allows.", NULL,
-     NULL, 0, 127},
+     NULL, CM_OPT_POINT, 127},
     {0, "block-size", "TRACE_BLOCK_SIZE", CM_OPT_INT, F(trace_block_size), "512", 1,
      1048576, "bytes", "N", "Bytes per SPC LBA.", NULL, NULL, 0, 128},
     {0, "window", "TRACE_WINDOW", CM_OPT_INT, F(trace_window), "64", 1, 1024, "calls",
@@ -205,10 +206,6 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     }
     if (cfg->kill_run[0])
         return 0; /* needs no mount point */
-    if (cfg->trace_file[0] && cfg->client_num > cfg->nclients)
-        return fail(exit_code, row_of('N')->exit_code,
-                    cm_errf(err, errlen, "-N %d: more than the %d clients of --clients",
-                            cfg->client_num, cfg->nclients));
     if (cfg->nmounts == 0)
         return fail(exit_code, LD_EXIT_MOUNTS,
                     cm_errf(err, errlen,

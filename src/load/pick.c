@@ -11,17 +11,17 @@
 #include "load/debug.h"
 #include "load/ld_int.h"
 
-static uint32_t draw_group(struct ld_child *c)
+static uint32_t draw_group(struct ld_sfs_child *c)
 {
     return ld_workset_draw_group(&c->ws, &c->rng);
 }
 
-static uint32_t working(struct ld_child *c)
+static uint32_t working(struct ld_sfs_child *c)
 {
     return ld_files_pick_working(&c->files, c->groups, draw_group(c), &c->rng);
 }
 
-static int pick_io(struct ld_child *c, struct ld_req *r, int write)
+static int pick_io(struct ld_sfs_child *c, struct ld_req *r, int write)
 {
     struct ld_xfer x;
     struct ld_io_pick p;
@@ -29,20 +29,20 @@ static int pick_io(struct ld_child *c, struct ld_req *r, int write)
 
     ld_deck_xfer(c, write, &x);
     ld_files_pick_io(&c->files, c->groups, c->ws.ngroups, g, write, x.bytes, &c->rng, &p);
-    if (p.nofit && ld_debug_child_on(c->debug, LD_DBG_CHILD_FIT, (int)c->index))
-        ld_child_log(c, "no fit for %u bytes in group %u: clipped to %u", x.bytes, g,
+    if (p.nofit && ld_debug_child_on(c->cx.debug, LD_DBG_CHILD_FIT, (int)c->cx.index))
+        ld_child_log(&c->cx, "no fit for %u bytes in group %u: clipped to %u", x.bytes, g,
                      p.len);
     r->file = p.file;
     r->offset = p.offset;
     r->len = p.len;
     r->append = p.append;
     if (p.nofit)
-        c->stats.nofit++;
-    if (p.nofit && c->measuring)
-        LD_STATS_COUNT(&c->stats, r->op, nofit);
-    if (p.append && c->measuring)
-        c->stats.appends++;
-    r->block = c->setup->iodist.block_bytes;
+        c->cx.stats.nofit++;
+    if (p.nofit && c->cx.measuring)
+        LD_STATS_COUNT(&c->cx.stats, r->op, nofit);
+    if (p.append && c->cx.measuring)
+        c->cx.stats.appends++;
+    r->block = c->cx.setup->iodist.block_bytes;
     r->ncalls = r->len == 0 ? 1 : (r->len + r->block - 1) / r->block;
     /* what the deck needs to re-weight reads and writes (deck.c) */
     c->io_reqs[write]++;
@@ -52,7 +52,7 @@ static int pick_io(struct ld_child *c, struct ld_req *r, int write)
 
 /* COMMIT (v3): a file holding UNSTABLE data not yet committed, else (none
  * has any) a working io file (docs/sfs.md). */
-static uint32_t pick_commit(struct ld_child *c)
+static uint32_t pick_commit(struct ld_sfs_child *c)
 {
     if (c->n_uncommitted > 0)
         return c->uncommitted[cm_rng_below(&c->rng, c->n_uncommitted)];
@@ -61,7 +61,7 @@ static uint32_t pick_commit(struct ld_child *c)
 
 /* Remembers the states of the picked entries: the errors they imply are
  * expected (reply.c). */
-static int picked(struct ld_child *c, struct ld_req *r)
+static int picked(struct ld_sfs_child *c, struct ld_req *r)
 {
     const struct ld_files *t = &c->files;
 
@@ -72,7 +72,7 @@ static int picked(struct ld_child *c, struct ld_req *r)
     return 0;
 }
 
-int ld_op_pick(struct ld_child *c, int op)
+int ld_op_pick(struct ld_sfs_child *c, int op)
 {
     struct ld_req *r = &c->req;
     struct ld_files *t = &c->files;

@@ -41,7 +41,10 @@
 
 struct cm_yaml;
 struct ld_child;
+struct ld_setup;
 struct ld_stats;
+struct ld_workload_ops;
+struct ld_report_ops;
 
 #define LD_REPLAY_DIR         "replay"   /* CL<N>/replay under the mount point */
 #define LD_REPLAY_MAX_STREAMS (1u << 20) /* stream keys per trace */
@@ -137,13 +140,28 @@ void ld_replay_plan_describe(FILE *log, const char *prog, const struct ld_replay
 int ld_replay_plan_check_time(const struct ld_replay_plan *p, double speed, int limit_s,
                               char *err, size_t errlen);
 
+/* The block and POSIX trace replay as a workload (replay_workload.c). */
+extern const struct ld_workload_ops ld_replay_workload;
+
+/* The seconds a replay may run: -t when given (under -M: RUNTIME, after
+ * which the prime's STOP comes), else 0 (until the trace ends). */
+int ld_replay_limit_s(const struct ld_config *cfg);
+
 /* ---- the child's part (replay_prep.c, replay_run.c) -------------------- */
 
-/* A phase command from the parent (msg.h LD_MSG_MOUNT: mount and learn
- * the transfer maxima; INIT: prepare; RUN: replay, for at most arg seconds
- * when arg > 0; the warm-up does nothing, a trace brings its own timing).
- * 0 or -errno with last_error. */
-int ld_replay_phase(struct ld_child *c, uint32_t type, uint32_t arg);
+/* The workload table's child hooks: set-up (no allocation yet), a phase
+ * command (LD_MSG_MOUNT: mount and learn the transfer maxima; INIT:
+ * prepare; RUN: replay, for at most arg seconds when arg > 0; the warm-up
+ * does nothing, a trace brings its own timing; 0 or -errno with
+ * last_error), the results' file set (the files its streams use, at the
+ * sizes preparation gave them - the SFS sizing formulas do not apply;
+ * created = base = accessed; a sysio file that streams of two processes
+ * use counts in both) and the release of everything. */
+int ld_replay_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
+                         int ctl_fd);
+int ld_replay_child_phase(struct ld_child *c, uint32_t type, uint32_t arg);
+void ld_replay_child_results(struct ld_child *c);
+void ld_replay_child_free(struct ld_child *c);
 
 /* INIT phase: prepares the child's files and resolves their handles.  0 or
  * -errno with one line in c->last_error. */
@@ -156,24 +174,12 @@ int ld_replay_prepare(struct ld_child *c);
  * (stats.replay_cut). */
 int ld_replay_run(struct ld_child *c, uint32_t limit_s);
 
-/* The report's file set of a replay process: the files its streams use,
- * at the sizes preparation gave them (the SFS sizing formulas do not
- * apply); created = base = accessed.  A sysio file that streams of two
- * processes use counts in both. */
-void ld_replay_fileset(const struct ld_child *c, struct ld_stats *s);
-
-/* Frees the child's replay state (NULL state is fine). */
-void ld_replay_free(struct ld_child *c);
-
 /* ---- results (replay_report.c) ----------------------------------------- */
 
-/* The replay lines of the client report.  p may be NULL (the prime's
- * aggregate has no plan): the plan's own figures are then left out. */
-void ld_replay_report_text(FILE *out, const struct ld_config *cfg,
-                           const struct ld_replay_plan *p, const struct ld_stats *s);
-
-/* The "replay:" section of the YAML results (docs/replay.md); p as above. */
-void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_config *cfg,
-                           const struct ld_replay_plan *p, const struct ld_stats *s);
+/* The replay's part of the results (report.h): the requested rate, the
+ * replay's lines after the summary and its "replay:" YAML section
+ * (docs/replay.md).  in->plan may be NULL (the prime's aggregate has no
+ * plan): the plan's own figures are then left out. */
+extern const struct ld_report_ops ld_replay_report;
 
 #endif /* LD_REPLAY_H */

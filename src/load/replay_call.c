@@ -222,17 +222,17 @@ static xdrproc_t result_codec(const struct ld_replay *rp, int op, xdrproc_t dflt
 int ld_rcall_start(struct ld_replay *rp, struct ld_rslot *s, struct ld_ritem *it,
                    uint32_t piece)
 {
-    struct ld_stats *st = &rp->c->stats;
+    struct ld_stats *st = &rp->cx.stats;
     uint32_t proc;
     int rc;
 
     s->count = 0;
     proc = rp->version == 3 ? args3(rp, s, it, piece) : args2(rp, s, it, piece);
     memset(&s->res, 0, sizeof(s->res));
-    rc = nf_call_init(&s->call, rp->c->clnt, proc, &s->args, &s->res, ld_rcall_done, s);
+    rc = nf_call_init(&s->call, rp->cx.clnt, proc, &s->args, &s->res, ld_rcall_done, s);
     if (rc == 0) {
         s->call.res_codec = result_codec(rp, s->op, s->call.res_codec);
-        rc = rp_call_start(rp->c->clnt, &s->call);
+        rc = rp_call_start(rp->cx.clnt, &s->call);
     }
     if (rc < 0) {
         ld_stats_bad(st, s->op);
@@ -274,7 +274,7 @@ void ld_rcall_done(struct rp_call *call, void *data)
 {
     struct ld_rslot *s = data;
     struct ld_replay *rp = s->owner;
-    struct ld_stats *st = &rp->c->stats;
+    struct ld_stats *st = &rp->cx.stats;
 
     if (call->status == 0) {
         uint32_t nfs = nf_call_nfs_status(call);

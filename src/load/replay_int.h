@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
-#include "load/ld_int.h"
 #include "load/replay.h"
+#include "load/workload.h"
 #include "nfs/nf.h"
 
 #define LD_REPLAY_MAX_XFER     (1024u * 1024u) /* bytes per call, any transport */
@@ -82,9 +82,10 @@ struct ld_rcursor {
     int64_t stream; /* -1: every stream this process owns */
 };
 
+/* One child's replay: the generic child (workload.h) first. */
 struct ld_replay {
+    struct ld_child cx;
     const struct ld_replay_plan *plan;
-    struct ld_child *c;
     uint32_t gproc, nprocs;
     int version;
     double speed;

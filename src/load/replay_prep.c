@@ -47,24 +47,29 @@ static void transfer_maxima(struct ld_replay *rp, struct ld_child *c)
         rp->wtmax = cap;
 }
 
-int ld_replay_mount(struct ld_child *c)
+int ld_replay_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
+                         int ctl_fd)
 {
-    const char *spec = ld_config_mount_for_child(c->cfg, (int)c->index);
-    struct ld_replay *rp = cm_calloc(1, sizeof(*rp));
-    struct nf_mount_opts o;
-    char err[CM_ERR_LEN];
-    int rc;
+    struct ld_replay *rp = (struct ld_replay *)c;
 
-    if (!rp)
-        return ld_child_fail(c, -ENOMEM, "out of memory");
-    c->replay = rp;
-    rp->c = c;
-    rp->plan = c->setup->plan;
+    ld_child_setup(c, su, index, ctl_fd);
+    rp->plan = su->plan;
     rp->version = c->nfs_version;
     rp->speed = c->cfg->trace_speed;
     rp->unstable = c->cfg->trace_stable == LD_TRACE_UNSTABLE && rp->version == 3;
     rp->window = (uint32_t)c->cfg->trace_window;
     ld_replay_procs(c->cfg, c->index, &rp->gproc, &rp->nprocs);
+    return 0;
+}
+
+int ld_replay_mount(struct ld_child *c)
+{
+    const char *spec = ld_config_mount_for_child(c->cfg, (int)c->index);
+    struct ld_replay *rp = (struct ld_replay *)c;
+    struct nf_mount_opts o;
+    char err[CM_ERR_LEN];
+    int rc;
+
     nf_mount_opts_init(&o, c->nfs_version);
     o.transport = c->cfg->tcp ? RP_TCP : RP_UDP;
     o.mount_transport = o.transport;
@@ -174,7 +179,7 @@ static int make_tree(struct ld_replay *rp, struct ld_child *c, const char *base)
 static int lookup(struct ld_replay *rp, const struct nf_fh *dir, const char *name,
                   struct nf_fh *out)
 {
-    struct ld_child *c = rp->c;
+    struct ld_child *c = &rp->cx;
     int rc;
 
     if (rp->version == 3) {
@@ -227,7 +232,7 @@ static int walk(struct ld_replay *rp, const struct nf_fh *start, const char *pat
         size_t n = e ? (size_t)(e - s) : strlen(s);
 
         if (n >= sizeof(part))
-            return ld_child_fail(rp->c, -ENAMETOOLONG, "%s: name too long", path);
+            return ld_child_fail(&rp->cx, -ENAMETOOLONG, "%s: name too long", path);
         memcpy(part, s, n);
         part[n] = '\0';
         rc = lookup(rp, &at, part, &at);
@@ -244,7 +249,7 @@ static int resolve(struct ld_replay *rp, const char *clpath)
     char dir[LD_PATH_MAX], last[LD_PATH_MAX] = "";
     struct nf_fh lastfh = rp->dir;
     uint32_t u;
-    int rc = walk(rp, &rp->c->mnt.root, clpath, &rp->dir);
+    int rc = walk(rp, &rp->cx.mnt.root, clpath, &rp->dir);
 
     lastfh = rp->dir;
     for (u = 0; rc == 0 && u < p->nunits; u++) {
@@ -301,7 +306,7 @@ static int allocate(struct ld_replay *rp)
 
 int ld_replay_prepare(struct ld_child *c)
 {
-    struct ld_replay *rp = c->replay;
+    struct ld_replay *rp = (struct ld_replay *)c;
     const struct ld_replay_plan *p = rp->plan;
     char clpath[64], base[80];
     int rc;
@@ -323,7 +328,7 @@ int ld_replay_prepare(struct ld_child *c)
     return rc;
 }
 
-int ld_replay_phase(struct ld_child *c, uint32_t type, uint32_t arg)
+int ld_replay_child_phase(struct ld_child *c, uint32_t type, uint32_t arg)
 {
     switch (type) {
     case LD_MSG_MOUNT:
@@ -339,13 +344,14 @@ int ld_replay_phase(struct ld_child *c, uint32_t type, uint32_t arg)
     }
 }
 
-void ld_replay_fileset(const struct ld_child *c, struct ld_stats *s)
+void ld_replay_child_results(struct ld_child *c)
 {
-    const struct ld_replay *rp = c->replay;
+    const struct ld_replay *rp = (const struct ld_replay *)c;
+    struct ld_stats *s = &c->stats;
     uint64_t bytes = 0;
     uint32_t u, files = 0;
 
-    for (u = 0; rp && rp->mine && u < rp->plan->nunits; u++)
+    for (u = 0; rp->mine && u < rp->plan->nunits; u++)
         if (rp->mine[u]) {
             bytes += rp->plan->units[u].size;
             files++;
@@ -355,13 +361,11 @@ void ld_replay_fileset(const struct ld_child *c, struct ld_stats *s)
     s->nonio_files = s->symlinks = s->dirs = 0;
 }
 
-void ld_replay_free(struct ld_child *c)
+void ld_replay_child_free(struct ld_child *c)
 {
-    struct ld_replay *rp = c->replay;
+    struct ld_replay *rp = (struct ld_replay *)c;
     uint32_t i;
 
-    if (!rp)
-        return;
     for (i = 0; i < rp->ncur; i++)
         if (rp->cur[i].open)
             tr_reader_close(&rp->cur[i].r);
@@ -375,6 +379,14 @@ void ld_replay_free(struct ld_child *c)
     free(rp->streams);
     free(rp->sink);
     free(rp->wdata);
-    free(rp);
-    c->replay = NULL;
+    rp->cur = NULL;
+    rp->fh = rp->dirfh = NULL;
+    rp->leaf = NULL;
+    rp->mine = NULL;
+    rp->items = NULL;
+    rp->slots = NULL;
+    rp->streams = NULL;
+    rp->sink = rp->wdata = NULL;
+    rp->ncur = 0;
+    ld_child_unmount(c);
 }

@@ -9,6 +9,7 @@
 
 #include "common/hist.h"
 #include "load/replay.h"
+#include "load/report.h"
 
 static double late_us(const struct ld_stats *s, double q)
 {
@@ -37,9 +38,11 @@ static int whole_trace(const struct ld_config *cfg, const struct ld_replay_plan 
     return p == NULL || cfg->nclients <= 1;
 }
 
-void ld_replay_report_text(FILE *out, const struct ld_config *cfg,
-                           const struct ld_replay_plan *p, const struct ld_stats *s)
+static void text(FILE *out, const struct ld_report_in *in)
 {
+    const struct ld_config *cfg = in->cfg;
+    const struct ld_replay_plan *p = in->plan;
+    const struct ld_stats *s = in->stats;
     double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
 
     fprintf(out, "\nTrace replay of %s (%s), speed %g\n", cfg->trace_file,
@@ -83,9 +86,11 @@ void ld_replay_report_text(FILE *out, const struct ld_config *cfg,
     }
 }
 
-void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_config *cfg,
-                           const struct ld_replay_plan *p, const struct ld_stats *s)
+static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
 {
+    const struct ld_config *cfg = in->cfg;
+    const struct ld_replay_plan *p = in->plan;
+    const struct ld_stats *s = in->stats;
     double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
     unsigned i;
 
@@ -142,3 +147,20 @@ void ld_replay_report_yaml(struct cm_yaml *y, const struct ld_config *cfg,
     cm_yaml_map_end(y);
     cm_yaml_map_end(y);
 }
+
+/* A replay asks for its trace's rate, not -l's (docs/replay.md); a client
+ * of several says the rate is shared. */
+static void requested(const struct ld_report_in *in, int whole, char *buf, size_t len)
+{
+    ld_replay_requested(buf, len, in->cfg->trace_speed, in->stats,
+                        whole || in->agg ? 1 : (unsigned)in->cfg->nclients);
+}
+
+/* No target mix (the trace is its own) and no validity rule: SFS's judge a
+ * mix and its parameters, which a replay has not (docs/replay.md). */
+const struct ld_report_ops ld_replay_report = {
+    .flags = 0,
+    .requested = requested,
+    .section = text,
+    .yaml = yaml,
+};

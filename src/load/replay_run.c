@@ -86,7 +86,7 @@ static int cursor_peek(struct ld_replay *rp, struct ld_rcursor *k)
     while (!k->have && !k->done) {
         rc = tr_reader_next(&k->r, &k->rec);
         if (rc < 0) {
-            cm_errf(rp->c->last_error, sizeof(rp->c->last_error), "%s", k->r.last_error);
+            cm_errf(rp->cx.last_error, sizeof(rp->cx.last_error), "%s", k->r.last_error);
             return rc;
         }
         if (rc == 0 || (k->stream >= 0 && k->rec.stream > (uint32_t)k->stream)) {
@@ -117,7 +117,7 @@ static int cursors_open(struct ld_replay *rp)
     } else {
         for (s = rp->gproc; s < rp->plan->nstreams; s += rp->nprocs) {
             if (rp->ncur == LD_REPLAY_MAX_CURSORS)
-                return cm_errf(rp->c->last_error, sizeof(rp->c->last_error),
+                return cm_errf(rp->cx.last_error, sizeof(rp->cx.last_error),
                                "%s: more than %u sysio streams for one process; use more "
                                "processes (-p) or clients",
                                rp->plan->file, LD_REPLAY_MAX_CURSORS),
@@ -130,7 +130,7 @@ static int cursors_open(struct ld_replay *rp)
         k->have = k->done = 0;
         rc = ld_replay_open_reader(rp->plan, &k->r, err, sizeof(err));
         if (rc < 0)
-            return cm_errf(rp->c->last_error, sizeof(rp->c->last_error), "%s", err), rc;
+            return cm_errf(rp->cx.last_error, sizeof(rp->cx.last_error), "%s", err), rc;
         k->open = 1;
         rc = cursor_peek(rp, k);
         if (rc < 0)
@@ -208,7 +208,7 @@ static void enqueue(struct ld_replay *rp, const struct tr_record *rec, uint64_t 
     it->commit =
         rp->unstable && kind == LD_RK_WRITE && strcmp(rp->plan->format, "masta") != 0;
     if (counted)
-        rp->c->stats.replay_records++;
+        rp->cx.stats.replay_records++;
     list_push(rp, &rp->qhead, &rp->qtail, i);
 }
 
@@ -251,7 +251,7 @@ static int fill(struct ld_replay *rp, uint64_t now)
         if (k->rec.op != TR_OP_SYNC) {
             enqueue(rp, &k->rec, planned, k->rec.unit, kind_of(k->rec.op), 1, behind);
         } else if (need == 0) {
-            rp->c->stats.replay_records += (uint64_t)counts; /* NFSv2: a no-op */
+            rp->cx.stats.replay_records += (uint64_t)counts; /* NFSv2: a no-op */
         } else {
             for (u = 0; u < 32; u++)
                 if (mask >> u & 1u) {
@@ -393,7 +393,7 @@ static int issue(struct ld_replay *rp)
         if (first && (it->issued > 0 || it->pieces == 0)) {
             st->inflight++;
             if (rp->speed > 0 && (it->behind || it->round != rp->round) && it->counted)
-                rp->c->stats.replay_behind++;
+                rp->cx.stats.replay_behind++;
         }
         if (it->issued < it->pieces) {
             st->seen = rp->round;
@@ -429,7 +429,7 @@ static int idle(const struct ld_replay *rp)
  * Returns the number of calls completed or -errno (a broken client). */
 static int wait_and_service(struct ld_replay *rp, uint64_t now)
 {
-    struct rp_client *cl = rp->c->clnt;
+    struct rp_client *cl = rp->cx.clnt;
     struct ld_rcursor *k = earliest(rp);
     uint64_t wake = now + CTL_CHECK_NS;
     struct pollfd pf;
@@ -465,7 +465,7 @@ static int wait_and_service(struct ld_replay *rp, uint64_t now)
 
 static void finish_stats(struct ld_replay *rp, uint64_t end)
 {
-    struct ld_stats *st = &rp->c->stats;
+    struct ld_stats *st = &rp->cx.stats;
 
     st->runtime_ns = end > rp->start_ns ? end - rp->start_ns : 0;
     st->replay_run_ns = rp->last_ns > rp->start_ns ? rp->last_ns - rp->start_ns : 0;
@@ -494,13 +494,13 @@ static void cut(struct ld_replay *rp)
 
     for (i = rp->qhead; i != LD_RNONE; i = rp->items[i].next)
         if (rp->items[i].issued == 0 && rp->items[i].counted)
-            rp->c->stats.replay_records--;
-    rp->c->stats.replay_cut = 1;
+            rp->cx.stats.replay_records--;
+    rp->cx.stats.replay_cut = 1;
 }
 
 int ld_replay_run(struct ld_child *c, uint32_t limit_s)
 {
-    struct ld_replay *rp = c->replay;
+    struct ld_replay *rp = (struct ld_replay *)c;
     uint64_t now, next_check, end_ns = UINT64_MAX;
     int rc, stopped = 0;
 

@@ -18,7 +18,7 @@
 
 /* A handle the server returned becomes entry i's (a v3 handle longer than
  * NF_FH_MAX is not stored: the entry keeps being reached by name). */
-static void store_v3(struct ld_child *c, uint32_t i, const nfs_fh3 *v3)
+static void store_v3(struct ld_sfs_child *c, uint32_t i, const nfs_fh3 *v3)
 {
     struct ld_file *f = &c->files.f[i];
 
@@ -26,7 +26,7 @@ static void store_v3(struct ld_child *c, uint32_t i, const nfs_fh3 *v3)
         f->has_fh = 1;
 }
 
-static void store_v2(struct ld_child *c, uint32_t i, const nfs_fh *v2)
+static void store_v2(struct ld_sfs_child *c, uint32_t i, const nfs_fh *v2)
 {
     struct ld_file *f = &c->files.f[i];
 
@@ -50,7 +50,7 @@ static void attr2(struct ld_req *r, const fattr *a)
 
 /* Reads the status and any attributes (type, size) or new handle out of a
  * decoded result into the request, and stores the handle for entry `into`. */
-static uint32_t read_reply3(struct ld_child *c, struct ld_slot *s, uint32_t into)
+static uint32_t read_reply3(struct ld_sfs_child *c, struct ld_slot *s, uint32_t into)
 {
     union ld_res *x = &s->res;
     struct ld_req *r = &c->req;
@@ -90,7 +90,7 @@ static uint32_t read_reply3(struct ld_child *c, struct ld_slot *s, uint32_t into
     return st;
 }
 
-static uint32_t read_reply2(struct ld_child *c, struct ld_slot *s, uint32_t into)
+static uint32_t read_reply2(struct ld_sfs_child *c, struct ld_slot *s, uint32_t into)
 {
     union ld_res *x = &s->res;
     struct ld_req *r = &c->req;
@@ -118,7 +118,7 @@ static uint32_t read_reply2(struct ld_child *c, struct ld_slot *s, uint32_t into
 
 /* ---- files with uncommitted data (v3 COMMIT, docs/sfs.md) ---------------- */
 
-static void uncommitted_add(struct ld_child *c, uint32_t i)
+static void uncommitted_add(struct ld_sfs_child *c, uint32_t i)
 {
     struct ld_file *f = &c->files.f[i];
 
@@ -128,7 +128,7 @@ static void uncommitted_add(struct ld_child *c, uint32_t i)
     c->uncommitted[c->n_uncommitted++] = i;
 }
 
-static void uncommitted_remove(struct ld_child *c, uint32_t i)
+static void uncommitted_remove(struct ld_sfs_child *c, uint32_t i)
 {
     uint32_t k;
 
@@ -145,15 +145,15 @@ static void uncommitted_remove(struct ld_child *c, uint32_t i)
 
 /* A v3 WRITE the server did not make stable leaves data for COMMIT
  * (population's writes are left out: nothing commits them in SFS). */
-static void note_unstable(struct ld_child *c, struct ld_slot *s)
+static void note_unstable(struct ld_sfs_child *c, struct ld_slot *s)
 {
-    if (c->nfs_version == 3 && !c->req.init &&
+    if (c->cx.nfs_version == 3 && !c->req.init &&
         s->res.r3_write.WRITE3res_u.resok.committed != FILE_SYNC)
         uncommitted_add(c, s->file);
 }
 
 /* The file table after a successful (or expected) reply. */
-static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
+static void apply(struct ld_sfs_child *c, struct ld_slot *s, uint32_t st)
 {
     struct ld_files *t = &c->files;
     struct ld_req *r = &c->req;
@@ -177,7 +177,7 @@ static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
         if (ok) {
             f->state = LD_EXISTS;
             f->size = 0;
-            if (c->nfs_version == 2 && s->op == NF_OP_SYMLINK)
+            if (c->cx.nfs_version == 2 && s->op == NF_OP_SYMLINK)
                 f->has_fh = 0; /* v2 SYMLINK returns no handle */
         } else if (st == NF_ST_EXIST) {
             /* the name is there (a retransmission the server had already
@@ -234,8 +234,8 @@ static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
     case NF_OP_SETATTR:
         if (ok && r->truncate) {
             ld_files_set_size(t, s->file, r->new_size);
-            if (c->measuring)
-                c->stats.truncates++;
+            if (c->cx.measuring)
+                c->cx.stats.truncates++;
         }
         break;
     default:
@@ -243,17 +243,17 @@ static void apply(struct ld_child *c, struct ld_slot *s, uint32_t st)
     }
 }
 
-uint32_t ld_reply_apply(struct ld_child *c, struct ld_slot *s)
+uint32_t ld_reply_apply(struct ld_sfs_child *c, struct ld_slot *s)
 {
     uint32_t st =
-        c->nfs_version == 3 ? read_reply3(c, s, s->file) : read_reply2(c, s, s->file);
+        c->cx.nfs_version == 3 ? read_reply3(c, s, s->file) : read_reply2(c, s, s->file);
 
     if (s->file != LD_NO_FILE)
         apply(c, s, st);
     return st;
 }
 
-int ld_reply_expected(const struct ld_child *c, const struct ld_slot *s, uint32_t st)
+int ld_reply_expected(const struct ld_sfs_child *c, const struct ld_slot *s, uint32_t st)
 {
     const struct ld_req *r = &c->req;
     int again = s->call.retransmits > 0; /* the server may have done it */

@@ -31,7 +31,6 @@
 #include "common/cm.h"
 #include "common/opt.h"
 #include "load/options.h"
-#include "load/replay.h"
 #include "load/report.h"
 #include "nfs/nf.h"
 
@@ -75,8 +74,11 @@ void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_fi
     uint64_t all_ms = t->sum_us / 1000;
 
     memset(f, 0, sizeof(*f));
-    /* a replay has no target mix: the trace is its own (docs/replay.md) */
-    f->target = op >= NF_NOPS ? 100 : in->cfg->trace_file[0] ? 0 : in->mix->pct[op];
+    /* a workload without a target mix (a replay: the trace is its own) has
+     * 0 in the Target column */
+    f->target = op >= NF_NOPS                        ? 100
+                : !(in->work->flags & LD_REPORT_MIX) ? 0
+                                                     : in->mix->pct[op];
     f->actual = t->good ? (double)o->good * 100.0 / (double)t->good : 0;
     f->good = o->good;
     f->bad = o->bad;
@@ -207,12 +209,14 @@ static int check_counters(const struct ld_report_in *in, struct ld_validity *v)
 
 int ld_validity_check(const struct ld_report_in *in, struct ld_validity *v)
 {
+    memset(v, 0, sizeof(*v));
+    return in->work->validity ? in->work->validity(in, v) : v->code;
+}
+
+int ld_validity_sfs(const struct ld_report_in *in, struct ld_validity *v)
+{
     const struct ld_config *c = in->cfg;
 
-    memset(v, 0, sizeof(*v));
-    if (c->trace_file[0]) /* SFS's rules judge a mix and its parameters: a
-                             replay has neither (docs/replay.md) */
-        return v->code;
     if (check_counters(in, v) < 0)
         return v->code;
     /* FreeSFS's non-standard settings first, so that SFS's own code wins
@@ -269,10 +273,10 @@ void ld_report_params(FILE *out, const struct ld_report_in *in)
     fprintf(out, "%s\n", STARS);
     fprintf(out, "%s Test Parameters: \n", in->agg ? "Aggregate" : "Client");
     fprintf(out, "\tNumber of processes = %u\n", p);
-    if (c->trace_file[0]) { /* a replay asks for its trace's rate, not -l's */
+    if (!(in->work->flags & LD_REPORT_LOAD)) { /* a trace's rate, not -l's */
         char req[128];
 
-        ld_replay_requested(req, sizeof(req), c->trace_speed, in->stats, 1);
+        in->work->requested(in, 1, req, sizeof(req));
         fprintf(out, "\tRequested Load = %s\n", req);
     } else {
         fprintf(out, "\tRequested Load (NFS V%d operations/second) = %llu\n",
@@ -366,11 +370,10 @@ static void summary(FILE *out, const struct ld_report_in *in)
     if (!agg)
         fprintf(out, "FAST CALLS: %" PRIu64 "\n", t->fast);
     fprintf(out, "NFS MIXFILE: %s\n", mixname);
-    if (in->cfg->trace_file[0]) { /* the trace's rate, not -l's (docs/replay.md) */
+    if (!(in->work->flags & LD_REPORT_LOAD)) { /* a trace's rate, not -l's */
         char req[128];
 
-        ld_replay_requested(req, sizeof(req), in->cfg->trace_speed, in->stats,
-                            agg ? 1 : (unsigned)in->cfg->nclients);
+        in->work->requested(in, 0, req, sizeof(req));
         fprintf(out, "%s REQUESTED LOAD: %s\n", agg ? "AGGREGATE" : "CLIENT", req);
     } else if (agg) {
         fprintf(out, "AGGREGATE REQUESTED LOAD: %" PRIu64 " Ops/Sec \n",
@@ -515,14 +518,17 @@ static void details_pacing(FILE *out, const struct ld_report_in *in)
                 max_lag);
 }
 
+void ld_report_sfs_lines(FILE *out, const struct ld_report_in *in)
+{
+    details_mix(out, in->stats);
+    details_pacing(out, in);
+}
+
 void ld_report_details(FILE *out, const struct ld_report_in *in)
 {
     details_calls(out, in->stats);
-    if (!in->cfg->trace_file[0]) { /* a replay has no mix to realise and no
-                                     SFS pacer: its own lines follow */
-        details_mix(out, in->stats);
-        details_pacing(out, in);
-    }
+    if (in->work->lines)
+        in->work->lines(out, in);
     fprintf(out, "%s\n", RULE);
 }
 
@@ -542,11 +548,17 @@ void ld_report_client(FILE *out, const struct ld_report_in *in,
     op_table(out, in);
     summary(out, in);
     ld_report_details(out, in);
-    if (in->cfg->trace_file[0])
-        ld_replay_report_text(out, in->cfg, in->plan, in->stats);
+    if (in->work->section)
+        in->work->section(out, in);
     for (i = 0; v && i < v->nlines; i++)
         fprintf(out, "%s: %s\n", in->prog, v->line[i]);
 }
+
+const struct ld_report_ops ld_sfs_report = {
+    .flags = LD_REPORT_LOAD | LD_REPORT_MIX,
+    .validity = ld_validity_sfs,
+    .lines = ld_report_sfs_lines,
+};
 
 /* ---- YAML -------------------------------------------------------------------- */
 
@@ -692,7 +704,7 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_map_begin(y);
     cm_yaml_kv_double(y, "throughput_ops", (double)ld_report_ops_x100(in) / 100.0, 2);
     cm_yaml_kv_double(y, "avg_response_ms", (double)ld_report_resp_x100(in) / 100.0, 2);
-    if (!in->cfg->trace_file[0]) /* a replay's is in its own section */
+    if (in->work->flags & LD_REPORT_LOAD) /* else in the workload's section */
         cm_yaml_kv_int(y, "requested_load", in->cfg->load);
     cm_yaml_kv_uint(y, "total_ops", s->op[NF_OP_TOTAL].good);
     cm_yaml_kv_uint(y, "failed_calls", s->op[NF_OP_TOTAL].bad);
@@ -777,15 +789,15 @@ void ld_report_yaml_emit(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_str(y, "time", when);
     if (in->agg) {
         cm_yaml_kv_uint(y, "clients", in->agg->nclients);
-        if (!in->cfg->trace_file[0])
+        if (in->work->flags & LD_REPORT_LOAD)
             cm_yaml_kv_uint(y, "aggregate_requested_load", in->agg->requested_load);
     }
     yaml_params(y, in->cfg);
     yaml_fileset(y, in);
     yaml_ops(y, in);
     yaml_totals(y, in, v);
-    if (in->cfg->trace_file[0])
-        ld_replay_report_yaml(y, in->cfg, in->plan, in->stats);
+    if (in->work->yaml)
+        in->work->yaml(y, in);
 }
 
 int ld_report_yaml(const char *path, const struct ld_report_in *in,

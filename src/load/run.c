@@ -18,14 +18,9 @@
 #include "load/ld.h"
 #include "load/ld_int.h"
 #include "load/parent.h"
-#include "load/replay.h"
 #include "load/report.h"
-
-/* Phase time limits (D8 keeps SFS's generous ones): mount, population
- * (SFS's 400 + 3600 s), and the slack beyond a timed phase. */
-#define PHASE_MOUNT_S 120u
-#define PHASE_INIT_S  4000u
-#define PHASE_SLACK_S 120u
+#include "load/workload.h"
+#include "common/alloc.h"
 
 void ld_progress(FILE *log, const char *fmt, ...)
 {
@@ -61,15 +56,6 @@ static int yaml_exit_code(void)
     return row ? row->exit_code : LD_EXIT_USAGE;
 }
 
-int ld_run_replay_limit_s(const struct ld_config *cfg)
-{
-    if (cfg->prime_host[0]) /* the prime's STOP comes RUNTIME s after RUN */
-        return cfg->runtime_s;
-    return ld_config_was_set(cfg, "runtime") ? cfg->runtime_s : 0;
-}
-
-/* Reads the mix and block-size files (or the defaults) and sizes the file
- * set.  Returns 0 or an exit code with err set. */
 int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
                  FILE *out, FILE *log, char *err, size_t errlen)
 {
@@ -77,6 +63,7 @@ int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *p
 
     memset(su, 0, sizeof(*su));
     su->cfg = cfg;
+    su->wl = ld_workload_choose(cfg);
     su->prog = prog;
     su->out = out;
     su->log = log;
@@ -93,28 +80,9 @@ int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *p
     } else {
         ld_iodist_default(&su->iodist, (uint32_t)cfg->kb_per_block);
     }
-    if (cfg->test_op >= 0) {
-        ld_opsel_single(&su->opsel, cfg->test_op);
-    } else if (ld_opsel_init(&su->opsel, &su->mix, &su->iodist, cfg->nfs_version, 0) <
-               0) {
-        cm_errf(err, errlen, "the op mix has no op with a non-zero share");
-        return LD_EXIT_INPUT;
-    }
-    if (cfg->trace_file[0]) {
-        static struct ld_replay_plan plan; /* inherited by the children */
-        if (ld_replay_plan_build(&plan, cfg, log, err, errlen) < 0) {
-            fprintf(log, "%s\n", err);
-            return input_error(err);
-        }
-        su->plan = &plan;
-        ld_replay_plan_describe(log, prog, &plan, cfg->trace_speed,
-                                ld_run_replay_limit_s(cfg));
-        /* under sfs_mgr RUNTIME's STOP bounds it; -P replays nothing */
-        if (!cfg->prime_host[0] && !cfg->populate_only &&
-            ld_replay_plan_check_time(&plan, cfg->trace_speed, ld_run_replay_limit_s(cfg),
-                                      err, errlen) < 0)
-            return LD_EXIT_USAGE;
-    }
+    rc = su->wl->plan(su, err, errlen);
+    if (rc != 0)
+        return rc;
     rc = ld_sizing_compute(cfg, &su->sizing);
     if (rc == -E2BIG) {
         cm_errf(err, errlen,
@@ -132,6 +100,12 @@ int ld_run_setup(struct ld_setup *su, const struct ld_config *cfg, const char *p
     if (cfg->yaml_path[0] && ld_report_yaml_check(cfg->yaml_path, err, errlen) < 0)
         return yaml_exit_code();
     return 0;
+}
+
+void ld_run_setup_free(struct ld_setup *su)
+{
+    if (su->wl)
+        su->wl->plan_free(su);
 }
 
 int ld_run_collect(struct ld_parent *p, struct ld_stats *all, char *err, size_t errlen)
@@ -159,51 +133,37 @@ static int wait_for_return(FILE *log)
 }
 
 /* The phases of §12.2 in order; 0 or -errno with p->last_error. */
-static int drive(struct ld_parent *p, const struct ld_config *cfg,
-                 const struct ld_replay_plan *plan, FILE *log)
+static int drive(struct ld_parent *p, const struct ld_setup *su, FILE *log)
 {
+    const struct ld_config *cfg = su->cfg;
+    struct ld_schedule sched;
     int rc;
 
     ld_progress(log, "Mounting %d remote test directories.", cfg->procs);
-    rc = ld_parent_phase(p, LD_MSG_MOUNT, 0, PHASE_MOUNT_S + (unsigned)cfg->procs);
+    rc = ld_parent_phase(p, LD_MSG_MOUNT, 0, LD_PHASE_MOUNT_S + (unsigned)cfg->procs);
     if (rc == 0) {
         ld_progress(log, "Completed.");
         ld_progress(log, "Initializing test directories.");
-        rc = ld_parent_phase(p, LD_MSG_INIT, 0, PHASE_INIT_S);
+        rc = ld_parent_phase(p, LD_MSG_INIT, 0, LD_PHASE_INIT_S);
     }
     if (rc < 0)
         return rc;
     ld_progress(log, "Completed.");
     if (cfg->populate_only)
         return 0;
-    if (cfg->warmup_s > 0 && !plan) { /* a trace brings its own timing */
-        ld_progress(log, "Performing %d seconds pretest warmup.", cfg->warmup_s);
-        rc = ld_parent_phase(p, LD_MSG_WARMUP, (uint32_t)cfg->warmup_s,
-                             (unsigned)cfg->warmup_s + PHASE_SLACK_S);
+    memset(&sched, 0, sizeof(sched));
+    su->wl->schedule(su, &sched);
+    if (sched.warmup_s > 0) {
+        ld_progress(log, "Performing %u seconds pretest warmup.", sched.warmup_s);
+        rc = ld_parent_phase(p, LD_MSG_WARMUP, sched.warmup_s,
+                             sched.warmup_s + LD_PHASE_SLACK_S);
         if (rc < 0)
             return rc;
     }
     if (cfg->interactive && wait_for_return(log) < 0)
         return cm_errf(p->last_error, sizeof(p->last_error), "no answer on stdin"), -EIO;
-    if (plan) {
-        double s = ld_replay_expected_s(plan, cfg->trace_speed);
-        int limit = ld_run_replay_limit_s(cfg);
-
-        ld_progress(log,
-                    "Starting replay of %s: %llu records, %.3f s of trace at speed %g.",
-                    cfg->trace_file, (unsigned long long)plan->records,
-                    (double)plan->trace_ns / 1e9, cfg->trace_speed);
-        if (limit > 0 && (s == 0 || s > limit)) /* -t ends it (docs/replay.md) */
-            s = limit;
-        rc = ld_parent_phase(p, LD_MSG_RUN, (uint32_t)limit,
-                             s > 0 ? (unsigned)s + PHASE_SLACK_S : PHASE_INIT_S);
-        if (rc == 0)
-            ld_progress(log, "Completed.");
-        return rc;
-    }
-    ld_progress(log, "Starting %d seconds test run.", cfg->runtime_s);
-    rc = ld_parent_phase(p, LD_MSG_RUN, (uint32_t)cfg->runtime_s,
-                         (unsigned)cfg->runtime_s + PHASE_SLACK_S);
+    ld_progress(log, "%s", sched.run_line);
+    rc = ld_parent_phase(p, LD_MSG_RUN, sched.run_arg, sched.run_wait_s);
     if (rc == 0)
         ld_progress(log, "Completed.");
     return rc;
@@ -223,6 +183,7 @@ void ld_run_report_in(const struct ld_setup *su, const struct ld_stats *stats, c
     in->iodist = &su->iodist;
     in->sizing = &su->sizing;
     in->stats = stats;
+    in->work = su->wl->report;
     in->plan = su->plan;
 }
 
@@ -245,63 +206,45 @@ static void report(const struct ld_setup *su, const struct ld_stats *all, char *
     }
 }
 
-static void print_params(const struct ld_setup *su)
+/* What the workload prints before the run (SFS's Client Test Parameters). */
+static void before_run(const struct ld_setup *su)
 {
     struct ld_report_in in;
     struct ld_stats none;
     char host[256];
 
+    if (!su->wl->before_run)
+        return;
     ld_stats_reset(&none);
     ld_run_report_in(su, &none, host, sizeof(host), &in);
-    ld_report_params(su->out, &in);
+    su->wl->before_run(su->out, &in);
     fflush(su->out);
 }
 
-int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, char *err,
-           size_t errlen)
+/* The standalone run of a set-up client; returns the exit code. */
+static int run_here(const struct ld_setup *su, char *err, size_t errlen)
 {
-    static struct ld_setup su; /* shared read-only with the forked children */
+    const struct ld_config *cfg = su->cfg;
+    FILE *log = su->log;
     struct ld_parent p;
     struct ld_stats all;
-    double us;
-    int code, rc;
-
-    if (cfg->validate > 0)
-        return ld_validate(cfg, prog, out, stdin, err, errlen);
-    if (cfg->kill_run[0]) {
-        rc = ld_pidfile_kill(cfg->kill_run, err, errlen);
-        fprintf(log, "%s: %s\n", prog, err);
-        err[0] = '\0';
-        return rc < 0 ? LD_EXIT_FAILED : LD_EXIT_OK;
-    }
-    code = ld_run_setup(&su, cfg, prog, out, log, err, errlen);
-    if (code != 0)
-        return code;
-    if (ld_clock_resolution(&cm_monotonic_clock, &us) < 0) {
-        fprintf(out, "Clock resolution too poor to obtain valid results\n");
-        cm_errf(err, errlen, "clock resolution %.1f us is worse than 100 us", us);
-        return LD_EXIT_CLOCK;
-    }
-    fprintf(out, "Good clock resolution [ %g ] Micro seconds\n", us);
-    if (!su.plan) /* a replay has no load, mix or file set of its own */
-        print_params(&su);
-    if (cfg->prime_host[0])
-        return ld_remote_run(cfg, &su, log, err, errlen);
+    int code = LD_EXIT_OK, rc;
 
     memset(&p, 0, sizeof(p));
     p.log = log;
     p.debug_signals = ld_debug_on(cfg->debug_mask, LD_DBG_PARENT_SIGNAL);
-    rc = ld_parent_spawn(&p, (unsigned)cfg->procs, ld_child_main, &su);
+    /* the children inherit su through fork */
+    rc = ld_parent_spawn(&p, (unsigned)cfg->procs, ld_child_main, (void *)su);
     if (rc == 0 && ld_debug_on(cfg->debug_mask, LD_DBG_PARENT_GENERAL)) {
         unsigned k;
         for (k = 0; k < p.nprocs; k++)
-            fprintf(log, "%s: child %u is pid %ld, mount point %s\n", prog, k,
+            fprintf(log, "%s: child %u is pid %ld, mount point %s\n", su->prog, k,
                     (long)p.procs[k].pid, ld_config_mount_for_child(cfg, (int)k));
     }
     if (rc == 0)
-        rc = drive(&p, cfg, su.plan, log);
+        rc = drive(&p, su, log);
     if (rc == 0)
-        rc = ld_parent_phase(&p, LD_MSG_RESULTS, 0, PHASE_SLACK_S);
+        rc = ld_parent_phase(&p, LD_MSG_RESULTS, 0, LD_PHASE_SLACK_S);
     if (rc == 0)
         rc = ld_parent_reap(&p);
     if (rc < 0) {
@@ -318,10 +261,45 @@ int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, 
         if (ld_run_collect(&p, &all, err, errlen) < 0)
             code = LD_EXIT_FAILED;
         else
-            report(&su, &all, err, errlen, &code);
+            report(su, &all, err, errlen, &code);
     } else {
         ld_progress(log, "Populate only: done.");
     }
     ld_parent_free(&p);
+    return code;
+}
+
+int ld_run(const struct ld_config *cfg, const char *prog, FILE *out, FILE *log, char *err,
+           size_t errlen)
+{
+    struct ld_setup *su;
+    double us;
+    int code, rc;
+
+    if (cfg->validate > 0)
+        return ld_validate(cfg, prog, out, stdin, err, errlen);
+    if (cfg->kill_run[0]) {
+        rc = ld_pidfile_kill(cfg->kill_run, err, errlen);
+        fprintf(log, "%s: %s\n", prog, err);
+        err[0] = '\0';
+        return rc < 0 ? LD_EXIT_FAILED : LD_EXIT_OK;
+    }
+    su = cm_calloc(1, sizeof(*su));
+    if (su == NULL)
+        return cm_errf(err, errlen, "out of memory"), LD_EXIT_FAILED;
+    code = ld_run_setup(su, cfg, prog, out, log, err, errlen);
+    if (code == 0 && ld_clock_resolution(&cm_monotonic_clock, &us) < 0) {
+        fprintf(out, "Clock resolution too poor to obtain valid results\n");
+        cm_errf(err, errlen, "clock resolution %.1f us is worse than 100 us", us);
+        code = LD_EXIT_CLOCK;
+    }
+    if (code == 0) {
+        fprintf(out, "Good clock resolution [ %g ] Micro seconds\n", us);
+        before_run(su);
+        code = cfg->prime_host[0] ? ld_remote_run(cfg, su, log, err, errlen)
+                                  : run_here(su, err, errlen);
+    }
+    ld_run_setup_free(su);
+    free(su);
     return code;
 }

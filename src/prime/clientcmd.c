@@ -61,11 +61,13 @@ int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned
     rc |= add(&a, w);
     snprintf(w, sizeof(w), "--load=%u", load / run->nclients);
     rc |= add(&a, w);
-    if (run->cfg.trace_file[0]) { /* a replay shares its streams out over every client */
-        snprintf(w, sizeof(w), "--clients=%u", run->nclients);
-        rc |= add(&a, w);
-        snprintf(w, sizeof(w), "--speed=%.17g", run->speeds[point]);
-        rc |= add(&a, w);
+    if (run->wl->client_args) { /* the workload's share of the point */
+        char words[8][64];
+        int n = run->wl->client_args(&run->cfg, pr_point_values(run, point),
+                                     run->nclients, words, (int)CM_ARRAY_LEN(words));
+
+        for (i = 0; i < n; i++)
+            rc |= add(&a, words[i]);
     }
     for (i = 0; i < run->nopts; i++)
         rc |= add(&a, run->opts[i]);

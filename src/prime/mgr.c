@@ -225,19 +225,17 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
     unsigned i;
 
     for (i = 0; i < run->npoints; i++) {
-        char when[32];
+        char when[32], what[LD_PATH_MAX + 64];
         int rc;
 
         stamp(when, sizeof(when));
         fprintf(out, "%s\nExecuting run %u of %u ...%s", when, i + 1, run->npoints,
                 ctx->opts->launch ? "" : "\n");
         fflush(out);
-        if (run->speeds)
-            fprintf(ctx->log, "%s Executing run %u of %u: replay of %s at speed %g\n",
-                    when, i + 1, run->npoints, run->cfg.trace_file, run->speeds[i]);
-        else
-            fprintf(ctx->log, "%s Executing run %u of %u: %u ops/s\n", when, i + 1,
-                    run->npoints, run->points[i]);
+        run->wl->point_text(&run->cfg, pr_point_values(run, i), run->points[i], what,
+                            sizeof(what));
+        fprintf(ctx->log, "%s Executing run %u of %u: %s\n", when, i + 1, run->npoints,
+                what);
         fflush(ctx->log);
         if (ld_ctl_token_new(ctx->token) < 0) {
             fprintf(out, " FAILED\n");

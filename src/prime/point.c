@@ -139,8 +139,9 @@ int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, 
     su->cfg.nmounts = 0;
     su->cfg.mounts = NULL;
     su->cfg.load = (int)(run->points[idx] / run->nclients);
-    if (run->speeds)
-        su->cfg.trace_speed = run->speeds[idx];
+    su->wl = run->wl;
+    if (pr_point_values(run, idx) && run->wl->point_set)
+        run->wl->point_set(&su->cfg, pr_point_values(run, idx));
     if (su->cfg.mix_file[0]) {
         if (ld_mix_load(&su->mix, run->nfs_version, su->cfg.mix_file, NULL, err, errlen) <
             0)
@@ -342,6 +343,7 @@ static void take_results(struct point *P, struct pc *c)
     in.iodist = &P->pt->su.iodist;
     in.sizing = &P->pt->su.sizing;
     in.stats = st;
+    in.work = P->pt->su.wl->report;
     cs->num = c->cl->num;
     snprintf(cs->host, sizeof(cs->host), "%s", c->cl->host);
     text = (const char *)c->rd.payload + wire;

@@ -28,6 +28,7 @@
 
 #include "common/cm.h"
 #include "load/config.h"
+#include "load/workload.h"
 
 /* sfs_mgr exit codes (docs/sfs_mgr.md). */
 #define PR_EXIT_OK         0   /* every point ran (the report says if valid) */
@@ -55,8 +56,11 @@ struct pr_run {
     const char *prog; /* "sfs" or "sfs3" */
     unsigned npoints;
     unsigned *points; /* aggregate loads, increasing */
-    double *speeds;   /* TRACE_FILE: the replay speed of each point (TRACE_SPEED
-                         lists them), NULL for the SFS mix */
+    /* the workload the options ask for (ld_workload_choose) */
+    const struct ld_workload_ops *wl;
+    /* per point, the values of the workload's point variables (a replay's
+     * TRACE_SPEED: wl->rc_points); NULL when the points are LOAD's */
+    struct ld_point *values;
     unsigned nclients;
     struct pr_client *clients;
     int procs;
@@ -103,8 +107,8 @@ void pr_run_free(struct pr_run *run);
 void pr_run_check(const struct pr_run *run, FILE *out, int yaml);
 
 /* The command line of client c for point `point` (aggregate load `load`;
- * a replay's speed), with the prime at prime:port.  argv gets at most max
- * words (NULL-terminated, pointing into buf); returns the count or -E2BIG. */
+ * the workload's words for the point), with the prime at prime:port.  argv gets at most
+ * max words (NULL-terminated, pointing into buf); returns the count or -E2BIG. */
 int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned point,
                    unsigned load, const char *prime, unsigned port, char **argv, int max,
                    char *buf, size_t buflen);

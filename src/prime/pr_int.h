@@ -126,9 +126,14 @@ int pr_plot_curve(const char *path, const char *title, const double *x, const do
 /* ---- point.c: one load point
  * ------------------------------------------------------------ */
 
+/* The values of point idx (NULL when the points are LOAD's). */
+const struct ld_point *pr_point_values(const struct pr_run *run, unsigned idx);
+
 /* Per-point setup the report needs (labels; the clients build their own). */
 struct pr_setup {
-    struct ld_config cfg; /* the run's options, load = the per-client share */
+    const struct ld_workload_ops *wl;
+    struct ld_config cfg; /* the run's options, load = the per-client share,
+                             the point's values applied */
     struct ld_mix mix;
     struct ld_iodist iodist;
     struct ld_sizing sizing;

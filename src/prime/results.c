@@ -66,6 +66,7 @@ static void report_in(const struct pr_ctx *ctx, const struct pr_point *pt,
     in->sizing = &pt->su.sizing;
     in->stats = &pt->agg.merged;
     in->agg = &pt->agg.agg;
+    in->work = pt->su.wl->report;
 }
 
 /* A point that finished and measured something (not POPULATE). */
@@ -294,7 +295,7 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
         const struct pr_point *p = &pts[k];
         cm_yaml_map_begin(y);
         cm_yaml_kv_uint(y, "run", k + 1);
-        if (!run->cfg.trace_file[0]) /* a replay's is in aggregate.replay */
+        if (run->wl->report->flags & LD_REPORT_LOAD) /* else in the workload's section */
             cm_yaml_kv_uint(y, "requested_load", p->load);
         cm_yaml_kv_bool(y, "finished", p->finished);
         if (!p->finished) {

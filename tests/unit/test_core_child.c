@@ -75,7 +75,7 @@ static uint64_t served(const struct fix *f, uint32_t proc)
 /* Every entry as population leaves it: holding dirs and io files exist
  * with handles (io files at their initial size), every other non-io slot,
  * the symlinks, and every other spare dir. */
-static void file_table_is_populated(const struct ld_child *c)
+static void file_table_is_populated(const struct ld_sfs_child *c)
 {
     const struct ld_files *t = &c->files;
     uint32_t i, made_nonio = 0, made_spare = 0;
@@ -109,9 +109,9 @@ static void file_table_is_populated(const struct ld_child *c)
 }
 
 /* Mounts and populates a fresh child on f; the child stays mounted. */
-static void mount_and_populate(struct fix *f, struct ld_child *c)
+static void mount_and_populate(struct fix *f, struct ld_sfs_child *c)
 {
-    assert_int_equal(ld_child_init(c, &f->su, 0, -1), 0);
+    assert_int_equal(ld_sfs_child_init(c, &f->su, 0, -1), 0);
     assert_int_equal(ld_init_mount(c), 0);
     assert_int_equal(ld_init_populate(c), 0);
     file_table_is_populated(c);
@@ -120,7 +120,7 @@ static void mount_and_populate(struct fix *f, struct ld_child *c)
 static void population_makes_the_file_set_and_a_second_makes_nothing(void **state)
 {
     struct fix f;
-    struct ld_child c;
+    struct ld_sfs_child c;
     uint64_t creates, writes;
     int v = *(int *)*state;
     uint32_t create = v == 3 ? NFSPROC3_CREATE : NFSPROC_CREATE;
@@ -132,17 +132,18 @@ static void population_makes_the_file_set_and_a_second_makes_nothing(void **stat
     writes = served(&f, write);
     assert_true(creates >= c.files.count[LD_CAT_IO]);
     assert_true(writes >= c.files.count[LD_CAT_IO]);
-    ld_child_free(&c);
+    ld_sfs_child_free(&c);
     /* the same child again (CL1/testdir0): everything is found in place */
     mount_and_populate(&f, &c);
     assert_int_equal(served(&f, create), creates);
     assert_int_equal(served(&f, write), writes);
-    ld_child_free(&c);
+    ld_sfs_child_free(&c);
     th_core_stop(&f.t);
+    ld_run_setup_free(&f.su);
 }
 
 /* REMOVE3 of entry i of c's table, straight to the server. */
-static void remove_entry(struct ld_child *c, uint32_t i)
+static void remove_entry(struct ld_sfs_child *c, uint32_t i)
 {
     REMOVE3args a;
     REMOVE3res r;
@@ -152,7 +153,7 @@ static void remove_entry(struct ld_child *c, uint32_t i)
     ld_files_name(&c->files, i, name, sizeof(name));
     nf_fh_to_v3(&c->files.f[c->files.f[i].parent].fh, &a.object.dir);
     a.object.name = name;
-    assert_int_equal(nf3_remove(c->clnt, &a, &r), 0);
+    assert_int_equal(nf3_remove(c->cx.clnt, &a, &r), 0);
     assert_int_equal(r.status, NFS3_OK);
     xdr_free((xdrproc_t)xdr_REMOVE3res, (char *)&r);
 }
@@ -160,7 +161,7 @@ static void remove_entry(struct ld_child *c, uint32_t i)
 static void population_restores_a_damaged_file_set(void **state)
 {
     struct fix f;
-    struct ld_child c;
+    struct ld_sfs_child c;
     uint32_t io0, sym0;
     uint64_t creates;
 
@@ -172,37 +173,39 @@ static void population_restores_a_damaged_file_set(void **state)
     sym0 = c.files.first[LD_CAT_SYMLINK];
     remove_entry(&c, io0);
     remove_entry(&c, sym0);
-    ld_child_free(&c);
+    ld_sfs_child_free(&c);
     creates = served(&f, NFSPROC3_CREATE);
     mount_and_populate(&f, &c);
     /* the lost io file is made again; the symlink too (SYMLINK) */
     assert_int_equal(served(&f, NFSPROC3_CREATE), creates + 1);
     assert_int_equal(served(&f, NFSPROC3_SYMLINK) >= c.files.count[LD_CAT_SYMLINK] + 1,
                      1);
-    ld_child_free(&c);
+    ld_sfs_child_free(&c);
     th_core_stop(&f.t);
+    ld_run_setup_free(&f.su);
 }
 
 static void a_missing_export_fails_the_mount_by_name(void **state)
 {
     struct fix f;
-    struct ld_child c;
+    struct ld_sfs_child c;
 
     (void)state;
     fix_start(&f, 3, "/nowhere", NULL, 3);
-    assert_int_equal(ld_child_init(&c, &f.su, 0, -1), 0);
+    assert_int_equal(ld_sfs_child_init(&c, &f.su, 0, -1), 0);
     assert_int_equal(ld_init_mount(&c), -EACCES);
     assert_string_equal(
-        c.last_error,
+        c.cx.last_error,
         "Unable to mount core:/nowhere: core:/nowhere: export refused (ACCES)");
-    ld_child_free(&c);
+    ld_sfs_child_free(&c);
     th_core_stop(&f.t);
+    ld_run_setup_free(&f.su);
 }
 
 static void a_server_refusing_creates_fails_population_by_name(void **state)
 {
     struct fix f;
-    struct ld_child c;
+    struct ld_sfs_child c;
     struct sv_config sv;
     char err[CM_ERR_LEN];
 
@@ -212,13 +215,14 @@ static void a_server_refusing_creates_fails_population_by_name(void **state)
     assert_int_equal(
         sv_fault_parse_error(&sv.fault, "create=NOSPC:100", err, sizeof(err)), 0);
     fix_start(&f, 3, "/export", &sv, 3);
-    assert_int_equal(ld_child_init(&c, &f.su, 0, -1), 0);
+    assert_int_equal(ld_sfs_child_init(&c, &f.su, 0, -1), 0);
     assert_int_equal(ld_init_mount(&c), 0);
     assert_int_equal(ld_init_populate(&c), -EIO);
-    assert_non_null(strstr(c.last_error, "populate: create file_en."));
-    assert_non_null(strstr(c.last_error, ": NFS error NOSPC"));
-    ld_child_free(&c);
+    assert_non_null(strstr(c.cx.last_error, "populate: create file_en."));
+    assert_non_null(strstr(c.cx.last_error, ": NFS error NOSPC"));
+    ld_sfs_child_free(&c);
     th_core_stop(&f.t);
+    ld_run_setup_free(&f.su);
 }
 
 /* ---- a whole child, driven by a test parent ------------------------------ */
@@ -306,6 +310,7 @@ static void a_child_runs_every_phase_and_counts_its_calls(void **state)
     assert_true(st.runtime_ns >= 900000000ull && st.runtime_ns <= 1100000000ull);
     assert_int_equal(st.io_files, f.su.sizing.io_child);
     th_core_stop(&f.t);
+    ld_run_setup_free(&f.su);
 }
 
 /* -d asks a child for its setup, each request, the RPC and biod figures
@@ -334,6 +339,7 @@ static void a_child_logs_what_debug_asks_for(void **state)
     assert_non_null(strstr(log, "sfs3: child 0: biod: "));
     assert_non_null(strstr(log, "sfs3: child 0: run phase ended: "));
     th_core_stop(&f.t);
+    ld_run_setup_free(&f.su);
 }
 
 static void a_child_whose_parent_goes_away_ends(void **state)
@@ -351,6 +357,7 @@ static void a_child_whose_parent_goes_away_ends(void **state)
     assert_int_equal(k.status, 1); /* no results were sent */
     close(k.fd);
     th_core_stop(&f.t);
+    ld_run_setup_free(&f.su);
 }
 
 static int v2 = 2, v3 = 3;

@@ -242,9 +242,8 @@ struct replay {
     struct th_nfsd srv;
     struct ld_config cfg;
     struct ld_setup su;
-    struct ld_replay_plan plan;
     char *mounts[1];
-    struct ld_child c;
+    struct ld_child *c; /* the workload's child_size bytes */
 };
 
 /* A fresh server each run (the replay's tree made anew); the mount point
@@ -255,13 +254,14 @@ static void replay_setup(void *ctx)
 
     srv_start(&x->srv);
     x->mounts[0] = x->srv.url;
+    memset(x->c, 0, x->su.wl->child_size);
 }
 
 static void replay_teardown(void *ctx)
 {
     struct replay *x = ctx;
 
-    ld_child_free(&x->c);
+    x->su.wl->child_free(x->c);
     srv_stop(&x->srv);
 }
 
@@ -271,15 +271,16 @@ static void replay_teardown(void *ctx)
 static int replay_op(void *ctx, char *err, size_t errlen)
 {
     struct replay *x = ctx;
-    struct ld_child *c = &x->c;
-    int rc = ld_child_init(c, &x->su, 0, -1);
+    const struct ld_workload_ops *wl = x->su.wl;
+    struct ld_child *c = x->c;
+    int rc = wl->child_init(c, &x->su, 0, -1);
 
     if (rc == 0)
-        rc = ld_replay_phase(c, LD_MSG_MOUNT, 0);
+        rc = wl->child_phase(c, LD_MSG_MOUNT, 0);
     if (rc == 0)
-        rc = ld_replay_phase(c, LD_MSG_INIT, 0);
+        rc = wl->child_phase(c, LD_MSG_INIT, 0);
     if (rc == 0)
-        rc = ld_replay_phase(c, LD_MSG_RUN, 0);
+        rc = wl->child_phase(c, LD_MSG_RUN, 0);
     if (rc == 0 && c->stats.op[NF_OP_TOTAL].good < 10)
         rc = cm_errf(err, errlen, "%llu calls replayed",
                      (unsigned long long)c->stats.op[NF_OP_TOTAL].good);
@@ -312,10 +313,12 @@ static void a_replay_runs_out_of_memory_cleanly(void **state)
     x.cfg.nmounts = 1;
     assert_int_equal(
         ld_run_setup(&x.su, &x.cfg, "sfs3", stdout, stderr, err, sizeof(err)), 0);
-    assert_int_equal(ld_replay_plan_build(&x.plan, &x.cfg, NULL, err, sizeof(err)), 0);
-    x.su.plan = &x.plan;
+    assert_string_equal(x.su.wl->name, "replay");
+    x.c = calloc(1, x.su.wl->child_size);
+    assert_non_null(x.c);
     assert_true(th_oom_check(&c, &x) > 5);
-    ld_replay_plan_free(&x.plan);
+    free(x.c);
+    ld_run_setup_free(&x.su);
 }
 
 /* ---- a load client of a prime (sfs -M) ------------------------------------ */
@@ -488,6 +491,7 @@ static void a_prime_client_runs_out_of_memory_cleanly(void **state)
      * child's failures): the allocations counted are the client's own */
     assert_int_equal(pthread_atfork(NULL, NULL, cm_alloc_fail_off), 0);
     assert_true(th_oom_check(&c, &x) > 3);
+    ld_run_setup_free(&x.su);
     fclose(x.devnull);
 }
 

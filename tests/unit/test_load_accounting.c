@@ -62,7 +62,7 @@ static void new_counters_merge_and_travel(void **state)
 
 static void expected_errors(void **state)
 {
-    static struct ld_child c;
+    static struct ld_sfs_child c;
     static struct ld_slot s;
 
     (void)state;

@@ -23,10 +23,11 @@
 
 static struct ld_config cfg;
 static struct ld_setup su;
+static struct ld_sfs_plan plan;
 
 static int setup_child(void **state)
 {
-    static struct ld_child c;
+    static struct ld_sfs_child c;
 
     ld_config_defaults(&cfg, 3);
     cfg.load = 100;
@@ -36,22 +37,23 @@ static int setup_child(void **state)
     su.prog = "sfs3";
     ld_mix_default(&su.mix, 3);
     ld_iodist_default(&su.iodist, 8);
-    assert_int_equal(ld_opsel_init(&su.opsel, &su.mix, &su.iodist, 3, 0), 0);
+    su.plan = &plan;
+    assert_int_equal(ld_opsel_init(&plan.opsel, &su.mix, &su.iodist, 3, 0), 0);
     assert_int_equal(ld_sizing_compute(&cfg, &su.sizing), 0);
-    assert_int_equal(ld_child_init(&c, &su, 0, -1), 0);
+    assert_int_equal(ld_sfs_child_init(&c, &su, 0, -1), 0);
     *state = &c;
     return 0;
 }
 
 static int teardown_child(void **state)
 {
-    ld_child_free(*state);
+    ld_sfs_child_free(*state);
     return 0;
 }
 
 /* Every entry exists with a handle and its initial size, as after
  * population; non-io slots alternate. */
-static void fake_population(struct ld_child *c)
+static void fake_population(struct ld_sfs_child *c)
 {
     struct ld_files *t = &c->files;
     uint32_t i;
@@ -74,7 +76,7 @@ static void fake_population(struct ld_child *c)
 
 static void decks_hold_the_request_shares(void **state)
 {
-    struct ld_child *c = *state;
+    struct ld_sfs_child *c = *state;
     uint32_t count[NF_NOPS] = {0}, i;
     int op;
 
@@ -83,7 +85,7 @@ static void decks_hold_the_request_shares(void **state)
     /* four whole decks: each op exactly 4 x its share of 400 (+-1 of
      * rounding per deck) */
     for (op = 0; op < NF_NOPS; op++) {
-        double want = su.opsel.req_share[op] * 4 * LD_OP_DECK;
+        double want = plan.opsel.req_share[op] * 4 * LD_OP_DECK;
         assert_true(count[op] + 4.0 >= want && count[op] <= want + 4.0);
     }
     assert_int_equal(count[NF_OP_NULL_OP], 0);
@@ -92,7 +94,7 @@ static void decks_hold_the_request_shares(void **state)
 
 static void picks_by_state_and_category(void **state)
 {
-    struct ld_child *c = *state;
+    struct ld_sfs_child *c = *state;
     struct ld_files *t = &c->files;
     int i;
 
@@ -122,7 +124,7 @@ static void picks_by_state_and_category(void **state)
 }
 
 /* Runs the reply bookkeeping of ld_op_done on a made-up v3 reply. */
-static void reply(struct ld_child *c, struct ld_slot *s)
+static void reply(struct ld_sfs_child *c, struct ld_slot *s)
 {
     s->call.status = 0;
     s->call.t_send_ns = 1000;
@@ -132,15 +134,15 @@ static void reply(struct ld_child *c, struct ld_slot *s)
 
 static void replies_update_the_table(void **state)
 {
-    struct ld_child *c = *state;
+    struct ld_sfs_child *c = *state;
     struct ld_files *t = &c->files;
     static struct ld_slot s;
     char fh[4] = {1, 2, 3, 4};
     uint32_t f, g, before;
 
     fake_population(c);
-    c->measuring = 1;
-    ld_stats_reset(&c->stats);
+    c->cx.measuring = 1;
+    ld_stats_reset(&c->cx.stats);
 
     /* create -> Exists with the new handle */
     assert_int_equal(ld_op_pick(c, NF_OP_CREATE), 0);
@@ -154,7 +156,7 @@ static void replies_update_the_table(void **state)
     reply(c, &s);
     assert_int_equal(t->f[f].state, LD_EXISTS);
     assert_int_equal(t->f[f].fh.len, 4);
-    assert_int_equal(c->stats.op[NF_OP_CREATE].good, 1);
+    assert_int_equal(c->cx.stats.op[NF_OP_CREATE].good, 1);
 
     /* remove answered NOENT -> Nonexistent, a good call with an NFS error */
     assert_int_equal(ld_op_pick(c, NF_OP_REMOVE), 0);
@@ -164,7 +166,7 @@ static void replies_update_the_table(void **state)
     s.res.r3_remove.status = NFS3ERR_NOENT;
     reply(c, &s);
     assert_int_equal(t->f[f].state, LD_NONEXISTENT);
-    assert_int_equal(c->stats.op[NF_OP_REMOVE].nfs_errors, 1);
+    assert_int_equal(c->cx.stats.op[NF_OP_REMOVE].nfs_errors, 1);
 
     /* rename: the target takes the source's handle */
     assert_int_equal(ld_op_pick(c, NF_OP_RENAME), 0);
@@ -198,14 +200,14 @@ static void replies_update_the_table(void **state)
     assert_int_equal(ld_op_prepare(&s, 0, c), 0);
     s.call.status = RP_ERR_TIMEDOUT;
     ld_op_done(&s, c);
-    assert_int_equal(c->stats.op[NF_OP_WRITE].bad, 1);
+    assert_int_equal(c->cx.stats.op[NF_OP_WRITE].bad, 1);
     assert_int_equal(t->cur_bytes, before + 5000);
-    c->measuring = 0;
+    c->cx.measuring = 0;
 }
 
 /* Picks a request of op and answers its call with a bare v3 status (every
  * v3 result starts with its nfsstat3). */
-static void answer_v3(struct ld_child *c, struct ld_slot *s, int op, nfsstat3 st)
+static void answer_v3(struct ld_sfs_child *c, struct ld_slot *s, int op, nfsstat3 st)
 {
     assert_int_equal(ld_op_pick(c, op), 0);
     memset(s, 0, sizeof(*s));
@@ -220,7 +222,7 @@ static void answer_v3(struct ld_child *c, struct ld_slot *s, int op, nfsstat3 st
  * a rename source -> it does not. */
 static void error_replies_tell_the_state(void **state)
 {
-    struct ld_child *c = *state;
+    struct ld_sfs_child *c = *state;
     struct ld_files *t = &c->files;
     static struct ld_slot s;
 
@@ -257,7 +259,7 @@ static void decode_with_slot_codec(struct ld_slot *s, xdrproc_t enc, void *res)
  * allocation: the handle lands in the slot, entries are read over. */
 static void hot_results_decode_into_the_slot(void **state)
 {
-    struct ld_child *c = *state;
+    struct ld_sfs_child *c = *state;
     static struct ld_slot s;
     char fh[6] = {9, 8, 7, 6, 5, 4}, n1[] = "file_en.00001", n2[] = "file_en.00002";
     entryplus3 e[2];

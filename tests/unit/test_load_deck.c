@@ -26,7 +26,8 @@
 
 static struct ld_config cfg;
 static struct ld_setup su;
-static struct ld_child child;
+static struct ld_sfs_plan plan;
+static struct ld_sfs_child child;
 
 static void make_child(int load, int procs, int64_t seed)
 {
@@ -39,14 +40,15 @@ static void make_child(int load, int procs, int64_t seed)
     su.prog = "sfs3";
     ld_mix_default(&su.mix, 3);
     ld_iodist_default(&su.iodist, 8);
-    assert_int_equal(ld_opsel_init(&su.opsel, &su.mix, &su.iodist, 3, 0), 0);
+    su.plan = &plan;
+    assert_int_equal(ld_opsel_init(&plan.opsel, &su.mix, &su.iodist, 3, 0), 0);
     assert_int_equal(ld_sizing_compute(&cfg, &su.sizing), 0);
-    assert_int_equal(ld_child_init(&child, &su, 0, -1), 0);
+    assert_int_equal(ld_sfs_child_init(&child, &su, 0, -1), 0);
 }
 
 /* The file table as population leaves it: io files with the §5.1 sizes
  * drawn as init.c draws them, the other entries existing. */
-static void populate(struct ld_child *c)
+static void populate(struct ld_sfs_child *c)
 {
     struct ld_files *t = &c->files;
     struct cm_rng sizes;
@@ -72,7 +74,7 @@ static void populate(struct ld_child *c)
 
 /* Deals n requests through the real picks; calls[op] gets each op's
  * calls (a read or write request makes req.ncalls). */
-static uint64_t deal(struct ld_child *c, uint32_t n, uint64_t *calls)
+static uint64_t deal(struct ld_sfs_child *c, uint32_t n, uint64_t *calls)
 {
     uint64_t total = 0;
     uint32_t k;
@@ -115,7 +117,7 @@ static void read_and_write_call_shares_hold_with_clipped_transfers(void **state)
             fail_msg("seed %lld: read %.2f %% (target %d), write %.2f %% (target %d)",
                      (long long)seeds[i], rd, su.mix.pct[NF_OP_READ], wr,
                      su.mix.pct[NF_OP_WRITE]);
-        ld_child_free(&child);
+        ld_sfs_child_free(&child);
     }
 }
 
@@ -130,9 +132,9 @@ static void deck_remainders_carry_over(void **state)
 
     (void)state;
     make_child(10, 4, 2231);
-    memset(su.opsel.req_share, 0, sizeof(su.opsel.req_share));
+    memset(plan.opsel.req_share, 0, sizeof(plan.opsel.req_share));
     for (op = 0; op < 7; op++)
-        su.opsel.req_share[op] = 1.0 / 7.0;
+        plan.opsel.req_share[op] = 1.0 / 7.0;
     memset(child.deck_owed, 0, sizeof(child.deck_owed));
     child.op_deck.next = child.op_deck.n; /* start a fresh deck */
     for (k = 0; k < decks * LD_OP_DECK; k++)
@@ -144,7 +146,7 @@ static void deck_remainders_carry_over(void **state)
             fail_msg("op %d: %llu requests, share %.2f", op,
                      (unsigned long long)count[op], want);
     }
-    ld_child_free(&child);
+    ld_sfs_child_free(&child);
 }
 
 int main(void)

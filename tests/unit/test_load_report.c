@@ -73,6 +73,7 @@ static int setup(void **state)
     f.in.iodist = &f.io;
     f.in.sizing = &f.sz;
     f.in.stats = &f.st;
+    f.in.work = &ld_sfs_report;
     *state = &f;
     return 0;
 }

@@ -46,6 +46,7 @@ static void setup_in(struct ld_report_in *in, struct pr_setup *su,
     in->iodist = &su->iodist;
     in->sizing = &su->sizing;
     in->stats = st;
+    in->work = &ld_sfs_report;
 }
 
 static void aggregate_follows_section_11(void **state)
