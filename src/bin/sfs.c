@@ -2,20 +2,22 @@
 /*
  * sfs.c - main() of sfs (NFSv2) and sfs3 (NFSv3): one program, the version
  * chosen by the name it runs under (sfs-reference §13.1).  Parses the
- * options, hands the run to the load layer (ld.h) and turns its outcome
- * into the exit code; docs/sfs.md lists them.
+ * options, hands the run to the client layer (cl.h: validation, --kill-run,
+ * or the set-up followed by a standalone run or a prime's client) and
+ * turns its outcome into the exit code; docs/sfs.md lists them.
  */
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "load/ld.h"
+#include "client/cl.h"
 
 int main(int argc, char **argv)
 {
     char progbuf[256], err[CM_ERR_LEN] = "";
     const char *prog;
     struct ld_config cfg;
+    struct ld_setup su; /* the children inherit it through fork */
     int version, code = 0, rc;
 
     snprintf(progbuf, sizeof(progbuf), "%s", argc > 0 ? argv[0] : "sfs");
@@ -31,7 +33,19 @@ int main(int argc, char **argv)
         return code ? code : LD_EXIT_USAGE;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    code = ld_run(&cfg, prog, stdout, stderr, err, sizeof(err));
+    if (cfg.validate > 0) {
+        code = cl_validate(&cfg, prog, stdout, stdin, err, sizeof(err));
+    } else if (cfg.kill_run[0]) {
+        code = cl_kill(&cfg, prog, stderr, err, sizeof(err));
+    } else {
+        code = cl_setup(&su, &cfg, prog, stdout, stderr, err, sizeof(err));
+        if (code == LD_EXIT_OK)
+            code = cl_begin(&su, err, sizeof(err));
+        if (code == LD_EXIT_OK) /* alone, or for the prime -M names */
+            code = cfg.prime_host[0] ? cl_remote_run(&su, err, sizeof(err))
+                                     : cl_run(&su, err, sizeof(err));
+        cl_setup_free(&su);
+    }
     if (code != LD_EXIT_OK && err[0])
         fprintf(stderr, "%s: %s\n", prog, err);
     return code;

@@ -4,7 +4,7 @@
  * context (log and failure lines, seed, the parent's socket, the mount
  * session's end) and its phase loop.  The parent sends one command per
  * phase; the loop hands it to the workload's child_phase and answers when
- * it is done, or sends LD_MSG_ERROR with the child's last error and ends.
+ * it is done, or sends CT_MSG_ERROR with the child's last error and ends.
  * The workload's files call these functions; this file reaches the
  * workload only through its table, so no call goes back and forth between
  * files.
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "load/msg.h"
+#include "ctl/ct.h"
 #include "load/workload.h"
 #include "common/alloc.h"
 
@@ -82,15 +82,15 @@ int ld_child_parent_gone(const struct ld_child *c)
 int ld_child_check_parent(struct ld_child *c)
 {
     struct pollfd pf = {c->ctl_fd, POLLIN, 0};
-    struct ld_msg_hdr h;
+    struct ct_msg_hdr h;
 
     if (c->ctl_fd < 0)
         return 0;
     while (!c->has_pending && poll(&pf, 1, 0) > 0) {
-        if (ld_msg_recv(c->ctl_fd, &h, NULL, 0) < 0)
+        if (ct_msg_recv(c->ctl_fd, &h, NULL, 0) < 0)
             return -EPIPE;
         c->stop = 1;
-        if (h.type != LD_MSG_STOP) {
+        if (h.type != CT_MSG_STOP) {
             c->pending = h;
             c->has_pending = 1;
         }
@@ -110,7 +110,7 @@ void ld_child_unmount(struct ld_child *c)
 
 static int answer(struct ld_child *c, uint32_t type, const void *buf, uint32_t len)
 {
-    return ld_msg_send(c->ctl_fd, type, 0, buf, len);
+    return ct_msg_send(c->ctl_fd, type, 0, buf, len);
 }
 
 static int send_results(struct ld_child *c)
@@ -123,7 +123,7 @@ static int send_results(struct ld_child *c)
         return -ENOMEM;
     c->setup->wl->child_results(c);
     ld_stats_encode(&c->stats, buf);
-    rc = answer(c, LD_MSG_RESULTS, buf, (uint32_t)n);
+    rc = answer(c, CT_MSG_RESULTS, buf, (uint32_t)n);
     free(buf);
     return rc;
 }
@@ -133,14 +133,14 @@ int ld_child_main(int fd, unsigned child, void *data)
     const struct ld_setup *setup = data;
     const struct ld_workload_ops *wl = setup->wl;
     struct ld_child *c = cm_calloc(1, wl->child_size);
-    struct ld_msg_hdr h;
+    struct ct_msg_hdr h;
     int rc, status = 1;
 
     if (c == NULL)
         return 1;
     rc = wl->child_init(c, setup, child, fd);
     if (rc < 0) {
-        (void)ld_msg_send(fd, LD_MSG_ERROR, 0, c->last_error,
+        (void)ct_msg_send(fd, CT_MSG_ERROR, 0, c->last_error,
                           (uint32_t)strlen(c->last_error));
         wl->child_free(c);
         free(c);
@@ -150,17 +150,17 @@ int ld_child_main(int fd, unsigned child, void *data)
         if (c->has_pending) {
             h = c->pending;
             c->has_pending = 0;
-        } else if (ld_msg_recv(fd, &h, NULL, 0) < 0) {
+        } else if (ct_msg_recv(fd, &h, NULL, 0) < 0) {
             break; /* the parent is gone */
         }
-        if (h.type == LD_MSG_STOP)
+        if (h.type == CT_MSG_STOP)
             continue; /* arrived between phases */
-        if (h.type == LD_MSG_RESULTS) {
+        if (h.type == CT_MSG_RESULTS) {
             status = send_results(c) < 0;
             break;
         }
         rc = wl->child_phase(c, h.type, h.arg);
-        if (rc == 0 && h.type == LD_MSG_WARMUP) {
+        if (rc == 0 && h.type == CT_MSG_WARMUP) {
             /* Load stays on until START (SFS): the warm-up is answered when
              * its time is up, and the workload may keep its load on,
              * unmeasured, until the next command (normally the run)
@@ -176,7 +176,7 @@ int ld_child_main(int fd, unsigned child, void *data)
         if (rc == -EPIPE)
             break;
         if (rc < 0) {
-            (void)answer(c, LD_MSG_ERROR, c->last_error, (uint32_t)strlen(c->last_error));
+            (void)answer(c, CT_MSG_ERROR, c->last_error, (uint32_t)strlen(c->last_error));
             break;
         }
         if (answer(c, h.type, NULL, 0) < 0)

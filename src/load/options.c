@@ -14,7 +14,7 @@
 
 #include "common/cm.h"
 #include "common/opt.h"
-#include "load/ctl.h"
+#include "ctl/ct.h"
 #include "load/debug.h"
 #include "load/options.h"
 #include "nfs/nf_ops.h"
@@ -197,7 +197,7 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
         char host[LD_HOST_MAX];
         uint16_t port;
 
-        if (ld_ctl_split_hostport(cfg->prime_host, host, sizeof(host), &port) < 0)
+        if (ct_split_hostport(cfg->prime_host, host, sizeof(host), &port) < 0)
             return fail(exit_code, row_of('M')->exit_code,
                         cm_errf(err, errlen,
                                 "-M %s: give HOST:PORT, the control port the prime "

@@ -80,7 +80,7 @@ struct ld_stats {
     uint64_t reconnects;             /* TCP connections re-established */
     uint64_t stale;                  /* STALE / BADHANDLE replies */
     uint64_t ended_early;            /* enum ld_end_cause (max) */
-    /* trace replay (replay.h): counters add over processes; run_ns and
+    /* trace replay (replay/rl.h): counters add over processes; run_ns and
      * trace_ns keep the largest; late holds each call's lateness (actual
      * minus planned issue time, us); trace_records (the whole trace's,
      * every process knows it) keeps the largest; cut counts the processes

@@ -23,7 +23,8 @@
  *                          rc_check: what varies from one load point to the
  *                          next, and what the clients are told of it.
  *
- * One place chooses the workload from the options (ld_workload_choose);
+ * One place chooses the workload from the options (cl_workload_choose in
+ * src/client/workloads.c);
  * no other code asks which workload runs.  A new workload is one more
  * table and one more line there.  Hooks documented "may be NULL" are
  * optional; the others must be set.
@@ -39,7 +40,7 @@
 #include "load/config.h"
 #include "load/iodist.h"
 #include "load/mix.h"
-#include "load/msg.h"
+#include "ctl/ct.h"
 #include "load/report.h"
 #include "load/sizing.h"
 #include "load/stats.h"
@@ -92,7 +93,7 @@ struct ld_setup {
 /* The warm-up and run phases of one client as its parent drives them. */
 struct ld_schedule {
     uint32_t warmup_s;                /* 0: no warm-up phase */
-    uint32_t run_arg;                 /* RUN's argument (msg.h) */
+    uint32_t run_arg;                 /* RUN's argument (ctl/ct.h) */
     unsigned run_wait_s;              /* how long the parent waits for RUN */
     char run_line[LD_PATH_MAX + 160]; /* the progress line before RUN */
 };
@@ -107,8 +108,8 @@ struct ld_point {
 /*
  * What every child has, whatever its workload: the first member of the
  * workload's own child state (child_size bytes, zeroed, then child_init).
- * The parent tells it which phase to run over its socket (msg.h); the child
- * answers when the phase is done, or sends LD_MSG_ERROR with one line and
+ * The parent tells it which phase to run over its socket (ctl/ct.h); the child
+ * answers when the phase is done, or sends CT_MSG_ERROR with one line and
  * exits non-zero when it cannot go on.
  */
 struct ld_child {
@@ -125,10 +126,10 @@ struct ld_child {
     struct ld_stats stats;
     int phase;                 /* enum ld_child_phase */
     int measuring;             /* count results (run phase only) */
-    int stop;                  /* LD_MSG_STOP arrived, or another command (pending) */
+    int stop;                  /* CT_MSG_STOP arrived, or another command (pending) */
     int has_pending;           /* a command arrived during a load phase */
     int ctl_woken;             /* a sleep ended: the parent's socket is readable */
-    struct ld_msg_hdr pending; /* ... this one, run next by the phase loop */
+    struct ct_msg_hdr pending; /* ... this one, run next by the phase loop */
     char last_error[CM_ERR_LEN];
 };
 
@@ -164,7 +165,7 @@ struct ld_workload_ops {
      * c->last_error.  child_free follows either way. */
     int (*child_init)(struct ld_child *c, const struct ld_setup *su, unsigned index,
                       int ctl_fd);
-    /* One phase command (LD_MSG_MOUNT, INIT, WARMUP, RUN: arg as msg.h
+    /* One phase command (CT_MSG_MOUNT, INIT, WARMUP, RUN: arg as ctl/ct.h
      * says).  0 or -errno with c->last_error (-EPIPE: the parent is gone). */
     int (*child_phase)(struct ld_child *c, uint32_t type, uint32_t arg);
     /* After the warm-up is answered: the load kept on, unmeasured, until
@@ -206,13 +207,9 @@ struct ld_workload_ops {
                        unsigned load, char *buf, size_t len);
 };
 
-/* The workload the options ask for (workloads.c: the one place that
- * chooses). */
-const struct ld_workload_ops *ld_workload_choose(const struct ld_config *cfg);
-
 /* ---- child.c: every child's context and phase loop ----------------------- */
 
-/* The child's body for ld_parent_spawn: set up (su->wl->child_init), then
+/* The child's body for cl_parent_spawn: set up (su->wl->child_init), then
  * serve phase commands from the parent on fd until the results are sent.
  * data is a const struct ld_setup *.  Returns the process exit status (0
  * ok). */

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load/ctl.h"
+#include "ctl/ct.h"
 #include "prime/pr_int.h"
 #include "common/alloc.h"
 
@@ -237,7 +237,7 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
         fprintf(ctx->log, "%s Executing run %u of %u: %s\n", when, i + 1, run->npoints,
                 what);
         fflush(ctx->log);
-        if (ld_ctl_token_new(ctx->token) < 0) {
+        if (ct_token_new(ctx->token) < 0) {
             fprintf(out, " FAILED\n");
             fprintf(ctx->opts->diag, "%s: no random token: %s\n", ctx->opts->name,
                     strerror(errno));

@@ -56,7 +56,7 @@ struct pr_run {
     const char *prog; /* "sfs" or "sfs3" */
     unsigned npoints;
     unsigned *points; /* aggregate loads, increasing */
-    /* the workload the options ask for (ld_workload_choose) */
+    /* the workload the options ask for (cl_workload_choose) */
     const struct ld_workload_ops *wl;
     /* per point, the values of the workload's point variables (a replay's
      * TRACE_SPEED: wl->rc_points); NULL when the points are LOAD's */

@@ -31,6 +31,7 @@
 #include "common/opt.h"
 #include "common/rc.h"
 #include "common/text.h"
+#include "client/cl.h"
 #include "load/options.h"
 #include "nfs/nf_spec.h"
 #include "prime/pr_int.h"
@@ -777,7 +778,7 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     resolve_suffix(run, &rc, suffix);
     resolve_clients(run, &rc);
     resolve_options(run, &rc);
-    run->wl = ld_workload_choose(&run->cfg);
+    run->wl = cl_workload_choose(&run->cfg);
     resolve_points(run, &rc);
     resolve_workload_points(run, &rc);
     resolve_mounts(run, &rc);

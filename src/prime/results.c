@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "common/curve.h"
-#include "load/ctl.h"
+#include "ctl/ct.h"
 #include "prime/pr_int.h"
 
 #define RULE_POINTS   10   /* §17.2: at least 10 evenly spaced points */

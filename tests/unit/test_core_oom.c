@@ -22,7 +22,8 @@
 #include "common/alloc.h"
 #include "helpers/th_core.h"
 #include "helpers/th_oom.h"
-#include "load/ld_int.h"
+#include "client/cl.h"
+#include "synth/sy_int.h"
 #include "load/options.h"
 
 struct fix {
@@ -32,7 +33,7 @@ struct fix {
     char *mounts[1];
     char mount[64];
     int v;
-    struct ld_sfs_child c;
+    struct sy_child c;
 };
 
 /* The smallest SFS configuration of test_core_child (60 io files): NFSv3
@@ -54,8 +55,8 @@ static void fix_config(struct fix *f, int v)
     f->mounts[0] = f->mount;
     f->cfg.mounts = f->mounts;
     f->cfg.nmounts = 1;
-    assert_int_equal(ld_run_setup(&f->su, &f->cfg, v == 3 ? "sfs3" : "sfs", stdout,
-                                  stderr, err, sizeof(err)),
+    assert_int_equal(cl_setup(&f->su, &f->cfg, v == 3 ? "sfs3" : "sfs", stdout, stderr,
+                              err, sizeof(err)),
                      0);
     f->su.connect = th_core_connect;
     f->su.connect_data = &f->t;
@@ -63,21 +64,21 @@ static void fix_config(struct fix *f, int v)
 
 static void fix_free(struct fix *f)
 {
-    ld_run_setup_free(&f->su);
+    cl_setup_free(&f->su);
 }
 
 /* A child (f->c) that mounts and populates: 0 or its -errno with its
- * last error in err.  ld_sfs_child_free (child_end) is left to the caller: its
+ * last error in err.  sy_child_free (child_end) is left to the caller: its
  * UMNT is a courtesy whose failure is ignored by design (nf_umount). */
 static int child_session(struct fix *f, char *err, size_t errlen)
 {
-    struct ld_sfs_child *c = &f->c;
-    int rc = ld_sfs_child_init(c, &f->su, 0, -1);
+    struct sy_child *c = &f->c;
+    int rc = sy_child_init(c, &f->su, 0, -1);
 
     if (rc == 0) {
-        rc = ld_init_mount(c);
+        rc = sy_init_mount(c);
         if (rc == 0)
-            rc = ld_init_populate(c);
+            rc = sy_init_populate(c);
         if (rc == 0 && c->files.base_bytes == 0)
             rc = cm_errf(err, errlen, "population made nothing");
     }
@@ -98,7 +99,7 @@ static void child_end(void *ctx)
 {
     struct fix *f = ctx;
 
-    ld_sfs_child_free(&f->c);
+    sy_child_free(&f->c);
     th_core_stop(&f->t);
 }
 
@@ -243,7 +244,7 @@ static void the_load_phase_allocates_nothing(void **state)
     assert_int_equal(child_session(&f, err, sizeof(err)), 0);
     before = cm_alloc_count();
     cm_alloc_fail_nth(1, 1);
-    rc = ld_sfs_load_phase(&f.c, LD_CPHASE_RUN, 1);
+    rc = sy_load_phase(&f.c, LD_CPHASE_RUN, 1);
     cm_alloc_fail_off();
     assert_int_equal(rc, 0);
     assert_true(f.c.requests >= 20); /* 50 ops/s for a second */
