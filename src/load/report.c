@@ -3,8 +3,7 @@
  * report.c - the numbers of the client report (report.h): every figure
  * shown is computed once per op by ld_report_op_figures(), which the text
  * (text.c), the YAML (yaml.c), the validity rules (validity.c) and the
- * prime's aggregate all use, so they can never disagree; and the SFS
- * mix's part of the report (ld_sfs_report).
+ * prime's aggregate all use, so they can never disagree.
  *
  * Deviations (documented in the YAML as well):
  *  - throughput divides by the children's mean run time in nanoseconds, not
@@ -102,9 +101,3 @@ uint64_t ld_report_resp_x100(const struct ld_report_in *in)
         return in->agg->resp_x100;
     return t->good ? (uint64_t)(t->sum_ms * 100.0 / (double)t->good) : 0;
 }
-
-const struct ld_report_ops ld_sfs_report = {
-    .flags = LD_REPORT_LOAD | LD_REPORT_MIX,
-    .validity = ld_validity_sfs,
-    .lines = ld_report_sfs_lines,
-};

@@ -38,6 +38,12 @@ void pr_client_pidfile(const struct pr_run *run, unsigned num, char *buf, size_t
     snprintf(buf, len, "/tmp/freesfs-%s-CL%u.pid", run->tag, num);
 }
 
+/* The values of point idx (NULL when the points are LOAD's). */
+const struct ld_point *pr_point_values(const struct pr_run *run, unsigned idx)
+{
+    return run->values && idx < run->npoints ? &run->values[idx] : NULL;
+}
+
 int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned point,
                    unsigned load, const char *prime, unsigned port, char **argv, int max,
                    char *buf, size_t buflen)

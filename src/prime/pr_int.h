@@ -37,6 +37,9 @@ int pr_valid_suffix(const char *s);
 
 /* ---- clientcmd.c ---------------------------------------------------------------- */
 
+/* The values of point idx (NULL when the points are LOAD's). */
+const struct ld_point *pr_point_values(const struct pr_run *run, unsigned idx);
+
 /* The remote shell's argv that runs client_argv on c->host: RSH words,
  * "-l SFS_USER" when set, the host, and one single-quoted command string. */
 int pr_remote_argv(const struct pr_run *run, const struct pr_client *c,
@@ -125,9 +128,6 @@ int pr_plot_curve(const char *path, const char *title, const double *x, const do
 
 /* ---- point.c: one load point
  * ------------------------------------------------------------ */
-
-/* The values of point idx (NULL when the points are LOAD's). */
-const struct ld_point *pr_point_values(const struct pr_run *run, unsigned idx);
 
 /* Per-point setup the report needs (labels; the clients build their own). */
 struct pr_setup {

@@ -496,11 +496,6 @@ static void resolve_workload_points(struct pr_run *run, struct cm_rc *rc)
         run->wl->point_set(&run->cfg, &run->values[0]);
 }
 
-const struct ld_point *pr_point_values(const struct pr_run *run, unsigned idx)
-{
-    return run->values && idx < run->npoints ? &run->values[idx] : NULL;
-}
-
 /* One client's mount points from the words w[0..n). */
 static void set_mounts(struct pr_run *run, struct cm_rc *rc, const struct cm_rc_var *v,
                        struct pr_client *c, char **w, int n)

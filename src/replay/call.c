@@ -220,7 +220,7 @@ static xdrproc_t result_codec(const struct rl_replay *rp, int op, xdrproc_t dflt
 }
 
 int rl_call_start(struct rl_replay *rp, struct rl_slot *s, struct rl_item *it,
-                  uint32_t piece)
+                  uint32_t piece, rp_done_fn done)
 {
     struct ld_stats *st = &rp->cx.stats;
     uint32_t proc;
@@ -229,7 +229,7 @@ int rl_call_start(struct rl_replay *rp, struct rl_slot *s, struct rl_item *it,
     s->count = 0;
     proc = rp->version == 3 ? args3(rp, s, it, piece) : args2(rp, s, it, piece);
     memset(&s->res, 0, sizeof(s->res));
-    rc = nf_call_init(&s->call, rp->cx.clnt, proc, &s->args, &s->res, rl_call_done, s);
+    rc = nf_call_init(&s->call, rp->cx.clnt, proc, &s->args, &s->res, done, s);
     if (rc == 0) {
         s->call.res_codec = result_codec(rp, s->op, s->call.res_codec);
         rc = rp_call_start(rp->cx.clnt, &s->call);
@@ -270,9 +270,9 @@ static void take_handle(struct rl_replay *rp, struct rl_slot *s, uint32_t unit)
     }
 }
 
-void rl_call_done(struct rp_call *call, void *data)
+void rl_call_account(struct rl_slot *s)
 {
-    struct rl_slot *s = data;
+    struct rp_call *call = &s->call;
     struct rl_replay *rp = s->owner;
     struct ld_stats *st = &rp->cx.stats;
 
@@ -288,5 +288,4 @@ void rl_call_done(struct rp_call *call, void *data)
     } else {
         ld_stats_bad(st, s->op);
     }
-    rl_call_finished(rp, s);
 }

@@ -133,13 +133,11 @@ uint32_t rl_call_bytes(const struct rl_replay *rp, const struct rl_item *it,
  * COMMIT) and starts it.  Returns 0, or -errno when it could not be sent
  * (the call is then accounted as failed; -ENOTCONN: the client broke). */
 int rl_call_start(struct rl_replay *rp, struct rl_slot *s, struct rl_item *it,
-                  uint32_t piece);
+                  uint32_t piece, rp_done_fn done);
 
-/* The done callback of every replay call (data = the slot). */
-void rl_call_done(struct rp_call *call, void *data);
-
-/* Called by rl_call_done when a slot's call has been accounted: the run
- * loop's bookkeeping (run.c). */
-void rl_call_finished(struct rl_replay *rp, struct rl_slot *s);
+/* Accounts the slot's finished call in the child's per-op table and takes
+ * the handle a LOOKUP or CREATE answer carries (later calls use it); frees
+ * the decoded result.  The run loop's done callback calls it first. */
+void rl_call_account(struct rl_slot *s);
 
 #endif /* RL_INT_H */

@@ -286,6 +286,35 @@ static void finish_item(struct rl_replay *rp, int32_t i)
     item_put(rp, i);
 }
 
+/* A slot's call has been accounted: the loop's bookkeeping. */
+static void call_finished(struct rl_replay *rp, struct rl_slot *s)
+{
+    struct rl_item *it = &rp->items[s->item];
+    int32_t k = (int32_t)(s - rp->slots);
+
+    if (s->op == NF_OP_WRITE)
+        rp->streams[it->stream].writes--;
+    if (it->commit == 2 && s->op == NF_OP_COMMIT)
+        it->commit = 3;
+    it->pending--;
+    rp->in_flight--;
+    rp->bytes_in_flight -= s->bytes;
+    s->next_free = rp->free_slot;
+    rp->free_slot = k;
+    rp->last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
+    finish_item(rp, s->item);
+}
+
+/* The done callback of every replay call (data = the slot). */
+static void call_done(struct rp_call *call, void *data)
+{
+    struct rl_slot *s = data;
+
+    (void)call; /* = &s->call */
+    rl_call_account(s);
+    call_finished(s->owner, s);
+}
+
 /* Starts one call of item i (piece == pieces: its COMMIT).  1 when it
  * went out, 0 when it failed at once (accounted as a bad call), -ENOTCONN
  * when the client broke. */
@@ -302,7 +331,7 @@ static int start(struct rl_replay *rp, int32_t i, uint32_t piece)
     rp->bytes_in_flight += s->bytes;
     it->pending++;
     rp->in_flight++;
-    rc = rl_call_start(rp, s, it, piece);
+    rc = rl_call_start(rp, s, it, piece, call_done);
     if (rc < 0) { /* accounted as a bad call; nothing in flight */
         it->pending--;
         rp->in_flight--;
@@ -314,24 +343,6 @@ static int start(struct rl_replay *rp, int32_t i, uint32_t piece)
     if (s->op == NF_OP_WRITE)
         rp->streams[it->stream].writes++;
     return 1;
-}
-
-void rl_call_finished(struct rl_replay *rp, struct rl_slot *s)
-{
-    struct rl_item *it = &rp->items[s->item];
-    int32_t k = (int32_t)(s - rp->slots);
-
-    if (s->op == NF_OP_WRITE)
-        rp->streams[it->stream].writes--;
-    if (it->commit == 2 && s->op == NF_OP_COMMIT)
-        it->commit = 3;
-    it->pending--;
-    rp->in_flight--;
-    rp->bytes_in_flight -= s->bytes;
-    s->next_free = rp->free_slot;
-    rp->free_slot = k;
-    rp->last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
-    finish_item(rp, s->item);
 }
 
 /* Whether call `piece` of it may go now: a free slot, and room in the
