@@ -79,17 +79,29 @@ static const char *const sfs_names[] = {
     "PRIME_PORT",
 };
 
-static int known_name(const char *name, void *data)
+static int known_name(const char *name, void *data, const char **near)
 {
     const struct cm_opt *t;
-    size_t n, i;
+    size_t n, i, ns = CM_ARRAY_LEN(sfs_names);
+    int best = 3;
 
     (void)data;
-    for (i = 0; i < CM_ARRAY_LEN(sfs_names); i++)
-        if (strcmp(sfs_names[i], name) == 0)
-            return 1;
     t = ld_options_table(&n);
-    return cm_opt_by_rc(t, n, name) != NULL;
+    for (i = 0; i < ns + n; i++) {
+        const char *k = i < ns ? sfs_names[i] : t[i - ns].rc_name;
+        int d;
+
+        if (k == NULL)
+            continue;
+        if (strcmp(k, name) == 0)
+            return 1;
+        d = cm_rc_name_distance(name, k); /* RUN_TIME: RUNTIME */
+        if (d >= 0 && d < best) {
+            best = d;
+            *near = k;
+        }
+    }
+    return 0;
 }
 
 /* ---- allocations owned by the run ------------------------------------------- */
@@ -684,6 +696,9 @@ static void resolve_prime(struct pr_run *run, struct cm_rc *rc)
         if (n >= 0) {
             pr_keep(run, run->mon_args);
             run->nmon_args = n;
+        } else {
+            cm_rc_error(rc, cm_rc_get(rc, "PRIME_MON_ARGS"), "%s",
+                        n == -E2BIG ? "more than 256 words" : "out of memory");
         }
     }
 }
