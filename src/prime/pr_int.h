@@ -169,9 +169,6 @@ void pr_point_free(struct pr_point *pt);
 /* ---- clean.c
  * --------------------------------------------------------------------------- */
 
-/* Whether the mount points hold CL<n> trees of an earlier run: 1 fresh, 0
- * not fresh, -1 unknown (libnfs could not look); buf says which and where. */
-int pr_trees_state(const struct pr_run *run, char *buf, size_t len);
 /* WORK_DIR/sfs_mgr.SFX.pid: the running sfs_mgr (sfs_mgr -k stops it). */
 void pr_mgr_pidfile(const struct pr_run *run, char *buf, size_t len);
 
