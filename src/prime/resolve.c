@@ -665,7 +665,7 @@ static void resolve_prime(struct pr_run *run, struct cm_rc *rc)
 {
     const struct cm_rc_var *v;
     long x;
-    int n;
+    int n, i;
 
     n = cm_rc_split(cm_rc_value(rc, "RSH", "ssh -o BatchMode=yes"), &run->rsh, 64);
     if (n <= 0)
@@ -673,6 +673,16 @@ static void resolve_prime(struct pr_run *run, struct cm_rc *rc)
     else
         pr_keep(run, run->rsh);
     run->nrsh = n > 0 ? n : 0;
+    for (i = 0; i < run->nrsh; i++) { /* a template knows %h, %u and %% */
+        const char *pc = run->rsh[i];
+        while ((pc = strchr(pc, '%')) != NULL && pc[1] && strchr("hu%", pc[1]))
+            pc += 2;
+        if (pc && pr_rsh_template(run))
+            cm_rc_error(rc, cm_rc_get(rc, "RSH"),
+                        "'%s': a launcher template knows %%h (host), %%u (user) and %%%% "
+                        "('%%')",
+                        run->rsh[i]);
+    }
     run->sfs_user = keep_str(run, cm_rc_value(rc, "SFS_USER", ""));
     if (run->sfs_user && !valid_user(run->sfs_user))
         cm_rc_error(rc, cm_rc_get(rc, "SFS_USER"), "'%s' is not a user name",
