@@ -39,4 +39,4 @@ total=${total:-0}
 echo "integration: $((total - failed)) checks passed, $failed failed ($files test file(s) with a problem)"
 [ -n "${FREESFS_TEST_SUMMARY:-}" ] &&
     echo "integration - $((total - failed)) $failed" >>"$FREESFS_TEST_SUMMARY"
-exit $st
+exit "$st"
