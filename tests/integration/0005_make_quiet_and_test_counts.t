@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 0003_make_quiet_and_test_counts.t - the build prints no command lines
+# 0005_make_quiet_and_test_counts.t - the build prints no command lines
 # unless V=1 (built into a directory of the test's own, so the tree's
 # programs are never touched); the unit-test runner names each program with
 # its test count, shows a program's output only when it fails, and ends
