@@ -26,11 +26,11 @@ int main(int argc, char **argv)
     rc = ld_options_parse(&cfg, version, argc, argv, &code, err, sizeof(err));
     if (rc == LD_OPTIONS_HELP) {
         ld_options_help(stdout, prog);
-        return 0;
+        return CM_EXIT_OK;
     }
     if (rc < 0) {
         fprintf(stderr, "%s: %s\n", prog, err);
-        return code ? code : LD_EXIT_USAGE;
+        return code ? code : CM_EXIT_SFS_USAGE;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (cfg.validate > 0) {
@@ -39,14 +39,14 @@ int main(int argc, char **argv)
         code = cl_kill(&cfg, prog, stderr, err, sizeof(err));
     } else {
         code = cl_setup(&su, &cfg, prog, stdout, stderr, err, sizeof(err));
-        if (code == LD_EXIT_OK)
+        if (code == CM_EXIT_OK)
             code = cl_begin(&su, err, sizeof(err));
-        if (code == LD_EXIT_OK) /* alone, or for the prime -M names */
+        if (code == CM_EXIT_OK) /* alone, or for the prime -M names */
             code = cfg.prime_host[0] ? cl_remote_run(&su, err, sizeof(err))
                                      : cl_run(&su, err, sizeof(err));
         cl_setup_free(&su);
     }
-    if (code != LD_EXIT_OK && err[0])
+    if (code != CM_EXIT_OK && err[0])
         fprintf(stderr, "%s: %s\n", prog, err);
     return code;
 }

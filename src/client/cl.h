@@ -34,7 +34,7 @@
  * what the workload shows before the run; then cl_run runs the client
  * alone (the report goes to su->out, progress and DEBUG lines to su->log)
  * or cl_remote_run runs it for the prime -M names; cl_setup_free releases
- * the set-up.  Each returns 0 (LD_EXIT_OK) or the exit code for main(),
+ * the set-up.  Each returns 0 (CM_EXIT_OK) or the exit code for main(),
  * with one line in err for any failure ("FILE:LINE:" lines of bad input
  * files are printed on log as they are found, err is then empty).  The
  * runs block for the population, the warm-up and the run.
@@ -51,15 +51,15 @@ int cl_run(const struct ld_setup *su, char *err, size_t errlen);
 int cl_remote_run(const struct ld_setup *su, char *err, size_t errlen);
 
 /* --kill-run FILE: stops the client (and its children) a --pid-file names;
- * says what it did on log.  LD_EXIT_OK or LD_EXIT_FAILED. */
+ * says what it did on log.  CM_EXIT_OK or CM_EXIT_FAILED. */
 int cl_kill(const struct ld_config *cfg, const char *prog, FILE *log, char *err,
             size_t errlen);
 
 /*
  * -V LEVEL: runs the validation suite (src/validate, vd.h) on the one mount
  * point instead of a load; its report goes to out, the level-3 answers come
- * from in.  Returns LD_EXIT_OK when the server passed, LD_EXIT_FAILED when
- * it did not ("validation terminated with errors"), LD_EXIT_MOUNTS with
+ * from in.  Returns CM_EXIT_OK when the server passed, CM_EXIT_FAILED when
+ * it did not ("validation terminated with errors"), CM_EXIT_SFS_MOUNTS with
  * err for more than one mount point.
  */
 int cl_validate(const struct ld_config *cfg, const char *prog, FILE *out, FILE *in,

@@ -121,5 +121,5 @@ int cl_kill(const struct ld_config *cfg, const char *prog, FILE *log, char *err,
 
     fprintf(log, "%s: %s\n", prog, err);
     err[0] = '\0';
-    return rc < 0 ? LD_EXIT_FAILED : LD_EXIT_OK;
+    return rc < 0 ? CM_EXIT_FAILED : CM_EXIT_OK;
 }

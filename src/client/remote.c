@@ -445,11 +445,11 @@ int cl_remote_run(const struct ld_setup *su, char *err, size_t errlen)
     (void)setsid();
     rc = read_token(&r, err, errlen);
     if (rc < 0)
-        return LD_EXIT_FAILED;
+        return CM_EXIT_FAILED;
     r.watch_in =
         fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
     if (cfg->pid_file[0] && cl_pidfile_write(cfg->pid_file, err, errlen) < 0)
-        return LD_EXIT_FAILED;
+        return CM_EXIT_FAILED;
     rc = connect_prime(&r, err, errlen);
     if (rc == 0)
         rc = hello(&r);
@@ -462,11 +462,11 @@ int cl_remote_run(const struct ld_setup *su, char *err, size_t errlen)
     }
     if (rc == 0)
         rc = serve(&r, err, errlen);
-    code = LD_EXIT_OK;
+    code = CM_EXIT_OK;
     if (rc < 0) {
-        code = rc == -EINTR    ? LD_EXIT_INTR
-               : rc == -ECHILD ? LD_EXIT_CHILD
-                               : LD_EXIT_FAILED;
+        code = rc == -EINTR    ? CM_EXIT_INTR
+               : rc == -ECHILD ? CM_EXIT_SFS_CHILD
+                               : CM_EXIT_FAILED;
         if (r.fd >= 0) {
             char text[CM_ERR_LEN + 300];
             int n = snprintf(text, sizeof(text), "%s: %s", r.host, err);

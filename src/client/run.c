@@ -76,7 +76,7 @@ static void report(const struct ld_setup *su, const struct ld_stats *all, char *
     fflush(su->out);
     if (su->cfg->yaml_path[0]) {
         if (ld_report_yaml(su->cfg->yaml_path, &in, &val, err, errlen) < 0)
-            *code = LD_EXIT_FAILED;
+            *code = CM_EXIT_FAILED;
         else
             fprintf(su->log, "%s: results written to %s\n", su->prog, su->cfg->yaml_path);
     }
@@ -88,7 +88,7 @@ int cl_run(const struct ld_setup *su, char *err, size_t errlen)
     FILE *log = su->log;
     struct cl_parent p;
     struct ld_stats all;
-    int code = LD_EXIT_OK, rc;
+    int code = CM_EXIT_OK, rc;
 
     memset(&p, 0, sizeof(p));
     p.log = log;
@@ -110,16 +110,16 @@ int cl_run(const struct ld_setup *su, char *err, size_t errlen)
     if (rc < 0) {
         cm_errf(err, errlen, "%s", p.last_error);
         if (rc == -EINTR || cl_parent_interrupted())
-            code = LD_EXIT_INTR;
+            code = CM_EXIT_INTR;
         else
-            code = rc == -ECHILD ? LD_EXIT_CHILD : LD_EXIT_FAILED;
+            code = rc == -ECHILD ? CM_EXIT_SFS_CHILD : CM_EXIT_FAILED;
         cl_parent_kill_all(&p);
         cl_parent_free(&p);
         return code;
     }
     if (!cfg->populate_only) {
         if (cl_collect(&p, &all, err, errlen) < 0)
-            code = LD_EXIT_FAILED;
+            code = CM_EXIT_FAILED;
         else
             report(su, &all, err, errlen, &code);
     } else {

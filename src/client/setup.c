@@ -42,7 +42,7 @@ void cl_progress(FILE *log, const char *fmt, ...)
 static int input_error(char *err)
 {
     err[0] = '\0';
-    return LD_EXIT_INPUT;
+    return CM_EXIT_USAGE;
 }
 
 /* The exit code of the --yaml option row. */
@@ -52,7 +52,7 @@ static int yaml_exit_code(void)
     const struct cm_opt *t = ld_options_table(&n);
     const struct cm_opt *row = cm_opt_by_long(t, n, "yaml");
 
-    return row ? row->exit_code : LD_EXIT_USAGE;
+    return row ? row->exit_code : CM_EXIT_SFS_USAGE;
 }
 
 int cl_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
@@ -89,11 +89,11 @@ int cl_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
                 "(use more processes or clients, or -F)",
                 cfg->load, cfg->io_files > 0 ? " -F" : "", su->sizing.io_child,
                 LD_MAX_IO_CHILD);
-        return LD_EXIT_USAGE;
+        return CM_EXIT_SFS_USAGE;
     }
     if (rc < 0) {
         cm_errf(err, errlen, "the file set would be empty (load 0 without -F)");
-        return LD_EXIT_USAGE;
+        return CM_EXIT_SFS_USAGE;
     }
     /* issue 10: everything that can be checked before the load starts */
     if (cfg->yaml_path[0] && ld_report_yaml_check(cfg->yaml_path, err, errlen) < 0)
@@ -117,7 +117,7 @@ int cl_begin(const struct ld_setup *su, char *err, size_t errlen)
     if (ld_clock_resolution(&cm_monotonic_clock, &us) < 0) {
         fprintf(su->out, "Clock resolution too poor to obtain valid results\n");
         cm_errf(err, errlen, "clock resolution %.1f us is worse than 100 us", us);
-        return LD_EXIT_CLOCK;
+        return CM_EXIT_SFS_CLOCK;
     }
     fprintf(su->out, "Good clock resolution [ %g ] Micro seconds\n", us);
     if (su->wl->before_run) { /* SFS's Client Test Parameters */

@@ -14,7 +14,7 @@ int cl_validate(const struct ld_config *cfg, const char *prog, FILE *out, FILE *
 
     if (cfg->nmounts != 1) {
         cm_errf(err, errlen, "Can only validate one directory at a time.");
-        return LD_EXIT_MOUNTS;
+        return CM_EXIT_SFS_MOUNTS;
     }
     vd_opts_init(&o);
     o.level = cfg->validate;
@@ -23,5 +23,5 @@ int cl_validate(const struct ld_config *cfg, const char *prog, FILE *out, FILE *
     o.mount = cfg->mounts[0];
     o.prog = prog;
     o.restart_cmd = cfg->restart_cmd[0] ? cfg->restart_cmd : NULL;
-    return vd_run(&o, out, in) == VD_PASSED ? LD_EXIT_OK : LD_EXIT_FAILED;
+    return vd_run(&o, out, in) == VD_PASSED ? CM_EXIT_OK : CM_EXIT_FAILED;
 }

@@ -89,7 +89,7 @@ struct ld_config {
     int nclients;                 /* --clients: clients sharing the trace */
 
     /* -c (SFS 2.0's call count): accepted by the parser only to be rejected
-     * with "no longer supported" (exit LD_EXIT_C_REJECTED). */
+     * with "no longer supported" (exit CM_EXIT_SFS_CALLS). */
     int calls_obsolete;
 
     /* Positional mount points (pointers into argv; not owned). */

@@ -11,20 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/exit.h"
 #include "common/opt.h"
 #include "load/config.h"
-
-/* The exit codes of sfs/sfs3 (documented in docs/sfs.md). */
-#define LD_EXIT_OK     0   /* the run completed (the report says if VALID) */
-#define LD_EXIT_FAILED 1   /* mount, population or the run failed */
-#define LD_EXIT_INPUT  2   /* a bad mix or block-size file */
-#define LD_EXIT_CHILD  83  /* a child died: the others were stopped (SFS 83) */
-#define LD_EXIT_INTR   130 /* SIGINT/SIGTERM: every child was stopped */
-/* ... and those of the SFS ranges (sfs-reference §13.1). */
-#define LD_EXIT_USAGE      96  /* unknown option / missing argument */
-#define LD_EXIT_C_REJECTED 104 /* -c: "no longer supported" */
-#define LD_EXIT_CLOCK      175 /* clock resolution worse than 100 us */
-#define LD_EXIT_MOUNTS     182 /* mount-point count not 1, PROCS or k x PROCS */
 
 /* ld_options_parse returns this (> 0) when --help was asked for. */
 #define LD_OPTIONS_HELP 1

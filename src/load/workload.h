@@ -145,7 +145,7 @@ struct ld_workload_ops {
 
     /* Reads and checks the workload's input into su->plan (su->cfg, mix,
      * iodist and prog are set); may print its plan line on su->log.
-     * Returns 0, or an exit code (LD_EXIT_*) with err (emptied when the
+     * Returns 0, or an exit code (CM_EXIT_*, common/exit.h) with err (emptied when the
      * message was printed already). */
     int (*plan)(struct ld_setup *su, char *err, size_t errlen);
     /* Frees su->plan (may be NULL). */

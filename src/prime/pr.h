@@ -27,15 +27,9 @@
 #include <sys/types.h>
 
 #include "common/cm.h"
+#include "common/exit.h"
 #include "load/config.h"
 #include "load/workload.h"
-
-/* sfs_mgr exit codes (docs/sfs_mgr.md). */
-#define PR_EXIT_OK         0   /* every point ran (the report says if valid) */
-#define PR_EXIT_FAILED     1   /* a point failed: the finished points are kept */
-#define PR_EXIT_RC         2   /* the rc file or the command line is wrong */
-#define PR_EXIT_VALIDATION 3   /* -v: the server failed the validation suite */
-#define PR_EXIT_INTR       130 /* SIGINT/SIGTERM: everything was stopped */
 
 #define PR_MAX_CLIENTS 4096
 #define PR_MAX_POINTS  1000
@@ -120,7 +114,7 @@ void pr_client_pidfile(const struct pr_run *run, unsigned num, char *buf, size_t
 int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o);
 
 /* sfs_mgr -c: removes CL<n> from every mount point (libnfs).  Returns
- * PR_EXIT_OK or PR_EXIT_FAILED; says what it did on out. */
+ * CM_EXIT_OK or CM_EXIT_FAILED; says what it did on out. */
 int pr_clean(const struct pr_run *run, FILE *out, FILE *diag);
 
 /* Whether the mount points hold CL<n> trees of an earlier run: 1 fresh, 0

@@ -39,7 +39,7 @@ static int exit_code_of(int short_flag)
     const struct cm_opt *t = ld_options_table(&n);
     const struct cm_opt *row = cm_opt_by_short(t, n, short_flag);
 
-    return row ? row->exit_code : LD_EXIT_USAGE;
+    return row ? row->exit_code : CM_EXIT_SFS_USAGE;
 }
 
 static int plan(struct ld_setup *su, char *err, size_t errlen)
@@ -53,20 +53,20 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
                exit_code_of('N');
     p = cm_calloc(1, sizeof(*p));
     if (p == NULL)
-        return cm_errf(err, errlen, "out of memory"), LD_EXIT_FAILED;
+        return cm_errf(err, errlen, "out of memory"), CM_EXIT_FAILED;
     if (rl_plan_build(p, cfg, su->log, err, errlen) < 0) {
         free(p);
         /* printed now, as the mix and block-size parsers print theirs */
         fprintf(su->log, "%s\n", err);
         err[0] = '\0';
-        return LD_EXIT_INPUT;
+        return CM_EXIT_USAGE;
     }
     su->plan = p;
     rl_plan_describe(su->log, su->prog, p, cfg->trace_speed, rl_limit_s(cfg));
     /* under sfs_mgr RUNTIME's STOP bounds it; -P replays nothing */
     if (!cfg->prime_host[0] && !cfg->populate_only &&
         rl_plan_check_time(p, cfg->trace_speed, rl_limit_s(cfg), err, errlen) < 0)
-        return LD_EXIT_USAGE;
+        return CM_EXIT_SFS_USAGE;
     return 0;
 }
 

@@ -27,13 +27,13 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
     struct sy_plan *p = cm_calloc(1, sizeof(*p));
 
     if (p == NULL)
-        return cm_errf(err, errlen, "out of memory"), LD_EXIT_FAILED;
+        return cm_errf(err, errlen, "out of memory"), CM_EXIT_FAILED;
     su->plan = p;
     if (cfg->test_op >= 0) {
         ld_opsel_single(&p->opsel, cfg->test_op);
     } else if (ld_opsel_init(&p->opsel, &su->mix, &su->iodist, cfg->nfs_version, 0) < 0) {
         cm_errf(err, errlen, "the op mix has no op with a non-zero share");
-        return LD_EXIT_INPUT;
+        return CM_EXIT_USAGE;
     }
     return 0;
 }

@@ -434,7 +434,7 @@ static void remote_teardown(void *ctx)
     srv_stop(&x->srv);
 }
 
-/* cl_remote_run with one child: LD_EXIT_OK with the results at the prime,
+/* cl_remote_run with one child: CM_EXIT_OK with the results at the prime,
  * or a failure whose text says "memory" (-ENOMEM) and reached the prime as
  * its ERROR. */
 static int remote_op(void *ctx, char *err, size_t errlen)
@@ -445,7 +445,7 @@ static int remote_op(void *ctx, char *err, size_t errlen)
     /* the client is gone: the prime has heard all it will hear */
     assert_int_equal(write(x->wake[1], "x", 1), 1);
     assert_int_equal(pthread_join(x->prime, NULL), 0);
-    if (code == LD_EXIT_OK)
+    if (code == CM_EXIT_OK)
         return x->results ? 0 : cm_errf(err, errlen, "the prime got no results");
     /* the shortage named, not the prime blamed for it */
     if (strstr(err, "memory") == NULL || strstr(err, "prime closed") != NULL)
