@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fields.h"
 #include "common/alloc.h"
 #include "analyze/az.h"
 
@@ -539,6 +540,14 @@ void az_stats_table(FILE *out, const struct az_source *src, const struct az_stat
                 s->rate[i], (double)s->rate[i] * 1e9 / (double)s->rate_width_ns);
 }
 
+/* The trace statistics' plain counters, each once (common/fields.h). */
+#define AZS(m, key) CM_FIELD_OF(struct az_stats, m, CM_FIELD_U64, CM_MERGE_SUM, "io", key)
+static const struct cm_field stats_fields[] = {
+    AZS(bytes_read, "bytes_read"),
+    AZS(bytes_written, "bytes_written"),
+    AZS(zero_size, "zero_size_records"),
+};
+
 void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
                    const struct az_stats *s)
 {
@@ -560,9 +569,7 @@ void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
     cm_yaml_map_end(y);
     cm_yaml_kv_uint(y, "reads", s->by_op[TR_OP_READ]);
     cm_yaml_kv_uint(y, "writes", s->by_op[TR_OP_WRITE]);
-    cm_yaml_kv_uint(y, "bytes_read", s->bytes_read);
-    cm_yaml_kv_uint(y, "bytes_written", s->bytes_written);
-    cm_yaml_kv_uint(y, "zero_size_records", s->zero_size);
+    cm_fields_yaml(y, stats_fields, CM_ARRAY_LEN(stats_fields), s, "io");
     cm_yaml_kv_double(y, "duration_s", dur, 9);
     cm_yaml_kv_double(y, "mean_rate", dur > 0 ? (double)s->records / dur : 0, 3);
     cm_yaml_kv_double(y, "sequential_fraction",

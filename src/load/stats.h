@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/fields.h"
 #include "common/hist.h"
 #include "nfs/nf_ops.h"
 
@@ -116,10 +117,10 @@ void ld_stats_unexpected(struct ld_stats *s, int op, uint32_t nfs_status);
 /* An open-loop request issued lag_ns after its deadline (0 = on time). */
 void ld_stats_lag(struct ld_stats *s, uint64_t lag_ns);
 
-/* Adds src into dst: counters and sums add, histograms add, max keeps the
- * larger (histogram maxima, max_lag_ns, ended_early,
- * late_threshold_us), nchildren adds; least/most/base/total KB add (the
- * parent and prime sum them, §5.2). */
+/* Adds src into dst as the field table says: counters and sums add,
+ * histograms add, max keeps the larger (histogram maxima, max_lag_ns,
+ * ended_early, late_threshold_us, the replay's durations), nchildren adds;
+ * least/most/base/total KB add (the parent and prime sum them, §5.2). */
 void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src);
 
 /* §11 math for one op: n = good, S, Q as above. */
@@ -130,6 +131,12 @@ double ld_stats_stddev(const struct ld_opstat *o);
 /* The SFS "Std Error of Mean, 95% Confidence" column: sqrt(3.84 x stddev /
  * n) - stddev, not variance, exactly as SFS prints it (§11). */
 double ld_stats_ci(const struct ld_opstat *o);
+
+/* The field tables of struct ld_stats and struct ld_opstat (common/fields.h):
+ * every counter's type, merge rule and YAML key and group.  The merge, the
+ * wire form and the YAML use them. */
+const struct cm_field *ld_stats_fields(size_t *n);
+const struct cm_field *ld_opstat_fields(size_t *n);
 
 /* Fixed-size binary encoding (big-endian, magic "LDST" + version): exactly
  * LD_STATS_WIRE_BYTES bytes, so a pipe reader knows how much to read.

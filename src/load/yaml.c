@@ -65,29 +65,29 @@ static void yaml_params(struct cm_yaml *y, const struct ld_config *c)
     cm_yaml_map_end(y);
 }
 
+/* The counters of the results' field table (stats.c) in group. */
+static void counters(struct cm_yaml *y, const struct ld_stats *s, const char *group)
+{
+    size_t n;
+    const struct cm_field *t = ld_stats_fields(&n);
+
+    cm_fields_yaml(y, t, n, s, group);
+}
+
 static void yaml_fileset(struct cm_yaml *y, const struct ld_report_in *in)
 {
     const struct ld_stats *s = in->stats;
 
     cm_yaml_key(y, "file_set");
     cm_yaml_map_begin(y);
-    cm_yaml_kv_uint(y, "io_files", s->io_files);
-    cm_yaml_kv_uint(y, "working_io_files", s->working_files);
-    cm_yaml_kv_uint(y, "nonio_files", s->nonio_files);
-    cm_yaml_kv_uint(y, "symlinks", s->symlinks);
-    cm_yaml_kv_uint(y, "directories", s->dirs);
-    cm_yaml_kv_uint(y, "created_kb", s->total_kb);
-    cm_yaml_kv_uint(y, "base_kb", s->base_kb);
-    cm_yaml_kv_uint(y, "accessed_least_kb", s->least_kb);
-    cm_yaml_kv_uint(y, "accessed_most_kb", s->most_kb);
-    cm_yaml_kv_uint(y, "nofit", s->nofit);
-    cm_yaml_kv_uint(y, "truncates", s->truncates);
-    cm_yaml_kv_uint(y, "appends", s->appends);
+    counters(y, s, "file_set");
     cm_yaml_map_end(y);
 }
 
 static void yaml_ops(struct cm_yaml *y, const struct ld_report_in *in)
 {
+    size_t n;
+    const struct cm_field *t = ld_opstat_fields(&n);
     int op;
 
     cm_yaml_key(y, "ops");
@@ -101,19 +101,12 @@ static void yaml_ops(struct cm_yaml *y, const struct ld_report_in *in)
         cm_yaml_kv_str(y, "op", nf_op_name(op));
         cm_yaml_kv_int(y, "target_pct", f.target);
         cm_yaml_kv_double(y, "actual_pct", f.actual, 3);
-        cm_yaml_kv_uint(y, "good", f.good);
-        cm_yaml_kv_uint(y, "bad", f.bad);
-        cm_yaml_kv_uint(y, "nfs_errors", o->nfs_errors);
-        cm_yaml_kv_uint(y, "fast", o->fast);
-        cm_yaml_kv_uint(y, "no_calls", o->no_calls);
+        cm_fields_yaml(y, t, n, o, "ops.counts");
         cm_yaml_kv_uint(y, "success_count", f.success);
         cm_yaml_kv_uint(y, "error_count", f.errors);
-        cm_yaml_kv_uint(y, "unexpected_nfs_errors", o->unexpected);
-        cm_yaml_kv_uint(y, "late", o->late);
-        cm_yaml_kv_uint(y, "retransmitted", o->retrans);
-        cm_yaml_kv_uint(y, "requests", o->requests);
+        cm_fields_yaml(y, t, n, o, "ops.calls");
         cm_yaml_kv_double(y, "calls_per_request", f.calls_per_req, 3);
-        cm_yaml_kv_uint(y, "nofit", o->nofit);
+        cm_fields_yaml(y, t, n, o, "ops.nofit");
         cm_yaml_kv_double(y, "mean_ms", f.mean, 3);
         cm_yaml_kv_double(y, "stddev_ms", f.stddev, 3);
         cm_yaml_kv_double(y, "ci95_ms", f.ci, 3);
@@ -173,14 +166,13 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_uint(y, "late_calls", s->op[NF_OP_TOTAL].late);
     cm_yaml_kv_uint(y, "retransmitted_calls", s->op[NF_OP_TOTAL].retrans);
     cm_yaml_kv_uint(y, "unexpected_nfs_errors", s->op[NF_OP_TOTAL].unexpected);
-    cm_yaml_kv_uint(y, "stale_replies", s->stale);
-    cm_yaml_kv_uint(y, "tcp_reconnections", s->reconnects);
+    counters(y, s, "results");
     cm_yaml_kv_str(y, "ended_early",
                    s->ended_early == LD_END_UNREACHABLE ? "server unreachable" : "no");
     cm_yaml_kv_uint(y, "fast_calls", s->op[NF_OP_TOTAL].fast);
     cm_yaml_kv_uint(y, "test_time_s", ld_report_runtime_s(in));
     cm_yaml_kv_double(y, "test_time_exact_s", (double)ld__runtime_ns(in) / 1e9, 3);
-    cm_yaml_kv_uint(y, "children", s->nchildren);
+    counters(y, s, "results.run");
     cm_yaml_kv_str(y, "protocol", in->cfg->tcp ? "TCP" : "UDP");
     cm_yaml_kv_str(y, "mix_file", in->mix->file_version ? in->mix->file : "SFS Default");
     cm_yaml_kv_str(y, "iodist_file",
@@ -206,10 +198,7 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
                    in->cfg->pace_mode == LD_PACE_SFS            ? "sfs"
                    : in->cfg->pace_mode == LD_PACE_OPEN_POISSON ? "poisson"
                                                                 : "fixed");
-    cm_yaml_kv_uint(y, "carry_resets", s->carry_resets);
-    cm_yaml_kv_uint(y, "zero_call_intervals", s->zero_intervals);
-    cm_yaml_kv_uint(y, "catchup_skipped_sleeps", s->catchup_skips);
-    cm_yaml_kv_uint(y, "ahead_lengthened_sleeps", s->ahead_sleeps);
+    counters(y, s, "pacing");
     cm_yaml_kv_double(y, "behind_schedule_s",
                       (double)s->behind_ns / 1e9 / (s->nchildren ? s->nchildren : 1), 3);
     cm_yaml_kv_double(y, "dropped_after_stalls_s",
@@ -223,7 +212,7 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_key(y, "issue_lag");
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "requests", s->lag.count);
-    cm_yaml_kv_uint(y, "late_requests", s->late_requests);
+    counters(y, s, "issue_lag");
     cm_yaml_kv_double(y, "mean_ms",
                       s->lag.count ? s->lag_sum_ms / (double)s->lag.count : 0, 3);
     cm_yaml_kv_double(y, "p50_ms", cm_hist_quantile_ms(&s->lag, 0.50), 3);

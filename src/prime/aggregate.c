@@ -18,6 +18,25 @@
 
 #include "prime/pr_int.h"
 
+/* A client's figures as the results list them, each once. */
+#define CS(m, type, key)                                                                 \
+    CM_FIELD_OF(struct pr_client_sum, m, CM_FIELD_##type, CM_MERGE_NONE, "", key)
+static const struct cm_field client_sum_fields[] = {
+    CS(num, U32, "client"),
+    CS(host, STR, "host"),
+    CS(ops_x100, X100, "throughput_ops"),
+    CS(resp_x100, X100, "avg_response_ms"),
+    CS(calls, U64, "total_ops"),
+    CS(runtime_s, U64, "test_time_s"),
+    CS(code, INT, "invalid_code"),
+};
+
+const struct cm_field *pr_client_sum_fields(size_t *n)
+{
+    *n = CM_ARRAY_LEN(client_sum_fields);
+    return client_sum_fields;
+}
+
 void pr_agg_init(struct pr_agg *a)
 {
     memset(a, 0, sizeof(*a));

@@ -97,6 +97,10 @@ struct pr_agg {
     uint64_t ops_sum, resp_sum, time_sum;
 };
 
+/* The field table of struct pr_client_sum (common/fields.h): the keys the
+ * result files give a client's figures. */
+const struct cm_field *pr_client_sum_fields(size_t *n);
+
 void pr_agg_init(struct pr_agg *a);
 /* Adds one client's results (in->stats, with in->agg NULL) and fills cs. */
 void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in,

@@ -271,6 +271,8 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
 {
     const struct pr_run *run = ctx->run;
     char path[LD_PATH_MAX + 64], err[CM_ERR_LEN];
+    size_t ncf;
+    const struct cm_field *cf = pr_client_sum_fields(&ncf);
     struct cm_yaml *y;
     unsigned k, j;
     int i;
@@ -313,13 +315,7 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             for (j = 0; j < run->nclients; j++) {
                 const struct pr_client_sum *cs = &p->clients[j];
                 cm_yaml_map_begin(y);
-                cm_yaml_kv_uint(y, "client", cs->num);
-                cm_yaml_kv_str(y, "host", cs->host);
-                cm_yaml_kv_double(y, "throughput_ops", (double)cs->ops_x100 / 100.0, 2);
-                cm_yaml_kv_double(y, "avg_response_ms", (double)cs->resp_x100 / 100.0, 2);
-                cm_yaml_kv_uint(y, "total_ops", cs->calls);
-                cm_yaml_kv_uint(y, "test_time_s", cs->runtime_s);
-                cm_yaml_kv_int(y, "invalid_code", cs->code);
+                cm_fields_yaml(y, cf, ncf, cs, "");
                 cm_yaml_map_end(y);
             }
             cm_yaml_seq_end(y);

@@ -88,6 +88,8 @@ static void text(FILE *out, const struct ld_report_in *in)
 
 static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
 {
+    size_t n;
+    const struct cm_field *t = ld_stats_fields(&n);
     const struct ld_config *cfg = in->cfg;
     const struct rl_plan *p = in->plan;
     const struct ld_stats *s = in->stats;
@@ -106,16 +108,11 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     if (rl_rate(s->replay_trace_records, s->replay_trace_ns, speed) > 0)
         cm_yaml_kv_double(y, "requested_records_per_s",
                           rl_rate(s->replay_trace_records, s->replay_trace_ns, speed), 6);
-    cm_yaml_kv_uint(y, "trace_records", s->replay_trace_records);
-    cm_yaml_kv_uint(y, "records", s->replay_records);
+    cm_fields_yaml(y, t, n, s, "replay.records");
     if (whole_trace(cfg, p))
         cm_yaml_kv_uint(y, "records_not_replayed", not_replayed(s));
     cm_yaml_kv_bool(y, "cut", s->replay_cut > 0);
-    cm_yaml_kv_uint(y, "calls", s->replay_calls);
-    cm_yaml_kv_uint(y, "skipped", s->replay_skipped);
-    cm_yaml_kv_uint(y, "could_not_keep_up", s->replay_behind);
-    cm_yaml_kv_uint(y, "bytes_read", s->replay_bytes_read);
-    cm_yaml_kv_uint(y, "bytes_written", s->replay_bytes_written);
+    cm_fields_yaml(y, t, n, s, "replay.io");
     cm_yaml_kv_double(y, "duration_s", run, 6);
     cm_yaml_kv_double(y, "trace_duration_s", (double)s->replay_trace_ns / 1e9, 6);
     if (speed > 0) {
