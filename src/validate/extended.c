@@ -358,10 +358,7 @@ static int mknod_call(struct vd_ctx *v, const char *name, ftype3 type, struct vd
     if (rc == 0 && res.status == NFS3_OK) {
         const MKNOD3resok *ok = &res.MKNOD3res_u.resok;
 
-        if (ok->obj.handle_follows &&
-            nf_fh_from_v3(&r->fh, &ok->obj.post_op_fh3_u.handle) == 0)
-            r->have_fh = 1;
-        vd3_post_op(&ok->obj_attributes, r);
+        vd3_new_obj(&ok->obj, &ok->obj_attributes, r);
     }
     return vd3_mknod_done(rc, &res);
 }

@@ -7,8 +7,8 @@
  * What is left here is what differs between the versions: building the
  * arguments and turning the reply into a struct vd_res.  The adapter tables
  * vd_proto2 and vd_proto3 are generated from VD_PROTO_CALLS, so both
- * versions implement every call.  Also the attribute conversion the
- * v3-only steps share (vd3_attr, vd3_post_op).
+ * versions implement every call.  Also the conversions the v3-only steps
+ * share (vd3_attr, vd3_post_op, vd3_new_obj).
  *
  * NFSv2 has no post-op attributes on LINK and SYMLINK and no handle from
  * SYMLINK: the steps look those up.  A v2 sattr field of all ones means "do
@@ -68,10 +68,11 @@ void vd3_post_op(const post_op_attr *p, struct vd_res *r)
     }
 }
 
-static void post_fh(const post_op_fh3 *p, struct vd_res *r)
+void vd3_new_obj(const post_op_fh3 *fh, const post_op_attr *attr, struct vd_res *r)
 {
-    if (p->handle_follows && nf_fh_from_v3(&r->fh, &p->post_op_fh3_u.handle) == 0)
+    if (fh->handle_follows && nf_fh_from_v3(&r->fh, &fh->post_op_fh3_u.handle) == 0)
         r->have_fh = 1;
+    vd3_post_op(attr, r);
 }
 
 static void res_clear(struct vd_res *r)
@@ -281,8 +282,9 @@ static int p3_lookup(struct vd_ctx *v, const struct nf_fh *dir, const char *name
 
 /* ---- CREATE (v3 UNCHECKED) and MKDIR -------------------------------------- */
 
-static int p2_create(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
-                     uint32_t mode, struct vd_res *r)
+/* In v2 CREATE and MKDIR take the same arguments and give the same reply. */
+static int p2_make(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
+                   uint32_t mode, int is_dir, struct vd_res *r)
 {
     createargs a;
     diropres res;
@@ -290,10 +292,23 @@ static int p2_create(struct vd_ctx *v, const struct nf_fh *dir, const char *name
 
     res_clear(r);
     dirop2(dir, name, &a.where);
-    sattr2_new(v, &a.attributes, NFSMODE_REG | mode);
-    if ((rc = vd2_create(v, &a, &res)) == 0)
+    if (is_dir) {
+        sattr2_none(&a.attributes);
+        a.attributes.mode = NFSMODE_DIR | mode;
+        rc = vd2_mkdir(v, &a, &res);
+    } else {
+        sattr2_new(v, &a.attributes, NFSMODE_REG | mode);
+        rc = vd2_create(v, &a, &res);
+    }
+    if (rc == 0)
         diropres2(&res, r);
     return vd2_create_done(rc, &res);
+}
+
+static int p2_create(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
+                     uint32_t mode, struct vd_res *r)
+{
+    return p2_make(v, dir, name, mode, 0, r);
 }
 
 static int p3_create(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
@@ -308,27 +323,16 @@ static int p3_create(struct vd_ctx *v, const struct nf_fh *dir, const char *name
     dirop3(dir, name, &a.where);
     a.how.mode = UNCHECKED;
     sattr3_new(v, &a.how.createhow3_u.obj_attributes, mode, 1);
-    if ((rc = vd3_create(v, &a, &res)) == 0 && res.status == NFS3_OK) {
-        post_fh(&res.CREATE3res_u.resok.obj, r);
-        vd3_post_op(&res.CREATE3res_u.resok.obj_attributes, r);
-    }
+    if ((rc = vd3_create(v, &a, &res)) == 0 && res.status == NFS3_OK)
+        vd3_new_obj(&res.CREATE3res_u.resok.obj, &res.CREATE3res_u.resok.obj_attributes,
+                    r);
     return vd3_create_done(rc, &res);
 }
 
 static int p2_mkdir(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
                     uint32_t mode, struct vd_res *r)
 {
-    createargs a;
-    diropres res;
-    int rc;
-
-    res_clear(r);
-    dirop2(dir, name, &a.where);
-    sattr2_none(&a.attributes);
-    a.attributes.mode = NFSMODE_DIR | mode;
-    if ((rc = vd2_mkdir(v, &a, &res)) == 0)
-        diropres2(&res, r);
-    return vd2_mkdir_done(rc, &res);
+    return p2_make(v, dir, name, mode, 1, r);
 }
 
 static int p3_mkdir(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
@@ -341,10 +345,8 @@ static int p3_mkdir(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
     res_clear(r);
     dirop3(dir, name, &a.where);
     sattr3_new(v, &a.attributes, mode, 0);
-    if ((rc = vd3_mkdir(v, &a, &res)) == 0 && res.status == NFS3_OK) {
-        post_fh(&res.MKDIR3res_u.resok.obj, r);
-        vd3_post_op(&res.MKDIR3res_u.resok.obj_attributes, r);
-    }
+    if ((rc = vd3_mkdir(v, &a, &res)) == 0 && res.status == NFS3_OK)
+        vd3_new_obj(&res.MKDIR3res_u.resok.obj, &res.MKDIR3res_u.resok.obj_attributes, r);
     return vd3_mkdir_done(rc, &res);
 }
 
@@ -404,10 +406,9 @@ static int p3_symlink(struct vd_ctx *v, const struct nf_fh *dir, const char *nam
     dirop3(dir, name, &a.where);
     sattr3_new(v, &a.symlink.symlink_attributes, 0777, 0);
     a.symlink.symlink_data = (char *)(uintptr_t)text;
-    if ((rc = vd3_symlink(v, &a, &res)) == 0 && res.status == NFS3_OK) {
-        post_fh(&res.SYMLINK3res_u.resok.obj, r);
-        vd3_post_op(&res.SYMLINK3res_u.resok.obj_attributes, r);
-    }
+    if ((rc = vd3_symlink(v, &a, &res)) == 0 && res.status == NFS3_OK)
+        vd3_new_obj(&res.SYMLINK3res_u.resok.obj, &res.SYMLINK3res_u.resok.obj_attributes,
+                    r);
     return vd3_symlink_done(rc, &res);
 }
 
@@ -597,13 +598,21 @@ static int p3_readdir(struct vd_ctx *v, const struct nf_fh *dir, struct vd_curso
 
 /* ---- REMOVE, RMDIR, RENAME (in one directory) ------------------------------ */
 
-static int p2_remove(struct vd_ctx *v, const struct nf_fh *dir, const char *name)
+/* In v2 REMOVE and RMDIR take the same arguments and give the same reply. */
+static int p2_unlink(struct vd_ctx *v, const struct nf_fh *dir, const char *name,
+                     int is_dir)
 {
     diropargs a;
     nfsstat res;
 
     dirop2(dir, name, &a);
-    return vd2_remove_done(vd2_remove(v, &a, &res), &res);
+    return vd2_remove_done(is_dir ? vd2_rmdir(v, &a, &res) : vd2_remove(v, &a, &res),
+                           &res);
+}
+
+static int p2_remove(struct vd_ctx *v, const struct nf_fh *dir, const char *name)
+{
+    return p2_unlink(v, dir, name, 0);
 }
 
 static int p3_remove(struct vd_ctx *v, const struct nf_fh *dir, const char *name)
@@ -617,11 +626,7 @@ static int p3_remove(struct vd_ctx *v, const struct nf_fh *dir, const char *name
 
 static int p2_rmdir(struct vd_ctx *v, const struct nf_fh *dir, const char *name)
 {
-    diropargs a;
-    nfsstat res;
-
-    dirop2(dir, name, &a);
-    return vd2_rmdir_done(vd2_rmdir(v, &a, &res), &res);
+    return p2_unlink(v, dir, name, 1);
 }
 
 static int p3_rmdir(struct vd_ctx *v, const struct nf_fh *dir, const char *name)

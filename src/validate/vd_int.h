@@ -170,6 +170,9 @@ extern const struct vd_proto vd_proto3;
 void vd3_attr(const fattr3 *f, struct vd_attr *a);
 /* Copies post-op attributes into r (have_attr) when they follow. */
 void vd3_post_op(const post_op_attr *p, struct vd_res *r);
+/* The handle (have_fh) and attributes of a new object (CREATE, MKDIR,
+ * SYMLINK, MKNOD), when they follow. */
+void vd3_new_obj(const post_op_fh3 *fh, const post_op_attr *attr, struct vd_res *r);
 
 /* ---- the run -------------------------------------------------------------- */
 
