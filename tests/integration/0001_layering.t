@@ -4,7 +4,7 @@
 # mk/rules.mk (LAYERS and the DEPS_<layer> lines, which the link follows);
 # every layer includes only its own headers and those of the layers it may
 # use, docs/ARCHITECTURE.md's layer table names the same layers with the
-# same arrows, each library has one home (style.md 2.2), and every
+# same arrows, each library has one home (docs/STYLE.md 2.2), and every
 # allocation goes through common/alloc.h, where the failing-allocator hook
 # sits (2.9).
 # timeout: 30
@@ -88,7 +88,7 @@ is "$yaml" "" "libyaml is used only behind the common YAML module"
 tirpc=$(grep -lE '#include <rpc/' -r src | grep -vE '^src/(rpc|nfs|server)/' | tr '\n' ' ')
 is "$tirpc" "" "libtirpc headers are included only by rpc, nfs and server"
 
-# The failing-allocator hook (style.md 2.9) sees only what goes through
+# The failing-allocator hook (docs/STYLE.md 2.9) sees only what goes through
 # cm_malloc and friends.
 direct=$(grep -nP '(?<![\w.>])(malloc|calloc|realloc|reallocarray|strdup|strndup)\s*\(' -r src --include='*.[ch]' |
     grep -vE '^src/common/alloc\.[ch]' | grep -vP '^[^:]+:[0-9]+:\s*(/?\*|//)' | tr '\n' ' ')
