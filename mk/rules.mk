@@ -33,7 +33,7 @@ LDFLAGS  := $(LDFLAGS_EXTRA) -Wl,--as-needed
 LIBS     := -ltirpc -lnfs -lJudy -lyaml -lm
 
 # rpcgen output: NFSv2 and MOUNT v1 from the system .x files, NFSv3 and
-# MOUNT v3 from our own (decisions.md D2).  Generated code only gets the
+# MOUNT v3 from our own (docs/DECISIONS.md D2).  Generated code only gets the
 # warnings rpcgen triggers silenced.
 SYS_NFS_X   ?= /usr/include/rpcsvc/nfs_prot.x
 SYS_MOUNT_X ?= /usr/include/rpcsvc/mount.x

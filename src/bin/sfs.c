@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sfs.c - main() of sfs (NFSv2) and sfs3 (NFSv3): one program, the version
- * chosen by the name it runs under (sfs-reference §13.1).  Parses the
+ * chosen by the name it runs under (docs/SFS30.md §13.1).  Parses the
  * options, hands the run to the client layer (cl.h: validation, --kill-run,
  * or the set-up followed by a standalone run or a prime's client) and
  * turns its outcome into the exit code; docs/sfs.md lists them.

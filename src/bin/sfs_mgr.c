@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sfs_mgr.c - main() of sfs_mgr (sfs-reference §13.3, §15; docs/sfs_mgr.md):
+ * sfs_mgr.c - main() of sfs_mgr (docs/SFS30.md §13.3, §15; docs/sfs_mgr.md):
  * `sfs_mgr -r RC [-s SFX] [-v LEVEL]` runs every load point of the rc file
  * on its clients; --check prints the resolved run, -c removes the
  * benchmark trees, -k stops what a crash left behind.  Parses the options,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sfs_prime.c - main() of sfs_prime (sfs-reference §13.2; docs/sfs_mgr.md):
+ * sfs_prime.c - main() of sfs_prime (docs/SFS30.md §13.2; docs/sfs_mgr.md):
  * the prime alone, for clients started by hand.  It resolves the rc file
  * as sfs_mgr does, writes the run's token to --token-file (mode 0600),
  * prints the command line each client must run (`sfs3 -M HOST:PORT -N K

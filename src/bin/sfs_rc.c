@@ -2,7 +2,7 @@
 /*
  * sfs_rc.c - main() of sfs_rc, the rc file from the shell (docs/runsfs.md):
  * runsfs reads and writes rc files through it, so that the one rc parser
- * (common/rc.h, decisions.md D9) serves every reader and no shell code ever
+ * (common/rc.h, docs/DECISIONS.md D9) serves every reader and no shell code ever
  * sources or parses an rc file.
  *
  *   sfs_rc show FILE NAME...                  NAME=value lines (a value's

@@ -3,7 +3,7 @@
  * cl.h - the client layer: the body of sfs and sfs3, what src/bin/sfs.c
  * calls.  The option table and parser (load/options.h) turn argv into a
  * struct ld_config; the functions below then do everything an SFS 3.0
- * client does for one run (sfs-reference §1, §12.2): read the mix and
+ * client does for one run (docs/SFS30.md §1, §12.2): read the mix and
  * block-size files and the workload's input, size the file set, check the
  * clock, fork PROCS children, drive them through mount, init, warm-up and
  * run, collect and merge their results, print the client report on stdout

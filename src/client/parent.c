@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * parent.c - fork the children, drive their phases, notice a dead child
- * and stop the others (parent.h; sfs-reference §12.2, decisions.md D8).
+ * and stop the others (parent.h; docs/SFS30.md §12.2, docs/DECISIONS.md D8).
  * The one volatile sig_atomic_t flag of the parent process lives here: the
  * SIGINT/SIGTERM handler only sets it and every wait polls with a bounded
  * timeout, so the parent reacts within a tick and never blocks for good.

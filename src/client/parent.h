@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * parent.h - the generator parent's process management (sfs-reference §1,
- * §12.2; decisions.md D8): fork PROCS children, drive them through the
+ * parent.h - the generator parent's process management (docs/SFS30.md §1,
+ * docs/SFS30.md §12.2; docs/DECISIONS.md D8): fork PROCS children, drive them through the
  * phases with one message per phase over a socketpair each, collect their
  * answers, and abort them all when one dies or a signal arrives.
  *

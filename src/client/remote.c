@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * remote.c - the client side of a multi-client run (sfs -M HOST:PORT -N K;
- * sfs-reference §12, decisions.md D8): the generator parent driven by a
+ * docs/SFS30.md §12, docs/DECISIONS.md D8): the generator parent driven by a
  * prime over the control plane (ctl/ct.h) instead of by run.c's standalone
  * loop.  It reads the run's token from standard input, connects to the
  * prime, says HELLO, forks its children and then serves one poll() loop

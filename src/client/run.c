@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * run.c - one standalone client run (cl.h: cl_run): fork the children,
- * drive the phases of sfs-reference §12.2 through the parent (parent.c) as
+ * drive the phases of docs/SFS30.md §12.2 through the parent (parent.c) as
  * the workload schedules them, collect and merge the children's results,
  * and print the SFS client report and write the YAML (load/report.h).  A
  * client of a prime drives the same phases from the control plane instead
@@ -26,7 +26,7 @@ static int wait_for_return(FILE *log)
     return fgets(line, sizeof(line), stdin) == NULL ? -EIO : 0;
 }
 
-/* The phases of §12.2 in order; 0 or -errno with p->last_error. */
+/* The phases of docs/SFS30.md §12.2 in order; 0 or -errno with p->last_error. */
 static int drive(struct cl_parent *p, const struct ld_setup *su, FILE *log)
 {
     const struct ld_config *cfg = su->cfg;

@@ -95,7 +95,7 @@ int cl_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
         cm_errf(err, errlen, "the file set would be empty (load 0 without -F)");
         return CM_EXIT_SFS_USAGE;
     }
-    /* issue 10: everything that can be checked before the load starts */
+    /* everything that can be checked before the load starts */
     if (cfg->yaml_path[0] && ld_report_yaml_check(cfg->yaml_path, err, errlen) < 0)
         return yaml_exit_code();
     return 0;

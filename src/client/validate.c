@@ -2,7 +2,7 @@
 /*
  * validate.c - sfs/sfs3 -V LEVEL (cl.h: cl_validate): the options of the
  * run handed to the validation suite (src/validate), which does the work.
- * SFS validates one directory at a time (sfs-reference §19).
+ * SFS validates one directory at a time (docs/SFS30.md §19).
  */
 #include "client/cl.h"
 #include "validate/vd.h"

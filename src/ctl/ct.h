@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ct.h - the control plane's wire formats (decisions.md D8), the whole
+ * ct.h - the control plane's wire formats (docs/DECISIONS.md D8), the whole
  * interface of the ctl layer: the phase messages a generator parent and
  * its children say to each other over a socketpair (msg.c), and the
  * frames the prime and its clients exchange over TCP (frame.c), which
@@ -13,7 +13,7 @@
  * parent -> child a command, child -> parent the answer of the same type
  * (with the serialised results for CT_MSG_RESULTS), or CT_MSG_ERROR with a
  * one-line text before the child gives up.  The phase commands are SFS's
- * (sfs-reference §12.2): mount, init, warm-up, run, results, plus stop.
+ * (docs/SFS30.md §12.2): mount, init, warm-up, run, results, plus stop.
  * The header travels in host byte order: both ends of a socketpair are the
  * same process image.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * options.c - the sfs/sfs3 option table (sfs-reference §13.1) and the
+ * options.c - the sfs/sfs3 option table (docs/SFS30.md §13.1) and the
  * checks that need more than one value (mount-point count and syntax, -T
  * against the NFS version, -d list).  One row per option; the cm_opt engine does the
  * parsing, range messages and --help.  Exit codes follow SFS's scheme (one
@@ -203,7 +203,7 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     if (cfg->interactive && cfg->prime_host[0])
         return fail(exit_code, row_of('i')->exit_code,
                     cm_errf(err, errlen, "-i: not allowed with -M"));
-    if (cfg->validate && cfg->nmounts > 1) /* sfs-reference §19 */
+    if (cfg->validate && cfg->nmounts > 1) /* docs/SFS30.md §19 */
         return fail(exit_code, CM_EXIT_SFS_MOUNTS,
                     cm_errf(err, errlen, "Can only validate one directory at a time."));
     if (cfg->prime_host[0]) {

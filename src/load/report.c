@@ -62,7 +62,7 @@ void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_fi
     f->p50 = cm_hist_quantile_ms(&o->hist, 0.50);
     f->p99 = cm_hist_quantile_ms(&o->hist, 0.99);
     f->max_ms = (double)o->hist.max_us / 1000.0;
-    if (in->agg) { /* §11: SFS averages these over the clients */
+    if (in->agg) { /* docs/SFS30.md §11: SFS averages these over the clients */
         f->actual = op < NF_NOPS ? in->agg->actual_pct[op] : 100.0;
         f->mean = in->agg->mean_ms[op];
         f->pct_time = in->agg->pct_time[op];

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.h - the client's results as an SFS 3.0 user reads them
- * (sfs-reference §16.1-16.4): the "Client Test Parameters" block, the
+ * (docs/SFS30.md §16.1-16.4): the "Client Test Parameters" block, the
  * "SFS Single Client (<host>) Results" per-op table, the "SINGLE CLIENT
  * RESULTS SUMMARY" box and the INVALID lines; the validity checks with
- * SFS's codes (§17.1); and the YAML results file (cm_yaml) holding all of
+ * SFS's codes (docs/SFS30.md §17.1); and the YAML results file (cm_yaml) holding all of
  * that plus every effective parameter with its source, percentiles, no-fit
  * counts and the open-loop issue lag.  Writes only to the stream or path
  * its caller gives.
@@ -55,11 +55,11 @@ struct ld_report_ops {
     void (*yaml)(struct cm_yaml *y, const struct ld_report_in *in);
 };
 
-/* The SFS 3.0 mix's part: -l's load, the target mix, the rules of §17.1
+/* The SFS 3.0 mix's part: -l's load, the target mix, the rules of docs/SFS30.md §17.1
  * (ld_validity_sfs), the realised mix and pacing lines (ld_report_sfs_lines). */
 extern const struct ld_report_ops ld_sfs_report;
 
-/* Validity codes (§16.4). */
+/* Validity codes (docs/SFS30.md §16.4). */
 enum ld_invalid {
     LD_VALID = 0,
     LD_INV_UNKNOWN = 1,
@@ -99,7 +99,7 @@ struct ld_validity {
 };
 
 /*
- * The prime's aggregate of several clients (sfs-reference §11): the report
+ * The prime's aggregate of several clients (docs/SFS30.md §11): the report
  * shows the clients' merged stats (calls, errors, pooled std dev and CI,
  * file set sums) except for what SFS averages or sums per client instead.
  */
@@ -147,7 +147,7 @@ void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_fi
 int ld_validity_check(const struct ld_report_in *in, struct ld_validity *v);
 
 /*
- * The SFS 3.0 mix's rules (§17.1) in SFS's order: counters first (no good
+ * The SFS 3.0 mix's rules (docs/SFS30.md §17.1) in SFS's order: counters first (no good
  * calls -> 14 with the quirk that exactly 0 good calls also gives 16; bad x
  * 100 / good >= 1 -> 15; any op |actual - target| > 1.5 points -> 16), then,
  * only if they passed, the parameters (iodist file 2, mix file 3, runtime 4
@@ -155,18 +155,18 @@ int ld_validity_check(const struct ld_report_in *in, struct ld_validity *v);
  */
 int ld_validity_sfs(const struct ld_report_in *in, struct ld_validity *v);
 
-/* Integer throughput and response as SFS prints them (§11): runtime =
+/* Integer throughput and response as SFS prints them (docs/SFS30.md §11): runtime =
  * TOTAL run seconds / PROCS; ops/s = calls / runtime with two decimals
  * computed in integers.  Out values are x100 (e.g. 39987 = 399.87). */
 uint64_t ld_report_runtime_s(const struct ld_report_in *in);
 uint64_t ld_report_ops_x100(const struct ld_report_in *in);
 uint64_t ld_report_resp_x100(const struct ld_report_in *in);
 
-/* The "Client Test Parameters:" block (§16.1), framed by 72 asterisks. */
+/* The "Client Test Parameters:" block (docs/SFS30.md §16.1), framed by 72 asterisks. */
 void ld_report_params(FILE *out, const struct ld_report_in *in);
 
-/* The per-op table (§16.2), the summary box (§16.3), the accounting
- * lines beyond SFS (ld_report_details) and the INVALID lines (§16.4, as
+/* The per-op table (docs/SFS30.md §16.2), the summary box (§16.3), the accounting
+ * lines beyond SFS (ld_report_details) and the INVALID lines (docs/SFS30.md §16.4, as
  * "<prog>: INVALID RUN ...") of v (NULL = none).  The table's Success
  * Count is the good calls less those answered with an unexpected NFS
  * error; its Error Count is the bad calls plus those errors. */

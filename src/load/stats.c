@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * stats.c - per-op result blocks (sfs-reference §4, §11): the hot-path
+ * stats.c - per-op result blocks (docs/SFS30.md §4, §11): the hot-path
  * updates, the merge of children, SFS's mean / variance / CI formulas, the
  * histograms (common/hist.h) behind p50/p99; the merge, the fixed-size wire
  * form and the YAML keys of the counters all come from one field table
@@ -130,7 +130,7 @@ static const struct cm_field opstat_fields[] = {
  * key and group of those the results print as they are. */
 static const struct cm_field stats_fields[] = {
     CM_FIELD_TABLE_OF(struct ld_stats, op, NF_NOPS + 1, opstat_fields),
-    /* the file set (§5.2): per-child values the parent and prime add */
+    /* the file set (docs/SFS30.md §5.2): per-child values the parent and prime add */
     STF(io_files, U64, SUM, "file_set", "io_files"),
     STF(working_files, U64, SUM, "file_set", "working_io_files"),
     STF(nonio_files, U64, SUM, "file_set", "nonio_files"),
@@ -223,7 +223,8 @@ int ld_stats_decode(struct ld_stats *s, const unsigned char *buf, size_t len)
     return 0;
 }
 
-/* ---- §11 math ---------------------------------------------------------------- */
+/* ---- docs/SFS30.md §11 math
+ * ---------------------------------------------------------------- */
 
 double ld_stats_mean_ms(const struct ld_opstat *o)
 {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * stats.h - per-op results (sfs-reference §4, §11): for each op and TOTAL,
+ * stats.h - per-op results (docs/SFS30.md §4, §11): for each op and TOTAL,
  * good and bad calls, fast calls (zero measured time), the sum and sum of
  * squares of milliseconds, and a response-time histogram (common/hist.h)
  * for p50/p99; per child the open-loop issue lag, no-fit counts, run time and
  * file-set sizes.  Fixed-size structs (no allocation per call or ever), a
- * merge for the parent, the §11 math (mean, variance, CI column), and a
+ * merge for the parent, the docs/SFS30.md §11 math (mean, variance, CI column), and a
  * fixed-size binary encoding for child -> parent pipes and, later, the
  * prime.
  */
@@ -26,7 +26,7 @@ struct ld_opstat {
                             included), or an RPC failure: no time recorded */
     uint64_t fast;       /* good calls with a measured time of exactly 0 */
     uint64_t nfs_errors; /* good calls whose NFS status was not OK */
-    uint64_t no_calls;   /* requests dropped: no suitable file (§2.1) */
+    uint64_t no_calls;   /* requests dropped: no suitable file (docs/SFS30.md §2.1) */
     uint64_t unexpected; /* good calls with an NFS error the workload did
                             not expect (not NOENT of its own failed lookups,
                             not EXIST/NOENT after a re-sent call) */
@@ -66,11 +66,11 @@ struct ld_stats {
     /* per-child values summed over children by ld_stats_merge */
     uint64_t runtime_ns; /* the run phase's length, summed over children */
     uint32_t nchildren;  /* how many children were merged (1 for one) */
-    uint64_t total_kb, base_kb, least_kb, most_kb; /* file set (§5.2) */
+    uint64_t total_kb, base_kb, least_kb, most_kb; /* file set (docs/SFS30.md §5.2) */
     uint64_t io_files, working_files, nonio_files, symlinks, dirs;
     /* pacing, added after the first version: struct ld_pacer's counters */
     uint64_t catchup_skips, ahead_sleeps;
-    /* issue 9: honest accounting */
+    /* the run's own accounting: schedule kept, errors, connections */
     uint64_t behind_ns;              /* schedule not met at the end (sum) */
     uint64_t dropped_ns;             /* schedule time given up after stalls (sum) */
     uint64_t max_lag_ns;             /* the most a child was ever behind (max) */
@@ -120,16 +120,16 @@ void ld_stats_lag(struct ld_stats *s, uint64_t lag_ns);
 /* Adds src into dst as the field table says: counters and sums add,
  * histograms add, max keeps the larger (histogram maxima, max_lag_ns,
  * ended_early, late_threshold_us, the replay's durations), nchildren adds;
- * least/most/base/total KB add (the parent and prime sum them, §5.2). */
+ * least/most/base/total KB add (the parent and prime sum them, docs/SFS30.md §5.2). */
 void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src);
 
-/* §11 math for one op: n = good, S, Q as above. */
+/* docs/SFS30.md §11 math for one op: n = good, S, Q as above. */
 double ld_stats_mean_ms(const struct ld_opstat *o);
 /* (Q - S^2/n) / (n - 1), 0 when n <= 1 (and never negative). */
 double ld_stats_variance(const struct ld_opstat *o);
 double ld_stats_stddev(const struct ld_opstat *o);
 /* The SFS "Std Error of Mean, 95% Confidence" column: sqrt(3.84 x stddev /
- * n) - stddev, not variance, exactly as SFS prints it (§11). */
+ * n) - stddev, not variance, exactly as SFS prints it (docs/SFS30.md §11). */
 double ld_stats_ci(const struct ld_opstat *o);
 
 /* The field tables of struct ld_stats and struct ld_opstat (common/fields.h):

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * text.c - the client report in SFS 3.0's layout (sfs-reference §16.1 -
- * §16.4): the parameter block, the per-op table, the summary box, the
+ * text.c - the client report in SFS 3.0's layout (docs/SFS30.md §16.1 -
+ * docs/SFS30.md §16.4): the parameter block, the per-op table, the summary box, the
  * lines FreeSFS adds under it (with the workload's own) and the INVALID
  * lines; the prime's aggregate uses the same functions.
  */
@@ -96,7 +96,7 @@ static void op_table(FILE *out, const struct ld_report_in *in)
 
         ld_report_op_figures(in, op, &f);
         if (in->agg && f.target == 0 && f.good == 0 && f.bad == 0)
-            continue; /* the aggregate drops unused ops (§11) */
+            continue; /* the aggregate drops unused ops (docs/SFS30.md §11) */
         fprintf(out, ROW_FMT, nf_op_name(op), f.target, f.actual, f.success, f.errors,
                 f.mean, f.stddev, f.ci, f.pct_time);
     }

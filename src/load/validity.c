@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * validity.c - the validity codes of sfs-reference §17.1 and their text,
+ * validity.c - the validity codes of docs/SFS30.md §17.1 and their text,
  * the frame that asks the workload for its rules (ld_validity_check), and
  * the SFS mix's rules (ld_validity_sfs).
  *
@@ -43,7 +43,8 @@ const char *ld_invalid_text(int code)
     return code >= 0 && code < LD_INV_NCODES ? invalid_text[code] : "Unknown";
 }
 
-/* ---- validity (§17.1) --------------------------------------------------------- */
+/* ---- validity (docs/SFS30.md §17.1)
+ * --------------------------------------------------------- */
 
 static void CM_PRINTF(3, 4)
     add_line(struct ld_validity *v, int code, const char *fmt, ...)

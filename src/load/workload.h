@@ -56,7 +56,7 @@ struct cm_rc;
 #define LD_PHASE_INIT_S  4000u
 #define LD_PHASE_SLACK_S 120u
 
-/* Where a child is (sfs-reference §2.3 numbering). */
+/* Where a child is (docs/SFS30.md §2.3 numbering). */
 enum ld_child_phase {
     LD_CPHASE_MOUNT = 1,
     LD_CPHASE_INIT = 2,

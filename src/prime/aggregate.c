@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * aggregate.c - the prime's aggregate of its clients (sfs-reference §11)
- * and the sfssum line (§16.5).  Each client's figures come from the load
+ * aggregate.c - the prime's aggregate of its clients (docs/SFS30.md §11)
+ * and the sfssum line (docs/SFS30.md §16.5).  Each client's figures come from the load
  * layer's report functions on that client's merged results, so the
  * aggregate and the client reports can never compute a number two ways:
  *   per op: calls and errors summed, std dev and CI from the pooled sums

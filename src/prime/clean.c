@@ -2,7 +2,7 @@
 /*
  * clean.c - the benchmark trees and leftovers: whether the CL<n> trees on
  * the mount points are fresh (pr_trees_state, stated in the next run's
- * report), their removal through libnfs (sfs_mgr -c, decisions.md D3: for
+ * report), their removal through libnfs (sfs_mgr -c, docs/DECISIONS.md D3: for
  * users who cannot newfs between runs), and sfs_mgr -k, which stops what an
  * earlier crash left behind: on every client (locally or over RSH) the
  * client recorded in its pid file (sfs --kill-run), and a stuck sfs_mgr of

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mgr.c - sfs_mgr's run (sfs-reference §15): WORK_DIR locked for this run,
+ * mgr.c - sfs_mgr's run (docs/SFS30.md §15): WORK_DIR locked for this run,
  * the validation suite first when asked (-v: sfs -V LEVEL on the first
  * mount point, output in sfsval.SFX), the freshness of the benchmark trees,
  * then each load point in order - the date and "Executing run i of N ...

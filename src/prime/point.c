@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * point.c - one load point (sfs-reference §12.2; decisions.md D8): the
+ * point.c - one load point (docs/SFS30.md §12.2; docs/DECISIONS.md D8): the
  * prime's control port, the clients started (sfs_mgr) or awaited
  * (sfs_prime), and ONE poll() loop over the port, every client's control
  * connection, the connections not yet identified, and the self-pipe the
@@ -685,7 +685,7 @@ static int await_clients(struct point *P)
     return 0;
 }
 
-/* The monitor script, called START or DONE (sfs-reference §12.2 step 4):
+/* The monitor script, called START or DONE (docs/SFS30.md §12.2 step 4):
  * run without a shell, bounded; a failure disables it with a warning. */
 static int monitor(struct point *P, const char *what)
 {

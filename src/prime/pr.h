@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pr.h - the prime layer: what sfs_mgr and sfs_prime call (sfs-reference
- * §1, §12-§17; decisions.md D8-D10).
+ * pr.h - the prime layer: what sfs_mgr and sfs_prime call (
+ * docs/SFS30.md §1, §12-§17; docs/DECISIONS.md D8-D10).
  *
  *   pr_run_load    the rc file (D9, common/rc.h) resolved into a run: load
  *                  points, clients with their mount points, the options

@@ -3,7 +3,7 @@
  * pr_int.h - the prime layer's private header: what its files call on each
  * other.  resolve.c and clientcmd.c build the run and its command lines,
  * launch.c starts and stops processes, point.c drives one load point over
- * the control plane, aggregate.c adds the clients up (sfs-reference §11),
+ * the control plane, aggregate.c adds the clients up (docs/SFS30.md §11),
  * results.c writes the result files (D10; the overall response time is
  * common/curve.h's), plot.c the picture, mgr.c runs the points, clean.c is
  * -c and -k.
@@ -77,7 +77,7 @@ void pr_status_text(int status, char *buf, size_t len);
  * groups, 2 s more, then SIGKILL; reaps them all.  Bounded: grace + 3 s. */
 void pr_procs_stop(struct pr_proc **procs, size_t n, unsigned grace_ms);
 
-/* ---- aggregate.c (sfs-reference §11, §16.5) -----------------------------------------
+/* ---- aggregate.c (docs/SFS30.md §11, §16.5) -----------------------------------------
  */
 
 /* One client's results as the prime keeps them. */
@@ -85,7 +85,7 @@ struct pr_client_sum {
     unsigned num;
     char host[64];
     uint64_t ops_x100, resp_x100, runtime_s, calls;
-    int code; /* its validity code (§16.4) */
+    int code; /* its validity code (docs/SFS30.md §16.4) */
 };
 
 struct pr_agg {
@@ -108,7 +108,7 @@ void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in,
 /* Finishes the averages; requested = clients x per-client load. */
 void pr_agg_finish(struct pr_agg *a, uint64_t requested);
 
-/* The sfssum line's fields (§16.5). */
+/* The sfssum line's fields (docs/SFS30.md §16.5). */
 struct pr_sum {
     int invalid;
     uint64_t requested;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * resolve.c - the rc file resolved into a run (pr.h: pr_run_load;
- * sfs-reference §14, §15; decisions.md D9).  The file is parsed as data by
+ * docs/SFS30.md §14, §15; docs/DECISIONS.md D9).  The file is parsed as data by
  * common/rc.c; here each value is interpreted and checked, and every
  * problem is reported at its FILE:LINE.
  *
@@ -37,7 +37,7 @@
 #include "prime/pr_int.h"
 #include "common/alloc.h"
 
-/* The SFS 3.0 variables (user guide, sfs-reference §14) and FreeSFS's
+/* The SFS 3.0 variables (user guide, docs/SFS30.md §14) and FreeSFS's
  * PRIME_HOST and PRIME_PORT; the load option table's rc names are known
  * too (known_name). */
 static const char *const sfs_names[] = {

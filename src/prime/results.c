@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * results.c - the result files in WORK_DIR (decisions.md D10; sfs-reference
- * §15, §16): per suffix SFX
- *   sfssum.SFX       one line per finished point (§16.5), appended;
+ * results.c - the result files in WORK_DIR (docs/DECISIONS.md D10;
+ * docs/SFS30.md §15, §16): per suffix SFX
+ *   sfssum.SFX       one line per finished point (docs/SFS30.md §16.5), appended;
  *   sfsres.SFX       the aggregate report of every point, then the run's
  *                    summary (invalid points, run-rule gaps, overall
  *                    response time), appended a block at a time;
@@ -28,7 +28,7 @@
 #include "ctl/ct.h"
 #include "prime/pr_int.h"
 
-#define RULE_POINTS   10   /* §17.2: at least 10 evenly spaced points */
+#define RULE_POINTS   10   /* docs/SFS30.md §17.2: at least 10 evenly spaced points */
 #define RULE_PEAK_PCT 10.0 /* the peak within 10 % of its request */
 #define RULE_RESP_MS  40.0
 #define RULE_PROCS    8 /* processes per network (per server address here) */
@@ -137,7 +137,8 @@ static void res_block(const struct pr_ctx *ctx, const struct pr_point *pt, FILE 
     fprintf(f, "sfssum: %s", pt->finished ? "" : "(none)\n");
 }
 
-/* ---- the run's summary (§17.2, §17.3) -----------------------------------------------
+/* ---- the run's summary (docs/SFS30.md §17.2, §17.3)
+ * -----------------------------------------------
  */
 
 struct summary {
@@ -189,7 +190,7 @@ static void procs_per_server(const struct pr_run *run, struct summary *s)
     for (i = 0; i < nh; i++)
         if (count[i] < RULE_PROCS)
             gap(s,
-                "fewer than %d processes for server address %s (%u; sfs-reference 17.2)",
+                "fewer than %d processes for server address %s (%u; docs/SFS30.md §17.2)",
                 RULE_PROCS, hosts[i], count[i]);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * call.c - the NFS calls of one replayed record (decisions.md D11,
- * trace-formats.md 2.4, 3.7, 4.5): READ and WRITE split at the server's
+ * call.c - the NFS calls of one replayed record (docs/DECISIONS.md D11,
+ * docs/TRACE_FORMATS.md 2.4, 3.7, 4.5): READ and WRITE split at the server's
  * maximum, a COMMIT after an UNSTABLE record's writes or for a MaStA sync,
  * CREATE or LOOKUP for a sysio open, GETATTR for fxstat.  Arguments point
  * into the slot, the handle tables and two buffers made before timing

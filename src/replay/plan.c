@@ -18,7 +18,7 @@
 uint32_t rl_stream_key(const struct rl_plan *p, const struct tr_record *rec)
 {
     /* MaStA is partitioned by region, so that a sync (which has no stream)
-     * is issued by the process that wrote the region (trace-formats 3.7). */
+     * is issued by the process that wrote the region (docs/TRACE_FORMATS.md 3.7). */
     return strcmp(p->format, "masta") == 0 ? rec->unit : rec->stream;
 }
 

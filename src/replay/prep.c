@@ -3,7 +3,7 @@
  * prep.c - everything a child does before the replay's clock
  * starts (rl.h): mount with room for the window, learn the transfer
  * maxima (FSINFO; 8 KiB for NFSv2), find the units its streams use,
- * create them with their final sizes through libnfs (decisions.md D3; a
+ * create them with their final sizes through libnfs (docs/DECISIONS.md D3; a
  * prepared tree is reused as it is), look their handles up with the
  * child's own client, and allocate the items, slots and buffers the timed
  * loop uses, so that the loop allocates nothing.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rl.h - trace replay in place of the synthetic mix (decisions.md D11,
+ * rl.h - trace replay in place of the synthetic mix (docs/DECISIONS.md D11,
  * docs/replay.md).  The readers of src/trace give one record type for SPC,
  * MaStA and sysio; this module turns records into NFS calls on the child's
  * own RPC client and issues them at start + timestamp / speed.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * run.c - the timed part of a child's trace replay (rl.h,
- * decisions.md D11).  Readers (cursors) give the records of the streams
+ * docs/DECISIONS.md D11).  Readers (cursors) give the records of the streams
  * this process owns; a record becomes an item when its planned time
  * start + timestamp / speed has come, and the item's calls go out on the
  * child's RPC client as soon as the window and its stream allow:

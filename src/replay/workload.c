@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * workload.c - the replay of a block or POSIX trace as a workload
- * (workload.h, rl.h; decisions.md D11, docs/replay.md): its plan is the
+ * (workload.h, rl.h; docs/DECISIONS.md D11, docs/replay.md): its plan is the
  * first pass over the trace, printed as one line; it has no warm-up (a
  * trace brings its own timing) and its run lasts the trace's duration at
  * the replay's speed, cut by -t; its children prepare the trace's files in

@@ -10,7 +10,7 @@
 #include "synth/sy_int.h"
 
 #define WBUF_BYTES  8192u /* the largest call: -B is at most 8 KB */
-#define DIR_COUNT   8192u /* readdir/readdirplus byte counts (§3) */
+#define DIR_COUNT   8192u /* readdir/readdirplus byte counts (docs/SFS30.md §3) */
 #define MODE_FILE   0666u
 #define MODE_DIR    0777u
 #define MODE_LINK   0777u

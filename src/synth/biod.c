@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * biod.c - keeps up to `depth` calls of one request in flight on the
- * child's client (biod.h, sfs-reference §10).  The engine does the
+ * child's client (biod.h, docs/SFS30.md §10).  The engine does the
  * matching by XID, the timeouts and the same-XID retransmissions (D2); this
  * file only refills free slots as calls complete and waits with rp_poll.
  * Slot ownership (asserted): a slot is busy exactly while its call is the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * biod.h - the biod emulation of SFS 3.0 (sfs-reference §10): one request's
+ * biod.h - the biod emulation of SFS 3.0 (docs/SFS30.md §10): one request's
  * calls go out through the rpc engine's async API with up to
  * BIOD_MAX_READS (reads) or BIOD_MAX_WRITES (writes) of them in flight; 0
  * means one at a time (synchronous).  Every other op is a request of one
@@ -13,7 +13,7 @@
  * i's arguments and rp_call, done takes the finished call (status, times,
  * result) and does the accounting; both run inside sy_biod_run.
  *
- * Policy (open item 10 of §22, chosen here): biod applies in the warm-up
+ * Policy (open item 10 of docs/SFS30.md §22, chosen here): biod applies in the warm-up
  * and run phases and during population writes; a timed-out call counts as
  * one bad call and the request's other calls still complete; the request
  * ends when every call has completed.

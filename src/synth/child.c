@@ -9,7 +9,7 @@
  * that died ends its children), and a message on it ends the pacer's
  * sleep at once.
  *
- * Choices for §22 item 11: results are reset when the run phase starts
+ * Choices for docs/SFS30.md §22 item 11: results are reset when the run phase starts
  * (warm-up calls are never counted); the run time stored in the results is
  * the child's measured run-phase length.
  */

@@ -7,7 +7,8 @@
  * targets even in short runs (the deviation is explained at struct
  * sy_deck).  Shuffles use the child's own generator; nothing allocates.
  *
- * Two corrections keep the CALL mix on target in the long run (issue 9):
+ * Two corrections keep the CALL mix on target in the long run (the
+ * realised mix docs/sfs.md reports):
  *  - re-weighting: the selector weighs a read or write request by the
  *    block-size distribution's calls per request (1.64, 2.0), but a small
  *    file set clips many transfers (no fit), so a request makes fewer

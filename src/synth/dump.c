@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * dump.c - the -z raw dump (sy_int.h, sfs-reference §16.6).  Column widths
+ * dump.c - the -z raw dump (sy_int.h, docs/SFS30.md §16.6).  Column widths
  * are SFS's: name 11, response 8.3, start 19.3, unique id 8, then length 8,
  * offset 8, count 5.  Unlike SFS (whose read/write test compared op numbers
- * with NFS procedure numbers, §16.6) rows are tagged by the SFS op.
+ * with NFS procedure numbers, docs/SFS30.md §16.6) rows are tagged by the SFS op.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * files.c - the child's file table and its file choices (files.h;
- * sfs-reference §2.4, §7; decisions.md D6).  Pure bookkeeping: no sockets,
+ * docs/SFS30.md §2.4, §7; docs/DECISIONS.md D6).  Pure bookkeeping: no sockets,
  * one allocation at init, the picks are bounded scans of one working-set
  * group (about 81 files) or one category, so a pick costs the same whatever
  * the load.  ops.c updates the table from the server's answers.
@@ -15,7 +15,7 @@
 #include "synth/files.h"
 #include "common/alloc.h"
 
-#define BLOCK_BYTES   8192u /* overwrite offsets are 8 KB aligned (§3) */
+#define BLOCK_BYTES   8192u /* overwrite offsets are 8 KB aligned (docs/SFS30.md §3) */
 #define GENERATIONS   12u   /* D5: groups k, k+12, k+24... share a generation */
 #define NONIO_PER_DIR 4u    /* non-io slots (and symlinks) per directory */
 
@@ -100,7 +100,7 @@ void sy_files_name(const struct sy_files *t, uint32_t i, char *buf, size_t len)
     snprintf(buf, len, name_fmt[t->f[i].cat], t->f[i].unique);
 }
 
-/* ---- accessed-set accounting (sfs-reference §5.2, D6) ------------------ */
+/* ---- accessed-set accounting (docs/SFS30.md §5.2, D6) ------------------ */
 
 void sy_files_reset_accounting(struct sy_files *t)
 {

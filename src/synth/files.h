@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * files.h - one child's file table (sfs-reference §2.4, §5.2-5.3, §7;
- * decisions.md D6).  Every object the child may touch under its testdir has
+ * files.h - one child's file table (docs/SFS30.md §2.4, §5.2-5.3, §7;
+ * docs/DECISIONS.md D6).  Every object the child may touch under its testdir has
  * an entry: holding directories, io files, non-io name slots, symlinks and
  * spare directories for mkdir/rmdir.  An entry keeps its category, state,
  * unique number (which gives its name), parent, file handle, cached size,
@@ -15,7 +15,7 @@
  * namespace ops.  No sockets, no allocation after sy_files_init: the child
  * calls it on the hot path.
  *
- * Layout (open item 8 of sfs-reference §22, chosen here): entries are
+ * Layout (open item 8 of docs/SFS30.md §22, chosen here): entries are
  * ordered holding dirs, io files, non-io slots, symlinks, spare dirs.  io
  * file j lives in holding dir j / files_per_dir (wrapping); non-io slots and
  * symlinks go four to a holding dir (so a rename finds a free name next to
@@ -32,9 +32,9 @@
 #include "common/cm.h"
 #include "nfs/nf.h"
 
-/* Categories (sfs-reference §2.4; the codes are SFS's). */
+/* Categories (docs/SFS30.md §2.4; the codes are SFS's). */
 enum sy_cat { SY_CAT_IO = 0, SY_CAT_NONIO = 1, SY_CAT_SYMLINK = 2, SY_CAT_DIR = 3 };
-/* Entry states (sfs-reference §2.4). */
+/* Entry states (docs/SFS30.md §2.4). */
 enum sy_state { SY_EXISTS = 1, SY_NONEXISTENT = 2, SY_EMPTY_DIR = 3 };
 
 #define SY_NO_PARENT UINT32_MAX /* parent is the testdir itself */
@@ -96,7 +96,7 @@ struct sy_files {
     uint32_t append_pcnt;
     uint32_t delta_pcnt;
 
-    /* Accessed-set accounting in bytes (sfs-reference §5.2): base is the
+    /* Accessed-set accounting in bytes (docs/SFS30.md §5.2): base is the
      * working files' initial sizes; grown is what appends added minus what
      * truncates removed. */
     uint64_t base_bytes;
@@ -138,7 +138,7 @@ void sy_files_set_size(struct sy_files *t, uint32_t i, uint64_t size);
  * file seen, len clipped to its size (nofit counted).  For a write, appends
  * happen for append_pcnt % of writes while the accessed set is below its
  * limit, on the file at the random start.  Overwrite offsets are 8 KB
- * aligned and keep the transfer inside the file (sfs-reference §3).
+ * aligned and keep the transfer inside the file (docs/SFS30.md §3).
  */
 void sy_files_pick_io(struct sy_files *t, const struct sy_group_span *groups,
                       uint32_t ngroups, uint32_t g, int is_write, uint32_t len,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * init.c - mount and idempotent population of one child's file set
- * (sy_int.h; sfs-reference §4, §5.3, §5.4).  Population requests go through
+ * (sy_int.h; docs/SFS30.md §4, §5.3, §5.4).  Population requests go through
  * the same op generators as the load (ops.c) with the request's init flag
  * set: no statistics, INIT class timeouts, eight writes in flight per file
  * (UNSTABLE in v3: nothing measures population, and FILE_SYNC made a disk
@@ -98,7 +98,7 @@ static int dir_v2(struct sy_child *c, const struct nf_fh *dir, const char *name,
 }
 
 /* Looks name up in dir and makes it when absent (a lost MKDIR reply that
- * comes back EXIST is followed by a lookup, §4).  Returns 0 with *out, or
+ * comes back EXIST is followed by a lookup, docs/SFS30.md §4).  Returns 0 with *out, or
  * -errno with last_error. */
 static int lookup_or_mkdir(struct sy_child *c, const struct nf_fh *dir, const char *name,
                            struct nf_fh *out)
@@ -154,7 +154,7 @@ int sy_init_mount(struct sy_child *c)
     o.connect = c->cx.setup->connect;
     o.connect_data = c->cx.setup->connect_data;
     sleep_ms(MOUNT_STAGGER_MS * c->cx.index);
-    /* Deviation (§5.3): SFS retried a mount that timed out up to 10 times;
+    /* Deviation (docs/SFS30.md §5.3): SFS retried a mount that timed out up to 10 times;
      * a server that gives no answer in the 10 s Init timer (shared by the
      * retransmissions) fails at once, by name, instead of after minutes */
     rc = nf_mount(&c->cx.mnt, spec, &o, err, sizeof(err));

@@ -5,7 +5,7 @@
  * arguments (args.c) and picks the codecs and the call-class timeout from
  * the procedure table; sy_op_done reads the reply (reply.c) and accounts
  * the call: a call answered within its class timeout is a good call
- * whatever its NFS status (§4); a call not answered within its class
+ * whatever its NFS status (docs/SFS30.md §4); a call not answered within its class
  * timeout is a bad call without a time, as in SFS, even when a re-sent
  * copy is answered later (the engine goes on re-sending only so that the
  * file table learns the outcome: docs/DECISIONS.md, D2); an RPC failure is
@@ -173,7 +173,7 @@ int sy_op_request(struct sy_child *c, int op)
     calls = sy_op_issue(c);
     if (calls < 0)
         return calls;
-    /* v2 SYMLINK returns no handle: look the new link up at once (§2.4). */
+    /* v2 SYMLINK returns no handle: look the new link up at once (docs/SFS30.md §2.4). */
     if (op == NF_OP_SYMLINK && c->cx.nfs_version == 2 && c->req.nfs_status == 0 &&
         c->req.rpc_status == 0) {
         uint32_t file = c->req.file;

@@ -2,7 +2,7 @@
 /*
  * pick.c - the file a request works on (sy_int.h: sy_op_pick): the working
  * set's cyclical Poisson groups for io and attribute ops, best fit with
- * append and truncate limits for reads and writes (decisions.md D6, through
+ * append and truncate limits for reads and writes (docs/DECISIONS.md D6, through
  * files.c), and picks by (state, category) for the namespace ops.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sy_int.h - the synth layer's private header: the state of one child of
- * the SFS mix (sfs-reference §1, §9-§12) and the functions the layer's
+ * the SFS mix (docs/SFS30.md §1, §9-§12) and the functions the layer's
  * files call on it.  Nothing outside src/synth includes it but the layer's
  * unit tests; the rest of the program reaches the mix through its workload
  * table (sy.h).  One private header instead of a header per file keeps the
@@ -45,12 +45,12 @@
 
 struct sy_dump; /* dump.c */
 
-#define SY_FAILED_LOOKUP_PCNT 35  /* DEFAULT_FAILED_LOOKUP (§2.4) */
+#define SY_FAILED_LOOKUP_PCNT 35  /* DEFAULT_FAILED_LOOKUP (docs/SFS30.md §2.4) */
 #define SY_STALE_LIMIT        16  /* STALE replies in a row that stop a run */
 #define SY_UNCOMMITTED_MAX    128 /* files a child remembers for COMMIT */
 
 /* A shuffled deck of op numbers or transfer rows (deck.c): dealt in order,
- * reshuffled when empty.  Deviation (§22 item 7): SFS drew every request
+ * reshuffled when empty.  Deviation (docs/SFS30.md §22 item 7): SFS drew every request
  * independently; dealing from decks keeps the same shares and a random
  * order but holds the CALL mix within a fraction of a point even in short
  * runs, where one 17-call read request would otherwise move the read share
@@ -135,7 +135,7 @@ void sy_child_free(struct sy_child *c);
 
 /* One measured or warm-up phase of `seconds` (0 = until STOP): issue
  * requests paced by the pacer.  Returns 0, or -ETIME when a run interval
- * had zero calls (the run must stop, sfs-reference §9). */
+ * had zero calls (the run must stop, docs/SFS30.md §9). */
 int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds);
 
 /* The table's child_phase, child_hold and child_results. */
@@ -143,7 +143,7 @@ int sy_child_phase(struct ld_child *cx, uint32_t type, uint32_t arg);
 int sy_child_hold(struct ld_child *cx);
 void sy_child_results(struct ld_child *cx);
 
-/* ---- init.c: mount and population (sfs-reference §4, §5.3, §5.4) ------------ */
+/* ---- init.c: mount and population (docs/SFS30.md §4, §5.3, §5.4) ------------ */
 
 /*
  * Mount: wait child x 200 ms, MOUNT (v1 for NFSv2, v3 for NFSv3) with up to
@@ -180,14 +180,14 @@ int sy_op_next(struct sy_child *c);
 /* Deals one read (write = 0) or write request's transfer. */
 void sy_deck_xfer(struct sy_child *c, int write, struct ld_xfer *x);
 
-/* ---- pick.c: file choice (sfs-reference §2.4, §7; D6; open item 9) ---------- */
+/* ---- pick.c: file choice (docs/SFS30.md §2.4, §7; D6; open item 9) ---------- */
 
 /*
  * Chooses the file(s) of a load-phase request of op into c->req (D6 best
  * fit for reads and writes).  Returns 0, or -ENOENT when the op has
  * nothing to work on (counted as a "no_calls" pick by the caller).
  *
- * Choices for the open points of §22 item 9 (see docs/sfs.md):
+ * Choices for the open points of docs/SFS30.md §22 item 9 (see docs/sfs.md):
  *  - getattr, setattr, access, commit, pathconf, fsstat: a working io file
  *    drawn from the cyclical Poisson groups; fsinfo: the testdir;
  *  - lookup: 35 % (DEFAULT_FAILED_LOOKUP) at a non-existent non-io name,
@@ -212,7 +212,7 @@ int sy_op_pick(struct sy_child *c, int op);
  */
 void sy_args_build(struct sy_child *c, struct sy_slot *s, uint32_t i);
 
-/* The 0xDEADBEEF pattern writes carry (sfs-reference §3), one buffer of
+/* The 0xDEADBEEF pattern writes carry (docs/SFS30.md §3), one buffer of
  * the largest transfer shared by every call. */
 const char *sy_op_write_data(void);
 
@@ -244,12 +244,12 @@ uint32_t sy_reply_apply(struct sy_child *c, struct sy_slot *s);
  */
 int sy_reply_expected(const struct sy_child *c, const struct sy_slot *s, uint32_t st);
 
-/* ---- ops.c: issuing requests (sfs-reference §2-§4) ----------------------------- */
+/* ---- ops.c: issuing requests (docs/SFS30.md §2-§4) ----------------------------- */
 
 /*
  * Sends the request in c->req and accounts its calls.  Calls go through
  * biod.c (reads and writes keep up to BIOD_MAX_READS/WRITES in flight,
- * every other op is one synchronous call).  Accounting (§4): a completed
+ * every other op is one synchronous call).  Accounting (docs/SFS30.md §4): a completed
  * RPC is a good call whatever its NFS status (an NFS error is logged with
  * DEBUG 4); an RPC failure (timeout, send error) is a bad call without a
  * time.  Returns the number of calls it made (for the pacer; an op the NFS
@@ -267,7 +267,7 @@ int sy_op_request(struct sy_child *c, int op);
 int sy_op_prepare(struct sy_slot *s, uint32_t i, void *data);
 void sy_op_done(struct sy_slot *s, void *data);
 
-/* ---- dump.c: the -z raw dump (sfs-reference §16.6) ------------------------------ */
+/* ---- dump.c: the -z raw dump (docs/SFS30.md §16.6) ------------------------------ */
 
 /*
  * One text file per child, "c<client>-p<child>" (three digits each) in

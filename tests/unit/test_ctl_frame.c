@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_ctl_frame.c - the control plane's frames (ctl/ct.h, decisions.md
+/* test_ctl_frame.c - the control plane's frames (ctl/ct.h, docs/DECISIONS.md
  * D8): tokens, the header codec, the incremental reader over a socketpair
  * (frames split anywhere, a wrong token refused before any payload is
  * read, an oversized payload refused), HOST:PORT parsing. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_load_stats.c - unit tests for stats.c: the §11 math against
+/* test_load_stats.c - unit tests for stats.c: the docs/SFS30.md §11 math against
  * hand-computed values (mean, variance, the CI column sqrt(3.84 x stddev /
  * n)), good/bad/fast accounting into op and TOTAL, the histogram's buckets
  * and percentiles, merging children, and the wire encoding round trip. */

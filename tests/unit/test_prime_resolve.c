@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_prime_resolve.c - the rc file resolved into a run (sfs-reference
- * §14, §15; decisions.md D9): load points from a list or LOAD + INCR_LOAD x
- * NUM_RUNS, the per-client split, mount points shared, grouped per client
- * or from a mount-point file, the generic pass-through of option-table rows
- * with rc names, the clients' command lines, and the errors at their
- * FILE:LINE. */
+/* test_prime_resolve.c - the rc file resolved into a run (
+ * docs/SFS30.md §14, §15; docs/DECISIONS.md D9): load points from a list or LOAD +
+ * INCR_LOAD x NUM_RUNS, the per-client split, mount points shared, grouped per client or
+ * from a mount-point file, the generic pass-through of option-table rows with rc names,
+ * the clients' command lines, and the errors at their FILE:LINE. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

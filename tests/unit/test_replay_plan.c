@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_replay_plan.c - the replay plan (rl.h) on the fixtures: the
- * D11 file sizes of the SPC example (trace-formats.md 2.4), units, streams
+ * D11 file sizes of the SPC example (docs/TRACE_FORMATS.md 2.4), units, streams
  * and the trace's duration; MaStA and sysio units and paths; NFSv2's 4 GiB
  * limit (an error naming the line, or a counted skip with --lenient); a
  * malformed record stops the plan with FILE:LINE; the partition of streams

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_synth_accounting.c - the accounting of issues 9 and 10 without a
- * server:
+/* test_synth_accounting.c - the honest accounting (docs/sfs.md: bad calls
+ * by kind, unexpected NFS errors, the schedule kept) without a server:
  *  - the new counters merge (sums, and max for the largest lag and the
  *    early-end cause) and survive the child -> parent wire form;
  *  - which NFS errors the workload expects (reply.c).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_synth_deck.c - the realised op mix of a child without a server
- * (issue 9, "the realised mix is reported"): requests dealt from the decks
+ * (docs/sfs.md: "the realised mix is reported"): requests dealt from the decks
  * and given files by the real picks over the default file set.
  *  - At 2.5 ops/s per process (-l 10 -p 4: 975 io files, 98 working) many
  *    reads find no file big enough and are clipped, so a read request
@@ -46,7 +46,7 @@ static void make_child(int load, int procs, int64_t seed)
     assert_int_equal(sy_child_init(&child, &su, 0, -1), 0);
 }
 
-/* The file table as population leaves it: io files with the §5.1 sizes
+/* The file table as population leaves it: io files with the docs/SFS30.md §5.1 sizes
  * drawn as init.c draws them, the other entries existing. */
 static void populate(struct sy_child *c)
 {
