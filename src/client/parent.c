@@ -200,11 +200,6 @@ static int read_answer(struct cl_parent *p, unsigned k, uint32_t cmd)
     return 1;
 }
 
-static uint64_t now_ms(void)
-{
-    return cm_now_ns() / 1000000u;
-}
-
 int cl_parent_command(struct cl_parent *p, uint32_t cmd, uint32_t arg)
 {
     unsigned k;
@@ -255,7 +250,7 @@ int cl_parent_service(struct cl_parent *p, const struct pollfd *pf, uint32_t cmd
 int cl_parent_phase(struct cl_parent *p, uint32_t cmd, uint32_t arg, unsigned timeout_s)
 {
     struct pollfd *pf;
-    uint64_t deadline = now_ms() + (uint64_t)timeout_s * 1000u;
+    uint64_t deadline = cm_now_ms() + (uint64_t)timeout_s * 1000u;
     int rc, left;
 
     pf = cm_calloc(p->nprocs, sizeof(*pf));
@@ -267,7 +262,7 @@ int cl_parent_phase(struct cl_parent *p, uint32_t cmd, uint32_t arg, unsigned ti
     rc = cl_parent_command(p, cmd, arg);
     left = (int)p->nprocs;
     while (rc == 0 && left > 0) {
-        uint64_t now = now_ms();
+        uint64_t now = cm_now_ms();
         int n;
 
         if (interrupted) {

@@ -56,11 +56,6 @@ struct remote {
     char host[256];
 };
 
-static uint64_t now_ms(void)
-{
-    return cm_now_ns() / 1000000u;
-}
-
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...) CM_PRINTF(4, 5);
 
 /* Formats err and returns rc. */
@@ -80,11 +75,11 @@ static int read_token(struct remote *r, char *err, size_t errlen)
 {
     char line[128];
     size_t n = 0;
-    uint64_t deadline = now_ms() + TOKEN_WAIT_MS;
+    uint64_t deadline = cm_now_ms() + TOKEN_WAIT_MS;
 
     while (n + 1 < sizeof(line)) {
         struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
-        uint64_t now = now_ms();
+        uint64_t now = cm_now_ms();
         ssize_t got;
 
         if (now >= deadline)
@@ -173,7 +168,7 @@ static int connect_prime(struct remote *r, char *err, size_t errlen)
 static int send_prime(struct remote *r, uint32_t type, uint32_t arg, const void *buf,
                       uint32_t len)
 {
-    r->last_sent = now_ms();
+    r->last_sent = cm_now_ms();
     return ct_send(r->fd, r->token, type, r->client, arg, buf, len);
 }
 
@@ -302,9 +297,9 @@ static int serve(struct remote *r, char *err, size_t errlen)
     pf = cm_calloc(n + 2, sizeof(*pf));
     if (pf == NULL)
         return fail(err, errlen, -ENOMEM, "out of memory");
-    r->last_heard = now_ms();
+    r->last_heard = cm_now_ms();
     while (rc == 0) {
-        uint64_t now = now_ms();
+        uint64_t now = cm_now_ms();
         int k;
 
         if (cl_parent_interrupted()) {
@@ -350,7 +345,7 @@ static int serve(struct remote *r, char *err, size_t errlen)
         if (pf[n].revents) {
             int f;
             while ((f = ct_read(&rd, r->fd)) == 1 && rc == 0) {
-                r->last_heard = now_ms();
+                r->last_heard = cm_now_ms();
                 if (!ct_token_ok(&rd.h, r->token)) {
                     rc = fail(err, errlen, -EACCES,
                               "a control frame without the run token");
@@ -409,13 +404,13 @@ static void log_header(struct remote *r)
  * an ERROR), for at most LINGER_MS. */
 static void linger_for_the_prime(struct remote *r)
 {
-    uint64_t deadline = now_ms() + LINGER_MS;
+    uint64_t deadline = cm_now_ms() + LINGER_MS;
     char buf[4096];
 
     (void)shutdown(r->fd, SHUT_WR);
     for (;;) {
         struct pollfd pf = {r->fd, POLLIN, 0};
-        uint64_t now = now_ms();
+        uint64_t now = cm_now_ms();
 
         if (now >= deadline || poll(&pf, 1, (int)(deadline - now)) <= 0 ||
             recv(r->fd, buf, sizeof(buf), 0) <= 0)

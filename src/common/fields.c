@@ -27,42 +27,32 @@ static void merge_hist(struct cm_hist *a, const struct cm_hist *b)
         a->max_us = b->max_us;
 }
 
+/* a = a (op) b for one number of type T: the larger, or the sum. */
+#define MERGE_AS(T)                                                                      \
+    do {                                                                                 \
+        T x, y;                                                                          \
+        memcpy(&x, a, sizeof(x));                                                        \
+        memcpy(&y, b, sizeof(y));                                                        \
+        x = f->merge == CM_MERGE_MAX ? (y > x ? y : x) : x + y;                          \
+        memcpy(a, &x, sizeof(x));                                                        \
+    } while (0)
+
 static void merge_one(const struct cm_field *f, char *a, const char *b)
 {
     switch (f->type) {
     case CM_FIELD_U64:
-    case CM_FIELD_X100: {
-        uint64_t x, y;
-        memcpy(&x, a, sizeof(x));
-        memcpy(&y, b, sizeof(y));
-        x = f->merge == CM_MERGE_MAX ? (y > x ? y : x) : x + y;
-        memcpy(a, &x, sizeof(x));
+    case CM_FIELD_X100:
+        MERGE_AS(uint64_t);
         break;
-    }
-    case CM_FIELD_U32: {
-        uint32_t x, y;
-        memcpy(&x, a, sizeof(x));
-        memcpy(&y, b, sizeof(y));
-        x = f->merge == CM_MERGE_MAX ? (y > x ? y : x) : x + y;
-        memcpy(a, &x, sizeof(x));
+    case CM_FIELD_U32:
+        MERGE_AS(uint32_t);
         break;
-    }
-    case CM_FIELD_INT: {
-        int x, y;
-        memcpy(&x, a, sizeof(x));
-        memcpy(&y, b, sizeof(y));
-        x = f->merge == CM_MERGE_MAX ? (y > x ? y : x) : x + y;
-        memcpy(a, &x, sizeof(x));
+    case CM_FIELD_INT:
+        MERGE_AS(int);
         break;
-    }
-    case CM_FIELD_DOUBLE: {
-        double x, y;
-        memcpy(&x, a, sizeof(x));
-        memcpy(&y, b, sizeof(y));
-        x = f->merge == CM_MERGE_MAX ? (y > x ? y : x) : x + y;
-        memcpy(a, &x, sizeof(x));
+    case CM_FIELD_DOUBLE:
+        MERGE_AS(double);
         break;
-    }
     case CM_FIELD_HIST:
         merge_hist((struct cm_hist *)(void *)a, (const struct cm_hist *)(const void *)b);
         break;

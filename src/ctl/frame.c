@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/bytes.h"
 #include "ctl/ct.h"
 #include "common/alloc.h"
 
@@ -100,41 +101,28 @@ const char *ct_name(uint32_t type)
     }
 }
 
-static void put32(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* Layout: magic 4, version 2, type 2, token 16, client 4, arg 4, len 4. */
 void ct_encode(const struct ct_hdr *h, unsigned char buf[CT_HDR_LEN])
 {
-    put32(buf, CTL_MAGIC);
-    put32(buf + 4, CTL_VERSION << 16 | (h->type & 0xffffu));
+    cm_be32_put(buf, CTL_MAGIC);
+    cm_be32_put(buf + 4, CTL_VERSION << 16 | (h->type & 0xffffu));
     memcpy(buf + 8, h->token, CT_TOKEN_LEN);
-    put32(buf + 24, h->client);
-    put32(buf + 28, h->arg);
-    put32(buf + 32, h->len);
+    cm_be32_put(buf + 24, h->client);
+    cm_be32_put(buf + 28, h->arg);
+    cm_be32_put(buf + 32, h->len);
 }
 
 int ct_decode(const unsigned char buf[CT_HDR_LEN], struct ct_hdr *h)
 {
-    uint32_t vt = get32(buf + 4);
+    uint32_t vt = cm_be32_get(buf + 4);
 
-    if (get32(buf) != CTL_MAGIC || vt >> 16 != CTL_VERSION)
+    if (cm_be32_get(buf) != CTL_MAGIC || vt >> 16 != CTL_VERSION)
         return -EPROTO;
     h->type = vt & 0xffffu;
     memcpy(h->token, buf + 8, CT_TOKEN_LEN);
-    h->client = get32(buf + 24);
-    h->arg = get32(buf + 28);
-    h->len = get32(buf + 32);
+    h->client = cm_be32_get(buf + 24);
+    h->arg = cm_be32_get(buf + 28);
+    h->len = cm_be32_get(buf + 32);
     return h->len > CT_MAX_PAYLOAD ? -EMSGSIZE : 0;
 }
 

@@ -88,11 +88,6 @@ struct point {
     int mon_started; /* START was called: DONE follows, even on abort */
 };
 
-static uint64_t now_ms(void)
-{
-    return cm_now_ns() / 1000000u;
-}
-
 static void CM_PRINTF(2, 3) logf_(struct point *P, const char *fmt, ...)
 {
     char stamp[32];
@@ -210,7 +205,7 @@ static void accept_all(struct point *P)
         q->rd.token = P->ctx->token; /* a stranger's frame ends at its header */
         q->rd.max_payload = HELLO_MAX;
         q->fd = fd;
-        q->since = now_ms();
+        q->since = cm_now_ms();
         inet_ntop(AF_INET, &sa.sin_addr, q->addr, sizeof(q->addr));
     }
 }
@@ -263,7 +258,7 @@ static void on_pend(struct point *P, unsigned i)
     c->rd = q->rd;
     c->rd.max_payload = 0; /* a client's results are larger than a HELLO */
     c->done = CT_HELLO;
-    c->last_heard = now_ms();
+    c->last_heard = cm_now_ms();
     {
         struct timeval tv = {1, 0}; /* a stalled client cannot block the prime */
         setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -386,7 +381,7 @@ static void on_client(struct point *P, struct pc *c)
             fail(P, "%s: a control frame without the run's token", who(c, w, sizeof(w)));
             return;
         }
-        c->last_heard = now_ms();
+        c->last_heard = cm_now_ms();
         switch (h->type) {
         case CT_HEARTBEAT:
             break;
@@ -462,13 +457,13 @@ static void reap(struct point *P)
         if (!c->proc.exited) {
             if (!pr_proc_poll(&c->proc))
                 continue;
-            c->exited_at = now_ms();
+            c->exited_at = cm_now_ms();
         }
         if (c->fd >= 0) {
             on_client(P, c); /* what it sent before it went */
             if (c->has_results || P->failed)
                 continue;
-            if (c->fd >= 0 && now_ms() - c->exited_at < EXIT_GRACE_MS)
+            if (c->fd >= 0 && cm_now_ms() - c->exited_at < EXIT_GRACE_MS)
                 continue;
         }
         c->reported_exit = 1;
@@ -519,7 +514,7 @@ static int step(struct point *P, int ms)
             accept_all(P);
     }
     reap(P);
-    now = now_ms();
+    now = cm_now_ms();
     for (i = P->npend; i-- > 0;)
         if (now - P->pend[i].since > HELLO_WAIT_MS) {
             logf_(P, "dropped a connection from %s: no HELLO in %d s", P->pend[i].addr,
@@ -539,7 +534,7 @@ static int step(struct point *P, int ms)
 static unsigned missing(struct point *P, uint32_t phase, int silent_only, char *buf,
                         size_t len)
 {
-    uint64_t now = now_ms(), limit = (uint64_t)P->run->prime_timeout * 1000u;
+    uint64_t now = cm_now_ms(), limit = (uint64_t)P->run->prime_timeout * 1000u;
     unsigned k, m = 0;
     size_t used = 0;
 
@@ -567,7 +562,7 @@ static int wait_phase(struct point *P, uint32_t phase, uint64_t deadline_ms)
     unsigned m;
 
     for (;;) {
-        uint64_t now = now_ms();
+        uint64_t now = cm_now_ms();
         if (phase != 0 && missing(P, phase, 0, names, sizeof(names)) == 0)
             return 0;
         if (now >= deadline_ms) {
@@ -591,7 +586,7 @@ static int wait_phase(struct point *P, uint32_t phase, uint64_t deadline_ms)
 
 static uint64_t after_s(uint64_t s)
 {
-    return now_ms() + s * 1000u;
+    return cm_now_ms() + s * 1000u;
 }
 
 /* ---- starting the clients and the monitor
@@ -722,7 +717,8 @@ static int monitor(struct point *P, const char *what)
     while (!pr_proc_poll(&mp)) {
         int was_failed = P->failed;
         /* an aborting point only waits (its DONE stops what START began) */
-        if (now_ms() >= deadline || (was_failed ? poll(NULL, 0, 50) : step(P, 50)) < 0) {
+        if (cm_now_ms() >= deadline ||
+            (was_failed ? poll(NULL, 0, 50) : step(P, 50)) < 0) {
             struct pr_proc *one = &mp;
             pr_procs_stop(&one, 1, 0);
             if (!P->failed)
@@ -831,7 +827,7 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
     P.pt = pt;
     P.n = run->nclients;
     P.lfd = -1;
-    P.last_beat = now_ms();
+    P.last_beat = cm_now_ms();
     pr_agg_init(&pt->agg);
     P.c = cm_calloc(P.n, sizeof(*P.c));
     P.maxpend = P.n + SPARE_PENDING;
