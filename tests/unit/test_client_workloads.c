@@ -91,7 +91,8 @@ static void a_replay_has_no_warm_up_and_points_per_speed(void **state)
 
     (void)state;
     ld_config_defaults(&cfg, 3);
-    snprintf(cfg.trace_file, sizeof(cfg.trace_file), "tests/fixtures/spc/seed-example.spc");
+    snprintf(cfg.trace_file, sizeof(cfg.trace_file),
+             "tests/fixtures/spc/seed-example.spc");
     cfg.trace_speed = 2;
     cfg.warmup_s = 30;
     memset(&su, 0, sizeof(su));
@@ -103,7 +104,8 @@ static void a_replay_has_no_warm_up_and_points_per_speed(void **state)
     rl_workload.schedule(&su, &s);
     assert_int_equal(s.warmup_s, 0);
     assert_int_equal(s.run_arg, 0); /* no -t: until the trace ends */
-    assert_non_null(strstr(s.run_line, "Starting replay of tests/fixtures/spc/seed-example.spc"));
+    assert_non_null(
+        strstr(s.run_line, "Starting replay of tests/fixtures/spc/seed-example.spc"));
     assert_non_null(strstr(s.run_line, "at speed 2."));
     rl_workload.plan_free(&su);
     fclose(su.log);
