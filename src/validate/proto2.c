@@ -239,7 +239,12 @@ static int p2_write(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off,
     memset(&a, 0, sizeof(a));
     memset(&res, 0, sizeof(res));
     (void)nf_fh_to_v2(fh, &a.file);
-    a.offset = (u_int)off;
+    /* beginoffset and totalcount are unused (RFC 1094 2.2.9); they describe
+     * this transfer, as the load generator (src/load/args.c) and the Linux
+     * client fill them, so that a server sees one v2 WRITE from FreeSFS,
+     * whichever part sends it. */
+    a.beginoffset = a.offset = (u_int)off;
+    a.totalcount = len;
     a.data.data_len = len;
     a.data.data_val = (char *)(uintptr_t)buf;
     VD_CALL(v, rc, nf2_write(v->clnt, &a, &res));
@@ -263,7 +268,7 @@ static int p2_read(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off, void 
     (void)nf_fh_to_v2(fh, &a.file);
     a.offset = (u_int)off;
     a.count = len;
-    a.totalcount = 0;
+    a.totalcount = len; /* unused (RFC 1094 2.2.7); as the load generator's */
     VD_CALL(v, rc, nf2_read(v->clnt, &a, &res));
     if (rc == 0 && res.status == NFS_OK) {
         uint32_t n = res.readres_u.reply.data.data_len;
