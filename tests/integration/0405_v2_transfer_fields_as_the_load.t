@@ -17,16 +17,23 @@ plan 6
 
 start_nfsd VAL || bail "sfs_nfsd did not start"
 start_nfsd LOAD || bail "sfs_nfsd did not start"
-PORTS="$VAL_NFS_PORT $LOAD_NFS_PORT"
+RPC="-d udp.port==$VAL_NFS_PORT,rpc -d udp.port==$LOAD_NFS_PORT,rpc" # decoded as ONC RPC
 CAP=$T_DIR/wire.pcap
 # the calls' heads only (the fields sit in the first 200 bytes, the data
-# after them), into a large buffer: a busy machine drops fewer packets
+# after them), into a large buffer: a busy machine drops fewer packets.
+# Each packet is also listed (-P -l), so that the capture is known to run:
+# NULL calls go to the validation's server until one is listed.
 tshark -i lo -f "udp and (dst port $VAL_NFS_PORT or dst port $LOAD_NFS_PORT)" -s 300 -B 64 \
-    -w "$CAP" -q >"$T_DIR/tshark.log" 2>&1 &
+    $RPC -w "$CAP" -P -l >"$T_DIR/tshark.log" 2>&1 &
 TSHARK=$!
 track $TSHARK
-wait_for "grep -q 'Capturing on' '$T_DIR/tshark.log'" 100 0.1 ||
-    bail "tshark did not start capturing: $(tail -3 "$T_DIR/tshark.log")"
+live=1
+for i in $(seq 50); do
+    "$T_BIN/sfs_ping" -2 -c 1 -p null "$VAL_URL" >/dev/null 2>&1
+    grep -q 'NULL Call' "$T_DIR/tshark.log" && { live=0; break; }
+    sleep 0.1
+done
+[ $live -eq 0 ] || bail "tshark did not capture: $(tail -3 "$T_DIR/tshark.log")"
 
 timeout 60 "$T_BIN/sfs" -V 2 "$VAL_URL" >"$T_DIR/val.out" 2>&1
 ok $? "sfs -V 2 passed" || diag "$(tail -5 "$T_DIR/val.out")"
@@ -41,11 +48,10 @@ stop_pid $TSHARK
 # to that port that reached the capture (UDP: one message a packet; a
 # packet the capture dropped is not checked, but every side must have some)
 transfers() {
-    local port=$1 proc=$2 d="" p
+    local port=$1 proc=$2
     shift 2
-    for p in $PORTS; do d="$d -d udp.port==$p,rpc"; done
     # shellcheck disable=SC2086
-    tshark -r "$CAP" $d -Y "udp.dstport == $port && rpc.msgtyp == 0 && nfs.procedure_v2 == $proc" \
+    tshark -r "$CAP" $RPC -Y "udp.dstport == $port && rpc.msgtyp == 0 && nfs.procedure_v2 == $proc" \
         -T fields -E separator=' ' "$@" 2>/dev/null
 }
 # check WHO NFSPORT: the WRITE and READ calls to that port, and those whose
