@@ -65,6 +65,9 @@ int sv_core_write_stats(const struct sv_core *c, const char *path,
         cm_yaml_kv_uint(y, "buffer_bytes_peak", conns->buffer_bytes_peak);
         cm_yaml_kv_uint(y, "delayed_lost", conns->delayed_lost);
         cm_yaml_kv_uint(y, "closed_no_memory", conns->closed_no_memory);
+        cm_yaml_kv_uint(y, "buffer_limit", conns->buffer_limit);
+        cm_yaml_kv_uint(y, "shed", conns->shed);
+        cm_yaml_kv_uint(y, "shed_bytes", conns->shed_bytes);
         cm_yaml_map_end(y);
     }
     if (c->echo != NULL) {
