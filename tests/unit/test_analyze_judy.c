@@ -223,18 +223,34 @@ static void shards_sample_is_close(void **state)
     az_mrc_free(&m);
 }
 
+/* The range first..first+len-1 (len <= 64) on two Fenwick stacks and the
+ * Judy1 one, each block's depth as the brute-force stack gives it. */
+static void range_against_brute(struct az_sd *const sd[2], struct az_sd *j1,
+                                uint64_t *stack, size_t *n, uint64_t first, uint64_t len)
+{
+    uint64_t depth[64], want[64], i;
+    int v;
+
+    for (i = 0; i < len; i++)
+        want[i] = (uint64_t)brute_ref(stack, n, first + i);
+    for (v = 0; v < 3; v++) {
+        assert_int_equal(az_sd_ref_range(v < 2 ? sd[v] : j1, first, len, depth), 0);
+        assert_memory_equal(depth, want, len * sizeof(*depth));
+    }
+}
+
 /* Ranges (a record's blocks) against the brute-force stack: sequential
  * re-reads (the near-rank path), overlapping ranges, random single blocks,
  * and a tiny axis so that ranges start right after renumbering. */
 static void ranges_against_brute(void **state)
 {
     enum { KEYS = 3000, REFS = 60000 };
-    uint64_t *stack = calloc(KEYS, sizeof(*stack)), depth[64], want[64];
+    uint64_t *stack = calloc(KEYS, sizeof(*stack));
     struct az_sd *sd[2] = {az_sd_new(AZ_SD_FENWICK), az_sd_new(AZ_SD_FENWICK)};
     struct az_sd *j1 = az_sd_new(AZ_SD_JUDY1);
     struct cm_rng rng;
     size_t n = 0;
-    unsigned done = 0, i, v, loop = 0;
+    unsigned done = 0, loop = 0;
 
     (void)state;
     assert_non_null(stack);
@@ -256,12 +272,7 @@ static void ranges_against_brute(void **state)
             first = cm_rng_below(&rng, KEYS);
             len = 1;
         }
-        for (i = 0; i < len; i++)
-            want[i] = (uint64_t)brute_ref(stack, &n, first + i);
-        for (v = 0; v < 3; v++) {
-            assert_int_equal(az_sd_ref_range(v < 2 ? sd[v] : j1, first, len, depth), 0);
-            assert_memory_equal(depth, want, len * sizeof(*depth));
-        }
+        range_against_brute(sd, j1, stack, &n, first, len);
         done += (unsigned)len;
     }
     assert_true(az_sd_compactions(sd[1]) > 3);
@@ -281,12 +292,12 @@ static void chunks_against_brute(void **state)
 {
     enum { KEYS = 512, REFS = 40000 };
     static const uint64_t base[2] = {1u << 20, UINT64_MAX - 4 * KEYS};
-    uint64_t *stack = calloc(2 * (KEYS + 16), sizeof(*stack)), depth[16], want[16];
+    uint64_t *stack = calloc(2 * (KEYS + 16), sizeof(*stack));
     struct az_sd *sd[2] = {az_sd_new(AZ_SD_FENWICK), az_sd_new(AZ_SD_FENWICK)};
     struct az_sd *j1 = az_sd_new(AZ_SD_JUDY1);
     struct cm_rng rng;
     size_t n = 0;
-    unsigned done = 0, i, v;
+    unsigned done = 0;
 
     (void)state;
     assert_non_null(stack);
@@ -300,12 +311,7 @@ static void chunks_against_brute(void **state)
                                                 : cm_rng_below(&rng, KEYS - 16));
         uint64_t len = cm_rng_below(&rng, 3) ? 1 : 1 + cm_rng_below(&rng, 16);
 
-        for (i = 0; i < len; i++)
-            want[i] = (uint64_t)brute_ref(stack, &n, first + i);
-        for (v = 0; v < 3; v++) {
-            assert_int_equal(az_sd_ref_range(v < 2 ? sd[v] : j1, first, len, depth), 0);
-            assert_memory_equal(depth, want, len * sizeof(*depth));
-        }
+        range_against_brute(sd, j1, stack, &n, first, len);
         done += (unsigned)len;
     }
     assert_int_equal(az_sd_unique(sd[0]), n);
