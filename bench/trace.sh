@@ -3,8 +3,8 @@
 # bench/trace.sh - sfs_trace speed and sampling accuracy (the "sfs_trace"
 # section of docs/PERFORMANCE.md).  trace_bench generates two traces from a
 # seed at bench time (never committed; 87 and 85 MB of SPC text, deleted at
-# exit): the issue 15 trace (3.1 M records, 9.0 M references to 1.24 M
-# blocks of 4 KiB) and the large-footprint one of issue 22 (3.0 M records,
+# exit): the bench trace (3.1 M records, 9.0 M references to 1.24 M
+# blocks of 4 KiB) and the large-footprint one (3.0 M records,
 # 9.1 M references to 1.76 M blocks: the same Zipf, loop and cold mix, the
 # cold reads 8 KiB at random over 1 TiB).  On the first it times the parts
 # in one process: parsing alone, the JudyL floor, exact by record and by
@@ -17,13 +17,13 @@
 # best:
 #   stats (parsing plus constant work per record: the parse-only rate of the
 #   program), mrc exact on one thread and on two (reading overlapped), mrc
-#   --method judy1 (issue 15 trace only), and mrc --sample 0.001;
+#   --method judy1 (bench trace only), and mrc --sample 0.001;
 # with BASELINE=DIR (a bin directory of another build, e.g. main's), that
 # build's exact mrc on one and two threads runs in the same rounds, and the
 # ratios to it are printed.
 # Wall seconds are what a user waits (the second thread only helps when the
 # second core is free); CPU seconds are user + system.  RECORDS=N overrides
-# the issue 15 trace's size, SEEDS=N the seeds; BENCH_BUILD names the build
+# the bench trace's size, SEEDS=N the seeds; BENCH_BUILD names the build
 # directory.  The accuracy table alone: build/linux/bench/trace_bench
 # --accuracy FILE.spc RECORDS SEEDS [DISTANCE_RATE] (FILE.spc is written,
 # then analysed).
@@ -36,11 +36,11 @@ rounds=${ROUNDS:-3}
 bench_need "$build/bench/trace_bench" "$bin/sfs_trace"
 [ -z "${BASELINE:-}" ] || bench_need "$BASELINE/sfs_trace"
 [ -x /usr/bin/time ] || { echo "sfs_trace: /usr/bin/time missing (apt-get install time)"; exit 1; }
-echo "== the issue 15 trace, in process"
-"$build/bench/trace_bench" "$tmp/issue15.spc" "$records" "$seeds" || exit 1
-echo "== the large-footprint trace (issue 22), in process"
+echo "== the bench trace, in process"
+"$build/bench/trace_bench" "$tmp/bench.spc" "$records" "$seeds" || exit 1
+echo "== the large-footprint trace, in process"
 "$build/bench/trace_bench" --shape=footprint "$tmp/footprint.spc" 3000000 0 || exit 1
-for t in issue15 footprint; do
+for t in bench footprint; do
     ls -l "$tmp/$t.spc" | awk -v t=$t '{printf "%s trace file: %.1f MB\n", t, $5 / 1e6}'
     "$bin/sfs_trace" mrc "$tmp/$t.spc" -q --yaml "$tmp/$t.yaml" || exit 1
     sed -n 's/^references: //p' "$tmp/$t.yaml" >"$tmp/$t.refs"
@@ -68,7 +68,7 @@ run() {
 round=0
 while [ $round -lt "$rounds" ]; do
     round=$((round + 1))
-    for t in issue15 footprint; do
+    for t in bench footprint; do
         run $t stats "$bin/sfs_trace" stats --threads 1
         run $t exact-1-thread "$bin/sfs_trace" mrc --threads 1
         run $t exact-2-threads "$bin/sfs_trace" mrc --threads 2
@@ -80,7 +80,7 @@ while [ $round -lt "$rounds" ]; do
         run $t sample-0.001 "$bin/sfs_trace" mrc --sample 0.001
     done
 done
-for t in issue15 footprint; do
+for t in bench footprint; do
     echo "whole program, $t trace, $(cat "$tmp/$t.refs") references, best of $rounds" \
         "alternating rounds:"
     awk -v tr=$t -v refs="$(cat "$tmp/$t.refs")" '

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * trace_bench.c - the sfs_trace benchmark (bench/trace.sh): generates a
- * trace of one of two shapes (below: "issue15", the default, and
+ * trace of one of two shapes (below: "bench", the default, and
  * "footprint", the same mix over a 1.4 times larger footprint with the
  * cold reads at random over 1 TiB) from a Park-Miller seed, writes it to
  * the file named on the command line, and times, in one run on one core,
@@ -9,7 +9,7 @@
  * machine is shared):
  *   - parsing alone with the SPC reader (records/s);
  *   - the JudyL block map alone, one entry per block, as the analysis had
- *     it before issue 22 (the floor of a map per block);
+ *     it before the map went by chunks (the floor of a map per block);
  *   - exact, JudyL + Fenwick, fed record by record (az_mrc_record: the
  *     blocks of a record as one range) and reference by reference
  *     (az_mrc_ref: the same analysis without the range ideas);
@@ -62,11 +62,11 @@ struct rec {
     uint64_t first;
 };
 
-/* The two shapes.  "issue15": 60 % Zipf 0.9 over 400 000 pages (4 KiB),
+/* The two shapes.  "bench": 60 % Zipf 0.9 over 400 000 pages (4 KiB),
  * 25 % a 50 000-block loop of 32 KiB records, 15 % cold 8 KiB reads of
  * blocks never seen before, laid out in order; 4 ASUs; 3.1 M records give
- * 9.0 M references to 1.24 M blocks.  "footprint" (issue 22: the exact
- * curve slowed on a large footprint): the same mix, but Zipf 0.9 over
+ * 9.0 M references to 1.24 M blocks.  "footprint" (the exact curve was
+ * slow on a large footprint): the same mix, but Zipf 0.9 over
  * 1 000 000 pages and the cold reads 8 KiB at a random 512-byte sector of
  * a 1 TiB unit (mostly 3 blocks of 4 KiB, scattered over 2^28 of them);
  * 3.0 M records give 9.09 M references to 1.76 M blocks. */
@@ -83,7 +83,7 @@ struct shape {
 };
 
 static const struct shape shapes[] = {
-    {"issue15", 3100000, 400000, 0},
+    {"bench", 3100000, 400000, 0},
     {"footprint", 3000000, 1000000, 1},
 };
 
@@ -367,7 +367,7 @@ int main(int argc, char **argv)
     }
     if (argc < 2 || argv[1][0] == '-') {
         fprintf(stderr, "usage: trace_bench [--accuracy | --generate] "
-                        "[--shape=issue15|footprint] FILE.spc [RECORDS [SEEDS "
+                        "[--shape=bench|footprint] FILE.spc [RECORDS [SEEDS "
                         "[DISTANCE_RATE]]]\n");
         return 2;
     }
