@@ -21,7 +21,7 @@
  *     0 = the default);
  * and checks that the exact methods give identical histograms.  Times are
  * CPU seconds.  --generate only writes the trace (for the whole-program
- * runs of bench/trace.sh).  Nothing here decides pass or fail (style.md
+ * runs of bench/trace.sh).  Nothing here decides pass or fail (docs/STYLE.md
  * 2.9); the figures go to docs/PERFORMANCE.md.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * stackdist.c - exact LRU stack distances (decisions.md D12) with Judy as
+ * stackdist.c - exact LRU stack distances (docs/DECISIONS.md D12) with Judy as
  * the application note describes: the "time" of a reference is its sequence
  * number, a JudyL array maps each block key to the time of its last
  * reference, and the depth of a reference is the number of live last-use
@@ -24,7 +24,7 @@
  *  docs/PERFORMANCE.md for the measured ratio.
  *
  * A record's blocks come as one range (az_sd_ref_range), which the Fenwick
- * method exploits (issue 15, each kept because bench/trace.sh showed it):
+ * method exploits (each kept because bench/trace.sh showed it faster):
  *  - when the previous times of consecutive blocks are close (a run read
  *    again in order), the rank of each is the previous block's rank plus the
  *    live bits in between: a few popcounts instead of a tree walk;
@@ -32,13 +32,13 @@
  *    the same two groups) are collected per group and applied once;
  *  - the axis makes room for the whole range before it starts, so that no
  *    renumbering happens inside one.
- * On a trace with a large footprint (1.76 M blocks, a third of them read at
+ * On a trace with a large footprint (1.76 M blocks, three quarters of them read at
  * random over 1 TiB) the JudyL lookups and inserts, one per block, were
  * most of the time; so the map is keyed by chunks of CHUNK consecutive
  * blocks (one lookup per chunk a record touches), a chunk with a single
  * block referenced keeps that block's time in the map itself, and the
  * axis is kept 8 times the live count, not 4 (renumbering walked the map
- * a dozen times on that trace; bench/trace.sh, docs/PERFORMANCE.md).
+ * 7 times on that trace; bench/trace.sh, docs/PERFORMANCE.md).
  * popcount is compiled twice (x86-64): with the POPCNT instruction when the
  * CPU has it, else the portable builtin, chosen when a stack is made.
  */
