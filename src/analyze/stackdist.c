@@ -32,9 +32,9 @@
  *    the same two groups) are collected per group and applied once;
  *  - the axis makes room for the whole range before it starts, so that no
  *    renumbering happens inside one.
- * On a trace with a large footprint (1.76 M blocks, three quarters of them read at
- * random over 1 TiB) the JudyL lookups and inserts, one per block, were
- * most of the time; so the map is keyed by chunks of CHUNK consecutive
+ * On a trace with a large footprint (1.76 M blocks, three quarters of
+ * them read at random over 1 TiB) the JudyL lookups and inserts, one per
+ * block, were most of the time; so the map is keyed by chunks of CHUNK consecutive
  * blocks (one lookup per chunk a record touches), a chunk with a single
  * block referenced keeps that block's time in the map itself, and the
  * axis is kept 8 times the live count, not 4 (renumbering walked the map
