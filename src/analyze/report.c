@@ -515,10 +515,15 @@ void az_stats_table(FILE *out, const struct az_source *src, const struct az_stat
     for (i = 0; tr_masta_string(src->reader, i); i++)
         fprintf(out, "%-22s %s\n", i ? "" : "metadata", tr_masta_string(src->reader, i));
     fprintf(out, "\nrequest sizes\n%16s %14s\n", "size_le", "records");
-    for (i = 0; i < AZ_SIZE_BUCKETS; i++)
+    for (i = 0; i < AZ_SIZE_BUCKETS - 1; i++)
         if (s->size_hist[i])
             fprintf(out, "%16" PRIu64 " %14" PRIu64 "\n", az_size_bucket_max(i),
                     s->size_hist[i]);
+    if (s->size_hist[i]) { /* the last bucket has no upper bound */
+        char over[24];
+        snprintf(over, sizeof(over), "> %" PRIu64, az_size_bucket_max(i - 1));
+        fprintf(out, "%16s %14" PRIu64 "\n", over, s->size_hist[i]);
+    }
     fprintf(out, "\nunits\n%-24s %10s %10s %10s %16s %16s %10s\n", "unit", "records",
             "reads", "writes", "bytes_read", "bytes_written", "seq_frac");
     for (u = 0; u < s->nunits; u++) {
@@ -593,7 +598,10 @@ void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
         if (!s->size_hist[i])
             continue;
         cm_yaml_map_begin(y);
-        cm_yaml_kv_uint(y, "le", az_size_bucket_max(i));
+        if (i < AZ_SIZE_BUCKETS - 1)
+            cm_yaml_kv_uint(y, "le", az_size_bucket_max(i));
+        else /* no upper bound */
+            cm_yaml_kv_uint(y, "gt", az_size_bucket_max(i - 1));
         cm_yaml_kv_uint(y, "count", s->size_hist[i]);
         cm_yaml_map_end(y);
     }

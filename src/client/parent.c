@@ -133,7 +133,8 @@ static void describe_exit(struct cl_parent *p, unsigned k, int status, const cha
                 WEXITSTATUS(status));
     else if (WIFSIGNALED(status))
         cm_errf(p->last_error, sizeof(p->last_error),
-                "child %u (pid %ld) %s: killed by %s", k, (long)p->procs[k].pid, why,
+                "child %u (pid %ld) %s: killed by signal %d (%s)", k,
+                (long)p->procs[k].pid, why, WTERMSIG(status),
                 strsignal(WTERMSIG(status)));
     else
         cm_errf(p->last_error, sizeof(p->last_error), "child %u (pid %ld) %s", k,

@@ -70,7 +70,7 @@ int pr_spawn(struct pr_proc *p, char *const *argv, int out_fd, char *const *env,
              char *err, size_t errlen);
 /* Reaps p without blocking; 1 when it has exited. */
 int pr_proc_poll(struct pr_proc *p);
-/* "exit status 3", "killed by Terminated". */
+/* "exit status 3", "killed by signal 15 (Terminated)". */
 void pr_status_text(int status, char *buf, size_t len);
 /* Stops every process of procs[0..n): closes their stdin, waits up to
  * grace_ms for them to end by themselves, then SIGCONT + SIGTERM to their

@@ -39,6 +39,10 @@ static const struct cm_opt sv_opts[] = {
      SV_MAX_CONNECTIONS, NULL, "N",
      "TCP connections at once; beyond, the one idle the longest is closed.", NULL, NULL,
      0, CM_EXIT_USAGE},
+    {0, "max-buffer-mb", NULL, CM_OPT_INT, F(max_buffer_mb), NULL, 1, 1048576, "MiB", "N",
+     "Buffers all TCP connections may pin; beyond, those pinning the most while not "
+     "reading are closed. Default 1/32 of the memory, at least 64.",
+     NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "idle-timeout", NULL, CM_OPT_INT, F(idle_timeout_s), "300", 0, 86400, "s", "SEC",
      "Close TCP connections idle this long; 0 = never.", NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "register", NULL, CM_OPT_FLAG, F(cfg.register_rpcbind), NULL, 0, 1, NULL, NULL,
@@ -127,6 +131,7 @@ static int finish(struct sv_options *o, char *err, size_t errlen)
     cfg->nfs_port = (uint16_t)o->nfs_port;
     cfg->mount_port = (uint16_t)o->mount_port;
     cfg->idle_timeout_s = (unsigned)o->idle_timeout_s;
+    cfg->max_buffer_bytes = (uint64_t)o->max_buffer_mb << 20;
     cfg->fault.exit_after = (uint64_t)o->exit_after;
     cfg->stats_file = o->stats_file[0] ? o->stats_file : NULL;
     cfg->echo = echo;
@@ -148,8 +153,10 @@ int sv_options_parse(struct sv_options *o, int argc, char **argv, char *err,
 
     memset(o, 0, sizeof(*o));
     sv_config_defaults(&o->cfg);
+    o->max_buffer_mb = (int)(o->cfg.max_buffer_bytes >> 20);
     /* The table's defaults always parse (a unit test checks it); --max-bytes
-     * has none there and keeps sv_config_defaults' memory-based one. */
+     * and --max-buffer-mb have none there and keep sv_config_defaults'
+     * memory-based ones. */
     rc = cm_opt_defaults(sv_opts, CM_ARRAY_LEN(sv_opts), o, o->src, err, errlen);
     if (rc < 0)
         return rc;
