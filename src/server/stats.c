@@ -36,7 +36,12 @@ static const struct cm_field conn_fields[] = {
     CONN(accepted),          CONN(open),         CONN(closed_idle),
     CONN(evicted),           CONN(throttled),    CONN(buffer_bytes),
     CONN(buffer_bytes_peak), CONN(delayed_lost), CONN(closed_no_memory),
+    CONN(buffer_limit),      CONN(shed),         CONN(shed_bytes),
 };
+/* every connection counter is a row: a counter added without one fails here */
+_Static_assert(sizeof(struct sv_conn_stats) ==
+                   CM_ARRAY_LEN(conn_fields) * sizeof(uint64_t),
+               "a counter of struct sv_conn_stats is missing from conn_fields");
 
 /* One group of core_fields as a mapping of its own (key) or, for "",
  * entries of the mapping being written. */
