@@ -190,8 +190,9 @@ static void per_op_list(FILE *out, const struct ld_stats *s, size_t field)
     }
 }
 
-static void details_calls(FILE *out, const struct ld_stats *s)
+static void details_calls(FILE *out, const struct ld_report_in *in)
 {
+    const struct ld_stats *s = in->stats;
     const struct ld_opstat *t = &s->op[NF_OP_TOTAL];
     unsigned k;
 
@@ -258,13 +259,13 @@ static void details_pacing(FILE *out, const struct ld_report_in *in)
 {
     const struct ld_stats *s = in->stats;
     uint32_t n = s->nchildren ? s->nchildren : 1;
-    double max_lag = (double)s->max_lag_ns / 1e9;
+    double max_lag = (double)s->max_lag_ns / 1e9, behind = (double)s->behind_ns / 1e9 / n;
 
     if (in->cfg->pace_mode == LD_PACE_SFS) {
         fprintf(out,
                 "PACING: %.2f s behind schedule (mean of %u processes), largest lag %.3f "
                 "s, %" PRIu64 " sleeps skipped to catch up\n",
-                (double)s->behind_ns / 1e9 / n, n, max_lag, s->catchup_skips);
+                behind, n, max_lag, s->catchup_skips);
     } else {
         const struct ld_opstat *t = &s->op[NF_OP_TOTAL];
         double lag_resp = t->good ? (t->sum_ms + s->lag_calls_ms) / (double)t->good : 0;
@@ -285,6 +286,14 @@ static void details_pacing(FILE *out, const struct ld_report_in *in)
                 "WARNING: a process fell %.3f s behind its schedule (more than 1 s): the "
                 "server stalled or the client could not keep up\n",
                 max_lag);
+    /* a server slower than the request: each request is a little late,
+     * none by much, and the time behind adds up */
+    if (in->cfg->pace_mode == LD_PACE_SFS && behind > 1.0)
+        fprintf(out,
+                "WARNING: the processes ended %.2f s behind their schedule on average "
+                "(more than 1 s): the server could not keep up with the requested load, "
+                "or the client could not\n",
+                behind);
 }
 
 void ld_report_sfs_lines(FILE *out, const struct ld_report_in *in)
@@ -295,7 +304,7 @@ void ld_report_sfs_lines(FILE *out, const struct ld_report_in *in)
 
 void ld_report_details(FILE *out, const struct ld_report_in *in)
 {
-    details_calls(out, in->stats);
+    details_calls(out, in);
     if (in->work->lines)
         in->work->lines(out, in);
     fprintf(out, "%s\n", RULE);

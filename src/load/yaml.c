@@ -190,6 +190,13 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     for (i = 0; v && i < v->nlines; i++)
         cm_yaml_str(y, v->line[i]);
     cm_yaml_seq_end(y);
+    /* each reason once, in plain words */
+    cm_yaml_key(y, "reasons");
+    cm_yaml_seq_begin(y);
+    for (i = 0; v && i < v->nlines; i++)
+        if (ld_validity_new_words(v, i))
+            cm_yaml_str(y, v->words[i]);
+    cm_yaml_seq_end(y);
     cm_yaml_map_end(y);
 
     cm_yaml_key(y, "pacing");
@@ -205,6 +212,8 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
                       (double)s->dropped_ns / 1e9 / (s->nchildren ? s->nchildren : 1), 3);
     cm_yaml_kv_double(y, "largest_lag_s", (double)s->max_lag_ns / 1e9, 3);
     cm_yaml_kv_bool(y, "lag_over_1s", s->max_lag_ns > 1000000000ull);
+    cm_yaml_kv_bool(y, "behind_over_1s",
+                    s->behind_ns > 1000000000ull * (s->nchildren ? s->nchildren : 1));
     cm_yaml_map_end(y);
 
     yaml_realised(y, s);
