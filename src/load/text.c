@@ -208,6 +208,14 @@ static void details_calls(FILE *out, const struct ld_report_in *in)
         fputc(')', out);
     }
     fputc('\n', out);
+    if (t->jukebox) {
+        fprintf(out, "JUKEBOX RETRIES: %" PRIu64 " (", t->jukebox);
+        per_op_list(out, s, offsetof(struct ld_opstat, jukebox));
+        fprintf(out,
+                "), each sent again %d ms after the server's JUKEBOX; a call's time "
+                "runs from its first send to its final reply\n",
+                in->cfg->jukebox_delay_ms);
+    }
     if (t->unexpected) {
         const char *sep = "";
 

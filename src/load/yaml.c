@@ -165,6 +165,7 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_uint(y, "failed_calls", s->op[NF_OP_TOTAL].bad);
     cm_yaml_kv_uint(y, "late_calls", s->op[NF_OP_TOTAL].late);
     cm_yaml_kv_uint(y, "retransmitted_calls", s->op[NF_OP_TOTAL].retrans);
+    cm_yaml_kv_uint(y, "jukebox_retries", s->op[NF_OP_TOTAL].jukebox);
     cm_yaml_kv_uint(y, "unexpected_nfs_errors", s->op[NF_OP_TOTAL].unexpected);
     counters(y, s, "results");
     cm_yaml_kv_str(y, "ended_early",

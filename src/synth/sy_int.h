@@ -266,6 +266,9 @@ int sy_op_request(struct sy_child *c, int op);
 /* The biod callbacks of a child (data = the struct sy_child). */
 int sy_op_prepare(struct sy_slot *s, uint32_t i, void *data);
 void sy_op_done(struct sy_slot *s, void *data);
+/* Nonzero when a v3 reply is NFS3ERR_JUKEBOX: the server is busy, and the
+ * call goes out again after --jukebox-delay (biod.h). */
+int sy_op_busy(const struct sy_slot *s, void *data);
 
 /* ---- dump.c: the -z raw dump (docs/SFS30.md §16.6) ------------------------------ */
 
