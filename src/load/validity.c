@@ -209,10 +209,8 @@ static void check_counters(const struct ld_report_in *in, struct ld_validity *v)
             add_line(v, LD_INV_MIX_MISSED,
                      "INVALID RUN, %s target %d%% actual %.1f%% Op mix missed",
                      nf_op_name(op), f.target, f.actual);
-            words(v,
-                  "%s %.1f %% of the calls for a target of %d %% (SFS allows 1.5 points "
-                  "either way)",
-                  nf_op_name(op), f.actual, f.target);
+            words(v, "%s %.1f %% of the calls (target %d %% +- 1.5)", nf_op_name(op),
+                  f.actual, f.target);
         }
     }
     load_missed(in, v);
