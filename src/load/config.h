@@ -89,6 +89,7 @@ struct ld_config {
     int trace_stable;             /* --stable: enum ld_trace_stable */
     int trace_lenient;            /* --lenient: skip and count bad records */
     int nclients;                 /* --clients: clients sharing the trace */
+    int64_t trace_max_blocks;     /* --max-record-blocks: longest record, 4 KiB blocks */
 
     /* -c (SFS 2.0's call count): accepted by the parser only to be rejected
      * with "no longer supported" (exit CM_EXIT_SFS_CALLS). */

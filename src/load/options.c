@@ -157,6 +157,11 @@ static const struct cm_opt ld_opts[] = {
      "Wait before sending again a call the server answered NFS3ERR_JUKEBOX (the Linux "
      "client waits 5 s).",
      NULL, NULL, 0, CM_EXIT_SFS_JUKEBOX_DELAY},
+    {0, "max-record-blocks", "TRACE_MAX_RECORD_BLOCKS", CM_OPT_I64, F(trace_max_blocks),
+     "16777216", 1, 281474976710656.0, "blocks", "N",
+     "Longest trace record replayed, in 4 KiB blocks as sfs_trace counts them: a longer "
+     "one is an error (skipped and counted with --lenient).",
+     NULL, NULL, 0, CM_EXIT_SFS_MAX_RECORD_BLOCKS},
 };
 
 const struct cm_opt *ld_options_table(size_t *n)

@@ -53,6 +53,10 @@ struct ld_report_ops {
     void (*section)(FILE *out, const struct ld_report_in *in);
     /* Its keys at the end of the YAML results' mapping. */
     void (*yaml)(struct cm_yaml *y, const struct ld_report_in *in);
+    /* The duration its calls are counted over (the throughput, the test
+     * time), in ns; 0 or NULL: the mean of the processes' run times
+     * (SFS's, every process running the whole time). */
+    uint64_t (*duration_ns)(const struct ld_report_in *in);
 };
 
 /* The SFS 3.0 mix's part: -l's load, the target mix, the rules of docs/SFS30.md §17.1
