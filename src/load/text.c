@@ -76,6 +76,8 @@ void ld_report_params(FILE *out, const struct ld_report_in *in)
  * same widths as the numbers below them. */
 #define HDR_FMT "%-12s%7s%7s%8s%7s%9s%9s%12s%7s\n"
 #define ROW_FMT "%-12s%6d%%%6.1f%%%8" PRIu64 "%7" PRIu64 "%9.2f%9.2f%12.2f%6.1f%%\n"
+#define ROW_NO_TARGET_FMT                                                                \
+    "%-12s%7s%6.1f%%%8" PRIu64 "%7" PRIu64 "%9.2f%9.2f%12.2f%6.1f%%\n"
 
 static void op_table(FILE *out, const struct ld_report_in *in)
 {
@@ -97,8 +99,12 @@ static void op_table(FILE *out, const struct ld_report_in *in)
         ld_report_op_figures(in, op, &f);
         if (in->agg && f.target == 0 && f.good == 0 && f.bad == 0)
             continue; /* the aggregate drops unused ops (docs/SFS30.md §11) */
-        fprintf(out, ROW_FMT, nf_op_name(op), f.target, f.actual, f.success, f.errors,
-                f.mean, f.stddev, f.ci, f.pct_time);
+        if (in->work->flags & LD_REPORT_MIX)
+            fprintf(out, ROW_FMT, nf_op_name(op), f.target, f.actual, f.success, f.errors,
+                    f.mean, f.stddev, f.ci, f.pct_time);
+        else /* no target mix (a trace's calls): "-" in the Target column */
+            fprintf(out, ROW_NO_TARGET_FMT, nf_op_name(op), "-", f.actual, f.success,
+                    f.errors, f.mean, f.stddev, f.ci, f.pct_time);
     }
     fprintf(out, "%s\n", RULE);
 }
@@ -138,7 +144,8 @@ static void summary(FILE *out, const struct ld_report_in *in)
     fprintf(out, "%s PROTOCOL\n", in->cfg->tcp ? "TCP" : "UDP");
     if (!agg)
         fprintf(out, "FAST CALLS: %" PRIu64 "\n", t->fast);
-    fprintf(out, "NFS MIXFILE: %s\n", mixname);
+    if (in->work->flags & LD_REPORT_MIX) /* a workload without a target mix has none */
+        fprintf(out, "NFS MIXFILE: %s\n", mixname);
     if (!(in->work->flags & LD_REPORT_LOAD)) { /* a trace's rate, not -l's */
         char req[128];
 
