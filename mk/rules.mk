@@ -20,7 +20,7 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 CPPFLAGS := -Isrc -I$(GEN) -I/usr/include/tirpc -D_DEFAULT_SOURCE
 CFLAGS   := -std=c11 $(COPT) $(WARN) $(CFLAGS_EXTRA) -MMD -MP
 LDFLAGS  := $(LDFLAGS_EXTRA) -Wl,--as-needed
-LIBS     := -ltirpc -lnfs -lJudy -lyaml -lm
+LIBS     := -ltirpc -lnfs -lJudy -lyaml -lpcap -lm
 
 # rpcgen output: NFSv2 and MOUNT v1 from the system .x files, NFSv3 and
 # MOUNT v3 from our own (decisions.md D2).  Generated code only gets the
@@ -47,8 +47,9 @@ DEPS_validate := validate nfs rpc common
 DEPS_load    := load validate trace nfs rpc common
 DEPS_prime   := prime load validate trace nfs rpc common
 # trace stays below load: the replay engine (src/load/replay*.c) reads traces.
-DEPS_trace   := trace common
-DEPS_analyze := analyze trace common
+# The NFS trace readers decode with the nfs layer's tables and XDR.
+DEPS_trace   := trace nfs rpc common
+DEPS_analyze := analyze trace nfs rpc common
 DEPS_server  := server nfs rpc common
 DEPS_all     := $(LAYERS)
 # Programs and the layer they sit on (default: all layers).
