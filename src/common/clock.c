@@ -15,6 +15,11 @@ uint64_t cm_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t cm_now_ms(void)
+{
+    return cm_now_ns() / 1000000u;
+}
+
 void cm_wall_time(uint32_t *sec, uint32_t *nsec)
 {
     struct timespec ts;

@@ -58,6 +58,8 @@ int cm_report_nomem(FILE *diag, const char *name, char *err, size_t errlen);
 
 /* CLOCK_MONOTONIC in nanoseconds.  Never goes back; not wall time. */
 uint64_t cm_now_ns(void);
+/* The same clock in milliseconds: phase deadlines and timeouts. */
+uint64_t cm_now_ms(void);
 /* CLOCK_REALTIME split into seconds and nanoseconds, for NFS times. */
 void cm_wall_time(uint32_t *sec, uint32_t *nsec);
 
