@@ -152,7 +152,8 @@ struct tr_nfs_event {
     uint32_t stable;   /* WRITE: stable_how3 (v2: FILE_SYNC); CREATE: createmode3 */
     uint32_t access;   /* ACCESS: the bits asked (reply: res_access) */
     struct tr_nfs_attr sattr; /* SETATTR, CREATE, MKDIR, SYMLINK, MKNOD: the
-                                 attributes set (size: a truncation) */
+                                 attributes set (size: a truncation); MKNOD's
+                                 object type in sattr.type (TR_NFS_A_TYPE) */
 
     /* the reply (TR_NFS_F_REPLY) */
     uint32_t status;             /* nfsstat3 (v2 shares the numbers); MNT: mountstat */
