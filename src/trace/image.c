@@ -578,7 +578,8 @@ static int remove_(struct tr_nfs_image *img, uint32_t dir, const struct tr_nfs_e
 
 static int nfs_event(struct tr_nfs_image *img, const struct tr_nfs_event *ev)
 {
-    int reply = (ev->flags & TR_NFS_F_REPLY) != 0, ok = reply && ev->status == 0;
+    int reply = (ev->flags & TR_NFS_F_REPLY) != 0;
+    int ok = reply && ev->rpc_status == TR_NFS_RPC_SUCCESS && ev->status == 0;
     /* a namespace call the capture has no reply for is assumed done */
     int done = ok || !reply;
     uint32_t o = TR_NFS_NONE_ID, o2 = TR_NFS_NONE_ID, res = TR_NFS_NONE_ID;
@@ -725,11 +726,10 @@ int tr_nfs_image_event(struct tr_nfs_image *img, const struct tr_nfs_event *ev)
     if (img->finished)
         return -EINVAL;
     img->counts.events++;
-    if (ev->flags & TR_NFS_F_NO_CALL)
-        return 0; /* a reply alone: its call's handles are unknown */
     if (ev->prog == TR_NFS_PROG_MOUNT) {
         /* MNT (procedure 1 in MOUNT v1 and v3): the export and its root */
-        if (ev->proc != 1 || !(ev->flags & TR_NFS_F_REPLY) || ev->status != 0)
+        if (ev->proc != 1 || !(ev->flags & TR_NFS_F_REPLY) ||
+            ev->rpc_status != TR_NFS_RPC_SUCCESS || ev->status != 0)
             return 0;
         if (obj_of_fh(img, &ev->res_fh, &root) < 0)
             return -ENOMEM;

@@ -432,7 +432,8 @@ static void roots_and_orphans(void **state)
 }
 
 /* A name that comes to name another object with no traced call; a name
- * in a directory the trace created; "." and ".."; a reply without call. */
+ * in a directory the trace created; "." and ".."; a call the server
+ * refused at the RPC level. */
 static void untraced_changes(void **state)
 {
     struct tr_nfs_image *img = tr_nfs_image_new();
@@ -449,7 +450,8 @@ static void untraced_changes(void **state)
     feed(img, &e);
     lookup(img, 40, 4, "inside", 5, TR_NFS_REG, 1);
     e = ev(NF_OP_REMOVE, 50, 1);
-    e.flags = TR_NFS_F_REPLY | TR_NFS_F_NO_CALL;
+    e.name = "a";
+    e.rpc_status = TR_NFS_RPC_GARBAGE_ARGS; /* refused: nothing removed */
     feed(img, &e);
     assert_int_equal(tr_nfs_image_finish(img), 0);
     assert_int_equal(tr_nfs_image_counts(img)->untraced_names, 2);
