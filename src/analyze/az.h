@@ -175,6 +175,9 @@ struct az_mrc_opts {
     /* the distance sample's rate (mrc.c): 0 = sample_rate x
      * AZ_DISTANCE_FACTOR, at most 1 */
     double distance_rate;
+    /* bits of the (unit, block) key that number the unit: 0 =
+     * AZ_KEY_UNIT_BITS; an NFS trace's files need more (AZ_KEY_NFS_UNIT_BITS) */
+    unsigned unit_bits;
 };
 #define AZ_MAX_RECORD_BLOCKS (1ull << 24) /* 64 GiB at 4 KiB */
 
@@ -283,6 +286,9 @@ static inline uint64_t az_key(uint32_t unit, uint64_t block)
 {
     return (uint64_t)unit << AZ_KEY_BLOCK_BITS | block;
 }
+/* The key split of NFS traces: 2^32 files of 2^32 blocks (16 TiB at
+ * 4 KiB). */
+#define AZ_KEY_NFS_UNIT_BITS 32
 /* SHARDS's spatial hash: splitmix64 (the constant added first keeps key 0,
  * often the hottest block, from hashing to 0 and always being sampled). */
 static inline uint64_t az_hash(uint64_t x)
@@ -354,6 +360,13 @@ struct az_source {
     const struct cm_opt *opts;
     size_t nopts;
     const void *cfg;
+    /* a trace without a block-trace reader (reader NULL: an NFS trace,
+     * nfs_cli.c): its format, its units' names and its reader section in
+     * the YAML, through data */
+    const char *format;
+    const char *(*unit_name)(const void *data, uint32_t unit, char *buf, size_t len);
+    void (*reader_yaml)(struct cm_yaml *y, const void *data);
+    const void *data;
 };
 
 /* Cache sizes: the list given, or powers of two up to the footprint. */

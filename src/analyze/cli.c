@@ -19,6 +19,7 @@
 #include "common/alloc.h"
 #include "analyze/az.h"
 #include "analyze/cli.h"
+#include "analyze/cli_int.h"
 #include "common/plot.h"
 
 #define MAX_PRINTED 20
@@ -45,7 +46,8 @@ static const struct cm_opt_enum methods[] = {
 
 static const struct cm_opt common_rows[] = {
     ROW_STR(0, "format", format, "auto", "FORMAT",
-            "Trace format: auto (from the content), spc, masta or sysio."),
+            "Trace format: auto (from the content), spc, masta or sysio (block traces), "
+            "pcap, pcapng or nfsdump (NFS traces)."),
     ROW_FLAG("lenient", lenient, "Skip and count malformed records instead of failing."),
     ROW_NUM(CM_OPT_I64, "lba-size", lba_size, "512", 1, 4294967295.0, "bytes", "N",
             "Bytes per SPC LBA."),
@@ -116,6 +118,10 @@ static const struct cmd cmds[] = {
      "exact LRU stack distances and the miss-ratio curve (or a SHARDS sample)",
      {block_rows, mrc_rows, NULL},
      {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(mrc_rows), 0}},
+    {"image",
+     "NFS traces: the file-system image the trace implies (objects, names, sizes)",
+     {NULL, NULL, NULL},
+     {0, 0, 0}},
     {"convert",
      "MaStA and sysio (or SPC) to SPC text",
      {convert_rows, NULL, NULL},
@@ -145,6 +151,38 @@ static void compose(struct az_cli *c, const struct cmd *cmd)
             c->rows[c->nrows++] = cmd->rows[i][j];
 }
 
+/* The formats of NFS traces (the trace layer's tr_nfs readers). */
+static int nfs_format(const char *f)
+{
+    return strcmp(f, "pcap") == 0 || strcmp(f, "pcapng") == 0 ||
+           strcmp(f, "nfsdump") == 0;
+}
+
+/* Whether c's trace is an NFS trace: its --format, or with auto a capture's
+ * magic number, or text that no block trace format takes (the nfsdump
+ * reader then says what is wrong with it).  Standard input is a block
+ * trace unless --format says otherwise. */
+static int is_nfs_trace(const struct az_cli *c)
+{
+    unsigned char buf[4096];
+    size_t n;
+    FILE *fp;
+
+    if (strcmp(c->format, "auto") != 0)
+        return nfs_format(c->format);
+    if (strcmp(c->trace, "-") == 0 || !(fp = fopen(c->trace, "rb")))
+        return 0; /* the block reader reports what is wrong */
+    n = fread(buf, 1, sizeof(buf), fp);
+    fclose(fp);
+    if (n >= 4 && (memcmp(buf, "\xd4\xc3\xb2\xa1", 4) == 0 ||
+                   memcmp(buf, "\xa1\xb2\xc3\xd4", 4) == 0 ||
+                   memcmp(buf, "\x4d\x3c\xb2\xa1", 4) == 0 ||
+                   memcmp(buf, "\xa1\xb2\x3c\x4d", 4) == 0 ||
+                   memcmp(buf, "\x0a\x0d\x0d\x0a", 4) == 0))
+        return 1;
+    return n > 0 && !tr_probe(buf, n) && buf[0] >= 0x20;
+}
+
 static int has_suffix(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
@@ -160,11 +198,11 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
 
     memset(c, 0, sizeof(*c));
     if (argc < 2)
-        return cm_errf(err, errlen, "missing command (stats, mrc or convert)");
+        return cm_errf(err, errlen, "missing command (stats, mrc, image or convert)");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
         return AZ_CLI_HELP;
     if (!(cmd = find_cmd(argv[1])))
-        return cm_errf(err, errlen, "unknown command '%s' (stats, mrc or convert)",
+        return cm_errf(err, errlen, "unknown command '%s' (stats, mrc, image or convert)",
                        argv[1]);
     c->cmd = cmd->name;
     compose(c, cmd);
@@ -177,9 +215,13 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
         return AZ_CLI_HELP;
     if (rc < 0)
         return -EINVAL;
-    if (strcmp(c->format, "auto") != 0 && !tr_find_format(c->format))
-        return cm_errf(err, errlen,
-                       "--format: '%s' is not one of auto, spc, masta, sysio", c->format);
+    if (strcmp(c->format, "auto") != 0 && !tr_find_format(c->format) &&
+        !nfs_format(c->format))
+        return cm_errf(
+            err, errlen,
+            "--format: '%s' is not one of auto, spc, masta, sysio, pcap, pcapng, "
+            "nfsdump",
+            c->format);
     if (first != argc - 2)
         return cm_errf(err, errlen, "%s: expected exactly one TRACE argument", c->cmd);
     c->trace = argv[argc - 1];
@@ -198,9 +240,12 @@ void az_cli_help(FILE *out, const char *name)
     struct az_cli c;
     size_t i;
 
-    fprintf(out, "usage: sfs_trace stats|mrc|convert TRACE [options]   (TRACE may be -)\n"
-                 "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
-                 "or sysio trace.\n");
+    fprintf(out,
+            "usage: sfs_trace stats|mrc|image|convert TRACE [options]   (TRACE may be "
+            "-)\n"
+            "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
+            "or sysio trace,\nor an NFS trace (a pcap/pcapng capture or nfsdump "
+            "text).\n");
     for (i = 0; i < CM_ARRAY_LEN(cmds); i++) {
         if (only && only != &cmds[i])
             continue;
@@ -217,14 +262,9 @@ void az_cli_help(FILE *out, const char *name)
 
 /* ---- running ------------------------------------------------------------ */
 
-struct warn_state {
-    FILE *diag;
-    unsigned long n;
-};
-
-static void on_warning(void *data, const char *msg)
+void az__cli_warning(void *data, const char *msg)
 {
-    struct warn_state *w = data;
+    struct az__warn_state *w = data;
 
     if (w->n++ < MAX_PRINTED)
         fprintf(w->diag, "%s\n", msg);
@@ -232,8 +272,7 @@ static void on_warning(void *data, const char *msg)
         fprintf(w->diag, "sfs_trace: further warnings are only counted\n");
 }
 
-/* Opens the YAML output, or says why not (NULL). */
-static struct cm_yaml *yaml_begin(const struct az_cli *c, FILE *diag)
+struct cm_yaml *az__cli_yaml_begin(const struct az_cli *c, FILE *diag)
 {
     char err[CM_ERR_LEN];
     struct cm_yaml *y = cm_yaml_open(c->yaml, err, sizeof(err));
@@ -243,8 +282,7 @@ static struct cm_yaml *yaml_begin(const struct az_cli *c, FILE *diag)
     return y;
 }
 
-/* Closes (atomically renames) the YAML output: an AZ_EXIT_* code. */
-static int yaml_end(struct cm_yaml *y, FILE *diag)
+int az__cli_yaml_end(struct cm_yaml *y, FILE *diag)
 {
     char err[CM_ERR_LEN];
 
@@ -258,7 +296,8 @@ static int yaml_end(struct cm_yaml *y, FILE *diag)
 static int run_stats(struct az_cli *c, struct tr_reader *r, uint64_t bs, FILE *out,
                      FILE *diag)
 {
-    struct az_source src = {c->trace, r, c->rows, c->nrows, c};
+    struct az_source src = {
+        .file = c->trace, .reader = r, .opts = c->rows, .nopts = c->nrows, .cfg = c};
     char err[CM_ERR_LEN];
     struct az_stats s;
     int code = AZ_EXIT_OK;
@@ -271,22 +310,22 @@ static int run_stats(struct az_cli *c, struct tr_reader *r, uint64_t bs, FILE *o
     if (code == AZ_EXIT_OK && !c->quiet)
         az_stats_table(out, &src, &s);
     if (code == AZ_EXIT_OK && c->yaml[0]) {
-        struct cm_yaml *y = yaml_begin(c, diag);
+        struct cm_yaml *y = az__cli_yaml_begin(c, diag);
         if (!y)
             code = AZ_EXIT_INPUT;
         else {
             az_stats_yaml(y, &src, &s);
-            code = yaml_end(y, diag);
+            code = az__cli_yaml_end(y, diag);
         }
     }
     az_stats_free(&s);
     return code;
 }
 
-static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t *sizes,
-                   size_t n, FILE *out, FILE *diag)
+int az__cli_mrc(struct az_cli *c, const struct az_source *src, az__mrc_feed_fn feed,
+                void *data, unsigned unit_bits, uint64_t bs, uint64_t *sizes, size_t n,
+                FILE *out, FILE *diag)
 {
-    struct az_source src = {c->trace, r, c->rows, c->nrows, c};
     struct az_mrc_opts o = {.block_size = bs,
                             .per_unit = c->per_unit,
                             .isolated = c->isolated,
@@ -298,7 +337,8 @@ static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t 
                             .cache_sizes = sizes,
                             .ncache_sizes = n,
                             .sample_seed = (uint64_t)c->sample_seed,
-                            .distance_rate = c->sample_distance};
+                            .distance_rate = c->sample_distance,
+                            .unit_bits = unit_bits};
     char err[CM_ERR_LEN];
     struct az_mrc *m = cm_malloc(sizeof(*m)); /* large: the histogram bins */
     int code = AZ_EXIT_OK, rc;
@@ -308,7 +348,7 @@ static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t 
         free(m);
         return AZ_EXIT_INPUT;
     }
-    if (az_mrc_feed(m, r, c->threads, err, sizeof(err)) < 0) {
+    if (feed(m, data, err, sizeof(err)) < 0) {
         fprintf(diag, "%s\n", err);
         code = AZ_EXIT_INPUT;
     }
@@ -322,14 +362,14 @@ static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t 
         }
     }
     if (code == AZ_EXIT_OK && !c->quiet)
-        az_mrc_table(out, &src, m, sizes, n);
+        az_mrc_table(out, src, m, sizes, n);
     if (code == AZ_EXIT_OK && c->yaml[0]) {
-        struct cm_yaml *y = yaml_begin(c, diag);
+        struct cm_yaml *y = az__cli_yaml_begin(c, diag);
         if (!y)
             code = AZ_EXIT_INPUT;
         else {
-            az_mrc_yaml(y, &src, m, sizes, n);
-            code = yaml_end(y, diag);
+            az_mrc_yaml(y, src, m, sizes, n);
+            code = az__cli_yaml_end(y, diag);
         }
     }
     if (code == AZ_EXIT_OK && c->plot[0]) {
@@ -347,6 +387,19 @@ static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t 
     az_mrc_free(m);
     free(m);
     return code;
+}
+
+/* The block trace's feed: the reader on one or two threads. */
+struct block_feed {
+    struct tr_reader *r;
+    int threads;
+};
+
+static int feed_block(struct az_mrc *m, void *data, char *err, size_t errlen)
+{
+    struct block_feed *f = data;
+
+    return az_mrc_feed(m, f->r, f->threads, err, errlen);
 }
 
 static int run_convert(struct az_cli *c, struct tr_reader *r, FILE *out, FILE *diag)
@@ -389,11 +442,11 @@ static int run_convert(struct az_cli *c, struct tr_reader *r, FILE *out, FILE *d
 
 int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
 {
-    struct warn_state w = {diag, 0};
+    struct az__warn_state w = {diag, 0};
     struct tr_options topt = {.format = c->format,
                               .lenient = c->lenient,
                               .spc_lba_size = (uint32_t)c->lba_size,
-                              .warn = on_warning,
+                              .warn = az__cli_warning,
                               .warn_data = &w};
     char err[CM_ERR_LEN];
     uint64_t bs = 4096, *sizes = NULL;
@@ -402,7 +455,7 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
     int code;
 
     /* everything the options say is checked before the trace is read */
-    if (strcmp(c->cmd, "convert") != 0 &&
+    if (c->block_size[0] &&
         (cm_parse_size("--block-size", c->block_size, &bs, err, sizeof(err)) < 0 ||
          (bs == 0 && cm_errf(err, sizeof(err), "--block-size: must be positive")))) {
         fprintf(diag, "sfs_trace: %s\n", err);
@@ -413,6 +466,18 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
         fprintf(diag, "sfs_trace: %s\n", err);
         return AZ_EXIT_USAGE;
     }
+    if (strcmp(c->cmd, "convert") != 0 && is_nfs_trace(c)) {
+        code = az__nfs_cli_run(c, bs, sizes, n, out, diag);
+        free(sizes);
+        return code;
+    }
+    if (strcmp(c->cmd, "image") == 0) {
+        fprintf(diag,
+                "sfs_trace: image: %s is not an NFS trace (use --format pcap, "
+                "pcapng or nfsdump)\n",
+                c->trace);
+        return AZ_EXIT_INPUT;
+    }
     if (tr_reader_open(&r, c->trace, NULL, &topt, err, sizeof(err)) < 0) {
         fprintf(diag, "%s\n", err);
         free(sizes);
@@ -420,9 +485,12 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
     }
     if (strcmp(c->cmd, "stats") == 0)
         code = run_stats(c, &r, bs, out, diag);
-    else if (strcmp(c->cmd, "mrc") == 0)
-        code = run_mrc(c, &r, bs, sizes, n, out, diag);
-    else
+    else if (strcmp(c->cmd, "mrc") == 0) {
+        struct az_source src = {
+            .file = c->trace, .reader = &r, .opts = c->rows, .nopts = c->nrows, .cfg = c};
+        struct block_feed f = {&r, c->threads};
+        code = az__cli_mrc(c, &src, feed_block, &f, 0, bs, sizes, n, out, diag);
+    } else
         code = run_convert(c, &r, out, diag);
     if (code == AZ_EXIT_OK && r.skipped)
         fprintf(diag, "sfs_trace: %s: %" PRIu64 " malformed records skipped\n", c->trace,

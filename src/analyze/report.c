@@ -73,6 +73,21 @@ int az_cache_sizes(const char *list, uint64_t unique, uint64_t **sizes, size_t *
     return 0;
 }
 
+/* ---- the source --------------------------------------------------------- */
+
+static const char *src_format(const struct az_source *src)
+{
+    return src->reader ? tr_reader_format(src->reader) : src->format;
+}
+
+static const char *src_unit_name(const struct az_source *src, uint32_t u, char *buf,
+                                 size_t len)
+{
+    if (src->reader)
+        return tr_reader_unit_name(src->reader, u, buf, len);
+    return src->unit_name(src->data, u, buf, len);
+}
+
 /* ---- ratios ------------------------------------------------------------- */
 
 /* Scale factor from the sample to the whole trace. */
@@ -215,8 +230,7 @@ static void unit_table(FILE *out, const struct az_source *src, const struct az_m
     if (h->references == 0)
         return;
     fprintf(out, "\nunit %s (%s): references %" PRIu64 ", cold misses %" PRIu64 "\n",
-            tr_reader_unit_name(src->reader, u, name, sizeof(name)), what, h->references,
-            h->cold);
+            src_unit_name(src, u, name, sizeof(name)), what, h->references, h->cold);
     table_rows(out, m, h, sizes, n, "  ");
 }
 
@@ -228,7 +242,7 @@ void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m
     uint32_t u;
 
     fprintf(out, "trace %s (%s), block size %" PRIu64 " bytes\n", src->file,
-            tr_reader_format(src->reader), m->opt.block_size);
+            src_format(src), m->opt.block_size);
     fprintf(out, "distances: inclusive LRU stack depth (1 = most recent); a "
                  "cache of C blocks hits iff depth <= C\n");
     if (m->threshold)
@@ -396,7 +410,7 @@ static void yaml_units(struct cm_yaml *y, const struct az_source *src,
     for (u = 0; u < nunits; u++) {
         if (h[u].references == 0)
             continue;
-        cm_yaml_key(y, tr_reader_unit_name(src->reader, u, name, sizeof(name)));
+        cm_yaml_key(y, src_unit_name(src, u, name, sizeof(name)));
         cm_yaml_map_begin(y);
         cm_yaml_kv_uint(y, "unit", u);
         yaml_figures(y, m, &m->main, &h[u], sizes, n);
@@ -414,7 +428,7 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
     cm_yaml_map_begin(y);
     cm_yaml_kv_str(y, "command", "mrc");
     cm_yaml_kv_str(y, "trace", src->file);
-    cm_yaml_kv_str(y, "format", tr_reader_format(src->reader));
+    cm_yaml_kv_str(y, "format", src_format(src));
     cm_yaml_kv_uint(y, "block_size", m->opt.block_size);
     cm_yaml_kv_str(y, "distance_convention", AZ_DISTANCE_CONVENTION);
     cm_yaml_kv_str(y, "method",
@@ -456,7 +470,10 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
     if (m->threshold)
         cm_yaml_kv_uint(y, "sample_bytes", az_mrc_sample_mem(m));
     cm_yaml_map_end(y);
-    yaml_reader(y, src->reader);
+    if (src->reader)
+        yaml_reader(y, src->reader);
+    else
+        src->reader_yaml(y, src->data);
     yaml_options(y, src);
     cm_yaml_map_end(y);
 }
