@@ -45,7 +45,8 @@ static const struct cm_opt_enum methods[] = {
 
 static const struct cm_opt common_rows[] = {
     ROW_STR(0, "format", format, "auto", "FORMAT",
-            "Trace format: auto (from the content), spc, masta or sysio."),
+            "Trace format: auto (from the content), spc, masta, sysio, pcap (pcap or "
+            "pcapng capture) or nfsdump (NFS text trace)."),
     ROW_FLAG("lenient", lenient, "Skip and count malformed records instead of failing."),
     ROW_NUM(CM_OPT_I64, "lba-size", lba_size, "512", 1, 4294967295.0, "bytes", "N",
             "Bytes per SPC LBA."),
@@ -94,11 +95,14 @@ static const struct cm_opt mrc_rows[] = {
 };
 
 static const struct cm_opt convert_rows[] = {
-    ROW_STR(
-        0, "to", to, "", "spc",
-        "Output format, required: spc (SPC text; what SPC cannot express is counted)."),
+    ROW_STR(0, "to", to, "", "spc|nfsdump",
+            "Output format, required: spc (SPC text, from a block trace; what SPC cannot "
+            "express is counted) or nfsdump (NFS text, from an NFS trace)."),
     ROW_STR('o', "output", output, "-", "FILE",
             "Output file (- = stdout), written atomically."),
+    ROW_STR(0, "anonymize", anonymize, "", "KEY",
+            "--to nfsdump: replace names, handles, paths and addresses by a keyed hash "
+            "of themselves (the same KEY anonymises two traces alike)."),
 };
 
 struct cmd {
@@ -117,7 +121,7 @@ static const struct cmd cmds[] = {
      {block_rows, mrc_rows, NULL},
      {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(mrc_rows), 0}},
     {"convert",
-     "MaStA and sysio (or SPC) to SPC text",
+     "MaStA and sysio (or SPC) to SPC text; an NFS capture (or nfsdump) to nfsdump text",
      {convert_rows, NULL, NULL},
      {CM_ARRAY_LEN(convert_rows), 0, 0}},
 };
@@ -177,14 +181,19 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
         return AZ_CLI_HELP;
     if (rc < 0)
         return -EINVAL;
-    if (strcmp(c->format, "auto") != 0 && !tr_find_format(c->format))
+    if (strcmp(c->format, "auto") != 0 && !tr_find_format(c->format) &&
+        strcmp(c->format, "pcap") != 0 && strcmp(c->format, "nfsdump") != 0)
         return cm_errf(err, errlen,
-                       "--format: '%s' is not one of auto, spc, masta, sysio", c->format);
+                       "--format: '%s' is not one of auto, spc, masta, sysio, pcap, nfsdump",
+                       c->format);
     if (first != argc - 2)
         return cm_errf(err, errlen, "%s: expected exactly one TRACE argument", c->cmd);
     c->trace = argv[argc - 1];
-    if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0)
-        return cm_errf(err, errlen, "convert needs --to spc");
+    if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0 &&
+        strcmp(c->to, "nfsdump") != 0)
+        return cm_errf(err, errlen, "convert needs --to spc or --to nfsdump");
+    if (c->anonymize[0] && strcmp(c->to, "nfsdump") != 0)
+        return cm_errf(err, errlen, "--anonymize needs --to nfsdump");
     if (c->plot[0] && !has_suffix(c->plot, ".png") && !has_suffix(c->plot, ".svg"))
         return cm_errf(err, errlen, "--plot: '%s' must be a .png or .svg file", c->plot);
     if (c->sample_check && c->sample == 0)
@@ -399,8 +408,16 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
     uint64_t bs = 4096, *sizes = NULL;
     size_t n = 0;
     struct tr_reader r;
+    const char *nfs = az_nfs_format(c);
     int code;
 
+    if (nfs)
+        return az_nfs_run(c, nfs, out, diag);
+    if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "nfsdump") == 0) {
+        fprintf(diag, "sfs_trace: convert --to nfsdump needs an NFS trace (pcap or "
+                      "nfsdump)\n");
+        return AZ_EXIT_USAGE;
+    }
     /* everything the options say is checked before the trace is read */
     if (strcmp(c->cmd, "convert") != 0 &&
         (cm_parse_size("--block-size", c->block_size, &bs, err, sizeof(err)) < 0 ||
