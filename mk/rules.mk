@@ -20,7 +20,7 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 CPPFLAGS := -Isrc -I$(GEN) -I/usr/include/tirpc -D_DEFAULT_SOURCE
 CFLAGS   := -std=c11 $(COPT) $(WARN) $(CFLAGS_EXTRA) -MMD -MP
 LDFLAGS  := $(LDFLAGS_EXTRA) -Wl,--as-needed
-LIBS     := -ltirpc -lnfs -lJudy -lyaml -lpcap -lm
+LIBS     := -ltirpc -lnfs -lJudy -lyaml -lpcap -lsodium -lm
 
 # rpcgen output: NFSv2 and MOUNT v1 from the system .x files, NFSv3 and
 # MOUNT v3 from our own (decisions.md D2).  Generated code only gets the

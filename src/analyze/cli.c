@@ -46,8 +46,8 @@ static const struct cm_opt_enum methods[] = {
 
 static const struct cm_opt common_rows[] = {
     ROW_STR(0, "format", format, "auto", "FORMAT",
-            "Trace format: auto (from the content), spc, masta or sysio (block traces), "
-            "pcap, pcapng or nfsdump (NFS traces)."),
+            "Trace format: auto (from the content), spc, masta, sysio, pcap (pcap or "
+            "pcapng capture) or nfsdump (NFS text trace)."),
     ROW_FLAG("lenient", lenient, "Skip and count malformed records instead of failing."),
     ROW_NUM(CM_OPT_I64, "lba-size", lba_size, "512", 1, 4294967295.0, "bytes", "N",
             "Bytes per SPC LBA."),
@@ -96,11 +96,14 @@ static const struct cm_opt mrc_rows[] = {
 };
 
 static const struct cm_opt convert_rows[] = {
-    ROW_STR(
-        0, "to", to, "", "spc",
-        "Output format, required: spc (SPC text; what SPC cannot express is counted)."),
+    ROW_STR(0, "to", to, "", "spc|nfsdump",
+            "Output format, required: spc (SPC text, from a block trace; what SPC cannot "
+            "express is counted) or nfsdump (NFS text, from an NFS trace)."),
     ROW_STR('o', "output", output, "-", "FILE",
             "Output file (- = stdout), written atomically."),
+    ROW_STR(0, "anonymize", anonymize, "", "KEY",
+            "--to nfsdump: replace names, handles, paths and addresses by a keyed hash "
+            "of themselves (the same KEY anonymises two traces alike)."),
 };
 
 struct cmd {
@@ -123,7 +126,7 @@ static const struct cmd cmds[] = {
      {NULL, NULL, NULL},
      {0, 0, 0}},
     {"convert",
-     "MaStA and sysio (or SPC) to SPC text",
+     "MaStA and sysio (or SPC) to SPC text; an NFS capture (or nfsdump) to nfsdump text",
      {convert_rows, NULL, NULL},
      {CM_ARRAY_LEN(convert_rows), 0, 0}},
 };
@@ -149,38 +152,6 @@ static void compose(struct az_cli *c, const struct cmd *cmd)
     for (i = 0; i < 3 && cmd->rows[i]; i++)
         for (j = 0; j < cmd->n[i]; j++)
             c->rows[c->nrows++] = cmd->rows[i][j];
-}
-
-/* The formats of NFS traces (the trace layer's tr_nfs readers). */
-static int nfs_format(const char *f)
-{
-    return strcmp(f, "pcap") == 0 || strcmp(f, "pcapng") == 0 ||
-           strcmp(f, "nfsdump") == 0;
-}
-
-/* Whether c's trace is an NFS trace: its --format, or with auto a capture's
- * magic number, or text that no block trace format takes (the nfsdump
- * reader then says what is wrong with it).  Standard input is a block
- * trace unless --format says otherwise. */
-static int is_nfs_trace(const struct az_cli *c)
-{
-    unsigned char buf[4096];
-    size_t n;
-    FILE *fp;
-
-    if (strcmp(c->format, "auto") != 0)
-        return nfs_format(c->format);
-    if (strcmp(c->trace, "-") == 0 || !(fp = fopen(c->trace, "rb")))
-        return 0; /* the block reader reports what is wrong */
-    n = fread(buf, 1, sizeof(buf), fp);
-    fclose(fp);
-    if (n >= 4 && (memcmp(buf, "\xd4\xc3\xb2\xa1", 4) == 0 ||
-                   memcmp(buf, "\xa1\xb2\xc3\xd4", 4) == 0 ||
-                   memcmp(buf, "\x4d\x3c\xb2\xa1", 4) == 0 ||
-                   memcmp(buf, "\xa1\xb2\x3c\x4d", 4) == 0 ||
-                   memcmp(buf, "\x0a\x0d\x0d\x0a", 4) == 0))
-        return 1;
-    return n > 0 && !tr_probe(buf, n) && buf[0] >= 0x20;
 }
 
 static int has_suffix(const char *s, const char *suffix)
@@ -216,17 +187,19 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
     if (rc < 0)
         return -EINVAL;
     if (strcmp(c->format, "auto") != 0 && !tr_find_format(c->format) &&
-        !nfs_format(c->format))
+        strcmp(c->format, "pcap") != 0 && strcmp(c->format, "nfsdump") != 0)
         return cm_errf(
             err, errlen,
-            "--format: '%s' is not one of auto, spc, masta, sysio, pcap, pcapng, "
-            "nfsdump",
+            "--format: '%s' is not one of auto, spc, masta, sysio, pcap, nfsdump",
             c->format);
     if (first != argc - 2)
         return cm_errf(err, errlen, "%s: expected exactly one TRACE argument", c->cmd);
     c->trace = argv[argc - 1];
-    if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0)
-        return cm_errf(err, errlen, "convert needs --to spc");
+    if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0 &&
+        strcmp(c->to, "nfsdump") != 0)
+        return cm_errf(err, errlen, "convert needs --to spc or --to nfsdump");
+    if (c->anonymize[0] && strcmp(c->to, "nfsdump") != 0)
+        return cm_errf(err, errlen, "--anonymize needs --to nfsdump");
     if (c->plot[0] && !has_suffix(c->plot, ".png") && !has_suffix(c->plot, ".svg"))
         return cm_errf(err, errlen, "--plot: '%s' must be a .png or .svg file", c->plot);
     if (c->sample_check && c->sample == 0)
@@ -452,8 +425,16 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
     uint64_t bs = 4096, *sizes = NULL;
     size_t n = 0;
     struct tr_reader r;
+    const char *nfs = az_nfs_format(c);
     int code;
 
+    if (nfs && strcmp(c->cmd, "convert") == 0)
+        return az_nfs_run(c, nfs, out, diag);
+    if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "nfsdump") == 0) {
+        fprintf(diag, "sfs_trace: convert --to nfsdump needs an NFS trace (pcap or "
+                      "nfsdump)\n");
+        return AZ_EXIT_USAGE;
+    }
     /* everything the options say is checked before the trace is read */
     if (c->block_size[0] &&
         (cm_parse_size("--block-size", c->block_size, &bs, err, sizeof(err)) < 0 ||
@@ -466,15 +447,14 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
         fprintf(diag, "sfs_trace: %s\n", err);
         return AZ_EXIT_USAGE;
     }
-    if (strcmp(c->cmd, "convert") != 0 && is_nfs_trace(c)) {
-        code = az__nfs_cli_run(c, bs, sizes, n, out, diag);
+    if (nfs) { /* stats, mrc, image */
+        code = az__nfs_cli_run(c, nfs, bs, sizes, n, out, diag);
         free(sizes);
         return code;
     }
     if (strcmp(c->cmd, "image") == 0) {
         fprintf(diag,
-                "sfs_trace: image: %s is not an NFS trace (use --format pcap, "
-                "pcapng or nfsdump)\n",
+                "sfs_trace: image: %s is not an NFS trace (--format pcap or nfsdump)\n",
                 c->trace);
         return AZ_EXIT_INPUT;
     }

@@ -37,6 +37,7 @@ struct az_cli {
     /* convert */
     char to[8];
     char output[AZ_CLI_PATH];
+    char anonymize[256]; /* convert --to nfsdump: the key */
     /* set by az_cli_parse */
     const char *cmd, *trace;
     struct cm_opt rows[CM_OPT_MAX_ROWS]; /* the subcommand's table */
@@ -55,5 +56,12 @@ void az_cli_help(FILE *out, const char *cmd);
 /* Runs the parsed command: results to out, messages to diag.  Returns an
  * AZ_EXIT_* code. */
 int az_cli_run(struct az_cli *c, FILE *out, FILE *diag);
+
+/* The NFS trace format of c (--format pcap|nfsdump, or detected from the
+ * trace's first bytes under auto), or NULL for a block trace
+ * (nfs_run.c). */
+const char *az_nfs_format(const struct az_cli *c);
+/* Runs the parsed command on an NFS trace (nfs_run.c): an AZ_EXIT_* code. */
+int az_nfs_run(struct az_cli *c, const char *format, FILE *out, FILE *diag);
 
 #endif /* AZ_CLI_H */

@@ -35,9 +35,9 @@ int az__cli_mrc(struct az_cli *c, const struct az_source *src, az__mrc_feed_fn f
                 void *data, unsigned unit_bits, uint64_t bs, uint64_t *sizes, size_t n,
                 FILE *out, FILE *diag);
 
-/* stats, mrc and image on an NFS trace (nfs_cli.c): the trace opened
- * with tr_nfs_open (c->format, or detected).  An AZ_EXIT_* code. */
-int az__nfs_cli_run(struct az_cli *c, uint64_t bs, uint64_t *sizes, size_t n, FILE *out,
-                    FILE *diag);
+/* stats, mrc and image on an NFS trace (nfs_cli.c) of the format
+ * az_nfs_format found.  An AZ_EXIT_* code. */
+int az__nfs_cli_run(struct az_cli *c, const char *format, uint64_t bs, uint64_t *sizes,
+                    size_t n, FILE *out, FILE *diag);
 
 #endif /* AZ_CLI_INT_H */

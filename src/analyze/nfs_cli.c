@@ -222,11 +222,11 @@ static int run_mrc(struct az_cli *c, struct tr_nfs_reader *r, uint64_t bs,
 
 /* ---- the entry ----------------------------------------------------------- */
 
-int az__nfs_cli_run(struct az_cli *c, uint64_t bs, uint64_t *sizes, size_t n, FILE *out,
-                    FILE *diag)
+int az__nfs_cli_run(struct az_cli *c, const char *format, uint64_t bs, uint64_t *sizes,
+                    size_t n, FILE *out, FILE *diag)
 {
     struct az__warn_state w = {diag, 0};
-    struct tr_nfs_options o = {.format = strcmp(c->format, "auto") ? c->format : NULL,
+    struct tr_nfs_options o = {.format = format,
                                .lenient = c->lenient,
                                .warn = az__cli_warning,
                                .warn_data = &w};

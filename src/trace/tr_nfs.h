@@ -231,6 +231,12 @@ struct tr_nfs_reader;
 int tr_nfs_open(struct tr_nfs_reader **r, const char *path,
                 const struct tr_nfs_options *opt, char *err, size_t errlen);
 
+/* How sure buf (a file's first bytes) is an NFS trace: 2 for a pcap or
+ * pcapng magic number or an nfsdump line (the first that is not blank or
+ * a comment) or FreeSFS's "#freesfs nfsdump" first line, else 0.  *format
+ * gets "pcap" or "nfsdump". */
+int tr_nfs_probe(const unsigned char *buf, size_t len, const char **format);
+
 /* The same on a stream the caller keeps open and closes after
  * tr_nfs_close (a file, a pipe, an fmemopen buffer); name is used in
  * messages. */
