@@ -15,7 +15,8 @@
  *  - types come from attributes, else from the calls made on the object
  *    (LOOKUP in a directory, READ of a file, READLINK of a symlink);
  *  - the size at the start is the largest size seen in attributes, READ
- *    replies (offset + bytes returned) and the wcc pre-operation
+ *    replies (offset + bytes returned, when no attributes said it) and
+ *    the wcc pre-operation
  *    attributes of the first call that may change it (a WRITE past the
  *    known end, a SETATTR of the size, a truncating CREATE), and nothing
  *    after that call; a READ the capture has no reply for counts offset +
@@ -124,6 +125,8 @@ static void size_seen(struct tr_nfs_obj *o, uint64_t s, int exact)
         o->size_max = s;
     if (o->flags & (TR_NFS_O_SIZE_CHANGED | TR_NFS_O_CREATED))
         return;
+    if (!exact && (o->flags & TR_NFS_O_SIZE_EXACT))
+        return; /* attributes said it: a READ asked past the end */
     if (s > o->size)
         o->size = s;
     if (exact)
