@@ -269,6 +269,7 @@ static int open_common(struct tr_nfs_reader **out, FILE *fp, FILE *owned, const 
                 cm_errf(err, errlen, "%s: %s", name, strerror(-rc));
             goto fail;
         }
+        memcpy(r->magic, magic, (size_t)rc);
         if (strcmp(fmt, "auto") == 0)
             fmt = tr__pcap_probe(magic, (size_t)rc) ? "pcap" : "nfsdump";
     }

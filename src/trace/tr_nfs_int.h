@@ -161,6 +161,105 @@ struct tr__pair {
     uint32_t recent_cap, recent_used;
 };
 
+/* ---- the capture's state (tr_nfs_pcap.c, tr_nfs_ip.c, tr_nfs_tcp.c) ------- */
+
+/* Bounds of the packet path: what one hostile capture can make it hold. */
+#define TR__FRAGS_MAX   256u                       /* datagrams in reassembly */
+#define TR__FRAG_WAIT   (30ll * 1000000000)        /* ns before one is dropped */
+#define TR__CONNS_MAX   4096u                      /* TCP connections followed */
+#define TR__RECORD_MAX  ((1u << 20) + (64u << 10)) /* bytes of one RPC record */
+#define TR__OOO_MAX     (1u << 20)                 /* out-of-order bytes a direction
+                                                      holds before a gap is declared */
+#define TR__GAP_WAIT    (2ll * 1000000000)         /* ns a hole may wait for its
+                                                      retransmission */
+#define TR__MEM_BUDGET  (256ull << 20)             /* all stream buffers together */
+
+/* An IP datagram in reassembly: fragments in 8-byte units, "seen" by their
+ * length on the wire, "have" by the bytes the capture kept. */
+struct tr__frag {
+    struct tr__ep src, dst;
+    uint32_t id;
+    uint8_t proto, used, v6;
+    int64_t first_t;
+    uint32_t total; /* payload bytes, known once the last fragment came */
+    uint32_t nfrags;
+    uint8_t seen[8192 / 8], have[8192 / 8];
+    uint8_t buf[65536];
+};
+
+/* A TCP segment held until the bytes before it come. */
+struct tr__seg {
+    struct tr__seg *next;
+    uint64_t off;    /* stream offset */
+    uint32_t len;    /* bytes on the wire */
+    uint32_t caplen; /* bytes captured (data[0..caplen)) */
+    uint8_t data[];
+};
+
+/* One direction of a TCP connection: stream reassembly and RPC record
+ * marking. */
+struct tr__dir {
+    int based;     /* base is known */
+    int fin;       /* a FIN was seen */
+    uint32_t base; /* sequence number of stream offset 0 */
+    uint64_t next; /* next stream offset to deliver */
+    struct tr__seg *ooo;
+    uint32_t ooo_bytes, ooo_n;
+    int64_t ooo_since;
+    uint64_t where; /* the frame delivering bytes now */
+    int64_t t;
+    /* record marking */
+    int sync; /* at a known record position */
+    uint8_t mark[4];
+    unsigned mark_have;
+    int in_frag, last_frag;
+    uint32_t frag_left;
+    uint32_t nfrags;
+    uint8_t *rec;
+    uint32_t rec_cap, rec_kept;
+    uint64_t rec_wire;
+    int rec_cut;
+    /* finding a record again */
+    uint8_t *scan;
+    uint32_t scan_len, scan_cap;
+};
+
+struct tr__conn {
+    struct tr__ep a, b; /* d[0] carries a -> b */
+    uint32_t index;
+    int64_t last_t;
+    int closed;
+    uint32_t hnext; /* hash chain: connection slot + 1 */
+    struct tr__dir d[2];
+};
+
+struct tr__cap {
+    void *pcap; /* pcap_t */
+    int dlt;
+    uint64_t frame;
+    int64_t last_t;
+    int nano;
+    struct tr__frag *frags[TR__FRAGS_MAX];
+    struct tr__conn **conns; /* by slot */
+    uint32_t nconns, conns_cap;
+    uint32_t *chash;
+    uint32_t chash_cap;
+    uint32_t next_conn_index;
+    uint64_t mem; /* bytes of stream buffers held */
+};
+
+/* tr_nfs_ip.c: an IPv4 or IPv6 packet (data[0..caplen) of wire bytes). */
+int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen, size_t wire,
+                  int version);
+void tr__ip_free(struct tr__cap *c);
+/* tr_nfs_tcp.c: a TCP segment between src and dst. */
+int tr__tcp_segment(struct tr_nfs_reader *r, const struct tr__ep *src,
+                    const struct tr__ep *dst, const uint8_t *tcp, size_t caplen, size_t wire);
+/* Ends every stream (end of the capture): holes become gaps, records in
+ * progress are handed over as cut. */
+int tr__tcp_flush(struct tr_nfs_reader *r);
+void tr__tcp_free(struct tr__cap *c);
+
 /* ---- the reader ---------------------------------------------------------- */
 
 struct tr__text;
@@ -177,6 +276,7 @@ struct tr_nfs_reader {
     void (*free_fmt)(struct tr_nfs_reader *r);
     struct tr__text *text;
     struct tr__cap *cap;
+    unsigned char magic[4]; /* the file's first bytes */
     int eof;
     int failed; /* a sticky -errno after an error */
     int64_t origin_ns;
@@ -237,6 +337,8 @@ int tr__pair_foreign_call(struct tr_nfs_reader *r, const struct tr__msg *m, uint
  */
 struct tr__slot *tr__pair_reply(struct tr_nfs_reader *r, const struct tr__msg *m,
                                 uint32_t *kind);
+/* 1 when a reply m (client = m->dst) answers a call held or recent. */
+int tr__pair_known(struct tr_nfs_reader *r, const struct tr__msg *m);
 /* Advances the trace time (a message or packet at t_ns). */
 void tr__pair_time(struct tr_nfs_reader *r, int64_t t_ns);
 /* The next event that may be released (its call is the oldest held, and it
@@ -303,6 +405,27 @@ int tr__text_probe(const unsigned char *buf, size_t len);
 int tr__pcap_open(struct tr_nfs_reader *r, char *err, size_t errlen);
 /* 1 when buf starts with a pcap or pcapng magic number. */
 int tr__pcap_probe(const unsigned char *buf, size_t len);
+
+/* ---- the packet path ---------------------------------------------------- */
+
+/* Decodes a call's arguments (or a reply's results) from buf[0..len) into
+ * s's event with the rpcgen codecs (tr_nfs_xdr.c); cut: the message had
+ * more bytes on the wire.  Returns 1 when every field decoded, 0 when the
+ * fields stop early (those before the stop are set), -ENOMEM. */
+int tr__xdr_args(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf, size_t len,
+                 int cut);
+int tr__xdr_res(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf, size_t len,
+                int cut);
+
+/* One RPC message from the capture (tr_nfs_rpc.c): buf[0..len) are the
+ * bytes captured of a message of wire bytes on the wire.  Returns 1 when it
+ * was an RPC call or reply, 0 when it is not RPC, -ENOMEM. */
+int tr__rpc_msg(struct tr_nfs_reader *r, const struct tr__msg *m, const uint8_t *buf,
+                size_t len, size_t wire);
+/* 1 when buf[0..len) starts like an RPC call, or a reply to a call held:
+ * how a TCP stream that lost its framing finds a record again. */
+int tr__rpc_plausible(struct tr_nfs_reader *r, const struct tr__msg *m, const uint8_t *buf,
+                      size_t len);
 
 /* ---- anonymisation (tr_nfs_anon.c) -------------------------------------- */
 

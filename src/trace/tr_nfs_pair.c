@@ -520,3 +520,11 @@ struct tr_nfs_dirent *tr__slot_dirent(struct tr__slot *s, const char *name, size
     memset(d, 0, sizeof(*d));
     return d;
 }
+
+int tr__pair_known(struct tr_nfs_reader *r, const struct tr__msg *m)
+{
+    uint64_t h = key_hash(&m->dst, m->transport, m->conn, m->xid);
+
+    return find(&r->pair, h, &m->dst, m->transport, m->conn, m->xid) != NULL ||
+           recent_find(&r->pair, h) != NULL;
+}
