@@ -190,7 +190,7 @@ void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
 
 static void yaml_proc(struct cm_yaml *y, const char *name, const struct az_nfs_proc *p)
 {
-    cm_yaml_key(y, name);
+    cm_yaml_str(y, name); /* quoted: "null" is a procedure, not a null */
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "calls", p->calls);
     cm_yaml_kv_uint(y, "replies", p->replies);
@@ -209,6 +209,7 @@ static void yaml_proc(struct cm_yaml *y, const char *name, const struct az_nfs_p
         cm_yaml_kv_double(y, "p50", cm_hist_quantile_ms(&p->rt, 0.5), 6);
         cm_yaml_kv_double(y, "p99", cm_hist_quantile_ms(&p->rt, 0.99), 6);
         cm_yaml_kv_double(y, "max", ms(p->rt_max_ns), 6);
+        cm_yaml_kv_double(y, "sum", ms(p->rt_sum_ns), 6);
         cm_yaml_map_end(y);
     }
     cm_yaml_map_end(y);
@@ -282,7 +283,7 @@ void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
         const struct az_nfs_client *c = &s->clients[i];
         if (!c->calls)
             continue;
-        cm_yaml_key(y, host(src, i, name, sizeof(name)));
+        cm_yaml_str(y, host(src, i, name, sizeof(name))); /* "30" stays a string */
         cm_yaml_map_begin(y);
         cm_yaml_kv_uint(y, "calls", c->calls);
         cm_yaml_kv_uint(y, "replies", c->replies);

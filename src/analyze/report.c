@@ -410,7 +410,8 @@ static void yaml_units(struct cm_yaml *y, const struct az_source *src,
     for (u = 0; u < nunits; u++) {
         if (h[u].references == 0)
             continue;
-        cm_yaml_key(y, src_unit_name(src, u, name, sizeof(name)));
+        /* quoted: a handle's hex digits stay a string */
+        cm_yaml_str(y, src_unit_name(src, u, name, sizeof(name)));
         cm_yaml_map_begin(y);
         cm_yaml_kv_uint(y, "unit", u);
         yaml_figures(y, m, &m->main, &h[u], sizes, n);

@@ -11,7 +11,7 @@ file.  Used by the integration tests and bench/nfs_stats.sh.
 PORTs are the server's NFS and MOUNT ports (tshark decodes RPC on them).
 From tshark it takes: per procedure (the SFS op names; MOUNT's under
 mount_procedures) the calls (a call seen again with its XID, flagged
-rpc.dup, counts once), the replies matched to a call, and `-z rpc,srt`'s
+rpc.dup in refs), the replies matched to a call, and `-z rpc,srt`'s
 minimum, maximum and sum of the response times; the bytes READ replies
 returned and WRITE calls sent (nfs.count3, NFSv3).  It prints "agree: ..."
 with the totals, or one line per difference, and exits 1 on a difference.
@@ -62,26 +62,43 @@ def from_tshark(cap, ports):
             else:
                 srt[k] = (n, lo, hi, tot)
     calls, rd, wr = {}, 0, 0
-    names = {}
-    rows = tshark(cap, ports, ["-Y", "rpc", "-T", "fields", "-E", "occurrence=f",
-                               "-e", "rpc.msgtyp", "-e", "rpc.program", "-e", "rpc.procedure",
-                               "-e", "rpc.dup", "-e", "nfs.count3", "-e", "nfs.status",
-                               "-e", "rpc.programversion", "-e", "nfs.procedure_v3",
-                               "-e", "nfs.procedure_v2", "-e", "mount.procedure_v3",
-                               "-e", "mount.procedure_v1"])
+    # every RPC message of every frame (a TCP segment may carry several):
+    # the header fields occur once per message, so they zip; nfs.count3
+    # occurs once in each NFSv3 READ, WRITE and COMMIT call, READDIR call
+    # and successful READ and WRITE reply, in message order
+    rows = tshark(cap, ports, ["-Y", "rpc", "-T", "fields", "-E", "occurrence=a",
+                               "-E", "aggregator=,", "-e", "rpc.msgtyp", "-e", "rpc.program",
+                               "-e", "rpc.programversion", "-e", "rpc.procedure", "-e",
+                               "nfs.status", "-e", "nfs.count3"])
     for line in rows.splitlines():
         f = line.split("\t")
-        if len(f) < 11 or f[1] not in ("100003", "100005"):
+        if len(f) < 6:
             continue
-        prog = "mount" if f[1] == "100005" else "nfs"
-        key = (prog, f[6], f[2])
-        if f[0] == "0" and not f[3]:
-            calls[key] = calls.get(key, 0) + 1
-        if prog == "nfs" and f[6] == "3" and f[4]:
-            if f[0] == "1" and f[2] == "6" and f[5] == "0":
-                rd += int(f[4])
-            if f[0] == "0" and f[2] == "7" and not f[3]:
-                wr += int(f[4])
+        msgs = list(zip(*(x.split(",") for x in f[:4])))
+        status = [x for x in f[4].split(",") if x]
+        counts = [int(x) for x in f[5].split(",") if x]
+        carriers = []
+        for t, prog, vers, proc in msgs:
+            if t == "0" and prog in ("100003", "100005"):
+                key = ("mount" if prog == "100005" else "nfs", vers, proc)
+                calls[key] = calls.get(key, 0) + 1
+            if prog != "100003":
+                continue
+            # every NFS reply but NULL's carries a status, in message order
+            st = status.pop(0) if t == "1" and proc != "0" and status else "0"
+            if vers != "3":
+                continue
+            if t == "1" and proc in ("6", "7"):
+                if st == "0":
+                    carriers.append((t, proc))
+            elif t == "0" and proc in ("6", "7", "16", "21"):
+                carriers.append((t, proc))
+        if len(carriers) != len(counts):
+            raise SystemExit("frame with %d counts for %s: cannot tell them apart"
+                             % (len(counts), carriers))
+        for (t, proc), n in zip(carriers, counts):
+            rd += n if (t, proc) == ("1", "6") else 0
+            wr += n if (t, proc) == ("0", "7") else 0
     return srt, calls, rd, wr
 
 
@@ -157,7 +174,7 @@ def main():
             continue
         r = o["response_ms"]
         for what, a, b in (("min", r["min"] / 1e3, lo), ("max", r["max"] / 1e3, hi),
-                           ("sum", r["mean"] / 1e3 * n, tot)):
+                           ("sum", r["sum"] / 1e3, tot)):
             if abs(a - b) > 2e-6:
                 diffs.append("%s: %s response %.6f s, tshark %.6f s" % (k, what, a, b))
     if g["bytes_read"] != rd or g["bytes_written"] != wr:
