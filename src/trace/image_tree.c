@@ -5,7 +5,8 @@
  * it had at the start), the roots (the MNT exports, or when the trace has
  * no MNT the parentless directory with the largest tree under it), and the
  * orphans (objects present at the start that no root reaches: each
- * parentless one tops a tree of its own, named by its handle); then
+ * parentless one tops a tree of its own, named by its handle; an export
+ * mounted inside another export's tree is placed there); then
  * tr_nfs_image_walk hands the tree out depth first for the replay to
  * create, and tr_nfs_image_path names one object.  The queries of
  * tr_nfs_image.h are here too.  Every walk is iterative with an explicit
@@ -41,7 +42,7 @@ static void choose_places(struct tr_nfs_image *img)
     for (i = 0; i < img->nlink; i++) {
         struct tr_nfs_link *l = &img->link[i];
         struct tr_nfs_obj *o = &img->obj[l->obj];
-        if (!start_link(img, l) || (o->flags & TR_NFS_O_ROOT) || l->dir == l->obj)
+        if (!start_link(img, l) || l->dir == l->obj)
             continue;
         if (o->parent_link == TR_NFS_NONE_ID)
             o->parent_link = i;
@@ -221,6 +222,11 @@ int tr_nfs_image_finish(struct tr_nfs_image *img)
         return -ENOMEM;
     if (img->nroots == 0)
         rc = infer_root(img, stack);
+    /* roots whose place is unknown first: one mounted inside another
+     * (an export's subdirectory mounted too) is placed in that one's tree */
+    for (i = 0; rc == 0 && i < img->nroots; i++)
+        if (img->obj[img->roots[i]].parent_link == TR_NFS_NONE_ID)
+            place(img, img->roots[i], stack, 0);
     for (i = 0; rc == 0 && i < img->nroots; i++)
         place(img, img->roots[i], stack, 0);
     if (rc == 0)
@@ -238,8 +244,8 @@ static uint32_t path_link(const struct tr_nfs_image *img, uint32_t o)
     const struct tr_nfs_obj *x = &img->obj[o];
     uint32_t k, first = TR_NFS_NONE_ID;
 
-    if (x->flags & (TR_NFS_O_ROOT | TR_NFS_O_ORPHAN_TOP))
-        return TR_NFS_NONE_ID;
+    if (x->top == o)
+        return TR_NFS_NONE_ID; /* a root or an orphan top */
     if (x->parent_link != TR_NFS_NONE_ID)
         return x->parent_link;
     for (k = x->first_link; k != TR_NFS_NONE_ID; k = img->link[k].next_of_obj)
@@ -299,7 +305,7 @@ const char *tr_nfs_image_path(const struct tr_nfs_image *img, uint32_t obj, char
         memcpy(buf + end, img->text.b + k->name_off, k->name_len);
         o = k->dir;
     }
-    if (!(img->obj[o].flags & (TR_NFS_O_ROOT | TR_NFS_O_ORPHAN_TOP))) {
+    if (img->obj[o].top != o) {
         errno = ENOENT; /* a created object whose directory has no place */
         return NULL;
     }
@@ -400,7 +406,9 @@ int tr_nfs_image_walk(const struct tr_nfs_image *img, tr_nfs_walk_fn fn, void *d
         goto out;
     }
     for (i = 0; rc == 0 && i < img->nroots; i++)
-        rc = walk_tree(img, img->roots[i], TR_NFS_W_ROOT, st, path, fn, data, too_long);
+        if (img->obj[img->roots[i]].top == img->roots[i]) /* not inside another */
+            rc = walk_tree(img, img->roots[i], TR_NFS_W_ROOT, st, path, fn, data,
+                           too_long);
     for (i = 0; rc == 0 && i < img->norphan_tops; i++)
         rc = walk_tree(img, img->orphan_tops[i], TR_NFS_W_ORPHAN, st, path, fn, data,
                        too_long);

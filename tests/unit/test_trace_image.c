@@ -392,7 +392,8 @@ static void listings(void **state)
 }
 
 /* Without MNT the largest parentless tree is the root; with MNT it is an
- * orphan tree named by its top's handle. */
+ * orphan tree named by its top's handle, and a subdirectory of the export
+ * mounted as well is placed inside the export's tree. */
 static void roots_and_orphans(void **state)
 {
     struct tr_nfs_image *img;
@@ -410,8 +411,18 @@ static void roots_and_orphans(void **state)
         e = ev(NF_OP_GETATTR, 12, 5);
         e.attr = attr(TR_NFS_REG, 3);
         feed(img, &e);
+        if (with_mnt) { /* a subdirectory of the export mounted too */
+            struct tr_nfs_event m = ev(0, 0, 0);
+            m.prog = TR_NFS_PROG_MOUNT;
+            m.proc = 1;
+            m.text = "/export/sub";
+            m.res_fh = fh(7);
+            feed(img, &m);
+            lookup(img, 13, 1, "sub", 7, TR_NFS_DIR, 1);
+            lookup(img, 14, 7, "x", 8, TR_NFS_REG, 1);
+        }
         assert_int_equal(tr_nfs_image_finish(img), 0);
-        assert_int_equal(tr_nfs_image_roots(img, &ids), 1);
+        assert_int_equal(tr_nfs_image_roots(img, &ids), 1 + with_mnt);
         if (!with_mnt) {
             assert_int_equal(ids[0], id(img, 2));
             assert_int_equal(tr_nfs_image_root_inferred(img), 1);
@@ -422,7 +433,9 @@ static void roots_and_orphans(void **state)
             assert_string_equal(path(img, id(img, 4)), "h68616e646c65000000020000/c/e");
             assert_true(obj(img, 4)->flags & TR_NFS_O_ORPHAN);
             assert_int_equal(tr_nfs_image_orphan_tops(img, &ids), 2);
-            assert_string_equal(walk(img), "root ;orphan h68616e646c65000000020000;"
+            assert_string_equal(path(img, id(img, 8)), "sub/x");
+            assert_string_equal(walk(img), "root ;entry sub;entry sub/x;"
+                                           "orphan h68616e646c65000000020000;"
                                            "entry h68616e646c65000000020000/c;"
                                            "entry h68616e646c65000000020000/c/e;"
                                            "orphan h68616e646c65000000050000;");
