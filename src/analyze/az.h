@@ -369,6 +369,10 @@ struct az_source {
     const void *data;
 };
 
+/* The effective options under "options", by long name, as the rows
+ * format them (opts NULL: nothing). */
+void az_options_yaml(struct cm_yaml *y, const struct cm_opt *opts, size_t nopts,
+                     const void *cfg);
 /* Cache sizes: the list given, or powers of two up to the footprint. */
 int az_cache_sizes(const char *list, uint64_t unique, uint64_t **sizes, size_t *n,
                    char *err, size_t errlen);

@@ -50,21 +50,9 @@ static const char *host(const struct az_nfs_source *src, uint32_t i, char *buf,
     return tr_nfs_client_name(src->reader, i, buf, len);
 }
 
-/* The options, by long name, as the rows format them. */
 static void yaml_options(struct cm_yaml *y, const struct az_nfs_source *src)
 {
-    char buf[4096];
-    size_t i;
-
-    if (!src->opts)
-        return;
-    cm_yaml_key(y, "options");
-    cm_yaml_map_begin(y);
-    for (i = 0; i < src->nopts; i++)
-        if (src->opts[i].long_name)
-            cm_yaml_kv_str(y, src->opts[i].long_name,
-                           cm_opt_format(&src->opts[i], src->cfg, buf, sizeof(buf)));
-    cm_yaml_map_end(y);
+    az_options_yaml(y, src->opts, src->nopts, src->cfg);
 }
 
 void az_nfs_reader_yaml(struct cm_yaml *y, struct tr_nfs_reader *r)

@@ -364,21 +364,26 @@ static void yaml_figures(struct cm_yaml *y, const struct az_mrc *m,
     yaml_curve(y, m, r, h, sizes, n);
 }
 
-/* The effective options, by long name, as the rows format them. */
-static void yaml_options(struct cm_yaml *y, const struct az_source *src)
+void az_options_yaml(struct cm_yaml *y, const struct cm_opt *opts, size_t nopts,
+                     const void *cfg)
 {
     char buf[4096];
     size_t i;
 
-    if (!src->opts)
+    if (!opts)
         return;
     cm_yaml_key(y, "options");
     cm_yaml_map_begin(y);
-    for (i = 0; i < src->nopts; i++)
-        if (src->opts[i].long_name)
-            cm_yaml_kv_str(y, src->opts[i].long_name,
-                           cm_opt_format(&src->opts[i], src->cfg, buf, sizeof(buf)));
+    for (i = 0; i < nopts; i++)
+        if (opts[i].long_name)
+            cm_yaml_kv_str(y, opts[i].long_name,
+                           cm_opt_format(&opts[i], cfg, buf, sizeof(buf)));
     cm_yaml_map_end(y);
+}
+
+static void yaml_options(struct cm_yaml *y, const struct az_source *src)
+{
+    az_options_yaml(y, src->opts, src->nopts, src->cfg);
 }
 
 static void yaml_reader(struct cm_yaml *y, const struct tr_reader *r)

@@ -16,52 +16,41 @@ need_cmd dumpcap
 need_cmd tshark
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
-plan 10
+plan 12
 start_nfsd srv || bail "sfs_nfsd did not start"
 P="$srv_NFS_PORT $srv_MNT_PORT"
 CMP="python3 $T_TOP/tests/tools/nfs-tshark.py compare"
 
-# v3 over UDP: a short sfs3 run (population, then the SFS mix) and reads
-# by sfs_ping of a file it made
-# shellcheck disable=SC2086
-cap_start "$T_DIR/udp.pcapng" $P
-"$T_BIN/sfs3" -l 100 -p 1 -w 1 -t 2 -F 2000 -a 25 "$srv_URL" >"$T_DIR/sfs3.out" 2>&1
-rc1=$?
-"$T_BIN/sfs_ping" -c 100 -p read "$srv_URL" >"$T_DIR/ping.out" 2>&1
-cap_stop
-is "$rc1:$?" "0:0" "sfs3 and sfs_ping ran while captured (UDP)"
-"$T_BIN/sfs_trace" stats -q "$T_DIR/udp.pcapng" --yaml "$T_DIR/udp.yaml" 2>"$T_DIR/err"
-ok $? "stats on the UDP capture $(cat "$T_DIR/err")"
-# shellcheck disable=SC2086
-out=$($CMP "$T_DIR/udp.pcapng" "$T_DIR/udp.yaml" $P)
-like "$out" "^agree: " "UDP: per procedure calls, replies, response times and bytes equal tshark's"
-diag "$out"
+# captured NAME WHAT SFS3_OPTS PING_OPTS: an sfs3 run (population, then the
+# SFS mix; SFS3_OPTS "none": no sfs3 run) and an sfs_ping run captured into
+# NAME.pcapng, then stats on it compared with tshark's figures (3 tests)
+captured() {
+    local name=$1 what=$2 sfs3=$3 ping=$4 rc1=0 out
+    # shellcheck disable=SC2086
+    cap_start "$T_DIR/$name.pcapng" $P
+    if [ "$sfs3" != none ]; then
+        # shellcheck disable=SC2086
+        "$T_BIN/sfs3" $sfs3 -l 100 -p 1 -w 1 -t 2 -F 2000 -a 25 "$srv_URL" >"$T_DIR/$name.sfs3" 2>&1
+        rc1=$?
+    fi
+    # shellcheck disable=SC2086
+    "$T_BIN/sfs_ping" $ping "$srv_URL" >"$T_DIR/$name.ping" 2>&1
+    is "$rc1:$?" "0:0" "$what: the runs ended well while captured"
+    cap_stop
+    "$T_BIN/sfs_trace" stats -q "$T_DIR/$name.pcapng" --yaml "$T_DIR/$name.yaml" 2>"$T_DIR/err"
+    ok $? "$what: stats on the capture $(cat "$T_DIR/err")"
+    # shellcheck disable=SC2086
+    out=$($CMP "$T_DIR/$name.pcapng" "$T_DIR/$name.yaml" $P)
+    like "$out" "^agree: " "$what: per procedure calls, replies, response times and bytes equal tshark's"
+    diag "$out"
+}
 
+# v3 over UDP: sfs3, then lookups by sfs_ping, 4 in flight
+captured udp "NFSv3/UDP" "" "-c 300 -o 4 -p lookup"
 # v3 over TCP: sfs3 -Q and sfs_ping's getattrs, 8 in flight
-# shellcheck disable=SC2086
-cap_start "$T_DIR/tcp.pcapng" $P
-"$T_BIN/sfs3" -Q -l 100 -p 1 -w 1 -t 2 -F 2000 -a 25 "$srv_URL" >"$T_DIR/sfs3q.out" 2>&1
-rc1=$?
-"$T_BIN/sfs_ping" -Q -o 8 -c 2000 -p getattr "$srv_URL" >"$T_DIR/pingq.out" 2>&1
-cap_stop
-is "$rc1:$?" "0:0" "sfs3 -Q and sfs_ping -Q ran while captured (TCP)"
-"$T_BIN/sfs_trace" stats -q "$T_DIR/tcp.pcapng" --yaml "$T_DIR/tcp.yaml" 2>"$T_DIR/err"
-ok $? "stats on the TCP capture $(cat "$T_DIR/err")"
-# shellcheck disable=SC2086
-out=$($CMP "$T_DIR/tcp.pcapng" "$T_DIR/tcp.yaml" $P)
-like "$out" "^agree: " "TCP: per procedure calls, replies, response times and bytes equal tshark's"
-diag "$out"
-
+captured tcp "NFSv3/TCP" "-Q" "-Q -o 8 -c 2000 -p getattr"
 # v2 over UDP
-# shellcheck disable=SC2086
-cap_start "$T_DIR/v2.pcapng" $P
-"$T_BIN/sfs_ping" -2 -c 300 -p lookup "$srv_URL" >"$T_DIR/ping2.out" 2>&1
-cap_stop
-"$T_BIN/sfs_trace" stats -q "$T_DIR/v2.pcapng" --yaml "$T_DIR/v2.yaml" 2>"$T_DIR/err"
-# shellcheck disable=SC2086
-out=$($CMP "$T_DIR/v2.pcapng" "$T_DIR/v2.yaml" $P)
-like "$out" "^agree: " "NFSv2: calls, replies and response times equal tshark's"
-diag "$out"
+captured v2 "NFSv2/UDP" none "-2 -c 300 -p lookup"
 
 # the image of the UDP run: the file set sfs3 created, with its sizes
 "$T_BIN/sfs_trace" image -q "$T_DIR/udp.pcapng" --yaml "$T_DIR/img.yaml"
