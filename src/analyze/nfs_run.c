@@ -54,12 +54,20 @@ static void on_warning(void *data, const char *msg)
 /* What was read and what could not be used, on one line. */
 static void summary(FILE *diag, const struct tr_nfs_reader *r, uint64_t events)
 {
-    static const char *const noted[] = {
-        "unanswered_calls",     "replies_without_calls", "retransmissions",
-        "nfsv4_calls",          "other_rpc_calls",       "calls_cut",
-        "replies_cut",          "undecodable_calls",     "undecodable_replies",
-        "skipped_lines",        "tcp_gaps",              "truncated_records",
-        "calls_released_early", "entries_cut"};
+    static const char *const noted[] = {"unanswered_calls",
+                                        "replies_without_calls",
+                                        "retransmissions",
+                                        "nfsv4_calls",
+                                        "other_rpc_calls",
+                                        "calls_cut",
+                                        "replies_cut",
+                                        "undecodable_calls",
+                                        "undecodable_replies",
+                                        "skipped_lines",
+                                        "tcp_gaps",
+                                        "truncated_records",
+                                        "calls_released_early",
+                                        "entries_cut"};
     size_t i;
 
     fprintf(diag, "sfs_trace: convert: %" PRIu64 " calls written as nfsdump (%s)", events,
@@ -136,6 +144,7 @@ int az_nfs_run(struct az_cli *c, const char *format, FILE *out, FILE *diag)
 {
     if (strcmp(c->cmd, "convert") == 0)
         return run_convert(c, format, out, diag);
-    fprintf(diag, "sfs_trace: %s: '%s' on NFS traces is not built yet\n", c->trace, c->cmd);
+    fprintf(diag, "sfs_trace: %s: '%s' on NFS traces is not built yet\n", c->trace,
+            c->cmd);
     return AZ_EXIT_INPUT;
 }

@@ -133,7 +133,8 @@ static int record(struct ctx *x)
     int rc;
 
     msg_of(x, &m);
-    rc = tr__rpc_msg(x->r, &m, d->rec, d->rec_kept, d->rec_cut ? d->rec_wire : d->rec_kept);
+    rc = tr__rpc_msg(x->r, &m, d->rec, d->rec_kept,
+                     d->rec_cut ? d->rec_wire : d->rec_kept);
     d->rec_kept = 0;
     d->rec_wire = 0;
     d->rec_cut = 0;
@@ -331,8 +332,8 @@ static int frame(struct ctx *x, const uint8_t *p, uint64_t cap, uint64_t len)
 
     while (pos < len) {
         if (d->sync) {
-            int64_t used = frame_sync(x, p ? p + pos : NULL, cap > pos ? cap - pos : 0,
-                                      len - pos);
+            int64_t used =
+                frame_sync(x, p ? p + pos : NULL, cap > pos ? cap - pos : 0, len - pos);
             if (used < 0)
                 return (int)used;
             pos += (uint64_t)used;
@@ -409,7 +410,8 @@ static int gap(struct ctx *x)
     return rc < 0 ? rc : drain(x);
 }
 
-static int hold(struct ctx *x, uint64_t off, const uint8_t *data, uint32_t cap, uint32_t len)
+static int hold(struct ctx *x, uint64_t off, const uint8_t *data, uint32_t cap,
+                uint32_t len)
 {
     struct tr__dir *d = &x->k->d[x->di];
     struct tr__cap *c = x->r->cap;
@@ -502,8 +504,8 @@ static uint32_t conn_hash(const struct tr__ep *a, const struct tr__ep *b)
     return (uint32_t)(h ^ h >> 32);
 }
 
-static int same_pair(const struct tr__conn *k, const struct tr__ep *s, const struct tr__ep *d,
-                     int *di)
+static int same_pair(const struct tr__conn *k, const struct tr__ep *s,
+                     const struct tr__ep *d, int *di)
 {
     if (!ep_cmp(&k->a, s) && !ep_cmp(&k->b, d)) {
         *di = 0;
@@ -581,7 +583,8 @@ static int conn_slot(struct tr_nfs_reader *r, uint32_t *slot)
     int rc;
 
     for (i = 0; i < c->nconns; i++)
-        if (c->conns[i]->closed && r->cap->last_t - c->conns[i]->last_t > r->opt.pair_window_ns)
+        if (c->conns[i]->closed &&
+            r->cap->last_t - c->conns[i]->last_t > r->opt.pair_window_ns)
             break;
     if (i == c->nconns && c->nconns >= TR__CONNS_MAX) {
         for (i = 1; i < c->nconns; i++)
@@ -615,8 +618,9 @@ static int conn_slot(struct tr_nfs_reader *r, uint32_t *slot)
     return 0;
 }
 
-static int conn_find(struct tr_nfs_reader *r, const struct tr__ep *s, const struct tr__ep *d,
-                     int syn, uint32_t seq, struct tr__conn **out, int *di)
+static int conn_find(struct tr_nfs_reader *r, const struct tr__ep *s,
+                     const struct tr__ep *d, int syn, uint32_t seq, struct tr__conn **out,
+                     int *di)
 {
     struct tr__cap *c = r->cap;
     uint32_t k, slot;
@@ -624,7 +628,8 @@ static int conn_find(struct tr_nfs_reader *r, const struct tr__ep *s, const stru
 
     if ((c->nconns + 1) * 2 > c->chash_cap && chash_grow(c) < 0)
         return -ENOMEM;
-    for (k = c->chash[conn_hash(s, d) & (c->chash_cap - 1)]; k; k = c->conns[k - 1]->hnext) {
+    for (k = c->chash[conn_hash(s, d) & (c->chash_cap - 1)]; k;
+         k = c->conns[k - 1]->hnext) {
         struct tr__conn *kk = c->conns[k - 1];
         if (!same_pair(kk, s, d, di))
             continue;
@@ -657,7 +662,8 @@ static int conn_find(struct tr_nfs_reader *r, const struct tr__ep *s, const stru
 }
 
 int tr__tcp_segment(struct tr_nfs_reader *r, const struct tr__ep *src,
-                    const struct tr__ep *dst, const uint8_t *tcp, size_t caplen, size_t wire)
+                    const struct tr__ep *dst, const uint8_t *tcp, size_t caplen,
+                    size_t wire)
 {
     struct tr__ep s = *src, d = *dst;
     struct tr__conn *k;
@@ -668,7 +674,8 @@ int tr__tcp_segment(struct tr_nfs_reader *r, const struct tr__ep *src,
     uint8_t fl;
     int di, rc;
 
-    if (caplen < 20 || (hl = (size_t)(tcp[12] >> 4) * 4) < 20 || caplen < hl || wire < hl) {
+    if (caplen < 20 || (hl = (size_t)(tcp[12] >> 4) * 4) < 20 || caplen < hl ||
+        wire < hl) {
         r->cnt[TR__C_SHORT_PACKETS]++;
         return 0;
     }
