@@ -195,7 +195,17 @@ struct tr__seg {
     uint64_t off;    /* stream offset */
     uint32_t len;    /* bytes on the wire */
     uint32_t caplen; /* bytes captured (data[0..caplen)) */
+    uint64_t where;  /* its frame and time */
+    int64_t t;
     uint8_t data[];
+};
+
+/* Where the bytes of a scan buffer came from: pieces ending at end. */
+#define TR__SCAN_PIECES 32
+struct tr__piece {
+    uint32_t end;
+    uint64_t where;
+    int64_t t;
 };
 
 /* One direction of a TCP connection: stream reassembly and RPC record
@@ -221,9 +231,13 @@ struct tr__dir {
     uint32_t rec_cap, rec_kept;
     uint64_t rec_wire;
     int rec_cut;
+    uint64_t rec_where; /* the frame and time of the record's last captured byte */
+    int64_t rec_t;
     /* finding a record again */
     uint8_t *scan;
     uint32_t scan_len, scan_cap;
+    struct tr__piece pieces[TR__SCAN_PIECES];
+    unsigned npieces;
 };
 
 struct tr__conn {

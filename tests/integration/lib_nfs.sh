@@ -13,7 +13,7 @@ capture_start() {
     local f=$1 filter="" p
     shift
     for p in "$@"; do filter="$filter${filter:+ or }port $p"; done
-    dumpcap -q -n -i lo -f "$filter" -w "$f" 2>"$T_DIR/dumpcap.err" &
+    dumpcap -q -n -B 64 -i lo -f "$filter" -w "$f" 2>"$T_DIR/dumpcap.err" &
     CAP_PID=$!
     track "$CAP_PID"
     wait_for "grep -q 'Capturing on' '$T_DIR/dumpcap.err'" 200 0.05 ||
