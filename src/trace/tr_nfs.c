@@ -238,8 +238,9 @@ static int peek_magic(FILE **fp, FILE **wrapped, unsigned char *magic, size_t wa
     return (int)n;
 }
 
-static int open_common(struct tr_nfs_reader **out, FILE *fp, FILE *owned, const char *name,
-                       const struct tr_nfs_options *opt, char *err, size_t errlen)
+static int open_common(struct tr_nfs_reader **out, FILE *fp, FILE *owned,
+                       const char *name, const struct tr_nfs_options *opt, char *err,
+                       size_t errlen)
 {
     struct tr_nfs_reader *r = cm_calloc(1, sizeof(*r));
     const char *fmt = opt && opt->format && *opt->format ? opt->format : "auto";
@@ -300,8 +301,8 @@ fail:
     return rc;
 }
 
-int tr_nfs_open(struct tr_nfs_reader **r, const char *path, const struct tr_nfs_options *opt,
-                char *err, size_t errlen)
+int tr_nfs_open(struct tr_nfs_reader **r, const char *path,
+                const struct tr_nfs_options *opt, char *err, size_t errlen)
 {
     FILE *fp;
 

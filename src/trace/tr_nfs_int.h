@@ -125,7 +125,7 @@ struct tr__slot {
     uint32_t qnext; /* call-order queue: slot index + 1, 0 = end */
     uint32_t idx;
     int answered;
-    int dead; /* an undecodable call: no event; its reply is absorbed */
+    int dead;    /* an undecodable call: no event; its reply is absorbed */
     char *arena; /* strings: NUL-terminated, by offset */
     uint32_t alen, acap;
     uint32_t soff[TR__S_N];
@@ -164,15 +164,17 @@ struct tr__pair {
 /* ---- the capture's state (tr_nfs_pcap.c, tr_nfs_ip.c, tr_nfs_tcp.c) ------- */
 
 /* Bounds of the packet path: what one hostile capture can make it hold. */
-#define TR__FRAGS_MAX   256u                       /* datagrams in reassembly */
-#define TR__FRAG_WAIT   (30ll * 1000000000)        /* ns before one is dropped */
-#define TR__CONNS_MAX   4096u                      /* TCP connections followed */
-#define TR__RECORD_MAX  ((1u << 20) + (64u << 10)) /* bytes of one RPC record */
-#define TR__OOO_MAX     (1u << 20)                 /* out-of-order bytes a direction
-                                                      holds before a gap is declared */
-#define TR__GAP_WAIT    (2ll * 1000000000)         /* ns a hole may wait for its
-                                                      retransmission */
-#define TR__MEM_BUDGET  (256ull << 20)             /* all stream buffers together */
+#define TR__FRAGS_MAX  256u                       /* datagrams in reassembly */
+#define TR__FRAG_WAIT  (30ll * 1000000000)        /* ns before one is dropped */
+#define TR__CONNS_MAX  4096u                      /* TCP connections followed */
+#define TR__RECORD_MAX ((1u << 20) + (64u << 10)) /* bytes of one RPC record */
+#define TR__OOO_MAX                                                                      \
+    (1u << 20) /* out-of-order bytes a direction                                         \
+                  holds before a gap is declared */
+#define TR__GAP_WAIT                                                                     \
+    (2ll * 1000000000)                /* ns a hole may wait for its                      \
+                                         retransmission */
+#define TR__MEM_BUDGET (256ull << 20) /* all stream buffers together */
 
 /* An IP datagram in reassembly: fragments in 8-byte units, "seen" by their
  * length on the wire, "have" by the bytes the capture kept. */
@@ -193,7 +195,17 @@ struct tr__seg {
     uint64_t off;    /* stream offset */
     uint32_t len;    /* bytes on the wire */
     uint32_t caplen; /* bytes captured (data[0..caplen)) */
+    uint64_t where;  /* its frame and time */
+    int64_t t;
     uint8_t data[];
+};
+
+/* Where the bytes of a scan buffer came from: pieces ending at end. */
+#define TR__SCAN_PIECES 32
+struct tr__piece {
+    uint32_t end;
+    uint64_t where;
+    int64_t t;
 };
 
 /* One direction of a TCP connection: stream reassembly and RPC record
@@ -219,9 +231,13 @@ struct tr__dir {
     uint32_t rec_cap, rec_kept;
     uint64_t rec_wire;
     int rec_cut;
+    uint64_t rec_where; /* the frame and time of the record's last captured byte */
+    int64_t rec_t;
     /* finding a record again */
     uint8_t *scan;
     uint32_t scan_len, scan_cap;
+    struct tr__piece pieces[TR__SCAN_PIECES];
+    unsigned npieces;
 };
 
 struct tr__conn {
@@ -249,12 +265,13 @@ struct tr__cap {
 };
 
 /* tr_nfs_ip.c: an IPv4 or IPv6 packet (data[0..caplen) of wire bytes). */
-int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen, size_t wire,
-                  int version);
+int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen,
+                  size_t wire, int version);
 void tr__ip_free(struct tr__cap *c);
 /* tr_nfs_tcp.c: a TCP segment between src and dst. */
 int tr__tcp_segment(struct tr_nfs_reader *r, const struct tr__ep *src,
-                    const struct tr__ep *dst, const uint8_t *tcp, size_t caplen, size_t wire);
+                    const struct tr__ep *dst, const uint8_t *tcp, size_t caplen,
+                    size_t wire);
 /* Ends every stream (end of the capture): holes become gaps, records in
  * progress are handed over as cut. */
 int tr__tcp_flush(struct tr_nfs_reader *r);
@@ -328,7 +345,8 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
 /* A call of another program (NFSv4, NLM...) is remembered for the window
  * only so that its reply is counted as its program's (kind TR__RECENT_*).
  * Returns 1 when it is new (count it), 0 for a copy. */
-int tr__pair_foreign_call(struct tr_nfs_reader *r, const struct tr__msg *m, uint32_t kind);
+int tr__pair_foreign_call(struct tr_nfs_reader *r, const struct tr__msg *m,
+                          uint32_t kind);
 /*
  * A reply: the slot of its call, whose event tells prog, vers and proc for
  * decoding (the reply's time is set, TR_NFS_F_REPLY too); or NULL when
@@ -412,10 +430,10 @@ int tr__pcap_probe(const unsigned char *buf, size_t len);
  * s's event with the rpcgen codecs (tr_nfs_xdr.c); cut: the message had
  * more bytes on the wire.  Returns 1 when every field decoded, 0 when the
  * fields stop early (those before the stop are set), -ENOMEM. */
-int tr__xdr_args(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf, size_t len,
-                 int cut);
-int tr__xdr_res(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf, size_t len,
-                int cut);
+int tr__xdr_args(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
+                 size_t len, int cut);
+int tr__xdr_res(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
+                size_t len, int cut);
 
 /* One RPC message from the capture (tr_nfs_rpc.c): buf[0..len) are the
  * bytes captured of a message of wire bytes on the wire.  Returns 1 when it
@@ -424,8 +442,8 @@ int tr__rpc_msg(struct tr_nfs_reader *r, const struct tr__msg *m, const uint8_t 
                 size_t len, size_t wire);
 /* 1 when buf[0..len) starts like an RPC call, or a reply to a call held:
  * how a TCP stream that lost its framing finds a record again. */
-int tr__rpc_plausible(struct tr_nfs_reader *r, const struct tr__msg *m, const uint8_t *buf,
-                      size_t len);
+int tr__rpc_plausible(struct tr_nfs_reader *r, const struct tr__msg *m,
+                      const uint8_t *buf, size_t len);
 
 /* ---- anonymisation (tr_nfs_anon.c) -------------------------------------- */
 

@@ -268,8 +268,8 @@ static int ipv6(struct tr_nfs_reader *r, const uint8_t *p, size_t caplen, size_t
     return 0;
 }
 
-int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen, size_t wire,
-                  int version)
+int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen,
+                  size_t wire, int version)
 {
     if (wire < caplen)
         wire = caplen;

@@ -143,7 +143,8 @@ static int pcap_step(struct tr_nfs_reader *r)
     }
     c->frame++;
     r->cnt[TR__C_PACKETS]++;
-    t = (int64_t)h->ts.tv_sec * 1000000000 + (int64_t)h->ts.tv_usec * (c->nano ? 1 : 1000);
+    t = (int64_t)h->ts.tv_sec * 1000000000 +
+        (int64_t)h->ts.tv_usec * (c->nano ? 1 : 1000);
     if (c->frame > 1 && t < c->last_t) {
         r->cnt[TR__C_TIME_BACK]++;
         t = c->last_t;
@@ -159,7 +160,8 @@ static int pcap_step(struct tr_nfs_reader *r)
         r->cnt[TR__C_NON_IP]++;
         return 1;
     }
-    rc = tr__ip_packet(r, data + off, h->caplen - off, h->len > off ? h->len - off : 0, v);
+    rc =
+        tr__ip_packet(r, data + off, h->caplen - off, h->len > off ? h->len - off : 0, v);
     return rc < 0 ? rc : 1;
 }
 
@@ -192,21 +194,23 @@ int tr__pcap_open(struct tr_nfs_reader *r, char *err, size_t errlen)
     fp = tr__stream_borrow(r->fp);
     if (!fp)
         return cm_report_nomem(NULL, r->file, err, errlen);
-    c->pcap = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, perr);
+    c->pcap =
+        pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, perr);
     if (!c->pcap) {
         fclose(fp);
-        return cm_errf(err, errlen, "%s: not a capture libpcap can read: %s", r->file, perr);
+        return cm_errf(err, errlen, "%s: not a capture libpcap can read: %s", r->file,
+                       perr);
     }
     c->nano = pcap_get_tstamp_precision((pcap_t *)c->pcap) == PCAP_TSTAMP_PRECISION_NANO;
     c->dlt = pcap_datalink((pcap_t *)c->pcap);
     if (!link_known(c->dlt))
-        return cm_errf(err, errlen,
-                       "%s: link type %s (%d) is not one this reader knows (Ethernet, "
-                       "Linux cooked v1/v2, loopback, raw IP)",
-                       r->file,
-                       pcap_datalink_val_to_name(c->dlt) ? pcap_datalink_val_to_name(c->dlt)
-                                                         : "?",
-                       c->dlt);
+        return cm_errf(
+            err, errlen,
+            "%s: link type %s (%d) is not one this reader knows (Ethernet, "
+            "Linux cooked v1/v2, loopback, raw IP)",
+            r->file,
+            pcap_datalink_val_to_name(c->dlt) ? pcap_datalink_val_to_name(c->dlt) : "?",
+            c->dlt);
     c->next_conn_index = 1;
     return 0;
 }

@@ -93,7 +93,8 @@ static int header(const uint8_t *buf, size_t len, struct hdr *h)
                 rc = HDR_NOT_RPC;
                 goto out;
             }
-            h->rpc_status = ast == RPC_MISMATCH ? TR_NFS_RPC_MISMATCH : TR_NFS_RPC_AUTH_ERROR;
+            h->rpc_status =
+                ast == RPC_MISMATCH ? TR_NFS_RPC_MISMATCH : TR_NFS_RPC_AUTH_ERROR;
         } else {
             rc = HDR_NOT_RPC;
             goto out;
@@ -118,8 +119,8 @@ static int known_prog(uint32_t prog)
            prog == 100021 || prog == 100024 || prog == 100011 || prog == 100227;
 }
 
-int tr__rpc_plausible(struct tr_nfs_reader *r, const struct tr__msg *m, const uint8_t *buf,
-                      size_t len)
+int tr__rpc_plausible(struct tr_nfs_reader *r, const struct tr__msg *m,
+                      const uint8_t *buf, size_t len)
 {
     struct hdr h;
     struct tr__msg rm = *m;
@@ -143,7 +144,7 @@ static int call(struct tr_nfs_reader *r, const struct tr__msg *m, const struct h
 
     if (!ours || !f) {
         uint32_t kind = h->prog == TR_NFS_PROG_NFS && h->vers == 4 ? TR__RECENT_NFSV4
-                                                                    : TR__RECENT_OTHER;
+                                                                   : TR__RECENT_OTHER;
         rc = tr__pair_foreign_call(r, m, kind);
         if (rc < 0)
             return rc;

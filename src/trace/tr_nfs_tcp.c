@@ -107,8 +107,8 @@ static void msg_of(const struct ctx *x, struct tr__msg *m)
     m->dst = x->di ? x->k->a : x->k->b;
     m->transport = TR_NFS_TCP;
     m->conn = x->k->index;
-    m->t_ns = d->t;
-    m->where = d->where;
+    m->t_ns = d->rec_t ? d->rec_t : d->t;
+    m->where = d->rec_where ? d->rec_where : d->where;
 }
 
 static void lose_sync(struct ctx *x)
@@ -123,6 +123,9 @@ static void lose_sync(struct ctx *x)
     d->rec_cut = 0;
     d->nfrags = 0;
     d->scan_len = 0;
+    d->npieces = 0;
+    d->rec_where = 0;
+    d->rec_t = 0;
 }
 
 /* Hands the finished record to the RPC layer. */
@@ -133,7 +136,8 @@ static int record(struct ctx *x)
     int rc;
 
     msg_of(x, &m);
-    rc = tr__rpc_msg(x->r, &m, d->rec, d->rec_kept, d->rec_cut ? d->rec_wire : d->rec_kept);
+    rc = tr__rpc_msg(x->r, &m, d->rec, d->rec_kept,
+                     d->rec_cut ? d->rec_wire : d->rec_kept);
     d->rec_kept = 0;
     d->rec_wire = 0;
     d->rec_cut = 0;
@@ -190,6 +194,8 @@ static int64_t frame_sync(struct ctx *x, const uint8_t *p, uint64_t cap, uint64_
                 if (grow(c, &d->rec, &d->rec_cap, d->rec_kept + (uint32_t)real)) {
                     memcpy(d->rec + d->rec_kept, p + pos, (size_t)real);
                     d->rec_kept += (uint32_t)real;
+                    d->rec_where = d->where;
+                    d->rec_t = d->t;
                 } else {
                     d->rec_cut = 1; /* over the budget: the rest is not kept */
                 }
@@ -261,6 +267,72 @@ static int search(struct ctx *x, uint32_t *at)
     return 0;
 }
 
+/* Drops the scan buffer's first n bytes (and the pieces they were). */
+static void scan_drop(struct tr__dir *d, uint32_t n)
+{
+    unsigned i, k = 0;
+
+    memmove(d->scan, d->scan + n, d->scan_len - n);
+    d->scan_len -= n;
+    for (i = 0; i < d->npieces; i++)
+        if (d->pieces[i].end > n) {
+            d->pieces[k] = d->pieces[i];
+            d->pieces[k++].end -= n;
+        }
+    d->npieces = k;
+}
+
+/* Frames the scan buffer from its start, a known boundary, piece by piece
+ * so that each record gets the frame its bytes came in.  Returns how many
+ * bytes it consumed (fewer than all when the framing was lost again). */
+static int64_t scan_frame(struct ctx *x)
+{
+    struct tr__dir *d = &x->k->d[x->di];
+    struct tr__cap *c = x->r->cap;
+    struct tr__piece pc[TR__SCAN_PIECES];
+    uint8_t *buf = d->scan;
+    uint32_t len = d->scan_len, cap = d->scan_cap, pos = 0;
+    uint64_t where = d->where;
+    int64_t t = d->t, used = 0;
+    unsigned np = d->npieces, k;
+
+    memcpy(pc, d->pieces, sizeof(pc));
+    /* the framing works on its own: losing sync empties the scan buffer */
+    d->scan = NULL;
+    d->scan_len = d->scan_cap = 0;
+    d->npieces = 0;
+    for (k = 0; k < np && d->sync && pos < len; k++) {
+        uint32_t end = pc[k].end < len ? pc[k].end : len;
+        if (end <= pos)
+            continue;
+        d->where = pc[k].where;
+        d->t = pc[k].t;
+        used = frame_sync(x, buf + pos, end - pos, end - pos);
+        if (used < 0)
+            break;
+        pos += (uint32_t)used;
+        if (pos < end)
+            break; /* lost again inside this piece */
+    }
+    d->where = where;
+    d->t = t;
+    if (used < 0 || pos == len) {
+        mem_give(c, cap);
+        free(buf);
+        return used < 0 ? used : (int64_t)len;
+    }
+    /* lost again inside: the rest is searched anew */
+    mem_give(c, d->scan_cap);
+    free(d->scan);
+    d->scan = buf;
+    d->scan_cap = cap;
+    d->scan_len = len;
+    memcpy(d->pieces, pc, sizeof(pc));
+    d->npieces = np;
+    scan_drop(d, pos);
+    return pos;
+}
+
 /* Bytes p[0..n), all captured, while the framing is lost: kept until a
  * certain boundary shows, then framed from it (again and again, as long as
  * the framing is lost anew inside them). */
@@ -273,50 +345,38 @@ static int resync_feed(struct ctx *x, const uint8_t *p, uint32_t n)
     if (!grow(c, &d->scan, &d->scan_cap, d->scan_len + n)) {
         x->r->cnt[TR__C_TCP_SKIPPED] += d->scan_len + n;
         d->scan_len = 0;
+        d->npieces = 0;
         return 0;
     }
     memcpy(d->scan + d->scan_len, p, n);
     d->scan_len += n;
+    if (d->npieces == TR__SCAN_PIECES) {
+        /* the oldest piece joins the next: its bytes get that frame */
+        memmove(d->pieces, d->pieces + 1, (TR__SCAN_PIECES - 1) * sizeof(d->pieces[0]));
+        d->npieces--;
+    }
+    d->pieces[d->npieces].end = d->scan_len;
+    d->pieces[d->npieces].where = d->where;
+    d->pieces[d->npieces++].t = d->t;
     for (;;) {
         int found = search(x, &at);
         int64_t used;
         x->r->cnt[TR__C_TCP_SKIPPED] += at;
-        memmove(d->scan, d->scan + at, d->scan_len - at);
-        d->scan_len -= at;
+        scan_drop(d, at);
         if (!found)
             break;
         x->r->cnt[TR__C_TCP_RESYNCS]++;
         d->sync = 1;
-        {
-            /* frame from the boundary out of a buffer the framing does not
-             * touch (losing sync empties the scan buffer) */
-            uint8_t *buf = d->scan;
-            uint32_t len = d->scan_len, cap = d->scan_cap;
-            d->scan = NULL;
-            d->scan_len = d->scan_cap = 0;
-            used = frame_sync(x, buf, len, len);
-            if (used >= 0 && (uint64_t)used < len) {
-                /* lost again: search the rest */
-                memmove(buf, buf + used, len - (uint32_t)used);
-                mem_give(c, d->scan_cap);
-                free(d->scan);
-                d->scan = buf;
-                d->scan_cap = cap;
-                d->scan_len = len - (uint32_t)used;
-                continue;
-            }
-            mem_give(c, cap);
-            free(buf);
-            if (used < 0)
-                return (int)used;
+        used = scan_frame(x);
+        if (used < 0)
+            return (int)used;
+        if (!d->scan_len)
             return 0;
-        }
     }
     if (d->scan_len > SCAN_MAX) {
         uint32_t drop = d->scan_len - SCAN_MAX;
         x->r->cnt[TR__C_TCP_SKIPPED] += drop;
-        memmove(d->scan, d->scan + drop, SCAN_MAX);
-        d->scan_len = SCAN_MAX;
+        scan_drop(d, drop);
     }
     return 0;
 }
@@ -331,8 +391,8 @@ static int frame(struct ctx *x, const uint8_t *p, uint64_t cap, uint64_t len)
 
     while (pos < len) {
         if (d->sync) {
-            int64_t used = frame_sync(x, p ? p + pos : NULL, cap > pos ? cap - pos : 0,
-                                      len - pos);
+            int64_t used =
+                frame_sync(x, p ? p + pos : NULL, cap > pos ? cap - pos : 0, len - pos);
             if (used < 0)
                 return (int)used;
             pos += (uint64_t)used;
@@ -348,6 +408,7 @@ static int frame(struct ctx *x, const uint8_t *p, uint64_t cap, uint64_t len)
         /* not captured and no framing: nothing can be told from it */
         x->r->cnt[TR__C_TCP_SKIPPED] += len - pos + d->scan_len;
         d->scan_len = 0;
+        d->npieces = 0;
         break;
     }
     return 0;
@@ -378,10 +439,16 @@ static int drain(struct ctx *x)
         d->ooo_n--;
         d->ooo_bytes -= s->caplen;
         if (skip < s->len) {
+            uint64_t w = d->where;
+            int64_t t = d->t;
             if (skip)
                 x->r->cnt[TR__C_TCP_OVERLAPS]++;
+            d->where = s->where; /* its bytes are its frame's */
+            d->t = s->t;
             rc = deliver(x, s->data + (skip < s->caplen ? skip : s->caplen),
                          skip < s->caplen ? s->caplen - skip : 0, s->len - skip);
+            d->where = w;
+            d->t = t;
         } else {
             x->r->cnt[TR__C_TCP_RETRANS]++;
         }
@@ -409,7 +476,8 @@ static int gap(struct ctx *x)
     return rc < 0 ? rc : drain(x);
 }
 
-static int hold(struct ctx *x, uint64_t off, const uint8_t *data, uint32_t cap, uint32_t len)
+static int hold(struct ctx *x, uint64_t off, const uint8_t *data, uint32_t cap,
+                uint32_t len)
 {
     struct tr__dir *d = &x->k->d[x->di];
     struct tr__cap *c = x->r->cap;
@@ -426,6 +494,8 @@ static int hold(struct ctx *x, uint64_t off, const uint8_t *data, uint32_t cap, 
     s->off = off;
     s->len = len;
     s->caplen = cap;
+    s->where = d->where;
+    s->t = d->t;
     memcpy(s->data, data, cap);
     for (pp = &d->ooo; *pp && (*pp)->off <= off; pp = &(*pp)->next)
         ;
@@ -502,8 +572,8 @@ static uint32_t conn_hash(const struct tr__ep *a, const struct tr__ep *b)
     return (uint32_t)(h ^ h >> 32);
 }
 
-static int same_pair(const struct tr__conn *k, const struct tr__ep *s, const struct tr__ep *d,
-                     int *di)
+static int same_pair(const struct tr__conn *k, const struct tr__ep *s,
+                     const struct tr__ep *d, int *di)
 {
     if (!ep_cmp(&k->a, s) && !ep_cmp(&k->b, d)) {
         *di = 0;
@@ -581,7 +651,8 @@ static int conn_slot(struct tr_nfs_reader *r, uint32_t *slot)
     int rc;
 
     for (i = 0; i < c->nconns; i++)
-        if (c->conns[i]->closed && r->cap->last_t - c->conns[i]->last_t > r->opt.pair_window_ns)
+        if (c->conns[i]->closed &&
+            r->cap->last_t - c->conns[i]->last_t > r->opt.pair_window_ns)
             break;
     if (i == c->nconns && c->nconns >= TR__CONNS_MAX) {
         for (i = 1; i < c->nconns; i++)
@@ -615,8 +686,9 @@ static int conn_slot(struct tr_nfs_reader *r, uint32_t *slot)
     return 0;
 }
 
-static int conn_find(struct tr_nfs_reader *r, const struct tr__ep *s, const struct tr__ep *d,
-                     int syn, uint32_t seq, struct tr__conn **out, int *di)
+static int conn_find(struct tr_nfs_reader *r, const struct tr__ep *s,
+                     const struct tr__ep *d, int syn, uint32_t seq, struct tr__conn **out,
+                     int *di)
 {
     struct tr__cap *c = r->cap;
     uint32_t k, slot;
@@ -624,7 +696,8 @@ static int conn_find(struct tr_nfs_reader *r, const struct tr__ep *s, const stru
 
     if ((c->nconns + 1) * 2 > c->chash_cap && chash_grow(c) < 0)
         return -ENOMEM;
-    for (k = c->chash[conn_hash(s, d) & (c->chash_cap - 1)]; k; k = c->conns[k - 1]->hnext) {
+    for (k = c->chash[conn_hash(s, d) & (c->chash_cap - 1)]; k;
+         k = c->conns[k - 1]->hnext) {
         struct tr__conn *kk = c->conns[k - 1];
         if (!same_pair(kk, s, d, di))
             continue;
@@ -657,7 +730,8 @@ static int conn_find(struct tr_nfs_reader *r, const struct tr__ep *s, const stru
 }
 
 int tr__tcp_segment(struct tr_nfs_reader *r, const struct tr__ep *src,
-                    const struct tr__ep *dst, const uint8_t *tcp, size_t caplen, size_t wire)
+                    const struct tr__ep *dst, const uint8_t *tcp, size_t caplen,
+                    size_t wire)
 {
     struct tr__ep s = *src, d = *dst;
     struct tr__conn *k;
@@ -668,7 +742,8 @@ int tr__tcp_segment(struct tr_nfs_reader *r, const struct tr__ep *src,
     uint8_t fl;
     int di, rc;
 
-    if (caplen < 20 || (hl = (size_t)(tcp[12] >> 4) * 4) < 20 || caplen < hl || wire < hl) {
+    if (caplen < 20 || (hl = (size_t)(tcp[12] >> 4) * 4) < 20 || caplen < hl ||
+        wire < hl) {
         r->cnt[TR__C_SHORT_PACKETS]++;
         return 0;
     }

@@ -194,8 +194,8 @@ static int time_val(const struct tok *t, int64_t *ns)
 /* ACCESS bits: hex, or one of nfsdump's letters. */
 static int access_val(const struct tok *t, uint32_t *v)
 {
-    if (t->len == 1 && (t->s[0] == 'R' || t->s[0] == 'L' || t->s[0] == 'X' ||
-                        t->s[0] == 'U')) {
+    if (t->len == 1 &&
+        (t->s[0] == 'R' || t->s[0] == 'L' || t->s[0] == 'X' || t->s[0] == 'U')) {
         *v = t->s[0] == 'R' ? 0x01 : t->s[0] == 'L' ? 0x02 : t->s[0] == 'X' ? 0x20 : 0x40;
         return 0;
     }
@@ -221,14 +221,22 @@ static const struct akey {
     uint32_t bit;
     enum akind kind;
 } akeys[] = {
-    {"ftype", TR_NFS_A_TYPE, AK_DEC},    {"mode", TR_NFS_A_MODE, AK_HEX32},
-    {"nlink", TR_NFS_A_NLINK, AK_HEX32}, {"uid", TR_NFS_A_UID, AK_HEX32},
-    {"gid", TR_NFS_A_GID, AK_HEX32},     {"size", TR_NFS_A_SIZE, AK_HEX64},
-    {"used", TR_NFS_A_USED, AK_HEX64},   {"fsid", TR_NFS_A_FSID, AK_HEX64},
-    {"fileid", TR_NFS_A_FILEID, AK_HEX64}, {"atime", TR_NFS_A_ATIME, AK_TIME},
-    {"mtime", TR_NFS_A_MTIME, AK_TIME},  {"ctime", TR_NFS_A_CTIME, AK_TIME},
-    {"rdev", 0x10000, AK_SKIP},          {"rdev2", 0x20000, AK_SKIP},
-    {"blksize", 0x40000, AK_SKIP},       {"blocks", 0x80000, AK_SKIP},
+    {"ftype", TR_NFS_A_TYPE, AK_DEC},
+    {"mode", TR_NFS_A_MODE, AK_HEX32},
+    {"nlink", TR_NFS_A_NLINK, AK_HEX32},
+    {"uid", TR_NFS_A_UID, AK_HEX32},
+    {"gid", TR_NFS_A_GID, AK_HEX32},
+    {"size", TR_NFS_A_SIZE, AK_HEX64},
+    {"used", TR_NFS_A_USED, AK_HEX64},
+    {"fsid", TR_NFS_A_FSID, AK_HEX64},
+    {"fileid", TR_NFS_A_FILEID, AK_HEX64},
+    {"atime", TR_NFS_A_ATIME, AK_TIME},
+    {"mtime", TR_NFS_A_MTIME, AK_TIME},
+    {"ctime", TR_NFS_A_CTIME, AK_TIME},
+    {"rdev", 0x10000, AK_SKIP},
+    {"rdev2", 0x20000, AK_SKIP},
+    {"blksize", 0x40000, AK_SKIP},
+    {"blocks", 0x80000, AK_SKIP},
 };
 
 static const struct akey *attr_key(const char *name)
@@ -256,7 +264,7 @@ static int attr_set(struct tr_nfs_attr *a, const struct akey *k, const struct to
         if (dec_u32(v, &x) < 0 || x > 8)
             return -1;
         /* v2: NFBAD is 7, NFFIFO 8 */
-        a->type = (enum tr_nfs_ftype)(vers == 2 && x == 8 ? TR_NFS_FIFO
+        a->type = (enum tr_nfs_ftype)(vers == 2 && x == 8   ? TR_NFS_FIFO
                                       : vers == 2 && x == 7 ? TR_NFS_NONE
                                       : x == 8              ? TR_NFS_NONE
                                                             : x);
@@ -422,7 +430,8 @@ static long head(struct tr_nfs_reader *r, struct line *l, const char **why)
     }
     if (hex_u32(&t[5], &l->m.xid) < 0)
         return *why = "the XID is not hex", -1;
-    if (hex_u64(&t[6], &proc) < 0 || !(row = tr__proc_row(l->prog, l->vers, (uint32_t)proc)))
+    if (hex_u64(&t[6], &proc) < 0 ||
+        !(row = tr__proc_row(l->prog, l->vers, (uint32_t)proc)))
         return *why = "unknown procedure number", -1;
     l->proc = (uint32_t)proc;
     if (strcmp(row->name, t[7].s) != 0)
@@ -471,7 +480,7 @@ static int key_string(struct line *l, int which, struct tok *v)
 /* Keys that real nfsdump files carry and the event does not keep. */
 static int ignored_key(const char *k)
 {
-    static const char *const ign[] = {"begoff", "tcount", "nfsstat", "tsize", "bsize",
+    static const char *const ign[] = {"begoff", "tcount", "nfsstat", "tsize",   "bsize",
                                       "bfree",  "bavail", "verf",    "dircount"};
     size_t i;
 
@@ -558,7 +567,7 @@ static int entry_pair(struct tr__text *x, const char *k, struct tok *v, uint32_t
         return hex_u64(v, &e->d.fileid);
     if (!strcmp(k, "e-fh"))
         return hex_fh(v, &e->d.fh);
-    if ((ak = attr_key(k + 2)) != NULL)
+    if (!strncmp(k, "ea-", 3) && (ak = attr_key(k + 3)) != NULL)
         return attr_set(&e->d.attr, ak, v, vers);
     return -2;
 }
@@ -567,8 +576,8 @@ static int bad_pair(struct tr_nfs_reader *r, int rc, const char *key, const char
 {
     if (rc == -2)
         return tr__nfs_error(r, (uint64_t)r->text->lineno, "unknown key '%s'", key);
-    return tr__nfs_error(r, (uint64_t)r->text->lineno, "bad value '%s' for key '%s'", value,
-                         key);
+    return tr__nfs_error(r, (uint64_t)r->text->lineno, "bad value '%s' for key '%s'",
+                         value, key);
 }
 
 /* The name/value pairs of a reply line. */
@@ -590,7 +599,7 @@ static int reply_pairs(struct tr_nfs_reader *r, struct line *l,
         struct tok *v = &t[i + 1];
         const struct akey *ak;
 
-        if (!strncmp(k, "e-", 2)) {
+        if (!strncmp(k, "e-", 2) || !strncmp(k, "ea-", 3)) {
             rc = entry_pair(x, k, v, l->vers);
         } else if (!strncmp(k, "dir-", 4) && (ak = attr_key(k + 4)) != NULL) {
             rc = attr_set(&l->ev.dir_attr, ak, v, l->vers);
@@ -619,6 +628,8 @@ static int reply_pairs(struct tr_nfs_reader *r, struct line *l,
             rc = key_string(l, TR__S_TEXT, v);
         } else if (!strcmp(k, "datacut")) {
             rc = (l->datacut = 1, tok_is(v, "1") ? 0 : -1);
+        } else if (!strcmp(k, "conn")) {
+            rc = hex_u32(v, &l->m.conn);
         } else {
             rc = ignored_key(k) ? 0 : -2;
         }
@@ -684,7 +695,8 @@ static int fill_reply(struct tr_nfs_reader *r, struct tr__slot *s, const struct 
         tr__slot_str(s, TR__S_TEXT, l->str[TR__S_TEXT].s, l->str[TR__S_TEXT].len) < 0)
         return -ENOMEM;
     for (i = 0; i < x->nents; i++) {
-        struct tr_nfs_dirent *d = tr__slot_dirent(s, x->ents[i].name, x->ents[i].len, &rc);
+        struct tr_nfs_dirent *d =
+            tr__slot_dirent(s, x->ents[i].name, x->ents[i].len, &rc);
         if (!d)
             return rc ? rc : -ENOMEM;
         *d = x->ents[i].d;
@@ -783,7 +795,8 @@ static int text_line(struct tr_nfs_reader *r, char *s, size_t len)
             tr__nfs_error(r, l.m.where, "a reply without its call (XID %x)", l.m.xid);
             return tr__nfs_damage(r, TR__C_NO_CALL);
         }
-        if (slot->ev.prog != l.prog || slot->ev.vers != l.vers || slot->ev.proc != l.proc) {
+        if (slot->ev.prog != l.prog || slot->ev.vers != l.vers ||
+            slot->ev.proc != l.proc) {
             /* undo: the line is not this call's reply */
             slot->answered = 0;
             slot->ev.flags &= ~TR_NFS_F_REPLY;

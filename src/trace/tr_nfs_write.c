@@ -151,17 +151,19 @@ static void sb_fh(struct sbuf *b, const char *key, const struct nf_fh *fh)
 
 /* ---- fields ------------------------------------------------------------- */
 
-static void sb_attr(struct sbuf *b, const char *pfx, const struct tr_nfs_attr *a)
+/* Attributes as nfsdump keys; an NFSv2 line gives v2's file type numbers
+ * (NFFIFO is 8 there), as nfsdump wrote them. */
+static void sb_attr(struct sbuf *b, const char *pfx, const struct tr_nfs_attr *a,
+                    uint32_t vers)
 {
     static const struct {
         uint32_t bit;
         const char *key;
-    } order[] = {{TR_NFS_A_TYPE, "ftype"},   {TR_NFS_A_MODE, "mode"},
-                 {TR_NFS_A_NLINK, "nlink"},  {TR_NFS_A_UID, "uid"},
-                 {TR_NFS_A_GID, "gid"},      {TR_NFS_A_SIZE, "size"},
-                 {TR_NFS_A_USED, "used"},    {TR_NFS_A_FSID, "fsid"},
-                 {TR_NFS_A_FILEID, "fileid"}, {TR_NFS_A_ATIME, "atime"},
-                 {TR_NFS_A_MTIME, "mtime"},  {TR_NFS_A_CTIME, "ctime"}};
+    } order[] = {
+        {TR_NFS_A_TYPE, "ftype"},  {TR_NFS_A_MODE, "mode"},   {TR_NFS_A_NLINK, "nlink"},
+        {TR_NFS_A_UID, "uid"},     {TR_NFS_A_GID, "gid"},     {TR_NFS_A_SIZE, "size"},
+        {TR_NFS_A_USED, "used"},   {TR_NFS_A_FSID, "fsid"},   {TR_NFS_A_FILEID, "fileid"},
+        {TR_NFS_A_ATIME, "atime"}, {TR_NFS_A_MTIME, "mtime"}, {TR_NFS_A_CTIME, "ctime"}};
     size_t i;
 
     for (i = 0; i < CM_ARRAY_LEN(order); i++) {
@@ -172,7 +174,8 @@ static void sb_attr(struct sbuf *b, const char *pfx, const struct tr_nfs_attr *a
         sb_printf(b, " %s%s ", pfx, order[i].key);
         switch (bit) {
         case TR_NFS_A_TYPE:
-            sb_printf(b, "%u", (unsigned)a->type);
+            sb_printf(b, "%u",
+                      vers == 2 && a->type == TR_NFS_FIFO ? 8u : (unsigned)a->type);
             break;
         case TR_NFS_A_MODE:
             sb_printf(b, "%x", a->mode);
@@ -199,7 +202,7 @@ static void sb_attr(struct sbuf *b, const char *pfx, const struct tr_nfs_attr *a
             sb_printf(b, "%" PRIx64, a->fileid);
             break;
         default:
-            t = bit == TR_NFS_A_ATIME ? a->atime_ns
+            t = bit == TR_NFS_A_ATIME   ? a->atime_ns
                 : bit == TR_NFS_A_MTIME ? a->mtime_ns
                                         : a->ctime_ns;
             if (t == TR_NFS_TIME_SERVER)
@@ -311,7 +314,7 @@ static void call_line(struct tr_nfs_writer *w, const struct tr_nfs_event *ev,
     if (f->args & TR__A_ACCESS)
         sb_printf(b, " acc %x", ev->access);
     if (f->args & (TR__A_SATTR | TR__A_FTYPE))
-        sb_attr(b, "", &ev->sattr);
+        sb_attr(b, "", &ev->sattr, ev->vers);
     if (ev->uid || ev->gid)
         sb_printf(b, " euid %x egid %x", ev->uid, ev->gid);
     if (ev->conn)
@@ -323,7 +326,8 @@ static void call_line(struct tr_nfs_writer *w, const struct tr_nfs_event *ev,
     if ((ev->flags & TR_NFS_F_DATA_CUT) && ev->prog == TR_NFS_PROG_NFS && ev->vers == 2 &&
         ev->proc == NFSPROC_WRITE)
         sb_printf(b, " datacut 1");
-    sb_printf(b, " con = XXX len = XXX%s\n", ev->flags & TR_NFS_F_CALL_CUT ? " LONGPKT" : "");
+    sb_printf(b, " con = XXX len = XXX%s\n",
+              ev->flags & TR_NFS_F_CALL_CUT ? " LONGPKT" : "");
 }
 
 static void reply_line(struct tr_nfs_writer *w, const struct tr_nfs_event *ev,
@@ -342,9 +346,9 @@ static void reply_line(struct tr_nfs_writer *w, const struct tr_nfs_event *ev,
         sb_printf(b, " %x", ev->status);
     if (ev->rpc_status == 0) {
         fh_out(w, "fh", &ev->res_fh);
-        sb_attr(b, "", &ev->attr);
-        sb_attr(b, "pre-", &ev->pre);
-        sb_attr(b, "dir-", &ev->dir_attr);
+        sb_attr(b, "", &ev->attr, ev->vers);
+        sb_attr(b, "pre-", &ev->pre, ev->vers);
+        sb_attr(b, "dir-", &ev->dir_attr, ev->vers);
         if ((f->res & TR__R_COUNT) && ok)
             sb_printf(b, " count %x", ev->res_count);
         if ((f->res & TR__R_EOF) && ok)
@@ -364,11 +368,13 @@ static void reply_line(struct tr_nfs_writer *w, const struct tr_nfs_event *ev,
             name_out(w, "e-name", d->name, 0);
             sb_printf(b, " e-fileid %" PRIx64, d->fileid);
             fh_out(w, "e-fh", &d->fh);
-            sb_attr(b, "e-", &d->attr);
+            sb_attr(b, "ea-", &d->attr, ev->vers);
         }
         if ((ev->flags & TR_NFS_F_DATA_CUT) && (f->res & TR__R_COUNT))
             sb_printf(b, " datacut 1");
     }
+    if (ev->conn)
+        sb_printf(b, " conn %x", ev->conn);
     sb_printf(b, " status=XXX pl = XXX con = XXX len = XXX%s\n",
               ev->flags & TR_NFS_F_REPLY_CUT ? " LONGPKT" : "");
 }
@@ -445,7 +451,8 @@ static int flush_until(struct tr_nfs_writer *w, int64_t t)
 
 /* ---- interface -------------------------------------------------------------- */
 
-int tr_nfs_writer_open(struct tr_nfs_writer **wp, FILE *out, const struct tr_nfs_reader *r,
+int tr_nfs_writer_open(struct tr_nfs_writer **wp, FILE *out,
+                       const struct tr_nfs_reader *r,
                        const struct tr_nfs_write_options *o, char *err, size_t errlen)
 {
     struct tr_nfs_writer *w = cm_calloc(1, sizeof(*w));

@@ -28,9 +28,9 @@
 /* What one decode works on. */
 struct dx {
     XDR x;
-    size_t len;  /* bytes in the buffer */
-    int cut;     /* the message had more bytes on the wire than in the buffer */
-    int nomem;   /* a copy into the slot failed */
+    size_t len; /* bytes in the buffer */
+    int cut;    /* the message had more bytes on the wire than in the buffer */
+    int nomem;  /* a copy into the slot failed */
     int entries_cut;
     struct tr__slot *s;
 };
@@ -90,9 +90,9 @@ static int64_t ns3(const nfstime3 *t)
 
 static void from_fattr3(struct tr_nfs_attr *a, const fattr3 *f)
 {
-    a->have = TR_NFS_A_TYPE | TR_NFS_A_MODE | TR_NFS_A_NLINK | TR_NFS_A_UID | TR_NFS_A_GID |
-              TR_NFS_A_SIZE | TR_NFS_A_USED | TR_NFS_A_FSID | TR_NFS_A_FILEID |
-              TR_NFS_A_ATIME | TR_NFS_A_MTIME | TR_NFS_A_CTIME;
+    a->have = TR_NFS_A_TYPE | TR_NFS_A_MODE | TR_NFS_A_NLINK | TR_NFS_A_UID |
+              TR_NFS_A_GID | TR_NFS_A_SIZE | TR_NFS_A_USED | TR_NFS_A_FSID |
+              TR_NFS_A_FILEID | TR_NFS_A_ATIME | TR_NFS_A_MTIME | TR_NFS_A_CTIME;
     a->type = f->type >= NF3REG && f->type <= NF3FIFO ? (enum tr_nfs_ftype)f->type
                                                       : TR_NFS_NONE;
     a->mode = f->mode & 07777;
@@ -188,13 +188,13 @@ static int sattr3_(struct dx *d, struct tr_nfs_attr *out)
  * microseconds; used = blocks of blocksize. */
 static void from_fattr2(struct tr_nfs_attr *a, const fattr *f)
 {
-    static const enum tr_nfs_ftype type2[9] = {
-        TR_NFS_NONE, TR_NFS_REG,  TR_NFS_DIR,  TR_NFS_BLK, TR_NFS_CHR,
-        TR_NFS_LNK,  TR_NFS_SOCK, TR_NFS_NONE, TR_NFS_FIFO};
+    static const enum tr_nfs_ftype type2[9] = {TR_NFS_NONE, TR_NFS_REG,  TR_NFS_DIR,
+                                               TR_NFS_BLK,  TR_NFS_CHR,  TR_NFS_LNK,
+                                               TR_NFS_SOCK, TR_NFS_NONE, TR_NFS_FIFO};
 
-    a->have = TR_NFS_A_TYPE | TR_NFS_A_MODE | TR_NFS_A_NLINK | TR_NFS_A_UID | TR_NFS_A_GID |
-              TR_NFS_A_SIZE | TR_NFS_A_USED | TR_NFS_A_FSID | TR_NFS_A_FILEID |
-              TR_NFS_A_ATIME | TR_NFS_A_MTIME | TR_NFS_A_CTIME;
+    a->have = TR_NFS_A_TYPE | TR_NFS_A_MODE | TR_NFS_A_NLINK | TR_NFS_A_UID |
+              TR_NFS_A_GID | TR_NFS_A_SIZE | TR_NFS_A_USED | TR_NFS_A_FSID |
+              TR_NFS_A_FILEID | TR_NFS_A_ATIME | TR_NFS_A_MTIME | TR_NFS_A_CTIME;
     a->type = (unsigned)f->type < 9 ? type2[f->type] : TR_NFS_NONE;
     a->mode = f->mode & 07777;
     a->nlink = f->nlink;
@@ -204,9 +204,12 @@ static void from_fattr2(struct tr_nfs_attr *a, const fattr *f)
     a->used = (uint64_t)f->blocks * f->blocksize;
     a->fsid = f->fsid;
     a->fileid = f->fileid;
-    a->atime_ns = (int64_t)f->atime.seconds * 1000000000 + (int64_t)f->atime.useconds * 1000;
-    a->mtime_ns = (int64_t)f->mtime.seconds * 1000000000 + (int64_t)f->mtime.useconds * 1000;
-    a->ctime_ns = (int64_t)f->ctime.seconds * 1000000000 + (int64_t)f->ctime.useconds * 1000;
+    a->atime_ns =
+        (int64_t)f->atime.seconds * 1000000000 + (int64_t)f->atime.useconds * 1000;
+    a->mtime_ns =
+        (int64_t)f->mtime.seconds * 1000000000 + (int64_t)f->mtime.useconds * 1000;
+    a->ctime_ns =
+        (int64_t)f->ctime.seconds * 1000000000 + (int64_t)f->ctime.useconds * 1000;
 }
 
 static int fattr2_(struct dx *d, struct tr_nfs_attr *out)
@@ -244,11 +247,13 @@ static int sattr2_(struct dx *d, struct tr_nfs_attr *a)
     }
     if (s.atime.seconds != UINT32_MAX) {
         a->have |= TR_NFS_A_ATIME;
-        a->atime_ns = (int64_t)s.atime.seconds * 1000000000 + (int64_t)s.atime.useconds * 1000;
+        a->atime_ns =
+            (int64_t)s.atime.seconds * 1000000000 + (int64_t)s.atime.useconds * 1000;
     }
     if (s.mtime.seconds != UINT32_MAX) {
         a->have |= TR_NFS_A_MTIME;
-        a->mtime_ns = (int64_t)s.mtime.seconds * 1000000000 + (int64_t)s.mtime.useconds * 1000;
+        a->mtime_ns =
+            (int64_t)s.mtime.seconds * 1000000000 + (int64_t)s.mtime.useconds * 1000;
     }
     return 1;
 }
@@ -557,7 +562,8 @@ static int args2(struct dx *d, uint32_t proc)
         return name2(d, TR__S_NAME);
     case NFSPROC_READ: {
         u_int off, cnt, total;
-        if (!xdr_u_int(&d->x, &off) || !xdr_u_int(&d->x, &cnt) || !xdr_u_int(&d->x, &total))
+        if (!xdr_u_int(&d->x, &off) || !xdr_u_int(&d->x, &cnt) ||
+            !xdr_u_int(&d->x, &total))
             return 0;
         e->offset = off;
         e->count = cnt;
@@ -598,7 +604,8 @@ static int args2(struct dx *d, uint32_t proc)
     }
     case NFSPROC_SYMLINK: {
         char buf[NFS_MAXPATHLEN + 1];
-        return name2(d, TR__S_NAME) && str_into(d, (xdrproc_t)xdr_nfspath, buf, TR__S_TEXT) &&
+        return name2(d, TR__S_NAME) &&
+               str_into(d, (xdrproc_t)xdr_nfspath, buf, TR__S_TEXT) &&
                sattr2_(d, &e->sattr);
     }
     case NFSPROC_READDIR: {
@@ -630,7 +637,8 @@ static int entries2(struct dx *d)
             return 0;
         if (!more)
             break;
-        if (!xdr_u_int(&d->x, &id) || !xdr_filename(&d->x, &p) || !xdr_nfscookie(&d->x, ck))
+        if (!xdr_u_int(&d->x, &id) || !xdr_filename(&d->x, &p) ||
+            !xdr_nfscookie(&d->x, ck))
             return 0;
         de = tr__slot_dirent(d->s, buf, strlen(buf), &rc);
         if (!de) {
@@ -711,8 +719,8 @@ static int args_mnt(struct dx *d, uint32_t vers, uint32_t proc)
 
     if (proc != MOUNTPROC_MNT && proc != MOUNTPROC_UMNT)
         return 1;
-    return str_into(d, vers == 1 ? (xdrproc_t)xdr_dirpath : (xdrproc_t)xdr_mnt3_dirpath, buf,
-                    TR__S_TEXT);
+    return str_into(d, vers == 1 ? (xdrproc_t)xdr_dirpath : (xdrproc_t)xdr_mnt3_dirpath,
+                    buf, TR__S_TEXT);
 }
 
 static int res_mnt(struct dx *d, uint32_t vers, uint32_t proc)
@@ -750,8 +758,8 @@ static int res_mnt(struct dx *d, uint32_t vers, uint32_t proc)
 
 /* ---- entry points --------------------------------------------------------------- */
 
-static int run(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf, size_t len,
-               int cut, int reply)
+static int run(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
+               size_t len, int cut, int reply)
 {
     const struct tr_nfs_event *e = &s->ev;
     struct dx d;
@@ -775,14 +783,14 @@ static int run(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf, 
     return ok ? 1 : 0;
 }
 
-int tr__xdr_args(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf, size_t len,
-                 int cut)
+int tr__xdr_args(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
+                 size_t len, int cut)
 {
     return run(r, s, buf, len, cut, 0);
 }
 
-int tr__xdr_res(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf, size_t len,
-                int cut)
+int tr__xdr_res(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
+                size_t len, int cut)
 {
     return run(r, s, buf, len, cut, 1);
 }

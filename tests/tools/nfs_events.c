@@ -37,8 +37,8 @@ static void hex(const struct nf_fh *fh)
 
 static void attr(const char *tag, const struct tr_nfs_attr *a)
 {
-    printf(" %s=%x/%u/%o/%u/%u/%u/%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRId64
-           "/%" PRId64 "/%" PRId64,
+    printf(" %s=%x/%u/%o/%u/%u/%u/%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64
+           "/%" PRId64 "/%" PRId64 "/%" PRId64,
            tag, a->have, (unsigned)a->type, a->mode, a->nlink, a->uid, a->gid, a->size,
            a->used, a->fsid, a->fileid, a->atime_ns, a->mtime_ns, a->ctime_ns);
 }
@@ -57,8 +57,8 @@ static void whole(const struct tr_nfs_reader *r, const struct tr_nfs_event *e)
            "fl=%x cred=%u/%u fh=",
            e->t_ns, e->reply_t_ns, tr_nfs_client_name(r, e->client, c, sizeof(c)),
            e->client_port, tr_nfs_client_name(r, e->server, s, sizeof(s)), e->server_port,
-           e->transport == TR_NFS_TCP ? 'T' : 'U', e->conn, e->prog, e->vers, e->proc, e->op,
-           e->xid, e->flags, e->uid, e->gid);
+           e->transport == TR_NFS_TCP ? 'T' : 'U', e->conn, e->prog, e->vers, e->proc,
+           e->op, e->xid, e->flags, e->uid, e->gid);
     hex(&e->fh);
     printf(" fh2=");
     hex(&e->fh2);
@@ -120,8 +120,11 @@ int main(int argc, char **argv)
         epoch(org + e.t_ns);
         printf("\t%x\t%u\t%u\t%u\t", e.xid, e.prog, e.vers, e.proc);
         hex(&e.fh);
-        printf("\t%s\t%" PRIu64 "\t%u\t%x\n", e.name ? e.name : e.name2 ? e.name2 : "-", e.offset, e.count,
-               e.flags);
+        printf("\t%s\t%" PRIu64 "\t%u\t%x\n",
+               e.name    ? e.name
+               : e.name2 ? e.name2
+                         : "-",
+               e.offset, e.count, e.flags);
         if (!(e.flags & TR_NFS_F_REPLY))
             continue;
         printf("R\t%" PRIu64 "\t", e.reply_where);
