@@ -14,7 +14,8 @@ cap_start() {
     shift
     for p in "$@"; do filter="${filter:+$filter or }port $p"; done
     rm -f "$file" "$file.err"
-    dumpcap -i lo -f "$filter" -w "$file" 2>"$file.err" &
+    # a 64 MiB buffer: a busy machine must not make the kernel drop packets
+    dumpcap -B 64 -i lo -f "$filter" -w "$file" 2>"$file.err" &
     CAP_PID=$!
     track "$CAP_PID"
     wait_for "grep -q 'Capturing on' '$file.err'" 200 0.05 || diag "dumpcap: $(cat "$file.err")"
