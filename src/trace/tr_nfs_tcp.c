@@ -721,6 +721,9 @@ static int conn_find(struct tr_nfs_reader *r, const struct tr__ep *s,
     if (rc < 0)
         return rc;
     *out = c->conns[slot];
+    /* a reused slot: bytes that came after its connection ended */
+    dir_free(c, &(*out)->d[0]);
+    dir_free(c, &(*out)->d[1]);
     memset(*out, 0, sizeof(**out));
     (*out)->a = *s;
     (*out)->b = *d;
