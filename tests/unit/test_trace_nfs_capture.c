@@ -104,7 +104,8 @@ static void tcp_frame(struct pc *p, int from_client, uint32_t seq, uint8_t fl,
     cm_be32_put(seg + 4, seq);
     seg[12] = 5 << 4;
     seg[13] = fl;
-    memcpy(seg + 20, d, n);
+    if (n)
+        memcpy(seg + 20, d, n);
     len = ipv4(pkt, from_client, 6, seg, 20 + n, 1, 0);
     pc_frame(p, pkt, len, dt_ms);
 }
