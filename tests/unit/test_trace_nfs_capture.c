@@ -119,7 +119,7 @@ static size_t mk_call(uint8_t *out, uint32_t xid, uint32_t proc, xdrproc_t codec
     uint32_t v[10] = {xid, CALL, 2, 100003, 3, proc, 0, 0, 0, 0};
     size_t i;
 
-    xdrmem_create(&x, (char *)out + 4, 4096, XDR_ENCODE);
+    xdrmem_create(&x, (char *)out + 4, 400, XDR_ENCODE); /* buffers: 512 bytes */
     for (i = 0; i < 10; i++)
         assert_true(xdr_u_int(&x, &v[i]));
     assert_true(codec(&x, args));
@@ -135,7 +135,7 @@ static size_t mk_reply(uint8_t *out, uint32_t xid, xdrproc_t codec, void *res)
     uint32_t v[6] = {xid, REPLY, 0, 0, 0, 0};
     size_t i;
 
-    xdrmem_create(&x, (char *)out + 4, 4096, XDR_ENCODE);
+    xdrmem_create(&x, (char *)out + 4, 400, XDR_ENCODE); /* buffers: 512 bytes */
     for (i = 0; i < 6; i++)
         assert_true(xdr_u_int(&x, &v[i]));
     assert_true(codec(&x, res));
