@@ -341,6 +341,41 @@ def case(name, out):
                                              u32(1 << 19) + u32(2) + u32(1 << 19) +
                                              b"\0" * (1 << 19)))])
         write_pcap(out, 1, [link("eth", s[3], False) for s in segs[:5]])
+    elif name == "bench-udp-meta":
+        # small metadata calls over UDP: GETATTR, LOOKUP, ACCESS, 50000 each
+        frames = []
+        for i in range(150000):
+            kind = i % 3
+            if kind == 0:
+                c, r = call(i, 100003, 3, 1, opaque(FH_FILE)), u32(0) + fattr3(1, i, 42)
+                proc = 1
+            elif kind == 1:
+                c = call(i, 100003, 3, 3, opaque(FH_ROOT) + string("f%06d" % i))
+                r = u32(0) + opaque(FH_FILE) + post_attr(1, i, 42) + post_attr(2, 4096, 2)
+            else:
+                c = call(i, 100003, 3, 4, opaque(FH_FILE) + u32(0x3f))
+                r = u32(0) + post_attr(1, i, 42) + u32(0x3f)
+            frames.append(link("eth", ipv4(CLI4, SRV4, 17, udp(900, 2049, c)), False))
+            frames.append(link("eth", ipv4(SRV4, CLI4, 17, udp(2049, 900, reply(i, r))),
+                               False))
+        write_pcap(out, 1, frames, step=20000)
+    elif name == "bench-tcp-rw":
+        # 32 KiB READs and WRITEs over one TCP connection, 1448-byte segments
+        data = bytes(i % 251 for i in range(32768))
+        msgs = []
+        for i in range(3200):
+            off = u64(i * 32768)
+            if i % 2:
+                msgs.append((True, 2049, call(i, 100003, 3, 6, opaque(FH_FILE) + off + u32(32768))))
+                msgs.append((False, 2049, reply(i, u32(0) + post_attr(1, 1 << 26, 42) +
+                                                u32(32768) + u32(0) + opaque(data))))
+            else:
+                msgs.append((True, 2049, call(i, 100003, 3, 7, opaque(FH_FILE) + off + u32(32768)
+                                              + u32(0) + opaque(data))))
+                msgs.append((False, 2049, reply(i, u32(0) + u32(0) + u32(0) +
+                                                post_attr(1, 1 << 26, 42) + u32(32768) +
+                                                u32(0) + b"verifier")))
+        write_pcap(out, 1, [link("eth", s[3], False) for s in tcp_stream(msgs)], step=20000)
     elif name == "hostile-endless-frags":
         frames = []
         for i in range(3000):
