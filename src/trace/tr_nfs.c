@@ -259,7 +259,7 @@ static int open_common(struct tr_nfs_reader **out, FILE *fp, FILE *owned,
     if (r->opt.pair_window_ns <= 0)
         r->opt.pair_window_ns = 10ll * 1000000000;
     if (r->opt.max_pending == 0)
-        r->opt.max_pending = 131072;
+        r->opt.max_pending = 65536;
     {
         unsigned char magic[4];
         rc = peek_magic(&r->fp, &r->wrapped_fp, magic, sizeof(magic));

@@ -217,7 +217,7 @@ struct tr_nfs_options {
     uint32_t max_pending;   /* calls held at once (answered ones waiting
                                for an older call count too); past it the
                                oldest is released early, counted as
-                               calls_released_early; 0 = 131072 */
+                               calls_released_early; 0 = 65536 */
     tr_warn_fn warn;        /* may be NULL: warnings are then only counted */
     void *warn_data;
 };

@@ -48,6 +48,7 @@
     X(LONG_LINES, "long_lines")                                                          \
     X(BACKWARD_LINES, "lines_back_in_time")                                              \
     X(PACKETS, "packets")                                                                \
+    X(CAPTURE_CUT, "capture_cut_short")                                                  \
     X(SHORT_PACKETS, "short_packets")                                                    \
     X(NON_IP, "non_ip_packets")                                                          \
     X(NON_RPC, "non_rpc_packets")                                                        \
@@ -268,6 +269,8 @@ struct tr__cap {
 int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen,
                   size_t wire, int version);
 void tr__ip_free(struct tr__cap *c);
+/* The end of the capture: datagrams still incomplete are counted dropped. */
+void tr__ip_flush(struct tr_nfs_reader *r);
 /* tr_nfs_tcp.c: a TCP segment between src and dst. */
 int tr__tcp_segment(struct tr_nfs_reader *r, const struct tr__ep *src,
                     const struct tr__ep *dst, const uint8_t *tcp, size_t caplen,

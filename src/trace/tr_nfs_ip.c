@@ -153,11 +153,12 @@ static int fragment(struct tr_nfs_reader *r, struct l4 *l, uint32_t id, uint32_t
         f->dst = l->dst;
         f->id = id;
         f->v6 = (uint8_t)v6;
+        f->proto = v6 ? 0 : l->proto; /* IPv6: the first fragment names it */
         f->first_t = c->last_t;
     }
     f->nfrags++;
     if (off == 0)
-        f->proto = l->proto; /* IPv6: the first fragment names it */
+        f->proto = l->proto;
     if (!more)
         f->total = end;
     capend = off + (uint32_t)l->caplen;
@@ -274,6 +275,18 @@ int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen,
     if (wire < caplen)
         wire = caplen;
     return version == 4 ? ipv4(r, data, caplen, wire) : ipv6(r, data, caplen, wire);
+}
+
+void tr__ip_flush(struct tr_nfs_reader *r)
+{
+    struct tr__cap *c = r->cap;
+    unsigned i;
+
+    for (i = 0; i < TR__FRAGS_MAX; i++)
+        if (c->frags[i] && c->frags[i]->used) {
+            r->cnt[TR__C_FRAG_DROPPED] += c->frags[i]->nfrags;
+            c->frags[i]->used = 0;
+        }
 }
 
 void tr__ip_free(struct tr__cap *c)

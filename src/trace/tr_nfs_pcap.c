@@ -130,14 +130,16 @@ static int pcap_step(struct tr_nfs_reader *r)
 
     rc = pcap_next_ex((pcap_t *)c->pcap, &h, &data);
     if (rc == PCAP_ERROR_BREAK) {
+        tr__ip_flush(r);
         rc = tr__tcp_flush(r);
         return rc < 0 ? rc : 0;
     }
     if (rc != 1) {
         tr__nfs_error(r, c->frame + 1, "the capture cannot be read on: %s",
                       pcap_geterr((pcap_t *)c->pcap));
-        if (tr__nfs_damage(r, TR__C_SHORT_PACKETS) < 0)
+        if (tr__nfs_damage(r, TR__C_CAPTURE_CUT) < 0)
             return -EINVAL;
+        tr__ip_flush(r);
         rc = tr__tcp_flush(r);
         return rc < 0 ? rc : 0;
     }

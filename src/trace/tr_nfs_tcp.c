@@ -426,7 +426,7 @@ static int deliver(struct ctx *x, const uint8_t *data, uint64_t cap, uint64_t le
 }
 
 /* Delivers the waiting segments that have become in order. */
-static int drain(struct ctx *x)
+static int drain(struct ctx *x, int after_gap)
 {
     struct tr__dir *d = &x->k->d[x->di];
     struct tr__cap *c = x->r->cap;
@@ -443,8 +443,12 @@ static int drain(struct ctx *x)
             int64_t t = d->t;
             if (skip)
                 x->r->cnt[TR__C_TCP_OVERLAPS]++;
-            d->where = s->where; /* its bytes are its frame's */
-            d->t = s->t;
+            if (after_gap) {
+                /* a hole declared a gap: the bytes are their own frame's
+                 * (filled holes complete in the frame that filled them) */
+                d->where = s->where;
+                d->t = s->t;
+            }
             rc = deliver(x, s->data + (skip < s->caplen ? skip : s->caplen),
                          skip < s->caplen ? s->caplen - skip : 0, s->len - skip);
             d->where = w;
@@ -473,7 +477,7 @@ static int gap(struct ctx *x)
     x->r->cnt[TR__C_TCP_GAPS]++;
     x->r->cnt[TR__C_TCP_GAP_BYTES] += n;
     rc = deliver(x, NULL, 0, n);
-    return rc < 0 ? rc : drain(x);
+    return rc < 0 ? rc : drain(x, 1);
 }
 
 static int hold(struct ctx *x, uint64_t off, const uint8_t *data, uint32_t cap,
@@ -535,7 +539,7 @@ static int segment(struct ctx *x, uint32_t seq, const uint8_t *data, uint32_t ca
     }
     if (off == d->next) {
         rc = deliver(x, data, cap, len);
-        return rc < 0 ? rc : drain(x);
+        return rc < 0 ? rc : drain(x, 0);
     }
     rc = hold(x, off, data, cap, len);
     if (rc < 0)
@@ -717,6 +721,9 @@ static int conn_find(struct tr_nfs_reader *r, const struct tr__ep *s,
     if (rc < 0)
         return rc;
     *out = c->conns[slot];
+    /* a reused slot: bytes that came after its connection ended */
+    dir_free(c, &(*out)->d[0]);
+    dir_free(c, &(*out)->d[1]);
     memset(*out, 0, sizeof(**out));
     (*out)->a = *s;
     (*out)->b = *d;
@@ -774,10 +781,16 @@ int tr__tcp_segment(struct tr_nfs_reader *r, const struct tr__ep *src,
         rc = segment(&x, seq, tcp + hl, (uint32_t)(caplen - hl), (uint32_t)(wire - hl));
         if (rc < 0)
             return rc;
-    } else if (dd->ooo && dd->ooo_since && dd->t - dd->ooo_since > TR__GAP_WAIT) {
-        rc = gap(&x);
-        if (rc < 0)
-            return rc;
+    }
+    for (di = 0; di < 2; di++) {
+        /* a hole waiting too long in either direction becomes a gap */
+        struct ctx y = {r, k, di};
+        struct tr__dir *w = &k->d[di];
+        if (w->ooo && w->ooo_since && r->cap->last_t - w->ooo_since > TR__GAP_WAIT) {
+            rc = gap(&y);
+            if (rc < 0)
+                return rc;
+        }
     }
     if (fl & TH_RST)
         return conn_end(r, k);

@@ -74,17 +74,23 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
     va_list ap;
     int n;
 
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    sb_reserve(b, (size_t)n);
+    /* one formatting in the common case: most fields fit in 64 bytes */
+    sb_reserve(b, 64);
     if (b->nomem)
         return;
     va_start(ap, fmt);
-    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
     va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= b->cap - b->len) {
+        sb_reserve(b, (size_t)n);
+        if (b->nomem)
+            return;
+        va_start(ap, fmt);
+        vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t)n;
 }
 
@@ -101,6 +107,39 @@ static void sb_hex(struct sbuf *b, const uint8_t *p, size_t n)
         b->s[b->len++] = hex[p[i] & 15];
     }
     b->s[b->len] = '\0';
+}
+
+/* A number in hex or decimal (zero-padded to width digits), without
+ * printf: the writer's hot path. */
+static void sb_num(struct sbuf *b, uint64_t v, unsigned base, unsigned width)
+{
+    static const char digits[] = "0123456789abcdef";
+    char tmp[24];
+    unsigned n = 0;
+
+    do {
+        tmp[n++] = digits[v % base];
+        v /= base;
+    } while (v);
+    while (n < width && n < sizeof(tmp))
+        tmp[n++] = '0';
+    sb_reserve(b, n);
+    if (b->nomem)
+        return;
+    while (n)
+        b->s[b->len++] = tmp[--n];
+    b->s[b->len] = '\0';
+}
+
+static void sb_str(struct sbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+
+    sb_reserve(b, n);
+    if (b->nomem)
+        return;
+    memcpy(b->s + b->len, s, n + 1);
+    b->len += n;
 }
 
 /* " key "name"", with space, quote, '%' and bytes outside printable ASCII
@@ -137,10 +176,16 @@ static void sb_time(struct sbuf *b, int64_t ns)
         sec--;
         frac += 1000000000;
     }
+    if (sec < 0) {
+        sb_str(b, "-");
+        sec = -sec;
+    }
+    sb_num(b, (uint64_t)sec, 10, 1);
+    sb_str(b, ".");
     if (frac % 1000 == 0)
-        sb_printf(b, "%" PRId64 ".%06" PRId64, sec, frac / 1000);
+        sb_num(b, (uint64_t)frac / 1000, 10, 6);
     else
-        sb_printf(b, "%" PRId64 ".%09" PRId64, sec, frac);
+        sb_num(b, (uint64_t)frac, 10, 9);
 }
 
 static void sb_fh(struct sbuf *b, const char *key, const struct nf_fh *fh)
@@ -171,42 +216,45 @@ static void sb_attr(struct sbuf *b, const char *pfx, const struct tr_nfs_attr *a
         int64_t t;
         if (!(a->have & bit))
             continue;
-        sb_printf(b, " %s%s ", pfx, order[i].key);
+        sb_str(b, " ");
+        sb_str(b, pfx);
+        sb_str(b, order[i].key);
+        sb_str(b, " ");
         switch (bit) {
         case TR_NFS_A_TYPE:
-            sb_printf(b, "%u",
-                      vers == 2 && a->type == TR_NFS_FIFO ? 8u : (unsigned)a->type);
+            sb_num(b, vers == 2 && a->type == TR_NFS_FIFO ? 8u : (unsigned)a->type, 10,
+                   1);
             break;
         case TR_NFS_A_MODE:
-            sb_printf(b, "%x", a->mode);
+            sb_num(b, a->mode, 16, 1);
             break;
         case TR_NFS_A_NLINK:
-            sb_printf(b, "%x", a->nlink);
+            sb_num(b, a->nlink, 16, 1);
             break;
         case TR_NFS_A_UID:
-            sb_printf(b, "%x", a->uid);
+            sb_num(b, a->uid, 16, 1);
             break;
         case TR_NFS_A_GID:
-            sb_printf(b, "%x", a->gid);
+            sb_num(b, a->gid, 16, 1);
             break;
         case TR_NFS_A_SIZE:
-            sb_printf(b, "%" PRIx64, a->size);
+            sb_num(b, a->size, 16, 1);
             break;
         case TR_NFS_A_USED:
-            sb_printf(b, "%" PRIx64, a->used);
+            sb_num(b, a->used, 16, 1);
             break;
         case TR_NFS_A_FSID:
-            sb_printf(b, "%" PRIx64, a->fsid);
+            sb_num(b, a->fsid, 16, 1);
             break;
         case TR_NFS_A_FILEID:
-            sb_printf(b, "%" PRIx64, a->fileid);
+            sb_num(b, a->fileid, 16, 1);
             break;
         default:
             t = bit == TR_NFS_A_ATIME   ? a->atime_ns
                 : bit == TR_NFS_A_MTIME ? a->mtime_ns
                                         : a->ctime_ns;
             if (t == TR_NFS_TIME_SERVER)
-                sb_printf(b, "SERVER");
+                sb_str(b, "SERVER");
             else
                 sb_time(b, t);
         }

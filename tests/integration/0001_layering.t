@@ -22,7 +22,7 @@ declare -A allowed=(
     [submit]="common"
     [bin]="common rpc nfs validate load prime trace analyze server submit"
 )
-plan 6
+plan 8
 
 bad=""
 for layer in "${!allowed[@]}"; do
@@ -46,6 +46,12 @@ is "$lnfs" "" "libnfs is used only in src/nfs/lnfs.c"
 
 yaml=$(grep -lE '#include <yaml.h>' -r src | grep -vE '^src/common/yaml' | tr '\n' ' ')
 is "$yaml" "" "libyaml is used only behind the common YAML module"
+
+pcap=$(grep -lE '#include <pcap' -r src | grep -v '^src/trace/tr_nfs_pcap\.c$' | tr '\n' ' ')
+is "$pcap" "" "libpcap is used only in src/trace/tr_nfs_pcap.c"
+
+sodium=$(grep -lE '#include <sodium' -r src | grep -v '^src/trace/tr_nfs_anon\.c$' | tr '\n' ' ')
+is "$sodium" "" "libsodium is used only in src/trace/tr_nfs_anon.c"
 
 tirpc=$(grep -lE '#include <rpc/' -r src | grep -vE '^src/(rpc|nfs|server)/' | tr '\n' ' ')
 is "$tirpc" "" "libtirpc headers are included only by rpc, nfs and server"
