@@ -353,6 +353,8 @@ int az__cli_mrc(struct az_cli *c, const struct az_source *src, az__mrc_feed_fn f
         else if (rc < 0) {
             fprintf(diag, "sfs_trace: %s\n", err);
             code = AZ_EXIT_INPUT;
+        } else {
+            fprintf(out, "Picture: %s\n", c->plot);
         }
     }
     if (sizes != o.cache_sizes)
