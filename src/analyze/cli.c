@@ -183,9 +183,10 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
         return -EINVAL;
     if (strcmp(c->format, "auto") != 0 && !tr_find_format(c->format) &&
         strcmp(c->format, "pcap") != 0 && strcmp(c->format, "nfsdump") != 0)
-        return cm_errf(err, errlen,
-                       "--format: '%s' is not one of auto, spc, masta, sysio, pcap, nfsdump",
-                       c->format);
+        return cm_errf(
+            err, errlen,
+            "--format: '%s' is not one of auto, spc, masta, sysio, pcap, nfsdump",
+            c->format);
     if (first != argc - 2)
         return cm_errf(err, errlen, "%s: expected exactly one TRACE argument", c->cmd);
     c->trace = argv[argc - 1];

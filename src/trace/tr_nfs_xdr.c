@@ -517,6 +517,7 @@ static int res3(struct dx *d, uint32_t proc)
     }
     case NFSPROC3_FSSTAT: {
         FSSTAT3resok r;
+        memset(&r, 0, sizeof(r));
         if (!post_attr(d, &e->attr))
             return 0;
         /* the rest of the result after the attributes */
