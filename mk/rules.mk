@@ -6,6 +6,14 @@
 # driver.  Adding a file needs no edit here.  Objects live in build/$(MACHID)
 # so wrappers never mix their objects.
 
+# Quiet by default: no command lines, only what the tools say (warnings,
+# errors, the tests' results); V=1 shows every command.
+V        ?= 0
+ifneq ($(V),1)
+.SILENT:
+MAKEFLAGS += --no-print-directory
+endif
+
 BUILD    ?= build/$(MACHID)
 BINDIR   ?= bin
 PREFIX   ?= /usr/local
@@ -189,8 +197,11 @@ integration: all
 coverage:
 	@sh tests/tools/coverage.sh
 
-# The README's test command.  Builds use both cores.
+# The README's test command.  Builds use both cores; the last line sums the
+# checks of the unit tests (both builds) and the integration tests.
+test: export FREESFS_TEST_SUMMARY := $(CURDIR)/build/test-summary
 test:
+	@mkdir -p build && rm -f $(FREESFS_TEST_SUMMARY)
 	@sh scripts/install-deps --if-root
 	$(MAKE) -j2 -f M.wrappers/M.linux all
 	$(MAKE) -j2 -f M.wrappers/M.linux unit
@@ -198,6 +209,7 @@ test:
 	$(MAKE) -f M.wrappers/M.linux fuzz-test
 	$(MAKE) -f M.wrappers/M.linux integration
 	$(MAKE) -f M.wrappers/M.linux style
+	@sh tests/tools/test-summary.sh $(FREESFS_TEST_SUMMARY)
 
 # The pre-merge checks: gcc and clang warning-free, cppcheck, clang-format.
 style:
@@ -234,15 +246,31 @@ fuzz-test:
 
 # ---- housekeeping ----------------------------------------------------------
 
+# Man pages: one per program, written by scripts/mkman from the program's
+# own --help and --version (the same option tables), so they never disagree;
+# sfs3's is sfs's.  The docs go beside them.
+MANDIR   ?= $(PREFIX)/share/man/man1
+DOCDIR   ?= $(PREFIX)/share/doc/freesfs
+MAN_PROGS := $(notdir $(PROGS) $(SCRIPTS_OUT))
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/freesfs
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/freesfs \
+	  $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
 	for p in $(PROGS) $(SCRIPTS_OUT); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
 	ln -sf sfs $(DESTDIR)$(PREFIX)/bin/sfs3
 	cp -r rc C.wrappers $(DESTDIR)$(PREFIX)/share/freesfs/
+	for p in $(MAN_PROGS); do \
+	  sh scripts/mkman $(BINDIR) $$p >$(DESTDIR)$(MANDIR)/$$p.1.tmp && \
+	  mv -f $(DESTDIR)$(MANDIR)/$$p.1.tmp $(DESTDIR)$(MANDIR)/$$p.1 || exit 1; \
+	done
+	printf '.so man1/sfs.1\n' >$(DESTDIR)$(MANDIR)/sfs3.1
+	cp -r README.md LICENSE docs/*.md docs/examples $(DESTDIR)$(DOCDIR)/
 
 uninstall:
-	for p in $(notdir $(PROGS) $(SCRIPTS_OUT)) sfs3; do rm -f $(DESTDIR)$(PREFIX)/bin/$$p; done
-	rm -rf $(DESTDIR)$(PREFIX)/share/freesfs
+	for p in $(MAN_PROGS) sfs3; do \
+	  rm -f $(DESTDIR)$(PREFIX)/bin/$$p $(DESTDIR)$(MANDIR)/$$p.1; \
+	done
+	rm -rf $(DESTDIR)$(PREFIX)/share/freesfs $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build $(PROGS) $(ALIASES) $(SCRIPTS_OUT) bin/sfs3

@@ -350,6 +350,8 @@ static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t 
         else if (rc < 0) {
             fprintf(diag, "sfs_trace: %s\n", err);
             code = AZ_EXIT_INPUT;
+        } else {
+            fprintf(out, "Picture: %s\n", c->plot);
         }
     }
     if (sizes != o.cache_sizes)

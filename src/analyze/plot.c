@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * plot.c - the miss-ratio curve as a picture: the curve of the main run
- * (exact or sampled), cache sizes on a log2 axis, drawn through common's
- * gnuplot runner (cm_plot_draw: temp files, a time limit, the picture
- * renamed into place).  A sampled curve says so in its title.
+ * (exact or sampled), cache sizes in bytes on a log2 axis (tics in KiB,
+ * MiB, GiB...) with the same sizes in blocks on the axis above, drawn
+ * through common's gnuplot runner (cm_plot_draw: temp files, a time limit,
+ * the picture renamed into place, the legend below the curve).  A sampled
+ * curve says so in its title.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,14 +22,16 @@ int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes
     int room = az_mrc_report_arrays(m, n, &x, &y, &hits);
     struct cm_plot_series s = {.title = "LRU miss ratio", .x = x, .y = y, .n = n};
     struct cm_plot p = {.output = output,
-                        .xlabel = "cache size (blocks)",
+                        .xlabel = "cache size (bytes)",
                         .ylabel = "miss ratio",
                         .logx = 2,
                         .ymin = 0,
                         .ymax = 1,
+                        .xbytes = 1,
+                        .x2scale = (double)m->opt.block_size,
                         .series = &s,
                         .nseries = 1};
-    char title[512];
+    char title[512], x2label[96];
     size_t i;
 
     if (room < 0)
@@ -35,9 +39,12 @@ int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes
                        n);
     az_mrc_ratios(m, &m->main, &m->main.total, sizes, n, y, hits);
     for (i = 0; i < n; i++) {
-        x[i] = (double)sizes[i];
+        x[i] = (double)sizes[i] * (double)m->opt.block_size;
         y[i] = 1.0 - y[i];
     }
+    snprintf(x2label, sizeof(x2label), "cache size (blocks of %llu B)",
+             (unsigned long long)m->opt.block_size);
+    p.x2label = x2label;
     snprintf(title, sizeof(title), "miss-ratio curve: %s (block %llu B%s)", trace,
              (unsigned long long)m->opt.block_size,
              m->threshold ? ", SHARDS sample" : "");

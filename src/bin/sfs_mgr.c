@@ -20,6 +20,7 @@ struct mgr_cli {
     int check; /* 0 none, 1 text, 2 yaml */
     int clean;
     int kill;
+    int trees;
 };
 
 #define F(field) offsetof(struct mgr_cli, field), sizeof(((struct mgr_cli *)0)->field)
@@ -46,7 +47,16 @@ static const struct cm_opt mgr_opts[] = {
     {'k', "kill", NULL, CM_OPT_FLAG, F(kill), NULL, 0, 1, NULL, NULL,
      "Stop every FreeSFS process an earlier run of this rc file left behind.", NULL, NULL,
      0, PR_EXIT_RC},
+    {0, "trees", NULL, CM_OPT_FLAG, F(trees), NULL, 0, 1, NULL, NULL,
+     "Say whether the mount points hold CL<n> trees of an earlier run (exit 0 fresh, 1 "
+     "not fresh or unknown), then exit.",
+     NULL, NULL, 0, PR_EXIT_RC},
 };
+
+#define MGR_USAGE                                                                        \
+    "usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--check[=text|yaml]] [--trees] [-c] "     \
+    "[-k]\n"                                                                             \
+    "Runs every load point of the rc file RC on its clients (docs/sfs_mgr.md).\n"
 
 int main(int argc, char **argv)
 {
@@ -57,13 +67,15 @@ int main(int argc, char **argv)
     int first = argc, rc, code;
 
     memset(&cli, 0, sizeof(cli));
-    rc =
-        cm_opt_main(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, argc, argv,
-                    "usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--check[=text|yaml]] [-c] "
-                    "[-k]\n",
-                    stdout, &first, NULL, err, sizeof(err));
+    rc = cm_opt_main(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, argc, argv, MGR_USAGE,
+                     stdout, &first, NULL, err, sizeof(err));
     if (rc == 1)
         return 0;
+    if (argc == 1) { /* nothing asked: what could be */
+        fputs(MGR_USAGE, stdout);
+        cm_opt_help(stdout, mgr_opts, CM_ARRAY_LEN(mgr_opts));
+        return PR_EXIT_RC;
+    }
     if (rc == 0 && first < argc)
         rc = cm_errf(err, sizeof(err), "unexpected argument '%s'", argv[first]);
     if (rc == 0 && cli.rc[0] == '\0')
@@ -81,7 +93,13 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (cli.check)
         pr_run_check(&run, stdout, cli.check == 2), code = PR_EXIT_OK;
-    else if (cli.kill)
+    else if (cli.trees) {
+        char state[600];
+
+        code =
+            pr_trees_state(&run, state, sizeof(state)) == 1 ? PR_EXIT_OK : PR_EXIT_FAILED;
+        printf("test_directories: %s\n", state);
+    } else if (cli.kill)
         code = pr_kill(&run, stdout, stderr);
     else if (cli.clean)
         code = pr_clean(&run, stdout, stderr);

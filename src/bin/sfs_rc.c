@@ -117,6 +117,10 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (strcmp(cmd, "--version") == 0) {
+        cm_opt_version(stdout);
+        return 0;
+    }
     rc = cm_opt_parse_argv(table, CM_ARRAY_LEN(table), &cli, NULL, argc - 1, argv + 1,
                            &first, &bad, err, sizeof(err));
     if (rc < 0) {

@@ -10,9 +10,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/cli.h"
 #include "common/alloc.h"
+#include "common/opt.h"
 
 int main(int argc, char **argv)
 {
@@ -22,6 +24,11 @@ int main(int argc, char **argv)
 
     if (!c)
         return AZ_EXIT_INPUT;
+    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+        free(c);
+        cm_opt_version(stdout);
+        return AZ_EXIT_OK;
+    }
     rc = az_cli_parse(c, argc, argv, err, sizeof(err));
     if (rc == AZ_CLI_HELP) {
         az_cli_help(stdout, c->cmd);

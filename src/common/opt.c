@@ -7,6 +7,7 @@
  * plus the small line reader that option-like input files (rc, mix and
  * block-size files) share.
  */
+#define _GNU_SOURCE /* program_invocation_short_name, for --version */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -250,8 +251,14 @@ const struct cm_opt *cm_opt_by_rc(const struct cm_opt *t, size_t n, const char *
 
 /* Long-option val codes above any char so that long-only rows are found by
  * index: val = LONG_BASE + row index. */
-#define LONG_BASE 0x1000
-#define HELP_VAL  0x0fff
+#define LONG_BASE   0x1000
+#define HELP_VAL    0x0fff
+#define VERSION_VAL 0x0ffe
+
+void cm_opt_version(FILE *out)
+{
+    fprintf(out, "%s (FreeSFS) %s\n", program_invocation_short_name, CM_VERSION);
+}
 
 static int needs_arg(const struct cm_opt *row)
 {
@@ -262,7 +269,7 @@ int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned cha
                       int argc, char **argv, int *first_arg, const struct cm_opt **bad,
                       char *err, size_t errlen)
 {
-    struct option lo[CM_OPT_MAX_ROWS + 2];
+    struct option lo[CM_OPT_MAX_ROWS + 3];
     char so[CM_OPT_MAX_ROWS * 2 + 4];
     size_t i, nlo = 0, nso = 0;
     int c;
@@ -295,6 +302,11 @@ int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned cha
     lo[nlo].flag = NULL;
     lo[nlo].val = HELP_VAL;
     nlo++;
+    lo[nlo].name = "version";
+    lo[nlo].has_arg = no_argument;
+    lo[nlo].flag = NULL;
+    lo[nlo].val = VERSION_VAL;
+    nlo++;
     memset(&lo[nlo], 0, sizeof(lo[nlo]));
 
     optind = 0; /* GNU: full re-initialisation between calls */
@@ -306,6 +318,13 @@ int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned cha
 
         if (c == HELP_VAL)
             return 1;
+        if (c == VERSION_VAL) {
+            /* Every program answers --version here, the one place: like
+             * --help the answer is the whole run, so this is the one exit
+             * outside a main(). */
+            cm_opt_version(stdout);
+            exit(fflush(stdout) == 0 ? 0 : 1);
+        }
         if (c == '?' || c == ':') {
             char label[96];
 
@@ -424,6 +443,7 @@ void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
         fputc('\n', out);
     }
     fprintf(out, "  %-28s %s\n", "    --help", "Print this help and exit.");
+    fprintf(out, "  %-28s %s\n", "    --version", "Print the version and exit.");
 }
 
 int cm_opt_main(const struct cm_opt *t, size_t n, void *base, int argc, char **argv,

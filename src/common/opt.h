@@ -99,8 +99,9 @@ const char *cm_opt_label(const struct cm_opt *row, char *buf, size_t len);
  * Stops at the first error: returns -EINVAL/-ERANGE with the message in err
  * and *bad pointing at the row (NULL for an unknown option).  Returns 1 when
  * --help was given, else 0; *first_arg gets the index of the first
- * positional argument.  Uses getopt's globals: not thread-safe, resets
- * optind itself.  max_rows bounds the internal getopt array (64). */
+ * positional argument.  --version prints cm_opt_version and exits 0.
+ * Uses getopt's globals: not thread-safe, resets optind itself.  max_rows bounds the
+ * internal getopt array (64). */
 int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned char *src,
                       int argc, char **argv, int *first_arg, const struct cm_opt **bad,
                       char *err, size_t errlen);
@@ -130,6 +131,14 @@ void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n);
 struct cm_yaml;
 void cm_opt_yaml(struct cm_yaml *y, const struct cm_opt *t, size_t n, const void *base,
                  const unsigned char *src);
+
+/* FreeSFS's version: what every program's --version prints. */
+#define CM_VERSION "0.9.0"
+
+/* "PROGRAM (FreeSFS) VERSION" to out.  cm_opt_parse_argv answers --version
+ * with it on stdout and exits 0, for every program (the one exit outside a
+ * main(): the answer is the whole run). */
+void cm_opt_version(FILE *out);
 
 /* Longest option table cm_opt_parse_argv accepts. */
 #define CM_OPT_MAX_ROWS 64

@@ -93,17 +93,137 @@ static int write_data(const struct cm_plot *p, const char *path)
     return fclose(f) == 0 ? 0 : -EIO;
 }
 
-static int write_script(const struct cm_plot *p, const char *path, const char *data,
-                        const char *out)
+/* The bounds of the data and labels on one axis (positive values only on
+ * a log axis); 0 when there is nothing to bound. */
+static int bounds(const struct cm_plot *p, int axis, int log, double *lo, double *hi)
 {
-    FILE *f = fopen(path, "w");
+    size_t s, i;
+    int any = 0;
+
+    for (s = 0; s <= p->nseries; s++) {
+        size_t n = s < p->nseries ? p->series[s].n : p->nlabels;
+        for (i = 0; i < n; i++) {
+            double x = s < p->nseries ? p->series[s].x[i] : p->labels[i].x;
+            double y = s < p->nseries ? p->series[s].y[i] : p->labels[i].y;
+            double v = axis == 0 ? x : y;
+            if (!isfinite(x) || !isfinite(y) || (log && v <= 0))
+                continue;
+            if (!any || v < *lo)
+                *lo = v;
+            if (!any || v > *hi)
+                *hi = v;
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* [lo, hi] widened by CM_PLOT_PAD of its span on each side (a factor on a
+ * log axis), so that no point sits on the frame. */
+static void pad(double *lo, double *hi, int log)
+{
+    if (log) {
+        double f = *hi > *lo ? pow(*hi / *lo, CM_PLOT_PAD) : 2.0;
+        if (f < 1.2)
+            f = 1.2;
+        *lo /= f;
+        *hi *= f;
+    } else {
+        double d =
+            *hi > *lo ? (*hi - *lo) * CM_PLOT_PAD : (*lo != 0 ? fabs(*lo) * 0.1 : 1.0);
+        *lo -= d;
+        *hi += d;
+    }
+}
+
+/* 2^k as "4 KiB" (unit "B") or "4 Ki" (unit ""). */
+static void binary_label(char *buf, size_t len, int k, const char *unit)
+{
+    static const char *const prefix[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    int p = k / 10 < 6 ? k / 10 : 6;
+
+    snprintf(buf, len, "%.0f%s%s%s", ldexp(1.0, k - 10 * p), p || unit[0] ? " " : "",
+             prefix[p], unit);
+}
+
+/* Tics at powers of two over [lo, hi] on a log2 axis of bytes (at most
+ * about ten), labelled in binary units; the same places on x2 when there
+ * is one, labelled as counts of x2scale. */
+static void byte_tics(FILE *f, const struct cm_plot *p, double lo, double hi)
+{
+    int k0 = (int)ceil(log2(lo)), k1 = (int)floor(log2(hi)), step, k;
+    int whole = p->x2scale > 0 && log2(p->x2scale) == floor(log2(p->x2scale));
+    char buf[64];
+
+    if (k1 < k0)
+        return;
+    step = (k1 - k0) / 10 + 1;
+    fputs("set xtics nomirror (", f);
+    for (k = k0; k <= k1; k += step) {
+        binary_label(buf, sizeof(buf), k, "B");
+        fprintf(f, "%s'%s' %.17g", k > k0 ? ", " : "", buf, ldexp(1.0, k));
+    }
+    fputs(")\n", f);
+    if (!(p->x2label && p->x2scale > 0))
+        return;
+    fputs("set x2tics (", f);
+    for (k = k0; k <= k1; k += step) {
+        double v = ldexp(1.0, k) / p->x2scale;
+        int kk = whole ? k - (int)log2(p->x2scale) : 0;
+        if (whole && kk >= 0)
+            binary_label(buf, sizeof(buf), kk, "");
+        else
+            snprintf(buf, sizeof(buf), "%.4g", v);
+        fprintf(f, "%s'%s' %.17g", k > k0 ? ", " : "", buf, v);
+    }
+    fputs(")\n", f);
+}
+
+/* The x range written (for the labels' side), 0..0 when gnuplot's own. */
+static void write_axes(FILE *f, const struct cm_plot *p, double *mid)
+{
+    double xlo = 0, xhi = 1, ylo = 0, yhi = 1;
+    int hx = bounds(p, 0, p->logx, &xlo, &xhi);
+
+    if (p->logx)
+        fprintf(f, "set logscale x %d\n", p->logx);
+    if (p->logy)
+        fprintf(f, "set logscale y %d\n", p->logy);
+    if (p->ymin != 0 || p->ymax != 0) {
+        ylo = p->ymin;
+        yhi = p->ymax;
+    } else if (!bounds(p, 1, p->logy, &ylo, &yhi)) {
+        hx = 0;
+    }
+    if (!hx) /* nothing to bound: gnuplot's own ranges */
+        return;
+    pad(&xlo, &xhi, p->logx);
+    pad(&ylo, &yhi, p->logy);
+    *mid = p->logx ? sqrt(xlo * xhi) : (xlo + xhi) / 2;
+    fprintf(f, "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n", xlo, xhi, ylo,
+            yhi);
+    if (p->x2label && p->x2scale > 0) {
+        fputs("set x2label ", f);
+        put_quoted(f, p->x2label);
+        fprintf(f, "\nset x2range [%.17g:%.17g]\n", xlo / p->x2scale, xhi / p->x2scale);
+        if (p->logx)
+            fprintf(f, "set logscale x2 %d\n", p->logx);
+        if (!(p->xbytes && p->logx))
+            fputs("set xtics nomirror\nset x2tics\n", f);
+    }
+    if (p->xbytes && p->logx)
+        byte_tics(f, p, xlo, xhi);
+}
+
+int cm_plot_write_script(FILE *f, const struct cm_plot *p, const char *data,
+                         const char *out)
+{
+    double mid = NAN;
     size_t s;
 
-    if (!f)
-        return -errno;
     fprintf(f, "set terminal %s size %u,%u noenhanced\nset output ",
-            terminal_of(p->output), p->width ? p->width : 900,
-            p->height ? p->height : 600);
+            terminal_of(p->output) ? terminal_of(p->output) : "svg",
+            p->width ? p->width : 900, p->height ? p->height : 600);
     put_quoted(f, out);
     fputs("\nset title ", f);
     put_quoted(f, p->title ? p->title : "");
@@ -111,13 +231,18 @@ static int write_script(const struct cm_plot *p, const char *path, const char *d
     put_quoted(f, p->xlabel ? p->xlabel : "");
     fputs("\nset ylabel ", f);
     put_quoted(f, p->ylabel ? p->ylabel : "");
-    fputs("\nset grid\nset key top right\n", f);
-    if (p->logx)
-        fprintf(f, "set logscale x %d\n", p->logx);
-    if (p->logy)
-        fprintf(f, "set logscale y %d\n", p->logy);
-    if (p->ymin != 0 || p->ymax != 0)
-        fprintf(f, "set yrange [%.17g:%.17g]\n", p->ymin, p->ymax);
+    /* the legend below the picture: never over a point or a curve */
+    fputs("\nset grid\nset key below left\n", f);
+    write_axes(f, p, &mid);
+    for (s = 0; s < p->nlabels; s++) {
+        /* the text on the side of the point away from the nearer edge */
+        int right = p->labels[s].x > mid;
+
+        fprintf(f, "set label %zu ", s + 1);
+        put_quoted(f, p->labels[s].text);
+        fprintf(f, " at %.17g,%.17g %s point pt 7 ps 1.5 offset %d,1\n", p->labels[s].x,
+                p->labels[s].y, right ? "right" : "left", right ? -1 : 1);
+    }
     fputs("plot ", f);
     for (s = 0; s < p->nseries; s++) {
         const struct cm_plot_series *ser = &p->series[s];
@@ -133,7 +258,19 @@ static int write_script(const struct cm_plot *p, const char *path, const char *d
         }
     }
     fputs("\nunset output\n", f);
-    return fclose(f) == 0 ? 0 : -EIO;
+    return ferror(f) ? -EIO : 0;
+}
+
+static int write_script(const struct cm_plot *p, const char *path, const char *data,
+                        const char *out)
+{
+    FILE *f = fopen(path, "w");
+    int rc;
+
+    if (!f)
+        return -errno;
+    rc = cm_plot_write_script(f, p, data, out);
+    return fclose(f) == 0 ? rc : -EIO;
 }
 
 /* The last non-empty line of gnuplot's log, for the error message. */

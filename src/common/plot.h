@@ -14,6 +14,7 @@
 #define CM_PLOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* gnuplot is not on PATH (the picture is skipped, not an error). */
 #define CM_PLOT_NO_GNUPLOT (-10001)
@@ -26,12 +27,33 @@ struct cm_plot_series {
     const char *style; /* gnuplot "with" style; NULL = "linespoints" */
 };
 
+/* A marked spot: a point with its text beside it (the peak of a curve). */
+struct cm_plot_label {
+    double x, y;
+    const char *text;
+};
+
+/* Every range is the data's (and the labels'), or ymin..ymax, widened by
+ * this share of its span on each side (a factor on a log axis): no point
+ * ever sits on the frame.  The legend goes below the picture, off the
+ * data. */
+#define CM_PLOT_PAD 0.05
+
 struct cm_plot {
     const char *output; /* FILE.png or FILE.svg */
     const char *title, *xlabel, *ylabel;
     int logx, logy; /* log scale base (2, 10), 0 = linear */
-    /* y range; both 0 = automatic */
+    /* y range before the padding; both 0 = the data's */
     double ymin, ymax;
+    /* x is a size in bytes: on a log axis, tics at powers of two labelled
+     * B, KiB, MiB, GiB... */
+    int xbytes;
+    /* a second x axis on top, x / x2scale (e.g. blocks for bytes), with its
+     * label; NULL = none */
+    const char *x2label;
+    double x2scale;
+    const struct cm_plot_label *labels;
+    size_t nlabels;
     unsigned width, height; /* pixels; 0 = 900 x 600 */
     unsigned timeout_ms;    /* gnuplot's time limit; 0 = 20 s */
     const struct cm_plot_series *series;
@@ -45,6 +67,12 @@ struct cm_plot {
  * or -errno for a file error.  err always says what happened, e.g.
  * "gnuplot is not installed; no picture". */
 int cm_plot_draw(const struct cm_plot *p, char *err, size_t errlen);
+
+/* Writes the gnuplot script that draws p from the data file `data` (one
+ * block per series, as cm_plot_draw writes it) into `out`: the padded
+ * ranges, the axes, the labels and the series.  Returns 0 or -EIO. */
+int cm_plot_write_script(FILE *f, const struct cm_plot *p, const char *data,
+                         const char *out);
 
 /* Whether gnuplot is on PATH. */
 int cm_plot_available(void);

@@ -171,11 +171,21 @@ struct scan {
     long line;
     char *buf; /* the value being built */
     size_t len, cap;
+    size_t total; /* bytes of every value built so far */
     int nomem;
+    int toolong; /* the value passed CM_RC_VALUE_MAX: nothing more is kept */
 };
 
+/* Appends to the value; past CM_RC_VALUE_MAX it only notes that the value
+ * is too long, so that "$A$A$A..." expansions stop growing at once. */
 static void put(struct scan *s, const char *c, size_t n)
 {
+    if (s->toolong)
+        return;
+    if (s->len + n > CM_RC_VALUE_MAX) {
+        s->toolong = 1;
+        return;
+    }
     if (s->len + n + 1 > s->cap) {
         size_t cap = (s->len + n + 1) * 2;
         char *nb = cm_realloc(s->buf, cap);
@@ -345,7 +355,7 @@ static int shell_char(struct scan *s, char c)
  * of the line.  Returns 0 or -EINVAL after reporting. */
 static int value(struct scan *s)
 {
-    while (!at_end(s) && *s->p != '\n' && *s->p != ' ' && *s->p != '\t' &&
+    while (!at_end(s) && !s->toolong && *s->p != '\n' && *s->p != ' ' && *s->p != '\t' &&
            *s->p != '\r') {
         char c = *s->p;
         int rc = 0;
@@ -453,13 +463,31 @@ static int statement(struct scan *s, cm_rc_known_fn known, void *data)
     }
     s->p++;
     s->len = 0;
+    s->toolong = 0;
     put(s, "", 0);
-    if (value(s) < 0) {
+    rc = value(s);
+    if (rc == 0 && s->toolong) {
+        report_at(s->rc, line,
+                  "%.*s: the value is longer than %u bytes (1 MiB) after expansion",
+                  (int)nlen, name, CM_RC_VALUE_MAX);
+        rc = -EINVAL;
+    }
+    if (rc == 0 && s->total + s->len > CM_RC_TOTAL_MAX) {
+        /* an rc file never needs this much: stop before memory grows */
+        report_at(s->rc, line,
+                  "%.*s: the rc file's values add up to more than %u bytes (16 MiB) "
+                  "after expansion; nothing after this line is read",
+                  (int)nlen, name, CM_RC_TOTAL_MAX);
+        s->p = s->end;
+        return set_bad_var(s->rc, s->base, name, nlen, line, line_end(s, name));
+    }
+    if (rc < 0) {
         if (s->nomem)
             return -ENOMEM;
         skip_line(s);
         return set_bad_var(s->rc, s->base, name, nlen, line, line_end(s, s->p));
     }
+    s->total += s->len;
     vend = s->p;
     skip_blanks(s);
     if (!at_end(s) && *s->p != '\n' && *s->p != '#') {
@@ -487,10 +515,42 @@ static int statement(struct scan *s, cm_rc_known_fn known, void *data)
             return rc;
         }
         snprintf(tmp, sizeof(tmp), "%.*s", (int)(nlen < 127 ? nlen : 127), name);
-        if (known && !known(tmp, data))
-            warn_at(s->rc, line, "unknown variable %s", tmp);
+        if (known) {
+            const char *near = NULL;
+
+            if (known(tmp, data, &near))
+                return 0;
+            if (near) /* a typo of a known name would silently be ignored */
+                report_at(s->rc, line, "unknown variable %s: did you mean %s?", tmp,
+                          near);
+            else
+                warn_at(s->rc, line, "unknown variable %s", tmp);
+        }
     }
     return 0;
+}
+
+/* A NUL byte would cut the value it is in ("LOAD=1\\00" read as 1): every
+ * line holding one is an error. */
+static void report_nuls(struct cm_rc *rc, const char *text, size_t len)
+{
+    const char *p, *end = text + len, *start = text;
+    long line = 1;
+
+    for (p = text; p < end; p++) {
+        if (*p == '\n') {
+            line++;
+            start = p + 1;
+        } else if (*p == '\0') {
+            report_at(rc, line, "a NUL byte at column %ld (an rc file is text)",
+                      (long)(p - start) + 1);
+            p = memchr(p, '\n', (size_t)(end - p));
+            if (p == NULL)
+                return;
+            line++;
+            start = p + 1;
+        }
+    }
 }
 
 int cm_rc_parse(struct cm_rc *rc, const char *name, const char *text, size_t len,
@@ -516,6 +576,7 @@ int cm_rc_parse(struct cm_rc *rc, const char *name, const char *text, size_t len
     s.p = text;
     s.end = text + len;
     s.line = 1;
+    report_nuls(rc, text, len);
     while (!at_end(&s) && r == 0)
         r = statement(&s, known, data);
     free(s.buf);
@@ -595,4 +656,45 @@ int cm_rc_split(const char *value, char ***words, size_t max)
     w[n] = NULL;
     *words = w;
     return (int)n;
+}
+
+/* ---- near names ------------------------------------------------------------ */
+
+int cm_rc_name_distance(const char *name, const char *known)
+{
+    size_t n = strlen(name), m = strlen(known), i, j;
+    int row[3][CM_RC_NAME_MAX + 1], limit, best;
+
+    if (n > CM_RC_NAME_MAX || m > CM_RC_NAME_MAX || strcmp(name, known) == 0)
+        return -1;
+    /* short names allow fewer edits: TMP is no typo of TCP, DUMMY none of
+     * DUMP */
+    limit = m < 4 ? 0 : m < 6 ? 1 : 2;
+    if ((n > m ? n - m : m - n) > (size_t)limit)
+        return -1;
+    /* Damerau-Levenshtein (optimal string alignment), case-insensitive,
+     * keeping three rows */
+    for (j = 0; j <= m; j++)
+        row[0][j] = (int)j;
+    for (i = 1; i <= n; i++) {
+        int *cur = row[i % 3], *prev = row[(i - 1) % 3], *pp = row[(i + 1) % 3];
+
+        cur[0] = (int)i;
+        for (j = 1; j <= m; j++) {
+            int a = toupper((unsigned char)name[i - 1]);
+            int b = toupper((unsigned char)known[j - 1]);
+            int d = prev[j - 1] + (a != b);
+
+            if (prev[j] + 1 < d)
+                d = prev[j] + 1;
+            if (cur[j - 1] + 1 < d)
+                d = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a == toupper((unsigned char)known[j - 2]) &&
+                toupper((unsigned char)name[i - 2]) == b && pp[j - 2] + 1 < d)
+                d = pp[j - 2] + 1;
+            cur[j] = d;
+        }
+    }
+    best = row[n % 3][m];
+    return best <= limit ? best : -1;
 }

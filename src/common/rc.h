@@ -6,10 +6,11 @@
  * backslash escapes, `#` comments, blank lines, and $NAME / ${NAME} taken
  * from earlier assignments, then from the environment.  Anything a shell
  * would run - command substitution, `;`, `&`, pipes, redirections, control
- * flow, a second word after the value - is an error "FILE:LINE: message".
+ * flow, a second word after the value - is an error "FILE:LINE: message",
+ * so are a NUL byte and a value longer than 1 MiB after expansion.
  * An unset reference expands to nothing with a warning; a name the caller
- * does not know is a warning.  Every message goes through cm_report, so the
- * positions look like every other input file's.
+ * does not know is a warning (an error when it is a typo of a known one).  Every message
+ * goes through cm_report, so the positions look like every other input file's.
  *
  * The parser knows nothing of SFS: callers say which names they know and
  * interpret the values (cm_rc_error reports a bad value at its line).
@@ -44,8 +45,25 @@ struct cm_rc {
     size_t errlen;
 };
 
-/* Whether a variable name is known to the caller (unknown names warn). */
-typedef int (*cm_rc_known_fn)(const char *name, void *data);
+/* The longest value, after expansion (a longer one is an error at its
+ * line), and the most all of a file's values may add up to: "$A$A..."
+ * expansions stop there instead of growing until memory runs out. */
+#define CM_RC_VALUE_MAX (1u << 20)
+#define CM_RC_TOTAL_MAX (16u << 20)
+
+/* Whether a variable name is known to the caller: 1 known; 0 unknown, a
+ * warning - unless the caller sets *near to a known name the unknown one
+ * is a typo of (cm_rc_name_distance), which makes it an error "unknown
+ * variable RUN_TIME: did you mean RUNTIME?", since the setting it meant
+ * would otherwise be silently ignored. */
+typedef int (*cm_rc_known_fn)(const char *name, void *data, const char **near);
+
+/* How far name is from the known name when it looks like a typo of it: the
+ * number of edits (a letter changed, added, dropped, or two swapped; case
+ * ignored), at most 2 for known names of 6 or more characters, 1 for 4 or
+ * 5, 0 (case only) for shorter ones; else -1.  Also -1 for the same name. */
+#define CM_RC_NAME_MAX 64
+int cm_rc_name_distance(const char *name, const char *known);
 
 /*
  * Parses text (len bytes) named name into rc.  known may be NULL (every name

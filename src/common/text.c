@@ -62,15 +62,44 @@ void cm_text_warning(struct cm_text *t, long line, const char *fmt, ...)
     va_end(ap);
 }
 
+long cm_text_nul(const char *text, size_t len, long *col)
+{
+    const char *nul = memchr(text, '\0', len), *p, *start = text;
+    long line = 1;
+
+    if (nul == NULL)
+        return 0;
+    for (p = text; p < nul; p++)
+        if (*p == '\n') {
+            line++;
+            start = p + 1;
+        }
+    if (col)
+        *col = (long)(nul - start) + 1;
+    return line;
+}
+
 const char *cm_text_next(struct cm_text *t, long *line)
 {
     const char *nl;
     size_t n;
 
-    if (t->p >= t->end)
-        return NULL;
-    nl = memchr(t->p, '\n', (size_t)(t->end - t->p));
-    n = (size_t)((nl ? nl : t->end) - t->p);
+    for (;;) {
+        long col;
+
+        if (t->p >= t->end)
+            return NULL;
+        nl = memchr(t->p, '\n', (size_t)(t->end - t->p));
+        n = (size_t)((nl ? nl : t->end) - t->p);
+        if (cm_text_nul(t->p, n, &col) == 0)
+            break;
+        /* a NUL would silently cut the line: the line is an error, and
+         * the parser never sees it */
+        t->p = nl ? nl + 1 : t->end;
+        t->line++;
+        cm_text_error(t, t->line, "a NUL byte at column %ld (a text file holds none)",
+                      col);
+    }
     t->truncated = n >= sizeof(t->buf);
     if (t->truncated)
         n = sizeof(t->buf) - 1;
@@ -78,7 +107,6 @@ const char *cm_text_next(struct cm_text *t, long *line)
     if (n > 0 && t->buf[n - 1] == '\r')
         n--;
     t->buf[n] = '\0';
-    /* an embedded NUL simply ends the line's text */
     t->p = nl ? nl + 1 : t->end;
     t->line++;
     if (line)
@@ -143,6 +171,19 @@ static int text_read(const char *path, char **text, size_t *len, char *err, size
         return rc;
     }
     buf[n] = '\0';
+    {
+        long col, line = cm_text_nul(buf, n, &col);
+
+        if (line > 0) {
+            /* every value after it would be cut at the NUL */
+            cm_errf(err, errlen,
+                    "%s:%ld: a NUL byte at column %ld: not a text file (a text "
+                    "file holds none)",
+                    path, line, col);
+            free(buf);
+            return -EILSEQ;
+        }
+    }
     *text = buf;
     *len = n;
     return 0;
@@ -151,8 +192,14 @@ static int text_read(const char *path, char **text, size_t *len, char *err, size
 int cm_text_read(const char *path, char **text, size_t *len, FILE *diag, char *err,
                  size_t errlen)
 {
-    int rc = text_read(path, text, len, err, errlen);
+    char own[CM_ERR_LEN];
+    int rc;
 
+    if (err == NULL || errlen == 0) { /* the message still reaches diag */
+        err = own;
+        errlen = sizeof(own);
+    }
+    rc = text_read(path, text, len, err, errlen);
     if (rc < 0 && diag)
         fprintf(diag, "%s\n", err);
     return rc;

@@ -42,13 +42,21 @@ void cm_text_error(struct cm_text *t, long line, const char *fmt, ...) CM_PRINTF
 /* Reports "NAME:LINE: warning: message" (line 0: "NAME: warning: ..."). */
 void cm_text_warning(struct cm_text *t, long line, const char *fmt, ...) CM_PRINTF(3, 4);
 /* The next line (NUL-terminated, without its newline) or NULL at the end;
- * *line gets its number. */
+ * *line gets its number.  A line holding a NUL byte is reported as an
+ * error ("NAME:LINE: a NUL byte at column C") and skipped, so that no
+ * parser ever reads a value cut short at the NUL. */
 const char *cm_text_next(struct cm_text *t, long *line);
 /* Whether a line holds only blanks. */
 int cm_text_blank(const char *s);
+/* The 1-based line of the first NUL byte of text (*col, when not NULL,
+ * its 1-based column), or 0 when text holds none. */
+long cm_text_nul(const char *text, size_t len, long *col);
 /* Reads a whole file (at most 16 MB) into a malloc'ed, NUL-terminated
  * buffer the caller frees.  Returns 0 or -errno with "FILE: reason" in err,
- * the same line also written to diag when diag is not NULL. */
+ * the same line also written to diag when diag is not NULL.  A text file
+ * holds no NUL byte: one gives -EILSEQ and "FILE:LINE: a NUL byte at column
+ * C ..." (every reader of rc, mount-point, mix, block-size, sfssum and YAML
+ * files goes through here, so none of them sees a value cut at a NUL). */
 int cm_text_read(const char *path, char **text, size_t *len, FILE *diag, char *err,
                  size_t errlen);
 

@@ -230,6 +230,9 @@ static int open_mount_client(struct nf_mount *m, struct rp_client **mc, char *er
                        errlen);
 }
 
+static void add_exports(struct nf_mount *m, struct rp_client *mc, char *err,
+                        size_t errlen);
+
 /* MNT: fills m->root or explains the refusal. */
 static int do_mnt(struct nf_mount *m, char *err, size_t errlen)
 {
@@ -249,6 +252,7 @@ static int do_mnt(struct nf_mount *m, char *err, size_t errlen)
             rc = -EACCES;
             cm_errf(err, errlen, "%s:%s: export refused (%s)", m->spec.host, path,
                     nf_status_name(res.fhs_status));
+            add_exports(m, mc, err, errlen);
         } else if (rc == 0) {
             nf_fh_from_v2(&m->root,
                           (const nfs_fh *)(const void *)res.fhstatus_u.fhs_fhandle);
@@ -264,6 +268,7 @@ static int do_mnt(struct nf_mount *m, char *err, size_t errlen)
             rc = -EACCES;
             cm_errf(err, errlen, "%s:%s: export refused (%s)", m->spec.host, path,
                     nf_status_name(res.fhs_status));
+            add_exports(m, mc, err, errlen);
         } else if (rc == 0) {
             mnt3_fhandle *fh = &res.mountres3_u.mountinfo.fhandle;
             nfs_fh3 h3;
@@ -396,6 +401,61 @@ static void walk_exports(int v2, const void *list, void (*fn)(const char *, void
         for (e = *(const mnt3_exports *)list; e; e = e->ex_next)
             fn(e->ex_dir, data);
     }
+}
+
+struct export_text {
+    char *buf;
+    size_t len, used;
+    unsigned n;
+};
+
+static void add_export(const char *dir, void *data)
+{
+    struct export_text *t = data;
+    int k;
+
+    if (t->used >= t->len)
+        return;
+    k = snprintf(t->buf + t->used, t->len - t->used, "%s%s", t->n++ ? " " : "", dir);
+    if (k > 0)
+        t->used += (size_t)k;
+}
+
+/* After a refused MNT: what the server does export (MOUNT EXPORT on the
+ * same client), appended to err, so that a mistyped path comes with the
+ * right ones ("...: export refused (NOENT); the server exports /export").
+ * A server that will not say adds nothing. */
+static void add_exports(struct nf_mount *m, struct rp_client *mc, char *err,
+                        size_t errlen)
+{
+    int v2 = m->nfs_version == 2;
+    exports l1 = NULL;
+    mnt3_exports l3 = NULL;
+    struct rp_call call;
+    nf_void none = {0};
+    char names[384];
+    struct export_text t = {names, sizeof(names), 0, 0};
+    size_t used = err ? strlen(err) : 0;
+
+    uint32_t saved = m->opts.timeout_ms;
+    int rc;
+
+    names[0] = '\0';
+    if (err == NULL)
+        return;
+    /* a courtesy, as UMNT: about a second at most */
+    m->opts.timeout_ms = saved < 1000 ? saved : 1000;
+    rc = mount_call(m, mc, &call, v2 ? MOUNTPROC_EXPORT : MOUNTPROC3_EXPORT, &none,
+                    v2 ? (void *)&l1 : (void *)&l3);
+    m->opts.timeout_ms = saved;
+    if (rc < 0)
+        return;
+    walk_exports(v2, v2 ? (const void *)&l1 : (const void *)&l3, add_export, &t);
+    nf_call_free(&call);
+    if (t.used >= t.len - 1) /* cut: say so rather than end mid-name */
+        snprintf(names + sizeof(names) - 5, 5, " ...");
+    snprintf(err + used, errlen > used ? errlen - used : 0, "; %s%s",
+             t.n ? "the server exports " : "the server exports nothing", names);
 }
 
 int nf_exports(const char *spec, const struct nf_mount_opts *opts,

@@ -88,6 +88,11 @@ static void text(const struct pr_run *run, FILE *out)
             static char *rargv[PR_ARGV_MAX + 80], rbuf[PR_ARGBUF + 4096];
             argc = pr_remote_argv(run, &run->clients[k], argv, rargv, PR_ARGV_MAX + 80,
                                   rbuf, sizeof(rbuf));
+            if (argc > 0 && pr_rsh_template(run)) { /* a launcher: words as given */
+                words(out, rargv, argc);
+                fputc('\n', out);
+                continue;
+            }
             if (argc > 0) {
                 /* the remote command string is one argument: show it quoted */
                 words(out, rargv, argc - 1);

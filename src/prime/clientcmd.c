@@ -5,11 +5,15 @@
  * and the pid file a client records itself in.  Every word was checked by
  * resolve.c against a safe character set; the words of the remote command
  * are single-quoted besides, so the remote shell reads each as one literal
- * word.
+ * word.  RSH may instead be a template for launchers that are not ssh-like
+ * (kubectl exec -i %h --, srun -w %h): a word holding %h is the host, %u
+ * the user, and the client's words follow as words of their own.
  */
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "prime/pr_int.h"
 
@@ -74,6 +78,48 @@ int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned
     return rc < 0 ? -E2BIG : a.n;
 }
 
+int pr_rsh_template(const struct pr_run *run)
+{
+    int i;
+
+    for (i = 0; i < run->nrsh; i++)
+        if (strstr(run->rsh[i], "%h"))
+            return 1;
+    return 0;
+}
+
+/* One template word with %h the host, %u the user (SFS_USER, else the
+ * current user's name) and %% a '%'; any other '%' stays as it is. */
+static int add_template(struct argbuf *a, const struct pr_run *run, const char *t,
+                        const char *host)
+{
+    const struct passwd *pw;
+    const char *user = run->sfs_user;
+    char w[1024];
+    size_t n = 0;
+
+    if (!user[0]) {
+        pw = getpwuid(getuid());
+        user = pw ? pw->pw_name : "";
+    }
+    for (; *t && n < sizeof(w) - 1; t++) {
+        const char *put = NULL;
+        size_t k;
+
+        if (t[0] == '%' && (t[1] == 'h' || t[1] == 'u' || t[1] == '%')) {
+            put = t[1] == 'h' ? host : t[1] == 'u' ? user : "%";
+            t++;
+        }
+        k = put ? strlen(put) : 1;
+        if (n + k >= sizeof(w))
+            return -E2BIG;
+        memcpy(w + n, put ? put : t, k);
+        n += k;
+    }
+    w[n] = '\0';
+    return *t ? -E2BIG : add(a, w);
+}
+
 int pr_remote_argv(const struct pr_run *run, const struct pr_client *c,
                    char **client_argv, char **argv, int max, char *buf, size_t buflen)
 {
@@ -82,6 +128,13 @@ int pr_remote_argv(const struct pr_run *run, const struct pr_client *c,
     size_t used = 0;
     int i, rc = 0;
 
+    if (pr_rsh_template(run)) { /* the launcher runs the client's words as given */
+        for (i = 0; i < run->nrsh; i++)
+            rc |= add_template(&a, run, run->rsh[i], c->host);
+        for (i = 0; client_argv[i]; i++)
+            rc |= add(&a, client_argv[i]);
+        return rc < 0 ? -E2BIG : a.n;
+    }
     for (i = 0; i < run->nrsh; i++)
         rc |= add(&a, run->rsh[i]);
     if (run->sfs_user[0]) {

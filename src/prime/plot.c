@@ -2,13 +2,19 @@
 /*
  * plot.c - the throughput/response-time curve of a run (decisions.md D10)
  * through the common gnuplot runner (common/plot.h: private temp files,
- * bounded time, the picture renamed into place, gnuplot optional): the
- * valid points as the SFS curve from (0, 0), the invalid ones as separate
- * marks, since SFS leaves them off the curve (sfs-reference 17.2).
+ * bounded time, the picture renamed into place, gnuplot optional, every
+ * point off the frame, the legend below the picture): the valid points as
+ * the SFS curve from (0, 0), with the peak and the overall response time
+ * marked; the invalid ones joined by a dashed line of their own, labelled
+ * as not publishable, since SFS leaves them off the curve (sfs-reference
+ * 17.2) - a short demo run still shows its shape.  A legend entry appears
+ * only for what is drawn.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "common/curve.h"
 #include "common/plot.h"
 #include "prime/pr_int.h"
 
@@ -17,23 +23,46 @@ int pr_plot_curve(const char *path, const char *title, const double *x, const do
                   size_t notelen)
 {
     static double vx[PR_MAX_POINTS + 1], vy[PR_MAX_POINTS + 1];
-    struct cm_plot_series ser[2] = {
-        {"valid points (from 0,0)", vx, vy, n + 1, "linespoints pt 7"},
-        {"INVALID points (not on an SFS curve)", xi, yi, ni, "points pt 6 ps 2"},
-    };
+    double ox[2] = {0, 0}, oy[2] = {0, 0}, peak = 0, ort;
+    char ort_title[96], peak_text[96];
+    struct cm_plot_series ser[3];
+    struct cm_plot_label mark;
     struct cm_plot p;
+    size_t ns = 0, i, top = 0;
 
     if (n + ni == 0)
         return cm_errf(note, notelen, "no picture: no finished point"), -ENODATA;
-    vx[0] = vy[0] = 0;
-    memcpy(vx + 1, x, n * sizeof(*x));
-    memcpy(vy + 1, y, n * sizeof(*y));
     memset(&p, 0, sizeof(p));
+    memset(ser, 0, sizeof(ser));
+    if (n > 0) {
+        vx[0] = vy[0] = 0;
+        memcpy(vx + 1, x, n * sizeof(*x));
+        memcpy(vy + 1, y, n * sizeof(*y));
+        ser[ns++] = (struct cm_plot_series){"valid points (the SFS curve, from 0,0)", vx,
+                                            vy, n + 1, "linespoints lw 2 pt 7"};
+        ort = cm_curve_overall(x, y, n, &peak);
+        for (i = 1; i < n; i++)
+            if (x[i] > x[top])
+                top = i;
+        /* the overall response time across the curve it averages */
+        ox[1] = peak;
+        oy[0] = oy[1] = ort;
+        snprintf(ort_title, sizeof(ort_title), "overall response time %.2f ms", ort);
+        ser[ns++] = (struct cm_plot_series){ort_title, ox, oy, 2, "lines dt 3 lw 2"};
+        snprintf(peak_text, sizeof(peak_text), "peak %.0f ops/s at %.2f ms", x[top],
+                 y[top]);
+        mark = (struct cm_plot_label){x[top], y[top], peak_text};
+        p.labels = &mark;
+        p.nlabels = 1;
+    }
+    if (ni > 0)
+        ser[ns++] = (struct cm_plot_series){"INVALID points, joined (not publishable)",
+                                            xi, yi, ni, "linespoints dt 2 pt 6 ps 1.5"};
     p.output = path;
     p.title = title;
     p.xlabel = "achieved throughput (NFS ops/s)";
     p.ylabel = "average response time (ms)";
     p.series = ser;
-    p.nseries = ni > 0 ? 2 : 1;
+    p.nseries = ns;
     return cm_plot_draw(&p, note, notelen);
 }

@@ -119,6 +119,11 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o);
  * PR_EXIT_OK or PR_EXIT_FAILED; says what it did on out. */
 int pr_clean(const struct pr_run *run, FILE *out, FILE *diag);
 
+/* Whether the mount points hold CL<n> trees of an earlier run: 1 fresh, 0
+ * not fresh, -1 unknown (libnfs could not look); buf says which and where
+ * (the report's "Test directories:" line, sfs_mgr --trees). */
+int pr_trees_state(const struct pr_run *run, char *buf, size_t len);
+
 /* sfs_mgr -k: stops every client recorded for this rc file on every host
  * (over RSH, by pid file) and a stuck sfs_mgr of the same WORK_DIR. */
 int pr_kill(const struct pr_run *run, FILE *out, FILE *diag);

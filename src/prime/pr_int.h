@@ -38,9 +38,13 @@ int pr_valid_suffix(const char *s);
 /* ---- clientcmd.c ---------------------------------------------------------------- */
 
 /* The remote shell's argv that runs client_argv on c->host: RSH words,
- * "-l SFS_USER" when set, the host, and one single-quoted command string. */
+ * "-l SFS_USER" when set, the host, and one single-quoted command string;
+ * or, when RSH is a template (pr_rsh_template), its words with %h the
+ * host and %u the user, then client_argv's words as they are. */
 int pr_remote_argv(const struct pr_run *run, const struct pr_client *c,
                    char **client_argv, char **argv, int max, char *buf, size_t buflen);
+/* Whether RSH is a launcher template (a word holds %h). */
+int pr_rsh_template(const struct pr_run *run);
 
 /* ---- launch.c: processes the prime starts -------------------------------------------
  */
@@ -169,9 +173,6 @@ void pr_point_free(struct pr_point *pt);
 /* ---- clean.c
  * --------------------------------------------------------------------------- */
 
-/* Whether the mount points hold CL<n> trees of an earlier run: 1 fresh, 0
- * not fresh, -1 unknown (libnfs could not look); buf says which and where. */
-int pr_trees_state(const struct pr_run *run, char *buf, size_t len);
 /* WORK_DIR/sfs_mgr.SFX.pid: the running sfs_mgr (sfs_mgr -k stops it). */
 void pr_mgr_pidfile(const struct pr_run *run, char *buf, size_t len);
 

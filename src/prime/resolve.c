@@ -79,17 +79,29 @@ static const char *const sfs_names[] = {
     "PRIME_PORT",
 };
 
-static int known_name(const char *name, void *data)
+static int known_name(const char *name, void *data, const char **near)
 {
     const struct cm_opt *t;
-    size_t n, i;
+    size_t n, i, ns = CM_ARRAY_LEN(sfs_names);
+    int best = 3;
 
     (void)data;
-    for (i = 0; i < CM_ARRAY_LEN(sfs_names); i++)
-        if (strcmp(sfs_names[i], name) == 0)
-            return 1;
     t = ld_options_table(&n);
-    return cm_opt_by_rc(t, n, name) != NULL;
+    for (i = 0; i < ns + n; i++) {
+        const char *k = i < ns ? sfs_names[i] : t[i - ns].rc_name;
+        int d;
+
+        if (k == NULL)
+            continue;
+        if (strcmp(k, name) == 0)
+            return 1;
+        d = cm_rc_name_distance(name, k); /* RUN_TIME: RUNTIME */
+        if (d >= 0 && d < best) {
+            best = d;
+            *near = k;
+        }
+    }
+    return 0;
 }
 
 /* ---- allocations owned by the run ------------------------------------------- */
@@ -653,7 +665,7 @@ static void resolve_prime(struct pr_run *run, struct cm_rc *rc)
 {
     const struct cm_rc_var *v;
     long x;
-    int n;
+    int n, i;
 
     n = cm_rc_split(cm_rc_value(rc, "RSH", "ssh -o BatchMode=yes"), &run->rsh, 64);
     if (n <= 0)
@@ -661,6 +673,16 @@ static void resolve_prime(struct pr_run *run, struct cm_rc *rc)
     else
         pr_keep(run, run->rsh);
     run->nrsh = n > 0 ? n : 0;
+    for (i = 0; i < run->nrsh; i++) { /* a template knows %h, %u and %% */
+        const char *pc = run->rsh[i];
+        while ((pc = strchr(pc, '%')) != NULL && pc[1] && strchr("hu%", pc[1]))
+            pc += 2;
+        if (pc && pr_rsh_template(run))
+            cm_rc_error(rc, cm_rc_get(rc, "RSH"),
+                        "'%s': a launcher template knows %%h (host), %%u (user) and %%%% "
+                        "('%%')",
+                        run->rsh[i]);
+    }
     run->sfs_user = keep_str(run, cm_rc_value(rc, "SFS_USER", ""));
     if (run->sfs_user && !valid_user(run->sfs_user))
         cm_rc_error(rc, cm_rc_get(rc, "SFS_USER"), "'%s' is not a user name",
@@ -684,6 +706,9 @@ static void resolve_prime(struct pr_run *run, struct cm_rc *rc)
         if (n >= 0) {
             pr_keep(run, run->mon_args);
             run->nmon_args = n;
+        } else {
+            cm_rc_error(rc, cm_rc_get(rc, "PRIME_MON_ARGS"), "%s",
+                        n == -E2BIG ? "more than 256 words" : "out of memory");
         }
     }
 }

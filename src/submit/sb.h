@@ -31,7 +31,9 @@
 /* sfs_generate exit codes */
 #define SB_EXIT_OK    0 /* a submission file was written, or [3] Exit */
 #define SB_EXIT_INPUT 1 /* the input ended before the file was written */
-#define SB_EXIT_WRITE 2 /* the file could not be written */
+#define SB_EXIT_WRITE                                                                    \
+    2 /* the file could not be written, or a file the                                    \
+         command line named cannot be used */
 
 #define SB_MAX_POINTS  1000
 #define SB_MAX_CLIENTS 4096
@@ -121,9 +123,19 @@ void sb_info_free(struct sb_info *info);
  * the input.  A line longer than buf is refused and asked again. */
 int sb_ask(FILE *in, FILE *out, const char *prompt, char *buf, size_t len);
 
-/* The whole tool: the menu, the files, the clients, the output.  Returns an
- * SB_EXIT_* code. */
-int sb_session(FILE *in, FILE *out, FILE *diag);
+/* What the command line gave instead of asking (each NULL or "" when not
+ * given): --info (the static information: no menu), --rc, --sfssum and
+ * --output (replaced without asking: the caller named it). */
+struct sb_given {
+    const char *info, *rc, *sum, *out;
+};
+
+/* The whole tool: the menu, the files, the clients, the output - each file
+ * the command line gave (given may be NULL) taken from it without a
+ * question; one it gives that cannot be used ends the session with its
+ * FILE:LINE errors (SB_EXIT_WRITE), as scripts need.  Returns an SB_EXIT_*
+ * code. */
+int sb_session(FILE *in, FILE *out, FILE *diag, const struct sb_given *given);
 
 /* ---- write.c --------------------------------------------------------------------- */
 

@@ -168,6 +168,7 @@ static void default_out(const char *sum_path, char *buf, size_t len)
 }
 
 struct state {
+    struct sb_given given;
     struct sb_info info;
     struct cm_rc rc;
     struct sb_sum *sum;
@@ -203,6 +204,10 @@ static int ask_output(FILE *in, FILE *out, struct state *s)
     struct stat st;
     int rc;
 
+    if (s->given.out && s->given.out[0]) {
+        snprintf(s->out_path, sizeof(s->out_path), "%s", s->given.out);
+        return 0;
+    }
     default_out(s->sum_path, dflt, sizeof(dflt));
     snprintf(prompt, sizeof(prompt), "Name of the submission file [%s]: ", dflt);
     for (;;) {
@@ -220,11 +225,35 @@ static int ask_output(FILE *in, FILE *out, struct state *s)
     }
 }
 
+/* A file the command line named: loaded, or the session ends (-EINVAL)
+ * with the loader's FILE:LINE messages on diag.  1 when none was named. */
+static int given_file(FILE *diag, const char *what, const char *given, load_fn load,
+                      void *ctx, char *path, size_t len)
+{
+    char err[CM_ERR_LEN];
+
+    if (given == NULL || given[0] == '\0')
+        return 1;
+    snprintf(path, len, "%s", given);
+    if (load(path, ctx, diag, err, sizeof(err)) == 0)
+        return 0;
+    fprintf(diag, "sfs_generate: %s %s cannot be used (the messages above say why)\n",
+            what, given);
+    return -EINVAL;
+}
+
 static int menu(FILE *in, FILE *out, FILE *diag, struct state *s)
 {
     char line[64];
     int rc;
 
+    rc = given_file(diag, "--info", s->given.info, load_info, &s->info, s->info_path,
+                    sizeof(s->info_path));
+    if (rc <= 0) {
+        if (rc == 0)
+            fprintf(out, "Static information: %s\n", s->info_path);
+        return rc;
+    }
     for (;;) {
         fprintf(out, "\n[1] Prompt user for static information\n"
                      "[2] Import static information from file\n"
@@ -255,20 +284,33 @@ static int run(FILE *in, FILE *out, FILE *diag, struct state *s)
     if ((rc = menu(in, out, diag, s)) != 0)
         return rc;
     for (;;) {
-        if ((rc = ask_file(in, out, diag, "The rc file of the run: ", load_rc, &s->rc,
-                           s->rc_path, sizeof(s->rc_path))) < 0 ||
-            (rc = ask_file(in, out, diag, "The sfssum file of the run: ", load_sum,
-                           s->sum, s->sum_path, sizeof(s->sum_path))) < 0)
+        int grc = given_file(diag, "--rc", s->given.rc, load_rc, &s->rc, s->rc_path,
+                             sizeof(s->rc_path));
+        int gsum = grc < 0 ? 1
+                           : given_file(diag, "--sfssum", s->given.sum, load_sum, s->sum,
+                                        s->sum_path, sizeof(s->sum_path));
+
+        if (grc < 0 || gsum < 0)
+            return -EINVAL;
+        if ((grc && (rc = ask_file(in, out, diag, "The rc file of the run: ", load_rc,
+                                   &s->rc, s->rc_path, sizeof(s->rc_path))) < 0) ||
+            (gsum &&
+             (rc = ask_file(in, out, diag, "The sfssum file of the run: ", load_sum,
+                            s->sum, s->sum_path, sizeof(s->sum_path))) < 0))
             return rc;
         free(s->clients);
         s->ncl =
             cm_rc_split(cm_rc_value(&s->rc, "CLIENTS", ""), &s->clients, SB_MAX_CLIENTS);
         if (s->ncl <= 0) {
             fprintf(out, "CLIENTS of the rc file: too many clients.\n");
+            if (!grc) /* named on the command line: asking again cannot help */
+                return -EINVAL;
             continue;
         }
         if (same_run(out, &s->rc, s->sum, s->ncl) == 0)
             break;
+        if (!grc && !gsum) /* both named: asking again cannot help */
+            return -EINVAL;
     }
     s->cl = cm_calloc((size_t)s->ncl, sizeof(*s->cl));
     if (s->cl == NULL)
@@ -300,7 +342,7 @@ static int run(FILE *in, FILE *out, FILE *diag, struct state *s)
     return 0;
 }
 
-int sb_session(FILE *in, FILE *out, FILE *diag)
+int sb_session(FILE *in, FILE *out, FILE *diag, const struct sb_given *given)
 {
     struct state *s = cm_calloc(1, sizeof(*s));
     int rc;
@@ -310,6 +352,8 @@ int sb_session(FILE *in, FILE *out, FILE *diag)
         fprintf(diag, "sfs_generate: out of memory\n");
         return SB_EXIT_WRITE;
     }
+    if (given)
+        s->given = *given;
     fprintf(out, "FreeSFS submission generator (SPEC SFS 3.0 disclosure)\n");
     rc = run(in, out, diag, s);
     sb_info_free(&s->info);
@@ -324,6 +368,10 @@ int sb_session(FILE *in, FILE *out, FILE *diag)
     }
     if (rc == 1)
         return SB_EXIT_OK; /* [3] Exit */
+    if (rc == -EINVAL) {
+        fprintf(out, "sfs_generate: nothing was written.\n");
+        return SB_EXIT_WRITE;
+    }
     if (rc < 0) {
         fprintf(diag, "sfs_generate: %s\n", strerror(-rc));
         return SB_EXIT_WRITE;

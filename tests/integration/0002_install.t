@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # 0002_install.t - `make install PREFIX=...` puts every program (and the sfs3
-# name) under the prefix, and `make uninstall` takes them away again.
+# name) under the prefix, a man page for each - written from the program's
+# own --help, so every option of the help is on its page - and the docs;
+# `make uninstall` takes them away again.
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || bail "no tree"
 [ -x bin/sfs_ping ] || skip_all "bin/ not built (run make first)"
-plan 4
+plan 10
 
 out=$(make -s install PREFIX="$T_DIR/usr" 2>&1)
 ok $? "make install PREFIX=... succeeds"
@@ -16,6 +18,31 @@ for p in bin/*; do
 done
 is "$missing" "" "every program in bin/ is installed"
 ok "$([ -e "$T_DIR/usr/share/freesfs" ] && echo 0 || echo 1)" "shared files are installed"
+M=$T_DIR/usr/share/man/man1
+missing=""
+for p in bin/*; do
+    [ -s "$M/$(basename "$p").1" ] || missing="$missing $(basename "$p")"
+done
+is "$missing" "" "every program has a man page"
+# every option --help lists is on the page (as roff writes a '-': '\-')
+bad=""
+for p in sfs sfs_mgr sfs_nfsd sfs_trace sfs_generate; do
+    for o in $("bin/$p" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+        grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" "$M/$p.1" || bad="$bad $p:$o"
+    done
+done
+is "$bad" "" "every option of each program's --help is on its man page"
+if command -v man >/dev/null 2>&1; then
+    page=$(MANWIDTH=100 man -l "$M/sfs_mgr.1" 2>/dev/null)
+    like "$page" "sfs_mgr - run every load point of an rc file" "man shows the page's name line"
+    like "$page" "--trees" "and its options"
+else
+    skip "man is not installed"; skip "man is not installed"
+fi
+is "$(cat "$M/sfs3.1")" ".so man1/sfs.1" "sfs3's page is sfs's"
+D=$T_DIR/usr/share/doc/freesfs
+ok "$([ -s "$D/sfs_mgr.md" ] && [ -s "$D/README.md" ] && [ -s "$D/examples/example_rc" ]; echo $?)" \
+    "the docs are installed"
 make -s uninstall PREFIX="$T_DIR/usr" >/dev/null 2>&1
-left=$(ls "$T_DIR/usr/bin" 2>/dev/null | tr '\n' ' ')
-is "$left" "" "make uninstall removes them"
+left=$(ls "$T_DIR/usr/bin" "$M" 2>/dev/null | grep -v ':$' | tr '\n' ' ' | sed 's/ *$//')
+is "$left" "" "make uninstall removes the programs and the pages"

@@ -62,5 +62,5 @@ ok $([ -n "$sp" ] && [ "$sp" -lt 1024 ] && echo 0 || echo 1) "-r: reserved sourc
 
 # an export ganesha does not have
 out=$("$P" "nfs://127.0.0.1:$GANESHA_NFS_PORT/no/such/export?mountport=$GANESHA_MNT_PORT" 2>&1)
-like "$out" "^sfs_ping: 127.0.0.1:/no/such/export: export refused \([A-Z]+\)$" \
-    "a missing export is named in one line"
+like "$out" "^sfs_ping: 127.0.0.1:/no/such/export: export refused \([A-Z]+\); the server exports .*/export" \
+    "a missing export is named in one line, with the exports"

@@ -1,19 +1,39 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # 0640_trace_mrc_plot_and_sampling.t - the miss-ratio curve as a PNG (with
-# gnuplot; without it, a note and success), the judy1 method giving the
+# gnuplot; without it, a note and success) whose path is printed, checked
+# for its elements through a recording gnuplot that keeps the script (cache
+# sizes in bytes with KiB/MiB tics, blocks on the axis above, the legend
+# below the curve, every point off the frame); the judy1 method giving the
 # same answer as the default, and SHARDS sampling with its error report.
 # timeout: 60
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 16
 
 F=$T_FIXTURES/sysio/synthetic.trace
 if command -v gnuplot >/dev/null 2>&1; then
-    "$T_BIN/sfs_trace" mrc -q "$F" --plot "$T_DIR/mrc.png"
+    out=$("$T_BIN/sfs_trace" mrc -q "$F" --plot "$T_DIR/mrc.png")
     ok $? "mrc --plot runs"
     is "$(head -c 4 "$T_DIR/mrc.png" | tail -c 3)" "PNG" "the picture is a PNG"
+    is "$out" "Picture: $T_DIR/mrc.png" "and its path is printed"
+    # a gnuplot that keeps the script the analyser wrote, then draws an SVG
+    mkdir -p "$T_DIR/rec"
+    printf '#!/bin/sh
+cp "$1" "%s/rec/script.gp"
+exec %s "$@"
+' "$T_DIR"         "$(command -v gnuplot)" >"$T_DIR/rec/gnuplot"
+    chmod +x "$T_DIR/rec/gnuplot"
+    PATH=$T_DIR/rec:$PATH "$T_BIN/sfs_trace" mrc -q "$F" --plot "$T_DIR/mrc.svg" >/dev/null
+    gp=$(tr "\n" " " <"$T_DIR/rec/script.gp" 2>/dev/null)
+    like "$gp" "set xlabel 'cache size \(bytes\)'" "the cache size is in bytes"
+    like "$gp" "set xtics nomirror \('4 KiB' 4096, .*'1 MiB' 1048576"         "with tics in KiB and MiB at powers of two"
+    like "$gp" "set x2label 'cache size \(blocks of 4096 B\)'.*set x2tics \('1' 1, "         "blocks on the axis above"
+    like "$gp" "set key below" "the legend below the curve, off it"
+    lo=$(sed -n 's/^set xrange \[\([^:]*\):.*/\1/p' "$T_DIR/rec/script.gp")
+    ok "$(awk -v lo="$lo" 'BEGIN { exit !(lo < 4096) }'; echo $?)" \
+        "the smallest cache size is off the frame"
 else
-    skip "gnuplot not installed"; skip "gnuplot not installed"
+    for i in 1 2 3 4 5 6 7 8; do skip "gnuplot not installed"; done
 fi
 out=$(PATH=/nonexistent "$T_BIN/sfs_trace" mrc -q "$F" --plot "$T_DIR/none.png" 2>&1)
 ok $? "without gnuplot the analysis still succeeds"

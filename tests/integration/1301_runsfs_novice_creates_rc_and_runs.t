@@ -3,19 +3,20 @@
 # 1301_runsfs_novice_creates_rc_and_runs.t - a Novice session as a person
 # has it (expect on a terminal): the vendor and mode questions, the wrapper
 # questions, (r)un with a new rc file built from the prompts (LOAD, NFS
-# version, TCP, clients, mount points, processes, name), the suffix, the
-# validation and newfs questions, a two-point run of sfs_mgr against
-# sfs_nfsd with "Executing run i of 2 ... done", then (v)iew (the sfssum
-# lines and the curve picture's place) and (a)rchive (a .tar.gz of the
-# suffix's files).  The validation question is answered with RETURN (yes):
-# sfs_mgr -v 2 runs the validation suite against the server first.  The rc file, the results and the archive are checked
-# afterwards.  The home's template is shortened (1 s warm-up, 3 s run, a
-# small file set) so the points take seconds.
+# version, TCP, clients, mount points, processes, the warm-up and run times
+# (kept: the home's template is shortened to 1 s and 3 s, so the points
+# take seconds), name), the suffix, the validation and newfs questions, a
+# two-point run of sfs_mgr against sfs_nfsd with "Executing run i of 2 ...
+# done", then (v)iew (the sfssum lines and the curve picture's place) and
+# (a)rchive (a .tar.gz of the suffix's files and the rc file).  The
+# validation question is answered with RETURN (yes): sfs_mgr -v 2 runs the
+# validation suite against the server first.  The rc file, the results and
+# the archive are checked afterwards.
 # timeout: 180
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_menus.sh"
 [ -x "$T_BIN/sfs_mgr" ] || skip_all "sfs_mgr is not built"
-plan 14
+plan 15
 
 menus_home
 "$T_BIN/sfs_rc" set "$MENUS_HOME/rc/sfs_rc" WARMUP_TIME=1 RUNTIME=3 FILE_COUNT=100 ||
@@ -45,6 +46,11 @@ wait_for "To retain this value type <RETURN>"
 step "Enter new Mount Points value : " "$env(MOUNT) $env(MOUNT)"
 wait_for "For null value type <space> & <RETURN>"
 step "Enter new Number of Load Generating Processes value : " "2"
+wait_for "Warm-up and Run Times:"
+step "(c)hoose (default s)? " "c"
+step "Enter new Warm-up Time (s) value : " ""
+step "Enter new Run Time (s) value : " ""
+wait_for "2 point(s) x (1 s + 3 s): about 1 min, plus creating the file set."
 wait_for "Saving the _rc file information ..."
 step "New _rc file name: " "novice"
 wait_re "Saved \[^\r\n\]*/rc/novice_rc"
@@ -113,6 +119,7 @@ tarball=$WORK/result/sfs_n1.tar.gz
 members=$(tar -tzf "$tarball" 2>/dev/null | sort | tr '\n' ' ')
 like "$members" "sfslog.n1 .*sfsres.n1 .*sfsres.n1.yaml .*sfssum.n1" "the archive holds the run's files"
 like "$members" "sfsc001.n1 .*sfsval.n1" "and the client log and the validation report"
+like "$members" "^novice_rc " "and the rc file sfs_generate needs"
 tar -xzOf "$tarball" sfssum.n1 | cmp -s - "$sum"
 ok $? "the archived sfssum is the file itself"
 

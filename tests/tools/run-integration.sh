@@ -4,7 +4,9 @@
 # Each test gets a wall-clock limit (scaled by FREESFS_TEST_TIMEOUT_MULTIPLIER)
 # enforced by tests/tools/with-timeout; ONLY=pattern narrows the set,
 # EXCEPT=pattern leaves the matching tests out (e.g. EXCEPT=082 while another
-# run on the machine holds the fixed-name namespace test bed).
+# run on the machine holds the fixed-name namespace test bed).  Ends with
+# the checks passed and failed; with FREESFS_TEST_SUMMARY set they are also
+# appended there ("integration - PASSED FAILED") for `make test`'s last line.
 cd "$(dirname "$0")/../.." || exit 1
 pattern=${ONLY:-}
 except=${EXCEPT:-}
@@ -20,4 +22,21 @@ done
 if [ $# -eq 0 ]; then
     echo "no integration tests"; exit 0
 fi
-exec prove -j"${PROVE_JOBS:-2}" --timer --exec tests/tools/with-timeout "$@"
+log=$(mktemp) || exit 2
+trap 'rm -f "$log" "$log.st"' EXIT
+# prove's own lines as they come; its summary read back for the totals
+{
+    prove -j"${PROVE_JOBS:-2}" --timer --exec tests/tools/with-timeout "$@"
+    echo $? >"$log.st"
+} 2>&1 | tee "$log"
+st=$(cat "$log.st" 2>/dev/null || echo 1)
+total=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log" | tail -1)
+failed=$(sed -n 's/.*(Wstat: .* Tests: [0-9]* Failed: \([0-9]*\)).*/\1/p' "$log" |
+    awk '{s += $1} END {print s + 0}')
+files=$(grep -c '(Wstat: ' "$log")
+[ "$st" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
+total=${total:-0}
+echo "integration: $((total - failed)) checks passed, $failed failed ($files test file(s) with a problem)"
+[ -n "${FREESFS_TEST_SUMMARY:-}" ] &&
+    echo "integration - $((total - failed)) $failed" >>"$FREESFS_TEST_SUMMARY"
+exit "$st"

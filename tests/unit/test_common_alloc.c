@@ -97,9 +97,10 @@ static const char rc_text[] = "# a test rc\n"
                               "CLIENTS=\"c1 $BASE c2\"\n"
                               "UNKNOWN=1\n";
 
-static int rc_known(const char *name, void *data)
+static int rc_known(const char *name, void *data, const char **near)
 {
     (void)data;
+    (void)near;
     return strcmp(name, "UNKNOWN") != 0;
 }
 

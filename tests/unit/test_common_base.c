@@ -15,6 +15,7 @@
 
 #include "helpers/th_text.h"
 #include "common/cm.h"
+#include "common/text.h"
 
 static void rng_matches_park_miller(void **state)
 {
@@ -113,6 +114,32 @@ static void yaml_round_trip(void **state)
     assert_non_null(strstr(text, "list: [1, 2]"));
 }
 
+/* The line walker never hands a parser a line cut at a NUL: the line is an
+ * error at its number and skipped; the lines around it are read. */
+static void text_lines_with_a_nul_are_errors(void **state)
+{
+    static const char text[] = "one\nlookup 3\0006%\nthree\n";
+    struct cm_text t;
+    char err[256];
+    long line;
+    const char *s;
+
+    (void)state;
+    assert_int_equal(cm_text_nul(text, sizeof(text) - 1, &line), 2);
+    assert_int_equal(line, 9);
+    assert_int_equal(cm_text_nul("abc\n", 4, NULL), 0);
+    cm_text_init(&t, "f.mix", text, sizeof(text) - 1, NULL, err, sizeof(err));
+    s = cm_text_next(&t, &line);
+    assert_string_equal(s, "one");
+    s = cm_text_next(&t, &line);
+    assert_string_equal(s, "three");
+    assert_int_equal(line, 3);
+    assert_null(cm_text_next(&t, &line));
+    assert_int_equal(t.errors, 1);
+    assert_string_equal(
+        err, "f.mix:2: error: a NUL byte at column 9 (a text file holds none)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -121,6 +148,7 @@ int main(void)
         cmocka_unit_test(parse_numbers),
         cmocka_unit_test(report_format),
         cmocka_unit_test(yaml_round_trip),
+        cmocka_unit_test(text_lines_with_a_nul_are_errors),
     };
     return cmocka_run_group_tests_name("common", tests, NULL, NULL);
 }

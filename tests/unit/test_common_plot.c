@@ -204,6 +204,49 @@ static void bad_description_is_refused(void **state)
     assert_int_equal(cm_plot_draw(&p, err, sizeof(err)), -EINVAL);
 }
 
+/* The script of a byte axis: every point and label inside padded ranges,
+ * tics at powers of two in KiB/MiB/GiB, the same places in blocks on the
+ * x2 axis, the legend below the picture. */
+static void script_pads_ranges_and_labels_bytes(void **state)
+{
+    static const double x[] = {4096, 65536, 1048576, 1073741824.0};
+    static const double y[] = {1, 0.7, 0.5, 0};
+    struct cm_plot_series s = {"curve", x, y, 4, NULL};
+    struct cm_plot_label mark = {65536, 0.7, "here"};
+    struct cm_plot p;
+    char *buf = NULL;
+    size_t len = 0;
+    double lo, hi;
+    FILE *f = open_memstream(&buf, &len);
+
+    (void)state;
+    memset(&p, 0, sizeof(p));
+    p.output = "x.svg";
+    p.logx = 2;
+    p.ymin = 0;
+    p.ymax = 1;
+    p.xbytes = 1;
+    p.x2label = "blocks";
+    p.x2scale = 4096;
+    p.series = &s;
+    p.nseries = 1;
+    p.labels = &mark;
+    p.nlabels = 1;
+    assert_int_equal(cm_plot_write_script(f, &p, "data", "out.svg"), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "set key below"));
+    assert_int_equal(sscanf(strstr(buf, "set xrange [") + 12, "%lf:%lf", &lo, &hi), 2);
+    assert_true(lo < 4096 && hi > 1073741824.0);
+    assert_int_equal(sscanf(strstr(buf, "set yrange [") + 12, "%lf:%lf", &lo, &hi), 2);
+    assert_true(lo < 0 && hi > 1);
+    assert_non_null(strstr(buf, "set xtics nomirror ('4 KiB' 4096"));
+    assert_non_null(strstr(buf, "'1 GiB' 1073741824"));
+    assert_non_null(strstr(buf, "set x2tics ('1' 1"));
+    assert_non_null(strstr(buf, "set x2label 'blocks'"));
+    assert_non_null(strstr(buf, "set label 1 'here' at 65536,0.69999999999999996 left"));
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +255,7 @@ int main(void)
         cmocka_unit_test(hung_gnuplot_is_killed_at_its_limit),
         cmocka_unit_test(failing_gnuplot_is_reported_with_its_complaint),
         cmocka_unit_test(bad_description_is_refused),
+        cmocka_unit_test(script_pads_ranges_and_labels_bytes),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -12,15 +12,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/rc.h"
 
 #define FIX "tests/fixtures/rc/"
 
-static int known_sfs(const char *name, void *data)
+static int known_sfs(const char *name, void *data, const char **near)
 {
     (void)data;
-    return strcmp(name, "FROBNICATE_LEVEL") != 0;
+    if (cm_rc_name_distance(name, "RUNTIME") >= 0)
+        *near = "RUNTIME";
+    return strcmp(name, "FROBNICATE_LEVEL") != 0 && *near == NULL;
 }
 
 static const char *val(const struct cm_rc *rc, const char *name)
@@ -241,6 +244,115 @@ static void a_malformed_assignment_gives_one_error_not_two(void **state)
     cm_rc_free(&rc);
 }
 
+/* A NUL byte would cut its value (LOAD=1\00 read as 1): each line holding
+ * one is an error at its line, in memory and in a file. */
+static void nul_bytes_are_errors_at_their_line(void **state)
+{
+    static const char text[] = "CLIENTS=loc\0alhost\nLOAD=1\0000\n# a \0 comment\nA=1\n";
+    struct cm_rc rc;
+    char err[512], path[] = "/tmp/test_rc_nul.XXXXXX";
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *diag = open_memstream(&buf, &len), *f;
+    int fd;
+
+    (void)state;
+    assert_int_equal(cm_rc_parse(&rc, "t_rc", text, sizeof(text) - 1, NULL, NULL, diag,
+                                 err, sizeof(err)),
+                     -EINVAL);
+    fclose(diag);
+    assert_int_equal(rc.errors, 3);
+    assert_non_null(strstr(buf, "t_rc:1: error: a NUL byte at column 12"));
+    assert_non_null(strstr(buf, "t_rc:2: error: a NUL byte at column 7"));
+    assert_non_null(strstr(buf, "t_rc:3: error: a NUL byte"));
+    free(buf);
+    cm_rc_free(&rc);
+
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    fwrite(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    assert_true(cm_rc_load(&rc, path, NULL, NULL, NULL, err, sizeof(err)) < 0);
+    assert_non_null(strstr(err, ":1: a NUL byte at column 12"));
+    assert_int_equal(rc.n, 0); /* nothing was taken from it */
+    cm_rc_free(&rc);
+    unlink(path);
+}
+
+/* Ten levels of $A$A$A... stop at the 1 MiB value limit with an error at
+ * their line, and no value ever holds more. */
+static void expansion_is_capped(void **state)
+{
+    struct cm_rc rc;
+    char err[512], *text, *p;
+    size_t i, k;
+
+    (void)state;
+    text = malloc(64 * 1024);
+    assert_non_null(text);
+    p = text + sprintf(text, "A=");
+    for (i = 0; i < 1000; i++)
+        *p++ = 'x';
+    *p++ = '\n';
+    for (k = 0; k < 10; k++) {
+        p += sprintf(p, "A=");
+        for (i = 0; i < 10; i++)
+            p += sprintf(p, "$A");
+        *p++ = '\n';
+    }
+    *p = '\0';
+    assert_int_equal(parse_str(text, &rc, err, sizeof(err)), -EINVAL);
+    /* 1000 x 10 x 10 x 10 x 10 passes 1 MiB on line 5 */
+    assert_non_null(strstr(err, "t_rc:5: error: A: the value is longer than 1048576"));
+    for (i = 0; i < rc.n; i++)
+        assert_true(strlen(rc.vars[i].value) <= CM_RC_VALUE_MAX);
+    cm_rc_free(&rc);
+
+    /* many values of almost 1 MiB: the whole file is capped too */
+    p = text + sprintf(text, "A=");
+    for (i = 0; i < 1000; i++)
+        *p++ = 'x';
+    p += sprintf(
+        p, "\nA=$A$A$A$A$A$A$A$A$A$A\nA=$A$A$A$A$A$A$A$A$A$A\nA=$A$A$A$A$A$A$A$A$A$A\n");
+    for (k = 0; k < 40; k++)
+        p += sprintf(p, "B%zu=$A\n", k);
+    assert_int_equal(parse_str(text, &rc, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "add up to more than 16777216 bytes"));
+    assert_null(cm_rc_get(&rc, "B30")); /* reading stopped */
+    cm_rc_free(&rc);
+    free(text);
+}
+
+/* RUN_TIME for RUNTIME would be silently ignored: a typo of a known name is
+ * an error naming the known one; other unknown names stay warnings. */
+static void typo_of_a_known_name_is_an_error(void **state)
+{
+    struct cm_rc rc;
+    char err[512];
+    const char *text = "RUN_TIME=60\nFROBNICATE_LEVEL=1\nruntime=5\n";
+
+    (void)state;
+    assert_int_equal(cm_rc_parse(&rc, "t_rc", text, strlen(text), known_sfs, NULL, NULL,
+                                 err, sizeof(err)),
+                     -EINVAL);
+    assert_string_equal(
+        err, "t_rc:1: error: unknown variable RUN_TIME: did you mean RUNTIME?");
+    assert_int_equal(rc.errors, 2);   /* RUN_TIME and runtime */
+    assert_int_equal(rc.warnings, 1); /* FROBNICATE_LEVEL */
+    cm_rc_free(&rc);
+    assert_int_equal(cm_rc_name_distance("RUN_TIME", "RUNTIME"), 1);
+    assert_int_equal(cm_rc_name_distance("RUNTIEM", "RUNTIME"), 1); /* swapped */
+    assert_int_equal(cm_rc_name_distance("RNTME", "RUNTIME"), 2);
+    assert_int_equal(cm_rc_name_distance("runtime", "RUNTIME"), 0);
+    assert_int_equal(cm_rc_name_distance("RUNTIME", "RUNTIME"), -1);
+    assert_int_equal(cm_rc_name_distance("RTM", "RUNTIME"), -1);
+    assert_int_equal(cm_rc_name_distance("TMP", "TCP"), -1); /* short: one edit */
+    assert_int_equal(cm_rc_name_distance("LOADS", "LOAD"), 1);
+    assert_int_equal(cm_rc_name_distance("DUMMY", "DUMP"), -1);
+    assert_int_equal(cm_rc_name_distance("tcp", "TCP"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +364,9 @@ int main(void)
         cmocka_unit_test(sh_semantics),
         cmocka_unit_test(caller_errors_carry_the_line),
         cmocka_unit_test(a_malformed_assignment_gives_one_error_not_two),
+        cmocka_unit_test(nul_bytes_are_errors_at_their_line),
+        cmocka_unit_test(expansion_is_capped),
+        cmocka_unit_test(typo_of_a_known_name_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

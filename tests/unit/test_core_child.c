@@ -194,7 +194,8 @@ static void a_missing_export_fails_the_mount_by_name(void **state)
     assert_int_equal(ld_init_mount(&c), -EACCES);
     assert_string_equal(
         c.last_error,
-        "Unable to mount core:/nowhere: core:/nowhere: export refused (ACCES)");
+        "Unable to mount core:/nowhere: core:/nowhere: export refused (ACCES); the "
+        "server exports /export");
     ld_child_free(&c);
     th_core_stop(&f.t);
 }
