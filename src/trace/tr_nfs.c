@@ -51,18 +51,6 @@ int tr__nfs_error(struct tr_nfs_reader *r, uint64_t where, const char *fmt, ...)
     return -EINVAL;
 }
 
-void tr__nfs_warn(struct tr_nfs_reader *r, uint64_t where, const char *fmt, ...)
-{
-    char buf[CM_ERR_LEN];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vformat(r, buf, sizeof(buf), where, "warning", fmt, ap);
-    va_end(ap);
-    if (r->opt.warn)
-        r->opt.warn(r->opt.warn_data, buf);
-}
-
 int tr__nfs_damage(struct tr_nfs_reader *r, enum tr__nfs_counter c)
 {
     if (!r->opt.lenient)

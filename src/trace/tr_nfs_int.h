@@ -320,9 +320,6 @@ int tr__nfs_error(struct tr_nfs_reader *r, uint64_t where, const char *fmt, ...)
  * skipped_lines for text), passes the message to the warning callback and
  * returns 0; strict returns -EINVAL with last_error kept. */
 int tr__nfs_damage(struct tr_nfs_reader *r, enum tr__nfs_counter c);
-/* A warning "FILE:WHERE: warning: message" through the callback. */
-void tr__nfs_warn(struct tr_nfs_reader *r, uint64_t where, const char *fmt, ...)
-    CM_PRINTF(3, 4);
 /* The index of the host of ep (port ignored), numbered on first sight;
  * -E2BIG past TR__HOSTS_MAX, -ENOMEM. */
 int tr__host_index(struct tr__hosts *h, const struct tr__ep *ep, uint32_t *index);

@@ -83,6 +83,18 @@ static int str_into(struct dx *d, xdrproc_t codec, char *buf, int which)
     return 1;
 }
 
+/* What a full fattr3 (or v2 fattr) gives. */
+#define ALL_ATTRS                                                                        \
+    (TR_NFS_A_TYPE | TR_NFS_A_MODE | TR_NFS_A_NLINK | TR_NFS_A_UID | TR_NFS_A_GID |      \
+     TR_NFS_A_SIZE | TR_NFS_A_USED | TR_NFS_A_FSID | TR_NFS_A_FILEID | TR_NFS_A_ATIME |  \
+     TR_NFS_A_MTIME | TR_NFS_A_CTIME)
+
+/* NFSv2 times are seconds and microseconds. */
+static int64_t ns2(const nfstime *t)
+{
+    return (int64_t)t->seconds * 1000000000 + (int64_t)t->useconds * 1000;
+}
+
 static int64_t ns3(const nfstime3 *t)
 {
     return (int64_t)t->seconds * 1000000000 + t->nseconds;
@@ -90,9 +102,7 @@ static int64_t ns3(const nfstime3 *t)
 
 static void from_fattr3(struct tr_nfs_attr *a, const fattr3 *f)
 {
-    a->have = TR_NFS_A_TYPE | TR_NFS_A_MODE | TR_NFS_A_NLINK | TR_NFS_A_UID |
-              TR_NFS_A_GID | TR_NFS_A_SIZE | TR_NFS_A_USED | TR_NFS_A_FSID |
-              TR_NFS_A_FILEID | TR_NFS_A_ATIME | TR_NFS_A_MTIME | TR_NFS_A_CTIME;
+    a->have = ALL_ATTRS;
     a->type = f->type >= NF3REG && f->type <= NF3FIFO ? (enum tr_nfs_ftype)f->type
                                                       : TR_NFS_NONE;
     a->mode = f->mode & 07777;
@@ -192,9 +202,7 @@ static void from_fattr2(struct tr_nfs_attr *a, const fattr *f)
                                                TR_NFS_BLK,  TR_NFS_CHR,  TR_NFS_LNK,
                                                TR_NFS_SOCK, TR_NFS_NONE, TR_NFS_FIFO};
 
-    a->have = TR_NFS_A_TYPE | TR_NFS_A_MODE | TR_NFS_A_NLINK | TR_NFS_A_UID |
-              TR_NFS_A_GID | TR_NFS_A_SIZE | TR_NFS_A_USED | TR_NFS_A_FSID |
-              TR_NFS_A_FILEID | TR_NFS_A_ATIME | TR_NFS_A_MTIME | TR_NFS_A_CTIME;
+    a->have = ALL_ATTRS;
     a->type = (unsigned)f->type < 9 ? type2[f->type] : TR_NFS_NONE;
     a->mode = f->mode & 07777;
     a->nlink = f->nlink;
@@ -204,12 +212,9 @@ static void from_fattr2(struct tr_nfs_attr *a, const fattr *f)
     a->used = (uint64_t)f->blocks * f->blocksize;
     a->fsid = f->fsid;
     a->fileid = f->fileid;
-    a->atime_ns =
-        (int64_t)f->atime.seconds * 1000000000 + (int64_t)f->atime.useconds * 1000;
-    a->mtime_ns =
-        (int64_t)f->mtime.seconds * 1000000000 + (int64_t)f->mtime.useconds * 1000;
-    a->ctime_ns =
-        (int64_t)f->ctime.seconds * 1000000000 + (int64_t)f->ctime.useconds * 1000;
+    a->atime_ns = ns2(&f->atime);
+    a->mtime_ns = ns2(&f->mtime);
+    a->ctime_ns = ns2(&f->ctime);
 }
 
 static int fattr2_(struct dx *d, struct tr_nfs_attr *out)
@@ -247,13 +252,11 @@ static int sattr2_(struct dx *d, struct tr_nfs_attr *a)
     }
     if (s.atime.seconds != UINT32_MAX) {
         a->have |= TR_NFS_A_ATIME;
-        a->atime_ns =
-            (int64_t)s.atime.seconds * 1000000000 + (int64_t)s.atime.useconds * 1000;
+        a->atime_ns = ns2(&s.atime);
     }
     if (s.mtime.seconds != UINT32_MAX) {
         a->have |= TR_NFS_A_MTIME;
-        a->mtime_ns =
-            (int64_t)s.mtime.seconds * 1000000000 + (int64_t)s.mtime.useconds * 1000;
+        a->mtime_ns = ns2(&s.mtime);
     }
     return 1;
 }
@@ -517,6 +520,7 @@ static int res3(struct dx *d, uint32_t proc)
     }
     case NFSPROC3_FSSTAT: {
         FSSTAT3resok r;
+        memset(&r, 0, sizeof(r));
         if (!post_attr(d, &e->attr))
             return 0;
         /* the rest of the result after the attributes */

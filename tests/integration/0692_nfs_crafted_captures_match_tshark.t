@@ -25,7 +25,7 @@ CRAFT=$T_TOP/tests/tools/nfs-craft.py
 AGREE="eth vlan qinq sll sll2 null loop raw ipv6-udp ipv6-tcp frag4 frag4-shuffled frag6
        pcapng-ns nsec-pcap nfsv4 tcp-reorder tcp-retrans tcp-overlap tcp-gap-data
        tcp-gap-mark tcp-midstream hostile-bigmark"
-plan 45
+plan 47
 
 for c in $AGREE; do
     python3 "$CRAFT" "$c" "$T_DIR/$c.pcap" || bail "nfs-craft.py $c failed"
@@ -58,6 +58,14 @@ ok $? "cut to a 200-byte snap length: every call and reply still agrees"
 [ $? -eq 0 ] || diag "$out"
 like "$(sed -n 's/^# \(data_cut\|replies_cut\) //p' "$T_DIR/snap.pcap.events" | tr '\n' ' ')" \
     "^[1-9][0-9]* [1-9]" "cut WRITE and READ data and cut replies are counted, not guessed"
+
+# the same session rewritten by editcap as pcapng and as a nanosecond pcap
+editcap -F pcapng "$T_DIR/tcp-reorder.pcap" "$T_DIR/e.pcapng" 2>/dev/null &&
+    editcap -F nsecpcap "$T_DIR/ipv6-tcp.pcap" "$T_DIR/e.nsec" 2>/dev/null
+out=$(nfs_check "$T_DIR/e.pcapng" 2049,20048 && nfs_check "$T_DIR/e.nsec" 2049,20048)
+ok $? "editcap's pcapng and nanosecond pcap of two sessions: every message agrees"
+is "$(sed -n 's/^# format //p' "$T_DIR/e.pcapng.events" "$T_DIR/e.nsec.events" | tr '\n' ' ')" \
+    "pcapng pcap " "read as pcapng and pcap"
 
 randpkt -t eth -c 300 -b 1500 "$T_DIR/rand.pcap" 2>/dev/null &&
     mergecap -F pcap -w "$T_DIR/mixed.pcap" "$T_DIR/eth.pcap" "$T_DIR/rand.pcap" 2>/dev/null
