@@ -43,7 +43,7 @@ bench_spawn() {
 # bench_ganesha NFSPORT MOUNTPORT: starts a private nfs-ganesha on loopback
 # in $tmp/g (export $tmp/g/export) and sets ganesha=1, or says why not and
 # sets ganesha=0 (it needs root).  Takes the integration tests' lock first:
-# one ganesha at a time owns rpcbind's registrations (test-environment 3.8).
+# one ganesha at a time owns rpcbind's registrations (docs/TESTING.md, "One rpcbind, several servers").
 bench_ganesha() {
     ganesha=0
     if [ "$(id -u)" -ne 0 ] || ! command -v ganesha.nfsd >/dev/null; then

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nfsd_names.c - sfs_nfsd's per-directory name -> entry map, three ways
- * side by side (issue 14: "JudySL or JudyHS unless a benchmark shows the
- * hash faster"): the chained FNV-1a hash that src/server/fs.c used (power
+ * side by side (the rule: JudySL or JudyHS unless a benchmark shows the
+ * hash faster): the chained FNV-1a hash that src/server/fs.c used (power
  * of two buckets, two entries per bucket on average), JudySL (a trie on the
  * name's bytes) and JudyHS (Judy arrays keyed by length and hash).  For a
  * directory of N names (SFS-style "file_en.000NNN"): insert all, look up

@@ -11,6 +11,9 @@
 #     libnfs with rpc_nfs2_getattr_async.
 # Prints the median of ROUNDS rounds per row and sfs_ping/libnfs ratios.
 # COUNT, OUTSTANDING, ROUNDS override; BENCH_BUILD names the build directory.
+# BASELINE_BIN=DIR adds, in the same rounds, every sfs_ping row run with
+# DIR/sfs_ping (another build: main, or other compile flags) and prints the
+# this-build/baseline ratios.
 cd "$(dirname "$0")/.." || exit 1
 . bench/lib.sh
 bench_init ping
@@ -19,6 +22,8 @@ outs=${OUTSTANDING:-16}
 rounds=${ROUNDS:-3}
 nport=29960 # fixed loopback ports for the bench's own servers
 bench_need "$bin/sfs_ping" "$build/bench/lnfs_getattr" "$build/tools/v2_responder"
+base=${BASELINE_BIN:-}
+[ -z "$base" ] || bench_need "$base/sfs_ping"
 bench_spawn "$tmp/v2.log" "$build/tools/v2_responder" -b 127.0.0.1 -p $((nport + 5))
 bench_ganesha $nport $((nport + 1))
 bench_wait_ready "$tmp/v2.log"
@@ -32,15 +37,27 @@ row() {
     echo "$name $(echo "$out" | awk '$1 == "ops/s" { o = $2 } $1 == "cpu_us/call" { c = $2 }
                                    END { print o, c }')" >>"$tmp/rows"
 }
+# ping NAME ARGS...: an sfs_ping row, and its baseline twin (NAME_base) when
+# BASELINE_BIN is set; which of the two runs first alternates with the round.
+ping() {
+    local name=$1; shift
+    if [ -n "$base" ] && [ $((r % 2)) = 0 ]; then
+        row "${name}_base" "$base/sfs_ping" "$@"
+        row "$name" "$bin/sfs_ping" "$@"
+    else
+        row "$name" "$bin/sfs_ping" "$@"
+        [ -z "$base" ] || row "${name}_base" "$base/sfs_ping" "$@"
+    fi
+}
 for r in $(seq "$rounds"); do
     if [ $ganesha = 1 ]; then
-        row "ganesha_v3_udp_sfs_ping" "$bin/sfs_ping" -c "$count" -o "$outs" "$G"
-        row "ganesha_v3_tcp_sfs_ping" "$bin/sfs_ping" -Q -c "$count" -o "$outs" "$G"
+        ping "ganesha_v3_udp_sfs_ping" -c "$count" -o "$outs" "$G"
+        ping "ganesha_v3_tcp_sfs_ping" -Q -c "$count" -o "$outs" "$G"
         row "ganesha_v3_tcp_libnfs" "$build/bench/lnfs_getattr" -c "$count" -o "$outs" \
             -n $nport -m $((nport + 1)) -e "$tmp/g/export"
     fi
-    row "v2resp_v2_udp_sfs_ping" "$bin/sfs_ping" -2 -c "$count" -o "$outs" "$V2"
-    row "v2resp_v2_tcp_sfs_ping" "$bin/sfs_ping" -2 -Q -c "$count" -o "$outs" "$V2"
+    ping "v2resp_v2_udp_sfs_ping" -2 -c "$count" -o "$outs" "$V2"
+    ping "v2resp_v2_tcp_sfs_ping" -2 -Q -c "$count" -o "$outs" "$V2"
     row "v2resp_v2_tcp_libnfs" "$build/bench/lnfs_getattr" -2 -c "$count" -o "$outs" \
         -n $((nport + 5)) -m $((nport + 5)) -e /export
 done
@@ -64,5 +81,10 @@ sort -k1,1 -k2,2n "$tmp/rows" | awk -v n="$rounds" '
             b = k; sub(/_sfs_ping$/, "_libnfs", b)
             if (b in mo && mo[b] > 0 && mc[k] > 0)
                 printf "%s: sfs_ping/libnfs calls/s %.2f, CPU per call %.2f\n", substr(k, 1, index(k, "_") - 1), mo[k] / mo[b], mc[k] / mc[b]
+        }
+        for (i = 1; i <= nk; i++) {
+            k = keys[i]; b = k "_base"
+            if (b in mo && mo[b] > 0 && mc[b] > 0)
+                printf "%s: this build/baseline calls/s %.3f, CPU per call %.3f\n", k, mo[k] / mo[b], mc[k] / mc[b]
         }
     }'

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # bench/trace.sh - sfs_trace speed and sampling accuracy (the "sfs_trace"
-# section of docs/PERFORMANCE.md).  trace_bench generates the issue 15 trace
+# section of docs/PERFORMANCE.md).  trace_bench generates the skewed benchmark trace
 # (3.1 M records, 9 M references at 4 KiB; never committed) and times the
 # parts in one process: parsing alone, the JudyL floor, exact by record and
 # by reference, the plain Judy1Count method, sampling at rate 0.001, and a

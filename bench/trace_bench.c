@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * trace_bench.c - the sfs_trace benchmark (bench/trace.sh): generates the
- * issue 15 trace (Park-Miller seed; 60 % Zipf 0.9 over 400 000 pages, 25 % a
+ * skewed benchmark trace (Park-Miller seed; 60 % Zipf 0.9 over 400 000 pages, 25 % a
  * 50 000-block loop of 32 KiB records, 15 % cold 8 KiB reads, 4 ASUs; 3.1 M
  * records, 9 M references at 4 KiB by default), writes it to the file named
  * on the command line, and times, in one run on one core, alternating the
@@ -17,7 +17,7 @@
  *     reports (--accuracy: that table alone, the exact curve computed once;
  *     DISTANCE_RATE sets the distance sample's rate, 0 = the default);
  * and checks that the exact methods give identical histograms.  Times are
- * CPU seconds.  Nothing here decides pass or fail (style.md 2.9); the
+ * CPU seconds.  Nothing here decides pass or fail (docs/STYLE.md 2.9); the
  * figures go to docs/PERFORMANCE.md.
  */
 #include <errno.h>
@@ -52,7 +52,7 @@ static double secs(uint64_t t0)
     return (double)(cpu_ns() - t0) / 1e9;
 }
 
-/* The issue 15 shape: 60 % Zipf 0.9 over 400 000 pages (4 KiB), 25 % a
+/* The benchmark trace's shape: 60 % Zipf 0.9 over 400 000 pages (4 KiB), 25 % a
  * 50 000-block loop of 32 KiB records, 15 % cold 8 KiB reads; 4 ASUs. */
 #define ZIPF_PAGES  400000u
 #define ZIPF_S      0.9

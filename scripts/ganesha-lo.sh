@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # ganesha-lo.sh - start, stop or show a throw-away nfs-ganesha on loopback
-# for tests and benchmarks (test-environment.md 3.10).
+# for tests and benchmarks (docs/TESTING.md, "Peers").
 #
 #   GDIR=/tmp/g1 [BIND=127.0.0.1] [NFS_PORT=2049] [MNT_PORT=20048] [PROTOCOLS="3, 4"] \
 #       scripts/ganesha-lo.sh start|stop|status

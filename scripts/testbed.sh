@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # scripts/testbed.sh - a multi-host test bed on one machine
-# (test-environment.md section 5): N network namespaces joined by a bridge,
+# (docs/TESTING.md, "The namespace test bed"): N network namespaces joined by a bridge,
 # each with its own sshd and host name (client1, client2, ...), so that
 # sfs_mgr can start clients over ssh exactly as on separate hosts.
 #

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * az.h - the analysis layer: exact LRU stack distances with Judy
- * (decisions.md D12, trace-formats.md section 5), distance histograms and
+ * (docs/DECISIONS.md D12, docs/TRACE_FORMATS.md section 5), distance histograms and
  * miss-ratio curves, sampled curves (after SHARDS), and trace statistics.  It consumes
  * the trace layer's normalised records and uses only common and trace; it opens no
  * sockets.  Judy is used only here.  Nothing prints to stdout except the report
@@ -75,7 +75,7 @@ void az_sd_set_min_axis(struct az_sd *sd, uint64_t words);
  * the cache sizes the user asked for, so hits at each of those sizes (the
  * only sizes a report shows) are exact, while the counters stay a few
  * hundred bytes that live in L1 (a counter per depth was a random access
- * into megabytes on every reference: issue 15). */
+ * into megabytes on every reference; docs/PERFORMANCE.md). */
 #define AZ_BINS_MAX (4096 + 65)
 struct az_bins {
     uint64_t bound[AZ_BINS_MAX];
@@ -164,7 +164,7 @@ struct az_mrc_opts {
     int sample_check;         /* with sampling: run exact too, compare */
     enum az_sd_method method; /* AZ_SD_FENWICK */
     /* A record of more blocks is refused (-E2BIG), or counted and skipped
-     * when lenient: one record must not cost unbounded time (issue 10). */
+     * when lenient: one record must not cost unbounded time or memory. */
     uint64_t max_record_blocks; /* 0 = AZ_MAX_RECORD_BLOCKS */
     int lenient;
     /* cache sizes (blocks, ascending) at which hits must be exact besides

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mrc.c - the miss-ratio analysis: turns records into block references
- * (trace-formats.md 2.5, 3.8, 4.6: every block of [offset, offset + length)
+ * (docs/TRACE_FORMATS.md 2.5, 3.8, 4.6: every block of [offset, offset + length)
  * at the analysis granularity, ascending), keys them by (unit, block),
  * feeds the stack (stackdist.c) and accumulates the histograms, in total
  * and per unit.  Per-unit figures attribute each reference of the shared
@@ -366,7 +366,8 @@ static int exact_range(struct az_mrc *m, struct az_mrc_run *r, uint32_t unit,
  *
  * Plain SHARDS keeps the references of the sampled blocks and weighs each by
  * 1/R.  A hot block that happens to be sampled (or not) then moves the whole
- * curve: on the issue 15 trace (Zipf 0.9) the mean error at rate 0.001 was
+ * curve: on the skewed benchmark trace (Zipf 0.9,
+ * bench/trace_bench.c) the mean error at rate 0.001 was
  * 0.03-0.06 over hash seeds.  Here the sample has three parts:
  *
  *  - which references the curve is made of (the watches): a uniform sample
@@ -386,7 +387,7 @@ static int exact_range(struct az_mrc *m, struct az_mrc_run *r, uint32_t unit,
  *    a sampled proportion, p (1 - p) / S, small when most of the window is
  *    distinct, and fresh for every window.  (The previous estimator took d
  *    distinct of t kept references from SHARDS's block sample: one fixed
- *    set of blocks judged every window alike, so on the issue 15 trace one
+ *    set of blocks judged every window alike, so on the skewed benchmark trace one
  *    seed in ten moved the whole 50 000-block loop across 65 536 blocks,
  *    1.5 % below its distance: mean error 0.023 and 0.055 where this gives
  *    at most 0.004; docs/PERFORMANCE.md);

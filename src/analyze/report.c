@@ -106,7 +106,7 @@ void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
 
     /* Sampled: the ratio over the references the sample kept.  (SHARDS_adj,
      * which moves the difference between R * N and the kept count to the
-     * smallest distance, doubled the error on the issue 15 trace, where the
+     * smallest distance, doubled the error on the skewed benchmark trace, where the
      * difference comes from hot blocks whose distances are not small.) */
     az_hist_hits_at(h, sizes, n, hits);
     for (i = 0; i < n; i++) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * stackdist.c - exact LRU stack distances (decisions.md D12) with Judy as
+ * stackdist.c - exact LRU stack distances (docs/DECISIONS.md D12) with Judy as
  * the application note describes: the "time" of a reference is its sequence
  * number, a JudyL array maps each block key to the time of its last
  * reference, and the depth of a reference is the number of live last-use
@@ -24,7 +24,7 @@
  *  at; see docs/PERFORMANCE.md for the measured ratio.
  *
  * A record's blocks come as one range (az_sd_ref_range), which the Fenwick
- * method exploits (issue 15, each kept because bench/trace.sh showed it):
+ * method exploits (each kept because bench/trace.sh showed it faster):
  *  - when the previous times of consecutive blocks are close (a run read
  *    again in order), the rank of each is the previous block's rank plus the
  *    live bits in between: a few popcounts instead of a tree walk;

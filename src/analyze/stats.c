@@ -90,7 +90,7 @@ static struct az_unit_stats *unit_of(struct az_stats *s, uint32_t unit)
 
 /* Adds the keys [a, b] to the footprint: a JudyL of disjoint runs, start ->
  * last key (inclusive), merged with every run they overlap or touch, so that
- * a record costs a few Judy steps whatever its length (issue 10: a 2^50-byte
+ * a record costs a few Judy steps whatever its length (a 2^50-byte
  * record is one run, not 2^38 bits).  Each run merged away was inserted by
  * an earlier record, so the merging is amortised constant per record. */
 static int footprint_add(struct az_stats *s, uint64_t a, uint64_t b)

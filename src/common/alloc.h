@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * alloc.h - the project's allocator: cm_malloc and friends, thin wrappers
- * over libc's, and the failing-allocator hook that style.md 2.9 asks for
+ * over libc's, and the failing-allocator hook that docs/STYLE.md 2.9 asks for
  * ("faults are injected through interfaces").  Every allocation in src/
  * goes through these (the layering test 0001 checks it), so that a unit
  * test can make the Nth one from now fail and watch the out-of-memory path

@@ -2,7 +2,7 @@
 /*
  * atomic.c - atomic file replacement (common layer).  Result files are
  * written beside their final name and renamed into place, so that a run
- * that dies half way never leaves a truncated result (decisions.md D10).
+ * that dies half way never leaves a truncated result (docs/DECISIONS.md D10).
  */
 #include "common/cm.h"
 

@@ -6,7 +6,7 @@
  * the YAML writer (libyaml).  Every other layer may include this header; it
  * includes nothing of the project's.
  *
- * Conventions (style.md 2.4): functions return 0 or a negative errno; detail
+ * Conventions (docs/STYLE.md 2.4): functions return 0 or a negative errno; detail
  * text goes into a caller-owned buffer, never to stdout; only main() exits.
  */
 #ifndef CM_H
@@ -22,6 +22,25 @@
 
 /* Size of the error buffers that contexts carry (one line of text). */
 #define CM_ERR_LEN 512
+
+/*
+ * The assert policy (docs/STYLE.md 2.4).  assert() states an invariant that
+ * costs a comparison or two and stays on in every build, release included:
+ * no wrapper defines NDEBUG, because a broken invariant means results that
+ * are silently wrong.  CM_ASSERT_DEBUG states one whose check costs a
+ * search (a hash lookup, a walk of a list) on a hot path: it is checked
+ * only in builds that define CM_DEBUG_CHECKS (M.debug and M.coverage, so
+ * every `make test` runs the unit tests with it) and compiles to nothing
+ * elsewhere - the expression is then type-checked but never evaluated, so
+ * it must have no side effect either way (and a static function it alone
+ * calls would be unused there: clang says so).
+ */
+#ifdef CM_DEBUG_CHECKS
+#include <assert.h>
+#define CM_ASSERT_DEBUG(expr) assert(expr)
+#else
+#define CM_ASSERT_DEBUG(expr) ((void)sizeof(!(expr)))
+#endif
 
 /* ---- error text --------------------------------------------------------- */
 
@@ -75,7 +94,7 @@ static inline uint64_t cm_clock_now(const struct cm_clock *c)
     return c->now_ns(c->data);
 }
 
-/* ---- random numbers: SFS 3.0's Park-Miller minimal standard (ref §8) ---- */
+/* ---- random numbers: SFS 3.0's Park-Miller minimal standard (docs/SFS30.md §8) ---- */
 
 struct cm_rng {
     int32_t state; /* in [1, 2^31 - 2] */

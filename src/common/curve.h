@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * curve.h - the overall response time of a throughput/response-time curve
- * (sfs-reference 17.3): the area under the curve through the points in
+ * (docs/SFS30.md §17.3): the area under the curve through the points in
  * throughput order, starting with a straight line from (0, 0), by
  * trapezoids, divided by the peak throughput.  One rule for every program
  * that reports it (the prime's report, sfs_generate's submission).

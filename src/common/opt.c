@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * opt.c - the table-driven option engine behind opt.h (style.md 2.7).  One
+ * opt.c - the table-driven option engine behind opt.h (docs/STYLE.md 2.7).  One
  * row per option feeds getopt_long, the range checks with their one-line
  * messages, --help and the value echo.  Number parsing is cm_parse_*; this
  * file only adds the table walking and the message that names the option,

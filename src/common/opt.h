@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * opt.h - table-driven options (style.md 2.7): one struct cm_opt row per
+ * opt.h - table-driven options (docs/STYLE.md 2.7): one struct cm_opt row per
  * option carries its short flag, long name, rc-file name, type, offsetof
  * into the program's config struct, default as text, range, unit and help.
  * The same rows drive command-line parsing (getopt_long), range errors that

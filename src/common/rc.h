@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rc.h - the rc file as data (decisions.md D9; sfs-reference §14).  An SFS
+ * rc.h - the rc file as data (docs/DECISIONS.md D9; docs/SFS30.md §14).  An SFS
  * rc file is a Bourne-shell fragment; FreeSFS parses it and never executes
  * it: `NAME=value` lines, '...' and "..." quoting (either may span lines),
  * backslash escapes, `#` comments, blank lines, and $NAME / ${NAME} taken

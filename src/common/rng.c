@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rng.c - the Park-Miller "minimal standard" generator SFS 3.0 uses
- * (sfs-reference §8): multiplier 16807, modulus 2^31 - 1, Schrage's split so
+ * (docs/SFS30.md §8): multiplier 16807, modulus 2^31 - 1, Schrage's split so
  * that 32-bit arithmetic never overflows.  Kept bit-compatible with SFS so
  * that seeded runs are reproducible and comparable.
  */

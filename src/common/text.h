@@ -37,7 +37,7 @@ struct cm_text {
 void cm_text_init(struct cm_text *t, const char *name, const char *text, size_t len,
                   FILE *diag, char *err, size_t errlen);
 /* Reports "NAME:LINE: error: message" to diag, keeps the first one in err
- * and counts it; parsers go on and fail at the end (style.md 2.4). */
+ * and counts it; parsers go on and fail at the end (docs/STYLE.md 2.4). */
 void cm_text_error(struct cm_text *t, long line, const char *fmt, ...) CM_PRINTF(3, 4);
 /* Reports "NAME:LINE: warning: message" (line 0: "NAME: warning: ..."). */
 void cm_text_warning(struct cm_text *t, long line, const char *fmt, ...) CM_PRINTF(3, 4);

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * yaml.c - the one home of libyaml (common layer; decisions.md D1: no
+ * yaml.c - the one home of libyaml (common layer; docs/DECISIONS.md D1: no
  * home-made YAML writer or reader).  Writing: a small streaming facade over
  * the emitter (cm.h) - callers emit maps, sequences and scalars in order;
  * libyaml owns every event passed to yaml_emitter_emit, even on failure, so
  * those events are never deleted here.  Reading: the parser's events built
  * into a tree (yaml.h), strict and bounded - no anchors or aliases, no
- * duplicate keys, limited depth and size (test-environment.md 8.2).
+ * duplicate keys, limited depth and size (libyaml has no
+ * limit on alias expansion: docs/TESTING.md, "Library pitfalls").
  */
 #include "common/cm.h"
 #include "common/text.h"

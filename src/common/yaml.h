@@ -2,9 +2,9 @@
 /*
  * yaml.h - reading small YAML files (configurations, sfs_generate's static
  * information) into a tree of mappings, sequences and scalars, through
- * libyaml's parser in yaml.c (decisions.md D1; the writer is in cm.h).
+ * libyaml's parser in yaml.c (docs/DECISIONS.md D1; the writer is in cm.h).
  * Files may come from other hosts, so the reader is strict and bounded
- * (test-environment.md 8.2): aliases and anchors are refused (no alias
+ * (docs/TESTING.md, "Library pitfalls"): aliases and anchors are refused (no alias
  * expansion at all), as are duplicate keys, non-scalar keys and a second
  * document; nesting depth and node count are limited.  Every error is
  * "FILE:LINE: message" through cm_report.

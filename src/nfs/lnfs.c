@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lnfs.c - the libnfs wrapper of nf_lnfs.h (nfs layer, decisions.md D3).
+ * lnfs.c - the libnfs wrapper of nf_lnfs.h (nfs layer, docs/DECISIONS.md D3).
  * The only file in src/ that uses libnfs, and it includes only
  * <nfsc/libnfs.h>: libnfs's raw headers define the RFC 1813 names that our
  * rpcgen nfs3_prot.h defines too.  Mount points are parsed by spec.c and

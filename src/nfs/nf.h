@@ -2,9 +2,9 @@
 /*
  * nf.h - the public interface of the nfs layer: NFSv2, NFSv3 and MOUNT v1/v3
  * on top of the rpc engine (rp.h).  Procedure tables (one row a procedure,
- * built from the rpcgen constants and codecs, style.md 2.6), the status
+ * built from the rpcgen constants and codecs, docs/STYLE.md 2.6), the status
  * names and errno map (NF_STATUS_MAP), version-neutral file handles, mount
- * strings (decisions.md D2), the mount session (rpcbind or explicit ports,
+ * strings (docs/DECISIONS.md D2), the mount session (rpcbind or explicit ports,
  * MNT/UMNT/EXPORT) and one generic table-driven call with thin typed
  * wrappers.  The SFS op numbering is in nf_ops.h.  The load generator, the
  * trace replayer, sfs_ping and the server (tables and status names only) use

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * nf_lnfs.h - the libnfs wrapper of the nfs layer (decisions.md D3):
+ * nf_lnfs.h - the libnfs wrapper of the nfs layer (docs/DECISIONS.md D3):
  * libnfs is the independent second client, for preparing and cleaning
  * server-side trees and for reading back what the engine wrote.  It is not
  * a hot path: every function is synchronous and bounded by a timeout.  The

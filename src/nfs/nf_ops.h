@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nf_ops.h - the SFS operation numbering shared by v2 and v3
- * (sfs-reference §2.1) and the call classes that set RPC timeouts (§2.3).
+ * (docs/SFS30.md §2.1) and the call classes that set RPC timeouts (§2.3).
  * These are SFS op numbers, not NFS procedure numbers: the procedure tables
  * map each NFS procedure onto one of them.  The mix files, the per-op
  * statistics, the reports and the YAML all index by this enum.
@@ -46,9 +46,9 @@ enum nf_op {
     NF_OP_TOTAL = 24  /* the TOTAL slot of per-op tables sized NF_NOPS + 1 */
 };
 
-/* Call classes (sfs-reference §2.3).  INIT applies to every call made
+/* Call classes (docs/SFS30.md §2.3).  INIT applies to every call made
  * before the warm-up phase; the others follow the op.  v3-only ops take the
- * "natural assignment" of §2.3: access/fsinfo/pathconf Lookup, readdirplus
+ * "natural assignment" of docs/SFS30.md §2.3: access/fsinfo/pathconf Lookup, readdirplus
  * Read, commit/mknod Write. */
 enum nf_call_class { NF_CLASS_INIT, NF_CLASS_LOOKUP, NF_CLASS_READ, NF_CLASS_WRITE };
 

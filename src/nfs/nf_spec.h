@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nf_spec.h - mount points as the user writes them (nfs layer,
- * decisions.md D2): "host:/path", "host:port:/path" and
+ * docs/DECISIONS.md D2): "host:/path", "host:port:/path" and
  * "nfs://host[:port]/path?mountport=N".  Kept apart from nf.h because it
  * needs no rpcgen types: lnfs.c, which must not see our nfs3_prot.h (its
  * names collide with libnfs's raw headers), parses mount points too.

@@ -2,7 +2,7 @@
 /*
  * procs.c - the procedure tables of NFSv2, NFSv3, MOUNT v1 and MOUNT v3
  * (nfs layer), one row a procedure, generated from the NF_*_PROCS lists in
- * nf.h with the rpcgen constants and codecs (style.md 2.6).  The generic
+ * nf.h with the rpcgen constants and codecs (docs/STYLE.md 2.6).  The generic
  * call (call.c), the server's dispatch, statistics and names all read these
  * rows; a unit test checks that they cover every procedure in order.
  */

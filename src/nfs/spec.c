@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * spec.c - parsing of mount points (nfs layer, decisions.md D2):
+ * spec.c - parsing of mount points (nfs layer, docs/DECISIONS.md D2):
  * "host:/path" (ports from rpcbind), "host:port:/path" (NFS and MOUNT at
  * that one port) and "nfs://host[:port]/path[?mountport=N]".  IPv6
  * addresses are written in brackets.  Every error names the mount point and

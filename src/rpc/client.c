@@ -3,7 +3,7 @@
  * client.c - the core of the rpc engine (rpc layer): opening clients, the
  * life of a call (start, encode, send queue, reply, timeout, UDP
  * retransmission with the same XID, completion) and the poll helpers.  It
- * owns every decision that must not vary between transports (style.md 2.5);
+ * owns every decision that must not vary between transports (docs/STYLE.md 2.5);
  * udp.c and tcp.c only move bytes.  Callbacks run only from
  * rp_client_service and the functions that call it (rp_poll, rp_call_sync,
  * rp_client_close), never from rp_call_start: a failure found while
@@ -11,9 +11,18 @@
  * Also here: adaptive UDP retransmission timers (round-trip estimate of
  * RFC 6298) and the reconnection of a lost TCP connection, whose calls stay
  * in flight and are sent again with the same XID.
+ *
+ * Every transition of a call's state machine (rp_int.h) is made here, and
+ * asserted: started, queued, sent, matched to its reply, timed out, parked
+ * on the done list, completed.  The files below it only serve it: xid.c
+ * (the XID table), reply.c (decoding a reply message), fault.c (fault
+ * injection, which hands replies back through a function pointer), the
+ * transports (which hand complete messages to rp__reply), auth.c and
+ * error.c; none of them calls back into this file but through rp__reply.
  */
 #include "rpc/rp_int.h"
 #include "common/alloc.h"
+#include "common/bytes.h"
 
 #include <assert.h>
 #include <fcntl.h>
@@ -21,7 +30,6 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,16 +63,6 @@ void rp_call_prepare(struct rp_call *call, uint32_t proc, xdrproc_t args_codec,
     call->timeout_ms = timeout_ms;
     call->done = done;
     call->data = data;
-}
-
-int rp__set_error(struct rp_client *c, int err, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(c->last_error, sizeof(c->last_error), fmt, ap);
-    va_end(ap);
-    return err;
 }
 
 const char *rp_client_last_error(const struct rp_client *c)
@@ -270,6 +268,8 @@ int rp_client_open_fd(struct rp_client **out, int fd, enum rp_transport_kind tra
 
 /* ---- the done list ------------------------------------------------------ */
 
+static void complete(struct rp_client *c, struct rp_call *call, int status);
+
 /* Calls that finished outside a service (found while starting, or failed
  * with the socket) wait here, linked through rp_qnext, for the next service
  * to run their callbacks. */
@@ -277,7 +277,7 @@ static void defer_complete(struct rp_client *c, struct rp_call *call, int status
 {
     /* a call in flight that has already left the XID table */
     assert(rp__call_in_flight(call));
-    assert(rp__xid_find(c, call->xid) != call);
+    CM_ASSERT_DEBUG(rp__xid_find(c, call->xid) != call);
     call->status = status;
     call->rp_state = RP_CS_DONE;
     call->rp_qnext = NULL;
@@ -298,7 +298,7 @@ static void run_done_list(struct rp_client *c)
         if (!c->done_head)
             c->done_tail = NULL;
         call->rp_qnext = NULL;
-        rp__complete(c, call, call->status);
+        complete(c, call, call->status);
     }
 }
 
@@ -357,7 +357,9 @@ static int adaptive(const struct rp_client *c)
     return c->opts.adaptive_rto && (c->ops->flags & RP_T_DGRAM);
 }
 
-void rp__rtt_sample(struct rp_client *c, const struct rp_call *call)
+/* A reply to a call that was sent once gives a round-trip sample for the
+ * adaptive retransmission timer (Karn's rule). */
+static void rtt_sample(struct rp_client *c, const struct rp_call *call)
 {
     uint64_t rtt, err;
 
@@ -433,7 +435,8 @@ int rp__sbuf_reserve(struct rp_client *c, size_t need)
     return 0;
 }
 
-void rp__queue_remove(struct rp_client *c, struct rp_call *call)
+/* Takes a QUEUED call off the send queue. */
+static void queue_remove(struct rp_client *c, struct rp_call *call)
 {
     struct rp_call **pp = &c->q_head, *prev = NULL;
 
@@ -465,14 +468,6 @@ static void queue_push(struct rp_client *c, struct rp_call *call)
     c->q_tail = call;
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
 /* Encodes a call at the end of the send buffer (after any messages still
  * waiting there): the header template with this XID and procedure, then the
  * arguments, growing the buffer when they do not fit, up to the record
@@ -494,8 +489,8 @@ static int encode(struct rp_client *c, struct rp_call *call)
             rp__sbuf_reserve(c, base + c->hdr_len + 64))
             return -ENOMEM;
         memcpy(c->sbuf + base, c->hdr, c->hdr_len);
-        put32(c->sbuf + base, call->xid);
-        put32(c->sbuf + base + 20, call->proc);
+        cm_be32_put(c->sbuf + base, call->xid);
+        cm_be32_put(c->sbuf + base + 20, call->proc);
         room = c->scap - base - c->hdr_len;
         if (room > limit - c->hdr_len)
             room = limit - c->hdr_len;
@@ -751,6 +746,69 @@ static void transport_failed(struct rp_client *c, int rc)
     fail_all(c, rc);
 }
 
+/* ---- replies and completion -------------------------------------------- */
+
+/* A call leaves the engine: it has left the XID table and the send queue,
+ * its status is final, and its callback runs (once). */
+static void complete(struct rp_client *c, struct rp_call *call, int status)
+{
+    /* a call completes once, after leaving the XID table */
+    assert(call->rp_state != RP_CS_IDLE && c->in_flight > 0);
+    CM_ASSERT_DEBUG(rp__xid_find(c, call->xid) != call);
+    call->status = status;
+    call->rp_state = RP_CS_IDLE;
+    c->in_flight--;
+    c->st.calls_done++;
+    if (status == RP_ERR_TIMEDOUT)
+        c->st.timeouts++;
+    if (call->t_reply_ns)
+        rtt_sample(c, call);
+    if (call->done)
+        call->done(call, call->data);
+}
+
+/* One reply message: the call it answers leaves the XID table (and the
+ * send queue, when the answer beat a retransmission still waiting for the
+ * socket), is stamped and decoded (reply.c) and completes.  A reply nobody
+ * waits for is counted and dropped without decoding anything. */
+static void reply_direct(struct rp_client *c, const uint8_t *msg, size_t len,
+                         uint64_t now)
+{
+    struct rp_call *call;
+    int status;
+
+    c->st.bytes_received += len;
+    if (len < RP_REPLY_MIN) {
+        c->st.garbage++;
+        rp__set_error(c, RP_ERR_GARBAGE, "short reply (%zu bytes) dropped", len);
+        return;
+    }
+    call = rp__xid_find(c, cm_be32_get(msg));
+    if (!call) {
+        c->st.unknown_xid++;
+        return;
+    }
+    rp__xid_remove(c, call);
+    if (call->rp_state == RP_CS_QUEUED)
+        queue_remove(c, call);
+    call->t_reply_ns = now;
+    c->st.replies++;
+    status = rp__reply_decode(c, call, msg, len);
+    if (status == RP_ERR_GARBAGE)
+        c->st.garbage++;
+    complete(c, call, status);
+}
+
+void rp__reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now)
+{
+    if (c->fault_on)
+        rp__fault_reply(c, msg, len, now, reply_direct);
+    else
+        reply_direct(c, msg, len, now);
+}
+
+/* ---- starting calls ----------------------------------------------------- */
+
 int rp_call_start(struct rp_client *c, struct rp_call *call)
 {
     int rc;
@@ -821,7 +879,7 @@ static void fire_timeouts(struct rp_client *c, uint64_t now)
             continue;
         }
         if (call->rp_state == RP_CS_QUEUED)
-            rp__queue_remove(c, call);
+            queue_remove(c, call);
         rp__set_error(c, RP_ERR_TIMEDOUT, "xid %08x (proc %u): no reply after %u tr%s",
                       call->xid, call->proc, call->rp_tries,
                       call->rp_tries == 1 ? "y" : "ies");
@@ -855,7 +913,7 @@ int rp_client_service(struct rp_client *c, short revents)
     if (!c->dead && !c->down && (revents & (POLLIN | POLLERR | POLLHUP))) {
         rc = c->ops->read(c);
         if (c->fault_on)
-            rp__fault_release(c, cm_clock_now(&c->clock));
+            rp__fault_release(c, cm_clock_now(&c->clock), reply_direct);
         if (rc < 0)
             transport_failed(c, rc);
     }
@@ -1000,7 +1058,7 @@ int rp_call_sync(struct rp_client *c, struct rp_call *call)
             rp__set_error(c, rc, "poll: %s", strerror(-rc));
             rp__xid_remove(c, call);
             if (call->rp_state == RP_CS_QUEUED)
-                rp__queue_remove(c, call);
+                queue_remove(c, call);
             call->rp_state = RP_CS_IDLE;
             c->in_flight--;
             call->done = w.user_done;

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fault.c - fault injection on the reply path of a client (rpc layer,
- * style.md 2.5, after SQLite's test6.c): under a seeded Park-Miller
+ * docs/STYLE.md 2.5, after SQLite's test6.c): under a seeded Park-Miller
  * generator, replies are dropped, duplicated, cut in half or held back and
  * delivered after the next one.  It sits between the transports and the
  * reply decoder, so it exercises exactly what a lossy network or a
  * confused server would: UDP retransmission with the same XID, calls that
  * complete once, unknown-XID and garbage counting, TCP timeouts.  Off
  * unless struct rp_client_opts.fault asks for it; rp_fault_parse reads the
- * text form programs take on their command line.
+ * text form programs take on their command line.  What survives goes on
+ * through the deliver function the engine passes in, so this file calls
+ * nothing of the engine's.
  */
 #include "rpc/rp_int.h"
 #include "common/alloc.h"
@@ -37,17 +39,18 @@ void rp__fault_free(struct rp_client *c)
     c->fault_on = 0;
 }
 
-void rp__fault_release(struct rp_client *c, uint64_t now)
+void rp__fault_release(struct rp_client *c, uint64_t now, rp__deliver_fn deliver)
 {
     size_t len = c->held_len;
 
     if (!len)
         return;
     c->held_len = 0;
-    rp__reply_direct(c, c->held, len, now);
+    deliver(c, c->held, len, now);
 }
 
-void rp__fault_reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now)
+void rp__fault_reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now,
+                     rp__deliver_fn deliver)
 {
     unsigned r = cm_rng_below(&c->fault_rng, 100);
     const struct rp_fault *f = &c->fault;
@@ -60,16 +63,16 @@ void rp__fault_reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64
     r -= f->drop_pct;
     if (r < f->dup_pct) {
         c->st.faults++;
-        rp__reply_direct(c, msg, len, now);
-        rp__reply_direct(c, msg, len, now);
-        rp__fault_release(c, now);
+        deliver(c, msg, len, now);
+        deliver(c, msg, len, now);
+        rp__fault_release(c, now, deliver);
         return;
     }
     r -= f->dup_pct;
     if (r < f->truncate_pct) {
         c->st.faults++;
-        rp__reply_direct(c, msg, len / 2, now);
-        rp__fault_release(c, now);
+        deliver(c, msg, len / 2, now);
+        rp__fault_release(c, now, deliver);
         return;
     }
     r -= f->truncate_pct;
@@ -79,8 +82,8 @@ void rp__fault_reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64
         c->held_len = len;
         return;
     }
-    rp__reply_direct(c, msg, len, now);
-    rp__fault_release(c, now);
+    deliver(c, msg, len, now);
+    rp__fault_release(c, now, deliver);
 }
 
 int rp_fault_parse(const char *what, const char *spec, struct rp_fault *f, char *err,

@@ -7,6 +7,7 @@
  */
 #include "rpc/recmark.h"
 #include "common/alloc.h"
+#include "common/bytes.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -43,10 +44,7 @@ void rp_recmark_put(uint8_t out[4], size_t len, int last)
 
     if (last)
         m |= RP_RECMARK_LAST;
-    out[0] = (uint8_t)(m >> 24);
-    out[1] = (uint8_t)(m >> 16);
-    out[2] = (uint8_t)(m >> 8);
-    out[3] = (uint8_t)m;
+    cm_be32_put(out, m);
 }
 
 /* Makes room for `need` bytes of record; grows geometrically so that a
@@ -92,8 +90,7 @@ ssize_t rp_recmark_feed(struct rp_recmark *rm, const uint8_t *data, size_t n,
                 rm->hdr[rm->hdr_have++] = data[used++];
             if (rm->hdr_have < 4)
                 break;
-            m = (uint32_t)rm->hdr[0] << 24 | (uint32_t)rm->hdr[1] << 16 |
-                (uint32_t)rm->hdr[2] << 8 | rm->hdr[3];
+            m = cm_be32_get(rm->hdr);
             rm->hdr_have = 0;
             rm->last_frag = (m & RP_RECMARK_LAST) != 0;
             rm->frag_left = m & ~RP_RECMARK_LAST;

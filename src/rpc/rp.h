@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rp.h - the public interface of the rpc layer: FreeSFS's own ONC RPC client
- * engine (decisions.md D2).  One struct rp_client is one non-blocking socket
+ * engine (docs/DECISIONS.md D2).  One struct rp_client is one non-blocking socket
  * (UDP or TCP) to one (address, program, version); many calls are in flight
  * on it at once, matched to replies by XID.  XDR coding and AUTH_SYS come
  * from libtirpc; everything else (framing, XID table, timestamps, timeouts,
  * UDP retransmission with the same XID) lives here.  The layer knows nothing
  * of NFS: the nfs layer (nf.h) puts procedure tables on top of it.
  *
- * Contract (style.md 2.4, libuv/libnfs): rp_call_start either returns a
+ * Contract (docs/STYLE.md 2.4, libuv/libnfs): rp_call_start either returns a
  * negative errno and never calls the done callback, or returns 0 and calls
  * it exactly once, from inside rp_client_service / rp_poll / rp_call_sync /
  * rp_client_close.  Nothing here prints; error text goes to the client's
@@ -67,7 +67,7 @@ enum rp_resv_port {
 #define RP_MAX_GIDS              16
 
 /*
- * Fault injection (fault.c, style.md 2.5): under a seed, replies read from
+ * Fault injection (fault.c, docs/STYLE.md 2.5): under a seed, replies read from
  * the socket are dropped, delivered twice, cut in half, or held back and
  * delivered after the next one (at the latest at the end of that read).
  * Percentages of replies, applied in that order.  For tests and
@@ -105,9 +105,9 @@ struct rp_client_opts {
                                      datagram buffer) */
     size_t sndbuf_bytes;          /* SO_SNDBUF/SO_RCVBUF, 0 = system default */
     const struct rp_fault *fault; /* NULL = none (default); copied */
-    /* UDP: adaptive retransmission (population, decisions.md D2 as amended
-     * in docs/DECISIONS.md): the first re-send after about four measured
-     * round trips (RP_RTO_MIN_MS at least), each later wait doubled up to
+    /* UDP: adaptive retransmission (population, docs/DECISIONS.md D2): the
+     * first re-send after about four measured round trips (RP_RTO_MIN_MS at
+     * least), each later wait doubled up to
      * the call's timeout_ms; the call fails when timeout_ms x udp_tries
      * have passed, the same bound as without.  0 (default): every wait is
      * timeout_ms, SFS's fixed class timer.  rp_client_set_adaptive_rto

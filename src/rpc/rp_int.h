@@ -2,8 +2,11 @@
 /*
  * rp_int.h - private declarations of the rpc layer: the client structure
  * shared by the core (client.c), the XID table (xid.c), the call header and
- * AUTH_SYS (auth.c), the reply decoder (reply.c) and the transports.  No
- * other layer includes this file.
+ * AUTH_SYS (auth.c), the reply decoder (reply.c), fault injection (fault.c),
+ * the error text (error.c) and the transports.  No other layer includes
+ * this file.  The dependencies between these files go one way: the core
+ * calls the others; the transports call back only rp__reply, and fault.c
+ * only the deliver function it is handed.
  */
 #ifndef RP_INT_H
 #define RP_INT_H
@@ -23,6 +26,7 @@
 #define RP_READ_BUDGET  64     /* messages/reads per service call (fairness) */
 #define RP_BATCH_BYTES  65536u /* calls gathered into one send on a stream */
 #define RP_DGRAM_BATCH  16     /* datagrams per sendmmsg / recvmmsg */
+#define RP_REPLY_MIN    12     /* xid, REPLY, reply status: the least a reply holds */
 
 /* rp_call.rp_state, the life of a call:
  *   IDLE   not started, or completed (its callback has run or is running);
@@ -32,8 +36,8 @@
  *          list until the next service runs its callback.
  * A call is in the XID table exactly while QUEUED or SENT, on the send
  * queue exactly while QUEUED, and counted in in_flight from rp_call_start
- * until rp__complete.  rp__call_in_flight and the asserts at each
- * transition (client.c, xid.c, reply.c) hold the engine to it. */
+ * until it completes.  rp__call_in_flight and the asserts at each
+ * transition (client.c, xid.c) hold the engine to it. */
 enum { RP_CS_IDLE = 0, RP_CS_QUEUED = 1, RP_CS_SENT = 2, RP_CS_DONE = 3 };
 
 /* Whether a call's state is one of the two in-flight states (for asserts;
@@ -106,8 +110,13 @@ struct rp_client {
     size_t held_len; /* 0 = none held */
 };
 
-/* Formats c->last_error; returns err (a negative errno) for tail calls. */
+/* error.c: formats c->last_error; returns err (a negative errno) for tail
+ * calls. */
 int rp__set_error(struct rp_client *c, int err, const char *fmt, ...) CM_PRINTF(3, 4);
+
+/* Where a reply message goes next (client.c's delivery to its call). */
+typedef void (*rp__deliver_fn)(struct rp_client *c, const uint8_t *msg, size_t len,
+                               uint64_t now);
 
 /* xid.c */
 int rp__xid_init(struct rp_client *c);
@@ -125,26 +134,26 @@ struct rp_call *rp__xid_drain(struct rp_client *c);
  * host name), AUTH_SYS through libtirpc.  0 or -errno with last_error. */
 int rp__auth_header(struct rp_client *c, const char *machine_name);
 
-/* reply.c: decodes one reply message and completes its call.  Transports
- * call rp__reply, which goes through fault injection when it is on. */
+/* client.c: one complete reply message from a transport (len bytes at
+ * msg, received at now): matched to its call by XID, decoded, completed;
+ * through fault injection first when it is on. */
 void rp__reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now);
-void rp__reply_direct(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now);
 
-/* fault.c */
+/* reply.c: decodes a reply message of at least RP_REPLY_MIN bytes whose XID
+ * is call's, into call->res (and the version range of a PROG_MISMATCH).
+ * Returns 0 or an RP_ERR_* with last_error; changes no state. */
+int rp__reply_decode(struct rp_client *c, struct rp_call *call, const uint8_t *msg,
+                     size_t len);
+
+/* fault.c: fault injection between the transports and the engine.  A reply
+ * that survives (or is duplicated, cut, or released after the next one) is
+ * handed to deliver. */
 int rp__fault_init(struct rp_client *c, const struct rp_fault *f);
 void rp__fault_free(struct rp_client *c);
-void rp__fault_reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now);
+void rp__fault_reply(struct rp_client *c, const uint8_t *msg, size_t len, uint64_t now,
+                     rp__deliver_fn deliver);
 /* Delivers a reply held back for reordering (end of a read). */
-void rp__fault_release(struct rp_client *c, uint64_t now);
-/* Completes a call (already unlinked from the XID table). */
-void rp__complete(struct rp_client *c, struct rp_call *call, int status);
-
-/* client.c: a reply to a call that was sent once gives a round-trip
- * sample for adaptive retransmission (Karn's rule). */
-void rp__rtt_sample(struct rp_client *c, const struct rp_call *call);
-
-/* client.c: takes a call off the send queue. */
-void rp__queue_remove(struct rp_client *c, struct rp_call *call);
+void rp__fault_release(struct rp_client *c, uint64_t now, rp__deliver_fn deliver);
 
 /* Grows the send buffer to at least need bytes, doubling (the caller,
  * encode(), keeps one message within the record limit). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * transport.h - the interface between the engine core (client.c) and its
- * transports (udp.c, tcp.c), in the fio ioengine style (style.md 2.5).  A
+ * transports (udp.c, tcp.c), in the fio ioengine style (docs/STYLE.md 2.5).  A
  * transport only moves bytes: it opens the socket, writes the encoded call
  * the core left in the client's send buffer, and reads replies, handing each
  * complete one to rp__reply().  XIDs, timestamps, timeouts and the decision

@@ -45,7 +45,7 @@ void rp__xid_insert(struct rp_client *c, struct rp_call *call)
     /* only a call in flight is in the table, and never twice (a second
      * entry would make its chain a loop); XIDs are unique in the table */
     assert(rp__call_in_flight(call));
-    assert(rp__xid_find(c, call->xid) == NULL);
+    CM_ASSERT_DEBUG(rp__xid_find(c, call->xid) == NULL);
     call->rp_next = *b;
     *b = call;
     if (call->rp_deadline_ns < c->next_deadline_ns)

@@ -16,6 +16,7 @@
 #include "server/sv_int.h"
 #include "nfs3_prot.h"
 #include "common/alloc.h"
+#include "common/bytes.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -35,20 +36,6 @@ struct sv_fs {
 void sv__now(struct sv_time *t)
 {
     cm_wall_time(&t->sec, &t->nsec);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 7; i >= 0; i--, v >>= 8)
-        p[i] = (uint8_t)v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
 }
 
 /* ---- nodes --------------------------------------------------------------- */
@@ -193,30 +180,25 @@ void sv__fs_handle(const struct sv_fs *fs, const struct sv_node *n, uint8_t fh[S
 {
     memset(fh, 0, SV_FH_LEN);
     memcpy(fh, fh_magic, 4);
-    put64(fh + 4, fs->instance);
-    put64(fh + 12, n->fileid);
-    fh[20] = (uint8_t)(n->gen >> 24);
-    fh[21] = (uint8_t)(n->gen >> 16);
-    fh[22] = (uint8_t)(n->gen >> 8);
-    fh[23] = (uint8_t)n->gen;
+    cm_be64_put(fh + 4, fs->instance);
+    cm_be64_put(fh + 12, n->fileid);
+    cm_be32_put(fh + 20, n->gen);
 }
 
 int sv__fs_from_handle(struct sv_fs *fs, const void *fh, size_t len, struct sv_node **out)
 {
     const uint8_t *p = fh;
     struct sv_node *n;
-    uint32_t gen;
 
     *out = NULL;
     if (len != SV_FH_LEN || p == NULL || memcmp(p, fh_magic, 4) != 0)
         return NFS3ERR_BADHANDLE;
-    if (get64(p + 4) != fs->instance)
+    if (cm_be64_get(p + 4) != fs->instance)
         return NFS3ERR_STALE;
-    n = sv__map_get(&fs->nodes, get64(p + 12));
+    n = sv__map_get(&fs->nodes, cm_be64_get(p + 12));
     if (n == NULL)
         return NFS3ERR_STALE;
-    gen = (uint32_t)p[20] << 24 | (uint32_t)p[21] << 16 | (uint32_t)p[22] << 8 | p[23];
-    if (n->gen != gen)
+    if (n->gen != cm_be32_get(p + 20))
         return NFS3ERR_STALE;
     *out = n;
     return 0;

@@ -2,7 +2,7 @@
 /*
  * map.c - the server's sparse maps from a 64-bit key to a pointer (server
  * layer): file id -> node and chunk number -> file data chunk.  A thin
- * wrapper over JudyL (decisions.md D1: no home-made sparse map where Judy
+ * wrapper over JudyL (docs/DECISIONS.md D1: no home-made sparse map where Judy
  * serves).  JudyL keeps keys ordered, so freeing a file's data beyond a
  * truncation point is one ordered walk, and it never degrades under the
  * create/remove churn of an SFS run.

@@ -2,7 +2,7 @@
 /*
  * net.c - sfs_nfsd's sockets and event loop (server layer): UDP and TCP on
  * the NFS port and the MOUNT port (every socket serves every program and
- * version: the host:port:/path form of decisions.md D2 relies on it), one
+ * version: the host:port:/path form of docs/DECISIONS.md D2 relies on it), one
  * single-threaded ppoll() loop, TCP record marking (RFC 5531 section 11),
  * replies held back by --delay-us in a small min-heap, and registration
  * with rpcbind on request.  The protocol work is sv_core_handle's; this file

@@ -9,6 +9,7 @@
 #include "server/sv_int.h"
 #include "nfs2_prot.h"
 #include "nfs3_prot.h"
+#include "common/bytes.h"
 
 #include <string.h>
 
@@ -332,8 +333,7 @@ static int p_readdir(struct sv_core *c, void *a, void *r)
     size_t max_ents = sizeof(c->dirbuf) / sizeof(entry), n = 0;
     uint32_t limit = args->count > NFS_MAXDATA ? NFS_MAXDATA : args->count;
     uint32_t used = 4 + 4 + 4;
-    const uint8_t *ck = (const uint8_t *)args->cookie;
-    uint64_t cookie = (uint32_t)ck[0] << 24 | (uint32_t)ck[1] << 16 | ck[2] << 8 | ck[3];
+    uint64_t cookie = cm_be32_get((const uint8_t *)args->cookie);
     struct sv_dirpos pos;
     struct sv_node *dir;
     int more = 0, drop, st = get(c, &args->dir, &dir);
@@ -353,10 +353,7 @@ static int p_readdir(struct sv_core *c, void *a, void *r)
         used += sz;
         ents[n].fileid = (u_int)pos.node->fileid;
         ents[n].name = (char *)pos.name;
-        ents[n].cookie[0] = (char)(pos.cookie >> 24);
-        ents[n].cookie[1] = (char)(pos.cookie >> 16);
-        ents[n].cookie[2] = (char)(pos.cookie >> 8);
-        ents[n].cookie[3] = (char)pos.cookie;
+        cm_be32_put((uint8_t *)ents[n].cookie, (uint32_t)pos.cookie);
         ents[n].nextentry = NULL;
         *tail = &ents[n];
         tail = &ents[n].nextentry;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sv.h - the server layer's public interface: sfs_nfsd, the bundled
- * user-space NFSv2/v3 + MOUNT v1/v3 server (issue 3).  Two levels:
+ * user-space NFSv2/v3 + MOUNT v1/v3 server (docs/sfs_nfsd.md).  Two levels:
  * struct sv_core answers one RPC message from a byte buffer (in-memory file
  * system, dispatch, fault injection, counters; no sockets, so unit tests and
  * the fuzz driver use it directly), and struct sv_server puts a core behind
@@ -47,7 +47,7 @@ struct sv_fault {
     uint64_t jitter_us;  /* ... plus a uniform draw in [0, jitter_us] */
     uint64_t exit_after; /* exit after answering this many calls */
     double corrupt_pct;  /* READ replies with one data byte flipped */
-    /* For the validation suite's negative tests (issue 12): */
+    /* A server that lies, for the validation suite's negative tests: */
     double wrong_attrs_pct; /* replies whose attributes report size + 1 and
                                mode ^ 0777 */
     double drop_dirent_pct; /* READDIR(PLUS) replies missing one entry */

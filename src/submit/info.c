@@ -2,9 +2,10 @@
 /*
  * info.c - the static information of a submission (sb.h): who, which
  * server, which load-generator types and networks, and the notes the run
- * rules ask for (sfs-reference 20.2; the SFS 3.0 disclosure list).  One
- * table of fields drives three things: the questions of [1], the keys the
- * YAML import of [2] accepts, and the order of the submission file.
+ * rules ask for (docs/SFS30.md §20.2; the SFS 3.0 disclosure list).  One
+ * table of fields drives three things: the questions of [1] (session.c
+ * asks them), the keys the YAML import of [2] accepts, and the order of the
+ * submission file.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -367,130 +368,4 @@ int sb_info_load(const char *path, struct sb_info *info, FILE *diag, char *err,
         return -EINVAL;
     }
     return 0;
-}
-
-/* ---- the questions of [1] ------------------------------------------------------------
- */
-
-/* Asks one field; multi-line fields take lines up to an empty one. */
-static int ask_field(FILE *in, FILE *out, const struct sb_field *f, const char *path,
-                     char **val)
-{
-    char prompt[512], line[CM_TEXT_LINE_MAX];
-    char *v = NULL;
-    size_t len = 0;
-    int rc;
-
-    snprintf(prompt, sizeof(prompt), "%s%s [%s]: ", f->question,
-             f->flags & SB_F_MULTI ? " (one or more lines, an empty line ends)" : "",
-             path);
-    for (;;) {
-        rc = sb_ask(in, out, v ? "> " : prompt, line, sizeof(line));
-        if (rc < 0) {
-            free(v);
-            return rc;
-        }
-        if (line[0] == '\0') {
-            if (v || (f->flags & SB_F_OPTIONAL))
-                break;
-            fprintf(out,
-                    "Please answer (write none when there is nothing to disclose).\n");
-            continue;
-        }
-        {
-            size_t add = strlen(line);
-            char *nv = cm_realloc(v, len + add + 2);
-            if (nv == NULL) {
-                free(v);
-                return -ENOMEM;
-            }
-            v = nv;
-            if (len)
-                v[len++] = '\n';
-            memcpy(v + len, line, add + 1);
-            len += add;
-        }
-        if (!(f->flags & SB_F_MULTI))
-            break;
-    }
-    free(*val);
-    *val = v;
-    return 0;
-}
-
-static int ask_count(FILE *in, FILE *out, const char *what, const char *path, size_t *n)
-{
-    char prompt[256], line[64], err[128];
-    int64_t v;
-    int rc;
-
-    snprintf(prompt, sizeof(prompt), "Number of %s [%s]: ", what, path);
-    for (;;) {
-        if ((rc = sb_ask(in, out, prompt, line, sizeof(line))) < 0)
-            return rc;
-        if (cm_parse_i64(what, line, 1, SB_MAX_TYPES, &v, err, sizeof(err)) == 0) {
-            *n = (size_t)v;
-            return 0;
-        }
-        fprintf(out, "%s\n", err);
-    }
-}
-
-/* A list of records (types or networks); names must differ. */
-static int ask_list(FILE *in, FILE *out, const char *what, const char *key,
-                    struct sb_record *recs, size_t *nrecs, const struct sb_field *t,
-                    size_t nt)
-{
-    size_t n, i, f, j;
-    int rc;
-
-    if ((rc = ask_count(in, out, what, key, &n)) < 0)
-        return rc;
-    for (i = 0; i < n; i++) {
-        *nrecs = i + 1; /* so that sb_info_free frees a half-asked one too */
-        fprintf(out, "---- %s %zu of %zu\n", what, i + 1, n);
-        for (f = 0; f < nt; f++) {
-            char path[128];
-
-            snprintf(path, sizeof(path), "%s.%zu.%s", key, i + 1, t[f].path);
-            for (;;) {
-                if ((rc = ask_field(in, out, &t[f], path, &recs[i].vals[f])) < 0)
-                    return rc;
-                for (j = 0; f == 0 && j < i; j++)
-                    if (strcmp(recs[j].vals[0], recs[i].vals[0]) == 0)
-                        break;
-                if (f != 0 || j == i)
-                    break;
-                fprintf(out, "The name '%s' is taken; give another.\n", recs[i].vals[0]);
-            }
-        }
-    }
-    return 0;
-}
-
-int sb_info_prompt(struct sb_info *info, FILE *in, FILE *out)
-{
-    size_t i;
-    int rc;
-
-    memset(info, 0, sizeof(*info));
-    for (i = 0; i < CM_ARRAY_LEN(info_fields); i++) {
-        if (info_fields[i].path == NULL) {
-            fprintf(out, "---- %s\n", info_fields[i].question);
-            continue;
-        }
-        rc = ask_field(in, out, &info_fields[i], info_fields[i].path, &info->top.vals[i]);
-        if (rc < 0)
-            goto fail;
-    }
-    rc = ask_list(in, out, "load-generator types", "load_generator_types", info->types,
-                  &info->ntypes, lg_fields, CM_ARRAY_LEN(lg_fields));
-    if (rc == 0)
-        rc = ask_list(in, out, "networks", "networks", info->nets, &info->nnets,
-                      net_fields, CM_ARRAY_LEN(net_fields));
-    if (rc == 0)
-        return 0;
-fail:
-    sb_info_free(info);
-    return rc;
 }

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sb.h - the submit layer: sfs_generate, SFS 3.0's submission tool
- * (sfs-reference section 20.2; docs/generate.md).  From the static
+ * (docs/SFS30.md §20.2; docs/generate.md).  From the static
  * information (company, server, load-generator types, networks, notes;
  * asked for or imported from a YAML file), the rc file and the sfssum file
  * of a run, and an answer per client (its type and network), it writes a
  * submission file with every disclosure item of the run rules.
  *
- *   sfssum.c   the sfssum lines (sfs-reference 16.5) and the curve's figures
+ *   sfssum.c   the sfssum lines (docs/SFS30.md §16.5) and the curve's figures
  *   info.c     the static information: one table of fields drives the
  *              questions, the YAML import and the output order
  *   write.c    the submission file (load-generator blocks merged when they
  *              differ only in tb_lg_number), written atomically
- *   session.c  the questions: [1] prompt, [2] import, [3] exit, the files,
+ *   session.c  the questions: [1] prompt (the static information, from info.c's
+ *              field table), [2] import, [3] exit, the files,
  *              the clients, the output name
  *
  * Library code: nothing here exits; questions and messages go to the
@@ -41,7 +42,7 @@
 
 /* ---- sfssum.c ----------------------------------------------------------------- */
 
-/* One sfssum line (sfs-reference 16.5). */
+/* One sfssum line (docs/SFS30.md §16.5). */
 struct sb_point {
     int invalid;
     uint64_t requested;
@@ -66,7 +67,7 @@ struct sb_sum {
 int sb_sum_load(const char *path, struct sb_sum *sum, FILE *diag, char *err,
                 size_t errlen);
 
-/* The overall response time of the valid points (sfs-reference 17.3) and
+/* The overall response time of the valid points (docs/SFS30.md §17.3) and
  * the throughput of the rightmost valid point (the metric); 0 and 0 when no
  * point is valid.  Returns the number of valid points. */
 size_t sb_sum_curve(const struct sb_sum *sum, double *ort_ms, double *peak_ops);
@@ -109,10 +110,6 @@ struct sb_info {
  * their FILE:LINE.  Returns 0 or a negative errno; info is freed on error. */
 int sb_info_load(const char *path, struct sb_info *info, FILE *diag, char *err,
                  size_t errlen);
-
-/* Asks for every field on out, reading answers from in.  Returns 0, or
- * -ENODATA when the input ended. */
-int sb_info_prompt(struct sb_info *info, FILE *in, FILE *out);
 
 void sb_info_free(struct sb_info *info);
 

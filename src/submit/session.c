@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * session.c - sfs_generate's questions (sb.h: sb_ask, sb_session), in the
- * order of SFS 3.0's generate (sfs-reference 20.2): the menu [1] prompt for
+ * order of SFS 3.0's generate (docs/SFS30.md §20.2): the menu [1] prompt for
  * the static information, [2] import it from a file, [3] exit; then the rc
  * file and the sfssum file of the run; then each client of CLIENTS, its
  * load-generator type and network (from the static information's lists)
@@ -47,6 +47,137 @@ int sb_ask(FILE *in, FILE *out, const char *prompt, char *buf, size_t len)
         memmove(buf, buf + a, n - a + 1);
         return 0;
     }
+}
+
+/* ---- the questions of [1] ------------------------------------------------------------
+ */
+
+/* Asks one field; multi-line fields take lines up to an empty one. */
+static int ask_field(FILE *in, FILE *out, const struct sb_field *f, const char *path,
+                     char **val)
+{
+    char prompt[512], line[CM_TEXT_LINE_MAX];
+    char *v = NULL;
+    size_t len = 0;
+    int rc;
+
+    snprintf(prompt, sizeof(prompt), "%s%s [%s]: ", f->question,
+             f->flags & SB_F_MULTI ? " (one or more lines, an empty line ends)" : "",
+             path);
+    for (;;) {
+        rc = sb_ask(in, out, v ? "> " : prompt, line, sizeof(line));
+        if (rc < 0) {
+            free(v);
+            return rc;
+        }
+        if (line[0] == '\0') {
+            if (v || (f->flags & SB_F_OPTIONAL))
+                break;
+            fprintf(out,
+                    "Please answer (write none when there is nothing to disclose).\n");
+            continue;
+        }
+        {
+            size_t add = strlen(line);
+            char *nv = cm_realloc(v, len + add + 2);
+            if (nv == NULL) {
+                free(v);
+                return -ENOMEM;
+            }
+            v = nv;
+            if (len)
+                v[len++] = '\n';
+            memcpy(v + len, line, add + 1);
+            len += add;
+        }
+        if (!(f->flags & SB_F_MULTI))
+            break;
+    }
+    free(*val);
+    *val = v;
+    return 0;
+}
+
+static int ask_count(FILE *in, FILE *out, const char *what, const char *path, size_t *n)
+{
+    char prompt[256], line[64], err[128];
+    int64_t v;
+    int rc;
+
+    snprintf(prompt, sizeof(prompt), "Number of %s [%s]: ", what, path);
+    for (;;) {
+        if ((rc = sb_ask(in, out, prompt, line, sizeof(line))) < 0)
+            return rc;
+        if (cm_parse_i64(what, line, 1, SB_MAX_TYPES, &v, err, sizeof(err)) == 0) {
+            *n = (size_t)v;
+            return 0;
+        }
+        fprintf(out, "%s\n", err);
+    }
+}
+
+/* A list of records (types or networks); names must differ. */
+static int ask_list(FILE *in, FILE *out, const char *what, const char *key,
+                    struct sb_record *recs, size_t *nrecs, const struct sb_field *t,
+                    size_t nt)
+{
+    size_t n, i, f, j;
+    int rc;
+
+    if ((rc = ask_count(in, out, what, key, &n)) < 0)
+        return rc;
+    for (i = 0; i < n; i++) {
+        *nrecs = i + 1; /* so that sb_info_free frees a half-asked one too */
+        fprintf(out, "---- %s %zu of %zu\n", what, i + 1, n);
+        for (f = 0; f < nt; f++) {
+            char path[128];
+
+            snprintf(path, sizeof(path), "%s.%zu.%s", key, i + 1, t[f].path);
+            for (;;) {
+                if ((rc = ask_field(in, out, &t[f], path, &recs[i].vals[f])) < 0)
+                    return rc;
+                for (j = 0; f == 0 && j < i; j++)
+                    if (strcmp(recs[j].vals[0], recs[i].vals[0]) == 0)
+                        break;
+                if (f != 0 || j == i)
+                    break;
+                fprintf(out, "The name '%s' is taken; give another.\n", recs[i].vals[0]);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Asks for every field of the static information ([1]).  Returns 0, or
+ * -ENODATA when the input ended (info is then freed). */
+static int prompt_info(struct sb_info *info, FILE *in, FILE *out)
+{
+    size_t i, nf, nlg, nnet;
+    const struct sb_field *info_fields = sb_info_fields(&nf);
+    const struct sb_field *lg_fields = sb_lg_fields(&nlg);
+    const struct sb_field *net_fields = sb_net_fields(&nnet);
+    int rc;
+
+    memset(info, 0, sizeof(*info));
+    for (i = 0; i < nf; i++) {
+        if (info_fields[i].path == NULL) {
+            fprintf(out, "---- %s\n", info_fields[i].question);
+            continue;
+        }
+        rc = ask_field(in, out, &info_fields[i], info_fields[i].path, &info->top.vals[i]);
+        if (rc < 0)
+            goto fail;
+    }
+    rc = ask_list(in, out, "load-generator types", "load_generator_types", info->types,
+                  &info->ntypes, lg_fields, nlg);
+    if (rc == 0)
+        rc = ask_list(in, out, "networks", "networks", info->nets, &info->nnets,
+                      net_fields, nnet);
+    if (rc == 0)
+        return 0;
+fail:
+    sb_info_free(info);
+    return rc;
 }
 
 /* A choice among names (by name or number); RETURN takes the first. */
@@ -262,7 +393,7 @@ static int menu(FILE *in, FILE *out, FILE *diag, struct state *s)
             return rc;
         if (strcmp(line, "1") == 0) {
             snprintf(s->info_path, sizeof(s->info_path), "(answers to the questions)");
-            return sb_info_prompt(&s->info, in, out);
+            return prompt_info(&s->info, in, out);
         }
         if (strcmp(line, "2") == 0)
             return ask_file(in, out, diag, "Static information file (YAML): ", load_info,

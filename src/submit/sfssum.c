@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sfssum.c - reading an sfssum file back (sb.h: sb_sum_load, sb_sum_curve).
- * Each line is one load point as the prime wrote it (sfs-reference 16.5):
+ * Each line is one load point as the prime wrote it (docs/SFS30.md §16.5):
  * an optional INVALID flag, then requested load, throughput, response,
  * total operations, test time, NFS version, U or T, file set KB, clients,
  * processes, biod reads, biod writes and the benchmark version.  The

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * convert.c - any trace to SPC text (trace-formats.md section 6): every
+ * convert.c - any trace to SPC text (docs/TRACE_FORMATS.md section 6): every
  * read and write becomes one SPC line, with what SPC cannot say counted,
  * never dropped silently.  SPC addresses in LBAs, so an offset that is not
  * a multiple of the LBA size is rounded down and its size grown to keep the

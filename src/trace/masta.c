@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * masta.c - the MaStA I/O trace reader (trace-formats.md section 3):
+ * masta.c - the MaStA I/O trace reader (docs/TRACE_FORMATS.md section 3):
  * big-endian 8-byte entries, D11's opcode numbers (1 read, 2 write, 3 sync,
  * 4 block operation, 0 configuration), per-region block sizes (default
  * 4096), a virtual clock advanced by elapsed-time entries.  State is per
@@ -13,6 +13,7 @@
 
 #include "trace/tr_int.h"
 #include "common/alloc.h"
+#include "common/bytes.h"
 
 #define MA_REGIONS     32
 #define MA_DEFAULT_BS  4096u
@@ -30,11 +31,6 @@ struct masta {
     unsigned nstrings;
     char *strings[MA_MAX_STRINGS];
 };
-
-static uint32_t be32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 static int masta_probe(const unsigned char *buf, size_t len)
 {
@@ -188,7 +184,7 @@ static int read_string(struct tr_reader *r, struct masta *m, const unsigned char
 /* A configuration entry.  0 or -EINVAL. */
 static int config_entry(struct tr_reader *r, struct masta *m, const unsigned char *e)
 {
-    uint32_t w1 = be32(e + 4);
+    uint32_t w1 = cm_be32_get(e + 4);
     unsigned region = e[2], i;
 
     switch (e[1]) {
@@ -298,7 +294,7 @@ static int sync_entry(struct tr_reader *r, struct masta *m, const unsigned char 
         rec->flags = TR_F_ALL_UNITS;
     } else if (e[3] == 0xFE) {
         rec->flags = TR_F_UNIT_MASK;
-        rec->unit_mask = be32(e + 4);
+        rec->unit_mask = cm_be32_get(e + 4);
     } else if (e[3] < MA_REGIONS) {
         rec->unit = e[3];
     } else {
@@ -341,7 +337,7 @@ static int entry(struct tr_reader *r, struct masta *m, const unsigned char *e,
         break;
     case 4:
         drop_pending(r, m, "another block operation");
-        m->pending_count = be32(e + 4);
+        m->pending_count = cm_be32_get(e + 4);
         m->pending_entry = m->entry - 1;
         if (m->pending_count == 0)
             return ENTRY_ERR(r, m, "block operation of 0 blocks");

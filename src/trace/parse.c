@@ -2,7 +2,7 @@
 /*
  * parse.c - exact number parsing for the text readers: decimal integers
  * with overflow checks (never wrapped) and "S.F" timestamps straight into
- * integer nanoseconds, so that equal timestamps stay equal (trace-formats.md
+ * integer nanoseconds, so that equal timestamps stay equal (docs/TRACE_FORMATS.md
  * section 1).  No locale, no strtod, no allocation: these run per field.
  */
 #include <errno.h>

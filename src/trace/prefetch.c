@@ -2,8 +2,8 @@
 /*
  * prefetch.c - reading on a second thread: a producer thread runs
  * tr_reader_next into a ring of record batches while the caller consumes
- * them, so that parsing overlaps the analysis on a second core (issue 15:
- * parsing is about a quarter of an exact analysis).  Only the producer
+ * them, so that parsing overlaps the analysis on a second core (parsing
+ * is about a quarter of an exact analysis: docs/PERFORMANCE.md).  Only the producer
  * touches the reader until tr_prefetch_stop has joined it; records are
  * copied without their path (which points into the reader).  The warning
  * callback runs on the producer thread.  Memory is fixed: NBATCH batches

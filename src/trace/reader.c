@@ -3,7 +3,7 @@
  * reader.c - the reader front end: the table of formats, detection from the
  * first bytes, opening on a path, stdin or a caller's FILE*, and the
  * helpers that give every reader the same error, warning and counter
- * behaviour (trace-formats.md section 1: strict and lenient modes, counted
+ * behaviour (docs/TRACE_FORMATS.md section 1: strict and lenient modes, counted
  * never silent).  Format code lives in spc.c, masta.c and sysio.c.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * spc.c - the SPC trace reader (SPC Trace File Format 1.0.1;
- * trace-formats.md section 2).  One record per line: ASU, LBA, size,
+ * docs/TRACE_FORMATS.md section 2).  One record per line: ASU, LBA, size,
  * opcode, "s.d" timestamp, then optional fields that are ignored.  Parsing
  * is hand-written over the line in the input buffer (no strtok, no strtod):
  * the analyser must never wait for the parser.  Per-unit state is a bitmap

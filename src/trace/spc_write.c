@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * spc_write.c - writes normalised records as SPC text (trace-formats.md
+ * spc_write.c - writes normalised records as SPC text (docs/TRACE_FORMATS.md
  * section 6), so that MaStA and sysio traces can be analysed and replayed
  * the way SPC traces are.  Only reads and writes are expressible; the
  * caller counts what this refuses.  Timestamps get 6 decimals from the

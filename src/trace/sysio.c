@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sysio.c - the reader for Sandia sysio / Catamount text traces
- * (trace-formats.md section 4).  A header line starts a stream (nid.pid);
+ * (docs/TRACE_FORMATS.md section 4).  A header line starts a stream (nid.pid);
  * event lines are "tracetype(ENTER|EXIT)time:(s)time:(us)str(name)items".
  * ENTER and EXIT pair per stream by name, last in first out; I/O calls are
  * completed by iowait on their id, which gives the bytes moved.  Records
@@ -489,7 +489,7 @@ static int vec_extents(const struct sy_item *v, struct sy_call *c, uint64_t *tot
 /* An ENTER event.  0 or -EINVAL with last_error. */
 /* I/O or fxstat on a descriptor the stream never opened (or closed): it is
  * skipped, so that the replay touches only files the trace opened
- * (trace-formats.md 4.4), counted and reported with its line. */
+ * (docs/TRACE_FORMATS.md 4.4), counted and reported with its line. */
 static void unopened_fd(struct tr_reader *r, struct sysio *s, const struct sy_call *c,
                         int64_t fd)
 {

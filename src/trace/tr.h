@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * tr.h - the trace layer's public interface: one normalised record type for
- * every trace format (SPC, MaStA, sysio; trace-formats.md) and one reader
- * interface in the style.md 2.5 shape (struct tr_reader_ops: name, probe,
+ * every trace format (SPC, MaStA, sysio; docs/TRACE_FORMATS.md) and one reader
+ * interface in the docs/STYLE.md 2.5 shape (struct tr_reader_ops: name, probe,
  * open, next, close).  Readers stream in constant memory: the only state
  * that grows is per unit (ASU, region, file) or per stream, never per record.
  * The analyser (src/analyze) and the trace replay consume the same records;

@@ -211,7 +211,9 @@ struct tr_nfs_event {
 /* Options of tr_nfs_open. */
 struct tr_nfs_options {
     const char *format;     /* "pcap", "nfsdump", or NULL/"auto" */
-    int lenient;            /* nfsdump: count and skip damaged lines */
+    int lenient;            /* nfsdump: count and skip damaged lines;
+                               captures: read a file cut inside a frame
+                               up to the cut (counted) */
     int64_t pair_window_ns; /* a call unanswered this long (trace time) is
                                released without reply; 0 = 10 s */
     uint32_t max_pending;   /* calls held at once (answered ones waiting

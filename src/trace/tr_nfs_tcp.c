@@ -51,7 +51,7 @@ static void mem_give(struct tr__cap *c, size_t n)
     c->mem -= n < c->mem ? n : c->mem;
 }
 
-/* Grows *buf to hold need bytes; 0 when the budget or memory says no. */
+/* Grows *buf to hold need bytes: 1, 0 when the budget says no, -ENOMEM. */
 static int grow(struct tr__cap *c, uint8_t **buf, uint32_t *cap, uint32_t need)
 {
     uint32_t n = *cap ? *cap : 4096;
@@ -66,7 +66,7 @@ static int grow(struct tr__cap *c, uint8_t **buf, uint32_t *cap, uint32_t need)
     b = cm_realloc(*buf, n);
     if (!b) {
         mem_give(c, n - *cap);
-        return 0;
+        return -ENOMEM;
     }
     *buf = b;
     *cap = n;
@@ -191,7 +191,10 @@ static int64_t frame_sync(struct ctx *x, const uint8_t *p, uint64_t cap, uint64_
             uint64_t n = len - pos < d->frag_left ? len - pos : d->frag_left;
             uint64_t real = pos < cap ? (cap - pos < n ? cap - pos : n) : 0;
             if (real && !d->rec_cut) {
-                if (grow(c, &d->rec, &d->rec_cap, d->rec_kept + (uint32_t)real)) {
+                int g = grow(c, &d->rec, &d->rec_cap, d->rec_kept + (uint32_t)real);
+                if (g < 0)
+                    return g;
+                if (g) {
                     memcpy(d->rec + d->rec_kept, p + pos, (size_t)real);
                     d->rec_kept += (uint32_t)real;
                     d->rec_where = d->where;
@@ -341,8 +344,11 @@ static int resync_feed(struct ctx *x, const uint8_t *p, uint32_t n)
     struct tr__dir *d = &x->k->d[x->di];
     struct tr__cap *c = x->r->cap;
     uint32_t at;
+    int g = grow(c, &d->scan, &d->scan_cap, d->scan_len + n);
 
-    if (!grow(c, &d->scan, &d->scan_cap, d->scan_len + n)) {
+    if (g < 0)
+        return g;
+    if (!g) {
         x->r->cnt[TR__C_TCP_SKIPPED] += d->scan_len + n;
         d->scan_len = 0;
         d->npieces = 0;

@@ -39,6 +39,7 @@ struct tr__text {
     int have_t;
     struct tok *toks;
     size_t ntoks, tok_cap;
+    int toks_fixed; /* toks is the caller's array: stop when it is full */
     struct pent *ents;
     uint32_t nents, ent_cap;
 };
@@ -335,6 +336,8 @@ static int tokenize(struct tr__text *x, char *s, size_t len)
         }
         if (x->ntoks == x->tok_cap) {
             size_t cap = x->tok_cap ? x->tok_cap * 2 : 64;
+            if (x->toks_fixed)
+                break;
             struct tok *t = cm_reallocarray(x->toks, cap, sizeof(*t));
             if (!t)
                 return -ENOMEM;
@@ -889,6 +892,7 @@ int tr__text_probe(const unsigned char *buf, size_t len)
     static const char mine[] = "#freesfs nfsdump";
     char line[512];
     struct tr__text x;
+    struct tok toks[12];
     struct line l;
     size_t i = 0;
 
@@ -906,7 +910,11 @@ int tr__text_probe(const unsigned char *buf, size_t len)
             continue;
         if (e == len && len >= sizeof(line))
             return 0; /* a first line cut by the probe's bytes: not decided */
+        /* the head's tokens in a fixed array: detection allocates nothing */
         memset(&x, 0, sizeof(x));
+        x.toks = toks;
+        x.tok_cap = CM_ARRAY_LEN(toks);
+        x.toks_fixed = 1;
         memset(&l, 0, sizeof(l));
         {
             struct tr_nfs_reader r;
@@ -917,7 +925,6 @@ int tr__text_probe(const unsigned char *buf, size_t len)
             if (tokenize(&x, line, strcspn(line, "\r")) < 0)
                 return 0;
             ok = head(&r, &l, &why);
-            free(x.toks);
             return ok > 0 ? 2 : 0;
         }
     }

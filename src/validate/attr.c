@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * attr.c - attribute bookkeeping and comparison (vd_int.h; sfs-reference
- * §19, "attribute comparison"): type, mode bits, nlink, uid, gid, size
+ * attr.c - attribute bookkeeping and comparison (vd_int.h;
+ * docs/SFS30.md §19, "attributes compared"): type, mode bits, nlink, uid, gid, size
  * (not while writing), rdev of devices, fsid and fileid.  What an object
  * should look like is kept per attribute record (a hard link shares its
  * file's); a stored value of all ones is not known yet and the first reply

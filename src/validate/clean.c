@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * clean.c - the last reference steps (vd_int.h; sfs-reference §19 steps 8
+ * clean.c - the last reference steps (vd_int.h; docs/SFS30.md §19 steps 8
  * and 9).  Rename: each object to "n<name>" (an error when nothing could be
  * renamed); beyond SFS, the old name must be gone and the new one must
  * name the same file.  Remove: REMOVE files, links and symlinks, RMDIR

@@ -29,16 +29,14 @@ static int commit_call(struct vd_ctx *v, const struct nf_fh *fh, uint8_t verf[8]
     int rc;
 
     memset(r, 0, sizeof(*r));
-    memset(&res, 0, sizeof(res));
     nf_fh_to_v3(fh, &a.file);
     a.offset = 0;
     a.count = 0; /* to the end of the file */
-    VD_CALL(v, rc, nf3_commit(v->clnt, &a, &res));
-    if (rc == 0 && res.status == NFS3_OK) {
+    if ((rc = vd3_commit(v, &a, &res)) == 0 && res.status == NFS3_OK) {
         memcpy(verf, res.COMMIT3res_u.resok.verf, 8);
         vd3_post_op(&res.COMMIT3res_u.resok.file_wcc.after, r);
     }
-    return vd_reply_done(rc, &res, (xdrproc_t)xdr_COMMIT3res);
+    return vd3_commit_done(rc, &res);
 }
 
 static unsigned long long verf64(const uint8_t v[8])

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * create.c - the first two reference steps (vd_int.h; sfs-reference §19
+ * create.c - the first two reference steps (vd_int.h; docs/SFS30.md §19
  * steps 1 and 2): NULL, then the object set in validatedir.  Files by
  * CREATE (v3 UNCHECKED) with mode 0666, our uid and gid, size 0 and the
  * times; directories by MKDIR 0777; hard links (link N to file N, the link

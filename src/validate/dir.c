@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * dir.c - the directory steps (vd_int.h; sfs-reference §19 steps 6 and 7).
+ * dir.c - the directory steps (vd_int.h; docs/SFS30.md §19 steps 6 and 7).
  * READDIR (v3: cookie 0, count 8192, on to eof; v2: about 9 entries a
  * call) must name every object exactly once with its fileid ("not found",
  * "returned more than once", "fileid mismatch", names "not created within
@@ -163,8 +163,7 @@ static int plus_call(struct vd_ctx *v, struct listing *ls, READDIRPLUS3args *a, 
     const entryplus3 *e;
     int rc = 0;
 
-    memset(&res, 0, sizeof(res));
-    VD_CALL(v, rc, nf3_readdirplus(v->clnt, a, &res));
+    rc = vd3_readdirplus(v, a, &res);
     if (rc < 0)
         return vd_fail_call(v, NF_OP_READDIRPLUS, "READDIRPLUS", rc);
     if (res.status != NFS3_OK) {
@@ -182,7 +181,7 @@ static int plus_call(struct vd_ctx *v, struct listing *ls, READDIRPLUS3args *a, 
         }
         *eof = ok->reply.eof ? 1 : 0;
     }
-    xdr_free((xdrproc_t)xdr_READDIRPLUS3res, (char *)&res);
+    vd3_readdirplus_free(&res);
     return rc;
 }
 

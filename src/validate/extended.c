@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * extended.c - the "extended" section (vd_int.h): what SFS 3.0 never
- * checked (sfs-reference §19, "not exercised").  NFSv3: FSSTAT (free <=
+ * checked (docs/SFS30.md §19, "not exercised").  NFSv3: FSSTAT (free <=
  * total, available <= free), FSINFO (preferred sizes within the maxima,
  * maxfilesize, the LINK and SYMLINK properties against what worked),
  * COMMIT (commit.c), PATHCONF (linkmax and name_max against what worked,
@@ -31,9 +31,8 @@ static int statfs_v2(struct vd_ctx *v)
     statfsres res;
     int rc;
 
-    memset(&res, 0, sizeof(res));
     (void)nf_fh_to_v2(&v->workdir, &a);
-    VD_CALL(v, rc, nf2_statfs(v->clnt, &a, &res));
+    rc = vd2_statfs(v, &a, &res);
     if (rc < 0)
         return vd_fail_call(v, NF_OP_FSSTAT, "STATFS", rc);
     if (res.status != NFS_OK)
@@ -51,7 +50,7 @@ static int statfs_v2(struct vd_ctx *v)
                 "positive and bavail <= bfree <= blocks (%s)",
                 s->bsize, s->blocks, s->bfree, s->bavail, rfc);
     }
-    xdr_free((xdrproc_t)xdr_statfsres, (char *)&res);
+    vd2_statfs_free(&res);
     return rc;
 }
 
@@ -77,9 +76,8 @@ static int fsstat3(struct vd_ctx *v)
     FSSTAT3res res;
     int rc;
 
-    memset(&res, 0, sizeof(res));
     nf_fh_to_v3(&v->workdir, &a.fsroot);
-    VD_CALL(v, rc, nf3_fsstat(v->clnt, &a, &res));
+    rc = vd3_fsstat(v, &a, &res);
     if (rc < 0)
         return vd_fail_call(v, NF_OP_FSSTAT, "FSSTAT", rc);
     if (res.status != NFS3_OK) {
@@ -106,7 +104,7 @@ static int fsstat3(struct vd_ctx *v)
         if (rc == 0)
             rc = workdir_attr(v, &s->obj_attributes, "FSSTAT", NF_OP_FSSTAT);
     }
-    xdr_free((xdrproc_t)xdr_FSSTAT3res, (char *)&res);
+    vd3_fsstat_free(&res);
     return rc;
 }
 
@@ -148,9 +146,8 @@ static int fsinfo3(struct vd_ctx *v)
     FSINFO3res res;
     int rc;
 
-    memset(&res, 0, sizeof(res));
     nf_fh_to_v3(&v->workdir, &a.fsroot);
-    VD_CALL(v, rc, nf3_fsinfo(v->clnt, &a, &res));
+    rc = vd3_fsinfo(v, &a, &res);
     if (rc < 0)
         return vd_fail_call(v, NF_OP_FSINFO, "FSINFO", rc);
     if (res.status != NFS3_OK) {
@@ -163,7 +160,7 @@ static int fsinfo3(struct vd_ctx *v)
             rc = workdir_attr(v, &res.FSINFO3res_u.resok.obj_attributes, "FSINFO",
                               NF_OP_FSINFO);
     }
-    xdr_free((xdrproc_t)xdr_FSINFO3res, (char *)&res);
+    vd3_fsinfo_free(&res);
     return rc;
 }
 
@@ -175,9 +172,8 @@ static int pathconf_call(struct vd_ctx *v, const struct nf_fh *fh, const char *w
     PATHCONF3res res;
     int rc;
 
-    memset(&res, 0, sizeof(res));
     nf_fh_to_v3(fh, &a.object);
-    VD_CALL(v, rc, nf3_pathconf(v->clnt, &a, &res));
+    rc = vd3_pathconf(v, &a, &res);
     if (rc < 0)
         return vd_fail_call(v, NF_OP_PATHCONF, "PATHCONF", rc);
     if (res.status == NFS3_OK) {
@@ -188,7 +184,7 @@ static int pathconf_call(struct vd_ctx *v, const struct nf_fh *fh, const char *w
             vd_deviation(v, "PATHCONF of %s: %s (%s)", what,
                          nf_status_name((uint32_t)res.status), vd_rfc(v, NF_OP_PATHCONF));
     }
-    xdr_free((xdrproc_t)xdr_PATHCONF3res, (char *)&res);
+    vd3_pathconf_free(&res);
     return rc;
 }
 
@@ -292,10 +288,9 @@ static int access_one(struct vd_ctx *v, const struct nf_fh *fh, const char *what
     ACCESS3res res;
     int rc;
 
-    memset(&res, 0, sizeof(res));
     nf_fh_to_v3(fh, &a.object);
     a.access = ALL_ACCESS;
-    VD_CALL(v, rc, nf3_access(v->clnt, &a, &res));
+    rc = vd3_access(v, &a, &res);
     if (rc < 0)
         return vd_fail_call(v, NF_OP_ACCESS, "ACCESS", rc);
     if (res.status != NFS3_OK) {
@@ -315,7 +310,7 @@ static int access_one(struct vd_ctx *v, const struct nf_fh *fh, const char *what
             rc = vd_deviation(v, "ACCESS of %s: granted %#x, yet %s (%#x) worked (%s)",
                               what, got, because, need, rfc);
     }
-    xdr_free((xdrproc_t)xdr_ACCESS3res, (char *)&res);
+    vd3_access_free(&res);
     return rc;
 }
 
@@ -344,7 +339,6 @@ static int mknod_call(struct vd_ctx *v, const char *name, ftype3 type, struct vd
     int rc;
 
     memset(&a, 0, sizeof(a));
-    memset(&res, 0, sizeof(res));
     memset(r, 0, sizeof(*r));
     nf_fh_to_v3(&v->workdir, &a.where.dir);
     a.where.name = (char *)(uintptr_t)name;
@@ -360,16 +354,13 @@ static int mknod_call(struct vd_ctx *v, const char *name, ftype3 type, struct vd
         s->mode.set_it = TRUE;
         s->mode.set_mode3_u.mode = 0644;
     }
-    VD_CALL(v, rc, nf3_mknod(v->clnt, &a, &res));
+    rc = vd3_mknod(v, &a, &res);
     if (rc == 0 && res.status == NFS3_OK) {
         const MKNOD3resok *ok = &res.MKNOD3res_u.resok;
 
-        if (ok->obj.handle_follows &&
-            nf_fh_from_v3(&r->fh, &ok->obj.post_op_fh3_u.handle) == 0)
-            r->have_fh = 1;
-        vd3_post_op(&ok->obj_attributes, r);
+        vd3_new_obj(&ok->obj, &ok->obj_attributes, r);
     }
-    return vd_reply_done(rc, &res, (xdrproc_t)xdr_MKNOD3res);
+    return vd3_mknod_done(rc, &res);
 }
 
 /* A special file: made (or NOTSUPP/PERM/ACCES, allowed), then its type and

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * io.c - the data steps (vd_int.h; sfs-reference §19 steps 4 and 5, and
+ * io.c - the data steps (vd_int.h; docs/SFS30.md §19 steps 4 and 5, and
  * FreeSFS's read-back).  Write: checksummed blocks into the first 17 files
  * (pattern.c), block by block across the files, v3 FILE_SYNC, the reply's
  * attributes compared (not the size), short writes re-issued.  Read: each
  * block back, short reads re-issued, attributes compared, the checksum
  * verified ("checksum mismatch"); beyond SFS, v3's eof flag.  Read-back:
  * every written file read through libnfs, an independent client
- * (decisions.md D3), and compared byte for byte with what was written.
+ * (docs/DECISIONS.md D3), and compared byte for byte with what was written.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * lookup.c - the attributes step (vd_int.h; sfs-reference §19 step 3):
+ * lookup.c - the attributes step (vd_int.h; docs/SFS30.md §19 step 3):
  * LOOKUP each object (the handle must be the one the object was made with:
  * an error in v3, a warning in v2; the attributes must match), GETATTR it,
  * SETATTR mode 0777 (directories) or 0666 (the others) and both times (v3

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * msg.c - the validation suite's messages (vd_int.h; sfs-reference §19):
+ * msg.c - the validation suite's messages (vd_int.h; docs/SFS30.md §19):
  * step headers and details at level 2 and 3, and the three classes I
  * (information, level 2 and 3), W (always printed, counted as an error, and
  * at level 3 followed by "continue? (y or n)", where no and EOF stop the

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * objects.c - the validation suite's object set (vd_int.h; sfs-reference
- * §19): NFSv3 21 files, 10 directories, 10 hard links and 10 symbolic links
- * (51 objects), NFSv2 7/5/5/5 (22).  Files are file_en.N, directories
+ * objects.c - the validation suite's object set (vd_int.h;
+ * docs/SFS30.md §19): NFSv3 21 files, 10 directories, 10 hard links and 10
+ * symbolic links (51 objects), NFSv2 7/5/5/5 (22).  Files are file_en.N, directories
  * dir_ent.N, hard links hardlink.N (link N names file N, counted from the
  * top) and symlinks symlink.N ("./<file N counted from the end>").  A hard
  * link shares its file's attribute record, so the link count and the size

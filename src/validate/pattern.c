@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pattern.c - the data the write step puts in the files and the read step
- * and the libnfs read-back check (vd_int.h; sfs-reference §19 step 4): file
+ * and the libnfs read-back check (vd_int.h; docs/SFS30.md §19 step 4): file
  * f (0-based, the first 17 files) gets blocks b = 0 .. 17 - f of 8192
  * bytes, the last one shorter; a block is a 16-bit BSD checksum of its
  * data, the 16-bit data length (both big-endian) and data bytes equal to b.
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "validate/vd_int.h"
+#include "common/bytes.h"
 
 #define HEADER_BYTES 4
 
@@ -56,10 +57,8 @@ void vd_block_fill(unsigned f, unsigned b, uint8_t *buf)
 
     memset(buf + HEADER_BYTES, (int)(b & 0xff), data);
     sum = vd_bsd_sum(buf + HEADER_BYTES, data);
-    buf[0] = (uint8_t)(sum >> 8);
-    buf[1] = (uint8_t)sum;
-    buf[2] = (uint8_t)(data >> 8);
-    buf[3] = (uint8_t)data;
+    cm_be16_put(buf, sum);
+    cm_be16_put(buf + 2, (uint16_t)data);
 }
 
 int vd_block_verify(unsigned f, unsigned b, const uint8_t *buf, uint32_t len)
@@ -69,8 +68,8 @@ int vd_block_verify(unsigned f, unsigned b, const uint8_t *buf, uint32_t len)
 
     if (want == 0 || len != want)
         return -EILSEQ;
-    sum = (uint16_t)(buf[0] << 8 | buf[1]);
-    data = (uint16_t)(buf[2] << 8 | buf[3]);
+    sum = cm_be16_get(buf);
+    data = cm_be16_get(buf + 2);
     if (data != len - HEADER_BYTES || sum != vd_bsd_sum(buf + HEADER_BYTES, data))
         return -EILSEQ;
     for (i = HEADER_BYTES; i < len; i++)

@@ -201,7 +201,7 @@ void vd_workdir_remove(struct vd_ctx *v)
 
 typedef int (*vd_step_fn)(struct vd_ctx *v);
 
-/* The reference order (sfs-reference §19), the read-back after the read
+/* The reference order (docs/SFS30.md §19), the read-back after the read
  * step, the extended section last. */
 static const vd_step_fn steps[] = {
     vd_step_null,   vd_step_create,   vd_step_attributes, vd_step_write,

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * vd.h - the public interface of the validate layer: the SFS 3.0 validation
- * suite (sfs-reference §19) and FreeSFS's checks beyond it.  `sfs -V LEVEL
+ * suite (docs/SFS30.md §19) and FreeSFS's checks beyond it.  `sfs -V LEVEL
  * MOUNT` and `sfs3 -V LEVEL MOUNT` reach it through the load layer
  * (ld_validate); sfs_mgr -v runs those and keeps their output in sfsval.SFX.
  *
  * One run mounts the export, works in <export>/validatedir and goes through
  * the reference steps of SFS 3.0 for the NFS version (v2: 22 objects, v3:
  * 51), the read-back of every written file through libnfs (an independent
- * client, decisions.md D3) and an "extended" section (FSSTAT, FSINFO,
+ * client, docs/DECISIONS.md D3) and an "extended" section (FSSTAT, FSINFO,
  * PATHCONF, ACCESS, COMMIT, MKNOD).  Findings are I (information), W
  * (warning: a deviation, naming the RFC section) or E (error: the run
  * stops); W and E are errors.  The last line is "validation completed
@@ -27,7 +27,7 @@
 
 #include "nfs/nf.h"
 
-/* Levels (sfs-reference §19). */
+/* Levels (docs/SFS30.md §19). */
 #define VD_LEVEL_BATCH       1 /* W and E only */
 #define VD_LEVEL_VERBOSE     2 /* every step, I too */
 #define VD_LEVEL_INTERACTIVE 3 /* verbose, and "continue? (y or n)" after each W */

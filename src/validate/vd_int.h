@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * vd_int.h - the validate layer's private header: the run's context, the
- * object set, attributes in a version-neutral form, the per-version
- * protocol adapters (proto2.c, proto3.c) that turn the typed calls of
- * src/nfs into neutral results, and the message functions every step uses
- * (msg.c).  The steps (create.c, attr.c, io.c, dir.c, clean.c, extended.c,
- * commit.c) are written once over the adapters; only READDIRPLUS and the
- * extended section speak NFSv3 directly.  Every file of the layer includes
- * this header and none of its siblings.
+ * object set, attributes in a version-neutral form, the round trip of every
+ * NFS procedure (generated from the procedure lists of nfs/nf.h), the
+ * per-version protocol adapters (proto.c) that turn them into neutral
+ * results, and the message functions every step uses (msg.c).  The steps
+ * (create.c, attr.c, io.c, dir.c, clean.c, extended.c, commit.c) are
+ * written once over the adapters; only READDIRPLUS and the extended section
+ * speak NFSv3 directly.  Every file of the layer includes this header and
+ * none of its siblings.
  */
 #ifndef VD_INT_H
 #define VD_INT_H
@@ -15,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/cm.h"
 #include "nfs/nf.h"
@@ -43,7 +45,7 @@ enum vd_type {
 };
 
 /* A stored attribute of all ones is not known yet: the next reply's value
- * is adopted with an information note (sfs-reference §19). */
+ * is adopted with an information note (docs/SFS30.md §19). */
 #define VD_UNKNOWN32 UINT32_MAX
 #define VD_UNKNOWN64 UINT64_MAX
 
@@ -100,11 +102,28 @@ struct vd_cursor {
 };
 
 /*
- * The calls the reference steps make, one adapter per NFS version.  Each
- * returns the NFS status of the reply (>= 0, NF_ST_*), or a negative RPC
- * status when no reply came after the retries (the caller stops the run).
- * Results are copied into *r; nothing stays allocated.
+ * The calls the reference steps make, one adapter per NFS version (proto.c,
+ * whose two tables are generated from VD_PROTO_CALLS).  Each returns the
+ * NFS status of the reply (>= 0, NF_ST_*), or a negative RPC status when no
+ * reply came after the retries (the caller stops the run).  Results are
+ * copied into *r; nothing stays allocated.
  */
+#define VD_PROTO_CALLS(X)                                                                \
+    X(null)                                                                              \
+    X(getattr)                                                                           \
+    X(setattr)                                                                           \
+    X(lookup)                                                                            \
+    X(create)                                                                            \
+    X(mkdir)                                                                             \
+    X(link)                                                                              \
+    X(symlink)                                                                           \
+    X(readlink)                                                                          \
+    X(write)                                                                             \
+    X(read)                                                                              \
+    X(readdir)                                                                           \
+    X(remove)                                                                            \
+    X(rmdir)                                                                             \
+    X(rename)
 struct vd_proto {
     int version;
     const char *rfc;              /* "RFC 1094", "RFC 1813" */
@@ -147,14 +166,13 @@ struct vd_proto {
 extern const struct vd_proto vd_proto2;
 extern const struct vd_proto vd_proto3;
 
-/* The end of an adapter's call: the reply's NFS status (the first word of
- * every NFS result), or rc when no reply came; the decoded result freed
- * with codec (proto3.c, used by both adapters). */
-int vd_reply_done(int rc, void *res, xdrproc_t codec);
-/* NFSv3 attributes in neutral form, for the v3-only steps (proto3.c). */
+/* NFSv3 attributes in neutral form, for the v3-only steps (proto.c). */
 void vd3_attr(const fattr3 *f, struct vd_attr *a);
 /* Copies post-op attributes into r (have_attr) when they follow. */
 void vd3_post_op(const post_op_attr *p, struct vd_res *r);
+/* The handle (have_fh) and attributes of a new object (CREATE, MKDIR,
+ * SYMLINK, MKNOD), when they follow. */
+void vd3_new_obj(const post_op_fh3 *fh, const post_op_attr *attr, struct vd_res *r);
 
 /* ---- the run -------------------------------------------------------------- */
 
@@ -228,6 +246,58 @@ int vd_fail_call(struct vd_ctx *v, int op, const char *what, int rc);
 /* The note of a retry after a timeout (VD_CALL). */
 void vd_retry_note(struct vd_ctx *v, unsigned try);
 
+/* ---- the round trip of every procedure ------------------------------------ */
+
+/* The reply's NFS status (the first word of every NFS result; 0 for a
+ * result without one), or rc when no reply came. */
+static inline int vd_status(int rc, const void *res, size_t size)
+{
+    uint32_t st = 0;
+
+    if (rc < 0)
+        return rc;
+    if (size >= sizeof(st))
+        memcpy(&st, res, sizeof(st));
+    return (int)st;
+}
+
+/*
+ * Generated for every procedure of NFSv2 and NFSv3 from the procedure lists
+ * of nfs/nf.h, as nf.h generates its typed calls (docs/STYLE.md 2.6):
+ *   vd2_<proc>(v, &args, &res), vd3_<proc>(...)  zero the result and send
+ *       the call, again after a timeout (VD_CALL); return the RPC status;
+ *   vd2_<proc>_done(rc, &res), vd3_<proc>_done   the reply's NFS status
+ *       (vd_status), the decoded result freed (nothing is freed when no
+ *       reply came);
+ *   vd2_<proc>_free(&res), vd3_<proc>_free       the result freed.
+ */
+#define VD_ROUND_TRIP(ver, cst, nm, at, rt, op)                                          \
+    static inline int vd##ver##_##nm(struct vd_ctx *v, const at *a, rt *res)             \
+    {                                                                                    \
+        int rc;                                                                          \
+                                                                                         \
+        memset(res, 0, sizeof(*res));                                                    \
+        VD_CALL(v, rc, nf##ver##_##nm(v->clnt, a, res));                                 \
+        return rc;                                                                       \
+    }                                                                                    \
+    static inline void vd##ver##_##nm##_free(rt *res)                                    \
+    {                                                                                    \
+        xdr_free((xdrproc_t)xdr_##rt, (char *)res);                                      \
+    }                                                                                    \
+    static inline int vd##ver##_##nm##_done(int rc, rt *res)                             \
+    {                                                                                    \
+        rc = vd_status(rc, res, sizeof(*res));                                           \
+        if (rc >= 0)                                                                     \
+            vd##ver##_##nm##_free(res);                                                  \
+        return rc;                                                                       \
+    }
+#define VD_RT2(cst, nm, at, rt, op) VD_ROUND_TRIP(2, cst, nm, at, rt, op)
+#define VD_RT3(cst, nm, at, rt, op) VD_ROUND_TRIP(3, cst, nm, at, rt, op)
+NF_NFS2_PROCS(VD_RT2)
+NF_NFS3_PROCS(VD_RT3)
+#undef VD_RT2
+#undef VD_RT3
+
 /* ---- attributes (attr.c) -------------------------------------------------- */
 
 #define VD_CMP_NO_SIZE 0x1 /* the write step: size is still growing */
@@ -245,7 +315,7 @@ void vd_attr_expect(struct vd_ctx *v, struct vd_attr *a, enum vd_kind kind);
 /* ---- objects (objects.c) -------------------------------------------------- */
 
 /* Fills the object set of the NFS version: v3 21 files, 10 directories,
- * 10 hard links, 10 symlinks; v2 7/5/5/5 (sfs-reference §19). */
+ * 10 hard links, 10 symlinks; v2 7/5/5/5 (docs/SFS30.md §19). */
 void vd_objects_init(struct vd_ctx *v);
 /* Adds an object beyond the reference set (the extended section's), with
  * its own attribute record.  NULL when the table is full. */

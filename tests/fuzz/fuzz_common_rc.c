@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz_common_rc.c - libFuzzer driver for the rc-file parser
- * (src/common/rc.c; decisions.md D9): any bytes either parse or give
+ * (src/common/rc.c; docs/DECISIONS.md D9): any bytes either parse or give
  * FILE:LINE errors; every value that parsed splits into words.
  */
 #include <stddef.h>

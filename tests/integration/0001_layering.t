@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # 0001_layering.t - the layer arrows of docs/ARCHITECTURE.md stay honest:
 # a layer includes only its own headers and those of the layers below it,
-# each library has one home (style.md 2.2), and every allocation goes
+# each library has one home (docs/STYLE.md 2.2), and every allocation goes
 # through common/alloc.h, where the failing-allocator hook sits (2.9).
 # timeout: 30
 . "$(dirname "$0")/lib.sh"
@@ -56,7 +56,7 @@ is "$sodium" "" "libsodium is used only in src/trace/tr_nfs_anon.c"
 tirpc=$(grep -lE '#include <rpc/' -r src | grep -vE '^src/(rpc|nfs|server)/' | tr '\n' ' ')
 is "$tirpc" "" "libtirpc headers are included only by rpc, nfs and server"
 
-# The failing-allocator hook (style.md 2.9) sees only what goes through
+# The failing-allocator hook (docs/STYLE.md 2.9) sees only what goes through
 # cm_malloc and friends.
 direct=$(grep -nP '(?<![\w.>])(malloc|calloc|realloc|reallocarray|strdup|strndup)\s*\(' -r src --include='*.[ch]' |
     grep -vE '^src/common/alloc\.[ch]' | grep -vP '^[^:]+:[0-9]+:\s*(/?\*|//)' | tr '\n' ' ')

@@ -3,7 +3,7 @@
 # 0202_sfs_ping_nfsv2.t - sfs_ping over NFSv2 (MOUNT v1) on UDP and TCP.
 # The peer is the bundled server sfs_nfsd when it is built; until then the
 # test-only responder tests/tools/v2_responder.c (no v2 server exists for
-# this machine: test-environment.md 4).
+# this machine: docs/TESTING.md, "NFSv2: FreeSFS's own server").
 # timeout: 60
 . "$(dirname "$0")/lib.sh"
 plan 13

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 0205_sfs_ping_valgrind.t - the engine's valgrind twin (style.md 2.9):
+# 0205_sfs_ping_valgrind.t - the engine's valgrind twin (docs/STYLE.md 2.9):
 # sfs_ping under memcheck over UDP and TCP, many calls in flight, against
 # the NFSv2 responder, and against a peer sending truncated replies (the
 # partial-decode path): no invalid access, no leak.

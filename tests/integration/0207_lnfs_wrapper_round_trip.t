@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # 0207_lnfs_wrapper_round_trip.t - the libnfs wrapper of the nfs layer
-# (src/nfs/lnfs.c, decisions.md D3) against nfs-ganesha's VFS export, whose
+# (src/nfs/lnfs.c, docs/DECISIONS.md D3) against nfs-ganesha's VFS export, whose
 # files are real files in $GANESHA_DIR/export: mkdir -p, write, read back,
 # size, list and rm -rf, each checked on the server's own file system.
 # timeout: 300

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
 # sfs3 over UDP against sfs_nfsd: 400 ops/s from 4 children reach 400 +-1 %
-# and every op stays within 1.5 points of its target mix (sfs-reference
-# §17.1).  Short warm-up and run; the file set is cut with -F/-a so that
+# and every op stays within 1.5 points of its target mix
+# (docs/SFS30.md §17.1).  Short warm-up and run; the file set is cut with -F/-a so that
 # population takes seconds (the full-size matrix is bench/load.sh).
 # 0311 (TCP) and 0312 (NFSv2) source this file with LOAD_PROG / LOAD_OPTS.
 . "$(dirname "$0")/lib.sh"

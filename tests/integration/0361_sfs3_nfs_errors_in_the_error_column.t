@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
-# Issue 10, "errors the user must see": the Error Count column of the SFS
+# Errors the user must see: the Error Count column of the SFS
 # table shows the NFS error replies the workload did not expect, per op;
 # the report lists them per status; more than 1 % of them makes the run
 # INVALID with its own reason line (a rule beyond SFS 3.0).  The errors the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 150
-# Issue 9, "a call without a reply in its class timeout is a bad call, as
+# "A call without a reply in its class timeout is a bad call, as
 # in SFS": with 3 % of the replies dropped (sfs_nfsd --drop-replies 3) the
 # run reports about 3 % bad calls (1.5-6 %: the drops are random) and is
 # INVALID with the failed-calls code, and the retransmitted calls are

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 150
-# Issue 9, "a stalled server must cost throughput": a 3 s freeze of the
+# A stalled server must cost throughput: a 3 s freeze of the
 # server (SIGSTOP, then SIGCONT) inside a 30 s run at 100 ops/s costs at
 # least 8 % of the run's throughput, and no 5 s window after it exceeds the
 # requested rate by more than 5 % (windows counted from the -z raw dump's

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
-# Issue 9, "open-loop runs report what the user waited for": against a
+# Open-loop runs report what the user waited for: against a
 # server that answers every call 20 ms late, an open-loop child cannot
 # issue on time; the text report gives the issue lag (p50, p99, max), the
 # requests late by more than the stated 1 ms threshold, and the response

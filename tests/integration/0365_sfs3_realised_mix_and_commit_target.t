@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
-# Issue 9, "the realised mix is reported" and "COMMIT commits something":
+# The realised mix is reported, and COMMIT commits something:
 # the text report and the YAML give the append share of write requests,
 # the truncations, the no-fit (clipped) transfers per op and the calls per
 # read and write request; and every v3 COMMIT goes to a file holding

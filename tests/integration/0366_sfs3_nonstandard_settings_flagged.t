@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
-# Issue 9, "non-standard settings are flagged": -F, --seed (other than
+# Non-standard settings are flagged: -F, --seed (other than
 # 2231) and a mix file produce the same kind of "INVALID RUN, ILLEGAL
 # PARAMETER: Non-standard" line as a short run time (--open-loop: see
 # 0364, whose counters a slow server fails).  Before, -F and --seed left

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
-# Issue 10, "TCP: a lost connection is re-established" and "a server that
-# loses the file set": sfs_nfsd runs on fixed ports, so that it can be
+# TCP: a lost connection is re-established, and a server that
+# loses the file set is named: sfs_nfsd runs on fixed ports, so that it can be
 # killed and started again on the same ones during a -Q run.
 #  1. Killed and restarted (in memory: the file set is gone): the children
 #     reconnect, their calls reach the new server, which answers STALE, and

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
-# Issue 10: a silent server fails fast and by name, and every check that
+# A silent server fails fast and by name, and every check that
 # can be made before the load starts is made before.
 #  - A stopped server (SIGSTOP): "mount 127.0.0.1:PORT:/export: no reply in
 #    10 s", within 30 s, instead of "2 child(ren) did not finish the phase

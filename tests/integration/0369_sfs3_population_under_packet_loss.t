@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
-# Issue 10, "population survives packet loss": with 5 % of the replies
+# Population survives packet loss: with 5 % of the replies
 # dropped, `sfs3 -P -F 1000` finishes its setup within 60 s (lost
 # population calls are sent again after a few measured round trips, not
 # after the 10 s Init timer).  Before, it did not finish in 300 s.

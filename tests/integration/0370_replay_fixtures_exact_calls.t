@@ -82,7 +82,7 @@ calls() {
 }
 bytes() { echo "$1" | sed 's/.*\(bytes_read=[0-9]* bytes_written=[0-9]*\).*/\1/'; }
 
-# 1. The SPC example (trace-formats 2.2, line 9 repaired) at speed 1, 2 processes.
+# 1. The SPC example (docs/TRACE_FORMATS.md 2.2, line 9 repaired) at speed 1, 2 processes.
 e=$($EXPECT spc "$FX/spc/seed-example.spc" 32768)
 replay sfs3 "$FX/spc/seed-example.spc" -p 2
 is "$RC" 0 "SPC example replays (exit 0)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # 0650_trace_hostile_records_bounded.t - one record must not cost unbounded
-# time or memory (issue 10), and a trace that is no format says why for each
+# time or memory, and a trace that is no format says why for each
 # format.  The hostile inputs are made here: a 2^50-byte SPC record (stats
 # counts it in constant time; mrc refuses it at its line, or counts and skips
 # it with --lenient), a MaStA block operation of 2^32-1 blocks at block

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
-# No handle path leaves an export (issue 10): LOOKUP ".." at an export's
+# No handle path leaves an export: LOOKUP ".." at an export's
 # root, READDIR's and READDIRPLUS's ".." entry, v2 and v3, over TCP and
 # UDP, all give the export root itself - never the server's internal root
 # (from which every export could be listed) nor a directory above the

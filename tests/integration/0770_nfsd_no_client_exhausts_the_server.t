@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
-# No client can exhaust sfs_nfsd (issue 10): connections that send READ
+# No client can exhaust sfs_nfsd: connections that send READ
 # calls and never take the replies are no longer read from once 4 MiB of
 # replies wait (counted as throttled), so their memory stays bounded and
 # other clients are still answered; when they close, the connection

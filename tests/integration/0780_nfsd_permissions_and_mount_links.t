@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
-# sfs_nfsd checks permissions as a real server does (issue 10): ACCESS,
+# sfs_nfsd checks permissions as a real server does: ACCESS,
 # LOOKUP, READ, WRITE, CREATE, READDIR and SETATTR follow the mode bits
 # against the AUTH_SYS uid, gid and supplementary groups (owner, group
 # member, other user, root; v3 and v2); --root-squash serves root as

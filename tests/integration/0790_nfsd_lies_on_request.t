@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
-# The faults that let the validation suite (issue 12) prove it catches a
+# The faults that let the validation suite (docs/validation.md) prove it catches a
 # lying server, each seen by an independent client: --wrong-attrs (nfs-ls
 # and GETATTR see size + 1 and the mode bits inverted), --drop-dirents
 # (nfs-ls misses a name), --change-handles (a second LOOKUP of the same

@@ -4,7 +4,7 @@
 # sfs_mgr runs an rc file with two clients on this host (CLIENTS names
 # localhost twice: two clients, CL1 and CL2) against sfs_nfsd: two load
 # points, "Executing run i of N ... done" per point, every result file of
-# decisions.md D10 in WORK_DIR, sfssum fields as sfs-reference 16.5 (file
+# docs/DECISIONS.md D10 in WORK_DIR, sfssum fields as docs/SFS30.md §16.5 (file
 # set KB by the formula of 5.2), the token never on a command line, and no
 # process left afterwards.
 . "$(dirname "$0")/lib.sh"
@@ -44,7 +44,7 @@ is "$(sumfield "$l1" 1) $(sumfield "$l2" 1)" "60 120" "requested loads"
 ok "$(awk -v a="$(sumfield "$l2" 2)" 'BEGIN {exit !(a >= 114 && a <= 126)}'; echo $?)" \
     "run 2 achieved $(sumfield "$l2" 2) of 120 ops/s"
 is "$(sumfield "$l2" 6) $(sumfield "$l2" 7)" "3 U" "NFS version 3 over UDP"
-# file set (sfs-reference 5.2): io files per child = 200/2 + 1, 26 KB each,
+# file set (docs/SFS30.md §5.2): io files per child = 200/2 + 1, 26 KB each,
 # 2 children on each of 2 clients
 is "$(sumfield "$l2" 8)" $(((200 / 2 + 1) * 26 * 2 * 2)) "file set KB by the 5.2 formula"
 is "$(sumfield "$l2" 9) $(sumfield "$l2" 10) $(sumfield "$l2" 11) $(sumfield "$l2" 12) $(sumfield "$l2" 13)" \

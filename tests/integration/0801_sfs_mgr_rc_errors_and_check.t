@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
-# The rc file is data (decisions.md D9): every defect of the fixtures is
+# The rc file is data (docs/DECISIONS.md D9): every defect of the fixtures is
 # reported as FILE:LINE with a non-zero exit and nothing started, by a run
 # and by --check alike; an unknown variable is a warning; --check prints the
 # resolved run (load points, clients with their mount points from a mount

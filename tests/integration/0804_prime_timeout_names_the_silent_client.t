@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
-# sfs-reference 12.2: a client that stops answering (SIGSTOP in the middle
+# docs/SFS30.md §12.2: a client that stops answering (SIGSTOP in the middle
 # of the measured run: no heartbeat, no answer) fails the point once
 # PRIME_TIMEOUT passes, and the message names that client; every process of
 # the run - the stopped one included - is gone within 10 s, and sfs_mgr

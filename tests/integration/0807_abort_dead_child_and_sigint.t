@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
-# Clean abort (decisions.md D8): a child killed on a client in the middle of
+# Clean abort (docs/DECISIONS.md D8): a child killed on a client in the middle of
 # the second point fails that point, naming the client's host and the
 # cause; the first point's results stay in sfssum and sfsres; sfs_mgr exits
 # non-zero and every process of the run is gone within 10 s.  SIGINT to

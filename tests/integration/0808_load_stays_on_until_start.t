@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
-# Load stays on until START (issue 9; SFS behaviour): between the end of the
+# Load stays on until START (SFS behaviour): between the end of the
 # warm-up (every client READY) and START, PRIME_SLEEP seconds later, the
 # children keep their load running, so the server sees calls all through
 # the pause (sfs_nfsd's counters, read twice inside it); and none of those

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 240
-# A real multi-host run (issue 8, test 2): a test bed of three network
+# A real multi-host run: a test bed of three network
 # namespaces with one sshd each (scripts/testbed.sh), sfs_nfsd in the root
 # namespace on the bridge address, sfs_mgr starting the three clients with
 # ssh as RSH; three load points; every sfssum field checked: requested,
 # achieved within 1 %, response, total operations against throughput x
 # time, test time, version, U/T, file set KB by the formula of
-# sfs-reference 5.2, clients, procs, biod values, version string.  The
+# docs/SFS30.md §5.2, clients, procs, biod values, version string.  The
 # clients reach the prime at the address their ssh connection came from
 # (SSH_CONNECTION), and run on their own hosts (host names client1..3).
 . "$(dirname "$0")/lib.sh"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 240
-# Clean abort across hosts (decisions.md D8), on a namespace test bed of
+# Clean abort across hosts (docs/DECISIONS.md D8), on a namespace test bed of
 # three hosts: client 2's sshd (the daemon and its sessions) killed in the
 # middle of the second point fails that point naming client 2, keeps the
 # first point, exits non-zero, and leaves no FreeSFS process on any host

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 180
-# Scale (issue 8): 32 client entries on this host at a light load each, one
+# Scale: 32 client entries on this host at a light load each, one
 # point: the prime's single poll() loop drives all of them through the
 # phases, aggregates 32 results (the sfssum line says 32 clients and the
 # sum of their operations), and every process is gone afterwards.  (The

@@ -103,7 +103,7 @@ ok $? "sfs_mgr --check accepts it"
 
 sum=$WORK/result/sfssum.n1
 is "$(wc -l <"$sum" | tr -d ' ')" 2 "sfssum.n1 has one line per point"
-# the fields of sfs-reference 16.5 (these short points are INVALID: 3 s runs)
+# the fields of docs/SFS30.md §16.5 (these short points are INVALID: 3 s runs)
 fields=$(sed 's/^ *INVALID//' "$sum")
 is "$(printf '%s\n' "$fields" | awk '{print $1}' | tr '\n' ' ')" "100 200 " \
     "requested loads 100 and 200"

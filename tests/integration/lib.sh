@@ -7,7 +7,7 @@
 # per-test directory ($T_DIR), per-test ports ($T_PORT_BASE, from the test
 # number, so parallel tests never collide), start/stop of sfs_nfsd and
 # nfs-ganesha on loopback, and a trap that stops every process the test
-# started, by PID (test-environment.md sections 1 and 9).
+# started, by PID (docs/TESTING.md, "Network safety" and "Process hygiene").
 #
 # Safety: every address used here is on 127.0.0.0/8.  Every wait is bounded.
 
@@ -204,7 +204,8 @@ nfsd_stat() {
 
 # start_ganesha: starts a private nfs-ganesha (FSAL VFS + MEM) on 127.0.0.1
 # through scripts/ganesha-lo.sh, serialised across parallel tests with a lock
-# (one rpcbind, ganesha's registrations would clash: test-environment.md 3.8).
+# (one rpcbind, ganesha's registrations would clash: docs/TESTING.md, "One
+# rpcbind, several servers").
 # The wait for the lock counts against the test's own time limit, so a test
 # that starts ganesha declares a generous "# timeout:" (300 s or more).
 # Sets GANESHA_URL (VFS export, nfs:// form with explicit ports, also usable

@@ -2,7 +2,7 @@
 /*
  * lnfs_check.c - an independent NFSv3 client check of an NFS server through
  * libnfs's high-level synchronous API (test helper for tests/integration/
- * 07NN_*.t; decisions.md D3: libnfs is the independent second client).
+ * 07NN_*.t; docs/DECISIONS.md D3: libnfs is the independent second client).
  * Usage: lnfs_check URL, e.g. nfs://127.0.0.1/export?nfsport=P&mountport=M.
  * In a fresh directory it creates, writes, reads back (byte for byte,
  * across a sparse hole), truncates, renames, links, symlinks, lists and

@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/bytes.h"
 #include "tool_tap.h"
 
 static struct sockaddr_in server;
@@ -33,16 +34,8 @@ static void check(int ok, const char *what)
 
 static size_t put32(uint8_t *p, size_t at, uint32_t v)
 {
-    p[at] = (uint8_t)(v >> 24);
-    p[at + 1] = (uint8_t)(v >> 16);
-    p[at + 2] = (uint8_t)(v >> 8);
-    p[at + 3] = (uint8_t)v;
+    cm_be32_put(p + at, v);
     return at + 4;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 /* A call header with AUTH_NONE; returns its length. */
@@ -108,7 +101,7 @@ static ssize_t tcp_reply(int fd, uint8_t *buf, size_t len, int ms)
 
     if (recv_exact(fd, buf, 4, ms) != 0)
         return -1;
-    body = get32(buf) & 0x7fffffff;
+    body = cm_be32_get(buf) & 0x7fffffff;
     if (body + 4 > len || recv_exact(fd, buf + 4, body, ms) != 0)
         return -1;
     return (ssize_t)(body + 4);
@@ -120,7 +113,7 @@ static ssize_t tcp_reply(int fd, uint8_t *buf, size_t len, int ms)
 static ssize_t udp_ask(int fd, const uint8_t *call, size_t len, uint8_t *reply,
                        size_t cap)
 {
-    uint32_t xid = get32(call);
+    uint32_t xid = cm_be32_get(call);
 
     while (recv_wait(fd, reply, cap, 0) > 0)
         ;
@@ -128,7 +121,7 @@ static ssize_t udp_ask(int fd, const uint8_t *call, size_t len, uint8_t *reply,
         ssize_t got;
         send(fd, call, len, 0);
         while ((got = recv_wait(fd, reply, cap, 1000)) > 0)
-            if (got >= 20 && get32(reply) == xid)
+            if (got >= 20 && cm_be32_get(reply) == xid)
                 return got;
     }
     return -1;
@@ -143,7 +136,7 @@ static int udp_alive(void)
     ssize_t got = udp_ask(fd, b, n, r, sizeof(r));
 
     close(fd);
-    return got >= 24 && get32(r + 8) == 0 && get32(r + 20) == 0;
+    return got >= 24 && cm_be32_get(r + 8) == 0 && cm_be32_get(r + 20) == 0;
 }
 
 int main(int argc, char **argv)
@@ -192,8 +185,8 @@ int main(int argc, char **argv)
     /* wrong RPC version: MSG_DENIED, RPC_MISMATCH 2..2 */
     n = call_header(b, 4242, 3, 100003, 3, 0);
     got = udp_ask(fd, b, n, r, sizeof(r));
-    ok = got >= 24 && get32(r + 8) == 1 && get32(r + 12) == 0 && get32(r + 16) == 2 &&
-         get32(r + 20) == 2;
+    ok = got >= 24 && cm_be32_get(r + 8) == 1 && cm_be32_get(r + 12) == 0 &&
+         cm_be32_get(r + 16) == 2 && cm_be32_get(r + 20) == 2;
     check(ok, "RPC version 3: MSG_DENIED RPC_MISMATCH 2..2");
 
     /* a name claiming 4 GiB: GARBAGE_ARGS, nothing allocated */
@@ -203,7 +196,8 @@ int main(int argc, char **argv)
     n += 32;
     n = put32(b, n, 0xfffffff0u);
     got = udp_ask(fd, b, n + 8, r, sizeof(r));
-    ok = got >= 24 && get32(r + 8) == 0 && get32(r + 20) == 4; /* GARBAGE_ARGS */
+    ok = got >= 24 && cm_be32_get(r + 8) == 0 &&
+         cm_be32_get(r + 20) == 4; /* GARBAGE_ARGS */
     check(ok, "name length 0xfffffff0: GARBAGE_ARGS");
 
     /* a WRITE claiming 4 GiB of data */
@@ -217,7 +211,7 @@ int main(int argc, char **argv)
     n = put32(b, n, 0);
     n = put32(b, n, 0xffffffffu);
     got = udp_ask(fd, b, n, r, sizeof(r));
-    ok = got >= 24 && get32(r + 20) == 4;
+    ok = got >= 24 && cm_be32_get(r + 20) == 4;
     check(ok, "WRITE data length 0xffffffff: GARBAGE_ARGS");
 
     /* a credential claiming 4 GiB, or an AUTH_SYS body that does not
@@ -225,7 +219,8 @@ int main(int argc, char **argv)
     n = call_header(b, 4545, 2, 100003, 3, 0);
     put32(b, 28, 0xffffffffu);
     got = udp_ask(fd, b, n, r, sizeof(r));
-    ok = got >= 20 && get32(r + 8) == 1 && get32(r + 12) == 1 && get32(r + 16) == 1;
+    ok = got >= 20 && cm_be32_get(r + 8) == 1 && cm_be32_get(r + 12) == 1 &&
+         cm_be32_get(r + 16) == 1;
     check(ok, "credential length 0xffffffff: AUTH_ERROR BADCRED");
     n = call_header(b, 4646, 2, 100003, 3, 0);
     put32(b, 24, 1); /* AUTH_SYS ... */
@@ -235,7 +230,8 @@ int main(int argc, char **argv)
     n = put32(b, 40, 0);
     n = put32(b, n, 0);
     got = udp_ask(fd, b, n, r, sizeof(r));
-    ok = got >= 20 && get32(r + 8) == 1 && get32(r + 12) == 1 && get32(r + 16) == 1;
+    ok = got >= 20 && cm_be32_get(r + 8) == 1 && cm_be32_get(r + 12) == 1 &&
+         cm_be32_get(r + 16) == 1;
     check(ok, "malformed AUTH_SYS body: AUTH_ERROR BADCRED");
     close(fd);
 
@@ -282,7 +278,7 @@ int main(int argc, char **argv)
         got = tcp_reply(fd, r, sizeof(r), 2000);
         if (got < 0)
             break;
-        ok = got >= 28 && get32(r + 4) == 0xbeef && get32(r + 24) == 0;
+        ok = got >= 28 && cm_be32_get(r + 4) == 0xbeef && cm_be32_get(r + 24) == 0;
     }
     check(ok, "NULL answered after 300 random records on the same connection");
     close(fd);
@@ -297,7 +293,7 @@ int main(int argc, char **argv)
         send(fd, frag, 5, MSG_NOSIGNAL);
     }
     got = tcp_reply(fd, r, sizeof(r), 2000);
-    check(got >= 28 && get32(r + 4) == 0xf00d && get32(r + 24) == 0,
+    check(got >= 28 && cm_be32_get(r + 4) == 0xf00d && cm_be32_get(r + 24) == 0,
           "call in one-byte fragments answered");
     close(fd);
 

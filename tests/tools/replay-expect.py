@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
 # replay-expect.py - the NFS calls a trace replay must make, computed from
-# the trace file alone (an independent reading of trace-formats.md 2.4 and
+# the trace file alone (an independent reading of docs/TRACE_FORMATS.md 2.4 and
 # 3.7, not the C readers): SPC and MaStA READ/WRITE calls split at MAX
 # bytes, COMMITs (one per UNSTABLE SPC write record, one per region of a
 # MaStA sync over NFSv3), and the bytes.  Prints "read=N write=N commit=N

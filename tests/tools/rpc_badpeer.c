@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/bytes.h"
 #include "rpc/recmark.h"
 #include "tool_net.h"
 
@@ -32,14 +33,6 @@
 enum mode { GARBAGE, BADXID, TRUNCATED, JUNK, HUGE, SILENT };
 static const char *const mode_names[] = {"garbage", "badxid", "truncated",
                                          "junk",    "huge",   "silent"};
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
 
 /* Builds the wrong answer to call (len bytes); returns its length. */
 static size_t answer(enum mode m, const uint8_t *call, size_t len, uint8_t *out)
@@ -61,10 +54,10 @@ static size_t answer(enum mode m, const uint8_t *call, size_t len, uint8_t *out)
         if (m == BADXID)
             out[3] ^= 0x5a;
         for (i = 0; i < 5; i++)
-            put32(out + 4 + 4 * i, accepted_ok[i]);
+            cm_be32_put(out + 4 + 4 * i, accepted_ok[i]);
         /* badxid adds a plausible result (a zero status); truncated stops */
         if (m == BADXID) {
-            put32(out + 24, 0);
+            cm_be32_put(out + 24, 0);
             return 28;
         }
         return 24;
@@ -113,7 +106,7 @@ static int serve_tcp(int fd, struct rp_recmark *rm, enum mode m)
         if (!rec)
             continue;
         if (m == HUGE) {
-            put32(out, 0xfffffff0u);
+            cm_be32_put(out, 0xfffffff0u);
             (void)write(fd, out, 4);
             continue;
         }

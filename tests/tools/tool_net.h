@@ -14,7 +14,8 @@
 
 /* Returns the socket, or -1.  A stream socket is put to listen here
  * because libtirpc's svctcp_create does not listen on a socket that is
- * already bound (test-environment.md 4). */
+ * already bound (docs/TESTING.md, "NFSv2: FreeSFS's own
+ * server"). */
 static inline int tool_bound_socket(int type, const char *addr, int port)
 {
     struct sockaddr_in sin;

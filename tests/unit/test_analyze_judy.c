@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_analyze_judy.c - runs first in the suite (alphabetical order): a
- * self-test of libJudy itself (test-environment.md 8.1: a miscompiled
+ * self-test of libJudy itself (docs/TESTING.md, "Library pitfalls": a miscompiled
  * libJudy loses Judy1 keys while Judy1Count over-reports), then the stack
  * distance engines against the application note's example and against a
  * brute-force LRU stack, including the renumbering of the time axis. */
@@ -271,7 +271,7 @@ static void ranges_against_brute(void **state)
     free(stack);
 }
 
-/* Issue 15: at a low rate on a skewed trace (a hot set where a few blocks
+/* At a low rate on a skewed trace (a hot set where a few blocks
  * take most references, a 30 000-block loop of 4-block records, cold
  * blocks), the sampled curve stays within 0.02 of exact, and the expected
  * error it prints is of the same order.  2 M references at rate 0.002 keep

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_common_rc.c - the rc parser (decisions.md D9) on the rc fixtures
+/* test_common_rc.c - the rc parser (docs/DECISIONS.md D9) on the rc fixtures
  * (tests/fixtures/rc, values as /bin/sh assigns them) and on hostile
  * lines: every shell construct is an error at its FILE:LINE, nothing runs. */
 #include <setjmp.h>

@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/bytes.h"
 #include "helpers/th_core.h"
 #include "mount_prot.h"
 #include "nfs/nf.h"
@@ -188,14 +189,6 @@ struct script {
     int silent;
 };
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
 static void scripted(void *ctx, const int *fds, const int *stream, int n, int stop_fd)
 {
     const struct script *s = ctx;
@@ -221,14 +214,14 @@ static void scripted(void *ctx, const int *fds, const int *stream, int n, int st
             if (s->silent || got < 8)
                 continue;
             memcpy(out + 4, in + 4, 4); /* the XID, after the record mark */
-            put32(out + 8, 1);          /* REPLY */
-            put32(out + 12, 0);         /* MSG_ACCEPTED */
-            put32(out + 16, 0);         /* verifier AUTH_NONE, */
-            put32(out + 20, 0);         /* empty */
-            put32(out + 24, s->garbage ? 77u : (uint32_t)s->accept);
+            cm_be32_put(out + 8, 1);    /* REPLY */
+            cm_be32_put(out + 12, 0);   /* MSG_ACCEPTED */
+            cm_be32_put(out + 16, 0);   /* verifier AUTH_NONE, */
+            cm_be32_put(out + 20, 0);   /* empty */
+            cm_be32_put(out + 24, s->garbage ? 77u : (uint32_t)s->accept);
             if (s->accept == PROG_MISMATCH) {
-                put32(out + 28, 3);
-                put32(out + 32, 3);
+                cm_be32_put(out + 28, 3);
+                cm_be32_put(out + 32, 3);
                 len = 36;
             }
             rp_recmark_put(out, len - 4, 1);

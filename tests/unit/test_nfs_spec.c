@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_nfs_spec.c - unit tests of mount point parsing (decisions.md D2):
+/* test_nfs_spec.c - unit tests of mount point parsing (docs/DECISIONS.md D2):
  * the three accepted forms, IPv6 brackets, and one clear message for each
  * kind of malformed mount point. */
 #include <setjmp.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_rpc_reconnect.c - unit tests of the rpc engine's survival of a lost
  * TCP connection and of its adaptive UDP retransmission, on socketpairs
- * and a stepped clock (issue 10, "TCP: a lost connection is
+ * and a stepped clock (docs/DECISIONS.md D2, "a lost TCP connection is
  * re-established"; "population survives packet loss"):
  *  - a lost connection is reopened and the calls in flight go out again on
  *    the new one with their own XIDs, and complete once;
@@ -28,6 +28,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/bytes.h"
 #include "rpc/recmark.h"
 #include "rpc/rp.h"
 
@@ -96,14 +97,6 @@ static int peer_recv(int fd, int stream, uint32_t *xid, uint32_t *arg)
     return peer_recv_wait(fd, stream, xid, arg, 1000);
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
 static void peer_reply(int fd, int stream, uint32_t xid, uint32_t value)
 {
     uint32_t w[] = {xid, REPLY, MSG_ACCEPTED, AUTH_NONE, 0, SUCCESS, value};
@@ -111,7 +104,7 @@ static void peer_reply(int fd, int stream, uint32_t xid, uint32_t value)
     size_t off = stream ? 4 : 0, i;
 
     for (i = 0; i < CM_ARRAY_LEN(w); i++)
-        put32(buf + off + 4 * i, w[i]);
+        cm_be32_put(buf + off + 4 * i, w[i]);
     if (stream)
         rp_recmark_put(buf, 4 * CM_ARRAY_LEN(w), 1);
     assert_int_equal(write(fd, buf, off + 4 * CM_ARRAY_LEN(w)),

@@ -139,7 +139,7 @@ static void malformed_entries(void **state)
     tr_reader_close(&r);
 }
 
-/* Issue 10: what the format forbids is an error at its entry and offset in
+/* What the format forbids is an error at its entry and offset in
  * strict mode; the string without NUL and the unmapped region are counted
  * warnings in lenient mode, reserved entries skipped and counted. */
 static void strict_refuses_what_lenient_counts(void **state)

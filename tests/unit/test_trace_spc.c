@@ -197,7 +197,7 @@ static void detection(void **state)
     assert_null(tr_find_format("csv"));
 }
 
-/* Issue 10: a failed detection says, for each format, why the first
+/* A failed detection says, for each format, why the first
  * non-blank line is not that format. */
 static void detection_failure_says_why(void **state)
 {

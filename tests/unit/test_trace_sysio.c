@@ -188,7 +188,7 @@ static void collect(void *data, const char *msg)
     snprintf(buf + n, 2048 - n, "%s\n", msg);
 }
 
-/* Issue 10: an EXIT without its ENTER and I/O on a descriptor the stream
+/* An EXIT without its ENTER and I/O on a descriptor the stream
  * never opened are warnings that name their line, not only counters. */
 static void warnings_name_the_line(void **state)
 {
