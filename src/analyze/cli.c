@@ -431,7 +431,7 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
     int code;
 
     if (nfs && strcmp(c->cmd, "convert") == 0)
-        return az_nfs_run(c, nfs, out, diag);
+        return az_nfs_convert(c, nfs, out, diag);
     if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "nfsdump") == 0) {
         fprintf(diag, "sfs_trace: convert --to nfsdump needs an NFS trace (pcap or "
                       "nfsdump)\n");

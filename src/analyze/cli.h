@@ -61,7 +61,8 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag);
  * trace's first bytes under auto), or NULL for a block trace
  * (nfs_run.c). */
 const char *az_nfs_format(const struct az_cli *c);
-/* Runs the parsed command on an NFS trace (nfs_run.c): an AZ_EXIT_* code. */
-int az_nfs_run(struct az_cli *c, const char *format, FILE *out, FILE *diag);
+/* convert of an NFS trace (nfs_run.c; stats, mrc and image are nfs_cli.c's):
+ * an AZ_EXIT_* code. */
+int az_nfs_convert(struct az_cli *c, const char *format, FILE *out, FILE *diag);
 
 #endif /* AZ_CLI_H */

@@ -140,11 +140,7 @@ static int run_convert(struct az_cli *c, const char *format, FILE *out, FILE *di
     return rc < 0 ? AZ_EXIT_INPUT : AZ_EXIT_OK;
 }
 
-int az_nfs_run(struct az_cli *c, const char *format, FILE *out, FILE *diag)
+int az_nfs_convert(struct az_cli *c, const char *format, FILE *out, FILE *diag)
 {
-    if (strcmp(c->cmd, "convert") == 0)
-        return run_convert(c, format, out, diag);
-    fprintf(diag, "sfs_trace: %s: '%s' on NFS traces is not built yet\n", c->trace,
-            c->cmd);
-    return AZ_EXIT_INPUT;
+    return run_convert(c, format, out, diag);
 }
