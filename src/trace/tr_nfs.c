@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * tr_nfs.c - the NFS trace reader's front end (tr_nfs.h): opening a path or
- * a caller's stream, telling a capture (pcap/pcapng magic) from nfsdump
- * text, the loop that feeds one line or packet at a time to the pairing
- * until an event may be released, the named counters, the host table and
- * the error and warning helpers both formats share.  The formats live in
- * tr_nfs_text.c and tr_nfs_pcap.c, the pairing in tr_nfs_pair.c.
+ * tr_nfs.c - the NFS trace reader's front end (tr_nfs.h): the table of
+ * formats (docs/STYLE.md 2.5: each format is a struct tr__nfs_format the
+ * core holds as data), opening a path or a caller's stream, detection from
+ * the first bytes, the loop that feeds one line or packet at a time to the
+ * pairing until an event may be released, the named counters, and the
+ * error and damage helpers the formats call.  The formats live in
+ * tr_nfs_text.c and tr_nfs_pcap.c, the pairing in tr_nfs_pair.c, the host
+ * table in tr_nfs_hosts.c.
  */
 #define _GNU_SOURCE /* fopencookie: a pipe's first bytes put back */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -16,6 +17,11 @@
 
 #include "common/alloc.h"
 #include "trace/tr_nfs_int.h"
+
+static const struct tr__nfs_format *const formats[] = {
+    &tr__nfs_pcap_format,
+    &tr__nfs_text_format,
+};
 
 static const char *const counter_names[TR__C_COUNT] = {
 #define TR__NFS_CNAME(sym, name) name,
@@ -61,96 +67,6 @@ int tr__nfs_damage(struct tr_nfs_reader *r, enum tr__nfs_counter c)
     if (r->opt.warn)
         r->opt.warn(r->opt.warn_data, r->last_error);
     return 0;
-}
-
-/* ---- hosts ---------------------------------------------------------------- */
-
-static uint64_t ep_hash(const struct tr__ep *ep)
-{
-    uint64_t h = 0xcbf29ce484222325ull ^ ep->fam ^ ((uint64_t)ep->len << 8);
-    unsigned i;
-
-    for (i = 0; i < 16; i++)
-        h = (h ^ ep->a[i]) * 0x100000001b3ull;
-    return h ^ (h >> 29);
-}
-
-static int ep_same_host(const struct tr__ep *a, const struct tr__ep *b)
-{
-    return a->fam == b->fam && a->len == b->len && memcmp(a->a, b->a, 16) == 0;
-}
-
-static int hosts_grow(struct tr__hosts *h)
-{
-    uint32_t cap = h->tab_cap ? h->tab_cap * 2 : 64, i;
-    uint32_t *tab = cm_calloc(cap, sizeof(*tab));
-
-    if (!tab)
-        return -ENOMEM;
-    for (i = 0; i < h->n; i++) {
-        uint32_t j = (uint32_t)ep_hash(&h->eps[i]) & (cap - 1);
-        while (tab[j])
-            j = (j + 1) & (cap - 1);
-        tab[j] = i + 1;
-    }
-    free(h->tab);
-    h->tab = tab;
-    h->tab_cap = cap;
-    return 0;
-}
-
-int tr__host_index(struct tr__hosts *h, const struct tr__ep *ep, uint32_t *index)
-{
-    uint32_t j;
-
-    if ((h->n + 1) * 2 > h->tab_cap && hosts_grow(h) < 0)
-        return -ENOMEM;
-    j = (uint32_t)ep_hash(ep) & (h->tab_cap - 1);
-    while (h->tab[j]) {
-        if (ep_same_host(&h->eps[h->tab[j] - 1], ep)) {
-            *index = h->tab[j] - 1;
-            return 0;
-        }
-        j = (j + 1) & (h->tab_cap - 1);
-    }
-    if (h->n == TR__HOSTS_MAX)
-        return -E2BIG;
-    if (h->n == h->cap) {
-        uint32_t cap = h->cap ? h->cap * 2 : 16;
-        struct tr__ep *eps = cm_reallocarray(h->eps, cap, sizeof(*eps));
-        if (!eps)
-            return -ENOMEM;
-        h->eps = eps;
-        h->cap = cap;
-    }
-    h->eps[h->n] = *ep;
-    h->eps[h->n].port = 0;
-    h->tab[j] = ++h->n;
-    *index = h->n - 1;
-    return 0;
-}
-
-const struct tr__ep *tr__host(const struct tr_nfs_reader *r, uint32_t i)
-{
-    return i < r->hosts.n ? &r->hosts.eps[i] : NULL;
-}
-
-const char *tr__ep_name(const struct tr__ep *ep, char *buf, size_t len)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t i, o = 0;
-
-    if (ep->fam == TR__FAM_V4 || ep->fam == TR__FAM_V6) {
-        if (!inet_ntop(ep->fam == TR__FAM_V4 ? AF_INET : AF_INET6, ep->a, buf,
-                       (socklen_t)len))
-            snprintf(buf, len, "?");
-        return buf;
-    }
-    /* the hex digits as the text wrote them: the last len nibbles */
-    for (i = 32 - ep->len; i < 32 && o + 1 < len; i++)
-        buf[o++] = hex[(ep->a[i / 2] >> (i % 2 ? 0 : 4)) & 15];
-    buf[o] = '\0';
-    return buf;
 }
 
 /* ---- opening -------------------------------------------------------------- */
@@ -232,6 +148,7 @@ static int open_common(struct tr_nfs_reader **out, FILE *fp, FILE *owned,
 {
     struct tr_nfs_reader *r = cm_calloc(1, sizeof(*r));
     const char *fmt = opt && opt->format && *opt->format ? opt->format : "auto";
+    size_t i;
     int rc;
 
     if (!r || !(r->file = cm_strdup(name))) {
@@ -259,24 +176,23 @@ static int open_common(struct tr_nfs_reader **out, FILE *fp, FILE *owned,
             goto fail;
         }
         memcpy(r->magic, magic, (size_t)rc);
-        if (strcmp(fmt, "auto") == 0)
-            fmt = tr__pcap_probe(magic, (size_t)rc) ? "pcap" : "nfsdump";
+        /* text whose first line 4 bytes cannot tell is read as nfsdump */
+        if (strcmp(fmt, "auto") == 0 && !tr_nfs_probe(magic, (size_t)rc, &fmt))
+            fmt = "nfsdump";
     }
-    if (strcmp(fmt, "nfsdump") == 0) {
-        rc = tr__text_open(r);
-        if (rc < 0) {
-            cm_errf(err, errlen, "%s", r->last_error);
-            goto fail;
-        }
-    } else if (strcmp(fmt, "pcap") == 0 || strcmp(fmt, "pcapng") == 0) {
-        rc = tr__pcap_open(r, err, errlen);
-        if (rc < 0)
-            goto fail;
-    } else {
+    if (strcmp(fmt, "pcapng") == 0)
+        fmt = "pcap"; /* libpcap reads both */
+    for (i = 0; i < CM_ARRAY_LEN(formats) && !r->fmt; i++)
+        if (strcmp(fmt, formats[i]->name) == 0)
+            r->fmt = formats[i];
+    if (!r->fmt) {
         rc = cm_errf(err, errlen, "unknown NFS trace format '%s' (pcap, nfsdump or auto)",
                      fmt);
         goto fail;
     }
+    rc = r->fmt->open(r, err, errlen);
+    if (rc < 0)
+        goto fail;
     rc = tr__pair_init(&r->pair, r->opt.pair_window_ns, r->opt.max_pending);
     if (rc < 0) {
         cm_report_nomem(NULL, name, err, errlen);
@@ -317,11 +233,10 @@ void tr_nfs_close(struct tr_nfs_reader *r)
 {
     if (!r)
         return;
-    if (r->free_fmt)
-        r->free_fmt(r);
+    if (r->fmt)
+        r->fmt->close(r);
     tr__pair_free(&r->pair);
-    free(r->hosts.eps);
-    free(r->hosts.tab);
+    tr__hosts_free(&r->hosts);
     if (r->wrapped_fp)
         fclose(r->wrapped_fp);
     if (r->owned_fp)
@@ -332,14 +247,13 @@ void tr_nfs_close(struct tr_nfs_reader *r)
 
 int tr_nfs_probe(const unsigned char *buf, size_t len, const char **format)
 {
-    if (tr__pcap_probe(buf, len)) {
-        *format = "pcap";
-        return 2;
-    }
-    if (tr__text_probe(buf, len)) {
-        *format = "nfsdump";
-        return 2;
-    }
+    size_t i;
+
+    for (i = 0; i < CM_ARRAY_LEN(formats); i++)
+        if (formats[i]->probe(buf, len)) {
+            *format = formats[i]->name;
+            return 2;
+        }
     *format = NULL;
     return 0;
 }
@@ -370,7 +284,7 @@ int tr_nfs_next(struct tr_nfs_reader *r, struct tr_nfs_event *ev)
             break;
         if (r->eof)
             return 0;
-        rc = r->step(r);
+        rc = r->fmt->step(r);
         if (rc < 0)
             break;
         if (rc == 0)
@@ -393,23 +307,6 @@ const char *tr_nfs_error(const struct tr_nfs_reader *r)
 const char *tr_nfs_format(const struct tr_nfs_reader *r)
 {
     return r->format;
-}
-
-const char *tr_nfs_client_name(const struct tr_nfs_reader *r, uint32_t i, char *buf,
-                               size_t len)
-{
-    const struct tr__ep *ep = tr__host(r, i);
-
-    if (!ep) {
-        snprintf(buf, len, "?");
-        return buf;
-    }
-    return tr__ep_name(ep, buf, len);
-}
-
-uint32_t tr_nfs_nhosts(const struct tr_nfs_reader *r)
-{
-    return r->hosts.n;
 }
 
 int64_t tr_nfs_origin_ns(const struct tr_nfs_reader *r)
@@ -439,11 +336,4 @@ uint64_t tr_nfs_counter(const struct tr_nfs_reader *r, const char *name)
         if (strcmp(counter_names[i], name) == 0)
             return r->cnt[i] > r->restored[i] ? r->cnt[i] : r->restored[i];
     return 0;
-}
-
-const char *tr_nfs_proc_name(uint32_t prog, uint32_t vers, uint32_t proc)
-{
-    const struct nf_proc *row = tr__proc_row(prog, vers, proc);
-
-    return row ? row->name : "unknown";
 }

@@ -2,7 +2,8 @@
 /*
  * tr_nfs_int.h - declarations shared by the NFS trace readers and writer and
  * not part of the layer's interface (tr_nfs.h): the reader's state, its
- * named counters, endpoints and the host table (tr_nfs.c), the pairing of
+ * named counters and the formats' ops (tr_nfs.c), endpoints and the host
+ * table (tr_nfs_hosts.c), the pairing of
  * calls and replies in a bounded window (tr_nfs_pair.c), what each
  * procedure's call and reply carry (tr_nfs_proc.c), the nfsdump text reader
  * (tr_nfs_text.c), the packet path (tr_nfs_pcap.c, tr_nfs_ip.c,
@@ -285,15 +286,31 @@ void tr__tcp_free(struct tr__cap *c);
 struct tr__text;
 struct tr__cap;
 
+/* One format of NFS trace (docs/STYLE.md 2.5): tr_nfs.c holds the table,
+ * detects and opens through it and drives step; a format calls the
+ * reader's helpers below, never the other way round. */
+struct tr__nfs_format {
+    const char *name; /* --format's word */
+    /* nonzero when buf (a file's first bytes) starts like this format */
+    int (*probe)(const unsigned char *buf, size_t len);
+    /* sets up r->text or r->cap and r->format: 0, or -errno with err set */
+    int (*open)(struct tr_nfs_reader *r, char *err, size_t errlen);
+    /* one line or packet: 1, 0 at the end, -errno with last_error set */
+    int (*step)(struct tr_nfs_reader *r);
+    /* frees what open set up (also after a failed open) */
+    void (*close)(struct tr_nfs_reader *r);
+};
+
+extern const struct tr__nfs_format tr__nfs_pcap_format; /* tr_nfs_pcap.c */
+extern const struct tr__nfs_format tr__nfs_text_format; /* tr_nfs_text.c */
+
 struct tr_nfs_reader {
     char *file; /* name for messages */
     struct tr_nfs_options opt;
     FILE *fp, *owned_fp;
     FILE *wrapped_fp; /* a pipe's first bytes replayed (tr_nfs.c) */
-    const char *format;
-    int (*step)(struct tr_nfs_reader *r); /* one line or packet: 1, 0 at
-                                             the end, -errno */
-    void (*free_fmt)(struct tr_nfs_reader *r);
+    const struct tr__nfs_format *fmt;
+    const char *format; /* what the file is: pcap, pcapng or nfsdump */
     struct tr__text *text;
     struct tr__cap *cap;
     unsigned char magic[4]; /* the file's first bytes */
@@ -320,12 +337,15 @@ int tr__nfs_error(struct tr_nfs_reader *r, uint64_t where, const char *fmt, ...)
  * skipped_lines for text), passes the message to the warning callback and
  * returns 0; strict returns -EINVAL with last_error kept. */
 int tr__nfs_damage(struct tr_nfs_reader *r, enum tr__nfs_counter c);
-/* The index of the host of ep (port ignored), numbered on first sight;
- * -E2BIG past TR__HOSTS_MAX, -ENOMEM. */
-int tr__host_index(struct tr__hosts *h, const struct tr__ep *ep, uint32_t *index);
 /* A stream reading fp whose fclose leaves fp open (libpcap closes the
  * stream it is given; the caller's stays the caller's).  NULL: no memory. */
 FILE *tr__stream_borrow(FILE *fp);
+
+/* tr_nfs_hosts.c */
+/* The index of the host of ep (port ignored), numbered on first sight;
+ * -E2BIG past TR__HOSTS_MAX, -ENOMEM. */
+int tr__host_index(struct tr__hosts *h, const struct tr__ep *ep, uint32_t *index);
+void tr__hosts_free(struct tr__hosts *h);
 /* The host at index i, or NULL. */
 const struct tr__ep *tr__host(const struct tr_nfs_reader *r, uint32_t i);
 /* Formats a host: dotted IPv4, IPv6, or an nfsdump host's hex digits. */
@@ -414,15 +434,6 @@ const struct tr__proc_fields *tr__proc_fields(uint32_t prog, uint32_t vers,
                                               uint32_t proc);
 /* The nfs layer's table row, or NULL. */
 const struct nf_proc *tr__proc_row(uint32_t prog, uint32_t vers, uint32_t proc);
-
-/* ---- formats ------------------------------------------------------------- */
-
-int tr__text_open(struct tr_nfs_reader *r);
-/* 2 when buf starts like nfsdump text (tr_nfs_probe), else 0. */
-int tr__text_probe(const unsigned char *buf, size_t len);
-int tr__pcap_open(struct tr_nfs_reader *r, char *err, size_t errlen);
-/* 1 when buf starts with a pcap or pcapng magic number. */
-int tr__pcap_probe(const unsigned char *buf, size_t len);
 
 /* ---- the packet path ---------------------------------------------------- */
 

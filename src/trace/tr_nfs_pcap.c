@@ -34,7 +34,7 @@
 #define ETH_QINQ 0x88a8
 #define VLAN_MAX 4 /* tags followed, at most */
 
-int tr__pcap_probe(const unsigned char *buf, size_t len)
+static int capture_probe(const unsigned char *buf, size_t len)
 {
     static const uint32_t magics[] = {0xa1b2c3d4u, 0xd4c3b2a1u, 0xa1b23c4du, 0x4d3cb2a1u,
                                       0x0a0d0d0au};
@@ -119,7 +119,7 @@ static int link_known(int dlt)
            dlt == DLT_IPV6;
 }
 
-static int pcap_step(struct tr_nfs_reader *r)
+static int capture_step(struct tr_nfs_reader *r)
 {
     struct tr__cap *c = r->cap;
     struct pcap_pkthdr *h;
@@ -167,7 +167,7 @@ static int pcap_step(struct tr_nfs_reader *r)
     return rc < 0 ? rc : 1;
 }
 
-static void pcap_free(struct tr_nfs_reader *r)
+static void capture_close(struct tr_nfs_reader *r)
 {
     struct tr__cap *c = r->cap;
 
@@ -181,7 +181,7 @@ static void pcap_free(struct tr_nfs_reader *r)
     r->cap = NULL;
 }
 
-int tr__pcap_open(struct tr_nfs_reader *r, char *err, size_t errlen)
+static int capture_open(struct tr_nfs_reader *r, char *err, size_t errlen)
 {
     char perr[PCAP_ERRBUF_SIZE] = "";
     struct tr__cap *c = cm_calloc(1, sizeof(*c));
@@ -190,8 +190,6 @@ int tr__pcap_open(struct tr_nfs_reader *r, char *err, size_t errlen)
     if (!c)
         return cm_report_nomem(NULL, r->file, err, errlen);
     r->cap = c;
-    r->free_fmt = pcap_free;
-    r->step = pcap_step;
     r->format = cm_be32_get(r->magic) == 0x0a0d0d0au ? "pcapng" : "pcap";
     fp = tr__stream_borrow(r->fp);
     if (!fp)
@@ -216,3 +214,11 @@ int tr__pcap_open(struct tr_nfs_reader *r, char *err, size_t errlen)
     c->next_conn_index = 1;
     return 0;
 }
+
+const struct tr__nfs_format tr__nfs_pcap_format = {
+    .name = "pcap",
+    .probe = capture_probe,
+    .open = capture_open,
+    .step = capture_step,
+    .close = capture_close,
+};

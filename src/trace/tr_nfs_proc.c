@@ -5,7 +5,8 @@
  * row a procedure in the nfs layer's numbering (nf.h's tables give the
  * names, ops and codecs; a unit test checks the rows line up with them).
  * The nfsdump reader uses the rows to place attributes the text does not
- * label, the writer to know which fields to write.
+ * label, the writer to know which fields to write; tr_nfs_proc_name names
+ * a procedure from the same tables.
  */
 #include "trace/tr_nfs_int.h"
 
@@ -94,4 +95,11 @@ const struct tr__proc_fields *tr__proc_fields(uint32_t prog, uint32_t vers, uint
     default:
         return proc < CM_ARRAY_LEN(mnt) ? &mnt[proc] : NULL;
     }
+}
+
+const char *tr_nfs_proc_name(uint32_t prog, uint32_t vers, uint32_t proc)
+{
+    const struct nf_proc *row = tr__proc_row(prog, vers, proc);
+
+    return row ? row->name : "unknown";
 }

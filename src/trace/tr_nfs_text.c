@@ -870,24 +870,22 @@ static void text_free(struct tr_nfs_reader *r)
     r->text = NULL;
 }
 
-int tr__text_open(struct tr_nfs_reader *r)
+static int text_open(struct tr_nfs_reader *r, char *err, size_t errlen)
 {
     struct tr__text *x = cm_calloc(1, sizeof(*x));
 
     if (!x || tr__in_init(&x->in, r->fp) < 0) {
         free(x);
-        return tr__nfs_error(r, 0, "out of memory"), -ENOMEM;
+        return cm_report_nomem(NULL, r->file, err, errlen);
     }
     r->text = x;
     r->format = "nfsdump";
-    r->step = text_step;
-    r->free_fmt = text_free;
     return 0;
 }
 
 /* The first line that is not blank or a comment, as the head of an
  * nfsdump line; or FreeSFS's own first line. */
-int tr__text_probe(const unsigned char *buf, size_t len)
+static int text_probe(const unsigned char *buf, size_t len)
 {
     static const char mine[] = "#freesfs nfsdump";
     char line[512];
@@ -930,3 +928,11 @@ int tr__text_probe(const unsigned char *buf, size_t len)
     }
     return 0;
 }
+
+const struct tr__nfs_format tr__nfs_text_format = {
+    .name = "nfsdump",
+    .probe = text_probe,
+    .open = text_open,
+    .step = text_step,
+    .close = text_free,
+};
