@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cli_int.h - what the sfs_trace runners of block traces (cli.c) and of
- * NFS traces (nfs_cli.c) share: the reader warnings printed to diag (the
- * first ones, then only counted), the YAML output opened and closed
- * atomically, and the miss-ratio run with its default cache sizes, table,
- * YAML and picture, fed by either kind of trace.
+ * NFS traces (nfs_cli.c, nfs_run.c) share: the reader warnings printed to
+ * diag (the first ones, then only counted) and the YAML output opened and
+ * closed atomically (cli_out.c), and the miss-ratio run with its default
+ * cache sizes, table, YAML and picture, fed by either kind of trace
+ * (cli_mrc.c).
  */
 #ifndef AZ_CLI_INT_H
 #define AZ_CLI_INT_H
@@ -18,6 +19,7 @@ struct az__warn_state {
     FILE *diag;
     unsigned long n;
 };
+/* cli_out.c */
 /* A tr_warn_fn: data is a struct az__warn_state. */
 void az__cli_warning(void *data, const char *msg);
 
@@ -26,6 +28,7 @@ struct cm_yaml *az__cli_yaml_begin(const struct az_cli *c, FILE *diag);
 /* Closes (atomically renames) the YAML output: an AZ_EXIT_* code. */
 int az__cli_yaml_end(struct cm_yaml *y, FILE *diag);
 
+/* cli_mrc.c */
 /* Feeds a whole trace to m: 0, or -errno with one line in err. */
 typedef int (*az__mrc_feed_fn)(struct az_mrc *m, void *data, char *err, size_t errlen);
 /* The mrc subcommand on a fed trace (unit_bits: az_mrc_opts.unit_bits;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/cli.h"
+#include "analyze/cli_int.h"
 #include "common/cm.h"
 #include "trace/tr_nfs.h"
 
@@ -34,21 +34,6 @@ const char *az_nfs_format(const struct az_cli *c)
     n = fread(buf, 1, sizeof(buf), fp);
     fclose(fp);
     return tr_nfs_probe(buf, n, &fmt) ? fmt : NULL;
-}
-
-struct warn_state {
-    FILE *diag;
-    unsigned long n;
-};
-
-static void on_warning(void *data, const char *msg)
-{
-    struct warn_state *w = data;
-
-    if (w->n++ < 20)
-        fprintf(w->diag, "%s\n", msg);
-    else if (w->n == 21)
-        fprintf(w->diag, "sfs_trace: further warnings are only counted\n");
 }
 
 /* What was read and what could not be used, on one line. */
@@ -80,11 +65,11 @@ static void summary(FILE *diag, const struct tr_nfs_reader *r, uint64_t events)
     fprintf(diag, "\n");
 }
 
-static int run_convert(struct az_cli *c, const char *format, FILE *out, FILE *diag)
+int az_nfs_convert(struct az_cli *c, const char *format, FILE *out, FILE *diag)
 {
-    struct warn_state ws = {diag, 0};
+    struct az__warn_state ws = {diag, 0};
     struct tr_nfs_options o = {
-        .format = format, .lenient = c->lenient, .warn = on_warning, .warn_data = &ws};
+        .format = format, .lenient = c->lenient, .warn = az__cli_warning, .warn_data = &ws};
     struct tr_nfs_write_options wo = {.anon_key = c->anonymize};
     struct tr_nfs_reader *r;
     struct tr_nfs_writer *w;
@@ -138,9 +123,4 @@ static int run_convert(struct az_cli *c, const char *format, FILE *out, FILE *di
         summary(diag, r, events);
     tr_nfs_close(r);
     return rc < 0 ? AZ_EXIT_INPUT : AZ_EXIT_OK;
-}
-
-int az_nfs_convert(struct az_cli *c, const char *format, FILE *out, FILE *diag)
-{
-    return run_convert(c, format, out, diag);
 }
