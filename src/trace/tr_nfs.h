@@ -6,9 +6,10 @@
  * A trace is a stream of RPC messages - calls and replies - that a reader
  * pairs (client address, client port, transport, connection, XID) into
  * events, one event per NFS or MOUNT call.  Events come out in the order of
- * their calls' times (a capture whose stamps step back has them raised to
- * the previous packet's stamp, counted as time_backwards, so that the order
- * holds).  An event is released when its reply has been seen, or when the
+ * their calls, with call times that never step back: in a capture whose
+ * stamps step back (counted as time_backwards) a call stamped before the
+ * previous event's is moved to that time and its reply with it, so that
+ * its response time stays the one the stamps show.  An event is released when its reply has been seen, or when the
  * trace has moved more than tr_nfs_options.pair_window_ns past its call (an
  * unanswered call), or at the end of the trace; so a reader holds at most the
  * calls of one pairing window (and never more than max_pending of them),

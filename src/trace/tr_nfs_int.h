@@ -157,8 +157,8 @@ struct tr__pair {
     uint32_t qhead, qtail; /* call order */
     uint32_t npending;     /* slots in the queue */
     uint32_t released;     /* the slot handed out last (+1), freed next time */
+    int64_t released_t;    /* the call time of the event handed out last */
     int64_t now;           /* latest message time */
-    int64_t last_call;     /* latest call time, for the order check */
     struct tr__recent *recent;
     uint32_t recent_cap, recent_used;
 };
@@ -255,7 +255,8 @@ struct tr__cap {
     void *pcap; /* pcap_t */
     int dlt;
     uint64_t frame;
-    int64_t last_t;
+    int64_t last_t; /* the current frame's stamp, as captured */
+    int64_t max_t;  /* the latest stamp so far */
     int nano;
     struct tr__frag *frags[TR__FRAGS_MAX];
     struct tr__conn **conns; /* by slot */

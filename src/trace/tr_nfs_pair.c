@@ -149,7 +149,7 @@ int tr__pair_init(struct tr__pair *p, int64_t window_ns, uint32_t max_pending)
     p->nbuckets = BUCKETS_MIN;
     p->bucket = cm_calloc(p->nbuckets, sizeof(*p->bucket));
     p->now = INT64_MIN / 2;
-    p->last_call = INT64_MIN;
+    p->released_t = INT64_MIN;
     return p->bucket ? 0 : -ENOMEM;
 }
 
@@ -332,8 +332,6 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
         p->qhead = s->idx + 1;
     p->qtail = s->idx + 1;
     p->npending++;
-    if (m->t_ns > p->last_call)
-        p->last_call = m->t_ns;
     return s;
 }
 
@@ -444,8 +442,21 @@ int tr__pair_next(struct tr_nfs_reader *r, int at_end, struct tr_nfs_event *ev)
         slot_free(p, s);
         return rc;
     }
+    /* Events leave in call order with times that never step back: a call
+     * stamped before the event handed out last (a capture whose stamps
+     * step back, counted as time_backwards) moves to that time and its
+     * reply with it, so that its response time stays what the stamps say;
+     * a reply stamped before its call is moved to the call. */
     s->ev.t_ns = s->t_abs;
     s->ev.reply_t_ns = s->reply_t_abs;
+    if (p->released_t > s->ev.t_ns) {
+        if (s->answered)
+            s->ev.reply_t_ns += p->released_t - s->ev.t_ns;
+        s->ev.t_ns = p->released_t;
+    }
+    if (s->answered && s->ev.reply_t_ns < s->ev.t_ns)
+        s->ev.reply_t_ns = s->ev.t_ns;
+    p->released_t = s->ev.t_ns;
     s->ev.name = arena_str(s, TR__S_NAME);
     s->ev.name2 = arena_str(s, TR__S_NAME2);
     s->ev.text = arena_str(s, TR__S_TEXT);

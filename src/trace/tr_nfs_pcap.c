@@ -4,10 +4,9 @@
  * read in nanoseconds whatever the file's precision), and the link layers
  * NFS captures come with: Ethernet (with 802.1Q/802.1ad VLAN tags), Linux
  * cooked v1 and v2 ("-i any"), BSD loopback (DLT_NULL, DLT_LOOP) and raw
- * IP.  Each frame's IP packet goes to tr_nfs_ip.c.  Frame stamps that step
- * back are raised to the previous one's (counted), so events keep the
- * trace's order.  libpcap is the one pcap reader: this file parses no file
- * format of its own.
+ * IP.  Each frame's IP packet goes to tr_nfs_ip.c with its stamp as
+ * captured; stamps that step back are counted.  libpcap is the one pcap
+ * reader: this file parses no file format of its own.
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -147,10 +146,12 @@ static int capture_step(struct tr_nfs_reader *r)
     r->cnt[TR__C_PACKETS]++;
     t = (int64_t)h->ts.tv_sec * 1000000000 +
         (int64_t)h->ts.tv_usec * (c->nano ? 1 : 1000);
-    if (c->frame > 1 && t < c->last_t) {
+    /* kept as captured, so that response times are the stamps' own; the
+     * pairing keeps the events in order (tr__pair_next) */
+    if (c->frame > 1 && t < c->max_t)
         r->cnt[TR__C_TIME_BACK]++;
-        t = c->last_t;
-    }
+    else
+        c->max_t = t;
     c->last_t = t;
     tr__pair_time(r, t);
     v = link(c, data, h->caplen, &off);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_trace_nfs_pair.c - the pairing of NFS calls and replies
  * (src/trace/tr_nfs_pair.c) through its internal interface: release in call
- * order, the window for unanswered calls, retransmissions before and after
+ * order with times that never step back (the response time kept), the
+ * window for unanswered calls, retransmissions before and after
  * the reply, duplicate replies, replies without calls, the key (port,
  * transport, connection), the bound on calls held, host numbering, and the
  * strings and entries a slot keeps. */
@@ -89,6 +90,33 @@ static void released_in_call_order(void **state)
     assert_int_equal(tr__pair_next(r, 0, &ev), 0);
     assert_int_equal(tr_nfs_counter(r, "calls"), 2);
     assert_int_equal(tr_nfs_counter(r, "replies"), 2);
+    tr_nfs_close(r);
+    fclose(fp);
+}
+
+static void a_call_stamped_early_keeps_its_response_time(void **state)
+{
+    struct tr_nfs_reader *r;
+    struct tr_nfs_event ev;
+    uint32_t kind;
+    FILE *fp;
+
+    (void)state;
+    r = open_reader(0, &fp);
+    /* two CPUs stamped the frames: the second call 3 ms before the first */
+    assert_non_null(call(r, msg(1, 2, 900, 1, 10)));
+    assert_non_null(call(r, msg(1, 3, 900, 2, 7)));
+    assert_non_null(reply(r, msg(0, 2, 900, 1, 12), &kind));
+    assert_non_null(reply(r, msg(0, 3, 900, 2, 11), &kind));
+    assert_int_equal(tr__pair_next(r, 0, &ev), 1);
+    assert_int_equal(ev.t_ns, 10 * MS);
+    assert_int_equal(ev.reply_t_ns, 12 * MS);
+    assert_int_equal(tr__pair_next(r, 0, &ev), 1);
+    assert_int_equal(ev.xid, 2);
+    /* moved to the previous event's time; its reply 4 ms after it, as the
+     * stamps say */
+    assert_int_equal(ev.t_ns, 10 * MS);
+    assert_int_equal(ev.reply_t_ns, 14 * MS);
     tr_nfs_close(r);
     fclose(fp);
 }
@@ -260,6 +288,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(released_in_call_order),
+        cmocka_unit_test(a_call_stamped_early_keeps_its_response_time),
         cmocka_unit_test(unanswered_after_the_window),
         cmocka_unit_test(retransmissions_and_duplicates),
         cmocka_unit_test(the_key_has_port_transport_and_connection),
