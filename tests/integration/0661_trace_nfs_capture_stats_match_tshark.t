@@ -5,21 +5,20 @@
 # UDP and over TCP, NFSv2 over UDP): every procedure's calls and replies,
 # the traced server's response times (minimum, maximum, sum) and the bytes
 # read and written equal what tshark, the independent decoder, finds in the
-# same file (tests/tools/nfs-tshark.py); the image of the UDP run holds the
+# same file (tests/tools/nfs-tshark.py stats); the image of the UDP run holds the
 # files the run created; the miss-ratio curve of the capture equals that of
 # the READ and WRITE references tshark finds in it, fed as an SPC trace.
 # timeout: 300
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_nfscap.sh"
 need_root "dumpcap on lo"
 need_cmd dumpcap
 need_cmd tshark
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+. "$(dirname "$0")/lib_nfs.sh"
 plan 12
 start_nfsd srv || bail "sfs_nfsd did not start"
 P="$srv_NFS_PORT $srv_MNT_PORT"
-CMP="python3 $T_TOP/tests/tools/nfs-tshark.py compare"
 
 # captured NAME WHAT SFS3_OPTS PING_OPTS: an sfs3 run (population, then the
 # SFS mix; SFS3_OPTS "none": no sfs3 run) and an sfs_ping run captured into
@@ -27,7 +26,7 @@ CMP="python3 $T_TOP/tests/tools/nfs-tshark.py compare"
 captured() {
     local name=$1 what=$2 sfs3=$3 ping=$4 rc1=0 out
     # shellcheck disable=SC2086
-    cap_start "$T_DIR/$name.pcapng" $P
+    cap_start "$T_DIR/$name.pcapng" $P || bail "no capture"
     if [ "$sfs3" != none ]; then
         # shellcheck disable=SC2086
         "$T_BIN/sfs3" $sfs3 -l 100 -p 1 -w 1 -t 2 -F 2000 -a 25 "$srv_URL" >"$T_DIR/$name.sfs3" 2>&1
@@ -40,7 +39,7 @@ captured() {
     "$T_BIN/sfs_trace" stats -q "$T_DIR/$name.pcapng" --yaml "$T_DIR/$name.yaml" 2>"$T_DIR/err"
     ok $? "$what: stats on the capture $(cat "$T_DIR/err")"
     # shellcheck disable=SC2086
-    out=$($CMP "$T_DIR/$name.pcapng" "$T_DIR/$name.yaml" $P)
+    out=$(python3 "$NFS_TSHARK" stats "$T_DIR/$name.pcapng" "$T_DIR/$name.yaml" $P)
     like "$out" "^agree: " "$what: per procedure calls, replies, response times and bytes equal tshark's"
     diag "$out"
 }
@@ -70,7 +69,7 @@ is "$(python3 -c 'import sys, yaml; g = yaml.safe_load(open(sys.argv[1])); print
 # the mrc over (file handle, block) equals that of the READ and WRITE
 # references tshark finds, fed as an SPC trace
 # shellcheck disable=SC2086
-python3 "$T_TOP/tests/tools/nfs-tshark.py" refs "$T_DIR/udp.pcapng" $P >"$T_DIR/refs.spc"
+python3 "$NFS_TSHARK" refs "$T_DIR/udp.pcapng" $P >"$T_DIR/refs.spc"
 sizes=1,16,256,1024,4096,8192,16384,65536
 "$T_BIN/sfs_trace" mrc -q --lba-size 1 "$T_DIR/refs.spc" --cache-sizes $sizes --yaml "$T_DIR/r.yaml"
 "$T_BIN/sfs_trace" mrc -q "$T_DIR/udp.pcapng" --cache-sizes $sizes --yaml "$T_DIR/m.yaml"

@@ -10,16 +10,16 @@
 # files' sizes equal the tree on disk before the run (find); the copied
 # file is created during the trace with the size it has on disk; no
 # orphans; the root is the export MNT named.  stats on the same capture
-# equal tshark's figures (tests/tools/nfs-tshark.py).
+# equal tshark's figures (tests/tools/nfs-tshark.py stats).
 # timeout: 400
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_nfscap.sh"
 need_root "dumpcap on lo"
 need_cmd dumpcap
 need_cmd tshark
 need_cmd nfs-ls
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+. "$(dirname "$0")/lib_nfs.sh"
 plan 9
 start_ganesha
 X=$GANESHA_DIR/export
@@ -36,7 +36,7 @@ head -c 12345 /dev/urandom >"$T_DIR/new.bin"
 U=$GANESHA_LNFS_URL
 add() { printf '%s' "$1" | sed "s|?|/$2?|"; } # a path inside the export URL
 
-cap_start "$T_DIR/g.pcapng" "$GANESHA_NFS_PORT" "$GANESHA_MNT_PORT"
+cap_start "$T_DIR/g.pcapng" "$GANESHA_NFS_PORT" "$GANESHA_MNT_PORT" || bail "no capture"
 nfs-ls -R "$U" >"$T_DIR/ls.txt" 2>&1
 r1=$?
 nfs-cat "$(add "$U" d1/d2/f2)" >"$T_DIR/f2" 2>"$T_DIR/cat.err"
@@ -78,7 +78,7 @@ is "$(py 'print([sorted(n[1] for n in o["names"] if n[2]) for o in g["objects_li
 
 "$T_BIN/sfs_trace" stats -q "$T_DIR/g.pcapng" --yaml "$T_DIR/s.yaml" 2>"$T_DIR/err"
 ok $? "stats of the capture $(cat "$T_DIR/err")"
-out=$(python3 "$T_TOP/tests/tools/nfs-tshark.py" compare "$T_DIR/g.pcapng" "$T_DIR/s.yaml" \
+out=$(python3 "$NFS_TSHARK" stats "$T_DIR/g.pcapng" "$T_DIR/s.yaml" \
     "$GANESHA_NFS_PORT" "$GANESHA_MNT_PORT")
 like "$out" "^agree: " "stats: calls, replies, response times and bytes equal tshark's"
 diag "$out"

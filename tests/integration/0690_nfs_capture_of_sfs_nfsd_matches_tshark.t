@@ -45,7 +45,7 @@ write_mix "$T_DIR/v3.mix" null getattr setattr lookup access readlink read write
 start_nfsd SRV || bail "sfs_nfsd did not start"
 PORTS=$SRV_NFS_PORT,$SRV_MNT_PORT
 CAP=$T_DIR/wire.pcapng
-capture_start "$CAP" "$SRV_NFS_PORT" "$SRV_MNT_PORT"
+cap_start "$CAP" "$SRV_NFS_PORT" "$SRV_MNT_PORT" || bail "no capture"
 for prog in sfs3 sfs; do
     for q in "" -Q; do
         mix=$T_DIR/v3.mix
@@ -57,7 +57,7 @@ for prog in sfs3 sfs; do
 done
 "$PROCS" -3 "$SRV_URL" >"$T_DIR/p3.out" 2>&1 && "$PROCS" -2 -Q "$SRV_URL" >"$T_DIR/p2.out" 2>&1
 ok $? "nf_procs called every procedure (v3 UDP, v2 TCP)"
-capture_stop "$CAP"
+cap_stop
 
 out=$(nfs_check "$CAP" "$PORTS")
 ok $? "every call and reply agrees with tshark"

@@ -20,7 +20,7 @@ export PROTOCOLS="3, 4"
 start_ganesha
 P=$GANESHA_NFS_PORT
 CAP=$T_DIR/g.pcapng
-capture_start "$CAP" "$P" "$GANESHA_MNT_PORT"
+cap_start "$CAP" "$P" "$GANESHA_MNT_PORT" || bail "no capture"
 dd if=/dev/urandom of="$T_DIR/f" bs=64k count=16 2>/dev/null
 V3="nfs://127.0.0.1$GANESHA_DIR/export"
 Q3="nfsport=$P&mountport=$GANESHA_MNT_PORT"
@@ -36,7 +36,7 @@ cmp -s "$T_DIR/f" "$T_DIR/back3" && cmp -s "$T_DIR/f" "$T_DIR/back4"
 ok $? "both copies came back whole"
 "$T_BIN/sfs_ping" -3 -c 300 -o 8 "$GANESHA_URL" >"$T_DIR/ping.out" 2>&1
 ok $? "sfs_ping kept GETATTRs in flight over UDP"
-capture_stop "$CAP"
+cap_stop
 
 out=$(nfs_check "$CAP" "$P,$GANESHA_MNT_PORT")
 ok $? "every NFSv3 and MOUNT call and reply agrees with tshark; NFSv4 calls counted alike"

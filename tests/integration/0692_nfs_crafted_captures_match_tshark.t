@@ -6,7 +6,9 @@
 # agree on every call and reply: Ethernet with VLAN and QinQ tags, Linux
 # cooked v1/v2, BSD loopback, raw IP, IPv6 over UDP and TCP, IPv4 and IPv6
 # fragments (in order and shuffled), pcapng with nanosecond stamps and an
-# unknown block, a nanosecond pcap, NFSv4 among NFSv3, TCP segments
+# unknown block, a nanosecond pcap, stamps that step back and calls sent
+# again and answered twice (whose stats - calls, replies, response times,
+# bytes - equal tshark's too), NFSv4 among NFSv3, TCP segments
 # reordered, retransmitted, overlapping or missing (the READ data, a
 # record mark), a capture starting inside a connection, a 200-byte snap
 # length.  Then hostile files: a 2 GiB record mark, 100000 unanswered
@@ -23,9 +25,9 @@ need_cmd python3
 . "$(dirname "$0")/lib_nfs.sh"
 CRAFT=$T_TOP/tests/tools/nfs-craft.py
 AGREE="eth vlan qinq sll sll2 null loop raw ipv6-udp ipv6-tcp frag4 frag4-shuffled frag6
-       pcapng-ns nsec-pcap nfsv4 tcp-reorder tcp-retrans tcp-overlap tcp-gap-data
+       pcapng-ns nsec-pcap time-back copies nfsv4 tcp-reorder tcp-retrans tcp-overlap tcp-gap-data
        tcp-gap-mark tcp-midstream hostile-bigmark"
-plan 47
+plan 53
 
 for c in $AGREE; do
     python3 "$CRAFT" "$c" "$T_DIR/$c.pcap" || bail "nfs-craft.py $c failed"
@@ -40,6 +42,15 @@ is "$(cnt frag4 ip_fragments_reassembled) $(cnt frag4-shuffled ip_fragments_reas
     "2 2 2" "the 32 KiB READ reply and the 8 KiB WRITE were reassembled from IPv4 and IPv6 fragments"
 is "$(cnt pcapng-ns format) $(awk -F'\t' 'NR == 1 {print $3}' "$T_DIR/pcapng-ns.pcap.events")" \
     "pcapng 1700000000.123456789" "pcapng nanosecond stamps are kept to the nanosecond"
+for c in time-back copies; do
+    out=$(nfs_stats_check "$T_DIR/$c.pcap" 2049 20048)
+    like "$out" "^agree: " "$c: stats per procedure (calls, replies, response times) and bytes equal tshark's"
+    [ $? -eq 0 ] || diag "$out"
+done
+is "$(cnt time-back time_backwards) $(awk -F'\t' '$1 == "C" && $7 == 7 {print $3}' "$T_DIR/time-back.pcap.events")" \
+    "1 1700000000.131457085" "a call stamped before the one before it: counted, its event moved to that call's time"
+is "$(cnt copies retransmissions) $(cnt copies duplicate_replies) $(ev copies C)" "2 1 7" \
+    "calls sent again (before and after the reply) and a reply seen twice: counted, one event each"
 is "$(cnt nfsv4 nfsv4_calls) $(cnt nfsv4 nfsv4_replies)" "1 1" "the NFSv4 COMPOUND is counted, call and reply"
 like "$(cnt tcp-reorder tcp_out_of_order) $(cnt tcp-retrans tcp_retransmitted_segments) $(cnt tcp-overlap tcp_overlaps)" \
     "^[1-9][0-9]* [1-9][0-9]* [1-9]" "out-of-order, retransmitted and overlapping segments were counted"

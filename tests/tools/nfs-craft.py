@@ -4,7 +4,8 @@
 that no loopback run makes: other link types, IPv6, IP fragments, VLAN
 tags, TCP streams with reordered, retransmitted, overlapping and missing
 segments, a capture that starts inside a connection, pcapng with
-nanosecond stamps, NFSv4, and hostile streams.
+nanosecond stamps, stamps that step back, calls sent again and replies
+seen twice, NFSv4, and hostile streams.
 
     nfs-craft.py CASE OUT        (nfs-craft.py --list names the cases)
 
@@ -232,12 +233,13 @@ LINKTYPE = {"eth": 1, "vlan": 1, "qinq": 1, "sll": 113, "sll2": 276, "null": 0,
 T0 = 1700000000 * 10**9 + 123456789
 
 
-def write_pcap(path, linktype, frames, nano=False, snap=262144, step=1000037):
+def write_pcap(path, linktype, frames, nano=False, snap=262144, step=1000037, stamps=None):
+    """Frame i stamped T0 + i * step, or T0 + stamps[i] where given."""
     with open(path, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xa1b23c4d if nano else 0xa1b2c3d4, 2, 4, 0, 0,
                             snap, linktype))
         for i, fr in enumerate(frames):
-            t = T0 + i * step
+            t = T0 + (stamps or {}).get(i, i * step)
             frac = t % 10**9 if nano else (t % 10**9) // 1000
             cap = fr[:snap]
             f.write(struct.pack("<IIII", t // 10**9, frac, len(cap), len(fr)) + cap)
@@ -288,6 +290,16 @@ def case(name, out):
         write_pcapng(out, 1, [link("eth", p, False) for p in pk], unknown_block=True)
     elif name == "nsec-pcap":
         write_pcap(out, 1, [link("eth", p, False) for p in udp_packets(msgs)], nano=True)
+    elif name == "time-back":
+        # the WRITE call (frame 10) stamped 50 us before the READ call
+        # (frame 8), as two CPUs stamping one capture can
+        write_pcap(out, 1, [link("eth", p, False) for p in udp_packets(msgs)], nano=True,
+                   stamps={10: 8 * 1000037 - 50000})
+    elif name == "copies":
+        # GETATTR sent twice before its reply and answered twice, WRITE sent
+        # again after its reply
+        m = msgs[:5] + [msgs[4], msgs[5], msgs[5]] + msgs[6:12] + [msgs[10]] + msgs[12:]
+        write_pcap(out, 1, [link("eth", p, False) for p in udp_packets(m)], nano=True)
     elif name == "nfsv4":
         write_pcap(out, 1, [link("eth", p, False) for p in udp_packets(session(nfsv4=True))])
     elif name.startswith("tcp-"):
@@ -387,7 +399,8 @@ def case(name, out):
 
 
 CASES = ["eth", "vlan", "qinq", "sll", "sll2", "null", "loop", "raw", "ipv6-udp", "ipv6-tcp",
-         "frag4", "frag4-shuffled", "frag6", "pcapng-ns", "nsec-pcap", "nfsv4", "tcp-reorder",
+         "frag4", "frag4-shuffled", "frag6", "pcapng-ns", "nsec-pcap", "time-back", "copies",
+         "nfsv4", "tcp-reorder",
          "tcp-retrans", "tcp-overlap", "tcp-gap-data", "tcp-gap-mark", "tcp-midstream",
          "hostile-bigmark", "hostile-unanswered", "hostile-endless-record",
          "hostile-endless-frags"]
