@@ -29,7 +29,7 @@ address and port with its XID counts once, as the reader makes one event
 of it), the replies matched to a call, and `-z rpc,srt`'s minimum, maximum
 and sum of the response times, copies of calls and second replies
 (rpc.dup) left out; the bytes READ replies returned and WRITE calls sent
-(nfs.count3, NFSv3; a copy's once).  It prints "agree: ..." with the
+(NFSv3: nfs.count3; NFSv2: the data's length; a copy's once).  It prints "agree: ..." with the
 totals, or one line per difference.  Times agree within 1 us: both tools
 take each response time as the difference of the two frames' stamps to
 the nanosecond and sum them exactly; sfs_trace prints nanoseconds, tshark
@@ -100,15 +100,19 @@ def from_tshark(cap, ports):
                                "-e", "rpc.programversion", "-e", "rpc.procedure", "-e",
                                "rpc.xid", "-e", "nfs.status", "-e", "nfs.count3", "-e",
                                "ip.src", "-e", "ipv6.src", "-e", "udp.srcport", "-e",
-                               "tcp.srcport"])
+                               "tcp.srcport", "-e", "nfs.data"])
     for line in rows.splitlines():
         f = line.split("\t")
-        if len(f) < 11:
+        if len(f) < 12:
             continue
         msgs = list(zip(*(x.split(",") for x in f[:5])))
         status = [x for x in f[5].split(",") if x]
         counts = [int(x) for x in f[6].split(",") if x]
         client = (f[7] or f[8]).split(",")[0], (f[9] or f[10]).split(",")[0]
+        # NFSv2 READ and WRITE data (hex), once in each WRITE call and
+        # successful READ reply; NFSv3's nfs.data is there too, after
+        # its nfs.count3
+        data = [len(x) // 2 for x in f[11].split(",") if x]
         carriers = []
         for t, prog, vers, proc, xid in msgs:
             # a call sent again with its XID is one call, as for the reader
@@ -121,13 +125,24 @@ def from_tshark(cap, ports):
                 continue
             # every NFS reply but NULL's carries a status, in message order
             st = status.pop(0) if t == "1" and proc != "0" and status else "0"
+            if vers == "2":
+                if (t, proc) == ("1", "6") and st == "0":
+                    rd += data.pop(0)
+                elif (t, proc) == ("0", "8"):
+                    n = data.pop(0)
+                    wr += 0 if copy else n
+                continue
             if vers != "3":
                 continue
             if t == "1" and proc in ("6", "7"):
                 if st == "0":
                     carriers.append((t, proc, False))
+                    if proc == "6":
+                        data.pop(0)
             elif t == "0" and proc in ("6", "7", "16", "21"):
                 carriers.append((t, proc, copy))
+                if proc == "7":
+                    data.pop(0)
         if len(carriers) != len(counts):
             raise SystemExit("frame with %d counts for %s: cannot tell them apart"
                              % (len(counts), carriers))
@@ -221,7 +236,10 @@ def as_list(x):
 
 
 def tshark_messages(cap, ports):
-    out = tshark(cap, ports, ["-T", "json", "-J", "frame rpc nfs mount"])
+    # several RPC messages in one frame: one key with a list of them (by
+    # default tshark repeats the key, and a JSON reader keeps the last)
+    out = tshark(cap, ports, ["-T", "json", "--no-duplicate-keys", "-J",
+                              "frame rpc nfs mount"])
     msgs = []
     v4_calls = 0
     for pkt in json.loads(out or "[]"):
