@@ -4,7 +4,7 @@
  * PERFORMANCE.md): how long the prime (bin/sfs_prime, its one poll() loop)
  * takes to drive N clients through the phases and to gather and aggregate
  * their results, with N fake clients in this process that speak the
- * control protocol (load/ctl.h) and answer every command at once, so that
+ * control protocol (ctl/ct.h) and answer every command at once, so that
  * only the prime's own cost is measured.
  *
  *   prime_fanin SFS_PRIME_PATH N WORKDIR
@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "common/cm.h"
-#include "load/ctl.h"
+#include "ctl/ct.h"
 #include "load/stats.h"
 
 static double ms_now(void)
@@ -48,8 +48,8 @@ int main(int argc, char **argv)
 {
     unsigned n, k, answered = 0;
     char rc[4096], tokpath[4096], line[512], tokhex[64];
-    uint8_t tok[LD_CTL_TOKEN_LEN];
-    struct ld_ctl_reader *rd;
+    uint8_t tok[CT_TOKEN_LEN];
+    struct ct_reader *rd;
     struct pollfd *pf;
     struct rlimit rl;
     struct ld_stats st;
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
         return fprintf(stderr, "prime_fanin: sfs_prime printed no port\n"), 1;
     f = fopen(tokpath, "r");
     if (f == NULL || fgets(tokhex, sizeof(tokhex), f) == NULL ||
-        ld_ctl_token_parse(tokhex, tok) < 0)
+        ct_token_parse(tokhex, tok) < 0)
         return die(tokpath);
     fclose(f);
 
@@ -132,8 +132,7 @@ int main(int argc, char **argv)
         if (fd[k] < 0 || connect(fd[k], (struct sockaddr *)&sa, sizeof(sa)) < 0)
             return die("connect");
         snprintf(hello, sizeof(hello), "host=fake%u\npid=0\n", k + 1);
-        if (ld_ctl_send(fd[k], tok, LD_CTL_HELLO, k + 1, 0, hello,
-                        (uint32_t)strlen(hello)) < 0)
+        if (ct_send(fd[k], tok, CT_HELLO, k + 1, 0, hello, (uint32_t)strlen(hello)) < 0)
             return die("hello");
         pf[k].fd = fd[k];
         pf[k].events = POLLIN;
@@ -147,7 +146,7 @@ int main(int argc, char **argv)
             if (!pf[k].revents)
                 continue;
             for (;;) {
-                int g = ld_ctl_read(&rd[k], fd[k]);
+                int g = ct_read(&rd[k], fd[k]);
                 uint32_t t;
                 if (g == 0)
                     break;
@@ -156,18 +155,18 @@ int main(int argc, char **argv)
                     break;
                 }
                 t = rd[k].h.type;
-                if (t >= LD_MSG_MOUNT && t <= LD_MSG_STOP && first_seen[t] == 0)
+                if (t >= CT_MSG_MOUNT && t <= CT_MSG_STOP && first_seen[t] == 0)
                     first_seen[t] = ms_now();
-                if (t == LD_MSG_STOP) /* the run ends: answer for it */
-                    ld_ctl_send(fd[k], tok, LD_MSG_RUN, k + 1, 0, NULL, 0);
-                else if (t == LD_MSG_RESULTS) {
+                if (t == CT_MSG_STOP) /* the run ends: answer for it */
+                    ct_send(fd[k], tok, CT_MSG_RUN, k + 1, 0, NULL, 0);
+                else if (t == CT_MSG_RESULTS) {
                     if (t_results == 0)
                         t_results = ms_now();
-                    ld_ctl_send(fd[k], tok, LD_MSG_RESULTS, k + 1, 0, res,
-                                (uint32_t)(wire + 2));
+                    ct_send(fd[k], tok, CT_MSG_RESULTS, k + 1, 0, res,
+                            (uint32_t)(wire + 2));
                     answered++;
-                } else if (t >= LD_MSG_MOUNT && t <= LD_MSG_INIT)
-                    ld_ctl_send(fd[k], tok, t, k + 1, 0, NULL, 0);
+                } else if (t >= CT_MSG_MOUNT && t <= CT_MSG_INIT)
+                    ct_send(fd[k], tok, t, k + 1, 0, NULL, 0);
             }
         }
     }
@@ -178,9 +177,9 @@ int main(int argc, char **argv)
     printf("clients %5u  connect %8.1f ms  phase round trip %8.2f ms  results %8.1f ms  "
            "point %8.1f ms  sfs_prime exit %d\n",
            n, t_conn - t_start,
-           ((first_seen[LD_MSG_INIT] - first_seen[LD_MSG_MOUNT]) +
-            (first_seen[LD_MSG_RUN] - first_seen[LD_MSG_INIT]) +
-            (t_results - first_seen[LD_MSG_STOP])) /
+           ((first_seen[CT_MSG_INIT] - first_seen[CT_MSG_MOUNT]) +
+            (first_seen[CT_MSG_RUN] - first_seen[CT_MSG_INIT]) +
+            (t_results - first_seen[CT_MSG_STOP])) /
                3.0,
            t_end - t_results, t_end - t_start,
            WIFEXITED(status) ? WEXITSTATUS(status) : -1);

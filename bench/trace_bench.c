@@ -1,24 +1,28 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * trace_bench.c - the sfs_trace benchmark (bench/trace.sh): generates the
- * skewed benchmark trace (Park-Miller seed; 60 % Zipf 0.9 over 400 000 pages, 25 % a
- * 50 000-block loop of 32 KiB records, 15 % cold 8 KiB reads, 4 ASUs; 3.1 M
- * records, 9 M references at 4 KiB by default), writes it to the file named
- * on the command line, and times, in one run on one core, alternating the
- * methods REPS times and keeping each one's best (the machine is shared):
+ * trace_bench.c - the sfs_trace benchmark (bench/trace.sh): generates a
+ * trace of one of two shapes (below: "bench", the default, and
+ * "footprint", the same mix over a 1.4 times larger footprint with the
+ * cold reads at random over 1 TiB) from a Park-Miller seed, writes it to
+ * the file named on the command line, and times, in one run on one core,
+ * alternating the methods REPS times and keeping each one's best (the
+ * machine is shared):
  *   - parsing alone with the SPC reader (records/s);
- *   - the JudyL block map alone, the floor of every Judy-based method;
+ *   - the JudyL block map alone, one entry per block, as the analysis had
+ *     it before the map went by chunks (the floor of a map per block);
  *   - exact, JudyL + Fenwick, fed record by record (az_mrc_record: the
  *     blocks of a record as one range) and reference by reference
  *     (az_mrc_ref: the same analysis without the range ideas);
  *   - exact, the application note's Judy1Count, record by record;
  *   - sampled at rate 0.001, and a table of its error against exact for
- *     each of SEEDS hash seeds (10 by default), with the expected error it
- *     reports (--accuracy: that table alone, the exact curve computed once;
- *     DISTANCE_RATE sets the distance sample's rate, 0 = the default);
+ *     each of SEEDS hash seeds (10 by default, 0: no table), with the
+ *     expected error it reports (--accuracy: that table alone, the exact
+ *     curve computed once; DISTANCE_RATE sets the distance sample's rate,
+ *     0 = the default);
  * and checks that the exact methods give identical histograms.  Times are
- * CPU seconds.  Nothing here decides pass or fail (docs/STYLE.md 2.9); the
- * figures go to docs/PERFORMANCE.md.
+ * CPU seconds.  --generate only writes the trace (for the whole-program
+ * runs of bench/trace.sh).  Nothing here decides pass or fail (docs/STYLE.md
+ * 2.9); the figures go to docs/PERFORMANCE.md.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -52,16 +56,41 @@ static double secs(uint64_t t0)
     return (double)(cpu_ns() - t0) / 1e9;
 }
 
-/* The benchmark trace's shape: 60 % Zipf 0.9 over 400 000 pages (4 KiB), 25 % a
- * 50 000-block loop of 32 KiB records, 15 % cold 8 KiB reads; 4 ASUs. */
-#define ZIPF_PAGES  400000u
-#define ZIPF_S      0.9
-#define LOOP_BLOCKS 50000u
+/* A record of the generated trace: blocks first..first+n-1 of unit. */
+struct rec {
+    uint32_t unit, n;
+    uint64_t first;
+};
+
+/* The two shapes.  "bench": 60 % Zipf 0.9 over 400 000 pages (4 KiB),
+ * 25 % a 50 000-block loop of 32 KiB records, 15 % cold 8 KiB reads of
+ * blocks never seen before, laid out in order; 4 ASUs; 3.1 M records give
+ * 9.0 M references to 1.24 M blocks.  "footprint" (the exact curve was
+ * slow on a large footprint): the same mix, but Zipf 0.9 over
+ * 1 000 000 pages and the cold reads 8 KiB at a random 512-byte sector of
+ * a 1 TiB unit (mostly 3 blocks of 4 KiB, scattered over 2^28 of them);
+ * 3.0 M records give 9.09 M references to 1.76 M blocks. */
+#define ZIPF_S       0.9
+#define LOOP_BLOCKS  50000u
+#define COLD_SECTORS (1u << 31)   /* 1 TiB of 512-byte sectors */
+#define COLD_BASE    (1ull << 30) /* from 512 GiB on: past the Zipf pages and the loop */
+
+struct shape {
+    const char *name;
+    uint64_t records;    /* the default size */
+    uint32_t zipf_pages; /* of 4 KiB */
+    int cold_random;     /* cold reads: random sectors over 1 TiB, else in order */
+};
+
+static const struct shape shapes[] = {
+    {"bench", 3100000, 400000, 0},
+    {"footprint", 3000000, 1000000, 1},
+};
 
 /* Rank r (0-based) of a Zipf(ZIPF_S) draw: binary search in the CDF. */
-static uint32_t zipf_draw(const double *cdf, double u)
+static uint32_t zipf_draw(const double *cdf, uint32_t pages, double u)
 {
-    uint32_t lo = 0, hi = ZIPF_PAGES - 1;
+    uint32_t lo = 0, hi = pages - 1;
 
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -73,54 +102,65 @@ static uint32_t zipf_draw(const double *cdf, double u)
     return lo;
 }
 
-/* Writes the trace and returns its references at 4 KiB granularity. */
-static struct ref *generate(const char *path, uint64_t records, size_t *nrefs)
+/* Writes the trace; returns its references at 4 KiB granularity and, in
+ * *recs, its records as ranges of them. */
+static struct ref *generate(const char *path, const struct shape *sh, uint64_t records,
+                            size_t *nrefs, struct rec **recs)
 {
     FILE *f = fopen(path, "w");
     struct cm_rng rng;
+    const uint32_t pages = sh->zipf_pages;
     struct ref *refs = malloc((size_t)records * 8 * sizeof(*refs));
-    double *cdf = malloc(ZIPF_PAGES * sizeof(*cdf)), sum = 0;
+    struct rec *r = malloc((size_t)records * sizeof(*r));
+    double *cdf = malloc(pages * sizeof(*cdf)), sum = 0;
     uint64_t i, ts_us = 0, loop_pos = 0, cold_next = 0;
     size_t n = 0;
     uint32_t k;
 
-    if (!f || !refs || !cdf) {
+    if (!f || !refs || !r || !cdf) {
         fprintf(stderr, "trace_bench: %s: %s\n", path, strerror(errno));
         exit(1);
     }
-    for (k = 0; k < ZIPF_PAGES; k++)
+    for (k = 0; k < pages; k++)
         cdf[k] = (sum += 1.0 / pow(k + 1.0, ZIPF_S));
-    for (k = 0; k < ZIPF_PAGES; k++)
+    for (k = 0; k < pages; k++)
         cdf[k] /= sum;
     cm_rng_seed(&rng, 20240601);
     for (i = 0; i < records; i++) {
-        uint32_t pick = cm_rng_below(&rng, 100), unit, nb, b;
-        uint64_t block;
+        uint32_t pick = cm_rng_below(&rng, 100), unit, bytes, b;
+        uint64_t lba; /* in 512-byte sectors, as SPC counts */
 
         if (pick < 60) { /* Zipf page, scattered over the ASUs by a hash */
             uint64_t page =
-                az_hash(zipf_draw(cdf, cm_rng_unit(&rng))) % (4u * ZIPF_PAGES);
+                az_hash(zipf_draw(cdf, pages, cm_rng_unit(&rng))) % (4ull * pages);
             unit = (uint32_t)(page % 4);
-            block = page / 4;
-            nb = 1;
+            lba = page / 4 * 8;
+            bytes = 4096;
         } else if (pick < 85) { /* the loop: 8 blocks a record */
             unit = 3;
-            block = 2000000 + loop_pos;
+            lba = (2000000 + loop_pos) * 8;
             loop_pos = (loop_pos + 8) % LOOP_BLOCKS;
-            nb = 8;
-        } else { /* cold: never seen before */
+            bytes = 32768;
+        } else if (!sh->cold_random) { /* cold: never seen before, in order */
             unit = (uint32_t)(cold_next % 4);
-            block = 10000000 + (cold_next / 4) * 2;
+            lba = (10000000 + (cold_next / 4) * 2) * 8;
             cold_next++;
-            nb = 2;
+            bytes = 8192;
+        } else { /* cold: a random sector of a 1 TiB span above the others */
+            unit = cm_rng_below(&rng, 4);
+            lba = COLD_BASE + (uint64_t)cm_rng_below(&rng, COLD_SECTORS / 8) * 8 +
+                  cm_rng_below(&rng, 8);
+            bytes = 8192;
         }
         ts_us += cm_rng_below(&rng, 200);
-        fprintf(f, "%u,%" PRIu64 ",%u,%c,%" PRIu64 ".%06" PRIu64 "\n", unit, block * 8,
-                nb * 4096, cm_rng_below(&rng, 10) < 7 ? 'R' : 'W', ts_us / 1000000,
-                ts_us % 1000000);
-        for (b = 0; b < nb; b++) {
+        fprintf(f, "%u,%" PRIu64 ",%u,%c,%" PRIu64 ".%06" PRIu64 "\n", unit, lba, bytes,
+                cm_rng_below(&rng, 10) < 7 ? 'R' : 'W', ts_us / 1000000, ts_us % 1000000);
+        r[i].unit = unit;
+        r[i].first = lba / 8;
+        r[i].n = (uint32_t)((lba * 512 + bytes + 4095) / 4096 - r[i].first);
+        for (b = 0; b < r[i].n; b++) {
             refs[n].unit = unit;
-            refs[n++].block = block + b;
+            refs[n++].block = r[i].first + b;
         }
     }
     if (fclose(f) != 0) {
@@ -129,6 +169,7 @@ static struct ref *generate(const char *path, uint64_t records, size_t *nrefs)
     }
     free(cdf);
     *nrefs = n;
+    *recs = r;
     return refs;
 }
 
@@ -161,12 +202,6 @@ static void parse(const char *path)
 #define REPS      3
 #define SEEDS     10 /* hash seeds of the accuracy table (argument 3) */
 #define MAX_SEEDS 1000
-
-/* A record of the generated trace: blocks first..first+n-1 of unit. */
-struct rec {
-    uint32_t unit, n;
-    uint64_t first;
-};
 
 /* Runs one configuration into a fresh *m, by records or (recs NULL) by
  * references; returns CPU seconds. */
@@ -208,38 +243,10 @@ static void report(const char *label, const struct az_mrc *m, size_t n, double s
 {
     size_t judy = 0, total = az_sd_mem(m->main.sd, &judy) + az_mrc_sample_mem(m);
 
-    printf("%-34s %10zu refs in %.3f s: %6.2f M refs/s; memory %.1f MB (Judy %.1f MB)\n",
-           label, n, s, (double)n / s / 1e6, (double)total / 1e6, (double)judy / 1e6);
-}
-
-/* The records of the reference list (consecutive blocks of one unit that
- * the generator wrote as one record are one range again). */
-static struct rec *records_of(const struct ref *refs, size_t n, size_t *nrecs)
-{
-    struct rec *r = malloc(n * sizeof(*r));
-    size_t i, k = 0;
-
-    if (!r)
-        exit(1);
-    for (i = 0; i < n; i++) {
-        if (k && r[k - 1].unit == refs[i].unit &&
-            r[k - 1].first + r[k - 1].n == refs[i].block && r[k - 1].n < 8 &&
-            refs[i].block >= 2000000 && refs[i].block < 10000000) { /* the loop's 8 */
-            r[k - 1].n++;
-            continue;
-        }
-        if (k && r[k - 1].unit == refs[i].unit &&
-            r[k - 1].first + r[k - 1].n == refs[i].block && r[k - 1].n < 2 &&
-            refs[i].block >= 10000000) { /* a cold 8 KiB read */
-            r[k - 1].n++;
-            continue;
-        }
-        r[k].unit = refs[i].unit;
-        r[k].first = refs[i].block;
-        r[k++].n = 1;
-    }
-    *nrecs = k;
-    return r;
+    printf("%-34s %10zu refs in %.3f s: %6.2f M refs/s; memory %.1f MB (Judy %.1f MB), "
+           "%" PRIu64 " renumberings\n",
+           label, n, s, (double)n / s / 1e6, (double)total / 1e6, (double)judy / 1e6,
+           az_sd_compactions(m->main.sd));
 }
 
 /* The floor: the JudyL block map alone (insert or find, store the time),
@@ -289,6 +296,8 @@ static void accuracy(const struct az_mrc *exact, struct az_mrc_opts *o,
     size_t nsizes = 0, i;
     unsigned seed, over = 0;
 
+    if (!seeds)
+        return;
     for (i = 1; i <= az_sd_unique(exact->main.sd) * 2 && nsizes < 40; i *= 2)
         sizes[nsizes++] = i;
     az_mrc_ratios(exact, &exact->main, &exact->main.total, sizes, nsizes, b, h);
@@ -330,38 +339,58 @@ static void accuracy(const struct az_mrc *exact, struct az_mrc_opts *o,
 
 int main(int argc, char **argv)
 {
-    uint64_t records = 3100000, seeds = SEEDS;
+    uint64_t records = 0, seeds = SEEDS;
     struct az_mrc_opts o = {.block_size = 4096};
     static struct az_mrc fen, per_ref, j1, sh;
+    const struct shape *shape = &shapes[0];
     char err[CM_ERR_LEN];
     struct ref *refs;
     struct rec *recs;
-    size_t n, nrecs;
+    size_t n, nrecs, i;
     double tf = 1e30, tp = 1e30, tj = 1e30, ts = 1e30, t;
-    int same, rep, accuracy_only = 0;
+    int same, rep, accuracy_only = 0, generate_only = 0;
 
-    if (argc > 1 && strcmp(argv[1], "--accuracy") == 0) {
-        accuracy_only = 1;
-        argc--;
-        argv++;
+    for (; argc > 1 && argv[1][0] == '-' && argv[1][1] == '-'; argc--, argv++) {
+        if (strcmp(argv[1], "--accuracy") == 0) {
+            accuracy_only = 1;
+        } else if (strcmp(argv[1], "--generate") == 0) {
+            generate_only = 1;
+        } else if (strncmp(argv[1], "--shape=", 8) == 0) {
+            for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+                if (strcmp(argv[1] + 8, shapes[i].name) == 0)
+                    shape = &shapes[i];
+            if (strcmp(argv[1] + 8, shape->name) != 0)
+                break; /* unknown: usage below */
+        } else {
+            break;
+        }
     }
-    if (argc < 2) {
-        fprintf(stderr, "usage: trace_bench [--accuracy] FILE.spc [RECORDS [SEEDS "
+    if (argc < 2 || argv[1][0] == '-') {
+        fprintf(stderr, "usage: trace_bench [--accuracy | --generate] "
+                        "[--shape=bench|footprint] FILE.spc [RECORDS [SEEDS "
                         "[DISTANCE_RATE]]]\n");
         return 2;
     }
     if ((argc > 2 && cm_parse_u64("RECORDS", argv[2], 1, 100000000, &records, err,
                                   sizeof(err)) < 0) ||
         (argc > 3 &&
-         cm_parse_u64("SEEDS", argv[3], 1, MAX_SEEDS, &seeds, err, sizeof(err)) < 0) ||
+         cm_parse_u64("SEEDS", argv[3], 0, MAX_SEEDS, &seeds, err, sizeof(err)) < 0) ||
         (argc > 4 && cm_parse_double("DISTANCE_RATE", argv[4], 0, 1, &o.distance_rate,
                                      err, sizeof(err)) < 0)) {
         fprintf(stderr, "trace_bench: %s\n", err);
         return 2;
     }
-    refs = generate(argv[1], records, &n);
-    recs = records_of(refs, n, &nrecs);
-    printf("generated %" PRIu64 " records, %zu references -> %s\n", records, n, argv[1]);
+    if (!records)
+        records = shape->records;
+    refs = generate(argv[1], shape, records, &n, &recs);
+    nrecs = (size_t)records;
+    printf("generated the %s trace: %" PRIu64 " records, %zu references -> %s\n",
+           shape->name, records, n, argv[1]);
+    if (generate_only) {
+        free(recs);
+        free(refs);
+        return 0;
+    }
     if (accuracy_only) { /* the exact curve once, then the seeds */
         run_once(&fen, &o, recs, nrecs, refs, n);
         accuracy(&fen, &o, recs, nrecs, refs, n, (unsigned)seeds);
@@ -403,7 +432,7 @@ int main(int argc, char **argv)
     printf("ratio JudyL+Fenwick / Judy1Count: %.2fx (identical histograms: %s)\n",
            tj / tf, same ? "yes" : "NO");
     printf("ratio sampled 0.001 / exact: %.2fx\n", tf / ts);
-    accuracy(&fen, &o, recs, nrecs, refs, n, seeds);
+    accuracy(&fen, &o, recs, nrecs, refs, n, (unsigned)seeds);
     az_mrc_free(&fen);
     az_mrc_free(&per_ref);
     az_mrc_free(&j1);

@@ -19,9 +19,11 @@ BINDIR   ?= bin
 PREFIX   ?= /usr/local
 GEN      := $(BUILD)/gen
 
-# Layers in link order is irrelevant (we link them as one group), but the
-# list also names the directories docs/ARCHITECTURE.md describes.
-LAYERS   := common rpc nfs validate load prime trace analyze server submit
+# The layers, from the bottom up.  The link order is irrelevant (we link
+# them as one group); the list names the directories docs/ARCHITECTURE.md
+# describes, and tests/integration/0001_layering.t checks the #include
+# lines of every layer, that document and this list against DEPS_* below.
+LAYERS   := common rpc nfs validate trace ctl load synth replay client prime analyze server submit
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
@@ -31,7 +33,7 @@ LDFLAGS  := $(LDFLAGS_EXTRA) -Wl,--as-needed
 LIBS     := -ltirpc -lnfs -lJudy -lyaml -lpcap -lsodium -lm
 
 # rpcgen output: NFSv2 and MOUNT v1 from the system .x files, NFSv3 and
-# MOUNT v3 from our own (decisions.md D2).  Generated code only gets the
+# MOUNT v3 from our own (docs/DECISIONS.md D2).  Generated code only gets the
 # warnings rpcgen triggers silenced.
 SYS_NFS_X   ?= /usr/include/rpcsvc/nfs_prot.x
 SYS_MOUNT_X ?= /usr/include/rpcsvc/mount.x
@@ -45,26 +47,33 @@ LAYER_SRCS = $(wildcard src/$(1)/*.c)
 LAYER_OBJS = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(call LAYER_SRCS,$(1)))
 PRESENT_LAYERS := $(foreach l,$(LAYERS),$(if $(call LAYER_SRCS,$(l)),$(l)))
 
-# Which layers each layer may use (docs/ARCHITECTURE.md); a program or a unit
-# test links only its layer and those below it, so the arrows stay honest
-# and a half-written file in one layer cannot break another's programs.
-DEPS_common  := common
-DEPS_rpc     := rpc common
-DEPS_nfs     := nfs rpc common
+# Which layers each layer may use: the one table of the arrows
+# (docs/ARCHITECTURE.md draws it); a program or a unit test links only its
+# layer and those below it, so the arrows stay honest and a half-written
+# file in one layer cannot break another's programs.  One line per layer,
+# "DEPS_<layer> := <layer> <the layers it uses>": 0001_layering.t reads them.
+DEPS_common   := common
+DEPS_rpc      := rpc common
+DEPS_nfs      := nfs rpc common
 DEPS_validate := validate nfs rpc common
-DEPS_load    := load validate trace nfs rpc common
-DEPS_prime   := prime load validate trace nfs rpc common
-# trace stays below load: the replay engine (src/load/replay*.c) reads traces.
-# The NFS trace readers decode with the nfs layer's tables and XDR.
-DEPS_trace   := trace nfs rpc common
-DEPS_analyze := analyze trace nfs rpc common
-DEPS_server  := server nfs rpc common
-DEPS_all     := $(LAYERS)
+# the NFS trace readers decode with the nfs layer's tables and XDR
+DEPS_trace    := trace nfs rpc common
+DEPS_ctl      := ctl common
+DEPS_load     := load ctl nfs rpc common
+DEPS_synth    := synth load ctl nfs rpc common
+# the replay reads traces: trace stays below it
+DEPS_replay   := replay load ctl trace nfs rpc common
+DEPS_client   := client synth replay load ctl validate trace nfs rpc common
+DEPS_prime    := prime client synth replay load ctl validate trace nfs rpc common
+DEPS_analyze  := analyze trace nfs rpc common
+DEPS_server   := server nfs rpc common
+DEPS_submit   := submit common
+DEPS_all      := $(LAYERS)
 # Programs and the layer they sit on (default: all layers).
 LAYER_sfs_ping  := nfs
 LAYER_sfs_nfsd  := server
 LAYER_sfs_trace := analyze
-LAYER_sfs       := load
+LAYER_sfs       := client
 LAYER_sfs_mgr   := prime
 LAYER_sfs_prime := prime
 libs_of = $(foreach l,$(DEPS_$(1)),$(if $(filter $(l),$(PRESENT_LAYERS)),$(BUILD)/lib/lib$(l).a)) $(BUILD)/lib/libxdrgen.a
@@ -72,7 +81,6 @@ link_of = -Wl,--start-group $(call libs_of,$(1)) -Wl,--end-group $(LIBS)
 prog_layer = $(or $(LAYER_$(1)),all)
 # sfs_rc: the rc file from the shell (runsfs); sfs_generate: submissions
 LAYER_sfs_rc := common
-DEPS_submit  := submit common
 LAYER_sfs_generate := submit
 # tests/unit/test_<layer>_<module>.c links <layer>; test_<layer>.c too.
 test_layer = $(or $(filter $(LAYERS),$(word 2,$(subst _, ,$(1)))),all)

@@ -13,11 +13,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/exit.h"
 #include "common/opt.h"
 
-#define AZ_EXIT_OK    0
-#define AZ_EXIT_INPUT 1 /* bad input or failure */
-#define AZ_EXIT_USAGE 2
+#define AZ_EXIT_OK    CM_EXIT_OK
+#define AZ_EXIT_INPUT CM_EXIT_FAILED /* bad input or failure */
+#define AZ_EXIT_USAGE CM_EXIT_USAGE
 
 #define AZ_CLI_PATH 4096
 

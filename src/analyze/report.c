@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fields.h"
 #include "common/alloc.h"
 #include "analyze/az.h"
 
@@ -537,10 +538,15 @@ void az_stats_table(FILE *out, const struct az_source *src, const struct az_stat
     for (i = 0; tr_masta_string(src->reader, i); i++)
         fprintf(out, "%-22s %s\n", i ? "" : "metadata", tr_masta_string(src->reader, i));
     fprintf(out, "\nrequest sizes\n%16s %14s\n", "size_le", "records");
-    for (i = 0; i < AZ_SIZE_BUCKETS; i++)
+    for (i = 0; i < AZ_SIZE_BUCKETS - 1; i++)
         if (s->size_hist[i])
             fprintf(out, "%16" PRIu64 " %14" PRIu64 "\n", az_size_bucket_max(i),
                     s->size_hist[i]);
+    if (s->size_hist[i]) { /* the last bucket has no upper bound */
+        char over[24];
+        snprintf(over, sizeof(over), "> %" PRIu64, az_size_bucket_max(i - 1));
+        fprintf(out, "%16s %14" PRIu64 "\n", over, s->size_hist[i]);
+    }
     fprintf(out, "\nunits\n%-24s %10s %10s %10s %16s %16s %10s\n", "unit", "records",
             "reads", "writes", "bytes_read", "bytes_written", "seq_frac");
     for (u = 0; u < s->nunits; u++) {
@@ -561,6 +567,14 @@ void az_stats_table(FILE *out, const struct az_source *src, const struct az_stat
         fprintf(out, "%12.3f %12" PRIu64 " %14.1f\n", (double)s->rate_width_ns * i / 1e9,
                 s->rate[i], (double)s->rate[i] * 1e9 / (double)s->rate_width_ns);
 }
+
+/* The trace statistics' plain counters, each once (common/fields.h). */
+#define AZS(m, key) CM_FIELD_OF(struct az_stats, m, CM_FIELD_U64, CM_MERGE_SUM, "io", key)
+static const struct cm_field stats_fields[] = {
+    AZS(bytes_read, "bytes_read"),
+    AZS(bytes_written, "bytes_written"),
+    AZS(zero_size, "zero_size_records"),
+};
 
 void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
                    const struct az_stats *s)
@@ -583,9 +597,7 @@ void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
     cm_yaml_map_end(y);
     cm_yaml_kv_uint(y, "reads", s->by_op[TR_OP_READ]);
     cm_yaml_kv_uint(y, "writes", s->by_op[TR_OP_WRITE]);
-    cm_yaml_kv_uint(y, "bytes_read", s->bytes_read);
-    cm_yaml_kv_uint(y, "bytes_written", s->bytes_written);
-    cm_yaml_kv_uint(y, "zero_size_records", s->zero_size);
+    cm_fields_yaml(y, stats_fields, CM_ARRAY_LEN(stats_fields), s, "io");
     cm_yaml_kv_double(y, "duration_s", dur, 9);
     cm_yaml_kv_double(y, "mean_rate", dur > 0 ? (double)s->records / dur : 0, 3);
     cm_yaml_kv_double(y, "sequential_fraction",
@@ -609,7 +621,10 @@ void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
         if (!s->size_hist[i])
             continue;
         cm_yaml_map_begin(y);
-        cm_yaml_kv_uint(y, "le", az_size_bucket_max(i));
+        if (i < AZ_SIZE_BUCKETS - 1)
+            cm_yaml_kv_uint(y, "le", az_size_bucket_max(i));
+        else /* no upper bound */
+            cm_yaml_kv_uint(y, "gt", az_size_bucket_max(i - 1));
         cm_yaml_kv_uint(y, "count", s->size_hist[i]);
         cm_yaml_map_end(y);
     }

@@ -16,12 +16,12 @@
  *  AZ_SD_FENWICK (default) keeps the live times on a dense axis: one bit per
  *  time in 64-bit words, and a Fenwick tree over the popcounts of groups of
  *  8 words, so that a count is one short tree walk plus a few popcounts in
- *  one cache line, and fits in cache (W/8 + W/128 bytes for W times).  When the axis is
- * full, the live times are renumbered 0..n-1 in order by walking the JudyL array
- * (JudyLFirst / JudyLNext) and the axis is rebuilt; the axis is kept at least four times
- *  the live count, so renumbering costs well under one JudyL step per
- *  reference.  JudyL stays the sparse block map, which is what Judy is best
- *  at; see docs/PERFORMANCE.md for the measured ratio.
+ *  one cache line, and fits in cache (W/8 + W/128 bytes for W times).  When
+ *  the axis is full, the live times are renumbered 0..n-1 in order and the
+ *  axis is rebuilt; the axis is kept at least AXIS_FACTOR times the live
+ *  count, so renumbering costs well under one step per reference.  JudyL
+ *  stays the sparse block map, which is what Judy is best at; see
+ *  docs/PERFORMANCE.md for the measured ratio.
  *
  * A record's blocks come as one range (az_sd_ref_range), which the Fenwick
  * method exploits (each kept because bench/trace.sh showed it faster):
@@ -32,6 +32,13 @@
  *    the same two groups) are collected per group and applied once;
  *  - the axis makes room for the whole range before it starts, so that no
  *    renumbering happens inside one.
+ * On a trace with a large footprint (1.76 M blocks, three quarters of
+ * them read at random over 1 TiB) the JudyL lookups and inserts, one per
+ * block, were most of the time; so the map is keyed by chunks of CHUNK consecutive
+ * blocks (one lookup per chunk a record touches), a chunk with a single
+ * block referenced keeps that block's time in the map itself, and the
+ * axis is kept 8 times the live count, not 4 (renumbering walked the map
+ * 7 times on that trace; bench/trace.sh, docs/PERFORMANCE.md).
  * popcount is compiled twice (x86-64): with the POPCNT instruction when the
  * CPU has it, else the portable builtin, chosen when a stack is made.
  */
@@ -45,6 +52,27 @@
 #include "analyze/az.h"
 
 #define MIN_AXIS_WORDS 1024u /* 65536 times */
+#define AXIS_FACTOR    8u    /* axis / live times after renumbering */
+
+/* The block map (AZ_SD_FENWICK) is keyed by chunks of CHUNK consecutive
+ * blocks, so that a record's blocks cost one JudyL lookup per chunk, not
+ * one each.  A chunk's value word is either one block's time inline, when
+ * only one block of the chunk was ever referenced (time << INLINE_SHIFT |
+ * offset << 1 | 1: a random 4 KiB reference costs what it cost with a map
+ * per block), or the index of the chunk's CHUNK times (index << 1).  Four
+ * blocks a chunk: 8 and 16 were no faster on the bench traces and took
+ * 1.4 and 2.4 times the memory of 4 on the large-footprint one. */
+#define CHUNK_BITS   2u
+#define CHUNK        (1u << CHUNK_BITS)
+#define NO_TIME      UINT64_MAX
+#define INLINE_SHIFT (CHUNK_BITS + 1)
+/* The chunks' times live in slabs that never move: slab 0 and 1 hold
+ * SLAB0 chunks each, slab i > 1 twice as many as slab i - 1, so that a
+ * small stack (a unit's isolated cache, the sampled block sample) stays
+ * small and a large one makes few allocations. */
+#define SLAB0_BITS 6u
+#define SLAB0      (1ull << SLAB0_BITS)
+#define SLABS      (64 - SLAB0_BITS)
 
 /* Deferred tree updates: (group, delta) pairs applied at once. */
 #define PENDING 8
@@ -55,9 +83,15 @@ struct az_sd {
     uint64_t pend_group[PENDING];
     int32_t pend_delta[PENDING];
     unsigned npend;
-    Pvoid_t last; /* JudyL: key -> time of the last reference */
+    /* JudyL: AZ_SD_JUDY1: key -> time of its last reference + 1;
+     * AZ_SD_FENWICK: chunk (key / CHUNK) -> a value word (below) */
+    Pvoid_t last;
     Pvoid_t live; /* Judy1 of live times (AZ_SD_JUDY1) */
     uint64_t unique, now;
+    /* AZ_SD_FENWICK: the chunks' times, CHUNK per chunk (NO_TIME where a
+     * block was never referenced), in slabs (below) */
+    uint64_t *slab[SLABS];
+    uint64_t nslabs, nchunks, inline_words;
     /* AZ_SD_FENWICK: the dense time axis */
     uint64_t *bits;
     uint32_t *fen; /* 1-based Fenwick tree over the groups' popcounts */
@@ -103,6 +137,8 @@ void az_sd_free(struct az_sd *sd)
     Judy1FreeArray(&sd->live, PJE0);
     free(sd->bits);
     free(sd->fen);
+    while (sd->nslabs)
+        free(sd->slab[--sd->nslabs]);
     free(sd);
 }
 
@@ -122,7 +158,8 @@ size_t az_sd_mem(const struct az_sd *sd, size_t *judy_bytes)
 
     if (judy_bytes)
         *judy_bytes = judy;
-    return judy + sd->words * sizeof(*sd->bits) + sd->groups * sizeof(*sd->fen);
+    return judy + sd->words * sizeof(*sd->bits) + sd->groups * sizeof(*sd->fen) +
+           sd->nchunks * CHUNK * sizeof(**sd->slab);
 }
 
 /* ---- the dense axis ------------------------------------------------------ */
@@ -210,18 +247,69 @@ static ALWAYS_INLINE void fen_build(struct az_sd *sd)
     }
 }
 
-/* Renumbers the live times 0..unique-1 and makes room for at least three
+/* The slab of chunk c and c's first chunk there. */
+static ALWAYS_INLINE unsigned slab_of(uint64_t c, uint64_t *first)
+{
+    uint64_t h = c >> SLAB0_BITS;
+    unsigned i = h ? 64u - (unsigned)__builtin_clzll(h) : 0;
+
+    *first = i ? SLAB0 << (i - 1) : 0;
+    return i;
+}
+
+/* Chunk c's CHUNK times. */
+static ALWAYS_INLINE uint64_t *chunk_at(const struct az_sd *sd, uint64_t c)
+{
+    uint64_t first;
+    unsigned i = slab_of(c, &first);
+
+    return sd->slab[i] + (c - first) * CHUNK;
+}
+
+/* A new chunk, every block without a time: its index, or -ENOMEM. */
+static int64_t chunk_new(struct az_sd *sd)
+{
+    uint64_t c = sd->nchunks, first, i;
+    unsigned k = slab_of(c, &first);
+
+    if (k == sd->nslabs) {
+        uint64_t n = k ? SLAB0 << (k - 1) : SLAB0;
+        if (!(sd->slab[k] = cm_malloc(n * CHUNK * sizeof(**sd->slab))))
+            return -ENOMEM;
+        sd->nslabs++;
+    }
+    for (i = 0; i < CHUNK; i++)
+        sd->slab[k][(c - first) * CHUNK + i] = NO_TIME;
+    sd->nchunks++;
+    return (int64_t)c;
+}
+
+static ALWAYS_INLINE uint64_t inline_word(uint64_t t, unsigned off)
+{
+    return t << INLINE_SHIFT | (uint64_t)off << 1 | 1;
+}
+
+/* The new time of old: its rank among the live times on the old axis,
+ * before[w] holding the live times in words 0..w-1. */
+static ALWAYS_INLINE uint64_t renumbered(const struct az_sd *sd, const uint64_t *before,
+                                         uint64_t old)
+{
+    return before[old / 64] + (uint64_t)__builtin_popcountll(sd->bits[old / 64] &
+                                                             ((1ull << (old % 64)) - 1));
+}
+
+/* Renumbers the live times 0..unique-1 and makes room for AXIS_FACTOR - 1
  * times as many new ones, and for extra more.  0 or -ENOMEM. */
 static ALWAYS_INLINE int compact(struct az_sd *sd, uint64_t extra)
 {
-    uint64_t need = (sd->unique * 4 + extra + 63) / 64, words = sd->words;
+    uint64_t need = (sd->unique * AXIS_FACTOR + extra + 63) / 64, words = sd->words;
     uint64_t *bits, *before, i, sum = 0;
     uint32_t *fen;
     Word_t key = 0;
     PWord_t pv;
 
     pend_flush(sd);
-    /* before[w] = live times in words 0..w-1: each key's new time is then
+    /* before[w] = live times in words 0..w-1: each time's new value is then
      * one lookup and one popcount, not a tree walk. */
     before = cm_malloc((sd->words + 1) * sizeof(*before));
     if (!before)
@@ -243,16 +331,23 @@ static ALWAYS_INLINE int compact(struct az_sd *sd, uint64_t extra)
         free(before);
         return -ENOMEM;
     }
-    /* New time = rank of the old one among the live times, computed on the
-     * old axis before it is replaced. */
-    for (pv = (PWord_t)JudyLFirst(sd->last, &key, PJE0); pv;
-         pv = (PWord_t)JudyLNext(sd->last, &key, PJE0)) {
-        uint64_t old = *pv - 1; /* stored as time + 1 */
-        uint64_t t =
-            before[old / 64] + (uint64_t)__builtin_popcountll(sd->bits[old / 64] &
-                                                              ((1ull << (old % 64)) - 1));
-        *pv = t + 1;
-        bits[t / 64] |= 1ull << (t % 64);
+    /* Every live time once: the inline ones in the map, the others in the
+     * slabs, in order (no map walk needed for those). */
+    if (sd->inline_words)
+        for (pv = (PWord_t)JudyLFirst(sd->last, &key, PJE0); pv;
+             pv = (PWord_t)JudyLNext(sd->last, &key, PJE0))
+            if (*pv & 1) {
+                uint64_t t = renumbered(sd, before, *pv >> INLINE_SHIFT);
+                *pv = inline_word(t, (unsigned)(*pv >> 1) % CHUNK);
+                bits[t / 64] |= 1ull << (t % 64);
+            }
+    for (i = 0; i < sd->nchunks; i++) {
+        uint64_t *tp = chunk_at(sd, i), j;
+        for (j = 0; j < CHUNK; j++)
+            if (tp[j] != NO_TIME) {
+                tp[j] = renumbered(sd, before, tp[j]);
+                bits[tp[j] / 64] |= 1ull << (tp[j] % 64);
+            }
     }
     free(before);
     free(sd->bits);
@@ -270,45 +365,108 @@ static ALWAYS_INLINE int compact(struct az_sd *sd, uint64_t extra)
 /* Previous times closer than this use the bits instead of the tree. */
 #define NEAR_TIMES (64u * GROUP_WORDS)
 
+/* The rank walk's memory: the previous reused block of the range. */
+struct near {
+    uint64_t s, rank;
+    int have;
+};
+
+/* A reference at time t (the axis has room) to a block last referenced at
+ * s (NO_TIME: never).  Returns its depth. */
+static ALWAYS_INLINE uint64_t touch(struct az_sd *sd, uint64_t s, uint64_t t,
+                                    struct near *nr)
+{
+    uint64_t rank, depth = 0;
+
+    if (s == NO_TIME) {
+        sd->unique++;
+    } else {
+        /* Since nr->rank was taken only nr->s was cleared and times after
+         * now set, so the bits between give the rank. */
+        if (nr->have && s > nr->s && s - nr->s < NEAR_TIMES) {
+            rank = nr->rank + bits_between(sd, nr->s, s);
+        } else {
+            pend_flush(sd);
+            rank = fen_rank(sd, s);
+        }
+        depth = sd->unique - rank;
+        sd->bits[s / 64] &= ~(1ull << (s % 64));
+        pend_add(sd, s, -1);
+        nr->s = s;
+        nr->rank = rank;
+        nr->have = 1;
+    }
+    sd->bits[t / 64] |= 1ull << (t % 64);
+    pend_add(sd, t, 1);
+    return depth;
+}
+
+/* Blocks off..off + n - 1 of the chunk of key k (within one chunk).  The
+ * value word stays where JudyL put it: nothing is inserted in between. */
+static ALWAYS_INLINE int chunk_range(struct az_sd *sd, uint64_t k, unsigned off,
+                                     unsigned n, uint64_t *depth, struct near *nr)
+{
+    Word_t ck = (Word_t)(k >> CHUNK_BITS);
+    PWord_t pv = (PWord_t)JudyLGet(sd->last, ck, PJE0);
+    uint64_t *times;
+    unsigned i;
+
+    if (pv && *pv & 1 && n == 1 && (unsigned)(*pv >> 1) % CHUNK == off) {
+        /* the inline block again */
+        *depth = touch(sd, *pv >> INLINE_SHIFT, sd->now, nr);
+        *pv = inline_word(sd->now++, off);
+        return 0;
+    }
+    if (!pv && n == 1) { /* one block of a chunk never seen: inline */
+        pv = (PWord_t)JudyLIns(&sd->last, ck, PJE0);
+        if (pv == PJERR)
+            return -ENOMEM;
+        *depth = touch(sd, NO_TIME, sd->now, nr);
+        *pv = inline_word(sd->now++, off);
+        sd->inline_words++;
+        return 0;
+    }
+    if (!pv || *pv & 1) { /* a chunk of times, made before the map changes */
+        int64_t c = chunk_new(sd);
+
+        if (c < 0)
+            return -ENOMEM;
+        if (!pv) {
+            pv = (PWord_t)JudyLIns(&sd->last, ck, PJE0);
+            if (pv == PJERR)
+                return -ENOMEM;
+        } else { /* the inline block moves into it */
+            chunk_at(sd, (uint64_t)c)[(*pv >> 1) % CHUNK] = *pv >> INLINE_SHIFT;
+            sd->inline_words--;
+        }
+        *pv = (uint64_t)c << 1;
+    }
+    times = chunk_at(sd, *pv >> 1) + off;
+    for (i = 0; i < n; i++) {
+        depth[i] = touch(sd, times[i], sd->now, nr);
+        times[i] = sd->now++;
+    }
+    return 0;
+}
+
 static ALWAYS_INLINE int fenwick_range(struct az_sd *sd, uint64_t key, uint64_t n,
                                        uint64_t *depth)
 {
-    uint64_t i, prev_s = 0, prev_rank = 0;
-    int have_prev = 0;
+    struct near nr = {0, 0, 0};
+    uint64_t i = 0;
 
     if (sd->now + n > sd->words * 64 && compact(sd, n) < 0)
         return -ENOMEM;
-    for (i = 0; i < n; i++) {
-        PWord_t pv = (PWord_t)JudyLIns(&sd->last, (Word_t)(key + i), PJE0);
-        uint64_t t = sd->now++, s, rank;
+    while (i < n) {
+        uint64_t k = key + i;
+        unsigned off = (unsigned)(k & (CHUNK - 1));
+        unsigned m = CHUNK - off < n - i ? CHUNK - off : (unsigned)(n - i);
 
-        if (pv == PJERR) {
+        if (chunk_range(sd, k, off, m, depth + i, &nr) < 0) {
             pend_flush(sd);
             return -ENOMEM;
         }
-        if (*pv == 0) {
-            sd->unique++;
-            depth[i] = 0;
-        } else {
-            s = *pv - 1; /* stored as time + 1 so that 0 means "new" */
-            /* Since prev_rank was taken only prev_s was cleared and times
-             * after now set, so the bits between give the rank. */
-            if (have_prev && s > prev_s && s - prev_s < NEAR_TIMES) {
-                rank = prev_rank + bits_between(sd, prev_s, s);
-            } else {
-                pend_flush(sd);
-                rank = fen_rank(sd, s);
-            }
-            depth[i] = sd->unique - rank;
-            sd->bits[s / 64] &= ~(1ull << (s % 64));
-            pend_add(sd, s, -1);
-            prev_s = s;
-            prev_rank = rank;
-            have_prev = 1;
-        }
-        sd->bits[t / 64] |= 1ull << (t % 64);
-        pend_add(sd, t, 1);
-        *pv = t + 1;
+        i += m;
     }
     pend_flush(sd);
     return 0;

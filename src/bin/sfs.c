@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sfs.c - main() of sfs (NFSv2) and sfs3 (NFSv3): one program, the version
- * chosen by the name it runs under (sfs-reference §13.1).  Parses the
- * options, hands the run to the load layer (ld.h) and turns its outcome
- * into the exit code; docs/sfs.md lists them.
+ * chosen by the name it runs under (docs/SFS30.md §13.1).  Parses the
+ * options, hands the run to the client layer (cl.h: validation, --kill-run,
+ * or the set-up followed by a standalone run or a prime's client) and
+ * turns its outcome into the exit code; docs/sfs.md lists them.
  */
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "load/ld.h"
+#include "client/cl.h"
 
 int main(int argc, char **argv)
 {
     char progbuf[256], err[CM_ERR_LEN] = "";
     const char *prog;
     struct ld_config cfg;
+    struct ld_setup su; /* the children inherit it through fork */
     int version, code = 0, rc;
 
     snprintf(progbuf, sizeof(progbuf), "%s", argc > 0 ? argv[0] : "sfs");
@@ -24,15 +26,27 @@ int main(int argc, char **argv)
     rc = ld_options_parse(&cfg, version, argc, argv, &code, err, sizeof(err));
     if (rc == LD_OPTIONS_HELP) {
         ld_options_help(stdout, prog);
-        return 0;
+        return CM_EXIT_OK;
     }
     if (rc < 0) {
         fprintf(stderr, "%s: %s\n", prog, err);
-        return code ? code : LD_EXIT_USAGE;
+        return code ? code : CM_EXIT_SFS_USAGE;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    code = ld_run(&cfg, prog, stdout, stderr, err, sizeof(err));
-    if (code != LD_EXIT_OK && err[0])
+    if (cfg.validate > 0) {
+        code = cl_validate(&cfg, prog, stdout, stdin, err, sizeof(err));
+    } else if (cfg.kill_run[0]) {
+        code = cl_kill(&cfg, prog, stderr, err, sizeof(err));
+    } else {
+        code = cl_setup(&su, &cfg, prog, stdout, stderr, err, sizeof(err));
+        if (code == CM_EXIT_OK)
+            code = cl_begin(&su, err, sizeof(err));
+        if (code == CM_EXIT_OK) /* alone, or for the prime -M names */
+            code = cfg.prime_host[0] ? cl_remote_run(&su, err, sizeof(err))
+                                     : cl_run(&su, err, sizeof(err));
+        cl_setup_free(&su);
+    }
+    if (code != CM_EXIT_OK && err[0])
         fprintf(stderr, "%s: %s\n", prog, err);
     return code;
 }

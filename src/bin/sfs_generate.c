@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sfs_generate.c - main() of sfs_generate, SFS 3.0's submission tool
- * (sfs-reference 20.2; docs/generate.md): asks its questions on the
+ * (docs/SFS30.md §20.2; docs/generate.md): asks its questions on the
  * terminal and writes the submission file.  The questions and the file are
  * the submit layer's (submit/sb.h).  For scripted submissions the files
  * may be named on the command line instead (--info takes the static

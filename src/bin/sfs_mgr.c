@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sfs_mgr.c - main() of sfs_mgr (sfs-reference §13.3, §15; docs/sfs_mgr.md):
+ * sfs_mgr.c - main() of sfs_mgr (docs/SFS30.md §13.3, §15; docs/sfs_mgr.md):
  * `sfs_mgr -r RC [-s SFX] [-v LEVEL]` runs every load point of the rc file
  * on its clients; --check prints the resolved run, -c removes the
  * benchmark trees, -k stops what a crash left behind.  Parses the options,
@@ -30,27 +30,27 @@ static const struct cm_opt_enum check_forms[] = {
 
 static const struct cm_opt mgr_opts[] = {
     {'r', "rc", NULL, CM_OPT_STRING, F(rc), "", 0, 0, NULL, "RC",
-     "The rc file (parsed as data, never executed).", NULL, NULL, 0, PR_EXIT_RC},
+     "The rc file (parsed as data, never executed).", NULL, NULL, 0, CM_EXIT_USAGE},
     {'s', "suffix", NULL, CM_OPT_STRING, F(suffix), "", 0, 0, NULL, "SFX",
      "Suffix of the result files (default: SUFFIX, else the rc file's name "
      "without _rc).",
-     NULL, NULL, 0, PR_EXIT_RC},
+     NULL, NULL, 0, CM_EXIT_USAGE},
     {'v', "validate", NULL, CM_OPT_INT, F(validate), "0", 0, 3, NULL, "LEVEL",
      "Run the validation suite (sfs -V LEVEL) first; output in sfsval.SFX.", NULL, NULL,
-     0, PR_EXIT_RC},
+     0, CM_EXIT_USAGE},
     {0, "check", NULL, CM_OPT_ENUM, F(check), "none", 0, 0, NULL, "FORM",
      "Print the resolved run (text or yaml) and start nothing.", check_forms, "text",
-     CM_OPT_OPT_ARG, PR_EXIT_RC},
+     CM_OPT_OPT_ARG, CM_EXIT_USAGE},
     {'c', "clean", NULL, CM_OPT_FLAG, F(clean), NULL, 0, 1, NULL, NULL,
      "Remove the benchmark trees (CL<n>) from every mount point, then exit.", NULL, NULL,
-     0, PR_EXIT_RC},
+     0, CM_EXIT_USAGE},
     {'k', "kill", NULL, CM_OPT_FLAG, F(kill), NULL, 0, 1, NULL, NULL,
      "Stop every FreeSFS process an earlier run of this rc file left behind.", NULL, NULL,
-     0, PR_EXIT_RC},
+     0, CM_EXIT_USAGE},
     {0, "trees", NULL, CM_OPT_FLAG, F(trees), NULL, 0, 1, NULL, NULL,
      "Say whether the mount points hold CL<n> trees of an earlier run (exit 0 fresh, 1 "
      "not fresh or unknown), then exit.",
-     NULL, NULL, 0, PR_EXIT_RC},
+     NULL, NULL, 0, CM_EXIT_USAGE},
 };
 
 #define MGR_USAGE                                                                        \
@@ -70,11 +70,11 @@ int main(int argc, char **argv)
     rc = cm_opt_main(mgr_opts, CM_ARRAY_LEN(mgr_opts), &cli, argc, argv, MGR_USAGE,
                      stdout, &first, NULL, err, sizeof(err));
     if (rc == 1)
-        return 0;
+        return CM_EXIT_OK;
     if (argc == 1) { /* nothing asked: what could be */
         fputs(MGR_USAGE, stdout);
         cm_opt_help(stdout, mgr_opts, CM_ARRAY_LEN(mgr_opts));
-        return PR_EXIT_RC;
+        return CM_EXIT_USAGE;
     }
     if (rc == 0 && first < argc)
         rc = cm_errf(err, sizeof(err), "unexpected argument '%s'", argv[first]);
@@ -82,22 +82,22 @@ int main(int argc, char **argv)
         rc = cm_errf(err, sizeof(err), "-r RC is required");
     if (rc < 0) {
         fprintf(stderr, "sfs_mgr: %s\n", err);
-        return PR_EXIT_RC;
+        return CM_EXIT_USAGE;
     }
     if (pr_run_load(&run, cli.rc, cli.suffix[0] ? cli.suffix : NULL, stderr) < 0) {
         fprintf(stderr, "sfs_mgr: %s: the rc file has errors; nothing was started\n",
                 cli.rc);
         pr_run_free(&run);
-        return PR_EXIT_RC;
+        return CM_EXIT_USAGE;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (cli.check)
-        pr_run_check(&run, stdout, cli.check == 2), code = PR_EXIT_OK;
+        pr_run_check(&run, stdout, cli.check == 2), code = CM_EXIT_OK;
     else if (cli.trees) {
         char state[600];
 
         code =
-            pr_trees_state(&run, state, sizeof(state)) == 1 ? PR_EXIT_OK : PR_EXIT_FAILED;
+            pr_trees_state(&run, state, sizeof(state)) == 1 ? CM_EXIT_OK : CM_EXIT_FAILED;
         printf("test_directories: %s\n", state);
     } else if (cli.kill)
         code = pr_kill(&run, stdout, stderr);

@@ -9,6 +9,7 @@
  */
 #include "server/sv.h"
 #include "common/cm.h"
+#include "common/exit.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -61,17 +62,17 @@ int main(int argc, char **argv)
     rc = sv_options_parse(&o, argc, argv, err, sizeof(err));
     if (rc == SV_OPTIONS_HELP) {
         sv_options_help(stdout);
-        return 0;
+        return CM_EXIT_OK;
     }
     if (rc < 0) {
         fprintf(stderr, "sfs_nfsd: %s\n", err);
-        return 2;
+        return CM_EXIT_USAGE;
     }
     setup_signals();
     s = sv_server_create(&o.cfg, err, sizeof(err));
     if (s == NULL) {
         fprintf(stderr, "sfs_nfsd: %s\n", err);
-        return 1;
+        return CM_EXIT_FAILED;
     }
     sv_server_ready_line(s, line, sizeof(line));
     rc = sv_server_start(s, o.foreground, o.cfg.register_rpcbind, o.pidfile, &pid, warn,
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
         else
             printf("%s pid %ld\n", line, pid);
         sv_server_destroy(s); /* the starter's copy: the child serves */
-        return rc < 0 ? 1 : 0;
+        return rc < 0 ? CM_EXIT_FAILED : CM_EXIT_OK;
     }
     printf("%s\n", line);
     fflush(stdout);
@@ -100,5 +101,6 @@ int main(int argc, char **argv)
     sv_server_destroy(s);
     if (o.pidfile[0])
         unlink(o.pidfile);
-    return rc != 0 ? 1 : exited ? 3 : 0;
+    /* --exit-after: it stopped as a crashed server would */
+    return rc != 0 ? CM_EXIT_FAILED : exited ? CM_EXIT_STOPPED : CM_EXIT_OK;
 }

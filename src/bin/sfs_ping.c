@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/exit.h"
 #include "common/opt.h"
 #include "nfs/nf_ping.h"
 
@@ -33,26 +34,28 @@ static const struct cm_opt_enum ops[] = {
 
 static const struct cm_opt table[] = {
     {'2', "v2", NULL, CM_OPT_FLAG, F(v2), NULL, 0, 1, NULL, NULL, "NFS version 2.", NULL,
-     NULL, 0, 2},
+     NULL, 0, CM_EXIT_USAGE},
     {'3', "v3", NULL, CM_OPT_FLAG, F(v3), NULL, 0, 1, NULL, NULL,
-     "NFS version 3 (the default).", NULL, NULL, 0, 2},
+     "NFS version 3 (the default).", NULL, NULL, 0, CM_EXIT_USAGE},
     {'Q', "tcp", NULL, CM_OPT_FLAG, F(tcp), NULL, 0, 1, NULL, NULL,
-     "NFS over TCP (MOUNT stays on UDP).", NULL, NULL, 0, 2},
+     "NFS over TCP (MOUNT stays on UDP).", NULL, NULL, 0, CM_EXIT_USAGE},
     {'c', "count", NULL, CM_OPT_I64, F(count), "1000", 1, 100000000, "calls", "COUNT",
-     "Calls to complete.", NULL, NULL, 0, 2},
+     "Calls to complete.", NULL, NULL, 0, CM_EXIT_USAGE},
     {'o', "outstanding", NULL, CM_OPT_INT, F(outstanding), "1", 1,
-     NF_PING_MAX_OUTSTANDING, "calls", "N", "Calls kept in flight.", NULL, NULL, 0, 2},
+     NF_PING_MAX_OUTSTANDING, "calls", "N", "Calls kept in flight.", NULL, NULL, 0,
+     CM_EXIT_USAGE},
     {'p', "proc", NULL, CM_OPT_ENUM, F(op), "getattr", 0, 0, NULL, "OP",
-     "Procedure: null, getattr, lookup or read.", ops, NULL, 0, 2},
+     "Procedure: null, getattr, lookup or read.", ops, NULL, 0, CM_EXIT_USAGE},
     {'n', "name", NULL, CM_OPT_STRING, F(name), "", 0, 0, NULL, "NAME",
      "Name for lookup ('.') and read (the export's first regular file).", NULL, NULL, 0,
      2},
     {'t', "timeout", NULL, CM_OPT_INT, F(timeout_ms), "0", 0, 3600000, "ms", "MS",
-     "Per-call timeout (0 = the SFS call class's).", NULL, NULL, 0, 2},
+     "Per-call timeout (0 = the SFS call class's).", NULL, NULL, 0, CM_EXIT_USAGE},
     {'r', "resv-port", NULL, CM_OPT_FLAG, F(resv), NULL, 0, 1, NULL, NULL,
-     "Bind a reserved source port (root or CAP_NET_BIND_SERVICE).", NULL, NULL, 0, 2},
+     "Bind a reserved source port (root or CAP_NET_BIND_SERVICE).", NULL, NULL, 0,
+     CM_EXIT_USAGE},
     {'E', "exports", NULL, CM_OPT_FLAG, F(exports), NULL, 0, 1, NULL, NULL,
-     "List the server's exports (MOUNT EXPORT) and exit.", NULL, NULL, 0, 2},
+     "List the server's exports (MOUNT EXPORT) and exit.", NULL, NULL, 0, CM_EXIT_USAGE},
     {'F', "faults", NULL, CM_OPT_STRING, F(faults), "", 0, 0, NULL, "SPEC",
      "Inject reply faults (tests): drop=P,dup=P,trunc=P,reorder=P,seed=N.", NULL, NULL, 0,
      2},
@@ -87,11 +90,12 @@ static int ping(const struct ping_opts *o, const char *spec, char *err, size_t e
     if (o->timeout_ms)
         mo.timeout_ms = (uint32_t)o->timeout_ms;
     if (o->faults[0] && rp_fault_parse("-F", o->faults, &fault, err, errlen) < 0)
-        return 2;
+        return CM_EXIT_USAGE;
     if (o->exports)
-        return nf_exports(spec, &mo, print_export, NULL, err, errlen) < 0;
+        return nf_exports(spec, &mo, print_export, NULL, err, errlen) < 0 ? CM_EXIT_FAILED
+                                                                          : CM_EXIT_OK;
     if (nf_mount(&m, spec, &mo, err, errlen) < 0)
-        return 1;
+        return CM_EXIT_FAILED;
     c = m.nfs;
     /* faults go to a client of its own, so that the mount itself ran clean */
     m.opts.rpc.fault = o->faults[0] ? &fault : NULL;
@@ -115,7 +119,7 @@ static int ping(const struct ping_opts *o, const char *spec, char *err, size_t e
     if (c != m.nfs)
         rp_client_close(c);
     nf_umount(&m);
-    return rc < 0 || p.rpc_errors ? 1 : 0;
+    return rc < 0 || p.rpc_errors ? CM_EXIT_FAILED : CM_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -127,11 +131,11 @@ int main(int argc, char **argv)
     rc = cm_opt_main(table, CM_ARRAY_LEN(table), &o, argc, argv, PING_USAGE, stdout,
                      &first, NULL, err, sizeof(err));
     if (rc == 1)
-        return 0;
+        return CM_EXIT_OK;
     if (rc < 0 || first != argc - 1) {
         fprintf(stderr, "sfs_ping: %s\n", rc < 0 ? err : "one MOUNT argument expected");
         fprintf(stderr, "usage: sfs_ping [options] MOUNT (sfs_ping --help lists them)\n");
-        return 2;
+        return CM_EXIT_USAGE;
     }
     rc = ping(&o, argv[first], err, sizeof(err));
     if (err[0])

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sfs_prime.c - main() of sfs_prime (sfs-reference §13.2; docs/sfs_mgr.md):
+ * sfs_prime.c - main() of sfs_prime (docs/SFS30.md §13.2; docs/sfs_mgr.md):
  * the prime alone, for clients started by hand.  It resolves the rc file
  * as sfs_mgr does, writes the run's token to --token-file (mode 0600),
  * prints the command line each client must run (`sfs3 -M HOST:PORT -N K
@@ -25,12 +25,12 @@ struct prime_cli {
 
 static const struct cm_opt prime_opts[] = {
     {'r', "rc", NULL, CM_OPT_STRING, F(rc), "", 0, 0, NULL, "RC",
-     "The rc file (parsed as data, never executed).", NULL, NULL, 0, PR_EXIT_RC},
+     "The rc file (parsed as data, never executed).", NULL, NULL, 0, CM_EXIT_USAGE},
     {'s', "suffix", NULL, CM_OPT_STRING, F(suffix), "", 0, 0, NULL, "SFX",
-     "Suffix of the result files.", NULL, NULL, 0, PR_EXIT_RC},
+     "Suffix of the result files.", NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "token-file", NULL, CM_OPT_STRING, F(token_file), "", 0, 0, NULL, "FILE",
      "Where to write the run's token (mode 0600); each client reads it on stdin.", NULL,
-     NULL, 0, PR_EXIT_RC},
+     NULL, 0, CM_EXIT_USAGE},
 };
 
 int main(int argc, char **argv)
@@ -46,17 +46,17 @@ int main(int argc, char **argv)
                      "usage: sfs_prime -r RC --token-file FILE [-s SFX]\n", stdout,
                      &first, NULL, err, sizeof(err));
     if (rc == 1)
-        return 0;
+        return CM_EXIT_OK;
     if (rc == 0 && (cli.rc[0] == '\0' || cli.token_file[0] == '\0'))
         rc = cm_errf(err, sizeof(err), "-r RC and --token-file FILE are required");
     if (rc < 0) {
         fprintf(stderr, "sfs_prime: %s\n", err);
-        return PR_EXIT_RC;
+        return CM_EXIT_USAGE;
     }
     if (pr_run_load(&run, cli.rc, cli.suffix[0] ? cli.suffix : NULL, stderr) < 0) {
         fprintf(stderr, "sfs_prime: %s: the rc file has errors\n", cli.rc);
         pr_run_free(&run);
-        return PR_EXIT_RC;
+        return CM_EXIT_USAGE;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     memset(&o, 0, sizeof(o));

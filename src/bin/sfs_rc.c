@@ -2,7 +2,7 @@
 /*
  * sfs_rc.c - main() of sfs_rc, the rc file from the shell (docs/runsfs.md):
  * runsfs reads and writes rc files through it, so that the one rc parser
- * (common/rc.h, decisions.md D9) serves every reader and no shell code ever
+ * (common/rc.h, docs/DECISIONS.md D9) serves every reader and no shell code ever
  * sources or parses an rc file.
  *
  *   sfs_rc show FILE NAME...                  NAME=value lines (a value's
@@ -20,12 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/exit.h"
 #include "common/opt.h"
 #include "common/rc.h"
 #include "common/alloc.h"
 
-#define EXIT_WRITE 1
-#define EXIT_USAGE 2
+#define EXIT_WRITE CM_EXIT_FAILED
+#define EXIT_USAGE CM_EXIT_USAGE
 
 struct rc_cli {
     char from[4096];
@@ -115,11 +116,11 @@ int main(int argc, char **argv)
     cm_opt_defaults(table, CM_ARRAY_LEN(table), &cli, NULL, err, sizeof(err));
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
-        return 0;
+        return CM_EXIT_OK;
     }
     if (strcmp(cmd, "--version") == 0) {
         cm_opt_version(stdout);
-        return 0;
+        return CM_EXIT_OK;
     }
     rc = cm_opt_parse_argv(table, CM_ARRAY_LEN(table), &cli, NULL, argc - 1, argv + 1,
                            &first, &bad, err, sizeof(err));
@@ -129,7 +130,7 @@ int main(int argc, char **argv)
     }
     if (rc == 1) {
         usage(stdout);
-        return 0;
+        return CM_EXIT_OK;
     }
     args = argv + 1 + first;
     nargs = argc - 1 - first;

@@ -199,9 +199,12 @@ int cm_opt_defaults(const struct cm_opt *t, size_t n, void *base, unsigned char 
 
         if (t[i].type == CM_OPT_FLAG && !def)
             def = "0";
-        /* a list starts empty (def only names it in --help); a size row
-         * without a default keeps what the caller put in the field */
-        if (t[i].type == CM_OPT_LIST || (t[i].type == CM_OPT_SIZE && !def)) {
+        /* a list starts empty (def only names it in --help); a number row
+         * without a default keeps what the caller put in the field (a
+         * default computed at run time, such as one from the memory) */
+        if (t[i].type == CM_OPT_LIST ||
+            (!def && (t[i].type == CM_OPT_SIZE || t[i].type == CM_OPT_INT ||
+                      t[i].type == CM_OPT_I64 || t[i].type == CM_OPT_DOUBLE))) {
             if (t[i].type == CM_OPT_LIST)
                 ((struct cm_opt_list *)((char *)base + t[i].offset))->n = 0;
             if (src)

@@ -54,6 +54,9 @@ struct cm_opt_enum {
 #define CM_OPT_NONSTD    0x08u /* a non-default value makes an SFS run invalid */
 #define CM_OPT_MIN_EXCL0 0x10u /* for DOUBLE: value must be > min, not >= */
 #define CM_OPT_HIDDEN    0x20u /* parsed, but left out of --help */
+#define CM_OPT_POINT                                                                     \
+    0x40u /* varies per sfs_mgr load point (LOAD, TRACE_SPEED):                          \
+             the prime sets it per point, never as the rc says */
 
 struct cm_opt {
     int short_flag;        /* 'l', or 0 for a long-only option */

@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * child.c - one child's context and phase loop (ld_int.h).  The parent sends
- * one command per phase; the child runs it and answers.  The load phases
- * draw a request's op from the selector, let ops.c pick the file and send
- * the calls, and let the pacer (pacing.c) sleep between requests; the
- * parent's socket is checked between requests for STOP (and EOF: a parent
- * that died ends its children), and a message on it ends the pacer's
- * sleep at once.
- *
- * Choices for §22 item 11: results are reset when the run phase starts
- * (warm-up calls are never counted); the run time stored in the results is
- * the child's measured run-phase length.
+ * child.c - what every child does whatever its workload (workload.h): its
+ * context (log and failure lines, seed, the parent's socket, the mount
+ * session's end) and its phase loop.  The parent sends one command per
+ * phase; the loop hands it to the workload's child_phase and answers when
+ * it is done, or sends CT_MSG_ERROR with the child's last error and ends.
+ * The workload's files call these functions; this file reaches the
+ * workload only through its table, so no call goes back and forth between
+ * files.
  */
 #define _GNU_SOURCE /* ppoll */
 #include <errno.h>
@@ -20,15 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "load/debug.h"
-#include "load/ld_int.h"
-#include "load/msg.h"
-#include "load/options.h"
-#include "load/replay.h"
+#include "ctl/ct.h"
+#include "load/workload.h"
 #include "common/alloc.h"
-
-#define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
-#define SPARE_DIRS   10u         /* mkdir/rmdir slots per child */
 
 void ld_child_log(struct ld_child *c, const char *fmt, ...)
 {
@@ -60,20 +51,6 @@ int ld_child_fail(struct ld_child *c, int rc, const char *fmt, ...)
     return rc;
 }
 
-static void on_checkpoint(void *data, const struct ld_pace_checkpoint *cp)
-{
-    struct ld_child *c = data;
-
-    if (ld_debug_child_on(c->debug, LD_DBG_CHILD_XPOINT, (int)c->index))
-        ld_child_log(c,
-                     "%s checkpoint %.1f s: %llu calls, %.2f calls/s (phase %.2f), "
-                     "work %.3f ms/call, sleep %.3f -> %.3f ms%s",
-                     cp->phase == LD_PHASE_RUN ? "run" : "warm-up", cp->t_ns / 1e9,
-                     (unsigned long long)cp->calls_interval, cp->rate_interval,
-                     cp->rate_phase, cp->work_ms_per_call, cp->sleep_ms_old,
-                     cp->sleep_ms_new, cp->capped ? " (capped)" : "");
-}
-
 int64_t ld_child_seed(const struct ld_config *cfg, unsigned index)
 {
     /* Every child of every client draws its own stream: the clients of a
@@ -82,99 +59,17 @@ int64_t ld_child_seed(const struct ld_config *cfg, unsigned index)
     return cfg->seed + (int64_t)LD_MAX_PROCS * (cfg->client_num - 1) + index;
 }
 
-/* The pacer's sleep in a child: a ppoll() on the parent's socket as well,
- * so that RUN or STOP (or the parent's end) cuts the sleep short.  A
- * request's sleep is calls / rate: a second or more at low rates, which
- * started the run that much late and shorter than the others (SFS's
- * children were woken by a signal).  Once woken the sleeps are plain
- * until the load phase has looked at the socket. */
-static int ctl_sleep(void *data, uint64_t ns)
+void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned index,
+                    int ctl_fd)
 {
-    struct ld_child *c = data;
-    struct pollfd pf = {c->ctl_fd, POLLIN, 0};
-    struct timespec ts = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
-    int n;
-
-    if (c->ctl_fd < 0 || c->ctl_woken)
-        return ld_select_sleeper.sleep_ns(NULL, ns);
-    if (ns == 0)
-        return 0;
-    n = ppoll(&pf, 1, &ts, NULL);
-    if (n < 0 && errno != EINTR)
-        return -errno;
-    if (n > 0)
-        c->ctl_woken = 1;
-    return 0;
-}
-
-int ld_child_init(struct ld_child *c, const struct ld_setup *setup, unsigned index,
-                  int ctl_fd)
-{
-    const struct ld_config *cfg = setup->cfg;
-    const struct ld_sizing *sz = &setup->sizing;
-    struct ld_files_layout lay;
-    uint32_t g;
-    int rc;
-
-    memset(c, 0, sizeof(*c));
-    c->setup = setup;
-    c->cfg = cfg;
+    c->setup = su;
+    c->cfg = su->cfg;
     c->index = index;
-    c->nfs_version = cfg->nfs_version;
+    c->nfs_version = su->cfg->nfs_version;
     c->ctl_fd = ctl_fd;
-    c->log = setup->log;
-    c->debug = cfg->debug_mask;
-    cm_rng_seed(&c->rng, ld_child_seed(cfg, index));
+    c->log = su->log;
+    c->debug = su->cfg->debug_mask;
     ld_stats_reset(&c->stats);
-    ld_biod_init(&c->biod, NULL, ld_op_prepare, ld_op_done, c);
-
-    memset(&lay, 0, sizeof(lay));
-    lay.n_io = sz->io_child;
-    /* io x access% + 1 exceeds the io files when -a is 100 */
-    lay.n_working = sz->working_io < sz->io_child ? sz->working_io : sz->io_child;
-    lay.n_nonio = sz->nonio_child;
-    lay.n_symlink = sz->symlinks_child;
-    lay.n_dir = sz->dirs_child;
-    lay.n_spare_dir = SPARE_DIRS;
-    lay.files_per_dir = (uint32_t)cfg->files_per_dir;
-    lay.append_pcnt = (uint32_t)cfg->append_pct;
-    lay.delta_pcnt = (uint32_t)cfg->fss_delta_pct;
-    rc = ld_files_init(&c->files, &lay, c->last_error, sizeof(c->last_error));
-    if (rc < 0)
-        return rc;
-    rc = ld_workset_init(&c->ws, c->files.n_working);
-    if (rc == 0) {
-        c->groups = cm_calloc(c->ws.ngroups, sizeof(*c->groups));
-        if (c->groups == NULL)
-            rc = -ENOMEM;
-    }
-    if (rc < 0) {
-        cm_errf(c->last_error, sizeof(c->last_error), "working set: %s", strerror(-rc));
-        ld_child_free(c);
-        return rc;
-    }
-    for (g = 0; g < c->ws.ngroups; g++)
-        ld_workset_group(&c->ws, g, &c->groups[g].first, &c->groups[g].count);
-    ld_pacer_init(&c->pacer, NULL, &(struct ld_sleeper){ctl_sleep, c}, cfg->pace_mode,
-                  sz->child_rate, ld_child_seed(cfg, index) + 1000003 * (index + 1));
-    ld_op_decks_init(c);
-    c->pacer.on_checkpoint = on_checkpoint;
-    c->pacer.hook_data = c;
-    return 0;
-}
-
-void ld_child_free(struct ld_child *c)
-{
-    ld_replay_free(c);
-    ld_init_unmount(c);
-    if (c->dump)
-        (void)ld_dump_close(c->dump);
-    c->dump = NULL;
-    ld_files_free(&c->files);
-    if (c->ws.range != NULL)
-        ld_workset_free(&c->ws);
-    free(c->groups);
-    c->groups = NULL;
 }
 
 int ld_child_parent_gone(const struct ld_child *c)
@@ -184,20 +79,18 @@ int ld_child_parent_gone(const struct ld_child *c)
     return c->ctl_fd >= 0 && poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR));
 }
 
-/* ---- the load phases ------------------------------------------------------ */
-
 int ld_child_check_parent(struct ld_child *c)
 {
     struct pollfd pf = {c->ctl_fd, POLLIN, 0};
-    struct ld_msg_hdr h;
+    struct ct_msg_hdr h;
 
     if (c->ctl_fd < 0)
         return 0;
     while (!c->has_pending && poll(&pf, 1, 0) > 0) {
-        if (ld_msg_recv(c->ctl_fd, &h, NULL, 0) < 0)
+        if (ct_msg_recv(c->ctl_fd, &h, NULL, 0) < 0)
             return -EPIPE;
         c->stop = 1;
-        if (h.type != LD_MSG_STOP) {
+        if (h.type != CT_MSG_STOP) {
             c->pending = h;
             c->has_pending = 1;
         }
@@ -205,179 +98,19 @@ int ld_child_check_parent(struct ld_child *c)
     return 0;
 }
 
-/* The run ends early: the server could not be reached again.  The line
- * goes to stderr whatever the DEBUG flags; the results keep the cause for
- * the report. */
-static void end_early(struct ld_child *c, int cause)
+void ld_child_unmount(struct ld_child *c)
 {
-    if (c->measuring && (uint64_t)cause > c->stats.ended_early)
-        c->stats.ended_early = (uint64_t)cause;
-    ld_child_log(c, "the server at %s is unreachable: %s; the %s phase ended early",
-                 ld_config_mount_for_child(c->cfg, (int)c->index),
-                 rp_client_last_error(c->clnt),
-                 c->phase == LD_CPHASE_RUN ? "run" : "warm-up");
-}
-
-/* What the pacer and the clock need after a request of `calls` calls:
- * returns 0 to go on, 1 to end the phase (the run ended early, its
- * results stand), or -errno with last_error (the child fails). */
-static int after_request(struct ld_child *c, int calls, uint64_t lag)
-{
-    int rc;
-
-    if (c->stale_run >= LD_STALE_LIMIT) {
-        cm_errf(c->last_error, sizeof(c->last_error),
-                "the server's file handles went stale: was it restarted? (%u STALE "
-                "replies in a row)",
-                c->stale_run);
-        return -ESTALE;
-    }
-    if (calls == -ENOTCONN || rp_client_state(c->clnt) == RP_STATE_DEAD) {
-        end_early(c, LD_END_UNREACHABLE);
-        return 1;
-    }
-    if (c->measuring && c->pacer.mode != LD_PACE_SFS)
-        c->stats.lag_calls_ms += (double)lag / 1e6 * (double)(calls > 0 ? calls : 0);
-    c->requests++;
-    rc = ld_pacer_after(&c->pacer, (uint32_t)(calls > 0 ? calls : 0));
-    if (rc == -ETIME) {
-        /* a whole interval without a call: a server that is still away
-         * after a lost connection ends the run with its report (SFS's rule
-         * for a silent server stays: the child fails) */
-        if (rp_client_state(c->clnt) != RP_STATE_UP) {
-            end_early(c, LD_END_UNREACHABLE);
-            return 1;
-        }
-        cm_errf(c->last_error, sizeof(c->last_error),
-                "zero calls in a run interval: the server does not answer");
-        return -ETIME;
-    }
-    return 0;
-}
-
-/* The pacer's results at the end of a measured phase. */
-static void pacing_results(struct ld_child *c)
-{
-    struct ld_stats *s = &c->stats;
-    struct ld_pacer *p = &c->pacer;
-
-    ld_pacer_note_lag(p, c->phase_start_ns + s->runtime_ns);
-    s->carry_resets = p->carry_resets;
-    s->zero_intervals = p->zero_intervals;
-    s->catchup_skips = p->catchup_skips;
-    s->ahead_sleeps = p->ahead_sleeps;
-    s->behind_ns = ld_pacer_behind_ns(p, c->phase_start_ns + s->runtime_ns);
-    s->dropped_ns = p->dropped_ns;
-    s->max_lag_ns = p->max_lag_ns;
-}
-
-int ld_child_load_phase(struct ld_child *c, int phase, uint32_t seconds)
-{
-    uint64_t start = cm_now_ns(), end = start + (uint64_t)seconds * 1000000000ull;
-    uint64_t next_check = start + CTL_CHECK_NS, now = start, lag;
-    int rc = 0, measuring = phase == LD_CPHASE_RUN;
-    struct rp_client_stats st;
-
-    c->phase = phase;
-    c->stop = 0;
-    c->requests = 0;
-    c->phase_start_ns = start;
-    c->biod.requests = c->biod.calls = c->biod.max_in_flight = 0;
-    c->stale_run = 0;
-    /* SFS's fixed class timers from here on (population re-sends sooner) */
-    rp_client_set_adaptive_rto(c->clnt, 0);
-    if (measuring) {
-        ld_stats_reset(&c->stats);
-        c->stats.late_threshold_us = LD_LATE_THRESHOLD_US;
-        ld_files_reset_accounting(&c->files);
-    }
-    c->measuring = measuring;
-    rp_client_stats(c->clnt, &st);
-    c->stats.reconnects = st.reconnects; /* until the end of the phase */
-    ld_pacer_start_phase(&c->pacer, measuring ? LD_PHASE_RUN : LD_PHASE_WARMUP);
-    while (!c->stop && (seconds == 0 || now < end)) {
-        int op, calls;
-
-        if (now >= next_check || c->ctl_woken) {
-            c->ctl_woken = 0;
-            if (ld_child_check_parent(c) < 0) {
-                rc = -EPIPE;
-                break;
-            }
-            next_check = now + CTL_CHECK_NS;
-            if (c->stop)
-                break;
-        }
-        rc = ld_pacer_before(&c->pacer, &lag);
-        if (rc < 0)
-            break;
-        if (measuring && c->pacer.mode != LD_PACE_SFS)
-            ld_stats_lag(&c->stats, lag);
-        op = ld_op_next(c);
-        if (ld_debug_child_on(c->debug, LD_DBG_CHILD_OPS, (int)c->index))
-            ld_child_log(c, "request %llu: %s", (unsigned long long)c->requests,
-                         nf_op_name(op));
-        calls = ld_op_request(c, op);
-        rc = after_request(c, calls, lag);
-        if (rc != 0) {
-            rc = rc > 0 ? 0 : rc;
-            break;
-        }
-        now = cm_now_ns();
-    }
-    c->measuring = 0;
-    if (ld_debug_child_on(c->debug, LD_DBG_CHILD_BIOD, (int)c->index))
-        ld_child_log(c, "biod: %llu requests, %llu calls, at most %llu in flight",
-                     (unsigned long long)c->biod.requests,
-                     (unsigned long long)c->biod.calls,
-                     (unsigned long long)c->biod.max_in_flight);
-    if (ld_debug_child_on(c->debug, LD_DBG_CHILD_GENERAL, (int)c->index))
-        ld_child_log(c, "%s phase ended: %llu requests in %.3f s",
-                     measuring ? "run" : "warm-up", (unsigned long long)c->requests,
-                     (cm_now_ns() - start) / 1e9);
-    if (measuring) {
-        /* The pacer's sleep after the last request may pass the end: that
-         * idle tail is not part of the run. */
-        now = cm_now_ns();
-        c->stats.runtime_ns = (seconds && now > end ? end : now) - start;
-        pacing_results(c);
-        rp_client_stats(c->clnt, &st);
-        c->stats.reconnects = st.reconnects - c->stats.reconnects;
-    }
-    return rc;
+    if (c->mounted)
+        nf_umount(&c->mnt);
+    c->mounted = 0;
+    c->clnt = NULL;
 }
 
 /* ---- the phase loop --------------------------------------------------------- */
 
-static void fill_fileset(struct ld_child *c)
-{
-    const struct ld_sizing *sz = &c->setup->sizing;
-    struct ld_stats *s = &c->stats;
-
-    if (c->setup->plan) { /* a replay's files are the trace's */
-        ld_replay_fileset(c, s);
-        return;
-    }
-    s->total_kb = sz->total_kb;
-    s->base_kb = sz->base_kb;
-    s->least_kb = c->files.least_bytes / 1024;
-    s->most_kb = c->files.most_bytes / 1024;
-    /* SFS reports the Base/Least/Most of the accessed set as KB of the
-     * sizing formula; scale our measured bytes onto it. */
-    if (c->files.base_bytes > 0) {
-        s->least_kb = sz->base_kb * c->files.least_bytes / c->files.base_bytes;
-        s->most_kb = sz->base_kb * c->files.most_bytes / c->files.base_bytes;
-    }
-    s->io_files = sz->io_child;
-    s->working_files = sz->working_io;
-    s->nonio_files = sz->nonio_child;
-    s->symlinks = sz->symlinks_child;
-    s->dirs = sz->dirs_child;
-}
-
 static int answer(struct ld_child *c, uint32_t type, const void *buf, uint32_t len)
 {
-    return ld_msg_send(c->ctl_fd, type, 0, buf, len);
+    return ct_msg_send(c->ctl_fd, type, 0, buf, len);
 }
 
 static int send_results(struct ld_child *c)
@@ -388,63 +121,28 @@ static int send_results(struct ld_child *c)
 
     if (buf == NULL)
         return -ENOMEM;
-    fill_fileset(c);
+    c->setup->wl->child_results(c);
     ld_stats_encode(&c->stats, buf);
-    rc = answer(c, LD_MSG_RESULTS, buf, (uint32_t)n);
+    rc = answer(c, CT_MSG_RESULTS, buf, (uint32_t)n);
     free(buf);
     return rc;
-}
-
-static int run_command(struct ld_child *c, const struct ld_msg_hdr *h)
-{
-    char err[CM_ERR_LEN];
-    int rc = 0;
-
-    if (c->setup->plan)
-        return ld_replay_phase(c, h->type, h->arg);
-    switch (h->type) {
-    case LD_MSG_MOUNT:
-        c->phase = LD_CPHASE_MOUNT;
-        return ld_init_mount(c);
-    case LD_MSG_INIT:
-        c->phase = LD_CPHASE_INIT;
-        return ld_init_populate(c);
-    case LD_MSG_WARMUP:
-        return ld_child_load_phase(c, LD_CPHASE_WARMUP, h->arg);
-    case LD_MSG_RUN:
-        if (c->cfg->raw_dump) {
-            c->dump =
-                ld_dump_open((unsigned)c->cfg->client_num, c->index, err, sizeof(err));
-            if (c->dump == NULL) {
-                cm_errf(c->last_error, sizeof(c->last_error), "%s", err);
-                return -EIO;
-            }
-        }
-        rc = ld_child_load_phase(c, LD_CPHASE_RUN, h->arg);
-        if (c->dump != NULL && ld_dump_close(c->dump) < 0 && rc == 0) {
-            cm_errf(c->last_error, sizeof(c->last_error), "raw dump: write error");
-            rc = -EIO;
-        }
-        c->dump = NULL;
-        return rc;
-    default:
-        return 0;
-    }
 }
 
 int ld_child_main(int fd, unsigned child, void *data)
 {
     const struct ld_setup *setup = data;
-    struct ld_child *c = cm_calloc(1, sizeof(*c));
-    struct ld_msg_hdr h;
+    const struct ld_workload_ops *wl = setup->wl;
+    struct ld_child *c = cm_calloc(1, wl->child_size);
+    struct ct_msg_hdr h;
     int rc, status = 1;
 
     if (c == NULL)
         return 1;
-    rc = ld_child_init(c, setup, child, fd);
+    rc = wl->child_init(c, setup, child, fd);
     if (rc < 0) {
-        (void)ld_msg_send(fd, LD_MSG_ERROR, 0, c->last_error,
+        (void)ct_msg_send(fd, CT_MSG_ERROR, 0, c->last_error,
                           (uint32_t)strlen(c->last_error));
+        wl->child_free(c);
         free(c);
         return 1;
     }
@@ -452,38 +150,39 @@ int ld_child_main(int fd, unsigned child, void *data)
         if (c->has_pending) {
             h = c->pending;
             c->has_pending = 0;
-        } else if (ld_msg_recv(fd, &h, NULL, 0) < 0) {
+        } else if (ct_msg_recv(fd, &h, NULL, 0) < 0) {
             break; /* the parent is gone */
         }
-        if (h.type == LD_MSG_STOP)
+        if (h.type == CT_MSG_STOP)
             continue; /* arrived between phases */
-        if (h.type == LD_MSG_RESULTS) {
+        if (h.type == CT_MSG_RESULTS) {
             status = send_results(c) < 0;
             break;
         }
-        rc = run_command(c, &h);
-        if (rc == 0 && h.type == LD_MSG_WARMUP) {
+        rc = wl->child_phase(c, h.type, h.arg);
+        if (rc == 0 && h.type == CT_MSG_WARMUP) {
             /* Load stays on until START (SFS): the warm-up is answered when
-             * its time is up, and the load goes on, unmeasured, until the
-             * next command (normally the run) arrives, so that a pause
-             * before START does not let the server cool down. */
+             * its time is up, and the workload may keep its load on,
+             * unmeasured, until the next command (normally the run)
+             * arrives, so that a pause before START does not let the
+             * server cool down. */
             if (answer(c, h.type, NULL, 0) < 0)
                 break;
-            if (!c->has_pending && !c->setup->plan) /* a replay holds no load */
-                rc = ld_child_load_phase(c, LD_CPHASE_WARMUP, 0);
+            if (!c->has_pending && wl->child_hold)
+                rc = wl->child_hold(c);
             if (rc == 0)
                 continue;
         }
         if (rc == -EPIPE)
             break;
         if (rc < 0) {
-            (void)answer(c, LD_MSG_ERROR, c->last_error, (uint32_t)strlen(c->last_error));
+            (void)answer(c, CT_MSG_ERROR, c->last_error, (uint32_t)strlen(c->last_error));
             break;
         }
         if (answer(c, h.type, NULL, 0) < 0)
             break;
     }
-    ld_child_free(c);
+    wl->child_free(c);
     free(c);
     return status;
 }

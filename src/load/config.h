@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * config.h - struct ld_config: every sfs/sfs3 option value (sfs-reference
- * §13.1 with the SFS 3.0 defaults, plus FreeSFS's long options) and where
+ * config.h - struct ld_config: every sfs/sfs3 option value (
+ * docs/SFS30.md §13.1 with the SFS 3.0 defaults, plus FreeSFS's long options) and where
  * each value came from.  options.c fills it from the command line (and,
  * later, the rc file); every other load module reads it.  Plain data: no
  * functions here.
@@ -18,7 +18,7 @@
 #define LD_MAX_PROCS   1024 /* -p upper bound */
 #define LD_CONFIG_NSRC 64   /* >= rows of the option table */
 
-/* SFS 3.0 standard values (§23); a run that departs from one is INVALID. */
+/* SFS 3.0 standard values (docs/SFS30.md §23); a run that departs from one is INVALID. */
 #define LD_STD_RUNTIME_S  300
 #define LD_STD_WARMUP_S   300
 #define LD_STD_ACCESS_PCT 10
@@ -41,7 +41,7 @@ struct ld_config {
     /* Set by main() from argv[0] (sfs -> 2, sfs3 -> 3), not an option. */
     int nfs_version;
 
-    /* SFS 3.0 options (sfs-reference §13.1); defaults in options.c. */
+    /* SFS 3.0 options (docs/SFS30.md §13.1); defaults in options.c. */
     int load;                      /* -l client load, ops/s (60) */
     int procs;                     /* -p children (4) */
     int runtime_s;                 /* -t (300) */
@@ -89,7 +89,7 @@ struct ld_config {
     int nclients;                 /* --clients: clients sharing the trace */
 
     /* -c (SFS 2.0's call count): accepted by the parser only to be rejected
-     * with "no longer supported" (exit LD_EXIT_C_REJECTED). */
+     * with "no longer supported" (exit CM_EXIT_SFS_CALLS). */
     int calls_obsolete;
 
     /* Positional mount points (pointers into argv; not owned). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * debug.c - the DEBUG flag names and the -d list parser (sfs-reference
- * §18.3).  The flag numbers are SFS's so that old command lines keep their
+ * debug.c - the DEBUG flag names and the -d list parser (
+ * docs/SFS30.md §18.3).  The flag numbers are SFS's so that old command lines keep their
  * meaning; what each flag logs is up to the module that tests it.
  */
 #include <errno.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * debug.h - the SFS DEBUG flags (sfs-reference §18.3) and the -d list
+ * debug.h - the SFS DEBUG flags (docs/SFS30.md §18.3) and the -d list
  * parser ("3,4,8-10": flag n sets bit n - 1, values 1..31, 0 ignored).
- * Flags marked child-0 in §18.3 (7-14) are acted on by child 0 only; the
+ * Flags marked child-0 in docs/SFS30.md §18.3 (7-14) are acted on by child 0 only; the
  * callers test ld_debug_child_on().  FreeSFS starts with an empty mask
- * (SFS's 0xFFFF default was noise; §13.1).
+ * (SFS's 0xFFFF default was noise; docs/SFS30.md §13.1).
  */
 #ifndef LD_DEBUG_H
 #define LD_DEBUG_H

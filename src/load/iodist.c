@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * iodist.c - the transfer-size distributions of sfs-reference §3 and the
- * block-size file reader of §18.2.  Tables are kept as rows plus cumulative
+ * iodist.c - the transfer-size distributions of docs/SFS30.md §3 and the
+ * block-size file reader of docs/SFS30.md §18.2.  Tables are kept as rows plus cumulative
  * percentages; a draw is one random number and a scan of at most
  * LD_IODIST_MAX_ROWS rows (6 by default).
  */
@@ -122,7 +122,7 @@ int ld_iodist_parse(struct ld_iodist *d, uint32_t kb_per_block, const char *name
             continue;
         if (isalpha((unsigned char)*s)) {
             /* "Read" / "read" / "Write" / "write" (SFS's 5-character check
-             * rejected "Read": accept both, §18.2). */
+             * rejected "Read": accept both, docs/SFS30.md §18.2). */
             if (sscanf(s, "%15s", word) != 1 ||
                 (strcasecmp(word, "read") != 0 && strcasecmp(word, "write") != 0)) {
                 cm_text_error(&p, line, "unknown section '%s' (expected Read or Write)",

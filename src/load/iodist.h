@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * iodist.h - the read and write transfer-size distributions (sfs-reference
- * §3, block-size file §18.2): rows of (percent, blocks, fragment), stored
+ * iodist.h - the read and write transfer-size distributions (
+ * docs/SFS30.md §3, block-size file §18.2): rows of (percent, blocks, fragment), stored
  * cumulatively; the transfer drawn for one logical request is `blocks` full
  * blocks of KB_PER_BLOCK (-B) plus, when the row says so, one fragment of a
  * whole number of KB in 1..KB_PER_BLOCK-1.  Also the calls per request
@@ -50,7 +50,7 @@ struct ld_xfer {
     uint32_t calls;      /* full_calls + (frag_bytes != 0) */
 };
 
-/* The SFS default tables (§3) with the given KB per block (1..8). */
+/* The SFS default tables (docs/SFS30.md §3) with the given KB per block (1..8). */
 void ld_iodist_default(struct ld_iodist *d, uint32_t kb_per_block);
 
 /*

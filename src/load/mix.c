@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mix.c - default mixes (sfs-reference §2.2, D4), the mix-file readers
- * (§18.1: version 2 "SFS MIXFILE VERSION 2" and the nfsstat version 1) and
+ * mix.c - default mixes (docs/SFS30.md §2.2, D4), the mix-file readers
+ * (docs/SFS30.md §18.1: version 2 "SFS MIXFILE VERSION 2" and the nfsstat version 1) and
  * the request-weighted op selector.  Diagnostics use cm_report so every
  * message is "FILE:LINE: ..."; parsers report every error before failing.
  * Lines come from common's cm_text reader, shared with iodist.c.

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mix.h - the NFS operation mix: the default v2 and v3 mixes (sfs-reference
- * §2.2, decisions.md D4), the mix-file parsers (version 2 and the older
- * nfsstat version 1, §18.1) with "FILE:LINE: message" diagnostics, and the
- * op selector that draws REQUESTS so that the resulting CALL mix meets the
- * target (a read request averages 1.64 calls, a write 2.0: §3 and §22 item
- * 7).  Ops are indexed by nf_ops.h's NF_OP_*.  No allocation anywhere.
+ * mix.h - the NFS operation mix: the default v2 and v3 mixes (
+ * docs/SFS30.md §2.2, docs/DECISIONS.md D4), the mix-file parsers (version 2 and the
+ * older nfsstat version 1, docs/SFS30.md §18.1) with "FILE:LINE: message" diagnostics,
+ * and the op selector that draws REQUESTS so that the resulting CALL mix meets the target
+ * (a read request averages 1.64 calls, a write 2.0: docs/SFS30.md §3 and §22 item 7). Ops
+ * are indexed by nf_ops.h's NF_OP_*.  No allocation anywhere.
  */
 #ifndef LD_MIX_H
 #define LD_MIX_H

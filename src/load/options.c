@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * options.c - the sfs/sfs3 option table (sfs-reference §13.1) and the
+ * options.c - the sfs/sfs3 option table (docs/SFS30.md §13.1) and the
  * checks that need more than one value (mount-point count and syntax, -T
  * against the NFS version, -d list).  One row per option; the cm_opt engine does the
  * parsing, range messages and --help.  Exit codes follow SFS's scheme (one
- * code per option in 96..131; the exact SFS numbers are not known, so they
- * are assigned in table order from 97, 96 being a usage error).
+ * code per option from 97, 96 being a usage error; the exact SFS numbers
+ * are not known): each row names its own in common/exit.h's table, where
+ * no code can appear twice.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -14,7 +15,7 @@
 
 #include "common/cm.h"
 #include "common/opt.h"
-#include "load/ctl.h"
+#include "ctl/ct.h"
 #include "load/debug.h"
 #include "load/options.h"
 #include "nfs/nf_ops.h"
@@ -39,105 +40,118 @@ static const struct cm_opt_enum stable_modes[] = {
  * argument name, help, enums, bare value, flags, exit code. */
 static const struct cm_opt ld_opts[] = {
     {'l', "load", "LOAD", CM_OPT_INT, F(load), "60", 1, 10000000, "ops/s", "LOAD",
-     "Requested load of this client in NFS operations per second.", NULL, NULL, 0, 97},
+     "Requested load of this client in NFS operations per second.", NULL, NULL,
+     CM_OPT_POINT, CM_EXIT_SFS_LOAD},
     {'p', "procs", "PROCS", CM_OPT_INT, F(procs), "4", 1, LD_MAX_PROCS, "processes", "N",
-     "Number of load-generating child processes.", NULL, NULL, 0, 98},
+     "Number of load-generating child processes.", NULL, NULL, 0, CM_EXIT_SFS_PROCS},
     {'t', "runtime", "RUNTIME", CM_OPT_INT, F(runtime_s), "300", 1, 1000000, "s", "SEC",
-     "Length of the measured run.", NULL, NULL, CM_OPT_NONSTD, 99},
+     "Length of the measured run.", NULL, NULL, CM_OPT_NONSTD, CM_EXIT_SFS_RUNTIME},
     {'w', "warmup", "WARMUP_TIME", CM_OPT_INT, F(warmup_s), "300", 0, 1000000, "s", "SEC",
-     "Length of the warm-up before the run.", NULL, NULL, CM_OPT_NONSTD, 100},
+     "Length of the warm-up before the run.", NULL, NULL, CM_OPT_NONSTD,
+     CM_EXIT_SFS_WARMUP},
     {'m', "mix", "MIXFILE", CM_OPT_STRING, F(mix_file), "", 0, 0, NULL, "FILE",
      "Operation mix file (version 2 or nfsstat version 1).", NULL, NULL, CM_OPT_NONSTD,
-     101},
+     CM_EXIT_SFS_MIX},
     {'b', "iodist", "BLOCK_FILE", CM_OPT_STRING, F(iodist_file), "", 0, 0, NULL, "FILE",
-     "Block-size distribution file.", NULL, NULL, CM_OPT_NONSTD, 102},
+     "Block-size distribution file.", NULL, NULL, CM_OPT_NONSTD, CM_EXIT_SFS_IODIST},
     {'B', "block-kb", "BLOCK_SIZE", CM_OPT_INT, F(kb_per_block), "8", 1, 8, "KB", "KB",
-     "KB per block of a read or write.", NULL, NULL, CM_OPT_NONSTD, 103},
+     "KB per block of a read or write.", NULL, NULL, CM_OPT_NONSTD, CM_EXIT_SFS_BLOCK_KB},
     {'f', "fileset-delta", NULL, CM_OPT_INT, F(fss_delta_pct), "10", 0, 100, "%", "PCT",
-     "Growth allowed to the accessed file set.", NULL, NULL, CM_OPT_NONSTD, 105},
+     "Growth allowed to the accessed file set.", NULL, NULL, CM_OPT_NONSTD,
+     CM_EXIT_SFS_FILESET_DELTA},
     {'a', "access", "ACCESS_PCNT", CM_OPT_INT, F(access_pct), "10", 0, 100, "%", "PCT",
-     "Share of io files in the working set.", NULL, NULL, CM_OPT_NONSTD, 106},
+     "Share of io files in the working set.", NULL, NULL, CM_OPT_NONSTD,
+     CM_EXIT_SFS_ACCESS},
     {'A', "append", "APPEND_PCNT", CM_OPT_INT, F(append_pct), "70", 0, 100, "%", "PCT",
-     "Share of write requests that append.", NULL, NULL, CM_OPT_NONSTD, 107},
+     "Share of write requests that append.", NULL, NULL, CM_OPT_NONSTD,
+     CM_EXIT_SFS_APPEND},
     {'D', "dir-files", "DIR_COUNT", CM_OPT_INT, F(files_per_dir), "30", 1, 100000,
-     "files", "N", "Files per directory.", NULL, NULL, CM_OPT_NONSTD, 108},
+     "files", "N", "Files per directory.", NULL, NULL, CM_OPT_NONSTD,
+     CM_EXIT_SFS_DIR_FILES},
     {'F', "io-files", "FILE_COUNT", CM_OPT_INT, F(io_files), "0", 0, 100000000, "files",
-     "N", "io files per client (0 = 390 per op/s of load).", NULL, NULL, 0, 109},
+     "N", "io files per client (0 = 390 per op/s of load).", NULL, NULL, 0,
+     CM_EXIT_SFS_IO_FILES},
     {'S', "symlinks", "SYMLINK_COUNT", CM_OPT_INT, F(symlinks), "20", 0, 1000000,
-     "symlinks", "N", "Symbolic links per client.", NULL, NULL, CM_OPT_NONSTD, 110},
+     "symlinks", "N", "Symbolic links per client.", NULL, NULL, CM_OPT_NONSTD,
+     CM_EXIT_SFS_SYMLINKS},
     {'d', "debug", "DEBUG", CM_OPT_STRING, F(debug_list), "", 0, 0, NULL, "LIST",
-     "DEBUG flags to turn on, e.g. 3,4,8-10.", NULL, NULL, 0, 111},
+     "DEBUG flags to turn on, e.g. 3,4,8-10.", NULL, NULL, 0, CM_EXIT_SFS_DEBUG},
     {'i', "interactive", NULL, CM_OPT_FLAG, F(interactive), NULL, 0, 1, NULL, NULL,
      "Wait for a key press before the run (not with -M).", NULL, NULL, CM_OPT_CLI_ONLY,
-     112},
+     CM_EXIT_SFS_INTERACTIVE},
     {'P', "populate", "POPULATE", CM_OPT_FLAG, F(populate_only), NULL, 0, 1, NULL, NULL,
-     "Populate the file set, then exit.", NULL, NULL, 0, 113},
+     "Populate the file set, then exit.", NULL, NULL, 0, CM_EXIT_SFS_POPULATE},
     {'T', "test-op", NULL, CM_OPT_INT, F(test_op), "-1", -1, NF_NOPS - 1, NULL, "OP",
-     "Issue only this op number (-1 = the mix).", NULL, NULL, CM_OPT_CLI_ONLY, 114},
+     "Issue only this op number (-1 = the mix).", NULL, NULL, CM_OPT_CLI_ONLY,
+     CM_EXIT_SFS_TEST_OP},
     {'V', "validate", NULL, CM_OPT_INT, F(validate), "0", 0, 3, NULL, "LEVEL",
      "Run the validation suite at this level instead of a load.", NULL, NULL,
-     CM_OPT_CLI_ONLY, 115},
+     CM_OPT_CLI_ONLY, CM_EXIT_SFS_VALIDATE},
     {'z', "dump", "DUMP", CM_OPT_FLAG, F(raw_dump), NULL, 0, 1, NULL, NULL,
-     "Write the raw per-op dump of the run phase.", NULL, NULL, 0, 116},
+     "Write the raw per-op dump of the run phase.", NULL, NULL, 0, CM_EXIT_SFS_DUMP},
     {'Q', "tcp", "TCP", CM_OPT_FLAG, F(tcp), NULL, 0, 1, NULL, NULL,
-     "Use TCP (and its timers) instead of UDP.", NULL, NULL, 0, 117},
+     "Use TCP (and its timers) instead of UDP.", NULL, NULL, 0, CM_EXIT_SFS_TCP},
     {'R', "biod-reads", "BIOD_MAX_READS", CM_OPT_INT, F(biod_reads), "2", 0, LD_MAX_BIODS,
-     "calls", "N", "Read calls in flight per child.", NULL, NULL, CM_OPT_NONSTD, 118},
+     "calls", "N", "Read calls in flight per child.", NULL, NULL, CM_OPT_NONSTD,
+     CM_EXIT_SFS_BIOD_READS},
     {'W', "biod-writes", "BIOD_MAX_WRITES", CM_OPT_INT, F(biod_writes), "2", 0,
      LD_MAX_BIODS, "calls", "N", "Write calls in flight per child.", NULL, NULL,
-     CM_OPT_NONSTD, 119},
+     CM_OPT_NONSTD, CM_EXIT_SFS_BIOD_WRITES},
     {'M', "prime", NULL, CM_OPT_STRING, F(prime_host), "", 0, 0, NULL, "HOST:PORT",
      "Run as a client of the prime listening there (the run's token is read from "
      "standard input).",
-     NULL, NULL, CM_OPT_CLI_ONLY, 120},
+     NULL, NULL, CM_OPT_CLI_ONLY, CM_EXIT_SFS_PRIME},
     {'N', "client", NULL, CM_OPT_INT, F(client_num), "1", 1, 10000, NULL, "N",
-     "This client's number.", NULL, NULL, CM_OPT_CLI_ONLY, 121},
+     "This client's number.", NULL, NULL, CM_OPT_CLI_ONLY, CM_EXIT_SFS_CLIENT},
     {0, "prime-ssh", NULL, CM_OPT_FLAG, F(prime_ssh), NULL, 0, 1, NULL, NULL,
      "With -M: reach the prime at the address this client's ssh connection came "
      "from (SSH_CONNECTION), else at -M's host.",
-     NULL, NULL, CM_OPT_CLI_ONLY, 125},
+     NULL, NULL, CM_OPT_CLI_ONLY, CM_EXIT_SFS_PRIME_SSH},
     {0, "pid-file", NULL, CM_OPT_STRING, F(pid_file), "", 0, 0, NULL, "FILE",
      "With -M: record this client's process ids here while it runs.", NULL, NULL,
-     CM_OPT_CLI_ONLY, 126},
+     CM_OPT_CLI_ONLY, CM_EXIT_SFS_PID_FILE},
     {0, "kill-run", NULL, CM_OPT_STRING, F(kill_run), "", 0, 0, NULL, "FILE",
      "Stop the client (and its children) a --pid-file names, then exit "
      "(what sfs_mgr -k runs on each client).",
-     NULL, NULL, CM_OPT_CLI_ONLY, 127},
+     NULL, NULL, CM_OPT_CLI_ONLY, CM_EXIT_SFS_KILL_RUN},
     {'c', NULL, NULL, CM_OPT_INT, F(calls_obsolete), "0", -2147483647.0, 2147483647.0,
      NULL, "CALLS", "Fixed call count (SFS 2.0): no longer supported.", NULL, NULL,
-     CM_OPT_CLI_ONLY | CM_OPT_HIDDEN, LD_EXIT_C_REJECTED},
+     CM_OPT_CLI_ONLY | CM_OPT_HIDDEN, CM_EXIT_SFS_CALLS},
     {0, "open-loop", NULL, CM_OPT_ENUM, F(pace_mode), "sfs", 0, 0, NULL, "ARRIVALS",
      "Open-loop pacing on absolute deadlines (poisson or fixed arrivals).", pace_modes,
-     "poisson", CM_OPT_CLI_ONLY | CM_OPT_OPT_ARG, 122},
+     "poisson", CM_OPT_CLI_ONLY | CM_OPT_OPT_ARG, CM_EXIT_SFS_OPEN_LOOP},
     {0, "seed", NULL, CM_OPT_I64, F(seed), "2231", 1, 2147483646.0, NULL, "N",
      "Random seed; child k of client n uses seed + 1024 x (n - 1) + k.", NULL, NULL, 0,
-     123},
+     CM_EXIT_SFS_SEED},
     {0, "yaml", NULL, CM_OPT_STRING, F(yaml_path), "", 0, 0, NULL, "FILE",
      "Also write every result and parameter to this YAML file.", NULL, NULL,
-     CM_OPT_CLI_ONLY, 124},
+     CM_OPT_CLI_ONLY, CM_EXIT_SFS_YAML},
     {0, "restart-cmd", NULL, CM_OPT_STRING, F(restart_cmd), "", 0, 0, NULL, "CMD",
      "With -V: shell command that restarts the server, to check that the COMMIT "
      "verifier changes.",
-     NULL, NULL, CM_OPT_CLI_ONLY, 128},
+     NULL, NULL, CM_OPT_CLI_ONLY, CM_EXIT_SFS_RESTART_CMD},
     {0, "trace", "TRACE_FILE", CM_OPT_STRING, F(trace_file), "", 0, 0, NULL, "FILE",
-     "Replay this trace instead of the SFS mix (docs/replay.md).", NULL, NULL, 0, 125},
+     "Replay this trace instead of the SFS mix (docs/replay.md).", NULL, NULL, 0,
+     CM_EXIT_SFS_TRACE},
     {0, "trace-format", "TRACE_FORMAT", CM_OPT_STRING, F(trace_format), "auto", 0, 0,
-     NULL, "FMT", "Trace format: spc, masta, sysio or auto.", NULL, NULL, 0, 126},
+     NULL, "FMT", "Trace format: spc, masta, sysio or auto.", NULL, NULL, 0,
+     CM_EXIT_SFS_TRACE_FORMAT},
     {0, "speed", "TRACE_SPEED", CM_OPT_DOUBLE, F(trace_speed), "1", 0, 1000000, "x", "S",
      "Replay speed: 1 real time, 2 twice as fast, 0 as fast as the window allows.", NULL,
-     NULL, 0, 127},
+     NULL, CM_OPT_POINT, CM_EXIT_SFS_SPEED},
     {0, "block-size", "TRACE_BLOCK_SIZE", CM_OPT_INT, F(trace_block_size), "512", 1,
-     1048576, "bytes", "N", "Bytes per SPC LBA.", NULL, NULL, 0, 128},
+     1048576, "bytes", "N", "Bytes per SPC LBA.", NULL, NULL, 0, CM_EXIT_SFS_BLOCK_SIZE},
     {0, "window", "TRACE_WINDOW", CM_OPT_INT, F(trace_window), "64", 1, 1024, "calls",
-     "N", "Replay calls in flight per process.", NULL, NULL, 0, 129},
+     "N", "Replay calls in flight per process.", NULL, NULL, 0, CM_EXIT_SFS_WINDOW},
     {0, "stable", "TRACE_STABLE", CM_OPT_ENUM, F(trace_stable), "file", 0, 0, NULL, "HOW",
      "Replayed v3 writes: file (FILE_SYNC) or unstable (UNSTABLE + COMMIT).",
-     stable_modes, NULL, 0, 130},
+     stable_modes, NULL, 0, CM_EXIT_SFS_STABLE},
     {0, "lenient", "TRACE_LENIENT", CM_OPT_FLAG, F(trace_lenient), NULL, 0, 1, NULL, NULL,
-     "Skip and count malformed trace records instead of stopping.", NULL, NULL, 0, 131},
+     "Skip and count malformed trace records instead of stopping.", NULL, NULL, 0,
+     CM_EXIT_SFS_LENIENT},
     {0, "clients", NULL, CM_OPT_INT, F(nclients), "1", 1, 10000, NULL, "N",
      "Clients sharing a replayed trace (sfs_mgr passes it with -N).", NULL, NULL,
-     CM_OPT_CLI_ONLY, 121},
+     CM_OPT_CLI_ONLY, CM_EXIT_SFS_CLIENTS},
 };
 
 const struct cm_opt *ld_options_table(size_t *n)
@@ -176,7 +190,7 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     int rc, k;
 
     if (cfg->src[row_of('c') - ld_opts] == CM_SRC_CLI)
-        return fail(exit_code, LD_EXIT_C_REJECTED,
+        return fail(exit_code, CM_EXIT_SFS_CALLS,
                     cm_errf(err, errlen, "-c: no longer supported"));
     rc = ld_debug_parse(cfg->debug_list, &cfg->debug_mask, err, errlen);
     if (rc < 0)
@@ -189,14 +203,14 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     if (cfg->interactive && cfg->prime_host[0])
         return fail(exit_code, row_of('i')->exit_code,
                     cm_errf(err, errlen, "-i: not allowed with -M"));
-    if (cfg->validate && cfg->nmounts > 1) /* sfs-reference §19 */
-        return fail(exit_code, LD_EXIT_MOUNTS,
+    if (cfg->validate && cfg->nmounts > 1) /* docs/SFS30.md §19 */
+        return fail(exit_code, CM_EXIT_SFS_MOUNTS,
                     cm_errf(err, errlen, "Can only validate one directory at a time."));
     if (cfg->prime_host[0]) {
         char host[LD_HOST_MAX];
         uint16_t port;
 
-        if (ld_ctl_split_hostport(cfg->prime_host, host, sizeof(host), &port) < 0)
+        if (ct_split_hostport(cfg->prime_host, host, sizeof(host), &port) < 0)
             return fail(exit_code, row_of('M')->exit_code,
                         cm_errf(err, errlen,
                                 "-M %s: give HOST:PORT, the control port the prime "
@@ -205,18 +219,14 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     }
     if (cfg->kill_run[0])
         return 0; /* needs no mount point */
-    if (cfg->trace_file[0] && cfg->client_num > cfg->nclients)
-        return fail(exit_code, row_of('N')->exit_code,
-                    cm_errf(err, errlen, "-N %d: more than the %d clients of --clients",
-                            cfg->client_num, cfg->nclients));
     if (cfg->nmounts == 0)
-        return fail(exit_code, LD_EXIT_MOUNTS,
+        return fail(exit_code, CM_EXIT_SFS_MOUNTS,
                     cm_errf(err, errlen,
                             "no mount point given (host:/path, "
                             "host:port:/path or nfs://host[:port]/path)"));
     if (cfg->nmounts > LD_MAX_MOUNTS ||
         (cfg->nmounts != 1 && cfg->nmounts % cfg->procs != 0))
-        return fail(exit_code, LD_EXIT_MOUNTS,
+        return fail(exit_code, CM_EXIT_SFS_MOUNTS,
                     cm_errf(err, errlen,
                             "%d mount points for %d processes: give 1, %d or a "
                             "multiple of %d",
@@ -227,7 +237,7 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
 
         rc = nf_parse_mount_spec(cfg->mounts[k], &spec, err, errlen);
         if (rc < 0)
-            return fail(exit_code, LD_EXIT_MOUNTS, rc);
+            return fail(exit_code, CM_EXIT_SFS_MOUNTS, rc);
     }
     return 0;
 }
@@ -245,9 +255,9 @@ int ld_options_parse(struct ld_config *cfg, int nfs_version, int argc, char **ar
         return rc;
     if (rc < 0) {
         if (bad && bad == row_of('c'))
-            return fail(exit_code, LD_EXIT_C_REJECTED,
+            return fail(exit_code, CM_EXIT_SFS_CALLS,
                         cm_errf(err, errlen, "-c: no longer supported"));
-        return fail(exit_code, bad ? bad->exit_code : LD_EXIT_USAGE, rc);
+        return fail(exit_code, bad ? bad->exit_code : CM_EXIT_SFS_USAGE, rc);
     }
     cfg->nmounts = argc - first;
     cfg->mounts = argv + first;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * options.h - the sfs/sfs3 option table (sfs-reference §13.1, style.md 2.7)
+ * options.h - the sfs/sfs3 option table (docs/SFS30.md §13.1, docs/STYLE.md 2.7)
  * and the parser that turns argv into a struct ld_config.  The rows live in
  * options.c; the engine that reads them is common's cm_opt.  Nothing here
  * prints except ld_options_help, onto the stream given.
@@ -11,14 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/exit.h"
 #include "common/opt.h"
 #include "load/config.h"
-
-/* Exit codes main() should use (SFS ranges, sfs-reference §13.1). */
-#define LD_EXIT_USAGE      96  /* unknown option / missing argument */
-#define LD_EXIT_C_REJECTED 104 /* -c: "no longer supported" */
-#define LD_EXIT_CLOCK      175 /* clock resolution worse than 100 us */
-#define LD_EXIT_MOUNTS     182 /* mount-point count not 1, PROCS or k x PROCS */
 
 /* ld_options_parse returns this (> 0) when --help was asked for. */
 #define LD_OPTIONS_HELP 1
@@ -45,7 +40,7 @@ int ld_options_parse(struct ld_config *cfg, int nfs_version, int argc, char **ar
 /* Writes "usage: prog [options] mount..." and the table's help to out. */
 void ld_options_help(FILE *out, const char *prog);
 
-/* The mount point child k uses (sfs-reference §5.3): with one mount point
+/* The mount point child k uses (docs/SFS30.md §5.3): with one mount point
  * every child uses it, with PROCS x k the (client-1) x PROCS + k-th when
  * there are as many groups as clients, else the (k mod nmounts)-th. */
 const char *ld_config_mount_for_child(const struct ld_config *cfg, int child);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pacing.c - the SFS 3.0 pacing controller and the open-loop mode
- * (sfs-reference §9, decisions.md D7), on an injectable clock and sleeper.
+ * (docs/SFS30.md §9, docs/DECISIONS.md D7), on an injectable clock and sleeper.
  *
- * SFS mode formula (D7 leaves it to us, §22 item 1): at a checkpoint the
+ * SFS mode formula (D7 leaves it to us, docs/SFS30.md §22 item 1): at a checkpoint the
  * work time per call w is the interval's length minus the time slept,
  * divided by its calls, and the sleep error per call e is the time slept
  * minus the time asked for (select() overshoot, debt dropped by a carry

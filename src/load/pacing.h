@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pacing.h - load pacing for one child (sfs-reference §9, decisions.md D7).
+ * pacing.h - load pacing for one child (docs/SFS30.md §9, docs/DECISIONS.md D7).
  *
  * SFS mode (default): after each request the child sleeps calls x the
  * current per-call sleep.  At checkpoints (every 2 s in warm-up, 10 s in the
@@ -17,7 +17,7 @@
  * learned from a stalled warm-up interval cannot run the whole run fast;
  * 10 s checkpoints alone cannot correct a 10 s run.  The SFS controller
  * still sets the sleep.
- * The catch-up is bounded (issue 9; the 3.0 pacer "no longer catches up
+ * The catch-up is bounded (docs/sfs.md; the 3.0 pacer "no longer catches up
  * completely"): the child carries at most LD_PACE_DEBT_NS of lateness; a
  * longer stall (a frozen server) moves the schedule on and the time beyond
  * the debt is lost throughput, counted in dropped_ns, never made up by a
@@ -50,7 +50,10 @@
 #define LD_LATE_THRESHOLD_US    1000u /* open loop: a request is "late" beyond 1 ms */
 #define LD_CLOCK_LIMIT_US       100.0
 
-enum ld_phase { LD_PHASE_WARMUP = 3, LD_PHASE_RUN = 4 }; /* §2.3 numbering */
+enum ld_phase {
+    LD_PHASE_WARMUP = 3,
+    LD_PHASE_RUN = 4
+}; /* docs/SFS30.md §2.3 numbering */
 
 /* Sleeps ns nanoseconds (0 = return at once).  Returns 0 or -errno; -EINTR
  * is treated as a short sleep.  The real one uses select() as SFS did. */
@@ -146,13 +149,13 @@ void ld_pacer_note_lag(struct ld_pacer *p, uint64_t now);
  * replies): returns 0 or -ETIME as ld_pacer_after. */
 int ld_pacer_poll(struct ld_pacer *p);
 
-/* One SFS compensated sleep of ms milliseconds (§9): adds the carried
+/* One SFS compensated sleep of ms milliseconds (docs/SFS30.md §9): adds the carried
  * error, sleeps (0 if negative), measures, carries requested - actual,
  * resets the carry beyond +-100 ms.  *actual_ns may be NULL. */
 int ld_pacer_sleep(struct ld_pacer *p, uint64_t req_ns, uint64_t *actual_ns);
 
 /*
- * The clock-resolution check (§9): 10 trials of reading the clock until two
+ * The clock-resolution check (docs/SFS30.md §9): 10 trials of reading the clock until two
  * readings differ; *us gets the smallest difference in microseconds.
  * Returns 0, or -ERANGE when it is worse than LD_CLOCK_LIMIT_US (main prints
  * "Clock resolution too poor to obtain valid results" and exits 175;

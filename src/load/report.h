@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.h - the client's results as an SFS 3.0 user reads them
- * (sfs-reference §16.1-16.4): the "Client Test Parameters" block, the
+ * (docs/SFS30.md §16.1-16.4): the "Client Test Parameters" block, the
  * "SFS Single Client (<host>) Results" per-op table, the "SINGLE CLIENT
  * RESULTS SUMMARY" box and the INVALID lines; the validity checks with
- * SFS's codes (§17.1); and the YAML results file (cm_yaml) holding all of
+ * SFS's codes (docs/SFS30.md §17.1); and the YAML results file (cm_yaml) holding all of
  * that plus every effective parameter with its source, percentiles, no-fit
  * counts and the open-loop issue lag.  Writes only to the stream or path
  * its caller gives.
@@ -24,9 +24,42 @@
 #include "load/sizing.h"
 #include "load/stats.h"
 
-struct ld_replay_plan;
+struct cm_yaml;
+struct ld_report_in;
+struct ld_validity;
 
-/* Validity codes (§16.4). */
+/*
+ * A workload's part of the results (workload.h): what the report frame of
+ * this file asks of the workload that ran, so that it never asks which one
+ * it was.  flags say what the workload's request is made of; the hooks may
+ * be NULL (nothing to add).
+ */
+#define LD_REPORT_LOAD                                                                   \
+    0x1u                   /* it asks for -l's load: the requested load is               \
+                              NFS operations per second (SFS's lines and keys) */
+#define LD_REPORT_MIX 0x2u /* its mix is a target: the table's Target column */
+struct ld_report_ops {
+    unsigned flags; /* LD_REPORT_* */
+    /* The requested load, as text, of a workload without LD_REPORT_LOAD
+     * (a trace's rate): the whole run's (the parameter block: whole = 1),
+     * or as a client's summary names it (whole = 0). */
+    void (*requested)(const struct ld_report_in *in, int whole, char *buf, size_t len);
+    /* Its validity rules into v (zeroed by the caller); returns v->code.
+     * NULL: a run of it is valid. */
+    int (*validity)(const struct ld_report_in *in, struct ld_validity *v);
+    /* Its lines under SFS's summary, before the closing rule. */
+    void (*lines)(FILE *out, const struct ld_report_in *in);
+    /* Its section after the summary's block. */
+    void (*section)(FILE *out, const struct ld_report_in *in);
+    /* Its keys at the end of the YAML results' mapping. */
+    void (*yaml)(struct cm_yaml *y, const struct ld_report_in *in);
+};
+
+/* The SFS 3.0 mix's part: -l's load, the target mix, the rules of docs/SFS30.md §17.1
+ * (ld_validity_sfs), the realised mix and pacing lines (ld_report_sfs_lines). */
+extern const struct ld_report_ops ld_sfs_report;
+
+/* Validity codes (docs/SFS30.md §16.4). */
 enum ld_invalid {
     LD_VALID = 0,
     LD_INV_UNKNOWN = 1,
@@ -66,7 +99,7 @@ struct ld_validity {
 };
 
 /*
- * The prime's aggregate of several clients (sfs-reference §11): the report
+ * The prime's aggregate of several clients (docs/SFS30.md §11): the report
  * shows the clients' merged stats (calls, errors, pooled std dev and CI,
  * file set sums) except for what SFS averages or sums per client instead.
  */
@@ -89,10 +122,11 @@ struct ld_report_in {
     const struct ld_config *cfg;
     const struct ld_mix *mix;
     const struct ld_iodist *iodist;
-    const struct ld_sizing *sizing;    /* per child */
-    const struct ld_stats *stats;      /* merged over the client's children */
-    const struct ld_report_agg *agg;   /* NULL for one client; the prime's aggregate */
-    const struct ld_replay_plan *plan; /* --trace: the replay (replay.h), else NULL */
+    const struct ld_sizing *sizing;   /* per child */
+    const struct ld_stats *stats;     /* merged over the client's children */
+    const struct ld_report_agg *agg;  /* NULL for one client; the prime's aggregate */
+    const struct ld_report_ops *work; /* the workload's part (may not be NULL) */
+    const void *plan; /* the workload's plan (workload.h); NULL in the prime */
 };
 
 /* One op's figures as the table prints them (op = NF_OP_TOTAL for TOTAL). */
@@ -108,29 +142,31 @@ struct ld_op_figures {
 };
 void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_figures *f);
 
-/*
- * Runs the §17.1 checks in SFS's order: counters first (no good calls -> 14
- * with the quirk that exactly 0 good calls also gives 16; bad x 100 / good
- * >= 1 -> 15; any op |actual - target| > 1.5 points -> 16), then, only if
- * they passed, the parameters (iodist file 2, mix file 3, runtime 4 ... the
- * last failing one wins).  A replay (--trace) passes: the rules judge a
- * mix and its parameters, which a replay has not.  Fills v (may not be
- * NULL) and returns v->code.
- */
+/* The workload's validity rules (in->work): fills v (may not be NULL) and
+ * returns v->code. */
 int ld_validity_check(const struct ld_report_in *in, struct ld_validity *v);
 
-/* Integer throughput and response as SFS prints them (§11): runtime =
+/*
+ * The SFS 3.0 mix's rules (docs/SFS30.md §17.1) in SFS's order: counters first (no good
+ * calls -> 14 with the quirk that exactly 0 good calls also gives 16; bad x
+ * 100 / good >= 1 -> 15; any op |actual - target| > 1.5 points -> 16), then,
+ * only if they passed, the parameters (iodist file 2, mix file 3, runtime 4
+ * ... the last failing one wins).  Adds to v; returns v->code.
+ */
+int ld_validity_sfs(const struct ld_report_in *in, struct ld_validity *v);
+
+/* Integer throughput and response as SFS prints them (docs/SFS30.md §11): runtime =
  * TOTAL run seconds / PROCS; ops/s = calls / runtime with two decimals
  * computed in integers.  Out values are x100 (e.g. 39987 = 399.87). */
 uint64_t ld_report_runtime_s(const struct ld_report_in *in);
 uint64_t ld_report_ops_x100(const struct ld_report_in *in);
 uint64_t ld_report_resp_x100(const struct ld_report_in *in);
 
-/* The "Client Test Parameters:" block (§16.1), framed by 72 asterisks. */
+/* The "Client Test Parameters:" block (docs/SFS30.md §16.1), framed by 72 asterisks. */
 void ld_report_params(FILE *out, const struct ld_report_in *in);
 
-/* The per-op table (§16.2), the summary box (§16.3), the accounting
- * lines beyond SFS (ld_report_details) and the INVALID lines (§16.4, as
+/* The per-op table (docs/SFS30.md §16.2), the summary box (§16.3), the accounting
+ * lines beyond SFS (ld_report_details) and the INVALID lines (docs/SFS30.md §16.4, as
  * "<prog>: INVALID RUN ...") of v (NULL = none).  The table's Success
  * Count is the good calls less those answered with an unexpected NFS
  * error; its Error Count is the bad calls plus those errors. */
@@ -140,15 +176,18 @@ void ld_report_client(FILE *out, const struct ld_report_in *in,
 /*
  * The lines FreeSFS adds under SFS's summary (docs/sfs.md): bad calls by
  * kind, retransmitted calls per op, unexpected NFS errors by status and
- * op, STALE replies and TCP reconnections (when any), the realised mix
- * (append share of writes, truncations, calls per read/write request,
- * no-fit transfers per op), and pacing: seconds behind schedule, the
- * largest lag and the skipped sleeps (SFS pacing) or the issue lag and the
- * response time including it (open loop), with a WARNING line when the lag
- * exceeded 1 s.  For the single-client report and the prime's aggregate
- * alike (pass the merged stats).
+ * op, STALE replies and TCP reconnections (when any), then the
+ * workload's lines (in->work->lines).  For the single-client report and
+ * the prime's aggregate alike (pass the merged stats).
  */
 void ld_report_details(FILE *out, const struct ld_report_in *in);
+
+/* The SFS mix's lines among them: the realised mix (append share of
+ * writes, truncations, calls per read/write request, no-fit transfers per
+ * op), and pacing: seconds behind schedule, the largest lag and the
+ * skipped sleeps (SFS pacing) or the issue lag and the response time
+ * including it (open loop), with a WARNING line when the lag exceeded 1 s. */
+void ld_report_sfs_lines(FILE *out, const struct ld_report_in *in);
 
 /* The table's columns for one op: successes (good calls less unexpected
  * NFS errors) and errors (bad calls plus unexpected NFS errors). */

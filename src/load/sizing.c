@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sizing.c - the file-set formulas of sfs-reference §5.2 in SFS's integer
- * arithmetic, and the §5.1 file-size draw.  Integer division is deliberate:
+ * sizing.c - the file-set formulas of docs/SFS30.md §5.2 in SFS's integer
+ * arithmetic, and the docs/SFS30.md §5.1 file-size draw.  Integer division is deliberate:
  * the reports' file-set sizes must match SFS's to the KB.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sizing.h - the file set's size (sfs-reference §5.1, §5.2): the file-size
+ * sizing.h - the file set's size (docs/SFS30.md §5.1, §5.2): the file-size
  * distribution (33 % 1 KB ... 1 % 1 MB, average 27 351 B) and the integer
  * formulas that turn a client's load into io files, non-io files,
  * directories, symlinks, working-set sizes and the Base/Total/Limit KB that
@@ -15,7 +15,7 @@
 #include "common/cm.h"
 #include "load/config.h"
 
-#define LD_AVG_FILE_BYTES   27351u /* integer average of §5.1 */
+#define LD_AVG_FILE_BYTES   27351u /* integer average of docs/SFS30.md §5.1 */
 #define LD_AVG_FILE_KB      26u    /* its integer KB, used for the KB sums */
 #define LD_FILES_PER_MB     39u    /* (1 MiB + avg) / avg */
 #define LD_FILES_PER_OPS    390u   /* io files per op/s per client */
@@ -41,7 +41,7 @@ struct ld_sizing {
     uint64_t base_kb;        /* working_io x 26 */
     uint64_t total_kb;       /* io_child x 26 */
     uint64_t limit_kb;       /* base x (1 + fss_delta / 100) */
-    double child_rate;       /* client load / P, ops/s (float, §1) */
+    double child_rate;       /* client load / P, ops/s (float, docs/SFS30.md §1) */
 };
 
 /* Computes the per-child sizing for cfg (load, procs, -F, -D, -S, -a, -f).
@@ -50,10 +50,10 @@ struct ld_sizing {
  * counts are still filled in as far as they fit, for the message). */
 int ld_sizing_compute(const struct ld_config *cfg, struct ld_sizing *s);
 
-/* Draws one initial io-file size in bytes from §5.1 (1 KB .. 1 MB). */
+/* Draws one initial io-file size in bytes from docs/SFS30.md §5.1 (1 KB .. 1 MB). */
 uint32_t ld_filesize_draw(struct cm_rng *rng);
 
-/* The §5.1 rows, for tests and reports: sizes in KB and cumulative %. */
+/* The docs/SFS30.md §5.1 rows, for tests and reports: sizes in KB and cumulative %. */
 extern const uint32_t ld_filesize_kb[LD_FILE_SIZE_ROWS];
 extern const int ld_filesize_cum[LD_FILE_SIZE_ROWS];
 

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * stats.c - per-op result blocks (sfs-reference §4, §11): the hot-path
+ * stats.c - per-op result blocks (docs/SFS30.md §4, §11): the hot-path
  * updates, the merge of children, SFS's mean / variance / CI formulas, the
- * histograms (common/hist.h) behind p50/p99, and one codec that both encodes and
- * decodes the fixed-size wire form (one field list, so the two directions
- * cannot drift apart).
+ * histograms (common/hist.h) behind p50/p99; the merge, the fixed-size wire
+ * form and the YAML keys of the counters all come from one field table
+ * (common/fields.h), so none of them can leave a counter out.
  */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "common/cm.h"
+#include "common/fields.h"
 #include "load/stats.h"
 #include "nfs/nf.h"
 
@@ -97,254 +99,132 @@ void ld_stats_lag(struct ld_stats *s, uint64_t lag_ns)
         s->late_requests++;
 }
 
-/* ---- one field list for merge and wire --------------------------------------- */
+/* ---- the one description of the counters --------------------------------- */
 
-/* Visits every numeric field of s: u64 fields, doubles and the u32
- * histogram cells.  The visitor decides what to do (merge, encode, decode). */
-struct visit {
-    void (*u64)(struct visit *v, uint64_t *a, const uint64_t *b);
-    void (*max64)(struct visit *v, uint64_t *a, const uint64_t *b); /* merge: max */
-    void (*dbl)(struct visit *v, double *a, const double *b);
-    void (*u32)(struct visit *v, uint32_t *a, const uint32_t *b);
-    unsigned char *buf; /* codec cursor */
-    const unsigned char *in;
-    size_t len; /* bytes counted by the len* visitors */
+#define OPF(m, type, merge, group, key)                                                  \
+    CM_FIELD_OF(struct ld_opstat, m, CM_FIELD_##type, CM_MERGE_##merge, group, key)
+#define STF(m, type, merge, group, key)                                                  \
+    CM_FIELD_OF(struct ld_stats, m, CM_FIELD_##type, CM_MERGE_##merge, group, key)
+
+/* One op's counters.  Groups: where the YAML's per-op entries print them
+ * (report's yaml.c), in this order. */
+static const struct cm_field opstat_fields[] = {
+    OPF(good, U64, SUM, "ops.counts", "good"),
+    OPF(bad, U64, SUM, "ops.counts", "bad"),
+    OPF(nfs_errors, U64, SUM, "ops.counts", "nfs_errors"),
+    OPF(fast, U64, SUM, "ops.counts", "fast"),
+    OPF(no_calls, U64, SUM, "ops.counts", "no_calls"),
+    OPF(unexpected, U64, SUM, "ops.calls", "unexpected_nfs_errors"),
+    OPF(late, U64, SUM, "ops.calls", "late"),
+    OPF(retrans, U64, SUM, "ops.calls", "retransmitted"),
+    OPF(requests, U64, SUM, "ops.calls", "requests"),
+    OPF(nofit, U64, SUM, "ops.nofit", "nofit"),
+    OPF(sum_us, U64, SUM, NULL, NULL),
+    OPF(sum_ms, DOUBLE, SUM, NULL, NULL),
+    OPF(sumsq_ms, DOUBLE, SUM, NULL, NULL),
+    OPF(hist, HIST, SUM, NULL, NULL),
 };
 
-static void visit_hist(struct visit *v, struct cm_hist *a, const struct cm_hist *b)
-{
-    unsigned i;
+/* A child's, a client's or an aggregate's results: every counter, how two
+ * merge (a sum, or the larger for the most any process saw), and the YAML
+ * key and group of those the results print as they are. */
+static const struct cm_field stats_fields[] = {
+    CM_FIELD_TABLE_OF(struct ld_stats, op, NF_NOPS + 1, opstat_fields),
+    /* the file set (docs/SFS30.md §5.2): per-child values the parent and prime add */
+    STF(io_files, U64, SUM, "file_set", "io_files"),
+    STF(working_files, U64, SUM, "file_set", "working_io_files"),
+    STF(nonio_files, U64, SUM, "file_set", "nonio_files"),
+    STF(symlinks, U64, SUM, "file_set", "symlinks"),
+    STF(dirs, U64, SUM, "file_set", "directories"),
+    STF(total_kb, U64, SUM, "file_set", "created_kb"),
+    STF(base_kb, U64, SUM, "file_set", "base_kb"),
+    STF(least_kb, U64, SUM, "file_set", "accessed_least_kb"),
+    STF(most_kb, U64, SUM, "file_set", "accessed_most_kb"),
+    STF(nofit, U64, SUM, "file_set", "nofit"),
+    STF(truncates, U64, SUM, "file_set", "truncates"),
+    STF(appends, U64, SUM, "file_set", "appends"),
+    /* pacing (the pacer's counters) */
+    STF(carry_resets, U64, SUM, "pacing", "carry_resets"),
+    STF(zero_intervals, U64, SUM, "pacing", "zero_call_intervals"),
+    STF(catchup_skips, U64, SUM, "pacing", "catchup_skipped_sleeps"),
+    STF(ahead_sleeps, U64, SUM, "pacing", "ahead_lengthened_sleeps"),
+    STF(behind_ns, U64, SUM, NULL, NULL),
+    STF(dropped_ns, U64, SUM, NULL, NULL),
+    STF(max_lag_ns, U64, MAX, NULL, NULL),
+    /* open-loop issue lag (D7) */
+    STF(lag, HIST, SUM, NULL, NULL),
+    STF(lag_sum_ms, DOUBLE, SUM, NULL, NULL),
+    STF(late_requests, U64, SUM, "issue_lag", "late_requests"),
+    STF(lag_calls_ms, DOUBLE, SUM, NULL, NULL),
+    STF(late_threshold_us, U64, MAX, NULL, NULL),
+    /* the run */
+    STF(runtime_ns, U64, SUM, NULL, NULL),
+    STF(nchildren, U32, SUM, "results.run", "children"),
+    CM_FIELD_ARRAY(struct ld_stats, err_status, CM_FIELD_U64, CM_MERGE_SUM, LD_NSTATUS),
+    STF(stale, U64, SUM, "results", "stale_replies"),
+    STF(reconnects, U64, SUM, "results", "tcp_reconnections"),
+    STF(ended_early, U64, MAX, NULL, NULL),
+    /* trace replay (replay/rl.h) */
+    STF(replay_trace_records, U64, MAX, "replay.records", "trace_records"),
+    STF(replay_records, U64, SUM, "replay.records", "records"),
+    STF(replay_calls, U64, SUM, "replay.io", "calls"),
+    STF(replay_skipped, U64, SUM, "replay.io", "skipped"),
+    STF(replay_behind, U64, SUM, "replay.io", "could_not_keep_up"),
+    STF(replay_bytes_read, U64, SUM, "replay.io", "bytes_read"),
+    STF(replay_bytes_written, U64, SUM, "replay.io", "bytes_written"),
+    STF(replay_run_ns, U64, MAX, NULL, NULL),
+    STF(replay_trace_ns, U64, MAX, NULL, NULL),
+    STF(replay_cut, U64, SUM, NULL, NULL),
+    STF(replay_late, HIST, SUM, NULL, NULL),
+};
 
-    for (i = 0; i < CM_HIST_NB; i++)
-        v->u32(v, &a->n[i], &b->n[i]);
-    v->u64(v, &a->count, &b->count);
+const struct cm_field *ld_stats_fields(size_t *n)
+{
+    *n = CM_ARRAY_LEN(stats_fields);
+    return stats_fields;
 }
 
-static void visit_all(struct visit *v, struct ld_stats *a, const struct ld_stats *b)
+const struct cm_field *ld_opstat_fields(size_t *n)
 {
-    int op;
-
-    for (op = 0; op <= NF_NOPS; op++) {
-        struct ld_opstat *x = &a->op[op];
-        const struct ld_opstat *y = &b->op[op];
-
-        v->u64(v, &x->good, &y->good);
-        v->u64(v, &x->bad, &y->bad);
-        v->u64(v, &x->fast, &y->fast);
-        v->u64(v, &x->nfs_errors, &y->nfs_errors);
-        v->u64(v, &x->no_calls, &y->no_calls);
-        v->u64(v, &x->unexpected, &y->unexpected);
-        v->u64(v, &x->late, &y->late);
-        v->u64(v, &x->retrans, &y->retrans);
-        v->u64(v, &x->requests, &y->requests);
-        v->u64(v, &x->nofit, &y->nofit);
-        v->u64(v, &x->sum_us, &y->sum_us);
-        v->dbl(v, &x->sum_ms, &y->sum_ms);
-        v->dbl(v, &x->sumsq_ms, &y->sumsq_ms);
-        visit_hist(v, &x->hist, &y->hist);
-    }
-    visit_hist(v, &a->lag, &b->lag);
-    v->dbl(v, &a->lag_sum_ms, &b->lag_sum_ms);
-    v->u64(v, &a->late_requests, &b->late_requests);
-    v->u64(v, &a->nofit, &b->nofit);
-    v->u64(v, &a->truncates, &b->truncates);
-    v->u64(v, &a->appends, &b->appends);
-    v->u64(v, &a->carry_resets, &b->carry_resets);
-    v->u64(v, &a->zero_intervals, &b->zero_intervals);
-    v->u64(v, &a->runtime_ns, &b->runtime_ns);
-    v->u32(v, &a->nchildren, &b->nchildren);
-    v->u64(v, &a->total_kb, &b->total_kb);
-    v->u64(v, &a->base_kb, &b->base_kb);
-    v->u64(v, &a->least_kb, &b->least_kb);
-    v->u64(v, &a->most_kb, &b->most_kb);
-    v->u64(v, &a->io_files, &b->io_files);
-    v->u64(v, &a->working_files, &b->working_files);
-    v->u64(v, &a->nonio_files, &b->nonio_files);
-    v->u64(v, &a->symlinks, &b->symlinks);
-    v->u64(v, &a->dirs, &b->dirs);
-    v->u64(v, &a->catchup_skips, &b->catchup_skips);
-    v->u64(v, &a->ahead_sleeps, &b->ahead_sleeps);
-    v->u64(v, &a->behind_ns, &b->behind_ns);
-    v->u64(v, &a->dropped_ns, &b->dropped_ns);
-    v->max64(v, &a->max_lag_ns, &b->max_lag_ns);
-    v->dbl(v, &a->lag_calls_ms, &b->lag_calls_ms);
-    v->max64(v, &a->late_threshold_us, &b->late_threshold_us);
-    for (op = 0; op < LD_NSTATUS; op++)
-        v->u64(v, &a->err_status[op], &b->err_status[op]);
-    v->u64(v, &a->reconnects, &b->reconnects);
-    v->u64(v, &a->stale, &b->stale);
-    v->max64(v, &a->ended_early, &b->ended_early);
-    v->u64(v, &a->replay_records, &b->replay_records);
-    v->u64(v, &a->replay_calls, &b->replay_calls);
-    v->u64(v, &a->replay_skipped, &b->replay_skipped);
-    v->u64(v, &a->replay_behind, &b->replay_behind);
-    v->u64(v, &a->replay_bytes_read, &b->replay_bytes_read);
-    v->u64(v, &a->replay_bytes_written, &b->replay_bytes_written);
-    v->max64(v, &a->replay_run_ns, &b->replay_run_ns);
-    v->max64(v, &a->replay_trace_ns, &b->replay_trace_ns);
-    v->max64(v, &a->replay_trace_records, &b->replay_trace_records);
-    v->u64(v, &a->replay_cut, &b->replay_cut);
-    visit_hist(v, &a->replay_late, &b->replay_late);
-    v->max64(v, &a->replay_late.max_us, &b->replay_late.max_us);
-}
-
-static void add64(struct visit *v, uint64_t *a, const uint64_t *b)
-{
-    (void)v;
-    *a += *b;
-}
-static void max64(struct visit *v, uint64_t *a, const uint64_t *b)
-{
-    (void)v;
-    if (*b > *a)
-        *a = *b;
-}
-static void addd(struct visit *v, double *a, const double *b)
-{
-    (void)v;
-    *a += *b;
-}
-static void add32(struct visit *v, uint32_t *a, const uint32_t *b)
-{
-    (void)v;
-    *a += *b;
+    *n = CM_ARRAY_LEN(opstat_fields);
+    return opstat_fields;
 }
 
 void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 {
-    struct visit v = {add64, max64, addd, add32, NULL, NULL, 0};
-    int op;
-
-    for (op = 0; op <= NF_NOPS; op++)
-        if (src->op[op].hist.max_us > dst->op[op].hist.max_us)
-            dst->op[op].hist.max_us = src->op[op].hist.max_us;
-    if (src->lag.max_us > dst->lag.max_us)
-        dst->lag.max_us = src->lag.max_us;
-    visit_all(&v, dst, src);
+    cm_fields_merge(stats_fields, CM_ARRAY_LEN(stats_fields), dst, src);
 }
 
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 4u
-
-static void put64(struct visit *v, uint64_t *a, const uint64_t *b)
-{
-    int i;
-
-    (void)a;
-    for (i = 7; i >= 0; i--)
-        *v->buf++ = (unsigned char)(*b >> (i * 8));
-}
-static void putd(struct visit *v, double *a, const double *b)
-{
-    uint64_t bits;
-
-    memcpy(&bits, b, sizeof(bits));
-    put64(v, NULL, &bits);
-    (void)a;
-}
-static void put32(struct visit *v, uint32_t *a, const uint32_t *b)
-{
-    uint64_t x = *b;
-    int i;
-
-    (void)a;
-    for (i = 3; i >= 0; i--)
-        *v->buf++ = (unsigned char)(x >> (i * 8));
-}
-static void get64(struct visit *v, uint64_t *a, const uint64_t *b)
-{
-    uint64_t x = 0;
-    int i;
-
-    (void)b;
-    for (i = 0; i < 8; i++)
-        x = x << 8 | *v->in++;
-    *a = x;
-}
-static void getd(struct visit *v, double *a, const double *b)
-{
-    uint64_t bits;
-
-    get64(v, &bits, NULL);
-    memcpy(a, &bits, sizeof(bits));
-    (void)b;
-}
-static void get32(struct visit *v, uint32_t *a, const uint32_t *b)
-{
-    uint32_t x = 0;
-    int i;
-
-    (void)b;
-    for (i = 0; i < 4; i++)
-        x = x << 8 | *v->in++;
-    *a = x;
-}
-
-/* Counts the bytes a full visit writes. */
-static void len64(struct visit *v, uint64_t *a, const uint64_t *b)
-{
-    (void)a, (void)b;
-    v->len += 8;
-}
-static void lend(struct visit *v, double *a, const double *b)
-{
-    (void)a, (void)b;
-    v->len += 8;
-}
-static void len32(struct visit *v, uint32_t *a, const uint32_t *b)
-{
-    (void)a, (void)b;
-    v->len += 4;
-}
-
-/* Header: magic, version, then the max_us fields the visitor skips. */
-#define HDR_BYTES (8 + 8 * (NF_NOPS + 2))
+#define WIRE_VERSION 5u          /* 5: the layout of stats_fields */
+#define HDR_BYTES    8u
 
 size_t ld_stats_wire_bytes(void)
 {
-    static struct ld_stats dummy; /* only addresses are taken */
-    struct visit v = {len64, len64, lend, len32, NULL, NULL, 0};
-
-    visit_all(&v, &dummy, &dummy);
-    return HDR_BYTES + v.len;
+    return HDR_BYTES + cm_fields_wire_bytes(stats_fields, CM_ARRAY_LEN(stats_fields));
 }
 
 void ld_stats_encode(const struct ld_stats *s, unsigned char *buf)
 {
-    struct visit v = {put64, put64, putd, put32, buf, NULL, 0};
-    uint64_t hdr = (uint64_t)WIRE_MAGIC << 32 | WIRE_VERSION;
-    int op;
-
-    put64(&v, NULL, &hdr);
-    for (op = 0; op <= NF_NOPS; op++)
-        put64(&v, NULL, &s->op[op].hist.max_us);
-    put64(&v, NULL, &s->lag.max_us);
-    /* the visitor only reads b; a is unused by put* */
-    visit_all(&v, (struct ld_stats *)s, s);
+    cm_be32_put(buf, WIRE_MAGIC);
+    cm_be32_put(buf + 4, WIRE_VERSION);
+    cm_fields_put(stats_fields, CM_ARRAY_LEN(stats_fields), s, buf + HDR_BYTES);
 }
 
 int ld_stats_decode(struct ld_stats *s, const unsigned char *buf, size_t len)
 {
-    struct visit v = {get64, get64, getd, get32, NULL, buf, 0};
-    uint64_t hdr;
-    int op;
-
-    if (len < ld_stats_wire_bytes())
-        return -EPROTO;
-    get64(&v, &hdr, NULL);
-    if (hdr != ((uint64_t)WIRE_MAGIC << 32 | WIRE_VERSION))
+    if (len < ld_stats_wire_bytes() || cm_be32_get(buf) != WIRE_MAGIC ||
+        cm_be32_get(buf + 4) != WIRE_VERSION)
         return -EPROTO;
     memset(s, 0, sizeof(*s));
-    for (op = 0; op <= NF_NOPS; op++)
-        get64(&v, &s->op[op].hist.max_us, NULL);
-    get64(&v, &s->lag.max_us, NULL);
-    visit_all(&v, s, s);
+    cm_fields_get(stats_fields, CM_ARRAY_LEN(stats_fields), s, buf + HDR_BYTES);
     return 0;
 }
 
-/* ---- §11 math ---------------------------------------------------------------- */
+/* ---- docs/SFS30.md §11 math
+ * ---------------------------------------------------------------- */
 
 double ld_stats_mean_ms(const struct ld_opstat *o)
 {

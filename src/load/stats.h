@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * stats.h - per-op results (sfs-reference §4, §11): for each op and TOTAL,
+ * stats.h - per-op results (docs/SFS30.md §4, §11): for each op and TOTAL,
  * good and bad calls, fast calls (zero measured time), the sum and sum of
  * squares of milliseconds, and a response-time histogram (common/hist.h)
  * for p50/p99; per child the open-loop issue lag, no-fit counts, run time and
  * file-set sizes.  Fixed-size structs (no allocation per call or ever), a
- * merge for the parent, the §11 math (mean, variance, CI column), and a
+ * merge for the parent, the docs/SFS30.md §11 math (mean, variance, CI column), and a
  * fixed-size binary encoding for child -> parent pipes and, later, the
  * prime.
  */
@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/fields.h"
 #include "common/hist.h"
 #include "nfs/nf_ops.h"
 
@@ -25,7 +26,7 @@ struct ld_opstat {
                             included), or an RPC failure: no time recorded */
     uint64_t fast;       /* good calls with a measured time of exactly 0 */
     uint64_t nfs_errors; /* good calls whose NFS status was not OK */
-    uint64_t no_calls;   /* requests dropped: no suitable file (§2.1) */
+    uint64_t no_calls;   /* requests dropped: no suitable file (docs/SFS30.md §2.1) */
     uint64_t unexpected; /* good calls with an NFS error the workload did
                             not expect (not NOENT of its own failed lookups,
                             not EXIST/NOENT after a re-sent call) */
@@ -65,11 +66,11 @@ struct ld_stats {
     /* per-child values summed over children by ld_stats_merge */
     uint64_t runtime_ns; /* the run phase's length, summed over children */
     uint32_t nchildren;  /* how many children were merged (1 for one) */
-    uint64_t total_kb, base_kb, least_kb, most_kb; /* file set (§5.2) */
+    uint64_t total_kb, base_kb, least_kb, most_kb; /* file set (docs/SFS30.md §5.2) */
     uint64_t io_files, working_files, nonio_files, symlinks, dirs;
     /* pacing, added after the first version: struct ld_pacer's counters */
     uint64_t catchup_skips, ahead_sleeps;
-    /* issue 9: honest accounting */
+    /* the run's own accounting: schedule kept, errors, connections */
     uint64_t behind_ns;              /* schedule not met at the end (sum) */
     uint64_t dropped_ns;             /* schedule time given up after stalls (sum) */
     uint64_t max_lag_ns;             /* the most a child was ever behind (max) */
@@ -80,7 +81,7 @@ struct ld_stats {
     uint64_t reconnects;             /* TCP connections re-established */
     uint64_t stale;                  /* STALE / BADHANDLE replies */
     uint64_t ended_early;            /* enum ld_end_cause (max) */
-    /* trace replay (replay.h): counters add over processes; run_ns and
+    /* trace replay (replay/rl.h): counters add over processes; run_ns and
      * trace_ns keep the largest; late holds each call's lateness (actual
      * minus planned issue time, us); trace_records (the whole trace's,
      * every process knows it) keeps the largest; cut counts the processes
@@ -116,20 +117,26 @@ void ld_stats_unexpected(struct ld_stats *s, int op, uint32_t nfs_status);
 /* An open-loop request issued lag_ns after its deadline (0 = on time). */
 void ld_stats_lag(struct ld_stats *s, uint64_t lag_ns);
 
-/* Adds src into dst: counters and sums add, histograms add, max keeps the
- * larger (histogram maxima, max_lag_ns, ended_early,
- * late_threshold_us), nchildren adds; least/most/base/total KB add (the
- * parent and prime sum them, §5.2). */
+/* Adds src into dst as the field table says: counters and sums add,
+ * histograms add, max keeps the larger (histogram maxima, max_lag_ns,
+ * ended_early, late_threshold_us, the replay's durations), nchildren adds;
+ * least/most/base/total KB add (the parent and prime sum them, docs/SFS30.md §5.2). */
 void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src);
 
-/* §11 math for one op: n = good, S, Q as above. */
+/* docs/SFS30.md §11 math for one op: n = good, S, Q as above. */
 double ld_stats_mean_ms(const struct ld_opstat *o);
 /* (Q - S^2/n) / (n - 1), 0 when n <= 1 (and never negative). */
 double ld_stats_variance(const struct ld_opstat *o);
 double ld_stats_stddev(const struct ld_opstat *o);
 /* The SFS "Std Error of Mean, 95% Confidence" column: sqrt(3.84 x stddev /
- * n) - stddev, not variance, exactly as SFS prints it (§11). */
+ * n) - stddev, not variance, exactly as SFS prints it (docs/SFS30.md §11). */
 double ld_stats_ci(const struct ld_opstat *o);
+
+/* The field tables of struct ld_stats and struct ld_opstat (common/fields.h):
+ * every counter's type, merge rule and YAML key and group.  The merge, the
+ * wire form and the YAML use them. */
+const struct cm_field *ld_stats_fields(size_t *n);
+const struct cm_field *ld_opstat_fields(size_t *n);
 
 /* Fixed-size binary encoding (big-endian, magic "LDST" + version): exactly
  * LD_STATS_WIRE_BYTES bytes, so a pipe reader knows how much to read.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * workset.c - the cyclical Poisson access groups of decisions.md D5
- * (sfs-reference §6).  The 12 weights of a cycle are the Poisson(6)
+ * workset.c - the cyclical Poisson access groups of docs/DECISIONS.md D5
+ * (docs/SFS30.md §6).  The 12 weights of a cycle are the Poisson(6)
  * probabilities of k = 0..11 renormalised over the 12 and rounded to
  * integers summing to PROB_SCALE (largest remainder, so the sum is exact and
  * no group gets 0); cycle c's cumulative ranges follow cycle c-1's.  The

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * workset.h - the cyclical Poisson working set of SFS 3.0, exactly as
- * decisions.md D5 fixes it (sfs-reference §6): W working io files of one
+ * docs/DECISIONS.md D5 fixes it (docs/SFS30.md §6): W working io files of one
  * child are spread evenly over 12 x cycles access groups, cycles =
  * max(1, round(W / 975)); within a cycle group k has the Poisson(6)
  * probability of k = 0..11 renormalised over the 12, as integer weights

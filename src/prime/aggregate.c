@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * aggregate.c - the prime's aggregate of its clients (sfs-reference §11)
- * and the sfssum line (§16.5).  Each client's figures come from the load
+ * aggregate.c - the prime's aggregate of its clients (docs/SFS30.md §11)
+ * and the sfssum line (docs/SFS30.md §16.5).  Each client's figures come from the load
  * layer's report functions on that client's merged results, so the
  * aggregate and the client reports can never compute a number two ways:
  *   per op: calls and errors summed, std dev and CI from the pooled sums
@@ -17,6 +17,25 @@
 #include <string.h>
 
 #include "prime/pr_int.h"
+
+/* A client's figures as the results list them, each once. */
+#define CS(m, type, key)                                                                 \
+    CM_FIELD_OF(struct pr_client_sum, m, CM_FIELD_##type, CM_MERGE_NONE, "", key)
+static const struct cm_field client_sum_fields[] = {
+    CS(num, U32, "client"),
+    CS(host, STR, "host"),
+    CS(ops_x100, X100, "throughput_ops"),
+    CS(resp_x100, X100, "avg_response_ms"),
+    CS(calls, U64, "total_ops"),
+    CS(runtime_s, U64, "test_time_s"),
+    CS(code, INT, "invalid_code"),
+};
+
+const struct cm_field *pr_client_sum_fields(size_t *n)
+{
+    *n = CM_ARRAY_LEN(client_sum_fields);
+    return client_sum_fields;
+}
 
 void pr_agg_init(struct pr_agg *a)
 {

@@ -2,7 +2,7 @@
 /*
  * clean.c - the benchmark trees and leftovers: whether the CL<n> trees on
  * the mount points are fresh (pr_trees_state, stated in the next run's
- * report), their removal through libnfs (sfs_mgr -c, decisions.md D3: for
+ * report), their removal through libnfs (sfs_mgr -c, docs/DECISIONS.md D3: for
  * users who cannot newfs between runs), and sfs_mgr -k, which stops what an
  * earlier crash left behind: on every client (locally or over RSH) the
  * client recorded in its pid file (sfs --kill-run), and a stuck sfs_mgr of
@@ -98,7 +98,7 @@ int pr_clean(const struct pr_run *run, FILE *out, FILE *diag)
 {
     const char *mounts[256];
     char err[CM_ERR_LEN];
-    int n = distinct(run, mounts, 256), i, j, rc = PR_EXIT_OK;
+    int n = distinct(run, mounts, 256), i, j, rc = CM_EXIT_OK;
 
     for (i = 0; i < n; i++) {
         struct nf_lnfs *l;
@@ -107,7 +107,7 @@ int pr_clean(const struct pr_run *run, FILE *out, FILE *diag)
         memset(&nm, 0, sizeof(nm));
         if (nf_lnfs_open(&l, mounts[i], 10000, err, sizeof(err)) < 0) {
             fprintf(diag, "sfs_mgr: -c: %s\n", err);
-            rc = PR_EXIT_FAILED;
+            rc = CM_EXIT_FAILED;
             continue;
         }
         do {
@@ -119,7 +119,7 @@ int pr_clean(const struct pr_run *run, FILE *out, FILE *diag)
                 if (nf_lnfs_remove_tree(l, path) < 0) {
                     fprintf(diag, "sfs_mgr: -c: %s%s: %s\n", mounts[i], path,
                             nf_lnfs_last_error(l));
-                    rc = PR_EXIT_FAILED;
+                    rc = CM_EXIT_FAILED;
                     nm.n = 0;
                     break;
                 }
@@ -128,7 +128,7 @@ int pr_clean(const struct pr_run *run, FILE *out, FILE *diag)
         } while (nm.n == 8); /* more than a listing's worth */
         nf_lnfs_close(l);
     }
-    if (rc == PR_EXIT_OK)
+    if (rc == CM_EXIT_OK)
         fprintf(out, "the benchmark trees are gone from %d mount point(s)\n", n);
     return rc;
 }
@@ -205,7 +205,7 @@ int pr_kill(const struct pr_run *run, FILE *out, FILE *diag)
 {
     static char *rargv[PR_ARGV_MAX], rbuf[PR_ARGBUF];
     char prog[LD_PATH_MAX + 64], pidfile[LD_PATH_MAX], arg[LD_PATH_MAX + 16];
-    int rc = PR_EXIT_OK;
+    int rc = CM_EXIT_OK;
     unsigned k;
 
     kill_mgr(run, out);
@@ -228,7 +228,7 @@ int pr_kill(const struct pr_run *run, FILE *out, FILE *diag)
             WEXITSTATUS(status) != 0) {
             fprintf(diag, "sfs_mgr: -k: client %u (%s): could not run %s\n", c->num,
                     c->host, prog);
-            rc = PR_EXIT_FAILED;
+            rc = CM_EXIT_FAILED;
         }
     }
     return rc;

@@ -42,6 +42,12 @@ void pr_client_pidfile(const struct pr_run *run, unsigned num, char *buf, size_t
     snprintf(buf, len, "/tmp/freesfs-%s-CL%u.pid", run->tag, num);
 }
 
+/* The values of point idx (NULL when the points are LOAD's). */
+const struct ld_point *pr_point_values(const struct pr_run *run, unsigned idx)
+{
+    return run->values && idx < run->npoints ? &run->values[idx] : NULL;
+}
+
 int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned point,
                    unsigned load, const char *prime, unsigned port, char **argv, int max,
                    char *buf, size_t buflen)
@@ -65,11 +71,13 @@ int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned
     rc |= add(&a, w);
     snprintf(w, sizeof(w), "--load=%u", load / run->nclients);
     rc |= add(&a, w);
-    if (run->cfg.trace_file[0]) { /* a replay shares its streams out over every client */
-        snprintf(w, sizeof(w), "--clients=%u", run->nclients);
-        rc |= add(&a, w);
-        snprintf(w, sizeof(w), "--speed=%.17g", run->speeds[point]);
-        rc |= add(&a, w);
+    if (run->wl->client_args) { /* the workload's share of the point */
+        char words[8][64];
+        int n = run->wl->client_args(&run->cfg, pr_point_values(run, point),
+                                     run->nclients, words, (int)CM_ARRAY_LEN(words));
+
+        for (i = 0; i < n; i++)
+            rc |= add(&a, words[i]);
     }
     for (i = 0; i < run->nopts; i++)
         rc |= add(&a, run->opts[i]);

@@ -97,7 +97,8 @@ void pr_status_text(int status, char *buf, size_t len)
     if (WIFEXITED(status))
         snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
     else if (WIFSIGNALED(status))
-        snprintf(buf, len, "killed by %s", strsignal(WTERMSIG(status)));
+        snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
     else
         snprintf(buf, len, "status 0x%x", (unsigned)status);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mgr.c - sfs_mgr's run (sfs-reference §15): WORK_DIR locked for this run,
+ * mgr.c - sfs_mgr's run (docs/SFS30.md §15): WORK_DIR locked for this run,
  * the validation suite first when asked (-v: sfs -V LEVEL on the first
  * mount point, output in sfsval.SFX), the freshness of the benchmark trees,
  * then each load point in order - the date and "Executing run i of N ...
@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load/ctl.h"
+#include "ctl/ct.h"
 #include "prime/pr_int.h"
 #include "common/alloc.h"
 
@@ -106,7 +106,7 @@ static int validate(struct pr_ctx *ctx)
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         fprintf(ctx->opts->diag, "%s: %s: %s\n", ctx->opts->name, path, strerror(errno));
-        return PR_EXIT_FAILED;
+        return CM_EXIT_FAILED;
     }
     stamp(when, sizeof(when));
     fprintf(ctx->opts->out, ">>>>> STARTED SFS VALIDATION ON %s <<<<<\n", when);
@@ -115,7 +115,7 @@ static int validate(struct pr_ctx *ctx)
     if (pr_spawn(&p, argv, fd, NULL, err, sizeof(err)) < 0) {
         close(fd);
         fprintf(ctx->opts->diag, "%s: validation: %s\n", ctx->opts->name, err);
-        return PR_EXIT_VALIDATION;
+        return CM_EXIT_STOPPED;
     }
     close(p.in_fd);
     p.in_fd = -1;
@@ -129,7 +129,7 @@ static int validate(struct pr_ctx *ctx)
         close(fd);
         fprintf(ctx->opts->diag, "%s: validation %s; see %s\n", ctx->opts->name,
                 interrupted ? "interrupted" : "did not finish in time", path);
-        return interrupted ? PR_EXIT_INTR : PR_EXIT_VALIDATION;
+        return interrupted ? CM_EXIT_INTR : CM_EXIT_STOPPED;
     }
     close(fd);
     if (!WIFEXITED(p.status) || WEXITSTATUS(p.status) != 0) {
@@ -140,11 +140,11 @@ static int validate(struct pr_ctx *ctx)
             "pass, no load point was run (details in %s)\n",
             run->prog, level, run->cfg.tcp ? " -Q" : "", argv[a], st, path);
         fprintf(ctx->log, "VALIDATION FAILED (%s); see %s\n", st, path);
-        return PR_EXIT_VALIDATION;
+        return CM_EXIT_STOPPED;
     }
     fprintf(ctx->opts->out, "Validation completed\n");
     fprintf(ctx->log, "Validation completed (see %s)\n", path);
-    return PR_EXIT_OK;
+    return CM_EXIT_OK;
 }
 
 /* The run's header in sfsres: what, when, and whether the trees were fresh. */
@@ -225,25 +225,23 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
     unsigned i;
 
     for (i = 0; i < run->npoints; i++) {
-        char when[32];
+        char when[32], what[LD_PATH_MAX + 64];
         int rc;
 
         stamp(when, sizeof(when));
         fprintf(out, "%s\nExecuting run %u of %u ...%s", when, i + 1, run->npoints,
                 ctx->opts->launch ? "" : "\n");
         fflush(out);
-        if (run->speeds)
-            fprintf(ctx->log, "%s Executing run %u of %u: replay of %s at speed %g\n",
-                    when, i + 1, run->npoints, run->cfg.trace_file, run->speeds[i]);
-        else
-            fprintf(ctx->log, "%s Executing run %u of %u: %u ops/s\n", when, i + 1,
-                    run->npoints, run->points[i]);
+        run->wl->point_text(&run->cfg, pr_point_values(run, i), run->points[i], what,
+                            sizeof(what));
+        fprintf(ctx->log, "%s Executing run %u of %u: %s\n", when, i + 1, run->npoints,
+                what);
         fflush(ctx->log);
-        if (ld_ctl_token_new(ctx->token) < 0) {
+        if (ct_token_new(ctx->token) < 0) {
             fprintf(out, " FAILED\n");
             fprintf(ctx->opts->diag, "%s: no random token: %s\n", ctx->opts->name,
                     strerror(errno));
-            return PR_EXIT_FAILED;
+            return CM_EXIT_FAILED;
         }
         rc = pr_point_run(ctx, i, &pts[i]);
         *done = i + 1;
@@ -252,7 +250,7 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
             fprintf(out, " FAILED\n");
             fprintf(ctx->opts->diag, "%s: run %u of %u failed: %s\n", ctx->opts->name,
                     i + 1, run->npoints, pts[i].error);
-            return interrupted ? PR_EXIT_INTR : PR_EXIT_FAILED;
+            return interrupted ? CM_EXIT_INTR : CM_EXIT_FAILED;
         }
         fprintf(out, " done%s\n",
                 run->populate_only ? " (populated)"
@@ -260,7 +258,7 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
                                    : "");
         fflush(out);
     }
-    return PR_EXIT_OK;
+    return CM_EXIT_OK;
 }
 
 int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
@@ -282,11 +280,11 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     if (mkdirs(run->work_dir) < 0) {
         fprintf(o->diag, "%s: WORK_DIR %s: %s\n", o->name, run->work_dir,
                 strerror(errno));
-        return PR_EXIT_FAILED;
+        return CM_EXIT_FAILED;
     }
     lock = lock_work_dir(run, o->name, o->diag);
     if (lock < 0)
-        return PR_EXIT_FAILED;
+        return CM_EXIT_FAILED;
     memset(&ctx, 0, sizeof(ctx));
     ctx.run = run;
     ctx.opts = o;
@@ -296,13 +294,13 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     pts = cm_calloc(run->npoints, sizeof(*pts));
     if (ctx.log == NULL || pts == NULL || install_signals() < 0) {
         fprintf(o->diag, "%s: %s: %s\n", o->name, path, strerror(errno));
-        code = PR_EXIT_FAILED;
+        code = CM_EXIT_FAILED;
         goto out;
     }
     ctx.sig_fd = sig_pipe[0];
     setvbuf(ctx.log, NULL, _IOLBF, 0);
-    code = o->validate > 0 ? validate(&ctx) : PR_EXIT_OK;
-    if (code == PR_EXIT_OK) {
+    code = o->validate > 0 ? validate(&ctx) : CM_EXIT_OK;
+    if (code == CM_EXIT_OK) {
         warn_reused_suffix(&ctx);
         header(&ctx);
         code = points(&ctx, pts, &done);

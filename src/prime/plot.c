@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * plot.c - the throughput/response-time curve of a run (decisions.md D10)
+ * plot.c - the throughput/response-time curve of a run (docs/DECISIONS.md D10)
  * through the common gnuplot runner (common/plot.h: private temp files,
  * bounded time, the picture renamed into place, gnuplot optional, every
  * point off the frame, the legend below the picture): the valid points as
  * the SFS curve from (0, 0), with the peak and the overall response time
  * marked; the invalid ones joined by a dashed line of their own, labelled
- * as not publishable, since SFS leaves them off the curve (sfs-reference
+ * as not publishable, since SFS leaves them off the curve (docs/SFS30.md
  * 17.2) - a short demo run still shows its shape.  A legend entry appears
  * only for what is drawn.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * point.c - one load point (sfs-reference §12.2; decisions.md D8): the
+ * point.c - one load point (docs/SFS30.md §12.2; docs/DECISIONS.md D8): the
  * prime's control port, the clients started (sfs_mgr) or awaited
  * (sfs_prime), and ONE poll() loop over the port, every client's control
  * connection, the connections not yet identified, and the self-pipe the
@@ -39,7 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load/ctl.h"
+#include "ctl/ct.h"
 #include "prime/pr_int.h"
 #include "common/alloc.h"
 
@@ -54,7 +54,7 @@
 struct pc { /* the prime's view of one client */
     const struct pr_client *cl;
     int fd;
-    struct ld_ctl_reader rd;
+    struct ct_reader rd;
     struct pr_proc proc;
     int log_fd;
     uint64_t last_heard;
@@ -66,7 +66,7 @@ struct pc { /* the prime's view of one client */
 
 struct pend {
     int fd;
-    struct ld_ctl_reader rd;
+    struct ct_reader rd;
     uint64_t since;
     char addr[64];
 };
@@ -87,11 +87,6 @@ struct point {
     int failed;
     int mon_started; /* START was called: DONE follows, even on abort */
 };
-
-static uint64_t now_ms(void)
-{
-    return cm_now_ns() / 1000000u;
-}
 
 static void CM_PRINTF(2, 3) logf_(struct point *P, const char *fmt, ...)
 {
@@ -139,8 +134,9 @@ int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, 
     su->cfg.nmounts = 0;
     su->cfg.mounts = NULL;
     su->cfg.load = (int)(run->points[idx] / run->nclients);
-    if (run->speeds)
-        su->cfg.trace_speed = run->speeds[idx];
+    su->wl = run->wl;
+    if (pr_point_values(run, idx) && run->wl->point_set)
+        run->wl->point_set(&su->cfg, pr_point_values(run, idx));
     if (su->cfg.mix_file[0]) {
         if (ld_mix_load(&su->mix, run->nfs_version, su->cfg.mix_file, NULL, err, errlen) <
             0)
@@ -209,7 +205,7 @@ static void accept_all(struct point *P)
         q->rd.token = P->ctx->token; /* a stranger's frame ends at its header */
         q->rd.max_payload = HELLO_MAX;
         q->fd = fd;
-        q->since = now_ms();
+        q->since = cm_now_ms();
         inet_ntop(AF_INET, &sa.sin_addr, q->addr, sizeof(q->addr));
     }
 }
@@ -217,7 +213,7 @@ static void accept_all(struct point *P)
 static void drop_pend(struct point *P, unsigned i)
 {
     close(P->pend[i].fd);
-    ld_ctl_reader_free(&P->pend[i].rd);
+    ct_reader_free(&P->pend[i].rd);
     P->pend[i] = P->pend[--P->npend];
 }
 
@@ -226,7 +222,7 @@ static void drop_pend(struct point *P, unsigned i)
 static void on_pend(struct point *P, unsigned i)
 {
     struct pend *q = &P->pend[i];
-    int r = ld_ctl_read(&q->rd, q->fd);
+    int r = ct_read(&q->rd, q->fd);
     struct pc *c;
     char w[300];
 
@@ -244,16 +240,16 @@ static void on_pend(struct point *P, unsigned i)
         drop_pend(P, i);
         return;
     }
-    if (r == -EACCES || !ld_ctl_token_ok(&q->rd.h, P->ctx->token)) {
-        logf_(P, "refused a %s frame from %s: wrong token", ld_ctl_name(q->rd.h.type),
+    if (r == -EACCES || !ct_token_ok(&q->rd.h, P->ctx->token)) {
+        logf_(P, "refused a %s frame from %s: wrong token", ct_name(q->rd.h.type),
               q->addr);
         drop_pend(P, i);
         return;
     }
-    if (q->rd.h.type != LD_CTL_HELLO || q->rd.h.client < 1 || q->rd.h.client > P->n ||
+    if (q->rd.h.type != CT_HELLO || q->rd.h.client < 1 || q->rd.h.client > P->n ||
         P->c[q->rd.h.client - 1].fd >= 0) {
         logf_(P, "refused a %s frame from %s: client number %u unknown or already here",
-              ld_ctl_name(q->rd.h.type), q->addr, q->rd.h.client);
+              ct_name(q->rd.h.type), q->addr, q->rd.h.client);
         drop_pend(P, i);
         return;
     }
@@ -261,8 +257,8 @@ static void on_pend(struct point *P, unsigned i)
     c->fd = q->fd;
     c->rd = q->rd;
     c->rd.max_payload = 0; /* a client's results are larger than a HELLO */
-    c->done = LD_CTL_HELLO;
-    c->last_heard = now_ms();
+    c->done = CT_HELLO;
+    c->last_heard = cm_now_ms();
     {
         struct timeval tv = {1, 0}; /* a stalled client cannot block the prime */
         setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -295,10 +291,10 @@ static int send_client(struct point *P, struct pc *c, uint32_t type, uint32_t ar
 
     if (c->fd < 0)
         return 0;
-    rc = ld_ctl_send(c->fd, P->ctx->token, type, 0, arg, text,
-                     text ? (uint32_t)strlen(text) : 0);
-    if (rc < 0 && type != LD_CTL_ABORT)
-        return fail(P, "%s: sending %s: %s", who(c, w, sizeof(w)), ld_ctl_name(type),
+    rc = ct_send(c->fd, P->ctx->token, type, 0, arg, text,
+                 text ? (uint32_t)strlen(text) : 0);
+    if (rc < 0 && type != CT_ABORT)
+        return fail(P, "%s: sending %s: %s", who(c, w, sizeof(w)), ct_name(type),
                     strerror(-rc));
     return 0;
 }
@@ -307,7 +303,7 @@ static int send_all(struct point *P, uint32_t type, uint32_t arg)
 {
     unsigned k;
 
-    logf_(P, "Sending %s to %u client(s).", ld_ctl_name(type), P->n);
+    logf_(P, "Sending %s to %u client(s).", ct_name(type), P->n);
     for (k = 0; k < P->n; k++)
         if (send_client(P, &P->c[k], type, arg, NULL) < 0)
             return -1;
@@ -342,6 +338,7 @@ static void take_results(struct point *P, struct pc *c)
     in.iodist = &P->pt->su.iodist;
     in.sizing = &P->pt->su.sizing;
     in.stats = st;
+    in.work = P->pt->su.wl->report;
     cs->num = c->cl->num;
     snprintf(cs->host, sizeof(cs->host), "%s", c->cl->host);
     text = (const char *)c->rd.payload + wire;
@@ -364,7 +361,7 @@ static void take_results(struct point *P, struct pc *c)
     }
     free(st);
     c->has_results = 1;
-    c->done = LD_MSG_RESULTS;
+    c->done = CT_MSG_RESULTS;
     logf_(P, "%s: results received (%.2f ops/s, %.2f ms%s).", who(c, w, sizeof(w)),
           (double)cs->ops_x100 / 100.0, (double)cs->resp_x100 / 100.0,
           cs->code ? ", INVALID" : "");
@@ -375,32 +372,32 @@ static void on_client(struct point *P, struct pc *c)
     char w[300];
     int r;
 
-    while ((r = ld_ctl_read(&c->rd, c->fd)) == 1) {
-        const struct ld_ctl_hdr *h = &c->rd.h;
-        if (!ld_ctl_token_ok(h, P->ctx->token)) {
-            logf_(P, "refused a %s frame from %s: wrong token", ld_ctl_name(h->type),
+    while ((r = ct_read(&c->rd, c->fd)) == 1) {
+        const struct ct_hdr *h = &c->rd.h;
+        if (!ct_token_ok(h, P->ctx->token)) {
+            logf_(P, "refused a %s frame from %s: wrong token", ct_name(h->type),
                   who(c, w, sizeof(w)));
             close_client(c);
             fail(P, "%s: a control frame without the run's token", who(c, w, sizeof(w)));
             return;
         }
-        c->last_heard = now_ms();
+        c->last_heard = cm_now_ms();
         switch (h->type) {
-        case LD_CTL_HEARTBEAT:
+        case CT_HEARTBEAT:
             break;
-        case LD_MSG_ERROR:
+        case CT_MSG_ERROR:
             fail(P, "%s: %s", who(c, w, sizeof(w)), (const char *)c->rd.payload);
             return;
-        case LD_MSG_RESULTS:
+        case CT_MSG_RESULTS:
             take_results(P, c);
             break;
         default:
-            logf_(P, "%s: %s done.", who(c, w, sizeof(w)), ld_ctl_name(h->type));
+            logf_(P, "%s: %s done.", who(c, w, sizeof(w)), ct_name(h->type));
             c->done = h->type;
         }
     }
     if (r == -EACCES) {
-        logf_(P, "refused a %s frame from %s: wrong token", ld_ctl_name(c->rd.h.type),
+        logf_(P, "refused a %s frame from %s: wrong token", ct_name(c->rd.h.type),
               who(c, w, sizeof(w)));
         close_client(c);
         fail(P, "%s: a control frame without the run's token", who(c, w, sizeof(w)));
@@ -460,13 +457,13 @@ static void reap(struct point *P)
         if (!c->proc.exited) {
             if (!pr_proc_poll(&c->proc))
                 continue;
-            c->exited_at = now_ms();
+            c->exited_at = cm_now_ms();
         }
         if (c->fd >= 0) {
             on_client(P, c); /* what it sent before it went */
             if (c->has_results || P->failed)
                 continue;
-            if (c->fd >= 0 && now_ms() - c->exited_at < EXIT_GRACE_MS)
+            if (c->fd >= 0 && cm_now_ms() - c->exited_at < EXIT_GRACE_MS)
                 continue;
         }
         c->reported_exit = 1;
@@ -517,17 +514,17 @@ static int step(struct point *P, int ms)
             accept_all(P);
     }
     reap(P);
-    now = now_ms();
+    now = cm_now_ms();
     for (i = P->npend; i-- > 0;)
         if (now - P->pend[i].since > HELLO_WAIT_MS) {
             logf_(P, "dropped a connection from %s: no HELLO in %d s", P->pend[i].addr,
                   HELLO_WAIT_MS / 1000);
             drop_pend(P, i);
         }
-    if (!P->failed && now - P->last_beat >= LD_CTL_HEARTBEAT_S * 1000u) {
+    if (!P->failed && now - P->last_beat >= CT_HEARTBEAT_S * 1000u) {
         P->last_beat = now;
         for (k = 0; k < P->n; k++)
-            send_client(P, &P->c[k], LD_CTL_HEARTBEAT, 0, NULL);
+            send_client(P, &P->c[k], CT_HEARTBEAT, 0, NULL);
     }
     return P->failed ? -1 : 0;
 }
@@ -537,7 +534,7 @@ static int step(struct point *P, int ms)
 static unsigned missing(struct point *P, uint32_t phase, int silent_only, char *buf,
                         size_t len)
 {
-    uint64_t now = now_ms(), limit = (uint64_t)P->run->prime_timeout * 1000u;
+    uint64_t now = cm_now_ms(), limit = (uint64_t)P->run->prime_timeout * 1000u;
     unsigned k, m = 0;
     size_t used = 0;
 
@@ -565,7 +562,7 @@ static int wait_phase(struct point *P, uint32_t phase, uint64_t deadline_ms)
     unsigned m;
 
     for (;;) {
-        uint64_t now = now_ms();
+        uint64_t now = cm_now_ms();
         if (phase != 0 && missing(P, phase, 0, names, sizeof(names)) == 0)
             return 0;
         if (now >= deadline_ms) {
@@ -574,7 +571,7 @@ static int wait_phase(struct point *P, uint32_t phase, uint64_t deadline_ms)
             m = missing(P, phase, 0, names, sizeof(names));
             return fail(
                 P, "Prime Client timeout - did not get signal (%s) from %u client(s): %s",
-                ld_ctl_name(phase), m, names);
+                ct_name(phase), m, names);
         }
         m = missing(P, phase, 1, names, sizeof(names));
         if (m > 0)
@@ -589,7 +586,7 @@ static int wait_phase(struct point *P, uint32_t phase, uint64_t deadline_ms)
 
 static uint64_t after_s(uint64_t s)
 {
-    return now_ms() + s * 1000u;
+    return cm_now_ms() + s * 1000u;
 }
 
 /* ---- starting the clients and the monitor
@@ -636,8 +633,8 @@ static int start_clients(struct point *P)
         if (pr_spawn(&c->proc, use, c->log_fd, NULL, err, sizeof(err)) < 0)
             return fail(P, "%s: %s", who(c, w, sizeof(w)), err);
         {
-            char tok[2 * LD_CTL_TOKEN_LEN + 2];
-            ld_ctl_token_hex(P->ctx->token, tok);
+            char tok[2 * CT_TOKEN_LEN + 2];
+            ct_token_hex(P->ctx->token, tok);
             strcat(tok, "\n");
             if (write(c->proc.in_fd, tok, strlen(tok)) != (ssize_t)strlen(tok))
                 return fail(P, "%s: could not hand over the token", who(c, w, sizeof(w)));
@@ -652,7 +649,7 @@ static int start_clients(struct point *P)
 static int await_clients(struct point *P)
 {
     const struct pr_run *run = P->run;
-    char tok[2 * LD_CTL_TOKEN_LEN + 2], *argv[PR_ARGV_MAX];
+    char tok[2 * CT_TOKEN_LEN + 2], *argv[PR_ARGV_MAX];
     static char buf[PR_ARGBUF];
     const char *tf = P->ctx->opts->token_file;
     char host[256];
@@ -660,7 +657,7 @@ static int await_clients(struct point *P)
     FILE *f;
     int fd;
 
-    ld_ctl_token_hex(P->ctx->token, tok);
+    ct_token_hex(P->ctx->token, tok);
     fd = open(tf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (f == NULL || fprintf(f, "%s\n", tok) < 0 || fclose(f) != 0)
@@ -683,7 +680,7 @@ static int await_clients(struct point *P)
     return 0;
 }
 
-/* The monitor script, called START or DONE (sfs-reference §12.2 step 4):
+/* The monitor script, called START or DONE (docs/SFS30.md §12.2 step 4):
  * run without a shell, bounded; a failure disables it with a warning. */
 static int monitor(struct point *P, const char *what)
 {
@@ -720,7 +717,8 @@ static int monitor(struct point *P, const char *what)
     while (!pr_proc_poll(&mp)) {
         int was_failed = P->failed;
         /* an aborting point only waits (its DONE stops what START began) */
-        if (now_ms() >= deadline || (was_failed ? poll(NULL, 0, 50) : step(P, 50)) < 0) {
+        if (cm_now_ms() >= deadline ||
+            (was_failed ? poll(NULL, 0, 50) : step(P, 50)) < 0) {
             struct pr_proc *one = &mp;
             pr_procs_stop(&one, 1, 0);
             if (!P->failed)
@@ -750,32 +748,31 @@ static int phases(struct point *P)
 
     logf_(P, "Executing SFS Benchmark on %u Client(s): %u ops/s, %d ops/s per client.",
           P->n, P->pt->load, cfg->load);
-    if (wait_phase(P, LD_CTL_HELLO, after_s(t)) < 0 || send_all(P, LD_MSG_MOUNT, 0) < 0 ||
-        wait_phase(P, LD_MSG_MOUNT, after_s(t)) < 0 || send_all(P, LD_MSG_INIT, 0) < 0 ||
-        wait_phase(P, LD_MSG_INIT, after_s(t + 3600)) < 0)
+    if (wait_phase(P, CT_HELLO, after_s(t)) < 0 || send_all(P, CT_MSG_MOUNT, 0) < 0 ||
+        wait_phase(P, CT_MSG_MOUNT, after_s(t)) < 0 || send_all(P, CT_MSG_INIT, 0) < 0 ||
+        wait_phase(P, CT_MSG_INIT, after_s(t + 3600)) < 0)
         return -1;
     if (!run->populate_only) {
         if (cfg->warmup_s > 0 &&
-            (send_all(P, LD_MSG_WARMUP, (uint32_t)cfg->warmup_s) < 0 ||
-             wait_phase(P, LD_MSG_WARMUP, after_s(t + (uint64_t)cfg->warmup_s)) < 0))
+            (send_all(P, CT_MSG_WARMUP, (uint32_t)cfg->warmup_s) < 0 ||
+             wait_phase(P, CT_MSG_WARMUP, after_s(t + (uint64_t)cfg->warmup_s)) < 0))
             return -1;
         logf_(P, "All clients READY.");
         if (monitor(P, "START") < 0 ||
             wait_phase(P, 0, after_s((uint64_t)run->prime_sleep)) < 0)
             return -1;
         logf_(P, "Starting %d seconds test run.", cfg->runtime_s);
-        if (send_all(P, LD_MSG_RUN, (uint32_t)(cfg->runtime_s + LD_CTL_RUN_OFFSET_S)) <
-                0 ||
+        if (send_all(P, CT_MSG_RUN, (uint32_t)(cfg->runtime_s + CT_RUN_OFFSET_S)) < 0 ||
             wait_phase(P, 0, after_s((uint64_t)cfg->runtime_s)) < 0 ||
-            send_all(P, LD_MSG_STOP, 0) < 0 || wait_phase(P, LD_MSG_RUN, after_s(t)) < 0)
+            send_all(P, CT_MSG_STOP, 0) < 0 || wait_phase(P, CT_MSG_RUN, after_s(t)) < 0)
             return -1;
         logf_(P, "All clients DONE-TEST.");
         if (monitor(P, "DONE") < 0 ||
             wait_phase(P, 0, after_s((uint64_t)run->prime_sleep)) < 0)
             return -1;
     }
-    if (send_all(P, LD_MSG_RESULTS, 0) < 0 ||
-        wait_phase(P, LD_MSG_RESULTS, after_s(t)) < 0)
+    if (send_all(P, CT_MSG_RESULTS, 0) < 0 ||
+        wait_phase(P, CT_MSG_RESULTS, after_s(t)) < 0)
         return -1;
     return 0;
 }
@@ -793,7 +790,7 @@ static void finish(struct point *P)
     for (k = 0; k < P->n; k++) {
         struct pc *c = &P->c[k];
         if (P->failed && c->fd >= 0)
-            send_client(P, c, LD_CTL_ABORT, 0, P->pt->error);
+            send_client(P, c, CT_ABORT, 0, P->pt->error);
         if (P->failed)
             close_client(c);
         if (c->proc.pid > 0)
@@ -802,7 +799,7 @@ static void finish(struct point *P)
     pr_procs_stop(P->procs, np, P->failed ? ABORT_WAIT_MS : END_WAIT_MS);
     for (k = 0; k < P->n; k++) {
         close_client(&P->c[k]);
-        ld_ctl_reader_free(&P->c[k].rd);
+        ct_reader_free(&P->c[k].rd);
         if (P->c[k].log_fd >= 0)
             close(P->c[k].log_fd);
     }
@@ -830,7 +827,7 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
     P.pt = pt;
     P.n = run->nclients;
     P.lfd = -1;
-    P.last_beat = now_ms();
+    P.last_beat = cm_now_ms();
     pr_agg_init(&pt->agg);
     P.c = cm_calloc(P.n, sizeof(*P.c));
     P.maxpend = P.n + SPARE_PENDING;

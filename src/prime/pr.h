@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pr.h - the prime layer: what sfs_mgr and sfs_prime call (sfs-reference
- * §1, §12-§17; decisions.md D8-D10).
+ * pr.h - the prime layer: what sfs_mgr and sfs_prime call (
+ * docs/SFS30.md §1, §12-§17; docs/DECISIONS.md D8-D10).
  *
  *   pr_run_load    the rc file (D9, common/rc.h) resolved into a run: load
  *                  points, clients with their mount points, the options
@@ -27,14 +27,9 @@
 #include <sys/types.h>
 
 #include "common/cm.h"
+#include "common/exit.h"
 #include "load/config.h"
-
-/* sfs_mgr exit codes (docs/sfs_mgr.md). */
-#define PR_EXIT_OK         0   /* every point ran (the report says if valid) */
-#define PR_EXIT_FAILED     1   /* a point failed: the finished points are kept */
-#define PR_EXIT_RC         2   /* the rc file or the command line is wrong */
-#define PR_EXIT_VALIDATION 3   /* -v: the server failed the validation suite */
-#define PR_EXIT_INTR       130 /* SIGINT/SIGTERM: everything was stopped */
+#include "load/workload.h"
 
 #define PR_MAX_CLIENTS 4096
 #define PR_MAX_POINTS  1000
@@ -55,8 +50,11 @@ struct pr_run {
     const char *prog; /* "sfs" or "sfs3" */
     unsigned npoints;
     unsigned *points; /* aggregate loads, increasing */
-    double *speeds;   /* TRACE_FILE: the replay speed of each point (TRACE_SPEED
-                         lists them), NULL for the SFS mix */
+    /* the workload the options ask for (cl_workload_choose) */
+    const struct ld_workload_ops *wl;
+    /* per point, the values of the workload's point variables (a replay's
+     * TRACE_SPEED: wl->rc_points); NULL when the points are LOAD's */
+    struct ld_point *values;
     unsigned nclients;
     struct pr_client *clients;
     int procs;
@@ -103,8 +101,8 @@ void pr_run_free(struct pr_run *run);
 void pr_run_check(const struct pr_run *run, FILE *out, int yaml);
 
 /* The command line of client c for point `point` (aggregate load `load`;
- * a replay's speed), with the prime at prime:port.  argv gets at most max
- * words (NULL-terminated, pointing into buf); returns the count or -E2BIG. */
+ * the workload's words for the point), with the prime at prime:port.  argv gets at most
+ * max words (NULL-terminated, pointing into buf); returns the count or -E2BIG. */
 int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned point,
                    unsigned load, const char *prime, unsigned port, char **argv, int max,
                    char *buf, size_t buflen);
@@ -116,7 +114,7 @@ void pr_client_pidfile(const struct pr_run *run, unsigned num, char *buf, size_t
 int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o);
 
 /* sfs_mgr -c: removes CL<n> from every mount point (libnfs).  Returns
- * PR_EXIT_OK or PR_EXIT_FAILED; says what it did on out. */
+ * CM_EXIT_OK or CM_EXIT_FAILED; says what it did on out. */
 int pr_clean(const struct pr_run *run, FILE *out, FILE *diag);
 
 /* Whether the mount points hold CL<n> trees of an earlier run: 1 fresh, 0

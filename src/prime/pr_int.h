@@ -3,7 +3,7 @@
  * pr_int.h - the prime layer's private header: what its files call on each
  * other.  resolve.c and clientcmd.c build the run and its command lines,
  * launch.c starts and stops processes, point.c drives one load point over
- * the control plane, aggregate.c adds the clients up (sfs-reference §11),
+ * the control plane, aggregate.c adds the clients up (docs/SFS30.md §11),
  * results.c writes the result files (D10; the overall response time is
  * common/curve.h's), plot.c the picture, mgr.c runs the points, clean.c is
  * -c and -k.
@@ -37,6 +37,9 @@ int pr_valid_suffix(const char *s);
 
 /* ---- clientcmd.c ---------------------------------------------------------------- */
 
+/* The values of point idx (NULL when the points are LOAD's). */
+const struct ld_point *pr_point_values(const struct pr_run *run, unsigned idx);
+
 /* The remote shell's argv that runs client_argv on c->host: RSH words,
  * "-l SFS_USER" when set, the host, and one single-quoted command string;
  * or, when RSH is a template (pr_rsh_template), its words with %h the
@@ -67,14 +70,14 @@ int pr_spawn(struct pr_proc *p, char *const *argv, int out_fd, char *const *env,
              char *err, size_t errlen);
 /* Reaps p without blocking; 1 when it has exited. */
 int pr_proc_poll(struct pr_proc *p);
-/* "exit status 3", "killed by Terminated". */
+/* "exit status 3", "killed by signal 15 (Terminated)". */
 void pr_status_text(int status, char *buf, size_t len);
 /* Stops every process of procs[0..n): closes their stdin, waits up to
  * grace_ms for them to end by themselves, then SIGCONT + SIGTERM to their
  * groups, 2 s more, then SIGKILL; reaps them all.  Bounded: grace + 3 s. */
 void pr_procs_stop(struct pr_proc **procs, size_t n, unsigned grace_ms);
 
-/* ---- aggregate.c (sfs-reference §11, §16.5) -----------------------------------------
+/* ---- aggregate.c (docs/SFS30.md §11, §16.5) -----------------------------------------
  */
 
 /* One client's results as the prime keeps them. */
@@ -82,7 +85,7 @@ struct pr_client_sum {
     unsigned num;
     char host[64];
     uint64_t ops_x100, resp_x100, runtime_s, calls;
-    int code; /* its validity code (§16.4) */
+    int code; /* its validity code (docs/SFS30.md §16.4) */
 };
 
 struct pr_agg {
@@ -94,6 +97,10 @@ struct pr_agg {
     uint64_t ops_sum, resp_sum, time_sum;
 };
 
+/* The field table of struct pr_client_sum (common/fields.h): the keys the
+ * result files give a client's figures. */
+const struct cm_field *pr_client_sum_fields(size_t *n);
+
 void pr_agg_init(struct pr_agg *a);
 /* Adds one client's results (in->stats, with in->agg NULL) and fills cs. */
 void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in,
@@ -101,7 +108,7 @@ void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in,
 /* Finishes the averages; requested = clients x per-client load. */
 void pr_agg_finish(struct pr_agg *a, uint64_t requested);
 
-/* The sfssum line's fields (§16.5). */
+/* The sfssum line's fields (docs/SFS30.md §16.5). */
 struct pr_sum {
     int invalid;
     uint64_t requested;
@@ -132,7 +139,9 @@ int pr_plot_curve(const char *path, const char *title, const double *x, const do
 
 /* Per-point setup the report needs (labels; the clients build their own). */
 struct pr_setup {
-    struct ld_config cfg; /* the run's options, load = the per-client share */
+    const struct ld_workload_ops *wl;
+    struct ld_config cfg; /* the run's options, load = the per-client share,
+                             the point's values applied */
     struct ld_mix mix;
     struct ld_iodist iodist;
     struct ld_sizing sizing;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * resolve.c - the rc file resolved into a run (pr.h: pr_run_load;
- * sfs-reference §14, §15; decisions.md D9).  The file is parsed as data by
+ * docs/SFS30.md §14, §15; docs/DECISIONS.md D9).  The file is parsed as data by
  * common/rc.c; here each value is interpreted and checked, and every
  * problem is reported at its FILE:LINE.
  *
@@ -31,13 +31,13 @@
 #include "common/opt.h"
 #include "common/rc.h"
 #include "common/text.h"
+#include "client/cl.h"
 #include "load/options.h"
-#include "load/replay.h"
 #include "nfs/nf_spec.h"
 #include "prime/pr_int.h"
 #include "common/alloc.h"
 
-/* The SFS 3.0 variables (user guide, sfs-reference §14) and FreeSFS's
+/* The SFS 3.0 variables (user guide, docs/SFS30.md §14) and FreeSFS's
  * PRIME_HOST and PRIME_PORT; the load option table's rc names are known
  * too (known_name). */
 static const char *const sfs_names[] = {
@@ -327,9 +327,8 @@ static void resolve_options(struct pr_run *run, struct cm_rc *rc)
         char err[512], word[LD_PATH_MAX + 80], label[64];
         const char *value;
 
-        if (row.rc_name == NULL || (row.flags & CM_OPT_CLI_ONLY) ||
-            strcmp(row.rc_name, "LOAD") == 0 || strcmp(row.rc_name, "TRACE_SPEED") == 0)
-            continue; /* points: split per client, or one speed per point */
+        if (row.rc_name == NULL || (row.flags & (CM_OPT_CLI_ONLY | CM_OPT_POINT)))
+            continue; /* points: LOAD split per client, a replay's speed per point */
         v = cm_rc_get(rc, row.rc_name);
         if (v == NULL && strcmp(row.rc_name, "PROCS") == 0)
             v = cm_rc_get(rc, "NUM_PROCS"); /* the guide's other name */
@@ -478,62 +477,35 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
     run->npoints = (unsigned)n;
 }
 
-/* A replay (TRACE_FILE): one point per speed of TRACE_SPEED (default 1),
- * each at the load LOAD names first (a replay's load is its trace's). */
-static void resolve_speeds(struct pr_run *run, struct cm_rc *rc)
+/* A workload whose points are not LOAD's (a replay: one per speed of
+ * TRACE_SPEED): its points, each at the load LOAD names first (a replay's
+ * load is its trace's). */
+static void resolve_workload_points(struct pr_run *run, struct cm_rc *rc)
 {
-    const struct cm_rc_var *v = cm_rc_get(rc, "TRACE_SPEED");
-    const char *s = v && v->value[0] ? v->value : "1";
-    char word[64], err[CM_ERR_LEN];
-    unsigned n = 0, k, *pts;
+    unsigned k, *pts;
+    int n;
 
-    if (!run->cfg.trace_file[0] || run->npoints == 0)
+    if (run->wl->rc_points == NULL || run->npoints == 0)
         return;
-    run->speeds = pr_keep(run, cm_calloc(PR_MAX_POINTS, sizeof(*run->speeds)));
-    if (run->speeds == NULL) {
+    run->values = pr_keep(run, cm_calloc(PR_MAX_POINTS, sizeof(*run->values)));
+    if (run->values == NULL) {
         cm_rc_error(rc, NULL, "out of memory");
         return;
     }
-    while (*s) {
-        size_t len = strcspn(s, " \t");
-        double x;
-
-        if (len > 0) {
-            snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), s);
-            if (n == PR_MAX_POINTS) {
-                cm_rc_error(rc, v, "more than %d replay speeds", PR_MAX_POINTS);
-                return;
-            }
-            if (cm_parse_double("TRACE_SPEED", word, 0, 1000000, &x, err, sizeof(err)) <
-                0) {
-                cm_rc_error(rc, v,
-                            "'%s' is not a speed (0..1000000; 0 = as fast as "
-                            "the window allows)",
-                            word);
-                return;
-            }
-            run->speeds[n++] = x;
-        }
-        s += len;
-        s += strspn(s, " \t");
-    }
-    if (run->npoints > 1)
-        cm_rc_warning(rc, cm_rc_get(rc, "LOAD"),
-                      "a replay's points are its TRACE_SPEED values: LOAD is not a list");
-    if (n == 0) {
-        cm_rc_error(rc, v, "no speed given");
+    n = run->wl->rc_points(rc, run->npoints, run->values, PR_MAX_POINTS);
+    if (n <= 0)
         return;
-    }
-    pts = pr_keep(run, cm_calloc(n, sizeof(*pts)));
+    pts = pr_keep(run, cm_calloc((size_t)n, sizeof(*pts)));
     if (pts == NULL) {
         cm_rc_error(rc, NULL, "out of memory");
         return;
     }
-    for (k = 0; k < n; k++)
+    for (k = 0; k < (unsigned)n; k++)
         pts[k] = run->points[0];
     run->points = pts;
-    run->npoints = n;
-    run->cfg.trace_speed = run->speeds[0];
+    run->npoints = (unsigned)n;
+    if (run->wl->point_set)
+        run->wl->point_set(&run->cfg, &run->values[0]);
 }
 
 /* One client's mount points from the words w[0..n). */
@@ -805,37 +777,6 @@ static void final_check(struct pr_run *run, struct cm_rc *rc)
         cm_rc_error(rc, NULL, "the clients would refuse their options: %s", err);
 }
 
-/* A replay point whose trace lasts longer at its speed than RUNTIME is cut
- * by STOP: say so before the run (and in --check), once per such point.
- * The prime reads the trace for its duration; a trace it cannot read is
- * the clients' to refuse, so that only costs the warning. */
-static void check_replay_time(struct pr_run *run, struct cm_rc *rc)
-{
-    struct ld_replay_plan plan;
-    char err[CM_ERR_LEN];
-    unsigned k;
-
-    if (rc->errors || !run->cfg.trace_file[0] || run->speeds == NULL)
-        return;
-    if (ld_replay_plan_build(&plan, &run->cfg, NULL, err, sizeof(err)) < 0) {
-        cm_rc_warning(rc, cm_rc_get(rc, "TRACE_FILE"),
-                      "cannot tell whether RUNTIME cuts the replay: %s", err);
-        return;
-    }
-    for (k = 0; k < run->npoints; k++) {
-        double need = ld_replay_expected_s(&plan, run->speeds[k]);
-
-        if (need > run->cfg.runtime_s)
-            cm_rc_warning(rc, cm_rc_get(rc, "RUNTIME"),
-                          "%d s is shorter than point %u's replay (the trace's "
-                          "%.3f s at speed %g = %.3f s): STOP cuts it, the records due "
-                          "later are not replayed",
-                          run->cfg.runtime_s, k + 1, (double)plan.trace_ns / 1e9,
-                          run->speeds[k], need);
-    }
-    ld_replay_plan_free(&plan);
-}
-
 int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FILE *diag)
 {
     struct cm_rc rc;
@@ -857,8 +798,9 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     resolve_suffix(run, &rc, suffix);
     resolve_clients(run, &rc);
     resolve_options(run, &rc);
+    run->wl = cl_workload_choose(&run->cfg);
     resolve_points(run, &rc);
-    resolve_speeds(run, &rc);
+    resolve_workload_points(run, &rc);
     resolve_mounts(run, &rc);
     resolve_prime(run, &rc);
     make_tag(run);
@@ -872,7 +814,7 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
             cm_rc_error(&rc, cm_rc_get(&rc, "LOAD"),
                         "%u ops/s over %u clients leaves 0 per client", run->points[k],
                         run->nclients);
-        else if (run->points[k] % run->nclients && run->speeds == NULL)
+        else if (run->points[k] % run->nclients && run->values == NULL)
             /* SFS splits the load evenly and drops the rest: say so before
              * the report and sfssum show a smaller requested load. */
             cm_rc_warning(&rc, cm_rc_get(&rc, "LOAD"),
@@ -891,7 +833,8 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
                 run->cfg.src[i] = CM_SRC_RC;
     }
     final_check(run, &rc);
-    check_replay_time(run, &rc);
+    if (!rc.errors && run->values && run->wl->rc_check)
+        run->wl->rc_check(&rc, &run->cfg, run->values, run->npoints);
     r = rc.errors ? -EINVAL : 0;
     cm_rc_free(&rc);
     return r;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * results.c - the result files in WORK_DIR (decisions.md D10; sfs-reference
- * §15, §16): per suffix SFX
- *   sfssum.SFX       one line per finished point (§16.5), appended;
+ * results.c - the result files in WORK_DIR (docs/DECISIONS.md D10;
+ * docs/SFS30.md §15, §16): per suffix SFX
+ *   sfssum.SFX       one line per finished point (docs/SFS30.md §16.5), appended;
  *   sfsres.SFX       the aggregate report of every point, then the run's
  *                    summary (invalid points, run-rule gaps, overall
  *                    response time), appended a block at a time;
@@ -25,10 +25,10 @@
 #include <unistd.h>
 
 #include "common/curve.h"
-#include "load/ctl.h"
+#include "ctl/ct.h"
 #include "prime/pr_int.h"
 
-#define RULE_POINTS   10   /* §17.2: at least 10 evenly spaced points */
+#define RULE_POINTS   10   /* docs/SFS30.md §17.2: at least 10 evenly spaced points */
 #define RULE_PEAK_PCT 10.0 /* the peak within 10 % of its request */
 #define RULE_RESP_MS  40.0
 #define RULE_PROCS    8 /* processes per network (per server address here) */
@@ -66,6 +66,7 @@ static void report_in(const struct pr_ctx *ctx, const struct pr_point *pt,
     in->sizing = &pt->su.sizing;
     in->stats = &pt->agg.merged;
     in->agg = &pt->agg.agg;
+    in->work = pt->su.wl->report;
 }
 
 /* A point that finished and measured something (not POPULATE). */
@@ -136,7 +137,8 @@ static void res_block(const struct pr_ctx *ctx, const struct pr_point *pt, FILE 
     fprintf(f, "sfssum: %s", pt->finished ? "" : "(none)\n");
 }
 
-/* ---- the run's summary (§17.2, §17.3) -----------------------------------------------
+/* ---- the run's summary (docs/SFS30.md §17.2, §17.3)
+ * -----------------------------------------------
  */
 
 struct summary {
@@ -188,7 +190,7 @@ static void procs_per_server(const struct pr_run *run, struct summary *s)
     for (i = 0; i < nh; i++)
         if (count[i] < RULE_PROCS)
             gap(s,
-                "fewer than %d processes for server address %s (%u; sfs-reference 17.2)",
+                "fewer than %d processes for server address %s (%u; docs/SFS30.md §17.2)",
                 RULE_PROCS, hosts[i], count[i]);
 }
 
@@ -270,6 +272,8 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
 {
     const struct pr_run *run = ctx->run;
     char path[LD_PATH_MAX + 64], err[CM_ERR_LEN];
+    size_t ncf;
+    const struct cm_field *cf = pr_client_sum_fields(&ncf);
     struct cm_yaml *y;
     unsigned k, j;
     int i;
@@ -294,7 +298,7 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
         const struct pr_point *p = &pts[k];
         cm_yaml_map_begin(y);
         cm_yaml_kv_uint(y, "run", k + 1);
-        if (!run->cfg.trace_file[0]) /* a replay's is in aggregate.replay */
+        if (run->wl->report->flags & LD_REPORT_LOAD) /* else in the workload's section */
             cm_yaml_kv_uint(y, "requested_load", p->load);
         cm_yaml_kv_bool(y, "finished", p->finished);
         if (!p->finished) {
@@ -312,13 +316,7 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             for (j = 0; j < run->nclients; j++) {
                 const struct pr_client_sum *cs = &p->clients[j];
                 cm_yaml_map_begin(y);
-                cm_yaml_kv_uint(y, "client", cs->num);
-                cm_yaml_kv_str(y, "host", cs->host);
-                cm_yaml_kv_double(y, "throughput_ops", (double)cs->ops_x100 / 100.0, 2);
-                cm_yaml_kv_double(y, "avg_response_ms", (double)cs->resp_x100 / 100.0, 2);
-                cm_yaml_kv_uint(y, "total_ops", cs->calls);
-                cm_yaml_kv_uint(y, "test_time_s", cs->runtime_s);
-                cm_yaml_kv_int(y, "invalid_code", cs->code);
+                cm_fields_yaml(y, cf, ncf, cs, "");
                 cm_yaml_map_end(y);
             }
             cm_yaml_seq_end(y);

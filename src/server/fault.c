@@ -35,6 +35,10 @@ void sv_config_defaults(struct sv_config *cfg)
                                            : SV_DEFAULT_MAX_BYTES;
     cfg->fault.seed = CM_RNG_DEFAULT_SEED;
     cfg->max_connections = SV_MAX_CONNECTIONS;
+    cfg->max_buffer_bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 32
+                                                  : SV_MIN_BUFFER_BYTES;
+    if (cfg->max_buffer_bytes < SV_MIN_BUFFER_BYTES)
+        cfg->max_buffer_bytes = SV_MIN_BUFFER_BYTES;
     cfg->idle_timeout_s = SV_DEFAULT_IDLE_S;
 }
 

@@ -16,9 +16,16 @@
  * one read), idle connections are closed after --idle-timeout, and at the
  * --max-connections limit the connection idle the longest makes room for
  * the new one.  Connection buffers are counted (current and peak) and
- * given back when a connection drains or closes.  Asserted: the buffer
- * count is the sum of what the open connections hold, and the delayed
- * replies a connection waits for are counted in it.
+ * given back when a connection drains or closes.  Their sum has a budget
+ * (--max-buffer-mb): past it, the connections that pin the most while
+ * not taking their replies are closed (shed), largest first, until the
+ * sum is back under it, so that a thousand such peers cannot take the
+ * server's memory while the clients that read their replies are served
+ * on.  The process's descriptor limit is raised to what --max-connections
+ * needs, and a full descriptor table closes the connection idle the
+ * longest, as the connection limit does.  Asserted: the buffer count is
+ * the sum of what the open connections hold, and the delayed replies a
+ * connection waits for are counted in it.
  */
 #define _GNU_SOURCE /* accept4, ppoll */
 #include "rpc/recmark.h"
@@ -37,6 +44,7 @@
 #include <rpc/pmap_clnt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +56,8 @@
 #define OUT_MAX        (OUT_HIGH_WATER + SV_REPLY_MAX + 4)
 #define UDP_BURST      64 /* datagrams per wake-up per socket */
 #define MAX_DELAYED    65536
+#define SPARE_FDS      64           /* descriptors beside the connections' */
+#define TURN_QUANTUM   (256 * 1024) /* reply bytes a connection makes per turn */
 
 struct conn {
     int fd;
@@ -61,6 +71,11 @@ struct conn {
     size_t rbuf_len; /* bytes of the last read in s->rbuf */
     size_t held;     /* buffer bytes last counted in s->stats */
     int throttled;
+    /* fairness: reply bytes made in turn (one pass of the loop); past
+     * TURN_QUANTUM the rest of the input waits in pend (yielded) */
+    uint64_t turn;
+    size_t used;
+    int yielded;
     uint64_t last_ns; /* last byte read or written */
     char peer[INET6_ADDRSTRLEN];
 };
@@ -90,6 +105,8 @@ struct sv_server {
     int max_conns;
     uint64_t idle_ns; /* 0 = connections never time out */
     struct sv_conn_stats stats;
+    uint64_t shed_none_at; /* buffer bytes when no connection could be shed */
+    uint64_t turn;         /* passes of the loop */
     uint32_t next_gen;
     struct pollfd *pfd;
     int *pfd_conn;  /* for each pollfd: connection index, or -1 */
@@ -186,6 +203,20 @@ static int bind_pair(struct sv_server *s, int i, uint16_t port, char *err, size_
 
 /* ---- lifecycle ----------------------------------------------------------- */
 
+/* Raises the soft descriptor limit to want, within the hard limit, so that
+ * --max-connections is not cut short by a default of 1024; where the hard
+ * limit is lower, a full table closes the idlest connection (tcp_accept). */
+static void raise_fd_limit(rlim_t want)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
+        return;
+    rl.rlim_cur =
+        rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+    (void)setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 struct sv_server *sv_server_create(const struct sv_config *cfg, char *err, size_t errlen)
 {
     struct sv_server *s = cm_calloc(1, sizeof(*s));
@@ -201,6 +232,8 @@ struct sv_server *sv_server_create(const struct sv_config *cfg, char *err, size_
                        ? cfg->max_connections
                        : MAX_CONNS;
     s->idle_ns = (uint64_t)cfg->idle_timeout_s * 1000000000u;
+    s->stats.buffer_limit = cfg->max_buffer_bytes;
+    raise_fd_limit((rlim_t)s->max_conns + SPARE_FDS);
     /* Connection buffers above 128 KiB come from mmap, so that they go
      * back to the system when freed (glibc would otherwise raise the
      * threshold after the first free and keep them in the heap). */
@@ -309,6 +342,48 @@ static void conn_close(struct sv_server *s, int i)
     c->fd = -1;
     while (s->nconns_used > 0 && s->conns[s->nconns_used - 1].fd < 0)
         s->nconns_used--;
+}
+
+/* Whether a connection pins buffers its peer does not drain: replies it
+ * has not taken (the socket would block) or calls held back unanswered. */
+static int conn_offends(const struct conn *c)
+{
+    return c->fd >= 0 && (c->out_len > c->out_off || c->pend != NULL);
+}
+
+/* While the connections' buffers are over --max-buffer-mb, closes the
+ * offending connection that holds the most (the oldest activity breaks a
+ * tie).  A peer that reads its replies is never chosen; when only such
+ * peers remain nothing is closed, and the search waits until the count
+ * grows again. */
+static void budget_shed(struct sv_server *s)
+{
+    while (s->stats.buffer_limit && s->stats.buffer_bytes > s->stats.buffer_limit &&
+           s->stats.buffer_bytes > s->shed_none_at) {
+        int worst = -1;
+
+        for (int i = 0; i < s->nconns_used; i++) {
+            const struct conn *c = &s->conns[i];
+            if (conn_offends(c) && (worst < 0 || c->held > s->conns[worst].held ||
+                                    (c->held == s->conns[worst].held &&
+                                     c->last_ns < s->conns[worst].last_ns)))
+                worst = i;
+        }
+        if (worst < 0) {
+            s->shed_none_at = s->stats.buffer_bytes;
+            return;
+        }
+        s->stats.shed++;
+        s->stats.shed_bytes += s->conns[worst].held;
+        /* a reset, not a FIN queued behind replies the peer never takes:
+         * the kernel's buffers for it go at once too, and the peer learns */
+        (void)setsockopt(s->conns[worst].fd, SOL_SOCKET, SO_LINGER,
+                         &(struct linger){.l_onoff = 1, .l_linger = 0},
+                         sizeof(struct linger));
+        conn_close(s, worst);
+    }
+    if (s->stats.buffer_bytes <= s->stats.buffer_limit)
+        s->shed_none_at = 0;
 }
 
 void sv_server_destroy(struct sv_server *s)
@@ -473,6 +548,7 @@ static int conn_answer(struct sv_server *s, int ci, const uint8_t *msg, size_t l
 
     if (r.len == 0)
         return 0;
+    c->used += r.len + 4;
     rp_recmark_put(s->reply, r.len, 1);
     if (r.delay_ns) {
         struct delayed d = {cm_now_ns() + r.delay_ns, -1, ci, c->gen, {0}, 0, r.len + 4,
@@ -490,16 +566,42 @@ static int conn_answer(struct sv_server *s, int ci, const uint8_t *msg, size_t l
     return 0;
 }
 
+/* Keeps the input from off on for later: in c->pend (what is left of it
+ * when it came from there).  -1 when there is no memory for it. */
+static int conn_hold(struct sv_server *s, struct conn *c, const uint8_t *data, size_t off,
+                     size_t n, int from_pend)
+{
+    if (from_pend) {
+        c->pend_off += off;
+        return 0;
+    }
+    if (c->pend == NULL && (c->pend = cm_malloc(READ_BUF)) == NULL) {
+        s->stats.closed_no_memory++;
+        return -1;
+    }
+    memcpy(c->pend, data + off, n - off); /* n <= READ_BUF */
+    c->pend_off = 0;
+    c->pend_len = n - off;
+    return 0;
+}
+
 /* Answers the records in data[0..n): new bytes in s->rbuf, or (from_pend)
  * the rest of c->pend.  Stops before a record while the connection's
- * backlog is over OUT_HIGH_WATER and keeps the rest in c->pend.  Returns
- * -1 when the peer must go (a record too large, out of memory). */
+ * backlog is over OUT_HIGH_WATER (throttled), or once it made
+ * TURN_QUANTUM bytes of replies in this turn (yielded: the loop comes back
+ * to it in the next one, after the others had theirs), and keeps the rest
+ * in c->pend.  Returns -1 when the peer must go (a record too large, out
+ * of memory). */
 static int conn_feed(struct sv_server *s, int ci, int from_pend)
 {
     struct conn *c = &s->conns[ci];
     const uint8_t *data = from_pend ? c->pend + c->pend_off : s->rbuf;
     size_t n = from_pend ? c->pend_len - c->pend_off : c->rbuf_len, off = 0;
 
+    if (c->turn != s->turn) {
+        c->turn = s->turn;
+        c->used = 0;
+    }
     while (off < n && !s->core->exit_requested) {
         const uint8_t *rec;
         size_t len;
@@ -509,18 +611,11 @@ static int conn_feed(struct sv_server *s, int ci, int from_pend)
                 c->throttled = 1;
                 s->stats.throttled++;
             }
-            if (from_pend) {
-                c->pend_off += off;
-                return 0;
-            }
-            if (c->pend == NULL && (c->pend = cm_malloc(READ_BUF)) == NULL) {
-                s->stats.closed_no_memory++;
-                return -1;
-            }
-            memcpy(c->pend, data + off, n - off); /* n <= READ_BUF */
-            c->pend_off = 0;
-            c->pend_len = n - off;
-            return 0;
+            return conn_hold(s, c, data, off, n, from_pend);
+        }
+        if (c->used >= TURN_QUANTUM) {
+            c->yielded = 1;
+            return conn_hold(s, c, data, off, n, from_pend);
         }
         k = rp_recmark_feed(&c->rm, data + off, n - off, &rec, &len);
         if (k < 0) { /* a record too large, or no memory to hold it */
@@ -567,20 +662,29 @@ static int conn_read(struct sv_server *s, int ci)
     return 0;
 }
 
+/* The open connection idle the longest, or -1. */
+static int conn_idlest(const struct sv_server *s)
+{
+    int oldest = -1;
+
+    for (int i = 0; i < s->nconns_used; i++)
+        if (s->conns[i].fd >= 0 &&
+            (oldest < 0 || s->conns[i].last_ns < s->conns[oldest].last_ns))
+            oldest = i;
+    return oldest;
+}
+
 /* A slot for a new connection: a free one, or at the limit the one idle
  * the longest (closed to make room); -1 when none is open to take. */
 static int conn_slot(struct sv_server *s)
 {
-    int oldest = -1;
+    int oldest;
 
     if (s->stats.open < (uint64_t)s->max_conns)
         for (int i = 0; i < s->max_conns; i++)
             if (s->conns[i].fd < 0)
                 return i;
-    for (int i = 0; i < s->nconns_used; i++)
-        if (s->conns[i].fd >= 0 &&
-            (oldest < 0 || s->conns[i].last_ns < s->conns[oldest].last_ns))
-            oldest = i;
+    oldest = conn_idlest(s);
     if (oldest >= 0) {
         conn_close(s, oldest);
         s->stats.evicted++;
@@ -596,6 +700,13 @@ static void tcp_accept(struct sv_server *s, int lfd)
         int fd = accept4(lfd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
         int one = 1, i;
         struct conn *c;
+        if (fd < 0 && (errno == EMFILE || errno == ENFILE) && conn_idlest(s) >= 0) {
+            /* no descriptor left: the idlest connection makes room, as at
+             * --max-connections (else the pending one keeps ppoll awake) */
+            conn_close(s, conn_idlest(s));
+            s->stats.evicted++;
+            fd = accept4(lfd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        }
         if (fd < 0)
             return;
         i = conn_slot(s);
@@ -669,6 +780,7 @@ static void conn_settle(struct sv_server *s, int ci, int bad)
         conn_close(s, ci);
     else
         conn_account(s, c);
+    budget_shed(s);
 }
 
 /* Sends the delayed replies that are due; returns ns until the next one,
@@ -749,6 +861,17 @@ int sv_server_run(struct sv_server *s, volatile sig_atomic_t *stop,
         uint64_t wait_ns = send_due(s), idle_ns = close_idle(s);
         nfds_t n = 0;
         int rc;
+
+        /* a new turn: the connections that yielded go on first (their
+         * input waits in pend, so no event would wake them) */
+        s->turn++;
+        for (int i = 0; i < s->nconns_used && !s->core->exit_requested; i++)
+            if (s->conns[i].fd >= 0 && s->conns[i].yielded) {
+                s->conns[i].yielded = 0;
+                conn_settle(s, i, 0);
+                if (s->conns[i].fd >= 0 && s->conns[i].yielded)
+                    wait_ns = 0; /* it yielded again: poll without waiting */
+            }
 
         if (*dump) {
             *dump = 0;

@@ -9,6 +9,53 @@
 
 #include <errno.h>
 
+#include "common/fields.h"
+
+/* The counters, each once: group (the YAML mapping it prints in), key. */
+#define CORE(m, group, key)                                                              \
+    CM_FIELD_OF(struct sv_core, m, CM_FIELD_U64, CM_MERGE_SUM, group, key)
+static const struct cm_field core_fields[] = {
+    CORE(calls_answered, "", "calls_answered"),
+    CORE(garbage_args, "rpc_errors", "garbage_args"),
+    CORE(prog_unavail, "rpc_errors", "prog_unavail"),
+    CORE(prog_mismatch, "rpc_errors", "prog_mismatch"),
+    CORE(proc_unavail, "rpc_errors", "proc_unavail"),
+    CORE(bad_calls, "rpc_errors", "bad_calls"),
+    CORE(bad_creds, "rpc_errors", "bad_credentials"),
+    CORE(replies_dropped, "faults", "replies_dropped"),
+    CORE(errors_injected, "faults", "errors_injected"),
+    CORE(reads_corrupted, "faults", "reads_corrupted"),
+    CORE(attrs_falsified, "faults", "attrs_falsified"),
+    CORE(dirents_dropped, "faults", "dirents_dropped"),
+    CORE(handles_changed, "faults", "handles_changed"),
+    CORE(other_lies, "faults", "other_lies"),
+};
+
+#define CONN(m) CM_FIELD_OF(struct sv_conn_stats, m, CM_FIELD_U64, CM_MERGE_SUM, "", #m)
+static const struct cm_field conn_fields[] = {
+    CONN(accepted),          CONN(open),         CONN(closed_idle),
+    CONN(evicted),           CONN(throttled),    CONN(buffer_bytes),
+    CONN(buffer_bytes_peak), CONN(delayed_lost), CONN(closed_no_memory),
+    CONN(buffer_limit),      CONN(shed),         CONN(shed_bytes),
+};
+/* every connection counter is a row: a counter added without one fails here */
+_Static_assert(sizeof(struct sv_conn_stats) ==
+                   CM_ARRAY_LEN(conn_fields) * sizeof(uint64_t),
+               "a counter of struct sv_conn_stats is missing from conn_fields");
+
+/* One group of core_fields as a mapping of its own (key) or, for "",
+ * entries of the mapping being written. */
+static void group(struct cm_yaml *y, const struct sv_core *c, const char *name)
+{
+    if (name[0]) {
+        cm_yaml_key(y, name);
+        cm_yaml_map_begin(y);
+    }
+    cm_fields_yaml(y, core_fields, CM_ARRAY_LEN(core_fields), c, name);
+    if (name[0])
+        cm_yaml_map_end(y);
+}
+
 static void version_counts(struct cm_yaml *y, const struct sv_core *c, int vi,
                            const struct sv_version *v)
 {
@@ -31,40 +78,15 @@ int sv_core_write_stats(const struct sv_core *c, const char *path,
     if (y == NULL)
         return -EIO;
     cm_yaml_map_begin(y);
-    cm_yaml_kv_uint(y, "calls_answered", c->calls_answered);
+    group(y, c, "");
     for (int i = 0; i < 4; i++)
         version_counts(y, c, i, vs[i]);
-    cm_yaml_key(y, "rpc_errors");
-    cm_yaml_map_begin(y);
-    cm_yaml_kv_uint(y, "garbage_args", c->garbage_args);
-    cm_yaml_kv_uint(y, "prog_unavail", c->prog_unavail);
-    cm_yaml_kv_uint(y, "prog_mismatch", c->prog_mismatch);
-    cm_yaml_kv_uint(y, "proc_unavail", c->proc_unavail);
-    cm_yaml_kv_uint(y, "bad_calls", c->bad_calls);
-    cm_yaml_kv_uint(y, "bad_credentials", c->bad_creds);
-    cm_yaml_map_end(y);
-    cm_yaml_key(y, "faults");
-    cm_yaml_map_begin(y);
-    cm_yaml_kv_uint(y, "replies_dropped", c->replies_dropped);
-    cm_yaml_kv_uint(y, "errors_injected", c->errors_injected);
-    cm_yaml_kv_uint(y, "reads_corrupted", c->reads_corrupted);
-    cm_yaml_kv_uint(y, "attrs_falsified", c->attrs_falsified);
-    cm_yaml_kv_uint(y, "dirents_dropped", c->dirents_dropped);
-    cm_yaml_kv_uint(y, "handles_changed", c->handles_changed);
-    cm_yaml_kv_uint(y, "other_lies", c->other_lies);
-    cm_yaml_map_end(y);
+    group(y, c, "rpc_errors");
+    group(y, c, "faults");
     if (conns != NULL) {
         cm_yaml_key(y, "connections");
         cm_yaml_map_begin(y);
-        cm_yaml_kv_uint(y, "accepted", conns->accepted);
-        cm_yaml_kv_uint(y, "open", conns->open);
-        cm_yaml_kv_uint(y, "closed_idle", conns->closed_idle);
-        cm_yaml_kv_uint(y, "evicted", conns->evicted);
-        cm_yaml_kv_uint(y, "throttled", conns->throttled);
-        cm_yaml_kv_uint(y, "buffer_bytes", conns->buffer_bytes);
-        cm_yaml_kv_uint(y, "buffer_bytes_peak", conns->buffer_bytes_peak);
-        cm_yaml_kv_uint(y, "delayed_lost", conns->delayed_lost);
-        cm_yaml_kv_uint(y, "closed_no_memory", conns->closed_no_memory);
+        cm_fields_yaml(y, conn_fields, CM_ARRAY_LEN(conn_fields), conns, "");
         cm_yaml_map_end(y);
     }
     if (c->echo != NULL) {

@@ -25,6 +25,9 @@
  * that is unknown (0 = no limit).  An SFS file set needs about 10 MB per
  * op/s of requested load. */
 #define SV_DEFAULT_MAX_BYTES (1024ULL * 1024 * 1024)
+/* Connection buffers of all connections: 1/32 of the memory, at least
+ * 64 MiB (or this when the memory is unknown). */
+#define SV_MIN_BUFFER_BYTES (64ULL * 1024 * 1024)
 
 struct cm_yaml;
 
@@ -74,9 +77,13 @@ struct sv_config {
     int register_rpcbind;
     const char *exports[SV_MAX_EXPORTS];
     int nexports;
-    uint64_t max_bytes;      /* file data capacity, 0 = unlimited */
-    int root_squash;         /* AUTH_SYS uid 0 (and gid 0) served as nobody */
-    int max_connections;     /* TCP connections at once (1..SV_MAX_CONNECTIONS) */
+    uint64_t max_bytes;  /* file data capacity, 0 = unlimited */
+    int root_squash;     /* AUTH_SYS uid 0 (and gid 0) served as nobody */
+    int max_connections; /* TCP connections at once (1..SV_MAX_CONNECTIONS) */
+    /* what all TCP connections together may pin in buffers (reply queues,
+     * partial records, input held back) before the worst offenders are
+     * closed (net.c); 0 = no limit */
+    uint64_t max_buffer_bytes;
     unsigned idle_timeout_s; /* close TCP connections idle this long, 0 = never */
     const char *stats_file;
     struct sv_fault fault;
@@ -104,6 +111,7 @@ struct sv_options {
     struct sv_config cfg;
     char bind[64];
     int nfs_port, mount_port, idle_timeout_s;
+    int max_buffer_mb;
     int64_t exit_after;
     struct cm_opt_list exports, errors;
     char delay[64];
@@ -178,6 +186,11 @@ struct sv_conn_stats {
                                    full (65 536 held) or no memory to hold them */
     uint64_t closed_no_memory;  /* connections closed because a buffer of theirs
                                    (reply queue, partial record) could not grow */
+    uint64_t buffer_limit;      /* --max-buffer-mb in bytes (0: none) */
+    uint64_t shed;              /* connections closed because the buffers of all
+                                   passed buffer_limit: those that pinned the most
+                                   while not taking their replies, first */
+    uint64_t shed_bytes;        /* the buffer bytes they held */
 };
 
 /* Writes the per-procedure counters (and, when conns is not NULL, the

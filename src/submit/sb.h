@@ -27,14 +27,15 @@
 #include <stdio.h>
 
 #include "common/cm.h"
+#include "common/exit.h"
 #include "common/rc.h"
 
 /* sfs_generate exit codes */
-#define SB_EXIT_OK    0 /* a submission file was written, or [3] Exit */
-#define SB_EXIT_INPUT 1 /* the input ended before the file was written */
+#define SB_EXIT_OK    CM_EXIT_OK     /* a submission file was written, or [3] Exit */
+#define SB_EXIT_INPUT CM_EXIT_FAILED /* the input ended before the file was written */
 #define SB_EXIT_WRITE                                                                    \
-    2 /* the file could not be written, or a file the                                    \
-         command line named cannot be used */
+    CM_EXIT_USAGE /* the file could not be written, or a file the                        \
+                     command line named cannot be used */
 
 #define SB_MAX_POINTS  1000
 #define SB_MAX_CLIENTS 4096

@@ -455,7 +455,12 @@ static int p2_write(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off,
     res_clear(r);
     memset(&a, 0, sizeof(a));
     (void)nf_fh_to_v2(fh, &a.file);
-    a.offset = (u_int)off;
+    /* beginoffset and totalcount are unused (RFC 1094 2.2.9); they describe
+     * this transfer, as the load generator (src/load/args.c) and the Linux
+     * client fill them, so that a server sees one v2 WRITE from FreeSFS,
+     * whichever part sends it. */
+    a.beginoffset = a.offset = (u_int)off;
+    a.totalcount = len;
     a.data.data_len = len;
     a.data.data_val = (char *)(uintptr_t)buf;
     if ((rc = vd2_write(v, &a, &res)) == 0)
@@ -506,7 +511,7 @@ static int p2_read(struct vd_ctx *v, const struct nf_fh *fh, uint64_t off, void 
     (void)nf_fh_to_v2(fh, &a.file);
     a.offset = (u_int)off;
     a.count = len;
-    a.totalcount = 0;
+    a.totalcount = len; /* unused (RFC 1094 2.2.7); as the load generator's */
     if ((rc = vd2_read(v, &a, &res)) == 0 && res.status == NFS_OK) {
         uint32_t n = res.readres_u.reply.data.data_len;
 

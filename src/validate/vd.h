@@ -3,7 +3,7 @@
  * vd.h - the public interface of the validate layer: the SFS 3.0 validation
  * suite (docs/SFS30.md §19) and FreeSFS's checks beyond it.  `sfs -V LEVEL
  * MOUNT` and `sfs3 -V LEVEL MOUNT` reach it through the load layer
- * (ld_validate); sfs_mgr -v runs those and keeps their output in sfsval.SFX.
+ * (cl_validate); sfs_mgr -v runs those and keeps their output in sfsval.SFX.
  *
  * One run mounts the export, works in <export>/validatedir and goes through
  * the reference steps of SFS 3.0 for the NFS version (v2: 22 objects, v3:

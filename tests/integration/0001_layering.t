@@ -1,31 +1,69 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 0001_layering.t - the layer arrows of docs/ARCHITECTURE.md stay honest:
-# a layer includes only its own headers and those of the layers below it,
-# each library has one home (docs/STYLE.md 2.2), and every allocation goes
-# through common/alloc.h, where the failing-allocator hook sits (2.9).
+# 0001_layering.t - the layer arrows stay honest: the one table of them is
+# mk/rules.mk (LAYERS and the DEPS_<layer> lines, which the link follows);
+# every layer includes only its own headers and those of the layers it may
+# use, docs/ARCHITECTURE.md's layer table names the same layers with the
+# same arrows, each library has one home (docs/STYLE.md 2.2), and every
+# allocation goes through common/alloc.h, where the failing-allocator hook
+# sits (2.9).
 # timeout: 30
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || bail "no tree"
 
-# layer: layers it may include (besides itself)
-declare -A allowed=(
-    [common]=""
-    [rpc]="common"
-    [nfs]="rpc common"
-    [validate]="nfs rpc common"
-    [load]="validate trace nfs rpc common"
-    [prime]="load validate trace nfs rpc common"
-    [trace]="nfs rpc common"
-    [analyze]="trace nfs rpc common"
-    [server]="nfs rpc common"
-    [submit]="common"
-    [bin]="common rpc nfs validate load prime trace analyze server submit"
-)
-plan 8
+# layer: layers it may include (besides itself), from mk/rules.mk
+layers=$(sed -n 's/^LAYERS *:= *//p' mk/rules.mk)
+declare -A allowed=()
+for layer in $layers; do
+    deps=$(sed -n "s/^DEPS_$layer *:= *//p" mk/rules.mk)
+    allowed[$layer]=" ${deps#"$layer"} "
+done
+allowed[bin]=" $layers " # the thin main()s may call any layer
+plan 12
+
+missing=""
+for layer in $layers; do
+    [ -n "$(sed -n "s/^DEPS_$layer *:= *//p" mk/rules.mk)" ] || missing="$missing $layer"
+done
+is "$missing" "" "every layer of LAYERS has its DEPS_ line in mk/rules.mk"
+
+# every directory of src/ is a layer (or bin)
+stray=""
+for d in src/*/; do
+    d=$(basename "$d")
+    case " $layers bin " in *" $d "*) ;; *) stray="$stray $d" ;; esac
+done
+is "$stray" "" "every directory of src/ is a layer of mk/rules.mk"
+
+# docs/ARCHITECTURE.md's layer table: one row per layer, "may use" equal to
+# the DEPS_ line (the layer table rows read "| \`src/<layer>\` | prefix |
+# role | may use |").
+doc=""
+for layer in $layers; do
+    row=$(grep -E "^\| \`src/$layer\` \|" docs/ARCHITECTURE.md | head -1)
+    if [ -z "$row" ]; then
+        doc="$doc $layer:no-row"
+        continue
+    fi
+    uses=$(printf '%s' "$row" | awk -F'|' '{print $(NF-1)}' | tr -d '`,' |
+        tr ' ' '\n' | grep -E "^($(echo $layers | tr ' ' '|'))\$" | sort | tr '\n' ' ')
+    want=$(echo ${allowed[$layer]} | tr ' ' '\n' | grep . | sort | tr '\n' ' ')
+    [ "$uses" = "$want" ] || doc="$doc $layer:[$uses]!=[$want]"
+done
+is "$doc" "" "docs/ARCHITECTURE.md's layer table has every layer with the arrows of mk/rules.mk"
+
+# no directory of src/ holds more than a fifth of its lines: a layer that
+# grows past it is split by concern
+total=$(cat src/*/*.[ch] | wc -l)
+big=""
+for d in src/*/; do
+    n=$(cat "$d"*.[ch] 2>/dev/null | wc -l)
+    [ $((n * 100)) -le $((total * 20)) ] || big="$big $(basename "$d"):$n/$total"
+done
+is "$big" "" "no directory of src/ holds more than 20 % of its lines"
 
 bad=""
-for layer in "${!allowed[@]}"; do
+for layer in $layers bin; do
     [ -d "src/$layer" ] || continue
     for f in src/$layer/*.[ch]; do
         [ -e "$f" ] || continue

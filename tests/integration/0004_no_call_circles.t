@@ -17,12 +17,6 @@ if [ -n "${FREESFS_BIN:-}" ] && [ -d "$FREESFS_BIN/../obj" ]; then
 fi
 [ -d "$obj/common" ] || skip_all "no objects in $obj (make all first)"
 
-# TEMPORARY: src/load and src/prime are being split into layers on another
-# branch, which removes their circles itself.  The lead removes this list
-# once both branches are merged; from then on every layer is checked.
-temporary_exclusions=(load prime)
-excl=()
-for x in "${temporary_exclusions[@]}"; do excl+=(-x "$x"); done
 
 plan 3
 
@@ -46,5 +40,5 @@ is "$(tests/tools/call-circles.sh "$T_DIR/obj")" "" \
     "an implementation registered in its core's ops table is not a circle"
 
 # 3. The tree.
-circles=$(tests/tools/call-circles.sh "${excl[@]}" "$obj")
+circles=$(tests/tools/call-circles.sh "$obj")
 is "$circles" "" "no file-level call circles in src/ ($obj)"

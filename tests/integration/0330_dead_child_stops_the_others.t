@@ -19,7 +19,7 @@ kill -KILL "$victim"
 wait_for "! alive $parent" 200 0.05
 wait "$parent"
 is "$?" 83 "the parent exits 83"
-like "$(cat "$T_DIR/err")" "child [0-9] \\(pid $victim\\) died: killed by" \
+like "$(cat "$T_DIR/err")" "child [0-9] \\(pid $victim\\) died: killed by signal 9 \\(Killed\\)" \
     "the cause names the dead child"
 left=0
 for k in $kids; do alive "$k" && left=$((left + 1)); done

@@ -9,7 +9,7 @@
 # bounded by timeout(1), so a regression fails instead of hanging.
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 18
 
 run() { # run SECONDS ARGS...: sets OUT (stdout+stderr) and RC
     local t=$1
@@ -22,6 +22,12 @@ printf '0,0,1125899906842624,R,0.000001\n' >"$T_DIR/p.spc"
 run 10 stats "$T_DIR/p.spc" --yaml "$T_DIR/p.yaml"
 is "$RC" 0 "stats of a 2^50-byte record finishes at once"
 like "$(cat "$T_DIR/p.yaml")" "blocks: 274877906944" "and its footprint is the record's 2^38 blocks"
+# its size is in the open-ended last bucket, labelled by its lower bound
+# (it printed 18446744073709551615, the bucket's internal bound)
+run 10 stats "$T_DIR/p.spc"
+like "$OUT" "> 549755813888 +1" "stats labels the largest size bucket '> 2^39'"
+unlike "$OUT" "18446744073709551615" "and prints no 2^64 - 1"
+like "$(cat "$T_DIR/p.yaml")" "gt: 549755813888" "the YAML gives that bucket a lower bound"
 
 run 10 mrc -q "$T_DIR/p.spc"
 is "$RC" 1 "mrc refuses the 2^38-block record"

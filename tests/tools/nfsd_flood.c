@@ -8,6 +8,19 @@
  *       calls or 2 s of a full socket per connection); checks that another
  *       client is still answered, prints "flooded", waits for its standard
  *       input to close, then closes every connection.
+ *   nfsd_flood mass PORT EXPORT CONNS CALLS
+ *       raises its descriptor limit for CONNS connections (within the hard
+ *       limit; exit 3 when that is too low), makes the file, connects one
+ *       reader, then CONNS peers with a 4 KiB receive window that send up
+ *       to CALLS READ calls of 64 KiB each, all at once from one poll loop,
+ *       and never read a reply (a peer stops sending when its calls are
+ *       sent, its socket stayed full for 2 s or the server reset it; the
+ *       flood lasts until every peer is reset or has sent its calls and no
+ *       reset came for 3 s; 60 s at most).  Meanwhile the reader sends a
+ *       READ every 20 ms and must have every reply within 5 s.  Prints how
+ *       many peers the server reset ("peers_closed N") and the reader's
+ *       slowest answer, checks the reader, prints "flooded", waits for its
+ *       standard input to close, closes everything and prints "closed".
  *   nfsd_flood idle PORT
  *       one NULL call, then waits (10 s at most) for the server to close
  *       the idle connection; prints the milliseconds it took.
@@ -25,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +48,7 @@
 #include "mount_prot.h"
 
 #define MAX_CONNS 256
+#define MAX_MASS  4000
 
 static struct sockaddr_in server;
 
@@ -240,6 +255,199 @@ static int flood(const char *export, int nconns)
     return 0;
 }
 
+/* Reads one whole record (marker and body) from a blocking fd within ms
+ * into buf (cap bytes); its length, or 0 on a timeout, a close or a record
+ * larger than cap. */
+static size_t read_record(int fd, uint8_t *buf, size_t cap, int ms)
+{
+    long end = now_ms() + ms;
+    size_t got = 0, want = 4;
+
+    while (got < want) {
+        struct pollfd p = {fd, POLLIN, 0};
+        long left = end - now_ms();
+        ssize_t k;
+        if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+            return 0;
+        k = recv(fd, buf + got, want - got, 0);
+        if (k <= 0)
+            return 0;
+        got += (size_t)k;
+        if (got == 4 && want == 4) {
+            want = 4 + ((size_t)(buf[0] & 0x7f) << 24 | (size_t)buf[1] << 16 |
+                        (size_t)buf[2] << 8 | buf[3]);
+            if (want > cap || !(buf[0] & 0x80))
+                return 0;
+        }
+    }
+    return got;
+}
+
+/* The reader: one READ of 64 KiB on fd, its whole reply (the xid back,
+ * NFS3_OK and 64 KiB of data) within ms: 1 when it came. */
+static int read_answered(int fd, const nfs_fh3 *fh, uint32_t xid, int ms)
+{
+    static uint8_t r[65536 + 512];
+    uint8_t b[256];
+    READ3args ra = {*fh, 0, 65536};
+    size_t n = encode(b, sizeof(b), xid, NFS3_PROGRAM, NFSPROC3_READ,
+                      (xdrproc_t)xdr_READ3args, &ra);
+
+    if (send(fd, b, n, MSG_NOSIGNAL) != (ssize_t)n)
+        return 0;
+    n = read_record(fd, r, sizeof(r), ms);
+    /* xid, reply, accepted, verifier (AUTH_NONE, empty), SUCCESS, NFS3_OK */
+    return n > 65536 && r[4] == (uint8_t)(xid >> 24) && r[7] == (uint8_t)xid &&
+           r[11] == 1 && r[15] == 0 && r[27] == 0 && r[31] == 0;
+}
+
+/* Descriptors for n connections and a few more, within the hard limit. */
+static int enough_fds(int n)
+{
+    struct rlimit rl;
+    rlim_t want = (rlim_t)n + 64;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 0;
+    if (rl.rlim_cur >= want)
+        return 1;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want)
+        return 0;
+    rl.rlim_cur = want;
+    return setrlimit(RLIMIT_NOFILE, &rl) == 0;
+}
+
+struct peer {
+    int fd;
+    int sent, done, closed, counted;
+    long stuck_since;
+    uint8_t call[256]; /* the call being sent, from off */
+    size_t len, off;
+};
+
+/* Sends what p's socket takes now, a call at a time (a call the socket
+ * took in part is finished later); marks p done when its calls are sent,
+ * it stayed full 2 s, or the server closed it. */
+static void pump(struct peer *p, const nfs_fh3 *fh, int calls, uint32_t xid0)
+{
+    while (p->sent < calls) {
+        ssize_t k;
+        if (p->off == p->len) {
+            READ3args ra = {*fh, (uint64_t)(p->sent % 16) * 65536, 65536};
+            p->len = encode(p->call, sizeof(p->call), xid0 + (uint32_t)p->sent,
+                            NFS3_PROGRAM, NFSPROC3_READ, (xdrproc_t)xdr_READ3args, &ra);
+            p->off = 0;
+        }
+        k = send(p->fd, p->call + p->off, p->len - p->off, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (k > 0) {
+            p->off += (size_t)k;
+            p->sent += p->off == p->len;
+            p->stuck_since = 0;
+            continue;
+        }
+        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (p->stuck_since == 0)
+                p->stuck_since = now_ms();
+            else if (now_ms() - p->stuck_since > 2000)
+                p->done = 1;
+            return;
+        }
+        p->done = p->closed = 1; /* the server closed it */
+        return;
+    }
+    p->done = 1;
+}
+
+static int mass(const char *export, int nconns, int calls)
+{
+    static struct peer peers[MAX_MASS];
+    static struct pollfd pfd[MAX_MASS];
+    char fhbuf[NFS3_FHSIZE], line[16];
+    nfs_fh3 fh;
+    long total = 0, end, next_read, slowest = 0, quiet_since;
+    int reader, small = 4096, left = nconns, closed = 0, reads = 0, answered = 0;
+    uint32_t rxid = 0x7e000000;
+
+    if (!enough_fds(nconns)) {
+        printf("# the descriptor limit cannot reach %d connections\n", nconns + 64);
+        return 3;
+    }
+    make_file(export, &fh, fhbuf);
+    reader = tcp_connect();
+    reads++;
+    answered += read_answered(reader, &fh, rxid++, 5000);
+    for (int i = 0; i < nconns; i++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)) != 0 ||
+            connect(fd, (struct sockaddr *)&server, sizeof(server)) != 0) {
+            perror("nfsd_flood: peer");
+            return 2;
+        }
+        peers[i].fd = fd;
+    }
+    /* until every peer is closed or has sent its calls, and no close came
+     * for 3 s (the server works through what they sent) */
+    end = now_ms() + 60000;
+    next_read = now_ms();
+    quiet_since = now_ms();
+    while (now_ms() < end && (left > 0 || now_ms() - quiet_since < 3000)) {
+        int n = 0;
+        for (int i = 0; i < nconns; i++)
+            if (!peers[i].closed) {
+                pfd[n].fd = peers[i].fd;
+                pfd[n].events = peers[i].done ? 0 : POLLOUT;
+                pfd[n++].revents = 0;
+            }
+        if (n == 0)
+            break;
+        poll(pfd, (nfds_t)n, 20);
+        for (int i = 0, k = 0; i < nconns; i++) {
+            struct peer *p = &peers[i];
+            if (p->closed)
+                continue;
+            if (pfd[k++].revents & (POLLERR | POLLHUP)) /* reset by the server */
+                p->closed = 1;
+            else if (!p->done)
+                pump(p, &fh, calls, (uint32_t)(i + 1) << 16);
+            if (p->closed) {
+                closed++;
+                quiet_since = now_ms();
+            }
+            if (p->closed || p->done) {
+                left -= !p->counted;
+                p->counted = 1;
+            }
+        }
+        if (now_ms() >= next_read) { /* the reader, all along */
+            long t0 = now_ms();
+            reads++;
+            answered += read_answered(reader, &fh, rxid++, 5000);
+            slowest = now_ms() - t0 > slowest ? now_ms() - t0 : slowest;
+            next_read = now_ms() + 20;
+        }
+    }
+    for (int i = 0; i < nconns; i++)
+        total += peers[i].sent;
+    printf("# %ld READ calls of 64 KiB sent on %d connections, no reply read; %d "
+           "closed by the server, %d still sending at the end\n",
+           total, nconns, closed, left);
+    printf("peers_closed %d\n# the reader: %d READs, the slowest answered in %ld ms\n",
+           closed, reads, slowest);
+    reads++;
+    answered += read_answered(reader, &fh, rxid++, 5000);
+    tool_check(answered == reads, "the reader had every READ answered (%d of %d)",
+               answered, reads);
+    printf("flooded\n");
+    fflush(stdout);
+    while (fgets(line, sizeof(line), stdin) != NULL)
+        ;
+    for (int i = 0; i < nconns; i++)
+        close(peers[i].fd);
+    close(reader);
+    printf("closed\n");
+    return 0;
+}
+
 static int idle(void)
 {
     int fd = tcp_connect();
@@ -277,15 +485,20 @@ static int limit(int n)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: nfsd_flood flood PORT EXPORT CONNS | idle PORT | "
-                        "limit PORT N\n");
+        fprintf(stderr, "usage: nfsd_flood flood PORT EXPORT CONNS | mass PORT EXPORT "
+                        "CONNS CALLS | idle PORT | limit PORT N\n");
         return 2;
     }
     tool_loopback(&server, argv[2]);
     if (strcmp(argv[1], "flood") == 0 && argc == 5 && atoi(argv[4]) >= 1 &&
         atoi(argv[4]) <= MAX_CONNS)
         flood(argv[3], atoi(argv[4]));
-    else if (strcmp(argv[1], "idle") == 0 && argc == 3)
+    else if (strcmp(argv[1], "mass") == 0 && argc == 6 && atoi(argv[4]) >= 1 &&
+             atoi(argv[4]) <= MAX_MASS && atoi(argv[5]) >= 1) {
+        int rc = mass(argv[3], atoi(argv[4]), atoi(argv[5]));
+        if (rc != 0)
+            return rc;
+    } else if (strcmp(argv[1], "idle") == 0 && argc == 3)
         idle();
     else if (strcmp(argv[1], "limit") == 0 && argc == 4 && atoi(argv[3]) >= 1 &&
              atoi(argv[3]) <= MAX_CONNS)

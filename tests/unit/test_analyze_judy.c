@@ -223,18 +223,34 @@ static void shards_sample_is_close(void **state)
     az_mrc_free(&m);
 }
 
+/* The range first..first+len-1 (len <= 64) on two Fenwick stacks and the
+ * Judy1 one, each block's depth as the brute-force stack gives it. */
+static void range_against_brute(struct az_sd *const sd[2], struct az_sd *j1,
+                                uint64_t *stack, size_t *n, uint64_t first, uint64_t len)
+{
+    uint64_t depth[64], want[64], i;
+    int v;
+
+    for (i = 0; i < len; i++)
+        want[i] = (uint64_t)brute_ref(stack, n, first + i);
+    for (v = 0; v < 3; v++) {
+        assert_int_equal(az_sd_ref_range(v < 2 ? sd[v] : j1, first, len, depth), 0);
+        assert_memory_equal(depth, want, len * sizeof(*depth));
+    }
+}
+
 /* Ranges (a record's blocks) against the brute-force stack: sequential
  * re-reads (the near-rank path), overlapping ranges, random single blocks,
  * and a tiny axis so that ranges start right after renumbering. */
 static void ranges_against_brute(void **state)
 {
     enum { KEYS = 3000, REFS = 60000 };
-    uint64_t *stack = calloc(KEYS, sizeof(*stack)), depth[64], want[64];
+    uint64_t *stack = calloc(KEYS, sizeof(*stack));
     struct az_sd *sd[2] = {az_sd_new(AZ_SD_FENWICK), az_sd_new(AZ_SD_FENWICK)};
     struct az_sd *j1 = az_sd_new(AZ_SD_JUDY1);
     struct cm_rng rng;
     size_t n = 0;
-    unsigned done = 0, i, v, loop = 0;
+    unsigned done = 0, loop = 0;
 
     (void)state;
     assert_non_null(stack);
@@ -256,14 +272,50 @@ static void ranges_against_brute(void **state)
             first = cm_rng_below(&rng, KEYS);
             len = 1;
         }
-        for (i = 0; i < len; i++)
-            want[i] = (uint64_t)brute_ref(stack, &n, first + i);
-        for (v = 0; v < 3; v++) {
-            assert_int_equal(az_sd_ref_range(v < 2 ? sd[v] : j1, first, len, depth), 0);
-            assert_memory_equal(depth, want, len * sizeof(*depth));
-        }
+        range_against_brute(sd, j1, stack, &n, first, len);
         done += (unsigned)len;
     }
+    assert_true(az_sd_compactions(sd[1]) > 3);
+    az_sd_free(sd[0]);
+    az_sd_free(sd[1]);
+    az_sd_free(j1);
+    free(stack);
+}
+
+/* The block map in chunks of consecutive blocks (stackdist.c): single
+ * blocks alone in their chunk (kept inline in the map), a second block of
+ * such a chunk (the inline one moves into a chunk of times), ranges that
+ * start and end at every offset and cross chunk bounds, blocks at the top
+ * of the key space, and renumbering in between, all against the brute-force
+ * stack and the application note's method. */
+static void chunks_against_brute(void **state)
+{
+    enum { KEYS = 512, REFS = 40000 };
+    static const uint64_t base[2] = {1u << 20, UINT64_MAX - 4 * KEYS};
+    uint64_t *stack = calloc(2 * (KEYS + 16), sizeof(*stack));
+    struct az_sd *sd[2] = {az_sd_new(AZ_SD_FENWICK), az_sd_new(AZ_SD_FENWICK)};
+    struct az_sd *j1 = az_sd_new(AZ_SD_JUDY1);
+    struct cm_rng rng;
+    size_t n = 0;
+    unsigned done = 0;
+
+    (void)state;
+    assert_non_null(stack);
+    az_sd_set_min_axis(sd[1], 1);
+    cm_rng_seed(&rng, 4242);
+    while (done < REFS) {
+        /* sparse singles (every 4th block first) make inline words, which
+         * the runs through their chunks then turn into chunks of times */
+        uint64_t first = base[cm_rng_below(&rng, 2)] +
+                         (cm_rng_below(&rng, 2) ? 4 * cm_rng_below(&rng, KEYS / 4)
+                                                : cm_rng_below(&rng, KEYS - 16));
+        uint64_t len = cm_rng_below(&rng, 3) ? 1 : 1 + cm_rng_below(&rng, 16);
+
+        range_against_brute(sd, j1, stack, &n, first, len);
+        done += (unsigned)len;
+    }
+    assert_int_equal(az_sd_unique(sd[0]), n);
+    assert_int_equal(az_sd_unique(sd[1]), n);
     assert_true(az_sd_compactions(sd[1]) > 3);
     az_sd_free(sd[0]);
     az_sd_free(sd[1]);
@@ -367,6 +419,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ranges_against_brute),
+        cmocka_unit_test(chunks_against_brute),
         cmocka_unit_test(judy1_self_test),
         cmocka_unit_test(judyl_self_test),
         cmocka_unit_test(note_example),

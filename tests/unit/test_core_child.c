@@ -2,14 +2,13 @@
 /* test_core_child.c - unit tests of a load child against the server core on
  * socketpairs (tests/unit/helpers/th_core.h), reached through the setup's
  * connector (struct ld_setup.connect) - no network: mount and population
- * (src/load/init.c) make every entry of the file table with its size and
+ * (src/synth/init.c) make every entry of the file table with its size and
  * handle, a second population over the same server makes nothing and a
- * damaged file set is restored; a whole child (src/load/child.c) driven
- * through its phase messages by a test parent mounts, populates, warms up,
- * keeps the load on until the run, runs and sends results that count its
- * calls; a child whose parent goes away ends; and failures (an export the
- * server lacks, a server that refuses every CREATE) come back as one line
- * naming the step. */
+ * damaged file set is restored; a whole child (src/load/child.c, src/synth/child.c)
+ * driven through its phase messages by a test parent mounts, populates, warms up, keeps
+ * the load on until the run, runs and sends results that count its calls; a child whose
+ * parent goes away ends; and failures (an export the server lacks, a server that refuses
+ * every CREATE) come back as one line naming the step. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +25,8 @@
 #include "helpers/th_core.h"
 #include "helpers/th_text.h"
 #include "load/debug.h"
-#include "load/ld_int.h"
+#include "client/cl.h"
+#include "synth/sy_int.h"
 #include "load/options.h"
 
 struct fix {
@@ -56,8 +56,8 @@ static void fix_start(struct fix *f, int v, const char *path, const struct sv_co
     f->mounts[0] = f->mount;
     f->cfg.mounts = f->mounts;
     f->cfg.nmounts = 1;
-    assert_int_equal(ld_run_setup(&f->su, &f->cfg, v == 3 ? "sfs3" : "sfs", stdout,
-                                  stderr, err, sizeof(err)),
+    assert_int_equal(cl_setup(&f->su, &f->cfg, v == 3 ? "sfs3" : "sfs", stdout, stderr,
+                              err, sizeof(err)),
                      0);
     f->su.connect = th_core_connect;
     f->su.connect_data = &f->t;
@@ -75,52 +75,52 @@ static uint64_t served(const struct fix *f, uint32_t proc)
 /* Every entry as population leaves it: holding dirs and io files exist
  * with handles (io files at their initial size), every other non-io slot,
  * the symlinks, and every other spare dir. */
-static void file_table_is_populated(const struct ld_child *c)
+static void file_table_is_populated(const struct sy_child *c)
 {
-    const struct ld_files *t = &c->files;
+    const struct sy_files *t = &c->files;
     uint32_t i, made_nonio = 0, made_spare = 0;
 
     for (i = 0; i < t->n; i++) {
-        const struct ld_file *e = &t->f[i];
+        const struct sy_file *e = &t->f[i];
 
         switch (e->cat) {
-        case LD_CAT_IO:
-            assert_int_equal(e->state, LD_EXISTS);
+        case SY_CAT_IO:
+            assert_int_equal(e->state, SY_EXISTS);
             assert_true(e->has_fh);
             assert_true(e->init_size > 0);
             assert_int_equal(e->size, e->init_size);
             break;
-        case LD_CAT_NONIO:
-            made_nonio += e->state == LD_EXISTS;
+        case SY_CAT_NONIO:
+            made_nonio += e->state == SY_EXISTS;
             break;
-        case LD_CAT_SYMLINK:
-            assert_int_equal(e->state, LD_EXISTS);
+        case SY_CAT_SYMLINK:
+            assert_int_equal(e->state, SY_EXISTS);
             break;
         default:
             if (e->spare)
-                made_spare += e->state == LD_EMPTY_DIR;
+                made_spare += e->state == SY_EMPTY_DIR;
             else
-                assert_int_equal(e->state, LD_EXISTS);
+                assert_int_equal(e->state, SY_EXISTS);
         }
     }
-    assert_int_equal(made_nonio, (t->count[LD_CAT_NONIO] + 1) / 2);
-    assert_int_equal(made_spare, (t->count[LD_CAT_DIR] - t->n_holding + 1) / 2);
+    assert_int_equal(made_nonio, (t->count[SY_CAT_NONIO] + 1) / 2);
+    assert_int_equal(made_spare, (t->count[SY_CAT_DIR] - t->n_holding + 1) / 2);
     assert_true(t->base_bytes > 0);
 }
 
 /* Mounts and populates a fresh child on f; the child stays mounted. */
-static void mount_and_populate(struct fix *f, struct ld_child *c)
+static void mount_and_populate(struct fix *f, struct sy_child *c)
 {
-    assert_int_equal(ld_child_init(c, &f->su, 0, -1), 0);
-    assert_int_equal(ld_init_mount(c), 0);
-    assert_int_equal(ld_init_populate(c), 0);
+    assert_int_equal(sy_child_init(c, &f->su, 0, -1), 0);
+    assert_int_equal(sy_init_mount(c), 0);
+    assert_int_equal(sy_init_populate(c), 0);
     file_table_is_populated(c);
 }
 
 static void population_makes_the_file_set_and_a_second_makes_nothing(void **state)
 {
     struct fix f;
-    struct ld_child c;
+    struct sy_child c;
     uint64_t creates, writes;
     int v = *(int *)*state;
     uint32_t create = v == 3 ? NFSPROC3_CREATE : NFSPROC_CREATE;
@@ -130,29 +130,30 @@ static void population_makes_the_file_set_and_a_second_makes_nothing(void **stat
     mount_and_populate(&f, &c);
     creates = served(&f, create);
     writes = served(&f, write);
-    assert_true(creates >= c.files.count[LD_CAT_IO]);
-    assert_true(writes >= c.files.count[LD_CAT_IO]);
-    ld_child_free(&c);
+    assert_true(creates >= c.files.count[SY_CAT_IO]);
+    assert_true(writes >= c.files.count[SY_CAT_IO]);
+    sy_child_free(&c);
     /* the same child again (CL1/testdir0): everything is found in place */
     mount_and_populate(&f, &c);
     assert_int_equal(served(&f, create), creates);
     assert_int_equal(served(&f, write), writes);
-    ld_child_free(&c);
+    sy_child_free(&c);
     th_core_stop(&f.t);
+    cl_setup_free(&f.su);
 }
 
 /* REMOVE3 of entry i of c's table, straight to the server. */
-static void remove_entry(struct ld_child *c, uint32_t i)
+static void remove_entry(struct sy_child *c, uint32_t i)
 {
     REMOVE3args a;
     REMOVE3res r;
-    char name[LD_NAME_MAX];
+    char name[SY_NAME_MAX];
 
     memset(&r, 0, sizeof(r));
-    ld_files_name(&c->files, i, name, sizeof(name));
+    sy_files_name(&c->files, i, name, sizeof(name));
     nf_fh_to_v3(&c->files.f[c->files.f[i].parent].fh, &a.object.dir);
     a.object.name = name;
-    assert_int_equal(nf3_remove(c->clnt, &a, &r), 0);
+    assert_int_equal(nf3_remove(c->cx.clnt, &a, &r), 0);
     assert_int_equal(r.status, NFS3_OK);
     xdr_free((xdrproc_t)xdr_REMOVE3res, (char *)&r);
 }
@@ -160,7 +161,7 @@ static void remove_entry(struct ld_child *c, uint32_t i)
 static void population_restores_a_damaged_file_set(void **state)
 {
     struct fix f;
-    struct ld_child c;
+    struct sy_child c;
     uint32_t io0, sym0;
     uint64_t creates;
 
@@ -168,42 +169,44 @@ static void population_restores_a_damaged_file_set(void **state)
     fix_start(&f, 3, "/export", NULL, 6);
     mount_and_populate(&f, &c);
     /* lose an io file and a symlink behind the table's back */
-    io0 = c.files.first[LD_CAT_IO];
-    sym0 = c.files.first[LD_CAT_SYMLINK];
+    io0 = c.files.first[SY_CAT_IO];
+    sym0 = c.files.first[SY_CAT_SYMLINK];
     remove_entry(&c, io0);
     remove_entry(&c, sym0);
-    ld_child_free(&c);
+    sy_child_free(&c);
     creates = served(&f, NFSPROC3_CREATE);
     mount_and_populate(&f, &c);
     /* the lost io file is made again; the symlink too (SYMLINK) */
     assert_int_equal(served(&f, NFSPROC3_CREATE), creates + 1);
-    assert_int_equal(served(&f, NFSPROC3_SYMLINK) >= c.files.count[LD_CAT_SYMLINK] + 1,
+    assert_int_equal(served(&f, NFSPROC3_SYMLINK) >= c.files.count[SY_CAT_SYMLINK] + 1,
                      1);
-    ld_child_free(&c);
+    sy_child_free(&c);
     th_core_stop(&f.t);
+    cl_setup_free(&f.su);
 }
 
 static void a_missing_export_fails_the_mount_by_name(void **state)
 {
     struct fix f;
-    struct ld_child c;
+    struct sy_child c;
 
     (void)state;
     fix_start(&f, 3, "/nowhere", NULL, 3);
-    assert_int_equal(ld_child_init(&c, &f.su, 0, -1), 0);
-    assert_int_equal(ld_init_mount(&c), -EACCES);
+    assert_int_equal(sy_child_init(&c, &f.su, 0, -1), 0);
+    assert_int_equal(sy_init_mount(&c), -EACCES);
     assert_string_equal(
-        c.last_error,
+        c.cx.last_error,
         "Unable to mount core:/nowhere: core:/nowhere: export refused (ACCES); the "
         "server exports /export");
-    ld_child_free(&c);
+    sy_child_free(&c);
     th_core_stop(&f.t);
+    cl_setup_free(&f.su);
 }
 
 static void a_server_refusing_creates_fails_population_by_name(void **state)
 {
     struct fix f;
-    struct ld_child c;
+    struct sy_child c;
     struct sv_config sv;
     char err[CM_ERR_LEN];
 
@@ -213,13 +216,14 @@ static void a_server_refusing_creates_fails_population_by_name(void **state)
     assert_int_equal(
         sv_fault_parse_error(&sv.fault, "create=NOSPC:100", err, sizeof(err)), 0);
     fix_start(&f, 3, "/export", &sv, 3);
-    assert_int_equal(ld_child_init(&c, &f.su, 0, -1), 0);
-    assert_int_equal(ld_init_mount(&c), 0);
-    assert_int_equal(ld_init_populate(&c), -EIO);
-    assert_non_null(strstr(c.last_error, "populate: create file_en."));
-    assert_non_null(strstr(c.last_error, ": NFS error NOSPC"));
-    ld_child_free(&c);
+    assert_int_equal(sy_child_init(&c, &f.su, 0, -1), 0);
+    assert_int_equal(sy_init_mount(&c), 0);
+    assert_int_equal(sy_init_populate(&c), -EIO);
+    assert_non_null(strstr(c.cx.last_error, "populate: create file_en."));
+    assert_non_null(strstr(c.cx.last_error, ": NFS error NOSPC"));
+    sy_child_free(&c);
     th_core_stop(&f.t);
+    cl_setup_free(&f.su);
 }
 
 /* ---- a whole child, driven by a test parent ------------------------------ */
@@ -253,17 +257,17 @@ static void kid_start_populated(struct kid *k, struct fix *f)
     k->ctl = sv[0];
     k->fd = sv[1];
     assert_int_equal(pthread_create(&k->thread, NULL, kid_main, k), 0);
-    assert_int_equal(phase(k->ctl, LD_MSG_MOUNT, 0, NULL, 0), LD_MSG_MOUNT);
-    assert_int_equal(phase(k->ctl, LD_MSG_INIT, 0, NULL, 0), LD_MSG_INIT);
+    assert_int_equal(phase(k->ctl, CT_MSG_MOUNT, 0, NULL, 0), CT_MSG_MOUNT);
+    assert_int_equal(phase(k->ctl, CT_MSG_INIT, 0, NULL, 0), CT_MSG_INIT);
 }
 
 /* Sends cmd and waits for its answer; returns the answer's type. */
 static uint32_t phase(int fd, uint32_t cmd, uint32_t arg, void *buf, size_t cap)
 {
-    struct ld_msg_hdr h;
+    struct ct_msg_hdr h;
 
-    assert_int_equal(ld_msg_send(fd, cmd, arg, NULL, 0), 0);
-    assert_int_equal(ld_msg_recv(fd, &h, buf, cap), 0);
+    assert_int_equal(ct_msg_send(fd, cmd, arg, NULL, 0), 0);
+    assert_int_equal(ct_msg_recv(fd, &h, buf, cap), 0);
     return h.type;
 }
 
@@ -277,12 +281,12 @@ static void run_every_phase(struct fix *f, struct ld_stats *st)
 
     assert_non_null(buf);
     kid_start_populated(&k, f);
-    assert_int_equal(phase(k.ctl, LD_MSG_WARMUP, 1, NULL, 0), LD_MSG_WARMUP);
+    assert_int_equal(phase(k.ctl, CT_MSG_WARMUP, 1, NULL, 0), CT_MSG_WARMUP);
     /* the load stays on until the run starts: a STOP between phases ends
      * that unmeasured load, and the run still runs */
-    assert_int_equal(ld_msg_send(k.ctl, LD_MSG_STOP, 0, NULL, 0), 0);
-    assert_int_equal(phase(k.ctl, LD_MSG_RUN, 1, NULL, 0), LD_MSG_RUN);
-    assert_int_equal(phase(k.ctl, LD_MSG_RESULTS, 0, buf, n), LD_MSG_RESULTS);
+    assert_int_equal(ct_msg_send(k.ctl, CT_MSG_STOP, 0, NULL, 0), 0);
+    assert_int_equal(phase(k.ctl, CT_MSG_RUN, 1, NULL, 0), CT_MSG_RUN);
+    assert_int_equal(phase(k.ctl, CT_MSG_RESULTS, 0, buf, n), CT_MSG_RESULTS);
     assert_int_equal(pthread_join(k.thread, NULL), 0);
     assert_int_equal(k.status, 0);
     assert_int_equal(ld_stats_decode(st, buf, n), 0);
@@ -307,6 +311,7 @@ static void a_child_runs_every_phase_and_counts_its_calls(void **state)
     assert_true(st.runtime_ns >= 900000000ull && st.runtime_ns <= 1100000000ull);
     assert_int_equal(st.io_files, f.su.sizing.io_child);
     th_core_stop(&f.t);
+    cl_setup_free(&f.su);
 }
 
 /* -d asks a child for its setup, each request, the RPC and biod figures
@@ -335,6 +340,7 @@ static void a_child_logs_what_debug_asks_for(void **state)
     assert_non_null(strstr(log, "sfs3: child 0: biod: "));
     assert_non_null(strstr(log, "sfs3: child 0: run phase ended: "));
     th_core_stop(&f.t);
+    cl_setup_free(&f.su);
 }
 
 static void a_child_whose_parent_goes_away_ends(void **state)
@@ -346,12 +352,13 @@ static void a_child_whose_parent_goes_away_ends(void **state)
     fix_start(&f, 3, "/export", NULL, 3);
     kid_start_populated(&k, &f);
     /* warm-up until STOP (0 s), then the parent dies instead */
-    assert_int_equal(ld_msg_send(k.ctl, LD_MSG_WARMUP, 0, NULL, 0), 0);
+    assert_int_equal(ct_msg_send(k.ctl, CT_MSG_WARMUP, 0, NULL, 0), 0);
     close(k.ctl);
     assert_int_equal(pthread_join(k.thread, NULL), 0);
     assert_int_equal(k.status, 1); /* no results were sent */
     close(k.fd);
     th_core_stop(&f.t);
+    cl_setup_free(&f.su);
 }
 
 static int v2 = 2, v3 = 3;

@@ -22,7 +22,8 @@
 #include "common/alloc.h"
 #include "helpers/th_core.h"
 #include "helpers/th_oom.h"
-#include "load/ld_int.h"
+#include "client/cl.h"
+#include "synth/sy_int.h"
 #include "load/options.h"
 
 struct fix {
@@ -32,7 +33,7 @@ struct fix {
     char *mounts[1];
     char mount[64];
     int v;
-    struct ld_child c;
+    struct sy_child c;
 };
 
 /* The smallest SFS configuration of test_core_child (60 io files): NFSv3
@@ -54,30 +55,35 @@ static void fix_config(struct fix *f, int v)
     f->mounts[0] = f->mount;
     f->cfg.mounts = f->mounts;
     f->cfg.nmounts = 1;
-    assert_int_equal(ld_run_setup(&f->su, &f->cfg, v == 3 ? "sfs3" : "sfs", stdout,
-                                  stderr, err, sizeof(err)),
+    assert_int_equal(cl_setup(&f->su, &f->cfg, v == 3 ? "sfs3" : "sfs", stdout, stderr,
+                              err, sizeof(err)),
                      0);
     f->su.connect = th_core_connect;
     f->su.connect_data = &f->t;
 }
 
+static void fix_free(struct fix *f)
+{
+    cl_setup_free(&f->su);
+}
+
 /* A child (f->c) that mounts and populates: 0 or its -errno with its
- * last error in err.  ld_child_free (child_end) is left to the caller: its
+ * last error in err.  sy_child_free (child_end) is left to the caller: its
  * UMNT is a courtesy whose failure is ignored by design (nf_umount). */
 static int child_session(struct fix *f, char *err, size_t errlen)
 {
-    struct ld_child *c = &f->c;
-    int rc = ld_child_init(c, &f->su, 0, -1);
+    struct sy_child *c = &f->c;
+    int rc = sy_child_init(c, &f->su, 0, -1);
 
     if (rc == 0) {
-        rc = ld_init_mount(c);
+        rc = sy_init_mount(c);
         if (rc == 0)
-            rc = ld_init_populate(c);
+            rc = sy_init_populate(c);
         if (rc == 0 && c->files.base_bytes == 0)
             rc = cm_errf(err, errlen, "population made nothing");
     }
     if (rc < 0 && err[0] == '\0')
-        snprintf(err, errlen, "%s", c->last_error);
+        snprintf(err, errlen, "%s", c->cx.last_error);
     return rc;
 }
 
@@ -93,7 +99,7 @@ static void child_end(void *ctx)
 {
     struct fix *f = ctx;
 
-    ld_child_free(&f->c);
+    sy_child_free(&f->c);
     th_core_stop(&f->t);
 }
 
@@ -109,6 +115,7 @@ static void child_setup_and_population_run_out_of_memory_cleanly(void **state)
 
     fix_config(&f, *(int *)*state);
     assert_true(th_oom_check(&c, &f) > 10);
+    fix_free(&f);
 }
 
 /* The server thread's allocations fail in turn, for good: the child must
@@ -142,6 +149,7 @@ static void server_core_runs_out_of_memory_cleanly(void **state)
             fail_msg("server allocation %ld failing: child returned %d (%s)", n, rc, err);
     }
     assert_true(n > 100); /* population reached the server */
+    fix_free(&f);
 }
 
 /* ---- the RPC engine on its own ------------------------------------------- */
@@ -236,16 +244,17 @@ static void the_load_phase_allocates_nothing(void **state)
     assert_int_equal(child_session(&f, err, sizeof(err)), 0);
     before = cm_alloc_count();
     cm_alloc_fail_nth(1, 1);
-    rc = ld_child_load_phase(&f.c, LD_CPHASE_RUN, 1);
+    rc = sy_load_phase(&f.c, LD_CPHASE_RUN, 1);
     cm_alloc_fail_off();
     assert_int_equal(rc, 0);
     assert_true(f.c.requests >= 20); /* 50 ops/s for a second */
-    assert_true(f.c.stats.op[NF_OP_TOTAL].good >= 20);
-    assert_int_equal(f.c.stats.op[NF_OP_TOTAL].bad, 0);
-    assert_int_equal(f.c.stats.op[NF_OP_TOTAL].unexpected, 0);
+    assert_true(f.c.cx.stats.op[NF_OP_TOTAL].good >= 20);
+    assert_int_equal(f.c.cx.stats.op[NF_OP_TOTAL].bad, 0);
+    assert_int_equal(f.c.cx.stats.op[NF_OP_TOTAL].unexpected, 0);
     assert_int_equal(cm_alloc_count() - before, 0);
     assert_int_equal(cm_alloc_failed(), 0);
     child_end(&f);
+    fix_free(&f);
 }
 
 /* sfs_nfsd's server (sockets on free loopback ports, the core, its

@@ -32,11 +32,11 @@
 #include "helpers/th_core.h"
 #include "helpers/th_nfsd.h"
 #include "helpers/th_oom.h"
-#include "load/ctl.h"
-#include "load/ld.h"
-#include "load/ld_int.h"
+#include "ctl/ct.h"
+#include "client/cl.h"
+#include "synth/sy_int.h"
 #include "load/options.h"
-#include "load/replay.h"
+#include "replay/rl.h"
 #include "nfs/nf_ping.h"
 #include "validate/vd.h"
 
@@ -242,9 +242,8 @@ struct replay {
     struct th_nfsd srv;
     struct ld_config cfg;
     struct ld_setup su;
-    struct ld_replay_plan plan;
     char *mounts[1];
-    struct ld_child c;
+    struct ld_child *c; /* the workload's child_size bytes */
 };
 
 /* A fresh server each run (the replay's tree made anew); the mount point
@@ -255,13 +254,14 @@ static void replay_setup(void *ctx)
 
     srv_start(&x->srv);
     x->mounts[0] = x->srv.url;
+    memset(x->c, 0, x->su.wl->child_size);
 }
 
 static void replay_teardown(void *ctx)
 {
     struct replay *x = ctx;
 
-    ld_child_free(&x->c);
+    x->su.wl->child_free(x->c);
     srv_stop(&x->srv);
 }
 
@@ -271,15 +271,16 @@ static void replay_teardown(void *ctx)
 static int replay_op(void *ctx, char *err, size_t errlen)
 {
     struct replay *x = ctx;
-    struct ld_child *c = &x->c;
-    int rc = ld_child_init(c, &x->su, 0, -1);
+    const struct ld_workload_ops *wl = x->su.wl;
+    struct ld_child *c = x->c;
+    int rc = wl->child_init(c, &x->su, 0, -1);
 
     if (rc == 0)
-        rc = ld_replay_phase(c, LD_MSG_MOUNT, 0);
+        rc = wl->child_phase(c, CT_MSG_MOUNT, 0);
     if (rc == 0)
-        rc = ld_replay_phase(c, LD_MSG_INIT, 0);
+        rc = wl->child_phase(c, CT_MSG_INIT, 0);
     if (rc == 0)
-        rc = ld_replay_phase(c, LD_MSG_RUN, 0);
+        rc = wl->child_phase(c, CT_MSG_RUN, 0);
     if (rc == 0 && c->stats.op[NF_OP_TOTAL].good < 10)
         rc = cm_errf(err, errlen, "%llu calls replayed",
                      (unsigned long long)c->stats.op[NF_OP_TOTAL].good);
@@ -310,12 +311,14 @@ static void a_replay_runs_out_of_memory_cleanly(void **state)
     x.mounts[0] = "127.0.0.1:1:/export"; /* replay_setup's server's, each run */
     x.cfg.mounts = x.mounts;
     x.cfg.nmounts = 1;
-    assert_int_equal(
-        ld_run_setup(&x.su, &x.cfg, "sfs3", stdout, stderr, err, sizeof(err)), 0);
-    assert_int_equal(ld_replay_plan_build(&x.plan, &x.cfg, NULL, err, sizeof(err)), 0);
-    x.su.plan = &x.plan;
+    assert_int_equal(cl_setup(&x.su, &x.cfg, "sfs3", stdout, stderr, err, sizeof(err)),
+                     0);
+    assert_string_equal(x.su.wl->name, "replay");
+    x.c = calloc(1, x.su.wl->child_size);
+    assert_non_null(x.c);
     assert_true(th_oom_check(&c, &x) > 5);
-    ld_replay_plan_free(&x.plan);
+    free(x.c);
+    cl_setup_free(&x.su);
 }
 
 /* ---- a load client of a prime (sfs -M) ------------------------------------ */
@@ -329,7 +332,7 @@ struct remote {
     struct ld_setup su;
     char *mounts[1];
     int lfd, token_pipe[2], stdin_saved, wake[2];
-    uint8_t token[LD_CTL_TOKEN_LEN];
+    uint8_t token[CT_TOKEN_LEN];
     pthread_t prime;
     int results;            /* the prime got them */
     char error[CM_ERR_LEN]; /* ... or this ERROR */
@@ -337,7 +340,7 @@ struct remote {
 };
 
 /* The next frame from fd within 5 s: 1, or <= 0 when none came. */
-static int prime_frame(struct ld_ctl_reader *rd, int fd)
+static int prime_frame(struct ct_reader *rd, int fd)
 {
     for (int i = 0; i < 50; i++) {
         struct pollfd pf = {fd, POLLIN, 0};
@@ -345,8 +348,8 @@ static int prime_frame(struct ld_ctl_reader *rd, int fd)
 
         if (poll(&pf, 1, 100) < 0)
             return -1;
-        while ((r = ld_ctl_read(rd, fd)) == 1)
-            if (rd->h.type != LD_CTL_HEARTBEAT)
+        while ((r = ct_read(rd, fd)) == 1)
+            if (rd->h.type != CT_HEARTBEAT)
                 return 1;
         if (r < 0)
             return r;
@@ -357,8 +360,8 @@ static int prime_frame(struct ld_ctl_reader *rd, int fd)
 static void *prime_main(void *arg)
 {
     struct remote *x = arg;
-    static const uint32_t phases[] = {LD_MSG_MOUNT, LD_MSG_RESULTS};
-    struct ld_ctl_reader rd;
+    static const uint32_t phases[] = {CT_MSG_MOUNT, CT_MSG_RESULTS};
+    struct ct_reader rd;
     struct pollfd pf[2] = {{x->lfd, POLLIN, 0}, {x->wake[0], POLLIN, 0}};
     int fd, ok;
 
@@ -366,17 +369,17 @@ static void *prime_main(void *arg)
     /* the client connects, or it is over (it failed before it did) */
     if (poll(pf, 2, 5000) <= 0 || !pf[0].revents || (fd = accept(x->lfd, NULL, NULL)) < 0)
         return NULL;
-    ok = prime_frame(&rd, fd) == 1 && rd.h.type == LD_CTL_HELLO;
+    ok = prime_frame(&rd, fd) == 1 && rd.h.type == CT_HELLO;
     for (size_t i = 0; ok && i < CM_ARRAY_LEN(phases); i++) {
         /* a client that failed may be gone already: its ERROR still waits */
-        (void)ld_ctl_send(fd, x->token, phases[i], 0, 0, NULL, 0);
+        (void)ct_send(fd, x->token, phases[i], 0, 0, NULL, 0);
         ok = prime_frame(&rd, fd) == 1;
-        if (ok && rd.h.type == LD_MSG_ERROR)
+        if (ok && rd.h.type == CT_MSG_ERROR)
             snprintf(x->error, sizeof(x->error), "%s", (const char *)rd.payload);
         ok = ok && rd.h.type == phases[i];
     }
     x->results = ok;
-    ld_ctl_reader_free(&rd);
+    ct_reader_free(&rd);
     /* hung up whoever else holds the socket: the client's children, forked
      * in this same process, inherited it */
     shutdown(fd, SHUT_RDWR);
@@ -389,7 +392,7 @@ static void remote_setup(void *ctx)
     struct remote *x = ctx;
     struct sockaddr_in sin;
     socklen_t len = sizeof(sin);
-    char hex[2 * LD_CTL_TOKEN_LEN + 2];
+    char hex[2 * CT_TOKEN_LEN + 2];
 
     srv_start(&x->srv);
     x->mounts[0] = x->srv.url;
@@ -406,8 +409,8 @@ static void remote_setup(void *ctx)
     snprintf(x->cfg.prime_host, sizeof(x->cfg.prime_host), "127.0.0.1:%u",
              ntohs(sin.sin_port));
     /* the token on standard input, as the prime's remote shell gives it */
-    assert_int_equal(ld_ctl_token_new(x->token), 0);
-    ld_ctl_token_hex(x->token, hex);
+    assert_int_equal(ct_token_new(x->token), 0);
+    ct_token_hex(x->token, hex);
     strcat(hex, "\n");
     assert_int_equal(pipe(x->token_pipe), 0);
     assert_int_equal(write(x->token_pipe[1], hex, strlen(hex)), (ssize_t)strlen(hex));
@@ -431,18 +434,18 @@ static void remote_teardown(void *ctx)
     srv_stop(&x->srv);
 }
 
-/* ld_remote_run with one child: LD_EXIT_OK with the results at the prime,
+/* cl_remote_run with one child: CM_EXIT_OK with the results at the prime,
  * or a failure whose text says "memory" (-ENOMEM) and reached the prime as
  * its ERROR. */
 static int remote_op(void *ctx, char *err, size_t errlen)
 {
     struct remote *x = ctx;
-    int code = ld_remote_run(&x->cfg, &x->su, x->devnull, err, errlen);
+    int code = cl_remote_run(&x->su, err, errlen);
 
     /* the client is gone: the prime has heard all it will hear */
     assert_int_equal(write(x->wake[1], "x", 1), 1);
     assert_int_equal(pthread_join(x->prime, NULL), 0);
-    if (code == LD_EXIT_OK)
+    if (code == CM_EXIT_OK)
         return x->results ? 0 : cm_errf(err, errlen, "the prime got no results");
     /* the shortage named, not the prime blamed for it */
     if (strstr(err, "memory") == NULL || strstr(err, "prime closed") != NULL)
@@ -483,11 +486,12 @@ static void a_prime_client_runs_out_of_memory_cleanly(void **state)
     x.cfg.mounts = x.mounts;
     x.cfg.nmounts = 1;
     assert_int_equal(
-        ld_run_setup(&x.su, &x.cfg, "sfs3", x.devnull, x.devnull, err, sizeof(err)), 0);
+        cl_setup(&x.su, &x.cfg, "sfs3", x.devnull, x.devnull, err, sizeof(err)), 0);
     /* the forked child runs without the hook (test_core_oom covers a
      * child's failures): the allocations counted are the client's own */
     assert_int_equal(pthread_atfork(NULL, NULL, cm_alloc_fail_off), 0);
     assert_true(th_oom_check(&c, &x) > 3);
+    cl_setup_free(&x.su);
     fclose(x.devnull);
 }
 

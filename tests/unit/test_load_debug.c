@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_load_debug.c - unit tests for debug.c: the -d list syntax of
- * sfs-reference §18.3 ("3,4,8-10", 0 ignored, 1..31), its one-line errors,
+ * docs/SFS30.md §18.3 ("3,4,8-10", 0 ignored, 1..31), its one-line errors,
  * the flag names, and which flags only child 0 acts on. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_load_iodist.c - unit tests for iodist.c: the default tables of
- * sfs-reference §3 (1.64 / 2.00 calls per request, 136 KB maximum), the
+ * docs/SFS30.md §3 (1.64 / 2.00 calls per request, 136 KB maximum), the
  * transfer draw (row shares, fragment sizes, -B), and the block-size file
  * reader on tests/fixtures/iodist (Read/read, FILE:LINE errors). */
 #include <setjmp.h>
@@ -76,7 +76,7 @@ static void draws(void **state)
     }
     assert_true(fabs(calls[0] / 200000.0 - 1.64) < 0.02);
     assert_true(fabs(calls[1] / 200000.0 - 2.00) < 0.02);
-    /* writes: half full blocks, half fragments (§3 packet mix) */
+    /* writes: half full blocks, half fragments (docs/SFS30.md §3 packet mix) */
     assert_true(fabs((double)frag_calls / (double)(frag_calls + full_calls) - 0.5) <
                 0.01);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_load_mix_v1.c - the nfsstat (version 1) mix parser's range checks
- * (issue 10): a count larger than the calls total, a total of 0 and counts
+ * (docs/sfs.md, mix files): a count larger than the calls total, a total of 0 and counts
  * that do not fit 64 bits are FILE:LINE errors, never wrapped percentages;
  * a count equal to the total is still 100 %.  The hostile inputs are built
  * here from one template. */

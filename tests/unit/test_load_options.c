@@ -87,7 +87,8 @@ static void sfs_defaults(void **state)
 }
 
 /* Every default parses and lies within its range; echo then parse gives
- * back the same value; flags and names are unique. */
+ * back the same value; flags, names and exit codes are unique, and every
+ * exit code is a row of common/exit.h's table in SFS's option range. */
 static void table_walk(void **state)
 {
     size_t n, i, j;
@@ -100,7 +101,10 @@ static void table_walk(void **state)
         char text[LD_PATH_MAX + 32], again[LD_PATH_MAX + 32];
 
         assert_non_null(t[i].help);
-        assert_true(t[i].exit_code >= 96 && t[i].exit_code <= 131);
+        assert_true(t[i].exit_code > CM_EXIT_SFS_USAGE &&
+                    t[i].exit_code <= CM_EXIT_SFS_STABLE);
+        assert_true(t[i].exit_code != CM_EXIT_INTR);
+        assert_non_null(cm_exit_name(t[i].exit_code));
         if (t[i].type == CM_OPT_INT || t[i].type == CM_OPT_I64) {
             double v = atof(t[i].def);
 
@@ -117,6 +121,7 @@ static void table_walk(void **state)
                 assert_true(strcmp(t[i].long_name, t[j].long_name) != 0);
             if (t[i].rc_name && t[j].rc_name)
                 assert_true(strcmp(t[i].rc_name, t[j].rc_name) != 0);
+            assert_true(t[i].exit_code != t[j].exit_code);
         }
     }
 }
@@ -215,7 +220,7 @@ static void range_errors(void **state)
     assert_null(strchr(err, '\n'));
     assert_int_equal(parse("-x m:/x"), -EINVAL);
     assert_string_equal(err, "-x: unknown option");
-    assert_int_equal(code, LD_EXIT_USAGE);
+    assert_int_equal(code, CM_EXIT_SFS_USAGE);
     assert_int_equal(parse("--bogus m:/x"), -EINVAL);
     assert_non_null(strstr(err, "unknown option"));
     assert_int_equal(parse("m:/x -l"), -EINVAL);
@@ -232,18 +237,18 @@ static void c_rejected(void **state)
     (void)state;
     assert_int_equal(parse("-c 5000 m:/x"), -EINVAL);
     assert_string_equal(err, "-c: no longer supported");
-    assert_int_equal(code, LD_EXIT_C_REJECTED);
+    assert_int_equal(code, CM_EXIT_SFS_CALLS);
     assert_int_equal(parse("m:/x -c"), -EINVAL);
-    assert_int_equal(code, LD_EXIT_C_REJECTED);
+    assert_int_equal(code, CM_EXIT_SFS_CALLS);
 }
 
 static void mount_points(void **state)
 {
     (void)state;
     assert_int_equal(parse("-p 4"), -EINVAL);
-    assert_int_equal(code, LD_EXIT_MOUNTS);
+    assert_int_equal(code, CM_EXIT_SFS_MOUNTS);
     assert_int_equal(parse("-p 4 a:/1 b:/2 c:/3"), -EINVAL);
-    assert_int_equal(code, LD_EXIT_MOUNTS);
+    assert_int_equal(code, CM_EXIT_SFS_MOUNTS);
     assert_string_equal(err,
                         "3 mount points for 4 processes: give 1, 4 or a multiple of 4");
     /* one: every child */

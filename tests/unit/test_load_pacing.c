@@ -4,7 +4,7 @@
  * within 1 % when the simulated server keeps up, the 2 x (prev + 5) ms cap,
  * the carried compensation and its reset beyond 100 ms, the zero-call run
  * interval, open-loop deadlines and issue lag, and the clock-resolution
- * check; the bounded catch-up after a stall (issue 9): a short stall is
+ * check; the bounded catch-up after a stall (docs/sfs.md): a short stall is
  * made up, a long one costs throughput and is not followed by a burst. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -216,7 +216,7 @@ static void sfs_short_stall_made_up(void **state)
 }
 
 /* A 700 ms stall is made up only to the debt (100 ms): the other 600 ms
- * are lost throughput (issue 9: the 3.0 pacer does not catch up
+ * are lost throughput (docs/sfs.md: the 3.0 pacer does not catch up
  * completely), counted as dropped and as the largest lag. */
 static void sfs_long_stall_costs_throughput(void **state)
 {
@@ -234,7 +234,7 @@ static void sfs_long_stall_costs_throughput(void **state)
     assert_true(p.sleep_ms > 8.0 && p.sleep_ms < 9.5);
 }
 
-/* Issue 9's acceptance on the fake clock: a 3 s freeze of the server (one
+/* The bounded catch-up on the fake clock: a 3 s freeze of the server (one
  * request that takes 3 s) 10 s into a 30 s run at 100 calls/s costs at
  * least 8 % of the run's throughput, and no 5 s window after it runs more
  * than 5 % above the rate.  The old pacer made up every missed call:

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_load_report.c - unit tests for report.c: the validity checks and
- * codes of sfs-reference §17.1 (counters first, then parameters with the
- * last failing one winning), the client report's text shapes (§16.1-16.4:
+ * codes of docs/SFS30.md §17.1 (counters first, then parameters with the
+ * last failing one winning), the client report's text shapes (docs/SFS30.md §16.1-16.4:
  * parameter block, per-op table header and column widths, summary box,
  * INVALID lines) and the YAML results file; the rules beyond SFS 3.0
- * (issue 9 and 10: unexpected NFS errors, an early end, -F, --open-loop
- * and --seed). */
+ * (docs/sfs.md: unexpected NFS errors, an early end, -F, --open-loop and
+ * --seed). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,6 +73,7 @@ static int setup(void **state)
     f.in.iodist = &f.io;
     f.in.sizing = &f.sz;
     f.in.stats = &f.st;
+    f.in.work = &ld_sfs_report;
     *state = &f;
     return 0;
 }

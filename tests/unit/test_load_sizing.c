@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_load_sizing.c - unit tests for sizing.c: the §5.2 formulas against
+/* test_load_sizing.c - unit tests for sizing.c: the docs/SFS30.md §5.2 formulas against
  * the user guide's sfssum samples (LOAD 200..1000 over 2 clients x 7
  * processes: 2 028 208 ... 10 140 312 KB), the per-child counts, -F, and
- * the §5.1 file-size distribution (average 27 351 bytes). */
+ * the docs/SFS30.md §5.1 file-size distribution (average 27 351 bytes). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -66,7 +66,7 @@ static void per_child_counts(void **state)
     assert_int_equal(s.limit_kb, 558 * 26 + 558 * 26 / 10);
     assert_true(fabs(s.child_rate - 100.0 / 7.0) < 1e-12);
 
-    /* 25 ops/s per process: the 975 working files of §5.2 (+ SFS's 1) */
+    /* 25 ops/s per process: the 975 working files of docs/SFS30.md §5.2 (+ SFS's 1) */
     config(&c, 25, 1);
     assert_int_equal(ld_sizing_compute(&c, &s), 0);
     assert_int_equal(s.io_client, 9750);

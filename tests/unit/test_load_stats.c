@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_load_stats.c - unit tests for stats.c: the §11 math against
+/* test_load_stats.c - unit tests for stats.c: the docs/SFS30.md §11 math against
  * hand-computed values (mean, variance, the CI column sqrt(3.84 x stddev /
  * n)), good/bad/fast accounting into op and TOTAL, the histogram's buckets
  * and percentiles, merging children, and the wire encoding round trip. */
@@ -209,12 +209,40 @@ static void wire_round_trip(void **state)
     free(buf);
 }
 
+/* Bytes of base a field table covers. */
+static size_t covered(const struct cm_field *t, size_t n)
+{
+    size_t i, bytes = 0;
+
+    for (i = 0; i < n; i++)
+        bytes += t[i].size * (t[i].count ? t[i].count : 1);
+    return bytes;
+}
+
+/* Every counter of the results is a row of their field table (the merge,
+ * the wire form and the YAML come from it): a member added without a row
+ * would leave bytes uncovered.  struct ld_stats pads its one uint32_t. */
+static void every_counter_is_in_the_field_table(void **state)
+{
+    size_t n, no;
+    const struct cm_field *t = ld_stats_fields(&n);
+    const struct cm_field *o = ld_opstat_fields(&no);
+
+    (void)state;
+    assert_int_equal(covered(o, no), sizeof(struct ld_opstat));
+    assert_true(sizeof(struct ld_stats) - covered(t, n) < sizeof(uint64_t));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sfs_math),          cmocka_unit_test(edge_cases),
-        cmocka_unit_test(histogram_buckets), cmocka_unit_test(percentiles),
-        cmocka_unit_test(merge_children),    cmocka_unit_test(wire_round_trip),
+        cmocka_unit_test(sfs_math),
+        cmocka_unit_test(edge_cases),
+        cmocka_unit_test(histogram_buckets),
+        cmocka_unit_test(percentiles),
+        cmocka_unit_test(merge_children),
+        cmocka_unit_test(wire_round_trip),
+        cmocka_unit_test(every_counter_is_in_the_field_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

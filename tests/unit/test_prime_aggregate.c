@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_prime_aggregate.c - the prime's aggregate (sfs-reference §11), the
- * sfssum line (§16.5, the user guide's sample), the overall response time
- * (§17.3, trapezoids from (0, 0)) and the aggregate report's text. */
+/* test_prime_aggregate.c - the prime's aggregate (docs/SFS30.md §11), the
+ * sfssum line (docs/SFS30.md §16.5, the user guide's sample), the overall response time
+ * (docs/SFS30.md §17.3, trapezoids from (0, 0)) and the aggregate report's text. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,6 +46,7 @@ static void setup_in(struct ld_report_in *in, struct pr_setup *su,
     in->iodist = &su->iodist;
     in->sizing = &su->sizing;
     in->stats = st;
+    in->work = &ld_sfs_report;
 }
 
 static void aggregate_follows_section_11(void **state)

@@ -29,7 +29,7 @@
 #include "common/alloc.h"
 #include "helpers/th_oom.h"
 #include "helpers/th_text.h"
-#include "load/ctl.h"
+#include "ctl/ct.h"
 #include "load/report.h"
 #include "load/stats.h"
 #include "prime/pr_int.h"
@@ -206,7 +206,7 @@ static void *client_main(void *arg)
     struct point_fix *x = arg;
     FILE *in = fdopen(x->port_pipe[0], "r");
     static unsigned char res[1 << 16];
-    struct ld_ctl_reader rd;
+    struct ct_reader rd;
     struct ld_stats st;
     size_t wire = ld_stats_wire_bytes();
     int fd, r = 0;
@@ -217,7 +217,7 @@ static void *client_main(void *arg)
     if (fd < 0)
         return NULL;
     memset(&rd, 0, sizeof(rd));
-    if (ld_ctl_send(fd, x->ctx.token, LD_CTL_HELLO, 1, 0, "host=c1", 7) < 0)
+    if (ct_send(fd, x->ctx.token, CT_HELLO, 1, 0, "host=c1", 7) < 0)
         goto out;
     ld_stats_reset(&st);
     ld_stats_good(&st, NF_OP_GETATTR, 1000000, 0);
@@ -229,21 +229,21 @@ static void *client_main(void *arg)
 
         if (poll(&pfd, 1, 10000) <= 0) /* bounded: the prime answers at once */
             break;
-        while ((r = ld_ctl_read(&rd, fd)) == 1) {
+        while ((r = ct_read(&rd, fd)) == 1) {
             uint32_t t = rd.h.type;
 
-            if (t == LD_MSG_MOUNT || t == LD_MSG_INIT)
-                r = ld_ctl_send(fd, x->ctx.token, t, 1, 0, NULL, 0);
-            else if (t == LD_MSG_RESULTS)
-                r = ld_ctl_send(fd, x->ctx.token, t, 1, 0, res, (uint32_t)wire + 2);
-            else if (t == LD_CTL_ABORT)
+            if (t == CT_MSG_MOUNT || t == CT_MSG_INIT)
+                r = ct_send(fd, x->ctx.token, t, 1, 0, NULL, 0);
+            else if (t == CT_MSG_RESULTS)
+                r = ct_send(fd, x->ctx.token, t, 1, 0, res, (uint32_t)wire + 2);
+            else if (t == CT_ABORT)
                 r = -1;
             if (r < 0)
                 break;
         }
     }
 out:
-    ld_ctl_reader_free(&rd);
+    ct_reader_free(&rd);
     close(fd);
     return NULL;
 }
@@ -323,7 +323,7 @@ static void a_point_runs_out_of_memory_cleanly(void **state)
     x.ctx.log = fopen("/dev/null", "w");
     x.ctx.sig_fd = x.sig[0];
     x.ctx.interrupted = &x.interrupted;
-    assert_int_equal(ld_ctl_token_new(x.ctx.token), 0);
+    assert_int_equal(ct_token_new(x.ctx.token), 0);
     assert_true(th_oom_check(&c, &x) > 4);
     fclose(x.ctx.log);
     close(x.sig[0]);

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_prime_resolve.c - the rc file resolved into a run (sfs-reference
- * §14, §15; decisions.md D9): load points from a list or LOAD + INCR_LOAD x
- * NUM_RUNS, the per-client split, mount points shared, grouped per client
- * or from a mount-point file, the generic pass-through of option-table rows
- * with rc names, the clients' command lines, and the errors at their
- * FILE:LINE. */
+/* test_prime_resolve.c - the rc file resolved into a run (
+ * docs/SFS30.md §14, §15; docs/DECISIONS.md D9): load points from a list or LOAD +
+ * INCR_LOAD x NUM_RUNS, the per-client split, mount points shared, grouped per client or
+ * from a mount-point file, the generic pass-through of option-table rows with rc names,
+ * the clients' command lines, and the errors at their FILE:LINE. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -54,8 +53,9 @@ static void replay_points_per_speed(void **state)
              trace);
     assert_int_equal(load_text(&run, text), 0);
     assert_int_equal(run.npoints, 4);
-    assert_non_null(run.speeds);
-    assert_true(run.speeds[0] == 0.5 && run.speeds[2] == 4 && run.speeds[3] == 0);
+    assert_non_null(run.values);
+    assert_true(run.values[0].v[0] == 0.5 && run.values[2].v[0] == 4 &&
+                run.values[3].v[0] == 0);
     assert_int_equal(run.points[3], 60);
     argc = pr_client_argv(&run, &run.clients[1], 2, run.points[2], "p", 1, argv,
                           PR_ARGV_MAX, buf, sizeof(buf));

@@ -8,7 +8,10 @@
  * bind address named in one line, the connection counters, a stats dump
  * on request, and delayed replies (--delay-us) answered in order or freed
  * when the server stops first, or lost and counted when there is no
- * memory to hold them.  Network safety: loopback only. */
+ * memory to hold them, and the budget on all connections' buffers (the
+ * peers that pin the most while not reading are closed, a reader is
+ * served on).  Network safety: loopback only. */
+#define _GNU_SOURCE /* POLLRDHUP */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -313,6 +316,164 @@ static void a_connection_without_memory_is_closed_and_counted(void **state)
     assert_true(n > 1); /* the reply queue */
 }
 
+/* ---- the budget on all connections' buffers (--max-buffer-mb) ---------- */
+
+/* A 1 MiB file (sparse) in the export through the mount m; its handle. */
+static void make_file(struct nf_mount *m, nfs_fh3 *fh, char *buf)
+{
+    CREATE3args a;
+    CREATE3res r;
+
+    memset(&a, 0, sizeof(a));
+    nf_fh_to_v3(&m->root, &a.where.dir);
+    a.where.name = "big";
+    a.how.mode = UNCHECKED;
+    a.how.createhow3_u.obj_attributes.size.set_it = 1;
+    a.how.createhow3_u.obj_attributes.size.set_size3_u.size = 1 << 20;
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(nf3_create(m->nfs, &a, &r), 0);
+    assert_int_equal(r.status, NFS3_OK);
+    assert_true(r.CREATE3res_u.resok.obj.handle_follows);
+    fh->data.data_len = r.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_len;
+    memcpy(buf, r.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val,
+           fh->data.data_len);
+    fh->data.data_val = buf;
+    xdr_free((xdrproc_t)xdr_CREATE3res, (char *)&r);
+}
+
+/* A record-marked NFSv3 READ call of 64 KiB (AUTH_NONE) into buf. */
+static size_t read_call(uint8_t *buf, size_t cap, uint32_t xid, const nfs_fh3 *fh)
+{
+    u_int hdr[10] = {xid, 0, 2, NFS_PROGRAM, 3, NFSPROC3_READ, 0, 0, 0, 0};
+    READ3args ra = {*fh, 0, 65536};
+    XDR x;
+    size_t len;
+
+    xdrmem_create(&x, (char *)buf + 4, (u_int)(cap - 4), XDR_ENCODE);
+    for (int i = 0; i < 10; i++)
+        assert_true(xdr_u_int(&x, &hdr[i]));
+    assert_true(xdr_READ3args(&x, &ra));
+    len = xdr_getpos(&x);
+    xdr_destroy(&x);
+    rp_recmark_put(buf, len, 1);
+    return len + 4;
+}
+
+/* A peer that sends READ calls and never reads a reply, through a small
+ * receive window, so that the replies pile up in the server: up to calls
+ * of them, or until its socket stays full 1 s or the server closes it.
+ * Returns the socket, open. */
+static int flood_peer(uint16_t port, const nfs_fh3 *fh, int calls)
+{
+    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port)};
+    int fd = socket(AF_INET, SOCK_STREAM, 0), small = 4096;
+    uint8_t b[256];
+    uint64_t stuck = 0;
+
+    assert_true(fd >= 0);
+    assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)), 0);
+    inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
+    assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+    for (int i = 0; i < calls;) {
+        size_t n = read_call(b, sizeof(b), 0x5000u + (uint32_t)i, fh);
+        ssize_t k = send(fd, b, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+        struct pollfd p = {fd, POLLOUT, 0};
+
+        if (k == (ssize_t)n) {
+            i++;
+            stuck = 0;
+            continue;
+        }
+        if (k >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+            break; /* a part went (the next call would be garbled), or closed */
+        if (stuck == 0)
+            stuck = cm_now_ns();
+        else if (cm_now_ns() - stuck > 1000000000ull)
+            break;
+        poll(&p, 1, 50);
+    }
+    return fd;
+}
+
+/* Whether the server closed fd (waits up to ms). */
+static int closed_by_server(int fd, int ms)
+{
+    uint64_t end = cm_now_ns() + (uint64_t)ms * 1000000u;
+
+    while (cm_now_ns() < end) {
+        struct pollfd p = {fd, POLLIN | POLLRDHUP, 0};
+        if (poll(&p, 1, 50) > 0 && (p.revents & (POLLERR | POLLHUP | POLLRDHUP)))
+            return 1;
+    }
+    return 0;
+}
+
+/* One 64 KiB READ on the reader's connection, answered in full. */
+static void read_answered(struct rp_client *c, const nfs_fh3 *fh)
+{
+    READ3args a = {*fh, 0, 65536};
+    READ3res r;
+
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(nf3_read(c, &a, &r), 0);
+    assert_int_equal(r.status, NFS3_OK);
+    assert_int_equal(r.READ3res_u.resok.count, 65536);
+    xdr_free((xdrproc_t)xdr_READ3res, (char *)&r);
+}
+
+/* Six peers that flood READ calls without reading the replies could pin
+ * about 4.5 MiB each; with an 8 MiB budget the server closes those that
+ * pin the most until the sum is under it (shed, counted with their
+ * bytes), while a client that reads its replies, connected all along, is
+ * answered before, during and after and never closed. */
+static void offenders_are_shed_past_the_budget_and_readers_served(void **state)
+{
+    enum { PEERS = 6, CALLS = 400 };
+    struct sv_config cfg;
+    struct sv_conn_stats st;
+    struct nf_mount_opts o;
+    struct nf_mount m;
+    struct th_nfsd v;
+    char err[CM_ERR_LEN], fhbuf[NFS3_FHSIZE];
+    nfs_fh3 fh;
+    int fds[PEERS], closed = 0;
+
+    (void)state;
+    th_nfsd_config(&cfg, "127.0.0.1");
+    cfg.max_buffer_bytes = 8u << 20;
+    assert_int_equal(th_nfsd_start(&v, &cfg), 0);
+    nf_mount_opts_init(&o, 3);
+    o.transport = o.mount_transport = RP_TCP;
+    o.timeout_ms = 5000;
+    assert_int_equal(nf_mount(&m, v.url, &o, err, sizeof(err)), 0);
+    make_file(&m, &fh, fhbuf);
+    read_answered(m.nfs, &fh);
+    for (int i = 0; i < PEERS; i++) {
+        fds[i] = flood_peer(v.nfs_port, &fh, CALLS);
+        read_answered(m.nfs, &fh); /* served while the others pile up */
+    }
+    for (int i = 0; i < PEERS; i++)
+        closed += closed_by_server(fds[i], i < PEERS / 2 ? 2000 : 100);
+    read_answered(m.nfs, &fh);
+    nf_umount(&m);
+    assert_int_equal(th_nfsd_halt(&v), 0);
+    sv_server_conn_stats(v.s, &st);
+    print_message("shed %llu connections (%llu bytes), %d seen closed; peak %llu\n",
+                  (unsigned long long)st.shed, (unsigned long long)st.shed_bytes, closed,
+                  (unsigned long long)st.buffer_bytes_peak);
+    assert_int_equal(st.buffer_limit, 8u << 20);
+    assert_true(st.shed >= 3 && st.shed < PEERS); /* 6 x 4.5 MiB down to 8 MiB */
+    assert_int_equal(closed, (int)st.shed);
+    assert_true(st.shed_bytes >= st.shed * (2u << 20));
+    /* never more than the budget and one connection's growth */
+    assert_true(st.buffer_bytes_peak <= (8u << 20) + (5u << 20));
+    assert_true(st.buffer_bytes <= 8u << 20);
+    assert_int_equal(st.closed_no_memory, 0);
+    sv_server_destroy(v.s);
+    for (int i = 0; i < PEERS; i++)
+        close(fds[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +485,7 @@ int main(void)
         cmocka_unit_test(delayed_replies_are_all_sent_after_their_delay),
         cmocka_unit_test(a_delayed_reply_without_memory_is_counted_as_lost),
         cmocka_unit_test(a_connection_without_memory_is_closed_and_counted),
+        cmocka_unit_test(offenders_are_shed_past_the_budget_and_readers_served),
     };
 
     th_nfsd_signals();

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cl_int.h - the client layer's private header: what its files call on
+ * each other.  setup.c serves run.c (the standalone run) and remote.c (the
+ * client of a prime) alike; neither calls the other, and setup.c calls
+ * neither.
+ */
+#ifndef CL_INT_H
+#define CL_INT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "client/cl.h"
+#include "ctl/ct.h"
+#include "load/report.h"
+#include "load/stats.h"
+#include "load/workload.h"
+
+struct cl_parent;
+
+/* ---- setup.c ------------------------------------------------------------- */
+
+/* A progress line as SFS prints them: a 24-character ctime stamp first. */
+void cl_progress(FILE *log, const char *fmt, ...) CM_PRINTF(2, 3);
+
+/* Decodes and merges every child's results (their last answers) into all. */
+int cl_collect(struct cl_parent *p, struct ld_stats *all, char *err, size_t errlen);
+
+/* What the report module needs, from the setup and merged results; host
+ * gets this machine's name. */
+void cl_report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
+                  size_t hostlen, struct ld_report_in *in);
+
+/* ---- pidfile.c ------------------------------------------------------------- */
+
+/* --pid-file / --kill-run: records this process (pid and start time)
+ * atomically; stops the process group a pid file names when that process
+ * still runs (SIGCONT, SIGTERM, bounded wait, SIGKILL) and removes the
+ * file.  msg says what was done.  0 or -errno. */
+int cl_pidfile_write(const char *path, char *err, size_t errlen);
+int cl_pidfile_kill(const char *path, char *msg, size_t msglen);
+
+#endif /* CL_INT_H */

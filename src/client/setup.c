@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * setup.c - what a client does before its processes start and after they
+ * answer, whether it runs alone (run.c) or for a prime (remote.c): the
+ * set-up from the options (the mix and block-size files, the workload's
+ * plan, the file set's sizing, the checks that can be made before the
+ * load), the clock check and what the workload prints before the run, the
+ * merge of the children's results, the report's inputs, and the progress
+ * lines.  run.c and remote.c both call it; it calls neither.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client/cl_int.h"
+#include "client/parent.h"
+#include "load/pacing.h"
+#include "load/report.h"
+
+void cl_progress(FILE *log, const char *fmt, ...)
+{
+    char stamp[32];
+    time_t now = time(NULL);
+    va_list ap;
+
+    ctime_r(&now, stamp);
+    stamp[24] = '\0';
+    fprintf(log, "%s ", stamp);
+    va_start(ap, fmt);
+    vfprintf(log, fmt, ap);
+    va_end(ap);
+    fputc('\n', log);
+    fflush(log);
+}
+
+/* The parsers print every "FILE:LINE:" diagnostic to stderr themselves:
+ * err is emptied so that main prints nothing twice. */
+static int input_error(char *err)
+{
+    err[0] = '\0';
+    return CM_EXIT_USAGE;
+}
+
+/* The exit code of the --yaml option row. */
+static int yaml_exit_code(void)
+{
+    size_t n;
+    const struct cm_opt *t = ld_options_table(&n);
+    const struct cm_opt *row = cm_opt_by_long(t, n, "yaml");
+
+    return row ? row->exit_code : CM_EXIT_SFS_USAGE;
+}
+
+int cl_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
+             FILE *out, FILE *log, char *err, size_t errlen)
+{
+    int rc;
+
+    memset(su, 0, sizeof(*su));
+    su->cfg = cfg;
+    su->wl = cl_workload_choose(cfg);
+    su->prog = prog;
+    su->out = out;
+    su->log = log;
+    if (cfg->mix_file[0]) {
+        if (ld_mix_load(&su->mix, cfg->nfs_version, cfg->mix_file, log, err, errlen) < 0)
+            return input_error(err);
+    } else {
+        ld_mix_default(&su->mix, cfg->nfs_version);
+    }
+    if (cfg->iodist_file[0]) {
+        if (ld_iodist_load(&su->iodist, (uint32_t)cfg->kb_per_block, cfg->iodist_file,
+                           log, err, errlen) < 0)
+            return input_error(err);
+    } else {
+        ld_iodist_default(&su->iodist, (uint32_t)cfg->kb_per_block);
+    }
+    rc = su->wl->plan(su, err, errlen);
+    if (rc != 0)
+        return rc;
+    rc = ld_sizing_compute(cfg, &su->sizing);
+    if (rc == -E2BIG) {
+        cm_errf(err, errlen,
+                "-l %d%s: %u io files per process, more than the %u a process can hold "
+                "(use more processes or clients, or -F)",
+                cfg->load, cfg->io_files > 0 ? " -F" : "", su->sizing.io_child,
+                LD_MAX_IO_CHILD);
+        return CM_EXIT_SFS_USAGE;
+    }
+    if (rc < 0) {
+        cm_errf(err, errlen, "the file set would be empty (load 0 without -F)");
+        return CM_EXIT_SFS_USAGE;
+    }
+    /* everything that can be checked before the load starts */
+    if (cfg->yaml_path[0] && ld_report_yaml_check(cfg->yaml_path, err, errlen) < 0)
+        return yaml_exit_code();
+    return 0;
+}
+
+void cl_setup_free(struct ld_setup *su)
+{
+    if (su->wl)
+        su->wl->plan_free(su);
+}
+
+int cl_begin(const struct ld_setup *su, char *err, size_t errlen)
+{
+    struct ld_report_in in;
+    struct ld_stats none;
+    char host[256];
+    double us;
+
+    if (ld_clock_resolution(&cm_monotonic_clock, &us) < 0) {
+        fprintf(su->out, "Clock resolution too poor to obtain valid results\n");
+        cm_errf(err, errlen, "clock resolution %.1f us is worse than 100 us", us);
+        return CM_EXIT_SFS_CLOCK;
+    }
+    fprintf(su->out, "Good clock resolution [ %g ] Micro seconds\n", us);
+    if (su->wl->before_run) { /* SFS's Client Test Parameters */
+        ld_stats_reset(&none);
+        cl_report_in(su, &none, host, sizeof(host), &in);
+        su->wl->before_run(su->out, &in);
+    }
+    fflush(su->out);
+    return 0;
+}
+
+int cl_collect(struct cl_parent *p, struct ld_stats *all, char *err, size_t errlen)
+{
+    struct ld_stats one;
+    unsigned k;
+
+    ld_stats_reset(all);
+    all->nchildren = 0;
+    for (k = 0; k < p->nprocs; k++) {
+        if (ld_stats_decode(&one, p->procs[k].payload, p->procs[k].payload_len) < 0)
+            return cm_errf(err, errlen, "child %u sent undecodable results", k), -EPROTO;
+        ld_stats_merge(all, &one);
+    }
+    return 0;
+}
+
+void cl_report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
+                  size_t hostlen, struct ld_report_in *in)
+{
+    snprintf(host, hostlen, "localhost");
+    gethostname(host, hostlen - 1);
+    memset(in, 0, sizeof(*in));
+    in->prog = su->prog;
+    in->host = host;
+    in->when = time(NULL);
+    in->cfg = su->cfg;
+    in->mix = &su->mix;
+    in->iodist = &su->iodist;
+    in->sizing = &su->sizing;
+    in->stats = stats;
+    in->work = su->wl->report;
+    in->plan = su->plan;
+}

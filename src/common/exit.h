@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * exit.h - the exit codes of every FreeSFS program, one table: each row is
+ * a code, its name (CM_EXIT_<name>) and what it means.  The enum, the
+ * names and the meanings come from the table, and a code can appear in it
+ * only once (cm_exit_name's switch would not compile); docs/EXIT_CODES.md
+ * is the same table for the user, checked against this one by
+ * test_common_exit.  A program uses the rows that apply to it.
+ *
+ * sfs and sfs3 follow SFS 3.0's scheme: 96 for a usage error and one code
+ * per option from 97 (in the order of SFS's own option list, then
+ * FreeSFS's), 83 for a dead child, 175 for a poor clock and 182 for the
+ * mount points.
+ */
+#ifndef CM_EXIT_H
+#define CM_EXIT_H
+
+/* X(code, name, meaning) */
+#define CM_EXIT_MAP(X)                                                                   \
+    X(0, OK, "the work was done (a run's report says whether the run is valid)")         \
+    X(1, FAILED,                                                                         \
+      "the work failed: a run (mount, population, a zero-call interval, stale handles, " \
+      "the results file), a load point, the validation suite of sfs -V, a server that "  \
+      "could not start, a file that could not be written, an input that ended early")    \
+    X(2, USAGE,                                                                          \
+      "the command line, the rc file or an input file (mix, block sizes, trace) is "     \
+      "wrong, or a file it names cannot be used: nothing ran")                           \
+    X(3, STOPPED,                                                                        \
+      "stopped on a condition it was given: sfs_mgr -v's server failed the validation "  \
+      "suite (no point ran); sfs_nfsd answered its --exit-after calls")                  \
+    X(83, SFS_CHILD, "sfs: a child died; the others were stopped (SFS's code)")          \
+    X(96, SFS_USAGE,                                                                     \
+      "sfs: an unknown option or a missing argument, a file set too large for a "        \
+      "process, or a replay too long without -t")                                        \
+    X(97, SFS_LOAD, "sfs: a bad -l (--load)")                                            \
+    X(98, SFS_PROCS, "sfs: a bad -p (--procs)")                                          \
+    X(99, SFS_RUNTIME, "sfs: a bad -t (--runtime)")                                      \
+    X(100, SFS_WARMUP, "sfs: a bad -w (--warmup)")                                       \
+    X(101, SFS_MIX, "sfs: a bad -m (--mix)")                                             \
+    X(102, SFS_IODIST, "sfs: a bad -b (--iodist)")                                       \
+    X(103, SFS_BLOCK_KB, "sfs: a bad -B (--block-kb)")                                   \
+    X(104, SFS_CALLS, "sfs: -c (SFS 2.0's call count) is no longer supported")           \
+    X(105, SFS_FILESET_DELTA, "sfs: a bad -f (--fileset-delta)")                         \
+    X(106, SFS_ACCESS, "sfs: a bad -a (--access)")                                       \
+    X(107, SFS_APPEND, "sfs: a bad -A (--append)")                                       \
+    X(108, SFS_DIR_FILES, "sfs: a bad -D (--dir-files)")                                 \
+    X(109, SFS_IO_FILES, "sfs: a bad -F (--io-files)")                                   \
+    X(110, SFS_SYMLINKS, "sfs: a bad -S (--symlinks)")                                   \
+    X(111, SFS_DEBUG, "sfs: a bad -d (--debug)")                                         \
+    X(112, SFS_INTERACTIVE, "sfs: -i (--interactive) with -M")                           \
+    X(113, SFS_POPULATE, "sfs: a bad -P (--populate)")                                   \
+    X(114, SFS_TEST_OP, "sfs: a bad -T (--test-op)")                                     \
+    X(115, SFS_VALIDATE, "sfs: a bad -V (--validate)")                                   \
+    X(116, SFS_DUMP, "sfs: a bad -z (--dump)")                                           \
+    X(117, SFS_TCP, "sfs: a bad -Q (--tcp)")                                             \
+    X(118, SFS_BIOD_READS, "sfs: a bad -R (--biod-reads)")                               \
+    X(119, SFS_BIOD_WRITES, "sfs: a bad -W (--biod-writes)")                             \
+    X(120, SFS_PRIME, "sfs: a bad -M (--prime)")                                         \
+    X(121, SFS_CLIENT, "sfs: a bad -N (--client), or -N beyond --clients")               \
+    X(122, SFS_OPEN_LOOP, "sfs: a bad --open-loop")                                      \
+    X(123, SFS_SEED, "sfs: a bad --seed")                                                \
+    X(124, SFS_YAML, "sfs: a bad --yaml, or a path the results cannot be written to")    \
+    X(125, SFS_PRIME_SSH, "sfs: a bad --prime-ssh")                                      \
+    X(126, SFS_PID_FILE, "sfs: a bad --pid-file")                                        \
+    X(127, SFS_KILL_RUN, "sfs: a bad --kill-run")                                        \
+    X(128, SFS_RESTART_CMD, "sfs: a bad --restart-cmd")                                  \
+    X(129, SFS_WINDOW, "sfs: a bad --window")                                            \
+    X(130, INTR, "interrupted by SIGINT or SIGTERM: everything it started was stopped")  \
+    X(131, SFS_LENIENT, "sfs: a bad --lenient")                                          \
+    X(132, SFS_CLIENTS, "sfs: a bad --clients")                                          \
+    X(133, SFS_TRACE, "sfs: a bad --trace")                                              \
+    X(134, SFS_TRACE_FORMAT, "sfs: a bad --trace-format")                                \
+    X(135, SFS_SPEED, "sfs: a bad --speed")                                              \
+    X(136, SFS_BLOCK_SIZE, "sfs: a bad --block-size")                                    \
+    X(137, SFS_STABLE, "sfs: a bad --stable")                                            \
+    X(175, SFS_CLOCK, "sfs: the clock's resolution is worse than 100 us")                \
+    X(182, SFS_MOUNTS,                                                                   \
+      "sfs: a mount point that does not parse, or not 1, PROCS or a multiple of PROCS "  \
+      "of them (with -V: not 1)")
+
+enum cm_exit {
+#define CM_EXIT_ENUM(code, name, meaning) CM_EXIT_##name = code,
+    CM_EXIT_MAP(CM_EXIT_ENUM)
+#undef CM_EXIT_ENUM
+};
+
+/* "OK", "SFS_LOAD"...; NULL for a code not in the table. */
+const char *cm_exit_name(int code);
+
+/* The row's meaning; NULL for a code not in the table. */
+const char *cm_exit_meaning(int code);
+
+#endif /* CM_EXIT_H */

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * fields.c - merge, wire form and YAML of a struct from its field table
+ * (fields.h).  One walk over the table serves every use; the wire form is
+ * big-endian (common/bytes.h), doubles as their IEEE-754 bits.
+ */
+#include <string.h>
+
+#include "common/bytes.h"
+#include "common/cm.h"
+#include "common/fields.h"
+#include "common/hist.h"
+
+static unsigned elements(const struct cm_field *f)
+{
+    return f->count ? f->count : 1;
+}
+
+static void merge_hist(struct cm_hist *a, const struct cm_hist *b)
+{
+    unsigned i;
+
+    for (i = 0; i < CM_HIST_NB; i++)
+        a->n[i] += b->n[i];
+    a->count += b->count;
+    if (b->max_us > a->max_us)
+        a->max_us = b->max_us;
+}
+
+/* a = a (op) b for one number of type T: the larger, or the sum. */
+#define MERGE_AS(T)                                                                      \
+    do {                                                                                 \
+        T x, y;                                                                          \
+        memcpy(&x, a, sizeof(x));                                                        \
+        memcpy(&y, b, sizeof(y));                                                        \
+        x = f->merge == CM_MERGE_MAX ? (y > x ? y : x) : x + y;                          \
+        memcpy(a, &x, sizeof(x));                                                        \
+    } while (0)
+
+static void merge_one(const struct cm_field *f, char *a, const char *b)
+{
+    switch (f->type) {
+    case CM_FIELD_U64:
+    case CM_FIELD_X100:
+        MERGE_AS(uint64_t);
+        break;
+    case CM_FIELD_U32:
+        MERGE_AS(uint32_t);
+        break;
+    case CM_FIELD_INT:
+        MERGE_AS(int);
+        break;
+    case CM_FIELD_DOUBLE:
+        MERGE_AS(double);
+        break;
+    case CM_FIELD_HIST:
+        merge_hist((struct cm_hist *)(void *)a, (const struct cm_hist *)(const void *)b);
+        break;
+    case CM_FIELD_TABLE:
+        cm_fields_merge(f->sub, f->nsub, a, b);
+        break;
+    case CM_FIELD_STR:
+        break;
+    }
+}
+
+void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *src)
+{
+    size_t i;
+    unsigned k;
+
+    for (i = 0; i < n; i++) {
+        const struct cm_field *f = &t[i];
+
+        if (f->merge == CM_MERGE_NONE)
+            continue;
+        for (k = 0; k < elements(f); k++)
+            merge_one(f, (char *)dst + f->offset + k * f->size,
+                      (const char *)src + f->offset + k * f->size);
+    }
+}
+
+/* ---- wire form ---------------------------------------------------------------- */
+
+static size_t one_bytes(const struct cm_field *f)
+{
+    switch (f->type) {
+    case CM_FIELD_U64:
+    case CM_FIELD_X100:
+    case CM_FIELD_DOUBLE:
+        return 8;
+    case CM_FIELD_U32:
+    case CM_FIELD_INT:
+        return 4;
+    case CM_FIELD_HIST:
+        return 4 * CM_HIST_NB + 8 + 8;
+    case CM_FIELD_TABLE:
+        return cm_fields_wire_bytes(f->sub, f->nsub);
+    case CM_FIELD_STR:
+        return 0;
+    }
+    return 0;
+}
+
+size_t cm_fields_wire_bytes(const struct cm_field *t, size_t n)
+{
+    size_t i, bytes = 0;
+
+    for (i = 0; i < n; i++)
+        bytes += one_bytes(&t[i]) * elements(&t[i]);
+    return bytes;
+}
+
+static uint8_t *put_one(const struct cm_field *f, const char *a, uint8_t *p)
+{
+    uint64_t x;
+    uint32_t w;
+    unsigned i;
+
+    switch (f->type) {
+    case CM_FIELD_U64:
+    case CM_FIELD_X100:
+    case CM_FIELD_DOUBLE:
+        memcpy(&x, a, sizeof(x));
+        cm_be64_put(p, x);
+        return p + 8;
+    case CM_FIELD_U32:
+    case CM_FIELD_INT:
+        memcpy(&w, a, sizeof(w));
+        cm_be32_put(p, w);
+        return p + 4;
+    case CM_FIELD_HIST: {
+        const struct cm_hist *h = (const struct cm_hist *)(const void *)a;
+        for (i = 0; i < CM_HIST_NB; i++, p += 4)
+            cm_be32_put(p, h->n[i]);
+        cm_be64_put(p, h->count);
+        cm_be64_put(p + 8, h->max_us);
+        return p + 16;
+    }
+    case CM_FIELD_TABLE:
+        return cm_fields_put(f->sub, f->nsub, a, p);
+    case CM_FIELD_STR:
+        return p;
+    }
+    return p;
+}
+
+uint8_t *cm_fields_put(const struct cm_field *t, size_t n, const void *base, uint8_t *p)
+{
+    size_t i;
+    unsigned k;
+
+    for (i = 0; i < n; i++)
+        for (k = 0; k < elements(&t[i]); k++)
+            p = put_one(&t[i], (const char *)base + t[i].offset + k * t[i].size, p);
+    return p;
+}
+
+static const uint8_t *get_one(const struct cm_field *f, char *a, const uint8_t *p)
+{
+    uint64_t x;
+    uint32_t w;
+    unsigned i;
+
+    switch (f->type) {
+    case CM_FIELD_U64:
+    case CM_FIELD_X100:
+    case CM_FIELD_DOUBLE:
+        x = cm_be64_get(p);
+        memcpy(a, &x, sizeof(x));
+        return p + 8;
+    case CM_FIELD_U32:
+    case CM_FIELD_INT:
+        w = cm_be32_get(p);
+        memcpy(a, &w, sizeof(w));
+        return p + 4;
+    case CM_FIELD_HIST: {
+        struct cm_hist *h = (struct cm_hist *)(void *)a;
+        for (i = 0; i < CM_HIST_NB; i++, p += 4)
+            h->n[i] = cm_be32_get(p);
+        h->count = cm_be64_get(p);
+        h->max_us = cm_be64_get(p + 8);
+        return p + 16;
+    }
+    case CM_FIELD_TABLE:
+        return cm_fields_get(f->sub, f->nsub, a, p);
+    case CM_FIELD_STR:
+        return p;
+    }
+    return p;
+}
+
+const uint8_t *cm_fields_get(const struct cm_field *t, size_t n, void *base,
+                             const uint8_t *p)
+{
+    size_t i;
+    unsigned k;
+
+    for (i = 0; i < n; i++)
+        for (k = 0; k < elements(&t[i]); k++)
+            p = get_one(&t[i], (char *)base + t[i].offset + k * t[i].size, p);
+    return p;
+}
+
+/* ---- YAML --------------------------------------------------------------------- */
+
+void cm_fields_yaml(struct cm_yaml *y, const struct cm_field *t, size_t n,
+                    const void *base, const char *group)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const struct cm_field *f = &t[i];
+        const char *a = (const char *)base + f->offset;
+        uint64_t x;
+        uint32_t w;
+        double d;
+        int v;
+
+        if (f->group == NULL || strcmp(f->group, group) != 0 || f->count > 1)
+            continue;
+        switch (f->type) {
+        case CM_FIELD_U64:
+            memcpy(&x, a, sizeof(x));
+            cm_yaml_kv_uint(y, f->key, x);
+            break;
+        case CM_FIELD_X100:
+            memcpy(&x, a, sizeof(x));
+            cm_yaml_kv_double(y, f->key, (double)x / 100.0, 2);
+            break;
+        case CM_FIELD_U32:
+            memcpy(&w, a, sizeof(w));
+            cm_yaml_kv_uint(y, f->key, w);
+            break;
+        case CM_FIELD_INT:
+            memcpy(&v, a, sizeof(v));
+            cm_yaml_kv_int(y, f->key, v);
+            break;
+        case CM_FIELD_DOUBLE:
+            memcpy(&d, a, sizeof(d));
+            cm_yaml_kv_double(y, f->key, d, f->decimals);
+            break;
+        case CM_FIELD_STR:
+            cm_yaml_kv_str(y, f->key, a);
+            break;
+        case CM_FIELD_HIST:
+        case CM_FIELD_TABLE:
+            break;
+        }
+    }
+}

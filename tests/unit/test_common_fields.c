@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test_common_fields.c - counters described once (common/fields.h): the
+ * merge follows each field's rule (sum, max, none; histograms cell by
+ * cell), the wire form gives back what went in, and YAML prints a group's
+ * fields in table order with their keys. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cm.h"
+#include "common/fields.h"
+#include "common/hist.h"
+
+struct inner {
+    uint64_t calls;
+    double ms;
+};
+
+struct outer {
+    uint64_t total, most;
+    uint32_t n;
+    int code;
+    uint64_t x100;
+    char name[16];
+    uint64_t by_kind[3];
+    struct inner per[2];
+    struct cm_hist h;
+};
+
+static const struct cm_field inner_fields[] = {
+    CM_FIELD_OF(struct inner, calls, CM_FIELD_U64, CM_MERGE_SUM, "in", "calls"),
+    CM_FIELD_OF(struct inner, ms, CM_FIELD_DOUBLE, CM_MERGE_SUM, "in", "ms"),
+};
+
+static const struct cm_field outer_fields[] = {
+    CM_FIELD_OF(struct outer, most, CM_FIELD_U64, CM_MERGE_MAX, "g", "most_seen"),
+    CM_FIELD_OF(struct outer, total, CM_FIELD_U64, CM_MERGE_SUM, "g", "total"),
+    CM_FIELD_OF(struct outer, n, CM_FIELD_U32, CM_MERGE_SUM, "h", "n"),
+    CM_FIELD_OF(struct outer, code, CM_FIELD_INT, CM_MERGE_MAX, "g", "code"),
+    CM_FIELD_OF(struct outer, x100, CM_FIELD_X100, CM_MERGE_SUM, "g", "rate"),
+    CM_FIELD_OF(struct outer, name, CM_FIELD_STR, CM_MERGE_NONE, "g", "name"),
+    CM_FIELD_ARRAY(struct outer, by_kind, CM_FIELD_U64, CM_MERGE_SUM, 3),
+    CM_FIELD_TABLE_OF(struct outer, per, 2, inner_fields),
+    CM_FIELD_OF(struct outer, h, CM_FIELD_HIST, CM_MERGE_SUM, NULL, NULL),
+};
+#define N CM_ARRAY_LEN(outer_fields)
+
+static void fill(struct outer *o, uint64_t k)
+{
+    memset(o, 0, sizeof(*o));
+    o->total = 10 * k;
+    o->most = 7 * k;
+    o->n = (uint32_t)k;
+    o->code = (int)k;
+    o->x100 = 12345 * k;
+    snprintf(o->name, sizeof(o->name), "c%llu", (unsigned long long)k);
+    o->by_kind[2] = k;
+    o->per[1].calls = 3 * k;
+    o->per[1].ms = 1.5 * (double)k;
+    cm_hist_add(&o->h, 100 * k);
+}
+
+static void merge_follows_the_rules(void **state)
+{
+    static struct outer a, b;
+
+    (void)state;
+    fill(&a, 1);
+    fill(&b, 4);
+    cm_fields_merge(outer_fields, N, &a, &b);
+    assert_int_equal(a.total, 50);
+    assert_int_equal(a.most, 28);
+    assert_int_equal(a.n, 5);
+    assert_int_equal(a.code, 4);
+    assert_int_equal(a.x100, 12345 * 5);
+    assert_string_equal(a.name, "c1"); /* not merged */
+    assert_int_equal(a.by_kind[2], 5);
+    assert_int_equal(a.per[1].calls, 15);
+    assert_true(a.per[1].ms == 7.5);
+    assert_int_equal(a.h.count, 2);
+    assert_int_equal(a.h.max_us, 400);
+}
+
+static void wire_gives_back_what_went_in(void **state)
+{
+    static struct outer a, b;
+    size_t len = cm_fields_wire_bytes(outer_fields, N);
+    uint8_t *buf = calloc(1, len + 1);
+
+    (void)state;
+    assert_non_null(buf);
+    /* 8+8+4+4+8 + 3x8 + 2x(8+8) + the histogram's cells, count and max */
+    assert_int_equal(len, 32 + 24 + 32 + 4 * CM_HIST_NB + 16);
+    fill(&a, 3);
+    memset(a.name, 0, sizeof(a.name)); /* names do not travel */
+    assert_ptr_equal(cm_fields_put(outer_fields, N, &a, buf), buf + len);
+    memset(&b, 0, sizeof(b));
+    assert_ptr_equal(cm_fields_get(outer_fields, N, &b, buf), buf + len);
+    assert_memory_equal(&a, &b, sizeof(a));
+    assert_int_equal(buf[7], 21); /* big-endian: "most" = 21 first */
+    free(buf);
+}
+
+static void yaml_prints_a_group_in_table_order(void **state)
+{
+    static struct outer a;
+    char path[] = "build/test_common_fields.yaml", err[CM_ERR_LEN], text[1024];
+    struct cm_yaml *y = cm_yaml_open(path, err, sizeof(err));
+    FILE *f;
+    size_t n;
+
+    (void)state;
+    assert_non_null(y);
+    fill(&a, 2);
+    cm_yaml_map_begin(y);
+    cm_fields_yaml(y, outer_fields, N, &a, "g");
+    cm_fields_yaml(y, inner_fields, CM_ARRAY_LEN(inner_fields), &a.per[1], "in");
+    cm_yaml_map_end(y);
+    assert_int_equal(cm_yaml_close(y, err, sizeof(err)), 0);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    n = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    assert_string_equal(text, "---\nmost_seen: 14\ntotal: 20\ncode: 2\nrate: 246.90\n"
+                              "name: 'c2'\ncalls: 6\nms: 3.000\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(merge_follows_the_rules),
+        cmocka_unit_test(wire_gives_back_what_went_in),
+        cmocka_unit_test(yaml_prints_a_group_in_table_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

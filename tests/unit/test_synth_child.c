@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test_synth_child.c - unit tests for an SFS mix child without a server:
+ * the request decks hold the mix exactly, the op generators pick entries in
+ * the right (state, category), replies update the file table (create,
+ * remove, rename, write, truncate), and every child draws its own seed.
+ * The parent's process management is test_client_parent.c's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "synth/sy_int.h"
+#include "load/options.h"
+
+static struct ld_config cfg;
+static struct ld_setup su;
+static struct sy_plan plan;
+
+static int setup_child(void **state)
+{
+    static struct sy_child c;
+
+    ld_config_defaults(&cfg, 3);
+    cfg.load = 100;
+    cfg.procs = 2;
+    memset(&su, 0, sizeof(su));
+    su.cfg = &cfg;
+    su.prog = "sfs3";
+    ld_mix_default(&su.mix, 3);
+    ld_iodist_default(&su.iodist, 8);
+    su.plan = &plan;
+    assert_int_equal(ld_opsel_init(&plan.opsel, &su.mix, &su.iodist, 3, 0), 0);
+    assert_int_equal(ld_sizing_compute(&cfg, &su.sizing), 0);
+    assert_int_equal(sy_child_init(&c, &su, 0, -1), 0);
+    *state = &c;
+    return 0;
+}
+
+static int teardown_child(void **state)
+{
+    sy_child_free(*state);
+    return 0;
+}
+
+/* Every entry exists with a handle and its initial size, as after
+ * population; non-io slots alternate. */
+static void fake_population(struct sy_child *c)
+{
+    struct sy_files *t = &c->files;
+    uint32_t i;
+
+    for (i = 0; i < t->n; i++) {
+        struct sy_file *f = &t->f[i];
+        f->has_fh = 1;
+        f->fh.len = 8;
+        memcpy(f->fh.data, &i, sizeof(i));
+        f->state = SY_EXISTS;
+        if (f->cat == SY_CAT_IO)
+            f->size = f->init_size = 1024u << (i % 8);
+        if (f->cat == SY_CAT_NONIO && (i - t->first[SY_CAT_NONIO]) % 2)
+            f->state = SY_NONEXISTENT;
+        if (f->spare)
+            f->state = (i % 2) ? SY_EMPTY_DIR : SY_NONEXISTENT;
+    }
+    sy_files_reset_accounting(t);
+}
+
+static void decks_hold_the_request_shares(void **state)
+{
+    struct sy_child *c = *state;
+    uint32_t count[NF_NOPS] = {0}, i;
+    int op;
+
+    for (i = 0; i < 4 * SY_OP_DECK; i++)
+        count[sy_op_next(c)]++;
+    /* four whole decks: each op exactly 4 x its share of 400 (+-1 of
+     * rounding per deck) */
+    for (op = 0; op < NF_NOPS; op++) {
+        double want = plan.opsel.req_share[op] * 4 * SY_OP_DECK;
+        assert_true(count[op] + 4.0 >= want && count[op] <= want + 4.0);
+    }
+    assert_int_equal(count[NF_OP_NULL_OP], 0);
+    assert_true(count[NF_OP_LOOKUP] > 0);
+}
+
+static void picks_by_state_and_category(void **state)
+{
+    struct sy_child *c = *state;
+    struct sy_files *t = &c->files;
+    int i;
+
+    fake_population(c);
+    for (i = 0; i < 200; i++) {
+        assert_int_equal(sy_op_pick(c, NF_OP_CREATE), 0);
+        assert_int_equal(t->f[c->req.file].cat, SY_CAT_NONIO);
+        assert_int_equal(t->f[c->req.file].state, SY_NONEXISTENT);
+        assert_int_equal(sy_op_pick(c, NF_OP_REMOVE), 0);
+        assert_int_equal(t->f[c->req.file].state, SY_EXISTS);
+        assert_int_equal(sy_op_pick(c, NF_OP_READLINK), 0);
+        assert_int_equal(t->f[c->req.file].cat, SY_CAT_SYMLINK);
+        assert_int_equal(sy_op_pick(c, NF_OP_RMDIR), 0);
+        assert_true(t->f[c->req.file].spare);
+        assert_int_equal(sy_op_pick(c, NF_OP_GETATTR), 0);
+        assert_true(t->f[c->req.file].working);
+        assert_int_equal(sy_op_pick(c, NF_OP_READDIR), 0);
+        assert_int_equal(t->f[c->req.file].cat, SY_CAT_DIR);
+        assert_false(t->f[c->req.file].spare);
+        assert_int_equal(sy_op_pick(c, NF_OP_RENAME), 0);
+        assert_int_equal(t->f[c->req.file].parent, t->f[c->req.file2].parent);
+        assert_int_equal(sy_op_pick(c, NF_OP_READ), 0);
+        assert_true(t->f[c->req.file].working);
+        assert_true(c->req.offset + c->req.len <= t->f[c->req.file].size);
+        assert_int_equal(c->req.ncalls, (c->req.len + 8191) / 8192);
+    }
+}
+
+/* Runs the reply bookkeeping of sy_op_done on a made-up v3 reply. */
+static void reply(struct sy_child *c, struct sy_slot *s)
+{
+    s->call.status = 0;
+    s->call.t_send_ns = 1000;
+    s->call.t_reply_ns = 2000;
+    sy_op_done(s, c);
+}
+
+static void replies_update_the_table(void **state)
+{
+    struct sy_child *c = *state;
+    struct sy_files *t = &c->files;
+    static struct sy_slot s;
+    char fh[4] = {1, 2, 3, 4};
+    uint32_t f, g, before;
+
+    fake_population(c);
+    c->cx.measuring = 1;
+    ld_stats_reset(&c->cx.stats);
+
+    /* create -> Exists with the new handle */
+    assert_int_equal(sy_op_pick(c, NF_OP_CREATE), 0);
+    f = c->req.file;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
+    s.res.r3_create.status = NFS3_OK;
+    s.res.r3_create.CREATE3res_u.resok.obj.handle_follows = TRUE;
+    s.res.r3_create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_len = 4;
+    s.res.r3_create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val = fh;
+    reply(c, &s);
+    assert_int_equal(t->f[f].state, SY_EXISTS);
+    assert_int_equal(t->f[f].fh.len, 4);
+    assert_int_equal(c->cx.stats.op[NF_OP_CREATE].good, 1);
+
+    /* remove answered NOENT -> Nonexistent, a good call with an NFS error */
+    assert_int_equal(sy_op_pick(c, NF_OP_REMOVE), 0);
+    f = c->req.file;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
+    s.res.r3_remove.status = NFS3ERR_NOENT;
+    reply(c, &s);
+    assert_int_equal(t->f[f].state, SY_NONEXISTENT);
+    assert_int_equal(c->cx.stats.op[NF_OP_REMOVE].nfs_errors, 1);
+
+    /* rename: the target takes the source's handle */
+    assert_int_equal(sy_op_pick(c, NF_OP_RENAME), 0);
+    f = c->req.file;
+    g = c->req.file2;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
+    s.res.r3_rename.status = NFS3_OK;
+    reply(c, &s);
+    assert_int_equal(t->f[f].state, SY_NONEXISTENT);
+    assert_int_equal(t->f[g].state, SY_EXISTS);
+    assert_memory_equal(t->f[g].fh.data, &f, sizeof(f));
+
+    /* an appending write grows the file and the accessed set */
+    before = (uint32_t)t->cur_bytes;
+    c->req.op = NF_OP_WRITE;
+    c->req.file = t->ws[0];
+    c->req.offset = t->f[t->ws[0]].size;
+    c->req.len = 5000;
+    c->req.block = 8192;
+    c->req.ncalls = 1;
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
+    assert_int_equal(s.args.a3_write.count, 5000);
+    s.res.r3_write.status = NFS3_OK;
+    reply(c, &s);
+    assert_int_equal(t->cur_bytes, before + 5000);
+
+    /* an RPC failure is a bad call and changes nothing */
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
+    s.call.status = RP_ERR_TIMEDOUT;
+    sy_op_done(&s, c);
+    assert_int_equal(c->cx.stats.op[NF_OP_WRITE].bad, 1);
+    assert_int_equal(t->cur_bytes, before + 5000);
+    c->cx.measuring = 0;
+}
+
+/* Picks a request of op and answers its call with a bare v3 status (every
+ * v3 result starts with its nfsstat3). */
+static void answer_v3(struct sy_child *c, struct sy_slot *s, int op, nfsstat3 st)
+{
+    assert_int_equal(sy_op_pick(c, op), 0);
+    memset(s, 0, sizeof(*s));
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    s->res.r3_getattr.status = st;
+    reply(c, s);
+}
+
+/* Error answers that still tell the name's state keep the table in step
+ * (a retransmitted call the server had already done, or a state lost to an
+ * RPC timeout): EXIST for mknod/symlink/link -> the name exists; NOENT for
+ * a rename source -> it does not. */
+static void error_replies_tell_the_state(void **state)
+{
+    struct sy_child *c = *state;
+    struct sy_files *t = &c->files;
+    static struct sy_slot s;
+
+    fake_population(c);
+
+    answer_v3(c, &s, NF_OP_MKNOD, NFS3ERR_EXIST);
+    assert_int_equal(t->f[c->req.file].state, SY_EXISTS);
+
+    answer_v3(c, &s, NF_OP_LINK, NFS3ERR_EXIST);
+    assert_int_equal(t->f[c->req.file2].state, SY_EXISTS);
+
+    answer_v3(c, &s, NF_OP_RENAME, NFS3ERR_NOENT);
+    assert_int_equal(t->f[c->req.file].state, SY_NONEXISTENT);
+    assert_int_equal(t->f[c->req.file2].state, SY_NONEXISTENT);
+}
+
+/* Encodes res with the rpcgen codec and decodes it with the codec
+ * sy_op_prepare chose for the slot. */
+static void decode_with_slot_codec(struct sy_slot *s, xdrproc_t enc, void *res)
+{
+    static char wire[4096];
+    XDR x;
+
+    xdrmem_create(&x, wire, sizeof(wire), XDR_ENCODE);
+    assert_true(enc(&x, res));
+    xdr_destroy(&x);
+    memset(&s->res, 0, sizeof(s->res));
+    xdrmem_create(&x, wire, sizeof(wire), XDR_DECODE);
+    assert_true(s->call.res_codec(&x, &s->res));
+    xdr_destroy(&x);
+}
+
+/* LOOKUP3's handle and the readdir entry lists are decoded without
+ * allocation: the handle lands in the slot, entries are read over. */
+static void hot_results_decode_into_the_slot(void **state)
+{
+    struct sy_child *c = *state;
+    static struct sy_slot s;
+    char fh[6] = {9, 8, 7, 6, 5, 4}, n1[] = "file_en.00001", n2[] = "file_en.00002";
+    entryplus3 e[2];
+    READDIRPLUS3res rp;
+    LOOKUP3res lk;
+
+    fake_population(c);
+    assert_int_equal(sy_op_pick(c, NF_OP_READDIRPLUS), 0);
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
+    memset(e, 0, sizeof(e));
+    e[0].fileid = 1;
+    e[0].name = n1;
+    e[0].cookie = 1;
+    e[0].name_handle.handle_follows = TRUE;
+    e[0].name_handle.post_op_fh3_u.handle.data.data_len = sizeof(fh);
+    e[0].name_handle.post_op_fh3_u.handle.data.data_val = fh;
+    e[0].nextentry = &e[1];
+    e[1].fileid = 2;
+    e[1].name = n2;
+    e[1].cookie = 2;
+    e[1].name_attributes.attributes_follow = TRUE;
+    memset(&rp, 0, sizeof(rp));
+    rp.status = NFS3_OK;
+    rp.READDIRPLUS3res_u.resok.reply.entries = e;
+    rp.READDIRPLUS3res_u.resok.reply.eof = TRUE;
+    decode_with_slot_codec(&s, (xdrproc_t)xdr_READDIRPLUS3res, &rp);
+    assert_int_equal(s.res.r3_readdirplus.status, NFS3_OK);
+    assert_null(s.res.r3_readdirplus.READDIRPLUS3res_u.resok.reply.entries);
+    assert_true(s.res.r3_readdirplus.READDIRPLUS3res_u.resok.reply.eof);
+
+    assert_int_equal(sy_op_pick(c, NF_OP_LOOKUP), 0);
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
+    memset(&lk, 0, sizeof(lk));
+    lk.status = NFS3_OK;
+    lk.LOOKUP3res_u.resok.object.data.data_len = sizeof(fh);
+    lk.LOOKUP3res_u.resok.object.data.data_val = fh;
+    decode_with_slot_codec(&s, (xdrproc_t)xdr_LOOKUP3res, &lk);
+    assert_ptr_equal(s.res.r3_lookup.LOOKUP3res_u.resok.object.data.data_val, s.rbuf);
+    assert_memory_equal(s.rbuf, fh, sizeof(fh));
+    nf_call_free(&s.call); /* frees nothing: ASan would see a bad free */
+}
+
+/* No two children of a run draw the same stream: not two of one client, and
+ * not the same child number on two clients (-N); a client's re-run draws
+ * the same one again. */
+static void every_child_of_every_client_has_its_own_seed(void **state)
+{
+    struct ld_config a, b;
+    unsigned k;
+
+    (void)state;
+    ld_config_defaults(&a, 3);
+    b = a;
+    a.client_num = 1;
+    b.client_num = 2;
+    assert_int_equal(ld_child_seed(&a, 0), a.seed); /* standalone: seed + k */
+    for (k = 0; k < 4; k++) {
+        assert_int_equal(ld_child_seed(&a, k), ld_child_seed(&a, k));
+        assert_true(ld_child_seed(&a, k) != ld_child_seed(&b, k));
+        assert_true(ld_child_seed(&a, k) != ld_child_seed(&a, k + 1));
+    }
+    assert_true(ld_child_seed(&a, LD_MAX_PROCS - 1) < ld_child_seed(&b, 0));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(decks_hold_the_request_shares, setup_child,
+                                        teardown_child),
+        cmocka_unit_test_setup_teardown(picks_by_state_and_category, setup_child,
+                                        teardown_child),
+        cmocka_unit_test_setup_teardown(replies_update_the_table, setup_child,
+                                        teardown_child),
+        cmocka_unit_test_setup_teardown(error_replies_tell_the_state, setup_child,
+                                        teardown_child),
+        cmocka_unit_test_setup_teardown(hot_results_decode_into_the_slot, setup_child,
+                                        teardown_child),
+        cmocka_unit_test(every_child_of_every_client_has_its_own_seed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
