@@ -19,7 +19,7 @@
 #include "common/hist.h"
 #include "nfs/nf_ops.h"
 #include "trace/tr_nfs.h"
-#include "trace/tr_nfs_image.h"
+#include "image/im.h"
 
 /* ---- statistics (nfs_stats.c) ------------------------------------------- */
 
@@ -81,7 +81,7 @@ const char *az_nfs_row_name(int row);
  * and WRITE (bytes sent) of the file whose handle units numbers densely;
  * other events count as other records.  0, or a negative errno with
  * m->last_error set. */
-int az_nfs_mrc_event(struct az_mrc *m, struct tr_nfs_fhmap *units,
+int az_nfs_mrc_event(struct az_mrc *m, struct im_fhmap *units,
                      const struct tr_nfs_event *ev);
 
 /* ---- reports (nfs_report.c) --------------------------------------------- */
@@ -103,10 +103,10 @@ void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
 /* The image's summary: objects by type, depth, sizes, bytes, orphans,
  * created and removed during the trace. */
 void az_nfs_image_table(FILE *out, const struct az_nfs_source *src,
-                        const struct tr_nfs_image *img);
+                        const struct im_image *img);
 /* The summary and the whole image (every object, every name). */
 void az_nfs_image_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
-                       const struct tr_nfs_image *img);
+                       const struct im_image *img);
 /* The reader's counters under "reader" (shared with the mrc report). */
 void az_nfs_reader_yaml(struct cm_yaml *y, struct tr_nfs_reader *r);
 

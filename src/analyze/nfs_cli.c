@@ -4,7 +4,7 @@
  * nfsdump text): the reader of the trace layer (tr_nfs_open) feeds the
  * statistics (nfs_stats.c), the miss-ratio curve (nfs_mrc.c, through the
  * block traces' runner in cli.c) or the file-system image
- * (tr_nfs_image.h), and the results go to the text table, the YAML and
+ * (im_image.h), and the results go to the text table, the YAML and
  * the picture as for block traces.  The trace is read on one thread.
  */
 #include <errno.h>
@@ -109,12 +109,12 @@ static int run_stats(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE 
 
 struct image_run {
     struct az_nfs_source src;
-    struct tr_nfs_image *img;
+    struct im_image *img;
 };
 
 static int image_fn(void *data, const struct tr_nfs_event *ev)
 {
-    return tr_nfs_image_event(((struct image_run *)data)->img, ev);
+    return im_event(((struct image_run *)data)->img, ev);
 }
 
 static const char *image_why(void *data)
@@ -139,7 +139,7 @@ static void image_yaml(struct cm_yaml *y, const void *data)
 
 static int run_image(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE *diag)
 {
-    struct image_run x = {{c->trace, r, c->rows, c->nrows, c}, tr_nfs_image_new()};
+    struct image_run x = {{c->trace, r, c->rows, c->nrows, c}, im_new()};
     int code;
 
     if (!x.img) {
@@ -148,12 +148,12 @@ static int run_image(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE 
     }
     if (each_event(c->trace, r, image_fn, &x, image_why, diag) < 0)
         code = AZ_EXIT_INPUT;
-    else if (tr_nfs_image_finish(x.img) < 0) {
+    else if (im_finish(x.img) < 0) {
         fprintf(diag, "sfs_trace: out of memory\n");
         code = AZ_EXIT_INPUT;
     } else
         code = outputs(c, out, diag, image_table, image_yaml, &x);
-    tr_nfs_image_free(x.img);
+    im_free(x.img);
     return code;
 }
 
@@ -161,7 +161,7 @@ static int run_image(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE 
 
 struct mrc_feed {
     struct tr_nfs_reader *r;
-    struct tr_nfs_fhmap *units;
+    struct im_fhmap *units;
 };
 
 static int mrc_feed(struct az_mrc *m, void *data, char *err, size_t errlen)
@@ -187,8 +187,8 @@ static const char *unit_name(const void *data, uint32_t unit, char *buf, size_t 
     const struct mrc_feed *f = data;
     struct nf_fh fh;
 
-    tr_nfs_fhmap_get(f->units, unit, &fh);
-    return tr_nfs_fh_hex(&fh, buf, len);
+    im_fhmap_get(f->units, unit, &fh);
+    return im_fh_hex(&fh, buf, len);
 }
 
 static void reader_yaml(struct cm_yaml *y, const void *data)
@@ -199,7 +199,7 @@ static void reader_yaml(struct cm_yaml *y, const void *data)
 static int run_mrc(struct az_cli *c, struct tr_nfs_reader *r, uint64_t bs,
                    uint64_t *sizes, size_t n, FILE *out, FILE *diag)
 {
-    struct mrc_feed f = {r, tr_nfs_fhmap_new()};
+    struct mrc_feed f = {r, im_fhmap_new()};
     struct az_source src = {.file = c->trace,
                             .opts = c->rows,
                             .nopts = c->nrows,
@@ -216,7 +216,7 @@ static int run_mrc(struct az_cli *c, struct tr_nfs_reader *r, uint64_t bs,
     }
     code =
         az__cli_mrc(c, &src, mrc_feed, &f, AZ_KEY_NFS_UNIT_BITS, bs, sizes, n, out, diag);
-    tr_nfs_fhmap_free(f.units);
+    im_fhmap_free(f.units);
     return code;
 }
 

@@ -15,7 +15,7 @@
 
 #include "analyze/az_nfs.h"
 
-int az_nfs_mrc_event(struct az_mrc *m, struct tr_nfs_fhmap *units,
+int az_nfs_mrc_event(struct az_mrc *m, struct im_fhmap *units,
                      const struct tr_nfs_event *ev)
 {
     struct tr_record rec;
@@ -32,7 +32,7 @@ int az_nfs_mrc_event(struct az_mrc *m, struct tr_nfs_fhmap *units,
         rec.op = TR_OP_GETATTR; /* a failed READ moved nothing */
         return az_mrc_record(m, &rec);
     }
-    if ((unit = tr_nfs_fhmap_id(units, &ev->fh, 1, NULL)) < 0)
+    if ((unit = im_fhmap_id(units, &ev->fh, 1, NULL)) < 0)
         return cm_errf(m->last_error, sizeof(m->last_error), "out of memory"), -ENOMEM;
     rec.unit = (uint32_t)unit;
     rec.t_ns = ev->t_ns;

@@ -306,29 +306,29 @@ struct image_sum {
     uint64_t links_at_start, links_created, links_removed, hard_links, symlinks;
 };
 
-static void summarise(const struct tr_nfs_image *img, struct image_sum *m)
+static void summarise(const struct im_image *img, struct image_sum *m)
 {
     uint32_t i;
 
     memset(m, 0, sizeof(*m));
-    for (i = 0; i < tr_nfs_image_nobjs(img); i++) {
-        const struct tr_nfs_obj *o = tr_nfs_image_obj(img, i);
+    for (i = 0; i < im_nobjs(img); i++) {
+        const struct im_obj *o = im_obj(img, i);
         unsigned t = (unsigned)o->type < 8 ? (unsigned)o->type : 0;
-        if (o->flags & TR_NFS_O_DEAD)
+        if (o->flags & IM_O_DEAD)
             continue;
         m->objects++;
-        m->name_only += (o->flags & TR_NFS_O_NO_HANDLE) != 0;
-        m->removed += (o->flags & TR_NFS_O_REMOVED) != 0;
-        m->renamed += (o->flags & TR_NFS_O_RENAMED) != 0;
-        if (!(o->flags & TR_NFS_O_AT_START)) {
+        m->name_only += (o->flags & IM_O_NO_HANDLE) != 0;
+        m->removed += (o->flags & IM_O_REMOVED) != 0;
+        m->renamed += (o->flags & IM_O_RENAMED) != 0;
+        if (!(o->flags & IM_O_AT_START)) {
             m->created++;
             m->created_by_type[t]++;
             continue;
         }
         m->at_start++;
         m->by_type[t]++;
-        m->orphans += (o->flags & TR_NFS_O_ORPHAN) != 0;
-        m->orphan_tops += (o->flags & TR_NFS_O_ORPHAN_TOP) != 0;
+        m->orphans += (o->flags & IM_O_ORPHAN) != 0;
+        m->orphan_tops += (o->flags & IM_O_ORPHAN_TOP) != 0;
         if (o->depth > m->max_depth)
             m->max_depth = o->depth;
         m->depth[o->depth < 32 ? o->depth : 32]++;
@@ -336,34 +336,34 @@ static void summarise(const struct tr_nfs_image *img, struct image_sum *m)
             m->symlinks++;
         if (o->type == TR_NFS_REG || o->type == TR_NFS_NONE) {
             m->bytes += o->size;
-            m->size_exact += (o->flags & TR_NFS_O_SIZE_EXACT) != 0;
+            m->size_exact += (o->flags & IM_O_SIZE_EXACT) != 0;
             m->size_hist[az_size_bucket(o->size)]++;
         }
     }
-    for (i = 0; i < tr_nfs_image_nlinks(img); i++) {
-        const struct tr_nfs_link *l = tr_nfs_image_link(img, i);
-        m->links_at_start += (l->flags & TR_NFS_L_AT_START) != 0;
-        m->links_created += (l->flags & TR_NFS_L_CREATED) != 0;
-        m->links_removed += (l->flags & TR_NFS_L_REMOVED) != 0;
-        m->hard_links += (l->flags & TR_NFS_L_HARD_LINK) != 0;
+    for (i = 0; i < im_nlinks(img); i++) {
+        const struct im_link *l = im_link(img, i);
+        m->links_at_start += (l->flags & IM_L_AT_START) != 0;
+        m->links_created += (l->flags & IM_L_CREATED) != 0;
+        m->links_removed += (l->flags & IM_L_REMOVED) != 0;
+        m->hard_links += (l->flags & IM_L_HARD_LINK) != 0;
     }
 }
 
 void az_nfs_image_table(FILE *out, const struct az_nfs_source *src,
-                        const struct tr_nfs_image *img)
+                        const struct im_image *img)
 {
-    const struct tr_nfs_image_counts *c = tr_nfs_image_counts(img);
+    const struct im_counts *c = im_counts(img);
     char buf[NAME_MAX_OUT];
     const uint32_t *roots;
     struct image_sum m;
-    uint32_t i, nroots = tr_nfs_image_roots(img, &roots);
+    uint32_t i, nroots = im_roots(img, &roots);
     unsigned t;
 
     summarise(img, &m);
     fprintf(out, "trace %s (%s): the file-system image it implies\n", src->file,
             tr_nfs_format(src->reader));
     for (i = 0; i < nroots; i++) {
-        const char *p = tr_nfs_image_root_path(img, roots[i]);
+        const char *p = im_root_path(img, roots[i]);
         fprintf(out, "%-26s %s\n", "root",
                 *p ? printable(p, strlen(p), buf, sizeof(buf))
                    : "(inferred: no MNT in the trace)");
@@ -420,12 +420,12 @@ static void yaml_time(struct cm_yaml *y, const char *key, int64_t ns)
 
 /* One object; buf holds NAME_MAX_OUT bytes for printable text, then
  * TR_NFS_PATH_MAX for its path. */
-static void yaml_object(struct cm_yaml *y, const struct tr_nfs_image *img, uint32_t i,
+static void yaml_object(struct cm_yaml *y, const struct im_image *img, uint32_t i,
                         char *buf)
 {
     const size_t len = NAME_MAX_OUT;
     char *pbuf = buf + NAME_MAX_OUT;
-    const struct tr_nfs_obj *o = tr_nfs_image_obj(img, i);
+    const struct im_obj *o = im_obj(img, i);
     char hex[2 * NF_FH_MAX + 1], mode[16];
     const char *s;
     struct nf_fh fh;
@@ -434,58 +434,57 @@ static void yaml_object(struct cm_yaml *y, const struct tr_nfs_image *img, uint3
 
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "id", i);
-    tr_nfs_image_fh(img, i, &fh);
+    im_fh(img, i, &fh);
     cm_yaml_key(y, "fh");
     if (fh.len)
-        cm_yaml_str(y, tr_nfs_fh_hex(&fh, hex, sizeof(hex)));
+        cm_yaml_str(y, im_fh_hex(&fh, hex, sizeof(hex)));
     else
         cm_yaml_null(y);
     cm_yaml_kv_str(y, "type", type_name(o->type));
-    cm_yaml_kv_bool(y, "type_guessed", (o->flags & TR_NFS_O_TYPE_GUESSED) != 0);
-    cm_yaml_kv_bool(y, "at_start", (o->flags & TR_NFS_O_AT_START) != 0);
+    cm_yaml_kv_bool(y, "type_guessed", (o->flags & IM_O_TYPE_GUESSED) != 0);
+    cm_yaml_kv_bool(y, "at_start", (o->flags & IM_O_AT_START) != 0);
     cm_yaml_key(y, "path");
-    if ((s = tr_nfs_image_path(img, i, pbuf, TR_NFS_PATH_MAX)))
+    if ((s = im_path(img, i, pbuf, TR_NFS_PATH_MAX)))
         cm_yaml_str(y, printable(s, strlen(s), buf, len));
     else
         cm_yaml_null(y);
-    if (o->flags & TR_NFS_O_ROOT)
+    if (o->flags & IM_O_ROOT)
         cm_yaml_kv_bool(y, "root", 1);
-    if (o->flags & TR_NFS_O_ORPHAN)
+    if (o->flags & IM_O_ORPHAN)
         cm_yaml_kv_bool(y, "orphan", 1);
-    if (o->flags & TR_NFS_O_AT_START)
+    if (o->flags & IM_O_AT_START)
         cm_yaml_kv_uint(y, "depth", o->depth);
     cm_yaml_kv_uint(y, "size", o->size);
-    cm_yaml_kv_bool(y, "size_exact", (o->flags & TR_NFS_O_SIZE_EXACT) != 0);
+    cm_yaml_kv_bool(y, "size_exact", (o->flags & IM_O_SIZE_EXACT) != 0);
     cm_yaml_kv_uint(y, "size_max", o->size_max);
-    if (o->flags & TR_NFS_O_MODE) {
+    if (o->flags & IM_O_MODE) {
         snprintf(mode, sizeof(mode), "%04o", o->mode);
         cm_yaml_kv_str(y, "mode", mode);
     }
-    if (o->flags & TR_NFS_O_FILEID)
+    if (o->flags & IM_O_FILEID)
         cm_yaml_kv_uint(y, "fileid", o->fileid);
     if (o->nlink)
         cm_yaml_kv_uint(y, "nlink", o->nlink);
-    if (o->flags & TR_NFS_O_CREATED)
+    if (o->flags & IM_O_CREATED)
         yaml_time(y, "created_s", o->created_ns);
-    if (o->flags & TR_NFS_O_REMOVED)
+    if (o->flags & IM_O_REMOVED)
         yaml_time(y, "removed_s", o->removed_ns);
-    if ((s = tr_nfs_image_target(img, i, &n)))
+    if ((s = im_target(img, i, &n)))
         cm_yaml_kv_str(y, "target", printable(s, n, buf, len));
     cm_yaml_key(y, "names");
     cm_yaml_seq_begin(y);
-    for (k = o->first_link; k != TR_NFS_NONE_ID;
-         k = tr_nfs_image_link(img, k)->next_of_obj) {
-        const struct tr_nfs_link *l = tr_nfs_image_link(img, k);
-        s = tr_nfs_image_link_name(img, k, &n);
+    for (k = o->first_link; k != IM_NONE_ID; k = im_link(img, k)->next_of_obj) {
+        const struct im_link *l = im_link(img, k);
+        s = im_link_name(img, k, &n);
         cm_yaml_flow_seq_begin(y); /* [dir, name, at_start, created_s, removed_s] */
         cm_yaml_uint(y, l->dir);
         cm_yaml_str(y, printable(s, n, buf, len));
-        cm_yaml_bool(y, (l->flags & TR_NFS_L_AT_START) != 0);
-        if (l->flags & TR_NFS_L_CREATED)
+        cm_yaml_bool(y, (l->flags & IM_L_AT_START) != 0);
+        if (l->flags & IM_L_CREATED)
             cm_yaml_double(y, (double)l->created_ns / 1e9, 9);
         else
             cm_yaml_null(y);
-        if (l->flags & TR_NFS_L_REMOVED)
+        if (l->flags & IM_L_REMOVED)
             cm_yaml_double(y, (double)l->removed_ns / 1e9, 9);
         else
             cm_yaml_null(y);
@@ -496,13 +495,13 @@ static void yaml_object(struct cm_yaml *y, const struct tr_nfs_image *img, uint3
 }
 
 void az_nfs_image_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
-                       const struct tr_nfs_image *img)
+                       const struct im_image *img)
 {
-    const struct tr_nfs_image_counts *c = tr_nfs_image_counts(img);
+    const struct im_counts *c = im_counts(img);
     char *buf = cm_malloc(NAME_MAX_OUT + TR_NFS_PATH_MAX);
     const uint32_t *roots;
     struct image_sum m;
-    uint32_t i, nroots = tr_nfs_image_roots(img, &roots);
+    uint32_t i, nroots = im_roots(img, &roots);
     unsigned t;
 
     summarise(img, &m);
@@ -515,8 +514,8 @@ void az_nfs_image_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
     for (i = 0; i < nroots; i++) {
         cm_yaml_map_begin(y);
         cm_yaml_kv_uint(y, "id", roots[i]);
-        cm_yaml_kv_str(y, "mnt_path", tr_nfs_image_root_path(img, roots[i]));
-        cm_yaml_kv_bool(y, "inferred", tr_nfs_image_root_inferred(img));
+        cm_yaml_kv_str(y, "mnt_path", im_root_path(img, roots[i]));
+        cm_yaml_kv_bool(y, "inferred", im_root_inferred(img));
         cm_yaml_map_end(y);
     }
     cm_yaml_seq_end(y);
@@ -568,11 +567,11 @@ void az_nfs_image_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
     cm_yaml_kv_uint(y, "cycles", c->cycles);
     cm_yaml_kv_uint(y, "handle_conflicts", c->handle_conflicts);
     cm_yaml_map_end(y);
-    cm_yaml_kv_uint(y, "memory_bytes", tr_nfs_image_mem(img));
+    cm_yaml_kv_uint(y, "memory_bytes", im_mem(img));
     cm_yaml_key(y, "objects_list");
     cm_yaml_seq_begin(y);
-    for (i = 0; buf && i < tr_nfs_image_nobjs(img); i++)
-        if (!(tr_nfs_image_obj(img, i)->flags & TR_NFS_O_DEAD))
+    for (i = 0; buf && i < im_nobjs(img); i++)
+        if (!(im_obj(img, i)->flags & IM_O_DEAD))
             yaml_object(y, img, i, buf);
     cm_yaml_seq_end(y);
     az_nfs_reader_yaml(y, src->reader);

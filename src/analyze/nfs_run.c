@@ -68,8 +68,10 @@ static void summary(FILE *diag, const struct tr_nfs_reader *r, uint64_t events)
 int az_nfs_convert(struct az_cli *c, const char *format, FILE *out, FILE *diag)
 {
     struct az__warn_state ws = {diag, 0};
-    struct tr_nfs_options o = {
-        .format = format, .lenient = c->lenient, .warn = az__cli_warning, .warn_data = &ws};
+    struct tr_nfs_options o = {.format = format,
+                               .lenient = c->lenient,
+                               .warn = az__cli_warning,
+                               .warn_data = &ws};
     struct tr_nfs_write_options wo = {.anon_key = c->anonymize};
     struct tr_nfs_reader *r;
     struct tr_nfs_writer *w;

@@ -9,20 +9,19 @@
  * their calls, with call times that never step back: in a capture whose
  * stamps step back (counted as time_backwards) a call stamped before the
  * previous event's is moved to that time and its reply with it, so that
- * its response time stays the one the stamps show.  An event is released when its reply has been seen, or when the
- * trace has moved more than tr_nfs_options.pair_window_ns past its call (an
- * unanswered call), or at the end of the trace; so a reader holds at most the
- * calls of one pairing window (and never more than max_pending of them),
- * never the whole trace.  A reply whose call the trace lacks is counted
- * (replies_without_calls), never an event: it does not say what was asked.
- * A call sent again with its XID is one event (TR_NFS_F_RETRANS), its
- * first send's time; one sent again after its reply was seen is counted
- * (retransmissions) and dropped, and so is a reply seen twice.
+ * its response time stays the one the stamps show.  An event is released when its reply
+ * has been seen, or when the trace has moved more than tr_nfs_options.pair_window_ns past
+ * its call (an unanswered call), or at the end of the trace; so a reader holds at most
+ * the calls of one pairing window (and never more than max_pending of them), never the
+ * whole trace.  A reply whose call the trace lacks is counted (replies_without_calls),
+ * never an event: it does not say what was asked. A call sent again with its XID is one
+ * event (TR_NFS_F_RETRANS), its first send's time; one sent again after its reply was
+ * seen is counted (retransmissions) and dropped, and so is a reply seen twice.
  *
  * The same events feed the analyser (sfs_trace stats, mrc, image on NFS
  * traces), the conversion to nfsdump text, the file-system image the
- * trace implies (tr_nfs_image.h) and the NFS trace replay in the load
- * generator.  This layer never prints: errors go into the caller's buffer
+ * trace implies (src/image/im.h) and the NFS trace replay.  This layer never prints:
+ * errors go into the caller's buffer
  * ("FILE:LINE: message" for text, "FILE: frame N: message" for captures),
  * warnings through tr_options-style callbacks, and what was skipped into
  * named counters (tr_nfs_counters).

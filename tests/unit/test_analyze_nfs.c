@@ -112,7 +112,7 @@ static void mrc_matches_block_records(void **state)
 {
     struct az_mrc_opts o = {.block_size = 4096, .unit_bits = AZ_KEY_NFS_UNIT_BITS};
     struct az_mrc *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
-    struct tr_nfs_fhmap *units = tr_nfs_fhmap_new();
+    struct im_fhmap *units = im_fhmap_new();
     uint64_t sizes[] = {1, 2, 4, 8, 16, 64, 1024, 65536, 131072}, ha[9], hb[9];
     char err[CM_ERR_LEN];
     struct tr_nfs_event e;
@@ -133,7 +133,7 @@ static void mrc_matches_block_records(void **state)
         e.res_count = i % 11 == 0 ? 0 : 9000; /* a READ past the end moves nothing */
         assert_int_equal(az_nfs_mrc_event(a, units, &e), 0);
         memset(&r, 0, sizeof(r));
-        r.unit = (uint32_t)tr_nfs_fhmap_id(units, &e.fh, 0, NULL);
+        r.unit = (uint32_t)im_fhmap_id(units, &e.fh, 0, NULL);
         r.op = i % 2 ? TR_OP_READ : TR_OP_WRITE;
         r.offset = e.offset;
         r.length = i % 2 ? e.res_count : e.count;
@@ -147,7 +147,7 @@ static void mrc_matches_block_records(void **state)
     assert_int_equal(az_nfs_mrc_event(a, units, &e), 0);
     az_mrc_finish(a);
     az_mrc_finish(b);
-    assert_int_equal(tr_nfs_fhmap_count(units), 70007);
+    assert_int_equal(im_fhmap_count(units), 70007);
     assert_int_equal(a->other_records, 2);
     assert_int_equal(a->references, b->references);
     assert_int_equal(a->main.total.cold, b->main.total.cold);
@@ -159,7 +159,7 @@ static void mrc_matches_block_records(void **state)
     az_mrc_free(b);
     free(a);
     free(b);
-    tr_nfs_fhmap_free(units);
+    im_fhmap_free(units);
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * image_map.c - the hash index the NFS file-system image is made of, and
+ * map.c - the hash index the NFS file-system image is made of, and
  * the handle map (handle bytes -> dense ids) on top of it.  An index slot
  * is 8 bytes (a 32-bit hash and an id), probed linearly and doubled at half
  * load, so a lookup is one hash of the key and, nearly always, one key
@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "trace/image_int.h"
+#include "image/im_int.h"
 
 #define IDX_BITS0 10 /* 1024 slots to start with */
 
-uint32_t tr__idx_hash(const void *key, size_t len, uint64_t seed)
+uint32_t im__idx_hash(const void *key, size_t len, uint64_t seed)
 {
     const unsigned char *p = key;
     uint64_t h = seed ^ (len * 0x9e3779b97f4a7c15ull), w;
@@ -42,21 +42,21 @@ static uint32_t slot_id(uint64_t s)
     return (uint32_t)(s & 0xffffffffu) - 1;
 }
 
-uint32_t tr__idx_find(const struct tr__idx *x, uint32_t hash, tr__idx_eq eq,
+uint32_t im__idx_find(const struct im__idx *x, uint32_t hash, im__idx_eq eq,
                       const void *ctx, const void *key, size_t len)
 {
     uint64_t i;
 
     if (!x->slot)
-        return TR_NFS_NONE_ID;
+        return IM_NONE_ID;
     for (i = hash & x->mask; x->slot[i]; i = (i + 1) & x->mask)
         if ((uint32_t)(x->slot[i] >> 32) == hash &&
             eq(ctx, slot_id(x->slot[i]), key, len))
             return slot_id(x->slot[i]);
-    return TR_NFS_NONE_ID;
+    return IM_NONE_ID;
 }
 
-static int grow(struct tr__idx *x)
+static int grow(struct im__idx *x)
 {
     uint64_t n = x->slot ? (x->mask + 1) * 2 : 1u << IDX_BITS0, i, j;
     uint64_t *s;
@@ -78,7 +78,7 @@ static int grow(struct tr__idx *x)
     return 0;
 }
 
-int tr__idx_set(struct tr__idx *x, uint32_t hash, tr__idx_eq eq, const void *ctx,
+int im__idx_set(struct im__idx *x, uint32_t hash, im__idx_eq eq, const void *ctx,
                 const void *key, size_t len, uint32_t id)
 {
     uint64_t i;
@@ -95,18 +95,18 @@ int tr__idx_set(struct tr__idx *x, uint32_t hash, tr__idx_eq eq, const void *ctx
     return 0;
 }
 
-void tr__idx_free(struct tr__idx *x)
+void im__idx_free(struct im__idx *x)
 {
     free(x->slot);
     memset(x, 0, sizeof(*x));
 }
 
-size_t tr__idx_mem(const struct tr__idx *x)
+size_t im__idx_mem(const struct im__idx *x)
 {
     return x->slot ? (size_t)(x->mask + 1) * sizeof(*x->slot) : 0;
 }
 
-int tr__grow(void **arr, uint32_t *cap, uint32_t n, size_t sz)
+int im__grow(void **arr, uint32_t *cap, uint32_t n, size_t sz)
 {
     uint32_t c;
     void *p;
@@ -123,7 +123,7 @@ int tr__grow(void **arr, uint32_t *cap, uint32_t n, size_t sz)
     return 0;
 }
 
-int tr__arena_add(struct tr__arena *a, const void *p, size_t len, uint64_t *off)
+int im__arena_add(struct im__arena *a, const void *p, size_t len, uint64_t *off)
 {
     if (a->len + len > a->cap) {
         uint64_t c = a->cap ? a->cap : 4096;
@@ -144,24 +144,24 @@ int tr__arena_add(struct tr__arena *a, const void *p, size_t len, uint64_t *off)
 
 /* ---- the handle map ----------------------------------------------------- */
 
-struct tr_nfs_fhmap {
-    struct tr__idx idx;
-    struct tr__arena bytes; /* the handles, back to back */
+struct im_fhmap {
+    struct im__idx idx;
+    struct im__arena bytes; /* the handles, back to back */
     uint64_t *off;          /* id -> offset in bytes */
     uint8_t *len;           /* id -> length */
     uint32_t n, cap;
 };
 
-struct tr_nfs_fhmap *tr_nfs_fhmap_new(void)
+struct im_fhmap *im_fhmap_new(void)
 {
-    return cm_calloc(1, sizeof(struct tr_nfs_fhmap));
+    return cm_calloc(1, sizeof(struct im_fhmap));
 }
 
-void tr_nfs_fhmap_free(struct tr_nfs_fhmap *m)
+void im_fhmap_free(struct im_fhmap *m)
 {
     if (!m)
         return;
-    tr__idx_free(&m->idx);
+    im__idx_free(&m->idx);
     free(m->bytes.b);
     free(m->off);
     free(m->len);
@@ -170,13 +170,12 @@ void tr_nfs_fhmap_free(struct tr_nfs_fhmap *m)
 
 static int fh_eq(const void *ctx, uint32_t id, const void *key, size_t len)
 {
-    const struct tr_nfs_fhmap *m = ctx;
+    const struct im_fhmap *m = ctx;
 
     return m->len[id] == len && memcmp(m->bytes.b + m->off[id], key, len) == 0;
 }
 
-int64_t tr_nfs_fhmap_id(struct tr_nfs_fhmap *m, const struct nf_fh *fh, int add,
-                        int *added)
+int64_t im_fhmap_id(struct im_fhmap *m, const struct nf_fh *fh, int add, int *added)
 {
     uint32_t h, id, c = m->cap;
     uint64_t off;
@@ -185,27 +184,27 @@ int64_t tr_nfs_fhmap_id(struct tr_nfs_fhmap *m, const struct nf_fh *fh, int add,
         *added = 0;
     if (fh->len == 0 || fh->len > NF_FH_MAX)
         return -EINVAL;
-    h = tr__idx_hash(fh->data, fh->len, 0);
-    id = tr__idx_find(&m->idx, h, fh_eq, m, fh->data, fh->len);
-    if (id != TR_NFS_NONE_ID)
+    h = im__idx_hash(fh->data, fh->len, 0);
+    id = im__idx_find(&m->idx, h, fh_eq, m, fh->data, fh->len);
+    if (id != IM_NONE_ID)
         return id;
     if (!add)
         return -ENOENT;
     if (m->n == UINT32_MAX - 1)
         return -ENOMEM;
     if (m->n >= m->cap) {
-        if (tr__grow((void **)&m->off, &c, m->n, sizeof(*m->off)) < 0)
+        if (im__grow((void **)&m->off, &c, m->n, sizeof(*m->off)) < 0)
             return -ENOMEM;
         c = m->cap;
-        if (tr__grow((void **)&m->len, &c, m->n, sizeof(*m->len)) < 0)
+        if (im__grow((void **)&m->len, &c, m->n, sizeof(*m->len)) < 0)
             return -ENOMEM;
         m->cap = c;
     }
-    if (tr__arena_add(&m->bytes, fh->data, fh->len, &off) < 0)
+    if (im__arena_add(&m->bytes, fh->data, fh->len, &off) < 0)
         return -ENOMEM;
     m->off[m->n] = off;
     m->len[m->n] = (uint8_t)fh->len;
-    if (tr__idx_set(&m->idx, h, fh_eq, m, fh->data, fh->len, m->n) < 0) {
+    if (im__idx_set(&m->idx, h, fh_eq, m, fh->data, fh->len, m->n) < 0) {
         m->bytes.len = off;
         return -ENOMEM;
     }
@@ -214,12 +213,12 @@ int64_t tr_nfs_fhmap_id(struct tr_nfs_fhmap *m, const struct nf_fh *fh, int add,
     return m->n++;
 }
 
-uint32_t tr_nfs_fhmap_count(const struct tr_nfs_fhmap *m)
+uint32_t im_fhmap_count(const struct im_fhmap *m)
 {
     return m->n;
 }
 
-void tr_nfs_fhmap_get(const struct tr_nfs_fhmap *m, uint32_t id, struct nf_fh *fh)
+void im_fhmap_get(const struct im_fhmap *m, uint32_t id, struct nf_fh *fh)
 {
     fh->len = 0;
     if (id >= m->n)
@@ -228,13 +227,13 @@ void tr_nfs_fhmap_get(const struct tr_nfs_fhmap *m, uint32_t id, struct nf_fh *f
     memcpy(fh->data, m->bytes.b + m->off[id], fh->len);
 }
 
-size_t tr_nfs_fhmap_mem(const struct tr_nfs_fhmap *m)
+size_t im_fhmap_mem(const struct im_fhmap *m)
 {
-    return tr__idx_mem(&m->idx) + (size_t)m->bytes.cap +
+    return im__idx_mem(&m->idx) + (size_t)m->bytes.cap +
            (size_t)m->cap * (sizeof(*m->off) + sizeof(*m->len));
 }
 
-const char *tr_nfs_fh_hex(const struct nf_fh *fh, char *buf, size_t len)
+const char *im_fh_hex(const struct nf_fh *fh, char *buf, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
     uint32_t i;

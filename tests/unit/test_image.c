@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test_trace_image.c - the file-system image an NFS trace implies
- * (src/trace/image*.c), from events built here: the tree at the start and
+/* test_image.c - the file-system image an NFS trace implies
+ * (src/image), from events built here: the tree at the start and
  * its walk, paths, sizes at the start, objects created, renamed and
  * removed, hard links, symlink targets, name-only objects and their
  * handles, orphans, the inferred root, and what a lossy trace repairs. */
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/tr_nfs_image.h"
+#include "image/im.h"
 
 static struct nf_fh fh(unsigned n)
 {
@@ -54,12 +54,12 @@ static struct tr_nfs_attr attr(enum tr_nfs_ftype type, uint64_t size)
     return a;
 }
 
-static void feed(struct tr_nfs_image *img, const struct tr_nfs_event *e)
+static void feed(struct im_image *img, const struct tr_nfs_event *e)
 {
-    assert_int_equal(tr_nfs_image_event(img, e), 0);
+    assert_int_equal(im_event(img, e), 0);
 }
 
-static void mnt(struct tr_nfs_image *img, unsigned root)
+static void mnt(struct im_image *img, unsigned root)
 {
     struct tr_nfs_event e = ev(0, 0, 0);
 
@@ -71,7 +71,7 @@ static void mnt(struct tr_nfs_image *img, unsigned root)
     feed(img, &e);
 }
 
-static void lookup(struct tr_nfs_image *img, int64_t t, unsigned dir, const char *name,
+static void lookup(struct im_image *img, int64_t t, unsigned dir, const char *name,
                    unsigned res, enum tr_nfs_ftype type, uint64_t size)
 {
     struct tr_nfs_event e = ev(NF_OP_LOOKUP, t, dir);
@@ -82,25 +82,25 @@ static void lookup(struct tr_nfs_image *img, int64_t t, unsigned dir, const char
     feed(img, &e);
 }
 
-static uint32_t id(const struct tr_nfs_image *img, unsigned n)
+static uint32_t id(const struct im_image *img, unsigned n)
 {
     struct nf_fh f = fh(n);
 
-    return tr_nfs_image_find(img, &f);
+    return im_find(img, &f);
 }
 
-static const struct tr_nfs_obj *obj(const struct tr_nfs_image *img, unsigned n)
+static const struct im_obj *obj(const struct im_image *img, unsigned n)
 {
     uint32_t i = id(img, n);
 
-    assert_int_not_equal(i, TR_NFS_NONE_ID);
-    return tr_nfs_image_obj(img, i);
+    assert_int_not_equal(i, IM_NONE_ID);
+    return im_obj(img, i);
 }
 
-static const char *path(const struct tr_nfs_image *img, uint32_t i)
+static const char *path(const struct im_image *img, uint32_t i)
 {
     static char buf[TR_NFS_PATH_MAX];
-    const char *p = tr_nfs_image_path(img, i, buf, sizeof(buf));
+    const char *p = im_path(img, i, buf, sizeof(buf));
 
     return p ? p : "(none)";
 }
@@ -110,7 +110,7 @@ struct walked {
     char text[4096];
 };
 
-static int on_walk(void *data, const struct tr_nfs_walk *w)
+static int on_walk(void *data, const struct im_walk_item *w)
 {
     static const char *kinds[] = {"root", "orphan", "entry", "link"};
     struct walked *s = data;
@@ -120,19 +120,19 @@ static int on_walk(void *data, const struct tr_nfs_walk *w)
     return 0;
 }
 
-static const char *walk(const struct tr_nfs_image *img)
+static const char *walk(const struct im_image *img)
 {
     static struct walked s;
 
     s.text[0] = 0;
-    assert_int_equal(tr_nfs_image_walk(img, on_walk, &s, NULL), 0);
+    assert_int_equal(im_walk(img, on_walk, &s, NULL), 0);
     return s.text;
 }
 
 /* MNT, lookups, attributes, reads and a write past the end. */
 static void tree_and_sizes(void **state)
 {
-    struct tr_nfs_image *img = tr_nfs_image_new();
+    struct im_image *img = im_new();
     struct tr_nfs_event e;
     const uint32_t *roots;
 
@@ -154,26 +154,26 @@ static void tree_and_sizes(void **state)
     e = ev(NF_OP_GETATTR, 50, 3);
     e.attr = attr(TR_NFS_REG, 150);
     feed(img, &e);
-    assert_int_equal(tr_nfs_image_finish(img), 0);
+    assert_int_equal(im_finish(img), 0);
 
-    assert_int_equal(tr_nfs_image_roots(img, &roots), 1);
+    assert_int_equal(im_roots(img, &roots), 1);
     assert_int_equal(roots[0], id(img, 1));
-    assert_string_equal(tr_nfs_image_root_path(img, roots[0]), "/export");
-    assert_int_equal(tr_nfs_image_root_inferred(img), 0);
+    assert_string_equal(im_root_path(img, roots[0]), "/export");
+    assert_int_equal(im_root_inferred(img), 0);
     assert_int_equal(obj(img, 1)->type, TR_NFS_DIR);
     assert_int_equal(obj(img, 2)->type, TR_NFS_DIR);
     assert_int_equal(obj(img, 3)->type, TR_NFS_REG);
     assert_int_equal(obj(img, 3)->size, 100); /* at the start, not 150 */
     assert_int_equal(obj(img, 3)->size_max, 150);
-    assert_true(obj(img, 3)->flags & TR_NFS_O_SIZE_EXACT);
-    assert_true(obj(img, 3)->flags & TR_NFS_O_SIZE_CHANGED);
+    assert_true(obj(img, 3)->flags & IM_O_SIZE_EXACT);
+    assert_true(obj(img, 3)->flags & IM_O_SIZE_CHANGED);
     assert_int_equal(obj(img, 3)->mode, 0644);
     assert_int_equal(obj(img, 3)->depth, 2);
     assert_string_equal(path(img, id(img, 3)), "a/f");
     assert_string_equal(path(img, id(img, 1)), "");
     assert_string_equal(walk(img), "root ;entry a;entry a/f;");
-    assert_int_equal(tr_nfs_image_event(img, &e), -EINVAL); /* after finish */
-    tr_nfs_image_free(img);
+    assert_int_equal(im_event(img, &e), -EINVAL); /* after finish */
+    im_free(img);
 }
 
 /* Sizes from READ replies alone (lower bounds), a READ the capture has no
@@ -181,7 +181,7 @@ static void tree_and_sizes(void **state)
  * size before it. */
 static void sizes_without_attributes(void **state)
 {
-    struct tr_nfs_image *img = tr_nfs_image_new();
+    struct im_image *img = im_new();
     struct tr_nfs_event e;
 
     (void)state;
@@ -212,28 +212,28 @@ static void sizes_without_attributes(void **state)
     e.pre = attr(TR_NFS_REG, 777);
     e.attr = attr(TR_NFS_REG, 0);
     feed(img, &e);
-    assert_int_equal(tr_nfs_image_finish(img), 0);
+    assert_int_equal(im_finish(img), 0);
     assert_int_equal(obj(img, 5)->size, 12288);
-    assert_false(obj(img, 5)->flags & TR_NFS_O_SIZE_EXACT);
-    assert_true(obj(img, 5)->flags & TR_NFS_O_TYPE_GUESSED);
+    assert_false(obj(img, 5)->flags & IM_O_SIZE_EXACT);
+    assert_true(obj(img, 5)->flags & IM_O_TYPE_GUESSED);
     assert_int_equal(obj(img, 5)->type, TR_NFS_REG);
     assert_int_equal(obj(img, 6)->size, 128);
     assert_int_equal(obj(img, 7)->size, 777);
-    assert_true(obj(img, 7)->flags & TR_NFS_O_SIZE_CHANGED);
+    assert_true(obj(img, 7)->flags & IM_O_SIZE_CHANGED);
     /* used by handle only: orphan tops named by their handles */
-    assert_true(obj(img, 5)->flags & TR_NFS_O_ORPHAN);
+    assert_true(obj(img, 5)->flags & IM_O_ORPHAN);
     assert_string_equal(path(img, id(img, 5)), "h68616e646c65000000050000");
-    tr_nfs_image_free(img);
+    im_free(img);
 }
 
 /* Objects created, renamed and removed during the trace; a REMOVE of a
  * name never looked up; a directory emptied and removed. */
 static void create_rename_remove(void **state)
 {
-    struct tr_nfs_image *img = tr_nfs_image_new();
+    struct im_image *img = im_new();
     struct tr_nfs_event e;
-    const struct tr_nfs_image_counts *c;
-    uint32_t i, ghost = TR_NFS_NONE_ID;
+    const struct im_counts *c;
+    uint32_t i, ghost = IM_NONE_ID;
 
     (void)state;
     mnt(img, 1);
@@ -269,40 +269,40 @@ static void create_rename_remove(void **state)
     e.name = "nothere";
     e.status = 2; /* NOENT: nothing happens */
     feed(img, &e);
-    assert_int_equal(tr_nfs_image_finish(img), 0);
+    assert_int_equal(im_finish(img), 0);
 
-    assert_true(obj(img, 4)->flags & TR_NFS_O_CREATED);
-    assert_false(obj(img, 4)->flags & TR_NFS_O_AT_START);
-    assert_true(obj(img, 4)->flags & TR_NFS_O_RENAMED);
-    assert_true(obj(img, 4)->flags & TR_NFS_O_REMOVED);
+    assert_true(obj(img, 4)->flags & IM_O_CREATED);
+    assert_false(obj(img, 4)->flags & IM_O_AT_START);
+    assert_true(obj(img, 4)->flags & IM_O_RENAMED);
+    assert_true(obj(img, 4)->flags & IM_O_REMOVED);
     assert_int_equal(obj(img, 4)->created_ns, 20);
     assert_int_equal(obj(img, 4)->removed_ns, 42);
     assert_int_equal(obj(img, 4)->size, 0);
     assert_int_equal(obj(img, 4)->size_max, 5000);
     assert_string_equal(path(img, id(img, 4)), "new"); /* where it was created */
-    assert_true(obj(img, 3)->flags & TR_NFS_O_REMOVED);
-    assert_true(obj(img, 3)->flags & TR_NFS_O_AT_START);
-    assert_true(obj(img, 2)->flags & TR_NFS_O_REMOVED);
-    for (i = 0; i < tr_nfs_image_nobjs(img); i++)
-        if (tr_nfs_image_obj(img, i)->flags & TR_NFS_O_NO_HANDLE)
+    assert_true(obj(img, 3)->flags & IM_O_REMOVED);
+    assert_true(obj(img, 3)->flags & IM_O_AT_START);
+    assert_true(obj(img, 2)->flags & IM_O_REMOVED);
+    for (i = 0; i < im_nobjs(img); i++)
+        if (im_obj(img, i)->flags & IM_O_NO_HANDLE)
             ghost = i;
-    assert_int_not_equal(ghost, TR_NFS_NONE_ID);
-    assert_int_equal(tr_nfs_image_obj(img, ghost)->type, TR_NFS_REG);
-    assert_true(tr_nfs_image_obj(img, ghost)->flags & TR_NFS_O_REMOVED);
+    assert_int_not_equal(ghost, IM_NONE_ID);
+    assert_int_equal(im_obj(img, ghost)->type, TR_NFS_REG);
+    assert_true(im_obj(img, ghost)->flags & IM_O_REMOVED);
     assert_string_equal(path(img, ghost), "d/ghost");
     /* the tree at the start: everything that existed, nothing created */
     assert_string_equal(walk(img), "root ;entry d;entry d/f;entry d/ghost;");
-    c = tr_nfs_image_counts(img);
+    c = im_counts(img);
     assert_int_equal(c->assumed_ok, 1);
     assert_int_equal(c->name_only, 1);
     assert_int_equal(c->untraced_names, 0);
-    tr_nfs_image_free(img);
+    im_free(img);
 }
 
 /* Hard links at the start and made by LINK; symlinks; READLINK. */
 static void links_and_symlinks(void **state)
 {
-    struct tr_nfs_image *img = tr_nfs_image_new();
+    struct im_image *img = im_new();
     struct tr_nfs_event e;
     size_t len;
     const char *t;
@@ -325,26 +325,26 @@ static void links_and_symlinks(void **state)
     e = ev(NF_OP_READLINK, 41, 5);
     e.text = "abc";
     feed(img, &e);
-    assert_int_equal(tr_nfs_image_finish(img), 0);
+    assert_int_equal(im_finish(img), 0);
     assert_int_equal(obj(img, 3)->nlinks, 3);
     assert_string_equal(walk(img), "root ;entry x;entry sub;entry old;link sub/y;");
-    t = tr_nfs_image_target(img, id(img, 4), &len);
+    t = im_target(img, id(img, 4), &len);
     assert_non_null(t);
     assert_int_equal(len, 4);
     assert_memory_equal(t, "../x", 4);
     assert_int_equal(obj(img, 4)->type, TR_NFS_LNK);
-    assert_true(obj(img, 4)->flags & TR_NFS_O_CREATED);
-    t = tr_nfs_image_target(img, id(img, 5), &len);
+    assert_true(obj(img, 4)->flags & IM_O_CREATED);
+    t = im_target(img, id(img, 5), &len);
     assert_non_null(t);
     assert_memory_equal(t, "abc", 3);
-    tr_nfs_image_free(img);
+    im_free(img);
 }
 
 /* READDIR names without handles take their handle from a later LOOKUP, or
  * merge into the object their fileid shows; READDIRPLUS names carry theirs. */
 static void listings(void **state)
 {
-    struct tr_nfs_image *img = tr_nfs_image_new();
+    struct im_image *img = im_new();
     struct tr_nfs_dirent d[4];
     struct tr_nfs_event e;
     uint32_t before;
@@ -363,10 +363,10 @@ static void listings(void **state)
     e.entries = d;
     e.nentries = 4;
     feed(img, &e);
-    before = tr_nfs_image_nobjs(img);
+    before = im_nobjs(img);
     assert_int_equal(before, 4);
     lookup(img, 20, 1, "p", 7, TR_NFS_REG, 70); /* takes its handle */
-    assert_int_equal(tr_nfs_image_nobjs(img), before);
+    assert_int_equal(im_nobjs(img), before);
     e = ev(NF_OP_GETATTR, 30, 8);
     e.attr = attr(TR_NFS_DIR, 4096);
     e.attr.have |= TR_NFS_A_FILEID;
@@ -380,15 +380,15 @@ static void listings(void **state)
     e.entries = d;
     e.nentries = 1;
     feed(img, &e);
-    assert_int_equal(tr_nfs_image_finish(img), 0);
+    assert_int_equal(im_finish(img), 0);
     assert_int_equal(obj(img, 7)->size, 70);
-    assert_false(obj(img, 7)->flags & TR_NFS_O_NO_HANDLE);
-    assert_int_equal(tr_nfs_image_counts(img)->merged, 1);
+    assert_false(obj(img, 7)->flags & IM_O_NO_HANDLE);
+    assert_int_equal(im_counts(img)->merged, 1);
     assert_int_equal(obj(img, 8)->nlinks, 1);
     assert_string_equal(path(img, id(img, 8)), "q");
     assert_int_equal(obj(img, 9)->size, 9);
     assert_string_equal(walk(img), "root ;entry p;entry q;entry q/t;entry r;");
-    tr_nfs_image_free(img);
+    im_free(img);
 }
 
 /* Without MNT the largest parentless tree is the root; with MNT it is an
@@ -396,14 +396,14 @@ static void listings(void **state)
  * mounted as well is placed inside the export's tree. */
 static void roots_and_orphans(void **state)
 {
-    struct tr_nfs_image *img;
+    struct im_image *img;
     struct tr_nfs_event e;
     const uint32_t *ids;
     int with_mnt;
 
     (void)state;
     for (with_mnt = 0; with_mnt < 2; with_mnt++) {
-        img = tr_nfs_image_new();
+        img = im_new();
         if (with_mnt)
             mnt(img, 1);
         lookup(img, 10, 2, "c", 3, TR_NFS_DIR, 1);
@@ -421,18 +421,18 @@ static void roots_and_orphans(void **state)
             lookup(img, 13, 1, "sub", 7, TR_NFS_DIR, 1);
             lookup(img, 14, 7, "x", 8, TR_NFS_REG, 1);
         }
-        assert_int_equal(tr_nfs_image_finish(img), 0);
-        assert_int_equal(tr_nfs_image_roots(img, &ids), 1 + with_mnt);
+        assert_int_equal(im_finish(img), 0);
+        assert_int_equal(im_roots(img, &ids), 1 + with_mnt);
         if (!with_mnt) {
             assert_int_equal(ids[0], id(img, 2));
-            assert_int_equal(tr_nfs_image_root_inferred(img), 1);
+            assert_int_equal(im_root_inferred(img), 1);
             assert_string_equal(path(img, id(img, 4)), "c/e");
-            assert_int_equal(tr_nfs_image_orphan_tops(img, &ids), 1);
+            assert_int_equal(im_orphan_tops(img, &ids), 1);
             assert_int_equal(ids[0], id(img, 5));
         } else {
             assert_string_equal(path(img, id(img, 4)), "h68616e646c65000000020000/c/e");
-            assert_true(obj(img, 4)->flags & TR_NFS_O_ORPHAN);
-            assert_int_equal(tr_nfs_image_orphan_tops(img, &ids), 2);
+            assert_true(obj(img, 4)->flags & IM_O_ORPHAN);
+            assert_int_equal(im_orphan_tops(img, &ids), 2);
             assert_string_equal(path(img, id(img, 8)), "sub/x");
             assert_string_equal(walk(img), "root ;entry sub;entry sub/x;"
                                            "orphan h68616e646c65000000020000;"
@@ -440,7 +440,7 @@ static void roots_and_orphans(void **state)
                                            "entry h68616e646c65000000020000/c/e;"
                                            "orphan h68616e646c65000000050000;");
         }
-        tr_nfs_image_free(img);
+        im_free(img);
     }
 }
 
@@ -449,7 +449,7 @@ static void roots_and_orphans(void **state)
  * refused at the RPC level. */
 static void untraced_changes(void **state)
 {
-    struct tr_nfs_image *img = tr_nfs_image_new();
+    struct im_image *img = im_new();
     struct tr_nfs_event e;
 
     (void)state;
@@ -466,23 +466,23 @@ static void untraced_changes(void **state)
     e.name = "a";
     e.rpc_status = TR_NFS_RPC_GARBAGE_ARGS; /* refused: nothing removed */
     feed(img, &e);
-    assert_int_equal(tr_nfs_image_finish(img), 0);
-    assert_int_equal(tr_nfs_image_counts(img)->untraced_names, 2);
-    assert_int_equal(tr_nfs_image_counts(img)->dot_names, 1);
-    assert_int_equal(tr_nfs_image_counts(img)->events, 7);
-    assert_true(obj(img, 2)->flags & TR_NFS_O_REMOVED);
+    assert_int_equal(im_finish(img), 0);
+    assert_int_equal(im_counts(img)->untraced_names, 2);
+    assert_int_equal(im_counts(img)->dot_names, 1);
+    assert_int_equal(im_counts(img)->events, 7);
+    assert_true(obj(img, 2)->flags & IM_O_REMOVED);
     assert_int_equal(obj(img, 4)->type, TR_NFS_DIR);
-    assert_false(obj(img, 5)->flags & TR_NFS_O_AT_START);
+    assert_false(obj(img, 5)->flags & IM_O_AT_START);
     assert_string_equal(path(img, id(img, 5)), "m/inside");
-    assert_false(obj(img, 3)->flags & TR_NFS_O_AT_START); /* made untraced */
+    assert_false(obj(img, 3)->flags & IM_O_AT_START); /* made untraced */
     assert_string_equal(walk(img), "root ;entry a;");
-    tr_nfs_image_free(img);
+    im_free(img);
 }
 
 /* The handle map: dense ids in order of first sight, bytes kept. */
 static void fhmap(void **state)
 {
-    struct tr_nfs_fhmap *m = tr_nfs_fhmap_new();
+    struct im_fhmap *m = im_fhmap_new();
     struct nf_fh f, g;
     char hex[256];
     int added;
@@ -491,27 +491,27 @@ static void fhmap(void **state)
     (void)state;
     for (i = 0; i < 5000; i++) {
         f = fh(i);
-        assert_int_equal(tr_nfs_fhmap_id(m, &f, 1, &added), i);
+        assert_int_equal(im_fhmap_id(m, &f, 1, &added), i);
         assert_int_equal(added, 1);
     }
     for (i = 0; i < 5000; i += 7) {
         f = fh(i);
-        assert_int_equal(tr_nfs_fhmap_id(m, &f, 0, &added), i);
+        assert_int_equal(im_fhmap_id(m, &f, 0, &added), i);
         assert_int_equal(added, 0);
-        tr_nfs_fhmap_get(m, i, &g);
+        im_fhmap_get(m, i, &g);
         assert_int_equal(g.len, 12);
         assert_memory_equal(g.data, f.data, 12);
     }
     f = fh(9999);
-    assert_int_equal(tr_nfs_fhmap_id(m, &f, 0, NULL), -ENOENT);
+    assert_int_equal(im_fhmap_id(m, &f, 0, NULL), -ENOENT);
     f.len = 0;
-    assert_int_equal(tr_nfs_fhmap_id(m, &f, 1, NULL), -EINVAL);
-    assert_int_equal(tr_nfs_fhmap_count(m), 5000);
+    assert_int_equal(im_fhmap_id(m, &f, 1, NULL), -EINVAL);
+    assert_int_equal(im_fhmap_count(m), 5000);
     f = fh(1);
-    assert_string_equal(tr_nfs_fh_hex(&f, hex, sizeof(hex)), "68616e646c65000000010000");
-    assert_string_equal(tr_nfs_fh_hex(&f, hex, 5), "");
-    assert_true(tr_nfs_fhmap_mem(m) > 5000 * 12);
-    tr_nfs_fhmap_free(m);
+    assert_string_equal(im_fh_hex(&f, hex, sizeof(hex)), "68616e646c65000000010000");
+    assert_string_equal(im_fh_hex(&f, hex, 5), "");
+    assert_true(im_fhmap_mem(m) > 5000 * 12);
+    im_fhmap_free(m);
 }
 
 int main(void)
