@@ -408,5 +408,12 @@ int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes
 void az_stats_table(FILE *out, const struct az_source *src, const struct az_stats *s);
 void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
                    const struct az_stats *s);
+/* A histogram of sizes in az_size_bucket's buckets (request sizes, the
+ * NFS image's file sizes): as a text table under title, its counts headed
+ * what; and as the YAML key size_histogram, a list of {le, count} with the
+ * open-ended last bucket as {gt, count}.  Empty buckets are left out. */
+void az_size_hist_table(FILE *out, const char *title, const char *what,
+                        const uint64_t hist[AZ_SIZE_BUCKETS]);
+void az_size_hist_yaml(struct cm_yaml *y, const uint64_t hist[AZ_SIZE_BUCKETS]);
 
 #endif /* AZ_H */

@@ -406,11 +406,7 @@ void az_nfs_image_table(FILE *out, const struct az_nfs_source *src,
     for (i = 0; i <= 32; i++)
         if (m.depth[i])
             fprintf(out, "%7s%u %12" PRIu64 "\n", i == 32 ? ">=" : "", i, m.depth[i]);
-    fprintf(out, "\nfile sizes at the start\n%16s %12s\n", "size_le", "files");
-    for (i = 0; i < AZ_SIZE_BUCKETS; i++)
-        if (m.size_hist[i])
-            fprintf(out, "%16" PRIu64 " %12" PRIu64 "\n", az_size_bucket_max(i),
-                    m.size_hist[i]);
+    az_size_hist_table(out, "file sizes at the start", "files", m.size_hist);
 }
 
 static void yaml_time(struct cm_yaml *y, const char *key, int64_t ns)
@@ -544,17 +540,7 @@ void az_nfs_image_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
     cm_yaml_kv_uint(y, "bytes", m.bytes);
     cm_yaml_kv_uint(y, "sizes_exact", m.size_exact);
     cm_yaml_kv_uint(y, "max_depth", m.max_depth);
-    cm_yaml_key(y, "size_histogram");
-    cm_yaml_seq_begin(y);
-    for (i = 0; i < AZ_SIZE_BUCKETS; i++) {
-        if (!m.size_hist[i])
-            continue;
-        cm_yaml_map_begin(y);
-        cm_yaml_kv_uint(y, "le", az_size_bucket_max(i));
-        cm_yaml_kv_uint(y, "count", m.size_hist[i]);
-        cm_yaml_map_end(y);
-    }
-    cm_yaml_seq_end(y);
+    az_size_hist_yaml(y, m.size_hist);
     cm_yaml_key(y, "repairs");
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "events", c->events);

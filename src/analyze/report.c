@@ -511,6 +511,42 @@ static uint64_t units_used(const struct az_stats *s)
     return n;
 }
 
+void az_size_hist_table(FILE *out, const char *title, const char *what,
+                        const uint64_t hist[AZ_SIZE_BUCKETS])
+{
+    char over[24];
+    unsigned i;
+
+    fprintf(out, "\n%s\n%16s %14s\n", title, "size_le", what);
+    for (i = 0; i < AZ_SIZE_BUCKETS - 1; i++)
+        if (hist[i])
+            fprintf(out, "%16" PRIu64 " %14" PRIu64 "\n", az_size_bucket_max(i), hist[i]);
+    if (hist[i]) { /* the last bucket has no upper bound */
+        snprintf(over, sizeof(over), "> %" PRIu64, az_size_bucket_max(i - 1));
+        fprintf(out, "%16s %14" PRIu64 "\n", over, hist[i]);
+    }
+}
+
+void az_size_hist_yaml(struct cm_yaml *y, const uint64_t hist[AZ_SIZE_BUCKETS])
+{
+    unsigned i;
+
+    cm_yaml_key(y, "size_histogram");
+    cm_yaml_seq_begin(y);
+    for (i = 0; i < AZ_SIZE_BUCKETS; i++) {
+        if (!hist[i])
+            continue;
+        cm_yaml_map_begin(y);
+        if (i < AZ_SIZE_BUCKETS - 1)
+            cm_yaml_kv_uint(y, "le", az_size_bucket_max(i));
+        else /* no upper bound */
+            cm_yaml_kv_uint(y, "gt", az_size_bucket_max(i - 1));
+        cm_yaml_kv_uint(y, "count", hist[i]);
+        cm_yaml_map_end(y);
+    }
+    cm_yaml_seq_end(y);
+}
+
 void az_stats_table(FILE *out, const struct az_source *src, const struct az_stats *s)
 {
     uint64_t rw = s->by_op[TR_OP_READ] + s->by_op[TR_OP_WRITE];
@@ -537,16 +573,7 @@ void az_stats_table(FILE *out, const struct az_source *src, const struct az_stat
             s->footprint_blocks * s->block_size);
     for (i = 0; tr_masta_string(src->reader, i); i++)
         fprintf(out, "%-22s %s\n", i ? "" : "metadata", tr_masta_string(src->reader, i));
-    fprintf(out, "\nrequest sizes\n%16s %14s\n", "size_le", "records");
-    for (i = 0; i < AZ_SIZE_BUCKETS - 1; i++)
-        if (s->size_hist[i])
-            fprintf(out, "%16" PRIu64 " %14" PRIu64 "\n", az_size_bucket_max(i),
-                    s->size_hist[i]);
-    if (s->size_hist[i]) { /* the last bucket has no upper bound */
-        char over[24];
-        snprintf(over, sizeof(over), "> %" PRIu64, az_size_bucket_max(i - 1));
-        fprintf(out, "%16s %14" PRIu64 "\n", over, s->size_hist[i]);
-    }
+    az_size_hist_table(out, "request sizes", "records", s->size_hist);
     fprintf(out, "\nunits\n%-24s %10s %10s %10s %16s %16s %10s\n", "unit", "records",
             "reads", "writes", "bytes_read", "bytes_written", "seq_frac");
     for (u = 0; u < s->nunits; u++) {
@@ -615,20 +642,7 @@ void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
             cm_yaml_str(y, tr_masta_string(src->reader, i));
         cm_yaml_seq_end(y);
     }
-    cm_yaml_key(y, "size_histogram");
-    cm_yaml_seq_begin(y);
-    for (i = 0; i < AZ_SIZE_BUCKETS; i++) {
-        if (!s->size_hist[i])
-            continue;
-        cm_yaml_map_begin(y);
-        if (i < AZ_SIZE_BUCKETS - 1)
-            cm_yaml_kv_uint(y, "le", az_size_bucket_max(i));
-        else /* no upper bound */
-            cm_yaml_kv_uint(y, "gt", az_size_bucket_max(i - 1));
-        cm_yaml_kv_uint(y, "count", s->size_hist[i]);
-        cm_yaml_map_end(y);
-    }
-    cm_yaml_seq_end(y);
+    az_size_hist_yaml(y, s->size_hist);
     cm_yaml_kv_uint(y, "units_count", units_used(s));
     cm_yaml_key(y, "units");
     cm_yaml_map_begin(y);

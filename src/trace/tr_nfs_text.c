@@ -57,17 +57,6 @@ struct line {
 
 /* ---- small parsers ------------------------------------------------------- */
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static int hex_u64(const struct tok *t, uint64_t *v)
 {
     size_t i;
@@ -76,7 +65,7 @@ static int hex_u64(const struct tok *t, uint64_t *v)
         return -1;
     *v = 0;
     for (i = 0; i < t->len; i++) {
-        int d = hexval((unsigned char)t->s[i]);
+        int d = cm_hex_digit((unsigned char)t->s[i]);
         if (d < 0)
             return -1;
         *v = *v << 4 | (uint64_t)d;
@@ -106,16 +95,9 @@ static int dec_u32(const struct tok *t, uint32_t *v)
 
 static int hex_fh(const struct tok *t, struct nf_fh *fh)
 {
-    size_t i;
-
-    if (t->len % 2 || t->len / 2 > NF_FH_MAX)
+    if (t->len % 2 || t->len / 2 > NF_FH_MAX ||
+        cm_hex_decode(t->s, t->len / 2, fh->data) < 0)
         return -1;
-    for (i = 0; i < t->len; i += 2) {
-        int hi = hexval((unsigned char)t->s[i]), lo = hexval((unsigned char)t->s[i + 1]);
-        if (hi < 0 || lo < 0)
-            return -1;
-        fh->data[i / 2] = (uint8_t)(hi << 4 | lo);
-    }
     fh->len = (uint32_t)(t->len / 2);
     return 0;
 }
@@ -138,7 +120,7 @@ static int endpoint(const struct tok *t, struct tr__ep *ep)
         return -1;
     memset(ep, 0, sizeof(*ep));
     for (i = 0; i < hl; i++) {
-        int d = hexval((unsigned char)t->s[i]);
+        int d = cm_hex_digit((unsigned char)t->s[i]);
         size_t nib = 32 - hl + i; /* right-aligned nibbles */
         if (d < 0)
             return -1;
@@ -170,10 +152,11 @@ static int quoted(struct tok *t)
         return -1;
     for (i = 1; i + 1 < t->len; i++) {
         char c = t->s[i];
-        if (c == '%' && i + 2 < t->len - 1 && hexval((unsigned char)t->s[i + 1]) >= 0 &&
-            hexval((unsigned char)t->s[i + 2]) >= 0) {
-            c = (char)(hexval((unsigned char)t->s[i + 1]) << 4 |
-                       hexval((unsigned char)t->s[i + 2]));
+        if (c == '%' && i + 2 < t->len - 1 &&
+            cm_hex_digit((unsigned char)t->s[i + 1]) >= 0 &&
+            cm_hex_digit((unsigned char)t->s[i + 2]) >= 0) {
+            c = (char)(cm_hex_digit((unsigned char)t->s[i + 1]) << 4 |
+                       cm_hex_digit((unsigned char)t->s[i + 2]));
             i += 2;
         }
         t->s[o++] = c;
