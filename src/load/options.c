@@ -153,7 +153,7 @@ static const struct cm_opt ld_opts[] = {
      "Clients sharing a replayed trace (sfs_mgr passes it with -N).", NULL, NULL,
      CM_OPT_CLI_ONLY, CM_EXIT_SFS_CLIENTS},
     {0, "jukebox-delay", "JUKEBOX_DELAY", CM_OPT_INT, F(jukebox_delay_ms), "5000", 0,
-     600000, "ms", "MS",
+     60000, "ms", "MS",
      "Wait before sending again a call the server answered NFS3ERR_JUKEBOX (the Linux "
      "client waits 5 s).",
      NULL, NULL, 0, CM_EXIT_SFS_JUKEBOX_DELAY},
