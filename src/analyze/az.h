@@ -24,6 +24,7 @@
 
 #include "common/cm.h"
 #include "common/opt.h"
+#include "common/runs.h"
 #include "trace/tr.h"
 
 #define AZ_DISTANCE_CONVENTION                                                           \
@@ -326,8 +327,7 @@ struct az_stats {
     int64_t rate_width_ns;
     struct az_unit_stats *units;
     uint32_t nunits;
-    void *footprint; /* JudyL of runs of (unit, block) keys: first -> last */
-    uint64_t footprint_blocks;
+    struct cm_runs footprint; /* the (unit, block) keys; count: the blocks */
     char last_error[CM_ERR_LEN];
 };
 

@@ -569,8 +569,8 @@ void az_stats_table(FILE *out, const struct az_source *src, const struct az_stat
     fprintf(out, "%-22s %.4f\n", "sequential fraction",
             rw > 1 ? (double)s->sequential / (double)rw : 0.0);
     fprintf(out, "%-22s %" PRIu64 " blocks of %" PRIu64 " (%" PRIu64 " bytes)\n",
-            "footprint", s->footprint_blocks, s->block_size,
-            s->footprint_blocks * s->block_size);
+            "footprint", s->footprint.count, s->block_size,
+            s->footprint.count * s->block_size);
     for (i = 0; tr_masta_string(src->reader, i); i++)
         fprintf(out, "%-22s %s\n", i ? "" : "metadata", tr_masta_string(src->reader, i));
     az_size_hist_table(out, "request sizes", "records", s->size_hist);
@@ -632,8 +632,8 @@ void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
     cm_yaml_key(y, "footprint");
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "block_size", s->block_size);
-    cm_yaml_kv_uint(y, "blocks", s->footprint_blocks);
-    cm_yaml_kv_uint(y, "bytes", s->footprint_blocks * s->block_size);
+    cm_yaml_kv_uint(y, "blocks", s->footprint.count);
+    cm_yaml_kv_uint(y, "bytes", s->footprint.count * s->block_size);
     cm_yaml_map_end(y);
     if (tr_masta_string(src->reader, 0)) {
         cm_yaml_key(y, "metadata");

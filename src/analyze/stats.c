@@ -4,8 +4,8 @@
  * bytes, a request-size histogram in powers of two, per-unit figures,
  * duration, rate over time, the sequential fraction (a read or write that
  * starts where the previous one of its unit ended) and the footprint (the
- * distinct (unit, block) pairs, kept as runs of consecutive keys in a JudyL
- * array).  Every record costs the same whatever its length; memory grows
+ * distinct (unit, block) pairs, kept as runs of consecutive keys:
+ * common/runs.h).  Every record costs the same whatever its length; memory grows
  * with units and runs, never with records or bytes; the rate table has a
  * fixed length and doubles its bucket width when the trace outlasts it.
  */
@@ -13,9 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <Judy.h>
-
 #include "common/alloc.h"
+#include "common/runs.h"
 #include "analyze/az.h"
 
 #define RATE_WIDTH0_NS 1000000000LL /* 1 s buckets to start with */
@@ -30,9 +29,7 @@ int az_stats_init(struct az_stats *s, uint64_t block_size)
 
 void az_stats_free(struct az_stats *s)
 {
-    Pvoid_t fp = s->footprint;
-
-    JudyLFreeArray(&fp, PJE0);
+    cm_runs_free(&s->footprint);
     free(s->units);
     memset(s, 0, sizeof(*s));
 }
@@ -86,41 +83,6 @@ static struct az_unit_stats *unit_of(struct az_stats *s, uint32_t unit)
         s->nunits = n;
     }
     return &s->units[unit];
-}
-
-/* Adds the keys [a, b] to the footprint: a JudyL of disjoint runs, start ->
- * last key (inclusive), merged with every run they overlap or touch, so that
- * a record costs a few Judy steps whatever its length (a 2^50-byte
- * record is one run, not 2^38 bits).  Each run merged away was inserted by
- * an earlier record, so the merging is amortised constant per record. */
-static int footprint_add(struct az_stats *s, uint64_t a, uint64_t b)
-{
-    Pvoid_t *runs = (Pvoid_t *)&s->footprint;
-    Word_t k = (Word_t)a;
-    PWord_t pv = (PWord_t)JudyLLast(*runs, &k, PJE0); /* the run starting <= a */
-
-    if (pv && (*pv >= a || *pv + 1 == a)) {
-        if (*pv >= b)
-            return 0; /* already inside */
-        s->footprint_blocks -= *pv - k + 1;
-        a = k;
-        JudyLDel(runs, k, PJE0);
-    }
-    /* the runs that start inside [a, b + 1] are swallowed */
-    k = (Word_t)a;
-    while ((pv = (PWord_t)JudyLNext(*runs, &k, PJE0)) && (k <= b || k - 1 == b)) {
-        Word_t start = k;
-        if (*pv > b)
-            b = *pv;
-        s->footprint_blocks -= *pv - start + 1;
-        JudyLDel(runs, start, PJE0);
-    }
-    pv = (PWord_t)JudyLIns(runs, (Word_t)a, PJE0);
-    if (pv == PJERR)
-        return -ENOMEM;
-    *pv = b;
-    s->footprint_blocks += b - a + 1;
-    return 0;
 }
 
 int az_stats_record(struct az_stats *s, const struct tr_record *rec)
@@ -177,7 +139,7 @@ int az_stats_record(struct az_stats *s, const struct tr_record *rec)
                        "--block-size",
                        rec->line, (unsigned long long)last, rec->unit),
                -ERANGE;
-    if (footprint_add(s, az_key(rec->unit, first), az_key(rec->unit, last)) < 0)
+    if (cm_runs_add(&s->footprint, az_key(rec->unit, first), az_key(rec->unit, last)) < 0)
         return cm_errf(s->last_error, sizeof(s->last_error), "out of memory"), -ENOMEM;
     return 0;
 }

@@ -47,6 +47,9 @@ struct ld_report_ops {
     /* Its validity rules into v (zeroed by the caller); returns v->code.
      * NULL: a run of it is valid. */
     int (*validity)(const struct ld_report_in *in, struct ld_validity *v);
+    /* Its FILE SET SIZE lines in the summary box (agg: the prime's
+     * aggregate); NULL: SFS's created and accessed lines. */
+    void (*fileset)(FILE *out, const struct ld_report_in *in);
     /* Its lines under SFS's summary, before the closing rule. */
     void (*lines)(FILE *out, const struct ld_report_in *in);
     /* Its section after the summary's block. */

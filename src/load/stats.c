@@ -176,6 +176,8 @@ static const struct cm_field stats_fields[] = {
     STF(replay_run_ns, U64, MAX, NULL, NULL),
     STF(replay_trace_ns, U64, MAX, NULL, NULL),
     STF(replay_cut, U64, SUM, NULL, NULL),
+    STF(replay_sparse_bytes, U64, SUM, "replay.file_set", "sparse_bytes"),
+    STF(replay_touched_bytes, U64, SUM, "replay.file_set", "touched_bytes"),
     STF(replay_late, HIST, SUM, NULL, NULL),
 };
 
@@ -199,7 +201,7 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 6u          /* 6: the layout of stats_fields */
+#define WIRE_VERSION 7u          /* 7: the layout of stats_fields */
 #define HDR_BYTES    8u
 
 size_t ld_stats_wire_bytes(void)

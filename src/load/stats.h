@@ -87,11 +87,15 @@ struct ld_stats {
      * trace_ns keep the largest; late holds each call's lateness (actual
      * minus planned issue time, us); trace_records (the whole trace's,
      * every process knows it) keeps the largest; cut counts the processes
-     * whose replay the run time (-t, sfs_mgr's STOP) ended early */
+     * whose replay the run time (-t, sfs_mgr's STOP) ended early; the file
+     * set of its streams: sparse_bytes as prepared (each file as large as
+     * its highest byte used), touched_bytes the distinct bytes the trace's
+     * READ and WRITE records touch */
     uint64_t replay_records, replay_calls, replay_skipped, replay_behind;
     uint64_t replay_bytes_read, replay_bytes_written;
     uint64_t replay_run_ns, replay_trace_ns;
     uint64_t replay_trace_records, replay_cut;
+    uint64_t replay_sparse_bytes, replay_touched_bytes;
     struct cm_hist replay_late;
 };
 

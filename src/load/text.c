@@ -159,8 +159,11 @@ static void summary(FILE *out, const struct ld_report_in *in)
     }
     fprintf(out, "TOTAL NFS OPERATIONS: %-8" PRIu64 "      TEST TIME: %" PRIu64 " Sec \n",
             t->good, ld_report_runtime_s(in));
-    if (agg) {
+    if (agg)
         fprintf(out, "NUMBER OF SFS CLIENTS: %u\n", agg->nclients);
+    if (in->work->fileset) {
+        in->work->fileset(out, in);
+    } else if (agg) {
         fprintf(out, "TOTAL FILE SET SIZE CREATED: %6.1f MB\n",
                 (double)s->total_kb / 1024);
         fprintf(

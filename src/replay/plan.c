@@ -4,7 +4,9 @@
  * the size preparation gives them, the number of streams, the trace's
  * duration, and the checks that must stop a replay before anything is sent
  * (a malformed record, a record NFSv2 cannot address, a path that would
- * leave the replay directory).  Memory grows per unit, never per record.
+ * leave the replay directory), and the bytes each unit's records touch
+ * (common/runs.h).  Memory grows per unit and, while the pass lasts, per
+ * disjoint run of touched bytes, never per record or byte.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -246,6 +248,20 @@ static void where(const struct rl_plan *p, const struct tr_record *rec, char *bu
         snprintf(buf, len, "%s:%ld", p->file, rec->line);
 }
 
+/* Adds the bytes of a READ or WRITE record (length > 0) to those its unit
+ * is touched at: offset .. offset + length - 1, the end held at the last
+ * byte an offset can name.  0 or -ENOMEM. */
+static int touch(struct rl_unit *u, const struct tr_record *rec, char *err, size_t errlen)
+{
+    uint64_t last = rec->length - 1 > UINT64_MAX - rec->offset
+                        ? UINT64_MAX
+                        : rec->offset + (rec->length - 1);
+
+    if (cm_runs_add(&u->touched, rec->offset, last) < 0)
+        return cm_errf(err, errlen, "out of memory"), -ENOMEM;
+    return 0;
+}
+
 /* Accounts one record; 0, 1 to skip it (lenient v2), or -errno. */
 static int take(struct rl_plan *p, const struct tr_record *rec, FILE *log, char *err,
                 size_t errlen)
@@ -297,10 +313,10 @@ static int take(struct rl_plan *p, const struct tr_record *rec, FILE *log, char 
     if ((rec->op == TR_OP_READ || rec->op == TR_OP_WRITE) &&
         rec->offset + rec->length > p->units[rec->unit].size)
         p->units[rec->unit].size = rec->offset + rec->length;
-    if (rec->op == TR_OP_READ || rec->op == TR_OP_WRITE)
-        p->bytes =
-            rec->length > UINT64_MAX - p->bytes ? UINT64_MAX : p->bytes + rec->length;
-    return 0;
+    if ((rec->op != TR_OP_READ && rec->op != TR_OP_WRITE) || rec->length == 0)
+        return 0;
+    p->bytes = rec->length > UINT64_MAX - p->bytes ? UINT64_MAX : p->bytes + rec->length;
+    return touch(&p->units[rec->unit], rec, err, errlen);
 }
 
 /* Names the units once the reader has seen them all. */
@@ -328,6 +344,7 @@ int rl_plan_build(struct rl_plan *p, const struct ld_config *cfg, FILE *log, cha
 {
     struct tr_reader r;
     struct tr_record rec;
+    uint32_t u;
     int rc, mine = 0;
 
     memset(p, 0, sizeof(*p));
@@ -358,6 +375,8 @@ int rl_plan_build(struct rl_plan *p, const struct ld_config *cfg, FILE *log, cha
         rc = cm_errf(err, errlen, "%s: no records to replay", p->file);
     if (rc == 0)
         rc = name_units(p, &r, err, errlen);
+    for (u = 0; u < p->nunits; u++) /* the counts stay; the runs are not needed */
+        cm_runs_free(&p->units[u].touched);
     p->skipped = r.skipped;
     p->warnings = r.warnings;
     p->ncounters = r.ncounters;
@@ -372,8 +391,10 @@ void rl_plan_free(struct rl_plan *p)
 {
     uint32_t u;
 
-    for (u = 0; u < p->nunits; u++)
+    for (u = 0; u < p->nunits; u++) {
         free(p->units[u].name);
+        cm_runs_free(&p->units[u].touched);
+    }
     free(p->units);
     p->units = NULL;
     p->nunits = 0;

@@ -347,15 +347,21 @@ void rl_child_results(struct ld_child *c)
 {
     const struct rl_replay *rp = (const struct rl_replay *)c;
     struct ld_stats *s = &c->stats;
-    uint64_t bytes = 0;
+    uint64_t bytes = 0, touched = 0;
     uint32_t u, files = 0;
 
     for (u = 0; rp->mine && u < rp->plan->nunits; u++)
         if (rp->mine[u]) {
             bytes += rp->plan->units[u].size;
+            touched += rp->plan->units[u].touched.count;
             files++;
         }
-    s->total_kb = s->base_kb = s->least_kb = s->most_kb = (bytes + 1023) / 1024;
+    s->replay_sparse_bytes = bytes;
+    s->replay_touched_bytes = touched;
+    /* SFS's keys: created = base, the sparse size; accessed, what the
+     * records touch */
+    s->total_kb = s->base_kb = (bytes + 1023) / 1024;
+    s->least_kb = s->most_kb = (touched + 1023) / 1024;
     s->io_files = s->working_files = files;
     s->nonio_files = s->symlinks = s->dirs = 0;
 }

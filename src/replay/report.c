@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.c - the replay's figures in the client report and in the
- * YAML results (docs/replay.md lists every key): records, calls, skipped
+ * YAML results (docs/replay.md lists every key): the file set (sparse as
+ * prepared, and the bytes the trace touches), records, calls, skipped
  * records, "could not keep up", the replay's own duration against the
  * trace's, bytes, and the lateness percentiles with their resolution.
  */
@@ -86,6 +87,37 @@ static void text(FILE *out, const struct ld_report_in *in)
     }
 }
 
+/* KB (MB in the aggregate) as the FILE SET SIZE lines give them: rounded up,
+ * so that a file set of one byte is not 0 KB. */
+static void size_text(char *buf, size_t len, uint64_t bytes, int agg)
+{
+    if (agg)
+        snprintf(buf, len, "%6.1f MB", (double)bytes / (1024.0 * 1024.0));
+    else
+        snprintf(buf, len, "%llu KB", (unsigned long long)((bytes + 1023) / 1024));
+}
+
+/* The file set of a replay: the files preparation made, sparse (each as
+ * large as its highest byte used), and the bytes the trace's READ and
+ * WRITE records touch in them - what the server is asked to hold. */
+static void fileset(FILE *out, const struct ld_report_in *in)
+{
+    const struct ld_stats *s = in->stats;
+    const char *total = in->agg ? "TOTAL " : "";
+    char sparse[32], touched[32];
+
+    size_text(sparse, sizeof(sparse), s->replay_sparse_bytes, in->agg != NULL);
+    size_text(touched, sizeof(touched), s->replay_touched_bytes, in->agg != NULL);
+    fprintf(out,
+            "%sFILE SET SIZE CREATED: %s sparse (%llu files, each as large as its "
+            "highest byte used)\n",
+            total, sparse, (unsigned long long)s->io_files);
+    fprintf(out,
+            "%sFILE SET SIZE ACCESSED: %s touched (%llu bytes the trace's reads and "
+            "writes touch)\n",
+            total, touched, (unsigned long long)s->replay_touched_bytes);
+}
+
 static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
 {
     size_t n;
@@ -113,6 +145,11 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
         cm_yaml_kv_uint(y, "records_not_replayed", not_replayed(s));
     cm_yaml_kv_bool(y, "cut", s->replay_cut > 0);
     cm_fields_yaml(y, t, n, s, "replay.io");
+    cm_yaml_key(y, "file_set");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "files", s->io_files);
+    cm_fields_yaml(y, t, n, s, "replay.file_set");
+    cm_yaml_map_end(y);
     cm_yaml_kv_double(y, "duration_s", run, 6);
     cm_yaml_kv_double(y, "trace_duration_s", (double)s->replay_trace_ns / 1e9, 6);
     if (speed > 0) {
@@ -168,6 +205,7 @@ static uint64_t duration_ns(const struct ld_report_in *in)
 const struct ld_report_ops rl_report = {
     .flags = 0,
     .requested = requested,
+    .fileset = fileset,
     .section = text,
     .yaml = yaml,
     .duration_ns = duration_ns,

@@ -35,6 +35,7 @@
 #include <stdio.h>
 
 #include "common/cm.h"
+#include "common/runs.h"
 #include "load/config.h"
 #include "load/stats.h"
 #include "trace/tr.h"
@@ -54,6 +55,9 @@ struct ld_report_ops;
 struct rl_unit {
     char *name;    /* relative to the replay directory: "asu0", "a/b/f" */
     uint64_t size; /* bytes preparation gives it (its highest byte used) */
+    /* the distinct bytes its READ and WRITE records touch (count; the runs
+     * themselves are released when the plan is built) */
+    struct cm_runs touched;
 };
 
 /* What the first pass learnt; read-only after rl_plan_build. */
@@ -170,10 +174,11 @@ int rl_limit_s(const struct ld_config *cfg);
  * command (CT_MSG_MOUNT: mount and learn the transfer maxima; INIT:
  * prepare; RUN: replay, for at most arg seconds when arg > 0; the warm-up
  * does nothing, a trace brings its own timing; 0 or -errno with
- * last_error), the results' file set (the files its streams use, at the
- * sizes preparation gave them - the SFS sizing formulas do not apply;
- * created = base = accessed; a sysio file that streams of two processes
- * use counts in both) and the release of everything. */
+ * last_error), the results' file set (the files its streams use - the
+ * SFS sizing formulas do not apply: created = base, the sparse sizes
+ * preparation gave them; accessed, the distinct bytes the trace's records
+ * touch in them; a sysio file that streams of two processes use counts in
+ * both) and the release of everything. */
 int rl_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
                   int ctl_fd);
 int rl_child_phase(struct ld_child *c, uint32_t type, uint32_t arg);

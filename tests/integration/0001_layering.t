@@ -75,9 +75,10 @@ for layer in $layers bin; do
 done
 is "$bad" "" "every #include follows the layer arrows"
 
-# Judy: the analyser's stack distances and the server's sparse maps (D1).
-judy=$(grep -l '#include <Judy.h>' -r src | grep -vE '^src/(analyze/|server/map\.c$)' | tr '\n' ' ')
-is "$judy" "" "Judy is used only in src/analyze and src/server/map.c"
+# Judy: the analyser's stack distances, the server's sparse maps (D1) and
+# the common set of key runs (a trace's footprint, a replay's touched bytes).
+judy=$(grep -l '#include <Judy.h>' -r src | grep -vE '^src/(analyze/|server/map\.c$|common/runs\.c$)' | tr '\n' ' ')
+is "$judy" "" "Judy is used only in src/analyze, src/server/map.c and src/common/runs.c"
 
 lnfs=$(grep -lE '#include <nfsc/' -r src | grep -v '^src/nfs/lnfs\.[ch]$' | tr '\n' ' ')
 is "$lnfs" "" "libnfs is used only in src/nfs/lnfs.c"

@@ -161,9 +161,9 @@ static void footprint_runs_match_bitmap(void **state)
             seen[u][b] = 1;
         }
         if (i % 997 == 0)
-            assert_int_equal(s.footprint_blocks, want);
+            assert_int_equal(s.footprint.count, want);
     }
-    assert_int_equal(s.footprint_blocks, want);
+    assert_int_equal(s.footprint.count, want);
     az_stats_free(&s);
 }
 
@@ -264,7 +264,7 @@ static void spc_stats(void **state)
     run_stats(FIX "spc/edge-cases.spc", &s);
     assert_int_equal(s.bytes_read, 13312);
     assert_int_equal(s.bytes_written, 1124328);
-    assert_int_equal(s.footprint_blocks, 276);
+    assert_int_equal(s.footprint.count, 276);
     assert_int_equal(s.zero_size, 1);
     assert_int_equal(s.units[1].max_end, 2097664);
     az_stats_free(&s);

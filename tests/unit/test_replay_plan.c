@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_replay_plan.c - the replay plan (rl.h) on the fixtures: the
- * D11 file sizes of the SPC example (docs/TRACE_FORMATS.md 2.4), units, streams
+ * D11 file sizes of the SPC example (docs/TRACE_FORMATS.md 2.4) and the
+ * bytes its records touch (overlapping, nested, adjacent), units, streams
  * and the trace's duration; MaStA and sysio units and paths; NFSv2's 4 GiB
  * limit (an error naming the line, or a counted skip with --lenient); a
  * malformed record stops the plan with FILE:LINE; the partition of streams
@@ -46,6 +47,34 @@ static void spc_example_sizes(void **state)
     assert_true(p.units[2].size == 15801356288ull);
     assert_true(p.trace_ns == 2449733000ll);
     assert_true(rl_expected_s(&p, 2) > 1.2247 && rl_expected_s(&p, 2) < 1.2249);
+    /* the bytes the records touch, counted by hand from the file: ASU 0
+     * three 8 KiB writes apart and a 4 KiB read; ASU 1 15872 bytes, two
+     * adjacent 512-byte LBAs and two 4 KiB records; ASU 2 two 4 KiB */
+    assert_true(p.units[0].touched.count == 3 * 8192 + 4096);
+    assert_true(p.units[1].touched.count == 15872 + 1024 + 2 * 4096);
+    assert_true(p.units[2].touched.count == 2 * 4096);
+    assert_null(p.units[0].touched.judy); /* the runs are released */
+    rl_plan_free(&p);
+}
+
+/* edge-cases.spc overlaps, nests and abuts its records: ASU 0's 1 MiB
+ * write at 0 covers its four others (one of 1000 bytes, one across a
+ * block's end); ASU 1 has a zero-length read; ASU 2's 512 bytes at LBA 17
+ * lie inside its 4 KiB at LBA 16, which its 64 KiB at LBA 24 abuts. */
+static void spc_touched_bytes_overlap(void **state)
+{
+    struct rl_plan p;
+    struct ld_config cfg;
+    char err[CM_ERR_LEN];
+
+    (void)state;
+    config(&cfg, 3, FIX "spc/edge-cases.spc", 0);
+    assert_int_equal(rl_plan_build(&p, &cfg, NULL, err, sizeof(err)), 0);
+    assert_int_equal(p.nunits, 3);
+    assert_true(p.units[0].touched.count == 1048576);
+    assert_true(p.units[1].touched.count == 8192 + 512);
+    assert_true(p.units[2].touched.count == 4096 + 65536);
+    assert_true(p.units[1].size == 2097152 + 512); /* sparse: far more */
     rl_plan_free(&p);
 }
 
@@ -198,6 +227,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spc_example_sizes),
         cmocka_unit_test(spc_block_size),
+        cmocka_unit_test(spc_touched_bytes_overlap),
         cmocka_unit_test(nfsv2_limit),
         cmocka_unit_test(malformed_stops_with_position),
         cmocka_unit_test(masta_and_sysio_units),
