@@ -227,6 +227,7 @@ int rl_call_start(struct rl_replay *rp, struct rl_slot *s, struct rl_item *it,
     int rc;
 
     s->count = 0;
+    ld_jukebox_reset(&s->jb);
     proc = rp->version == 3 ? args3(rp, s, it, piece) : args2(rp, s, it, piece);
     memset(&s->res, 0, sizeof(s->res));
     rc = nf_call_init(&s->call, rp->cx.clnt, proc, &s->args, &s->res, done, s);
@@ -276,12 +277,12 @@ void rl_call_account(struct rl_slot *s)
     struct rl_replay *rp = s->owner;
     struct ld_stats *st = &rp->cx.stats;
 
+    ld_jukebox_count(&s->jb, st, s->op);
     if (call->status == 0) {
         uint32_t nfs = nf_call_nfs_status(call);
-        uint64_t ns =
-            call->t_reply_ns > call->t_send_ns ? call->t_reply_ns - call->t_send_ns : 0;
 
-        ld_stats_good(st, s->op, ns, nfs != 0);
+        /* from the first send to the final reply (a JUKEBOX's waits in) */
+        ld_stats_good(st, s->op, ld_jukebox_elapsed_ns(&s->jb, call), nfs != 0);
         if (s->op == NF_OP_LOOKUP || s->op == NF_OP_CREATE)
             take_handle(rp, s, rp->items[s->item].unit);
         nf_call_free(call);

@@ -300,6 +300,7 @@ static int allocate(struct rl_replay *rp)
     }
     rp->free_slot = 0;
     rp->qhead = rp->qtail = rp->chead = rp->ctail = RL_NONE;
+    rp->whead = rp->wtail = RL_NONE;
     return 0;
 }
 

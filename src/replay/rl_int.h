@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "replay/rl.h"
+#include "load/jukebox.h"
 #include "load/workload.h"
 #include "nfs/nf.h"
 
@@ -70,6 +71,10 @@ struct rl_slot {
     int op;         /* enum nf_op, for the per-op table */
     uint32_t count; /* bytes of a READ or WRITE */
     uint32_t bytes; /* of those, counted in bytes_in_flight */
+    /* answered NFS3ERR_JUKEBOX: the slot keeps the call and sends it again
+     * after --jukebox-delay (load/jukebox.h), on the waiting list */
+    struct ld_jukebox jb;
+    int32_t next_wait;
 };
 
 /* A reader over the trace: every owned stream (SPC, MaStA), or one sysio
@@ -102,6 +107,8 @@ struct rl_replay {
     int32_t free_item;
     int32_t qhead, qtail; /* items with calls still to send, in due order */
     int32_t chead, ctail; /* items whose COMMIT is to be sent */
+    int32_t whead, wtail; /* slots waiting to send a JUKEBOX call again, in
+                             the order they go (one delay for all) */
     struct rl_slot *slots;
     uint32_t window, in_flight;
     uint64_t bytes_in_flight, byte_budget; /* READ/WRITE data in flight */

@@ -305,14 +305,78 @@ static void call_finished(struct rl_replay *rp, struct rl_slot *s)
     finish_item(rp, s->item);
 }
 
-/* The done callback of every replay call (data = the slot). */
+/* The done callback of every replay call (data = the slot).  A v3 call
+ * the server answered NFS3ERR_JUKEBOX keeps its slot (it stays in flight)
+ * and waits on the waiting list to be sent again (send_again). */
 static void call_done(struct rp_call *call, void *data)
 {
     struct rl_slot *s = data;
+    struct rl_replay *rp = s->owner;
 
-    (void)call; /* = &s->call */
+    if (call->status == 0 && rp->version == 3 &&
+        nf_call_nfs_status(call) == NF_ST_JUKEBOX &&
+        ld_jukebox_hold(&s->jb, call, &s->res, sizeof(s->res),
+                        (uint32_t)rp->cx.cfg->jukebox_delay_ms)) {
+        int32_t k = (int32_t)(s - rp->slots);
+
+        s->next_wait = RL_NONE; /* one delay for all: the list stays in time order */
+        if (rp->wtail == RL_NONE)
+            rp->whead = k;
+        else
+            rp->slots[rp->wtail].next_wait = k;
+        rp->wtail = k;
+        return;
+    }
     rl_call_account(s);
-    call_finished(s->owner, s);
+    call_finished(rp, s);
+}
+
+/* The first waiting slot, off the list. */
+static struct rl_slot *wait_pop(struct rl_replay *rp)
+{
+    struct rl_slot *s = &rp->slots[rp->whead];
+
+    rp->whead = s->next_wait;
+    if (rp->whead == RL_NONE)
+        rp->wtail = RL_NONE;
+    return s;
+}
+
+/* Sends again the JUKEBOX calls whose wait is over.  A call that cannot
+ * be sent again is accounted as failed.  0, or -ENOTCONN when the client
+ * broke. */
+static int send_again(struct rl_replay *rp, uint64_t now)
+{
+    int rc = 0;
+
+    while (rp->whead != RL_NONE && rp->slots[rp->whead].jb.retry_at_ns <= now) {
+        struct rl_slot *s = wait_pop(rp);
+        int r = rc < 0 ? rc : rp_call_start(rp->cx.clnt, &s->call);
+
+        if (r == 0)
+            continue;
+        s->call.status = r; /* never started: the engine calls no done */
+        rl_call_account(s);
+        call_finished(rp, s);
+        if (r == -ENOTCONN)
+            rc = r;
+    }
+    return rc;
+}
+
+/* The run time ended while calls waited to be sent again after a
+ * JUKEBOX: they are not sent again, their last answer (JUKEBOX) is their
+ * answer, an NFS error, timed from the first send to that answer. */
+static void give_up_waiting(struct rl_replay *rp)
+{
+    while (rp->whead != RL_NONE) {
+        struct rl_slot *s = wait_pop(rp);
+
+        s->jb.again--; /* the send again that did not happen */
+        ld_jukebox_count(&s->jb, &rp->cx.stats, s->op);
+        ld_stats_good(&rp->cx.stats, s->op, ld_jukebox_elapsed_ns(&s->jb, &s->call), 1);
+        call_finished(rp, s);
+    }
 }
 
 /* Starts one call of item i (piece == pieces: its COMMIT).  1 when it
@@ -371,6 +435,7 @@ static int issue(struct rl_replay *rp)
     int rc = 0, r, first;
 
     rp->round++;
+    rc = send_again(rp, cm_now_ns()); /* the oldest calls first */
     while (rp->chead != RL_NONE && rp->free_slot != RL_NONE && rc == 0) {
         i = rp->chead;
         rp->chead = rp->items[i].next;
@@ -452,6 +517,8 @@ static int wait_and_service(struct rl_replay *rp, uint64_t now)
         if (due < wake)
             wake = due;
     }
+    if (rp->whead != RL_NONE && rp->slots[rp->whead].jb.retry_at_ns < wake)
+        wake = rp->slots[rp->whead].jb.retry_at_ns;
     ms = rp_client_timeout_ms(cl);
     if (ms >= 0 && now + (uint64_t)ms * 1000000ull < wake)
         wake = now + (uint64_t)ms * 1000000ull;
@@ -564,8 +631,10 @@ int rl_run(struct ld_child *c, uint32_t limit_s)
     }
     if (stopped) { /* drain what is in flight: every call gets its answer */
         cut(rp);
-        while (rp->in_flight > 0 && rp_poll(&c->clnt, 1, -1) >= 0)
-            ;
+        /* a call answered JUKEBOX meanwhile is not sent again either */
+        for (give_up_waiting(rp); rp->in_flight > 0; give_up_waiting(rp))
+            if (rp_poll(&c->clnt, 1, -1) < 0)
+                break;
     }
     c->measuring = 0;
     finish_stats(rp, cm_now_ns());

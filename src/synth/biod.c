@@ -40,16 +40,11 @@ static void on_done(struct rp_call *call, void *data)
     struct sy_biod *b = s->owner;
 
     assert(s->busy && !s->waiting && &s->call == call && b->in_flight > 0);
-    if (call->status == 0 && b->busy && s->jukebox + 1 < SY_JUKEBOX_TRIES &&
-        b->busy(s, b->data)) {
+    if (call->status == 0 && b->busy && b->busy(s, b->data) &&
+        ld_jukebox_hold(&s->jb, call, &s->res, sizeof(s->res), b->jukebox_delay_ms)) {
         /* the server is busy: the slot keeps the call and sends it again
          * later (send_again) */
-        if (s->jukebox++ == 0)
-            s->first_send_ns = call->t_send_ns;
-        nf_call_free(call);
-        memset(&s->res, 0, sizeof(s->res));
         s->waiting = 1;
-        s->retry_at_ns = cm_now_ns() + (uint64_t)b->jukebox_delay_ms * 1000000u;
         b->waiting++;
         return;
     }
@@ -89,7 +84,8 @@ static struct sy_slot *claim(struct sy_biod *b, uint32_t i)
     memset(&s->res, 0, sizeof(s->res));
     s->index = i;
     s->file = s->file2 = SY_NO_FILE;
-    s->jukebox = s->waiting = 0;
+    ld_jukebox_reset(&s->jb);
+    s->waiting = 0;
     return s;
 }
 
@@ -111,8 +107,8 @@ static int send_again(struct sy_biod *b, int *fatal)
 
         if (!s->waiting)
             continue;
-        if (s->retry_at_ns > now) {
-            next = s->retry_at_ns < next ? s->retry_at_ns : next;
+        if (s->jb.retry_at_ns > now) {
+            next = s->jb.retry_at_ns < next ? s->jb.retry_at_ns : next;
             continue;
         }
         s->waiting = 0;

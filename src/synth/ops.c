@@ -73,12 +73,9 @@ static void account(struct sy_child *c, const struct sy_slot *s, uint32_t st, ui
 {
     struct ld_stats *t = &c->cx.stats;
 
-    uint32_t k;
-
     if (s->call.retransmits > 0)
         LD_STATS_COUNT(t, s->op, retrans);
-    for (k = 0; k < s->jukebox; k++)
-        LD_STATS_COUNT(t, s->op, jukebox);
+    ld_jukebox_count(&s->jb, t, s->op);
     if (s->call.status == 0 && !late) {
         ld_stats_good(t, s->op, ns, st != 0);
         if (st != 0 && !expected)
@@ -105,9 +102,7 @@ void sy_op_done(struct sy_slot *s, void *data)
     r->rpc_status = s->call.status;
     r->nfs_status = 0;
     if (s->call.status == 0) {
-        uint64_t sent = s->jukebox ? s->first_send_ns : s->call.t_send_ns;
-
-        ns = s->call.t_reply_ns > sent ? s->call.t_reply_ns - sent : 0;
+        ns = ld_jukebox_elapsed_ns(&s->jb, &s->call);
         late = s->call.t_reply_ns > s->call.t_send_ns &&
                s->call.t_reply_ns - s->call.t_send_ns >
                    (uint64_t)s->call.timeout_ms * 1000000u;
