@@ -123,6 +123,11 @@ struct pr_sum {
 };
 /* One line with its newline; returns its length. */
 int pr_sfssum_format(const struct pr_sum *s, char *buf, size_t len);
+/* The same line as sfs_mgr prints it in its summary: the response time
+ * with two decimals below 10 ms (a fast server's points would all read
+ * 0.1); pr_summary_header names the columns above it. */
+int pr_summary_format(const struct pr_sum *s, char *buf, size_t len);
+const char *pr_summary_header(void);
 
 /* ---- plot.c
  * ------------------------------------------------------------------------------ */

@@ -21,7 +21,8 @@
 #include "prime/pr_int.h"
 #include "common/alloc.h"
 
-#define GUESS_OVERHEAD_S 10 /* a point's start, population and results, before one is seen */
+#define GUESS_OVERHEAD_S                                                                 \
+    10 /* a point's start, population and results, before one is seen */
 
 int pr_meter_open(struct pr_meter *m, const struct pr_run *run, FILE *out, FILE *log,
                   unsigned every_s)
@@ -132,7 +133,8 @@ static double interval(struct pr_meter *m, struct ld_live *last)
         ld_live_diff(&d, &c->cur, &c->mark);
         ld_live_merge(last, &d);
         if (c->cur.at_ms > c->mark.at_ms && c->mark.at_ms > 0)
-            c->rate = (double)(d.good + d.bad) * 1000.0 / (double)(c->cur.at_ms - c->mark.at_ms);
+            c->rate = (double)(d.good + d.bad) * 1000.0 /
+                      (double)(c->cur.at_ms - c->mark.at_ms);
         c->mark = c->cur;
         rate += c->rate;
     }
