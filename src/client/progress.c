@@ -74,8 +74,9 @@ void cl_meter_tick(void *data)
     v.requested = m->su->wl->report->flags & LD_REPORT_LOAD ? m->su->cfg->load : 0;
     v.sum = &sum;
     v.last = &last;
-    v.rate = t > m->last_ms ? (double)(last.good + last.bad) * 1000.0 / (double)(t - m->last_ms)
-                            : 0;
+    v.rate = t > m->last_ms
+                 ? (double)(last.good + last.bad) * 1000.0 / (double)(t - m->last_ms)
+                 : 0;
     ld_live_line(m->su->wl, &v, line, sizeof(line));
     m->prev = now;
     m->last_ms = t;

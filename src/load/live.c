@@ -160,15 +160,15 @@ void ld_live_sum(const struct ld_live_area *a, struct ld_live *out)
             ld_live_merge(out, &one);
 }
 
-/* ---- the line ------------------------------------------------------------------------ */
+/* ---- the line -------------------------------------------------------------- */
 
 int ld_ms_decimals(double ms)
 {
     return ms < 9.995 ? 2 : 1;
 }
 
-int ld_live_line(const struct ld_workload_ops *wl, const struct ld_live_view *v, char *buf,
-                 size_t len)
+int ld_live_line(const struct ld_workload_ops *wl, const struct ld_live_view *v,
+                 char *buf, size_t len)
 {
     const struct ld_live *d = v->last;
     double rate = v->rate;
@@ -178,7 +178,7 @@ int ld_live_line(const struct ld_workload_ops *wl, const struct ld_live_view *v,
 
 #define PUT(...)                                                                         \
     do {                                                                                 \
-        int w_ = snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__);                 \
+        int w_ = snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__);                  \
         if (w_ > 0)                                                                      \
             n += (size_t)w_;                                                             \
     } while (0)
@@ -190,8 +190,8 @@ int ld_live_line(const struct ld_workload_ops *wl, const struct ld_live_view *v,
         PUT("%.1f of %.0f ops/s", rate, v->requested);
     else
         PUT("%.1f ops/s", rate);
-    PUT(", mean %.*f ms, p99 %.*f ms, bad %llu, behind %.1f s", ld_ms_decimals(mean), mean,
-        ld_ms_decimals(p99), p99, (unsigned long long)v->sum->bad,
+    PUT(", mean %.*f ms, p99 %.*f ms, bad %llu, behind %.1f s", ld_ms_decimals(mean),
+        mean, ld_ms_decimals(p99), p99, (unsigned long long)v->sum->bad,
         (double)v->sum->behind_ns / 1e9);
     if (wl && wl->progress && n < len) {
         PUT("; ");

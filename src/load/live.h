@@ -89,8 +89,8 @@ struct ld_live_view {
  * behind 0.0 s" - the rate, mean and p99 of the last interval, the bad
  * calls of the phase so far, the schedule now - and the workload's own
  * part (wl->progress) after a "; ".  Returns the length. */
-int ld_live_line(const struct ld_workload_ops *wl, const struct ld_live_view *v, char *buf,
-                 size_t len);
+int ld_live_line(const struct ld_workload_ops *wl, const struct ld_live_view *v,
+                 char *buf, size_t len);
 
 /* Decimals of a response time in ms: 2 below 10 ms, else 1 (reports of
  * fast servers would otherwise read 0.1 for every point). */

@@ -149,8 +149,9 @@ static void the_line(void **state)
     v.sum = &sum;
     v.last = &last;
     ld_live_line(NULL, &v, buf, sizeof(buf));
-    assert_string_equal(buf, "run 40/60 s: 3987.0 of 4000 ops/s, mean 0.05 ms, p99 0.05 ms, "
-                             "bad 2, behind 1.5 s");
+    assert_string_equal(buf,
+                        "run 40/60 s: 3987.0 of 4000 ops/s, mean 0.05 ms, p99 0.05 ms, "
+                        "bad 2, behind 1.5 s");
     memset(&wl, 0, sizeof(wl));
     wl.progress = own_part;
     v.requested = 0;
