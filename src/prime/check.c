@@ -43,6 +43,21 @@ static double expected_s(const struct pr_run *run, double *fill_kb)
 
 static void expected_time(const struct pr_run *run, FILE *out)
 {
+    if (run->auto_points) {
+        fprintf(
+            out,
+            "expected_time: unknown before the search (LOAD=auto): the search's probes "
+            "take about %d s each, then %u points x (%d s warm-up + %d s run) and the "
+            "population of each\n",
+            START_S +
+                (run->cfg.warmup_s < PR_PROBE_WARMUP_S ? run->cfg.warmup_s
+                                                       : PR_PROBE_WARMUP_S) +
+                (run->cfg.runtime_s < PR_PROBE_RUN_S ? run->cfg.runtime_s
+                                                     : PR_PROBE_RUN_S),
+            run->auto_points, run->cfg.warmup_s, run->cfg.runtime_s);
+        return;
+    }
+
     double fill_kb, all_s = expected_s(run, &fill_kb);
     int load_s = run->npoints * (run->cfg.warmup_s + run->cfg.runtime_s);
     char a[40], b[40];
@@ -86,12 +101,21 @@ static void text(const struct pr_run *run, FILE *out)
     fprintf(out, "suffix: %s\n", run->suffix);
     fprintf(out, "nfs_version: %d\n", run->nfs_version);
     fprintf(out, "transport: %s\n", run->cfg.tcp ? "tcp" : "udp");
-    fprintf(out, "load_points:");
-    for (k = 0; k < run->npoints; k++)
-        fprintf(out, " %u", run->points[k]);
-    fprintf(out, "\nper_client_load:");
-    for (k = 0; k < run->npoints; k++)
-        fprintf(out, " %u", run->points[k] / run->nclients);
+    if (run->auto_points) {
+        fprintf(
+            out,
+            "load_points: auto (a search: probes from %u ops/s, each twice the last, "
+            "until the server saturates; then %u evenly spaced points up to just past "
+            "the peak)\nper_client_load: auto (the first probe's: %u)",
+            run->points[0], run->auto_points, run->points[0] / run->nclients);
+    } else {
+        fprintf(out, "load_points:");
+        for (k = 0; k < run->npoints; k++)
+            fprintf(out, " %u", run->points[k]);
+        fprintf(out, "\nper_client_load:");
+        for (k = 0; k < run->npoints; k++)
+            fprintf(out, " %u", run->points[k] / run->nclients);
+    }
     fprintf(out, "\nwarmup_s: %d\nruntime_s: %d\n", run->cfg.warmup_s,
             run->cfg.runtime_s);
     fprintf(out, "clients: %u\nprocs: %d\n", run->nclients, run->procs);
@@ -220,7 +244,10 @@ static void yaml(const struct pr_run *run, FILE *out)
     cm_yaml_kv_str(y, "work_dir", run->work_dir);
     cm_yaml_kv_str(y, "sfs_dir", run->sfs_dir);
     yaml_words(y, "client_options", run->opts, run->nopts);
-    cm_yaml_kv_int(y, "expected_time_s", (int)(expected_s(run, &fill_kb) + 0.5));
+    if (run->auto_points)
+        cm_yaml_kv_uint(y, "auto_points", run->auto_points);
+    else
+        cm_yaml_kv_int(y, "expected_time_s", (int)(expected_s(run, &fill_kb) + 0.5));
     cm_yaml_map_end(y);
     (void)cm_yaml_close(y, err, sizeof(err));
 }

@@ -168,6 +168,20 @@ static void header(struct pr_ctx *ctx)
     fprintf(ctx->log, "Test directories: %s\n", trees);
 }
 
+/* LOAD=auto's search in sfsres, after the run's header. */
+static void search_block(struct pr_ctx *ctx, const struct pr_search *s)
+{
+    char path[LD_PATH_MAX + 64];
+    FILE *f;
+
+    pr_result_path(ctx->run, "sfsres", path, sizeof(path));
+    f = fopen(path, "a");
+    if (f) {
+        pr_search_report(s, f);
+        fclose(f);
+    }
+}
+
 /* sfssum.SFX is appended to, as SFS did: a second run with the same suffix
  * mixes its lines with the first run's, while the YAML and the curve show
  * the new run only.  Say so before the run, while it can still be changed. */
@@ -294,6 +308,8 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     struct pr_point *pts;
     struct pr_meter meter;
     struct pr_ctx ctx;
+    struct pr_search search = {0};
+    struct pr_run real;
     unsigned done = 0, i;
     int lock, code;
 
@@ -330,9 +346,24 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     if (o->launch && pr_meter_open(&meter, run, o->out, ctx.log, o->progress_s) == 0)
         ctx.meter = &meter;
     code = o->validate > 0 ? validate(&ctx) : CM_EXIT_OK;
-    if (code == CM_EXIT_OK) {
+    if (code == CM_EXIT_OK)
         warn_reused_suffix(&ctx);
+    if (code == CM_EXIT_OK && run->auto_points) { /* the points come from a search */
+        code = pr_search_run(&ctx, &search, &real);
+        if (code == CM_EXIT_OK) {
+            ctx.run = &real;
+            free(pts);
+            pts = cm_calloc(real.npoints, sizeof(*pts));
+            if (pts == NULL) {
+                fprintf(o->diag, "%s: out of memory\n", o->name);
+                code = CM_EXIT_FAILED;
+            }
+        }
+    }
+    if (code == CM_EXIT_OK) {
         header(&ctx);
+        if (run->auto_points)
+            search_block(&ctx, &search);
         code = points(&ctx, pts, &done);
         if (done > 0)
             pr_results_final(&ctx, pts, done, o->out);
@@ -345,6 +376,8 @@ out:
     free(pts);
     if (ctx.log)
         fclose(ctx.log);
+    if (run->auto_points)
+        free(search.points);
     pr_mgr_pidfile(run, path, sizeof(path));
     unlink(path);
     close(lock);

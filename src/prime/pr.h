@@ -33,6 +33,8 @@
 
 #define PR_MAX_CLIENTS 4096
 #define PR_MAX_POINTS  1000
+#define PR_AUTO_POINTS 10 /* LOAD=auto: the points after the search (NUM_RUNS) */
+#define PR_AUTO_FIRST  50 /* LOAD=auto: the first probe's ops/s per process */
 
 struct pr_client {
     unsigned num;     /* 1-based place in CLIENTS (-N, CL<num>) */
@@ -50,6 +52,9 @@ struct pr_run {
     const char *prog; /* "sfs" or "sfs3" */
     unsigned npoints;
     unsigned *points; /* aggregate loads, increasing */
+    /* LOAD=auto: the points to run once the search found the peak
+     * (search.c); points then holds the first probe's load.  0: LOAD's */
+    unsigned auto_points;
     /* the workload the options ask for (cl_workload_choose) */
     const struct ld_workload_ops *wl;
     /* per point, the values of the workload's point variables (a replay's

@@ -233,6 +233,31 @@ struct pr_ctx {
     uint8_t token[16];
 };
 
+/* ---- search.c: LOAD=auto (docs/sfs_mgr.md, "LOAD=auto") ------------------ */
+
+#define PR_SEARCH_MAX     16 /* probes at most */
+#define PR_PROBE_WARMUP_S 2  /* a probe's warm-up and run (at most the rc's) */
+#define PR_PROBE_RUN_S    5
+
+struct pr_search {
+    unsigned n; /* probes run */
+    unsigned load[PR_SEARCH_MAX];
+    double ops[PR_SEARCH_MAX], resp[PR_SEARCH_MAX];
+    int warmup_s, runtime_s; /* each probe's */
+    double peak;             /* the most ops/s a probe achieved */
+    int saturated;    /* a probe fell short of its request: the peak is the server's */
+    unsigned *points; /* the points chosen (auto_points of them), owned */
+};
+
+/* Searches ctx->run's peak with a ramp of short probes (each twice the
+ * last, until one achieves less than 90 % of its request), then sets
+ * *real to ctx->run with auto_points evenly spaced points up to just past
+ * the peak.  Returns CM_EXIT_OK, or CM_EXIT_FAILED / CM_EXIT_INTR when a
+ * probe failed (its cause on diag). */
+int pr_search_run(struct pr_ctx *ctx, struct pr_search *s, struct pr_run *real);
+/* The search's block of sfsres (a search, not a result). */
+void pr_search_report(const struct pr_search *s, FILE *f);
+
 /* Builds the setup of point idx; 0 or -errno with err. */
 int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, char *err,
                    size_t errlen);

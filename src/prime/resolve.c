@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -422,7 +423,8 @@ static int parse_load(struct cm_rc *rc, const struct cm_rc_var *v, const char *w
     int64_t x;
 
     if (cm_parse_i64("LOAD", word, 1, 100000000, &x, err, sizeof(err)) < 0)
-        return cm_rc_error(rc, v, "'%s' is not a load in ops/s (1..100000000)", word);
+        return cm_rc_error(rc, v, "'%s' is not a load in ops/s (1..100000000) or auto",
+                           word);
     *out = (long)x;
     return 0;
 }
@@ -445,6 +447,21 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
         return;
     }
     pr_keep(run, w);
+    if (n == 1 && strcasecmp(w[0], "auto") == 0) {
+        /* a search for the peak first (search.c), then NUM_RUNS points */
+        if (get_int(rc, "NUM_RUNS", PR_AUTO_POINTS, 2, PR_MAX_POINTS, &nruns) < 0)
+            return;
+        if (cm_rc_get(rc, "INCR_LOAD"))
+            cm_rc_warning(rc, cm_rc_get(rc, "INCR_LOAD"),
+                          "LOAD=auto spaces its points itself: INCR_LOAD is ignored");
+        run->auto_points = (unsigned)nruns;
+        run->points = pr_keep(run, cm_calloc(1, sizeof(*run->points)));
+        if (run->points == NULL)
+            return;
+        run->points[0] = PR_AUTO_FIRST; /* per client: set once the clients are known */
+        run->npoints = 1;
+        return;
+    }
     if (get_int(rc, "INCR_LOAD", 0, 0, 100000000, &incr) < 0 ||
         get_int(rc, "NUM_RUNS", 1, 1, PR_MAX_POINTS, &nruns) < 0)
         return;
@@ -804,6 +821,13 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     resolve_mounts(run, &rc);
     resolve_prime(run, &rc);
     make_tag(run);
+    if (run->auto_points && run->nclients) {
+        run->points[0] = PR_AUTO_FIRST * run->nclients * (unsigned)run->procs;
+        if (!(run->wl->report->flags & LD_REPORT_LOAD))
+            cm_rc_error(&rc, cm_rc_get(&rc, "LOAD"),
+                        "auto searches the peak of a load in ops/s: this workload's "
+                        "points are not LOAD's");
+    }
     if (run->nomem) { /* a NULL where a value should be: check nothing more */
         cm_rc_error(&rc, NULL, "out of memory");
         cm_rc_free(&rc);
