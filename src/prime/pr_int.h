@@ -249,8 +249,8 @@ struct pr_search {
     unsigned *points; /* the points chosen (auto_points of them), owned */
 };
 
-/* Searches ctx->run's peak with a ramp of short probes (each twice the
- * last, until one achieves less than 90 % of its request), then sets
+/* Searches ctx->run's peak with a ramp of short probes (each four times
+ * the last, until one achieves less than 90 % of its request), then sets
  * *real to ctx->run with auto_points evenly spaced points up to just past
  * the peak.  Returns CM_EXIT_OK, or CM_EXIT_FAILED / CM_EXIT_INTR when a
  * probe failed (its cause on diag). */

@@ -3,9 +3,9 @@
  * search.c - LOAD=auto (docs/sfs_mgr.md, "LOAD=auto"): a user who does not
  * know the server's capacity gets a whole curve in one command.  sfs_mgr
  * first runs a ramp of short probes - the first at PR_AUTO_FIRST ops/s
- * per process, each next one twice the last - until a probe achieves less
- * than 90 % of its request (the server is saturated: what it achieved is
- * its peak) or PR_SEARCH_MAX probes ran.  Then it runs NUM_RUNS points
+ * per process, each next one four times the last - until a probe achieves
+ * less than 90 % of its request (the server is saturated: what it achieved
+ * is its peak; a closed loop of SFS processes gives all the server can) or PR_SEARCH_MAX probes ran.  Then it runs NUM_RUNS points
  * evenly spaced up to 10 % past the peak, so that the curve has SFS's
  * evenly spaced points with the peak among them.  The probes are a
  * search, not results: they are in sfslog and in a block of sfsres that
@@ -23,6 +23,7 @@
 #include "load/live.h"
 #include "prime/pr_int.h"
 
+#define FACTOR         4u   /* each probe asks this many times the last */
 #define SHORT_PCT      90.0 /* a probe below this share of its request is saturated */
 #define PAST_PEAK      1.1  /* the last point: this much past the peak */
 
@@ -124,9 +125,9 @@ int pr_search_run(struct pr_ctx *ctx, struct pr_search *s, struct pr_run *real)
             s->saturated = 1;
             break;
         }
-        if (load > 100000000u / 2)
+        if (load > 100000000u / FACTOR)
             break;
-        load *= 2;
+        load *= FACTOR;
     }
     choose(run, s);
     *real = *run;
