@@ -82,9 +82,9 @@ port=$(sed -n 's/^ready nfs [^ ]*:\([0-9][0-9]*\) .*/\1/p' "$work/nfsd.log")
 echo "demo: sfs_nfsd (pid $srv_pid) serves 127.0.0.1:$port:/export"
 
 # ---- the run ------------------------------------------------------------------
-# sfs_mgr reads rc/demo_rc (parsed as data) and runs its three load points on
-# two clients of this machine; it prints the date and "Executing run i of N
-# ... done" per point, then the sfssum lines and where the report, the YAML
+# sfs_mgr reads rc/demo_rc (parsed as data), searches the peak (LOAD=auto)
+# and runs its points on two clients of this machine; it prints the probes,
+# the date and "Executing run i of N ... done" per point, then the sfssum lines and where the report, the YAML
 # and the curve picture are (result/, suffix "demo").
 export SFS_DEMO_MOUNT="127.0.0.1:$port:/export"
 rcfile=${SFS_DEMO_RC:-rc/demo_rc}
