@@ -104,7 +104,8 @@ static void text(const struct pr_run *run, FILE *out)
     if (run->auto_points) {
         fprintf(
             out,
-            "load_points: auto (a search: probes from %u ops/s, each four times the last, "
+            "load_points: auto (a search: probes from %u ops/s, each four times the "
+            "last, "
             "until the server saturates; then %u evenly spaced points up to just past "
             "the peak)\nper_client_load: auto (the first probe's: %u)",
             run->points[0], run->auto_points, run->points[0] / run->nclients);

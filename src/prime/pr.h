@@ -84,6 +84,20 @@ struct pr_run {
     int nomem; /* one of them failed: pr_run_load reports it and fails */
 };
 
+/* An rc variable the prime reads itself: its kind for front ends ("int",
+ * "loads", "hosts", "mounts", "path", "word", "text") and, for "int" and
+ * "loads", its range; kind NULL: the load option table's row describes it. */
+struct pr_rc_var {
+    const char *name, *kind;
+    double min, max;
+};
+const struct pr_rc_var *pr_rc_vars(size_t *n);
+
+/* `sfs_rc describe`: one line per rc variable, "NAME KIND [MIN MAX]"
+ * (KIND "enum" is followed by its values), for names (every known one when
+ * n is 0).  Returns 0, or -ENOENT when a name is unknown (named on err). */
+int pr_rc_describe(FILE *out, FILE *err, char **names, int n);
+
 /* Options of sfs_mgr / sfs_prime beyond the rc file. */
 struct pr_opts {
     const char *name;   /* "sfs_mgr" or "sfs_prime", for messages */

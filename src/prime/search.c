@@ -5,11 +5,11 @@
  * first runs a ramp of short probes - the first at PR_AUTO_FIRST ops/s
  * per process, each next one four times the last - until a probe achieves
  * less than 90 % of its request (the server is saturated: what it achieved
- * is its peak; a closed loop of SFS processes gives all the server can) or PR_SEARCH_MAX probes ran.  Then it runs NUM_RUNS points
- * evenly spaced up to 10 % past the peak, so that the curve has SFS's
- * evenly spaced points with the peak among them.  The probes are a
- * search, not results: they are in sfslog and in a block of sfsres that
- * says so, never in sfssum.
+ * is its peak; a closed loop of SFS processes gives all the server can) or PR_SEARCH_MAX
+ * probes ran.  Then it runs NUM_RUNS points evenly spaced up to 10 % past the peak, so
+ * that the curve has SFS's evenly spaced points with the peak among them.  The probes are
+ * a search, not results: they are in sfslog and in a block of sfsres that says so, never
+ * in sfssum.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,13 +23,14 @@
 #include "load/live.h"
 #include "prime/pr_int.h"
 
-#define FACTOR         4u   /* each probe asks this many times the last */
-#define SHORT_PCT      90.0 /* a probe below this share of its request is saturated */
-#define PAST_PEAK      1.1  /* the last point: this much past the peak */
+#define FACTOR    4u   /* each probe asks this many times the last */
+#define SHORT_PCT 90.0 /* a probe below this share of its request is saturated */
+#define PAST_PEAK 1.1  /* the last point: this much past the peak */
 
 /* One probe at load on probe (a copy of the run with one point); 0, or -1
  * with the cause on diag. */
-static int probe(struct pr_ctx *ctx, struct pr_run *pr, struct pr_search *s, unsigned load)
+static int probe(struct pr_ctx *ctx, struct pr_run *pr, struct pr_search *s,
+                 unsigned load)
 {
     const struct pr_run *run = ctx->run;
     char label[64], text[128];
@@ -65,7 +66,8 @@ static int probe(struct pr_ctx *ctx, struct pr_run *pr, struct pr_search *s, uns
         s->n++;
         snprintf(text, sizeof(text), " %.1f ops/s, %.*f ms", s->ops[i],
                  ld_ms_decimals(s->resp[i]), s->resp[i]);
-        fprintf(ctx->log, "LOAD=auto: probe %u at %u ops/s achieved%s\n", i + 1, load, text);
+        fprintf(ctx->log, "LOAD=auto: probe %u at %u ops/s achieved%s\n", i + 1, load,
+                text);
     } else {
         snprintf(text, sizeof(text), " FAILED");
         fprintf(ctx->opts->diag, "%s: the search's probe %u (%u ops/s) failed: %s\n",
@@ -133,9 +135,11 @@ int pr_search_run(struct pr_ctx *ctx, struct pr_search *s, struct pr_run *real)
     *real = *run;
     real->points = s->points;
     real->npoints = run->auto_points;
-    fprintf(ctx->opts->out, "LOAD=auto: peak %s%.0f ops/s; points:", s->saturated ? "" : "at least ",
+    fprintf(ctx->opts->out,
+            "LOAD=auto: peak %s%.0f ops/s; points:", s->saturated ? "" : "at least ",
             s->peak);
-    fprintf(ctx->log, "LOAD=auto: peak %s%.0f ops/s; points:", s->saturated ? "" : "at least ",
+    fprintf(ctx->log,
+            "LOAD=auto: peak %s%.0f ops/s; points:", s->saturated ? "" : "at least ",
             s->peak);
     for (one = 0; one < real->npoints; one++) {
         fprintf(ctx->opts->out, " %u", real->points[one]);
