@@ -23,14 +23,14 @@ GEN      := $(BUILD)/gen
 # them as one group); the list names the directories docs/ARCHITECTURE.md
 # describes, and tests/integration/0001_layering.t checks the #include
 # lines of every layer, that document and this list against DEPS_* below.
-LAYERS   := common rpc nfs validate trace ctl load synth replay client prime analyze server submit
+LAYERS   := common rpc nfs validate trace image ctl load synth replay client prime analyze server submit
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
 CPPFLAGS := -Isrc -I$(GEN) -I/usr/include/tirpc -D_DEFAULT_SOURCE
 CFLAGS   := -std=c11 $(COPT) $(WARN) $(CFLAGS_EXTRA) -MMD -MP
 LDFLAGS  := $(LDFLAGS_EXTRA) -Wl,--as-needed
-LIBS     := -ltirpc -lnfs -lJudy -lyaml -lm
+LIBS     := -ltirpc -lnfs -lJudy -lyaml -lpcap -lsodium -lm
 
 # rpcgen output: NFSv2 and MOUNT v1 from the system .x files, NFSv3 and
 # MOUNT v3 from our own (docs/DECISIONS.md D2).  Generated code only gets the
@@ -56,7 +56,8 @@ DEPS_common   := common
 DEPS_rpc      := rpc common
 DEPS_nfs      := nfs rpc common
 DEPS_validate := validate nfs rpc common
-DEPS_trace    := trace common
+# the NFS trace readers decode with the nfs layer's tables and XDR
+DEPS_trace    := trace nfs rpc common
 DEPS_ctl      := ctl common
 DEPS_load     := load ctl nfs rpc common
 DEPS_synth    := synth load ctl nfs rpc common
@@ -64,7 +65,10 @@ DEPS_synth    := synth load ctl nfs rpc common
 DEPS_replay   := replay load ctl trace nfs rpc common
 DEPS_client   := client synth replay load ctl validate trace nfs rpc common
 DEPS_prime    := prime client synth replay load ctl validate trace nfs rpc common
-DEPS_analyze  := analyze trace common
+# the file-system image an NFS trace implies: the analyser and the NFS
+# replay build it from the trace layer's events
+DEPS_image    := image trace nfs rpc common
+DEPS_analyze  := analyze image trace nfs rpc common
 DEPS_server   := server nfs rpc common
 DEPS_submit   := submit common
 DEPS_all      := $(LAYERS)

@@ -3,10 +3,10 @@
 # ganesha-lo.sh - start, stop or show a throw-away nfs-ganesha on loopback
 # for tests and benchmarks (docs/TESTING.md, "Peers").
 #
-#   GDIR=/tmp/g1 [BIND=127.0.0.1] [NFS_PORT=2049] [MNT_PORT=20048] \
+#   GDIR=/tmp/g1 [BIND=127.0.0.1] [NFS_PORT=2049] [MNT_PORT=20048] [PROTOCOLS="3, 4"] \
 #       scripts/ganesha-lo.sh start|stop|status
 #
-# It serves NFSv3 over UDP and TCP from $GDIR/export (FSAL VFS) and /mem
+# It serves NFSv3 (and NFSv4 with PROTOCOLS="3, 4") over UDP and TCP from $GDIR/export (FSAL VFS) and /mem
 # (FSAL MEM, when installed).  rpcbind is required by Debian's ganesha: the
 # script starts one only when none answers, and stops only the one it
 # started.  Every process is stopped by its saved PID; every wait is bounded.
@@ -16,6 +16,7 @@ BIND=${BIND:-127.0.0.1}
 NFS_PORT=${NFS_PORT:-2049}
 MNT_PORT=${MNT_PORT:-20048}
 PSEUDO_MOUNT=${PSEUDO_MOUNT:-false}
+PROTOCOLS=${PROTOCOLS:-3} # NFS versions served, e.g. "3, 4"
 
 alive() {
     [ -r "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != "Z" ]
@@ -55,7 +56,7 @@ NFS_CORE_PARAM {
     Bind_addr = $BIND;
     NFS_Port = $NFS_PORT;
     MNT_Port = $MNT_PORT;
-    Protocols = 3;
+    Protocols = $PROTOCOLS;
     Enable_NLM = false;
     Enable_RQUOTA = false;
     Enable_UDP = true;
@@ -64,7 +65,7 @@ NFS_CORE_PARAM {
 NFSv4 { Graceless = true; RecoveryRoot = $GDIR/recov; }
 EXPORT_DEFAULTS {
     Access_Type = RW; Squash = No_Root_Squash; SecType = sys;
-    Protocols = 3; Transports = UDP, TCP;
+    Protocols = $PROTOCOLS; Transports = UDP, TCP;
 }
 EXPORT { Export_Id = 1; Path = $GDIR/export; Pseudo = /export; FSAL { Name = VFS; } }
 $mem_export

@@ -175,6 +175,9 @@ struct az_mrc_opts {
     /* the distance sample's rate (mrc.c): 0 = sample_rate x
      * AZ_DISTANCE_FACTOR, at most 1 */
     double distance_rate;
+    /* bits of the (unit, block) key that number the unit: 0 =
+     * AZ_KEY_UNIT_BITS; an NFS trace's files need more (AZ_KEY_NFS_UNIT_BITS) */
+    unsigned unit_bits;
 };
 #define AZ_MAX_RECORD_BLOCKS (1ull << 24) /* 64 GiB at 4 KiB */
 
@@ -283,6 +286,9 @@ static inline uint64_t az_key(uint32_t unit, uint64_t block)
 {
     return (uint64_t)unit << AZ_KEY_BLOCK_BITS | block;
 }
+/* The key split of NFS traces: 2^32 files of 2^32 blocks (16 TiB at
+ * 4 KiB). */
+#define AZ_KEY_NFS_UNIT_BITS 32
 /* SHARDS's spatial hash: splitmix64 (the constant added first keeps key 0,
  * often the hottest block, from hashing to 0 and always being sampled). */
 static inline uint64_t az_hash(uint64_t x)
@@ -354,8 +360,19 @@ struct az_source {
     const struct cm_opt *opts;
     size_t nopts;
     const void *cfg;
+    /* a trace without a block-trace reader (reader NULL: an NFS trace,
+     * nfs_cli.c): its format, its units' names and its reader section in
+     * the YAML, through data */
+    const char *format;
+    const char *(*unit_name)(const void *data, uint32_t unit, char *buf, size_t len);
+    void (*reader_yaml)(struct cm_yaml *y, const void *data);
+    const void *data;
 };
 
+/* The effective options under "options", by long name, as the rows
+ * format them (opts NULL: nothing). */
+void az_options_yaml(struct cm_yaml *y, const struct cm_opt *opts, size_t nopts,
+                     const void *cfg);
 /* Cache sizes: the list given, or powers of two up to the footprint. */
 int az_cache_sizes(const char *list, uint64_t unique, uint64_t **sizes, size_t *n,
                    char *err, size_t errlen);
@@ -391,5 +408,12 @@ int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes
 void az_stats_table(FILE *out, const struct az_source *src, const struct az_stats *s);
 void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
                    const struct az_stats *s);
+/* A histogram of sizes in az_size_bucket's buckets (request sizes, the
+ * NFS image's file sizes): as a text table under title, its counts headed
+ * what; and as the YAML key size_histogram, a list of {le, count} with the
+ * open-ended last bucket as {gt, count}.  Empty buckets are left out. */
+void az_size_hist_table(FILE *out, const char *title, const char *what,
+                        const uint64_t hist[AZ_SIZE_BUCKETS]);
+void az_size_hist_yaml(struct cm_yaml *y, const uint64_t hist[AZ_SIZE_BUCKETS]);
 
 #endif /* AZ_H */

@@ -7,7 +7,9 @@
  * the trace (tr_reader_open), feed the analysis (az_*_feed, reading on a
  * second thread by default), and hand the results to report.c, the YAML
  * writer and plot.c; convert is the trace layer's tr_convert_spc written
- * atomically.  Reader warnings go to diag, the first MAX_PRINTED of them.
+ * atomically.  The mrc run, the reader warnings and the YAML output are
+ * shared with the NFS runners (cli_mrc.c, cli_out.c); NFS traces go to
+ * nfs_cli.c and nfs_run.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,9 +21,8 @@
 #include "common/alloc.h"
 #include "analyze/az.h"
 #include "analyze/cli.h"
+#include "analyze/cli_int.h"
 #include "common/plot.h"
-
-#define MAX_PRINTED 20
 
 #define ROW_FLAG(l, f, h)                                                                \
     {                                                                                    \
@@ -45,7 +46,8 @@ static const struct cm_opt_enum methods[] = {
 
 static const struct cm_opt common_rows[] = {
     ROW_STR(0, "format", format, "auto", "FORMAT",
-            "Trace format: auto (from the content), spc, masta or sysio."),
+            "Trace format: auto (from the content), spc, masta, sysio, pcap (pcap or "
+            "pcapng capture) or nfsdump (NFS text trace)."),
     ROW_FLAG("lenient", lenient, "Skip and count malformed records instead of failing."),
     ROW_NUM(CM_OPT_I64, "lba-size", lba_size, "512", 1, 4294967295.0, "bytes", "N",
             "Bytes per SPC LBA."),
@@ -94,11 +96,14 @@ static const struct cm_opt mrc_rows[] = {
 };
 
 static const struct cm_opt convert_rows[] = {
-    ROW_STR(
-        0, "to", to, "", "spc",
-        "Output format, required: spc (SPC text; what SPC cannot express is counted)."),
+    ROW_STR(0, "to", to, "", "spc|nfsdump",
+            "Output format, required: spc (SPC text, from a block trace; what SPC cannot "
+            "express is counted) or nfsdump (NFS text, from an NFS trace)."),
     ROW_STR('o', "output", output, "-", "FILE",
             "Output file (- = stdout), written atomically."),
+    ROW_STR(0, "anonymize", anonymize, "", "KEY",
+            "--to nfsdump: replace names, handles, paths and addresses by a keyed hash "
+            "of themselves (the same KEY anonymises two traces alike)."),
 };
 
 struct cmd {
@@ -116,8 +121,12 @@ static const struct cmd cmds[] = {
      "exact LRU stack distances and the miss-ratio curve (or a SHARDS sample)",
      {block_rows, mrc_rows, NULL},
      {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(mrc_rows), 0}},
+    {"image",
+     "NFS traces: the file-system image the trace implies (objects, names, sizes)",
+     {NULL, NULL, NULL},
+     {0, 0, 0}},
     {"convert",
-     "MaStA and sysio (or SPC) to SPC text",
+     "MaStA and sysio (or SPC) to SPC text; an NFS capture (or nfsdump) to nfsdump text",
      {convert_rows, NULL, NULL},
      {CM_ARRAY_LEN(convert_rows), 0, 0}},
 };
@@ -160,11 +169,11 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
 
     memset(c, 0, sizeof(*c));
     if (argc < 2)
-        return cm_errf(err, errlen, "missing command (stats, mrc or convert)");
+        return cm_errf(err, errlen, "missing command (stats, mrc, image or convert)");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
         return AZ_CLI_HELP;
     if (!(cmd = find_cmd(argv[1])))
-        return cm_errf(err, errlen, "unknown command '%s' (stats, mrc or convert)",
+        return cm_errf(err, errlen, "unknown command '%s' (stats, mrc, image or convert)",
                        argv[1]);
     c->cmd = cmd->name;
     compose(c, cmd);
@@ -177,14 +186,20 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
         return AZ_CLI_HELP;
     if (rc < 0)
         return -EINVAL;
-    if (strcmp(c->format, "auto") != 0 && !tr_find_format(c->format))
-        return cm_errf(err, errlen,
-                       "--format: '%s' is not one of auto, spc, masta, sysio", c->format);
+    if (strcmp(c->format, "auto") != 0 && !tr_find_format(c->format) &&
+        strcmp(c->format, "pcap") != 0 && strcmp(c->format, "nfsdump") != 0)
+        return cm_errf(
+            err, errlen,
+            "--format: '%s' is not one of auto, spc, masta, sysio, pcap, nfsdump",
+            c->format);
     if (first != argc - 2)
         return cm_errf(err, errlen, "%s: expected exactly one TRACE argument", c->cmd);
     c->trace = argv[argc - 1];
-    if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0)
-        return cm_errf(err, errlen, "convert needs --to spc");
+    if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0 &&
+        strcmp(c->to, "nfsdump") != 0)
+        return cm_errf(err, errlen, "convert needs --to spc or --to nfsdump");
+    if (c->anonymize[0] && strcmp(c->to, "nfsdump") != 0)
+        return cm_errf(err, errlen, "--anonymize needs --to nfsdump");
     if (c->plot[0] && !has_suffix(c->plot, ".png") && !has_suffix(c->plot, ".svg"))
         return cm_errf(err, errlen, "--plot: '%s' must be a .png or .svg file", c->plot);
     if (c->sample_check && c->sample == 0)
@@ -198,9 +213,12 @@ void az_cli_help(FILE *out, const char *name)
     struct az_cli c;
     size_t i;
 
-    fprintf(out, "usage: sfs_trace stats|mrc|convert TRACE [options]   (TRACE may be -)\n"
-                 "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
-                 "or sysio trace.\n");
+    fprintf(out,
+            "usage: sfs_trace stats|mrc|image|convert TRACE [options]   (TRACE may be "
+            "-)\n"
+            "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
+            "or sysio trace,\nor an NFS trace (a pcap/pcapng capture or nfsdump "
+            "text).\n");
     for (i = 0; i < CM_ARRAY_LEN(cmds); i++) {
         if (only && only != &cmds[i])
             continue;
@@ -217,48 +235,11 @@ void az_cli_help(FILE *out, const char *name)
 
 /* ---- running ------------------------------------------------------------ */
 
-struct warn_state {
-    FILE *diag;
-    unsigned long n;
-};
-
-static void on_warning(void *data, const char *msg)
-{
-    struct warn_state *w = data;
-
-    if (w->n++ < MAX_PRINTED)
-        fprintf(w->diag, "%s\n", msg);
-    else if (w->n == MAX_PRINTED + 1)
-        fprintf(w->diag, "sfs_trace: further warnings are only counted\n");
-}
-
-/* Opens the YAML output, or says why not (NULL). */
-static struct cm_yaml *yaml_begin(const struct az_cli *c, FILE *diag)
-{
-    char err[CM_ERR_LEN];
-    struct cm_yaml *y = cm_yaml_open(c->yaml, err, sizeof(err));
-
-    if (!y)
-        fprintf(diag, "sfs_trace: %s\n", err);
-    return y;
-}
-
-/* Closes (atomically renames) the YAML output: an AZ_EXIT_* code. */
-static int yaml_end(struct cm_yaml *y, FILE *diag)
-{
-    char err[CM_ERR_LEN];
-
-    if (cm_yaml_close(y, err, sizeof(err)) < 0) {
-        fprintf(diag, "sfs_trace: %s\n", err);
-        return AZ_EXIT_INPUT;
-    }
-    return AZ_EXIT_OK;
-}
-
 static int run_stats(struct az_cli *c, struct tr_reader *r, uint64_t bs, FILE *out,
                      FILE *diag)
 {
-    struct az_source src = {c->trace, r, c->rows, c->nrows, c};
+    struct az_source src = {
+        .file = c->trace, .reader = r, .opts = c->rows, .nopts = c->nrows, .cfg = c};
     char err[CM_ERR_LEN];
     struct az_stats s;
     int code = AZ_EXIT_OK;
@@ -271,84 +252,29 @@ static int run_stats(struct az_cli *c, struct tr_reader *r, uint64_t bs, FILE *o
     if (code == AZ_EXIT_OK && !c->quiet)
         az_stats_table(out, &src, &s);
     if (code == AZ_EXIT_OK && c->yaml[0]) {
-        struct cm_yaml *y = yaml_begin(c, diag);
+        struct cm_yaml *y = az__cli_yaml_begin(c, diag);
         if (!y)
             code = AZ_EXIT_INPUT;
         else {
             az_stats_yaml(y, &src, &s);
-            code = yaml_end(y, diag);
+            code = az__cli_yaml_end(y, diag);
         }
     }
     az_stats_free(&s);
     return code;
 }
 
-static int run_mrc(struct az_cli *c, struct tr_reader *r, uint64_t bs, uint64_t *sizes,
-                   size_t n, FILE *out, FILE *diag)
-{
-    struct az_source src = {c->trace, r, c->rows, c->nrows, c};
-    struct az_mrc_opts o = {.block_size = bs,
-                            .per_unit = c->per_unit,
-                            .isolated = c->isolated,
-                            .sample_rate = c->sample,
-                            .sample_check = c->sample_check,
-                            .method = (enum az_sd_method)c->method,
-                            .max_record_blocks = (uint64_t)c->max_record_blocks,
-                            .lenient = c->lenient,
-                            .cache_sizes = sizes,
-                            .ncache_sizes = n,
-                            .sample_seed = (uint64_t)c->sample_seed,
-                            .distance_rate = c->sample_distance};
-    char err[CM_ERR_LEN];
-    struct az_mrc *m = cm_malloc(sizeof(*m)); /* large: the histogram bins */
-    int code = AZ_EXIT_OK, rc;
+/* The block trace's feed: the reader on one or two threads. */
+struct block_feed {
+    struct tr_reader *r;
+    int threads;
+};
 
-    if (!m || az_mrc_init(m, &o, err, sizeof(err)) < 0) {
-        fprintf(diag, "sfs_trace: %s\n", m ? err : "out of memory");
-        free(m);
-        return AZ_EXIT_INPUT;
-    }
-    if (az_mrc_feed(m, r, c->threads, err, sizeof(err)) < 0) {
-        fprintf(diag, "%s\n", err);
-        code = AZ_EXIT_INPUT;
-    }
-    if (code == AZ_EXIT_OK && !sizes) {
-        /* default sizes: powers of two up to the (estimated) footprint */
-        double unique =
-            (double)az_sd_unique(m->main.sd) / (m->threshold ? c->sample : 1.0);
-        if (az_cache_sizes(NULL, (uint64_t)unique, &sizes, &n, err, sizeof(err)) < 0) {
-            fprintf(diag, "sfs_trace: %s\n", err);
-            code = AZ_EXIT_INPUT;
-        }
-    }
-    if (code == AZ_EXIT_OK && !c->quiet)
-        az_mrc_table(out, &src, m, sizes, n);
-    if (code == AZ_EXIT_OK && c->yaml[0]) {
-        struct cm_yaml *y = yaml_begin(c, diag);
-        if (!y)
-            code = AZ_EXIT_INPUT;
-        else {
-            az_mrc_yaml(y, &src, m, sizes, n);
-            code = yaml_end(y, diag);
-        }
-    }
-    if (code == AZ_EXIT_OK && c->plot[0]) {
-        rc = az_mrc_plot(m, c->trace, sizes, n, c->plot, err, sizeof(err));
-        if (rc == CM_PLOT_NO_GNUPLOT)
-            fprintf(diag, "sfs_trace: %s (the table and YAML have the same curve)\n",
-                    err);
-        else if (rc < 0) {
-            fprintf(diag, "sfs_trace: %s\n", err);
-            code = AZ_EXIT_INPUT;
-        } else {
-            fprintf(out, "Picture: %s\n", c->plot);
-        }
-    }
-    if (sizes != o.cache_sizes)
-        free(sizes);
-    az_mrc_free(m);
-    free(m);
-    return code;
+static int feed_block(struct az_mrc *m, void *data, char *err, size_t errlen)
+{
+    struct block_feed *f = data;
+
+    return az_mrc_feed(m, f->r, f->threads, err, errlen);
 }
 
 static int run_convert(struct az_cli *c, struct tr_reader *r, FILE *out, FILE *diag)
@@ -391,20 +317,28 @@ static int run_convert(struct az_cli *c, struct tr_reader *r, FILE *out, FILE *d
 
 int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
 {
-    struct warn_state w = {diag, 0};
+    struct az__warn_state w = {diag, 0};
     struct tr_options topt = {.format = c->format,
                               .lenient = c->lenient,
                               .spc_lba_size = (uint32_t)c->lba_size,
-                              .warn = on_warning,
+                              .warn = az__cli_warning,
                               .warn_data = &w};
     char err[CM_ERR_LEN];
     uint64_t bs = 4096, *sizes = NULL;
     size_t n = 0;
     struct tr_reader r;
+    const char *nfs = az_nfs_format(c);
     int code;
 
+    if (nfs && strcmp(c->cmd, "convert") == 0)
+        return az_nfs_convert(c, nfs, out, diag);
+    if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "nfsdump") == 0) {
+        fprintf(diag, "sfs_trace: convert --to nfsdump needs an NFS trace (pcap or "
+                      "nfsdump)\n");
+        return AZ_EXIT_USAGE;
+    }
     /* everything the options say is checked before the trace is read */
-    if (strcmp(c->cmd, "convert") != 0 &&
+    if (c->block_size[0] &&
         (cm_parse_size("--block-size", c->block_size, &bs, err, sizeof(err)) < 0 ||
          (bs == 0 && cm_errf(err, sizeof(err), "--block-size: must be positive")))) {
         fprintf(diag, "sfs_trace: %s\n", err);
@@ -415,6 +349,17 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
         fprintf(diag, "sfs_trace: %s\n", err);
         return AZ_EXIT_USAGE;
     }
+    if (nfs) { /* stats, mrc, image */
+        code = az__nfs_cli_run(c, nfs, bs, sizes, n, out, diag);
+        free(sizes);
+        return code;
+    }
+    if (strcmp(c->cmd, "image") == 0) {
+        fprintf(diag,
+                "sfs_trace: image: %s is not an NFS trace (--format pcap or nfsdump)\n",
+                c->trace);
+        return AZ_EXIT_INPUT;
+    }
     if (tr_reader_open(&r, c->trace, NULL, &topt, err, sizeof(err)) < 0) {
         fprintf(diag, "%s\n", err);
         free(sizes);
@@ -422,9 +367,12 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
     }
     if (strcmp(c->cmd, "stats") == 0)
         code = run_stats(c, &r, bs, out, diag);
-    else if (strcmp(c->cmd, "mrc") == 0)
-        code = run_mrc(c, &r, bs, sizes, n, out, diag);
-    else
+    else if (strcmp(c->cmd, "mrc") == 0) {
+        struct az_source src = {
+            .file = c->trace, .reader = &r, .opts = c->rows, .nopts = c->nrows, .cfg = c};
+        struct block_feed f = {&r, c->threads};
+        code = az__cli_mrc(c, &src, feed_block, &f, 0, bs, sizes, n, out, diag);
+    } else
         code = run_convert(c, &r, out, diag);
     if (code == AZ_EXIT_OK && r.skipped)
         fprintf(diag, "sfs_trace: %s: %" PRIu64 " malformed records skipped\n", c->trace,

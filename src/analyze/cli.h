@@ -38,6 +38,7 @@ struct az_cli {
     /* convert */
     char to[8];
     char output[AZ_CLI_PATH];
+    char anonymize[256]; /* convert --to nfsdump: the key */
     /* set by az_cli_parse */
     const char *cmd, *trace;
     struct cm_opt rows[CM_OPT_MAX_ROWS]; /* the subcommand's table */
@@ -56,5 +57,13 @@ void az_cli_help(FILE *out, const char *cmd);
 /* Runs the parsed command: results to out, messages to diag.  Returns an
  * AZ_EXIT_* code. */
 int az_cli_run(struct az_cli *c, FILE *out, FILE *diag);
+
+/* The NFS trace format of c (--format pcap|nfsdump, or detected from the
+ * trace's first bytes under auto), or NULL for a block trace
+ * (nfs_run.c). */
+const char *az_nfs_format(const struct az_cli *c);
+/* convert of an NFS trace (nfs_run.c; stats, mrc and image are nfs_cli.c's):
+ * an AZ_EXIT_* code. */
+int az_nfs_convert(struct az_cli *c, const char *format, FILE *out, FILE *diag);
 
 #endif /* AZ_CLI_H */

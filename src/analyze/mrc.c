@@ -31,6 +31,12 @@
 #include "common/alloc.h"
 #include "analyze/az.h"
 
+/* The (unit, block) key with the unit in the top opt.unit_bits bits. */
+static uint64_t mrc_key(const struct az_mrc *m, uint32_t unit, uint64_t block)
+{
+    return (uint64_t)unit << (64 - m->opt.unit_bits) | block;
+}
+
 static int run_init(struct az_mrc_run *r, enum az_sd_method method,
                     const struct az_bins *bins)
 {
@@ -182,6 +188,10 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err, size
     m->opt = *opt;
     if (m->opt.block_size == 0)
         m->opt.block_size = 4096;
+    if (m->opt.unit_bits == 0)
+        m->opt.unit_bits = AZ_KEY_UNIT_BITS;
+    if (m->opt.unit_bits > 32)
+        return cm_errf(err, errlen, "%u unit bits: at most 32", m->opt.unit_bits);
     if (m->opt.sample_rate < 0 || m->opt.sample_rate > 1)
         return cm_errf(err, errlen, "sample rate %g is not in (0, 1]",
                        m->opt.sample_rate);
@@ -340,13 +350,13 @@ static int exact_range(struct az_mrc *m, struct az_mrc_run *r, uint32_t unit,
     uint64_t depth[AZ_SD_RANGE_MAX];
     struct az_sd *iso;
 
-    if (az_sd_ref_range(r->sd, az_key(unit, first), n, depth) < 0 ||
+    if (az_sd_ref_range(r->sd, mrc_key(m, unit, first), n, depth) < 0 ||
         account_runs(m, r, NULL, unit, depth, n) < 0)
         return -ENOMEM;
     if (!m->opt.isolated)
         return 0;
     if (!(iso = isolated_sd(r, m, unit)) ||
-        az_sd_ref_range(iso, az_key(unit, first), n, depth) < 0 ||
+        az_sd_ref_range(iso, mrc_key(m, unit, first), n, depth) < 0 ||
         account_runs(m, r, &r->iso[unit], unit, depth, n) < 0)
         return -ENOMEM;
     return 0;
@@ -482,7 +492,7 @@ static int live_update(struct az_mrc *m, uint64_t key, uint64_t khash)
  * reference.  0 or -ENOMEM. */
 static int sampled_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
 {
-    uint64_t key = az_key(unit, block), d;
+    uint64_t key = mrc_key(m, unit, block), d;
     uint64_t hash = key_hash(m, key);
     double sd;
     struct az_mrc_run *r = &m->main;
@@ -624,12 +634,12 @@ int az_mrc_record(struct az_mrc *m, const struct tr_record *rec)
                        "offset + length beyond 2^64"),
                -ERANGE;
     last = (rec->offset + (rec->length - 1)) / g;
-    if (rec->unit >= (1u << AZ_KEY_UNIT_BITS) || last >> AZ_KEY_BLOCK_BITS)
+    if ((uint64_t)rec->unit >> m->opt.unit_bits || last >> (64 - m->opt.unit_bits))
         return cm_errf(m->last_error, sizeof(m->last_error),
-                       "unit %u block %llu does not fit the (unit, block) key (%d + %d "
+                       "unit %u block %llu does not fit the (unit, block) key (%u + %u "
                        "bits); use a larger --block-size",
-                       rec->unit, (unsigned long long)last, AZ_KEY_UNIT_BITS,
-                       AZ_KEY_BLOCK_BITS),
+                       rec->unit, (unsigned long long)last, m->opt.unit_bits,
+                       64 - m->opt.unit_bits),
                -ERANGE;
     if (last - first >= (max ? max : AZ_MAX_RECORD_BLOCKS)) {
         if (m->opt.lenient) {

@@ -74,6 +74,21 @@ int az_cache_sizes(const char *list, uint64_t unique, uint64_t **sizes, size_t *
     return 0;
 }
 
+/* ---- the source --------------------------------------------------------- */
+
+static const char *src_format(const struct az_source *src)
+{
+    return src->reader ? tr_reader_format(src->reader) : src->format;
+}
+
+static const char *src_unit_name(const struct az_source *src, uint32_t u, char *buf,
+                                 size_t len)
+{
+    if (src->reader)
+        return tr_reader_unit_name(src->reader, u, buf, len);
+    return src->unit_name(src->data, u, buf, len);
+}
+
 /* ---- ratios ------------------------------------------------------------- */
 
 /* Scale factor from the sample to the whole trace. */
@@ -216,8 +231,7 @@ static void unit_table(FILE *out, const struct az_source *src, const struct az_m
     if (h->references == 0)
         return;
     fprintf(out, "\nunit %s (%s): references %" PRIu64 ", cold misses %" PRIu64 "\n",
-            tr_reader_unit_name(src->reader, u, name, sizeof(name)), what, h->references,
-            h->cold);
+            src_unit_name(src, u, name, sizeof(name)), what, h->references, h->cold);
     table_rows(out, m, h, sizes, n, "  ");
 }
 
@@ -229,7 +243,7 @@ void az_mrc_table(FILE *out, const struct az_source *src, const struct az_mrc *m
     uint32_t u;
 
     fprintf(out, "trace %s (%s), block size %" PRIu64 " bytes\n", src->file,
-            tr_reader_format(src->reader), m->opt.block_size);
+            src_format(src), m->opt.block_size);
     fprintf(out, "distances: inclusive LRU stack depth (1 = most recent); a "
                  "cache of C blocks hits iff depth <= C\n");
     if (m->threshold)
@@ -351,21 +365,26 @@ static void yaml_figures(struct cm_yaml *y, const struct az_mrc *m,
     yaml_curve(y, m, r, h, sizes, n);
 }
 
-/* The effective options, by long name, as the rows format them. */
-static void yaml_options(struct cm_yaml *y, const struct az_source *src)
+void az_options_yaml(struct cm_yaml *y, const struct cm_opt *opts, size_t nopts,
+                     const void *cfg)
 {
     char buf[4096];
     size_t i;
 
-    if (!src->opts)
+    if (!opts)
         return;
     cm_yaml_key(y, "options");
     cm_yaml_map_begin(y);
-    for (i = 0; i < src->nopts; i++)
-        if (src->opts[i].long_name)
-            cm_yaml_kv_str(y, src->opts[i].long_name,
-                           cm_opt_format(&src->opts[i], src->cfg, buf, sizeof(buf)));
+    for (i = 0; i < nopts; i++)
+        if (opts[i].long_name)
+            cm_yaml_kv_str(y, opts[i].long_name,
+                           cm_opt_format(&opts[i], cfg, buf, sizeof(buf)));
     cm_yaml_map_end(y);
+}
+
+static void yaml_options(struct cm_yaml *y, const struct az_source *src)
+{
+    az_options_yaml(y, src->opts, src->nopts, src->cfg);
 }
 
 static void yaml_reader(struct cm_yaml *y, const struct tr_reader *r)
@@ -397,7 +416,8 @@ static void yaml_units(struct cm_yaml *y, const struct az_source *src,
     for (u = 0; u < nunits; u++) {
         if (h[u].references == 0)
             continue;
-        cm_yaml_key(y, tr_reader_unit_name(src->reader, u, name, sizeof(name)));
+        /* quoted: a handle's hex digits stay a string */
+        cm_yaml_str(y, src_unit_name(src, u, name, sizeof(name)));
         cm_yaml_map_begin(y);
         cm_yaml_kv_uint(y, "unit", u);
         yaml_figures(y, m, &m->main, &h[u], sizes, n);
@@ -415,7 +435,7 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
     cm_yaml_map_begin(y);
     cm_yaml_kv_str(y, "command", "mrc");
     cm_yaml_kv_str(y, "trace", src->file);
-    cm_yaml_kv_str(y, "format", tr_reader_format(src->reader));
+    cm_yaml_kv_str(y, "format", src_format(src));
     cm_yaml_kv_uint(y, "block_size", m->opt.block_size);
     cm_yaml_kv_str(y, "distance_convention", AZ_DISTANCE_CONVENTION);
     cm_yaml_kv_str(y, "method",
@@ -457,7 +477,10 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
     if (m->threshold)
         cm_yaml_kv_uint(y, "sample_bytes", az_mrc_sample_mem(m));
     cm_yaml_map_end(y);
-    yaml_reader(y, src->reader);
+    if (src->reader)
+        yaml_reader(y, src->reader);
+    else
+        src->reader_yaml(y, src->data);
     yaml_options(y, src);
     cm_yaml_map_end(y);
 }
@@ -488,6 +511,42 @@ static uint64_t units_used(const struct az_stats *s)
     return n;
 }
 
+void az_size_hist_table(FILE *out, const char *title, const char *what,
+                        const uint64_t hist[AZ_SIZE_BUCKETS])
+{
+    char over[24];
+    unsigned i;
+
+    fprintf(out, "\n%s\n%16s %14s\n", title, "size_le", what);
+    for (i = 0; i < AZ_SIZE_BUCKETS - 1; i++)
+        if (hist[i])
+            fprintf(out, "%16" PRIu64 " %14" PRIu64 "\n", az_size_bucket_max(i), hist[i]);
+    if (hist[i]) { /* the last bucket has no upper bound */
+        snprintf(over, sizeof(over), "> %" PRIu64, az_size_bucket_max(i - 1));
+        fprintf(out, "%16s %14" PRIu64 "\n", over, hist[i]);
+    }
+}
+
+void az_size_hist_yaml(struct cm_yaml *y, const uint64_t hist[AZ_SIZE_BUCKETS])
+{
+    unsigned i;
+
+    cm_yaml_key(y, "size_histogram");
+    cm_yaml_seq_begin(y);
+    for (i = 0; i < AZ_SIZE_BUCKETS; i++) {
+        if (!hist[i])
+            continue;
+        cm_yaml_map_begin(y);
+        if (i < AZ_SIZE_BUCKETS - 1)
+            cm_yaml_kv_uint(y, "le", az_size_bucket_max(i));
+        else /* no upper bound */
+            cm_yaml_kv_uint(y, "gt", az_size_bucket_max(i - 1));
+        cm_yaml_kv_uint(y, "count", hist[i]);
+        cm_yaml_map_end(y);
+    }
+    cm_yaml_seq_end(y);
+}
+
 void az_stats_table(FILE *out, const struct az_source *src, const struct az_stats *s)
 {
     uint64_t rw = s->by_op[TR_OP_READ] + s->by_op[TR_OP_WRITE];
@@ -514,16 +573,7 @@ void az_stats_table(FILE *out, const struct az_source *src, const struct az_stat
             s->footprint_blocks * s->block_size);
     for (i = 0; tr_masta_string(src->reader, i); i++)
         fprintf(out, "%-22s %s\n", i ? "" : "metadata", tr_masta_string(src->reader, i));
-    fprintf(out, "\nrequest sizes\n%16s %14s\n", "size_le", "records");
-    for (i = 0; i < AZ_SIZE_BUCKETS - 1; i++)
-        if (s->size_hist[i])
-            fprintf(out, "%16" PRIu64 " %14" PRIu64 "\n", az_size_bucket_max(i),
-                    s->size_hist[i]);
-    if (s->size_hist[i]) { /* the last bucket has no upper bound */
-        char over[24];
-        snprintf(over, sizeof(over), "> %" PRIu64, az_size_bucket_max(i - 1));
-        fprintf(out, "%16s %14" PRIu64 "\n", over, s->size_hist[i]);
-    }
+    az_size_hist_table(out, "request sizes", "records", s->size_hist);
     fprintf(out, "\nunits\n%-24s %10s %10s %10s %16s %16s %10s\n", "unit", "records",
             "reads", "writes", "bytes_read", "bytes_written", "seq_frac");
     for (u = 0; u < s->nunits; u++) {
@@ -592,20 +642,7 @@ void az_stats_yaml(struct cm_yaml *y, const struct az_source *src,
             cm_yaml_str(y, tr_masta_string(src->reader, i));
         cm_yaml_seq_end(y);
     }
-    cm_yaml_key(y, "size_histogram");
-    cm_yaml_seq_begin(y);
-    for (i = 0; i < AZ_SIZE_BUCKETS; i++) {
-        if (!s->size_hist[i])
-            continue;
-        cm_yaml_map_begin(y);
-        if (i < AZ_SIZE_BUCKETS - 1)
-            cm_yaml_kv_uint(y, "le", az_size_bucket_max(i));
-        else /* no upper bound */
-            cm_yaml_kv_uint(y, "gt", az_size_bucket_max(i - 1));
-        cm_yaml_kv_uint(y, "count", s->size_hist[i]);
-        cm_yaml_map_end(y);
-    }
-    cm_yaml_seq_end(y);
+    az_size_hist_yaml(y, s->size_hist);
     cm_yaml_kv_uint(y, "units_count", units_used(s));
     cm_yaml_key(y, "units");
     cm_yaml_map_begin(y);

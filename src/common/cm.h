@@ -123,6 +123,11 @@ int cm_parse_u64(const char *what, const char *s, uint64_t min, uint64_t max,
                  uint64_t *out, char *err, size_t errlen);
 int cm_parse_double(const char *what, const char *s, double min, double max, double *out,
                     char *err, size_t errlen);
+/* The value of a hexadecimal digit of either case, or -1. */
+int cm_hex_digit(int c);
+/* Decodes the 2 x n hex digits at s into n bytes of out.  0, or -EINVAL
+ * when a character is not a hex digit (out then holds what came before). */
+int cm_hex_decode(const char *s, size_t n, uint8_t *out);
 /* Sizes with an optional K, M, G or T suffix (powers of 1024). */
 int cm_parse_size(const char *what, const char *s, uint64_t *out, char *err,
                   size_t errlen);

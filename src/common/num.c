@@ -2,7 +2,8 @@
 /*
  * num.c - checked number parsing for options and input files (common
  * layer).  Whole-string, overflow-checked, range-checked; the error text
- * names the option or field so callers can print it as it is.
+ * names the option or field so callers can print it as it is.  Also hex
+ * digits and hex-encoded bytes (tokens, file handles).
  */
 #include "common/cm.h"
 
@@ -132,5 +133,29 @@ int cm_parse_size(const char *what, const char *s, uint64_t *out, char *err,
     if (rc < 0)
         return rc;
     *out = v << shift;
+    return 0;
+}
+
+int cm_hex_digit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int cm_hex_decode(const char *s, size_t n, uint8_t *out)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        int hi = cm_hex_digit((unsigned char)s[2 * i]), lo;
+        if (hi < 0 || (lo = cm_hex_digit((unsigned char)s[2 * i + 1])) < 0)
+            return -EINVAL;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/bytes.h"
+#include "common/cm.h"
 #include "ctl/ct.h"
 #include "common/alloc.h"
 
@@ -45,32 +46,12 @@ void ct_token_hex(const uint8_t tok[CT_TOKEN_LEN], char hex[2 * CT_TOKEN_LEN + 1
     hex[2 * CT_TOKEN_LEN] = '\0';
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 int ct_token_parse(const char *text, uint8_t tok[CT_TOKEN_LEN])
 {
-    int i;
-
     while (*text == ' ' || *text == '\t')
         text++;
-    for (i = 0; i < CT_TOKEN_LEN; i++) {
-        int hi = hexval((unsigned char)text[2 * i]), lo;
-        if (hi < 0)
-            return -EINVAL;
-        lo = hexval((unsigned char)text[2 * i + 1]);
-        if (lo < 0)
-            return -EINVAL;
-        tok[i] = (uint8_t)(hi << 4 | lo);
-    }
+    if (cm_hex_decode(text, CT_TOKEN_LEN, tok) < 0)
+        return -EINVAL;
     text += 2 * CT_TOKEN_LEN;
     while (*text == ' ' || *text == '\t' || *text == '\r' || *text == '\n')
         text++;

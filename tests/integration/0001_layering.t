@@ -19,7 +19,7 @@ for layer in $layers; do
     allowed[$layer]=" ${deps#"$layer"} "
 done
 allowed[bin]=" $layers " # the thin main()s may call any layer
-plan 10
+plan 12
 
 missing=""
 for layer in $layers; do
@@ -84,6 +84,12 @@ is "$lnfs" "" "libnfs is used only in src/nfs/lnfs.c"
 
 yaml=$(grep -lE '#include <yaml.h>' -r src | grep -vE '^src/common/yaml' | tr '\n' ' ')
 is "$yaml" "" "libyaml is used only behind the common YAML module"
+
+pcap=$(grep -lE '#include <pcap' -r src | grep -v '^src/trace/tr_nfs_pcap\.c$' | tr '\n' ' ')
+is "$pcap" "" "libpcap is used only in src/trace/tr_nfs_pcap.c"
+
+sodium=$(grep -lE '#include <sodium' -r src | grep -v '^src/trace/tr_nfs_anon\.c$' | tr '\n' ' ')
+is "$sodium" "" "libsodium is used only in src/trace/tr_nfs_anon.c"
 
 tirpc=$(grep -lE '#include <rpc/' -r src | grep -vE '^src/(rpc|nfs|server)/' | tr '\n' ' ')
 is "$tirpc" "" "libtirpc headers are included only by rpc, nfs and server"

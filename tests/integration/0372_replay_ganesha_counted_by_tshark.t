@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 400
 # Trace replay against nfs-ganesha, counted independently on the wire:
-# tshark captures the test's own loopback port (UDP) during the whole run;
+# dumpcap captures the test's own loopback port during the whole run
+# (lib_nfscap.sh) and tshark decodes it;
 # the calls sent after sfs3 -i has prompted (mount, preparation and handle
 # lookups are done by then) and Return was pressed are the replay's.
 # Every NFSv3 call among them is decoded and counted by
@@ -10,9 +11,11 @@
 # counts of READ and WRITE calls.  Over UDP the
 # replay sends at most 32 KiB per call (docs/replay.md).
 . "$(dirname "$0")/lib.sh"
-need_root "tshark capture on lo"
+need_root "dumpcap on lo"
 need_cmd tshark
 need_cmd python3
+need_cmd dumpcap
+. "$(dirname "$0")/lib_nfscap.sh"
 plan 6
 start_ganesha
 FX=$T_FIXTURES
@@ -22,34 +25,23 @@ port=$GANESHA_NFS_PORT
 # sets GOT ("read=N write=N commit=N lookup=N create=N getattr=N
 # bytes_read=N bytes_written=N") and RC.
 counted() {
-    local trace=$1 tpid t0
+    local trace=$1 t0
     shift
-    rm -f "$T_DIR/cap.pcap"
-    tshark -q -n -B 64 -s 512 -i lo -f "udp port $port" -w "$T_DIR/cap.pcap" 2>"$T_DIR/tshark.err" &
-    tpid=$!
-    track "$tpid"
-    wait_for "grep -q 'Capturing on' '$T_DIR/tshark.err'" 400 0.05 || diag "tshark: $(cat "$T_DIR/tshark.err")"
+    cap_start "$T_DIR/cap.pcapng" "$port" || {
+        GOT=none RC=1
+        return
+    }
     if ! prompted_start "$T_BIN/sfs3" -i --trace "$trace" --yaml "$T_DIR/r.yaml" "$@" \
         "$GANESHA_URL"; then
+        cap_stop
         GOT=none RC=1
         return
     fi
     t0=$(date +%s.%N) # every call before this is preparation
     prompted_go
     RC=$PROMPTED_RC
-    # stop the capture once its file has stopped growing (dumpcap writes in
-    # batches; stopping it early loses the last packets)
-    local size=-1 i=0
-    while [ $i -lt 50 ] && [ "$size" != "$(stat -c %s "$T_DIR/cap.pcap" 2>/dev/null)" ]; do
-        size=$(stat -c %s "$T_DIR/cap.pcap" 2>/dev/null)
-        sleep 0.4
-        i=$((i + 1))
-    done
-    kill -INT "$tpid" 2>/dev/null
-    wait_for "! alive $tpid" 100 0.05
-    stop_pid "$tpid"
-    grep -i "dropped" "$T_DIR/tshark.err" | grep -q "/[1-9]" && diag "$(cat "$T_DIR/tshark.err")"
-    GOT=$(tshark -n -r "$T_DIR/cap.pcap" -d "udp.port==$port,rpc" -Y "frame.time_epoch >= $t0 && rpc.msgtyp == 0 && nfs" \
+    cap_stop
+    GOT=$(tshark -n -r "$T_DIR/cap.pcapng" -d "udp.port==$port,rpc" -Y "frame.time_epoch >= $t0 && rpc.msgtyp == 0 && nfs" \
         -T fields -e rpc.xid -e nfs.procedure_v3 -e nfs.count3 2>/dev/null | python3 -c "
 import sys
 names = {1: 'getattr', 3: 'lookup', 6: 'read', 7: 'write', 8: 'create', 21: 'commit'}

@@ -69,6 +69,22 @@ static void parse_numbers(void **state)
     assert_int_equal(u, 64u << 20);
 }
 
+static void hex_digits_and_bytes(void **state)
+{
+    uint8_t b[3] = {0, 0, 0};
+
+    (void)state;
+    assert_int_equal(cm_hex_digit('7'), 7);
+    assert_int_equal(cm_hex_digit('b'), 11);
+    assert_int_equal(cm_hex_digit('F'), 15);
+    assert_int_equal(cm_hex_digit('g'), -1);
+    assert_int_equal(cm_hex_decode("00aB7f", 3, b), 0);
+    assert_int_equal(b[0], 0x00);
+    assert_int_equal(b[1], 0xab);
+    assert_int_equal(b[2], 0x7f);
+    assert_int_equal(cm_hex_decode("1x", 1, b), -EINVAL);
+}
+
 static void report_format(void **state)
 {
     char buf[256];
@@ -146,6 +162,7 @@ int main(void)
         cmocka_unit_test(rng_matches_park_miller),
         cmocka_unit_test(rng_below_stays_in_range),
         cmocka_unit_test(parse_numbers),
+        cmocka_unit_test(hex_digits_and_bytes),
         cmocka_unit_test(report_format),
         cmocka_unit_test(yaml_round_trip),
         cmocka_unit_test(text_lines_with_a_nul_are_errors),

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * az_nfs.h - the analysis of NFS traces (packet captures and nfsdump text,
+ * read by the trace layer's tr_nfs readers): statistics per procedure and
+ * per client with the traced server's response times (nfs_stats.c), the
+ * miss-ratio curve over (file handle, block) of READ and WRITE on the
+ * block traces' machinery (nfs_mrc.c), the reports of both and of the
+ * file-system image (nfs_report.c), and the sfs_trace runners for NFS
+ * traces (nfs_cli.c).  Procedures are keyed by the SFS op names of the nfs
+ * layer (nf_ops.h), MOUNT's by their own names.
+ */
+#ifndef AZ_NFS_H
+#define AZ_NFS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyze/az.h"
+#include "common/hist.h"
+#include "nfs/nf_ops.h"
+#include "trace/tr_nfs.h"
+#include "image/im.h"
+
+/* ---- statistics (nfs_stats.c) ------------------------------------------- */
+
+/* Rows of the procedure table: the SFS ops, then MOUNT's procedures 0-6
+ * (null, mnt, dump, umnt, umntall, export, exportall). */
+#define AZ_NFS_MOUNT_PROCS 7
+#define AZ_NFS_ROWS        (NF_NOPS + AZ_NFS_MOUNT_PROCS)
+
+/* One procedure's figures. */
+struct az_nfs_proc {
+    uint64_t calls, replies, unanswered, retransmitted;
+    uint64_t errors;     /* replies with an NFS (or MOUNT) status other than OK */
+    uint64_t rpc_errors; /* replies refused at the RPC level */
+    uint64_t bytes;      /* READ: bytes returned; WRITE: bytes sent */
+    int64_t rt_sum_ns, rt_min_ns, rt_max_ns; /* call to reply */
+    struct cm_hist rt;                       /* the same, for percentiles */
+};
+
+/* One client host's figures (by the reader's host index). */
+struct az_nfs_client {
+    uint64_t calls, replies, unanswered, errors, bytes_read, bytes_written;
+};
+
+/* (procedure row, status) pairs seen in error replies. */
+#define AZ_NFS_ERR_PAIRS 256
+struct az_nfs_err {
+    uint32_t row, status;
+    uint64_t n;
+};
+
+struct az_nfs_stats {
+    uint64_t calls, replies, unanswered, retransmitted, errors, rpc_errors;
+    uint64_t by_version[4]; /* NFS calls by version (2, 3) */
+    uint64_t mount_calls, udp_calls, tcp_calls;
+    uint64_t bytes_read, bytes_written;
+    int64_t first_ns, last_ns; /* the first call, the last call or reply */
+    int any;
+    struct az_nfs_proc proc[AZ_NFS_ROWS];
+    struct az_nfs_err err[AZ_NFS_ERR_PAIRS];
+    uint32_t nerr;
+    uint64_t err_other; /* error replies past AZ_NFS_ERR_PAIRS pairs */
+    struct az_nfs_client *clients;
+    uint32_t nclients;
+    char last_error[CM_ERR_LEN];
+};
+
+void az_nfs_stats_init(struct az_nfs_stats *s);
+void az_nfs_stats_free(struct az_nfs_stats *s);
+/* Adds one event.  0 or -ENOMEM (a client table that cannot grow). */
+int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev);
+/* The row of an event's procedure, or -1 (a procedure outside the tables). */
+int az_nfs_row(const struct tr_nfs_event *ev);
+/* A row's name: "getattr", ... for the SFS ops, "mnt", ... for MOUNT. */
+const char *az_nfs_row_name(int row);
+
+/* ---- the miss-ratio curve (nfs_mrc.c) ----------------------------------- */
+
+/* Feeds one event to m: READ (bytes returned, or asked when unanswered)
+ * and WRITE (bytes sent) of the file whose handle units numbers densely;
+ * other events count as other records.  0, or a negative errno with
+ * m->last_error set. */
+int az_nfs_mrc_event(struct az_mrc *m, struct im_fhmap *units,
+                     const struct tr_nfs_event *ev);
+
+/* ---- reports (nfs_report.c) --------------------------------------------- */
+
+/* What an NFS report needs to know about the trace: its name, the reader
+ * (format, hosts, counters), the options to echo. */
+struct az_nfs_source {
+    const char *file;
+    struct tr_nfs_reader *reader;
+    const struct cm_opt *opts;
+    size_t nopts;
+    const void *cfg;
+};
+
+void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
+                        const struct az_nfs_stats *s);
+void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
+                       const struct az_nfs_stats *s);
+/* The image's summary: objects by type, depth, sizes, bytes, orphans,
+ * created and removed during the trace. */
+void az_nfs_image_table(FILE *out, const struct az_nfs_source *src,
+                        const struct im_image *img);
+/* The summary and the whole image (every object, every name). */
+void az_nfs_image_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
+                       const struct im_image *img);
+/* The reader's counters under "reader" (shared with the mrc report). */
+void az_nfs_reader_yaml(struct cm_yaml *y, struct tr_nfs_reader *r);
+
+#endif /* AZ_NFS_H */

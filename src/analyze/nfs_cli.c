@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nfs_cli.c - sfs_trace's subcommands on NFS traces (packet captures and
+ * nfsdump text): the reader of the trace layer (tr_nfs_open) feeds the
+ * statistics (nfs_stats.c), the miss-ratio curve (nfs_mrc.c, through the
+ * block traces' runner in cli.c) or the file-system image
+ * (im_image.h), and the results go to the text table, the YAML and
+ * the picture as for block traces.  The trace is read on one thread.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "analyze/az_nfs.h"
+#include "analyze/cli_int.h"
+
+#define UNIT_HEX (2 * NF_FH_MAX + 2)
+
+/* One pass over the trace: fn on every event.  0, or -errno with the
+ * message printed. */
+static int each_event(const char *file, struct tr_nfs_reader *r,
+                      int (*fn)(void *, const struct tr_nfs_event *), void *data,
+                      const char *(*why)(void *), FILE *diag)
+{
+    struct tr_nfs_event ev;
+    int rc;
+
+    while ((rc = tr_nfs_next(r, &ev)) > 0)
+        if ((rc = fn(data, &ev)) < 0) {
+            fprintf(diag, "sfs_trace: %s: the call at %" PRIu64 ": %s\n", file, ev.where,
+                    why(data));
+            return rc;
+        }
+    if (rc < 0)
+        fprintf(diag, "%s\n", tr_nfs_error(r));
+    return rc;
+}
+
+/* The table unless -q, the YAML with --yaml: an AZ_EXIT_* code. */
+static int outputs(struct az_cli *c, FILE *out, FILE *diag,
+                   void (*table)(FILE *, const void *),
+                   void (*yaml)(struct cm_yaml *, const void *), const void *data)
+{
+    struct cm_yaml *y;
+
+    if (!c->quiet)
+        table(out, data);
+    if (!c->yaml[0])
+        return AZ_EXIT_OK;
+    if (!(y = az__cli_yaml_begin(c, diag)))
+        return AZ_EXIT_INPUT;
+    yaml(y, data);
+    return az__cli_yaml_end(y, diag);
+}
+
+/* ---- stats --------------------------------------------------------------- */
+
+struct stats_run {
+    struct az_nfs_source src;
+    struct az_nfs_stats s;
+};
+
+static int stats_fn(void *data, const struct tr_nfs_event *ev)
+{
+    return az_nfs_stats_event(&((struct stats_run *)data)->s, ev);
+}
+
+static const char *stats_why(void *data)
+{
+    return ((struct stats_run *)data)->s.last_error;
+}
+
+static void stats_table(FILE *out, const void *data)
+{
+    const struct stats_run *x = data;
+
+    az_nfs_stats_table(out, &x->src, &x->s);
+}
+
+static void stats_yaml(struct cm_yaml *y, const void *data)
+{
+    const struct stats_run *x = data;
+
+    az_nfs_stats_yaml(y, &x->src, &x->s);
+}
+
+static int run_stats(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE *diag)
+{
+    struct stats_run *x = cm_calloc(1, sizeof(*x)); /* large: a histogram per row */
+    int code;
+
+    if (!x) {
+        fprintf(diag, "sfs_trace: out of memory\n");
+        return AZ_EXIT_INPUT;
+    }
+    x->src = (struct az_nfs_source){c->trace, r, c->rows, c->nrows, c};
+    az_nfs_stats_init(&x->s);
+    code = each_event(c->trace, r, stats_fn, x, stats_why, diag) < 0
+               ? AZ_EXIT_INPUT
+               : outputs(c, out, diag, stats_table, stats_yaml, x);
+    az_nfs_stats_free(&x->s);
+    free(x);
+    return code;
+}
+
+/* ---- image --------------------------------------------------------------- */
+
+struct image_run {
+    struct az_nfs_source src;
+    struct im_image *img;
+};
+
+static int image_fn(void *data, const struct tr_nfs_event *ev)
+{
+    return im_event(((struct image_run *)data)->img, ev);
+}
+
+static const char *image_why(void *data)
+{
+    (void)data;
+    return "out of memory";
+}
+
+static void image_table(FILE *out, const void *data)
+{
+    const struct image_run *x = data;
+
+    az_nfs_image_table(out, &x->src, x->img);
+}
+
+static void image_yaml(struct cm_yaml *y, const void *data)
+{
+    const struct image_run *x = data;
+
+    az_nfs_image_yaml(y, &x->src, x->img);
+}
+
+static int run_image(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE *diag)
+{
+    struct image_run x = {{c->trace, r, c->rows, c->nrows, c}, im_new()};
+    int code;
+
+    if (!x.img) {
+        fprintf(diag, "sfs_trace: out of memory\n");
+        return AZ_EXIT_INPUT;
+    }
+    if (each_event(c->trace, r, image_fn, &x, image_why, diag) < 0)
+        code = AZ_EXIT_INPUT;
+    else if (im_finish(x.img) < 0) {
+        fprintf(diag, "sfs_trace: out of memory\n");
+        code = AZ_EXIT_INPUT;
+    } else
+        code = outputs(c, out, diag, image_table, image_yaml, &x);
+    im_free(x.img);
+    return code;
+}
+
+/* ---- mrc ----------------------------------------------------------------- */
+
+struct mrc_feed {
+    struct tr_nfs_reader *r;
+    struct im_fhmap *units;
+};
+
+static int mrc_feed(struct az_mrc *m, void *data, char *err, size_t errlen)
+{
+    struct mrc_feed *f = data;
+    struct tr_nfs_event ev;
+    int rc;
+
+    while ((rc = tr_nfs_next(f->r, &ev)) > 0)
+        if ((rc = az_nfs_mrc_event(m, f->units, &ev)) < 0)
+            return cm_errf(err, errlen, "%s: event at %" PRIu64 ": %s",
+                           tr_nfs_format(f->r), ev.where, m->last_error),
+                   rc;
+    if (rc < 0)
+        return cm_errf(err, errlen, "%s", tr_nfs_error(f->r)), rc;
+    az_mrc_finish(m);
+    return 0;
+}
+
+/* A unit is a file handle: its hex. */
+static const char *unit_name(const void *data, uint32_t unit, char *buf, size_t len)
+{
+    const struct mrc_feed *f = data;
+    struct nf_fh fh;
+
+    im_fhmap_get(f->units, unit, &fh);
+    return im_fh_hex(&fh, buf, len);
+}
+
+static void reader_yaml(struct cm_yaml *y, const void *data)
+{
+    az_nfs_reader_yaml(y, ((const struct mrc_feed *)data)->r);
+}
+
+static int run_mrc(struct az_cli *c, struct tr_nfs_reader *r, uint64_t bs,
+                   uint64_t *sizes, size_t n, FILE *out, FILE *diag)
+{
+    struct mrc_feed f = {r, im_fhmap_new()};
+    struct az_source src = {.file = c->trace,
+                            .opts = c->rows,
+                            .nopts = c->nrows,
+                            .cfg = c,
+                            .format = tr_nfs_format(r),
+                            .unit_name = unit_name,
+                            .reader_yaml = reader_yaml,
+                            .data = &f};
+    int code;
+
+    if (!f.units) {
+        fprintf(diag, "sfs_trace: out of memory\n");
+        return AZ_EXIT_INPUT;
+    }
+    code =
+        az__cli_mrc(c, &src, mrc_feed, &f, AZ_KEY_NFS_UNIT_BITS, bs, sizes, n, out, diag);
+    im_fhmap_free(f.units);
+    return code;
+}
+
+/* ---- the entry ----------------------------------------------------------- */
+
+int az__nfs_cli_run(struct az_cli *c, const char *format, uint64_t bs, uint64_t *sizes,
+                    size_t n, FILE *out, FILE *diag)
+{
+    struct az__warn_state w = {diag, 0};
+    struct tr_nfs_options o = {.format = format,
+                               .lenient = c->lenient,
+                               .warn = az__cli_warning,
+                               .warn_data = &w};
+    struct tr_nfs_reader *r;
+    char err[CM_ERR_LEN];
+    int code;
+
+    if (tr_nfs_open(&r, c->trace, &o, err, sizeof(err)) < 0) {
+        fprintf(diag, "%s\n", err);
+        return AZ_EXIT_INPUT;
+    }
+    if (strcmp(c->cmd, "stats") == 0)
+        code = run_stats(c, r, out, diag);
+    else if (strcmp(c->cmd, "mrc") == 0)
+        code = run_mrc(c, r, bs, sizes, n, out, diag);
+    else
+        code = run_image(c, r, out, diag);
+    tr_nfs_close(r);
+    return code;
+}
