@@ -91,6 +91,10 @@ struct ld_config {
     int nclients;                 /* --clients: clients sharing the trace */
     int64_t trace_max_blocks;     /* --max-record-blocks: longest record, 4 KiB blocks */
 
+    /* --progress SEC: a progress line this often in the load phases
+     * (docs/sfs.md, "Progress"); 0 = none. */
+    int progress_s;
+
     /* -c (SFS 2.0's call count): accepted by the parser only to be rejected
      * with "no longer supported" (exit CM_EXIT_SFS_CALLS). */
     int calls_obsolete;

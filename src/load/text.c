@@ -15,6 +15,7 @@
 #include "common/opt.h"
 #include "load/ld_int.h"
 #include "load/options.h"
+#include "load/live.h"
 #include "load/report.h"
 #include "nfs/nf.h"
 
@@ -133,8 +134,9 @@ static void summary(FILE *out, const struct ld_report_in *in)
             BOX_RULE);
     if (agg)
         fprintf(out,
-                "NFS V%d THROUGHPUT: %7.0f Ops/Sec   AVG. RESPONSE TIME: %7.1f Msec/Op\n",
-                in->cfg->nfs_version, (double)ops / 100.0, (double)resp / 100.0);
+                "NFS V%d THROUGHPUT: %7.0f Ops/Sec   AVG. RESPONSE TIME: %7.*f Msec/Op\n",
+                in->cfg->nfs_version, (double)ops / 100.0,
+                ld_ms_decimals((double)resp / 100.0), (double)resp / 100.0);
     else
         fprintf(out,
                 "NFS V%d THROUGHPUT: %4" PRIu64 ".%02" PRIu64
@@ -320,11 +322,25 @@ void ld_report_sfs_lines(FILE *out, const struct ld_report_in *in)
     details_pacing(out, in);
 }
 
+/* The good calls' median and p99 (the YAML has them per op). */
+static void response_percentiles(FILE *out, const struct ld_stats *s)
+{
+    const struct cm_hist *h = &s->op[NF_OP_TOTAL].hist;
+    double p50 = cm_hist_quantile_ms(h, 0.5), p99 = cm_hist_quantile_ms(h, 0.99);
+
+    if (h->count == 0)
+        return;
+    fprintf(out,
+            "RESPONSE TIME PERCENTILES: p50 %.*f p99 %.*f Msec/Op (within %.1f %%)\n",
+            ld_ms_decimals(p50), p50, ld_ms_decimals(p99), p99, cm_hist_resolution_pct());
+}
+
 void ld_report_details(FILE *out, const struct ld_report_in *in)
 {
     details_calls(out, in);
     if (in->work->lines)
         in->work->lines(out, in);
+    response_percentiles(out, in->stats);
     fprintf(out, "%s\n", RULE);
 }
 

@@ -442,7 +442,8 @@ static void on_client(struct point *P, struct pc *c)
         }
         c->last_heard = cm_now_ms();
         switch (h->type) {
-        case CT_HEARTBEAT:
+        case CT_HEARTBEAT: /* it may carry the client's live counters */
+            pr_meter_heartbeat(P->ctx->meter, c->cl->num, c->rd.payload, h->len);
             break;
         case CT_MSG_ERROR:
             fail(P, "%s: %s", who(c, w, sizeof(w)), (const char *)c->rd.payload);
@@ -585,6 +586,8 @@ static int step(struct point *P, int ms)
         for (k = 0; k < P->n; k++)
             send_client(P, &P->c[k], CT_HEARTBEAT, 0, NULL);
     }
+    if (!P->failed)
+        pr_meter_tick(P->ctx->meter);
     return P->failed ? -1 : 0;
 }
 
@@ -804,6 +807,8 @@ static int phases(struct point *P)
     const struct pr_run *run = P->run;
     const struct ld_config *cfg = &P->pt->su.cfg;
     uint64_t t = (uint64_t)run->prime_timeout;
+    unsigned asked = run->wl->report->flags & LD_REPORT_LOAD ? P->pt->load : 0;
+    int rc;
 
     logf_(P, "Executing SFS Benchmark on %u Client(s): %u ops/s, %d ops/s per client.",
           P->n, P->pt->load, cfg->load);
@@ -812,18 +817,26 @@ static int phases(struct point *P)
         wait_phase(P, CT_MSG_INIT, after_s(t + 3600)) < 0)
         return -1;
     if (!run->populate_only) {
-        if (cfg->warmup_s > 0 &&
-            (send_all(P, CT_MSG_WARMUP, (uint32_t)cfg->warmup_s) < 0 ||
-             wait_phase(P, CT_MSG_WARMUP, after_s(t + (uint64_t)cfg->warmup_s)) < 0))
-            return -1;
+        if (cfg->warmup_s > 0) {
+            pr_meter_phase(P->ctx->meter, "warm-up", (unsigned)cfg->warmup_s,
+                           (unsigned)cfg->runtime_s, asked);
+            rc = send_all(P, CT_MSG_WARMUP, (uint32_t)cfg->warmup_s) < 0 ||
+                 wait_phase(P, CT_MSG_WARMUP, after_s(t + (uint64_t)cfg->warmup_s)) < 0;
+            pr_meter_phase_end(P->ctx->meter);
+            if (rc)
+                return -1;
+        }
         logf_(P, "All clients READY.");
         if (monitor(P, "START") < 0 ||
             wait_phase(P, 0, after_s((uint64_t)run->prime_sleep)) < 0)
             return -1;
         logf_(P, "Starting %d seconds test run.", cfg->runtime_s);
-        if (send_all(P, CT_MSG_RUN, (uint32_t)(cfg->runtime_s + CT_RUN_OFFSET_S)) < 0 ||
-            wait_phase(P, 0, after_s((uint64_t)cfg->runtime_s)) < 0 ||
-            send_all(P, CT_MSG_STOP, 0) < 0 || wait_phase(P, CT_MSG_RUN, after_s(t)) < 0)
+        pr_meter_phase(P->ctx->meter, "run", (unsigned)cfg->runtime_s, 0, asked);
+        rc = send_all(P, CT_MSG_RUN, (uint32_t)(cfg->runtime_s + CT_RUN_OFFSET_S)) < 0 ||
+             wait_phase(P, 0, after_s((uint64_t)cfg->runtime_s)) < 0;
+        pr_meter_phase_end(P->ctx->meter);
+        if (rc || send_all(P, CT_MSG_STOP, 0) < 0 ||
+            wait_phase(P, CT_MSG_RUN, after_s(t)) < 0)
             return -1;
         logf_(P, "All clients DONE-TEST.");
         if (monitor(P, "DONE") < 0 ||

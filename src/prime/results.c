@@ -240,6 +240,17 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             run->cfg.runtime_s, LD_STD_RUNTIME_S);
 }
 
+/* "Run 2 (200 ops/s): 200.9 ops/s, response time 0.11 ms, p99 0.30 ms". */
+static void point_line(const struct pr_point *p, FILE *f)
+{
+    double resp = p->sum.resp;
+    double p99 = cm_hist_quantile_ms(&p->agg.merged.op[NF_OP_TOTAL].hist, 0.99);
+
+    fprintf(f, "Run %u (%u ops/s): %.1f ops/s, response time %.*f ms, p99 %.*f ms\n",
+            p->index + 1, p->load, p->sum.ops, ld_ms_decimals(resp), resp,
+            ld_ms_decimals(p99), p99);
+}
+
 static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
                          unsigned npts, const struct summary *s, FILE *f)
 {
@@ -247,6 +258,9 @@ static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
     int i;
 
     fprintf(f, "\n==== Summary of %u run(s) ====\n", npts);
+    for (k = 0; k < npts; k++)
+        if (pts[k].finished && !ctx->run->populate_only)
+            point_line(&pts[k], f);
     for (k = 0; k < npts; k++)
         if (!pts[k].finished)
             fprintf(f, "Run %u (%u ops/s): FAILED: %s\n", k + 1, pts[k].load,
@@ -498,12 +512,12 @@ int pr_results_final(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
     if (k == npts) /* no sfssum file was written: do not point at one */
         fprintf(out, "Summary: no sfssum line (no point was measured)\n");
     else
-        fprintf(out, "Summary (%s):\n", path);
+        fprintf(out, "Summary (%s):\n%s", path, pr_summary_header());
     for (k = 0; k < npts; k++) {
         char line[256];
         if (!measured(ctx, &pts[k]))
             continue;
-        pr_sfssum_format(&pts[k].sum, line, sizeof(line));
+        pr_summary_format(&pts[k].sum, line, sizeof(line));
         fputs(line, out);
     }
     if (s.valid > 0)

@@ -636,6 +636,7 @@ int rl_run(struct ld_child *c, uint32_t limit_s)
             if (rp_poll(&c->clnt, 1, -1) < 0)
                 break;
     }
+    ld_child_publish(c, 1); /* the progress lines' last reading */
     c->measuring = 0;
     finish_stats(rp, cm_now_ns());
     return 0;

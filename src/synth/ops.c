@@ -116,6 +116,8 @@ void sy_op_done(struct sy_slot *s, void *data)
     }
     if (c->cx.measuring)
         account(c, s, st, ns, late, expected);
+    if (c->cx.phase >= LD_CPHASE_WARMUP) /* the progress lines' counters */
+        ld_live_call(&c->cx.live, ns, s->call.status == 0 && !late);
     if ((s->call.status != 0 || !expected) && !r->init)
         log_error(c, s, st);
     if (s->call.retransmits > 0 &&

@@ -150,6 +150,8 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds);
 int sy_child_phase(struct ld_child *cx, uint32_t type, uint32_t arg);
 int sy_child_hold(struct ld_child *cx);
 void sy_child_results(struct ld_child *cx);
+/* The schedule into cx->live before it is published (child_live). */
+void sy_child_live(struct ld_child *cx);
 
 /* ---- init.c: mount and population (docs/SFS30.md §4, §5.3, §5.4) ------------ */
 
