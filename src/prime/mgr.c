@@ -352,6 +352,7 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
         code = pr_search_run(&ctx, &search, &real);
         if (code == CM_EXIT_OK) {
             ctx.run = &real;
+            ctx.search = &search;
             free(pts);
             pts = cm_calloc(real.npoints, sizeof(*pts));
             if (pts == NULL) {

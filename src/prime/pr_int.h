@@ -228,8 +228,9 @@ struct pr_ctx {
     FILE *log;  /* sfslog (and progress) */
     int sig_fd; /* read end of the self-pipe SIGINT/SIGTERM/SIGCHLD write to */
     volatile sig_atomic_t *interrupted;
-    int mon_disabled;       /* the monitor failed once: not called again */
-    struct pr_meter *meter; /* the progress lines; NULL: none */
+    int mon_disabled;               /* the monitor failed once: not called again */
+    struct pr_meter *meter;         /* the progress lines; NULL: none */
+    const struct pr_search *search; /* LOAD=auto's search once done; NULL: none */
     uint8_t token[16];
 };
 
@@ -257,6 +258,10 @@ struct pr_search {
 int pr_search_run(struct pr_ctx *ctx, struct pr_search *s, struct pr_run *real);
 /* The search's block of sfsres (a search, not a result). */
 void pr_search_report(const struct pr_search *s, FILE *f);
+/* The search as sfsres.SFX.yaml's `search` section (its probes, the peak
+ * and the points chosen), stated as a search, not results. */
+struct cm_yaml;
+void pr_search_yaml(const struct pr_search *s, unsigned npoints, struct cm_yaml *y);
 
 /* Builds the setup of point idx; 0 or -errno with err. */
 int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, char *err,
