@@ -110,8 +110,8 @@ struct pr_opts {
     int launch;         /* 1: start the clients (sfs_mgr); 0: wait for them (sfs_prime) */
     const char *token_file; /* sfs_prime: where the run's token is written */
     FILE *out;              /* the user's terminal: dates and "Executing run ..." */
-    unsigned progress_s;    /* sfs_mgr --progress: a line this often in the load
-                               phases (0 none) */
+    unsigned progress_s;    /* --progress: a line this often in the load phases
+                               (0 none) */
     FILE *diag;             /* errors and warnings (stderr) */
 };
 

@@ -172,7 +172,8 @@ struct pr_meter {
     const struct pr_run *run;
     FILE *out, *log;  /* the terminal (stdout), sfslog */
     unsigned every_s; /* --progress; 0: none (the "Executing" lines stay) */
-    int tty;
+    int tty;          /* out is a terminal: one line rewritten in place */
+    int whole;        /* the "Executing" line ends at once (sfs_prime) */
     struct pr_meter_client {
         struct ld_live cur;  /* the last heartbeat's counters */
         struct ld_live mark; /* ... as they were at the last line */
@@ -192,10 +193,12 @@ struct pr_meter {
     struct ld_live base; /* the sum at the phase's start */
 };
 
-/* Sets m up for run, lines on out and log every every_s (0: none); -1
- * when out of memory. */
+/* Sets m up for run, lines on out and log every every_s (0: none); whole:
+ * every line on out stands whole, never rewritten in place (sfs_prime,
+ * which prints the clients' commands inside a point); -1 when out of
+ * memory. */
 int pr_meter_open(struct pr_meter *m, const struct pr_run *run, FILE *out, FILE *log,
-                  unsigned every_s);
+                  unsigned every_s, int whole);
 void pr_meter_close(struct pr_meter *m);
 /* A point (or a search probe) begins: label names it in the lines, text
  * starts its terminal line ("Executing run i of N ..."), after_s is the

@@ -9,11 +9,13 @@
 # with one newline, with no date stamp; sfs_mgr rewrites its "Executing run
 # 1 of 1 ..." line with the figures summed over its clients and ends it
 # with "done", while its sfslog, a file, holds the same figures as plain
-# stamped lines with no carriage return.
+# stamped lines with no carriage return.  sfs_prime, whose clients are
+# started by hand while it prints their commands, prints whole lines even
+# on a terminal.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
 need_cmd script
-plan 13
+plan 17
 start_nfsd srv || bail "sfs_nfsd did not start"
 num='[0-9]+\.[0-9]'
 two='[0-9]+\.[0-9]{2}'
@@ -66,3 +68,28 @@ log=$(cat "$T_DIR/res/sfslog.p")
 runs=$(printf '%s\n' "$log" | grep -Ec "[0-9:]{8} [0-9]{4} run 1 of 1: run [0-9]+/8 s: $num of 200 ops/s, mean $two ms, p99 $two ms, bad 0, behind $num s; about [0-9]+ s left$")
 ok "$([ "$runs" -ge 3 ] && [ "$runs" -le 4 ]; echo $?)" "sfslog, a file, holds the figures as plain stamped lines ($runs)"
 unlike "$log" "$cr" "with no carriage return"
+
+# ---- sfs_prime: clients started by hand print inside a point, so its lines
+# stand whole even on a terminal ------------------------------------------------
+rc=$T_DIR/one_rc
+prime_rc "$rc" 'LOAD=40' 'CLIENTS=localhost' PROCS=1 "MNT_POINTS=\"$srv_URL\"" \
+    NFS_VERSION=3 WARMUP_TIME=1 RUNTIME=4 FILE_COUNT=100 PRIME_TIMEOUT=30 \
+    "WORK_DIR=$T_DIR/res1"
+tok=$T_DIR/token
+script -q -f -e -c "stty cols 200 -onlcr; '$T_BIN/sfs_prime' -r '$rc' --token-file '$tok' --progress 1" \
+    "$T_DIR/t3.ts" </dev/null >/dev/null &
+prime=$!
+track "$prime"
+wait_log "$T_DIR/t3.ts" "on localhost: " 100
+cmd=$(tr -d '\r' <"$T_DIR/t3.ts" | sed -n 's/^  on localhost: \(.*\) < .*/\1/p')
+# shellcheck disable=SC2086
+$cmd <"$tok" >"$T_DIR/client.out" 2>&1
+wait "$prime"
+is "$?" 0 "sfs_prime runs the point with --progress 1, its client started by hand"
+t3=$(sed 1d "$T_DIR/t3.ts")
+runs=$(printf '%s\n' "$t3" | grep -Ec "^  run 1 of 1: run [0-9]/4 s: $num of 40 ops/s, mean $two ms, p99 $two ms, bad 0, behind $num s; about [0-9]+ s left$")
+ok "$([ "$runs" -ge 3 ] && [ "$runs" -le 4 ]; echo $?)" "sfs_prime prints a whole line every second of the run ($runs)"
+unlike "$t3" "$cr" "never a carriage return"
+like "$t3" "Executing run 1 of 1 \.\.\.
+(.*
+)*Executing run 1 of 1 \.\.\. done" "the point's line stands before the clients' commands and ends with done"
