@@ -204,7 +204,8 @@ static int hello(struct remote *r)
 }
 
 /* The merged results and this client's validity for the prime: the stats'
- * wire form, then "code\n" and one INVALID line per line of text. */
+ * wire form, then "code\n" and one line per reason: its code, SFS's
+ * INVALID line and its plain words, separated by tabs. */
 static int send_results(struct remote *r, char *err, size_t errlen)
 {
     struct ld_stats *all = cm_malloc(sizeof(*all));
@@ -222,15 +223,17 @@ static int send_results(struct remote *r, char *err, size_t errlen)
         ld_validity_check(&in, &val);
         ld_report_client(r->su->out, &in, &val);
         fflush(r->su->out);
-        buf = cm_malloc(wire + sizeof(val.line) + 32);
+        buf = cm_malloc(wire + sizeof(val.line) + sizeof(val.words) +
+                        (size_t)LD_VALIDITY_MAX_LINES * 16 + 32);
         rc = buf ? 0 : fail(err, errlen, -ENOMEM, "out of memory for the results");
     }
     if (rc == 0) {
         ld_stats_encode(all, buf);
         len = wire + (size_t)snprintf((char *)buf + wire, 32, "%d\n", val.code);
         for (i = 0; i < val.nlines; i++)
-            len += (size_t)snprintf((char *)buf + len, sizeof(val.line[0]) + 2, "%s\n",
-                                    val.line[i]);
+            len += (size_t)snprintf(
+                (char *)buf + len, sizeof(val.line[0]) + sizeof(val.words[0]) + 16,
+                "%d\t%s\t%s\n", val.lcode[i], val.line[i], val.words[i]);
         rc = send_prime(r, CT_MSG_RESULTS, 0, buf, (uint32_t)len);
         if (rc < 0)
             cm_errf(err, errlen, "sending the results to the prime: %s", strerror(-rc));

@@ -30,6 +30,7 @@ static const struct cm_field client_sum_fields[] = {
     CS(calls, U64, "total_ops"),
     CS(runtime_s, U64, "test_time_s"),
     CS(code, INT, "invalid_code"),
+    CS(reasons, STR, "invalid_reasons"),
 };
 
 const struct cm_field *pr_client_sum_fields(size_t *n)

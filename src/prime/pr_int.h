@@ -86,7 +86,8 @@ struct pr_client_sum {
     unsigned num;
     char host[64];
     uint64_t ops_x100, resp_x100, runtime_s, calls;
-    int code; /* its validity code (docs/SFS30.md §16.4) */
+    int code;           /* its validity code (docs/SFS30.md §16.4) */
+    char reasons[1024]; /* every reason it is INVALID, in plain words */
 };
 
 struct pr_agg {

@@ -62,7 +62,8 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         return CM_EXIT_USAGE;
     }
     su->plan = p;
-    rl_plan_describe(su->log, su->prog, p, cfg->trace_speed, rl_limit_s(cfg));
+    rl_plan_describe(su->log, su->prog, p, cfg->trace_speed, rl_limit_s(cfg),
+                     (unsigned)cfg->nclients * (unsigned)cfg->procs);
     /* under sfs_mgr RUNTIME's STOP bounds it; -P replays nothing */
     if (!cfg->prime_host[0] && !cfg->populate_only &&
         rl_plan_check_time(p, cfg->trace_speed, rl_limit_s(cfg), err, errlen) < 0)

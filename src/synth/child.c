@@ -84,6 +84,8 @@ int sy_child_init(struct sy_child *c, const struct ld_setup *setup, unsigned ind
     c->opsel = &plan->opsel;
     cm_rng_seed(&c->rng, ld_child_seed(cfg, index));
     sy_biod_init(&c->biod, NULL, sy_op_prepare, sy_op_done, c);
+    c->biod.busy = sy_op_busy;
+    c->biod.jukebox_delay_ms = (uint32_t)cfg->jukebox_delay_ms;
 
     memset(&lay, 0, sizeof(lay));
     lay.n_io = sz->io_child;
