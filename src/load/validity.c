@@ -35,7 +35,7 @@ static const char *const invalid_text[LD_INV_NCODES] = {
     "Max biod writes",   "Warmup time",    "No good calls",
     "Failed RPC calls",  "Op mix missed",  "Unexpected NFS errors",
     "Run ended early",   "File count",     "Pacing",
-    "Random seed",
+    "Random seed",       "Status mismatches",
 };
 
 const char *ld_invalid_text(int code)

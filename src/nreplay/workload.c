@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * workload.c - the NFS trace replay as a workload (workload.h, nr.h,
+ * docs/nfs_replay.md): chosen for a --trace that is a packet capture or
+ * an nfsdump text trace; its plan reads the trace twice (the image, then
+ * the calls and their dependencies) and prints one line; it has no
+ * warm-up (a trace brings its own timing); its run lasts the trace at the
+ * replay's speed, cut by -t.  sfs_mgr's points are TRACE_SPEED's speeds,
+ * as the block replay's are (its rows are used as they are); every client
+ * replays the whole trace on its own CL<N>/ tree.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "image/im.h"
+#include "load/options.h"
+#include "nreplay/nr_int.h"
+#include "replay/rl.h"
+
+static int accepts(const struct ld_config *cfg)
+{
+    return nr_accepts(cfg);
+}
+
+static int plan(struct ld_setup *su, char *err, size_t errlen)
+{
+    const struct ld_config *cfg = su->cfg;
+    struct nr_plan *p = cm_calloc(1, sizeof(*p));
+    int limit = rl_limit_s(cfg);
+    const uint32_t *ids;
+    unsigned k;
+    uint64_t skipped = 0;
+
+    if (p == NULL)
+        return cm_errf(err, errlen, "out of memory"), CM_EXIT_FAILED;
+    if (nr_plan_build(p, cfg, err, errlen) < 0) {
+        free(p);
+        fprintf(su->log, "%s\n", err);
+        err[0] = '\0';
+        return CM_EXIT_USAGE;
+    }
+    su->plan = p;
+    for (k = 1; k < NR_NSKIPS; k++)
+        skipped += p->skipped[k];
+    fprintf(su->log,
+            "%s: NFS trace %s (%s): %u NFSv%d calls of %u client(s) over %.3f s, %llu not "
+            "replayable; image of %u objects, %u root(s), %u orphan tree(s)",
+            su->prog, p->file, p->format, p->ncalls, p->nfs_version, p->nstreams,
+            (double)p->trace_ns / 1e9, (unsigned long long)skipped, im_nobjs(p->img),
+            im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
+    if (cfg->trace_speed > 0)
+        fprintf(su->log, "; at speed %g: %.3f s", cfg->trace_speed,
+                nr_expected_s(p, cfg->trace_speed));
+    else
+        fprintf(su->log, "; speed 0: as fast as dependencies and the window allow");
+    if (limit > 0)
+        fprintf(su->log, "; -t ends it after %d s", limit);
+    fprintf(su->log, "\n");
+    if (!cfg->prime_host[0] && !cfg->populate_only && limit == 0 &&
+        nr_expected_s(p, cfg->trace_speed) > RL_MAX_UNBOUNDED_S)
+        return cm_errf(err, errlen,
+                       "%s: the replay would take %.0f s at speed %g, more than a day: "
+                       "pass -t SEC or a higher --speed",
+                       p->file, nr_expected_s(p, cfg->trace_speed), cfg->trace_speed),
+               CM_EXIT_SFS_USAGE;
+    return 0;
+}
+
+static void plan_free(struct ld_setup *su)
+{
+    if (su->plan) {
+        nr_plan_free(su->plan);
+        free(su->plan);
+    }
+    su->plan = NULL;
+}
+
+static void schedule(const struct ld_setup *su, struct ld_schedule *s)
+{
+    const struct ld_config *cfg = su->cfg;
+    const struct nr_plan *p = su->plan;
+    double expect = nr_expected_s(p, cfg->trace_speed);
+    int limit = rl_limit_s(cfg);
+
+    snprintf(s->run_line, sizeof(s->run_line),
+             "Starting NFS replay of %s: %u calls, %.3f s of trace at speed %g.",
+             cfg->trace_file, p->ncalls, (double)p->trace_ns / 1e9, cfg->trace_speed);
+    if (limit > 0 && (expect == 0 || expect > limit))
+        expect = limit;
+    s->warmup_s = 0;
+    s->run_arg = (uint32_t)limit;
+    s->run_wait_s = expect > 0 ? (unsigned)expect + LD_PHASE_SLACK_S : LD_PHASE_INIT_S;
+}
+
+/* ---- sfs_mgr's points: the block replay's (TRACE_SPEED) ------------------ */
+
+static int rc_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts,
+                     unsigned max)
+{
+    return rl_workload.rc_points(rc, nloads, pts, max);
+}
+
+static void point_set(struct ld_config *cfg, const struct ld_point *pt)
+{
+    rl_workload.point_set(cfg, pt);
+}
+
+static int client_args(const struct ld_config *cfg, const struct ld_point *pt,
+                       unsigned nclients, char (*word)[64], int max)
+{
+    return rl_workload.client_args(cfg, pt, nclients, word, max);
+}
+
+static void point_text(const struct ld_config *cfg, const struct ld_point *pt,
+                       unsigned load, char *buf, size_t len)
+{
+    (void)load;
+    snprintf(buf, len, "NFS replay of %s at speed %g", cfg->trace_file,
+             pt ? pt->v[0] : cfg->trace_speed);
+}
+
+const struct ld_workload_ops nr_workload = {
+    .name = "nfs-replay",
+    .version = LD_WORKLOAD_VERSION,
+    .accepts = accepts,
+    .plan = plan,
+    .plan_free = plan_free,
+    .schedule = schedule,
+    .child_size = sizeof(struct nr_replay),
+    .child_init = nr_child_init,
+    .child_phase = nr_child_phase,
+    .child_results = nr_child_results,
+    .child_free = nr_child_free,
+    .report = &nr_report,
+    .rc_points = rc_points,
+    .point_set = point_set,
+    .client_args = client_args,
+    .point_text = point_text,
+};
