@@ -116,6 +116,8 @@ static int dep_on(struct build *b, uint64_t key, int changes)
     if (!e)
         return -ENOMEM;
     wait = changes ? e->a : e->b;
+    if (wait == b->idx) /* a key the call names twice (RENAME in one directory) */
+        wait = NR_NONE;
     for (i = 0; wait != NR_NONE && i < NR_DEPS; i++) {
         if (b->c->dep[i] == wait)
             break;
