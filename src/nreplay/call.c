@@ -408,6 +408,8 @@ void nr_call_account(struct nr_slot *s)
     const struct nr_call *c = &rp->plan->calls[s->call_idx];
     struct ld_stats *st = &rp->cx.stats;
 
+    if (call->retransmits > 0)
+        LD_STATS_COUNT(st, c->op, retrans);
     if (call->status == 0) {
         uint32_t nfs = nf_call_nfs_status(call);
         uint64_t ns =

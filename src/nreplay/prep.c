@@ -41,10 +41,8 @@ int nr_sync(struct nr_replay *rp, uint32_t proc, const void *args, void *res,
     (void)free_codec;
     memset(&call, 0, sizeof(call));
     rc = nf_call_init(&call, rp->cx.clnt, proc, args, res, NULL, NULL);
-    if (rc == 0) {
-        call.timeout_ms = 30000; /* INIT is not timed: a slow server is no error */
+    if (rc == 0)
         rc = rp_call_sync(rp->cx.clnt, &call);
-    }
     if (rc == 0)
         *status = nf_call_nfs_status(&call);
     return rc;

@@ -105,7 +105,10 @@ static void text(FILE *out, const struct ld_report_in *in)
                     s->nr_unreplayable[k]);
     if (unreplayable(s))
         fprintf(out, ")\n");
-    if (s->replay_cut)
+    if (s->ended_early == LD_END_UNREACHABLE)
+        fprintf(out, "  ended early: the server could not be reached again; the calls due "
+                     "later were not replayed\n");
+    else if (s->replay_cut)
         fprintf(out, "  cut by the run time (-t; sfs_mgr: RUNTIME): the calls due later "
                      "were not replayed\n");
     fprintf(out, "  image: %" PRIu64 " objects prepared, %" PRIu64 " could not be made\n",
@@ -286,6 +289,10 @@ static int validity(const struct ld_report_in *in, struct ld_validity *v)
         add(v, LD_INV_FAILED_RPC,
              "INVALID RUN, %.0f%% Failed RPC calls (%" PRIu64 " of %" PRIu64 ")",
             (double)(t->bad * 100 / t->good), t->bad, t->good + t->bad);
+    if (s->ended_early == LD_END_UNREACHABLE)
+        add(v, LD_INV_ENDED_EARLY,
+            "INVALID RUN, the run ended early: the NFS server could not be reached again "
+            "after the connection was lost");
     if (s->nr_mismatches * 100 > s->nr_compared)
         add(v, LD_INV_STATUS_MISMATCH,
              "INVALID RUN, %.2f%% Status mismatches: %" PRIu64 " of the %" PRIu64

@@ -262,18 +262,19 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
         rc = issue(rp);
         if (rc == 0 && !idle(rp))
             rc = wait_and_service(rp, now);
-        if (rc < 0) {
-            cm_errf(c->last_error, sizeof(c->last_error), "nfs replay: %s: %s",
-                    ld_config_mount_for_child(c->cfg, (int)c->index),
-                    rp_client_last_error(c->clnt)[0] ? rp_client_last_error(c->clnt)
-                                                     : strerror(-rc));
-            return rc;
+        if (rc < 0) { /* the client gave up (its TCP reconnection included) */
+            ld_child_log(c, "nfs replay: %s: %s: the run ends early",
+                         ld_config_mount_for_child(c->cfg, (int)c->index),
+                         rp_client_last_error(c->clnt)[0] ? rp_client_last_error(c->clnt)
+                                                          : strerror(-rc));
+            c->stats.ended_early = LD_END_UNREACHABLE;
+            break;
         }
     }
-    if (stopped) /* drain: every call in flight gets its answer or its timeout */
+    if (stopped && rc == 0) /* drain: every call in flight gets its answer or its timeout */
         while (rp->in_flight > 0 && rp_poll(&c->clnt, 1, -1) >= 0)
             ;
     c->measuring = 0;
-    finish_stats(rp, cm_now_ns(), stopped);
+    finish_stats(rp, cm_now_ns(), stopped || rc < 0);
     return 0;
 }
