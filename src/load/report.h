@@ -79,11 +79,11 @@ enum ld_invalid {
     LD_INV_FAILED_RPC = 15,
     LD_INV_MIX_MISSED = 16,
     /* FreeSFS's rules beyond SFS 3.0 (docs/sfs.md) */
-    LD_INV_NFS_ERRORS = 17,  /* > 1 % of good calls got an unexpected NFS error */
-    LD_INV_ENDED_EARLY = 18, /* the server could not be reached again */
-    LD_INV_FILE_COUNT = 19,  /* -F instead of 390 files per op/s */
-    LD_INV_PACING = 20,      /* --open-loop */
-    LD_INV_SEED = 21,        /* --seed other than 2231 */
+    LD_INV_NFS_ERRORS = 17,      /* > 1 % of good calls got an unexpected NFS error */
+    LD_INV_ENDED_EARLY = 18,     /* the server could not be reached again */
+    LD_INV_FILE_COUNT = 19,      /* -F instead of 390 files per op/s */
+    LD_INV_PACING = 20,          /* --open-loop */
+    LD_INV_SEED = 21,            /* --seed other than 2231 */
     LD_INV_STATUS_MISMATCH = 22, /* NFS trace replay: > 1 % of the compared
                                     calls answered otherwise than traced */
     LD_INV_NCODES = 23

@@ -28,13 +28,13 @@
 #include "nfs/nf.h"
 
 static const char *const invalid_text[LD_INV_NCODES] = {
-    "No error",          "Unknown",        "IO distribution file",
-    "Mix file",          "Runtime",        "Access percentage",
-    "Append percentage", "KB per block",   "Number client directories",
-    "Fileset delta",     "Max biod reads", "Number symlinks",
-    "Max biod writes",   "Warmup time",    "No good calls",
-    "Failed RPC calls",  "Op mix missed",  "Unexpected NFS errors",
-    "Run ended early",   "File count",     "Pacing",
+    "No error",          "Unknown",           "IO distribution file",
+    "Mix file",          "Runtime",           "Access percentage",
+    "Append percentage", "KB per block",      "Number client directories",
+    "Fileset delta",     "Max biod reads",    "Number symlinks",
+    "Max biod writes",   "Warmup time",       "No good calls",
+    "Failed RPC calls",  "Op mix missed",     "Unexpected NFS errors",
+    "Run ended early",   "File count",        "Pacing",
     "Random seed",       "Status mismatches",
 };
 

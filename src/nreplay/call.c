@@ -62,7 +62,8 @@ static xdrproc_t result_codec(const struct nr_replay *rp, int op, xdrproc_t dflt
         return rp->version == 3 ? (xdrproc_t)xdr_create3_slot : (xdrproc_t)xdr_diropres;
     case NF_OP_SYMLINK:
     case NF_OP_MKNOD:
-        return rp->version == 3 ? (xdrproc_t)xdr_create3_slot : (xdrproc_t)xdr_status_only;
+        return rp->version == 3 ? (xdrproc_t)xdr_create3_slot
+                                : (xdrproc_t)xdr_status_only;
     default:
         return (xdrproc_t)xdr_status_only;
     }
@@ -202,7 +203,8 @@ static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
         nf_fh_to_v3(fh, &a->symlink.where.dir);
         a->symlink.where.name = name;
         sattr3_of(c, &a->symlink.symlink.symlink_attributes);
-        a->symlink.symlink.symlink_data = (char *)(c->text != NR_NONE ? nr_name(rp->plan, c->text) : "");
+        a->symlink.symlink.symlink_data =
+            (char *)(c->text != NR_NONE ? nr_name(rp->plan, c->text) : "");
         break;
     case NF_OP_MKNOD:
         nf_fh_to_v3(fh, &a->mknod.where.dir);
@@ -364,8 +366,8 @@ static void take_handle(struct nr_replay *rp, struct nr_slot *s, const struct nr
             (void)nf_fh_from_v3(out, &s->res.r3.lookup.LOOKUP3res_u.resok.object);
         else if (c->op != NF_OP_LOOKUP && s->res.r3.create.status == NFS3_OK &&
                  s->res.r3.create.CREATE3res_u.resok.obj.handle_follows)
-            (void)nf_fh_from_v3(out,
-                                &s->res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
+            (void)nf_fh_from_v3(
+                out, &s->res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
     } else if ((c->op == NF_OP_LOOKUP || c->op == NF_OP_CREATE || c->op == NF_OP_MKDIR) &&
                s->res.r2.lookup.status == NFS_OK) {
         nf_fh_from_v2(out, &s->res.r2.lookup.diropres_u.diropres.file);

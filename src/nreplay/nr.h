@@ -47,9 +47,9 @@ struct im_image;
 struct ld_workload_ops;
 struct ld_report_ops;
 
-#define NR_DIR     "nreplay" /* CL<N>/nreplay under the mount point */
-#define NR_NONE    UINT32_MAX
-#define NR_DEPS    8u /* earlier calls one call may wait for */
+#define NR_DIR      "nreplay" /* CL<N>/nreplay under the mount point */
+#define NR_NONE     UINT32_MAX
+#define NR_DEPS     8u /* earlier calls one call may wait for */
 #define NR_NO_REPLY UINT32_MAX
 
 /* Why a call is not replayed (LD_NR_SKIPS slots). */
@@ -116,10 +116,10 @@ struct nr_plan {
     char *names; /* NUL-terminated names and symlink targets */
     uint64_t names_len, names_cap;
     uint32_t nstreams;
-    uint64_t events;                  /* events the reader gave */
-    uint64_t skipped[LD_NR_SKIPS];    /* calls not replayable, by reason */
-    uint64_t readdir_restarted;       /* READDIR continuations sent from cookie 0 */
-    int64_t trace_ns;                 /* the last call's time */
+    uint64_t events;               /* events the reader gave */
+    uint64_t skipped[LD_NR_SKIPS]; /* calls not replayable, by reason */
+    uint64_t readdir_restarted;    /* READDIR continuations sent from cookie 0 */
+    int64_t trace_ns;              /* the last call's time */
     struct tr_counter counters[TR_MAX_COUNTERS]; /* the reader's counters */
     unsigned ncounters;
     struct cm_hist traced[NF_NOPS + 1]; /* every traced reply's response time */

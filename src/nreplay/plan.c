@@ -127,7 +127,8 @@ static int dep_on(struct build *b, uint64_t key, int changes)
         }
     }
     if (i == NR_DEPS) /* full: wait for the latest of them instead */
-        b->c->dep[NR_DEPS - 1] = wait > b->c->dep[NR_DEPS - 1] ? wait : b->c->dep[NR_DEPS - 1];
+        b->c->dep[NR_DEPS - 1] =
+            wait > b->c->dep[NR_DEPS - 1] ? wait : b->c->dep[NR_DEPS - 1];
     e->a = b->idx;
     if (changes)
         e->b = b->idx;
@@ -296,9 +297,9 @@ static int skip_reason(const struct nr_plan *p, const struct tr_nfs_event *ev)
         return NR_SKIP_PROC;
     if (ev->flags & TR_NFS_F_CALL_CUT)
         return NR_SKIP_CUT;
-    if (ev->op != NF_OP_NULL_OP &&
-        (find_obj(p, &ev->fh) == NR_NONE ||
-         ((ev->op == NF_OP_RENAME || ev->op == NF_OP_LINK) && find_obj(p, &ev->fh2) == NR_NONE)))
+    if (ev->op != NF_OP_NULL_OP && (find_obj(p, &ev->fh) == NR_NONE ||
+                                    ((ev->op == NF_OP_RENAME || ev->op == NF_OP_LINK) &&
+                                     find_obj(p, &ev->fh2) == NR_NONE)))
         return NR_SKIP_UNKNOWN;
     return NR_REPLAYED;
 }
@@ -373,14 +374,16 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
     c->proc = (uint16_t)ev->proc;
     c->stream = ev->client;
     c->obj = find_obj(p, &ev->fh);
-    c->obj2 = ev->op == NF_OP_RENAME || ev->op == NF_OP_LINK ? find_obj(p, &ev->fh2) : NR_NONE;
+    c->obj2 =
+        ev->op == NF_OP_RENAME || ev->op == NF_OP_LINK ? find_obj(p, &ev->fh2) : NR_NONE;
     c->res_obj = NR_NONE;
     c->status = NR_NO_REPLY;
     if ((ev->flags & TR_NFS_F_REPLY) && ev->rpc_status == TR_NFS_RPC_SUCCESS) {
         int64_t rt = ev->reply_t_ns - ev->t_ns;
 
         c->status = ev->status;
-        c->rt_us = rt > 0 ? (uint32_t)(rt / 1000 < UINT32_MAX ? rt / 1000 : UINT32_MAX) : 0;
+        c->rt_us =
+            rt > 0 ? (uint32_t)(rt / 1000 < UINT32_MAX ? rt / 1000 : UINT32_MAX) : 0;
         c->res_obj = find_obj(p, &ev->res_fh);
         cm_hist_add(&p->traced[c->op], c->rt_us);
         cm_hist_add(&p->traced[NF_OP_TOTAL], c->rt_us);
@@ -506,10 +509,10 @@ int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
         rc = pass_calls(p, cfg, err, errlen);
     if (rc == 0 && p->ncalls == 0) {
         cm_errf(err, errlen,
-                     "%s: no NFSv%d call to replay (%llu events; a trace of the other "
-                     "version is replayed by %s)",
-                     p->file, p->nfs_version, (unsigned long long)p->events,
-                     p->nfs_version == 3 ? "sfs" : "sfs3");
+                "%s: no NFSv%d call to replay (%llu events; a trace of the other "
+                "version is replayed by %s)",
+                p->file, p->nfs_version, (unsigned long long)p->events,
+                p->nfs_version == 3 ? "sfs" : "sfs3");
         rc = -EINVAL;
     }
     if (rc < 0)
@@ -583,15 +586,16 @@ unsigned nr_class_of(uint32_t status)
 
 const char *nr_class_name(unsigned cls)
 {
-    static const char *const n[LD_NR_CLASSES] = {"OK",    "NOENT",  "EXIST", "NOTEMPTY",
-                                                 "NOTDIR/ISDIR", "ACCES", "STALE", "other"};
+    static const char *const n[LD_NR_CLASSES] = {
+        "OK", "NOENT", "EXIST", "NOTEMPTY", "NOTDIR/ISDIR", "ACCES", "STALE", "other"};
     return cls < LD_NR_CLASSES ? n[cls] : "other";
 }
 
 const char *nr_skip_name(unsigned reason)
 {
-    static const char *const n[NR_NSKIPS] = {
-        "replayed",         "mount",           "other_nfs_version", "procedure",
-        "unknown_handle",   "no_replayed_handle", "call_cut"};
+    static const char *const n[NR_NSKIPS] = {"replayed",          "mount",
+                                             "other_nfs_version", "procedure",
+                                             "unknown_handle",    "no_replayed_handle",
+                                             "call_cut"};
     return reason < NR_NSKIPS ? n[reason] : "other";
 }

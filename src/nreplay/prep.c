@@ -287,14 +287,16 @@ static int make2(struct nr_replay *rp, const struct nf_fh *dir, const char *name
         proc = o->type == TR_NFS_DIR ? NFSPROC_MKDIR : NFSPROC_CREATE;
         (void)nf_fh_to_v2(dir, &a.create.where.dir);
         a.create.where.name = (char *)name;
-        sattr2_mode(&a.create.attributes,
-                    mode ? mode : o->type == TR_NFS_DIR ? 0755 : 0644);
+        sattr2_mode(&a.create.attributes, mode                    ? mode
+                                          : o->type == TR_NFS_DIR ? 0755
+                                                                  : 0644);
     }
     rc = nr_sync(rp, proc, &a, &res, NULL, &st);
     if (rc < 0)
         return rc;
     if (st == NFS_OK && proc != NFSPROC_SYMLINK)
-        nf_fh_from_v2(&rp->fh[o - im_obj(rp->plan->img, 0)], &res.mkdir.diropres_u.diropres.file);
+        nf_fh_from_v2(&rp->fh[o - im_obj(rp->plan->img, 0)],
+                      &res.mkdir.diropres_u.diropres.file);
     sync_free(rp, proc, &res);
     return st ? nf_status_errno(st) : 0;
 }
@@ -315,7 +317,8 @@ static int make(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
     target[t ? n : 0] = '\0';
     if (!t)
         snprintf(target, sizeof(target), "unknown-target");
-    rc = rp->version == 3 ? make3(rp, dir, name, o, target) : make2(rp, dir, name, o, target);
+    rc = rp->version == 3 ? make3(rp, dir, name, o, target)
+                          : make2(rp, dir, name, o, target);
     if (rc == 0 && rp->fh[obj].len == 0)
         rc = lookup(rp, dir, name, &rp->fh[obj]);
     if (rc == 0 && (o->type == TR_NFS_REG || o->type == TR_NFS_NONE) && o->size > 0)

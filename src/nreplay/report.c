@@ -52,7 +52,11 @@ static const char *where(const struct nr_plan *p, const struct nr_call *c, char 
     const char *d = c->obj != NR_NONE ? im_path(p->img, c->obj, dir, sizeof(dir)) : NULL;
     const char *n = nr_name(p, c->name);
 
-    snprintf(buf, len, "%s%s%s", d && d[0] ? d : n ? "" : d ? "." : "?",
+    snprintf(buf, len, "%s%s%s",
+             d && d[0] ? d
+             : n       ? ""
+             : d       ? "."
+                       : "?",
              d && d[0] && n ? "/" : "", n ? n : "");
     return buf;
 }
@@ -106,8 +110,9 @@ static void text(FILE *out, const struct ld_report_in *in)
     if (unreplayable(s))
         fprintf(out, ")\n");
     if (s->ended_early == LD_END_UNREACHABLE)
-        fprintf(out, "  ended early: the server could not be reached again; the calls due "
-                     "later were not replayed\n");
+        fprintf(out,
+                "  ended early: the server could not be reached again; the calls due "
+                "later were not replayed\n");
     else if (s->replay_cut)
         fprintf(out, "  cut by the run time (-t; sfs_mgr: RUNTIME): the calls due later "
                      "were not replayed\n");
@@ -127,18 +132,18 @@ static void text(FILE *out, const struct ld_report_in *in)
         example_text(p, s->nr_example[k], buf, sizeof(buf));
         fprintf(out, "    mismatch: %s\n", buf);
     }
-    fprintf(out,
-            "  held by a dependency %" PRIu64 ", wait p99 %.3f ms, max %.3f ms\n",
+    fprintf(out, "  held by a dependency %" PRIu64 ", wait p99 %.3f ms, max %.3f ms\n",
             s->nr_held, q_ms(&s->nr_wait, 0.99), (double)s->nr_wait.max_us / 1000.0);
     if (speed > 0) {
         fprintf(out,
                 "  lateness p50 %.1f us, p99 %.1f us, max %" PRIu64
                 " us, could not keep up %" PRIu64 "\n",
-                q_ms(&s->replay_late, 0.50) * 1000.0, q_ms(&s->replay_late, 0.99) * 1000.0,
-                s->replay_late.max_us, s->replay_behind);
-        fprintf(out, "  duration %.3f s%s, trace %.3f s at speed %g = %.3f s",
-                run, s->replay_cut ? " (cut)" : "", (double)s->replay_trace_ns / 1e9,
-                speed, expected_s(s, speed));
+                q_ms(&s->replay_late, 0.50) * 1000.0,
+                q_ms(&s->replay_late, 0.99) * 1000.0, s->replay_late.max_us,
+                s->replay_behind);
+        fprintf(out, "  duration %.3f s%s, trace %.3f s at speed %g = %.3f s", run,
+                s->replay_cut ? " (cut)" : "", (double)s->replay_trace_ns / 1e9, speed,
+                expected_s(s, speed));
         if (!s->replay_cut)
             fprintf(out, ", drift %+.3f ms", (run - expected_s(s, speed)) * 1000.0);
         fprintf(out, "\n");
@@ -159,7 +164,8 @@ static void text(FILE *out, const struct ld_report_in *in)
                 q_ms(&o->hist, 0.99), traced_mean_ms(s, op),
                 q_ms(&s->nr_traced[op], 0.99), s->nr_mismatch[op]);
     }
-    fprintf(out, "  (ms; traced times of the calls replayed, from the capture's stamps)\n");
+    fprintf(out,
+            "  (ms; traced times of the calls replayed, from the capture's stamps)\n");
 }
 
 static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
@@ -287,7 +293,7 @@ static int validity(const struct ld_report_in *in, struct ld_validity *v)
         add(v, LD_INV_NO_GOOD, "INVALID RUN No good calls");
     if (t->good > 0 && t->bad * 100 / t->good >= 1)
         add(v, LD_INV_FAILED_RPC,
-             "INVALID RUN, %.0f%% Failed RPC calls (%" PRIu64 " of %" PRIu64 ")",
+            "INVALID RUN, %.0f%% Failed RPC calls (%" PRIu64 " of %" PRIu64 ")",
             (double)(t->bad * 100 / t->good), t->bad, t->good + t->bad);
     if (s->ended_early == LD_END_UNREACHABLE)
         add(v, LD_INV_ENDED_EARLY,
@@ -295,9 +301,9 @@ static int validity(const struct ld_report_in *in, struct ld_validity *v)
             "after the connection was lost");
     if (s->nr_mismatches * 100 > s->nr_compared)
         add(v, LD_INV_STATUS_MISMATCH,
-             "INVALID RUN, %.2f%% Status mismatches: %" PRIu64 " of the %" PRIu64
-             " calls compared were answered otherwise than traced (more than 1 %%)",
-             pct(s->nr_mismatches, s->nr_compared), s->nr_mismatches, s->nr_compared);
+            "INVALID RUN, %.2f%% Status mismatches: %" PRIu64 " of the %" PRIu64
+            " calls compared were answered otherwise than traced (more than 1 %%)",
+            pct(s->nr_mismatches, s->nr_compared), s->nr_mismatches, s->nr_compared);
     return v->code;
 }
 
@@ -309,7 +315,8 @@ static void requested(const struct ld_report_in *in, int whole, char *buf, size_
     (void)whole;
     if (speed > 0 && s->replay_trace_ns > 0)
         snprintf(buf, len, "%.2f calls/s (the trace at speed %g)",
-                 (double)s->replay_trace_records / ((double)s->replay_trace_ns / 1e9 / speed),
+                 (double)s->replay_trace_records /
+                     ((double)s->replay_trace_ns / 1e9 / speed),
                  speed);
     else
         snprintf(buf, len, "as fast as dependencies and the window allow (speed %g)",

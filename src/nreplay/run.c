@@ -271,7 +271,8 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
             break;
         }
     }
-    if (stopped && rc == 0) /* drain: every call in flight gets its answer or its timeout */
+    if (stopped &&
+        rc == 0) /* drain: every call in flight gets its answer or its timeout */
         while (rp->in_flight > 0 && rp_poll(&c->clnt, 1, -1) >= 0)
             ;
     c->measuring = 0;

@@ -45,12 +45,13 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
     su->plan = p;
     for (k = 1; k < NR_NSKIPS; k++)
         skipped += p->skipped[k];
-    fprintf(su->log,
-            "%s: NFS trace %s (%s): %u NFSv%d calls of %u client(s) over %.3f s, %llu not "
-            "replayable; image of %u objects, %u root(s), %u orphan tree(s)",
-            su->prog, p->file, p->format, p->ncalls, p->nfs_version, p->nstreams,
-            (double)p->trace_ns / 1e9, (unsigned long long)skipped, im_nobjs(p->img),
-            im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
+    fprintf(
+        su->log,
+        "%s: NFS trace %s (%s): %u NFSv%d calls of %u client(s) over %.3f s, %llu not "
+        "replayable; image of %u objects, %u root(s), %u orphan tree(s)",
+        su->prog, p->file, p->format, p->ncalls, p->nfs_version, p->nstreams,
+        (double)p->trace_ns / 1e9, (unsigned long long)skipped, im_nobjs(p->img),
+        im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
     if (cfg->trace_speed > 0)
         fprintf(su->log, "; at speed %g: %.3f s", cfg->trace_speed,
                 nr_expected_s(p, cfg->trace_speed));
