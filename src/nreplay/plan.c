@@ -103,6 +103,7 @@ struct build {
     struct nr_plan *p;
     struct kmap deps;  /* key -> (last call, last call that changed it) */
     struct kmap names; /* name key -> (object, -) */
+    struct kmap hosts; /* traced client hosts (the streams) */
     struct nr_call *c;
     uint32_t idx;
 };
@@ -404,8 +405,14 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
         (rc = add_text(p, ev->name2, &c->name2)) < 0 ||
         (rc = add_text(p, ev->op == NF_OP_SYMLINK ? ev->text : NULL, &c->text)) < 0)
         return rc;
-    if (ev->client + 1 > p->nstreams)
-        p->nstreams = ev->client + 1;
+    {
+        struct kv *h = kmap_get(&b->hosts, (uint64_t)ev->client + 1);
+
+        if (!h)
+            return -ENOMEM;
+        if (h->a == NR_NONE)
+            h->a = p->nstreams++;
+    }
     b->c = c;
     b->idx = p->ncalls;
     if ((rc = add_deps(b, c)) < 0 || (rc = follow_names(b, c)) < 0)
@@ -490,6 +497,7 @@ static int pass_calls(struct nr_plan *p, const struct ld_config *cfg, char *err,
     tr_nfs_close(r);
     free(b.deps.slot);
     free(b.names.slot);
+    free(b.hosts.slot);
     return rc;
 }
 
