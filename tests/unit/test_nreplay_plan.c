@@ -73,17 +73,17 @@ static void calls_and_dependencies(void **state)
         assert_int_equal(p.calls[i].rt_us, 100);
     }
     assert_int_equal(ndeps(&p, 0), 0);
-    assert_true(waits(&p, 1, 0));  /* CREATE in d after d's LOOKUP */
-    assert_true(waits(&p, 2, 1));  /* WRITE x after its CREATE */
-    assert_true(waits(&p, 3, 1));  /* LOOKUP in d after d changed */
-    assert_true(waits(&p, 4, 3));  /* RENAME a after a's LOOKUP ... */
-    assert_false(waits(&p, 4, 4)); /* ... never after itself */
-    assert_true(waits(&p, 5, 4));  /* REMOVE x: d changed by the RENAME, */
-    assert_true(waits(&p, 5, 2));  /* and x written */
-    assert_true(waits(&p, 6, 4));  /* REMOVE b: the name the RENAME made */
-    assert_true(waits(&p, 7, 6));  /* RMDIR d after the last REMOVE in it */
+    assert_true(waits(&p, 1, 0));      /* CREATE in d after d's LOOKUP */
+    assert_true(waits(&p, 2, 1));      /* WRITE x after its CREATE */
+    assert_true(waits(&p, 3, 1));      /* LOOKUP in d after d changed */
+    assert_true(waits(&p, 4, 3));      /* RENAME a after a's LOOKUP ... */
+    assert_false(waits(&p, 4, 4));     /* ... never after itself */
+    assert_true(waits(&p, 5, 4));      /* REMOVE x: d changed by the RENAME, */
+    assert_true(waits(&p, 5, 2));      /* and x written */
+    assert_true(waits(&p, 6, 4));      /* REMOVE b: the name the RENAME made */
+    assert_true(waits(&p, 7, 6));      /* RMDIR d after the last REMOVE in it */
     assert_int_equal(ndeps(&p, 8), 0); /* READ of y: nothing */
-    for (i = 0; i < p.ncalls; i++) /* only earlier calls */
+    for (i = 0; i < p.ncalls; i++)     /* only earlier calls */
         for (unsigned k = 0; k < NR_DEPS && p.calls[i].dep[k] != NR_NONE; k++)
             assert_true(p.calls[i].dep[k] < i);
     /* the image: root, d, a and y at the start; x created */
