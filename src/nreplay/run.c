@@ -17,21 +17,18 @@
  *
  * A call whose object has no handle on the server under test (its
  * creation failed) is not sent and is counted (no_replayed_handle); it
- * completes at once so that the calls after it go on.  Sleeping is
- * ppoll() on the client's socket with a timeout to the next deadline.
- * Nothing is allocated here.
+ * completes at once so that the calls after it go on.  Sleeping is the
+ * block replay's (rl_wait_service: ppoll() on the client's socket to the
+ * next deadline).  Nothing is allocated here.
  */
-#define _GNU_SOURCE /* ppoll */
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
-#include <time.h>
 
 #include "load/options.h"
 #include "nreplay/nr_int.h"
+#include "replay/rl.h"
 
 #define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
-#define SPIN_NS      20000ull    /* poll without sleeping this close to a deadline */
 #define START_NS     2000000ull  /* the clock starts this long after RUN arrives */
 
 static uint64_t planned_of(const struct nr_replay *rp, uint32_t i)
@@ -181,11 +178,7 @@ static int idle(const struct nr_replay *rp)
 /* Waits for a reply or the next deadline, then services the client. */
 static int wait_and_service(struct nr_replay *rp, uint64_t now)
 {
-    struct rp_client *cl = rp->cx.clnt;
     uint64_t wake = now + CTL_CHECK_NS;
-    struct pollfd pf;
-    struct timespec ts;
-    int ms, n;
 
     if (rp->next < rp->plan->ncalls && rp->nheld < NR_HELD_MAX) {
         uint64_t due = planned_of(rp, rp->next);
@@ -194,24 +187,7 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
     }
     if (rp->in_flight == 0 && rp->nheld > 0 && rp->free_slot >= 0)
         wake = now; /* a held call was released by a call that never went */
-    ms = rp_client_timeout_ms(cl);
-    if (ms >= 0 && now + (uint64_t)ms * 1000000ull < wake)
-        wake = now + (uint64_t)ms * 1000000ull;
-    pf.fd = rp_client_fd(cl);
-    pf.events = rp_client_events(cl);
-    pf.revents = 0;
-    if (wake > now + SPIN_NS) {
-        uint64_t d = wake - now - SPIN_NS / 2;
-        ts.tv_sec = (time_t)(d / 1000000000ull);
-        ts.tv_nsec = (long)(d % 1000000000ull);
-    } else {
-        ts.tv_sec = 0;
-        ts.tv_nsec = 0;
-    }
-    n = ppoll(&pf, 1, &ts, NULL);
-    if (n < 0 && errno != EINTR)
-        return -errno;
-    return rp_client_service(cl, n > 0 ? pf.revents : 0);
+    return rl_wait_service(rp->cx.clnt, now, wake);
 }
 
 static void finish_stats(struct nr_replay *rp, uint64_t end, int cut)

@@ -41,6 +41,7 @@
 
 struct cm_yaml;
 struct ld_child;
+struct rp_client;
 struct ld_setup;
 struct ld_stats;
 struct ld_workload_ops;
@@ -172,6 +173,12 @@ int rl_prepare(struct ld_child *c);
  * early: what was sent is counted and drained, the rest is not replayed
  * (stats.replay_cut). */
 int rl_run(struct ld_child *c, uint32_t limit_s);
+
+/* Sleeps until wake (ns, CLOCK_MONOTONIC), a reply, or the client's own
+ * next timeout, whichever comes first (the last few microseconds polled
+ * without sleeping), then services the client: the calls it completed,
+ * or -errno (a broken client).  The NFS trace replay's loop uses it too. */
+int rl_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake);
 
 /* ---- results (report.c) ----------------------------------------- */
 
