@@ -13,6 +13,7 @@
 #   - the server restarted mid-replay over TCP: the connection is lost and
 #     not made again in time; the run ends early, INVALID (18), with its
 #     report and the calls not replayed counted;
+#   - an NFSv2 trace (sfs -V) is replayed by sfs over NFSv2;
 #   - a capture cut short is refused before anything is sent.
 # Every time, no process of the run is left.
 # timeout: 300
@@ -22,7 +23,7 @@ need_cmd dumpcap
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
 . "$(dirname "$0")/lib_nreplay.sh"
-plan 11
+plan 13
 
 start_nfsd A || bail "sfs_nfsd did not start"
 cap_start "$T_DIR/v.pcapng" "$A_NFS_PORT" "$A_MNT_PORT" || bail "no capture"
@@ -75,6 +76,19 @@ is "$(nr_yaml "$T_DIR/r.yaml" 'g["validity"]["code"], g["nfs_replay"]["cut"], g[
 grep -q "ended early: the server could not be reached again" "$T_DIR/out" &&
     grep -q "INVALID RUN, the run ended early" "$T_DIR/out"
 ok $? "the report says so"
+
+# ---- NFSv2: sfs replays a trace of sfs -V ---------------------------------------------
+cap_start "$T_DIR/v2.pcapng" "$A_NFS_PORT" "$A_MNT_PORT" || bail "no capture"
+timeout 100 "$T_BIN/sfs" -V 1 "$A_URL" >"$T_DIR/v2.out" 2>&1
+rv=$?
+cap_stop
+start_nfsd V || bail "sfs_nfsd did not start"
+timeout 100 "$T_BIN/sfs" -p 1 --speed 0 --trace "$T_DIR/v2.pcapng" --yaml "$T_DIR/v2.yaml" \
+    "$V_URL" >"$T_DIR/v2r.out" 2>&1
+rc=$?
+is "$rv $rc" "0 0" "sfs replays the NFSv2 validation's capture"
+is "$(nr_yaml "$T_DIR/v2.yaml" 'g["nfs_replay"]["nfs_version"], g["nfs_replay"]["status_mismatches"], g["nfs_replay"]["calls"] > 300, g["validity"]["code"]')" \
+    "2 0 True 0" "over NFSv2, with every status as traced"
 
 # ---- inputs -------------------------------------------------------------------------
 head -c 5000 "$T_DIR/v.pcapng" >"$T_DIR/cut.pcapng"
