@@ -538,8 +538,10 @@ void nr_child_results(struct ld_child *c)
     uint64_t bytes = 0, files = 0, dirs = 0, links = 0;
     uint32_t i;
 
-    if (!rp->active)
+    if (!rp->active) { /* idle: not one of the processes the run time averages */
+        s->nchildren = 0;
         return;
+    }
     for (i = 0; i < im_nobjs(img); i++) {
         const struct im_obj *o = im_obj(img, i);
 
