@@ -9,9 +9,14 @@ NFS_TSHARK=$T_TOP/tests/tools/nfs-tshark.py
 LNFS_TOOL=$(tool_path lnfs_tool) || bail "tests/tools/lnfs_tool not built"
 
 # nr_calls CAPTURE PORT...: tshark's NFS calls, one "PROC NAME..." line each
-# (READ and WRITE with their byte counts), sorted.
+# (READ and WRITE with their byte counts), sorted; when tshark fails or
+# finds nothing, the capture's size and tshark's complaint are said.
 nr_calls() {
-    python3 "$NFS_TSHARK" calls "$@"
+    local out
+    out=$(python3 "$NFS_TSHARK" calls "$@" 2>"$T_DIR/nr_calls.err")
+    [ -n "$out" ] || diag "no NFS call found in $1 ($(stat -c %s "$1" 2>/dev/null) bytes):" \
+        "$(tail -5 "$T_DIR/nr_calls.err")" "$(cat "$CAP_FILE.err" 2>/dev/null | tail -3)"
+    printf '%s\n' "$out"
 }
 
 # nr_yaml FILE EXPR: a value of the results' YAML (g is the document).
