@@ -84,9 +84,10 @@ enum ld_invalid {
     LD_INV_FILE_COUNT = 19,      /* -F instead of 390 files per op/s */
     LD_INV_PACING = 20,          /* --open-loop */
     LD_INV_SEED = 21,            /* --seed other than 2231 */
-    LD_INV_STATUS_MISMATCH = 22, /* NFS trace replay: > 1 % of the compared
+    LD_INV_LOAD_MISSED = 22,     /* achieved less than 90 % of the requested load */
+    LD_INV_STATUS_MISMATCH = 23, /* NFS trace replay: > 1 % of the compared
                                     calls answered otherwise than traced */
-    LD_INV_NCODES = 23
+    LD_INV_NCODES = 24
 };
 
 /* "No error", "Unknown", "IO distribution file", ... "Op mix missed". */

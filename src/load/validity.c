@@ -10,7 +10,8 @@
  *    "Op mix missed";
  *  - rules beyond SFS 3.0 (codes 17-21): more than 1 % unexpected NFS
  *    errors, a run that ended early, and -F, --open-loop and --seed as
- *    non-standard parameters.
+ *    non-standard parameters; code 23, an NFS trace replay's status
+ *    mismatches, is the replay's own check (src/nreplay/report.c).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -28,14 +29,14 @@
 #include "nfs/nf.h"
 
 static const char *const invalid_text[LD_INV_NCODES] = {
-    "No error",          "Unknown",           "IO distribution file",
-    "Mix file",          "Runtime",           "Access percentage",
-    "Append percentage", "KB per block",      "Number client directories",
-    "Fileset delta",     "Max biod reads",    "Number symlinks",
-    "Max biod writes",   "Warmup time",       "No good calls",
-    "Failed RPC calls",  "Op mix missed",     "Unexpected NFS errors",
-    "Run ended early",   "File count",        "Pacing",
-    "Random seed",       "Status mismatches",
+    "No error",          "Unknown",        "IO distribution file",
+    "Mix file",          "Runtime",        "Access percentage",
+    "Append percentage", "KB per block",   "Number client directories",
+    "Fileset delta",     "Max biod reads", "Number symlinks",
+    "Max biod writes",   "Warmup time",    "No good calls",
+    "Failed RPC calls",  "Op mix missed",  "Unexpected NFS errors",
+    "Run ended early",   "File count",     "Pacing",
+    "Random seed",       "Load missed",    "Status mismatches",
 };
 
 const char *ld_invalid_text(int code)

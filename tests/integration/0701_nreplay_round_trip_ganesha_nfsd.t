@@ -13,7 +13,7 @@
 # decoded by tshark, holds the traced NFS calls procedure for procedure,
 # with their names and byte counts.  A server prepared differently (a file
 # of the image removed before the run) gets its mismatches counted, named
-# and the run marked INVALID (22).
+# and the run marked INVALID (23).
 # timeout: 500
 . "$(dirname "$0")/lib.sh"
 need_root "dumpcap on lo"
@@ -106,7 +106,7 @@ cat "$T_DIR/rm.out"
 is "$NR_RC" 0 "a replay against a server that lost a file of the image completes"
 like "$(nr_yaml "$T_DIR/d.yaml" 'g["nfs_replay"]["first_mismatches"][0]')" \
     "lookup d1/d2/f2 at [0-9.]* s: traced OK, replayed NOENT" "its first mismatch is named: procedure, path, time, statuses"
-ok "$(nr_yaml "$T_DIR/d.yaml" '0 if g["nfs_replay"]["status_mismatches"] >= 2 and g["validity"]["code"] == 22 else 1')" \
-    "the mismatches are counted and the run is INVALID (22)"
+ok "$(nr_yaml "$T_DIR/d.yaml" '0 if g["nfs_replay"]["status_mismatches"] >= 2 and g["validity"]["code"] == 23 else 1')" \
+    "the mismatches are counted and the run is INVALID (23)"
 like "$(cat "$T_DIR/out")" "INVALID RUN, [0-9.]*% Status mismatches: [0-9]* of the [0-9]* calls compared" \
     "the report says why"

@@ -99,6 +99,8 @@ static void valid_run(void **state)
     assert_int_equal(v.nlines, 0);
     assert_string_equal(ld_invalid_text(0), "No error");
     assert_string_equal(ld_invalid_text(16), "Op mix missed");
+    assert_string_equal(ld_invalid_text(23), "Status mismatches");
+    assert_int_equal(LD_INV_STATUS_MISMATCH, 23);
     assert_string_equal(ld_invalid_text(99), "Unknown");
 }
 
