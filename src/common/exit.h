@@ -73,6 +73,7 @@
     X(135, SFS_SPEED, "sfs: a bad --speed")                                              \
     X(136, SFS_BLOCK_SIZE, "sfs: a bad --block-size")                                    \
     X(137, SFS_STABLE, "sfs: a bad --stable")                                            \
+    X(141, SFS_SCALE, "sfs: a bad --scale")                                              \
     X(175, SFS_CLOCK, "sfs: the clock's resolution is worse than 100 us")                \
     X(182, SFS_MOUNTS,                                                                   \
       "sfs: a mount point that does not parse, or not 1, PROCS or a multiple of PROCS "  \

@@ -140,6 +140,10 @@ static const struct cm_opt ld_opts[] = {
     {0, "speed", "TRACE_SPEED", CM_OPT_DOUBLE, F(trace_speed), "1", 0, 1000000, "x", "S",
      "Replay speed: 1 real time, 2 twice as fast, 0 as fast as the window allows.", NULL,
      NULL, CM_OPT_POINT, CM_EXIT_SFS_SPEED},
+    {0, "scale", "TRACE_SCALE", CM_OPT_INT, F(trace_scale), "0", 0, 4096, "copies", "N",
+     "NFS trace replay: N copies of the trace in all, each on its own copy of the "
+     "image (0: one per client).",
+     NULL, NULL, CM_OPT_POINT, CM_EXIT_SFS_SCALE},
     {0, "block-size", "TRACE_BLOCK_SIZE", CM_OPT_INT, F(trace_block_size), "512", 1,
      1048576, "bytes", "N", "Bytes per SPC LBA.", NULL, NULL, 0, CM_EXIT_SFS_BLOCK_SIZE},
     {0, "window", "TRACE_WINDOW", CM_OPT_INT, F(trace_window), "64", 1, 1024, "calls",

@@ -71,12 +71,12 @@ static xdrproc_t result_codec(const struct nr_replay *rp, int op, xdrproc_t dflt
 
 /* ---- arguments ------------------------------------------------------------ */
 
-int nr_call_ready(const struct nr_replay *rp, uint32_t i)
+int nr_call_ready(const struct nr_replay *rp, uint32_t v)
 {
-    const struct nr_call *c = &rp->plan->calls[i];
+    const struct nr_call *c = nr_vcall(rp, v);
 
-    return (c->obj == NR_NONE || rp->fh[c->obj].len > 0) &&
-           (c->obj2 == NR_NONE || rp->fh[c->obj2].len > 0);
+    return (c->obj == NR_NONE || nr_fh(rp, v, c->obj)->len > 0) &&
+           (c->obj2 == NR_NONE || nr_fh(rp, v, c->obj2)->len > 0);
 }
 
 static void sattr3_of(const struct nr_call *c, sattr3 *a)
@@ -115,9 +115,9 @@ static void sattr2_of(const struct nr_call *c, sattr *a)
         a->size = (u_int)c->size;
 }
 
-uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t i)
+uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v)
 {
-    const struct nr_call *c = &rp->plan->calls[i];
+    const struct nr_call *c = nr_vcall(rp, v);
     uint32_t max = c->op == NF_OP_READ ? rp->rtmax : rp->wtmax;
 
     if ((c->op != NF_OP_READ && c->op != NF_OP_WRITE) || c->count <= max)
@@ -139,8 +139,8 @@ static uint32_t piece_of(const struct nr_slot *s, const struct nr_call *c, uint3
 static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
 {
     union nf3_args *a = &s->args.a3;
-    const struct nf_fh *fh = c->obj != NR_NONE ? &rp->fh[c->obj] : NULL;
-    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? &rp->fh[c->obj2] : NULL;
+    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->call_idx, c->obj) : NULL;
+    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->call_idx, c->obj2) : NULL;
     char *name = (char *)nr_name(rp->plan, c->name);
     char *name2 = (char *)nr_name(rp->plan, c->name2);
     uint64_t off;
@@ -248,8 +248,8 @@ static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
 static void args2(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
 {
     union nf2_args *a = &s->args.a2;
-    const struct nf_fh *fh = c->obj != NR_NONE ? &rp->fh[c->obj] : NULL;
-    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? &rp->fh[c->obj2] : NULL;
+    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->call_idx, c->obj) : NULL;
+    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->call_idx, c->obj2) : NULL;
     char *name = (char *)nr_name(rp->plan, c->name);
     char *name2 = (char *)nr_name(rp->plan, c->name2);
     uint64_t off;
@@ -318,14 +318,14 @@ static void args2(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
     }
 }
 
-int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t i, uint32_t piece,
+int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t piece,
                   rp_done_fn done)
 {
-    const struct nr_call *c = &rp->plan->calls[i];
+    const struct nr_call *c = nr_vcall(rp, v);
     struct ld_stats *st = &rp->cx.stats;
     int rc;
 
-    s->call_idx = i;
+    s->call_idx = v;
     s->piece = piece;
     if (rp->version == 3)
         args3(rp, s, c);
@@ -360,7 +360,7 @@ static void take_handle(struct nr_replay *rp, struct nr_slot *s, const struct nr
 
     if (c->res_obj == NR_NONE)
         return;
-    out = &rp->fh[c->res_obj];
+    out = nr_fh(rp, s->call_idx, c->res_obj);
     if (rp->version == 3) {
         if (c->op == NF_OP_LOOKUP && s->res.r3.lookup.status == NFS3_OK)
             (void)nf_fh_from_v3(out, &s->res.r3.lookup.LOOKUP3res_u.resok.object);
@@ -407,7 +407,7 @@ void nr_call_account(struct nr_slot *s)
 {
     struct rp_call *call = &s->call;
     struct nr_replay *rp = s->owner;
-    const struct nr_call *c = &rp->plan->calls[s->call_idx];
+    const struct nr_call *c = nr_vcall(rp, s->call_idx);
     struct ld_stats *st = &rp->cx.stats;
 
     if (call->retransmits > 0)
@@ -427,7 +427,7 @@ void nr_call_account(struct nr_slot *s)
             st->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
         }
         if (s->piece == 0) /* its pieces are one traced call */
-            compare(rp, s->call_idx, nfs);
+            compare(rp, s->call_idx / rp->ncopies, nfs);
         take_handle(rp, s, c);
         nf_call_free(call);
     } else {

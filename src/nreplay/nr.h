@@ -147,6 +147,23 @@ const char *nr_class_name(unsigned cls);
 /* The names of the skip reasons ("mount", "version", ...). */
 const char *nr_skip_name(unsigned reason);
 
+/* The copies of the trace the run replays (--scale; 0: one per client). */
+static inline uint32_t nr_scale(const struct ld_config *cfg)
+{
+    return cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : (uint32_t)cfg->nclients;
+}
+
+/* The copies child `child` of this client replays: copy0, copy0 + step,
+ * ... (n of them; 0: the process is idle).  Copies are dealt over the
+ * clients first, then over each client's processes: copy j goes to client
+ * j mod clients + 1, its process (j / clients) mod procs. */
+void nr_copies_of(const struct ld_config *cfg, unsigned child, uint32_t *copy0,
+                  uint32_t *step, uint32_t *n);
+
+/* Copy j's directory under its client's CL<N>/: "nreplay" for a client's
+ * first copy, then "nreplay.1", "nreplay.2", ... */
+void nr_copy_dir(const struct ld_config *cfg, uint32_t copy, char *buf, size_t len);
+
 /* Seconds the replay is expected to take (0 at speed 0). */
 double nr_expected_s(const struct nr_plan *p, double speed);
 

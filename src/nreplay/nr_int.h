@@ -32,8 +32,8 @@ struct nr_slot {
     } res;
     uint8_t fh[NF_FH_MAX]; /* handles of LOOKUP/CREATE... replies decode here */
     struct nr_replay *owner;
-    uint32_t call_idx;
-    uint32_t piece; /* of a READ or WRITE cut at the server's maximum */
+    uint32_t call_idx; /* the virtual call (nr_replay) */
+    uint32_t piece;    /* of a READ or WRITE cut at the server's maximum */
     int32_t next_free;
     uint32_t count; /* bytes of a READ or WRITE */
 };
@@ -46,27 +46,49 @@ struct nr_held {
     uint64_t since; /* its planned time (speed 0: when it became due) */
 };
 
-/* One child's replay: the generic child (workload.h) first. */
+/*
+ * One child's replay: the generic child (workload.h) first.  A process
+ * replays ncopies copies of the trace (--scale), copy k on its own tree
+ * with its own handles; the copies' calls are interleaved into one
+ * sequence of "virtual" calls, v = i x ncopies + k for call i of copy k,
+ * so that every per-call array below is indexed by v.
+ */
 struct nr_replay {
     struct ld_child cx;
     const struct nr_plan *plan;
     int version;
-    int active; /* the process that replays (child 0 of each client) */
     double speed;
     uint32_t rtmax, wtmax;
-    struct nf_fh base;    /* CL<N>/nreplay */
-    struct nf_fh *fh;     /* per image object: its handle on the server */
-    uint64_t *done_ns;    /* per call: when it completed (0: not yet) */
-    uint32_t *left;       /* per call: pieces not yet answered */
+    uint32_t ncopies;     /* copies this process replays (0: idle) */
+    uint32_t copy0, step; /* the run's copy number of copy k: copy0 + k x step */
+    uint32_t nobjs;       /* image objects (+1), per copy in fh_all */
+    uint32_t total;       /* virtual calls: the plan's calls x ncopies */
+    struct nf_fh base;    /* the copy being prepared: CL<N>/nreplay... */
+    struct nf_fh *fh_all; /* per copy and image object: its handle here */
+    struct nf_fh *fh;     /* the copy being prepared's part of fh_all */
+    uint64_t *done_ns;    /* per virtual call: when it completed (0: not yet) */
+    uint32_t *left;       /* per virtual call: pieces not yet answered */
     struct nr_held *held; /* due calls, in trace order */
     uint32_t nheld;
-    uint32_t next; /* the next call to become due */
+    uint32_t next; /* the next virtual call to become due */
     struct nr_slot *slots;
     uint32_t window, in_flight;
     int32_t free_slot;
     char *wdata; /* WRITE data */
     uint64_t start_ns, last_ns;
 };
+
+/* Virtual call v's call of the plan, and the handle of object obj in v's
+ * copy. */
+static inline const struct nr_call *nr_vcall(const struct nr_replay *rp, uint32_t v)
+{
+    return &rp->plan->calls[v / rp->ncopies];
+}
+
+static inline struct nf_fh *nr_fh(const struct nr_replay *rp, uint32_t v, uint32_t obj)
+{
+    return &rp->fh_all[(size_t)(v % rp->ncopies) * rp->nobjs + obj];
+}
 
 /* ---- prep.c ---------------------------------------------------------- */
 
@@ -91,17 +113,18 @@ int nr_run(struct ld_child *c, uint32_t limit_s);
 
 /* ---- call.c ---------------------------------------------------------- */
 
-/* Whether every handle call i needs is known on the server under test. */
-int nr_call_ready(const struct nr_replay *rp, uint32_t i);
+/* Whether every handle virtual call v needs is known on the server under
+ * test. */
+int nr_call_ready(const struct nr_replay *rp, uint32_t v);
 
-/* The calls call i is sent as: a READ or WRITE longer than the server's
- * maximum is cut into pieces; 1 for every other call. */
-uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t i);
+/* The calls virtual call v is sent as: a READ or WRITE longer than the
+ * server's maximum is cut into pieces; 1 for every other call. */
+uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v);
 
-/* Fills slot s for piece `piece` of call i and starts it.  0, or -errno
+/* Fills slot s for piece `piece` of virtual call v and starts it.  0, or -errno
  * when it could not be sent (accounted as a bad call; -ENOTCONN: the
  * client broke). */
-int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t i, uint32_t piece,
+int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t piece,
                   rp_done_fn done);
 
 /* Accounts the slot's finished call (per-op table, traced time, the

@@ -4,7 +4,8 @@
  * starts (nr.h): mount with room for the window, learn the transfer
  * maxima, remove a tree an earlier replay left (through libnfs,
  * docs/DECISIONS.md D3) and create the image's tree at the start of the
- * trace under CL<N>/nreplay through the child's own client, so that every
+ * trace under CL<N>/nreplay (one tree per copy of the trace the process
+ * replays: nreplay, nreplay.1, ...) through the child's own client, so that every
  * object's handle on the server under test is known: the roots as r0,
  * r1..., the orphans by handle under orphans/, directories, files with
  * their start size written (UNSTABLE, then one COMMIT), symlinks with
@@ -440,13 +441,15 @@ static int allocate(struct nr_replay *rp)
     const struct nr_plan *p = rp->plan;
     uint32_t i;
 
-    rp->fh = cm_calloc(im_nobjs(p->img) + 1, sizeof(*rp->fh));
-    rp->done_ns = cm_calloc((size_t)p->ncalls + 1, sizeof(*rp->done_ns));
-    rp->left = cm_calloc((size_t)p->ncalls + 1, sizeof(*rp->left));
+    rp->nobjs = im_nobjs(p->img) + 1;
+    rp->total = p->ncalls * rp->ncopies;
+    rp->fh_all = cm_calloc((size_t)rp->nobjs * rp->ncopies, sizeof(*rp->fh_all));
+    rp->done_ns = cm_calloc((size_t)rp->total + 1, sizeof(*rp->done_ns));
+    rp->left = cm_calloc((size_t)rp->total + 1, sizeof(*rp->left));
     rp->held = cm_calloc(NR_HELD_MAX, sizeof(*rp->held));
     rp->slots = cm_calloc(rp->window, sizeof(*rp->slots));
     rp->wdata = cm_malloc(rp->wtmax);
-    if (!rp->fh || !rp->done_ns || !rp->left || !rp->held || !rp->slots || !rp->wdata)
+    if (!rp->fh_all || !rp->done_ns || !rp->left || !rp->held || !rp->slots || !rp->wdata)
         return -ENOMEM;
     for (i = 0; i < rp->wtmax; i++) /* SFS's write pattern */
         rp->wdata[i] = (char)(0xdeadbeefu >> (24 - 8 * (i % 4)));
@@ -458,31 +461,54 @@ static int allocate(struct nr_replay *rp)
     return 0;
 }
 
-static int prepare(struct nr_replay *rp)
+void nr_copy_dir(const struct ld_config *cfg, uint32_t copy, char *buf, size_t len)
+{
+    uint32_t nth = copy / (uint32_t)cfg->nclients; /* of its client's copies */
+
+    if (nth == 0)
+        snprintf(buf, len, "%s", NR_DIR);
+    else
+        snprintf(buf, len, "%s.%u", NR_DIR, nth);
+}
+
+/* Copy k of this process: its tree made afresh, every handle noted. */
+static int prepare_copy(struct nr_replay *rp, uint32_t copy)
 {
     struct ld_child *c = &rp->cx;
     const uint32_t *tops;
-    char cl[32], base[64];
+    char cl[32], dir[32], base[80];
     struct walk k;
     int rc;
 
-    if (allocate(rp) < 0)
-        return ld_child_fail(c, -ENOMEM, "out of memory");
+    rp->fh = &rp->fh_all[(size_t)copy * rp->nobjs];
     snprintf(cl, sizeof(cl), "CL%d", c->cfg->client_num);
-    snprintf(base, sizeof(base), "/%s/%s", cl, NR_DIR);
+    nr_copy_dir(c->cfg, rp->copy0 + copy * rp->step, dir, sizeof(dir));
+    snprintf(base, sizeof(base), "/%s/%s", cl, dir);
     rc = fresh_base(rp, base, im_orphan_tops(rp->plan->img, &tops) > 0);
     if (rc < 0)
         return rc;
     if ((rc = lookup(rp, &c->mnt.root, cl, &rp->base)) < 0 ||
-        (rc = lookup(rp, &rp->base, NR_DIR, &rp->base)) < 0)
+        (rc = lookup(rp, &rp->base, dir, &rp->base)) < 0)
         return ld_child_fail(c, rc, "LOOKUP %s: %s", base, strerror(-rc));
     memset(&k, 0, sizeof(k));
     k.rp = rp;
-    c->stats.nr_prep_objects = c->stats.nr_prep_failed = 0;
     rc = im_walk(rp->plan->img, one, &k, NULL);
     if (rc == -ENOMEM)
         return ld_child_fail(c, rc, "out of memory");
     return rc < 0 ? rc : k.rc;
+}
+
+static int prepare(struct nr_replay *rp)
+{
+    uint32_t k;
+    int rc = 0;
+
+    if (allocate(rp) < 0)
+        return ld_child_fail(&rp->cx, -ENOMEM, "out of memory");
+    rp->cx.stats.nr_prep_objects = rp->cx.stats.nr_prep_failed = 0;
+    for (k = 0; k < rp->ncopies && rc == 0; k++)
+        rc = prepare_copy(rp, k);
+    return rc;
 }
 
 /* ---- the table's child hooks ------------------------------------------------ */
@@ -497,7 +523,7 @@ int nr_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
     rp->version = c->nfs_version;
     rp->speed = c->cfg->trace_speed;
     rp->window = (uint32_t)c->cfg->trace_window;
-    rp->active = index == 0;
+    nr_copies_of(c->cfg, index, &rp->copy0, &rp->step, &rp->ncopies);
     return 0;
 }
 
@@ -506,7 +532,7 @@ int nr_child_phase(struct ld_child *c, uint32_t type, uint32_t arg)
     struct nr_replay *rp = (struct nr_replay *)c;
     uint64_t objects, failed;
 
-    if (!rp->active) /* one process replays: the others stay idle */
+    if (rp->ncopies == 0) /* a process without a copy stays idle */
         return 0;
     switch (type) {
     case CT_MSG_MOUNT:
@@ -538,7 +564,7 @@ void nr_child_results(struct ld_child *c)
     uint64_t bytes = 0, files = 0, dirs = 0, links = 0;
     uint32_t i;
 
-    if (!rp->active) { /* idle: not one of the processes the run time averages */
+    if (rp->ncopies == 0) { /* idle: not one of the processes the run time averages */
         s->nchildren = 0;
         return;
     }
@@ -556,24 +582,25 @@ void nr_child_results(struct ld_child *c)
             bytes += o->size;
         }
     }
+    bytes *= rp->ncopies; /* every copy's tree */
     s->total_kb = s->base_kb = s->least_kb = s->most_kb = (bytes + 1023) / 1024;
-    s->io_files = s->working_files = files;
+    s->io_files = s->working_files = files * rp->ncopies;
     s->nonio_files = 0;
-    s->symlinks = links;
-    s->dirs = dirs;
+    s->symlinks = links * rp->ncopies;
+    s->dirs = dirs * rp->ncopies;
 }
 
 void nr_child_free(struct ld_child *c)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
 
-    free(rp->fh);
+    free(rp->fh_all);
     free(rp->done_ns);
     free(rp->left);
     free(rp->held);
     free(rp->slots);
     free(rp->wdata);
-    rp->fh = NULL;
+    rp->fh_all = rp->fh = NULL;
     rp->done_ns = NULL;
     rp->left = NULL;
     rp->held = NULL;

@@ -77,6 +77,21 @@ static void example_text(const struct nr_plan *p, uint64_t ex, char *buf, size_t
              nf_status_name(st));
 }
 
+/* The copies of the trace the results cover: the run's (the prime's
+ * aggregate), or this client's (nr_copies_of deals copy j to client
+ * j mod clients + 1). */
+static uint32_t copies_in(const struct ld_report_in *in)
+{
+    const struct ld_config *cfg = in->cfg;
+    uint32_t clients = in->agg ? in->agg->nclients : (uint32_t)cfg->nclients;
+    uint32_t scale = cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : clients;
+    uint32_t mine = (uint32_t)cfg->client_num - 1;
+
+    if (in->agg || clients <= 1)
+        return scale;
+    return mine < scale ? (scale - mine + clients - 1) / clients : 0;
+}
+
 static uint64_t unreplayable(const struct ld_stats *s)
 {
     uint64_t n = 0;
@@ -96,13 +111,14 @@ static void text(FILE *out, const struct ld_report_in *in)
     unsigned op, t, r, k;
     char buf[800];
 
-    fprintf(out, "\nNFS trace replay of %s (%s), NFSv%d, speed %g\n", cfg->trace_file,
-            p ? p->format : cfg->trace_format, cfg->nfs_version, speed);
+    fprintf(out, "\nNFS trace replay of %s (%s), NFSv%d, speed %g, %u cop%s\n",
+            cfg->trace_file, p ? p->format : cfg->trace_format, cfg->nfs_version, speed,
+            copies_in(in), copies_in(in) == 1 ? "y" : "ies");
     fprintf(out,
             "  calls replayed %" PRIu64 " of %" PRIu64 " (sent as %" PRIu64
             " RPCs), not replayable %" PRIu64 "%s",
-            s->replay_records, s->replay_trace_records, s->replay_calls, unreplayable(s),
-            unreplayable(s) ? " (" : "\n");
+            s->replay_records, s->replay_trace_records * copies_in(in), s->replay_calls,
+            unreplayable(s), unreplayable(s) ? " (" : "\n");
     for (k = 1, r = 0; k < NR_NSKIPS; k++)
         if (s->nr_unreplayable[k])
             fprintf(out, "%s%s %" PRIu64, r++ ? ", " : "", nr_skip_name(k),
@@ -183,6 +199,7 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_kv_str(y, "format", p ? p->format : cfg->trace_format);
     cm_yaml_kv_int(y, "nfs_version", cfg->nfs_version);
     cm_yaml_kv_double(y, "speed", speed, -1);
+    cm_yaml_kv_uint(y, "copies", copies_in(in));
     cm_yaml_kv_uint(y, "trace_calls", s->replay_trace_records);
     cm_yaml_kv_uint(y, "calls", s->replay_records);
     cm_yaml_kv_uint(y, "rpcs", s->replay_calls);
@@ -283,7 +300,7 @@ static void CM_PRINTF(3, 4) add(struct ld_validity *v, int code, const char *fmt
 }
 
 /* No good calls, failed RPC calls (docs/SFS30.md §17.1, 14 and 15), and
- * the status mismatches (22). */
+ * the status mismatches (23). */
 static int validity(const struct ld_report_in *in, struct ld_validity *v)
 {
     const struct ld_stats *s = in->stats;

@@ -31,9 +31,9 @@
 #define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
 #define START_NS     2000000ull  /* the clock starts this long after RUN arrives */
 
-static uint64_t planned_of(const struct nr_replay *rp, uint32_t i)
+static uint64_t planned_of(const struct nr_replay *rp, uint32_t v)
 {
-    int64_t t = rp->plan->calls[i].t_ns;
+    int64_t t = nr_vcall(rp, v)->t_ns;
 
     if (rp->speed <= 0 || t <= 0)
         return rp->start_ns;
@@ -43,7 +43,7 @@ static uint64_t planned_of(const struct nr_replay *rp, uint32_t i)
 /* Due calls onto the held list. */
 static void fill(struct nr_replay *rp, uint64_t now)
 {
-    while (rp->next < rp->plan->ncalls && rp->nheld < NR_HELD_MAX) {
+    while (rp->next < rp->total && rp->nheld < NR_HELD_MAX) {
         uint64_t due = planned_of(rp, rp->next);
         struct nr_held *h;
 
@@ -57,16 +57,17 @@ static void fill(struct nr_replay *rp, uint64_t now)
     }
 }
 
-/* When the last of call i's dependencies completed (0: all before the
- * run), or UINT64_MAX while one has not. */
-static uint64_t deps_done(const struct nr_replay *rp, uint32_t i)
+/* When the last of virtual call v's dependencies (the same copy's calls)
+ * completed (0: all before the run), or UINT64_MAX while one has not. */
+static uint64_t deps_done(const struct nr_replay *rp, uint32_t v)
 {
-    const struct nr_call *c = &rp->plan->calls[i];
+    const struct nr_call *c = nr_vcall(rp, v);
+    uint32_t copy = v % rp->ncopies;
     uint64_t last = 0;
     unsigned k;
 
     for (k = 0; k < NR_DEPS && c->dep[k] != NR_NONE; k++) {
-        uint64_t d = rp->done_ns[c->dep[k]];
+        uint64_t d = rp->done_ns[c->dep[k] * rp->ncopies + copy];
 
         if (d == 0)
             return UINT64_MAX;
@@ -172,7 +173,7 @@ static int issue(struct nr_replay *rp)
 
 static int idle(const struct nr_replay *rp)
 {
-    return rp->next >= rp->plan->ncalls && rp->nheld == 0 && rp->in_flight == 0;
+    return rp->next >= rp->total && rp->nheld == 0 && rp->in_flight == 0;
 }
 
 /* Waits for a reply or the next deadline, then services the client. */
@@ -180,7 +181,7 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
 {
     uint64_t wake = now + CTL_CHECK_NS;
 
-    if (rp->next < rp->plan->ncalls && rp->nheld < NR_HELD_MAX) {
+    if (rp->next < rp->total && rp->nheld < NR_HELD_MAX) {
         uint64_t due = planned_of(rp, rp->next);
         if (due < wake)
             wake = due;
@@ -198,10 +199,10 @@ static void finish_stats(struct nr_replay *rp, uint64_t end, int cut)
     st->runtime_ns = end > rp->start_ns ? end - rp->start_ns : 0;
     st->replay_run_ns = rp->last_ns > rp->start_ns ? rp->last_ns - rp->start_ns : 0;
     st->replay_trace_ns = (uint64_t)rp->plan->trace_ns;
-    st->replay_trace_records = rp->plan->ncalls;
+    st->replay_trace_records = rp->plan->ncalls; /* one copy's (merged by maximum) */
     st->replay_cut = (uint64_t)cut;
-    for (k = 0; k < LD_NR_SKIPS; k++)
-        st->nr_unreplayable[k] += rp->plan->skipped[k];
+    for (k = 0; k < LD_NR_SKIPS; k++) /* every copy's */
+        st->nr_unreplayable[k] += rp->plan->skipped[k] * rp->ncopies;
 }
 
 int nr_run(struct ld_child *c, uint32_t limit_s)

@@ -15,10 +15,22 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/rc.h"
 #include "image/im.h"
 #include "load/options.h"
 #include "nreplay/nr_int.h"
 #include "replay/rl.h"
+
+void nr_copies_of(const struct ld_config *cfg, unsigned child, uint32_t *copy0,
+                  uint32_t *step, uint32_t *n)
+{
+    uint32_t clients = (uint32_t)cfg->nclients, all = clients * (uint32_t)cfg->procs;
+    uint32_t scale = nr_scale(cfg);
+
+    *copy0 = (uint32_t)(cfg->client_num - 1) + clients * child;
+    *step = all;
+    *n = *copy0 < scale ? (scale - *copy0 + all - 1) / all : 0;
+}
 
 static int accepts(const struct ld_config *cfg)
 {
@@ -52,6 +64,13 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         su->prog, p->file, p->format, p->ncalls, p->nfs_version, p->nstreams,
         (double)p->trace_ns / 1e9, (unsigned long long)skipped, im_nobjs(p->img),
         im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
+    {
+        uint32_t copies = nr_scale(cfg), procs = (uint32_t)(cfg->nclients * cfg->procs);
+
+        fprintf(su->log, "; %u cop%s", copies, copies == 1 ? "y" : "ies");
+        if (procs > copies) /* nr_copies_of: copy j to client j mod clients */
+            fprintf(su->log, ", %u processes: %u idle", procs, procs - copies);
+    }
     if (cfg->trace_speed > 0)
         fprintf(su->log, "; at speed %g: %.3f s", cfg->trace_speed,
                 nr_expected_s(p, cfg->trace_speed));
@@ -87,8 +106,10 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
     int limit = rl_limit_s(cfg);
 
     snprintf(s->run_line, sizeof(s->run_line),
-             "Starting NFS replay of %s: %u calls, %.3f s of trace at speed %g.",
-             cfg->trace_file, p->ncalls, (double)p->trace_ns / 1e9, cfg->trace_speed);
+             "Starting NFS replay of %s: %u calls, %.3f s of trace at speed %g, %u "
+             "cop%s.",
+             cfg->trace_file, p->ncalls, (double)p->trace_ns / 1e9, cfg->trace_speed,
+             nr_scale(cfg), nr_scale(cfg) == 1 ? "y" : "ies");
     if (limit > 0 && (expect == 0 || expect > limit))
         expect = limit;
     s->warmup_s = 0;
@@ -96,31 +117,102 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
     s->run_wait_s = expect > 0 ? (unsigned)expect + LD_PHASE_SLACK_S : LD_PHASE_INIT_S;
 }
 
-/* ---- sfs_mgr's points: the block replay's (TRACE_SPEED) ------------------ */
+/* ---- sfs_mgr's points: TRACE_SPEED's (the block replay's) or TRACE_SCALE's -- */
 
+/* TRACE_SCALE's copies into scale[] (at most max); how many, 0 when it is
+ * not set, -1 after an error. */
+static int scales(struct cm_rc *rc, double *scale, unsigned max)
+{
+    const struct cm_rc_var *v = cm_rc_get(rc, "TRACE_SCALE");
+    const char *s = v ? v->value : "";
+    char word[64], err[CM_ERR_LEN];
+    unsigned n = 0;
+
+    while (*s) {
+        size_t len = strcspn(s, " \t");
+        double x;
+
+        if (len > 0) {
+            snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), s);
+            if (n == max)
+                return cm_rc_error(rc, v, "more than %u scales", max), -1;
+            if (cm_parse_double("TRACE_SCALE", word, 1, 4096, &x, err, sizeof(err)) < 0 ||
+                x != (double)(int)x)
+                return cm_rc_error(rc, v,
+                                   "'%s' is not a scale (copies of the trace, 1..4096)",
+                                   word),
+                       -1;
+            if (n > 0 && x <= scale[n - 1])
+                return cm_rc_error(rc, v, "scales must increase (%s)", v->value), -1;
+            scale[n++] = x;
+        }
+        s += len;
+        s += strspn(s, " \t");
+    }
+    return (int)n;
+}
+
+/* One point per speed of TRACE_SPEED, or per scale of TRACE_SCALE (one of
+ * the two may be a list): v[0] the speed, v[1] the copies (0: one per
+ * client). */
 static int rc_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts,
                      unsigned max)
 {
-    return rl_workload.rc_points(rc, nloads, pts, max);
+    double scale[64] = {0};
+    int n = rl_workload.rc_points(rc, nloads, pts, max), ns, k;
+
+    if (n <= 0)
+        return n;
+    ns = scales(rc, scale, 64);
+    if (ns < 0)
+        return -1;
+    if (ns > 1 && n > 1)
+        return cm_rc_error(rc, cm_rc_get(rc, "TRACE_SCALE"),
+                           "TRACE_SPEED and TRACE_SCALE are both lists: give one of them "
+                           "one value"),
+               -1;
+    if (ns > (int)max)
+        ns = (int)max;
+    if (ns > 1) { /* one point per scale, at the one speed */
+        for (k = 0; k < ns; k++) {
+            pts[k] = pts[0];
+            pts[k].v[1] = scale[k];
+        }
+        return ns;
+    }
+    for (k = 0; k < n; k++) /* one point per speed, at the one scale (if any) */
+        pts[k].v[1] = ns == 1 ? scale[0] : 0;
+    return n;
 }
 
 static void point_set(struct ld_config *cfg, const struct ld_point *pt)
 {
     rl_workload.point_set(cfg, pt);
+    cfg->trace_scale = (int)pt->v[1];
 }
 
 static int client_args(const struct ld_config *cfg, const struct ld_point *pt,
                        unsigned nclients, char (*word)[64], int max)
 {
-    return rl_workload.client_args(cfg, pt, nclients, word, max);
+    int n = rl_workload.client_args(cfg, pt, nclients, word, max);
+
+    if (n < 0 || n >= max)
+        return n;
+    snprintf(word[n], sizeof(word[n]), "--scale=%d",
+             pt ? (int)pt->v[1] : cfg->trace_scale);
+    return n + 1;
 }
 
 static void point_text(const struct ld_config *cfg, const struct ld_point *pt,
                        unsigned load, char *buf, size_t len)
 {
+    struct ld_config c = *cfg;
+
     (void)load;
-    snprintf(buf, len, "NFS replay of %s at speed %g", cfg->trace_file,
-             pt ? pt->v[0] : cfg->trace_speed);
+    if (pt)
+        point_set(&c, pt);
+    snprintf(buf, len, "NFS replay of %s at speed %g, %u cop%s", cfg->trace_file,
+             c.trace_speed, nr_scale(&c), nr_scale(&c) == 1 ? "y" : "ies");
 }
 
 const struct ld_workload_ops nr_workload = {
