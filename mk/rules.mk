@@ -83,8 +83,9 @@ LAYER_sfs_prime := prime
 libs_of = $(foreach l,$(DEPS_$(1)),$(if $(filter $(l),$(PRESENT_LAYERS)),$(BUILD)/lib/lib$(l).a)) $(BUILD)/lib/libxdrgen.a
 link_of = -Wl,--start-group $(call libs_of,$(1)) -Wl,--end-group $(LIBS)
 prog_layer = $(or $(LAYER_$(1)),all)
-# sfs_rc: the rc file from the shell (runsfs); sfs_generate: submissions
-LAYER_sfs_rc := common
+# sfs_rc: the rc file from the shell (runsfs; describe reads the prime's
+# and the load's tables); sfs_generate: submissions
+LAYER_sfs_rc := prime
 LAYER_sfs_generate := submit
 # tests/unit/test_<layer>_<module>.c links <layer>; test_<layer>.c too.
 test_layer = $(or $(filter $(LAYERS),$(word 2,$(subst _, ,$(1)))),all)

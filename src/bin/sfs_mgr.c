@@ -21,6 +21,7 @@ struct mgr_cli {
     int clean;
     int kill;
     int trees;
+    int progress;
 };
 
 #define F(field) offsetof(struct mgr_cli, field), sizeof(((struct mgr_cli *)0)->field)
@@ -51,11 +52,15 @@ static const struct cm_opt mgr_opts[] = {
      "Say whether the mount points hold CL<n> trees of an earlier run (exit 0 fresh, 1 "
      "not fresh or unknown), then exit.",
      NULL, NULL, 0, CM_EXIT_USAGE},
+    {0, "progress", NULL, CM_OPT_INT, F(progress), "10", 0, 86400, "s", "SEC",
+     "A progress line this often during each point's warm-up and run, summed over the "
+     "clients (one updating line on a terminal); 0 = none.",
+     NULL, NULL, 0, CM_EXIT_USAGE},
 };
 
 #define MGR_USAGE                                                                        \
-    "usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--check[=text|yaml]] [--trees] [-c] "     \
-    "[-k]\n"                                                                             \
+    "usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--progress SEC] [--check[=text|yaml]] "   \
+    "[--trees] [-c] [-k]\n"                                                              \
     "Runs every load point of the rc file RC on its clients (docs/sfs_mgr.md).\n"
 
 int main(int argc, char **argv)
@@ -108,6 +113,7 @@ int main(int argc, char **argv)
         o.name = "sfs_mgr";
         o.validate = cli.validate;
         o.launch = 1;
+        o.progress_s = (unsigned)cli.progress;
         o.out = stdout;
         o.diag = stderr;
         code = pr_mgr_run(&run, &o);

@@ -10,6 +10,10 @@
  *   sfs_rc set [--from SRC] FILE NAME=VALUE...  assign, keeping the rest of
  *                                             the file; written atomically
  *   sfs_rc check FILE                         parse only
+ *   sfs_rc describe [NAME...]                 each rc variable's kind and
+ *                                             range ("NAME KIND [MIN MAX]"),
+ *                                             from the tables a run checks
+ *                                             them with (prime/describe.c)
  *
  * Exit codes: 0 done, 2 bad usage or an rc file with errors (each one
  * reported as FILE:LINE), 1 the file could not be written.
@@ -24,6 +28,7 @@
 #include "common/opt.h"
 #include "common/rc.h"
 #include "common/alloc.h"
+#include "prime/pr.h"
 
 #define EXIT_WRITE CM_EXIT_FAILED
 #define EXIT_USAGE CM_EXIT_USAGE
@@ -44,7 +49,8 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: sfs_rc show FILE NAME...\n"
                  "       sfs_rc set [--from SRC] FILE NAME=VALUE...\n"
-                 "       sfs_rc check FILE\n");
+                 "       sfs_rc check FILE\n"
+                 "       sfs_rc describe [NAME...]\n");
     cm_opt_help(out, table, CM_ARRAY_LEN(table));
 }
 
@@ -140,6 +146,8 @@ int main(int argc, char **argv)
         return set(args[0], cli.from, args + 1, nargs - 1);
     if (strcmp(cmd, "check") == 0 && nargs == 1 && !cli.from[0])
         return show(args[0], NULL, 0);
+    if (strcmp(cmd, "describe") == 0 && !cli.from[0])
+        return pr_rc_describe(stdout, stderr, args, nargs) < 0 ? EXIT_USAGE : 0;
     usage(stderr);
     return EXIT_USAGE;
 }

@@ -32,6 +32,32 @@ int cl_collect(struct cl_parent *p, struct ld_stats *all, char *err, size_t errl
 void cl_report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
                   size_t hostlen, struct ld_report_in *in);
 
+/* ---- progress.c: the progress lines (docs/sfs.md, "Progress") ------------ */
+
+struct cl_meter {
+    const struct ld_setup *su;
+    FILE *log;
+    unsigned every_s;  /* --progress; 0: no lines */
+    int tty;           /* log is a terminal: one line rewritten in place */
+    const char *phase; /* "warm-up", "run"; NULL between phases */
+    unsigned total_s;  /* the phase's length, 0 unknown */
+    uint64_t start_ms, next_ms, last_ms;
+    struct ld_live base, prev; /* the counters at the phase's start, at the last line */
+    int open;                  /* a terminal line without its newline */
+};
+
+/* Sets m up for su's children, lines on log (--progress's cadence). */
+void cl_meter_init(struct cl_meter *m, const struct ld_setup *su, FILE *log);
+/* A load phase begins (total_s its length, 0 unknown) / ended (the open
+ * terminal line gets its newline). */
+void cl_meter_begin(struct cl_meter *m, const char *phase, unsigned total_s);
+void cl_meter_end(struct cl_meter *m);
+/* Called on every turn of a waiting loop: prints the line when due. */
+void cl_meter_tick(void *m);
+/* The children's summed live counters in their wire form into buf (a
+ * heartbeat's payload); returns the bytes, 0 when there are none. */
+int cl_meter_heartbeat(const struct ld_setup *su, unsigned char *buf, size_t cap);
+
 /* ---- pidfile.c ------------------------------------------------------------- */
 
 /* --pid-file / --kill-run: records this process (pid and start time)

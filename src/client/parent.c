@@ -291,6 +291,8 @@ int cl_parent_phase(struct cl_parent *p, uint32_t cmd, uint32_t arg, unsigned ti
             if (left < 0)
                 rc = left;
         }
+        if (p->tick && rc == 0 && left > 0)
+            p->tick(p->tick_data);
     }
     free(pf);
     if (rc < 0)

@@ -42,6 +42,10 @@ struct cl_parent {
     struct cl_proc *procs;
     int debug_signals; /* DEBUG 3: log every kill sent */
     FILE *log;         /* progress and DEBUG lines (stderr by default) */
+    /* called on every turn of cl_parent_phase's wait (about 5 times a
+     * second; the progress lines); may be NULL */
+    void (*tick)(void *data);
+    void *tick_data;
     char last_error[CM_ERR_LEN];
 };
 

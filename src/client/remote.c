@@ -51,7 +51,8 @@ struct remote {
     int watch_in; /* watch stdin for EOF (a pipe or socket) */
     uint32_t client;
     struct cl_parent p;
-    uint32_t pending; /* the phase the children are running, 0 none */
+    struct cl_meter meter; /* the progress lines (in the client's log) */
+    uint32_t pending;      /* the phase the children are running, 0 none */
     uint64_t last_sent, last_heard;
     char host[256];
 };
@@ -172,6 +173,25 @@ static int send_prime(struct remote *r, uint32_t type, uint32_t arg, const void 
     return ct_send(r->fd, r->token, type, r->client, arg, buf, len);
 }
 
+/* A heartbeat: the children's live counters ride on it (the prime's
+ * progress lines), so no message is sent for them alone. */
+static int heartbeat(struct remote *r)
+{
+    unsigned char buf[4096];
+    int n = cl_meter_heartbeat(r->su, buf, sizeof(buf));
+
+    return send_prime(r, CT_HEARTBEAT, 0, n > 0 ? buf : NULL, (uint32_t)n);
+}
+
+/* How often a heartbeat goes out: every second in a load phase (the
+ * prime's progress lines), else every CT_HEARTBEAT_S. */
+static uint64_t beat_ms(const struct remote *r)
+{
+    return r->pending == CT_MSG_WARMUP || r->pending == CT_MSG_RUN
+               ? 1000u
+               : CT_HEARTBEAT_S * 1000u;
+}
+
 static int hello(struct remote *r)
 {
     char text[512];
@@ -184,7 +204,8 @@ static int hello(struct remote *r)
 }
 
 /* The merged results and this client's validity for the prime: the stats'
- * wire form, then "code\n" and one INVALID line per line of text. */
+ * wire form, then "code\n" and one line per reason: its code, SFS's
+ * INVALID line and its plain words, separated by tabs. */
 static int send_results(struct remote *r, char *err, size_t errlen)
 {
     struct ld_stats *all = cm_malloc(sizeof(*all));
@@ -202,15 +223,17 @@ static int send_results(struct remote *r, char *err, size_t errlen)
         ld_validity_check(&in, &val);
         ld_report_client(r->su->out, &in, &val);
         fflush(r->su->out);
-        buf = cm_malloc(wire + sizeof(val.line) + 32);
+        buf = cm_malloc(wire + sizeof(val.line) + sizeof(val.words) +
+                        (size_t)LD_VALIDITY_MAX_LINES * 16 + 32);
         rc = buf ? 0 : fail(err, errlen, -ENOMEM, "out of memory for the results");
     }
     if (rc == 0) {
         ld_stats_encode(all, buf);
         len = wire + (size_t)snprintf((char *)buf + wire, 32, "%d\n", val.code);
         for (i = 0; i < val.nlines; i++)
-            len += (size_t)snprintf((char *)buf + len, sizeof(val.line[0]) + 2, "%s\n",
-                                    val.line[i]);
+            len += (size_t)snprintf(
+                (char *)buf + len, sizeof(val.line[0]) + sizeof(val.words[0]) + 16,
+                "%d\t%s\t%s\n", val.lcode[i], val.line[i], val.words[i]);
         rc = send_prime(r, CT_MSG_RESULTS, 0, buf, (uint32_t)len);
         if (rc < 0)
             cm_errf(err, errlen, "sending the results to the prime: %s", strerror(-rc));
@@ -244,9 +267,11 @@ static int on_prime(struct remote *r, const struct ct_hdr *h, const char *payloa
         break;
     case CT_MSG_WARMUP:
         cl_progress(r->log, "Performing %u seconds pretest warmup.", h->arg);
+        cl_meter_begin(&r->meter, "warm-up", h->arg);
         break;
     case CT_MSG_RUN:
         cl_progress(r->log, "Starting %d seconds test run.", r->cfg->runtime_s);
+        cl_meter_begin(&r->meter, "run", (unsigned)r->cfg->runtime_s);
         break;
     case CT_MSG_RESULTS:
         cl_progress(r->log, "Sending results to Prime Client.");
@@ -272,6 +297,7 @@ static int phase_done(struct remote *r, char *err, size_t errlen)
     int rc;
 
     r->pending = 0;
+    cl_meter_end(&r->meter);
     if (done == CT_MSG_RESULTS) {
         rc = send_results(r, err, errlen);
         if (rc == 0 && cl_parent_reap(&r->p) < 0)
@@ -279,7 +305,11 @@ static int phase_done(struct remote *r, char *err, size_t errlen)
         return rc < 0 ? rc : 1;
     }
     cl_progress(r->log, "Completed %s; telling the prime.", ct_msg_name(done));
-    rc = send_prime(r, done, 0, NULL, 0);
+    /* the counters as the phase ended first, so that the prime's next
+     * phase starts from a reading of this client */
+    rc = heartbeat(r);
+    if (rc == 0)
+        rc = send_prime(r, done, 0, NULL, 0);
     if (rc < 0)
         return fail(err, errlen, rc, "the prime's connection: %s", strerror(-rc));
     return 0;
@@ -311,11 +341,11 @@ static int serve(struct remote *r, char *err, size_t errlen)
                       CT_PEER_SILENCE);
             break;
         }
-        if (now - r->last_sent >= CT_HEARTBEAT_S * 1000u &&
-            send_prime(r, CT_HEARTBEAT, 0, NULL, 0) < 0) {
+        if (now - r->last_sent >= beat_ms(r) && heartbeat(r) < 0) {
             rc = fail(err, errlen, -EPIPE, "the prime's connection broke");
             break;
         }
+        cl_meter_tick(&r->meter);
         cl_parent_pollfds(&r->p, pf);
         if (r->pending == 0)
             for (k = 0; k < (int)n; k++)
@@ -432,6 +462,7 @@ int cl_remote_run(const struct ld_setup *su, char *err, size_t errlen)
     r.log = log;
     r.fd = -1;
     r.client = (uint32_t)cfg->client_num;
+    cl_meter_init(&r.meter, su, log);
     snprintf(r.host, sizeof(r.host), "localhost");
     gethostname(r.host, sizeof(r.host) - 1);
     log_header(&r);

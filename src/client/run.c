@@ -26,8 +26,10 @@ static int wait_for_return(FILE *log)
     return fgets(line, sizeof(line), stdin) == NULL ? -EIO : 0;
 }
 
-/* The phases of docs/SFS30.md §12.2 in order; 0 or -errno with p->last_error. */
-static int drive(struct cl_parent *p, const struct ld_setup *su, FILE *log)
+/* The phases of docs/SFS30.md §12.2 in order; 0 or -errno with p->last_error.
+ * The load phases print their progress lines through m. */
+static int drive(struct cl_parent *p, const struct ld_setup *su, FILE *log,
+                 struct cl_meter *m)
 {
     const struct ld_config *cfg = su->cfg;
     struct ld_schedule sched;
@@ -49,15 +51,19 @@ static int drive(struct cl_parent *p, const struct ld_setup *su, FILE *log)
     su->wl->schedule(su, &sched);
     if (sched.warmup_s > 0) {
         cl_progress(log, "Performing %u seconds pretest warmup.", sched.warmup_s);
+        cl_meter_begin(m, "warm-up", sched.warmup_s);
         rc = cl_parent_phase(p, CT_MSG_WARMUP, sched.warmup_s,
                              sched.warmup_s + LD_PHASE_SLACK_S);
+        cl_meter_end(m);
         if (rc < 0)
             return rc;
     }
     if (cfg->interactive && wait_for_return(log) < 0)
         return cm_errf(p->last_error, sizeof(p->last_error), "no answer on stdin"), -EIO;
     cl_progress(log, "%s", sched.run_line);
+    cl_meter_begin(m, "run", sched.run_arg);
     rc = cl_parent_phase(p, CT_MSG_RUN, sched.run_arg, sched.run_wait_s);
+    cl_meter_end(m);
     if (rc == 0)
         cl_progress(log, "Completed.");
     return rc;
@@ -87,11 +93,15 @@ int cl_run(const struct ld_setup *su, char *err, size_t errlen)
     const struct ld_config *cfg = su->cfg;
     FILE *log = su->log;
     struct cl_parent p;
+    struct cl_meter m;
     struct ld_stats all;
     int code = CM_EXIT_OK, rc;
 
     memset(&p, 0, sizeof(p));
+    cl_meter_init(&m, su, log);
     p.log = log;
+    p.tick = cl_meter_tick;
+    p.tick_data = &m;
     p.debug_signals = ld_debug_on(cfg->debug_mask, LD_DBG_PARENT_SIGNAL);
     /* the children inherit su through fork */
     rc = cl_parent_spawn(&p, (unsigned)cfg->procs, ld_child_main, (void *)su);
@@ -102,7 +112,7 @@ int cl_run(const struct ld_setup *su, char *err, size_t errlen)
                     (long)p.procs[k].pid, ld_config_mount_for_child(cfg, (int)k));
     }
     if (rc == 0)
-        rc = drive(&p, su, log);
+        rc = drive(&p, su, log, &m);
     if (rc == 0)
         rc = cl_parent_phase(&p, CT_MSG_RESULTS, 0, LD_PHASE_SLACK_S);
     if (rc == 0)

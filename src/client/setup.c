@@ -98,6 +98,9 @@ int cl_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
     /* everything that can be checked before the load starts */
     if (cfg->yaml_path[0] && ld_report_yaml_check(cfg->yaml_path, err, errlen) < 0)
         return yaml_exit_code();
+    /* where the children publish their live counters (a run goes on
+     * without progress lines when it cannot be had) */
+    su->live = ld_live_map((unsigned)cfg->procs);
     return 0;
 }
 
@@ -105,6 +108,8 @@ void cl_setup_free(struct ld_setup *su)
 {
     if (su->wl)
         su->wl->plan_free(su);
+    ld_live_unmap(su->live);
+    su->live = NULL;
 }
 
 int cl_begin(const struct ld_setup *su, char *err, size_t errlen)

@@ -73,6 +73,9 @@
     X(135, SFS_SPEED, "sfs: a bad --speed")                                              \
     X(136, SFS_BLOCK_SIZE, "sfs: a bad --block-size")                                    \
     X(137, SFS_STABLE, "sfs: a bad --stable")                                            \
+    X(138, SFS_PROGRESS, "sfs: a bad --progress")                                        \
+    X(139, SFS_JUKEBOX_DELAY, "sfs: a bad --jukebox-delay")                              \
+    X(140, SFS_MAX_RECORD_BLOCKS, "sfs: a bad --max-record-blocks")                      \
     X(141, SFS_SCALE, "sfs: a bad --scale")                                              \
     X(175, SFS_CLOCK, "sfs: the clock's resolution is worse than 100 us")                \
     X(182, SFS_MOUNTS,                                                                   \

@@ -80,6 +80,70 @@ void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *
     }
 }
 
+/* ---- differences ------------------------------------------------------------ */
+
+/* a = a - b for one number of type T (0 when b is the larger). */
+#define DIFF_AS(T)                                                                       \
+    do {                                                                                 \
+        T x, y;                                                                          \
+        memcpy(&x, a, sizeof(x));                                                        \
+        memcpy(&y, b, sizeof(y));                                                        \
+        x = x > y ? x - y : 0;                                                           \
+        memcpy(a, &x, sizeof(x));                                                        \
+    } while (0)
+
+static void diff_one(const struct cm_field *f, char *a, const char *b)
+{
+    struct cm_hist *h = (struct cm_hist *)(void *)a;
+    const struct cm_hist *g = (const struct cm_hist *)(const void *)b;
+    unsigned i;
+
+    switch (f->type) {
+    case CM_FIELD_U64:
+    case CM_FIELD_X100:
+        DIFF_AS(uint64_t);
+        break;
+    case CM_FIELD_U32:
+        DIFF_AS(uint32_t);
+        break;
+    case CM_FIELD_INT:
+        DIFF_AS(int);
+        break;
+    case CM_FIELD_DOUBLE:
+        DIFF_AS(double);
+        break;
+    case CM_FIELD_HIST:
+        for (i = 0; i < CM_HIST_NB; i++)
+            h->n[i] = h->n[i] > g->n[i] ? h->n[i] - g->n[i] : 0;
+        h->count = h->count > g->count ? h->count - g->count : 0;
+        break;
+    case CM_FIELD_TABLE:
+        cm_fields_diff(f->sub, f->nsub, a, a, b);
+        break;
+    case CM_FIELD_STR:
+        break;
+    }
+}
+
+void cm_fields_diff(const struct cm_field *t, size_t n, void *dst, const void *now,
+                    const void *before)
+{
+    size_t i;
+    unsigned k;
+
+    for (i = 0; i < n; i++) {
+        const struct cm_field *f = &t[i];
+
+        for (k = 0; k < elements(f); k++) {
+            size_t off = f->offset + k * f->size;
+
+            memmove((char *)dst + off, (const char *)now + off, f->size);
+            if (f->merge == CM_MERGE_SUM)
+                diff_one(f, (char *)dst + off, (const char *)before + off);
+        }
+    }
+}
+
 /* ---- wire form ---------------------------------------------------------------- */
 
 static size_t one_bytes(const struct cm_field *f)

@@ -75,6 +75,13 @@ struct cm_field {
 /* dst = the merge of dst and src, field by field. */
 void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *src);
 
+/* dst = what a later copy (now) holds beyond an earlier one (before) of
+ * the same counters: SUM fields and histogram cells are subtracted
+ * (never below 0), MAX fields and the rest are now's.  Live counters that
+ * only grow give an interval's figures so. */
+void cm_fields_diff(const struct cm_field *t, size_t n, void *dst, const void *now,
+                    const void *before);
+
 /* The bytes of the wire form of a struct (every field but CM_FIELD_STR). */
 size_t cm_fields_wire_bytes(const struct cm_field *t, size_t n);
 

@@ -79,11 +79,28 @@ int ld_child_parent_gone(const struct ld_child *c)
     return c->ctl_fd >= 0 && poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR));
 }
 
+void ld_child_publish(struct ld_child *c, int force)
+{
+    uint64_t now;
+
+    if (c->setup->live == NULL)
+        return;
+    now = cm_now_ns();
+    if (!force && now - c->live_at_ns < LD_LIVE_PUBLISH_NS)
+        return;
+    c->live_at_ns = now;
+    c->live.at_ms = now / 1000000u;
+    if (c->setup->wl->child_live)
+        c->setup->wl->child_live(c);
+    ld_live_publish(c->setup->live, c->index, &c->live);
+}
+
 int ld_child_check_parent(struct ld_child *c)
 {
     struct pollfd pf = {c->ctl_fd, POLLIN, 0};
     struct ct_msg_hdr h;
 
+    ld_child_publish(c, 0);
     if (c->ctl_fd < 0)
         return 0;
     while (!c->has_pending && poll(&pf, 1, 0) > 0) {
@@ -160,6 +177,7 @@ int ld_child_main(int fd, unsigned child, void *data)
             break;
         }
         rc = wl->child_phase(c, h.type, h.arg);
+        ld_child_publish(c, 1); /* the phase's last reading, before it is answered */
         if (rc == 0 && h.type == CT_MSG_WARMUP) {
             /* Load stays on until START (SFS): the warm-up is answered when
              * its time is up, and the workload may keep its load on,

@@ -75,6 +75,8 @@ struct ld_config {
     /* FreeSFS long options. */
     int pace_mode;               /* --open-loop[=poisson|fixed]: enum ld_pace_mode */
     int64_t seed;                /* --seed (CM_RNG_DEFAULT_SEED); child k uses seed + k */
+    int jukebox_delay_ms;        /* --jukebox-delay: wait before a call the server
+                                    answered NFS3ERR_JUKEBOX is sent again (5000) */
     char yaml_path[LD_PATH_MAX]; /* --yaml FILE, "" = none */
     char restart_cmd[LD_PATH_MAX]; /* --restart-cmd CMD (-V), "" = none */
 
@@ -88,6 +90,11 @@ struct ld_config {
     int trace_stable;             /* --stable: enum ld_trace_stable */
     int trace_lenient;            /* --lenient: skip and count bad records */
     int nclients;                 /* --clients: clients sharing the trace */
+    int64_t trace_max_blocks;     /* --max-record-blocks: longest record, 4 KiB blocks */
+
+    /* --progress SEC: a progress line this often in the load phases
+     * (docs/sfs.md, "Progress"); 0 = none. */
+    int progress_s;
 
     /* -c (SFS 2.0's call count): accepted by the parser only to be rejected
      * with "no longer supported" (exit CM_EXIT_SFS_CALLS). */

@@ -157,6 +157,20 @@ static const struct cm_opt ld_opts[] = {
     {0, "clients", NULL, CM_OPT_INT, F(nclients), "1", 1, 10000, NULL, "N",
      "Clients sharing a replayed trace (sfs_mgr passes it with -N).", NULL, NULL,
      CM_OPT_CLI_ONLY, CM_EXIT_SFS_CLIENTS},
+    {0, "progress", NULL, CM_OPT_INT, F(progress_s), "10", 0, 86400, "s", "SEC",
+     "A progress line this often during the warm-up and the run, on stderr (one "
+     "updating line on a terminal); 0 = none.",
+     NULL, NULL, CM_OPT_CLI_ONLY, CM_EXIT_SFS_PROGRESS},
+    {0, "jukebox-delay", "JUKEBOX_DELAY", CM_OPT_INT, F(jukebox_delay_ms), "5000", 0,
+     60000, "ms", "MS",
+     "Wait before sending again a call the server answered NFS3ERR_JUKEBOX (the Linux "
+     "client waits 5 s).",
+     NULL, NULL, 0, CM_EXIT_SFS_JUKEBOX_DELAY},
+    {0, "max-record-blocks", "TRACE_MAX_RECORD_BLOCKS", CM_OPT_I64, F(trace_max_blocks),
+     "16777216", 1, 281474976710656.0, "blocks", "N",
+     "Longest trace record replayed, in 4 KiB blocks as sfs_trace counts them: a longer "
+     "one is an error (skipped and counted with --lenient).",
+     NULL, NULL, 0, CM_EXIT_SFS_MAX_RECORD_BLOCKS},
 };
 
 const struct cm_opt *ld_options_table(size_t *n)

@@ -72,8 +72,9 @@ void ld_report_op_figures(const struct ld_report_in *in, int op, struct ld_op_fi
 uint64_t ld__runtime_ns(const struct ld_report_in *in)
 {
     uint32_t n = in->stats->nchildren ? in->stats->nchildren : 1;
+    uint64_t ns = in->work && in->work->duration_ns ? in->work->duration_ns(in) : 0;
 
-    return in->stats->runtime_ns / n;
+    return ns ? ns : in->stats->runtime_ns / n;
 }
 
 uint64_t ld_report_runtime_s(const struct ld_report_in *in)

@@ -53,6 +53,10 @@ struct ld_report_ops {
     void (*section)(FILE *out, const struct ld_report_in *in);
     /* Its keys at the end of the YAML results' mapping. */
     void (*yaml)(struct cm_yaml *y, const struct ld_report_in *in);
+    /* The duration its calls are counted over (the throughput, the test
+     * time), in ns; 0 or NULL: the mean of the processes' run times
+     * (SFS's, every process running the whole time). */
+    uint64_t (*duration_ns)(const struct ld_report_in *in);
 };
 
 /* The SFS 3.0 mix's part: -l's load, the target mix, the rules of docs/SFS30.md §17.1
@@ -90,16 +94,46 @@ enum ld_invalid {
     LD_INV_NCODES = 24
 };
 
+/* SFS's tolerance on the achieved load: the run rules want the highest
+ * point within 10 % of its request (docs/SFS30.md §17.2 rule 2); FreeSFS
+ * holds every run to it (code 22). */
+#define LD_LOAD_TOLERANCE_PCT 10
+
 /* "No error", "Unknown", "IO distribution file", ... "Op mix missed". */
 const char *ld_invalid_text(int code);
 
-/* Every INVALID line the client prints, plus the resulting code. */
-#define LD_VALIDITY_MAX_LINES (NF_NOPS + 16)
+/* Whether code judges what a run measured (no good calls, failed calls,
+ * the mix, the load, an early end...) rather than a setting. */
+int ld_invalid_measured(int code);
+
+/* Every reason a run is INVALID, as the client prints it (SFS's line) and
+ * in plain words ("warm-up 5 s; SFS requires 300 s"), plus the code that
+ * goes to the prime: the one SFS would have reported (counters before
+ * parameters, the last failing parameter winning).  The prime's point
+ * keeps its clients' reasons here too, each client's under a heading line
+ * (lcode 0, no words). */
+#define LD_VALIDITY_MAX_LINES (NF_NOPS + 40)
 struct ld_validity {
     int code; /* enum ld_invalid: what goes to the prime */
     int nlines;
-    char line[LD_VALIDITY_MAX_LINES][160]; /* without "<prog>: " and '\n' */
+    int full;                               /* reasons beyond the room were left out */
+    int lcode[LD_VALIDITY_MAX_LINES];       /* each line's code */
+    char line[LD_VALIDITY_MAX_LINES][160];  /* without "<prog>: " and '\n' */
+    char words[LD_VALIDITY_MAX_LINES][160]; /* the reason in plain words */
 };
+
+/* A workload's own reason (its report's validity hook): the INVALID line
+ * (fmt) and the same reason in plain words; the code goes to the prime
+ * when it outranks v's (SFS's order, with the counters' rank for an NFS
+ * trace replay's status mismatches). */
+void CM_PRINTF(4, 5) ld_validity_add(struct ld_validity *v, int code, const char *plain,
+                                     const char *fmt, ...);
+
+/* Whether line i of v says, in plain words, a reason no earlier line said. */
+int ld_validity_new_words(const struct ld_validity *v, int i);
+/* Every distinct reason of v in plain words, "; " between them ("" when
+ * valid). */
+void ld_validity_words(const struct ld_validity *v, char *buf, size_t len);
 
 /*
  * The prime's aggregate of several clients (docs/SFS30.md §11): the report
@@ -151,10 +185,12 @@ int ld_validity_check(const struct ld_report_in *in, struct ld_validity *v);
 
 /*
  * The SFS 3.0 mix's rules (docs/SFS30.md §17.1) in SFS's order: counters first (no good
- * calls -> 14 with the quirk that exactly 0 good calls also gives 16; bad x
- * 100 / good >= 1 -> 15; any op |actual - target| > 1.5 points -> 16), then,
- * only if they passed, the parameters (iodist file 2, mix file 3, runtime 4
- * ... the last failing one wins).  Adds to v; returns v->code.
+ * calls -> 14; bad x 100 / good >= 1 -> 15; any op |actual - target| > 1.5
+ * points -> 16; FreeSFS: more than 1 % unexpected NFS errors -> 17, less
+ * than 90 % of the requested load -> 22, an early end -> 18), then the
+ * parameters (iodist file 2, mix file 3, runtime 4 ... the last failing one
+ * wins).  Every reason is listed; a counter's code outranks a parameter's.
+ * Adds to v; returns v->code.
  */
 int ld_validity_sfs(const struct ld_report_in *in, struct ld_validity *v);
 

@@ -117,6 +117,7 @@ static const struct cm_field opstat_fields[] = {
     OPF(unexpected, U64, SUM, "ops.calls", "unexpected_nfs_errors"),
     OPF(late, U64, SUM, "ops.calls", "late"),
     OPF(retrans, U64, SUM, "ops.calls", "retransmitted"),
+    OPF(jukebox, U64, SUM, "ops.calls", "jukebox_retries"),
     OPF(requests, U64, SUM, "ops.calls", "requests"),
     OPF(nofit, U64, SUM, "ops.nofit", "nofit"),
     OPF(sum_us, U64, SUM, NULL, NULL),
@@ -215,7 +216,7 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 5u          /* 5: the layout of stats_fields */
+#define WIRE_VERSION 6u          /* 6: the layout of stats_fields */
 #define HDR_BYTES    8u
 
 size_t ld_stats_wire_bytes(void)

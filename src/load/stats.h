@@ -32,6 +32,8 @@ struct ld_opstat {
                             not EXIST/NOENT after a re-sent call) */
     uint64_t late;       /* bad calls whose reply came after the timeout */
     uint64_t retrans;    /* calls sent more than once */
+    uint64_t jukebox;    /* sends again after an NFS3ERR_JUKEBOX answer (the
+                            server was busy: the call was retried later) */
     uint64_t requests;   /* requests of this op (calls per request) */
     uint64_t nofit;      /* read/write transfers clipped (D6 no-fit) */
     uint64_t sum_us;     /* sum of response times, microseconds (exact) */

@@ -15,6 +15,7 @@
 #include "common/opt.h"
 #include "load/ld_int.h"
 #include "load/options.h"
+#include "load/live.h"
 #include "load/report.h"
 #include "nfs/nf.h"
 
@@ -76,6 +77,8 @@ void ld_report_params(FILE *out, const struct ld_report_in *in)
  * same widths as the numbers below them. */
 #define HDR_FMT "%-12s%7s%7s%8s%7s%9s%9s%12s%7s\n"
 #define ROW_FMT "%-12s%6d%%%6.1f%%%8" PRIu64 "%7" PRIu64 "%9.2f%9.2f%12.2f%6.1f%%\n"
+#define ROW_NO_TARGET_FMT                                                                \
+    "%-12s%7s%6.1f%%%8" PRIu64 "%7" PRIu64 "%9.2f%9.2f%12.2f%6.1f%%\n"
 
 static void op_table(FILE *out, const struct ld_report_in *in)
 {
@@ -97,8 +100,12 @@ static void op_table(FILE *out, const struct ld_report_in *in)
         ld_report_op_figures(in, op, &f);
         if (in->agg && f.target == 0 && f.good == 0 && f.bad == 0)
             continue; /* the aggregate drops unused ops (docs/SFS30.md §11) */
-        fprintf(out, ROW_FMT, nf_op_name(op), f.target, f.actual, f.success, f.errors,
-                f.mean, f.stddev, f.ci, f.pct_time);
+        if (in->work->flags & LD_REPORT_MIX)
+            fprintf(out, ROW_FMT, nf_op_name(op), f.target, f.actual, f.success, f.errors,
+                    f.mean, f.stddev, f.ci, f.pct_time);
+        else /* no target mix (a trace's calls): "-" in the Target column */
+            fprintf(out, ROW_NO_TARGET_FMT, nf_op_name(op), "-", f.actual, f.success,
+                    f.errors, f.mean, f.stddev, f.ci, f.pct_time);
     }
     fprintf(out, "%s\n", RULE);
 }
@@ -127,8 +134,9 @@ static void summary(FILE *out, const struct ld_report_in *in)
             BOX_RULE);
     if (agg)
         fprintf(out,
-                "NFS V%d THROUGHPUT: %7.0f Ops/Sec   AVG. RESPONSE TIME: %7.1f Msec/Op\n",
-                in->cfg->nfs_version, (double)ops / 100.0, (double)resp / 100.0);
+                "NFS V%d THROUGHPUT: %7.0f Ops/Sec   AVG. RESPONSE TIME: %7.*f Msec/Op\n",
+                in->cfg->nfs_version, (double)ops / 100.0,
+                ld_ms_decimals((double)resp / 100.0), (double)resp / 100.0);
     else
         fprintf(out,
                 "NFS V%d THROUGHPUT: %4" PRIu64 ".%02" PRIu64
@@ -138,7 +146,8 @@ static void summary(FILE *out, const struct ld_report_in *in)
     fprintf(out, "%s PROTOCOL\n", in->cfg->tcp ? "TCP" : "UDP");
     if (!agg)
         fprintf(out, "FAST CALLS: %" PRIu64 "\n", t->fast);
-    fprintf(out, "NFS MIXFILE: %s\n", mixname);
+    if (in->work->flags & LD_REPORT_MIX) /* a workload without a target mix has none */
+        fprintf(out, "NFS MIXFILE: %s\n", mixname);
     if (!(in->work->flags & LD_REPORT_LOAD)) { /* a trace's rate, not -l's */
         char req[128];
 
@@ -190,8 +199,9 @@ static void per_op_list(FILE *out, const struct ld_stats *s, size_t field)
     }
 }
 
-static void details_calls(FILE *out, const struct ld_stats *s)
+static void details_calls(FILE *out, const struct ld_report_in *in)
 {
+    const struct ld_stats *s = in->stats;
     const struct ld_opstat *t = &s->op[NF_OP_TOTAL];
     unsigned k;
 
@@ -207,6 +217,14 @@ static void details_calls(FILE *out, const struct ld_stats *s)
         fputc(')', out);
     }
     fputc('\n', out);
+    if (t->jukebox) {
+        fprintf(out, "JUKEBOX RETRIES: %" PRIu64 " (", t->jukebox);
+        per_op_list(out, s, offsetof(struct ld_opstat, jukebox));
+        fprintf(out,
+                "), each sent again %d ms after the server's JUKEBOX; a call's time "
+                "runs from its first send to its final reply\n",
+                in->cfg->jukebox_delay_ms);
+    }
     if (t->unexpected) {
         const char *sep = "";
 
@@ -258,13 +276,13 @@ static void details_pacing(FILE *out, const struct ld_report_in *in)
 {
     const struct ld_stats *s = in->stats;
     uint32_t n = s->nchildren ? s->nchildren : 1;
-    double max_lag = (double)s->max_lag_ns / 1e9;
+    double max_lag = (double)s->max_lag_ns / 1e9, behind = (double)s->behind_ns / 1e9 / n;
 
     if (in->cfg->pace_mode == LD_PACE_SFS) {
         fprintf(out,
                 "PACING: %.2f s behind schedule (mean of %u processes), largest lag %.3f "
                 "s, %" PRIu64 " sleeps skipped to catch up\n",
-                (double)s->behind_ns / 1e9 / n, n, max_lag, s->catchup_skips);
+                behind, n, max_lag, s->catchup_skips);
     } else {
         const struct ld_opstat *t = &s->op[NF_OP_TOTAL];
         double lag_resp = t->good ? (t->sum_ms + s->lag_calls_ms) / (double)t->good : 0;
@@ -285,6 +303,14 @@ static void details_pacing(FILE *out, const struct ld_report_in *in)
                 "WARNING: a process fell %.3f s behind its schedule (more than 1 s): the "
                 "server stalled or the client could not keep up\n",
                 max_lag);
+    /* a server slower than the request: each request is a little late,
+     * none by much, and the time behind adds up */
+    if (in->cfg->pace_mode == LD_PACE_SFS && behind > 1.0)
+        fprintf(out,
+                "WARNING: the processes ended %.2f s behind their schedule on average "
+                "(more than 1 s): the server could not keep up with the requested load, "
+                "or the client could not\n",
+                behind);
 }
 
 void ld_report_sfs_lines(FILE *out, const struct ld_report_in *in)
@@ -293,11 +319,25 @@ void ld_report_sfs_lines(FILE *out, const struct ld_report_in *in)
     details_pacing(out, in);
 }
 
+/* The good calls' median and p99 (the YAML has them per op). */
+static void response_percentiles(FILE *out, const struct ld_stats *s)
+{
+    const struct cm_hist *h = &s->op[NF_OP_TOTAL].hist;
+    double p50 = cm_hist_quantile_ms(h, 0.5), p99 = cm_hist_quantile_ms(h, 0.99);
+
+    if (h->count == 0)
+        return;
+    fprintf(out,
+            "RESPONSE TIME PERCENTILES: p50 %.*f p99 %.*f Msec/Op (within %.1f %%)\n",
+            ld_ms_decimals(p50), p50, ld_ms_decimals(p99), p99, cm_hist_resolution_pct());
+}
+
 void ld_report_details(FILE *out, const struct ld_report_in *in)
 {
-    details_calls(out, in->stats);
+    details_calls(out, in);
     if (in->work->lines)
         in->work->lines(out, in);
+    response_percentiles(out, in->stats);
     fprintf(out, "%s\n", RULE);
 }
 

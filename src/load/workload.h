@@ -39,6 +39,7 @@
 #include "common/cm.h"
 #include "load/config.h"
 #include "load/iodist.h"
+#include "load/live.h"
 #include "load/mix.h"
 #include "ctl/ct.h"
 #include "load/report.h"
@@ -88,6 +89,9 @@ struct ld_setup {
      * core over socketpairs through it. */
     nf_connect_fn connect;
     void *connect_data;
+    /* Where the children publish their live counters (live.h): mapped by
+     * cl_setup, one slot per child; NULL: no progress lines. */
+    struct ld_live_area *live;
 };
 
 /* The warm-up and run phases of one client as its parent drives them. */
@@ -131,7 +135,14 @@ struct ld_child {
     int ctl_woken;             /* a sleep ended: the parent's socket is readable */
     struct ct_msg_hdr pending; /* ... this one, run next by the phase loop */
     char last_error[CM_ERR_LEN];
+    /* the counters of the progress lines (live.h): the workload adds each
+     * call of a load phase; published to setup->live every
+     * LD_LIVE_PUBLISH_NS by ld_child_check_parent */
+    struct ld_live live;
+    uint64_t live_at_ns;
 };
+
+#define LD_LIVE_PUBLISH_NS 250000000ull
 
 struct ld_workload_ops {
     const char *name; /* "sfs", "replay" */
@@ -205,6 +216,18 @@ struct ld_workload_ops {
      * load, pt as above. */
     void (*point_text)(const struct ld_config *cfg, const struct ld_point *pt,
                        unsigned load, char *buf, size_t len);
+
+    /* ---- while it runs (the progress lines, live.h) ---- */
+
+    /* Brings c->live up to date with what the workload counts elsewhere
+     * (its schedule, its own counters) just before it is published.  May
+     * be NULL. */
+    void (*child_live)(struct ld_child *c);
+    /* Its part of a progress line, from the live counters of the phase so
+     * far (sum) and of the last interval (last): snprintf's contract.
+     * May be NULL (nothing beyond the calls). */
+    int (*progress)(const struct ld_live *sum, const struct ld_live *last, char *buf,
+                    size_t len);
 };
 
 /* ---- child.c: every child's context and phase loop ----------------------- */
@@ -233,6 +256,10 @@ int ld_child_check_parent(struct ld_child *c);
 /* Nonzero when the parent's end of the socket is closed (a parent killed
  * by SIGKILL): long phases check it so that no child outlives its run. */
 int ld_child_parent_gone(const struct ld_child *c);
+
+/* Publishes c->live (after wl->child_live) into the setup's live area
+ * when LD_LIVE_PUBLISH_NS passed since the last time, or now when force. */
+void ld_child_publish(struct ld_child *c, int force);
 
 /* Unmounts the child's mount session (best effort; no-op when none). */
 void ld_child_unmount(struct ld_child *c);

@@ -165,6 +165,7 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_uint(y, "failed_calls", s->op[NF_OP_TOTAL].bad);
     cm_yaml_kv_uint(y, "late_calls", s->op[NF_OP_TOTAL].late);
     cm_yaml_kv_uint(y, "retransmitted_calls", s->op[NF_OP_TOTAL].retrans);
+    cm_yaml_kv_uint(y, "jukebox_retries", s->op[NF_OP_TOTAL].jukebox);
     cm_yaml_kv_uint(y, "unexpected_nfs_errors", s->op[NF_OP_TOTAL].unexpected);
     counters(y, s, "results");
     cm_yaml_kv_str(y, "ended_early",
@@ -190,6 +191,13 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     for (i = 0; v && i < v->nlines; i++)
         cm_yaml_str(y, v->line[i]);
     cm_yaml_seq_end(y);
+    /* each reason once, in plain words */
+    cm_yaml_key(y, "reasons");
+    cm_yaml_seq_begin(y);
+    for (i = 0; v && i < v->nlines; i++)
+        if (ld_validity_new_words(v, i))
+            cm_yaml_str(y, v->words[i]);
+    cm_yaml_seq_end(y);
     cm_yaml_map_end(y);
 
     cm_yaml_key(y, "pacing");
@@ -205,6 +213,8 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
                       (double)s->dropped_ns / 1e9 / (s->nchildren ? s->nchildren : 1), 3);
     cm_yaml_kv_double(y, "largest_lag_s", (double)s->max_lag_ns / 1e9, 3);
     cm_yaml_kv_bool(y, "lag_over_1s", s->max_lag_ns > 1000000000ull);
+    cm_yaml_kv_bool(y, "behind_over_1s",
+                    s->behind_ns > 1000000000ull * (s->nchildren ? s->nchildren : 1));
     cm_yaml_map_end(y);
 
     yaml_realised(y, s);

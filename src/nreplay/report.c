@@ -12,7 +12,6 @@
  * mismatches are counted but not named.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -287,40 +286,45 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_map_end(y);
 }
 
-static void CM_PRINTF(3, 4) add(struct ld_validity *v, int code, const char *fmt, ...)
-{
-    va_list ap;
-
-    v->code = code;
-    if (v->nlines >= LD_VALIDITY_MAX_LINES)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(v->line[v->nlines++], sizeof(v->line[0]), fmt, ap);
-    va_end(ap);
-}
-
-/* No good calls, failed RPC calls (docs/SFS30.md §17.1, 14 and 15), and
- * the status mismatches (23). */
+/* No good calls, failed RPC calls (docs/SFS30.md §17.1, 14 and 15), an
+ * early end (18) and the status mismatches (23); every reason listed, the
+ * code SFS's order gives (ld_validity_add). */
 static int validity(const struct ld_report_in *in, struct ld_validity *v)
 {
     const struct ld_stats *s = in->stats;
     const struct ld_opstat *t = &s->op[NF_OP_TOTAL];
+    char w[160];
 
     if (t->good == 0 && s->replay_calls > 0)
-        add(v, LD_INV_NO_GOOD, "INVALID RUN No good calls");
-    if (t->good > 0 && t->bad * 100 / t->good >= 1)
-        add(v, LD_INV_FAILED_RPC,
-            "INVALID RUN, %.0f%% Failed RPC calls (%" PRIu64 " of %" PRIu64 ")",
-            (double)(t->bad * 100 / t->good), t->bad, t->good + t->bad);
+        ld_validity_add(v, LD_INV_NO_GOOD, "no replayed call was answered",
+                        "INVALID RUN No good calls");
+    if (t->good > 0 && t->bad * 100 / t->good >= 1) {
+        snprintf(w, sizeof(w),
+                 "%" PRIu64 " of %" PRIu64 " calls failed (not answered within their "
+                 "timeout, or an RPC error; SFS allows less than 1 %%)",
+                 t->bad, t->good + t->bad);
+        ld_validity_add(v, LD_INV_FAILED_RPC, w,
+                        "INVALID RUN, %.0f%% Failed RPC calls (%" PRIu64 " of %" PRIu64 ")",
+                        (double)(t->bad * 100 / t->good), t->bad, t->good + t->bad);
+    }
     if (s->ended_early == LD_END_UNREACHABLE)
-        add(v, LD_INV_ENDED_EARLY,
-            "INVALID RUN, the run ended early: the NFS server could not be reached again "
-            "after the connection was lost");
-    if (s->nr_mismatches * 100 > s->nr_compared)
-        add(v, LD_INV_STATUS_MISMATCH,
-            "INVALID RUN, %.2f%% Status mismatches: %" PRIu64 " of the %" PRIu64
-            " calls compared were answered otherwise than traced (more than 1 %%)",
-            pct(s->nr_mismatches, s->nr_compared), s->nr_mismatches, s->nr_compared);
+        ld_validity_add(v, LD_INV_ENDED_EARLY,
+                        "the server could not be reached again after the connection was "
+                        "lost",
+                        "INVALID RUN, the run ended early: the NFS server could not be "
+                        "reached again after the connection was lost");
+    if (s->nr_mismatches * 100 > s->nr_compared) {
+        snprintf(w, sizeof(w),
+                 "%.2f %% of the replayed calls were answered with another status than "
+                 "traced (FreeSFS allows 1 %%)",
+                 pct(s->nr_mismatches, s->nr_compared));
+        ld_validity_add(v, LD_INV_STATUS_MISMATCH, w,
+                        "INVALID RUN, %.2f%% Status mismatches: %" PRIu64 " of the %" PRIu64
+                        " calls compared were answered otherwise than traced (more than 1 "
+                        "%%)",
+                        pct(s->nr_mismatches, s->nr_compared), s->nr_mismatches,
+                        s->nr_compared);
+    }
     return v->code;
 }
 

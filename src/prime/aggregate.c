@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "load/live.h"
 #include "prime/pr_int.h"
 
 /* A client's figures as the results list them, each once. */
@@ -29,6 +30,7 @@ static const struct cm_field client_sum_fields[] = {
     CS(calls, U64, "total_ops"),
     CS(runtime_s, U64, "test_time_s"),
     CS(code, INT, "invalid_code"),
+    CS(reasons, STR, "invalid_reasons"),
 };
 
 const struct cm_field *pr_client_sum_fields(size_t *n)
@@ -87,13 +89,30 @@ void pr_agg_finish(struct pr_agg *a, uint64_t requested)
     }
 }
 
-int pr_sfssum_format(const struct pr_sum *s, char *buf, size_t len)
+/* One sfssum line, its response time with decimals decimals. */
+static int sum_line(const struct pr_sum *s, int decimals, char *buf, size_t len)
 {
     return snprintf(buf, len,
-                    "%7s%7" PRIu64 " %7.0f %7.1f %8" PRIu64 " %4" PRIu64
+                    "%7s%7" PRIu64 " %7.0f %7.*f %8" PRIu64 " %4" PRIu64
                     " %1d %c %10" PRIu64 " %3u %2u %2u %2u %s\n",
-                    s->invalid ? "INVALID" : "", s->requested, s->ops, s->resp,
+                    s->invalid ? "INVALID" : "", s->requested, s->ops, decimals, s->resp,
                     s->total_ops, s->time_s, s->nfs_version, s->tcp ? 'T' : 'U',
                     s->fileset_kb, s->clients, s->procs, s->biod_reads, s->biod_writes,
                     "3.0");
+}
+
+int pr_sfssum_format(const struct pr_sum *s, char *buf, size_t len)
+{
+    return sum_line(s, 1, buf, len);
+}
+
+int pr_summary_format(const struct pr_sum *s, char *buf, size_t len)
+{
+    return sum_line(s, ld_ms_decimals(s->resp), buf, len);
+}
+
+const char *pr_summary_header(void)
+{
+    return "          Load   Ops/s    Msec      Ops  Sec V P  FileSetKB Cli Pr BR BW "
+           "Ver\n";
 }

@@ -10,6 +10,68 @@
 #include <unistd.h>
 
 #include "prime/pr_int.h"
+#include "load/sizing.h"
+
+/* The estimate's assumptions: a point's start-up and results, and how fast
+ * a server takes a new file set (a guess; sfs_mgr's progress lines refine
+ * it from the points that ran). */
+#define START_S       10
+#define POPULATE_KB_S (50u * 1024u)
+
+/* The whole run's expected time: the load phases exactly, the rest
+ * estimated (population of each point's file set when the workload's load
+ * sizes one, docs/SFS30.md §5.2). */
+static double expected_s(const struct pr_run *run, double *fill_kb)
+{
+    double all_s = (double)run->npoints * (run->cfg.warmup_s + run->cfg.runtime_s);
+    unsigned k;
+
+    *fill_kb = 0;
+    for (k = 0; k < run->npoints; k++) {
+        struct ld_config cfg = run->cfg;
+        struct ld_sizing z;
+
+        cfg.load = (int)(run->points[k] / run->nclients);
+        if (pr_point_values(run, k) && run->wl->point_set)
+            run->wl->point_set(&cfg, pr_point_values(run, k));
+        if (run->wl->report->flags & LD_REPORT_LOAD && ld_sizing_compute(&cfg, &z) == 0)
+            *fill_kb += (double)z.total_kb * run->procs * run->nclients;
+        all_s += START_S + 2.0 * run->prime_sleep;
+    }
+    return all_s + *fill_kb / POPULATE_KB_S;
+}
+
+static void expected_time(const struct pr_run *run, FILE *out)
+{
+    if (run->auto_points) {
+        fprintf(
+            out,
+            "expected_time: unknown before the search (LOAD=auto): the search's probes "
+            "take about %d s each, then %u points x (%d s warm-up + %d s run) and the "
+            "population of each\n",
+            START_S +
+                (run->cfg.warmup_s < PR_PROBE_WARMUP_S ? run->cfg.warmup_s
+                                                       : PR_PROBE_WARMUP_S) +
+                (run->cfg.runtime_s < PR_PROBE_RUN_S ? run->cfg.runtime_s
+                                                     : PR_PROBE_RUN_S),
+            run->auto_points, run->cfg.warmup_s, run->cfg.runtime_s);
+        return;
+    }
+
+    double fill_kb, all_s = expected_s(run, &fill_kb);
+    int load_s = run->npoints * (run->cfg.warmup_s + run->cfg.runtime_s);
+    char a[40], b[40];
+
+    pr_meter_time(load_s, a, sizeof(a));
+    pr_meter_time((int)(all_s + 0.5), b, sizeof(b));
+    fprintf(
+        out,
+        "expected_time: about %s (%u points x (%d s warm-up + %d s run) = %s of load; "
+        "plus %d s start-up a point and the population of %.0f MiB at an assumed %u "
+        "MiB/s)\n",
+        b, run->npoints, run->cfg.warmup_s, run->cfg.runtime_s, a, START_S,
+        fill_kb / 1024.0, POPULATE_KB_S / 1024u);
+}
 
 static void words(FILE *out, char **w, int n)
 {
@@ -39,12 +101,22 @@ static void text(const struct pr_run *run, FILE *out)
     fprintf(out, "suffix: %s\n", run->suffix);
     fprintf(out, "nfs_version: %d\n", run->nfs_version);
     fprintf(out, "transport: %s\n", run->cfg.tcp ? "tcp" : "udp");
-    fprintf(out, "load_points:");
-    for (k = 0; k < run->npoints; k++)
-        fprintf(out, " %u", run->points[k]);
-    fprintf(out, "\nper_client_load:");
-    for (k = 0; k < run->npoints; k++)
-        fprintf(out, " %u", run->points[k] / run->nclients);
+    if (run->auto_points) {
+        fprintf(
+            out,
+            "load_points: auto (a search: probes from %u ops/s, each four times the "
+            "last, "
+            "until the server saturates; then %u evenly spaced points up to just past "
+            "the peak)\nper_client_load: auto (the first probe's: %u)",
+            run->points[0], run->auto_points, run->points[0] / run->nclients);
+    } else {
+        fprintf(out, "load_points:");
+        for (k = 0; k < run->npoints; k++)
+            fprintf(out, " %u", run->points[k]);
+        fprintf(out, "\nper_client_load:");
+        for (k = 0; k < run->npoints; k++)
+            fprintf(out, " %u", run->points[k] / run->nclients);
+    }
     fprintf(out, "\nwarmup_s: %d\nruntime_s: %d\n", run->cfg.warmup_s,
             run->cfg.runtime_s);
     fprintf(out, "clients: %u\nprocs: %d\n", run->nclients, run->procs);
@@ -109,6 +181,7 @@ static void text(const struct pr_run *run, FILE *out)
             "sfscNNN.%s sfsval.%s\n",
             run->suffix, run->suffix, run->suffix, run->suffix, run->suffix, run->suffix,
             run->suffix);
+    expected_time(run, out);
 }
 
 static void yaml_words(struct cm_yaml *y, const char *key, char **w, int n)
@@ -126,6 +199,7 @@ static void yaml(const struct pr_run *run, FILE *out)
 {
     char err[CM_ERR_LEN];
     struct cm_yaml *y = cm_yaml_open_stream(out, err, sizeof(err));
+    double fill_kb;
     unsigned k;
 
     if (y == NULL)
@@ -171,6 +245,10 @@ static void yaml(const struct pr_run *run, FILE *out)
     cm_yaml_kv_str(y, "work_dir", run->work_dir);
     cm_yaml_kv_str(y, "sfs_dir", run->sfs_dir);
     yaml_words(y, "client_options", run->opts, run->nopts);
+    if (run->auto_points)
+        cm_yaml_kv_uint(y, "auto_points", run->auto_points);
+    else
+        cm_yaml_kv_int(y, "expected_time_s", (int)(expected_s(run, &fill_kb) + 0.5));
     cm_yaml_map_end(y);
     (void)cm_yaml_close(y, err, sizeof(err));
 }

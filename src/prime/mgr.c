@@ -168,6 +168,20 @@ static void header(struct pr_ctx *ctx)
     fprintf(ctx->log, "Test directories: %s\n", trees);
 }
 
+/* LOAD=auto's search in sfsres, after the run's header. */
+static void search_block(struct pr_ctx *ctx, const struct pr_search *s)
+{
+    char path[LD_PATH_MAX + 64];
+    FILE *f;
+
+    pr_result_path(ctx->run, "sfsres", path, sizeof(path));
+    f = fopen(path, "a");
+    if (f) {
+        pr_search_report(s, f);
+        fclose(f);
+    }
+}
+
 /* sfssum.SFX is appended to, as SFS did: a second run with the same suffix
  * mixes its lines with the first run's, while the YAML and the curve show
  * the new run only.  Say so before the run, while it can still be changed. */
@@ -218,6 +232,36 @@ static int lock_work_dir(const struct pr_run *run, const char *name, FILE *diag)
     return fd;
 }
 
+/* The terminal's "Executing run i of N ..." line begins (with the progress
+ * lines of sfs_mgr after it) / ends with tail. */
+static void point_begins(struct pr_ctx *ctx, unsigned i)
+{
+    const struct pr_run *run = ctx->run;
+    char label[64], text[96];
+    double after;
+
+    snprintf(label, sizeof(label), "run %u of %u", i + 1, run->npoints);
+    snprintf(text, sizeof(text), "Executing run %u of %u ...", i + 1, run->npoints);
+    if (ctx->meter == NULL) {
+        fprintf(ctx->opts->out, "%s%s", text, ctx->opts->launch ? "" : "\n");
+        fflush(ctx->opts->out);
+        return;
+    }
+    after = (run->npoints - i - 1) *
+            pr_meter_point_s(ctx->meter, run->cfg.warmup_s, run->cfg.runtime_s);
+    pr_meter_point(ctx->meter, label, text, after);
+}
+
+static void point_ends(struct pr_ctx *ctx, const char *tail)
+{
+    if (ctx->meter)
+        pr_meter_point_end(ctx->meter, tail, ctx->run->cfg.warmup_s,
+                           ctx->run->cfg.runtime_s);
+    else
+        fprintf(ctx->opts->out, "%s\n", tail);
+    fflush(ctx->opts->out);
+}
+
 static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
 {
     const struct pr_run *run = ctx->run;
@@ -229,16 +273,15 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
         int rc;
 
         stamp(when, sizeof(when));
-        fprintf(out, "%s\nExecuting run %u of %u ...%s", when, i + 1, run->npoints,
-                ctx->opts->launch ? "" : "\n");
-        fflush(out);
+        fprintf(out, "%s\n", when);
+        point_begins(ctx, i);
         run->wl->point_text(&run->cfg, pr_point_values(run, i), run->points[i], what,
                             sizeof(what));
         fprintf(ctx->log, "%s Executing run %u of %u: %s\n", when, i + 1, run->npoints,
                 what);
         fflush(ctx->log);
         if (ct_token_new(ctx->token) < 0) {
-            fprintf(out, " FAILED\n");
+            point_ends(ctx, " FAILED");
             fprintf(ctx->opts->diag, "%s: no random token: %s\n", ctx->opts->name,
                     strerror(errno));
             return CM_EXIT_FAILED;
@@ -247,16 +290,14 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
         *done = i + 1;
         pr_results_point(ctx, pts, i + 1);
         if (rc < 0) {
-            fprintf(out, " FAILED\n");
+            point_ends(ctx, " FAILED");
             fprintf(ctx->opts->diag, "%s: run %u of %u failed: %s\n", ctx->opts->name,
                     i + 1, run->npoints, pts[i].error);
             return interrupted ? CM_EXIT_INTR : CM_EXIT_FAILED;
         }
-        fprintf(out, " done%s\n",
-                run->populate_only ? " (populated)"
-                : pts[i].val.code  ? " (INVALID)"
-                                   : "");
-        fflush(out);
+        point_ends(ctx, run->populate_only ? " done (populated)"
+                        : pts[i].val.code  ? " done (INVALID)"
+                                           : " done");
     }
     return CM_EXIT_OK;
 }
@@ -265,7 +306,10 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
 {
     char path[LD_PATH_MAX + 64];
     struct pr_point *pts;
+    struct pr_meter meter;
     struct pr_ctx ctx;
+    struct pr_search search = {0};
+    struct pr_run real;
     unsigned done = 0, i;
     int lock, code;
 
@@ -299,20 +343,41 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     }
     ctx.sig_fd = sig_pipe[0];
     setvbuf(ctx.log, NULL, _IOLBF, 0);
+    if (o->launch && pr_meter_open(&meter, run, o->out, ctx.log, o->progress_s) == 0)
+        ctx.meter = &meter;
     code = o->validate > 0 ? validate(&ctx) : CM_EXIT_OK;
-    if (code == CM_EXIT_OK) {
+    if (code == CM_EXIT_OK)
         warn_reused_suffix(&ctx);
+    if (code == CM_EXIT_OK && run->auto_points) { /* the points come from a search */
+        code = pr_search_run(&ctx, &search, &real);
+        if (code == CM_EXIT_OK) {
+            ctx.run = &real;
+            free(pts);
+            pts = cm_calloc(real.npoints, sizeof(*pts));
+            if (pts == NULL) {
+                fprintf(o->diag, "%s: out of memory\n", o->name);
+                code = CM_EXIT_FAILED;
+            }
+        }
+    }
+    if (code == CM_EXIT_OK) {
         header(&ctx);
+        if (run->auto_points)
+            search_block(&ctx, &search);
         code = points(&ctx, pts, &done);
         if (done > 0)
             pr_results_final(&ctx, pts, done, o->out);
     }
 out:
+    if (ctx.meter)
+        pr_meter_close(ctx.meter);
     for (i = 0; pts && i < done; i++)
         pr_point_free(&pts[i]);
     free(pts);
     if (ctx.log)
         fclose(ctx.log);
+    if (run->auto_points)
+        free(search.points);
     pr_mgr_pidfile(run, path, sizeof(path));
     unlink(path);
     close(lock);

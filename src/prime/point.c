@@ -310,7 +310,76 @@ static int send_all(struct point *P, uint32_t type, uint32_t arg)
     return 0;
 }
 
-/* The results of one client: the stats, then "code\n" and its INVALID lines. */
+/* One reason of a client ("code\tSFS's line\tplain words", len bytes)
+ * into v. */
+static void parse_reason(struct ld_validity *v, const char *s, size_t len)
+{
+    const char *tab1 = memchr(s, '\t', len), *tab2;
+    int i = v->nlines;
+
+    if (tab1 == NULL ||
+        (tab2 = memchr(tab1 + 1, '\t', len - (size_t)(tab1 + 1 - s))) == NULL)
+        return; /* not a reason */
+    if (i >= LD_VALIDITY_MAX_LINES) {
+        v->full = 1;
+        return;
+    }
+    v->lcode[i] = atoi(s);
+    snprintf(v->line[i], sizeof(v->line[0]), "%.*s", (int)(tab2 - tab1 - 1), tab1 + 1);
+    snprintf(v->words[i], sizeof(v->words[0]), "%.*s",
+             (int)(len - (size_t)(tab2 + 1 - s)), tab2 + 1);
+    v->nlines++;
+}
+
+/* A client's reasons (the lines after its code's line): joined into its
+ * summary, and into the point's list under a heading, their words naming
+ * the client when the point has several and the reason is one the client
+ * measured (its settings are every client's).  Returns 0 or -ENOMEM. */
+static int take_reasons(struct point *P, const struct pc *c, struct pr_client_sum *cs,
+                        const char *lines)
+{
+    struct ld_validity *v = &P->pt->val, *own = cm_calloc(1, sizeof(*own));
+    int i;
+
+    if (own == NULL)
+        return -ENOMEM;
+    while (lines && lines[1]) {
+        const char *end = strchr(lines + 1, '\n');
+
+        parse_reason(own, lines + 1, end ? (size_t)(end - lines - 1) : strlen(lines + 1));
+        lines = end;
+    }
+    ld_validity_words(own, cs->reasons, sizeof(cs->reasons));
+    if (v->code == LD_VALID)
+        v->code = cs->code;
+    for (i = -1; i < own->nlines; i++) {
+        int k = v->nlines;
+
+        if (k >= LD_VALIDITY_MAX_LINES) {
+            v->full = 1;
+            break;
+        }
+        if (i < 0) {
+            v->lcode[k] = 0;
+            v->words[k][0] = '\0';
+            snprintf(v->line[k], sizeof(v->line[0]),
+                     "INVALID RUN reported for Client %u (%s).", c->cl->num, c->cl->host);
+        } else {
+            v->lcode[k] = own->lcode[i];
+            memcpy(v->line[k], own->line[i], sizeof(v->line[0]));
+            if (P->n > 1 && ld_invalid_measured(own->lcode[i]))
+                snprintf(v->words[k], sizeof(v->words[0]), "client %u: %s", c->cl->num,
+                         own->words[i]);
+            else
+                memcpy(v->words[k], own->words[i], sizeof(v->words[0]));
+        }
+        v->nlines++;
+    }
+    free(own);
+    return 0;
+}
+
+/* The results of one client: the stats, then "code\n" and its reasons. */
 static void take_results(struct point *P, struct pc *c)
 {
     struct ld_stats *st = cm_malloc(sizeof(*st));
@@ -344,20 +413,10 @@ static void take_results(struct point *P, struct pc *c)
     text = (const char *)c->rd.payload + wire;
     cs->code = atoi(text);
     pr_agg_add(&P->pt->agg, &in, cs);
-    if (cs->code != LD_VALID) {
-        struct ld_validity *v = &P->pt->val;
-        const char *line = strchr(text, '\n');
-        if (v->code == LD_VALID)
-            v->code = cs->code;
-        if (v->nlines < LD_VALIDITY_MAX_LINES)
-            snprintf(v->line[v->nlines++], sizeof(v->line[0]),
-                     "INVALID RUN reported for Client %u (%s).", c->cl->num, c->cl->host);
-        while (line && line[1] && v->nlines < LD_VALIDITY_MAX_LINES) {
-            const char *end = strchr(line + 1, '\n');
-            int n = end ? (int)(end - line - 1) : (int)strlen(line + 1);
-            snprintf(v->line[v->nlines++], sizeof(v->line[0]), "%.*s", n, line + 1);
-            line = end;
-        }
+    if (cs->code != LD_VALID && take_reasons(P, c, cs, strchr(text, '\n')) < 0) {
+        free(st);
+        fail(P, "out of memory for the results of %s", who(c, w, sizeof(w)));
+        return;
     }
     free(st);
     c->has_results = 1;
@@ -383,7 +442,8 @@ static void on_client(struct point *P, struct pc *c)
         }
         c->last_heard = cm_now_ms();
         switch (h->type) {
-        case CT_HEARTBEAT:
+        case CT_HEARTBEAT: /* it may carry the client's live counters */
+            pr_meter_heartbeat(P->ctx->meter, c->cl->num, c->rd.payload, h->len);
             break;
         case CT_MSG_ERROR:
             fail(P, "%s: %s", who(c, w, sizeof(w)), (const char *)c->rd.payload);
@@ -526,6 +586,8 @@ static int step(struct point *P, int ms)
         for (k = 0; k < P->n; k++)
             send_client(P, &P->c[k], CT_HEARTBEAT, 0, NULL);
     }
+    if (!P->failed)
+        pr_meter_tick(P->ctx->meter);
     return P->failed ? -1 : 0;
 }
 
@@ -745,6 +807,8 @@ static int phases(struct point *P)
     const struct pr_run *run = P->run;
     const struct ld_config *cfg = &P->pt->su.cfg;
     uint64_t t = (uint64_t)run->prime_timeout;
+    unsigned asked = run->wl->report->flags & LD_REPORT_LOAD ? P->pt->load : 0;
+    int rc;
 
     logf_(P, "Executing SFS Benchmark on %u Client(s): %u ops/s, %d ops/s per client.",
           P->n, P->pt->load, cfg->load);
@@ -753,18 +817,26 @@ static int phases(struct point *P)
         wait_phase(P, CT_MSG_INIT, after_s(t + 3600)) < 0)
         return -1;
     if (!run->populate_only) {
-        if (cfg->warmup_s > 0 &&
-            (send_all(P, CT_MSG_WARMUP, (uint32_t)cfg->warmup_s) < 0 ||
-             wait_phase(P, CT_MSG_WARMUP, after_s(t + (uint64_t)cfg->warmup_s)) < 0))
-            return -1;
+        if (cfg->warmup_s > 0) {
+            pr_meter_phase(P->ctx->meter, "warm-up", (unsigned)cfg->warmup_s,
+                           (unsigned)cfg->runtime_s, asked);
+            rc = send_all(P, CT_MSG_WARMUP, (uint32_t)cfg->warmup_s) < 0 ||
+                 wait_phase(P, CT_MSG_WARMUP, after_s(t + (uint64_t)cfg->warmup_s)) < 0;
+            pr_meter_phase_end(P->ctx->meter);
+            if (rc)
+                return -1;
+        }
         logf_(P, "All clients READY.");
         if (monitor(P, "START") < 0 ||
             wait_phase(P, 0, after_s((uint64_t)run->prime_sleep)) < 0)
             return -1;
         logf_(P, "Starting %d seconds test run.", cfg->runtime_s);
-        if (send_all(P, CT_MSG_RUN, (uint32_t)(cfg->runtime_s + CT_RUN_OFFSET_S)) < 0 ||
-            wait_phase(P, 0, after_s((uint64_t)cfg->runtime_s)) < 0 ||
-            send_all(P, CT_MSG_STOP, 0) < 0 || wait_phase(P, CT_MSG_RUN, after_s(t)) < 0)
+        pr_meter_phase(P->ctx->meter, "run", (unsigned)cfg->runtime_s, 0, asked);
+        rc = send_all(P, CT_MSG_RUN, (uint32_t)(cfg->runtime_s + CT_RUN_OFFSET_S)) < 0 ||
+             wait_phase(P, 0, after_s((uint64_t)cfg->runtime_s)) < 0;
+        pr_meter_phase_end(P->ctx->meter);
+        if (rc || send_all(P, CT_MSG_STOP, 0) < 0 ||
+            wait_phase(P, CT_MSG_RUN, after_s(t)) < 0)
             return -1;
         logf_(P, "All clients DONE-TEST.");
         if (monitor(P, "DONE") < 0 ||

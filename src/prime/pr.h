@@ -33,6 +33,8 @@
 
 #define PR_MAX_CLIENTS 4096
 #define PR_MAX_POINTS  1000
+#define PR_AUTO_POINTS 10 /* LOAD=auto: the points after the search (NUM_RUNS) */
+#define PR_AUTO_FIRST  50 /* LOAD=auto: the first probe's ops/s per process */
 
 struct pr_client {
     unsigned num;     /* 1-based place in CLIENTS (-N, CL<num>) */
@@ -50,6 +52,9 @@ struct pr_run {
     const char *prog; /* "sfs" or "sfs3" */
     unsigned npoints;
     unsigned *points; /* aggregate loads, increasing */
+    /* LOAD=auto: the points to run once the search found the peak
+     * (search.c); points then holds the first probe's load.  0: LOAD's */
+    unsigned auto_points;
     /* the workload the options ask for (cl_workload_choose) */
     const struct ld_workload_ops *wl;
     /* per point, the values of the workload's point variables (a replay's
@@ -79,6 +84,20 @@ struct pr_run {
     int nomem; /* one of them failed: pr_run_load reports it and fails */
 };
 
+/* An rc variable the prime reads itself: its kind for front ends ("int",
+ * "loads", "hosts", "mounts", "path", "word", "text") and, for "int" and
+ * "loads", its range; kind NULL: the load option table's row describes it. */
+struct pr_rc_var {
+    const char *name, *kind;
+    double min, max;
+};
+const struct pr_rc_var *pr_rc_vars(size_t *n);
+
+/* `sfs_rc describe`: one line per rc variable, "NAME KIND [MIN MAX]"
+ * (KIND "enum" is followed by its values), for names (every known one when
+ * n is 0).  Returns 0, or -ENOENT when a name is unknown (named on err). */
+int pr_rc_describe(FILE *out, FILE *err, char **names, int n);
+
 /* Options of sfs_mgr / sfs_prime beyond the rc file. */
 struct pr_opts {
     const char *name;   /* "sfs_mgr" or "sfs_prime", for messages */
@@ -87,6 +106,8 @@ struct pr_opts {
     int launch;         /* 1: start the clients (sfs_mgr); 0: wait for them (sfs_prime) */
     const char *token_file; /* sfs_prime: where the run's token is written */
     FILE *out;              /* the user's terminal: dates and "Executing run ..." */
+    unsigned progress_s;    /* sfs_mgr --progress: a line this often in the load
+                               phases (0 none) */
     FILE *diag;             /* errors and warnings (stderr) */
 };
 

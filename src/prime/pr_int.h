@@ -17,6 +17,7 @@
 
 #include "load/config.h"
 #include "load/iodist.h"
+#include "load/live.h"
 #include "load/mix.h"
 #include "load/report.h"
 #include "load/sizing.h"
@@ -85,7 +86,8 @@ struct pr_client_sum {
     unsigned num;
     char host[64];
     uint64_t ops_x100, resp_x100, runtime_s, calls;
-    int code; /* its validity code (docs/SFS30.md §16.4) */
+    int code;           /* its validity code (docs/SFS30.md §16.4) */
+    char reasons[1024]; /* every reason it is INVALID, in plain words */
 };
 
 struct pr_agg {
@@ -122,6 +124,11 @@ struct pr_sum {
 };
 /* One line with its newline; returns its length. */
 int pr_sfssum_format(const struct pr_sum *s, char *buf, size_t len);
+/* The same line as sfs_mgr prints it in its summary: the response time
+ * with two decimals below 10 ms (a fast server's points would all read
+ * 0.1); pr_summary_header names the columns above it. */
+int pr_summary_format(const struct pr_sum *s, char *buf, size_t len);
+const char *pr_summary_header(void);
 
 /* ---- plot.c
  * ------------------------------------------------------------------------------ */
@@ -160,6 +167,61 @@ struct pr_point {
     time_t started, ended;
 };
 
+/* ---- progress.c: the progress lines (docs/sfs_mgr.md, "Progress") ------- */
+
+struct pr_meter {
+    const struct pr_run *run;
+    FILE *out, *log;  /* the terminal (stdout), sfslog */
+    unsigned every_s; /* --progress; 0: none (the "Executing" lines stay) */
+    int tty;
+    struct pr_meter_client {
+        struct ld_live cur;  /* the last heartbeat's counters */
+        struct ld_live mark; /* ... as they were at the last line */
+        double rate;         /* its ops/s between its last two readings */
+    } * client;              /* nclients */
+    char label[64];          /* "run 3 of 10" */
+    char prefix[160];        /* "Executing run 3 of 10 ..." */
+    int shown;               /* figures were printed for this point */
+    uint64_t point_ms;
+    double after_s; /* the estimate of what follows this point */
+    double overhead_sum_s;
+    unsigned npoints_seen;
+    /* the phase running */
+    const char *phase;
+    unsigned total_s, then_s, requested;
+    uint64_t start_ms, next_ms;
+    struct ld_live base; /* the sum at the phase's start */
+};
+
+/* Sets m up for run, lines on out and log every every_s (0: none); -1
+ * when out of memory. */
+int pr_meter_open(struct pr_meter *m, const struct pr_run *run, FILE *out, FILE *log,
+                  unsigned every_s);
+void pr_meter_close(struct pr_meter *m);
+/* A point (or a search probe) begins: label names it in the lines, text
+ * starts its terminal line ("Executing run i of N ..."), after_s is the
+ * estimate of what the run does after it.  point_end prints tail ("
+ * done") after text, on the same line when no figures came between. */
+void pr_meter_point(struct pr_meter *m, const char *label, const char *text,
+                    double after_s);
+void pr_meter_point_end(struct pr_meter *m, const char *tail, int warmup_s,
+                        int runtime_s);
+/* A load phase of total_s begins (then_s: the timed phases after it in
+ * this point; requested: the aggregate ops/s asked for, 0 none) / ends.
+ * m may be NULL (no lines). */
+void pr_meter_phase(struct pr_meter *m, const char *phase, unsigned total_s,
+                    unsigned then_s, unsigned requested);
+void pr_meter_phase_end(struct pr_meter *m);
+/* A client's heartbeat payload (its live counters, load/live.h). */
+void pr_meter_heartbeat(struct pr_meter *m, unsigned client, const void *payload,
+                        size_t len);
+/* Called on every turn of the point's loop: prints the line when due. */
+void pr_meter_tick(struct pr_meter *m);
+/* The estimate of one point of these times, from the points so far. */
+double pr_meter_point_s(const struct pr_meter *m, int warmup_s, int runtime_s);
+/* "12 min 05 s", "1 h 40 min", "45 s". */
+void pr_meter_time(int s, char *buf, size_t len);
+
 /* What the points share: the log, the lifeline of signals, the token. */
 struct pr_ctx {
     const struct pr_run *run;
@@ -167,9 +229,35 @@ struct pr_ctx {
     FILE *log;  /* sfslog (and progress) */
     int sig_fd; /* read end of the self-pipe SIGINT/SIGTERM/SIGCHLD write to */
     volatile sig_atomic_t *interrupted;
-    int mon_disabled; /* the monitor failed once: not called again */
+    int mon_disabled;       /* the monitor failed once: not called again */
+    struct pr_meter *meter; /* the progress lines; NULL: none */
     uint8_t token[16];
 };
+
+/* ---- search.c: LOAD=auto (docs/sfs_mgr.md, "LOAD=auto") ------------------ */
+
+#define PR_SEARCH_MAX     16 /* probes at most */
+#define PR_PROBE_WARMUP_S 2  /* a probe's warm-up and run (at most the rc's) */
+#define PR_PROBE_RUN_S    5
+
+struct pr_search {
+    unsigned n; /* probes run */
+    unsigned load[PR_SEARCH_MAX];
+    double ops[PR_SEARCH_MAX], resp[PR_SEARCH_MAX];
+    int warmup_s, runtime_s; /* each probe's */
+    double peak;             /* the most ops/s a probe achieved */
+    int saturated;    /* a probe fell short of its request: the peak is the server's */
+    unsigned *points; /* the points chosen (auto_points of them), owned */
+};
+
+/* Searches ctx->run's peak with a ramp of short probes (each four times
+ * the last, until one achieves less than 90 % of its request), then sets
+ * *real to ctx->run with auto_points evenly spaced points up to just past
+ * the peak.  Returns CM_EXIT_OK, or CM_EXIT_FAILED / CM_EXIT_INTR when a
+ * probe failed (its cause on diag). */
+int pr_search_run(struct pr_ctx *ctx, struct pr_search *s, struct pr_run *real);
+/* The search's block of sfsres (a search, not a result). */
+void pr_search_report(const struct pr_search *s, FILE *f);
 
 /* Builds the setup of point idx; 0 or -errno with err. */
 int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, char *err,

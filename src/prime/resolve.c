@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,57 +39,75 @@
 #include "common/alloc.h"
 
 /* The SFS 3.0 variables (user guide, docs/SFS30.md §14) and FreeSFS's
- * PRIME_HOST and PRIME_PORT; the load option table's rc names are known
- * too (known_name). */
-static const char *const sfs_names[] = {
-    "LOAD",
-    "INCR_LOAD",
-    "NUM_RUNS",
-    "CLIENTS",
-    "PROCS",
-    "NUM_PROCS",
-    "MNT_POINTS",
-    "BIOD_MAX_READS",
-    "BIOD_MAX_WRITES",
-    "TCP",
-    "NFS_VERSION",
-    "SFS_USER",
-    "SFS_DIR",
-    "WORK_DIR",
-    "PRIME_MON_SCRIPT",
-    "PRIME_MON_ARGS",
-    "RSH",
-    "WARMUP_TIME",
-    "RUNTIME",
-    "MIXFILE",
-    "ACCESS_PCNT",
-    "DEBUG",
-    "DUMP",
-    "PRIME_SLEEP",
-    "PRIME_TIMEOUT",
-    "APPEND_PCNT",
-    "BLOCK_SIZE",
-    "BLOCK_FILE",
-    "DIR_COUNT",
-    "FILE_COUNT",
-    "SYMLINK_COUNT",
-    "POPULATE",
-    "LAT_GRAPH",
-    "SUFFIX",
-    "PRIME_HOST",
-    "PRIME_PORT",
+ * PRIME_HOST and PRIME_PORT, with the kind and range of those the prime
+ * reads itself (kind NULL: a row of the load option table, which has them;
+ * its other rc names are known too, known_name).  sfs_rc describe prints
+ * both for front ends (pr_rc_describe). */
+static const struct pr_rc_var prime_vars[] = {
+    {"LOAD", "loads", 1, 100000000},
+    {"INCR_LOAD", "int", 0, 100000000},
+    {"NUM_RUNS", "int", 1, PR_MAX_POINTS},
+    {"CLIENTS", "hosts", 0, 0},
+    {"PROCS", NULL, 0, 0},
+    {"NUM_PROCS", NULL, 0, 0},
+    {"MNT_POINTS", "mounts", 0, 0},
+    {"BIOD_MAX_READS", NULL, 0, 0},
+    {"BIOD_MAX_WRITES", NULL, 0, 0},
+    {"TCP", NULL, 0, 0},
+    {"NFS_VERSION", "int", 2, 3},
+    {"SFS_USER", "word", 0, 0},
+    {"SFS_DIR", "path", 0, 0},
+    {"WORK_DIR", "path", 0, 0},
+    {"PRIME_MON_SCRIPT", "path", 0, 0},
+    {"PRIME_MON_ARGS", "text", 0, 0},
+    {"RSH", "text", 0, 0},
+    {"WARMUP_TIME", NULL, 0, 0},
+    {"RUNTIME", NULL, 0, 0},
+    {"MIXFILE", NULL, 0, 0},
+    {"ACCESS_PCNT", NULL, 0, 0},
+    {"DEBUG", NULL, 0, 0},
+    {"DUMP", NULL, 0, 0},
+    {"PRIME_SLEEP", "int", 0, 86400},
+    {"PRIME_TIMEOUT", "int", 0, 86400},
+    {"APPEND_PCNT", NULL, 0, 0},
+    {"BLOCK_SIZE", NULL, 0, 0},
+    {"BLOCK_FILE", NULL, 0, 0},
+    {"DIR_COUNT", NULL, 0, 0},
+    {"FILE_COUNT", NULL, 0, 0},
+    {"SYMLINK_COUNT", NULL, 0, 0},
+    {"POPULATE", NULL, 0, 0},
+    {"LAT_GRAPH", "text", 0, 0},
+    {"SUFFIX", "word", 0, 0},
+    {"PRIME_HOST", "text", 0, 0},
+    {"PRIME_PORT", "int", 0, 65535},
 };
+
+const struct pr_rc_var *pr_rc_vars(size_t *n)
+{
+    *n = CM_ARRAY_LEN(prime_vars);
+    return prime_vars;
+}
+
+static const struct pr_rc_var *prime_var(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < CM_ARRAY_LEN(prime_vars); i++)
+        if (strcmp(prime_vars[i].name, name) == 0)
+            return &prime_vars[i];
+    return NULL;
+}
 
 static int known_name(const char *name, void *data, const char **near)
 {
     const struct cm_opt *t;
-    size_t n, i, ns = CM_ARRAY_LEN(sfs_names);
+    size_t n, i, ns = CM_ARRAY_LEN(prime_vars);
     int best = 3;
 
     (void)data;
     t = ld_options_table(&n);
     for (i = 0; i < ns + n; i++) {
-        const char *k = i < ns ? sfs_names[i] : t[i - ns].rc_name;
+        const char *k = i < ns ? prime_vars[i].name : t[i - ns].rc_name;
         int d;
 
         if (k == NULL)
@@ -216,8 +235,8 @@ static int check_word(struct cm_rc *rc, const struct cm_rc_var *v, const char *w
 
 /* ---- small interpreters --------------------------------------------------------- */
 
-static int get_int(struct cm_rc *rc, const char *name, long dflt, long min, long max,
-                   long *out)
+static int get_int_in(struct cm_rc *rc, const char *name, long dflt, long min, long max,
+                      long *out)
 {
     const struct cm_rc_var *v = cm_rc_get(rc, name);
     char err[256];
@@ -235,6 +254,14 @@ static int get_int(struct cm_rc *rc, const char *name, long dflt, long min, long
     }
     *out = (long)x;
     return 0;
+}
+
+/* get_int_in with the range of prime_vars. */
+static int get_int(struct cm_rc *rc, const char *name, long dflt, long *out)
+{
+    const struct pr_rc_var *v = prime_var(name);
+
+    return get_int_in(rc, name, dflt, (long)v->min, (long)v->max, out);
 }
 
 /* "1", "on", "yes", "true" -> 1; "", "0", "off", "no", "false" -> 0. */
@@ -422,7 +449,8 @@ static int parse_load(struct cm_rc *rc, const struct cm_rc_var *v, const char *w
     int64_t x;
 
     if (cm_parse_i64("LOAD", word, 1, 100000000, &x, err, sizeof(err)) < 0)
-        return cm_rc_error(rc, v, "'%s' is not a load in ops/s (1..100000000)", word);
+        return cm_rc_error(rc, v, "'%s' is not a load in ops/s (1..100000000) or auto",
+                           word);
     *out = (long)x;
     return 0;
 }
@@ -445,8 +473,22 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
         return;
     }
     pr_keep(run, w);
-    if (get_int(rc, "INCR_LOAD", 0, 0, 100000000, &incr) < 0 ||
-        get_int(rc, "NUM_RUNS", 1, 1, PR_MAX_POINTS, &nruns) < 0)
+    if (n == 1 && strcasecmp(w[0], "auto") == 0) {
+        /* a search for the peak first (search.c), then NUM_RUNS points */
+        if (get_int_in(rc, "NUM_RUNS", PR_AUTO_POINTS, 2, PR_MAX_POINTS, &nruns) < 0)
+            return;
+        if (cm_rc_get(rc, "INCR_LOAD"))
+            cm_rc_warning(rc, cm_rc_get(rc, "INCR_LOAD"),
+                          "LOAD=auto spaces its points itself: INCR_LOAD is ignored");
+        run->auto_points = (unsigned)nruns;
+        run->points = pr_keep(run, cm_calloc(1, sizeof(*run->points)));
+        if (run->points == NULL)
+            return;
+        run->points[0] = PR_AUTO_FIRST; /* per client: set once the clients are known */
+        run->npoints = 1;
+        return;
+    }
+    if (get_int(rc, "INCR_LOAD", 0, &incr) < 0 || get_int(rc, "NUM_RUNS", 1, &nruns) < 0)
         return;
     if (n == 1) {
         if (parse_load(rc, v, w[0], &first) < 0)
@@ -663,11 +705,11 @@ static void resolve_prime(struct pr_run *run, struct cm_rc *rc)
     if (run->prime_host && run->prime_host[0] && !pr_valid_host(run->prime_host))
         cm_rc_error(rc, cm_rc_get(rc, "PRIME_HOST"), "'%s' is not a host name or address",
                     run->prime_host);
-    if (get_int(rc, "PRIME_SLEEP", 0, 0, 86400, &x) == 0)
+    if (get_int(rc, "PRIME_SLEEP", 0, &x) == 0)
         run->prime_sleep = (int)x;
-    if (get_int(rc, "PRIME_TIMEOUT", 400, 0, 86400, &x) == 0)
+    if (get_int(rc, "PRIME_TIMEOUT", 400, &x) == 0)
         run->prime_timeout = x > 0 ? (int)x : 400; /* 0: the default, as SFS 2008 */
-    if (get_int(rc, "PRIME_PORT", 0, 0, 65535, &x) == 0)
+    if (get_int(rc, "PRIME_PORT", 0, &x) == 0)
         run->prime_port = (int)x;
     v = cm_rc_get(rc, "PRIME_MON_SCRIPT");
     if (v && v->value[0]) {
@@ -791,7 +833,7 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
         return -EINVAL;
     }
     dirs(run, &rc, rc_path);
-    if (get_int(&rc, "NFS_VERSION", 2, 2, 3, &version) < 0)
+    if (get_int(&rc, "NFS_VERSION", 2, &version) < 0)
         version = 2;
     run->nfs_version = (int)version;
     run->prog = run->nfs_version == 3 ? "sfs3" : "sfs";
@@ -804,6 +846,13 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     resolve_mounts(run, &rc);
     resolve_prime(run, &rc);
     make_tag(run);
+    if (run->auto_points && run->nclients) {
+        run->points[0] = PR_AUTO_FIRST * run->nclients * (unsigned)run->procs;
+        if (!(run->wl->report->flags & LD_REPORT_LOAD))
+            cm_rc_error(&rc, cm_rc_get(&rc, "LOAD"),
+                        "auto searches the peak of a load in ops/s: this workload's "
+                        "points are not LOAD's");
+    }
     if (run->nomem) { /* a NULL where a value should be: check nothing more */
         cm_rc_error(&rc, NULL, "out of memory");
         cm_rc_free(&rc);

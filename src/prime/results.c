@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/alloc.h"
 #include "common/curve.h"
 #include "ctl/ct.h"
 #include "prime/pr_int.h"
@@ -96,7 +97,8 @@ static void fill_sum(const struct pr_ctx *ctx, struct pr_point *pt)
 }
 
 /* The point's block of sfsres: parameters, the aggregate report, the
- * INVALID lines and one line per client. */
+ * INVALID lines and one line per client (with every reason it is
+ * INVALID, in plain words). */
 static void res_block(const struct pr_ctx *ctx, const struct pr_point *pt, FILE *f)
 {
     struct ld_report_in in;
@@ -132,7 +134,9 @@ static void res_block(const struct pr_ctx *ctx, const struct pr_point *pt, FILE 
                 " s  %s\n",
                 cs->num, cs->host, (double)cs->ops_x100 / 100.0,
                 (double)cs->resp_x100 / 100.0, cs->calls, cs->runtime_s,
-                cs->code ? ld_invalid_text(cs->code) : "valid");
+                cs->code == LD_VALID ? "valid"
+                : cs->reasons[0]     ? cs->reasons
+                                     : ld_invalid_text(cs->code));
     }
     fprintf(f, "sfssum: %s", pt->finished ? "" : "(none)\n");
 }
@@ -144,8 +148,7 @@ static void res_block(const struct pr_ctx *ctx, const struct pr_point *pt, FILE 
 struct summary {
     double ort;
     unsigned valid, finished;
-    double peak_ops;
-    unsigned peak_req;
+    double peak_ops; /* the rightmost valid point's throughput */
     char gaps[8][256];
     int ngaps;
 };
@@ -215,7 +218,9 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             gap(s, "run %u: response %.1f ms is above %.0f ms", k + 1, pts[k].sum.resp,
                 RULE_RESP_MS);
     }
-    s->ort = cm_curve_overall(x, y, s->valid, NULL);
+    /* the metric is the rightmost valid point's (docs/SFS30.md §17.2 rule
+     * 7): none without a valid point */
+    s->ort = cm_curve_overall(x, y, s->valid, &s->peak_ops);
     for (k = 2; k < run->npoints; k++)
         even &= run->points[k] - run->points[k - 1] == run->points[1] - run->points[0];
     if (run->npoints < RULE_POINTS || !even)
@@ -223,8 +228,6 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             run->npoints, even ? "" : ", not evenly spaced", RULE_POINTS);
     if (npts > 0 && pts[npts - 1].finished) {
         const struct pr_point *p = &pts[npts - 1];
-        s->peak_ops = p->sum.ops;
-        s->peak_req = (unsigned)p->sum.requested;
         if (p->sum.ops < (double)p->sum.requested * (1.0 - RULE_PEAK_PCT / 100.0))
             gap(s,
                 "the highest point reached %.0f of %" PRIu64 " ops/s, more than %.0f %% "
@@ -237,6 +240,17 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             run->cfg.runtime_s, LD_STD_RUNTIME_S);
 }
 
+/* "Run 2 (200 ops/s): 200.9 ops/s, response time 0.11 ms, p99 0.30 ms". */
+static void point_line(const struct pr_point *p, FILE *f)
+{
+    double resp = p->sum.resp;
+    double p99 = cm_hist_quantile_ms(&p->agg.merged.op[NF_OP_TOTAL].hist, 0.99);
+
+    fprintf(f, "Run %u (%u ops/s): %.1f ops/s, response time %.*f ms, p99 %.*f ms\n",
+            p->index + 1, p->load, p->sum.ops, ld_ms_decimals(resp), resp,
+            ld_ms_decimals(p99), p99);
+}
+
 static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
                          unsigned npts, const struct summary *s, FILE *f)
 {
@@ -245,12 +259,20 @@ static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
 
     fprintf(f, "\n==== Summary of %u run(s) ====\n", npts);
     for (k = 0; k < npts; k++)
+        if (pts[k].finished && !ctx->run->populate_only)
+            point_line(&pts[k], f);
+    for (k = 0; k < npts; k++)
         if (!pts[k].finished)
             fprintf(f, "Run %u (%u ops/s): FAILED: %s\n", k + 1, pts[k].load,
                     pts[k].error);
-        else if (pts[k].sum.invalid)
-            fprintf(f, "Run %u (%u ops/s): INVALID (%s): not on the curve\n", k + 1,
-                    pts[k].load, ld_invalid_text(pts[k].val.code));
+        else if (pts[k].sum.invalid) {
+            char why[4096];
+
+            ld_validity_words(&pts[k].val, why, sizeof(why));
+            fprintf(f, "Run %u (%u ops/s): INVALID (%s): not on the curve%s%s\n", k + 1,
+                    pts[k].load, ld_invalid_text(pts[k].val.code), why[0] ? ": " : "",
+                    why);
+        }
     if (s->valid > 0)
         fprintf(f,
                 "%.0f SPECsfs97_R1.v%d ops per second with an overall response time of "
@@ -266,6 +288,33 @@ static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
 }
 
 /* ---- YAML ------------------------------------------------------------------------- */
+
+/* The aggregate's parameters: the point's options with its aggregate load,
+ * every client and every client's mount points (the point's own setup has
+ * one client's share of the load and no mount points).  mounts is freed
+ * by the caller (NULL when there are none or no memory: the list is then
+ * left empty). */
+static void agg_cfg(const struct pr_run *run, const struct pr_point *p,
+                    struct ld_config *cfg, char ***mounts)
+{
+    size_t n = 0, k = 0;
+    unsigned j;
+    int i;
+
+    *cfg = p->su.cfg;
+    cfg->load = (int)p->load;
+    cfg->nclients = (int)run->nclients;
+    for (j = 0; j < run->nclients; j++)
+        n += (size_t)run->clients[j].nmounts;
+    *mounts = n ? cm_calloc(n, sizeof(**mounts)) : NULL;
+    if (*mounts == NULL)
+        return;
+    for (j = 0; j < run->nclients; j++)
+        for (i = 0; i < run->clients[j].nmounts; i++)
+            (*mounts)[k++] = run->clients[j].mounts[i];
+    cfg->mounts = *mounts;
+    cfg->nmounts = (int)n;
+}
 
 static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsigned npts,
                       const struct summary *s, int final)
@@ -305,12 +354,22 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             cm_yaml_kv_str(y, "error", p->error);
         } else {
             struct ld_report_in in;
-            char line[256];
+            struct ld_config cfg;
+            char line[256], **mounts;
             report_in(ctx, p, &in);
+            agg_cfg(run, p, &cfg, &mounts);
+            in.cfg = &cfg;
             pr_sfssum_format(&p->sum, line, sizeof(line));
             line[strcspn(line, "\n")] = '\0';
             cm_yaml_kv_str(y, "sfssum", line);
             cm_yaml_kv_bool(y, "valid", !p->sum.invalid);
+            /* every reason of every client, each once, in plain words */
+            cm_yaml_key(y, "invalid_reasons");
+            cm_yaml_seq_begin(y);
+            for (i = 0; i < p->val.nlines; i++)
+                if (ld_validity_new_words(&p->val, i))
+                    cm_yaml_str(y, p->val.words[i]);
+            cm_yaml_seq_end(y);
             cm_yaml_key(y, "clients");
             cm_yaml_seq_begin(y);
             for (j = 0; j < run->nclients; j++) {
@@ -324,6 +383,7 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             cm_yaml_map_begin(y);
             ld_report_yaml_emit(y, &in, &p->val);
             cm_yaml_map_end(y);
+            free(mounts);
         }
         cm_yaml_map_end(y);
     }
@@ -332,8 +392,10 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "finished_points", s->finished);
     cm_yaml_kv_uint(y, "valid_points", s->valid);
-    cm_yaml_kv_double(y, "peak_throughput_ops", s->peak_ops, 2);
-    cm_yaml_kv_double(y, "overall_response_ms", s->ort, 3);
+    if (s->valid > 0) { /* as the text: no metric without a valid point */
+        cm_yaml_kv_double(y, "peak_throughput_ops", s->peak_ops, 2);
+        cm_yaml_kv_double(y, "overall_response_ms", s->ort, 3);
+    }
     cm_yaml_key(y, "run_rule_gaps");
     cm_yaml_seq_begin(y);
     for (i = 0; i < s->ngaps; i++)
@@ -450,12 +512,12 @@ int pr_results_final(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
     if (k == npts) /* no sfssum file was written: do not point at one */
         fprintf(out, "Summary: no sfssum line (no point was measured)\n");
     else
-        fprintf(out, "Summary (%s):\n", path);
+        fprintf(out, "Summary (%s):\n%s", path, pr_summary_header());
     for (k = 0; k < npts; k++) {
         char line[256];
         if (!measured(ctx, &pts[k]))
             continue;
-        pr_sfssum_format(&pts[k].sum, line, sizeof(line));
+        pr_summary_format(&pts[k].sum, line, sizeof(line));
         fputs(line, out);
     }
     if (s.valid > 0)

@@ -76,7 +76,7 @@ static void span(char *buf, size_t len, double s)
 }
 
 void rl_plan_describe(FILE *log, const char *prog, const struct rl_plan *p, double speed,
-                      int limit_s)
+                      int limit_s, unsigned nprocs)
 {
     double expect = rl_expected_s(p, speed);
     char trace[64], run[64];
@@ -88,6 +88,9 @@ void rl_plan_describe(FILE *log, const char *prog, const struct rl_plan *p, doub
             "lasts %s; ",
             prog, p->file, p->format, (unsigned long long)p->records, p->nstreams,
             p->nunits, trace);
+    if (nprocs > p->nstreams) /* rl_owner: stream s goes to process s % nprocs */
+        fprintf(log, "%u streams, %u processes: %u idle; ", p->nstreams, nprocs,
+                nprocs - p->nstreams);
     if (expect > 0) {
         char r[32];
 
@@ -109,6 +112,14 @@ int rl_plan_check_time(const struct rl_plan *p, double speed, int limit_s, char 
     double expect = rl_expected_s(p, speed), need;
     char run[64];
 
+    if (limit_s == 0 && p->bytes > RL_MAX_UNBOUNDED_BYTES)
+        return cm_errf(err, errlen,
+                       "%s: the replay would move %.1f GiB, more than the %llu GiB a "
+                       "replay may move without -t: pass -t SEC to end it after SEC "
+                       "seconds",
+                       p->file, (double)p->bytes / (1024.0 * 1024.0 * 1024.0),
+                       (unsigned long long)(RL_MAX_UNBOUNDED_BYTES >> 30)),
+               -E2BIG;
     if (limit_s > 0 || expect <= RL_MAX_UNBOUNDED_S)
         return 0;
     span(run, sizeof(run), expect);
@@ -209,6 +220,22 @@ int rl_beyond_v2(const struct rl_plan *p, const struct tr_record *rec)
            (rec->offset >= V2_LIMIT || rec->length > V2_LIMIT - rec->offset);
 }
 
+uint64_t rl_record_blocks(const struct tr_record *rec)
+{
+    uint64_t last;
+
+    if ((rec->op != TR_OP_READ && rec->op != TR_OP_WRITE) || rec->length == 0)
+        return 0;
+    last = rec->length - 1 > UINT64_MAX - rec->offset ? UINT64_MAX
+                                                      : rec->offset + (rec->length - 1);
+    return last / RL_RECORD_BLOCK - rec->offset / RL_RECORD_BLOCK + 1;
+}
+
+int rl_plan_skips(const struct rl_plan *p, const struct tr_record *rec)
+{
+    return rl_beyond_v2(p, rec) || rl_record_blocks(rec) > p->max_blocks;
+}
+
 /* Where a record sits, for messages: "FILE:LINE" or "FILE: entry N". */
 static void where(const struct rl_plan *p, const struct tr_record *rec, char *buf,
                   size_t len)
@@ -239,6 +266,23 @@ static int take(struct rl_plan *p, const struct tr_record *rec, FILE *log, char 
         p->v2_beyond++;
         return 1;
     }
+    if (rl_record_blocks(rec) > p->max_blocks) {
+        where(p, rec, pos, sizeof(pos));
+        if (!p->topt.lenient)
+            return cm_errf(err, errlen,
+                           "%s: error: record of %llu blocks (%u bytes each) exceeds "
+                           "--max-record-blocks %llu (raise it, or --lenient to skip "
+                           "the record)",
+                           pos, (unsigned long long)rl_record_blocks(rec),
+                           RL_RECORD_BLOCK, (unsigned long long)p->max_blocks);
+        if (log)
+            fprintf(log,
+                    "%s: warning: record of %llu blocks over --max-record-blocks "
+                    "skipped\n",
+                    pos, (unsigned long long)rl_record_blocks(rec));
+        p->oversize++;
+        return 1;
+    }
     if (key >= RL_MAX_STREAMS)
         return cm_errf(err, errlen, "%s: more than %u streams", p->file, RL_MAX_STREAMS);
     if (key >= p->nstreams)
@@ -253,6 +297,9 @@ static int take(struct rl_plan *p, const struct tr_record *rec, FILE *log, char 
     if ((rec->op == TR_OP_READ || rec->op == TR_OP_WRITE) &&
         rec->offset + rec->length > p->units[rec->unit].size)
         p->units[rec->unit].size = rec->offset + rec->length;
+    if (rec->op == TR_OP_READ || rec->op == TR_OP_WRITE)
+        p->bytes =
+            rec->length > UINT64_MAX - p->bytes ? UINT64_MAX : p->bytes + rec->length;
     return 0;
 }
 
@@ -286,6 +333,7 @@ int rl_plan_build(struct rl_plan *p, const struct ld_config *cfg, FILE *log, cha
     memset(p, 0, sizeof(*p));
     snprintf(p->file, sizeof(p->file), "%s", cfg->trace_file);
     p->nfs_version = cfg->nfs_version;
+    p->max_blocks = (uint64_t)cfg->trace_max_blocks;
     options_of(&p->topt, cfg);
     p->topt.warn = warn_to_log;
     p->topt.warn_data = log;

@@ -138,6 +138,7 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_kv_uint(y, "records", p->records);
     cm_yaml_kv_uint(y, "warnings", p->warnings);
     cm_yaml_kv_uint(y, "beyond_nfsv2", p->v2_beyond);
+    cm_yaml_kv_uint(y, "over_max_record_blocks", p->oversize);
     for (i = 0; i < p->ncounters; i++)
         cm_yaml_kv_uint(y, p->counters[i].name, p->counters[i].n);
     cm_yaml_map_end(y);
@@ -152,6 +153,16 @@ static void requested(const struct ld_report_in *in, int whole, char *buf, size_
                  whole || in->agg ? 1 : (unsigned)in->cfg->nclients);
 }
 
+/* The replay's calls over the replay's duration (its first due record to
+ * its last reply, the longest of its processes), whatever the number of
+ * processes: one without a stream (more processes than streams) ends at
+ * once, and a mean over the processes' times would count it as a short
+ * run and inflate the throughput. */
+static uint64_t duration_ns(const struct ld_report_in *in)
+{
+    return in->stats->replay_run_ns;
+}
+
 /* No target mix (the trace is its own) and no validity rule: SFS's judge a
  * mix and its parameters, which a replay has not (docs/replay.md). */
 const struct ld_report_ops rl_report = {
@@ -159,4 +170,5 @@ const struct ld_report_ops rl_report = {
     .requested = requested,
     .section = text,
     .yaml = yaml,
+    .duration_ns = duration_ns,
 };

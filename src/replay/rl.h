@@ -65,12 +65,15 @@ struct rl_plan {
     int nfs_version;
     struct rl_unit *units;
     uint32_t nunits;
-    uint32_t nstreams;  /* stream keys are 0..nstreams-1 */
-    uint64_t records;   /* records the reader returned */
-    uint64_t skipped;   /* malformed records skipped (--lenient) */
-    uint64_t warnings;  /* reader warnings */
-    uint64_t v2_beyond; /* records beyond NFSv2's 4 GiB, skipped (lenient) */
-    int64_t trace_ns;   /* the largest planned time: the trace's duration */
+    uint32_t nstreams;   /* stream keys are 0..nstreams-1 */
+    uint64_t records;    /* records the reader returned */
+    uint64_t skipped;    /* malformed records skipped (--lenient) */
+    uint64_t warnings;   /* reader warnings */
+    uint64_t v2_beyond;  /* records beyond NFSv2's 4 GiB, skipped (lenient) */
+    uint64_t max_blocks; /* --max-record-blocks */
+    uint64_t oversize;   /* records over it, skipped (lenient) */
+    uint64_t bytes;      /* READ and WRITE data of the records replayed */
+    int64_t trace_ns;    /* the largest planned time: the trace's duration */
     struct tr_counter counters[TR_MAX_COUNTERS]; /* the reader's counters */
     unsigned ncounters;
 };
@@ -79,6 +82,16 @@ struct rl_plan {
  * (RFC 1094 offsets are 32-bit): refused by the plan, skipped with
  * --lenient. */
 int rl_beyond_v2(const struct rl_plan *p, const struct tr_record *rec);
+
+/* Blocks of RL_RECORD_BLOCK bytes a record's data spans, as sfs_trace
+ * counts them (the first to the last block it touches); 0 for a record
+ * without data. */
+#define RL_RECORD_BLOCK 4096u
+uint64_t rl_record_blocks(const struct tr_record *rec);
+
+/* Nonzero for a record the plan skipped (lenient): beyond NFSv2's 4 GiB,
+ * or longer than --max-record-blocks.  The children skip it too. */
+int rl_plan_skips(const struct rl_plan *p, const struct tr_record *rec);
 
 /* Builds the plan of cfg->trace_file (cfg->trace_format, block size,
  * lenient, NFS version).  Reader warnings and lenient skips go to log as
@@ -127,16 +140,21 @@ void rl_requested(char *buf, size_t len, double speed, const struct ld_stats *s,
  * is refused before anything is prepared: a forgotten --speed must not run
  * for days (a sysio trace's streams may lie months apart). */
 #define RL_MAX_UNBOUNDED_S 86400
+/* ... nor move more than this much data (a trace whose records all fall at
+ * one instant lasts 0 s, whatever it moves). */
+#define RL_MAX_UNBOUNDED_BYTES (1ull << 40)
 
 /* The plan as the user sees it before anything is sent: the trace's
- * records, streams, files and duration, the replay's expected time and
+ * records, streams, files and duration, the processes that have no stream
+ * to replay (of nprocs, every client's), the replay's expected time and
  * rate, and where limit_s (> 0: an explicit -t) cuts it.  One line on
  * log. */
 void rl_plan_describe(FILE *log, const char *prog, const struct rl_plan *p, double speed,
-                      int limit_s);
+                      int limit_s, unsigned nprocs);
 
 /* Refuses (-E2BIG, one line in err) a replay expected to take longer than
- * RL_MAX_UNBOUNDED_S when no limit was given (limit_s 0); else 0. */
+ * RL_MAX_UNBOUNDED_S, or to move more than RL_MAX_UNBOUNDED_BYTES, when no
+ * limit was given (limit_s 0); else 0. */
 int rl_plan_check_time(const struct rl_plan *p, double speed, int limit_s, char *err,
                        size_t errlen);
 

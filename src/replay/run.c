@@ -95,7 +95,7 @@ static int cursor_peek(struct rl_replay *rp, struct rl_cursor *k)
         }
         if (k->stream >= 0 && k->rec.stream != (uint32_t)k->stream)
             continue;
-        if (rl_beyond_v2(rp->plan, &k->rec) || !mine(rp, &k->rec))
+        if (rl_plan_skips(rp->plan, &k->rec) || !mine(rp, &k->rec))
             continue;
         if (k->rec.op != TR_OP_SYNC && k->rec.unit >= rp->plan->nunits)
             continue;
@@ -488,7 +488,7 @@ static void finish_stats(struct rl_replay *rp, uint64_t end)
     st->replay_trace_ns = (uint64_t)rp->plan->trace_ns;
     st->replay_trace_records = rp->plan->records;
     if (rp->gproc == 0)
-        st->replay_skipped = rp->plan->skipped + rp->plan->v2_beyond;
+        st->replay_skipped = rp->plan->skipped + rp->plan->v2_beyond + rp->plan->oversize;
 }
 
 /* 1 ns, so that a sleep ends at its deadline rather than up to 50 us
@@ -503,13 +503,15 @@ static unsigned long timer_slack_ns(void)
 }
 
 /* The run time ended the replay with records still to send: the items
- * that had not sent a call yet were not replayed, so they do not count. */
+ * with calls not sent yet were not replayed, whether none of their calls
+ * went out or only some (a record of millions of READs cut after a few
+ * thousand is not replayed), so they do not count. */
 static void cut(struct rl_replay *rp)
 {
     int32_t i;
 
     for (i = rp->qhead; i != RL_NONE; i = rp->items[i].next)
-        if (rp->items[i].issued == 0 && rp->items[i].counted)
+        if (rp->items[i].issued < rp->items[i].pieces && rp->items[i].counted)
             rp->cx.stats.replay_records--;
     rp->cx.stats.replay_cut = 1;
 }
@@ -570,6 +572,7 @@ int rl_run(struct ld_child *c, uint32_t limit_s)
         while (rp->in_flight > 0 && rp_poll(&c->clnt, 1, -1) >= 0)
             ;
     }
+    ld_child_publish(c, 1); /* the progress lines' last reading */
     c->measuring = 0;
     finish_stats(rp, cm_now_ns());
     return 0;

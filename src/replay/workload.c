@@ -62,7 +62,8 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         return CM_EXIT_USAGE;
     }
     su->plan = p;
-    rl_plan_describe(su->log, su->prog, p, cfg->trace_speed, rl_limit_s(cfg));
+    rl_plan_describe(su->log, su->prog, p, cfg->trace_speed, rl_limit_s(cfg),
+                     (unsigned)cfg->nclients * (unsigned)cfg->procs);
     /* under sfs_mgr RUNTIME's STOP bounds it; -P replays nothing */
     if (!cfg->prime_host[0] && !cfg->populate_only &&
         rl_plan_check_time(p, cfg->trace_speed, rl_limit_s(cfg), err, errlen) < 0)
@@ -189,6 +190,38 @@ static void rc_check(struct cm_rc *rc, const struct ld_config *cfg,
     rl_plan_free(&p);
 }
 
+/* The progress lines' counters from the replay's own: its calls, records
+ * replayed (of the whole trace's), records held back, and the p99 of its
+ * calls' lateness (all counted in the run, its one load phase). */
+static void child_live(struct ld_child *c)
+{
+    const struct rl_replay *rp = (const struct rl_replay *)c;
+    const struct ld_stats *st = &c->stats;
+    const struct ld_opstat *t = &st->op[NF_OP_TOTAL];
+
+    if (!c->measuring)
+        return;
+    c->live.good = t->good;
+    c->live.bad = t->bad;
+    c->live.sum_us = t->sum_us;
+    c->live.hist = t->hist;
+    c->live.done = st->replay_records;
+    c->live.total = rp->plan->records;
+    c->live.waits = st->replay_behind;
+    c->live.late_us = (uint64_t)(cm_hist_quantile_ms(&st->replay_late, 0.99) * 1000.0);
+}
+
+static int progress(const struct ld_live *sum, const struct ld_live *last, char *buf,
+                    size_t len)
+{
+    double late = (double)sum->late_us / 1000.0;
+
+    (void)last;
+    return snprintf(buf, len, "records %llu of %llu, late p99 %.*f ms, waits %llu",
+                    (unsigned long long)sum->done, (unsigned long long)sum->total,
+                    ld_ms_decimals(late), late, (unsigned long long)sum->waits);
+}
+
 const struct ld_workload_ops rl_workload = {
     .name = "replay",
     .version = LD_WORKLOAD_VERSION,
@@ -207,4 +240,6 @@ const struct ld_workload_ops rl_workload = {
     .point_set = point_set,
     .client_args = client_args,
     .point_text = point_text,
+    .child_live = child_live,
+    .progress = progress,
 };

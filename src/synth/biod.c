@@ -11,6 +11,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "synth/biod.h"
 
@@ -38,7 +39,20 @@ static void on_done(struct rp_call *call, void *data)
     struct sy_slot *s = data;
     struct sy_biod *b = s->owner;
 
-    assert(s->busy && &s->call == call && b->in_flight > 0);
+    assert(s->busy && !s->waiting && &s->call == call && b->in_flight > 0);
+    if (call->status == 0 && b->busy && s->jukebox + 1 < SY_JUKEBOX_TRIES &&
+        b->busy(s, b->data)) {
+        /* the server is busy: the slot keeps the call and sends it again
+         * later (send_again) */
+        if (s->jukebox++ == 0)
+            s->first_send_ns = call->t_send_ns;
+        nf_call_free(call);
+        memset(&s->res, 0, sizeof(s->res));
+        s->waiting = 1;
+        s->retry_at_ns = cm_now_ns() + (uint64_t)b->jukebox_delay_ms * 1000000u;
+        b->waiting++;
+        return;
+    }
     b->done(s, b->data);
     if (call->status == 0)
         nf_call_free(call);
@@ -75,7 +89,46 @@ static struct sy_slot *claim(struct sy_biod *b, uint32_t i)
     memset(&s->res, 0, sizeof(s->res));
     s->index = i;
     s->file = s->file2 = SY_NO_FILE;
+    s->jukebox = s->waiting = 0;
     return s;
+}
+
+/* Sends again the calls whose JUKEBOX wait is over; returns the ms until
+ * the next one is due (-1: none waits).  A call that cannot be sent again
+ * is accounted as failed; *fatal gets -ENOTCONN when the client is
+ * unusable. */
+static int send_again(struct sy_biod *b, int *fatal)
+{
+    uint64_t now, next = UINT64_MAX;
+    unsigned k;
+
+    if (b->waiting == 0)
+        return -1;
+    now = cm_now_ns();
+    for (k = 0; k < SY_BIOD_SLOTS; k++) {
+        struct sy_slot *s = &b->slot[k];
+        int rc;
+
+        if (!s->waiting)
+            continue;
+        if (s->retry_at_ns > now) {
+            next = s->retry_at_ns < next ? s->retry_at_ns : next;
+            continue;
+        }
+        s->waiting = 0;
+        b->waiting--;
+        rc = *fatal ? *fatal : rp_call_start(b->clnt, &s->call);
+        if (rc == 0)
+            continue;
+        s->busy = 0;
+        b->in_flight--;
+        account_failed(b, s, rc);
+        if (rc == -ENOTCONN)
+            *fatal = rc;
+    }
+    if (next == UINT64_MAX)
+        return -1;
+    return (int)((next - now + 999999u) / 1000000u);
 }
 
 /* Prepares and starts call i in a free slot.  Returns 1 when it went out,
@@ -131,11 +184,17 @@ int sy_biod_run(struct sy_biod *b, uint32_t ncalls, uint32_t depth)
             else
                 sent += (uint32_t)rc;
         }
-        if (b->in_flight > 0) {
-            /* rp_poll waits at most until the earliest call deadline; the
-             * engine's timeouts complete every call, so this ends. */
+        int wait_ms = send_again(b, &fatal);
+
+        if (b->in_flight > b->waiting) {
+            /* rp_poll waits at most until the earliest call deadline (or
+             * the next JUKEBOX retry); the engine's timeouts complete
+             * every call, so this ends. */
             struct rp_client *c = b->clnt;
-            (void)rp_poll(&c, 1, -1);
+            (void)rp_poll(&c, 1, wait_ms);
+        } else if (wait_ms > 0) {
+            struct timespec ts = {wait_ms / 1000, (long)(wait_ms % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
         }
     }
     assert(b->in_flight == 0);

@@ -112,6 +112,13 @@ struct sy_slot {
     uint32_t index; /* call number within the request */
     uint32_t busy;
     struct sy_biod *owner;
+    /* the server's "busy, try later" (NFS3ERR_JUKEBOX): the call is sent
+     * again after the biod's jukebox delay; its time runs from the first
+     * send (first_send_ns) to the final reply */
+    uint32_t jukebox;       /* sends again so far */
+    uint32_t waiting;       /* waiting for retry_at_ns to be sent again */
+    uint64_t first_send_ns; /* the client's clock at the first send */
+    uint64_t retry_at_ns;   /* cm_now_ns() when it goes out again */
 };
 
 struct sy_biod;
@@ -122,6 +129,13 @@ typedef int (*sy_biod_prepare_fn)(struct sy_slot *slot, uint32_t i, void *data);
 /* Accounts a finished call (slot->call.status is 0 or an RP_ERR_*); the
  * result is freed by biod right after. */
 typedef void (*sy_biod_done_fn)(struct sy_slot *slot, void *data);
+/* Nonzero when a call's reply asks for it to be sent again later
+ * (NFS3ERR_JUKEBOX). */
+typedef int (*sy_biod_busy_fn)(const struct sy_slot *slot, void *data);
+
+/* Sends of one call after JUKEBOX replies, at most: a server that stays
+ * busy longer has its JUKEBOX taken as the answer (every wait bounded). */
+#define SY_JUKEBOX_TRIES 16u
 
 struct sy_biod {
     struct rp_client *clnt;
@@ -131,7 +145,10 @@ struct sy_biod {
     sy_biod_prepare_fn prepare;
     sy_biod_done_fn done;
     void *data;
-    uint64_t max_in_flight; /* the most calls ever outstanding (DEBUG 14) */
+    sy_biod_busy_fn busy;      /* NULL: no reply is sent again */
+    uint32_t jukebox_delay_ms; /* wait before a busy call is sent again */
+    unsigned waiting;          /* busy slots waiting to be sent again */
+    uint64_t max_in_flight;    /* the most calls ever outstanding (DEBUG 14) */
     uint64_t requests, calls;
 };
 
@@ -145,7 +162,8 @@ void sy_biod_set_client(struct sy_biod *b, struct rp_client *clnt);
 /*
  * Runs one request of ncalls calls with up to depth in flight (0 = one at a
  * time).  Blocks until every call has completed (each bounded by the
- * engine's timeouts and retransmissions).  Returns the number of calls that
+ * engine's timeouts and retransmissions, and a call the server answered
+ * busy by SY_JUKEBOX_TRIES waits of jukebox_delay_ms).  Returns the number of calls that
  * were sent (prepare failures excluded) or -errno when the client is
  * unusable (every call is then accounted as failed through done).
  */

@@ -84,6 +84,8 @@ int sy_child_init(struct sy_child *c, const struct ld_setup *setup, unsigned ind
     c->opsel = &plan->opsel;
     cm_rng_seed(&c->rng, ld_child_seed(cfg, index));
     sy_biod_init(&c->biod, NULL, sy_op_prepare, sy_op_done, c);
+    c->biod.busy = sy_op_busy;
+    c->biod.jukebox_delay_ms = (uint32_t)cfg->jukebox_delay_ms;
 
     memset(&lay, 0, sizeof(lay));
     lay.n_io = sz->io_child;
@@ -257,6 +259,7 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
         now = cm_now_ns();
     }
     c->cx.measuring = 0;
+    ld_child_publish(&c->cx, 1);
     if (ld_debug_child_on(c->cx.debug, LD_DBG_CHILD_BIOD, (int)c->cx.index))
         ld_child_log(&c->cx, "biod: %llu requests, %llu calls, at most %llu in flight",
                      (unsigned long long)c->biod.requests,
@@ -279,6 +282,14 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
 }
 
 /* ---- the workload's child hooks ----------------------------------------------- */
+
+void sy_child_live(struct ld_child *cx)
+{
+    struct sy_child *c = (struct sy_child *)cx;
+
+    cx->live.behind_ns =
+        cx->phase >= LD_CPHASE_WARMUP ? ld_pacer_behind_ns(&c->pacer, cm_now_ns()) : 0;
+}
 
 void sy_child_results(struct ld_child *cx)
 {

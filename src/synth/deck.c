@@ -15,8 +15,14 @@
  *    calls; each new deck weighs reads and writes by the calls per request
  *    this child has really made (with the distribution's value as a prior
  *    worth LD_CPR_PRIOR requests);
- *  - remainders: a share is rarely a whole number of cards; what each op
- *    was owed or given too much is carried into the next deck.
+ *  - what each op is owed: a share is rarely a whole number of cards, and
+ *    a read or write request makes more or fewer calls than the average;
+ *    each deck starts from every op's call deficit (its share of the calls
+ *    dealt so far less its calls, in requests), so that the calls dealt
+ *    stay within a few of every share at all times and any window of a
+ *    run (a 15 s point) holds the call mix, not only the long run.  The
+ *    deficit is capped at SY_DECK_OWED_MAX cards, so that an op whose
+ *    requests make no calls cannot take over the decks.
  */
 #include <assert.h>
 #include <string.h>
@@ -32,7 +38,7 @@ static void deal_counts(struct sy_deck *d, const uint32_t *count, unsigned nkind
 
     d->n = 0;
     for (k = 0; k < nkinds; k++)
-        for (j = 0; j < count[k] && d->n < SY_OP_DECK; j++)
+        for (j = 0; j < count[k] && d->n < SY_DECK_CARDS; j++)
             d->card[d->n++] = (uint16_t)k;
     for (i = d->n; i > 1; i--) { /* Fisher-Yates */
         uint32_t r = cm_rng_below(rng, i);
@@ -123,12 +129,47 @@ static void deck_shares(const struct sy_child *c, double *share)
         share[op] /= sum;
 }
 
+#define SY_DECK_OWED_MAX 5.0 /* cards an op may be owed or ahead by */
+
+/* Each op's call deficit in requests (the owed of apportion): its share of
+ * the calls dealt so far (the selector's request shares weighed by the
+ * distribution's calls per request) less the calls it was dealt. */
+static void call_deficits(const struct sy_child *c, double *owed)
+{
+    const struct ld_opsel *o = c->opsel;
+    const struct ld_iodist *d = &c->cx.setup->iodist;
+    double want[NF_NOPS], wsum = 0, calls = 0;
+    int op;
+
+    for (op = 0; op < NF_NOPS; op++) {
+        double cpr = op == NF_OP_READ    ? d->read.calls_per_req
+                     : op == NF_OP_WRITE ? d->write.calls_per_req
+                                         : 1.0;
+        want[op] = o->req_share[op] * (cpr > 0 ? cpr : 1.0);
+        wsum += want[op];
+        calls += c->dealt_calls[op];
+    }
+    for (op = 0; op < NF_NOPS; op++) {
+        double cpr = op == NF_OP_READ    ? realised_cpr(c, 0)
+                     : op == NF_OP_WRITE ? realised_cpr(c, 1)
+                                         : 1.0;
+        double o_ =
+            wsum > 0 && want[op] > 0
+                ? (want[op] / wsum * calls - c->dealt_calls[op]) / (cpr > 0 ? cpr : 1.0)
+                : 0;
+        owed[op] = o_ > SY_DECK_OWED_MAX    ? SY_DECK_OWED_MAX
+                   : o_ < -SY_DECK_OWED_MAX ? -SY_DECK_OWED_MAX
+                                            : o_;
+    }
+}
+
 static void shuffle_ops(struct sy_child *c)
 {
     uint32_t count[NF_NOPS];
     double share[NF_NOPS];
 
     deck_shares(c, share);
+    call_deficits(c, c->deck_owed);
     apportion(share, NF_NOPS, SY_OP_DECK, c->deck_owed, count);
     deal_counts(&c->op_deck, count, NF_NOPS, &c->rng);
     assert(c->op_deck.n == SY_OP_DECK || c->op_deck.n == 0);
@@ -162,6 +203,9 @@ int sy_op_next(struct sy_child *c)
     if (c->op_deck.n == 0) /* cannot happen with a valid selector */
         return ld_opsel_draw(c->opsel, &c->rng);
     assert(c->op_deck.next < c->op_deck.n && c->op_deck.card[c->op_deck.next] < NF_NOPS);
+    if (c->op_deck.card[c->op_deck.next] != NF_OP_READ &&
+        c->op_deck.card[c->op_deck.next] != NF_OP_WRITE)
+        c->dealt_calls[c->op_deck.card[c->op_deck.next]] += 1; /* pick.c: read, write */
     return c->op_deck.card[c->op_deck.next++];
 }
 

@@ -109,10 +109,14 @@ static int lookup_or_mkdir(struct sy_child *c, const struct nf_fh *dir, const ch
     /* steps: lookup, mkdir, lookup again (after EXIST) */
     for (step = 0; step < 3; step++) {
         int mk = step == 1;
-        for (try = 0; try < INIT_TRIES; try++) {
+        for (try = 0; try < (int)SY_JUKEBOX_TRIES; try++) {
             rc = c->cx.nfs_version == 3 ? dir_v3(c, dir, name, mk, out, &st)
                                         : dir_v2(c, dir, name, mk, out, &st);
-            if (rc == 0)
+            if (rc == 0 && st != NF_ST_JUKEBOX)
+                break;
+            if (rc == 0) /* the server is busy: try again later (biod.h) */
+                sleep_ms(c->biod.jukebox_delay_ms);
+            else if (try + 1 >= INIT_TRIES)
                 break;
         }
         if (rc < 0)

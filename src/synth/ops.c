@@ -11,7 +11,11 @@
  * file table learns the outcome: docs/DECISIONS.md, D2); an RPC failure is
  * a bad call.  NFS errors the workload did not expect are counted apart
  * (the report's Error Count), and STALE replies in a row are counted for
- * the child's stop rule.
+ * the child's stop rule.  A v3 call answered NFS3ERR_JUKEBOX (RFC 1813:
+ * the server is busy, try later) is sent again after --jukebox-delay, as
+ * a real client does (biod.c); it is one call whose time runs from its
+ * first send to its final reply, judged late by its last send alone, and
+ * its sends again are counted.
  */
 #include <errno.h>
 #include <string.h>
@@ -69,8 +73,12 @@ static void account(struct sy_child *c, const struct sy_slot *s, uint32_t st, ui
 {
     struct ld_stats *t = &c->cx.stats;
 
+    uint32_t k;
+
     if (s->call.retransmits > 0)
         LD_STATS_COUNT(t, s->op, retrans);
+    for (k = 0; k < s->jukebox; k++)
+        LD_STATS_COUNT(t, s->op, jukebox);
     if (s->call.status == 0 && !late) {
         ld_stats_good(t, s->op, ns, st != 0);
         if (st != 0 && !expected)
@@ -97,10 +105,12 @@ void sy_op_done(struct sy_slot *s, void *data)
     r->rpc_status = s->call.status;
     r->nfs_status = 0;
     if (s->call.status == 0) {
-        ns = s->call.t_reply_ns > s->call.t_send_ns
-                 ? s->call.t_reply_ns - s->call.t_send_ns
-                 : 0;
-        late = ns > (uint64_t)s->call.timeout_ms * 1000000u;
+        uint64_t sent = s->jukebox ? s->first_send_ns : s->call.t_send_ns;
+
+        ns = s->call.t_reply_ns > sent ? s->call.t_reply_ns - sent : 0;
+        late = s->call.t_reply_ns > s->call.t_send_ns &&
+               s->call.t_reply_ns - s->call.t_send_ns >
+                   (uint64_t)s->call.timeout_ms * 1000000u;
         st = sy_reply_apply(c, s);
         r->nfs_status = st;
         expected = st == 0 || sy_reply_expected(c, s, st);
@@ -111,12 +121,21 @@ void sy_op_done(struct sy_slot *s, void *data)
     }
     if (c->cx.measuring)
         account(c, s, st, ns, late, expected);
+    if (c->cx.phase >= LD_CPHASE_WARMUP) /* the progress lines' counters */
+        ld_live_call(&c->cx.live, ns, s->call.status == 0 && !late);
     if ((s->call.status != 0 || !expected) && !r->init)
         log_error(c, s, st);
     if (s->call.retransmits > 0 &&
         ld_debug_child_on(c->cx.debug, LD_DBG_CHILD_RPC, (int)c->cx.index))
         ld_child_log(&c->cx, "%s xid %08x: %u retransmission(s), %s", nf_op_name(s->op),
                      s->call.xid, s->call.retransmits, rp_status_text(s->call.status));
+}
+
+int sy_op_busy(const struct sy_slot *s, void *data)
+{
+    const struct sy_child *c = data;
+
+    return c->cx.nfs_version == 3 && s->res.r3_getattr.status == NFS3ERR_JUKEBOX;
 }
 
 /* ---- requests --------------------------------------------------------------- */

@@ -47,6 +47,7 @@ static int pick_io(struct sy_child *c, struct sy_req *r, int write)
     /* what the deck needs to re-weight reads and writes (deck.c) */
     c->io_reqs[write]++;
     c->io_calls[write] += r->ncalls;
+    c->dealt_calls[r->op] += r->ncalls;
     return 0;
 }
 

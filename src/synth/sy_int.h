@@ -54,11 +54,18 @@ struct sy_dump; /* dump.c */
  * independently; dealing from decks keeps the same shares and a random
  * order but holds the CALL mix within a fraction of a point even in short
  * runs, where one 17-call read request would otherwise move the read share
- * by a point. */
-#define SY_OP_DECK   400u /* requests per op deck */
-#define SY_XFER_DECK 100u /* requests per transfer deck (rows are percent) */
+ * by a point.  The op deck is short: each deck is apportioned from the
+ * shares plus what earlier decks owed (so any run of whole decks is
+ * within a card of every share), and each is weighed by the calls per
+ * request the child has made so far, so a run of a few hundred requests
+ * per process holds the call mix; a deck of 400 left a 15 s point with
+ * part of one deck (several points off by sampling) and the first deck's
+ * weights (reads short by 4 points with a small file set). */
+#define SY_OP_DECK    20u  /* requests per op deck */
+#define SY_XFER_DECK  100u /* requests per transfer deck (rows are percent) */
+#define SY_DECK_CARDS 100u /* the larger of the two */
 struct sy_deck {
-    uint16_t card[SY_OP_DECK];
+    uint16_t card[SY_DECK_CARDS];
     uint32_t n;    /* cards in the deck */
     uint32_t next; /* next card to deal */
 };
@@ -116,6 +123,7 @@ struct sy_child {
      * load phase, and what each op is owed from earlier decks (deck.c). */
     uint64_t io_reqs[2], io_calls[2];
     double deck_owed[NF_NOPS];
+    double dealt_calls[NF_NOPS]; /* calls of the requests dealt (deck.c) */
     /* STALE or BADHANDLE replies in a row (sy_load_phase stops at
      * SY_STALE_LIMIT: the server lost the file set) */
     uint32_t stale_run;
@@ -142,6 +150,8 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds);
 int sy_child_phase(struct ld_child *cx, uint32_t type, uint32_t arg);
 int sy_child_hold(struct ld_child *cx);
 void sy_child_results(struct ld_child *cx);
+/* The schedule into cx->live before it is published (child_live). */
+void sy_child_live(struct ld_child *cx);
 
 /* ---- init.c: mount and population (docs/SFS30.md §4, §5.3, §5.4) ------------ */
 
@@ -266,6 +276,9 @@ int sy_op_request(struct sy_child *c, int op);
 /* The biod callbacks of a child (data = the struct sy_child). */
 int sy_op_prepare(struct sy_slot *s, uint32_t i, void *data);
 void sy_op_done(struct sy_slot *s, void *data);
+/* Nonzero when a v3 reply is NFS3ERR_JUKEBOX: the server is busy, and the
+ * call goes out again after --jukebox-delay (biod.h). */
+int sy_op_busy(const struct sy_slot *s, void *data);
 
 /* ---- dump.c: the -z raw dump (docs/SFS30.md §16.6) ------------------------------ */
 

@@ -86,6 +86,7 @@ const struct ld_workload_ops sy_workload = {
     .child_phase = sy_child_phase,
     .child_hold = sy_child_hold,
     .child_results = sy_child_results,
+    .child_live = sy_child_live,
     .child_free = child_free,
     .report = &ld_sfs_report,
     .point_text = point_text,

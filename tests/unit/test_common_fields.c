@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_common_fields.c - counters described once (common/fields.h): the
  * merge follows each field's rule (sum, max, none; histograms cell by
- * cell), the wire form gives back what went in, and YAML prints a group's
+ * cell), the difference of two readings subtracts the sums (never below
+ * 0) and keeps the later one's maxima, the wire form gives back what went
+ * in, and YAML prints a group's
  * fields in table order with their keys. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -87,6 +89,31 @@ static void merge_follows_the_rules(void **state)
     assert_int_equal(a.h.max_us, 400);
 }
 
+static void diff_subtracts_the_sums(void **state)
+{
+    static struct outer a, b, d;
+
+    (void)state;
+    fill(&a, 1);
+    fill(&b, 4);
+    cm_hist_add(&b.h, 100); /* b holds a's sample and two more */
+    cm_fields_diff(outer_fields, N, &d, &b, &a);
+    assert_int_equal(d.total, 30);
+    assert_int_equal(d.most, 28); /* max: the later reading's */
+    assert_int_equal(d.n, 3);
+    assert_int_equal(d.code, 4);
+    assert_int_equal(d.x100, 12345 * 3);
+    assert_string_equal(d.name, "c4");
+    assert_int_equal(d.by_kind[2], 3);
+    assert_int_equal(d.per[1].calls, 9);
+    assert_true(d.per[1].ms == 4.5);
+    assert_int_equal(d.h.count, 1);
+    assert_true(cm_hist_quantile_ms(&d.h, 0.5) > 0.3); /* the 400 us sample is left */
+    cm_fields_diff(outer_fields, N, &d, &a, &b); /* an earlier "now": 0, not a wrap */
+    assert_int_equal(d.total, 0);
+    assert_int_equal(d.h.count, 0);
+}
+
 static void wire_gives_back_what_went_in(void **state)
 {
     static struct outer a, b;
@@ -136,6 +163,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(merge_follows_the_rules),
+        cmocka_unit_test(diff_subtracts_the_sums),
         cmocka_unit_test(wire_gives_back_what_went_in),
         cmocka_unit_test(yaml_prints_a_group_in_table_order),
     };

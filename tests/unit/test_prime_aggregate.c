@@ -132,6 +132,28 @@ static void sfssum_line_matches_the_guide(void **state)
     assert_non_null(strstr(line, " 3 T "));
 }
 
+/* The summary sfs_mgr prints: the sfssum columns under a header, the
+ * response time with two decimals below 10 ms (the file keeps one). */
+static void summary_line_is_precise_where_servers_are_fast(void **state)
+{
+    struct pr_sum s = {0, 200, 200.0, 0.114, 60091, 300, 3, 0, 2028208, 2, 7, 0, 0};
+    char line[256], file[256];
+    const char *h = pr_summary_header();
+
+    (void)state;
+    pr_summary_format(&s, line, sizeof(line));
+    pr_sfssum_format(&s, file, sizeof(file));
+    assert_non_null(strstr(line, "    200    0.11    60091"));
+    assert_non_null(strstr(file, "    200     0.1    60091"));
+    assert_int_equal(strlen(line), strlen(file));
+    /* the header's column names end where the columns do */
+    assert_int_equal(strstr(h, "Msec") + 4 - h, strstr(line, "0.11") + 4 - line);
+    assert_int_equal(strstr(h, "FileSetKB") + 9 - h, strstr(line, "2028208") + 7 - line);
+    s.resp = 12.345;
+    pr_summary_format(&s, line, sizeof(line));
+    assert_non_null(strstr(line, "    12.3 "));
+}
+
 static void overall_response_time_by_trapezoids(void **state)
 {
     double x[] = {300, 100, 200}, y[] = {6, 2, 4};
@@ -150,6 +172,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(aggregate_follows_section_11),
         cmocka_unit_test(sfssum_line_matches_the_guide),
+        cmocka_unit_test(summary_line_is_precise_where_servers_are_fast),
         cmocka_unit_test(overall_response_time_by_trapezoids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -71,22 +72,32 @@ static void fake_population(struct sy_child *c)
     sy_files_reset_accounting(t);
 }
 
-static void decks_hold_the_request_shares(void **state)
+static void decks_hold_the_call_shares(void **state)
 {
     struct sy_child *c = *state;
-    uint32_t count[NF_NOPS] = {0}, i;
+    uint64_t calls[NF_NOPS] = {0}, total = 0;
+    uint32_t i;
     int op;
 
-    for (i = 0; i < 4 * SY_OP_DECK; i++)
-        count[sy_op_next(c)]++;
-    /* four whole decks: each op exactly 4 x its share of 400 (+-1 of
-     * rounding per deck) */
-    for (op = 0; op < NF_NOPS; op++) {
-        double want = plan.opsel.req_share[op] * 4 * SY_OP_DECK;
-        assert_true(count[op] + 4.0 >= want && count[op] <= want + 4.0);
+    fake_population(c);
+    /* every dealt request picked, as a child does: each op's share of the
+     * calls (reads and writes make several) within a point of the mix */
+    for (i = 0; i < 100 * SY_OP_DECK; i++) {
+        op = sy_op_next(c);
+        if (sy_op_pick(c, op) < 0)
+            continue;
+        calls[op] += c->req.ncalls;
+        total += c->req.ncalls;
     }
-    assert_int_equal(count[NF_OP_NULL_OP], 0);
-    assert_true(count[NF_OP_LOOKUP] > 0);
+    for (op = 0; op < NF_NOPS; op++) {
+        double pct = 100.0 * (double)calls[op] / (double)total;
+
+        if (fabs(pct - su.mix.pct[op]) > 1.0)
+            fail_msg("%s: %.2f %% of the calls (target %d)", nf_op_name(op), pct,
+                     su.mix.pct[op]);
+    }
+    assert_int_equal(calls[NF_OP_NULL_OP], 0);
+    assert_true(calls[NF_OP_LOOKUP] > 0);
 }
 
 static void picks_by_state_and_category(void **state)
@@ -326,7 +337,7 @@ static void every_child_of_every_client_has_its_own_seed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(decks_hold_the_request_shares, setup_child,
+        cmocka_unit_test_setup_teardown(decks_hold_the_call_shares, setup_child,
                                         teardown_child),
         cmocka_unit_test_setup_teardown(picks_by_state_and_category, setup_child,
                                         teardown_child),

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * live.c - the live counters behind the progress lines (live.h): the hot
+ * path's update, the field table that merges, subtracts and encodes them,
+ * the area a parent shares with its children, and the line itself.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "common/bytes.h"
+#include "common/cm.h"
+#include "load/live.h"
+#include "load/workload.h"
+
+#define LIVE_MAGIC   0x4c444c56u /* "LDLV" */
+#define LIVE_VERSION 1u
+#define READ_TRIES   8
+
+#define LV(m, merge) CM_FIELD_OF(struct ld_live, m, CM_FIELD_U64, merge, NULL, #m)
+static const struct cm_field live_fields[] = {
+    LV(good, CM_MERGE_SUM),
+    LV(bad, CM_MERGE_SUM),
+    LV(sum_us, CM_MERGE_SUM),
+    LV(behind_ns, CM_MERGE_MAX),
+    LV(done, CM_MERGE_SUM),
+    LV(total, CM_MERGE_MAX),
+    LV(waits, CM_MERGE_SUM),
+    LV(late_us, CM_MERGE_MAX),
+    LV(at_ms, CM_MERGE_MAX),
+    CM_FIELD_OF(struct ld_live, hist, CM_FIELD_HIST, CM_MERGE_SUM, NULL, "hist"),
+};
+
+void ld_live_reset(struct ld_live *l)
+{
+    memset(l, 0, sizeof(*l));
+}
+
+void ld_live_call(struct ld_live *l, uint64_t elapsed_ns, int good)
+{
+    if (!good) {
+        l->bad++;
+        return;
+    }
+    l->good++;
+    l->sum_us += elapsed_ns / 1000;
+    cm_hist_add(&l->hist, elapsed_ns / 1000);
+}
+
+void ld_live_merge(struct ld_live *dst, const struct ld_live *src)
+{
+    cm_fields_merge(live_fields, CM_ARRAY_LEN(live_fields), dst, src);
+}
+
+void ld_live_diff(struct ld_live *dst, const struct ld_live *now,
+                  const struct ld_live *before)
+{
+    cm_fields_diff(live_fields, CM_ARRAY_LEN(live_fields), dst, now, before);
+}
+
+size_t ld_live_wire_bytes(void)
+{
+    return 8 + cm_fields_wire_bytes(live_fields, CM_ARRAY_LEN(live_fields));
+}
+
+void ld_live_encode(const struct ld_live *l, unsigned char *buf)
+{
+    cm_be32_put(buf, LIVE_MAGIC);
+    cm_be32_put(buf + 4, LIVE_VERSION);
+    cm_fields_put(live_fields, CM_ARRAY_LEN(live_fields), l, buf + 8);
+}
+
+int ld_live_decode(struct ld_live *l, const unsigned char *buf, size_t len)
+{
+    if (len < ld_live_wire_bytes() || cm_be32_get(buf) != LIVE_MAGIC ||
+        cm_be32_get(buf + 4) != LIVE_VERSION)
+        return -EPROTO;
+    ld_live_reset(l);
+    cm_fields_get(live_fields, CM_ARRAY_LEN(live_fields), l, buf + 8);
+    return 0;
+}
+
+/* ---- the shared area --------------------------------------------------------------- */
+
+struct ld_live_slot {
+    atomic_uint_fast64_t seq; /* odd while the child writes */
+    struct ld_live v;
+};
+
+struct ld_live_area {
+    unsigned n;
+    size_t bytes;
+    struct ld_live_slot slot[];
+};
+
+struct ld_live_area *ld_live_map(unsigned n)
+{
+    size_t bytes = sizeof(struct ld_live_area) + (size_t)n * sizeof(struct ld_live_slot);
+    struct ld_live_area *a;
+    unsigned k;
+
+    a = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (a == MAP_FAILED)
+        return NULL;
+    a->n = n;
+    a->bytes = bytes;
+    for (k = 0; k < n; k++)
+        atomic_init(&a->slot[k].seq, 0);
+    return a;
+}
+
+void ld_live_unmap(struct ld_live_area *a)
+{
+    if (a)
+        munmap(a, a->bytes);
+}
+
+void ld_live_publish(struct ld_live_area *a, unsigned k, const struct ld_live *l)
+{
+    struct ld_live_slot *s;
+
+    if (a == NULL || k >= a->n)
+        return;
+    s = &a->slot[k];
+    atomic_fetch_add_explicit(&s->seq, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    memcpy(&s->v, l, sizeof(*l));
+    atomic_fetch_add_explicit(&s->seq, 1, memory_order_release);
+}
+
+/* One slot read whole: 0, or -EAGAIN when the child kept writing. */
+static int read_slot(const struct ld_live_slot *s, struct ld_live *out)
+{
+    int i;
+
+    for (i = 0; i < READ_TRIES; i++) {
+        uint_fast64_t before = atomic_load_explicit(&s->seq, memory_order_acquire), after;
+
+        if (before & 1u)
+            continue;
+        memcpy(out, &s->v, sizeof(*out));
+        atomic_thread_fence(memory_order_acquire);
+        after = atomic_load_explicit(&s->seq, memory_order_relaxed);
+        if (after == before)
+            return 0;
+    }
+    return -EAGAIN;
+}
+
+void ld_live_sum(const struct ld_live_area *a, struct ld_live *out)
+{
+    struct ld_live one;
+    unsigned k;
+
+    ld_live_reset(out);
+    for (k = 0; a && k < a->n; k++)
+        if (read_slot(&a->slot[k], &one) == 0)
+            ld_live_merge(out, &one);
+}
+
+/* ---- the line -------------------------------------------------------------- */
+
+int ld_ms_decimals(double ms)
+{
+    return ms < 9.995 ? 2 : 1;
+}
+
+int ld_live_line(const struct ld_workload_ops *wl, const struct ld_live_view *v,
+                 char *buf, size_t len)
+{
+    const struct ld_live *d = v->last;
+    double rate = v->rate;
+    double mean = d->good ? (double)d->sum_us / 1000.0 / (double)d->good : 0;
+    double p99 = cm_hist_quantile_ms(&d->hist, 0.99);
+    size_t n = 0;
+
+#define PUT(...)                                                                         \
+    do {                                                                                 \
+        int w_ = snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__);                  \
+        if (w_ > 0)                                                                      \
+            n += (size_t)w_;                                                             \
+    } while (0)
+    if (v->total_s > 0)
+        PUT("%s %.0f/%u s: ", v->phase, v->elapsed_s, v->total_s);
+    else
+        PUT("%s %.0f s: ", v->phase, v->elapsed_s);
+    if (v->requested > 0)
+        PUT("%.1f of %.0f ops/s", rate, v->requested);
+    else
+        PUT("%.1f ops/s", rate);
+    PUT(", mean %.*f ms, p99 %.*f ms, bad %llu, behind %.1f s", ld_ms_decimals(mean),
+        mean, ld_ms_decimals(p99), p99, (unsigned long long)v->sum->bad,
+        (double)v->sum->behind_ns / 1e9);
+    if (wl && wl->progress && n < len) {
+        PUT("; ");
+        if (n < len)
+            n += (size_t)wl->progress(v->sum, v->last, buf + n, len - n);
+    }
+#undef PUT
+    return (int)(n < len ? n : len - 1);
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * describe.c - `sfs_rc describe`: every rc variable's kind and range, from
+ * the two tables that check them in a run - the prime's own variables
+ * (pr_rc_vars) and the load option table's rc names (load/options.h) - so
+ * that a front end (runsfs) checks what a user types without a copy of
+ * its own (docs/runsfs.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "load/options.h"
+#include "prime/pr.h"
+
+/* The option row of an rc name, NULL when none. */
+static const struct cm_opt *opt_row(const char *name)
+{
+    size_t n, i;
+    const struct cm_opt *t = ld_options_table(&n);
+
+    for (i = 0; i < n; i++)
+        if (t[i].rc_name && strcmp(t[i].rc_name, name) == 0)
+            return &t[i];
+    return NULL;
+}
+
+static void opt_line(FILE *out, const char *name, const struct cm_opt *o)
+{
+    const struct cm_opt_enum *e;
+
+    switch (o->type) {
+    case CM_OPT_INT:
+    case CM_OPT_I64:
+    case CM_OPT_SIZE:
+        fprintf(out, "%s int %.0f %.0f\n", name, o->min, o->max);
+        break;
+    case CM_OPT_DOUBLE:
+        fprintf(out, "%s number %g %g\n", name, o->min, o->max);
+        break;
+    case CM_OPT_FLAG:
+        fprintf(out, "%s bool\n", name);
+        break;
+    case CM_OPT_ENUM:
+        fprintf(out, "%s enum", name);
+        for (e = o->enums; e && e->name; e++)
+            fprintf(out, " %s", e->name);
+        fputc('\n', out);
+        break;
+    case CM_OPT_STRING:
+    case CM_OPT_LIST:
+        fprintf(out, "%s %s\n", name,
+                o->arg_name && strcmp(o->arg_name, "FILE") == 0 ? "path" : "text");
+        break;
+    }
+}
+
+/* One variable's line; -ENOENT when it is not known. */
+static int one(FILE *out, const char *name)
+{
+    size_t n, i;
+    const struct pr_rc_var *v = pr_rc_vars(&n);
+    const struct cm_opt *o;
+
+    for (i = 0; i < n; i++)
+        if (strcmp(v[i].name, name) == 0 && v[i].kind) {
+            if (strcmp(v[i].kind, "int") == 0 || strcmp(v[i].kind, "loads") == 0)
+                fprintf(out, "%s %s %.0f %.0f\n", name, v[i].kind, v[i].min, v[i].max);
+            else
+                fprintf(out, "%s %s\n", name, v[i].kind);
+            return 0;
+        }
+    o = opt_row(name);
+    if (o == NULL)
+        return -ENOENT;
+    opt_line(out, name, o);
+    return 0;
+}
+
+int pr_rc_describe(FILE *out, FILE *err, char **names, int n)
+{
+    size_t nv, no, i;
+    const struct pr_rc_var *v = pr_rc_vars(&nv);
+    const struct cm_opt *t = ld_options_table(&no);
+    int k, rc = 0;
+
+    for (k = 0; k < n; k++)
+        if (one(out, names[k]) < 0) {
+            fprintf(err, "sfs_rc: %s is not an rc variable\n", names[k]);
+            rc = -ENOENT;
+        }
+    if (n > 0)
+        return rc;
+    for (i = 0; i < nv; i++)
+        if (v[i].kind || opt_row(v[i].name))
+            (void)one(out, v[i].name);
+    for (i = 0; i < no; i++) /* FreeSFS's own: the ones the list above has not */
+        if (t[i].rc_name && !(t[i].flags & CM_OPT_CLI_ONLY)) {
+            size_t j;
+
+            for (j = 0; j < nv && strcmp(v[j].name, t[i].rc_name) != 0; j++)
+                ;
+            if (j == nv)
+                opt_line(out, t[i].rc_name, &t[i]);
+        }
+    return 0;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# timeout: 150
+# A run you can watch (docs/sfs.md "Output", docs/sfs_mgr.md "Progress"):
+# a 12 s run against sfs_nfsd with --progress 3 prints a line every 3 s of
+# the warm-up and the run - elapsed/total, achieved against requested
+# ops/s, mean and p99 with two decimals, bad calls, seconds behind -
+# standalone on stderr, and under sfs_mgr summed over two clients with the
+# point's number and the time left (and in sfslog); each client's log has
+# its own lines.  A replay adds records done, lateness and waits.
+# sfs_mgr --check states the whole run's expected time.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_prime.sh"
+plan 17
+start_nfsd srv || bail "sfs_nfsd did not start"
+
+# ---- standalone --------------------------------------------------------------
+"$T_BIN/sfs3" -l 100 -p 2 -w 3 -t 12 -F 100 --progress 3 "$srv_URL" \
+    >"$T_DIR/out" 2>"$T_DIR/err"
+is "$?" 0 "sfs3 runs 12 s with --progress 3"
+err=$(cat "$T_DIR/err")
+num='[0-9]+\.[0-9]'
+two='[0-9]+\.[0-9]{2}'
+like "$err" "warm-up 3/3 s: $num of 100 ops/s, mean $two ms, p99 $two ms, bad 0, behind $num s" \
+    "a warm-up line"
+runs=$(printf '%s\n' "$err" | grep -Ec "run (3|6|9|12)/12 s: $num of 100 ops/s, mean $two ms, p99 $two ms, bad 0, behind $num s")
+ok "$([ "$runs" -ge 3 ] && [ "$runs" -le 4 ]; echo $?)" "a run line every 3 s ($runs)"
+rates=$(printf '%s\n' "$err" | sed -n 's/.*run \(6\|9\)\/12 s: \([0-9.]*\) of.*/\2/p')
+ok "$(for r in $rates; do awk -v r="$r" 'BEGIN {exit !(r >= 80 && r <= 120)}' || exit 1; done; echo 0)" \
+    "the achieved rate of an interval is the requested 100 ops/s within 20 % ($(echo $rates))"
+like "$err" "[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]{8} [0-9]{4} run 3/12 s" \
+    "in a log each line stands alone with the date stamp"
+unlike "$(cat "$T_DIR/out")" "ops/s, mean" "the report on stdout holds no progress line"
+"$T_BIN/sfs3" -l 100 -p 1 -w 1 -t 3 -F 50 --progress 0 "$srv_URL" >/dev/null 2>"$T_DIR/err0"
+unlike "$(cat "$T_DIR/err0")" "ops/s, mean" "--progress 0: no line"
+"$T_BIN/sfs3" --progress -1 "$srv_URL" >/dev/null 2>"$T_DIR/errbad"
+is "$?" 138 "a bad --progress exits 138"
+
+# ---- a replay: records, lateness, waits ----------------------------------------
+"$T_BIN/sfs3" -p 2 --trace "$T_FIXTURES/spc/seed-example.spc" --speed 0.5 --progress 1 \
+    "$srv_URL" >/dev/null 2>"$T_DIR/rerr"
+like "$(cat "$T_DIR/rerr")" "run [0-9]+ s: $num ops/s, mean $two ms, p99 $two ms, bad 0, behind $num s; records [0-9]+ of 11, late p99 $two ms, waits [0-9]+" \
+    "a replay's line gives its records, lateness and waits"
+
+# ---- under sfs_mgr ---------------------------------------------------------------
+rc=$T_DIR/p_rc
+prime_rc "$rc" 'LOAD="200"' 'CLIENTS="localhost localhost"' PROCS=2 \
+    "MNT_POINTS=\"$srv_URL\"" NFS_VERSION=3 WARMUP_TIME=3 RUNTIME=12 FILE_COUNT=100 \
+    "WORK_DIR=$T_DIR/res"
+check=$("$T_BIN/sfs_mgr" --check -r "$rc")
+like "$check" "^expected_time: about [0-9]+ s \(1 points x \(3 s warm-up \+ 12 s run\) = 15 s of load; plus 10 s start-up a point and the population of [0-9]+ MiB" \
+    "--check states the expected time"
+"$T_BIN/sfs_mgr" -r "$rc" -s p --progress 3 >"$T_DIR/mout" 2>"$T_DIR/merr"
+is "$?" 0 "sfs_mgr runs the point with --progress 3"
+mout=$(cat "$T_DIR/mout")
+like "$mout" "^  run 1 of 1: warm-up 3/3 s: $num of 200 ops/s, mean $two ms, p99 $two ms, bad 0, behind $num s; about [0-9]+ s left" \
+    "sfs_mgr's warm-up line: the point, the aggregate request, the time left"
+runs=$(printf '%s\n' "$mout" | grep -Ec "^  run 1 of 1: run (3|6|9|12)/12 s: $num of 200 ops/s, .*; about [0-9]+ s left")
+ok "$([ "$runs" -ge 3 ]; echo $?)" "sfs_mgr prints a run line every 3 s ($runs)"
+rates=$(printf '%s\n' "$mout" | sed -n 's/.*run \(6\|9\)\/12 s: \([0-9.]*\) of.*/\2/p')
+ok "$(for r in $rates; do awk -v r="$r" 'BEGIN {exit !(r >= 160 && r <= 240)}' || exit 1; done; echo 0)" \
+    "summed over the clients' heartbeats, the rate is the requested 200 ops/s within 20 % ($(echo $rates))"
+like "$mout" "Executing run 1 of 1 \.\.\. done" "the point still ends with done"
+like "$(cat "$T_DIR/res/sfslog.p")" "run 1 of 1: run [0-9]+/12 s: " "sfslog holds the lines"
+like "$(cat "$T_DIR/res/sfsc001.p")" "run [0-9]+/12 s: $num of 100 ops/s" \
+    "each client's log holds its own lines"

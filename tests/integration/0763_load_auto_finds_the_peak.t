@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# timeout: 240
+# LOAD=auto (docs/sfs_mgr.md, "LOAD=auto"): against sfs_nfsd slowed by
+# --delay-us 10000 (every reply 10 ms late, so two clients of two
+# processes top out at a few hundred ops/s) sfs_mgr finds the peak with a
+# ramp of short probes - stated as a search, never in sfssum - and runs
+# NUM_RUNS evenly spaced points up to just past it.  The server's capacity
+# is measured apart: one point asking far more than it can give.  The peak
+# found is within 10 % of it.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_prime.sh"
+plan 13
+start_nfsd slow --delay-us 10000 || bail "sfs_nfsd did not start"
+common=('CLIENTS="localhost localhost"' PROCS=2 "MNT_POINTS=\"$slow_URL\"" NFS_VERSION=3
+    WARMUP_TIME=2 RUNTIME=5 FILE_COUNT=100)
+
+# the capacity: a request far beyond it
+prime_rc "$T_DIR/cap_rc" 'LOAD=4000' "${common[@]}" "WORK_DIR=$T_DIR/cap"
+"$T_BIN/sfs_mgr" -r "$T_DIR/cap_rc" -s c --progress 0 >"$T_DIR/cap.out" 2>&1
+is "$?" 0 "the capacity run"
+cap=$(sumfield "$(cat "$T_DIR/cap/sfssum.c")" 2)
+ok "$(awk -v c="$cap" 'BEGIN {exit !(c > 100 && c < 4000 * 0.9)}'; echo $?)" \
+    "the slowed server's capacity: $cap ops/s"
+
+prime_rc "$T_DIR/a_rc" 'LOAD=auto' NUM_RUNS=4 "${common[@]}" "WORK_DIR=$T_DIR/res"
+check=$("$T_BIN/sfs_mgr" --check -r "$T_DIR/a_rc")
+like "$check" "load_points: auto \(a search: probes from 200 ops/s" "--check states the search"
+"$T_BIN/sfs_mgr" -r "$T_DIR/a_rc" -s a --progress 0 >"$T_DIR/out" 2>"$T_DIR/err"
+is "$?" 0 "sfs_mgr with LOAD=auto exits 0"
+out=$(cat "$T_DIR/out")
+like "$out" "LOAD=auto: searching the peak with probes of 2 s warm-up and 5 s run \(a search, not results\)" \
+    "the search is announced as a search"
+like "$out" "Searching the peak: probe 1 at 200 ops/s \.\.\. [0-9.]+ ops/s" "the probes are shown"
+peak=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak \([0-9]*\) ops\/s; points:.*/\1/p')
+points=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak [0-9]* ops\/s; points: //p')
+ok "$(awk -v p="${peak:-0}" -v c="$cap" 'BEGIN {d = p - c; if (d < 0) d = -d; exit !(d <= c * 0.10)}'; echo $?)" \
+    "the peak found ($peak ops/s) is within 10 % of the capacity ($cap ops/s)"
+set -- $points
+is "$#" 4 "NUM_RUNS points after the search ($points)"
+ok "$([ $# -eq 4 ] && [ $(($2 - $1)) -eq $1 ] && [ $(($3 - $2)) -eq $1 ] && [ $(($4 - $3)) -eq $1 ]; echo $?)" \
+    "evenly spaced"
+ok "$(awk -v l="${4:-0}" -v p="${peak:-1}" 'BEGIN {exit !(l >= p && l <= p * 1.25)}'; echo $?)" \
+    "the last point is just past the peak"
+sum=$(cat "$T_DIR/res/sfssum.a")
+is "$(printf '%s\n' "$sum" | awk '{print (NF == 14 ? $2 : $1)}' | tr '\n' ' ')" "$points " \
+    "sfssum holds the points, not the probes"
+like "$(cat "$T_DIR/res/sfsres.a")" "==== LOAD=auto: the search for the peak \(a search, not results" \
+    "sfsres states the search apart from the results"
+
+prime_rc "$T_DIR/bad_rc" 'LOAD=auto' NUM_RUNS=1 "${common[@]}" "WORK_DIR=$T_DIR/bad"
+like "$("$T_BIN/sfs_mgr" --check -r "$T_DIR/bad_rc" 2>&1)" "bad_rc:[0-9]+: error: NUM_RUNS" \
+    "LOAD=auto needs at least two points"

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test_load_live.c - the counters behind the progress lines (load/live.h):
+ * a call is counted as good or bad, readings merge and subtract by the
+ * field table, the wire form gives back what went in and refuses a wrong
+ * magic or a short buffer, the shared area sums its slots across a fork,
+ * and the line says what docs/sfs.md promises with two decimals below
+ * 10 ms. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "load/live.h"
+#include "load/workload.h"
+
+static void calls_are_counted(void **state)
+{
+    static struct ld_live l;
+
+    (void)state;
+    ld_live_reset(&l);
+    ld_live_call(&l, 200000, 1); /* 0.2 ms */
+    ld_live_call(&l, 400000, 1);
+    ld_live_call(&l, 9000000000ull, 0);
+    assert_int_equal(l.good, 2);
+    assert_int_equal(l.bad, 1);
+    assert_int_equal(l.sum_us, 600);
+    assert_int_equal(l.hist.count, 2);
+}
+
+static void readings_merge_and_subtract(void **state)
+{
+    static struct ld_live a, b, d;
+
+    (void)state;
+    ld_live_reset(&a);
+    ld_live_reset(&b);
+    ld_live_call(&a, 100000, 1);
+    a.behind_ns = 5;
+    a.total = 100;
+    a.at_ms = 1000;
+    b = a;
+    ld_live_call(&b, 300000, 1);
+    ld_live_call(&b, 300000, 0);
+    b.behind_ns = 2;
+    b.at_ms = 2000;
+    ld_live_diff(&d, &b, &a);
+    assert_int_equal(d.good, 1);
+    assert_int_equal(d.bad, 1);
+    assert_int_equal(d.sum_us, 300);
+    assert_int_equal(d.behind_ns, 2); /* now's: how far behind it is now */
+    assert_int_equal(d.at_ms, 2000);
+    ld_live_merge(&a, &b);
+    assert_int_equal(a.good, 3);
+    assert_int_equal(a.behind_ns, 5);
+    assert_int_equal(a.total, 100); /* the whole's size: every child knows it */
+}
+
+static void wire_round_trip(void **state)
+{
+    static struct ld_live a, b;
+    size_t n = ld_live_wire_bytes();
+    unsigned char *buf = calloc(1, n);
+
+    (void)state;
+    assert_non_null(buf);
+    ld_live_reset(&a);
+    ld_live_call(&a, 123000, 1);
+    a.done = 7;
+    a.late_us = 99;
+    ld_live_encode(&a, buf);
+    assert_int_equal(ld_live_decode(&b, buf, n), 0);
+    assert_memory_equal(&a, &b, sizeof(a));
+    assert_int_equal(ld_live_decode(&b, buf, n - 1), -EPROTO);
+    buf[0] ^= 1;
+    assert_int_equal(ld_live_decode(&b, buf, n), -EPROTO);
+    free(buf);
+}
+
+static void area_sums_the_children(void **state)
+{
+    struct ld_live_area *a = ld_live_map(3);
+    static struct ld_live l, sum;
+    unsigned k;
+    int st;
+
+    (void)state;
+    assert_non_null(a);
+    for (k = 0; k < 3; k++) {
+        pid_t pid = fork();
+
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            ld_live_reset(&l);
+            ld_live_call(&l, 1000, 1);
+            l.good += k;
+            ld_live_publish(a, k, &l);
+            _exit(0);
+        }
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+    }
+    ld_live_publish(a, 3, &l); /* out of range: ignored */
+    ld_live_sum(a, &sum);
+    assert_int_equal(sum.good, 1 + 2 + 3);
+    assert_int_equal(sum.hist.count, 3);
+    ld_live_unmap(a);
+    ld_live_sum(NULL, &sum);
+    assert_int_equal(sum.good, 0);
+}
+
+static int own_part(const struct ld_live *sum, const struct ld_live *last, char *buf,
+                    size_t len)
+{
+    (void)last;
+    return snprintf(buf, len, "records %llu", (unsigned long long)sum->done);
+}
+
+static void the_line(void **state)
+{
+    static struct ld_live sum, last;
+    struct ld_workload_ops wl;
+    struct ld_live_view v;
+    char buf[256];
+    int i;
+
+    (void)state;
+    ld_live_reset(&sum);
+    ld_live_reset(&last);
+    for (i = 0; i < 100; i++)
+        ld_live_call(&last, 50000, 1); /* 0.05 ms */
+    sum = last;
+    sum.bad = 2;
+    sum.behind_ns = 1500000000;
+    sum.done = 42;
+    memset(&v, 0, sizeof(v));
+    v.phase = "run";
+    v.elapsed_s = 40;
+    v.total_s = 60;
+    v.requested = 4000;
+    v.rate = 3987.04;
+    v.sum = &sum;
+    v.last = &last;
+    ld_live_line(NULL, &v, buf, sizeof(buf));
+    assert_string_equal(buf,
+                        "run 40/60 s: 3987.0 of 4000 ops/s, mean 0.05 ms, p99 0.05 ms, "
+                        "bad 2, behind 1.5 s");
+    memset(&wl, 0, sizeof(wl));
+    wl.progress = own_part;
+    v.requested = 0;
+    v.total_s = 0;
+    ld_live_line(&wl, &v, buf, sizeof(buf));
+    assert_string_equal(buf, "run 40 s: 3987.0 ops/s, mean 0.05 ms, p99 0.05 ms, bad 2, "
+                             "behind 1.5 s; records 42");
+    /* cut, never overrun */
+    assert_int_equal(ld_live_line(&wl, &v, buf, 10), 9);
+    assert_string_equal(buf, "run 40 s:");
+    assert_int_equal(ld_ms_decimals(0.123), 2);
+    assert_int_equal(ld_ms_decimals(9.99), 2);
+    assert_int_equal(ld_ms_decimals(10.0), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(calls_are_counted),
+        cmocka_unit_test(readings_merge_and_subtract),
+        cmocka_unit_test(wire_round_trip),
+        cmocka_unit_test(area_sums_the_children),
+        cmocka_unit_test(the_line),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
