@@ -304,7 +304,8 @@ static int validity(const struct ld_report_in *in, struct ld_validity *v)
                  "timeout, or an RPC error; SFS allows less than 1 %%)",
                  t->bad, t->good + t->bad);
         ld_validity_add(v, LD_INV_FAILED_RPC, w,
-                        "INVALID RUN, %.0f%% Failed RPC calls (%" PRIu64 " of %" PRIu64 ")",
+                        "INVALID RUN, %.0f%% Failed RPC calls (%" PRIu64 " of %" PRIu64
+                        ")",
                         (double)(t->bad * 100 / t->good), t->bad, t->good + t->bad);
     }
     if (s->ended_early == LD_END_UNREACHABLE)
@@ -318,12 +319,12 @@ static int validity(const struct ld_report_in *in, struct ld_validity *v)
                  "%.2f %% of the replayed calls were answered with another status than "
                  "traced (FreeSFS allows 1 %%)",
                  pct(s->nr_mismatches, s->nr_compared));
-        ld_validity_add(v, LD_INV_STATUS_MISMATCH, w,
-                        "INVALID RUN, %.2f%% Status mismatches: %" PRIu64 " of the %" PRIu64
-                        " calls compared were answered otherwise than traced (more than 1 "
-                        "%%)",
-                        pct(s->nr_mismatches, s->nr_compared), s->nr_mismatches,
-                        s->nr_compared);
+        ld_validity_add(
+            v, LD_INV_STATUS_MISMATCH, w,
+            "INVALID RUN, %.2f%% Status mismatches: %" PRIu64 " of the %" PRIu64
+            " calls compared were answered otherwise than traced (more than 1 "
+            "%%)",
+            pct(s->nr_mismatches, s->nr_compared), s->nr_mismatches, s->nr_compared);
     }
     return v->code;
 }
