@@ -38,10 +38,11 @@ add() { printf '%s' "$1" | sed "s|?|/$2?|"; } # a path inside an export URL
 cap_start "$T_DIR/g.pcapng" "$GANESHA_NFS_PORT" "$GANESHA_MNT_PORT" || bail "no capture"
 nfs-ls -R "$U" >"$T_DIR/ls.txt" 2>&1 &&
     nfs-cat "$(add "$U" d1/d2/f2)" >"$T_DIR/f2" 2>&1 &&
-    nfs-cp "$T_DIR/new.bin" "$(add "$U" new.bin)" >"$T_DIR/cp.out" 2>&1
+    nfs-cp "$T_DIR/new.bin" "$(add "$U" new.bin)" >"$T_DIR/cp.out" 2>&1 &&
+    nfs-cat "$(add "$U" sym)" >"$T_DIR/sym" 2>&1 # READLINK: the trace shows the target
 r=$?
 cap_stop
-is "$r" 0 "nfs-ls -R, nfs-cat and nfs-cp ran while captured"
+is "$r" 0 "nfs-ls -R, nfs-cat (a file, a symlink) and nfs-cp ran while captured"
 tree() { (cd "$1" && find . -mindepth 1 -printf '%P %y %m %n %s %l\n' |
     awk '{ if ($2 == "d") { $4 = "-"; $5 = "-" } print }' | sort); }
 tree "$X" >"$T_DIR/traced.txt"
