@@ -123,33 +123,21 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
  * not set, -1 after an error. */
 static int scales(struct cm_rc *rc, double *scale, unsigned max)
 {
-    const struct cm_rc_var *v = cm_rc_get(rc, "TRACE_SCALE");
-    const char *s = v ? v->value : "";
-    char word[64], err[CM_ERR_LEN];
-    unsigned n = 0;
+    static const struct rl_rc_list list = {
+        "TRACE_SCALE", "", 1, 4096, 1, "a scale (copies of the trace, 1..4096)",
+        "scales"};
+    struct ld_point pts[64];
+    int n, k;
 
-    while (*s) {
-        size_t len = strcspn(s, " \t");
-        double x;
-
-        if (len > 0) {
-            snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), s);
-            if (n == max)
-                return cm_rc_error(rc, v, "more than %u scales", max), -1;
-            if (cm_parse_double("TRACE_SCALE", word, 1, 4096, &x, err, sizeof(err)) < 0 ||
-                x != (double)(int)x)
-                return cm_rc_error(rc, v,
-                                   "'%s' is not a scale (copies of the trace, 1..4096)",
-                                   word),
-                       -1;
-            if (n > 0 && x <= scale[n - 1])
-                return cm_rc_error(rc, v, "scales must increase (%s)", v->value), -1;
-            scale[n++] = x;
-        }
-        s += len;
-        s += strspn(s, " \t");
+    memset(pts, 0, sizeof(pts));
+    n = rl_rc_values(rc, &list, pts, max < 64 ? max : 64, 0);
+    for (k = 0; k < n; k++) {
+        if (k > 0 && pts[k].v[0] <= scale[k - 1])
+            return cm_rc_error(rc, cm_rc_get(rc, "TRACE_SCALE"), "scales must increase"),
+                   -1;
+        scale[k] = pts[k].v[0];
     }
-    return (int)n;
+    return n;
 }
 
 /* One point per speed of TRACE_SPEED, or per scale of TRACE_SCALE (one of

@@ -105,6 +105,25 @@ void rl_plan_free(struct rl_plan *p);
  * stream (the SPC ASU, the sysio process). */
 uint32_t rl_stream_key(const struct rl_plan *p, const struct tr_record *rec);
 
+struct cm_rc;
+struct ld_point;
+
+/* A list of numbers in an rc variable, one sfs_mgr point each: its name,
+ * the value when it is unset, the range (whole numbers only when whole),
+ * what one value is ("a speed (0..1000000; ...)") and the values are
+ * ("replay speeds"), for the messages. */
+struct rl_rc_list {
+    const char *name, *dflt;
+    double lo, hi;
+    int whole;
+    const char *what, *many;
+};
+
+/* The values of l into pts[k].v[var] (at most max); how many (0: unset
+ * and no default), or -1 with the error said on rc. */
+int rl_rc_values(struct cm_rc *rc, const struct rl_rc_list *l, struct ld_point *pts,
+                 unsigned max, unsigned var);
+
 /* The global process (0-based) that replays stream s out of nprocs. */
 static inline uint32_t rl_owner(uint32_t stream, uint32_t nprocs)
 {

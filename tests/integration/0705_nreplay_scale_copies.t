@@ -12,7 +12,8 @@
 # files are distinct objects (inode numbers).  sfs_mgr with
 # TRACE_SCALE="1 2" over two clients runs one point per scale: one and two
 # copies' calls (at scale 1 client 2 has no copy and stays idle), the
-# sfssum lines and the picture.
+# sfssum lines and the picture.  --scale with a trace that is not an NFS
+# one is refused (141).
 # timeout: 500
 . "$(dirname "$0")/lib.sh"
 need_root "dumpcap on lo"
@@ -23,7 +24,7 @@ need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
 . "$(dirname "$0")/lib_prime.sh"
 . "$(dirname "$0")/lib_nreplay.sh"
-plan 13
+plan 14
 start_ganesha
 X=$GANESHA_DIR/export
 mkdir -p "$X/d1/d2"
@@ -108,3 +109,8 @@ print(' '.join('%s:%s/%s' % (x['copies'], x['calls'], x['status_mismatches']) fo
     "1:$calls/0 2:$((2 * calls))/0" "per point: the copies' calls (1 and 2 copies), no mismatch"
 like "$(cat "$T_DIR/res/sfslog.t")" "NFS replay of .*g.pcapng at speed 0, 2 copies" "the log names each point's copies"
 ok "$([ -s "$T_DIR/res/sfsres.t.png" ] && echo 0 || echo 1)" "the curve's picture is drawn"
+
+"$T_BIN/sfs3" --trace "$T_FIXTURES/spc/seed-example.spc" --scale 2 "$M_URL" >"$T_DIR/bad.out" 2>&1
+is "$?:$(cat "$T_DIR/bad.out")" \
+    "141:sfs3: --scale 2: copies of an NFS trace (a pcap, pcapng or nfsdump --trace); this workload has none" \
+    "--scale with a block trace is refused with one line"
