@@ -25,11 +25,12 @@
  *            replayed reply.  Every reply's status is compared with the
  *            traced one.
  *
- * One process of each client replays the whole trace on its own tree:
- * the dependencies of a trace cross its streams (one client's REMOVE of a
- * name another client created), so its calls are not shared out; the
- * other processes of a client stay idle, and N clients of sfs_mgr replay N
- * copies.
+ * --scale N copies of the trace are dealt over the clients (copy j to
+ * client j mod clients + 1), each on its own tree; a client deals its
+ * copies' streams (traced client hosts) over its processes
+ * (nr_unit_proc).  The dependencies of a trace cross its streams (one
+ * host's LOOKUP of a name another host created), so a client's processes
+ * share each copy's handles and completion times (the plan's shm).
  */
 #ifndef NR_H
 #define NR_H
@@ -98,7 +99,7 @@ struct nr_call {
     uint32_t rt_us;              /* traced response time (with a reply) */
     uint32_t count, access, how; /* how: WRITE's stable_how, CREATE's mode */
     uint32_t mode, uid, gid;     /* with sattr's bits */
-    uint32_t stream;             /* the traced client host */
+    uint32_t stream;             /* the traced client host: 0..nstreams-1 */
     uint16_t proc;               /* the procedure number */
     int8_t op;                   /* enum nf_op */
     uint8_t sattr;               /* NR_S_* */
@@ -123,6 +124,12 @@ struct nr_plan {
     struct tr_counter counters[TR_MAX_COUNTERS]; /* the reader's counters */
     unsigned ncounters;
     struct cm_hist traced[NF_NOPS + 1]; /* every traced reply's response time */
+    /* Per copy of the trace this client replays, shared by its processes
+     * (mapped by the workload's plan before the fork): the image objects'
+     * handles on the server under test, then the calls' completion stamps
+     * (at shm_done_off). */
+    void *shm;
+    size_t shm_bytes, shm_copy_bytes, shm_done_off;
 };
 
 /* Builds the plan of cfg->trace_file.  0, or -errno with one line in err. */
@@ -153,16 +160,26 @@ static inline uint32_t nr_scale(const struct ld_config *cfg)
     return cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : (uint32_t)cfg->nclients;
 }
 
-/* The copies child `child` of this client replays: copy0, copy0 + step,
- * ... (n of them; 0: the process is idle).  Copies are dealt over the
- * clients first, then over each client's processes: copy j goes to client
- * j mod clients + 1, its process (j / clients) mod procs. */
-void nr_copies_of(const struct ld_config *cfg, unsigned child, uint32_t *copy0,
-                  uint32_t *step, uint32_t *n);
+/* The copies of the trace this client (cfg->client_num of cfg->nclients)
+ * replays: copy j goes to client j mod clients + 1, as its copy m = j /
+ * clients. */
+uint32_t nr_client_copies(const struct ld_config *cfg);
 
-/* Copy j's directory under its client's CL<N>/: "nreplay" for a client's
- * first copy, then "nreplay.1", "nreplay.2", ... */
-void nr_copy_dir(const struct ld_config *cfg, uint32_t copy, char *buf, size_t len);
+/* The process of a client that replays stream s (a traced client host,
+ * 0..nstreams-1) of the client's copy m: the copies' streams are dealt
+ * over the client's processes in turn, (m x nstreams + s) mod procs. */
+static inline unsigned nr_unit_proc(uint32_t m, uint32_t s, uint32_t nstreams,
+                                    unsigned procs)
+{
+    return (unsigned)(((uint64_t)m * (nstreams ? nstreams : 1) + s) % procs);
+}
+
+/* Processes of all clients that replay nothing (no stream of any copy). */
+unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams);
+
+/* The client's copy m's directory under its CL<N>/: "nreplay", then
+ * "nreplay.1", "nreplay.2", ... */
+void nr_copy_dir(uint32_t m, char *buf, size_t len);
 
 /* Seconds the replay is expected to take (0 at speed 0). */
 double nr_expected_s(const struct nr_plan *p, double speed);

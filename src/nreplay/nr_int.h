@@ -48,10 +48,13 @@ struct nr_held {
 
 /*
  * One child's replay: the generic child (workload.h) first.  A process
- * replays ncopies copies of the trace (--scale), copy k on its own tree
- * with its own handles; the copies' calls are interleaved into one
- * sequence of "virtual" calls, v = i x ncopies + k for call i of copy k,
- * so that every per-call array below is indexed by v.
+ * takes part in ncopies of its client's copies of the trace (--scale):
+ * those with a stream (traced client host) it replays (nr_unit_proc).  The
+ * copies' calls are interleaved into one sequence of "virtual" calls, v =
+ * i x ncopies + k for call i of its copy k; the process sends those of its
+ * streams.  Each copy's handles and completion stamps are in the area the
+ * client's processes share (the plan's shm), so that a call waits for a
+ * call another process sends, and uses the handle its reply named.
  */
 struct nr_replay {
     struct ld_child cx;
@@ -59,14 +62,15 @@ struct nr_replay {
     int version;
     double speed;
     uint32_t rtmax, wtmax;
-    uint32_t ncopies;     /* copies this process replays (0: idle) */
-    uint32_t copy0, step; /* the run's copy number of copy k: copy0 + k x step */
-    uint32_t nobjs;       /* image objects (+1), per copy in fh_all */
+    uint32_t ncopies;     /* copies this process takes part in (0: idle) */
+    uint32_t *copy_m;     /* copy k's number among the client's copies */
+    uint8_t *prepares;    /* copy k's tree is this process's to make */
+    uint32_t nprepared;   /* copies whose tree this process makes */
+    uint32_t nstreams;    /* the trace's streams (at least 1) */
+    int shares;           /* another process sends calls of its copies */
     uint32_t total;       /* virtual calls: the plan's calls x ncopies */
     struct nf_fh base;    /* the copy being prepared: CL<N>/nreplay... */
-    struct nf_fh *fh_all; /* per copy and image object: its handle here */
-    struct nf_fh *fh;     /* the copy being prepared's part of fh_all */
-    uint64_t *done_ns;    /* per virtual call: when it completed (0: not yet) */
+    struct nf_fh *fh;     /* the copy being prepared's handles (shared) */
     uint32_t *left;       /* per virtual call: pieces not yet answered */
     struct nr_held *held; /* due calls, in trace order */
     uint32_t nheld;
@@ -78,16 +82,48 @@ struct nr_replay {
     uint64_t start_ns, last_ns;
 };
 
-/* Virtual call v's call of the plan, and the handle of object obj in v's
- * copy. */
+/* Virtual call v's call of the plan. */
 static inline const struct nr_call *nr_vcall(const struct nr_replay *rp, uint32_t v)
 {
     return &rp->plan->calls[v / rp->ncopies];
 }
 
+/* The client's copy m's handles and completion stamps (shared). */
+static inline struct nf_fh *nr_copy_fh(const struct nr_replay *rp, uint32_t m)
+{
+    return (struct nf_fh *)((char *)rp->plan->shm + (size_t)m * rp->plan->shm_copy_bytes);
+}
+
+static inline uint64_t *nr_copy_done(const struct nr_replay *rp, uint32_t m)
+{
+    return (uint64_t *)((char *)nr_copy_fh(rp, m) + rp->plan->shm_done_off);
+}
+
+/* The handle of object obj in virtual call v's copy. */
 static inline struct nf_fh *nr_fh(const struct nr_replay *rp, uint32_t v, uint32_t obj)
 {
-    return &rp->fh_all[(size_t)(v % rp->ncopies) * rp->nobjs + obj];
+    return &nr_copy_fh(rp, rp->copy_m[v % rp->ncopies])[obj];
+}
+
+/* When call i of virtual call v's copy completed (0: not yet); another
+ * process may set it: the handles its reply named are written first. */
+static inline uint64_t nr_done_get(const struct nr_replay *rp, uint32_t v, uint32_t i)
+{
+    return __atomic_load_n(&nr_copy_done(rp, rp->copy_m[v % rp->ncopies])[i],
+                           __ATOMIC_ACQUIRE);
+}
+
+static inline void nr_done_set(const struct nr_replay *rp, uint32_t v, uint64_t ns)
+{
+    __atomic_store_n(&nr_copy_done(rp, rp->copy_m[v % rp->ncopies])[v / rp->ncopies],
+                     ns ? ns : 1, __ATOMIC_RELEASE);
+}
+
+/* Whether virtual call v is one of this process's streams. */
+static inline int nr_mine(const struct nr_replay *rp, uint32_t v)
+{
+    return nr_unit_proc(rp->copy_m[v % rp->ncopies], nr_vcall(rp, v)->stream,
+                        rp->nstreams, (unsigned)rp->cx.cfg->procs) == rp->cx.index;
 }
 
 /* ---- prep.c ---------------------------------------------------------- */

@@ -373,7 +373,6 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
     c->t_ns = ev->t_ns - origin;
     c->op = (int8_t)ev->op;
     c->proc = (uint16_t)ev->proc;
-    c->stream = ev->client;
     c->obj = find_obj(p, &ev->fh);
     c->obj2 =
         ev->op == NF_OP_RENAME || ev->op == NF_OP_LINK ? find_obj(p, &ev->fh2) : NR_NONE;
@@ -412,6 +411,7 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
             return -ENOMEM;
         if (h->a == NR_NONE)
             h->a = p->nstreams++;
+        c->stream = h->a;
     }
     b->c = c;
     b->idx = p->ncalls;

@@ -441,15 +441,12 @@ static int allocate(struct nr_replay *rp)
     const struct nr_plan *p = rp->plan;
     uint32_t i;
 
-    rp->nobjs = im_nobjs(p->img) + 1;
     rp->total = p->ncalls * rp->ncopies;
-    rp->fh_all = cm_calloc((size_t)rp->nobjs * rp->ncopies, sizeof(*rp->fh_all));
-    rp->done_ns = cm_calloc((size_t)rp->total + 1, sizeof(*rp->done_ns));
     rp->left = cm_calloc((size_t)rp->total + 1, sizeof(*rp->left));
     rp->held = cm_calloc(NR_HELD_MAX, sizeof(*rp->held));
     rp->slots = cm_calloc(rp->window, sizeof(*rp->slots));
     rp->wdata = cm_malloc(rp->wtmax);
-    if (!rp->fh_all || !rp->done_ns || !rp->left || !rp->held || !rp->slots || !rp->wdata)
+    if (!rp->left || !rp->held || !rp->slots || !rp->wdata)
         return -ENOMEM;
     for (i = 0; i < rp->wtmax; i++) /* SFS's write pattern */
         rp->wdata[i] = (char)(0xdeadbeefu >> (24 - 8 * (i % 4)));
@@ -461,28 +458,19 @@ static int allocate(struct nr_replay *rp)
     return 0;
 }
 
-void nr_copy_dir(const struct ld_config *cfg, uint32_t copy, char *buf, size_t len)
-{
-    uint32_t nth = copy / (uint32_t)cfg->nclients; /* of its client's copies */
-
-    if (nth == 0)
-        snprintf(buf, len, "%s", NR_DIR);
-    else
-        snprintf(buf, len, "%s.%u", NR_DIR, nth);
-}
-
-/* Copy k of this process: its tree made afresh, every handle noted. */
+/* Copy `copy` of this process: its tree made afresh, every handle noted (in
+ * the area the client's processes share). */
 static int prepare_copy(struct nr_replay *rp, uint32_t copy)
 {
     struct ld_child *c = &rp->cx;
     const uint32_t *tops;
     char cl[32], dir[32], base[80];
-    struct walk k;
+    struct walk w;
     int rc;
 
-    rp->fh = &rp->fh_all[(size_t)copy * rp->nobjs];
+    rp->fh = nr_copy_fh(rp, rp->copy_m[copy]);
     snprintf(cl, sizeof(cl), "CL%d", c->cfg->client_num);
-    nr_copy_dir(c->cfg, rp->copy0 + copy * rp->step, dir, sizeof(dir));
+    nr_copy_dir(rp->copy_m[copy], dir, sizeof(dir));
     snprintf(base, sizeof(base), "/%s/%s", cl, dir);
     rc = fresh_base(rp, base, im_orphan_tops(rp->plan->img, &tops) > 0);
     if (rc < 0)
@@ -490,12 +478,12 @@ static int prepare_copy(struct nr_replay *rp, uint32_t copy)
     if ((rc = lookup(rp, &c->mnt.root, cl, &rp->base)) < 0 ||
         (rc = lookup(rp, &rp->base, dir, &rp->base)) < 0)
         return ld_child_fail(c, rc, "LOOKUP %s: %s", base, strerror(-rc));
-    memset(&k, 0, sizeof(k));
-    k.rp = rp;
-    rc = im_walk(rp->plan->img, one, &k, NULL);
+    memset(&w, 0, sizeof(w));
+    w.rp = rp;
+    rc = im_walk(rp->plan->img, one, &w, NULL);
     if (rc == -ENOMEM)
         return ld_child_fail(c, rc, "out of memory");
-    return rc < 0 ? rc : k.rc;
+    return rc < 0 ? rc : w.rc;
 }
 
 static int prepare(struct nr_replay *rp)
@@ -507,11 +495,45 @@ static int prepare(struct nr_replay *rp)
         return ld_child_fail(&rp->cx, -ENOMEM, "out of memory");
     rp->cx.stats.nr_prep_objects = rp->cx.stats.nr_prep_failed = 0;
     for (k = 0; k < rp->ncopies && rc == 0; k++)
-        rc = prepare_copy(rp, k);
+        if (rp->prepares[k]) /* the others' are made by the process of stream 0 */
+            rc = prepare_copy(rp, k);
     return rc;
 }
 
 /* ---- the table's child hooks ------------------------------------------------ */
+
+/* The client's copies this process takes part in (a stream of them is
+ * its, nr_unit_proc), and those whose tree it makes (stream 0's). */
+static int copies_of(struct nr_replay *rp)
+{
+    const struct ld_config *cfg = rp->cx.cfg;
+    uint32_t copies = nr_client_copies(cfg), m, s, n = 0;
+    unsigned procs = (unsigned)cfg->procs;
+
+    rp->nstreams = rp->plan->nstreams ? rp->plan->nstreams : 1;
+    rp->copy_m = cm_calloc((size_t)copies + 1, sizeof(*rp->copy_m));
+    rp->prepares = cm_calloc((size_t)copies + 1, 1);
+    if (!rp->copy_m || !rp->prepares)
+        return -ENOMEM;
+    for (m = 0; m < copies; m++) {
+        int in = 0, other = 0;
+
+        for (s = 0; s < rp->nstreams && (!in || !other); s++) {
+            if (nr_unit_proc(m, s, rp->nstreams, procs) == rp->cx.index)
+                in = 1;
+            else
+                other = 1;
+        }
+        if (!in)
+            continue;
+        rp->shares |= other;
+        rp->prepares[n] = nr_unit_proc(m, 0, rp->nstreams, procs) == rp->cx.index;
+        rp->nprepared += rp->prepares[n];
+        rp->copy_m[n++] = m;
+    }
+    rp->ncopies = n;
+    return 0;
+}
 
 int nr_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
                   int ctl_fd)
@@ -523,8 +545,7 @@ int nr_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
     rp->version = c->nfs_version;
     rp->speed = c->cfg->trace_speed;
     rp->window = (uint32_t)c->cfg->trace_window;
-    nr_copies_of(c->cfg, index, &rp->copy0, &rp->step, &rp->ncopies);
-    return 0;
+    return copies_of(rp);
 }
 
 int nr_child_phase(struct ld_child *c, uint32_t type, uint32_t arg)
@@ -582,26 +603,27 @@ void nr_child_results(struct ld_child *c)
             bytes += o->size;
         }
     }
-    bytes *= rp->ncopies; /* every copy's tree */
+    bytes *= rp->nprepared; /* the trees this process made */
     s->total_kb = s->base_kb = s->least_kb = s->most_kb = (bytes + 1023) / 1024;
-    s->io_files = s->working_files = files * rp->ncopies;
+    s->io_files = s->working_files = files * rp->nprepared;
     s->nonio_files = 0;
-    s->symlinks = links * rp->ncopies;
-    s->dirs = dirs * rp->ncopies;
+    s->symlinks = links * rp->nprepared;
+    s->dirs = dirs * rp->nprepared;
 }
 
 void nr_child_free(struct ld_child *c)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
 
-    free(rp->fh_all);
-    free(rp->done_ns);
+    free(rp->copy_m);
+    free(rp->prepares);
     free(rp->left);
     free(rp->held);
     free(rp->slots);
     free(rp->wdata);
-    rp->fh_all = rp->fh = NULL;
-    rp->done_ns = NULL;
+    rp->copy_m = NULL;
+    rp->prepares = NULL;
+    rp->fh = NULL;
     rp->left = NULL;
     rp->held = NULL;
     rp->slots = NULL;

@@ -77,18 +77,14 @@ static void example_text(const struct nr_plan *p, uint64_t ex, char *buf, size_t
 }
 
 /* The copies of the trace the results cover: the run's (the prime's
- * aggregate), or this client's (nr_copies_of deals copy j to client
- * j mod clients + 1). */
+ * aggregate: its options do not hold the clients), or this client's. */
 static uint32_t copies_in(const struct ld_report_in *in)
 {
     const struct ld_config *cfg = in->cfg;
-    uint32_t clients = in->agg ? in->agg->nclients : (uint32_t)cfg->nclients;
-    uint32_t scale = cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : clients;
-    uint32_t mine = (uint32_t)cfg->client_num - 1;
 
-    if (in->agg || clients <= 1)
-        return scale;
-    return mine < scale ? (scale - mine + clients - 1) / clients : 0;
+    if (in->agg)
+        return cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : in->agg->nclients;
+    return nr_client_copies(cfg);
 }
 
 static uint64_t unreplayable(const struct ld_stats *s)

@@ -28,8 +28,9 @@
 #include "nreplay/nr_int.h"
 #include "replay/rl.h"
 
-#define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
-#define START_NS     2000000ull  /* the clock starts this long after RUN arrives */
+#define CTL_CHECK_NS    50000000ull /* look at the parent's socket every 50 ms */
+#define START_NS        2000000ull  /* the clock starts this long after RUN arrives */
+#define FOREIGN_POLL_NS 100000ull   /* a call held by another process's: look again */
 
 static uint64_t planned_of(const struct nr_replay *rp, uint32_t v)
 {
@@ -47,6 +48,10 @@ static void fill(struct nr_replay *rp, uint64_t now)
         uint64_t due = planned_of(rp, rp->next);
         struct nr_held *h;
 
+        if (!nr_mine(rp, rp->next)) { /* another process's stream */
+            rp->next++;
+            continue;
+        }
         if (rp->speed > 0 && due > now)
             break;
         h = &rp->held[rp->nheld++];
@@ -62,12 +67,11 @@ static void fill(struct nr_replay *rp, uint64_t now)
 static uint64_t deps_done(const struct nr_replay *rp, uint32_t v)
 {
     const struct nr_call *c = nr_vcall(rp, v);
-    uint32_t copy = v % rp->ncopies;
     uint64_t last = 0;
     unsigned k;
 
     for (k = 0; k < NR_DEPS && c->dep[k] != NR_NONE; k++) {
-        uint64_t d = rp->done_ns[c->dep[k] * rp->ncopies + copy];
+        uint64_t d = nr_done_get(rp, v, c->dep[k]);
 
         if (d == 0)
             return UINT64_MAX;
@@ -86,7 +90,7 @@ static void call_done(struct rp_call *call, void *data)
     nr_call_account(s);
     rp->last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
     if (--rp->left[s->call_idx] == 0)
-        rp->done_ns[s->call_idx] = rp->last_ns;
+        nr_done_set(rp, s->call_idx, rp->last_ns);
     rp->in_flight--;
     s->next_free = rp->free_slot;
     rp->free_slot = (int32_t)(s - rp->slots);
@@ -105,7 +109,7 @@ static int first_piece(struct nr_replay *rp, const struct nr_held *h, uint64_t r
     if (nr_call_ready(rp, h->idx))
         return 0;
     st->nr_unreplayable[NR_SKIP_NO_HANDLE]++; /* its object was never made here */
-    rp->done_ns[h->idx] = cm_now_ns();
+    nr_done_set(rp, h->idx, cm_now_ns());
     return 1;
 }
 
@@ -127,7 +131,7 @@ static int send_piece(struct nr_replay *rp, struct nr_held *h, uint64_t ready)
         s->next_free = rp->free_slot;
         rp->free_slot = (int32_t)(s - rp->slots);
         if (--rp->left[h->idx] == 0)
-            rp->done_ns[h->idx] = cm_now_ns();
+            nr_done_set(rp, h->idx, cm_now_ns());
         return rc == -ENOTCONN ? rc : 0;
     }
     if (piece > 0)
@@ -188,6 +192,8 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
     }
     if (rp->in_flight == 0 && rp->nheld > 0 && rp->free_slot >= 0)
         wake = now; /* a held call was released by a call that never went */
+    if (rp->shares && rp->nheld > 0 && wake > now + FOREIGN_POLL_NS)
+        wake = now + FOREIGN_POLL_NS; /* it may wait for another process's call */
     return rl_wait_service(rp->cx.clnt, now, wake);
 }
 
@@ -201,8 +207,8 @@ static void finish_stats(struct nr_replay *rp, uint64_t end, int cut)
     st->replay_trace_ns = (uint64_t)rp->plan->trace_ns;
     st->replay_trace_records = rp->plan->ncalls; /* one copy's (merged by maximum) */
     st->replay_cut = (uint64_t)cut;
-    for (k = 0; k < LD_NR_SKIPS; k++) /* every copy's */
-        st->nr_unreplayable[k] += rp->plan->skipped[k] * rp->ncopies;
+    for (k = 0; k < LD_NR_SKIPS; k++) /* every copy's, once (its tree's maker) */
+        st->nr_unreplayable[k] += rp->plan->skipped[k] * rp->nprepared;
 }
 
 int nr_run(struct ld_child *c, uint32_t limit_s)

@@ -6,13 +6,16 @@
  * the calls and their dependencies) and prints one line; it has no
  * warm-up (a trace brings its own timing); its run lasts the trace at the
  * replay's speed, cut by -t.  sfs_mgr's points are TRACE_SPEED's speeds,
- * as the block replay's are (its rows are used as they are); every client
- * replays the whole trace on its own CL<N>/ tree.
+ * as the block replay's are (its rows are used as they are), or
+ * TRACE_SCALE's copies.  The copies are dealt over the clients; the plan
+ * maps the area a client's processes share (handles and completions per
+ * copy), before the fork.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common/alloc.h"
 #include "common/rc.h"
@@ -21,15 +24,54 @@
 #include "nreplay/nr_int.h"
 #include "replay/rl.h"
 
-void nr_copies_of(const struct ld_config *cfg, unsigned child, uint32_t *copy0,
-                  uint32_t *step, uint32_t *n)
+uint32_t nr_client_copies(const struct ld_config *cfg)
 {
-    uint32_t clients = (uint32_t)cfg->nclients, all = clients * (uint32_t)cfg->procs;
+    uint32_t clients = (uint32_t)cfg->nclients, mine = (uint32_t)cfg->client_num - 1;
     uint32_t scale = nr_scale(cfg);
 
-    *copy0 = (uint32_t)(cfg->client_num - 1) + clients * child;
-    *step = all;
-    *n = *copy0 < scale ? (scale - *copy0 + all - 1) / all : 0;
+    return mine < scale ? (scale - mine + clients - 1) / clients : 0;
+}
+
+unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams)
+{
+    uint32_t scale = nr_scale(cfg), clients = (uint32_t)cfg->nclients, c, idle = 0;
+    uint64_t units;
+
+    for (c = 0; c < clients; c++) { /* each client's copies x streams */
+        units = c < scale ? (uint64_t)((scale - c + clients - 1) / clients) *
+                                (nstreams ? nstreams : 1)
+                          : 0;
+        if (units < (uint64_t)cfg->procs)
+            idle += (unsigned)((uint64_t)cfg->procs - units);
+    }
+    return idle;
+}
+
+void nr_copy_dir(uint32_t m, char *buf, size_t len)
+{
+    if (m == 0)
+        snprintf(buf, len, "%s", NR_DIR);
+    else
+        snprintf(buf, len, "%s.%u", NR_DIR, m);
+}
+
+/* The area the client's processes share (nr_plan's shm), before the fork. */
+static int map_shared(struct nr_plan *p, const struct ld_config *cfg)
+{
+    size_t fh = ((size_t)im_nobjs(p->img) + 1) * sizeof(struct nf_fh);
+
+    p->shm_done_off = (fh + 63) & ~(size_t)63;
+    p->shm_copy_bytes =
+        (p->shm_done_off + ((size_t)p->ncalls + 1) * sizeof(uint64_t) + 63) & ~(size_t)63;
+    p->shm_bytes =
+        p->shm_copy_bytes * (nr_client_copies(cfg) ? nr_client_copies(cfg) : 1);
+    p->shm = mmap(NULL, p->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                  -1, 0);
+    if (p->shm == MAP_FAILED) {
+        p->shm = NULL;
+        return -ENOMEM;
+    }
+    return 0;
 }
 
 static int accepts(const struct ld_config *cfg)
@@ -55,6 +97,10 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         return CM_EXIT_USAGE;
     }
     su->plan = p;
+    if (map_shared(p, cfg) < 0)
+        return cm_errf(err, errlen, "%s: cannot map %zu bytes shared by the processes",
+                       p->file, p->shm_bytes),
+               CM_EXIT_FAILED;
     for (k = 1; k < NR_NSKIPS; k++)
         skipped += p->skipped[k];
     fprintf(
@@ -66,10 +112,11 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
     {
         uint32_t copies = nr_scale(cfg), procs = (uint32_t)(cfg->nclients * cfg->procs);
+        unsigned idle = nr_idle_procs(cfg, p->nstreams);
 
         fprintf(su->log, "; %u cop%s", copies, copies == 1 ? "y" : "ies");
-        if (procs > copies) /* nr_copies_of: copy j to client j mod clients */
-            fprintf(su->log, ", %u processes: %u idle", procs, procs - copies);
+        if (idle > 0)
+            fprintf(su->log, ", %u processes: %u idle", procs, idle);
     }
     if (cfg->trace_speed > 0)
         fprintf(su->log, "; at speed %g: %.3f s", cfg->trace_speed,
@@ -91,6 +138,10 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
 
 static void plan_free(struct ld_setup *su)
 {
+    struct nr_plan *p = su->plan;
+
+    if (p && p->shm)
+        munmap(p->shm, p->shm_bytes);
     if (su->plan) {
         nr_plan_free(su->plan);
         free(su->plan);
