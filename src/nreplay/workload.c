@@ -24,37 +24,6 @@
 #include "nreplay/nr_int.h"
 #include "replay/rl.h"
 
-uint32_t nr_client_copies(const struct ld_config *cfg)
-{
-    uint32_t clients = (uint32_t)cfg->nclients, mine = (uint32_t)cfg->client_num - 1;
-    uint32_t scale = nr_scale(cfg);
-
-    return mine < scale ? (scale - mine + clients - 1) / clients : 0;
-}
-
-unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams)
-{
-    uint32_t scale = nr_scale(cfg), clients = (uint32_t)cfg->nclients, c, idle = 0;
-    uint64_t units;
-
-    for (c = 0; c < clients; c++) { /* each client's copies x streams */
-        units = c < scale ? (uint64_t)((scale - c + clients - 1) / clients) *
-                                (nstreams ? nstreams : 1)
-                          : 0;
-        if (units < (uint64_t)cfg->procs)
-            idle += (unsigned)((uint64_t)cfg->procs - units);
-    }
-    return idle;
-}
-
-void nr_copy_dir(uint32_t m, char *buf, size_t len)
-{
-    if (m == 0)
-        snprintf(buf, len, "%s", NR_DIR);
-    else
-        snprintf(buf, len, "%s.%u", NR_DIR, m);
-}
-
 /* The area the client's processes share (nr_plan's shm), before the fork. */
 static int map_shared(struct nr_plan *p, const struct ld_config *cfg)
 {
