@@ -19,6 +19,7 @@ struct prime_cli {
     char rc[4096];
     char suffix[128];
     char token_file[4096];
+    int progress;
 };
 
 #define F(field) offsetof(struct prime_cli, field), sizeof(((struct prime_cli *)0)->field)
@@ -31,6 +32,10 @@ static const struct cm_opt prime_opts[] = {
     {0, "token-file", NULL, CM_OPT_STRING, F(token_file), "", 0, 0, NULL, "FILE",
      "Where to write the run's token (mode 0600); each client reads it on stdin.", NULL,
      NULL, 0, CM_EXIT_USAGE},
+    {0, "progress", NULL, CM_OPT_INT, F(progress), "10", 0, 86400, "s", "SEC",
+     "A progress line this often during each point's warm-up and run, summed over the "
+     "clients; 0 = none.",
+     NULL, NULL, 0, CM_EXIT_USAGE},
 };
 
 int main(int argc, char **argv)
@@ -42,9 +47,10 @@ int main(int argc, char **argv)
     int first = argc, rc, code;
 
     memset(&cli, 0, sizeof(cli));
-    rc = cm_opt_main(prime_opts, CM_ARRAY_LEN(prime_opts), &cli, argc, argv,
-                     "usage: sfs_prime -r RC --token-file FILE [-s SFX]\n", stdout,
-                     &first, NULL, err, sizeof(err));
+    rc = cm_opt_main(
+        prime_opts, CM_ARRAY_LEN(prime_opts), &cli, argc, argv,
+        "usage: sfs_prime -r RC --token-file FILE [-s SFX] [--progress SEC]\n", stdout,
+        &first, NULL, err, sizeof(err));
     if (rc == 1)
         return CM_EXIT_OK;
     if (rc == 0 && (cli.rc[0] == '\0' || cli.token_file[0] == '\0'))
@@ -63,6 +69,7 @@ int main(int argc, char **argv)
     o.name = "sfs_prime";
     o.launch = 0;
     o.token_file = cli.token_file;
+    o.progress_s = (unsigned)cli.progress;
     o.out = stdout;
     o.diag = stderr;
     code = pr_mgr_run(&run, &o);

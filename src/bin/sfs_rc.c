@@ -14,6 +14,8 @@
  *                                             range ("NAME KIND [MIN MAX]"),
  *                                             from the tables a run checks
  *                                             them with (prime/describe.c)
+ *   sfs_rc pages                              runsfs's settings pages, one
+ *                                             line each: its variables
  *
  * Exit codes: 0 done, 2 bad usage or an rc file with errors (each one
  * reported as FILE:LINE), 1 the file could not be written.
@@ -50,7 +52,8 @@ static void usage(FILE *out)
     fprintf(out, "usage: sfs_rc show FILE NAME...\n"
                  "       sfs_rc set [--from SRC] FILE NAME=VALUE...\n"
                  "       sfs_rc check FILE\n"
-                 "       sfs_rc describe [NAME...]\n");
+                 "       sfs_rc describe [NAME...]\n"
+                 "       sfs_rc pages\n");
     cm_opt_help(out, table, CM_ARRAY_LEN(table));
 }
 
@@ -148,6 +151,10 @@ int main(int argc, char **argv)
         return show(args[0], NULL, 0);
     if (strcmp(cmd, "describe") == 0 && !cli.from[0])
         return pr_rc_describe(stdout, stderr, args, nargs) < 0 ? EXIT_USAGE : 0;
+    if (strcmp(cmd, "pages") == 0 && nargs == 0 && !cli.from[0]) {
+        pr_rc_pages(stdout);
+        return CM_EXIT_OK;
+    }
     usage(stderr);
     return EXIT_USAGE;
 }

@@ -31,7 +31,8 @@
  * error); the prime sends a phase type as a command and the client answers
  * with the same type when the phase is done (SFS's DO-x / DONE-x pairs).
  * Beyond them: HELLO (client -> prime, first frame), HEARTBEAT (both ways,
- * every CT_HEARTBEAT_S, so a silent peer is noticed) and ABORT (prime ->
+ * every CT_HEARTBEAT_S, so a silent peer is noticed; a client's, every
+ * second of a load phase, carries its progress counters) and ABORT (prime ->
  * client: stop everything and exit).
  */
 #ifndef CT_H
@@ -91,7 +92,9 @@ int ct_msg_recv(int fd, struct ct_msg_hdr *h, void *buf, size_t cap);
 enum ct_type {
     /* CT_MSG_MOUNT .. CT_MSG_STOP and CT_MSG_ERROR (above) travel as they are */
     CT_HELLO = 200,     /* client -> prime: payload "key=value" lines */
-    CT_HEARTBEAT = 201, /* both ways, no payload */
+    CT_HEARTBEAT = 201, /* both ways; a client's carries its live counters in a
+                         * payload of their own magic and version (load/live.h),
+                         * which a prime that cannot read them ignores */
     CT_ABORT = 202      /* prime -> client: payload = the reason */
 };
 

@@ -4,7 +4,8 @@
  * the two tables that check them in a run - the prime's own variables
  * (pr_rc_vars) and the load option table's rc names (load/options.h) - so
  * that a front end (runsfs) checks what a user types without a copy of
- * its own (docs/runsfs.md).
+ * its own (docs/runsfs.md); and `sfs_rc pages`: which variables each of
+ * runsfs's settings pages shows, from the prime's table.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -104,4 +105,23 @@ int pr_rc_describe(FILE *out, FILE *err, char **names, int n)
                 opt_line(out, t[i].rc_name, &t[i]);
         }
     return 0;
+}
+
+void pr_rc_pages(FILE *out)
+{
+    size_t nv, i;
+    const struct pr_rc_var *v = pr_rc_vars(&nv);
+    unsigned page, any;
+
+    for (page = 1;; page++) {
+        any = 0;
+        for (i = 0; i < nv; i++)
+            if (v[i].page == page) {
+                fprintf(out, "%s%s", any ? " " : "", v[i].name);
+                any = 1;
+            }
+        if (!any)
+            return;
+        fputc('\n', out);
+    }
 }

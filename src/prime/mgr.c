@@ -343,7 +343,7 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     }
     ctx.sig_fd = sig_pipe[0];
     setvbuf(ctx.log, NULL, _IOLBF, 0);
-    if (o->launch && pr_meter_open(&meter, run, o->out, ctx.log, o->progress_s) == 0)
+    if (pr_meter_open(&meter, run, o->out, ctx.log, o->progress_s, !o->launch) == 0)
         ctx.meter = &meter;
     code = o->validate > 0 ? validate(&ctx) : CM_EXIT_OK;
     if (code == CM_EXIT_OK)
@@ -352,6 +352,7 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
         code = pr_search_run(&ctx, &search, &real);
         if (code == CM_EXIT_OK) {
             ctx.run = &real;
+            ctx.search = &search;
             free(pts);
             pts = cm_calloc(real.npoints, sizeof(*pts));
             if (pts == NULL) {

@@ -90,6 +90,7 @@ struct pr_run {
 struct pr_rc_var {
     const char *name, *kind;
     double min, max;
+    unsigned page; /* runsfs's settings page (1-3; 0: none) */
 };
 const struct pr_rc_var *pr_rc_vars(size_t *n);
 
@@ -97,6 +98,9 @@ const struct pr_rc_var *pr_rc_vars(size_t *n);
  * (KIND "enum" is followed by its values), for names (every known one when
  * n is 0).  Returns 0, or -ENOENT when a name is unknown (named on err). */
 int pr_rc_describe(FILE *out, FILE *err, char **names, int n);
+/* `sfs_rc pages`: runsfs's settings pages, one line each, its variables'
+ * names in order. */
+void pr_rc_pages(FILE *out);
 
 /* Options of sfs_mgr / sfs_prime beyond the rc file. */
 struct pr_opts {
@@ -106,8 +110,8 @@ struct pr_opts {
     int launch;         /* 1: start the clients (sfs_mgr); 0: wait for them (sfs_prime) */
     const char *token_file; /* sfs_prime: where the run's token is written */
     FILE *out;              /* the user's terminal: dates and "Executing run ..." */
-    unsigned progress_s;    /* sfs_mgr --progress: a line this often in the load
-                               phases (0 none) */
+    unsigned progress_s;    /* --progress: a line this often in the load phases
+                               (0 none) */
     FILE *diag;             /* errors and warnings (stderr) */
 };
 

@@ -173,7 +173,8 @@ struct pr_meter {
     const struct pr_run *run;
     FILE *out, *log;  /* the terminal (stdout), sfslog */
     unsigned every_s; /* --progress; 0: none (the "Executing" lines stay) */
-    int tty;
+    int tty;          /* out is a terminal: one line rewritten in place */
+    int whole;        /* the "Executing" line ends at once (sfs_prime) */
     struct pr_meter_client {
         struct ld_live cur;  /* the last heartbeat's counters */
         struct ld_live mark; /* ... as they were at the last line */
@@ -193,10 +194,12 @@ struct pr_meter {
     struct ld_live base; /* the sum at the phase's start */
 };
 
-/* Sets m up for run, lines on out and log every every_s (0: none); -1
- * when out of memory. */
+/* Sets m up for run, lines on out and log every every_s (0: none); whole:
+ * every line on out stands whole, never rewritten in place (sfs_prime,
+ * which prints the clients' commands inside a point); -1 when out of
+ * memory. */
 int pr_meter_open(struct pr_meter *m, const struct pr_run *run, FILE *out, FILE *log,
-                  unsigned every_s);
+                  unsigned every_s, int whole);
 void pr_meter_close(struct pr_meter *m);
 /* A point (or a search probe) begins: label names it in the lines, text
  * starts its terminal line ("Executing run i of N ..."), after_s is the
@@ -229,8 +232,9 @@ struct pr_ctx {
     FILE *log;  /* sfslog (and progress) */
     int sig_fd; /* read end of the self-pipe SIGINT/SIGTERM/SIGCHLD write to */
     volatile sig_atomic_t *interrupted;
-    int mon_disabled;       /* the monitor failed once: not called again */
-    struct pr_meter *meter; /* the progress lines; NULL: none */
+    int mon_disabled;               /* the monitor failed once: not called again */
+    struct pr_meter *meter;         /* the progress lines; NULL: none */
+    const struct pr_search *search; /* LOAD=auto's search once done; NULL: none */
     uint8_t token[16];
 };
 
@@ -258,6 +262,10 @@ struct pr_search {
 int pr_search_run(struct pr_ctx *ctx, struct pr_search *s, struct pr_run *real);
 /* The search's block of sfsres (a search, not a result). */
 void pr_search_report(const struct pr_search *s, FILE *f);
+/* The search as sfsres.SFX.yaml's `search` section (its probes, the peak
+ * and the points chosen), stated as a search, not results. */
+struct cm_yaml;
+void pr_search_yaml(const struct pr_search *s, unsigned npoints, struct cm_yaml *y);
 
 /* Builds the setup of point idx; 0 or -errno with err. */
 int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, char *err,

@@ -25,14 +25,15 @@
     10 /* a point's start, population and results, before one is seen */
 
 int pr_meter_open(struct pr_meter *m, const struct pr_run *run, FILE *out, FILE *log,
-                  unsigned every_s)
+                  unsigned every_s, int whole)
 {
     memset(m, 0, sizeof(*m));
     m->run = run;
     m->out = out;
     m->log = log;
     m->every_s = every_s;
-    m->tty = out && isatty(fileno(out));
+    m->whole = whole;
+    m->tty = !whole && out && isatty(fileno(out));
     m->client = cm_calloc(run->nclients ? run->nclients : 1, sizeof(*m->client));
     return m->client ? 0 : -1;
 }
@@ -70,10 +71,12 @@ void pr_meter_point(struct pr_meter *m, const char *label, const char *text,
     snprintf(m->label, sizeof(m->label), "%s", label);
     snprintf(m->prefix, sizeof(m->prefix), "%s", text);
     m->after_s = after_s;
-    m->shown = 0;
+    m->shown = m->whole; /* a whole line: the figures need not end it */
     m->point_ms = cm_now_ms();
     memset(m->client, 0, (m->run->nclients ? m->run->nclients : 1) * sizeof(*m->client));
     fputs(m->prefix, m->out);
+    if (m->whole)
+        fputc('\n', m->out);
     fflush(m->out);
 }
 

@@ -42,45 +42,51 @@
 /* The SFS 3.0 variables (user guide, docs/SFS30.md §14) and FreeSFS's
  * PRIME_HOST and PRIME_PORT, with the kind and range of those the prime
  * reads itself (kind NULL: a row of the load option table, which has them;
- * its other rc names are known too, known_name).  sfs_rc describe prints
- * both for front ends (pr_rc_describe). */
+ * its other rc names are known too, known_name), and the page of runsfs's
+ * settings menus each is on (0: none), in SFS's order: the table's order
+ * is the pages'.  sfs_rc describe and sfs_rc pages print them for front
+ * ends (pr_rc_describe, pr_rc_pages). */
 static const struct pr_rc_var prime_vars[] = {
-    {"LOAD", "loads", 1, 100000000},
-    {"INCR_LOAD", "int", 0, 100000000},
-    {"NUM_RUNS", "int", 1, PR_MAX_POINTS},
-    {"CLIENTS", "hosts", 0, 0},
-    {"PROCS", NULL, 0, 0},
-    {"NUM_PROCS", NULL, 0, 0},
-    {"MNT_POINTS", "mounts", 0, 0},
-    {"BIOD_MAX_READS", NULL, 0, 0},
-    {"BIOD_MAX_WRITES", NULL, 0, 0},
-    {"TCP", NULL, 0, 0},
-    {"NFS_VERSION", "int", 2, 3},
-    {"SFS_USER", "word", 0, 0},
-    {"SFS_DIR", "path", 0, 0},
-    {"WORK_DIR", "path", 0, 0},
-    {"PRIME_MON_SCRIPT", "path", 0, 0},
-    {"PRIME_MON_ARGS", "text", 0, 0},
-    {"RSH", "text", 0, 0},
-    {"WARMUP_TIME", NULL, 0, 0},
-    {"RUNTIME", NULL, 0, 0},
-    {"MIXFILE", NULL, 0, 0},
-    {"ACCESS_PCNT", NULL, 0, 0},
-    {"DEBUG", NULL, 0, 0},
-    {"DUMP", NULL, 0, 0},
-    {"PRIME_SLEEP", "int", 0, 86400},
-    {"PRIME_TIMEOUT", "int", 0, 86400},
-    {"APPEND_PCNT", NULL, 0, 0},
-    {"BLOCK_SIZE", NULL, 0, 0},
-    {"BLOCK_FILE", NULL, 0, 0},
-    {"DIR_COUNT", NULL, 0, 0},
-    {"FILE_COUNT", NULL, 0, 0},
-    {"SYMLINK_COUNT", NULL, 0, 0},
-    {"POPULATE", NULL, 0, 0},
-    {"LAT_GRAPH", "text", 0, 0},
-    {"SUFFIX", "word", 0, 0},
-    {"PRIME_HOST", "text", 0, 0},
-    {"PRIME_PORT", "int", 0, 65535},
+    /* page 1 */
+    {"LOAD", "loads", 1, 100000000, 1},
+    {"BIOD_MAX_WRITES", NULL, 0, 0, 1},
+    {"BIOD_MAX_READS", NULL, 0, 0, 1},
+    {"NFS_VERSION", "int", 2, 3, 1},
+    {"NUM_RUNS", "int", 1, PR_MAX_POINTS, 1},
+    {"INCR_LOAD", "int", 0, 100000000, 1},
+    {"CLIENTS", "hosts", 0, 0, 1},
+    {"MNT_POINTS", "mounts", 0, 0, 1},
+    {"PROCS", NULL, 0, 0, 1},
+    {"TCP", NULL, 0, 0, 1},
+    /* page 2 */
+    {"PRIME_SLEEP", "int", 0, 86400, 2},
+    {"PRIME_MON_SCRIPT", "path", 0, 0, 2},
+    {"DEBUG", NULL, 0, 0, 2},
+    {"DUMP", NULL, 0, 0, 2},
+    {"SFS_DIR", "path", 0, 0, 2},
+    {"WORK_DIR", "path", 0, 0, 2},
+    {"PRIME_MON_ARGS", "text", 0, 0, 2},
+    {"RSH", "text", 0, 0, 2},
+    {"SFS_USER", "word", 0, 0, 2},
+    {"PRIME_TIMEOUT", "int", 0, 86400, 2},
+    /* page 3 */
+    {"WARMUP_TIME", NULL, 0, 0, 3},
+    {"RUNTIME", NULL, 0, 0, 3},
+    {"MIXFILE", NULL, 0, 0, 3},
+    {"ACCESS_PCNT", NULL, 0, 0, 3},
+    {"APPEND_PCNT", NULL, 0, 0, 3},
+    {"BLOCK_SIZE", NULL, 0, 0, 3},
+    {"BLOCK_FILE", NULL, 0, 0, 3},
+    {"DIR_COUNT", NULL, 0, 0, 3},
+    {"FILE_COUNT", NULL, 0, 0, 3},
+    {"SYMLINK_COUNT", NULL, 0, 0, 3},
+    /* on no page */
+    {"NUM_PROCS", NULL, 0, 0, 0},
+    {"POPULATE", NULL, 0, 0, 0},
+    {"LAT_GRAPH", "text", 0, 0, 0},
+    {"SUFFIX", "word", 0, 0, 0},
+    {"PRIME_HOST", "text", 0, 0, 0},
+    {"PRIME_PORT", "int", 0, 65535, 0},
 };
 
 const struct pr_rc_var *pr_rc_vars(size_t *n)

@@ -341,6 +341,8 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
     cm_yaml_kv_str(y, "program", run->prog);
     cm_yaml_kv_uint(y, "clients", run->nclients);
     cm_yaml_kv_bool(y, "complete", final);
+    if (ctx->search)
+        pr_search_yaml(ctx->search, run->npoints, y);
     cm_yaml_key(y, "points");
     cm_yaml_seq_begin(y);
     for (k = 0; k < npts; k++) {

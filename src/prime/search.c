@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "common/alloc.h"
+#include "common/cm.h"
 #include "common/exit.h"
 #include "ctl/ct.h"
 #include "load/live.h"
@@ -164,4 +165,35 @@ void pr_search_report(const struct pr_search *s, FILE *f)
                 k + 1, s->load[k], s->ops[k], ld_ms_decimals(s->resp[k]), s->resp[k]);
     fprintf(f, "Peak: %s%.0f ops/s%s\n", s->saturated ? "" : "at least ", s->peak,
             s->saturated ? "" : " (no probe saturated the server)");
+}
+
+void pr_search_yaml(const struct pr_search *s, unsigned npoints, struct cm_yaml *y)
+{
+    unsigned k;
+
+    cm_yaml_key(y, "search");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_str(y, "what",
+                   "LOAD=auto: the search for the peak (a search, not results)");
+    cm_yaml_kv_int(y, "probe_warmup_s", s->warmup_s);
+    cm_yaml_kv_int(y, "probe_runtime_s", s->runtime_s);
+    cm_yaml_key(y, "probes");
+    cm_yaml_seq_begin(y);
+    for (k = 0; k < s->n; k++) {
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "probe", k + 1);
+        cm_yaml_kv_uint(y, "requested_load", s->load[k]);
+        cm_yaml_kv_double(y, "achieved_ops", s->ops[k], 2);
+        cm_yaml_kv_double(y, "response_ms", s->resp[k], 2);
+        cm_yaml_map_end(y);
+    }
+    cm_yaml_seq_end(y);
+    cm_yaml_kv_double(y, "peak_ops", s->peak, 2);
+    cm_yaml_kv_bool(y, "saturated", s->saturated);
+    cm_yaml_key(y, "points_chosen");
+    cm_yaml_flow_seq_begin(y);
+    for (k = 0; s->points && k < npoints; k++)
+        cm_yaml_uint(y, s->points[k]);
+    cm_yaml_seq_end(y);
+    cm_yaml_map_end(y);
 }

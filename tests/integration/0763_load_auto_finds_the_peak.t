@@ -4,16 +4,17 @@
 # LOAD=auto (docs/sfs_mgr.md, "LOAD=auto"): against sfs_nfsd slowed by
 # --delay-us 10000 (every reply 10 ms late, so two clients of two
 # processes top out at a few hundred ops/s) sfs_mgr finds the peak with a
-# ramp of short probes - stated as a search, never in sfssum - and runs
+# ramp of short probes - stated as a search in sfsres and in its YAML's
+# `search` section, never in sfssum nor among the points - and runs
 # NUM_RUNS evenly spaced points up to just past it.  The server's capacity
 # is measured apart: one point asking far more than it can give.  The peak
 # found is within 10 % of it.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-plan 13
+plan 18
 start_nfsd slow --delay-us 10000 || bail "sfs_nfsd did not start"
 common=('CLIENTS="localhost localhost"' PROCS=2 "MNT_POINTS=\"$slow_URL\"" NFS_VERSION=3
-    WARMUP_TIME=2 RUNTIME=5 FILE_COUNT=100)
+    WARMUP_TIME=1 RUNTIME=3 FILE_COUNT=100)
 
 # the capacity: a request far beyond it
 prime_rc "$T_DIR/cap_rc" 'LOAD=4000' "${common[@]}" "WORK_DIR=$T_DIR/cap"
@@ -29,7 +30,7 @@ like "$check" "load_points: auto \(a search: probes from 200 ops/s" "--check sta
 "$T_BIN/sfs_mgr" -r "$T_DIR/a_rc" -s a --progress 0 >"$T_DIR/out" 2>"$T_DIR/err"
 is "$?" 0 "sfs_mgr with LOAD=auto exits 0"
 out=$(cat "$T_DIR/out")
-like "$out" "LOAD=auto: searching the peak with probes of 2 s warm-up and 5 s run \(a search, not results\)" \
+like "$out" "LOAD=auto: searching the peak with probes of 1 s warm-up and 3 s run \(a search, not results\)" \
     "the search is announced as a search"
 like "$out" "Searching the peak: probe 1 at 200 ops/s \.\.\. [0-9.]+ ops/s" "the probes are shown"
 peak=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak \([0-9]*\) ops\/s; points:.*/\1/p')
@@ -45,8 +46,32 @@ ok "$(awk -v l="${4:-0}" -v p="${peak:-1}" 'BEGIN {exit !(l >= p && l <= p * 1.2
 sum=$(cat "$T_DIR/res/sfssum.a")
 is "$(printf '%s\n' "$sum" | awk '{print (NF == 14 ? $2 : $1)}' | tr '\n' ' ')" "$points " \
     "sfssum holds the points, not the probes"
-like "$(cat "$T_DIR/res/sfsres.a")" "==== LOAD=auto: the search for the peak \(a search, not results" \
+res=$(cat "$T_DIR/res/sfsres.a")
+like "$res" "==== LOAD=auto: the search for the peak \(a search, not results" \
     "sfsres states the search apart from the results"
+nprobes=$(printf '%s\n' "$out" | grep -c "Searching the peak: probe")
+is "$(printf '%s\n' "$res" | grep -Ec "^Probe [0-9]+: [0-9]+ ops/s requested, [0-9.]+ achieved, response time [0-9.]+ ms$")" \
+    "$nprobes" "sfsres: a line per probe ($nprobes)"
+# the YAML: a search section beside the points, not among them
+y=$(python3 - "$T_DIR/res/sfsres.a.yaml" <<'PY'
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+s = d["search"]
+print(s["what"])
+print(len(s["probes"]), s["probes"][0]["requested_load"], s["probe_warmup_s"], s["probe_runtime_s"])
+print(s["peak_ops"], s["saturated"])
+print(" ".join(str(p) for p in s["points_chosen"]))
+print(" ".join(str(p["requested_load"]) for p in d["points"]))
+PY
+)
+is "$(printf '%s\n' "$y" | sed -n 1p)" "LOAD=auto: the search for the peak (a search, not results)" \
+    "sfsres.a.yaml has a search section, stated as a search"
+is "$(printf '%s\n' "$y" | sed -n 2p)" "$nprobes 200 1 3" \
+    "its probes: as many as were run, the first at 200 ops/s, their warm-up and run"
+ok "$(printf '%s\n' "$y" | sed -n 3p | awk -v p="${peak:-0}" '{d = $1 - p; exit !(d < 1 && d > -1 && $2 == "True")}'; echo $?)" \
+    "its peak is the one printed, from a saturated probe ($(printf '%s\n' "$y" | sed -n 3p))"
+is "$(printf '%s\n' "$y" | sed -n 4,5p)" "$points
+$points" "the points it chose are the YAML's points: the probes are not among them"
 
 prime_rc "$T_DIR/bad_rc" 'LOAD=auto' NUM_RUNS=1 "${common[@]}" "WORK_DIR=$T_DIR/bad"
 like "$("$T_BIN/sfs_mgr" --check -r "$T_DIR/bad_rc" 2>&1)" "bad_rc:[0-9]+: error: NUM_RUNS" \

@@ -7,10 +7,12 @@
 # prime's own variables - and runsfs checks what a user types with them:
 # a PROCS beyond the option table's range and an NFS_VERSION other than 2
 # or 3 are refused with the range, LOAD=auto is taken, and the saved rc
-# file holds the good answers.
+# file holds the good answers.  `sfs_rc pages` gives the settings pages
+# from the prime's table: SFS's three pages of ten, in its order, each
+# variable with its kind (the menu numbers above follow it).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_menus.sh"
-plan 10
+plan 13
 
 d=$("$T_BIN/sfs_rc" describe)
 help=$("$T_BIN/sfs3" --help 2>&1)
@@ -21,6 +23,15 @@ like "$d" "^NFS_VERSION int 2 3$" "NFS_VERSION: the prime's range"
 like "$d" "^TRACE_STABLE enum file unstable$" "an enum lists its values"
 "$T_BIN/sfs_rc" describe NO_SUCH >/dev/null 2>"$T_DIR/err"
 is "$?:$(cat "$T_DIR/err")" "2:sfs_rc: NO_SUCH is not an rc variable" "an unknown name: exit 2, named"
+# the settings pages come from the prime's table too (runsfs keeps no list)
+pages=$("$T_BIN/sfs_rc" pages)
+is "$(printf '%s\n' "$pages" | awk '{print NF}' | tr '\n' ' ')" "10 10 10 " \
+    "sfs_rc pages: SFS's three pages of ten variables"
+like "$pages" "^LOAD BIOD_MAX_WRITES BIOD_MAX_READS NFS_VERSION NUM_RUNS INCR_LOAD CLIENTS MNT_POINTS PROCS TCP
+PRIME_SLEEP .*
+WARMUP_TIME RUNTIME " "in SFS's order"
+undescribed=$(for n in $pages; do printf '%s\n' "$d" | grep -q "^$n " || echo "$n"; done)
+is "$undescribed" "" "sfs_rc describe gives every page's variable its kind"
 
 menus_home
 W=$T_DIR/work
