@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nreplay/nr.h"
 #include "client/cl_int.h"
 #include "client/parent.h"
 #include "load/pacing.h"
@@ -63,6 +64,12 @@ int cl_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
     memset(su, 0, sizeof(*su));
     su->cfg = cfg;
     su->wl = cl_workload_choose(cfg);
+    if (cfg->trace_scale > 0 && su->wl != &nr_workload)
+        return cm_errf(err, errlen,
+                       "--scale %d: copies of an NFS trace (a pcap, pcapng or nfsdump "
+                       "--trace); this workload has none",
+                       cfg->trace_scale),
+               CM_EXIT_SFS_SCALE;
     su->prog = prog;
     su->out = out;
     su->log = log;

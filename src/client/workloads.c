@@ -7,10 +7,12 @@
 #include <stddef.h>
 
 #include "client/cl.h"
+#include "nreplay/nr.h"
 #include "replay/rl.h"
 #include "synth/sy.h"
 
 static const struct ld_workload_ops *const workloads[] = {
+    &nr_workload, /* --trace CAPTURE: a pcap/pcapng capture or nfsdump text */
     &rl_workload, /* --trace FILE */
     &sy_workload, /* the SFS 3.0 mix */
 };

@@ -76,6 +76,7 @@
     X(138, SFS_PROGRESS, "sfs: a bad --progress")                                        \
     X(139, SFS_JUKEBOX_DELAY, "sfs: a bad --jukebox-delay")                              \
     X(140, SFS_MAX_RECORD_BLOCKS, "sfs: a bad --max-record-blocks")                      \
+    X(141, SFS_SCALE, "sfs: a bad --scale")                                              \
     X(175, SFS_CLOCK, "sfs: the clock's resolution is worse than 100 us")                \
     X(182, SFS_MOUNTS,                                                                   \
       "sfs: a mount point that does not parse, or not 1, PROCS or a multiple of PROCS "  \

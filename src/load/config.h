@@ -86,6 +86,7 @@ struct ld_config {
     double trace_speed;           /* --speed: 1 real time, 0 as fast as possible */
     int trace_block_size;         /* --block-size: bytes per SPC LBA (512) */
     int trace_window;             /* --window: calls in flight per process */
+    int trace_scale;              /* --scale: NFS trace copies (0: one per client) */
     int trace_stable;             /* --stable: enum ld_trace_stable */
     int trace_lenient;            /* --lenient: skip and count bad records */
     int nclients;                 /* --clients: clients sharing the trace */

@@ -86,13 +86,15 @@ enum ld_invalid {
     LD_INV_FAILED_RPC = 15,
     LD_INV_MIX_MISSED = 16,
     /* FreeSFS's rules beyond SFS 3.0 (docs/sfs.md) */
-    LD_INV_NFS_ERRORS = 17,  /* > 1 % of good calls got an unexpected NFS error */
-    LD_INV_ENDED_EARLY = 18, /* the server could not be reached again */
-    LD_INV_FILE_COUNT = 19,  /* -F instead of 390 files per op/s */
-    LD_INV_PACING = 20,      /* --open-loop */
-    LD_INV_SEED = 21,        /* --seed other than 2231 */
-    LD_INV_LOAD_MISSED = 22, /* achieved less than 90 % of the requested load */
-    LD_INV_NCODES = 23
+    LD_INV_NFS_ERRORS = 17,      /* > 1 % of good calls got an unexpected NFS error */
+    LD_INV_ENDED_EARLY = 18,     /* the server could not be reached again */
+    LD_INV_FILE_COUNT = 19,      /* -F instead of 390 files per op/s */
+    LD_INV_PACING = 20,          /* --open-loop */
+    LD_INV_SEED = 21,            /* --seed other than 2231 */
+    LD_INV_LOAD_MISSED = 22,     /* achieved less than 90 % of the requested load */
+    LD_INV_STATUS_MISMATCH = 23, /* NFS trace replay: > 1 % of the compared
+                                    calls answered otherwise than traced */
+    LD_INV_NCODES = 24
 };
 
 /* SFS's tolerance on the achieved load: the run rules want the highest
@@ -122,6 +124,13 @@ struct ld_validity {
     char line[LD_VALIDITY_MAX_LINES][160];  /* without "<prog>: " and '\n' */
     char words[LD_VALIDITY_MAX_LINES][160]; /* the reason in plain words */
 };
+
+/* A workload's own reason (its report's validity hook): the INVALID line
+ * (fmt) and the same reason in plain words; the code goes to the prime
+ * when it outranks v's (SFS's order, with the counters' rank for an NFS
+ * trace replay's status mismatches). */
+void CM_PRINTF(4, 5) ld_validity_add(struct ld_validity *v, int code, const char *plain,
+                                     const char *fmt, ...);
 
 /* Whether line i of v says, in plain words, a reason no earlier line said. */
 int ld_validity_new_words(const struct ld_validity *v, int i);

@@ -179,6 +179,23 @@ static const struct cm_field stats_fields[] = {
     STF(replay_sparse_bytes, U64, SUM, "replay.file_set", "sparse_bytes"),
     STF(replay_touched_bytes, U64, SUM, "replay.file_set", "touched_bytes"),
     STF(replay_late, HIST, SUM, NULL, NULL),
+    /* NFS trace replay (nreplay/nr.h) */
+    STF(nr_compared, U64, SUM, NULL, NULL),
+    STF(nr_mismatches, U64, SUM, NULL, NULL),
+    CM_FIELD_ARRAY(struct ld_stats, nr_mismatch, CM_FIELD_U64, CM_MERGE_SUM, NF_NOPS + 1),
+    CM_FIELD_ARRAY(struct ld_stats, nr_pair, CM_FIELD_U64, CM_MERGE_SUM,
+                   NF_NOPS *LD_NR_CLASSES *LD_NR_CLASSES),
+    CM_FIELD_ARRAY(struct ld_stats, nr_example, CM_FIELD_U64, CM_MERGE_MAX,
+                   LD_NR_EXAMPLES),
+    CM_FIELD_ARRAY(struct ld_stats, nr_unreplayable, CM_FIELD_U64, CM_MERGE_SUM,
+                   LD_NR_SKIPS),
+    STF(nr_held, U64, SUM, NULL, NULL),
+    STF(nr_prep_objects, U64, SUM, NULL, NULL),
+    STF(nr_prep_failed, U64, SUM, NULL, NULL),
+    STF(nr_wait, HIST, SUM, NULL, NULL),
+    CM_FIELD_ARRAY(struct ld_stats, nr_traced, CM_FIELD_HIST, CM_MERGE_SUM, NF_NOPS + 1),
+    CM_FIELD_ARRAY(struct ld_stats, nr_traced_us, CM_FIELD_U64, CM_MERGE_SUM,
+                   NF_NOPS + 1),
 };
 
 const struct cm_field *ld_stats_fields(size_t *n)

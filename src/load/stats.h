@@ -53,6 +53,12 @@ enum ld_end_cause {
                                re-established in time */
 };
 
+/* NFS trace replay: status classes of a mismatch pair, examples kept,
+ * reasons a call is not replayed (nreplay/nr.h names them). */
+#define LD_NR_CLASSES  8
+#define LD_NR_EXAMPLES 4
+#define LD_NR_SKIPS    8
+
 struct ld_stats {
     struct ld_opstat op[NF_NOPS + 1]; /* [NF_OP_TOTAL] = TOTAL */
     /* open-loop issue lag (D7), one sample per request */
@@ -97,6 +103,22 @@ struct ld_stats {
     uint64_t replay_trace_records, replay_cut;
     uint64_t replay_sparse_bytes, replay_touched_bytes;
     struct cm_hist replay_late;
+    /* NFS trace replay (nreplay/nr.h; its calls, bytes, lateness and
+     * durations are the replay_* counters above): statuses compared with
+     * the trace's and mismatched, per op and per pair of status classes,
+     * the first mismatches (~(call << 16 | replayed status), 0 none: the
+     * larger keeps the earlier call), calls not replayable by reason,
+     * calls a dependency held and for how long, the traced server's
+     * response times of the replayed calls, the image's objects */
+    uint64_t nr_compared, nr_mismatches;
+    uint64_t nr_mismatch[NF_NOPS + 1];
+    uint64_t nr_pair[NF_NOPS * LD_NR_CLASSES * LD_NR_CLASSES];
+    uint64_t nr_example[LD_NR_EXAMPLES];
+    uint64_t nr_unreplayable[LD_NR_SKIPS];
+    uint64_t nr_held, nr_prep_objects, nr_prep_failed;
+    struct cm_hist nr_wait;
+    struct cm_hist nr_traced[NF_NOPS + 1];
+    uint64_t nr_traced_us[NF_NOPS + 1];
 };
 
 /* The slot of an NFS status in err_status. */

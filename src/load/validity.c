@@ -11,6 +11,8 @@
  *  - rules beyond SFS 3.0 (codes 17-22): more than 1 % unexpected NFS
  *    errors, a run that ended early, -F, --open-loop and --seed as
  *    non-standard parameters, and a load missed by more than SFS's 10 %;
+ *    code 23, an NFS trace replay's status mismatches, is the replay's own
+ *    check (src/nreplay/report.c);
  *  - every reason is listed, each also in plain words (a run that missed
  *    the mix still names its non-standard settings); the code that goes to
  *    the prime is the one SFS would have reported (rank()).
@@ -38,7 +40,7 @@ static const char *const invalid_text[LD_INV_NCODES] = {
     "Max biod writes",   "Warmup time",    "No good calls",
     "Failed RPC calls",  "Op mix missed",  "Unexpected NFS errors",
     "Run ended early",   "File count",     "Pacing",
-    "Random seed",       "Load missed",
+    "Random seed",       "Load missed",    "Status mismatches",
 };
 
 const char *ld_invalid_text(int code)
@@ -63,6 +65,7 @@ static int rank(int code)
         return 3;
     case LD_INV_FAILED_RPC:
     case LD_INV_NFS_ERRORS:
+    case LD_INV_STATUS_MISMATCH:
         return 4;
     case LD_INV_NO_GOOD:
         return 5;
@@ -111,6 +114,24 @@ static void CM_PRINTF(2, 3) words(struct ld_validity *v, const char *fmt, ...)
         return;
     va_start(ap, fmt);
     vsnprintf(v->words[v->nlines - 1], sizeof(v->words[0]), fmt, ap);
+    va_end(ap);
+}
+
+void ld_validity_add(struct ld_validity *v, int code, const char *plain, const char *fmt,
+                     ...)
+{
+    va_list ap;
+
+    if (rank(code) >= rank(v->code))
+        v->code = code;
+    if (v->nlines >= LD_VALIDITY_MAX_LINES) {
+        v->full = 1;
+        return;
+    }
+    v->lcode[v->nlines] = code;
+    snprintf(v->words[v->nlines], sizeof(v->words[0]), "%s", plain);
+    va_start(ap, fmt);
+    vsnprintf(v->line[v->nlines++], sizeof(v->line[0]), fmt, ap);
     va_end(ap);
 }
 

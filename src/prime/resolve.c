@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nreplay/nr.h"
 #include "common/opt.h"
 #include "common/rc.h"
 #include "common/text.h"
@@ -847,6 +848,11 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     resolve_clients(run, &rc);
     resolve_options(run, &rc);
     run->wl = cl_workload_choose(&run->cfg);
+    if (run->wl != &nr_workload && cm_rc_get(&rc, "TRACE_SCALE") &&
+        cm_rc_get(&rc, "TRACE_SCALE")->value[0])
+        cm_rc_error(&rc, cm_rc_get(&rc, "TRACE_SCALE"),
+                    "copies of an NFS trace (a pcap, pcapng or nfsdump TRACE_FILE); this "
+                    "workload has none");
     resolve_points(run, &rc);
     resolve_workload_points(run, &rc);
     resolve_mounts(run, &rc);

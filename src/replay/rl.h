@@ -42,6 +42,7 @@
 
 struct cm_yaml;
 struct ld_child;
+struct rp_client;
 struct ld_setup;
 struct ld_stats;
 struct ld_workload_ops;
@@ -107,6 +108,25 @@ void rl_plan_free(struct rl_plan *p);
 /* The stream a record belongs to: the MaStA region, else the reader's
  * stream (the SPC ASU, the sysio process). */
 uint32_t rl_stream_key(const struct rl_plan *p, const struct tr_record *rec);
+
+struct cm_rc;
+struct ld_point;
+
+/* A list of numbers in an rc variable, one sfs_mgr point each: its name,
+ * the value when it is unset, the range (whole numbers only when whole),
+ * what one value is ("a speed (0..1000000; ...)") and the values are
+ * ("replay speeds"), for the messages. */
+struct rl_rc_list {
+    const char *name, *dflt;
+    double lo, hi;
+    int whole;
+    const char *what, *many;
+};
+
+/* The values of l into pts[k].v[var] (at most max); how many (0: unset
+ * and no default), or -1 with the error said on rc. */
+int rl_rc_values(struct cm_rc *rc, const struct rl_rc_list *l, struct ld_point *pts,
+                 unsigned max, unsigned var);
 
 /* The global process (0-based) that replays stream s out of nprocs. */
 static inline uint32_t rl_owner(uint32_t stream, uint32_t nprocs)
@@ -195,6 +215,12 @@ int rl_prepare(struct ld_child *c);
  * early: what was sent is counted and drained, the rest is not replayed
  * (stats.replay_cut). */
 int rl_run(struct ld_child *c, uint32_t limit_s);
+
+/* Sleeps until wake (ns, CLOCK_MONOTONIC), a reply, or the client's own
+ * next timeout, whichever comes first (the last few microseconds polled
+ * without sleeping), then services the client: the calls it completed,
+ * or -errno (a broken client).  The NFS trace replay's loop uses it too. */
+int rl_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake);
 
 /* ---- results (report.c) ----------------------------------------- */
 

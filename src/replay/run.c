@@ -501,24 +501,12 @@ static int idle(const struct rl_replay *rp)
     return rp->qhead == RL_NONE && rp->chead == RL_NONE && rp->in_flight == 0;
 }
 
-/* Waits for a reply or the next deadline, then services the client.
- * Returns the number of calls completed or -errno (a broken client). */
-static int wait_and_service(struct rl_replay *rp, uint64_t now)
+int rl_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake)
 {
-    struct rp_client *cl = rp->cx.clnt;
-    struct rl_cursor *k = earliest(rp);
-    uint64_t wake = now + CTL_CHECK_NS;
     struct pollfd pf;
     struct timespec ts;
     int ms, n;
 
-    if (k && rp->nitems > rp->items_used) {
-        uint64_t due = planned_of(rp, k->rec.t_ns);
-        if (due < wake)
-            wake = due;
-    }
-    if (rp->whead != RL_NONE && rp->slots[rp->whead].jb.retry_at_ns < wake)
-        wake = rp->slots[rp->whead].jb.retry_at_ns;
     ms = rp_client_timeout_ms(cl);
     if (ms >= 0 && now + (uint64_t)ms * 1000000ull < wake)
         wake = now + (uint64_t)ms * 1000000ull;
@@ -537,6 +525,23 @@ static int wait_and_service(struct rl_replay *rp, uint64_t now)
     if (n < 0 && errno != EINTR)
         return -errno;
     return rp_client_service(cl, n > 0 ? pf.revents : 0);
+}
+
+/* Waits for a reply or the next deadline, then services the client.
+ * Returns the number of calls completed or -errno (a broken client). */
+static int wait_and_service(struct rl_replay *rp, uint64_t now)
+{
+    struct rl_cursor *k = earliest(rp);
+    uint64_t wake = now + CTL_CHECK_NS;
+
+    if (k && rp->nitems > rp->items_used) {
+        uint64_t due = planned_of(rp, k->rec.t_ns);
+        if (due < wake)
+            wake = due;
+    }
+    if (rp->whead != RL_NONE && rp->slots[rp->whead].jb.retry_at_ns < wake)
+        wake = rp->slots[rp->whead].jb.retry_at_ns;
+    return rl_wait_service(rp->cx.clnt, now, wake);
 }
 
 /* ---- the run ---------------------------------------------------------------------- */

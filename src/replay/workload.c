@@ -100,11 +100,11 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
 
 /* ---- sfs_mgr's points: one per speed of TRACE_SPEED ---------------------- */
 
-static int rc_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts,
-                     unsigned max)
+int rl_rc_values(struct cm_rc *rc, const struct rl_rc_list *l, struct ld_point *pts,
+                 unsigned max, unsigned var)
 {
-    const struct cm_rc_var *v = cm_rc_get(rc, "TRACE_SPEED");
-    const char *s = v && v->value[0] ? v->value : "1";
+    const struct cm_rc_var *v = cm_rc_get(rc, l->name);
+    const char *s = v && v->value[0] ? v->value : l->dflt;
     char word[64], err[CM_ERR_LEN];
     unsigned n = 0;
 
@@ -115,26 +115,38 @@ static int rc_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts,
         if (len > 0) {
             snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), s);
             if (n == max)
-                return cm_rc_error(rc, v, "more than %u replay speeds", max), -1;
-            if (cm_parse_double("TRACE_SPEED", word, 0, 1000000, &x, err, sizeof(err)) <
-                0)
-                return cm_rc_error(rc, v,
-                                   "'%s' is not a speed (0..1000000; 0 = as fast as "
-                                   "the window allows)",
-                                   word),
-                       -1;
-            memset(&pts[n], 0, sizeof(pts[n]));
-            pts[n++].v[0] = x;
+                return cm_rc_error(rc, v, "more than %u %s", max, l->many), -1;
+            if (cm_parse_double(l->name, word, l->lo, l->hi, &x, err, sizeof(err)) < 0 ||
+                (l->whole && x != (double)(long)x))
+                return cm_rc_error(rc, v, "'%s' is not %s", word, l->what), -1;
+            pts[n++].v[var] = x;
         }
         s += len;
         s += strspn(s, " \t");
     }
+    return (int)n;
+}
+
+static int rc_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts,
+                     unsigned max)
+{
+    static const struct rl_rc_list speeds = {
+        "TRACE_SPEED",  "1", 0,
+        1000000,        0,   "a speed (0..1000000; 0 = as fast as the window allows)",
+        "replay speeds"};
+    const struct cm_rc_var *v = cm_rc_get(rc, "TRACE_SPEED");
+    int n;
+
+    memset(pts, 0, sizeof(*pts) * max);
+    n = rl_rc_values(rc, &speeds, pts, max, 0);
+    if (n < 0)
+        return -1;
     if (nloads > 1)
         cm_rc_warning(rc, cm_rc_get(rc, "LOAD"),
                       "a replay's points are its TRACE_SPEED values: LOAD is not a list");
     if (n == 0)
         return cm_rc_error(rc, v, "no speed given"), -1;
-    return (int)n;
+    return n;
 }
 
 static void point_set(struct ld_config *cfg, const struct ld_point *pt)

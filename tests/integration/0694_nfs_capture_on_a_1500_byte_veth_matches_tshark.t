@@ -94,7 +94,7 @@ yv() { python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))[sys
     while [ $i -lt 16 ]; do printf '0,%d,32768,R,0.%03d\n' $((i * 64)) $((100 + i)); i=$((i + 1)); done
 } >"$T_DIR/rw.spc"
 C1=$T_DIR/replay.pcapng
-cap_start -n "$NS_S" -i fs0694a "$C1" "$P" "$M" || bail "no capture"
+cap_start -n "$NS_S" -i fs0694a -t "$NET.2" "$C1" "$P" "$M" || bail "no capture"
 rc=""
 for run in "sfs3" "sfs3 -Q" "sfs"; do
     # shellcheck disable=SC2086
@@ -127,7 +127,7 @@ like "$(field "$C1" "tcp.reassembled.length > 1448" tcp.reassembled.length | wc 
 # ---- 2. libnfs-utils over NFSv3/TCP -----------------------------------------
 head -c 1048576 /dev/urandom >"$T_DIR/f"
 C2=$T_DIR/lnfs.pcapng
-cap_start -n "$NS_S" -i fs0694a "$C2" "$P" "$M" || bail "no capture"
+cap_start -n "$NS_S" -i fs0694a -t "$NET.2" "$C2" "$P" "$M" || bail "no capture"
 in_c timeout 60 nfs-cp "$T_DIR/f" "$LNFS/f?$Q" >/dev/null 2>&1 &&
     in_c timeout 60 nfs-cp "$LNFS/f?$Q" "$T_DIR/back" >/dev/null 2>&1 &&
     in_c timeout 60 nfs-ls "$LNFS?$Q" >"$T_DIR/ls" 2>&1

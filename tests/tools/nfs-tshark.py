@@ -7,6 +7,7 @@ by the integration tests (through tests/integration/lib_nfs.sh).
     nfs-tshark.py events CAPTURE EVENTS PORT...
     nfs-tshark.py stats CAPTURE STATS.YAML PORT...
     nfs-tshark.py refs CAPTURE PORT...
+    nfs-tshark.py calls CAPTURE PORT...
 
 PORTs are the server's NFS and MOUNT ports: tshark decodes RPC on them over
 UDP and TCP (RPC over TCP desegmented).
@@ -396,12 +397,34 @@ def check_events(cap, events, ports):
     return 1 if bad else 0
 
 
+def calls(cap, ports):
+    """Every NFSv2/v3 call tshark decodes, once (a copy sent again with its
+    XID is left out), as "PROCEDURE NAME..." (the names it carries) and, for
+    READ and WRITE, "bytes N" (the count asked), sorted: what a replay of a
+    trace must send, whatever the order its window gave them."""
+    msgs, _ = tshark_messages(cap, ports)
+    seen, out = set(), []
+    for m in msgs:
+        if m["type"] != 0 or m["prog"] != 100003 or (m["xid"], m["proc"]) in seen:
+            continue
+        seen.add((m["xid"], m["proc"]))
+        name = call_name("nfs", str(m["vers"]), m["proc"])
+        words = [name] + values(m["body"], "nfs.name", [])
+        if name in ("read", "write"):
+            words.append("bytes %s" % first(m["body"], "nfs.count3", "nfs.count"))
+        out.append(" ".join(words))
+    print("\n".join(sorted(out)))
+
+
 def main():
     a = sys.argv[1:]
     if len(a) >= 4 and a[0] == "events":
         return check_events(a[1], a[2], a[3:])
     if len(a) >= 4 and a[0] == "stats":
         return check_stats(a[1], a[2], a[3:])
+    if len(a) >= 3 and a[0] == "calls":
+        calls(a[1], a[2:])
+        return 0
     if len(a) >= 3 and a[0] == "refs":
         refs(a[1], a[2:])
         return 0

@@ -99,6 +99,8 @@ static void valid_run(void **state)
     assert_int_equal(v.nlines, 0);
     assert_string_equal(ld_invalid_text(0), "No error");
     assert_string_equal(ld_invalid_text(16), "Op mix missed");
+    assert_string_equal(ld_invalid_text(23), "Status mismatches");
+    assert_int_equal(LD_INV_STATUS_MISMATCH, 23);
     assert_string_equal(ld_invalid_text(99), "Unknown");
 }
 
@@ -427,6 +429,30 @@ static void freesfs_settings_are_non_standard(void **state)
 /* Beyond SFS: a run that achieved less than 90 % of its requested load is
  * code 22 with the figures (exactly 90 % is not), and the code outranks a
  * missed mix and the parameters, which are still listed. */
+/* A workload's own reasons (the NFS trace replay's): every one listed with
+ * its plain words; the status mismatches (23) outrank a parameter and a
+ * missed mix, an early end (18) outranks them. */
+static void workload_reasons_ranked(void **state)
+{
+    struct ld_validity v;
+
+    (void)state;
+    memset(&v, 0, sizeof(v));
+    ld_validity_add(&v, LD_INV_SEED, "seed", "INVALID RUN, seed %d", 7);
+    ld_validity_add(&v, LD_INV_STATUS_MISMATCH, "2.00 % mismatched",
+                    "INVALID RUN, %.2f%% Status mismatches", 2.0);
+    assert_int_equal(v.code, LD_INV_STATUS_MISMATCH);
+    ld_validity_add(&v, LD_INV_MIX_MISSED, "mix", "INVALID RUN, mix");
+    assert_int_equal(v.code, LD_INV_STATUS_MISMATCH);
+    ld_validity_add(&v, LD_INV_ENDED_EARLY, "ended", "INVALID RUN, ended");
+    assert_int_equal(v.code, LD_INV_ENDED_EARLY);
+    assert_int_equal(v.nlines, 4);
+    assert_int_equal(v.lcode[1], LD_INV_STATUS_MISMATCH);
+    assert_string_equal(v.line[1], "INVALID RUN, 2.00% Status mismatches");
+    assert_string_equal(v.words[1], "2.00 % mismatched");
+    assert_true(ld_invalid_measured(LD_INV_STATUS_MISMATCH));
+}
+
 static void load_missed_by_more_than_ten_percent(void **state)
 {
     struct fixture *f = *state;
@@ -478,6 +504,7 @@ int main(void)
         cmocka_unit_test(ended_early_wins_over_the_failed_calls),
         cmocka_unit_test(freesfs_settings_are_non_standard),
         cmocka_unit_test(load_missed_by_more_than_ten_percent),
+        cmocka_unit_test(workload_reasons_ranked),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

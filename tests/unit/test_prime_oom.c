@@ -205,7 +205,7 @@ static void *client_main(void *arg)
 {
     struct point_fix *x = arg;
     FILE *in = fdopen(x->port_pipe[0], "r");
-    static unsigned char res[1 << 16];
+    static unsigned char res[1 << 18];
     struct ct_reader rd;
     struct ld_stats st;
     size_t wire = ld_stats_wire_bytes();

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * call.c - one traced call as the NFS trace replay sends it (nr.h): its
+ * arguments in NFSv3 or NFSv2 from the struct nr_call and the handles the
+ * replay knows, READ and WRITE cut to the server's maxima, the credential
+ * the replay's own (the traced one is not sent); the reply decoded no
+ * further than its status, except for the handle a LOOKUP, CREATE, MKDIR,
+ * SYMLINK or MKNOD reply names, which is decoded into the slot; then
+ * accounted: the per-op table, the traced server's response time, and the
+ * status against the traced one (a mismatch by op and pair of classes,
+ * the first few kept for the report).  Nothing here allocates.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "nreplay/nr_int.h"
+
+/* ---- result codecs -------------------------------------------------------- */
+
+static struct nr_slot *slot_of(void *res)
+{
+    return (struct nr_slot *)((char *)res - offsetof(struct nr_slot, res));
+}
+
+/* Only the status (the first word of every NFS result). */
+static bool_t xdr_status_only(XDR *x, void *res)
+{
+    if (x->x_op != XDR_DECODE)
+        return TRUE;
+    return xdr_enum(x, (enum_t *)res);
+}
+
+static bool_t xdr_lookup3_slot(XDR *x, LOOKUP3res *r)
+{
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op == XDR_DECODE)
+        r->LOOKUP3res_u.resok.object.data.data_val = (char *)slot_of(r)->fh;
+    return xdr_LOOKUP3res(x, r);
+}
+
+/* CREATE, MKDIR, SYMLINK and MKNOD results share CREATE3res's layout. */
+static bool_t xdr_create3_slot(XDR *x, CREATE3res *r)
+{
+    if (x->x_op == XDR_FREE)
+        return TRUE;
+    if (x->x_op == XDR_DECODE)
+        r->CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val =
+            (char *)slot_of(r)->fh;
+    return xdr_CREATE3res(x, r);
+}
+
+static xdrproc_t result_codec(const struct nr_replay *rp, int op, xdrproc_t dflt)
+{
+    switch (op) {
+    case NF_OP_NULL_OP:
+        return dflt; /* no result */
+    case NF_OP_LOOKUP:
+        return rp->version == 3 ? (xdrproc_t)xdr_lookup3_slot : (xdrproc_t)xdr_diropres;
+    case NF_OP_CREATE:
+    case NF_OP_MKDIR:
+        return rp->version == 3 ? (xdrproc_t)xdr_create3_slot : (xdrproc_t)xdr_diropres;
+    case NF_OP_SYMLINK:
+    case NF_OP_MKNOD:
+        return rp->version == 3 ? (xdrproc_t)xdr_create3_slot
+                                : (xdrproc_t)xdr_status_only;
+    default:
+        return (xdrproc_t)xdr_status_only;
+    }
+}
+
+/* ---- arguments ------------------------------------------------------------ */
+
+int nr_call_ready(const struct nr_replay *rp, uint32_t v)
+{
+    const struct nr_call *c = nr_vcall(rp, v);
+
+    return (c->obj == NR_NONE || nr_fh(rp, v, c->obj)->len > 0) &&
+           (c->obj2 == NR_NONE || nr_fh(rp, v, c->obj2)->len > 0);
+}
+
+static void sattr3_of(const struct nr_call *c, sattr3 *a)
+{
+    memset(a, 0, sizeof(*a));
+    if (c->sattr & NR_S_MODE) {
+        a->mode.set_it = TRUE;
+        a->mode.set_mode3_u.mode = c->mode;
+    }
+    if (c->sattr & NR_S_UID) {
+        a->uid.set_it = TRUE;
+        a->uid.set_uid3_u.uid = c->uid;
+    }
+    if (c->sattr & NR_S_GID) {
+        a->gid.set_it = TRUE;
+        a->gid.set_gid3_u.gid = c->gid;
+    }
+    if (c->sattr & NR_S_SIZE) {
+        a->size.set_it = TRUE;
+        a->size.set_size3_u.size = c->size;
+    }
+    a->atime.set_it = (c->sattr & NR_S_ATIME) ? SET_TO_SERVER_TIME : DONT_CHANGE;
+    a->mtime.set_it = (c->sattr & NR_S_MTIME) ? SET_TO_SERVER_TIME : DONT_CHANGE;
+}
+
+static void sattr2_of(const struct nr_call *c, sattr *a)
+{
+    memset(a, 0xff, sizeof(*a)); /* -1: leave as it is (RFC 1094 2.3.11) */
+    if (c->sattr & NR_S_MODE)
+        a->mode = c->mode;
+    if (c->sattr & NR_S_UID)
+        a->uid = c->uid;
+    if (c->sattr & NR_S_GID)
+        a->gid = c->gid;
+    if (c->sattr & NR_S_SIZE)
+        a->size = (u_int)c->size;
+}
+
+uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v)
+{
+    const struct nr_call *c = nr_vcall(rp, v);
+    uint32_t max = c->op == NF_OP_READ ? rp->rtmax : rp->wtmax;
+
+    if ((c->op != NF_OP_READ && c->op != NF_OP_WRITE) || c->count <= max)
+        return 1;
+    return (c->count + max - 1) / max;
+}
+
+/* Piece `piece` of a READ or WRITE: its offset and count. */
+static uint32_t piece_of(const struct nr_slot *s, const struct nr_call *c, uint32_t max,
+                         uint64_t *off)
+{
+    uint64_t done = (uint64_t)s->piece * max;
+    uint64_t left = c->count > done ? c->count - done : 0;
+
+    *off = c->offset + done;
+    return (uint32_t)(left < max ? left : max);
+}
+
+static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
+{
+    union nf3_args *a = &s->args.a3;
+    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->call_idx, c->obj) : NULL;
+    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->call_idx, c->obj2) : NULL;
+    char *name = (char *)nr_name(rp->plan, c->name);
+    char *name2 = (char *)nr_name(rp->plan, c->name2);
+    uint64_t off;
+
+    memset(a, 0, sizeof(*a));
+    s->count = 0;
+    switch (c->op) {
+    case NF_OP_NULL_OP:
+        break;
+    case NF_OP_GETATTR:
+    case NF_OP_FSSTAT:
+    case NF_OP_FSINFO:
+    case NF_OP_PATHCONF:
+    case NF_OP_READLINK: /* every one of them: one handle */
+        nf_fh_to_v3(fh, &a->getattr.object);
+        break;
+    case NF_OP_SETATTR:
+        nf_fh_to_v3(fh, &a->setattr.object);
+        sattr3_of(c, &a->setattr.new_attributes);
+        break;
+    case NF_OP_LOOKUP:
+    case NF_OP_REMOVE:
+    case NF_OP_RMDIR: /* diropargs3 */
+        nf_fh_to_v3(fh, &a->lookup.what.dir);
+        a->lookup.what.name = name;
+        break;
+    case NF_OP_ACCESS:
+        nf_fh_to_v3(fh, &a->access.object);
+        a->access.access = c->access;
+        break;
+    case NF_OP_READ:
+        nf_fh_to_v3(fh, &a->read.file);
+        a->read.count = s->count = piece_of(s, c, rp->rtmax, &off);
+        a->read.offset = off;
+        break;
+    case NF_OP_WRITE:
+        nf_fh_to_v3(fh, &a->write.file);
+        a->write.count = s->count = piece_of(s, c, rp->wtmax, &off);
+        a->write.offset = off;
+        a->write.stable = c->how <= FILE_SYNC ? (stable_how)c->how : FILE_SYNC;
+        a->write.data.data_len = s->count;
+        a->write.data.data_val = rp->wdata;
+        break;
+    case NF_OP_CREATE:
+        nf_fh_to_v3(fh, &a->create.where.dir);
+        a->create.where.name = name;
+        a->create.how.mode = c->how <= EXCLUSIVE ? (createmode3)c->how : UNCHECKED;
+        if (a->create.how.mode == EXCLUSIVE)
+            memcpy(a->create.how.createhow3_u.verf, &s->call_idx,
+                   sizeof(s->call_idx)); /* a verifier of its own per call */
+        else
+            sattr3_of(c, &a->create.how.createhow3_u.obj_attributes);
+        break;
+    case NF_OP_MKDIR:
+        nf_fh_to_v3(fh, &a->mkdir.where.dir);
+        a->mkdir.where.name = name;
+        sattr3_of(c, &a->mkdir.attributes);
+        break;
+    case NF_OP_SYMLINK:
+        nf_fh_to_v3(fh, &a->symlink.where.dir);
+        a->symlink.where.name = name;
+        sattr3_of(c, &a->symlink.symlink.symlink_attributes);
+        a->symlink.symlink.symlink_data =
+            (char *)(c->text != NR_NONE ? nr_name(rp->plan, c->text) : "");
+        break;
+    case NF_OP_MKNOD:
+        nf_fh_to_v3(fh, &a->mknod.where.dir);
+        a->mknod.where.name = name;
+        a->mknod.what.type = c->ftype ? (ftype3)c->ftype : NF3FIFO;
+        if (a->mknod.what.type == NF3CHR || a->mknod.what.type == NF3BLK)
+            sattr3_of(c, &a->mknod.what.mknoddata3_u.device.dev_attributes);
+        else if (a->mknod.what.type == NF3FIFO || a->mknod.what.type == NF3SOCK)
+            sattr3_of(c, &a->mknod.what.mknoddata3_u.pipe_attributes);
+        break;
+    case NF_OP_RENAME:
+        nf_fh_to_v3(fh, &a->rename.from.dir);
+        a->rename.from.name = name;
+        nf_fh_to_v3(fh2, &a->rename.to.dir);
+        a->rename.to.name = name2;
+        break;
+    case NF_OP_LINK:
+        nf_fh_to_v3(fh, &a->link.file);
+        nf_fh_to_v3(fh2, &a->link.link.dir);
+        a->link.link.name = name2;
+        break;
+    case NF_OP_READDIR:
+        nf_fh_to_v3(fh, &a->readdir.dir);
+        a->readdir.count = c->count ? c->count : 4096;
+        break;
+    case NF_OP_READDIRPLUS:
+        nf_fh_to_v3(fh, &a->readdirplus.dir);
+        a->readdirplus.maxcount = c->count ? c->count : 4096;
+        a->readdirplus.dircount = a->readdirplus.maxcount;
+        break;
+    case NF_OP_COMMIT:
+        nf_fh_to_v3(fh, &a->commit.file);
+        a->commit.offset = c->offset;
+        a->commit.count = c->count;
+        break;
+    default:
+        break;
+    }
+}
+
+static void args2(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
+{
+    union nf2_args *a = &s->args.a2;
+    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->call_idx, c->obj) : NULL;
+    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->call_idx, c->obj2) : NULL;
+    char *name = (char *)nr_name(rp->plan, c->name);
+    char *name2 = (char *)nr_name(rp->plan, c->name2);
+    uint64_t off;
+
+    memset(a, 0, sizeof(*a));
+    s->count = 0;
+    switch (c->op) {
+    case NF_OP_NULL_OP:
+        break;
+    case NF_OP_GETATTR:
+    case NF_OP_READLINK:
+    case NF_OP_FSSTAT: /* one handle */
+        (void)nf_fh_to_v2(fh, &a->getattr);
+        break;
+    case NF_OP_SETATTR:
+        (void)nf_fh_to_v2(fh, &a->setattr.file);
+        sattr2_of(c, &a->setattr.attributes);
+        break;
+    case NF_OP_LOOKUP:
+    case NF_OP_REMOVE:
+    case NF_OP_RMDIR: /* diropargs */
+        (void)nf_fh_to_v2(fh, &a->lookup.dir);
+        a->lookup.name = name;
+        break;
+    case NF_OP_READ:
+        (void)nf_fh_to_v2(fh, &a->read.file);
+        a->read.count = a->read.totalcount = s->count = piece_of(s, c, rp->rtmax, &off);
+        a->read.offset = (u_int)off;
+        break;
+    case NF_OP_WRITE:
+        (void)nf_fh_to_v2(fh, &a->write.file);
+        a->write.totalcount = s->count = piece_of(s, c, rp->wtmax, &off);
+        a->write.beginoffset = a->write.offset = (u_int)off;
+        a->write.data.data_len = s->count;
+        a->write.data.data_val = rp->wdata;
+        break;
+    case NF_OP_CREATE:
+    case NF_OP_MKDIR: /* createargs */
+        (void)nf_fh_to_v2(fh, &a->create.where.dir);
+        a->create.where.name = name;
+        sattr2_of(c, &a->create.attributes);
+        break;
+    case NF_OP_SYMLINK:
+        (void)nf_fh_to_v2(fh, &a->symlink.from.dir);
+        a->symlink.from.name = name;
+        a->symlink.to = (char *)(c->text != NR_NONE ? nr_name(rp->plan, c->text) : "");
+        sattr2_of(c, &a->symlink.attributes);
+        break;
+    case NF_OP_RENAME:
+        (void)nf_fh_to_v2(fh, &a->rename.from.dir);
+        a->rename.from.name = name;
+        (void)nf_fh_to_v2(fh2, &a->rename.to.dir);
+        a->rename.to.name = name2;
+        break;
+    case NF_OP_LINK:
+        (void)nf_fh_to_v2(fh, &a->link.from);
+        (void)nf_fh_to_v2(fh2, &a->link.to.dir);
+        a->link.to.name = name2;
+        break;
+    case NF_OP_READDIR:
+        (void)nf_fh_to_v2(fh, &a->readdir.dir);
+        a->readdir.count = c->count ? c->count : 4096;
+        break;
+    default:
+        break;
+    }
+}
+
+int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t piece,
+                  rp_done_fn done)
+{
+    const struct nr_call *c = nr_vcall(rp, v);
+    struct ld_stats *st = &rp->cx.stats;
+    int rc;
+
+    s->call_idx = v;
+    s->piece = piece;
+    if (rp->version == 3)
+        args3(rp, s, c);
+    else
+        args2(rp, s, c);
+    memset(&s->res, 0, sizeof(s->res));
+    rc = nf_call_init(&s->call, rp->cx.clnt, c->proc, &s->args, &s->res, done, s);
+    if (rc == 0) {
+        s->call.res_codec = result_codec(rp, c->op, s->call.res_codec);
+        rc = rp_call_start(rp->cx.clnt, &s->call);
+    }
+    if (rc < 0) {
+        ld_stats_bad(st, c->op);
+        return rc;
+    }
+    st->replay_calls++;
+    if (piece == 0)
+        st->replay_records++;
+    if (c->op == NF_OP_READ)
+        st->replay_bytes_read += s->count;
+    else if (c->op == NF_OP_WRITE)
+        st->replay_bytes_written += s->count;
+    return 0;
+}
+
+/* ---- accounting -------------------------------------------------------------- */
+
+/* The handle a reply names, for the object the traced reply named. */
+static void take_handle(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
+{
+    struct nf_fh *out;
+
+    if (c->res_obj == NR_NONE)
+        return;
+    out = nr_fh(rp, s->call_idx, c->res_obj);
+    if (rp->version == 3) {
+        if (c->op == NF_OP_LOOKUP && s->res.r3.lookup.status == NFS3_OK)
+            (void)nf_fh_from_v3(out, &s->res.r3.lookup.LOOKUP3res_u.resok.object);
+        else if (c->op != NF_OP_LOOKUP && s->res.r3.create.status == NFS3_OK &&
+                 s->res.r3.create.CREATE3res_u.resok.obj.handle_follows)
+            (void)nf_fh_from_v3(
+                out, &s->res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
+    } else if ((c->op == NF_OP_LOOKUP || c->op == NF_OP_CREATE || c->op == NF_OP_MKDIR) &&
+               s->res.r2.lookup.status == NFS_OK) {
+        nf_fh_from_v2(out, &s->res.r2.lookup.diropres_u.diropres.file);
+    }
+}
+
+/* The replayed status against the traced one. */
+static void compare(struct nr_replay *rp, uint32_t i, uint32_t status)
+{
+    const struct nr_call *c = &rp->plan->calls[i];
+    struct ld_stats *st = &rp->cx.stats;
+    unsigned tc, rc, k;
+    uint64_t ex;
+
+    if (c->status == NR_NO_REPLY)
+        return;
+    st->nr_compared++;
+    if (status == c->status)
+        return;
+    tc = nr_class_of(c->status);
+    rc = nr_class_of(status);
+    st->nr_mismatches++;
+    st->nr_mismatch[c->op]++;
+    st->nr_mismatch[NF_OP_TOTAL]++;
+    st->nr_pair[((unsigned)c->op * LD_NR_CLASSES + tc) * LD_NR_CLASSES + rc]++;
+    if (status != 0)
+        ld_stats_unexpected(st, c->op, status);
+    ex = ~(((uint64_t)i << 16) | (status < 0xffffu ? status : 0xffffu));
+    for (k = 0; k < LD_NR_EXAMPLES; k++)
+        if (st->nr_example[k] == 0) {
+            st->nr_example[k] = ex;
+            break;
+        }
+}
+
+void nr_call_account(struct nr_slot *s)
+{
+    struct rp_call *call = &s->call;
+    struct nr_replay *rp = s->owner;
+    const struct nr_call *c = nr_vcall(rp, s->call_idx);
+    struct ld_stats *st = &rp->cx.stats;
+
+    if (call->retransmits > 0)
+        LD_STATS_COUNT(st, c->op, retrans);
+    if (call->status == 0) {
+        uint32_t nfs = nf_call_nfs_status(call);
+        uint64_t ns =
+            call->t_reply_ns > call->t_send_ns ? call->t_reply_ns - call->t_send_ns : 0;
+
+        ld_stats_good(st, c->op, ns, nfs != 0);
+        if (nfs == NF_ST_STALE || nfs == NF_ST_BADHANDLE)
+            st->stale++;
+        if (c->status != NR_NO_REPLY && s->piece == 0) {
+            cm_hist_add(&st->nr_traced[c->op], c->rt_us);
+            cm_hist_add(&st->nr_traced[NF_OP_TOTAL], c->rt_us);
+            st->nr_traced_us[c->op] += c->rt_us;
+            st->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
+        }
+        if (s->piece == 0) /* its pieces are one traced call */
+            compare(rp, s->call_idx / rp->ncopies, nfs);
+        take_handle(rp, s, c);
+        nf_call_free(call);
+    } else {
+        ld_stats_bad(st, c->op);
+    }
+}

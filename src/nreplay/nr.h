@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nr.h - the NFS trace replay as a workload (prefix nr_; docs/nfs_replay.md):
+ * a packet capture or an nfsdump text trace (trace/tr_nfs.h) played against
+ * any NFS server - the traced calls, on the file-system image the trace
+ * implies (image/im.h), at the traced times or faster.
+ *
+ *   plan     (the parent, before any child): two passes over the trace.  The
+ *            first builds the image; the second turns every call into a
+ *            compact struct nr_call (objects by image id, names in an
+ *            arena, the traced status and response time) and computes its
+ *            dependencies: the earlier calls it must wait for (per object:
+ *            a call that changes it waits for the last call on it, a call
+ *            that only reads it for the last that changed it; the same per
+ *            directory and name).  Memory grows with the trace's calls.
+ *   prepare  (the child's INIT): the image's tree at the start is created
+ *            under CL<n>/nreplay/ (root k as r<k>, orphans by handle under
+ *            orphans/) through the child's own client - directories, files
+ *            with their start size written, symlinks with their targets,
+ *            hard links, special files - and every object's handle on the
+ *            server under test noted (traced handle -> replayed handle).
+ *   run      (the child's RUN): every call is due at start + t / speed and
+ *            goes once its dependencies have completed and the window has
+ *            room; objects the trace creates take their handle from the
+ *            replayed reply.  Every reply's status is compared with the
+ *            traced one.
+ *
+ * --scale N copies of the trace are dealt over the clients (copy j to
+ * client j mod clients + 1), each on its own tree; a client deals its
+ * copies' streams (traced client hosts) over its processes
+ * (nr_unit_proc).  The dependencies of a trace cross its streams (one
+ * host's LOOKUP of a name another host created), so a client's processes
+ * share each copy's handles and completion times (the plan's shm).
+ */
+#ifndef NR_H
+#define NR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/cm.h"
+#include "load/config.h"
+#include "load/stats.h"
+#include "trace/tr_nfs.h"
+
+struct im_image;
+struct ld_workload_ops;
+struct ld_report_ops;
+
+#define NR_DIR      "nreplay" /* CL<N>/nreplay under the mount point */
+#define NR_NONE     UINT32_MAX
+#define NR_DEPS     8u /* earlier calls one call may wait for */
+#define NR_NO_REPLY UINT32_MAX
+
+/* Why a call is not replayed (LD_NR_SKIPS slots). */
+enum nr_skip {
+    NR_REPLAYED = 0,
+    NR_SKIP_MOUNT = 1,     /* a MOUNT call: the replay's own mount stands for it */
+    NR_SKIP_VERSION = 2,   /* an NFS version other than the replay's */
+    NR_SKIP_PROC = 3,      /* a procedure the replay does not send (ROOT, WRITECACHE) */
+    NR_SKIP_UNKNOWN = 4,   /* a handle the image does not hold */
+    NR_SKIP_NO_HANDLE = 5, /* its object has no handle on the server under test
+                              (its creation failed or was not replayed) */
+    NR_SKIP_CUT = 6,       /* a call the trace cut (no arguments) */
+    NR_NSKIPS = 7
+};
+
+/* Status classes of a mismatch pair. */
+enum nr_class {
+    NR_C_OK,
+    NR_C_NOENT,
+    NR_C_EXIST,
+    NR_C_NOTEMPTY,
+    NR_C_NOTDIR_ISDIR,
+    NR_C_ACCES,
+    NR_C_STALE,
+    NR_C_OTHER
+};
+
+/* Attributes a call sets (SETATTR, CREATE, MKDIR, SYMLINK, MKNOD). */
+#define NR_S_MODE  0x01u
+#define NR_S_UID   0x02u
+#define NR_S_GID   0x04u
+#define NR_S_SIZE  0x08u
+#define NR_S_ATIME 0x10u /* set to the server's time */
+#define NR_S_MTIME 0x20u
+
+/* One traced call as the replay sends it. */
+struct nr_call {
+    int64_t t_ns;                /* traced call time (the trace's origin) */
+    uint64_t offset;             /* READ, WRITE, COMMIT; READDIR's cookie */
+    uint64_t size;               /* the size a SETATTR or CREATE sets */
+    uint32_t obj, obj2;          /* fh's and fh2's objects (NR_NONE) */
+    uint32_t res_obj;            /* the object a LOOKUP/CREATE... reply named */
+    uint32_t name, name2, text;  /* offsets in the plan's names, NR_NONE none */
+    uint32_t dep[NR_DEPS];       /* calls it waits for (NR_NONE) */
+    uint32_t status;             /* traced NFS status, NR_NO_REPLY */
+    uint32_t rt_us;              /* traced response time (with a reply) */
+    uint32_t count, access, how; /* how: WRITE's stable_how, CREATE's mode */
+    uint32_t mode, uid, gid;     /* with sattr's bits */
+    uint32_t stream;             /* the traced client host: 0..nstreams-1 */
+    uint16_t proc;               /* the procedure number */
+    int8_t op;                   /* enum nf_op */
+    uint8_t sattr;               /* NR_S_* */
+    uint8_t ftype;               /* MKNOD's type (enum tr_nfs_ftype) */
+};
+
+/* What the plan learnt; read-only after nr_plan_build. */
+struct nr_plan {
+    char file[LD_PATH_MAX];
+    char format[16]; /* "pcap", "pcapng", "nfsdump" */
+    int nfs_version;
+    struct im_image *img;
+    struct nr_call *calls;
+    uint32_t ncalls, cap_calls;
+    char *names; /* NUL-terminated names and symlink targets */
+    uint64_t names_len, names_cap;
+    uint32_t nstreams;
+    uint64_t events;               /* events the reader gave */
+    uint64_t skipped[LD_NR_SKIPS]; /* calls not replayable, by reason */
+    uint64_t readdir_restarted;    /* READDIR continuations sent from cookie 0 */
+    int64_t trace_ns;              /* the last call's time */
+    struct tr_counter counters[TR_MAX_COUNTERS]; /* the reader's counters */
+    unsigned ncounters;
+    struct cm_hist traced[NF_NOPS + 1]; /* every traced reply's response time */
+    /* Per copy of the trace this client replays, shared by its processes
+     * (mapped by the workload's plan before the fork): the image objects'
+     * handles on the server under test, then the calls' completion stamps
+     * (at shm_done_off). */
+    void *shm;
+    size_t shm_bytes, shm_copy_bytes, shm_done_off;
+};
+
+/* Builds the plan of cfg->trace_file.  0, or -errno with one line in err. */
+int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
+                  size_t errlen);
+void nr_plan_free(struct nr_plan *p);
+
+/* A name of a call (NULL for NR_NONE). */
+static inline const char *nr_name(const struct nr_plan *p, uint32_t off)
+{
+    return off == NR_NONE ? NULL : p->names + off;
+}
+
+/* Nonzero when the options ask for an NFS trace replay: --trace-format
+ * pcap, pcapng or nfsdump, or auto and a file whose first bytes are a
+ * capture's magic number or an nfsdump line. */
+int nr_accepts(const struct ld_config *cfg);
+
+/* The class of an NFS status (enum nr_class) and the classes' names. */
+unsigned nr_class_of(uint32_t status);
+const char *nr_class_name(unsigned cls);
+/* The names of the skip reasons ("mount", "version", ...). */
+const char *nr_skip_name(unsigned reason);
+
+/* The copies of the trace the run replays (--scale; 0: one per client). */
+static inline uint32_t nr_scale(const struct ld_config *cfg)
+{
+    return cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : (uint32_t)cfg->nclients;
+}
+
+/* The copies of the trace this client (cfg->client_num of cfg->nclients)
+ * replays: copy j goes to client j mod clients + 1, as its copy m = j /
+ * clients. */
+uint32_t nr_client_copies(const struct ld_config *cfg);
+
+/* The process of a client that replays stream s (a traced client host,
+ * 0..nstreams-1) of the client's copy m: the copies' streams are dealt
+ * over the client's processes in turn, (m x nstreams + s) mod procs. */
+static inline unsigned nr_unit_proc(uint32_t m, uint32_t s, uint32_t nstreams,
+                                    unsigned procs)
+{
+    return (unsigned)(((uint64_t)m * (nstreams ? nstreams : 1) + s) % procs);
+}
+
+/* Processes of all clients that replay nothing (no stream of any copy). */
+unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams);
+
+/* The client's copy m's directory under its CL<N>/: "nreplay", then
+ * "nreplay.1", "nreplay.2", ... */
+void nr_copy_dir(uint32_t m, char *buf, size_t len);
+
+/* Seconds the replay is expected to take (0 at speed 0). */
+double nr_expected_s(const struct nr_plan *p, double speed);
+
+/* The NFS trace replay as a workload (workload.c). */
+extern const struct ld_workload_ops nr_workload;
+/* Its part of the results (report.c). */
+extern const struct ld_report_ops nr_report;
+
+#endif /* NR_H */

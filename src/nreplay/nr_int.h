@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nr_int.h - one child's NFS trace replay, shared by prep.c (mount, the
+ * image created, handles), call.c (a call's arguments, result codecs,
+ * accounting and the status comparison) and run.c (the timed loop).  Only
+ * those files include it.  Everything is allocated in INIT, before the
+ * clock starts.
+ */
+#ifndef NR_INT_H
+#define NR_INT_H
+
+#include <stdint.h>
+
+#include "load/workload.h"
+#include "nfs/nf.h"
+#include "nreplay/nr.h"
+
+#define NR_MAX_XFER     (1024u * 1024u) /* bytes per call over TCP */
+#define NR_MAX_XFER_UDP (32u * 1024u)   /* over UDP */
+#define NR_HELD_MAX     4096u           /* due calls waiting at once */
+
+/* One call in flight. */
+struct nr_slot {
+    struct rp_call call;
+    union {
+        union nf2_args a2;
+        union nf3_args a3;
+    } args;
+    union {
+        union nf2_res r2;
+        union nf3_res r3;
+    } res;
+    uint8_t fh[NF_FH_MAX]; /* handles of LOOKUP/CREATE... replies decode here */
+    struct nr_replay *owner;
+    uint32_t call_idx; /* the virtual call (nr_replay) */
+    uint32_t piece;    /* of a READ or WRITE cut at the server's maximum */
+    int32_t next_free;
+    uint32_t count; /* bytes of a READ or WRITE */
+};
+
+/* A due call waiting for its dependencies or the window. */
+struct nr_held {
+    uint32_t idx;
+    uint32_t sent;  /* pieces sent */
+    uint8_t behind; /* found the window full when it could have gone */
+    uint64_t since; /* its planned time (speed 0: when it became due) */
+};
+
+/*
+ * One child's replay: the generic child (workload.h) first.  A process
+ * takes part in ncopies of its client's copies of the trace (--scale):
+ * those with a stream (traced client host) it replays (nr_unit_proc).  The
+ * copies' calls are interleaved into one sequence of "virtual" calls, v =
+ * i x ncopies + k for call i of its copy k; the process sends those of its
+ * streams.  Each copy's handles and completion stamps are in the area the
+ * client's processes share (the plan's shm), so that a call waits for a
+ * call another process sends, and uses the handle its reply named.
+ */
+struct nr_replay {
+    struct ld_child cx;
+    const struct nr_plan *plan;
+    int version;
+    double speed;
+    uint32_t rtmax, wtmax;
+    uint32_t ncopies;     /* copies this process takes part in (0: idle) */
+    uint32_t *copy_m;     /* copy k's number among the client's copies */
+    uint8_t *prepares;    /* copy k's tree is this process's to make */
+    uint32_t nprepared;   /* copies whose tree this process makes */
+    uint32_t nstreams;    /* the trace's streams (at least 1) */
+    int shares;           /* another process sends calls of its copies */
+    uint32_t total;       /* virtual calls: the plan's calls x ncopies */
+    struct nf_fh base;    /* the copy being prepared: CL<N>/nreplay... */
+    struct nf_fh *fh;     /* the copy being prepared's handles (shared) */
+    uint32_t *left;       /* per virtual call: pieces not yet answered */
+    struct nr_held *held; /* due calls, in trace order */
+    uint32_t nheld;
+    uint32_t next; /* the next virtual call to become due */
+    struct nr_slot *slots;
+    uint32_t window, in_flight;
+    int32_t free_slot;
+    char *wdata; /* WRITE data */
+    uint64_t start_ns, last_ns;
+};
+
+/* Virtual call v's call of the plan. */
+static inline const struct nr_call *nr_vcall(const struct nr_replay *rp, uint32_t v)
+{
+    return &rp->plan->calls[v / rp->ncopies];
+}
+
+/* The client's copy m's handles and completion stamps (shared). */
+static inline struct nf_fh *nr_copy_fh(const struct nr_replay *rp, uint32_t m)
+{
+    return (struct nf_fh *)((char *)rp->plan->shm + (size_t)m * rp->plan->shm_copy_bytes);
+}
+
+static inline uint64_t *nr_copy_done(const struct nr_replay *rp, uint32_t m)
+{
+    return (uint64_t *)((char *)nr_copy_fh(rp, m) + rp->plan->shm_done_off);
+}
+
+/* The handle of object obj in virtual call v's copy. */
+static inline struct nf_fh *nr_fh(const struct nr_replay *rp, uint32_t v, uint32_t obj)
+{
+    return &nr_copy_fh(rp, rp->copy_m[v % rp->ncopies])[obj];
+}
+
+/* When call i of virtual call v's copy completed (0: not yet); another
+ * process may set it: the handles its reply named are written first. */
+static inline uint64_t nr_done_get(const struct nr_replay *rp, uint32_t v, uint32_t i)
+{
+    return __atomic_load_n(&nr_copy_done(rp, rp->copy_m[v % rp->ncopies])[i],
+                           __ATOMIC_ACQUIRE);
+}
+
+static inline void nr_done_set(const struct nr_replay *rp, uint32_t v, uint64_t ns)
+{
+    __atomic_store_n(&nr_copy_done(rp, rp->copy_m[v % rp->ncopies])[v / rp->ncopies],
+                     ns ? ns : 1, __ATOMIC_RELEASE);
+}
+
+/* Whether virtual call v is one of this process's streams. */
+static inline int nr_mine(const struct nr_replay *rp, uint32_t v)
+{
+    return nr_unit_proc(rp->copy_m[v % rp->ncopies], nr_vcall(rp, v)->stream,
+                        rp->nstreams, (unsigned)rp->cx.cfg->procs) == rp->cx.index;
+}
+
+/* ---- prep.c ---------------------------------------------------------- */
+
+/* A sync call of the child's client; 0 with *status, or -errno. */
+int nr_sync(struct nr_replay *rp, uint32_t proc, const void *args, void *res,
+            xdrproc_t free_codec, uint32_t *status);
+
+/* The workload table's child hooks: set-up, a phase (MOUNT, INIT: the
+ * image; RUN: the replay, at most arg seconds when arg > 0), the image's
+ * file set into the results, the release of everything. */
+int nr_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
+                  int ctl_fd);
+int nr_child_phase(struct ld_child *c, uint32_t type, uint32_t arg);
+void nr_child_results(struct ld_child *c);
+void nr_child_free(struct ld_child *c);
+
+/* ---- run.c ----------------------------------------------------------- */
+
+/* RUN: replays the trace.  0 or -errno with last_error; STOP or limit_s
+ * ends it early (replay_cut). */
+int nr_run(struct ld_child *c, uint32_t limit_s);
+
+/* ---- call.c ---------------------------------------------------------- */
+
+/* Whether every handle virtual call v needs is known on the server under
+ * test. */
+int nr_call_ready(const struct nr_replay *rp, uint32_t v);
+
+/* The calls virtual call v is sent as: a READ or WRITE longer than the
+ * server's maximum is cut into pieces; 1 for every other call. */
+uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v);
+
+/* Fills slot s for piece `piece` of virtual call v and starts it.  0, or -errno
+ * when it could not be sent (accounted as a bad call; -ENOTCONN: the
+ * client broke). */
+int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t piece,
+                  rp_done_fn done);
+
+/* Accounts the slot's finished call (per-op table, traced time, the
+ * status against the trace's) and takes the handle its reply names. */
+void nr_call_account(struct nr_slot *s);
+
+#endif /* NR_INT_H */

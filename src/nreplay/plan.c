@@ -1,0 +1,642 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * plan.c - the NFS trace replay's plan (nr.h): the first pass over the trace
+ * builds the file-system image (image/im.h), the second turns each call
+ * of the replay's NFS version into a struct nr_call with its dependencies.
+ *
+ * Dependencies are kept per key - an object, or a directory and a name -
+ * as (the last call on the key, the last call that changed it): a call
+ * that changes a key waits for the last call on it, a call that only
+ * reads it for the last one that changed it.  A name's key also reaches
+ * the object the name stands for at that point of the trace (so RMDIR of
+ * a directory waits for the REMOVEs inside it), which the plan follows
+ * through LOOKUP, CREATE, LINK, RENAME and REMOVE.  Name keys are 64-bit
+ * hashes: two names that collide only add a dependency, never lose one.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "image/im.h"
+#include "nreplay/nr.h"
+
+/* ---- a small hash of 64-bit keys -------------------------------------- */
+
+struct kv {
+    uint64_t key; /* 0: empty */
+    uint32_t a, b;
+};
+
+struct kmap {
+    struct kv *slot;
+    uint64_t mask, used;
+};
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+static int kmap_grow(struct kmap *m)
+{
+    uint64_t n = m->mask ? (m->mask + 1) * 2 : 1024, i, j;
+    struct kv *s = cm_calloc(n, sizeof(*s));
+
+    if (!s)
+        return -ENOMEM;
+    for (i = 0; m->mask && i <= m->mask; i++) {
+        if (!m->slot[i].key)
+            continue;
+        for (j = mix64(m->slot[i].key) & (n - 1); s[j].key; j = (j + 1) & (n - 1))
+            ;
+        s[j] = m->slot[i];
+    }
+    free(m->slot);
+    m->slot = s;
+    m->mask = n - 1;
+    return 0;
+}
+
+/* The entry of key, made (a = b = NR_NONE) when new; NULL when out of
+ * memory. */
+static struct kv *kmap_get(struct kmap *m, uint64_t key)
+{
+    uint64_t j;
+
+    if ((m->used + 1) * 2 > m->mask + 1 && kmap_grow(m) < 0)
+        return NULL;
+    for (j = mix64(key) & m->mask; m->slot[j].key; j = (j + 1) & m->mask)
+        if (m->slot[j].key == key)
+            return &m->slot[j];
+    m->slot[j].key = key;
+    m->slot[j].a = m->slot[j].b = NR_NONE;
+    m->used++;
+    return &m->slot[j];
+}
+
+static uint64_t obj_key(uint32_t obj)
+{
+    return (uint64_t)obj + 1;
+}
+
+/* FNV-1a over the directory and the name, in the upper half of keys. */
+static uint64_t name_key(uint32_t dir, const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    int i;
+
+    for (i = 0; i < 4; i++)
+        h = (h ^ ((dir >> (8 * i)) & 0xffu)) * 0x100000001b3ull;
+    for (; *name; name++)
+        h = (h ^ (unsigned char)*name) * 0x100000001b3ull;
+    return h | (1ull << 63);
+}
+
+/* ---- the plan's state while building ----------------------------------- */
+
+struct build {
+    struct nr_plan *p;
+    struct kmap deps;  /* key -> (last call, last call that changed it) */
+    struct kmap names; /* name key -> (object, -) */
+    struct kmap hosts; /* traced client hosts (the streams) */
+    struct nr_call *c;
+    uint32_t idx;
+};
+
+/* A call depends on key: add the call it waits for, then take the key. */
+static int dep_on(struct build *b, uint64_t key, int changes)
+{
+    struct kv *e = kmap_get(&b->deps, key);
+    uint32_t wait, i;
+
+    if (!e)
+        return -ENOMEM;
+    wait = changes ? e->a : e->b;
+    if (wait == b->idx) /* a key the call names twice (RENAME in one directory) */
+        wait = NR_NONE;
+    for (i = 0; wait != NR_NONE && i < NR_DEPS; i++) {
+        if (b->c->dep[i] == wait)
+            break;
+        if (b->c->dep[i] == NR_NONE) {
+            b->c->dep[i] = wait;
+            break;
+        }
+    }
+    if (i == NR_DEPS) /* full: wait for the latest of them instead */
+        b->c->dep[NR_DEPS - 1] =
+            wait > b->c->dep[NR_DEPS - 1] ? wait : b->c->dep[NR_DEPS - 1];
+    e->a = b->idx;
+    if (changes)
+        e->b = b->idx;
+    return 0;
+}
+
+static int dep_obj(struct build *b, uint32_t obj, int changes)
+{
+    return obj == NR_NONE ? 0 : dep_on(b, obj_key(obj), changes);
+}
+
+/* The object a name stands for now (NR_NONE when unknown). */
+static uint32_t name_obj(struct build *b, uint32_t dir, const char *name)
+{
+    struct kv *e;
+
+    if (dir == NR_NONE || !name)
+        return NR_NONE;
+    e = kmap_get(&b->names, name_key(dir, name));
+    return e ? e->a : NR_NONE;
+}
+
+static int name_set(struct build *b, uint32_t dir, const char *name, uint32_t obj)
+{
+    struct kv *e;
+
+    if (dir == NR_NONE || !name)
+        return 0;
+    e = kmap_get(&b->names, name_key(dir, name));
+    if (!e)
+        return -ENOMEM;
+    e->a = obj;
+    return 0;
+}
+
+/* The names at the start, from the image's walk. */
+static int start_name(void *data, const struct im_walk_item *w)
+{
+    struct build *b = data;
+    char name[TR_NFS_NAME_MAX + 1];
+    size_t n = w->name_len < TR_NFS_NAME_MAX ? w->name_len : TR_NFS_NAME_MAX;
+
+    if (w->kind != IM_W_ENTRY && w->kind != IM_W_HARD_LINK)
+        return 0;
+    memcpy(name, w->name, n);
+    name[n] = '\0';
+    return name_set(b, w->dir, name, w->obj);
+}
+
+/* ---- arena and calls --------------------------------------------------- */
+
+static int add_text(struct nr_plan *p, const char *s, uint32_t *off)
+{
+    size_t n;
+
+    *off = NR_NONE;
+    if (!s)
+        return 0;
+    n = strlen(s) + 1;
+    if (p->names_len + n > UINT32_MAX - 1)
+        return -E2BIG;
+    if (p->names_len + n > p->names_cap) {
+        uint64_t cap = p->names_cap ? p->names_cap * 2 : 65536;
+        char *x;
+
+        while (cap < p->names_len + n)
+            cap *= 2;
+        x = cm_realloc(p->names, cap);
+        if (!x)
+            return -ENOMEM;
+        p->names = x;
+        p->names_cap = cap;
+    }
+    memcpy(p->names + p->names_len, s, n);
+    *off = (uint32_t)p->names_len;
+    p->names_len += n;
+    return 0;
+}
+
+static struct nr_call *new_call(struct nr_plan *p)
+{
+    if (p->ncalls == p->cap_calls) {
+        uint32_t cap = p->cap_calls ? p->cap_calls * 2 : 4096;
+        struct nr_call *x;
+
+        if (p->cap_calls >= UINT32_MAX / 4)
+            return NULL;
+        x = cm_reallocarray(p->calls, cap, sizeof(*x));
+        if (!x)
+            return NULL;
+        p->calls = x;
+        p->cap_calls = cap;
+    }
+    return &p->calls[p->ncalls];
+}
+
+/* Whether the op changes the object of its fh. */
+static int changes_fh(int op)
+{
+    switch (op) {
+    case NF_OP_SETATTR:
+    case NF_OP_WRITE:
+    case NF_OP_COMMIT:
+    case NF_OP_CREATE:
+    case NF_OP_MKDIR:
+    case NF_OP_SYMLINK:
+    case NF_OP_MKNOD:
+    case NF_OP_REMOVE:
+    case NF_OP_RMDIR:
+    case NF_OP_RENAME:
+    case NF_OP_LINK:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int creates(int op)
+{
+    return op == NF_OP_CREATE || op == NF_OP_MKDIR || op == NF_OP_SYMLINK ||
+           op == NF_OP_MKNOD;
+}
+
+static void take_sattr(struct nr_call *c, const struct tr_nfs_attr *a)
+{
+    c->sattr = 0;
+    if (a->have & TR_NFS_A_MODE) {
+        c->sattr |= NR_S_MODE;
+        c->mode = a->mode & 07777;
+    }
+    if (a->have & TR_NFS_A_UID) {
+        c->sattr |= NR_S_UID;
+        c->uid = a->uid;
+    }
+    if (a->have & TR_NFS_A_GID) {
+        c->sattr |= NR_S_GID;
+        c->gid = a->gid;
+    }
+    if (a->have & TR_NFS_A_SIZE) {
+        c->sattr |= NR_S_SIZE;
+        c->size = a->size;
+    }
+    if (a->have & TR_NFS_A_ATIME)
+        c->sattr |= NR_S_ATIME;
+    if (a->have & TR_NFS_A_MTIME)
+        c->sattr |= NR_S_MTIME;
+    if (a->have & TR_NFS_A_TYPE)
+        c->ftype = (uint8_t)a->type;
+}
+
+static uint32_t find_obj(const struct nr_plan *p, const struct nf_fh *fh)
+{
+    uint32_t o = fh->len ? im_find(p->img, fh) : IM_NONE_ID;
+
+    return o == IM_NONE_ID ? NR_NONE : o;
+}
+
+/* Why the event is not replayed (NR_REPLAYED: it is). */
+static int skip_reason(const struct nr_plan *p, const struct tr_nfs_event *ev)
+{
+    if (ev->prog == TR_NFS_PROG_MOUNT)
+        return NR_SKIP_MOUNT;
+    if ((int)ev->vers != p->nfs_version)
+        return NR_SKIP_VERSION;
+    if (ev->op < 0 || ev->op == NF_OP_ROOT || ev->op == NF_OP_WRCACHE)
+        return NR_SKIP_PROC;
+    if (ev->flags & TR_NFS_F_CALL_CUT)
+        return NR_SKIP_CUT;
+    if (ev->op != NF_OP_NULL_OP && (find_obj(p, &ev->fh) == NR_NONE ||
+                                    ((ev->op == NF_OP_RENAME || ev->op == NF_OP_LINK) &&
+                                     find_obj(p, &ev->fh2) == NR_NONE)))
+        return NR_SKIP_UNKNOWN;
+    return NR_REPLAYED;
+}
+
+/* The name map after the traced call (its traced outcome; a call without
+ * a reply is taken to have succeeded, as the image takes it). */
+static int follow_names(struct build *b, const struct nr_call *c)
+{
+    const struct nr_plan *p = b->p;
+    const char *n1 = nr_name(p, c->name), *n2 = nr_name(p, c->name2);
+    uint32_t moved;
+
+    if (c->status != 0 && c->status != NR_NO_REPLY)
+        return 0;
+    switch (c->op) {
+    case NF_OP_LOOKUP:
+    case NF_OP_CREATE:
+    case NF_OP_MKDIR:
+    case NF_OP_SYMLINK:
+    case NF_OP_MKNOD:
+        return c->res_obj != NR_NONE ? name_set(b, c->obj, n1, c->res_obj) : 0;
+    case NF_OP_LINK:
+        return name_set(b, c->obj2, n2, c->obj);
+    case NF_OP_REMOVE:
+    case NF_OP_RMDIR:
+        return name_set(b, c->obj, n1, NR_NONE);
+    case NF_OP_RENAME:
+        moved = name_obj(b, c->obj, n1);
+        if (name_set(b, c->obj, n1, NR_NONE) < 0)
+            return -ENOMEM;
+        return name_set(b, c->obj2, n2, moved);
+    default:
+        return 0;
+    }
+}
+
+static int add_deps(struct build *b, struct nr_call *c)
+{
+    const struct nr_plan *p = b->p;
+    const char *n1 = nr_name(p, c->name), *n2 = nr_name(p, c->name2);
+    int ch = changes_fh(c->op), rc = 0;
+
+    rc |= dep_obj(b, c->obj, ch);
+    rc |= dep_obj(b, c->obj2, ch);
+    rc |= dep_obj(b, c->res_obj, creates(c->op));
+    if (n1 && c->obj != NR_NONE) {
+        rc |= dep_on(b, name_key(c->obj, n1), c->op != NF_OP_LOOKUP);
+        if (c->op != NF_OP_LOOKUP)
+            rc |= dep_obj(b, name_obj(b, c->obj, n1), 1);
+    }
+    if (n2 && c->obj2 != NR_NONE) {
+        rc |= dep_on(b, name_key(c->obj2, n2), 1);
+        rc |= dep_obj(b, name_obj(b, c->obj2, n2), 1);
+    }
+    return rc < 0 ? -ENOMEM : 0;
+}
+
+static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t origin)
+{
+    struct nr_plan *p = b->p;
+    struct nr_call *c = new_call(p);
+    uint32_t i;
+    int rc;
+
+    if (!c)
+        return -ENOMEM;
+    memset(c, 0, sizeof(*c));
+    for (i = 0; i < NR_DEPS; i++)
+        c->dep[i] = NR_NONE;
+    c->t_ns = ev->t_ns - origin;
+    c->op = (int8_t)ev->op;
+    c->proc = (uint16_t)ev->proc;
+    c->obj = find_obj(p, &ev->fh);
+    c->obj2 =
+        ev->op == NF_OP_RENAME || ev->op == NF_OP_LINK ? find_obj(p, &ev->fh2) : NR_NONE;
+    c->res_obj = NR_NONE;
+    c->status = NR_NO_REPLY;
+    if ((ev->flags & TR_NFS_F_REPLY) && ev->rpc_status == TR_NFS_RPC_SUCCESS) {
+        int64_t rt = ev->reply_t_ns - ev->t_ns;
+
+        c->status = ev->status;
+        c->rt_us =
+            rt > 0 ? (uint32_t)(rt / 1000 < UINT32_MAX ? rt / 1000 : UINT32_MAX) : 0;
+        c->res_obj = find_obj(p, &ev->res_fh);
+        cm_hist_add(&p->traced[c->op], c->rt_us);
+        cm_hist_add(&p->traced[NF_OP_TOTAL], c->rt_us);
+    }
+    if (c->res_obj == c->obj)
+        c->res_obj = NR_NONE; /* LOOKUP of "." */
+    c->offset = ev->offset;
+    c->count = ev->count;
+    c->access = ev->access;
+    c->how = ev->stable;
+    take_sattr(c, &ev->sattr);
+    if (ev->op == NF_OP_READDIR || ev->op == NF_OP_READDIRPLUS) {
+        if (c->offset != 0)
+            p->readdir_restarted++;
+        c->offset = 0; /* cookies are the traced server's */
+    }
+    if ((rc = add_text(p, ev->name, &c->name)) < 0 ||
+        (rc = add_text(p, ev->name2, &c->name2)) < 0 ||
+        (rc = add_text(p, ev->op == NF_OP_SYMLINK ? ev->text : NULL, &c->text)) < 0)
+        return rc;
+    {
+        struct kv *h = kmap_get(&b->hosts, (uint64_t)ev->client + 1);
+
+        if (!h)
+            return -ENOMEM;
+        if (h->a == NR_NONE)
+            h->a = p->nstreams++;
+        c->stream = h->a;
+    }
+    b->c = c;
+    b->idx = p->ncalls;
+    if ((rc = add_deps(b, c)) < 0 || (rc = follow_names(b, c)) < 0)
+        return rc;
+    p->ncalls++;
+    p->trace_ns = c->t_ns;
+    return 0;
+}
+
+/* ---- the two passes ---------------------------------------------------- */
+
+static int open_trace(struct tr_nfs_reader **r, const struct nr_plan *p,
+                      const struct ld_config *cfg, char *err, size_t errlen)
+{
+    struct tr_nfs_options o;
+
+    memset(&o, 0, sizeof(o));
+    o.format = strcmp(cfg->trace_format, "auto") == 0 ? NULL : cfg->trace_format;
+    o.lenient = cfg->trace_lenient;
+    return tr_nfs_open(r, p->file, &o, err, errlen);
+}
+
+static int pass_image(struct nr_plan *p, const struct ld_config *cfg, char *err,
+                      size_t errlen)
+{
+    struct tr_nfs_reader *r;
+    struct tr_nfs_event ev;
+    unsigned i, n;
+    const struct tr_counter *k;
+    int rc = open_trace(&r, p, cfg, err, errlen);
+
+    if (rc < 0)
+        return rc;
+    snprintf(p->format, sizeof(p->format), "%s", tr_nfs_format(r));
+    while ((rc = tr_nfs_next(r, &ev)) > 0) {
+        p->events++;
+        if ((rc = im_event(p->img, &ev)) < 0)
+            break;
+    }
+    if (rc < 0)
+        cm_errf(err, errlen, "%s", rc == -ENOMEM ? "out of memory" : tr_nfs_error(r));
+    k = tr_nfs_counters(r, &n);
+    for (i = 0; i < n && i < TR_MAX_COUNTERS; i++)
+        p->counters[i] = k[i];
+    p->ncounters = n < TR_MAX_COUNTERS ? n : TR_MAX_COUNTERS;
+    tr_nfs_close(r);
+    if (rc == 0 && im_finish(p->img) < 0) {
+        cm_errf(err, errlen, "out of memory");
+        rc = -ENOMEM;
+    }
+    return rc;
+}
+
+static int pass_calls(struct nr_plan *p, const struct ld_config *cfg, char *err,
+                      size_t errlen)
+{
+    struct tr_nfs_reader *r;
+    struct tr_nfs_event ev;
+    struct build b;
+    int64_t origin = -1;
+    int rc = open_trace(&r, p, cfg, err, errlen), why;
+
+    if (rc < 0)
+        return rc;
+    memset(&b, 0, sizeof(b));
+    b.p = p;
+    rc = im_walk(p->img, start_name, &b, NULL);
+    while (rc == 0 && (rc = tr_nfs_next(r, &ev)) > 0) {
+        why = skip_reason(p, &ev);
+        rc = 0;
+        if (why != NR_REPLAYED) {
+            p->skipped[why]++;
+            continue;
+        }
+        if (origin < 0)
+            origin = ev.t_ns;
+        rc = add_call(&b, &ev, origin);
+    }
+    if (rc < 0)
+        cm_errf(err, errlen, "%s: %s", p->file,
+                rc == -ENOMEM ? "out of memory" : tr_nfs_error(r));
+    tr_nfs_close(r);
+    free(b.deps.slot);
+    free(b.names.slot);
+    free(b.hosts.slot);
+    return rc;
+}
+
+int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
+                  size_t errlen)
+{
+    int rc;
+
+    memset(p, 0, sizeof(*p));
+    snprintf(p->file, sizeof(p->file), "%s", cfg->trace_file);
+    p->nfs_version = cfg->nfs_version;
+    p->img = im_new();
+    if (!p->img)
+        return cm_errf(err, errlen, "out of memory"), -ENOMEM;
+    rc = pass_image(p, cfg, err, errlen);
+    if (rc == 0)
+        rc = pass_calls(p, cfg, err, errlen);
+    if (rc == 0 && p->ncalls == 0) {
+        cm_errf(err, errlen,
+                "%s: no NFSv%d call to replay (%llu events; a trace of the other "
+                "version is replayed by %s)",
+                p->file, p->nfs_version, (unsigned long long)p->events,
+                p->nfs_version == 3 ? "sfs" : "sfs3");
+        rc = -EINVAL;
+    }
+    if (rc < 0)
+        nr_plan_free(p);
+    return rc;
+}
+
+void nr_plan_free(struct nr_plan *p)
+{
+    im_free(p->img);
+    free(p->calls);
+    free(p->names);
+    p->img = NULL;
+    p->calls = NULL;
+    p->names = NULL;
+    p->ncalls = p->cap_calls = 0;
+}
+
+double nr_expected_s(const struct nr_plan *p, double speed)
+{
+    return speed > 0 ? (double)p->trace_ns / 1e9 / speed : 0;
+}
+
+/* ---- which workload, names --------------------------------------------- */
+
+int nr_accepts(const struct ld_config *cfg)
+{
+    const char *f = cfg->trace_format, *fmt = NULL;
+    unsigned char buf[512];
+    size_t n;
+    FILE *fp;
+
+    if (!cfg->trace_file[0])
+        return 0;
+    if (!strcmp(f, "pcap") || !strcmp(f, "pcapng") || !strcmp(f, "nfsdump"))
+        return 1;
+    if (f[0] && strcmp(f, "auto") != 0)
+        return 0;
+    fp = fopen(cfg->trace_file, "rb");
+    if (!fp)
+        return 0; /* the block replay says why it cannot be read */
+    n = fread(buf, 1, sizeof(buf), fp);
+    fclose(fp);
+    return tr_nfs_probe(buf, n, &fmt) > 0;
+}
+
+unsigned nr_class_of(uint32_t status)
+{
+    switch (status) {
+    case 0:
+        return NR_C_OK;
+    case NF_ST_NOENT:
+        return NR_C_NOENT;
+    case NF_ST_EXIST:
+        return NR_C_EXIST;
+    case NF_ST_NOTEMPTY:
+        return NR_C_NOTEMPTY;
+    case NF_ST_NOTDIR:
+    case NF_ST_ISDIR:
+        return NR_C_NOTDIR_ISDIR;
+    case NF_ST_ACCES:
+    case NF_ST_PERM:
+        return NR_C_ACCES;
+    case NF_ST_STALE:
+    case NF_ST_BADHANDLE:
+        return NR_C_STALE;
+    default:
+        return NR_C_OTHER;
+    }
+}
+
+const char *nr_class_name(unsigned cls)
+{
+    static const char *const n[LD_NR_CLASSES] = {
+        "OK", "NOENT", "EXIST", "NOTEMPTY", "NOTDIR/ISDIR", "ACCES", "STALE", "other"};
+    return cls < LD_NR_CLASSES ? n[cls] : "other";
+}
+
+const char *nr_skip_name(unsigned reason)
+{
+    static const char *const n[NR_NSKIPS] = {"replayed",          "mount",
+                                             "other_nfs_version", "procedure",
+                                             "unknown_handle",    "no_replayed_handle",
+                                             "call_cut"};
+    return reason < NR_NSKIPS ? n[reason] : "other";
+}
+
+/* ---- copies and streams (nr.h) -------------------------------------------- */
+
+uint32_t nr_client_copies(const struct ld_config *cfg)
+{
+    uint32_t clients = (uint32_t)cfg->nclients, mine = (uint32_t)cfg->client_num - 1;
+    uint32_t scale = nr_scale(cfg);
+
+    return mine < scale ? (scale - mine + clients - 1) / clients : 0;
+}
+
+unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams)
+{
+    uint32_t scale = nr_scale(cfg), clients = (uint32_t)cfg->nclients, c, idle = 0;
+    uint64_t units;
+
+    for (c = 0; c < clients; c++) { /* each client's copies x streams */
+        units = c < scale ? (uint64_t)((scale - c + clients - 1) / clients) *
+                                (nstreams ? nstreams : 1)
+                          : 0;
+        if (units < (uint64_t)cfg->procs)
+            idle += (unsigned)((uint64_t)cfg->procs - units);
+    }
+    return idle;
+}
+
+void nr_copy_dir(uint32_t m, char *buf, size_t len)
+{
+    if (m == 0)
+        snprintf(buf, len, "%s", NR_DIR);
+    else
+        snprintf(buf, len, "%s.%u", NR_DIR, m);
+}

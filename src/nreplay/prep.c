@@ -1,0 +1,632 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * prep.c - what a child of the NFS trace replay does before the clock
+ * starts (nr.h): mount with room for the window, learn the transfer
+ * maxima, remove a tree an earlier replay left (through libnfs,
+ * docs/DECISIONS.md D3) and create the image's tree at the start of the
+ * trace under CL<N>/nreplay (one tree per copy of the trace the process
+ * replays: nreplay, nreplay.1, ...) through the child's own client, so that every
+ * object's handle on the server under test is known: the roots as r0,
+ * r1..., the orphans by handle under orphans/, directories, files with
+ * their start size written (UNSTABLE, then one COMMIT), symlinks with
+ * their targets, special files, then the hard links.  An object that
+ * cannot be made is counted (prepare_failed) and its calls are reported
+ * as not replayable; the replay goes on.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "ctl/ct.h"
+#include "image/im.h"
+#include "load/options.h"
+#include "nfs/nf_lnfs.h"
+#include "nreplay/nr_int.h"
+
+#define LNFS_TIMEOUT_MS 30000u
+
+/* ---- sync calls ---------------------------------------------------------- */
+
+static const struct nf_proc *row_of(const struct nr_replay *rp, uint32_t proc)
+{
+    return nf_proc_row(rp->version == 3 ? NF_NFS3 : NF_NFS2, proc);
+}
+
+int nr_sync(struct nr_replay *rp, uint32_t proc, const void *args, void *res,
+            xdrproc_t free_codec, uint32_t *status)
+{
+    struct rp_call call;
+    int rc;
+
+    (void)free_codec;
+    memset(&call, 0, sizeof(call));
+    rc = nf_call_init(&call, rp->cx.clnt, proc, args, res, NULL, NULL);
+    if (rc == 0)
+        rc = rp_call_sync(rp->cx.clnt, &call);
+    if (rc == 0)
+        *status = nf_call_nfs_status(&call);
+    return rc;
+}
+
+static void sync_free(const struct nr_replay *rp, uint32_t proc, void *res)
+{
+    xdr_free(row_of(rp, proc)->res_codec, (char *)res);
+}
+
+/* ---- mount ---------------------------------------------------------------- */
+
+static void transfer_maxima(struct nr_replay *rp)
+{
+    uint32_t cap = rp->cx.cfg->tcp ? NR_MAX_XFER : NR_MAX_XFER_UDP, st;
+    FSINFO3args a;
+    FSINFO3res res;
+
+    rp->rtmax = rp->wtmax = 8192; /* NFSv2 (RFC 1094 MAXDATA) */
+    if (rp->version == 3) {
+        memset(&res, 0, sizeof(res));
+        nf_fh_to_v3(&rp->cx.mnt.root, &a.fsroot);
+        if (nr_sync(rp, NFSPROC3_FSINFO, &a, &res, NULL, &st) == 0) {
+            if (st == NFS3_OK) {
+                rp->rtmax = res.FSINFO3res_u.resok.rtmax;
+                rp->wtmax = res.FSINFO3res_u.resok.wtmax;
+            }
+            sync_free(rp, NFSPROC3_FSINFO, &res);
+        }
+    }
+    if (rp->rtmax == 0 || rp->rtmax > cap)
+        rp->rtmax = cap;
+    if (rp->wtmax == 0 || rp->wtmax > cap)
+        rp->wtmax = cap;
+}
+
+static int mount(struct ld_child *c)
+{
+    const char *spec = ld_config_mount_for_child(c->cfg, (int)c->index);
+    struct nr_replay *rp = (struct nr_replay *)c;
+    struct nf_mount_opts o;
+    char err[CM_ERR_LEN];
+    int rc;
+
+    nf_mount_opts_init(&o, c->nfs_version);
+    o.transport = c->cfg->tcp ? RP_TCP : RP_UDP;
+    o.mount_transport = o.transport;
+    o.rpc.max_in_flight = rp->window + 1;
+    o.rpc.sndbuf_bytes = 4u << 20;
+    rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
+    if (rc < 0)
+        return ld_child_fail(c, rc, "Unable to mount %s: %s", spec, err);
+    c->mounted = 1;
+    c->clnt = c->mnt.nfs;
+    transfer_maxima(rp);
+    return 0;
+}
+
+/* ---- making objects ------------------------------------------------------- */
+
+static void sattr3_mode(sattr3 *a, uint32_t mode)
+{
+    memset(a, 0, sizeof(*a));
+    a->mode.set_it = TRUE;
+    a->mode.set_mode3_u.mode = mode;
+}
+
+static void sattr2_mode(sattr *a, uint32_t mode)
+{
+    memset(a, 0xff, sizeof(*a)); /* -1: leave as it is (RFC 1094 2.3.11) */
+    a->mode = mode;
+}
+
+/* LOOKUP name in dir into out.  0 or -errno. */
+static int lookup(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+                  struct nf_fh *out)
+{
+    uint32_t st = 0;
+    int rc;
+
+    if (rp->version == 3) {
+        LOOKUP3args a;
+        LOOKUP3res res;
+
+        memset(&res, 0, sizeof(res));
+        nf_fh_to_v3(dir, &a.what.dir);
+        a.what.name = (char *)name;
+        rc = nr_sync(rp, NFSPROC3_LOOKUP, &a, &res, NULL, &st);
+        if (rc == 0 && st == NFS3_OK)
+            rc = nf_fh_from_v3(out, &res.LOOKUP3res_u.resok.object);
+        if (rc == 0)
+            sync_free(rp, NFSPROC3_LOOKUP, &res);
+    } else {
+        diropargs a;
+        diropres res;
+
+        memset(&res, 0, sizeof(res));
+        (void)nf_fh_to_v2(dir, &a.dir);
+        a.name = (char *)name;
+        rc = nr_sync(rp, NFSPROC_LOOKUP, &a, &res, NULL, &st);
+        if (rc == 0 && st == NFS_OK)
+            nf_fh_from_v2(out, &res.diropres_u.diropres.file);
+        if (rc == 0)
+            sync_free(rp, NFSPROC_LOOKUP, &res);
+    }
+    return rc < 0 ? rc : st ? nf_status_errno(st) : 0;
+}
+
+/* Writes size bytes of the pattern into a new file (UNSTABLE and one
+ * COMMIT in v3). */
+static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
+{
+    uint64_t off;
+    uint32_t st = 0;
+    int rc = 0;
+
+    for (off = 0; off < size && rc == 0; off += rp->wtmax) {
+        uint32_t n = size - off < rp->wtmax ? (uint32_t)(size - off) : rp->wtmax;
+
+        if (rp->version == 3) {
+            WRITE3args a;
+            WRITE3res res;
+
+            memset(&res, 0, sizeof(res));
+            nf_fh_to_v3(fh, &a.file);
+            a.offset = off;
+            a.count = n;
+            a.stable = UNSTABLE;
+            a.data.data_len = n;
+            a.data.data_val = rp->wdata;
+            rc = nr_sync(rp, NFSPROC3_WRITE, &a, &res, NULL, &st);
+            if (rc == 0)
+                sync_free(rp, NFSPROC3_WRITE, &res);
+        } else {
+            writeargs a;
+            attrstat res;
+
+            if (off + n > UINT32_MAX)
+                return -EFBIG;
+            memset(&res, 0, sizeof(res));
+            (void)nf_fh_to_v2(fh, &a.file);
+            a.beginoffset = a.offset = (u_int)off;
+            a.totalcount = n;
+            a.data.data_len = n;
+            a.data.data_val = rp->wdata;
+            rc = nr_sync(rp, NFSPROC_WRITE, &a, &res, NULL, &st);
+            if (rc == 0)
+                sync_free(rp, NFSPROC_WRITE, &res);
+        }
+        if (rc == 0 && st != 0)
+            rc = nf_status_errno(st);
+    }
+    if (rc == 0 && size > 0 && rp->version == 3) {
+        COMMIT3args a;
+        COMMIT3res res;
+
+        memset(&res, 0, sizeof(res));
+        nf_fh_to_v3(fh, &a.file);
+        a.offset = 0;
+        a.count = 0;
+        rc = nr_sync(rp, NFSPROC3_COMMIT, &a, &res, NULL, &st);
+        if (rc == 0)
+            sync_free(rp, NFSPROC3_COMMIT, &res);
+    }
+    return rc;
+}
+
+/* The v3 call that makes object o as name in dir. */
+static int make3(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+                 const struct im_obj *o, const char *target)
+{
+    union nf3_args a;
+    union nf3_res res;
+    uint32_t proc, st = 0, mode = (o->flags & IM_O_MODE) ? o->mode : 0;
+    int rc;
+
+    memset(&a, 0, sizeof(a));
+    memset(&res, 0, sizeof(res));
+    switch (o->type) {
+    case TR_NFS_DIR:
+        proc = NFSPROC3_MKDIR;
+        nf_fh_to_v3(dir, &a.mkdir.where.dir);
+        a.mkdir.where.name = (char *)name;
+        sattr3_mode(&a.mkdir.attributes, mode ? mode : 0755);
+        break;
+    case TR_NFS_LNK:
+        proc = NFSPROC3_SYMLINK;
+        nf_fh_to_v3(dir, &a.symlink.where.dir);
+        a.symlink.where.name = (char *)name;
+        sattr3_mode(&a.symlink.symlink.symlink_attributes, mode ? mode : 0777);
+        a.symlink.symlink.symlink_data = (char *)target;
+        break;
+    case TR_NFS_FIFO:
+    case TR_NFS_SOCK:
+    case TR_NFS_CHR:
+    case TR_NFS_BLK:
+        proc = NFSPROC3_MKNOD;
+        nf_fh_to_v3(dir, &a.mknod.where.dir);
+        a.mknod.where.name = (char *)name;
+        a.mknod.what.type = (ftype3)o->type;
+        if (o->type == TR_NFS_CHR || o->type == TR_NFS_BLK)
+            sattr3_mode(&a.mknod.what.mknoddata3_u.device.dev_attributes,
+                        mode ? mode : 0644);
+        else
+            sattr3_mode(&a.mknod.what.mknoddata3_u.pipe_attributes, mode ? mode : 0644);
+        break;
+    default: /* a regular file, or a name of no known type */
+        proc = NFSPROC3_CREATE;
+        nf_fh_to_v3(dir, &a.create.where.dir);
+        a.create.where.name = (char *)name;
+        a.create.how.mode = UNCHECKED;
+        sattr3_mode(&a.create.how.createhow3_u.obj_attributes, mode ? mode : 0644);
+        break;
+    }
+    rc = nr_sync(rp, proc, &a, &res, NULL, &st);
+    if (rc < 0)
+        return rc;
+    /* CREATE, MKDIR, SYMLINK and MKNOD results share their layout */
+    if (st == NFS3_OK && res.create.CREATE3res_u.resok.obj.handle_follows)
+        rc = nf_fh_from_v3(&rp->fh[o - im_obj(rp->plan->img, 0)],
+                           &res.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
+    sync_free(rp, proc, &res);
+    return rc < 0 ? rc : st ? nf_status_errno(st) : 0;
+}
+
+static int make2(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+                 const struct im_obj *o, const char *target)
+{
+    union nf2_args a;
+    union nf2_res res;
+    uint32_t proc, st = 0, mode = (o->flags & IM_O_MODE) ? o->mode : 0;
+    int rc;
+
+    memset(&res, 0, sizeof(res));
+    if (o->type == TR_NFS_LNK) {
+        proc = NFSPROC_SYMLINK;
+        (void)nf_fh_to_v2(dir, &a.symlink.from.dir);
+        a.symlink.from.name = (char *)name;
+        a.symlink.to = (char *)target;
+        sattr2_mode(&a.symlink.attributes, mode ? mode : 0777);
+    } else {
+        proc = o->type == TR_NFS_DIR ? NFSPROC_MKDIR : NFSPROC_CREATE;
+        (void)nf_fh_to_v2(dir, &a.create.where.dir);
+        a.create.where.name = (char *)name;
+        sattr2_mode(&a.create.attributes, mode                    ? mode
+                                          : o->type == TR_NFS_DIR ? 0755
+                                                                  : 0644);
+    }
+    rc = nr_sync(rp, proc, &a, &res, NULL, &st);
+    if (rc < 0)
+        return rc;
+    if (st == NFS_OK && proc != NFSPROC_SYMLINK)
+        nf_fh_from_v2(&rp->fh[o - im_obj(rp->plan->img, 0)],
+                      &res.mkdir.diropres_u.diropres.file);
+    sync_free(rp, proc, &res);
+    return st ? nf_status_errno(st) : 0;
+}
+
+/* Makes object obj as name in dir, with its handle in rp->fh[obj]. */
+static int make(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+                uint32_t obj)
+{
+    const struct im_obj *o = im_obj(rp->plan->img, obj);
+    char target[TR_NFS_PATH_MAX];
+    size_t n = 0;
+    const char *t = im_target(rp->plan->img, obj, &n);
+    int rc;
+
+    if (n >= sizeof(target))
+        n = sizeof(target) - 1;
+    memcpy(target, t ? t : "", t ? n : 0);
+    target[t ? n : 0] = '\0';
+    if (!t)
+        snprintf(target, sizeof(target), "unknown-target");
+    rc = rp->version == 3 ? make3(rp, dir, name, o, target)
+                          : make2(rp, dir, name, o, target);
+    if (rc == 0 && rp->fh[obj].len == 0)
+        rc = lookup(rp, dir, name, &rp->fh[obj]);
+    if (rc == 0 && (o->type == TR_NFS_REG || o->type == TR_NFS_NONE) && o->size > 0)
+        rc = fill(rp, &rp->fh[obj], o->size);
+    return rc;
+}
+
+static int hard_link(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+                     uint32_t obj)
+{
+    uint32_t st = 0, proc;
+    int rc;
+
+    if (rp->fh[obj].len == 0)
+        return -ENOENT;
+    if (rp->version == 3) {
+        LINK3args a;
+        LINK3res res;
+
+        memset(&res, 0, sizeof(res));
+        nf_fh_to_v3(&rp->fh[obj], &a.file);
+        nf_fh_to_v3(dir, &a.link.dir);
+        a.link.name = (char *)name;
+        proc = NFSPROC3_LINK;
+        rc = nr_sync(rp, proc, &a, &res, NULL, &st);
+        if (rc == 0)
+            sync_free(rp, proc, &res);
+    } else {
+        linkargs a;
+        nfsstat res = NFS_OK;
+
+        (void)nf_fh_to_v2(&rp->fh[obj], &a.from);
+        (void)nf_fh_to_v2(dir, &a.to.dir);
+        a.to.name = (char *)name;
+        rc = nr_sync(rp, NFSPROC_LINK, &a, &res, NULL, &st);
+    }
+    return rc < 0 ? rc : st ? nf_status_errno(st) : 0;
+}
+
+/* ---- the walk --------------------------------------------------------------- */
+
+struct walk {
+    struct nr_replay *rp;
+    uint32_t roots;
+    struct nf_fh orphans; /* len 0 until the first orphan */
+    int rc;               /* a fatal error (the client broke) */
+};
+
+static int one(void *data, const struct im_walk_item *w)
+{
+    struct walk *k = data;
+    struct nr_replay *rp = k->rp;
+    struct ld_stats *st = &rp->cx.stats;
+    char name[TR_NFS_NAME_MAX + 16];
+    const struct nf_fh *dir = &rp->base;
+    size_t n = w->name_len < TR_NFS_NAME_MAX ? w->name_len : TR_NFS_NAME_MAX;
+    int rc;
+
+    memcpy(name, w->name, n);
+    name[n] = '\0';
+    switch (w->kind) {
+    case IM_W_ROOT:
+        snprintf(name, sizeof(name), "r%u", k->roots++);
+        break;
+    case IM_W_ORPHAN:
+        if (k->orphans.len == 0) /* made by fresh_base */
+            (void)lookup(rp, &rp->base, "orphans", &k->orphans);
+        dir = &k->orphans;
+        break;
+    default:
+        dir = &rp->fh[w->dir];
+        break;
+    }
+    st->nr_prep_objects++;
+    if (dir->len == 0) {
+        st->nr_prep_failed++;
+        return 0;
+    }
+    rc = w->kind == IM_W_HARD_LINK ? hard_link(rp, dir, name, w->obj)
+                                   : make(rp, dir, name, w->obj);
+    if (rc == -ENOTCONN || rc == -ETIMEDOUT || rc == -ECONNRESET)
+        return k->rc = ld_child_fail(&rp->cx, rc, "preparing the image: %s: %s", name,
+                                     rp_status_text(rc));
+    if (rc < 0) {
+        st->nr_prep_failed++;
+        if (rp->cx.debug)
+            ld_child_log(&rp->cx, "nreplay: cannot make %s: %s", w->path, strerror(-rc));
+    }
+    return 0;
+}
+
+/* The tree an earlier replay left goes; CL<N>/nreplay and its orphans
+ * directory are made again (libnfs). */
+static int fresh_base(struct nr_replay *rp, const char *base, int orphans)
+{
+    const char *spec = ld_config_mount_for_child(rp->cx.cfg, (int)rp->cx.index);
+    char err[CM_ERR_LEN], path[LD_PATH_MAX];
+    struct nf_lnfs *l;
+    int rc;
+
+    rc = nf_lnfs_open(&l, spec, LNFS_TIMEOUT_MS, err, sizeof(err));
+    if (rc < 0)
+        return ld_child_fail(&rp->cx, rc, "preparing the image: %s", err);
+    rc = nf_lnfs_remove_tree(l, base);
+    if (rc == 0)
+        rc = nf_lnfs_mkdir_p(l, base);
+    snprintf(path, sizeof(path), "%s/orphans", base);
+    if (rc == 0 && orphans)
+        rc = nf_lnfs_mkdir_p(l, path);
+    if (rc < 0)
+        ld_child_fail(&rp->cx, rc, "preparing the image on %s: %s", spec,
+                      nf_lnfs_last_error(l));
+    nf_lnfs_close(l);
+    return rc;
+}
+
+static int allocate(struct nr_replay *rp)
+{
+    const struct nr_plan *p = rp->plan;
+    uint32_t i;
+
+    rp->total = p->ncalls * rp->ncopies;
+    rp->left = cm_calloc((size_t)rp->total + 1, sizeof(*rp->left));
+    rp->held = cm_calloc(NR_HELD_MAX, sizeof(*rp->held));
+    rp->slots = cm_calloc(rp->window, sizeof(*rp->slots));
+    rp->wdata = cm_malloc(rp->wtmax);
+    if (!rp->left || !rp->held || !rp->slots || !rp->wdata)
+        return -ENOMEM;
+    for (i = 0; i < rp->wtmax; i++) /* SFS's write pattern */
+        rp->wdata[i] = (char)(0xdeadbeefu >> (24 - 8 * (i % 4)));
+    for (i = 0; i < rp->window; i++) {
+        rp->slots[i].owner = rp;
+        rp->slots[i].next_free = i + 1 < rp->window ? (int32_t)i + 1 : -1;
+    }
+    rp->free_slot = 0;
+    return 0;
+}
+
+/* Copy `copy` of this process: its tree made afresh, every handle noted (in
+ * the area the client's processes share). */
+static int prepare_copy(struct nr_replay *rp, uint32_t copy)
+{
+    struct ld_child *c = &rp->cx;
+    const uint32_t *tops;
+    char cl[32], dir[32], base[80];
+    struct walk w;
+    int rc;
+
+    rp->fh = nr_copy_fh(rp, rp->copy_m[copy]);
+    snprintf(cl, sizeof(cl), "CL%d", c->cfg->client_num);
+    nr_copy_dir(rp->copy_m[copy], dir, sizeof(dir));
+    snprintf(base, sizeof(base), "/%s/%s", cl, dir);
+    rc = fresh_base(rp, base, im_orphan_tops(rp->plan->img, &tops) > 0);
+    if (rc < 0)
+        return rc;
+    if ((rc = lookup(rp, &c->mnt.root, cl, &rp->base)) < 0 ||
+        (rc = lookup(rp, &rp->base, dir, &rp->base)) < 0)
+        return ld_child_fail(c, rc, "LOOKUP %s: %s", base, strerror(-rc));
+    memset(&w, 0, sizeof(w));
+    w.rp = rp;
+    rc = im_walk(rp->plan->img, one, &w, NULL);
+    if (rc == -ENOMEM)
+        return ld_child_fail(c, rc, "out of memory");
+    return rc < 0 ? rc : w.rc;
+}
+
+static int prepare(struct nr_replay *rp)
+{
+    uint32_t k;
+    int rc = 0;
+
+    if (allocate(rp) < 0)
+        return ld_child_fail(&rp->cx, -ENOMEM, "out of memory");
+    rp->cx.stats.nr_prep_objects = rp->cx.stats.nr_prep_failed = 0;
+    for (k = 0; k < rp->ncopies && rc == 0; k++)
+        if (rp->prepares[k]) /* the others' are made by the process of stream 0 */
+            rc = prepare_copy(rp, k);
+    return rc;
+}
+
+/* ---- the table's child hooks ------------------------------------------------ */
+
+/* The client's copies this process takes part in (a stream of them is
+ * its, nr_unit_proc), and those whose tree it makes (stream 0's). */
+static int copies_of(struct nr_replay *rp)
+{
+    const struct ld_config *cfg = rp->cx.cfg;
+    uint32_t copies = nr_client_copies(cfg), m, s, n = 0;
+    unsigned procs = (unsigned)cfg->procs;
+
+    rp->nstreams = rp->plan->nstreams ? rp->plan->nstreams : 1;
+    rp->copy_m = cm_calloc((size_t)copies + 1, sizeof(*rp->copy_m));
+    rp->prepares = cm_calloc((size_t)copies + 1, 1);
+    if (!rp->copy_m || !rp->prepares)
+        return -ENOMEM;
+    for (m = 0; m < copies; m++) {
+        int in = 0, other = 0;
+
+        for (s = 0; s < rp->nstreams && (!in || !other); s++) {
+            if (nr_unit_proc(m, s, rp->nstreams, procs) == rp->cx.index)
+                in = 1;
+            else
+                other = 1;
+        }
+        if (!in)
+            continue;
+        rp->shares |= other;
+        rp->prepares[n] = nr_unit_proc(m, 0, rp->nstreams, procs) == rp->cx.index;
+        rp->nprepared += rp->prepares[n];
+        rp->copy_m[n++] = m;
+    }
+    rp->ncopies = n;
+    return 0;
+}
+
+int nr_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
+                  int ctl_fd)
+{
+    struct nr_replay *rp = (struct nr_replay *)c;
+
+    ld_child_setup(c, su, index, ctl_fd);
+    rp->plan = su->plan;
+    rp->version = c->nfs_version;
+    rp->speed = c->cfg->trace_speed;
+    rp->window = (uint32_t)c->cfg->trace_window;
+    return copies_of(rp);
+}
+
+int nr_child_phase(struct ld_child *c, uint32_t type, uint32_t arg)
+{
+    struct nr_replay *rp = (struct nr_replay *)c;
+    uint64_t objects, failed;
+
+    if (rp->ncopies == 0) /* a process without a copy stays idle */
+        return 0;
+    switch (type) {
+    case CT_MSG_MOUNT:
+        c->phase = LD_CPHASE_MOUNT;
+        return mount(c);
+    case CT_MSG_INIT:
+        c->phase = LD_CPHASE_INIT;
+        return prepare(rp);
+    case CT_MSG_RUN:
+        objects = c->stats.nr_prep_objects;
+        failed = c->stats.nr_prep_failed;
+        {
+            int rc = nr_run(c, arg);
+
+            c->stats.nr_prep_objects = objects;
+            c->stats.nr_prep_failed = failed;
+            return rc;
+        }
+    default:
+        return 0;
+    }
+}
+
+void nr_child_results(struct ld_child *c)
+{
+    const struct nr_replay *rp = (const struct nr_replay *)c;
+    struct ld_stats *s = &c->stats;
+    const struct im_image *img = rp->plan->img;
+    uint64_t bytes = 0, files = 0, dirs = 0, links = 0;
+    uint32_t i;
+
+    if (rp->ncopies == 0) { /* idle: not one of the processes the run time averages */
+        s->nchildren = 0;
+        return;
+    }
+    for (i = 0; i < im_nobjs(img); i++) {
+        const struct im_obj *o = im_obj(img, i);
+
+        if ((o->flags & (IM_O_AT_START | IM_O_DEAD)) != IM_O_AT_START)
+            continue;
+        if (o->type == TR_NFS_DIR)
+            dirs++;
+        else if (o->type == TR_NFS_LNK)
+            links++;
+        else {
+            files++;
+            bytes += o->size;
+        }
+    }
+    bytes *= rp->nprepared; /* the trees this process made */
+    s->total_kb = s->base_kb = s->least_kb = s->most_kb = (bytes + 1023) / 1024;
+    s->io_files = s->working_files = files * rp->nprepared;
+    s->nonio_files = 0;
+    s->symlinks = links * rp->nprepared;
+    s->dirs = dirs * rp->nprepared;
+}
+
+void nr_child_free(struct ld_child *c)
+{
+    struct nr_replay *rp = (struct nr_replay *)c;
+
+    free(rp->copy_m);
+    free(rp->prepares);
+    free(rp->left);
+    free(rp->held);
+    free(rp->slots);
+    free(rp->wdata);
+    rp->copy_m = NULL;
+    rp->prepares = NULL;
+    rp->fh = NULL;
+    rp->left = NULL;
+    rp->held = NULL;
+    rp->slots = NULL;
+    rp->wdata = NULL;
+    ld_child_unmount(c);
+}

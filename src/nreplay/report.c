@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * report.c - the NFS trace replay's part of the results (nr.h,
+ * docs/nfs_replay.md lists every line and key): the calls replayed and
+ * those that could not be and why, the statuses compared with the
+ * trace's and the mismatches by op and pair with the first few named,
+ * the image prepared, dependency waits, lateness and drift, and a
+ * per-procedure table of the traced server's response time beside the
+ * replayed one; its validity rules (no good calls, failed RPC calls, more
+ * than 1 % of the compared calls mismatched); the same in the YAML
+ * results under "nfs_replay".  In the prime's aggregate (no plan) the
+ * mismatches are counted but not named.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/hist.h"
+#include "image/im.h"
+#include "load/report.h"
+#include "nreplay/nr.h"
+
+static double pct(uint64_t n, uint64_t of)
+{
+    return of ? (double)n * 100.0 / (double)of : 0;
+}
+
+static double q_ms(const struct cm_hist *h, double q)
+{
+    return cm_hist_quantile_ms(h, q);
+}
+
+/* The traced server's mean response time of op's replayed calls. */
+static double traced_mean_ms(const struct ld_stats *s, unsigned op)
+{
+    return s->nr_traced[op].count
+               ? (double)s->nr_traced_us[op] / (double)s->nr_traced[op].count / 1000.0
+               : 0;
+}
+
+static double expected_s(const struct ld_stats *s, double speed)
+{
+    return speed > 0 ? (double)s->replay_trace_ns / 1e9 / speed : 0;
+}
+
+/* "d1/f" for call c's object (and name), into buf. */
+static const char *where(const struct nr_plan *p, const struct nr_call *c, char *buf,
+                         size_t len)
+{
+    char dir[512];
+    const char *d = c->obj != NR_NONE ? im_path(p->img, c->obj, dir, sizeof(dir)) : NULL;
+    const char *n = nr_name(p, c->name);
+
+    snprintf(buf, len, "%s%s%s",
+             d && d[0] ? d
+             : n       ? ""
+             : d       ? "."
+                       : "?",
+             d && d[0] && n ? "/" : "", n ? n : "");
+    return buf;
+}
+
+static void example_text(const struct nr_plan *p, uint64_t ex, char *buf, size_t len)
+{
+    uint64_t v = ~ex;
+    uint32_t i = (uint32_t)(v >> 16), st = (uint32_t)(v & 0xffffu);
+    char w[600];
+
+    if (!p || i >= p->ncalls) {
+        snprintf(buf, len, "call %u: replayed %s", i, nf_status_name(st));
+        return;
+    }
+    snprintf(buf, len, "%s %s at %.6f s: traced %s, replayed %s",
+             nf_op_name(p->calls[i].op), where(p, &p->calls[i], w, sizeof(w)),
+             (double)p->calls[i].t_ns / 1e9, nf_status_name(p->calls[i].status),
+             nf_status_name(st));
+}
+
+/* The copies of the trace the results cover: the run's (the prime's
+ * aggregate: its options do not hold the clients), or this client's. */
+static uint32_t copies_in(const struct ld_report_in *in)
+{
+    const struct ld_config *cfg = in->cfg;
+
+    if (in->agg)
+        return cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : in->agg->nclients;
+    return nr_client_copies(cfg);
+}
+
+static uint64_t unreplayable(const struct ld_stats *s)
+{
+    uint64_t n = 0;
+    unsigned k;
+
+    for (k = 1; k < NR_NSKIPS; k++)
+        n += s->nr_unreplayable[k];
+    return n;
+}
+
+static void text(FILE *out, const struct ld_report_in *in)
+{
+    const struct ld_config *cfg = in->cfg;
+    const struct nr_plan *p = in->plan;
+    const struct ld_stats *s = in->stats;
+    double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
+    unsigned op, t, r, k;
+    char buf[800];
+
+    fprintf(out, "\nNFS trace replay of %s (%s), NFSv%d, speed %g, %u cop%s\n",
+            cfg->trace_file, p ? p->format : cfg->trace_format, cfg->nfs_version, speed,
+            copies_in(in), copies_in(in) == 1 ? "y" : "ies");
+    fprintf(out,
+            "  calls replayed %" PRIu64 " of %" PRIu64 " (sent as %" PRIu64
+            " RPCs), not replayable %" PRIu64 "%s",
+            s->replay_records, s->replay_trace_records * copies_in(in), s->replay_calls,
+            unreplayable(s), unreplayable(s) ? " (" : "\n");
+    for (k = 1, r = 0; k < NR_NSKIPS; k++)
+        if (s->nr_unreplayable[k])
+            fprintf(out, "%s%s %" PRIu64, r++ ? ", " : "", nr_skip_name(k),
+                    s->nr_unreplayable[k]);
+    if (unreplayable(s))
+        fprintf(out, ")\n");
+    if (s->ended_early == LD_END_UNREACHABLE)
+        fprintf(out,
+                "  ended early: the server could not be reached again; the calls due "
+                "later were not replayed\n");
+    else if (s->replay_cut)
+        fprintf(out, "  cut by the run time (-t; sfs_mgr: RUNTIME): the calls due later "
+                     "were not replayed\n");
+    fprintf(out, "  image: %" PRIu64 " objects prepared, %" PRIu64 " could not be made\n",
+            s->nr_prep_objects, s->nr_prep_failed);
+    fprintf(out, "  statuses compared %" PRIu64 ", mismatched %" PRIu64 " (%.2f %%)\n",
+            s->nr_compared, s->nr_mismatches, pct(s->nr_mismatches, s->nr_compared));
+    for (op = 0; op < NF_NOPS; op++)
+        for (t = 0; t < LD_NR_CLASSES; t++)
+            for (r = 0; r < LD_NR_CLASSES; r++) {
+                uint64_t n = s->nr_pair[(op * LD_NR_CLASSES + t) * LD_NR_CLASSES + r];
+                if (n)
+                    fprintf(out, "    %-11s traced %s -> replayed %s: %" PRIu64 "\n",
+                            nf_op_name((int)op), nr_class_name(t), nr_class_name(r), n);
+            }
+    for (k = 0; k < LD_NR_EXAMPLES && s->nr_example[k]; k++) {
+        example_text(p, s->nr_example[k], buf, sizeof(buf));
+        fprintf(out, "    mismatch: %s\n", buf);
+    }
+    fprintf(out, "  held by a dependency %" PRIu64 ", wait p99 %.3f ms, max %.3f ms\n",
+            s->nr_held, q_ms(&s->nr_wait, 0.99), (double)s->nr_wait.max_us / 1000.0);
+    if (speed > 0) {
+        fprintf(out,
+                "  lateness p50 %.1f us, p99 %.1f us, max %" PRIu64
+                " us, could not keep up %" PRIu64 "\n",
+                q_ms(&s->replay_late, 0.50) * 1000.0,
+                q_ms(&s->replay_late, 0.99) * 1000.0, s->replay_late.max_us,
+                s->replay_behind);
+        fprintf(out, "  duration %.3f s%s, trace %.3f s at speed %g = %.3f s", run,
+                s->replay_cut ? " (cut)" : "", (double)s->replay_trace_ns / 1e9, speed,
+                expected_s(s, speed));
+        if (!s->replay_cut)
+            fprintf(out, ", drift %+.3f ms", (run - expected_s(s, speed)) * 1000.0);
+        fprintf(out, "\n");
+    } else {
+        fprintf(out,
+                "  duration %.3f s (speed 0: as fast as dependencies and the window "
+                "allow; trace %.3f s), could not keep up %" PRIu64 "\n",
+                run, (double)s->replay_trace_ns / 1e9, s->replay_behind);
+    }
+    fprintf(out, "  %-11s %9s %10s %10s %10s %10s %10s\n", "op", "calls", "repl mean",
+            "repl p99", "trace mean", "trace p99", "mismatch");
+    for (op = 0; op <= NF_NOPS; op++) {
+        const struct ld_opstat *o = &s->op[op];
+        if (o->good + o->bad == 0)
+            continue;
+        fprintf(out, "  %-11s %9" PRIu64 " %10.3f %10.3f %10.3f %10.3f %10" PRIu64 "\n",
+                nf_op_name((int)op), o->good + o->bad, ld_stats_mean_ms(o),
+                q_ms(&o->hist, 0.99), traced_mean_ms(s, op),
+                q_ms(&s->nr_traced[op], 0.99), s->nr_mismatch[op]);
+    }
+    fprintf(out,
+            "  (ms; traced times of the calls replayed, from the capture's stamps)\n");
+}
+
+static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
+{
+    const struct ld_config *cfg = in->cfg;
+    const struct nr_plan *p = in->plan;
+    const struct ld_stats *s = in->stats;
+    double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
+    unsigned op, t, r, k;
+    char buf[800];
+
+    cm_yaml_key(y, "nfs_replay");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_str(y, "file", cfg->trace_file);
+    cm_yaml_kv_str(y, "format", p ? p->format : cfg->trace_format);
+    cm_yaml_kv_int(y, "nfs_version", cfg->nfs_version);
+    cm_yaml_kv_double(y, "speed", speed, -1);
+    cm_yaml_kv_uint(y, "copies", copies_in(in));
+    cm_yaml_kv_uint(y, "trace_calls", s->replay_trace_records);
+    cm_yaml_kv_uint(y, "calls", s->replay_records);
+    cm_yaml_kv_uint(y, "rpcs", s->replay_calls);
+    cm_yaml_kv_uint(y, "bytes_read", s->replay_bytes_read);
+    cm_yaml_kv_uint(y, "bytes_written", s->replay_bytes_written);
+    cm_yaml_kv_bool(y, "cut", s->replay_cut > 0);
+    cm_yaml_key(y, "not_replayable");
+    cm_yaml_map_begin(y);
+    for (k = 1; k < NR_NSKIPS; k++)
+        cm_yaml_kv_uint(y, nr_skip_name(k), s->nr_unreplayable[k]);
+    cm_yaml_map_end(y);
+    cm_yaml_kv_uint(y, "image_objects", s->nr_prep_objects);
+    cm_yaml_kv_uint(y, "image_failed", s->nr_prep_failed);
+    cm_yaml_kv_uint(y, "statuses_compared", s->nr_compared);
+    cm_yaml_kv_uint(y, "status_mismatches", s->nr_mismatches);
+    cm_yaml_kv_double(y, "status_mismatch_pct", pct(s->nr_mismatches, s->nr_compared), 3);
+    cm_yaml_key(y, "mismatch_pairs");
+    cm_yaml_seq_begin(y);
+    for (op = 0; op < NF_NOPS; op++)
+        for (t = 0; t < LD_NR_CLASSES; t++)
+            for (r = 0; r < LD_NR_CLASSES; r++) {
+                uint64_t n = s->nr_pair[(op * LD_NR_CLASSES + t) * LD_NR_CLASSES + r];
+                if (!n)
+                    continue;
+                cm_yaml_map_begin(y);
+                cm_yaml_kv_str(y, "op", nf_op_name((int)op));
+                cm_yaml_kv_str(y, "traced", nr_class_name(t));
+                cm_yaml_kv_str(y, "replayed", nr_class_name(r));
+                cm_yaml_kv_uint(y, "count", n);
+                cm_yaml_map_end(y);
+            }
+    cm_yaml_seq_end(y);
+    cm_yaml_key(y, "first_mismatches");
+    cm_yaml_seq_begin(y);
+    for (k = 0; k < LD_NR_EXAMPLES && s->nr_example[k]; k++) {
+        example_text(p, s->nr_example[k], buf, sizeof(buf));
+        cm_yaml_str(y, buf);
+    }
+    cm_yaml_seq_end(y);
+    cm_yaml_key(y, "dependency_waits");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "held", s->nr_held);
+    cm_yaml_kv_double(y, "p99_ms", q_ms(&s->nr_wait, 0.99), 3);
+    cm_yaml_kv_double(y, "max_ms", (double)s->nr_wait.max_us / 1000.0, 3);
+    cm_yaml_map_end(y);
+    cm_yaml_key(y, "lateness_us");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_bool(y, "measured", speed > 0);
+    cm_yaml_kv_double(y, "p50", q_ms(&s->replay_late, 0.50) * 1000.0, 1);
+    cm_yaml_kv_double(y, "p99", q_ms(&s->replay_late, 0.99) * 1000.0, 1);
+    cm_yaml_kv_uint(y, "max", s->replay_late.max_us);
+    cm_yaml_kv_uint(y, "could_not_keep_up", s->replay_behind);
+    cm_yaml_map_end(y);
+    cm_yaml_kv_double(y, "duration_s", run, 6);
+    cm_yaml_kv_double(y, "trace_duration_s", (double)s->replay_trace_ns / 1e9, 6);
+    if (speed > 0 && !s->replay_cut)
+        cm_yaml_kv_double(y, "drift_s", run - expected_s(s, speed), 6);
+    cm_yaml_key(y, "ops");
+    cm_yaml_map_begin(y);
+    for (op = 0; op <= NF_NOPS; op++) {
+        const struct ld_opstat *o = &s->op[op];
+        if (o->good + o->bad == 0)
+            continue;
+        cm_yaml_key(y, nf_op_name((int)op));
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "calls", o->good + o->bad);
+        cm_yaml_kv_uint(y, "bad", o->bad);
+        cm_yaml_kv_double(y, "replayed_mean_ms", ld_stats_mean_ms(o), 3);
+        cm_yaml_kv_double(y, "replayed_p99_ms", q_ms(&o->hist, 0.99), 3);
+        cm_yaml_kv_double(y, "traced_mean_ms", traced_mean_ms(s, op), 3);
+        cm_yaml_kv_double(y, "traced_p99_ms", q_ms(&s->nr_traced[op], 0.99), 3);
+        cm_yaml_kv_uint(y, "status_mismatches", s->nr_mismatch[op]);
+        cm_yaml_map_end(y);
+    }
+    cm_yaml_map_end(y);
+    if (p) {
+        cm_yaml_key(y, "reader");
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "events", p->events);
+        cm_yaml_kv_uint(y, "readdir_restarted", p->readdir_restarted);
+        for (k = 0; k < p->ncounters; k++)
+            cm_yaml_kv_uint(y, p->counters[k].name, p->counters[k].n);
+        cm_yaml_map_end(y);
+    }
+    cm_yaml_map_end(y);
+}
+
+/* No good calls, failed RPC calls (docs/SFS30.md §17.1, 14 and 15), an
+ * early end (18) and the status mismatches (23); every reason listed, the
+ * code SFS's order gives (ld_validity_add). */
+static int validity(const struct ld_report_in *in, struct ld_validity *v)
+{
+    const struct ld_stats *s = in->stats;
+    const struct ld_opstat *t = &s->op[NF_OP_TOTAL];
+    char w[160];
+
+    if (t->good == 0 && s->replay_calls > 0)
+        ld_validity_add(v, LD_INV_NO_GOOD, "no replayed call was answered",
+                        "INVALID RUN No good calls");
+    if (t->good > 0 && t->bad * 100 / t->good >= 1) {
+        snprintf(w, sizeof(w),
+                 "%" PRIu64 " of %" PRIu64 " calls failed (not answered within their "
+                 "timeout, or an RPC error; SFS allows less than 1 %%)",
+                 t->bad, t->good + t->bad);
+        ld_validity_add(v, LD_INV_FAILED_RPC, w,
+                        "INVALID RUN, %.0f%% Failed RPC calls (%" PRIu64 " of %" PRIu64
+                        ")",
+                        (double)(t->bad * 100 / t->good), t->bad, t->good + t->bad);
+    }
+    if (s->ended_early == LD_END_UNREACHABLE)
+        ld_validity_add(v, LD_INV_ENDED_EARLY,
+                        "the server could not be reached again after the connection was "
+                        "lost",
+                        "INVALID RUN, the run ended early: the NFS server could not be "
+                        "reached again after the connection was lost");
+    if (s->nr_mismatches * 100 > s->nr_compared) {
+        snprintf(w, sizeof(w),
+                 "%.2f %% of the replayed calls were answered with another status than "
+                 "traced (FreeSFS allows 1 %%)",
+                 pct(s->nr_mismatches, s->nr_compared));
+        ld_validity_add(
+            v, LD_INV_STATUS_MISMATCH, w,
+            "INVALID RUN, %.2f%% Status mismatches: %" PRIu64 " of the %" PRIu64
+            " calls compared were answered otherwise than traced (more than 1 "
+            "%%)",
+            pct(s->nr_mismatches, s->nr_compared), s->nr_mismatches, s->nr_compared);
+    }
+    return v->code;
+}
+
+static void requested(const struct ld_report_in *in, int whole, char *buf, size_t len)
+{
+    const struct ld_stats *s = in->stats;
+    double speed = in->cfg->trace_speed;
+
+    (void)whole;
+    if (speed > 0 && s->replay_trace_ns > 0)
+        snprintf(buf, len, "%.2f calls/s (the trace at speed %g)",
+                 (double)s->replay_trace_records /
+                     ((double)s->replay_trace_ns / 1e9 / speed),
+                 speed);
+    else
+        snprintf(buf, len, "as fast as dependencies and the window allow (speed %g)",
+                 speed);
+}
+
+const struct ld_report_ops nr_report = {
+    .flags = 0,
+    .requested = requested,
+    .validity = validity,
+    .section = text,
+    .yaml = yaml,
+};

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * workload.c - the NFS trace replay as a workload (workload.h, nr.h,
+ * docs/nfs_replay.md): chosen for a --trace that is a packet capture or
+ * an nfsdump text trace; its plan reads the trace twice (the image, then
+ * the calls and their dependencies) and prints one line; it has no
+ * warm-up (a trace brings its own timing); its run lasts the trace at the
+ * replay's speed, cut by -t.  sfs_mgr's points are TRACE_SPEED's speeds,
+ * as the block replay's are (its rows are used as they are), or
+ * TRACE_SCALE's copies.  The copies are dealt over the clients; the plan
+ * maps the area a client's processes share (handles and completions per
+ * copy), before the fork.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "common/alloc.h"
+#include "common/rc.h"
+#include "image/im.h"
+#include "load/options.h"
+#include "nreplay/nr_int.h"
+#include "replay/rl.h"
+
+/* The area the client's processes share (nr_plan's shm), before the fork. */
+static int map_shared(struct nr_plan *p, const struct ld_config *cfg)
+{
+    size_t fh = ((size_t)im_nobjs(p->img) + 1) * sizeof(struct nf_fh);
+
+    p->shm_done_off = (fh + 63) & ~(size_t)63;
+    p->shm_copy_bytes =
+        (p->shm_done_off + ((size_t)p->ncalls + 1) * sizeof(uint64_t) + 63) & ~(size_t)63;
+    p->shm_bytes =
+        p->shm_copy_bytes * (nr_client_copies(cfg) ? nr_client_copies(cfg) : 1);
+    p->shm = mmap(NULL, p->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                  -1, 0);
+    if (p->shm == MAP_FAILED) {
+        p->shm = NULL;
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+static int accepts(const struct ld_config *cfg)
+{
+    return nr_accepts(cfg);
+}
+
+static int plan(struct ld_setup *su, char *err, size_t errlen)
+{
+    const struct ld_config *cfg = su->cfg;
+    struct nr_plan *p = cm_calloc(1, sizeof(*p));
+    int limit = rl_limit_s(cfg);
+    const uint32_t *ids;
+    unsigned k;
+    uint64_t skipped = 0;
+
+    if (p == NULL)
+        return cm_errf(err, errlen, "out of memory"), CM_EXIT_FAILED;
+    if (nr_plan_build(p, cfg, err, errlen) < 0) {
+        free(p);
+        fprintf(su->log, "%s\n", err);
+        err[0] = '\0';
+        return CM_EXIT_USAGE;
+    }
+    su->plan = p;
+    if (map_shared(p, cfg) < 0)
+        return cm_errf(err, errlen, "%s: cannot map %zu bytes shared by the processes",
+                       p->file, p->shm_bytes),
+               CM_EXIT_FAILED;
+    for (k = 1; k < NR_NSKIPS; k++)
+        skipped += p->skipped[k];
+    fprintf(
+        su->log,
+        "%s: NFS trace %s (%s): %u NFSv%d calls of %u client(s) over %.3f s, %llu not "
+        "replayable; image of %u objects, %u root(s), %u orphan tree(s)",
+        su->prog, p->file, p->format, p->ncalls, p->nfs_version, p->nstreams,
+        (double)p->trace_ns / 1e9, (unsigned long long)skipped, im_nobjs(p->img),
+        im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
+    {
+        uint32_t copies = nr_scale(cfg), procs = (uint32_t)(cfg->nclients * cfg->procs);
+        unsigned idle = nr_idle_procs(cfg, p->nstreams);
+
+        fprintf(su->log, "; %u cop%s", copies, copies == 1 ? "y" : "ies");
+        if (idle > 0)
+            fprintf(su->log, ", %u processes: %u idle", procs, idle);
+    }
+    if (cfg->trace_speed > 0)
+        fprintf(su->log, "; at speed %g: %.3f s", cfg->trace_speed,
+                nr_expected_s(p, cfg->trace_speed));
+    else
+        fprintf(su->log, "; speed 0: as fast as dependencies and the window allow");
+    if (limit > 0)
+        fprintf(su->log, "; -t ends it after %d s", limit);
+    fprintf(su->log, "\n");
+    if (!cfg->prime_host[0] && !cfg->populate_only && limit == 0 &&
+        nr_expected_s(p, cfg->trace_speed) > RL_MAX_UNBOUNDED_S)
+        return cm_errf(err, errlen,
+                       "%s: the replay would take %.0f s at speed %g, more than a day: "
+                       "pass -t SEC or a higher --speed",
+                       p->file, nr_expected_s(p, cfg->trace_speed), cfg->trace_speed),
+               CM_EXIT_SFS_USAGE;
+    return 0;
+}
+
+static void plan_free(struct ld_setup *su)
+{
+    struct nr_plan *p = su->plan;
+
+    if (p && p->shm)
+        munmap(p->shm, p->shm_bytes);
+    if (su->plan) {
+        nr_plan_free(su->plan);
+        free(su->plan);
+    }
+    su->plan = NULL;
+}
+
+static void schedule(const struct ld_setup *su, struct ld_schedule *s)
+{
+    const struct ld_config *cfg = su->cfg;
+    const struct nr_plan *p = su->plan;
+    double expect = nr_expected_s(p, cfg->trace_speed);
+    int limit = rl_limit_s(cfg);
+
+    snprintf(s->run_line, sizeof(s->run_line),
+             "Starting NFS replay of %s: %u calls, %.3f s of trace at speed %g, %u "
+             "cop%s.",
+             cfg->trace_file, p->ncalls, (double)p->trace_ns / 1e9, cfg->trace_speed,
+             nr_scale(cfg), nr_scale(cfg) == 1 ? "y" : "ies");
+    if (limit > 0 && (expect == 0 || expect > limit))
+        expect = limit;
+    s->warmup_s = 0;
+    s->run_arg = (uint32_t)limit;
+    s->run_wait_s = expect > 0 ? (unsigned)expect + LD_PHASE_SLACK_S : LD_PHASE_INIT_S;
+}
+
+/* ---- sfs_mgr's points: TRACE_SPEED's (the block replay's) or TRACE_SCALE's -- */
+
+/* TRACE_SCALE's copies into scale[] (at most max); how many, 0 when it is
+ * not set, -1 after an error. */
+static int scales(struct cm_rc *rc, double *scale, unsigned max)
+{
+    static const struct rl_rc_list list = {
+        "TRACE_SCALE", "", 1, 4096, 1, "a scale (copies of the trace, 1..4096)",
+        "scales"};
+    struct ld_point pts[64];
+    int n, k;
+
+    memset(pts, 0, sizeof(pts));
+    n = rl_rc_values(rc, &list, pts, max < 64 ? max : 64, 0);
+    for (k = 0; k < n; k++) {
+        if (k > 0 && pts[k].v[0] <= scale[k - 1])
+            return cm_rc_error(rc, cm_rc_get(rc, "TRACE_SCALE"), "scales must increase"),
+                   -1;
+        scale[k] = pts[k].v[0];
+    }
+    return n;
+}
+
+/* One point per speed of TRACE_SPEED, or per scale of TRACE_SCALE (one of
+ * the two may be a list): v[0] the speed, v[1] the copies (0: one per
+ * client). */
+static int rc_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts,
+                     unsigned max)
+{
+    double scale[64] = {0};
+    int n = rl_workload.rc_points(rc, nloads, pts, max), ns, k;
+
+    if (n <= 0)
+        return n;
+    ns = scales(rc, scale, 64);
+    if (ns < 0)
+        return -1;
+    if (ns > 1 && n > 1)
+        return cm_rc_error(rc, cm_rc_get(rc, "TRACE_SCALE"),
+                           "TRACE_SPEED and TRACE_SCALE are both lists: give one of them "
+                           "one value"),
+               -1;
+    if (ns > (int)max)
+        ns = (int)max;
+    if (ns > 1) { /* one point per scale, at the one speed */
+        for (k = 0; k < ns; k++) {
+            pts[k] = pts[0];
+            pts[k].v[1] = scale[k];
+        }
+        return ns;
+    }
+    for (k = 0; k < n; k++) /* one point per speed, at the one scale (if any) */
+        pts[k].v[1] = ns == 1 ? scale[0] : 0;
+    return n;
+}
+
+static void point_set(struct ld_config *cfg, const struct ld_point *pt)
+{
+    rl_workload.point_set(cfg, pt);
+    cfg->trace_scale = (int)pt->v[1];
+}
+
+static int client_args(const struct ld_config *cfg, const struct ld_point *pt,
+                       unsigned nclients, char (*word)[64], int max)
+{
+    int n = rl_workload.client_args(cfg, pt, nclients, word, max);
+
+    if (n < 0 || n >= max)
+        return n;
+    snprintf(word[n], sizeof(word[n]), "--scale=%d",
+             pt ? (int)pt->v[1] : cfg->trace_scale);
+    return n + 1;
+}
+
+static void point_text(const struct ld_config *cfg, const struct ld_point *pt,
+                       unsigned load, char *buf, size_t len)
+{
+    struct ld_config c = *cfg;
+
+    (void)load;
+    if (pt)
+        point_set(&c, pt);
+    snprintf(buf, len, "NFS replay of %s at speed %g, %u cop%s", cfg->trace_file,
+             c.trace_speed, nr_scale(&c), nr_scale(&c) == 1 ? "y" : "ies");
+}
+
+const struct ld_workload_ops nr_workload = {
+    .name = "nfs-replay",
+    .version = LD_WORKLOAD_VERSION,
+    .accepts = accepts,
+    .plan = plan,
+    .plan_free = plan_free,
+    .schedule = schedule,
+    .child_size = sizeof(struct nr_replay),
+    .child_init = nr_child_init,
+    .child_phase = nr_child_phase,
+    .child_results = nr_child_results,
+    .child_free = nr_child_free,
+    .report = &nr_report,
+    .rc_points = rc_points,
+    .point_set = point_set,
+    .client_args = client_args,
+    .point_text = point_text,
+};

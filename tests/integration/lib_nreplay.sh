@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# tests/integration/lib_nreplay.sh - what the NFS trace replay's tests
+# share, sourced after lib.sh: captures (lib_nfscap.sh), tshark's list of
+# the NFS calls of a capture (tests/tools/nfs-tshark.py calls) and a replay
+# whose timed part alone is captured.
+
+. "$(dirname "${BASH_SOURCE[0]}")/lib_nfscap.sh"
+NFS_TSHARK=$T_TOP/tests/tools/nfs-tshark.py
+LNFS_TOOL=$(tool_path lnfs_tool) || bail "tests/tools/lnfs_tool not built"
+
+# nr_calls CAPTURE PORT...: tshark's NFS calls, one "PROC NAME..." line each
+# (READ and WRITE with their byte counts), sorted; when tshark fails or
+# finds nothing, the capture's size and tshark's complaint are said.
+nr_calls() {
+    local out
+    out=$(python3 "$NFS_TSHARK" calls "$@" 2>"$T_DIR/nr_calls.err")
+    [ -n "$out" ] || diag "no NFS call found in $1 ($(stat -c %s "$1" 2>/dev/null) bytes):" \
+        "$(tail -5 "$T_DIR/nr_calls.err")" "$(cat "$CAP_FILE.err" 2>/dev/null | tail -3)"
+    printf '%s\n' "$out"
+}
+
+# nr_yaml FILE EXPR: a value of the results' YAML (g is the document).
+nr_yaml() {
+    python3 -c "import sys, yaml; g = yaml.safe_load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# nr_replay_captured CAP PORTS URL [sfs3 options...]: replays with sfs3 -i,
+# the capture CAP (filtered on PORTS, comma-separated) running from the
+# prompt (mount and preparation done) to the end; a hook NR_BEFORE_RUN (a
+# shell command) runs at the prompt.  Sets NR_RC.
+nr_replay_captured() {
+    local cap=$1 ports=$2 url=$3
+    shift 3
+    # shellcheck disable=SC2046
+    if ! prompted_start "$T_BIN/sfs3" -i "$@" "$url"; then
+        NR_RC=99
+        return
+    fi
+    [ -n "${NR_BEFORE_RUN:-}" ] && eval "$NR_BEFORE_RUN"
+    # shellcheck disable=SC2046
+    cap_start "$cap" $(echo "$ports" | tr , ' ') || {
+        prompted_go
+        NR_RC=98
+        return
+    }
+    prompted_go
+    NR_RC=$PROMPTED_RC
+    cap_stop
+}
