@@ -7,10 +7,18 @@
  * is the same table for the user, checked against this one by
  * test_common_exit.  A program uses the rows that apply to it.
  *
- * sfs and sfs3 follow SFS 3.0's scheme: 96 for a usage error and one code
- * per option from 97 (in the order of SFS's own option list, then
- * FreeSFS's), 83 for a dead child, 175 for a poor clock and 182 for the
- * mount points.
+ * The rule for every code: none in 126-255 except 130 and SFS's 175 and
+ * 182.  A shell reads 126 and 127 as "not executable" and "not found",
+ * and 128 + N as "killed by signal N" (139 would read as SIGSEGV); 130 is
+ * the interrupted code on purpose (128 + SIGINT, as a shell's own), and
+ * 175 and 182 are SFS 3.0's.  test_common_exit enforces the rule.
+ *
+ * sfs and sfs3 keep SFS 3.0's codes (docs/SFS30.md §13.1): 96 for a usage
+ * error, one code per SFS option from 97 to 121 in the order of SFS's
+ * option list, 83 for a dead child, 175 for a poor clock and 182 for the
+ * mount points.  FreeSFS's own options have a block of their own from 32
+ * up, in the order they were added; a new option takes the next code (51,
+ * then up to 82, below SFS's 83).
  */
 #ifndef CM_EXIT_H
 #define CM_EXIT_H
@@ -28,6 +36,25 @@
     X(3, STOPPED,                                                                        \
       "stopped on a condition it was given: sfs_mgr -v's server failed the validation "  \
       "suite (no point ran); sfs_nfsd answered its --exit-after calls")                  \
+    X(32, SFS_OPEN_LOOP, "sfs: a bad --open-loop")                                       \
+    X(33, SFS_SEED, "sfs: a bad --seed")                                                 \
+    X(34, SFS_YAML, "sfs: a bad --yaml, or a path the results cannot be written to")     \
+    X(35, SFS_PRIME_SSH, "sfs: a bad --prime-ssh")                                       \
+    X(36, SFS_PID_FILE, "sfs: a bad --pid-file")                                         \
+    X(37, SFS_KILL_RUN, "sfs: a bad --kill-run")                                         \
+    X(38, SFS_RESTART_CMD, "sfs: a bad --restart-cmd")                                   \
+    X(39, SFS_WINDOW, "sfs: a bad --window")                                             \
+    X(40, SFS_LENIENT, "sfs: a bad --lenient")                                           \
+    X(41, SFS_CLIENTS, "sfs: a bad --clients")                                           \
+    X(42, SFS_TRACE, "sfs: a bad --trace")                                               \
+    X(43, SFS_TRACE_FORMAT, "sfs: a bad --trace-format")                                 \
+    X(44, SFS_SPEED, "sfs: a bad --speed")                                               \
+    X(45, SFS_BLOCK_SIZE, "sfs: a bad --block-size")                                     \
+    X(46, SFS_STABLE, "sfs: a bad --stable")                                             \
+    X(47, SFS_PROGRESS, "sfs: a bad --progress")                                         \
+    X(48, SFS_JUKEBOX_DELAY, "sfs: a bad --jukebox-delay")                               \
+    X(49, SFS_MAX_RECORD_BLOCKS, "sfs: a bad --max-record-blocks")                       \
+    X(50, SFS_SCALE, "sfs: a bad --scale")                                               \
     X(83, SFS_CHILD, "sfs: a child died; the others were stopped (SFS's code)")          \
     X(96, SFS_USAGE,                                                                     \
       "sfs: an unknown option or a missing argument, a file set too large for a "        \
@@ -57,30 +84,11 @@
     X(119, SFS_BIOD_WRITES, "sfs: a bad -W (--biod-writes)")                             \
     X(120, SFS_PRIME, "sfs: a bad -M (--prime)")                                         \
     X(121, SFS_CLIENT, "sfs: a bad -N (--client), or -N beyond --clients")               \
-    X(122, SFS_OPEN_LOOP, "sfs: a bad --open-loop")                                      \
-    X(123, SFS_SEED, "sfs: a bad --seed")                                                \
-    X(124, SFS_YAML, "sfs: a bad --yaml, or a path the results cannot be written to")    \
-    X(125, SFS_PRIME_SSH, "sfs: a bad --prime-ssh")                                      \
-    X(126, SFS_PID_FILE, "sfs: a bad --pid-file")                                        \
-    X(127, SFS_KILL_RUN, "sfs: a bad --kill-run")                                        \
-    X(128, SFS_RESTART_CMD, "sfs: a bad --restart-cmd")                                  \
-    X(129, SFS_WINDOW, "sfs: a bad --window")                                            \
     X(130, INTR, "interrupted by SIGINT or SIGTERM: everything it started was stopped")  \
-    X(131, SFS_LENIENT, "sfs: a bad --lenient")                                          \
-    X(132, SFS_CLIENTS, "sfs: a bad --clients")                                          \
-    X(133, SFS_TRACE, "sfs: a bad --trace")                                              \
-    X(134, SFS_TRACE_FORMAT, "sfs: a bad --trace-format")                                \
-    X(135, SFS_SPEED, "sfs: a bad --speed")                                              \
-    X(136, SFS_BLOCK_SIZE, "sfs: a bad --block-size")                                    \
-    X(137, SFS_STABLE, "sfs: a bad --stable")                                            \
-    X(138, SFS_PROGRESS, "sfs: a bad --progress")                                        \
-    X(139, SFS_JUKEBOX_DELAY, "sfs: a bad --jukebox-delay")                              \
-    X(140, SFS_MAX_RECORD_BLOCKS, "sfs: a bad --max-record-blocks")                      \
-    X(141, SFS_SCALE, "sfs: a bad --scale")                                              \
-    X(175, SFS_CLOCK, "sfs: the clock's resolution is worse than 100 us")                \
+    X(175, SFS_CLOCK, "sfs: the clock's resolution is worse than 100 us (SFS's code)")   \
     X(182, SFS_MOUNTS,                                                                   \
       "sfs: a mount point that does not parse, or not 1, PROCS or a multiple of PROCS "  \
-      "of them (with -V: not 1)")
+      "of them, not 1 with -V (SFS's code)")
 
 enum cm_exit {
 #define CM_EXIT_ENUM(code, name, meaning) CM_EXIT_##name = code,

@@ -3,10 +3,12 @@
  * options.c - the sfs/sfs3 option table (docs/SFS30.md §13.1) and the
  * checks that need more than one value (mount-point count and syntax, -T
  * against the NFS version, -d list).  One row per option; the cm_opt engine does the
- * parsing, range messages and --help.  Exit codes follow SFS's scheme (one
- * code per option from 97, 96 being a usage error; the exact SFS numbers
- * are not known): each row names its own in common/exit.h's table, where
- * no code can appear twice.
+ * parsing, range messages and --help.  Each row names its own exit code,
+ * a row of common/exit.h's table (never a literal), where no code can
+ * appear twice: SFS's options follow SFS's scheme (one code per option
+ * from 97, 96 being a usage error; the exact SFS numbers are not known),
+ * FreeSFS's own options have codes from 32 up (below 126, where a shell
+ * would read them as its own).
  */
 #include <errno.h>
 #include <stddef.h>

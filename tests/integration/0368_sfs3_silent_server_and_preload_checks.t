@@ -37,7 +37,7 @@ quick spec -t 2 "127.0.0.1/export"
 is "$spec_rc" 182 "a bad mount point: exit 182"
 like "$(cat "$T_DIR/spec.err")" "mount point '127.0.0.1/export': no ':/path' part" "one line names it"
 quick yaml -t 2 --yaml "$T_DIR/none/r.yaml" "$mute_URL"
-is "$yaml_rc" 124 "an unwritable --yaml path: exit 124 ($yaml_ms ms)"
+is "$yaml_rc" 34 "an unwritable --yaml path: exit 34 ($yaml_ms ms)"
 like "$(cat "$T_DIR/yaml.err")" "--yaml .*/none/r.yaml: cannot write the results there" \
     "one line names it"
 quick big -l 6000000 -t 2 "$mute_URL"

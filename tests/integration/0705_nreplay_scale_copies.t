@@ -13,7 +13,7 @@
 # TRACE_SCALE="1 2" over two clients runs one point per scale: one and two
 # copies' calls (at scale 1 client 2 has no copy and stays idle), the
 # sfssum lines and the picture.  --scale with a trace that is not an NFS
-# one is refused (141).
+# one is refused (50).
 # timeout: 500
 . "$(dirname "$0")/lib.sh"
 need_root "dumpcap on lo"
@@ -112,5 +112,5 @@ ok "$([ -s "$T_DIR/res/sfsres.t.png" ] && echo 0 || echo 1)" "the curve's pictur
 
 "$T_BIN/sfs3" --trace "$T_FIXTURES/spc/seed-example.spc" --scale 2 "$M_URL" >"$T_DIR/bad.out" 2>&1
 is "$?:$(cat "$T_DIR/bad.out")" \
-    "141:sfs3: --scale 2: copies of an NFS trace (a pcap, pcapng or nfsdump --trace); this workload has none" \
+    "50:sfs3: --scale 2: copies of an NFS trace (a pcap, pcapng or nfsdump --trace); this workload has none" \
     "--scale with a block trace is refused with one line"

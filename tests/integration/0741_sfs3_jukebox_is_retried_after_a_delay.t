@@ -36,4 +36,4 @@ ok "$(awk -v r="$resp" -v n="$n" -v o="$ops" 'BEGIN {exit !(o > 0 && r >= 0.9 * 
 out=$("$T_BIN/sfs3" -l 100 -p 2 -w 1 -t 2 -F 200 --jukebox-delay 0 "$busy_URL" 2>>"$T_DIR/err")
 unlike "$out" "Unexpected NFS errors" "--jukebox-delay 0: still no error"
 "$T_BIN/sfs3" -l 100 --jukebox-delay 60001 "$busy_URL" >/dev/null 2>"$T_DIR/bad"
-is "$?" 139 "--jukebox-delay past 60000 ms: exit 139 ($(head -1 "$T_DIR/bad"))"
+is "$?" 48 "--jukebox-delay past 60000 ms: exit 48 ($(head -1 "$T_DIR/bad"))"

@@ -34,7 +34,7 @@ unlike "$(cat "$T_DIR/out")" "ops/s, mean" "the report on stdout holds no progre
 "$T_BIN/sfs3" -l 100 -p 1 -w 1 -t 3 -F 50 --progress 0 "$srv_URL" >/dev/null 2>"$T_DIR/err0"
 unlike "$(cat "$T_DIR/err0")" "ops/s, mean" "--progress 0: no line"
 "$T_BIN/sfs3" --progress -1 "$srv_URL" >/dev/null 2>"$T_DIR/errbad"
-is "$?" 138 "a bad --progress exits 138"
+is "$?" 47 "a bad --progress exits 47"
 
 # ---- a replay: records, lateness, waits ----------------------------------------
 "$T_BIN/sfs3" -p 2 --trace "$T_FIXTURES/spc/seed-example.spc" --speed 0.5 --progress 1 \
