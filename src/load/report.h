@@ -44,6 +44,15 @@ struct ld_report_ops {
      * (a trace's rate): the whole run's (the parameter block: whole = 1),
      * or as a client's summary names it (whole = 0). */
     void (*requested)(const struct ld_report_in *in, int whole, char *buf, size_t len);
+    /* The same request as a number, for the whole run (every client, every
+     * copy), per second, in the unit load_column names: sfs_mgr's sfssum
+     * Load column (rounded) and the point's requested_load in the YAML.
+     * 0 when it asks for no rate (as fast as it may go).  NULL: the
+     * workload has LD_REPORT_LOAD. */
+    double (*requested_rate)(const struct ld_report_in *in);
+    /* What that number is, under sfs_mgr's summary ("the trace's records/s
+     * at the point's speed"). */
+    const char *load_column;
     /* Its validity rules into v (zeroed by the caller); returns v->code.
      * NULL: a run of it is valid. */
     int (*validity)(const struct ld_report_in *in, struct ld_validity *v);

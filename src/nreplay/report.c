@@ -325,17 +325,30 @@ static int validity(const struct ld_report_in *in, struct ld_validity *v)
     return v->code;
 }
 
-static void requested(const struct ld_report_in *in, int whole, char *buf, size_t len)
+/* The trace's calls per second at the point's speed, times the copies
+ * the results cover: every copy replays every call (docs/nfs_replay.md). */
+static double requested_rate(const struct ld_report_in *in)
 {
     const struct ld_stats *s = in->stats;
     double speed = in->cfg->trace_speed;
 
+    if (speed <= 0 || s->replay_trace_ns == 0)
+        return 0;
+    return (double)s->replay_trace_records * copies_in(in) /
+           ((double)s->replay_trace_ns / 1e9 / speed);
+}
+
+static void requested(const struct ld_report_in *in, int whole, char *buf, size_t len)
+{
+    double speed = in->cfg->trace_speed, rate = requested_rate(in);
+    uint32_t copies = copies_in(in);
+
     (void)whole;
-    if (speed > 0 && s->replay_trace_ns > 0)
-        snprintf(buf, len, "%.2f calls/s (the trace at speed %g)",
-                 (double)s->replay_trace_records /
-                     ((double)s->replay_trace_ns / 1e9 / speed),
-                 speed);
+    if (rate > 0 && copies > 1)
+        snprintf(buf, len, "%.2f calls/s (the trace at speed %g, %u copies)", rate, speed,
+                 copies);
+    else if (rate > 0)
+        snprintf(buf, len, "%.2f calls/s (the trace at speed %g)", rate, speed);
     else
         snprintf(buf, len, "as fast as dependencies and the window allow (speed %g)",
                  speed);
@@ -344,6 +357,8 @@ static void requested(const struct ld_report_in *in, int whole, char *buf, size_
 const struct ld_report_ops nr_report = {
     .flags = 0,
     .requested = requested,
+    .requested_rate = requested_rate,
+    .load_column = "the trace's calls/s at the point's speed, times its copies",
     .validity = validity,
     .section = text,
     .yaml = yaml,

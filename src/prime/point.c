@@ -689,9 +689,18 @@ static int start_clients(struct point *P)
         c->log_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (c->log_fd < 0)
             return fail(P, "%s: %s", path, strerror(errno));
-        dprintf(c->log_fd, "\n==== run %u of %u: %u ops/s (%u per client), %s ====\n",
-                P->pt->index + 1, run->npoints, P->pt->load, P->pt->load / run->nclients,
-                stamp);
+        if (run->wl->report->flags & LD_REPORT_LOAD) {
+            dprintf(c->log_fd, "\n==== run %u of %u: %u ops/s (%u per client), %s ====\n",
+                    P->pt->index + 1, run->npoints, P->pt->load,
+                    P->pt->load / run->nclients, stamp);
+        } else { /* a replay's point: its speed, not LOAD's */
+            char what[LD_PATH_MAX + 64];
+
+            run->wl->point_text(&P->pt->su.cfg, pr_point_values(run, P->pt->index),
+                                P->pt->load, what, sizeof(what));
+            dprintf(c->log_fd, "\n==== run %u of %u: %s, %s ====\n", P->pt->index + 1,
+                    run->npoints, what, stamp);
+        }
         if (pr_spawn(&c->proc, use, c->log_fd, NULL, err, sizeof(err)) < 0)
             return fail(P, "%s: %s", who(c, w, sizeof(w)), err);
         {
@@ -810,8 +819,12 @@ static int phases(struct point *P)
     unsigned asked = run->wl->report->flags & LD_REPORT_LOAD ? P->pt->load : 0;
     int rc;
 
-    logf_(P, "Executing SFS Benchmark on %u Client(s): %u ops/s, %d ops/s per client.",
-          P->n, P->pt->load, cfg->load);
+    if (asked)
+        logf_(P,
+              "Executing SFS Benchmark on %u Client(s): %u ops/s, %d ops/s per client.",
+              P->n, P->pt->load, cfg->load);
+    else
+        logf_(P, "Executing SFS Benchmark on %u Client(s): a trace's own rate.", P->n);
     if (wait_phase(P, CT_HELLO, after_s(t)) < 0 || send_all(P, CT_MSG_MOUNT, 0) < 0 ||
         wait_phase(P, CT_MSG_MOUNT, after_s(t)) < 0 || send_all(P, CT_MSG_INIT, 0) < 0 ||
         wait_phase(P, CT_MSG_INIT, after_s(t + 3600)) < 0)

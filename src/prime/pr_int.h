@@ -113,7 +113,7 @@ void pr_agg_finish(struct pr_agg *a, uint64_t requested);
 /* The sfssum line's fields (docs/SFS30.md §16.5). */
 struct pr_sum {
     int invalid;
-    uint64_t requested;
+    uint64_t requested; /* the Load column: LOAD's, or the workload's rate rounded */
     double ops, resp;
     uint64_t total_ops;
     uint64_t time_s;
@@ -164,6 +164,7 @@ struct pr_point {
     struct ld_validity val;
     struct pr_client_sum *clients; /* nclients, owned */
     struct pr_sum sum;
+    double rate; /* a workload without LD_REPORT_LOAD: sum.requested unrounded */
     time_t started, ended;
 };
 

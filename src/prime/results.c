@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,34 @@ static int measured(const struct pr_ctx *ctx, const struct pr_point *pt)
     return pt->finished && !ctx->run->populate_only;
 }
 
+/* Whether the run's points are LOAD's (the SFS mix), else a workload's own
+ * (a replay's speeds). */
+static int load_points(const struct pr_run *run)
+{
+    return (run->wl->report->flags & LD_REPORT_LOAD) != 0;
+}
+
+/* What a point of a workload whose points are not LOAD's asked for:
+ * "requested 8.98 records/s (the trace at speed 2)" once it is measured,
+ * else what it was to run ("replay of t.spc at speed 2"). */
+static void asked(const struct pr_ctx *ctx, const struct pr_point *pt, char *buf,
+                  size_t len)
+{
+    const struct pr_run *run = ctx->run;
+    char req[256];
+
+    if (measured(ctx, pt)) {
+        struct ld_report_in in;
+
+        report_in(ctx, pt, &in);
+        in.work->requested(&in, 1, req, sizeof(req));
+        snprintf(buf, len, "requested %s", req);
+    } else {
+        run->wl->point_text(&run->cfg, pr_point_values(run, pt->index), pt->load, buf,
+                            len);
+    }
+}
+
 static void fill_sum(const struct pr_ctx *ctx, struct pr_point *pt)
 {
     const struct ld_config *c = &pt->su.cfg;
@@ -83,6 +112,15 @@ static void fill_sum(const struct pr_ctx *ctx, struct pr_point *pt)
 
     s->invalid = pt->val.code != LD_VALID;
     s->requested = (uint64_t)c->load * ctx->run->nclients;
+    if (!(ctx->run->wl->report->flags & LD_REPORT_LOAD)) {
+        /* a trace's rate, not LOAD's (docs/sfs_mgr.md, "Replay points"):
+         * the column holds whole numbers, as SFS's */
+        struct ld_report_in in;
+
+        report_in(ctx, pt, &in);
+        pt->rate = in.work->requested_rate ? in.work->requested_rate(&in) : 0;
+        s->requested = (uint64_t)llround(pt->rate);
+    }
     s->ops = (double)pt->agg.agg.ops_x100 / 100.0;
     s->resp = (double)pt->agg.agg.resp_x100 / 100.0;
     s->total_ops = pt->agg.merged.op[NF_OP_TOTAL].good;
@@ -107,9 +145,19 @@ static void res_block(const struct pr_ctx *ctx, const struct pr_point *pt, FILE 
 
     ctime_r(&pt->started, when);
     when[24] = '\0';
-    fprintf(
-        f, "\n==== Run %u of %u: requested %u ops/s (%u per client), started %s ====\n",
-        pt->index + 1, ctx->run->npoints, pt->load, pt->load / ctx->run->nclients, when);
+    if (load_points(ctx->run)) {
+        fprintf(f,
+                "\n==== Run %u of %u: requested %u ops/s (%u per client), started %s "
+                "====\n",
+                pt->index + 1, ctx->run->npoints, pt->load, pt->load / ctx->run->nclients,
+                when);
+    } else {
+        char what[LD_PATH_MAX + 320];
+
+        asked(ctx, pt, what, sizeof(what));
+        fprintf(f, "\n==== Run %u of %u: %s, started %s ====\n", pt->index + 1,
+                ctx->run->npoints, what, when);
+    }
     if (!pt->finished) {
         fprintf(f, "FAILED: %s\n", pt->error);
         return;
@@ -226,7 +274,10 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
     if (run->npoints < RULE_POINTS || !even)
         gap(s, "%u load point(s)%s: SFS asks for at least %d evenly spaced ones",
             run->npoints, even ? "" : ", not evenly spaced", RULE_POINTS);
-    if (npts > 0 && pts[npts - 1].finished) {
+    /* a replay asks for its trace's rate, which its dependencies and window
+     * may hold it below: not SFS's peak rule (docs/sfs_mgr.md, "Replay
+     * points") */
+    if (npts > 0 && pts[npts - 1].finished && load_points(run)) {
         const struct pr_point *p = &pts[npts - 1];
         if (p->sum.ops < (double)p->sum.requested * (1.0 - RULE_PEAK_PCT / 100.0))
             gap(s,
@@ -240,15 +291,42 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             run->cfg.runtime_s, LD_STD_RUNTIME_S);
 }
 
+/* "Run 2 (200 ops/s)", or "Run 2, requested 8.98 records/s (the trace at
+ * speed 2)" (asked). */
+static void run_name(const struct pr_ctx *ctx, const struct pr_point *p, char *buf,
+                     size_t len)
+{
+    char what[LD_PATH_MAX + 320];
+
+    if (load_points(ctx->run)) {
+        snprintf(buf, len, "Run %u (%u ops/s)", p->index + 1, p->load);
+        return;
+    }
+    asked(ctx, p, what, sizeof(what));
+    snprintf(buf, len, "Run %u, %s", p->index + 1, what);
+}
+
 /* "Run 2 (200 ops/s): 200.9 ops/s, response time 0.11 ms, p99 0.30 ms". */
-static void point_line(const struct pr_point *p, FILE *f)
+static void point_line(const struct pr_ctx *ctx, const struct pr_point *p, FILE *f)
 {
     double resp = p->sum.resp;
     double p99 = cm_hist_quantile_ms(&p->agg.merged.op[NF_OP_TOTAL].hist, 0.99);
+    char name[LD_PATH_MAX + 360];
 
-    fprintf(f, "Run %u (%u ops/s): %.1f ops/s, response time %.*f ms, p99 %.*f ms\n",
-            p->index + 1, p->load, p->sum.ops, ld_ms_decimals(resp), resp,
-            ld_ms_decimals(p99), p99);
+    run_name(ctx, p, name, sizeof(name));
+    fprintf(f, "%s: %.1f ops/s, response time %.*f ms, p99 %.*f ms\n", name, p->sum.ops,
+            ld_ms_decimals(resp), resp, ld_ms_decimals(p99), p99);
+}
+
+/* Under a summary's table: what its Load column holds when it is not
+ * LOAD's. */
+static void load_note(const struct pr_run *run, FILE *f)
+{
+    if (!load_points(run) && run->wl->report->load_column)
+        fprintf(f,
+                "Load: %s, rounded (0: as fast as it may go); the replay asks for it, "
+                "Ops/s is what it achieved\n",
+                run->wl->report->load_column);
 }
 
 static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
@@ -260,19 +338,23 @@ static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
     fprintf(f, "\n==== Summary of %u run(s) ====\n", npts);
     for (k = 0; k < npts; k++)
         if (pts[k].finished && !ctx->run->populate_only)
-            point_line(&pts[k], f);
-    for (k = 0; k < npts; k++)
+            point_line(ctx, &pts[k], f);
+    for (k = 0; k < npts; k++) {
+        char name[LD_PATH_MAX + 360];
+
+        run_name(ctx, &pts[k], name, sizeof(name));
         if (!pts[k].finished)
-            fprintf(f, "Run %u (%u ops/s): FAILED: %s\n", k + 1, pts[k].load,
-                    pts[k].error);
+            fprintf(f, "%s: FAILED: %s\n", name, pts[k].error);
         else if (pts[k].sum.invalid) {
             char why[4096];
 
             ld_validity_words(&pts[k].val, why, sizeof(why));
-            fprintf(f, "Run %u (%u ops/s): INVALID (%s): not on the curve%s%s\n", k + 1,
-                    pts[k].load, ld_invalid_text(pts[k].val.code), why[0] ? ": " : "",
-                    why);
+            fprintf(f, "%s: INVALID (%s): not on the curve%s%s\n", name,
+                    ld_invalid_text(pts[k].val.code), why[0] ? ": " : "", why);
         }
+    }
+    if (s->finished > 0)
+        load_note(ctx->run, f);
     if (s->valid > 0)
         fprintf(f,
                 "%.0f SPECsfs97_R1.v%d ops per second with an overall response time of "
@@ -349,7 +431,7 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
         const struct pr_point *p = &pts[k];
         cm_yaml_map_begin(y);
         cm_yaml_kv_uint(y, "run", k + 1);
-        if (run->wl->report->flags & LD_REPORT_LOAD) /* else in the workload's section */
+        if (load_points(run)) /* else the workload's rate, once measured */
             cm_yaml_kv_uint(y, "requested_load", p->load);
         cm_yaml_kv_bool(y, "finished", p->finished);
         if (!p->finished) {
@@ -361,6 +443,13 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
             report_in(ctx, p, &in);
             agg_cfg(run, p, &cfg, &mounts);
             in.cfg = &cfg;
+            if (!load_points(run)) {
+                char req[256];
+
+                in.work->requested(&in, 1, req, sizeof(req));
+                cm_yaml_kv_double(y, "requested_load", p->rate, 6);
+                cm_yaml_kv_str(y, "requested", req);
+            }
             pr_sfssum_format(&p->sum, line, sizeof(line));
             line[strcspn(line, "\n")] = '\0';
             cm_yaml_kv_str(y, "sfssum", line);
@@ -522,6 +611,8 @@ int pr_results_final(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
         pr_summary_format(&pts[k].sum, line, sizeof(line));
         fputs(line, out);
     }
+    if (s.finished > 0)
+        load_note(ctx->run, out);
     if (s.valid > 0)
         fprintf(out, "Overall response time: %.2f ms at a peak of %.0f ops/s\n", s.ort,
                 s.peak_ops);

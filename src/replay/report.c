@@ -190,6 +190,16 @@ static void requested(const struct ld_report_in *in, int whole, char *buf, size_
                  whole || in->agg ? 1 : (unsigned)in->cfg->nclients);
 }
 
+/* The whole trace's records per second at the point's speed: what every
+ * client's processes together are asked for (each stream is replayed by
+ * one process of one client). */
+static double requested_rate(const struct ld_report_in *in)
+{
+    const struct ld_stats *s = in->stats;
+
+    return rl_rate(s->replay_trace_records, s->replay_trace_ns, in->cfg->trace_speed);
+}
+
 /* The replay's calls over the replay's duration (its first due record to
  * its last reply, the longest of its processes), whatever the number of
  * processes: one without a stream (more processes than streams) ends at
@@ -205,6 +215,8 @@ static uint64_t duration_ns(const struct ld_report_in *in)
 const struct ld_report_ops rl_report = {
     .flags = 0,
     .requested = requested,
+    .requested_rate = requested_rate,
+    .load_column = "the trace's records/s at the point's speed",
     .fileset = fileset,
     .section = text,
     .yaml = yaml,
