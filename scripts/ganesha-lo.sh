@@ -4,7 +4,12 @@
 # for tests and benchmarks (docs/TESTING.md, "Peers").
 #
 #   GDIR=/tmp/g1 [BIND=127.0.0.1] [NFS_PORT=2049] [MNT_PORT=20048] [PROTOCOLS="3, 4"] \
-#       scripts/ganesha-lo.sh start|stop|status
+#       scripts/ganesha-lo.sh start|stop|restart|status
+#
+# restart stops ganesha alone (by its saved PID) and starts it again on the
+# same ports and export, as a production server is restarted: rpcbind and
+# the export's files stay (the tests of a client that sees its server
+# restart).
 #
 # It serves NFSv3 (and NFSv4 with PROTOCOLS="3, 4") over UDP and TCP from $GDIR/export (FSAL VFS) and /mem
 # (FSAL MEM, when installed).  rpcbind is required by Debian's ganesha: the
@@ -109,6 +114,12 @@ stop() {
     return 0
 }
 
+restart() {
+    stop_pidfile "$GDIR/ganesha.daemonpid"
+    rm -f "$GDIR/ganesha.pid"
+    start
+}
+
 status() {
     for f in "$GDIR/ganesha.daemonpid" "$GDIR/rpcbind.pid"; do
         [ -f "$f" ] || continue
@@ -121,6 +132,7 @@ status() {
 case "${1:-}" in
 start) start ;;
 stop) stop ;;
+restart) restart ;;
 status) status ;;
-*) echo "usage: GDIR=DIR $0 start|stop|status" >&2; exit 2 ;;
+*) echo "usage: GDIR=DIR $0 start|stop|restart|status" >&2; exit 2 ;;
 esac

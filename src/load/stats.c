@@ -192,6 +192,9 @@ static const struct cm_field stats_fields[] = {
     STF(nr_held, U64, SUM, NULL, NULL),
     STF(nr_prep_objects, U64, SUM, NULL, NULL),
     STF(nr_prep_failed, U64, SUM, NULL, NULL),
+    STF(nr_resends, U64, SUM, NULL, NULL),
+    STF(nr_not_sent, U64, SUM, NULL, NULL),
+    STF(nr_stale_ns, U64, MAX, NULL, NULL),
     STF(nr_wait, HIST, SUM, NULL, NULL),
     CM_FIELD_ARRAY(struct ld_stats, nr_traced, CM_FIELD_HIST, CM_MERGE_SUM, NF_NOPS + 1),
     CM_FIELD_ARRAY(struct ld_stats, nr_traced_us, CM_FIELD_U64, CM_MERGE_SUM,
@@ -218,7 +221,7 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 7u          /* 7: the layout of stats_fields */
+#define WIRE_VERSION 8u          /* 8: the layout of stats_fields */
 #define HDR_BYTES    8u
 
 size_t ld_stats_wire_bytes(void)

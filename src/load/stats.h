@@ -51,7 +51,15 @@ enum ld_end_cause {
     LD_END_FULL = 0,        /* ran its full time */
     LD_END_UNREACHABLE = 1, /* the TCP connection was lost and not
                                re-established in time */
+    LD_END_STALE = 2,       /* NFS trace replay: the server's file handles
+                               went stale (it lost the prepared image) */
 };
+
+/* STALE (or BADHANDLE) replies in a row, where the workload expected
+ * another status, that tell a server which lost its files (an in-memory
+ * server restarted): they stop the SFS mix and an NFS trace replay
+ * (docs/sfs.md, "STALE"; docs/nfs_replay.md, "Faults"). */
+#define LD_STALE_LIMIT 16
 
 /* NFS trace replay: status classes of a mismatch pair, examples kept,
  * reasons a call is not replayed (nreplay/nr.h names them). */
@@ -116,6 +124,11 @@ struct ld_stats {
     uint64_t nr_example[LD_NR_EXAMPLES];
     uint64_t nr_unreplayable[LD_NR_SKIPS];
     uint64_t nr_held, nr_prep_objects, nr_prep_failed;
+    /* ... its faults: the calls' sends again (UDP after a timeout, TCP on
+     * a new connection), the calls never sent because the replay ended
+     * early (its stale handles, a server gone, the run time), and when
+     * (from the start of the run, ns; max) its handles went stale */
+    uint64_t nr_resends, nr_not_sent, nr_stale_ns;
     struct cm_hist nr_wait;
     struct cm_hist nr_traced[NF_NOPS + 1];
     uint64_t nr_traced_us[NF_NOPS + 1];

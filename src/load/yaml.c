@@ -169,7 +169,9 @@ static void yaml_totals(struct cm_yaml *y, const struct ld_report_in *in,
     cm_yaml_kv_uint(y, "unexpected_nfs_errors", s->op[NF_OP_TOTAL].unexpected);
     counters(y, s, "results");
     cm_yaml_kv_str(y, "ended_early",
-                   s->ended_early == LD_END_UNREACHABLE ? "server unreachable" : "no");
+                   s->ended_early == LD_END_UNREACHABLE ? "server unreachable"
+                   : s->ended_early == LD_END_STALE     ? "stale file handles"
+                                                        : "no");
     cm_yaml_kv_uint(y, "fast_calls", s->op[NF_OP_TOTAL].fast);
     cm_yaml_kv_uint(y, "test_time_s", ld_report_runtime_s(in));
     cm_yaml_kv_double(y, "test_time_exact_s", (double)ld__runtime_ns(in) / 1e9, 3);

@@ -403,6 +403,23 @@ static void compare(struct nr_replay *rp, uint32_t i, uint32_t status)
         }
 }
 
+/* A run of STALE or BADHANDLE replies where the trace had another
+ * status: the server lost the image (run.c ends the replay). */
+static void stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nfs,
+                      uint64_t at)
+{
+    int stale = nfs == NF_ST_STALE || nfs == NF_ST_BADHANDLE;
+
+    if (!stale) {
+        rp->stale_run = 0;
+        return;
+    }
+    if (c->status == NF_ST_STALE || c->status == NF_ST_BADHANDLE)
+        return; /* as traced */
+    if (rp->stale_run++ == 0)
+        rp->stale_since_ns = at;
+}
+
 void nr_call_account(struct nr_slot *s)
 {
     struct rp_call *call = &s->call;
@@ -412,14 +429,21 @@ void nr_call_account(struct nr_slot *s)
 
     if (call->retransmits > 0)
         LD_STATS_COUNT(st, c->op, retrans);
+    st->nr_resends += call->retransmits;
     if (call->status == 0) {
         uint32_t nfs = nf_call_nfs_status(call);
         uint64_t ns =
             call->t_reply_ns > call->t_send_ns ? call->t_reply_ns - call->t_send_ns : 0;
 
-        ld_stats_good(st, c->op, ns, nfs != 0);
+        if (ns > (uint64_t)call->timeout_ms * 1000000u) { /* a lost reply sent again */
+            ld_stats_bad(st, c->op);
+            LD_STATS_COUNT(st, c->op, late);
+        } else {
+            ld_stats_good(st, c->op, ns, nfs != 0);
+        }
         if (nfs == NF_ST_STALE || nfs == NF_ST_BADHANDLE)
             st->stale++;
+        stale_run(rp, c, nfs, call->t_reply_ns ? call->t_reply_ns : cm_now_ns());
         if (c->status != NR_NO_REPLY && s->piece == 0) {
             cm_hist_add(&st->nr_traced[c->op], c->rt_us);
             cm_hist_add(&st->nr_traced[NF_OP_TOTAL], c->rt_us);

@@ -80,6 +80,12 @@ struct nr_replay {
     int32_t free_slot;
     char *wdata; /* WRITE data */
     uint64_t start_ns, last_ns;
+    /* STALE or BADHANDLE replies in a row where the trace had another
+     * status, and when the first of them came (the server lost the
+     * image: LD_STALE_LIMIT of them end the replay) */
+    uint32_t stale_run;
+    uint64_t stale_since_ns;
+    int closing; /* the client closes: a call it completes is not accounted */
 };
 
 /* Virtual call v's call of the plan. */
@@ -164,7 +170,9 @@ int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t 
                   rp_done_fn done);
 
 /* Accounts the slot's finished call (per-op table, traced time, the
- * status against the trace's) and takes the handle its reply names. */
+ * status against the trace's; a call answered only after its timeout is
+ * a bad call, as in the SFS mix, its status still compared; its sends
+ * again; a run of STALE replies) and takes the handle its reply names. */
 void nr_call_account(struct nr_slot *s);
 
 #endif /* NR_INT_H */

@@ -23,8 +23,11 @@
 #include "load/options.h"
 #include "nfs/nf_lnfs.h"
 #include "nreplay/nr_int.h"
+#include "replay/rl.h"
 
 #define LNFS_TIMEOUT_MS 30000u
+#define RECONNECT_MIN_S 30u  /* a lost TCP connection is made again for at least */
+#define RECONNECT_MAX_S 400u /* and at most (PRIME_TIMEOUT's default) */
 
 /* ---- sync calls ---------------------------------------------------------- */
 
@@ -80,6 +83,25 @@ static void transfer_maxima(struct nr_replay *rp)
         rp->wtmax = cap;
 }
 
+/* How long a lost TCP connection is made again (ms): the replay's time
+ * (-t, or the trace at its speed), within RECONNECT_MIN_S..MAX_S.  A
+ * server back within it gets the calls in flight again (same XID) and the
+ * later ones; one that is not ends the run early (run.c). */
+static uint32_t reconnect_ms(const struct nr_replay *rp)
+{
+    const struct ld_config *cfg = rp->cx.cfg;
+    double s =
+        rl_limit_s(cfg) > 0 ? rl_limit_s(cfg) : nr_expected_s(rp->plan, cfg->trace_speed);
+
+    if (!cfg->tcp)
+        return 0;
+    if (s <= 0 || s > RECONNECT_MAX_S)
+        s = RECONNECT_MAX_S;
+    if (s < RECONNECT_MIN_S)
+        s = RECONNECT_MIN_S;
+    return (uint32_t)(s * 1000.0);
+}
+
 static int mount(struct ld_child *c)
 {
     const char *spec = ld_config_mount_for_child(c->cfg, (int)c->index);
@@ -93,6 +115,7 @@ static int mount(struct ld_child *c)
     o.mount_transport = o.transport;
     o.rpc.max_in_flight = rp->window + 1;
     o.rpc.sndbuf_bytes = 4u << 20;
+    o.rpc.reconnect_ms = reconnect_ms(rp);
     rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
     if (rc < 0)
         return ld_child_fail(c, rc, "Unable to mount %s: %s", spec, err);
@@ -615,6 +638,10 @@ void nr_child_free(struct ld_child *c)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
 
+    /* a call still in flight completes while the client closes: its slot
+     * must still be there, and it changes nothing (the results are sent) */
+    rp->closing = 1;
+    ld_child_unmount(c);
     free(rp->copy_m);
     free(rp->prepares);
     free(rp->left);
@@ -628,5 +655,4 @@ void nr_child_free(struct ld_child *c)
     rp->held = NULL;
     rp->slots = NULL;
     rp->wdata = NULL;
-    ld_child_unmount(c);
 }

@@ -97,6 +97,31 @@ static uint64_t unreplayable(const struct ld_stats *s)
     return n;
 }
 
+/* Calls whose reply was lost or late: sent again (UDP after a timeout,
+ * TCP on a new connection), answered only after their timeout, never
+ * answered (both bad calls); printed when there are any. */
+static void lost_replies(FILE *out, const struct ld_stats *s)
+{
+    const struct ld_opstat *t = &s->op[NF_OP_TOTAL];
+
+    if (t->retrans == 0 && t->bad == 0)
+        return;
+    fprintf(out,
+            "  lost replies: %" PRIu64 " calls sent again (%" PRIu64
+            " sends again), %" PRIu64 " answered only after their timeout and %" PRIu64
+            " not answered or failed: %" PRIu64 " bad calls\n",
+            t->retrans, s->nr_resends, t->late, t->bad - t->late, t->bad);
+}
+
+static const char *ended_name(const struct ld_stats *s)
+{
+    if (s->ended_early == LD_END_STALE)
+        return "stale file handles";
+    if (s->ended_early == LD_END_UNREACHABLE)
+        return "server unreachable";
+    return s->replay_cut ? "run time" : "no";
+}
+
 static void text(FILE *out, const struct ld_report_in *in)
 {
     const struct ld_config *cfg = in->cfg;
@@ -120,13 +145,22 @@ static void text(FILE *out, const struct ld_report_in *in)
                     s->nr_unreplayable[k]);
     if (unreplayable(s))
         fprintf(out, ")\n");
-    if (s->ended_early == LD_END_UNREACHABLE)
+    if (s->ended_early == LD_END_STALE)
         fprintf(out,
-                "  ended early: the server could not be reached again; the calls due "
-                "later were not replayed\n");
+                "  ended early: the server's file handles went stale at %.3f s: was it "
+                "restarted? %" PRIu64 " calls not replayed\n",
+                (double)s->nr_stale_ns / 1e9, s->nr_not_sent);
+    else if (s->ended_early == LD_END_UNREACHABLE)
+        fprintf(out,
+                "  ended early: the server could not be reached again; %" PRIu64
+                " calls due later were not replayed\n",
+                s->nr_not_sent);
     else if (s->replay_cut)
-        fprintf(out, "  cut by the run time (-t; sfs_mgr: RUNTIME): the calls due later "
-                     "were not replayed\n");
+        fprintf(out,
+                "  cut by the run time (-t; sfs_mgr: RUNTIME): %" PRIu64
+                " calls due later were not replayed\n",
+                s->nr_not_sent);
+    lost_replies(out, s);
     fprintf(out, "  image: %" PRIu64 " objects prepared, %" PRIu64 " could not be made\n",
             s->nr_prep_objects, s->nr_prep_failed);
     fprintf(out, "  statuses compared %" PRIu64 ", mismatched %" PRIu64 " (%.2f %%)\n",
@@ -201,6 +235,19 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_kv_uint(y, "bytes_read", s->replay_bytes_read);
     cm_yaml_kv_uint(y, "bytes_written", s->replay_bytes_written);
     cm_yaml_kv_bool(y, "cut", s->replay_cut > 0);
+    cm_yaml_kv_str(y, "ended_early", ended_name(s));
+    cm_yaml_kv_uint(y, "not_sent", s->nr_not_sent);
+    if (s->ended_early == LD_END_STALE)
+        cm_yaml_kv_double(y, "handles_stale_at_s", (double)s->nr_stale_ns / 1e9, 3);
+    cm_yaml_kv_uint(y, "stale_replies", s->stale);
+    cm_yaml_key(y, "lost_replies");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "calls_sent_again", s->op[NF_OP_TOTAL].retrans);
+    cm_yaml_kv_uint(y, "sends_again", s->nr_resends);
+    cm_yaml_kv_uint(y, "answered_late", s->op[NF_OP_TOTAL].late);
+    cm_yaml_kv_uint(y, "not_answered", s->op[NF_OP_TOTAL].bad - s->op[NF_OP_TOTAL].late);
+    cm_yaml_kv_uint(y, "bad_calls", s->op[NF_OP_TOTAL].bad);
+    cm_yaml_map_end(y);
     cm_yaml_key(y, "not_replayable");
     cm_yaml_map_begin(y);
     for (k = 1; k < NR_NSKIPS; k++)
@@ -303,6 +350,16 @@ static int validity(const struct ld_report_in *in, struct ld_validity *v)
                         "INVALID RUN, %.0f%% Failed RPC calls (%" PRIu64 " of %" PRIu64
                         ")",
                         (double)(t->bad * 100 / t->good), t->bad, t->good + t->bad);
+    }
+    if (s->ended_early == LD_END_STALE) {
+        snprintf(w, sizeof(w),
+                 "the server's file handles went stale at %.3f s (was it restarted?); "
+                 "%" PRIu64 " calls not replayed",
+                 (double)s->nr_stale_ns / 1e9, s->nr_not_sent);
+        ld_validity_add(v, LD_INV_ENDED_EARLY, w,
+                        "INVALID RUN, the run ended early: the NFS server's file handles "
+                        "went stale at %.3f s (was it restarted?)",
+                        (double)s->nr_stale_ns / 1e9);
     }
     if (s->ended_early == LD_END_UNREACHABLE)
         ld_validity_add(v, LD_INV_ENDED_EARLY,

@@ -22,6 +22,7 @@
  * next deadline).  Nothing is allocated here.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "load/options.h"
@@ -87,6 +88,8 @@ static void call_done(struct rp_call *call, void *data)
     struct nr_replay *rp = s->owner;
 
     (void)call;
+    if (rp->closing)
+        return;
     nr_call_account(s);
     rp->last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
     if (--rp->left[s->call_idx] == 0)
@@ -197,6 +200,29 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
     return rl_wait_service(rp->cx.clnt, now, wake);
 }
 
+/* The replay ends early: its calls not sent yet (held, or not yet due)
+ * are counted, and marked completed so that another process's calls that
+ * wait for them are not held for ever (they go on, or find no handle). */
+static uint64_t not_sent(struct nr_replay *rp)
+{
+    uint64_t n = 0, now = cm_now_ns();
+    uint32_t r, v;
+
+    for (r = 0; r < rp->nheld; r++)
+        if (rp->held[r].sent == 0) {
+            nr_done_set(rp, rp->held[r].idx, now);
+            n++;
+        }
+    rp->nheld = 0;
+    for (v = rp->next; v < rp->total; v++)
+        if (nr_mine(rp, v)) {
+            nr_done_set(rp, v, now);
+            n++;
+        }
+    rp->next = rp->total;
+    return n;
+}
+
 static void finish_stats(struct nr_replay *rp, uint64_t end, int cut)
 {
     struct ld_stats *st = &rp->cx.stats;
@@ -207,15 +233,35 @@ static void finish_stats(struct nr_replay *rp, uint64_t end, int cut)
     st->replay_trace_ns = (uint64_t)rp->plan->trace_ns;
     st->replay_trace_records = rp->plan->ncalls; /* one copy's (merged by maximum) */
     st->replay_cut = (uint64_t)cut;
+    if (cut)
+        st->nr_not_sent += not_sent(rp);
     for (k = 0; k < LD_NR_SKIPS; k++) /* every copy's, once (its tree's maker) */
         st->nr_unreplayable[k] += rp->plan->skipped[k] * rp->nprepared;
+}
+
+/* The server's handles went stale (it was restarted and lost the image):
+ * said on stderr and in the results (ended_early, when). */
+static void stale_end(struct nr_replay *rp)
+{
+    struct ld_stats *st = &rp->cx.stats;
+
+    st->ended_early = LD_END_STALE;
+    st->nr_stale_ns =
+        rp->stale_since_ns > rp->start_ns ? rp->stale_since_ns - rp->start_ns : 0;
+    ld_child_log(&rp->cx,
+                 "nfs replay: %s: the server's file handles went stale at %.3f s: was it "
+                 "restarted? (%u STALE replies in a row where the trace had others); "
+                 "%" PRIu64 " calls not replayed; the run ends early",
+                 ld_config_mount_for_child(rp->cx.cfg, (int)rp->cx.index),
+                 (double)st->nr_stale_ns / 1e9, rp->stale_run, st->nr_not_sent);
 }
 
 int nr_run(struct ld_child *c, uint32_t limit_s)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
     uint64_t now, next_check, end_ns = UINT64_MAX;
-    int rc = 0, stopped = 0;
+    int rc = 0, stopped = 0, stale = 0;
+    struct rp_client_stats cs0, cs1;
 
     c->phase = LD_CPHASE_RUN;
     c->stop = 0;
@@ -223,6 +269,8 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     c->measuring = 1;
     rp->start_ns = cm_now_ns() + (rp->speed > 0 ? START_NS : 0);
     rp->last_ns = rp->start_ns;
+    rp->stale_run = 0;
+    rp_client_stats(c->clnt, &cs0);
     if (limit_s > 0)
         end_ns = rp->start_ns + (uint64_t)limit_s * 1000000000ull;
     next_check = rp->start_ns + CTL_CHECK_NS;
@@ -253,12 +301,24 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
             c->stats.ended_early = LD_END_UNREACHABLE;
             break;
         }
+        if (rp->stale_run >= LD_STALE_LIMIT) { /* the server lost the image */
+            stale = 1;
+            break;
+        }
     }
-    if (stopped &&
+    if ((stopped || stale) &&
         rc == 0) /* drain: every call in flight gets its answer or its timeout */
-        while (rp->in_flight > 0 && rp_poll(&c->clnt, 1, -1) >= 0)
-            ;
+        while (rp->in_flight > 0) {
+            int k = rp_poll(&c->clnt, 1, -1);
+
+            if (k < 0 && k != -EINTR)
+                break;
+        }
     c->measuring = 0;
-    finish_stats(rp, cm_now_ns(), stopped || rc < 0);
+    rp_client_stats(c->clnt, &cs1);
+    c->stats.reconnects = cs1.reconnects - cs0.reconnects;
+    finish_stats(rp, cm_now_ns(), stopped || stale || rc < 0);
+    if (stale)
+        stale_end(rp);
     return 0;
 }

@@ -45,9 +45,9 @@
 
 struct sy_dump; /* dump.c */
 
-#define SY_FAILED_LOOKUP_PCNT 35  /* DEFAULT_FAILED_LOOKUP (docs/SFS30.md §2.4) */
-#define SY_STALE_LIMIT        16  /* STALE replies in a row that stop a run */
-#define SY_UNCOMMITTED_MAX    128 /* files a child remembers for COMMIT */
+#define SY_FAILED_LOOKUP_PCNT 35 /* DEFAULT_FAILED_LOOKUP (docs/SFS30.md §2.4) */
+#define SY_STALE_LIMIT        LD_STALE_LIMIT /* STALE replies in a row that stop a run */
+#define SY_UNCOMMITTED_MAX    128            /* files a child remembers for COMMIT */
 
 /* A shuffled deck of op numbers or transfer rows (deck.c): dealt in order,
  * reshuffled when empty.  Deviation (docs/SFS30.md §22 item 7): SFS drew every request

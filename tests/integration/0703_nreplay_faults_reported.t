@@ -10,9 +10,13 @@
 #     no status differs, and the calls due during the stop show as
 #     lateness or dependency waits (at least 0.2 s, where an undisturbed
 #     replay stays within milliseconds);
-#   - the server restarted mid-replay over TCP: the connection is lost and
-#     not made again in time; the run ends early, INVALID (18), with its
-#     report and the calls not replayed counted;
+#   - the server restarted mid-replay (sfs_nfsd, in memory: the prepared
+#     image is gone), over TCP (the connection is made again) and UDP (the
+#     calls go on): its replies are STALE where the trace had OK; 16 in a
+#     row end the replay, INVALID (18) with "the server's file handles
+#     went stale at T s: was it restarted?", its report and YAML written,
+#     the calls not sent counted (replayed + not sent + without a handle =
+#     the trace's calls);
 #   - an NFSv2 trace (sfs -V) is replayed by sfs over NFSv2;
 #   - a capture cut short is refused before anything is sent.
 # Every time, no process of the run is left.
@@ -23,15 +27,10 @@ need_cmd dumpcap
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
 . "$(dirname "$0")/lib_nreplay.sh"
-plan 13
+plan 17
 
-start_nfsd A || bail "sfs_nfsd did not start"
-cap_start "$T_DIR/v.pcapng" "$A_NFS_PORT" "$A_MNT_PORT" || bail "no capture"
-timeout 100 "$T_BIN/sfs3" -Q -V 1 "$A_URL" >"$T_DIR/v.out" 2>&1
-rv=$?
-cap_stop
-is "$rv" 0 "the validation suite ran against sfs_nfsd while captured"
-left() { pgrep -f "$T_DIR/v.pcapng" >/dev/null && echo "left running" || echo none; }
+nr_validation_capture "$T_DIR/v.pcapng"
+is "$?" 0 "the validation suite ran against sfs_nfsd while captured"
 
 # ---- dropped replies ---------------------------------------------------------------
 start_nfsd D --drop-replies 2 || bail "sfs_nfsd did not start"
@@ -60,22 +59,40 @@ is "$rc $(left)" "0 none" "stopped for 0.7 s mid-replay: the replay completes, n
 is "$(nr_yaml "$T_DIR/s.yaml" 'g["nfs_replay"]["status_mismatches"], max(g["nfs_replay"]["dependency_waits"]["max_ms"], g["nfs_replay"]["lateness_us"]["max"] / 1000) >= 200, g["validity"]["code"]')" \
     "0 True 0" "no status differs; the stop shows as lateness or dependency waits ($(nr_yaml "$T_DIR/s.yaml" 'g["nfs_replay"]["dependency_waits"], g["nfs_replay"]["lateness_us"]'))"
 
-# ---- the server restarted ----------------------------------------------------------
+# ---- the server restarted: its handles went stale ----------------------------------
+# restarted NAME [sfs3 options]: replays the capture at speed 0.01 (5.6 s)
+# against the restartable sfs_nfsd, restarted 1 s into the replay; its
+# output in $T_DIR/NAME.out and .err, its YAML in NAME.yaml; sets RC.
 start_restartable
-prompted_start "$T_BIN/sfs3" -i -Q -p 1 --speed 0.01 --trace "$T_DIR/v.pcapng" \
-    --yaml "$T_DIR/r.yaml" "127.0.0.1:$R_NFS:/export" || bail "no prompt"
-echo >&7
-sleep 1
-sh "$T_DIR/restart.sh" >"$T_DIR/restart.out" 2>&1
-wait "$PROMPTED_PID"
-rc=$?
-exec 7>&-
-is "$rc $(left)" "0 none" "restarted mid-replay: sfs3 ends with its report, nothing left running"
-is "$(nr_yaml "$T_DIR/r.yaml" 'g["validity"]["code"], g["nfs_replay"]["cut"], g["nfs_replay"]["calls"] < g["nfs_replay"]["trace_calls"]')" \
-    "18 True True" "the connection lost and not made again ends the run early: INVALID (18), the calls left counted"
-grep -q "ended early: the server could not be reached again" "$T_DIR/out" &&
-    grep -q "INVALID RUN, the run ended early" "$T_DIR/out"
-ok $? "the report says so"
+restarted() {
+    local n=$1
+    shift
+    prompted_start "$T_BIN/sfs3" -i "$@" -p 1 --speed 0.01 --trace "$T_DIR/v.pcapng" \
+        --yaml "$T_DIR/$n.yaml" "127.0.0.1:$R_NFS:/export" || bail "no prompt"
+    echo >&7
+    sleep 1
+    sh "$T_DIR/restart.sh" >"$T_DIR/restart.out" 2>&1
+    wait "$PROMPTED_PID"
+    RC=$?
+    exec 7>&-
+    cp "$T_DIR/out" "$T_DIR/$n.out"
+    cp "$T_DIR/err" "$T_DIR/$n.err"
+}
+for proto in TCP UDP; do
+    n=r$proto
+    if [ $proto = TCP ]; then restarted "$n" -Q; else restarted "$n"; fi
+    is "$RC $(left)" "0 none" "$proto, restarted mid-replay: sfs3 ends with its report, nothing left running"
+    is "$(nr_yaml "$T_DIR/$n.yaml" 'g["validity"]["code"], g["nfs_replay"]["ended_early"], g["nfs_replay"]["stale_replies"] >= 16, g["nfs_replay"]["not_sent"] > 0, g["nfs_replay"]["calls"] + g["nfs_replay"]["not_sent"] + g["nfs_replay"]["not_replayable"]["no_replayed_handle"] == g["nfs_replay"]["trace_calls"]')" \
+        "18 stale file handles True True True" \
+        "$proto: the stale handles end the replay early, INVALID (18); every call is replayed, not sent or has no handle ($(nr_yaml "$T_DIR/$n.yaml" 'g["nfs_replay"]["calls"], g["nfs_replay"]["not_sent"], g["nfs_replay"]["trace_calls"]'))"
+    ns=$(nr_yaml "$T_DIR/$n.yaml" 'g["nfs_replay"]["not_sent"]')
+    grep -Eq "ended early: the server's file handles went stale at [0-9.]+ s: was it restarted\? $ns calls not replayed" "$T_DIR/$n.out" &&
+        grep -q "INVALID RUN, the run ended early: the NFS server's file handles went stale at" "$T_DIR/$n.out" &&
+        grep -q "file handles went stale at .* was it restarted? .*; $ns calls not replayed; the run ends early" "$T_DIR/$n.err"
+    ok $? "$proto: the report and stderr say so in plain words, with the $ns calls not replayed"
+done
+is "$(nr_yaml "$T_DIR/rTCP.yaml" 'g["results"]["tcp_reconnections"] >= 1, g["nfs_replay"]["statuses_compared"] > g["nfs_replay"]["stale_replies"]')" \
+    "True True" "TCP: the connection was made again and calls before the restart were answered as traced"
 
 # ---- NFSv2: sfs replays a trace of sfs -V ---------------------------------------------
 cap_start "$T_DIR/v2.pcapng" "$A_NFS_PORT" "$A_MNT_PORT" || bail "no capture"

@@ -47,3 +47,19 @@ nr_replay_captured() {
     NR_RC=$PROMPTED_RC
     cap_stop
 }
+
+# nr_validation_capture FILE: the validation suite (sfs3 -Q -V 1) run
+# against a new sfs_nfsd A while captured into FILE (A stays up: A_URL,
+# A_NFS_PORT...); returns sfs3's exit status.  left: "none", or "left
+# running" while a process whose command line names one of the test's
+# captures ($T_DIR/*.pcapng) is still there.
+nr_validation_capture() {
+    local rv
+    start_nfsd A || bail "sfs_nfsd did not start"
+    cap_start "$1" "$A_NFS_PORT" "$A_MNT_PORT" || bail "no capture"
+    timeout 100 "$T_BIN/sfs3" -Q -V 1 "$A_URL" >"$T_DIR/v.out" 2>&1
+    rv=$?
+    cap_stop
+    return $rv
+}
+left() { pgrep -f "$T_DIR/[a-z0-9]*\.pcapng" >/dev/null && echo "left running" || echo none; }
