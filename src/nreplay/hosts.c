@@ -134,7 +134,8 @@ void nr_hosts_foreign_done(struct nr_replay *rp)
                 continue;
             rp->unit_calls++;
             for (d = 0; d < NR_DEPS && c->dep[d] != NR_NONE; d++)
-                n += nr_unit_client(cfg, j, p->calls[c->dep[d]].stream, rp->nstreams) != me;
+                n += nr_unit_client(cfg, j, p->calls[c->dep[d]].stream, rp->nstreams) !=
+                     me;
             rp->cross_deps += n;
             rp->cross_calls += n > 0;
         }

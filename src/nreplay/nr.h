@@ -195,9 +195,6 @@ static inline unsigned nr_unit_proc(const struct ld_config *cfg, uint32_t j, uin
  * slots of the area its processes share. */
 uint32_t nr_client_copies(const struct ld_config *cfg, uint32_t nstreams);
 
-/* The copies whose tree this client makes (their stream 0 is its). */
-uint32_t nr_home_copies(const struct ld_config *cfg, uint32_t nstreams);
-
 /* Copy j's tree's directory under its home client's CL<N>/: "nreplay" for
  * the first copy homed there, then "nreplay.1", "nreplay.2", ... */
 void nr_copy_dir(const struct ld_config *cfg, uint32_t j, uint32_t nstreams, char *buf,

@@ -693,15 +693,6 @@ uint32_t nr_client_copies(const struct ld_config *cfg, uint32_t nstreams)
     return n;
 }
 
-uint32_t nr_home_copies(const struct ld_config *cfg, uint32_t nstreams)
-{
-    uint32_t j, n = 0;
-
-    for (j = 0; j < nr_scale(cfg); j++)
-        n += nr_unit_client(cfg, j, 0, streams_of(nstreams)) == (uint32_t)cfg->client_num;
-    return n;
-}
-
 void nr_copy_dir(const struct ld_config *cfg, uint32_t j, uint32_t nstreams, char *buf,
                  size_t len)
 {

@@ -114,13 +114,12 @@ static void streams_over_clients(void **state)
     assert_int_equal(nr_idle_procs(&cfg, 2), 2);
     cfg.client_num = 2;
     assert_int_equal(nr_client_copies(&cfg, 2), 1);
-    assert_int_equal(nr_home_copies(&cfg, 2), 0);
     nr_units_text(&cfg, 2, 2, 1, units, sizeof(units));
     assert_string_equal(units, "copy 0 stream 1 (process 0)");
     cfg.trace_scale = 4; /* a one-host trace: copy j on client j mod 2 + 1 */
     assert_int_equal(nr_unit_client(&cfg, 3, 0, 1), 2);
     assert_int_equal(nr_unit_proc(&cfg, 3, 0, 1), 1);
-    assert_int_equal(nr_home_copies(&cfg, 1), 2);
+    assert_int_equal(nr_client_copies(&cfg, 1), 2); /* copies 1 and 3 */
     nr_copy_dir(&cfg, 3, 1, dir, sizeof(dir));
     assert_string_equal(dir, "nreplay.1");
     nr_copy_dir(&cfg, 1, 1, dir, sizeof(dir));
