@@ -117,7 +117,10 @@ struct ld_stats {
      * the first mismatches (~(call << 16 | replayed status), 0 none: the
      * larger keeps the earlier call), calls not replayable by reason,
      * calls a dependency held and for how long, the traced server's
-     * response times of the replayed calls, the image's objects */
+     * response times of the replayed calls, the image's objects, the
+     * traced calls of the streams replayed (every copy's), and the
+     * dependencies on a call another client replays (kept by the schedule
+     * only) with the calls holding one */
     uint64_t nr_compared, nr_mismatches;
     uint64_t nr_mismatch[NF_NOPS + 1];
     uint64_t nr_pair[NF_NOPS * LD_NR_CLASSES * LD_NR_CLASSES];
@@ -129,6 +132,7 @@ struct ld_stats {
      * early (its stale handles, a server gone, the run time), and when
      * (from the start of the run, ns; max) its handles went stale */
     uint64_t nr_resends, nr_not_sent, nr_stale_ns;
+    uint64_t nr_streams, nr_unit_calls, nr_cross_deps, nr_cross_calls;
     struct cm_hist nr_wait;
     struct cm_hist nr_traced[NF_NOPS + 1];
     uint64_t nr_traced_us[NF_NOPS + 1];

@@ -25,12 +25,13 @@
  *            replayed reply.  Every reply's status is compared with the
  *            traced one.
  *
- * --scale N copies of the trace are dealt over the clients (copy j to
- * client j mod clients + 1), each on its own tree; a client deals its
- * copies' streams (traced client hosts) over its processes
- * (nr_unit_proc).  The dependencies of a trace cross its streams (one
- * host's LOOKUP of a name another host created), so a client's processes
- * share each copy's handles and completion times (the plan's shm).
+ * --scale N copies of the trace, each on its own tree, and their streams
+ * (traced client hosts) are dealt over the clients and their processes
+ * (nr_unit_client, nr_unit_proc).  The dependencies of a trace cross its
+ * streams (one host's LOOKUP of a name another host created): a client's
+ * processes share each copy's handles and completion times (the plan's
+ * shm); a dependency on a call another client replays is kept by the
+ * schedule only (nr_cross_deps).
  */
 #ifndef NR_H
 #define NR_H
@@ -160,26 +161,58 @@ static inline uint32_t nr_scale(const struct ld_config *cfg)
     return cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : (uint32_t)cfg->nclients;
 }
 
-/* The copies of the trace this client (cfg->client_num of cfg->nclients)
- * replays: copy j goes to client j mod clients + 1, as its copy m = j /
- * clients. */
-uint32_t nr_client_copies(const struct ld_config *cfg);
+/*
+ * Units: stream s (a traced client host) of copy j of the trace is unit u =
+ * j x nstreams + s of the run.  Unit u is replayed by client u mod clients
+ * + 1 (the units go round the clients first, so that copy j of a one-host
+ * trace is client j mod clients + 1's, and the streams of a several-host
+ * trace are spread over the clients), and there by process (u / clients)
+ * mod procs (a client deals its units over its processes in turn).  Copy
+ * j's tree is made by the client and process of its stream 0 (its home),
+ * under that client's CL<N>/; clients holding another stream of it learn
+ * its handles by LOOKUP once the home's marker is there (prep.c).
+ */
 
-/* The process of a client that replays stream s (a traced client host,
- * 0..nstreams-1) of the client's copy m: the copies' streams are dealt
- * over the client's processes in turn, (m x nstreams + s) mod procs. */
-static inline unsigned nr_unit_proc(uint32_t m, uint32_t s, uint32_t nstreams,
-                                    unsigned procs)
+/* The client (1-based) that replays stream s of copy j. */
+static inline uint32_t nr_unit_client(const struct ld_config *cfg, uint32_t j, uint32_t s,
+                                      uint32_t nstreams)
 {
-    return (unsigned)(((uint64_t)m * (nstreams ? nstreams : 1) + s) % procs);
+    uint64_t u = (uint64_t)j * (nstreams ? nstreams : 1) + s;
+
+    return (uint32_t)(u % (uint32_t)cfg->nclients) + 1;
 }
+
+/* The process, within its client, that replays stream s of copy j. */
+static inline unsigned nr_unit_proc(const struct ld_config *cfg, uint32_t j, uint32_t s,
+                                    uint32_t nstreams)
+{
+    uint64_t u = (uint64_t)j * (nstreams ? nstreams : 1) + s;
+
+    return (unsigned)((u / (uint32_t)cfg->nclients) % (uint32_t)cfg->procs);
+}
+
+/* The copies this client (cfg->client_num) replays a stream of: the
+ * slots of the area its processes share. */
+uint32_t nr_client_copies(const struct ld_config *cfg, uint32_t nstreams);
+
+/* Copy j's tree's directory under its home client's CL<N>/: "nreplay" for
+ * the first copy homed there, then "nreplay.1", "nreplay.2", ... */
+void nr_copy_dir(const struct ld_config *cfg, uint32_t j, uint32_t nstreams, char *buf,
+                 size_t len);
 
 /* Processes of all clients that replay nothing (no stream of any copy). */
 unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams);
 
-/* The client's copy m's directory under its CL<N>/: "nreplay", then
- * "nreplay.1", "nreplay.2", ... */
-void nr_copy_dir(uint32_t m, char *buf, size_t len);
+/* The units client `client` replays, as text ("copy 0 stream 1 (process
+ * 0), ..."; with_proc 0: without the processes), at most len bytes, the
+ * rest as "...". */
+void nr_units_text(const struct ld_config *cfg, uint32_t client, uint32_t nstreams,
+                   int with_proc, char *buf, size_t len);
+
+/* The dependencies, over every copy, between calls that two clients
+ * replay (kept by the schedule only), and the calls holding one. */
+void nr_cross_deps(const struct nr_plan *p, const struct ld_config *cfg, uint64_t *deps,
+                   uint64_t *calls);
 
 /* Seconds the replay is expected to take (0 at speed 0). */
 double nr_expected_s(const struct nr_plan *p, double speed);

@@ -54,7 +54,9 @@ struct nr_held {
  * i x ncopies + k for call i of its copy k; the process sends those of its
  * streams.  Each copy's handles and completion stamps are in the area the
  * client's processes share (the plan's shm), so that a call waits for a
- * call another process sends, and uses the handle its reply named.
+ * call another process sends, and uses the handle its reply named.  The
+ * calls of a copy that another client replays are marked completed in
+ * INIT: a dependency on them is kept by the schedule only.
  */
 struct nr_replay {
     struct ld_child cx;
@@ -63,8 +65,14 @@ struct nr_replay {
     double speed;
     uint32_t rtmax, wtmax;
     uint32_t ncopies;     /* copies this process takes part in (0: idle) */
-    uint32_t *copy_m;     /* copy k's number among the client's copies */
+    uint32_t *copy_m;     /* copy k's slot in the client's shared area */
+    uint32_t *copy_j;     /* copy k's number among the run's copies */
     uint8_t *prepares;    /* copy k's tree is this process's to make */
+    uint8_t *learns;      /* copy k's tree is another client's: look it up */
+    uint8_t *mine;        /* per copy k and stream: this process replays it */
+    uint64_t unit_calls;  /* traced calls of its streams, every copy's */
+    uint64_t cross_deps;  /* their dependencies on another client's calls */
+    uint64_t cross_calls; /* its calls holding such a dependency */
     uint32_t nprepared;   /* copies whose tree this process makes */
     uint32_t nstreams;    /* the trace's streams (at least 1) */
     int shares;           /* another process sends calls of its copies */
@@ -128,15 +136,23 @@ static inline void nr_done_set(const struct nr_replay *rp, uint32_t v, uint64_t 
 /* Whether virtual call v is one of this process's streams. */
 static inline int nr_mine(const struct nr_replay *rp, uint32_t v)
 {
-    return nr_unit_proc(rp->copy_m[v % rp->ncopies], nr_vcall(rp, v)->stream,
-                        rp->nstreams, (unsigned)rp->cx.cfg->procs) == rp->cx.index;
+    return rp->mine[(size_t)(v % rp->ncopies) * rp->nstreams + nr_vcall(rp, v)->stream];
 }
 
-/* ---- prep.c ---------------------------------------------------------- */
+/* ---- sync.c ---------------------------------------------------------- */
 
 /* A sync call of the child's client; 0 with *status, or -errno. */
 int nr_sync(struct nr_replay *rp, uint32_t proc, const void *args, void *res,
             xdrproc_t free_codec, uint32_t *status);
+
+/* Frees what a sync call's result holds. */
+void nr_sync_free(const struct nr_replay *rp, uint32_t proc, void *res);
+
+/* LOOKUP name in dir into out with the child's client.  0 or -errno. */
+int nr_lookup(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+              struct nf_fh *out);
+
+/* ---- prep.c ---------------------------------------------------------- */
 
 /* The workload table's child hooks: set-up, a phase (MOUNT, INIT: the
  * image; RUN: the replay, at most arg seconds when arg > 0), the image's
@@ -146,6 +162,35 @@ int nr_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
 int nr_child_phase(struct ld_child *c, uint32_t type, uint32_t arg);
 void nr_child_results(struct ld_child *c);
 void nr_child_free(struct ld_child *c);
+
+/* ---- hosts.c: a copy whose streams several clients replay --------------- */
+
+/* Copy k's home client's directory (CL<N>) and its tree's directory there. */
+void nr_copy_base(const struct nr_replay *rp, uint32_t k, char *cl, size_t cllen,
+                  char *dir, size_t dirlen);
+
+/* prepares[k]: the process makes copy k's tree for itself and its client's
+ * processes (NR_PREP_OWN), or for other clients too (NR_PREP_SHARED: with
+ * a marker made last). */
+#define NR_PREP_OWN    1u
+#define NR_PREP_SHARED 2u
+
+/* MOUNT: the marker of each NR_PREP_SHARED copy's tree an earlier replay
+ * left goes, before any client's INIT looks for it.  0 or -errno. */
+int nr_hosts_unmark(struct nr_replay *rp);
+
+/* INIT, the tree made: its marker (base: /CL<N>/nreplay...).  0 or -errno. */
+int nr_hosts_mark(struct nr_replay *rp, const char *base);
+
+/* INIT: waits (bounded; the parent still heard) for another client's
+ * marker of CL<N>/dir, then gives the tree's handle in base.  0 or -errno. */
+int nr_hosts_wait(struct nr_replay *rp, const char *cl, const char *dir,
+                  struct nf_fh *base);
+
+/* INIT, the trees known: the calls of this process's copies that other
+ * clients replay are marked completed (their dependants keep them by the
+ * schedule only) and counted (unit_calls, cross_deps, cross_calls). */
+void nr_hosts_foreign_done(struct nr_replay *rp);
 
 /* ---- run.c ----------------------------------------------------------- */
 

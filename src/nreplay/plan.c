@@ -104,19 +104,18 @@ struct build {
     struct kmap deps;  /* key -> (last call, last call that changed it) */
     struct kmap names; /* name key -> (object, -) */
     struct kmap hosts; /* traced client hosts (the streams) */
+    struct kmap named; /* (stream, object) -> the stream's last call whose
+                          reply named the object; (NR_NONE, object) -> the
+                          stream that named it first, + 1 */
     struct nr_call *c;
     uint32_t idx;
 };
 
-/* A call depends on key: add the call it waits for, then take the key. */
-static int dep_on(struct build *b, uint64_t key, int changes)
+/* The call waits for call `wait` (NR_NONE: none). */
+static void add_wait(struct build *b, uint32_t wait)
 {
-    struct kv *e = kmap_get(&b->deps, key);
-    uint32_t wait, i;
+    uint32_t i;
 
-    if (!e)
-        return -ENOMEM;
-    wait = changes ? e->a : e->b;
     if (wait == b->idx) /* a key the call names twice (RENAME in one directory) */
         wait = NR_NONE;
     for (i = 0; wait != NR_NONE && i < NR_DEPS; i++) {
@@ -130,6 +129,16 @@ static int dep_on(struct build *b, uint64_t key, int changes)
     if (i == NR_DEPS) /* full: wait for the latest of them instead */
         b->c->dep[NR_DEPS - 1] =
             wait > b->c->dep[NR_DEPS - 1] ? wait : b->c->dep[NR_DEPS - 1];
+}
+
+/* A call depends on key: add the call it waits for, then take the key. */
+static int dep_on(struct build *b, uint64_t key, int changes)
+{
+    struct kv *e = kmap_get(&b->deps, key);
+
+    if (!e)
+        return -ENOMEM;
+    add_wait(b, changes ? e->a : e->b);
     e->a = b->idx;
     if (changes)
         e->b = b->idx;
@@ -139,6 +148,51 @@ static int dep_on(struct build *b, uint64_t key, int changes)
 static int dep_obj(struct build *b, uint32_t obj, int changes)
 {
     return obj == NR_NONE ? 0 : dep_on(b, obj_key(obj), changes);
+}
+
+static uint64_t named_key(uint32_t stream, uint32_t obj)
+{
+    return ((uint64_t)stream << 32 | obj) + 1;
+}
+
+/* A call on an object another stream named first (made, or looked up)
+ * waits for its own stream's last call whose reply named it: the traced
+ * client learnt the handle there, and when another client host replays
+ * the other stream, the handle on the server under test comes from that
+ * reply too. */
+static int dep_named(struct build *b, uint32_t obj)
+{
+    struct kv *first, *mine;
+
+    if (obj == NR_NONE)
+        return 0;
+    first = kmap_get(&b->named, named_key(NR_NONE, obj));
+    if (!first)
+        return -ENOMEM;
+    if (first->a == NR_NONE || first->a == b->c->stream + 1)
+        return 0;
+    mine = kmap_get(&b->named, named_key(b->c->stream, obj));
+    if (!mine)
+        return -ENOMEM;
+    add_wait(b, mine->a);
+    return 0;
+}
+
+/* The call's reply names res_obj: noted for its stream's later calls. */
+static int named_by(struct build *b, const struct nr_call *c)
+{
+    struct kv *first, *mine;
+
+    if (c->res_obj == NR_NONE)
+        return 0;
+    first = kmap_get(&b->named, named_key(NR_NONE, c->res_obj));
+    mine = kmap_get(&b->named, named_key(c->stream, c->res_obj));
+    if (!first || !mine)
+        return -ENOMEM;
+    if (first->a == NR_NONE)
+        first->a = c->stream + 1;
+    mine->a = b->idx;
+    return 0;
 }
 
 /* The object a name stands for now (NR_NONE when unknown). */
@@ -346,6 +400,8 @@ static int add_deps(struct build *b, struct nr_call *c)
     rc |= dep_obj(b, c->obj, ch);
     rc |= dep_obj(b, c->obj2, ch);
     rc |= dep_obj(b, c->res_obj, creates(c->op));
+    rc |= dep_named(b, c->obj);
+    rc |= dep_named(b, c->obj2);
     if (n1 && c->obj != NR_NONE) {
         rc |= dep_on(b, name_key(c->obj, n1), c->op != NF_OP_LOOKUP);
         if (c->op != NF_OP_LOOKUP)
@@ -415,7 +471,8 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
     }
     b->c = c;
     b->idx = p->ncalls;
-    if ((rc = add_deps(b, c)) < 0 || (rc = follow_names(b, c)) < 0)
+    if ((rc = add_deps(b, c)) < 0 || (rc = follow_names(b, c)) < 0 ||
+        (rc = named_by(b, c)) < 0)
         return rc;
     p->ncalls++;
     p->trace_ns = c->t_ns;
@@ -498,6 +555,7 @@ static int pass_calls(struct nr_plan *p, const struct ld_config *cfg, char *err,
     free(b.deps.slot);
     free(b.names.slot);
     free(b.hosts.slot);
+    free(b.named.slot);
     return rc;
 }
 
@@ -610,33 +668,104 @@ const char *nr_skip_name(unsigned reason)
 
 /* ---- copies and streams (nr.h) -------------------------------------------- */
 
-uint32_t nr_client_copies(const struct ld_config *cfg)
+static uint32_t streams_of(uint32_t nstreams)
 {
-    uint32_t clients = (uint32_t)cfg->nclients, mine = (uint32_t)cfg->client_num - 1;
-    uint32_t scale = nr_scale(cfg);
-
-    return mine < scale ? (scale - mine + clients - 1) / clients : 0;
+    return nstreams ? nstreams : 1;
 }
 
-unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams)
+/* Whether this client replays a stream of copy j. */
+static int takes_part(const struct ld_config *cfg, uint32_t j, uint32_t nstreams)
 {
-    uint32_t scale = nr_scale(cfg), clients = (uint32_t)cfg->nclients, c, idle = 0;
-    uint64_t units;
+    uint32_t s, n = streams_of(nstreams);
 
-    for (c = 0; c < clients; c++) { /* each client's copies x streams */
-        units = c < scale ? (uint64_t)((scale - c + clients - 1) / clients) *
-                                (nstreams ? nstreams : 1)
-                          : 0;
-        if (units < (uint64_t)cfg->procs)
-            idle += (unsigned)((uint64_t)cfg->procs - units);
-    }
-    return idle;
+    for (s = 0; s < n && s < (uint32_t)cfg->nclients; s++) /* the units go round */
+        if (nr_unit_client(cfg, j, s, n) == (uint32_t)cfg->client_num)
+            return 1;
+    return 0;
 }
 
-void nr_copy_dir(uint32_t m, char *buf, size_t len)
+uint32_t nr_client_copies(const struct ld_config *cfg, uint32_t nstreams)
 {
+    uint32_t j, n = 0;
+
+    for (j = 0; j < nr_scale(cfg); j++)
+        n += (uint32_t)takes_part(cfg, j, nstreams);
+    return n;
+}
+
+void nr_copy_dir(const struct ld_config *cfg, uint32_t j, uint32_t nstreams, char *buf,
+                 size_t len)
+{
+    uint32_t home = nr_unit_client(cfg, j, 0, streams_of(nstreams)), k, m = 0;
+
+    for (k = 0; k < j; k++) /* the copies homed on the same client before it */
+        m += nr_unit_client(cfg, k, 0, streams_of(nstreams)) == home;
     if (m == 0)
         snprintf(buf, len, "%s", NR_DIR);
     else
         snprintf(buf, len, "%s.%u", NR_DIR, m);
+}
+
+unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams)
+{
+    uint64_t units = (uint64_t)nr_scale(cfg) * streams_of(nstreams), mine;
+    uint32_t clients = (uint32_t)cfg->nclients, c, idle = 0;
+
+    for (c = 0; c < clients; c++) { /* client c + 1 holds units c, c + clients, ... */
+        mine = units > c ? (units - c + clients - 1) / clients : 0;
+        if (mine < (uint64_t)cfg->procs)
+            idle += (unsigned)((uint64_t)cfg->procs - mine);
+    }
+    return idle;
+}
+
+void nr_units_text(const struct ld_config *cfg, uint32_t client, uint32_t nstreams,
+                   int with_proc, char *buf, size_t len)
+{
+    uint32_t j, s, n = streams_of(nstreams);
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (j = 0; j < nr_scale(cfg); j++)
+        for (s = 0; s < n; s++) {
+            char one[64];
+            int w;
+
+            if (nr_unit_client(cfg, j, s, n) != client)
+                continue;
+            if (with_proc)
+                w = snprintf(one, sizeof(one), "%scopy %u stream %u (process %u)",
+                             at ? ", " : "", j, s, nr_unit_proc(cfg, j, s, n));
+            else
+                w = snprintf(one, sizeof(one), "%scopy %u stream %u", at ? ", " : "", j,
+                             s);
+            if (at + (size_t)w + 6 >= len) { /* room for ", ..." */
+                snprintf(buf + at, len - at, ", ...");
+                return;
+            }
+            memcpy(buf + at, one, (size_t)w + 1);
+            at += (size_t)w;
+        }
+    if (at == 0)
+        snprintf(buf, len, "nothing");
+}
+
+void nr_cross_deps(const struct nr_plan *p, const struct ld_config *cfg, uint64_t *deps,
+                   uint64_t *calls)
+{
+    uint32_t j, i, k, ns = streams_of(p->nstreams);
+
+    *deps = *calls = 0;
+    if (cfg->nclients < 2 || ns < 2)
+        return;
+    for (j = 0; j < nr_scale(cfg); j++)
+        for (i = 0; i < p->ncalls; i++) {
+            const struct nr_call *c = &p->calls[i];
+            uint32_t at = nr_unit_client(cfg, j, c->stream, ns), n = 0;
+
+            for (k = 0; k < NR_DEPS && c->dep[k] != NR_NONE; k++)
+                n += nr_unit_client(cfg, j, p->calls[c->dep[k]].stream, ns) != at;
+            *deps += n;
+            *calls += n > 0;
+        }
 }

@@ -4,8 +4,9 @@
  * starts (nr.h): mount with room for the window, learn the transfer
  * maxima, remove a tree an earlier replay left (through libnfs,
  * docs/DECISIONS.md D3) and create the image's tree at the start of the
- * trace under CL<N>/nreplay (one tree per copy of the trace the process
- * replays: nreplay, nreplay.1, ...) through the child's own client, so that every
+ * trace under CL<N>/nreplay (one tree per copy of the trace whose stream 0
+ * the process replays: nreplay, nreplay.1, ...; a copy another client
+ * makes is looked up instead, hosts.c) through the child's own client, so that every
  * object's handle on the server under test is known: the roots as r0,
  * r1..., the orphans by handle under orphans/, directories, files with
  * their start size written (UNSTABLE, then one COMMIT), symlinks with
@@ -29,34 +30,6 @@
 #define RECONNECT_MIN_S 30u  /* a lost TCP connection is made again for at least */
 #define RECONNECT_MAX_S 400u /* and at most (PRIME_TIMEOUT's default) */
 
-/* ---- sync calls ---------------------------------------------------------- */
-
-static const struct nf_proc *row_of(const struct nr_replay *rp, uint32_t proc)
-{
-    return nf_proc_row(rp->version == 3 ? NF_NFS3 : NF_NFS2, proc);
-}
-
-int nr_sync(struct nr_replay *rp, uint32_t proc, const void *args, void *res,
-            xdrproc_t free_codec, uint32_t *status)
-{
-    struct rp_call call;
-    int rc;
-
-    (void)free_codec;
-    memset(&call, 0, sizeof(call));
-    rc = nf_call_init(&call, rp->cx.clnt, proc, args, res, NULL, NULL);
-    if (rc == 0)
-        rc = rp_call_sync(rp->cx.clnt, &call);
-    if (rc == 0)
-        *status = nf_call_nfs_status(&call);
-    return rc;
-}
-
-static void sync_free(const struct nr_replay *rp, uint32_t proc, void *res)
-{
-    xdr_free(row_of(rp, proc)->res_codec, (char *)res);
-}
-
 /* ---- mount ---------------------------------------------------------------- */
 
 static void transfer_maxima(struct nr_replay *rp)
@@ -74,7 +47,7 @@ static void transfer_maxima(struct nr_replay *rp)
                 rp->rtmax = res.FSINFO3res_u.resok.rtmax;
                 rp->wtmax = res.FSINFO3res_u.resok.wtmax;
             }
-            sync_free(rp, NFSPROC3_FSINFO, &res);
+            nr_sync_free(rp, NFSPROC3_FSINFO, &res);
         }
     }
     if (rp->rtmax == 0 || rp->rtmax > cap)
@@ -140,41 +113,6 @@ static void sattr2_mode(sattr *a, uint32_t mode)
     a->mode = mode;
 }
 
-/* LOOKUP name in dir into out.  0 or -errno. */
-static int lookup(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
-                  struct nf_fh *out)
-{
-    uint32_t st = 0;
-    int rc;
-
-    if (rp->version == 3) {
-        LOOKUP3args a;
-        LOOKUP3res res;
-
-        memset(&res, 0, sizeof(res));
-        nf_fh_to_v3(dir, &a.what.dir);
-        a.what.name = (char *)name;
-        rc = nr_sync(rp, NFSPROC3_LOOKUP, &a, &res, NULL, &st);
-        if (rc == 0 && st == NFS3_OK)
-            rc = nf_fh_from_v3(out, &res.LOOKUP3res_u.resok.object);
-        if (rc == 0)
-            sync_free(rp, NFSPROC3_LOOKUP, &res);
-    } else {
-        diropargs a;
-        diropres res;
-
-        memset(&res, 0, sizeof(res));
-        (void)nf_fh_to_v2(dir, &a.dir);
-        a.name = (char *)name;
-        rc = nr_sync(rp, NFSPROC_LOOKUP, &a, &res, NULL, &st);
-        if (rc == 0 && st == NFS_OK)
-            nf_fh_from_v2(out, &res.diropres_u.diropres.file);
-        if (rc == 0)
-            sync_free(rp, NFSPROC_LOOKUP, &res);
-    }
-    return rc < 0 ? rc : st ? nf_status_errno(st) : 0;
-}
-
 /* Writes size bytes of the pattern into a new file (UNSTABLE and one
  * COMMIT in v3). */
 static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
@@ -199,7 +137,7 @@ static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
             a.data.data_val = rp->wdata;
             rc = nr_sync(rp, NFSPROC3_WRITE, &a, &res, NULL, &st);
             if (rc == 0)
-                sync_free(rp, NFSPROC3_WRITE, &res);
+                nr_sync_free(rp, NFSPROC3_WRITE, &res);
         } else {
             writeargs a;
             attrstat res;
@@ -214,7 +152,7 @@ static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
             a.data.data_val = rp->wdata;
             rc = nr_sync(rp, NFSPROC_WRITE, &a, &res, NULL, &st);
             if (rc == 0)
-                sync_free(rp, NFSPROC_WRITE, &res);
+                nr_sync_free(rp, NFSPROC_WRITE, &res);
         }
         if (rc == 0 && st != 0)
             rc = nf_status_errno(st);
@@ -229,7 +167,7 @@ static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
         a.count = 0;
         rc = nr_sync(rp, NFSPROC3_COMMIT, &a, &res, NULL, &st);
         if (rc == 0)
-            sync_free(rp, NFSPROC3_COMMIT, &res);
+            nr_sync_free(rp, NFSPROC3_COMMIT, &res);
     }
     return rc;
 }
@@ -288,7 +226,7 @@ static int make3(struct nr_replay *rp, const struct nf_fh *dir, const char *name
     if (st == NFS3_OK && res.create.CREATE3res_u.resok.obj.handle_follows)
         rc = nf_fh_from_v3(&rp->fh[o - im_obj(rp->plan->img, 0)],
                            &res.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
-    sync_free(rp, proc, &res);
+    nr_sync_free(rp, proc, &res);
     return rc < 0 ? rc : st ? nf_status_errno(st) : 0;
 }
 
@@ -321,7 +259,7 @@ static int make2(struct nr_replay *rp, const struct nf_fh *dir, const char *name
     if (st == NFS_OK && proc != NFSPROC_SYMLINK)
         nf_fh_from_v2(&rp->fh[o - im_obj(rp->plan->img, 0)],
                       &res.mkdir.diropres_u.diropres.file);
-    sync_free(rp, proc, &res);
+    nr_sync_free(rp, proc, &res);
     return st ? nf_status_errno(st) : 0;
 }
 
@@ -344,7 +282,7 @@ static int make(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
     rc = rp->version == 3 ? make3(rp, dir, name, o, target)
                           : make2(rp, dir, name, o, target);
     if (rc == 0 && rp->fh[obj].len == 0)
-        rc = lookup(rp, dir, name, &rp->fh[obj]);
+        rc = nr_lookup(rp, dir, name, &rp->fh[obj]);
     if (rc == 0 && (o->type == TR_NFS_REG || o->type == TR_NFS_NONE) && o->size > 0)
         rc = fill(rp, &rp->fh[obj], o->size);
     return rc;
@@ -369,7 +307,7 @@ static int hard_link(struct nr_replay *rp, const struct nf_fh *dir, const char *
         proc = NFSPROC3_LINK;
         rc = nr_sync(rp, proc, &a, &res, NULL, &st);
         if (rc == 0)
-            sync_free(rp, proc, &res);
+            nr_sync_free(rp, proc, &res);
     } else {
         linkargs a;
         nfsstat res = NFS_OK;
@@ -388,6 +326,7 @@ struct walk {
     struct nr_replay *rp;
     uint32_t roots;
     struct nf_fh orphans; /* len 0 until the first orphan */
+    int learn;            /* another client made the tree: look it up */
     int rc;               /* a fatal error (the client broke) */
 };
 
@@ -409,27 +348,33 @@ static int one(void *data, const struct im_walk_item *w)
         break;
     case IM_W_ORPHAN:
         if (k->orphans.len == 0) /* made by fresh_base */
-            (void)lookup(rp, &rp->base, "orphans", &k->orphans);
+            (void)nr_lookup(rp, &rp->base, "orphans", &k->orphans);
         dir = &k->orphans;
         break;
     default:
         dir = &rp->fh[w->dir];
         break;
     }
-    st->nr_prep_objects++;
+    st->nr_prep_objects += !k->learn;
     if (dir->len == 0) {
         st->nr_prep_failed++;
         return 0;
     }
-    rc = w->kind == IM_W_HARD_LINK ? hard_link(rp, dir, name, w->obj)
-                                   : make(rp, dir, name, w->obj);
+    if (k->learn && w->kind == IM_W_HARD_LINK) /* its object has a name already */
+        return 0;
+    if (k->learn)
+        rc = nr_lookup(rp, dir, name, &rp->fh[w->obj]);
+    else
+        rc = w->kind == IM_W_HARD_LINK ? hard_link(rp, dir, name, w->obj)
+                                       : make(rp, dir, name, w->obj);
     if (rc == -ENOTCONN || rc == -ETIMEDOUT || rc == -ECONNRESET)
         return k->rc = ld_child_fail(&rp->cx, rc, "preparing the image: %s: %s", name,
                                      rp_status_text(rc));
     if (rc < 0) {
         st->nr_prep_failed++;
         if (rp->cx.debug)
-            ld_child_log(&rp->cx, "nreplay: cannot make %s: %s", w->path, strerror(-rc));
+            ld_child_log(&rp->cx, "nreplay: cannot %s %s: %s", k->learn ? "find" : "make",
+                         w->path, strerror(-rc));
     }
     return 0;
 }
@@ -481,32 +426,45 @@ static int allocate(struct nr_replay *rp)
     return 0;
 }
 
-/* Copy `copy` of this process: its tree made afresh, every handle noted (in
- * the area the client's processes share). */
-static int prepare_copy(struct nr_replay *rp, uint32_t copy)
+static int walk_copy(struct nr_replay *rp, int learn)
+{
+    struct walk w;
+    int rc;
+
+    memset(&w, 0, sizeof(w));
+    w.rp = rp;
+    w.learn = learn;
+    rc = im_walk(rp->plan->img, one, &w, NULL);
+    if (rc == -ENOMEM)
+        return ld_child_fail(&rp->cx, rc, "out of memory");
+    return rc < 0 ? rc : w.rc;
+}
+
+/* Copy k of this process: its tree made afresh, or looked up once another
+ * client made it (hosts.c); every handle noted (in the area the client's
+ * processes share). */
+static int prepare_copy(struct nr_replay *rp, uint32_t k)
 {
     struct ld_child *c = &rp->cx;
     const uint32_t *tops;
     char cl[32], dir[32], base[80];
-    struct walk w;
     int rc;
 
-    rp->fh = nr_copy_fh(rp, rp->copy_m[copy]);
-    snprintf(cl, sizeof(cl), "CL%d", c->cfg->client_num);
-    nr_copy_dir(rp->copy_m[copy], dir, sizeof(dir));
+    rp->fh = nr_copy_fh(rp, rp->copy_m[k]);
+    nr_copy_base(rp, k, cl, sizeof(cl), dir, sizeof(dir));
     snprintf(base, sizeof(base), "/%s/%s", cl, dir);
+    if (rp->learns[k])
+        return (rc = nr_hosts_wait(rp, cl, dir, &rp->base)) < 0 ? rc : walk_copy(rp, 1);
     rc = fresh_base(rp, base, im_orphan_tops(rp->plan->img, &tops) > 0);
     if (rc < 0)
         return rc;
-    if ((rc = lookup(rp, &c->mnt.root, cl, &rp->base)) < 0 ||
-        (rc = lookup(rp, &rp->base, dir, &rp->base)) < 0)
+    if ((rc = nr_lookup(rp, &c->mnt.root, cl, &rp->base)) < 0 ||
+        (rc = nr_lookup(rp, &rp->base, dir, &rp->base)) < 0)
         return ld_child_fail(c, rc, "LOOKUP %s: %s", base, strerror(-rc));
-    memset(&w, 0, sizeof(w));
-    w.rp = rp;
-    rc = im_walk(rp->plan->img, one, &w, NULL);
-    if (rc == -ENOMEM)
-        return ld_child_fail(c, rc, "out of memory");
-    return rc < 0 ? rc : w.rc;
+    rc = walk_copy(rp, 0);
+    if (rc == 0 && rp->prepares[k] == NR_PREP_SHARED)
+        rc = nr_hosts_mark(rp, base); /* the last object: the tree is whole */
+    return rc;
 }
 
 static int prepare(struct nr_replay *rp)
@@ -518,41 +476,67 @@ static int prepare(struct nr_replay *rp)
         return ld_child_fail(&rp->cx, -ENOMEM, "out of memory");
     rp->cx.stats.nr_prep_objects = rp->cx.stats.nr_prep_failed = 0;
     for (k = 0; k < rp->ncopies && rc == 0; k++)
-        if (rp->prepares[k]) /* the others' are made by the process of stream 0 */
+        if (rp->prepares[k] || rp->learns[k]) /* else by another process of the client */
             rc = prepare_copy(rp, k);
+    if (rc == 0)
+        nr_hosts_foreign_done(rp);
     return rc;
 }
 
 /* ---- the table's child hooks ------------------------------------------------ */
 
-/* The client's copies this process takes part in (a stream of them is
- * its, nr_unit_proc), and those whose tree it makes (stream 0's). */
+/* The copies this process takes part in (a stream of them is its,
+ * nr_unit_client and nr_unit_proc), their slots in the client's shared
+ * area, those whose tree it makes (stream 0's) and those whose tree it
+ * looks up (another client's; the client's first process with a stream of
+ * them does). */
 static int copies_of(struct nr_replay *rp)
 {
     const struct ld_config *cfg = rp->cx.cfg;
-    uint32_t copies = nr_client_copies(cfg), m, s, n = 0;
-    unsigned procs = (unsigned)cfg->procs;
+    uint32_t copies = nr_scale(cfg), me = (uint32_t)cfg->client_num, j, s, n = 0,
+             slot = 0;
+    unsigned first;
 
     rp->nstreams = rp->plan->nstreams ? rp->plan->nstreams : 1;
     rp->copy_m = cm_calloc((size_t)copies + 1, sizeof(*rp->copy_m));
+    rp->copy_j = cm_calloc((size_t)copies + 1, sizeof(*rp->copy_j));
     rp->prepares = cm_calloc((size_t)copies + 1, 1);
-    if (!rp->copy_m || !rp->prepares)
+    rp->learns = cm_calloc((size_t)copies + 1, 1);
+    rp->mine = cm_calloc(((size_t)copies + 1) * rp->nstreams, 1);
+    if (!rp->copy_m || !rp->copy_j || !rp->prepares || !rp->learns || !rp->mine)
         return -ENOMEM;
-    for (m = 0; m < copies; m++) {
-        int in = 0, other = 0;
+    for (j = 0; j < copies; j++) {
+        int here = 0, other_proc = 0, other_client = 0;
+        uint8_t *mine = &rp->mine[(size_t)n * rp->nstreams];
 
-        for (s = 0; s < rp->nstreams && (!in || !other); s++) {
-            if (nr_unit_proc(m, s, rp->nstreams, procs) == rp->cx.index)
-                in = 1;
-            else
-                other = 1;
+        first = (unsigned)cfg->procs;
+        for (s = 0; s < rp->nstreams; s++) {
+            unsigned proc = nr_unit_proc(cfg, j, s, rp->nstreams);
+
+            if (nr_unit_client(cfg, j, s, rp->nstreams) != me) {
+                other_client = 1;
+                continue;
+            }
+            here = 1;
+            first = proc < first ? proc : first;
+            mine[s] = proc == rp->cx.index;
+            other_proc |= !mine[s];
         }
-        if (!in)
+        if (!here)
             continue;
-        rp->shares |= other;
-        rp->prepares[n] = nr_unit_proc(m, 0, rp->nstreams, procs) == rp->cx.index;
-        rp->nprepared += rp->prepares[n];
-        rp->copy_m[n++] = m;
+        slot++;
+        if (memchr(mine, 1, rp->nstreams) == NULL)
+            continue;
+        rp->shares |= other_proc;
+        if (nr_unit_client(cfg, j, 0, rp->nstreams) == me)
+            rp->prepares[n] = nr_unit_proc(cfg, j, 0, rp->nstreams) != rp->cx.index ? 0
+                              : other_client ? NR_PREP_SHARED
+                                             : NR_PREP_OWN;
+        else
+            rp->learns[n] = first == rp->cx.index;
+        rp->nprepared += rp->prepares[n] != 0;
+        rp->copy_j[n] = j;
+        rp->copy_m[n++] = slot - 1;
     }
     rp->ncopies = n;
     return 0;
@@ -575,26 +559,29 @@ int nr_child_phase(struct ld_child *c, uint32_t type, uint32_t arg)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
     uint64_t objects, failed;
+    int rc;
 
     if (rp->ncopies == 0) /* a process without a copy stays idle */
         return 0;
     switch (type) {
     case CT_MSG_MOUNT:
         c->phase = LD_CPHASE_MOUNT;
-        return mount(c);
+        rc = mount(c);
+        return rc < 0 ? rc : nr_hosts_unmark(rp);
     case CT_MSG_INIT:
         c->phase = LD_CPHASE_INIT;
         return prepare(rp);
     case CT_MSG_RUN:
         objects = c->stats.nr_prep_objects;
         failed = c->stats.nr_prep_failed;
-        {
-            int rc = nr_run(c, arg);
-
-            c->stats.nr_prep_objects = objects;
-            c->stats.nr_prep_failed = failed;
-            return rc;
-        }
+        rc = nr_run(c, arg);
+        c->stats.nr_prep_objects = objects;
+        c->stats.nr_prep_failed = failed;
+        c->stats.nr_streams = rp->nstreams;
+        c->stats.nr_unit_calls = rp->unit_calls;
+        c->stats.nr_cross_deps = rp->cross_deps;
+        c->stats.nr_cross_calls = rp->cross_calls;
+        return rc;
     default:
         return 0;
     }
@@ -643,13 +630,16 @@ void nr_child_free(struct ld_child *c)
     rp->closing = 1;
     ld_child_unmount(c);
     free(rp->copy_m);
+    free(rp->copy_j);
     free(rp->prepares);
+    free(rp->learns);
+    free(rp->mine);
     free(rp->left);
     free(rp->held);
     free(rp->slots);
     free(rp->wdata);
-    rp->copy_m = NULL;
-    rp->prepares = NULL;
+    rp->copy_m = rp->copy_j = NULL;
+    rp->prepares = rp->learns = rp->mine = NULL;
     rp->fh = NULL;
     rp->left = NULL;
     rp->held = NULL;

@@ -84,7 +84,49 @@ static uint32_t copies_in(const struct ld_report_in *in)
 
     if (in->agg)
         return cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : in->agg->nclients;
-    return nr_client_copies(cfg);
+    return nr_client_copies(cfg, (uint32_t)in->stats->nr_streams);
+}
+
+/* The clients of the results' run. */
+static uint32_t clients_in(const struct ld_report_in *in)
+{
+    return in->agg ? in->agg->nclients : (uint32_t)in->cfg->nclients;
+}
+
+/* The traced calls the results cover: those of the streams replayed. */
+static uint64_t traced_in(const struct ld_report_in *in)
+{
+    const struct ld_stats *s = in->stats;
+
+    return s->nr_unit_calls ? s->nr_unit_calls : s->replay_trace_records * copies_in(in);
+}
+
+/* Which client replays which stream of which copy, when the streams are
+ * spread over several clients, and the dependencies that cross them. */
+static void streams_text(FILE *out, const struct ld_report_in *in)
+{
+    const struct ld_stats *s = in->stats;
+    struct ld_config c = *in->cfg;
+    uint32_t n, k;
+    char units[256];
+
+    if (clients_in(in) < 2 || s->nr_streams < 2)
+        return;
+    c.nclients = (int)clients_in(in);
+    if (in->agg)
+        c.trace_scale = (int)copies_in(in);
+    fprintf(out, "  streams over %d clients:", c.nclients);
+    for (k = in->agg ? 1 : (uint32_t)c.client_num, n = 0;
+         k <= (in->agg ? (uint32_t)c.nclients : (uint32_t)c.client_num) && n < 8;
+         k++, n++) {
+        nr_units_text(&c, k, (uint32_t)s->nr_streams, !in->agg, units, sizeof(units));
+        fprintf(out, "%s client %u replays %s", n ? ";" : "", k, units);
+    }
+    fprintf(out, "%s\n", n == 8 && in->agg && c.nclients > 8 ? "; ..." : "");
+    fprintf(out,
+            "  %" PRIu64 " dependencies of %" PRIu64
+            " calls cross client hosts: kept by time only\n",
+            s->nr_cross_deps, s->nr_cross_calls);
 }
 
 static uint64_t unreplayable(const struct ld_stats *s)
@@ -137,8 +179,8 @@ static void text(FILE *out, const struct ld_report_in *in)
     fprintf(out,
             "  calls replayed %" PRIu64 " of %" PRIu64 " (sent as %" PRIu64
             " RPCs), not replayable %" PRIu64 "%s",
-            s->replay_records, s->replay_trace_records * copies_in(in), s->replay_calls,
-            unreplayable(s), unreplayable(s) ? " (" : "\n");
+            s->replay_records, traced_in(in), s->replay_calls, unreplayable(s),
+            unreplayable(s) ? " (" : "\n");
     for (k = 1, r = 0; k < NR_NSKIPS; k++)
         if (s->nr_unreplayable[k])
             fprintf(out, "%s%s %" PRIu64, r++ ? ", " : "", nr_skip_name(k),
@@ -163,6 +205,7 @@ static void text(FILE *out, const struct ld_report_in *in)
     lost_replies(out, s);
     fprintf(out, "  image: %" PRIu64 " objects prepared, %" PRIu64 " could not be made\n",
             s->nr_prep_objects, s->nr_prep_failed);
+    streams_text(out, in);
     fprintf(out, "  statuses compared %" PRIu64 ", mismatched %" PRIu64 " (%.2f %%)\n",
             s->nr_compared, s->nr_mismatches, pct(s->nr_mismatches, s->nr_compared));
     for (op = 0; op < NF_NOPS; op++)
@@ -230,6 +273,10 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_kv_double(y, "speed", speed, -1);
     cm_yaml_kv_uint(y, "copies", copies_in(in));
     cm_yaml_kv_uint(y, "trace_calls", s->replay_trace_records);
+    cm_yaml_kv_uint(y, "streams", s->nr_streams);
+    cm_yaml_kv_uint(y, "stream_calls", traced_in(in));
+    cm_yaml_kv_uint(y, "cross_host_dependencies", s->nr_cross_deps);
+    cm_yaml_kv_uint(y, "cross_host_calls", s->nr_cross_calls);
     cm_yaml_kv_uint(y, "calls", s->replay_records);
     cm_yaml_kv_uint(y, "rpcs", s->replay_calls);
     cm_yaml_kv_uint(y, "bytes_read", s->replay_bytes_read);

@@ -33,7 +33,8 @@ static int map_shared(struct nr_plan *p, const struct ld_config *cfg)
     p->shm_copy_bytes =
         (p->shm_done_off + ((size_t)p->ncalls + 1) * sizeof(uint64_t) + 63) & ~(size_t)63;
     p->shm_bytes =
-        p->shm_copy_bytes * (nr_client_copies(cfg) ? nr_client_copies(cfg) : 1);
+        p->shm_copy_bytes *
+        (nr_client_copies(cfg, p->nstreams) ? nr_client_copies(cfg, p->nstreams) : 1);
     p->shm = mmap(NULL, p->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                   -1, 0);
     if (p->shm == MAP_FAILED) {
@@ -86,6 +87,19 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         fprintf(su->log, "; %u cop%s", copies, copies == 1 ? "y" : "ies");
         if (idle > 0)
             fprintf(su->log, ", %u processes: %u idle", procs, idle);
+        if (cfg->nclients > 1 && p->nstreams > 1) {
+            uint64_t deps, calls;
+            char units[256];
+
+            nr_units_text(cfg, (uint32_t)cfg->client_num, p->nstreams, 1, units,
+                          sizeof(units));
+            nr_cross_deps(p, cfg, &deps, &calls);
+            fprintf(su->log,
+                    "; streams over %d clients: client %d replays %s; %llu dependencies "
+                    "of %llu calls cross client hosts: kept by time only",
+                    cfg->nclients, cfg->client_num, units, (unsigned long long)deps,
+                    (unsigned long long)calls);
+        }
     }
     if (cfg->trace_speed > 0)
         fprintf(su->log, "; at speed %g: %.3f s", cfg->trace_speed,

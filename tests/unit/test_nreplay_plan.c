@@ -21,7 +21,8 @@
 #include "load/options.h"
 #include "nreplay/nr.h"
 
-#define DEPS "tests/fixtures/nfsdump/nreplay-deps.txt"
+#define DEPS  "tests/fixtures/nfsdump/nreplay-deps.txt"
+#define HOSTS "tests/fixtures/nfsdump/nreplay-hosts.txt"
 
 static void config(struct ld_config *cfg, int version, const char *file)
 {
@@ -94,6 +95,73 @@ static void calls_and_dependencies(void **state)
     nr_plan_free(&p);
 }
 
+/* Streams over clients and processes: units go round the clients first,
+ * then a client's processes; a copy's tree lives under its stream 0's
+ * client, named by the copies homed there before it. */
+static void streams_over_clients(void **state)
+{
+    struct ld_config cfg;
+    char dir[32], units[128];
+
+    (void)state;
+    config(&cfg, 3, DEPS);
+    cfg.nclients = 2;
+    cfg.procs = 2;
+    cfg.trace_scale = 1; /* a two-host trace, one copy: one stream per client */
+    assert_int_equal(nr_unit_client(&cfg, 0, 0, 2), 1);
+    assert_int_equal(nr_unit_client(&cfg, 0, 1, 2), 2);
+    assert_int_equal(nr_unit_proc(&cfg, 0, 1, 2), 0);
+    assert_int_equal(nr_idle_procs(&cfg, 2), 2);
+    cfg.client_num = 2;
+    assert_int_equal(nr_client_copies(&cfg, 2), 1);
+    nr_units_text(&cfg, 2, 2, 1, units, sizeof(units));
+    assert_string_equal(units, "copy 0 stream 1 (process 0)");
+    cfg.trace_scale = 4; /* a one-host trace: copy j on client j mod 2 + 1 */
+    assert_int_equal(nr_unit_client(&cfg, 3, 0, 1), 2);
+    assert_int_equal(nr_unit_proc(&cfg, 3, 0, 1), 1);
+    assert_int_equal(nr_client_copies(&cfg, 1), 2); /* copies 1 and 3 */
+    nr_copy_dir(&cfg, 3, 1, dir, sizeof(dir));
+    assert_string_equal(dir, "nreplay.1");
+    nr_copy_dir(&cfg, 1, 1, dir, sizeof(dir));
+    assert_string_equal(dir, "nreplay");
+    cfg.nclients = 1; /* one client: (copy x streams + stream) mod procs */
+    cfg.client_num = 1;
+    cfg.trace_scale = 2;
+    assert_int_equal(nr_unit_proc(&cfg, 1, 0, 2), 0);
+    assert_int_equal(nr_unit_proc(&cfg, 1, 1, 2), 1);
+    assert_int_equal(nr_idle_procs(&cfg, 2), 0);
+}
+
+/* A call on an object another host made waits for its own host's LOOKUP
+ * that named it; with the two hosts on two clients, the dependencies
+ * between them are counted. */
+static void dependencies_across_hosts(void **state)
+{
+    struct nr_plan p;
+    struct ld_config cfg;
+    char err[CM_ERR_LEN];
+    uint64_t deps, calls;
+
+    (void)state;
+    config(&cfg, 3, HOSTS);
+    assert_int_equal(nr_plan_build(&p, &cfg, err, sizeof(err)), 0);
+    assert_int_equal(p.ncalls, 4);
+    assert_int_equal(p.nstreams, 2);
+    assert_true(waits(&p, 1, 0));      /* host 32's LOOKUP after host 30's CREATE */
+    assert_true(waits(&p, 2, 1));      /* its READ after its own LOOKUP */
+    assert_true(waits(&p, 2, 0));      /* and after the CREATE */
+    assert_int_equal(ndeps(&p, 3), 1); /* host 30's READ: its CREATE only */
+    assert_true(waits(&p, 3, 0));
+    nr_cross_deps(&p, &cfg, &deps, &calls); /* one client: none */
+    assert_int_equal(deps, 0);
+    cfg.nclients = 2;
+    cfg.trace_scale = 1;
+    nr_cross_deps(&p, &cfg, &deps, &calls); /* LOOKUP and READ on CREATE */
+    assert_int_equal(deps, 2);
+    assert_int_equal(calls, 2);
+    nr_plan_free(&p);
+}
+
 static void chosen_and_refused(void **state)
 {
     struct nr_plan p;
@@ -130,6 +198,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(calls_and_dependencies),
+        cmocka_unit_test(streams_over_clients),
+        cmocka_unit_test(dependencies_across_hosts),
         cmocka_unit_test(chosen_and_refused),
         cmocka_unit_test(status_classes),
     };
