@@ -7,11 +7,12 @@
 # ops/s, mean and p99 with two decimals, bad calls, seconds behind -
 # standalone on stderr, and under sfs_mgr summed over two clients with the
 # point's number and the time left (and in sfslog); each client's log has
-# its own lines.  A replay adds records done, lateness and waits.
+# its own lines.  A replay adds records done, lateness and waits; an
+# NFS trace replay its calls done of the run's, lateness and calls held.
 # sfs_mgr --check states the whole run's expected time.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-plan 18
+plan 19
 start_nfsd srv || bail "sfs_nfsd did not start"
 
 # ---- standalone --------------------------------------------------------------
@@ -41,6 +42,10 @@ is "$?" 47 "a bad --progress exits 47"
     "$srv_URL" >/dev/null 2>"$T_DIR/rerr"
 like "$(cat "$T_DIR/rerr")" "run [0-9]+ s: $num ops/s, mean $two ms, p99 $two ms, bad 0, behind $num s; records [0-9]+ of 11, late p99 $two ms, waits [0-9]+" \
     "a replay's line gives its records, lateness and waits"
+"$T_BIN/sfs3" -p 1 --trace "$T_FIXTURES/nfsdump/nreplay-deps.txt" --speed 0.0005 --progress 1 \
+    "$srv_URL" >/dev/null 2>"$T_DIR/nerr"
+like "$(cat "$T_DIR/nerr")" "run [0-9]+ s: $num ops/s, mean $two ms, p99 $two ms, bad 0, behind $num s; calls [0-9]+ of 9, late p99 $two ms, held [0-9]+" \
+    "an NFS trace replay's line gives its calls, lateness and calls held"
 
 # ---- under sfs_mgr ---------------------------------------------------------------
 rc=$T_DIR/p_rc
