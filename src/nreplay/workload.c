@@ -244,12 +244,8 @@ static void point_text(const struct ld_config *cfg, const struct ld_point *pt,
 static void child_live(struct ld_child *c)
 {
     const struct nr_replay *rp = (const struct nr_replay *)c;
-    const struct ld_config *cfg = c->cfg;
     const struct ld_stats *st = &c->stats;
     const struct ld_opstat *t = &st->op[NF_OP_TOTAL];
-    uint64_t copies = cfg->trace_scale > 0
-                          ? (uint64_t)cfg->trace_scale
-                          : (uint64_t)(cfg->nclients > 0 ? cfg->nclients : 1);
 
     if (!c->measuring)
         return;
@@ -258,7 +254,7 @@ static void child_live(struct ld_child *c)
     c->live.sum_us = t->sum_us;
     c->live.hist = t->hist;
     c->live.done = st->replay_records;
-    c->live.total = (uint64_t)rp->plan->ncalls * copies;
+    c->live.total = (uint64_t)rp->plan->ncalls * nr_scale(c->cfg);
     c->live.waits = st->nr_held;
     c->live.late_us = (uint64_t)(cm_hist_quantile_ms(&st->replay_late, 0.99) * 1000.0);
 }
