@@ -77,23 +77,11 @@ static uint32_t reconnect_ms(const struct nr_replay *rp)
 
 static int mount(struct ld_child *c)
 {
-    const char *spec = ld_config_mount_for_child(c->cfg, (int)c->index);
     struct nr_replay *rp = (struct nr_replay *)c;
-    struct nf_mount_opts o;
-    char err[CM_ERR_LEN];
-    int rc;
+    int rc = rl_mount_window(c, rp->window, reconnect_ms(rp));
 
-    nf_mount_opts_init(&o, c->nfs_version);
-    o.transport = c->cfg->tcp ? RP_TCP : RP_UDP;
-    o.mount_transport = o.transport;
-    o.rpc.max_in_flight = rp->window + 1;
-    o.rpc.sndbuf_bytes = 4u << 20;
-    o.rpc.reconnect_ms = reconnect_ms(rp);
-    rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
     if (rc < 0)
-        return ld_child_fail(c, rc, "Unable to mount %s: %s", spec, err);
-    c->mounted = 1;
-    c->clnt = c->mnt.nfs;
+        return rc;
     transfer_maxima(rp);
     return 0;
 }

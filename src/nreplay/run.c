@@ -259,7 +259,8 @@ static void stale_end(struct nr_replay *rp)
 int nr_run(struct ld_child *c, uint32_t limit_s)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
-    uint64_t now, next_check, end_ns = UINT64_MAX;
+    struct rl_loop loop;
+    uint64_t now;
     int rc = 0, stopped = 0, stale = 0;
     struct rp_client_stats cs0, cs1;
 
@@ -271,23 +272,16 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     rp->last_ns = rp->start_ns;
     rp->stale_run = 0;
     rp_client_stats(c->clnt, &cs0);
-    if (limit_s > 0)
-        end_ns = rp->start_ns + (uint64_t)limit_s * 1000000000ull;
-    next_check = rp->start_ns + CTL_CHECK_NS;
+    rl_loop_start(&loop, rp->start_ns, limit_s);
     while (!idle(rp)) {
         now = cm_now_ns();
-        if (now >= end_ns) {
+        rc = rl_loop_check(&loop, c, now);
+        if (rc < 0)
+            return rc;
+        if (rc > 0) {
             stopped = 1;
+            rc = 0;
             break;
-        }
-        if (now >= next_check) {
-            if (ld_child_check_parent(c) < 0)
-                return -EPIPE;
-            if (c->stop) {
-                stopped = 1;
-                break;
-            }
-            next_check = now + CTL_CHECK_NS;
         }
         fill(rp, now);
         rc = issue(rp);
@@ -314,6 +308,7 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
             if (k < 0 && k != -EINTR)
                 break;
         }
+    ld_child_publish(c, 1); /* the progress lines' last reading */
     c->measuring = 0;
     rp_client_stats(c->clnt, &cs1);
     c->stats.reconnects = cs1.reconnects - cs0.reconnects;

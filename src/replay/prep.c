@@ -62,10 +62,9 @@ int rl_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
     return 0;
 }
 
-int rl_mount(struct ld_child *c)
+int rl_mount_window(struct ld_child *c, uint32_t window, uint32_t reconnect_ms)
 {
     const char *spec = ld_config_mount_for_child(c->cfg, (int)c->index);
-    struct rl_replay *rp = (struct rl_replay *)c;
     struct nf_mount_opts o;
     char err[CM_ERR_LEN];
     int rc;
@@ -73,13 +72,24 @@ int rl_mount(struct ld_child *c)
     nf_mount_opts_init(&o, c->nfs_version);
     o.transport = c->cfg->tcp ? RP_TCP : RP_UDP;
     o.mount_transport = o.transport;
-    o.rpc.max_in_flight = rp->window + 1;
+    o.rpc.max_in_flight = window + 1;
     o.rpc.sndbuf_bytes = 4u << 20; /* the kernel caps it at [rw]mem_max */
+    o.rpc.reconnect_ms = reconnect_ms;
     rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
     if (rc < 0)
         return ld_child_fail(c, rc, "Unable to mount %s: %s", spec, err);
     c->mounted = 1;
     c->clnt = c->mnt.nfs;
+    return 0;
+}
+
+int rl_mount(struct ld_child *c)
+{
+    struct rl_replay *rp = (struct rl_replay *)c;
+    int rc = rl_mount_window(c, rp->window, 0);
+
+    if (rc < 0)
+        return rc;
     transfer_maxima(rp, c);
     rp->byte_budget = c->cfg->tcp ? UINT64_MAX : RL_UDP_BYTES;
     return 0;

@@ -222,6 +222,25 @@ int rl_run(struct ld_child *c, uint32_t limit_s);
  * or -errno (a broken client).  The NFS trace replay's loop uses it too. */
 int rl_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake);
 
+/* A replay's run loop's clock: when -t ends it, and when the loop next
+ * looks at the parent's socket (every 50 ms).  The NFS trace replay's loop
+ * keeps one too. */
+struct rl_loop {
+    uint64_t end_ns, next_check_ns;
+};
+
+void rl_loop_start(struct rl_loop *l, uint64_t start_ns, uint32_t limit_s);
+/* At now: 1 when the run is to stop (its time is over, or the parent said
+ * STOP), -EPIPE when the parent is gone, else 0. */
+int rl_loop_check(struct rl_loop *l, struct ld_child *c, uint64_t now);
+
+/* Mounts the child's mount point for a replay: the program's transport for
+ * MOUNT and NFS, room for window calls in flight and a 4 MiB send buffer;
+ * reconnect_ms as rp_client_opts' (0: a lost TCP connection is fatal).
+ * Sets c->mounted and c->clnt; on failure says why (ld_child_fail).  The
+ * NFS trace replay mounts with it too. */
+int rl_mount_window(struct ld_child *c, uint32_t window, uint32_t reconnect_ms);
+
 /* ---- results (report.c) ----------------------------------------- */
 
 /* The replay's part of the results (report.h): the requested rate, the

@@ -583,10 +583,31 @@ static void cut(struct rl_replay *rp)
     rp->cx.stats.replay_cut = 1;
 }
 
+void rl_loop_start(struct rl_loop *l, uint64_t start_ns, uint32_t limit_s)
+{
+    l->end_ns = limit_s > 0 ? start_ns + (uint64_t)limit_s * 1000000000ull : UINT64_MAX;
+    l->next_check_ns = start_ns + CTL_CHECK_NS;
+}
+
+int rl_loop_check(struct rl_loop *l, struct ld_child *c, uint64_t now)
+{
+    if (now >= l->end_ns)
+        return 1;
+    if (now < l->next_check_ns)
+        return 0;
+    if (ld_child_check_parent(c) < 0)
+        return -EPIPE;
+    if (c->stop)
+        return 1;
+    l->next_check_ns = now + CTL_CHECK_NS;
+    return 0;
+}
+
 int rl_run(struct ld_child *c, uint32_t limit_s)
 {
     struct rl_replay *rp = (struct rl_replay *)c;
-    uint64_t now, next_check, end_ns = UINT64_MAX;
+    struct rl_loop loop;
+    uint64_t now;
     int rc, stopped = 0;
 
     c->phase = LD_CPHASE_RUN;
@@ -602,23 +623,15 @@ int rl_run(struct ld_child *c, uint32_t limit_s)
      * and report no duration and no throughput. */
     rp->start_ns = cm_now_ns() + (rp->speed > 0 ? START_NS : 0);
     rp->last_ns = rp->start_ns;
-    if (limit_s > 0)
-        end_ns = rp->start_ns + (uint64_t)limit_s * 1000000000ull;
-    next_check = rp->start_ns + CTL_CHECK_NS;
+    rl_loop_start(&loop, rp->start_ns, limit_s);
     while (!idle(rp)) {
         now = cm_now_ns();
-        if (now >= end_ns) {
+        rc = rl_loop_check(&loop, c, now);
+        if (rc < 0)
+            return rc;
+        if (rc > 0) {
             stopped = 1;
             break;
-        }
-        if (now >= next_check) {
-            if (ld_child_check_parent(c) < 0)
-                return -EPIPE;
-            if (c->stop) {
-                stopped = 1;
-                break;
-            }
-            next_check = now + CTL_CHECK_NS;
         }
         rc = fill(rp, now);
         if (rc == 0)
