@@ -239,35 +239,20 @@ static void point_text(const struct ld_config *cfg, const struct ld_point *pt,
 
 /* The progress lines' counters: the calls this process replayed, the
  * run's calls in all (every copy's: the same figure in every process, so
- * the max the merge keeps is the whole), the calls held by a dependency,
- * and the p99 of the lateness so far. */
+ * the max the merge keeps is the whole), the calls held by a dependency. */
 static void child_live(struct ld_child *c)
 {
     const struct nr_replay *rp = (const struct nr_replay *)c;
-    const struct ld_stats *st = &c->stats;
-    const struct ld_opstat *t = &st->op[NF_OP_TOTAL];
 
-    if (!c->measuring)
-        return;
-    c->live.good = t->good;
-    c->live.bad = t->bad;
-    c->live.sum_us = t->sum_us;
-    c->live.hist = t->hist;
-    c->live.done = st->replay_records;
-    c->live.total = (uint64_t)rp->plan->ncalls * nr_scale(c->cfg);
-    c->live.waits = st->nr_held;
-    c->live.late_us = (uint64_t)(cm_hist_quantile_ms(&st->replay_late, 0.99) * 1000.0);
+    rl_live(c, c->stats.replay_records, (uint64_t)rp->plan->ncalls * nr_scale(c->cfg),
+            c->stats.nr_held);
 }
 
 static int progress(const struct ld_live *sum, const struct ld_live *last, char *buf,
                     size_t len)
 {
-    double late = (double)sum->late_us / 1000.0;
-
     (void)last;
-    return snprintf(buf, len, "calls %llu of %llu, late p99 %.*f ms, held %llu",
-                    (unsigned long long)sum->done, (unsigned long long)sum->total,
-                    ld_ms_decimals(late), late, (unsigned long long)sum->waits);
+    return rl_progress_text(sum, "calls", "held", buf, len);
 }
 
 const struct ld_workload_ops nr_workload = {

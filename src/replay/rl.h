@@ -42,6 +42,7 @@
 
 struct cm_yaml;
 struct ld_child;
+struct ld_live;
 struct rp_client;
 struct ld_setup;
 struct ld_stats;
@@ -221,6 +222,15 @@ int rl_run(struct ld_child *c, uint32_t limit_s);
  * without sleeping), then services the client: the calls it completed,
  * or -errno (a broken client).  The NFS trace replay's loop uses it too. */
 int rl_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake);
+
+/* The progress lines' counters of a replay (live.h), from its statistics:
+ * its calls, done of total (records, or calls), waits (records held back,
+ * or calls held by a dependency) and the p99 of its calls' lateness. */
+void rl_live(struct ld_child *c, uint64_t done, uint64_t total, uint64_t waits);
+/* A replay's part of a progress line: "<unit> D of T, late p99 X ms,
+ * <waits> W" (snprintf's contract). */
+int rl_progress_text(const struct ld_live *sum, const char *unit, const char *waits,
+                     char *buf, size_t len);
 
 /* A replay's run loop's clock: when -t ends it, and when the loop next
  * looks at the parent's socket (every 50 ms).  The NFS trace replay's loop

@@ -202,36 +202,46 @@ static void rc_check(struct cm_rc *rc, const struct ld_config *cfg,
     rl_plan_free(&p);
 }
 
-/* The progress lines' counters from the replay's own: its calls, records
- * replayed (of the whole trace's), records held back, and the p99 of its
- * calls' lateness (all counted in the run, its one load phase). */
-static void child_live(struct ld_child *c)
+void rl_live(struct ld_child *c, uint64_t done, uint64_t total, uint64_t waits)
 {
-    const struct rl_replay *rp = (const struct rl_replay *)c;
     const struct ld_stats *st = &c->stats;
     const struct ld_opstat *t = &st->op[NF_OP_TOTAL];
 
-    if (!c->measuring)
+    if (!c->measuring) /* counted in the run, a replay's one load phase */
         return;
     c->live.good = t->good;
     c->live.bad = t->bad;
     c->live.sum_us = t->sum_us;
     c->live.hist = t->hist;
-    c->live.done = st->replay_records;
-    c->live.total = rp->plan->records;
-    c->live.waits = st->replay_behind;
+    c->live.done = done;
+    c->live.total = total;
+    c->live.waits = waits;
     c->live.late_us = (uint64_t)(cm_hist_quantile_ms(&st->replay_late, 0.99) * 1000.0);
+}
+
+int rl_progress_text(const struct ld_live *sum, const char *unit, const char *waits,
+                     char *buf, size_t len)
+{
+    double late = (double)sum->late_us / 1000.0;
+
+    return snprintf(buf, len, "%s %llu of %llu, late p99 %.*f ms, %s %llu", unit,
+                    (unsigned long long)sum->done, (unsigned long long)sum->total,
+                    ld_ms_decimals(late), late, waits, (unsigned long long)sum->waits);
+}
+
+/* Records replayed of the whole trace's, records held back. */
+static void child_live(struct ld_child *c)
+{
+    const struct rl_replay *rp = (const struct rl_replay *)c;
+
+    rl_live(c, c->stats.replay_records, rp->plan->records, c->stats.replay_behind);
 }
 
 static int progress(const struct ld_live *sum, const struct ld_live *last, char *buf,
                     size_t len)
 {
-    double late = (double)sum->late_us / 1000.0;
-
     (void)last;
-    return snprintf(buf, len, "records %llu of %llu, late p99 %.*f ms, waits %llu",
-                    (unsigned long long)sum->done, (unsigned long long)sum->total,
-                    ld_ms_decimals(late), late, (unsigned long long)sum->waits);
+    return rl_progress_text(sum, "records", "waits", buf, len);
 }
 
 const struct ld_workload_ops rl_workload = {
