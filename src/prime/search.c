@@ -6,8 +6,10 @@
  * per process, each next one four times the last - until a probe achieves
  * less than 90 % of its request (the server is saturated: what it achieved
  * is its peak; a closed loop of SFS processes gives all the server can) or PR_SEARCH_MAX
- * probes ran.  Then it runs NUM_RUNS points evenly spaced up to 10 % past the peak, so
- * that the curve has SFS's evenly spaced points with the peak among them.  The probes are
+ * probes ran.  Then it runs NUM_RUNS points evenly spaced up to 20 % past the peak, so
+ * that the curve has SFS's evenly spaced points with the peak among them.  20 %, not
+ * less: short probes find the peak within about 10 % from one run to the next, and
+ * the last point must be past the real one for the curve to show its knee.  The probes are
  * a search, not results: they are in sfslog and in a block of sfsres that says so, never
  * in sfssum.
  */
@@ -26,7 +28,7 @@
 
 #define FACTOR    4u   /* each probe asks this many times the last */
 #define SHORT_PCT 90.0 /* a probe below this share of its request is saturated */
-#define PAST_PEAK 1.1  /* the last point: this much past the peak */
+#define PAST_PEAK 1.2  /* the last point: this much past the peak */
 
 /* One probe at load on probe (a copy of the run with one point); 0, or -1
  * with the cause on diag. */
