@@ -9,9 +9,9 @@
  * probes ran.  Then it runs NUM_RUNS points evenly spaced up to 20 % past the peak, so
  * that the curve has SFS's evenly spaced points with the peak among them.  20 %, not
  * less: short probes find the peak within about 10 % from one run to the next, and
- * the last point must be past the real one for the curve to show its knee.  The probes are
- * a search, not results: they are in sfslog and in a block of sfsres that says so, never
- * in sfssum.
+ * the last point must be past the real one for the curve to show its knee.  The probes
+ * are a search, not results: they are in sfslog and in a block of sfsres that says so,
+ * never in sfssum.
  */
 #include <errno.h>
 #include <stdio.h>
