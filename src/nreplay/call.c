@@ -10,64 +10,9 @@
  * status against the traced one (a mismatch by op and pair of classes,
  * the first few kept for the report).  Nothing here allocates.
  */
-#include <stddef.h>
 #include <string.h>
 
 #include "nreplay/nr_int.h"
-
-/* ---- result codecs -------------------------------------------------------- */
-
-static struct nr_slot *slot_of(void *res)
-{
-    return (struct nr_slot *)((char *)res - offsetof(struct nr_slot, res));
-}
-
-/* Only the status (the first word of every NFS result). */
-static bool_t xdr_status_only(XDR *x, void *res)
-{
-    if (x->x_op != XDR_DECODE)
-        return TRUE;
-    return xdr_enum(x, (enum_t *)res);
-}
-
-static bool_t xdr_lookup3_slot(XDR *x, LOOKUP3res *r)
-{
-    if (x->x_op == XDR_FREE)
-        return TRUE;
-    if (x->x_op == XDR_DECODE)
-        r->LOOKUP3res_u.resok.object.data.data_val = (char *)slot_of(r)->fh;
-    return xdr_LOOKUP3res(x, r);
-}
-
-/* CREATE, MKDIR, SYMLINK and MKNOD results share CREATE3res's layout. */
-static bool_t xdr_create3_slot(XDR *x, CREATE3res *r)
-{
-    if (x->x_op == XDR_FREE)
-        return TRUE;
-    if (x->x_op == XDR_DECODE)
-        r->CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val =
-            (char *)slot_of(r)->fh;
-    return xdr_CREATE3res(x, r);
-}
-
-static xdrproc_t result_codec(const struct nr_replay *rp, int op, xdrproc_t dflt)
-{
-    switch (op) {
-    case NF_OP_NULL_OP:
-        return dflt; /* no result */
-    case NF_OP_LOOKUP:
-        return rp->version == 3 ? (xdrproc_t)xdr_lookup3_slot : (xdrproc_t)xdr_diropres;
-    case NF_OP_CREATE:
-    case NF_OP_MKDIR:
-        return rp->version == 3 ? (xdrproc_t)xdr_create3_slot : (xdrproc_t)xdr_diropres;
-    case NF_OP_SYMLINK:
-    case NF_OP_MKNOD:
-        return rp->version == 3 ? (xdrproc_t)xdr_create3_slot
-                                : (xdrproc_t)xdr_status_only;
-    default:
-        return (xdrproc_t)xdr_status_only;
-    }
-}
 
 /* ---- arguments ------------------------------------------------------------ */
 
@@ -79,40 +24,31 @@ int nr_call_ready(const struct nr_replay *rp, uint32_t v)
            (c->obj2 == NR_NONE || nr_fh(rp, v, c->obj2)->len > 0);
 }
 
-static void sattr3_of(const struct nr_call *c, sattr3 *a)
+/* What the traced SETATTR, CREATE, MKDIR, SYMLINK or MKNOD set. */
+static void sattr_of(const struct nr_call *c, struct nf_sattr *a)
 {
     memset(a, 0, sizeof(*a));
-    if (c->sattr & NR_S_MODE) {
-        a->mode.set_it = TRUE;
-        a->mode.set_mode3_u.mode = c->mode;
-    }
-    if (c->sattr & NR_S_UID) {
-        a->uid.set_it = TRUE;
-        a->uid.set_uid3_u.uid = c->uid;
-    }
-    if (c->sattr & NR_S_GID) {
-        a->gid.set_it = TRUE;
-        a->gid.set_gid3_u.gid = c->gid;
-    }
-    if (c->sattr & NR_S_SIZE) {
-        a->size.set_it = TRUE;
-        a->size.set_size3_u.size = c->size;
-    }
-    a->atime.set_it = (c->sattr & NR_S_ATIME) ? SET_TO_SERVER_TIME : DONT_CHANGE;
-    a->mtime.set_it = (c->sattr & NR_S_MTIME) ? SET_TO_SERVER_TIME : DONT_CHANGE;
+    a->set = c->sattr;
+    a->mode = c->mode;
+    a->uid = c->uid;
+    a->gid = c->gid;
+    a->size = c->size;
+}
+
+static void sattr3_of(const struct nr_call *c, sattr3 *a)
+{
+    struct nf_sattr s;
+
+    sattr_of(c, &s);
+    nf_sattr_to_v3(&s, a);
 }
 
 static void sattr2_of(const struct nr_call *c, sattr *a)
 {
-    memset(a, 0xff, sizeof(*a)); /* -1: leave as it is (RFC 1094 2.3.11) */
-    if (c->sattr & NR_S_MODE)
-        a->mode = c->mode;
-    if (c->sattr & NR_S_UID)
-        a->uid = c->uid;
-    if (c->sattr & NR_S_GID)
-        a->gid = c->gid;
-    if (c->sattr & NR_S_SIZE)
-        a->size = (u_int)c->size;
+    struct nf_sattr s;
+
+    sattr_of(c, &s);
+    nf_sattr_to_v2(&s, a);
 }
 
 uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v)
@@ -126,7 +62,7 @@ uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v)
 }
 
 /* Piece `piece` of a READ or WRITE: its offset and count. */
-static uint32_t piece_of(const struct nr_slot *s, const struct nr_call *c, uint32_t max,
+static uint32_t piece_of(const struct rb_slot *s, const struct nr_call *c, uint32_t max,
                          uint64_t *off)
 {
     uint64_t done = (uint64_t)s->piece * max;
@@ -136,11 +72,11 @@ static uint32_t piece_of(const struct nr_slot *s, const struct nr_call *c, uint3
     return (uint32_t)(left < max ? left : max);
 }
 
-static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
+static void args3(struct nr_replay *rp, struct rb_slot *s, const struct nr_call *c)
 {
     union nf3_args *a = &s->args.a3;
-    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->call_idx, c->obj) : NULL;
-    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->call_idx, c->obj2) : NULL;
+    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->tag, c->obj) : NULL;
+    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->tag, c->obj2) : NULL;
     char *name = (char *)nr_name(rp->plan, c->name);
     char *name2 = (char *)nr_name(rp->plan, c->name2);
     uint64_t off;
@@ -182,15 +118,15 @@ static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
         a->write.offset = off;
         a->write.stable = c->how <= FILE_SYNC ? (stable_how)c->how : FILE_SYNC;
         a->write.data.data_len = s->count;
-        a->write.data.data_val = rp->wdata;
+        a->write.data.data_val = rp->win.wdata;
         break;
     case NF_OP_CREATE:
         nf_fh_to_v3(fh, &a->create.where.dir);
         a->create.where.name = name;
         a->create.how.mode = c->how <= EXCLUSIVE ? (createmode3)c->how : UNCHECKED;
         if (a->create.how.mode == EXCLUSIVE)
-            memcpy(a->create.how.createhow3_u.verf, &s->call_idx,
-                   sizeof(s->call_idx)); /* a verifier of its own per call */
+            memcpy(a->create.how.createhow3_u.verf, &s->tag,
+                   sizeof(s->tag)); /* a verifier of its own per call */
         else
             sattr3_of(c, &a->create.how.createhow3_u.obj_attributes);
         break;
@@ -245,11 +181,11 @@ static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
     }
 }
 
-static void args2(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
+static void args2(struct nr_replay *rp, struct rb_slot *s, const struct nr_call *c)
 {
     union nf2_args *a = &s->args.a2;
-    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->call_idx, c->obj) : NULL;
-    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->call_idx, c->obj2) : NULL;
+    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->tag, c->obj) : NULL;
+    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->tag, c->obj2) : NULL;
     char *name = (char *)nr_name(rp->plan, c->name);
     char *name2 = (char *)nr_name(rp->plan, c->name2);
     uint64_t off;
@@ -284,7 +220,7 @@ static void args2(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
         a->write.totalcount = s->count = piece_of(s, c, rp->wtmax, &off);
         a->write.beginoffset = a->write.offset = (u_int)off;
         a->write.data.data_len = s->count;
-        a->write.data.data_val = rp->wdata;
+        a->write.data.data_val = rp->win.wdata;
         break;
     case NF_OP_CREATE:
     case NF_OP_MKDIR: /* createargs */
@@ -318,25 +254,21 @@ static void args2(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
     }
 }
 
-int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t piece,
+int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t v, uint32_t piece,
                   rp_done_fn done)
 {
     const struct nr_call *c = nr_vcall(rp, v);
     struct ld_stats *st = &rp->cx.stats;
     int rc;
 
-    s->call_idx = v;
+    s->tag = v;
     s->piece = piece;
+    s->op = c->op;
     if (rp->version == 3)
         args3(rp, s, c);
     else
         args2(rp, s, c);
-    memset(&s->res, 0, sizeof(s->res));
-    rc = nf_call_init(&s->call, rp->cx.clnt, c->proc, &s->args, &s->res, done, s);
-    if (rc == 0) {
-        s->call.res_codec = result_codec(rp, c->op, s->call.res_codec);
-        rc = rp_call_start(rp->cx.clnt, &s->call);
-    }
+    rc = rb_slot_start(s, rp->cx.clnt, rp->version, c->proc, NF_RES_STATUS_ONLY, done);
     if (rc < 0) {
         ld_stats_bad(st, c->op);
         return rc;
@@ -354,24 +286,10 @@ int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t 
 /* ---- accounting -------------------------------------------------------------- */
 
 /* The handle a reply names, for the object the traced reply named. */
-static void take_handle(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
+static void take_handle(struct nr_replay *rp, struct rb_slot *s, const struct nr_call *c)
 {
-    struct nf_fh *out;
-
-    if (c->res_obj == NR_NONE)
-        return;
-    out = nr_fh(rp, s->call_idx, c->res_obj);
-    if (rp->version == 3) {
-        if (c->op == NF_OP_LOOKUP && s->res.r3.lookup.status == NFS3_OK)
-            (void)nf_fh_from_v3(out, &s->res.r3.lookup.LOOKUP3res_u.resok.object);
-        else if (c->op != NF_OP_LOOKUP && s->res.r3.create.status == NFS3_OK &&
-                 s->res.r3.create.CREATE3res_u.resok.obj.handle_follows)
-            (void)nf_fh_from_v3(
-                out, &s->res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
-    } else if ((c->op == NF_OP_LOOKUP || c->op == NF_OP_CREATE || c->op == NF_OP_MKDIR) &&
-               s->res.r2.lookup.status == NFS_OK) {
-        nf_fh_from_v2(out, &s->res.r2.lookup.diropres_u.diropres.file);
-    }
+    if (c->res_obj != NR_NONE)
+        (void)nf_res_handle(&s->res, rp->version, c->op, nr_fh(rp, s->tag, c->res_obj));
 }
 
 /* The replayed status against the traced one. */
@@ -420,11 +338,11 @@ static void stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nf
         rp->stale_since_ns = at;
 }
 
-void nr_call_account(struct nr_slot *s)
+void nr_call_account(struct rb_slot *s)
 {
     struct rp_call *call = &s->call;
     struct nr_replay *rp = s->owner;
-    const struct nr_call *c = nr_vcall(rp, s->call_idx);
+    const struct nr_call *c = nr_vcall(rp, s->tag);
     struct ld_stats *st = &rp->cx.stats;
 
     if (call->retransmits > 0)
@@ -451,7 +369,7 @@ void nr_call_account(struct nr_slot *s)
             st->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
         }
         if (s->piece == 0) /* its pieces are one traced call */
-            compare(rp, s->call_idx / rp->ncopies, nfs);
+            compare(rp, s->tag / rp->ncopies, nfs);
         take_handle(rp, s, c);
         nf_call_free(call);
     } else {

@@ -89,11 +89,14 @@ int nr_hosts_wait(struct nr_replay *rp, const char *cl, const char *dir,
     int rc;
 
     for (;;) { /* each look starts from the root: the tree may be made afresh */
-        rc = nr_lookup(rp, &c->mnt.root, cl, &top);
+        rc = nf_lookup(rp->cx.clnt, &c->mnt.root, cl, &top, NULL, rp->cx.last_error,
+                       sizeof(rp->cx.last_error));
         if (rc == 0)
-            rc = nr_lookup(rp, &top, dir, base);
+            rc = nf_lookup(rp->cx.clnt, &top, dir, base, NULL, rp->cx.last_error,
+                           sizeof(rp->cx.last_error));
         if (rc == 0)
-            rc = nr_lookup(rp, base, MARKER, &mark);
+            rc = nf_lookup(rp->cx.clnt, base, MARKER, &mark, NULL, rp->cx.last_error,
+                           sizeof(rp->cx.last_error));
         if (rc == 0)
             return 0;
         if (rc == -ENOTCONN || rc == -ETIMEDOUT || rc == -ECONNRESET)

@@ -79,14 +79,6 @@ enum nr_class {
     NR_C_OTHER
 };
 
-/* Attributes a call sets (SETATTR, CREATE, MKDIR, SYMLINK, MKNOD). */
-#define NR_S_MODE  0x01u
-#define NR_S_UID   0x02u
-#define NR_S_GID   0x04u
-#define NR_S_SIZE  0x08u
-#define NR_S_ATIME 0x10u /* set to the server's time */
-#define NR_S_MTIME 0x20u
-
 /* One traced call as the replay sends it. */
 struct nr_call {
     int64_t t_ns;                /* traced call time (the trace's origin) */
@@ -99,11 +91,11 @@ struct nr_call {
     uint32_t status;             /* traced NFS status, NR_NO_REPLY */
     uint32_t rt_us;              /* traced response time (with a reply) */
     uint32_t count, access, how; /* how: WRITE's stable_how, CREATE's mode */
-    uint32_t mode, uid, gid;     /* with sattr's bits */
+    uint32_t mode, uid, gid;     /* with sattr's bits (NF_SA_*: nfs/nf.h) */
     uint32_t stream;             /* the traced client host: 0..nstreams-1 */
     uint16_t proc;               /* the procedure number */
     int8_t op;                   /* enum nf_op */
-    uint8_t sattr;               /* NR_S_* */
+    uint8_t sattr;               /* NF_SA_*: the attributes it sets */
     uint8_t ftype;               /* MKNOD's type (enum tr_nfs_ftype) */
 };
 

@@ -14,29 +14,9 @@
 #include "load/workload.h"
 #include "nfs/nf.h"
 #include "nreplay/nr.h"
+#include "replaybase/rb.h"
 
-#define NR_MAX_XFER     (1024u * 1024u) /* bytes per call over TCP */
-#define NR_MAX_XFER_UDP (32u * 1024u)   /* over UDP */
-#define NR_HELD_MAX     4096u           /* due calls waiting at once */
-
-/* One call in flight. */
-struct nr_slot {
-    struct rp_call call;
-    union {
-        union nf2_args a2;
-        union nf3_args a3;
-    } args;
-    union {
-        union nf2_res r2;
-        union nf3_res r3;
-    } res;
-    uint8_t fh[NF_FH_MAX]; /* handles of LOOKUP/CREATE... replies decode here */
-    struct nr_replay *owner;
-    uint32_t call_idx; /* the virtual call (nr_replay) */
-    uint32_t piece;    /* of a READ or WRITE cut at the server's maximum */
-    int32_t next_free;
-    uint32_t count; /* bytes of a READ or WRITE */
-};
+#define NR_HELD_MAX 4096u /* due calls waiting at once */
 
 /* A due call waiting for its dependencies or the window. */
 struct nr_held {
@@ -82,12 +62,11 @@ struct nr_replay {
     uint32_t *left;       /* per virtual call: pieces not yet answered */
     struct nr_held *held; /* due calls, in trace order */
     uint32_t nheld;
-    uint32_t next; /* the next virtual call to become due */
-    struct nr_slot *slots;
-    uint32_t window, in_flight;
-    int32_t free_slot;
-    char *wdata; /* WRITE data */
-    uint64_t start_ns, last_ns;
+    uint32_t next;        /* the next virtual call to become due */
+    uint32_t window;      /* --window */
+    struct rb_window win; /* the calls in flight (a slot's tag: its virtual
+                             call, its piece of a READ or WRITE) */
+    struct rb_loop loop;  /* the run's clock */
     /* STALE or BADHANDLE replies in a row where the trace had another
      * status, and when the first of them came (the server lost the
      * image: LD_STALE_LIMIT of them end the replay) */
@@ -138,19 +117,6 @@ static inline int nr_mine(const struct nr_replay *rp, uint32_t v)
 {
     return rp->mine[(size_t)(v % rp->ncopies) * rp->nstreams + nr_vcall(rp, v)->stream];
 }
-
-/* ---- sync.c ---------------------------------------------------------- */
-
-/* A sync call of the child's client; 0 with *status, or -errno. */
-int nr_sync(struct nr_replay *rp, uint32_t proc, const void *args, void *res,
-            xdrproc_t free_codec, uint32_t *status);
-
-/* Frees what a sync call's result holds. */
-void nr_sync_free(const struct nr_replay *rp, uint32_t proc, void *res);
-
-/* LOOKUP name in dir into out with the child's client.  0 or -errno. */
-int nr_lookup(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
-              struct nf_fh *out);
 
 /* ---- prep.c ---------------------------------------------------------- */
 
@@ -211,13 +177,13 @@ uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v);
 /* Fills slot s for piece `piece` of virtual call v and starts it.  0, or -errno
  * when it could not be sent (accounted as a bad call; -ENOTCONN: the
  * client broke). */
-int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t piece,
+int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t v, uint32_t piece,
                   rp_done_fn done);
 
 /* Accounts the slot's finished call (per-op table, traced time, the
  * status against the trace's; a call answered only after its timeout is
  * a bad call, as in the SFS mix, its status still compared; its sends
  * again; a run of STALE replies) and takes the handle its reply names. */
-void nr_call_account(struct nr_slot *s);
+void nr_call_account(struct rb_slot *s);
 
 #endif /* NR_INT_H */

@@ -311,25 +311,25 @@ static void take_sattr(struct nr_call *c, const struct tr_nfs_attr *a)
 {
     c->sattr = 0;
     if (a->have & TR_NFS_A_MODE) {
-        c->sattr |= NR_S_MODE;
+        c->sattr |= NF_SA_MODE;
         c->mode = a->mode & 07777;
     }
     if (a->have & TR_NFS_A_UID) {
-        c->sattr |= NR_S_UID;
+        c->sattr |= NF_SA_UID;
         c->uid = a->uid;
     }
     if (a->have & TR_NFS_A_GID) {
-        c->sattr |= NR_S_GID;
+        c->sattr |= NF_SA_GID;
         c->gid = a->gid;
     }
     if (a->have & TR_NFS_A_SIZE) {
-        c->sattr |= NR_S_SIZE;
+        c->sattr |= NF_SA_SIZE;
         c->size = a->size;
     }
     if (a->have & TR_NFS_A_ATIME)
-        c->sattr |= NR_S_ATIME;
+        c->sattr |= NF_SA_ATIME_SERVER;
     if (a->have & TR_NFS_A_MTIME)
-        c->sattr |= NR_S_MTIME;
+        c->sattr |= NF_SA_MTIME_SERVER;
     if (a->have & TR_NFS_A_TYPE)
         c->ftype = (uint8_t)a->type;
 }

@@ -17,9 +17,9 @@
  *
  * A call whose object has no handle on the server under test (its
  * creation failed) is not sent and is counted (no_replayed_handle); it
- * completes at once so that the calls after it go on.  Sleeping is the
- * block replay's (rl_wait_service: ppoll() on the client's socket to the
- * next deadline).  Nothing is allocated here.
+ * completes at once so that the calls after it go on.  The window, the
+ * clock and the sleep to the next deadline are the replay base's
+ * (replaybase/rb.h).  Nothing is allocated here.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,19 +27,12 @@
 
 #include "load/options.h"
 #include "nreplay/nr_int.h"
-#include "replay/rl.h"
 
-#define CTL_CHECK_NS    50000000ull /* look at the parent's socket every 50 ms */
-#define START_NS        2000000ull  /* the clock starts this long after RUN arrives */
-#define FOREIGN_POLL_NS 100000ull   /* a call held by another process's: look again */
+#define FOREIGN_POLL_NS 100000ull /* a call held by another process's: look again */
 
 static uint64_t planned_of(const struct nr_replay *rp, uint32_t v)
 {
-    int64_t t = nr_vcall(rp, v)->t_ns;
-
-    if (rp->speed <= 0 || t <= 0)
-        return rp->start_ns;
-    return rp->start_ns + (uint64_t)((double)t / rp->speed);
+    return rb_planned(&rp->loop, nr_vcall(rp, v)->t_ns);
 }
 
 /* Due calls onto the held list. */
@@ -84,19 +77,17 @@ static uint64_t deps_done(const struct nr_replay *rp, uint32_t v)
 
 static void call_done(struct rp_call *call, void *data)
 {
-    struct nr_slot *s = data;
+    struct rb_slot *s = data;
     struct nr_replay *rp = s->owner;
 
     (void)call;
     if (rp->closing)
         return;
     nr_call_account(s);
-    rp->last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
-    if (--rp->left[s->call_idx] == 0)
-        nr_done_set(rp, s->call_idx, rp->last_ns);
-    rp->in_flight--;
-    s->next_free = rp->free_slot;
-    rp->free_slot = (int32_t)(s - rp->slots);
+    rp->loop.last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
+    if (--rp->left[s->tag] == 0)
+        nr_done_set(rp, s->tag, rp->loop.last_ns);
+    rb_window_give(&rp->win, s);
 }
 
 /* The first time a call could go: its wait for a dependency and whether
@@ -121,18 +112,14 @@ static int first_piece(struct nr_replay *rp, const struct nr_held *h, uint64_t r
 static int send_piece(struct nr_replay *rp, struct nr_held *h, uint64_t ready)
 {
     struct ld_stats *st = &rp->cx.stats;
-    struct nr_slot *s = &rp->slots[rp->free_slot];
+    struct rb_slot *s = rb_window_take(&rp->win, 0);
     uint64_t from = ready > h->since ? ready : h->since, now;
     uint32_t piece = h->sent++;
     int rc;
 
-    rp->free_slot = s->next_free;
-    rp->in_flight++;
     rc = nr_call_start(rp, s, h->idx, piece, call_done);
     if (rc < 0) { /* accounted as a bad call: the piece is answered */
-        rp->in_flight--;
-        s->next_free = rp->free_slot;
-        rp->free_slot = (int32_t)(s - rp->slots);
+        rb_window_give(&rp->win, s);
         if (--rp->left[h->idx] == 0)
             nr_done_set(rp, h->idx, cm_now_ns());
         return rc == -ENOTCONN ? rc : 0;
@@ -157,9 +144,9 @@ static int issue(struct nr_replay *rp)
         struct nr_held *h = &rp->held[r];
         uint64_t ready = rc == 0 ? deps_done(rp, h->idx) : UINT64_MAX;
 
-        if (ready != UINT64_MAX && rp->free_slot < 0)
+        if (ready != UINT64_MAX && rp->win.free == RB_NONE)
             h->behind = 1;
-        if (ready == UINT64_MAX || rp->free_slot < 0) {
+        if (ready == UINT64_MAX || rp->win.free == RB_NONE) {
             rp->held[w++] = *h;
             continue;
         }
@@ -169,7 +156,7 @@ static int issue(struct nr_replay *rp)
             if (first_piece(rp, h, ready))
                 continue;
         }
-        while (rc == 0 && rp->free_slot >= 0 && h->sent < n)
+        while (rc == 0 && rp->win.free != RB_NONE && h->sent < n)
             rc = send_piece(rp, h, ready);
         if (h->sent < n)
             rp->held[w++] = *h; /* the window filled between its pieces */
@@ -180,24 +167,24 @@ static int issue(struct nr_replay *rp)
 
 static int idle(const struct nr_replay *rp)
 {
-    return rp->next >= rp->total && rp->nheld == 0 && rp->in_flight == 0;
+    return rp->next >= rp->total && rp->nheld == 0 && rp->win.in_flight == 0;
 }
 
 /* Waits for a reply or the next deadline, then services the client. */
 static int wait_and_service(struct nr_replay *rp, uint64_t now)
 {
-    uint64_t wake = now + CTL_CHECK_NS;
+    uint64_t wake = rb_loop_wake(&rp->loop, now);
 
     if (rp->next < rp->total && rp->nheld < NR_HELD_MAX) {
         uint64_t due = planned_of(rp, rp->next);
         if (due < wake)
             wake = due;
     }
-    if (rp->in_flight == 0 && rp->nheld > 0 && rp->free_slot >= 0)
+    if (rp->win.in_flight == 0 && rp->nheld > 0 && rp->win.free != RB_NONE)
         wake = now; /* a held call was released by a call that never went */
     if (rp->shares && rp->nheld > 0 && wake > now + FOREIGN_POLL_NS)
         wake = now + FOREIGN_POLL_NS; /* it may wait for another process's call */
-    return rl_wait_service(rp->cx.clnt, now, wake);
+    return rb_wait_service(rp->cx.clnt, now, wake);
 }
 
 /* The replay ends early: its calls not sent yet (held, or not yet due)
@@ -223,14 +210,11 @@ static uint64_t not_sent(struct nr_replay *rp)
     return n;
 }
 
-static void finish_stats(struct nr_replay *rp, uint64_t end, int cut)
+static void finish_stats(struct nr_replay *rp, int cut)
 {
     struct ld_stats *st = &rp->cx.stats;
     unsigned k;
 
-    st->runtime_ns = end > rp->start_ns ? end - rp->start_ns : 0;
-    st->replay_run_ns = rp->last_ns > rp->start_ns ? rp->last_ns - rp->start_ns : 0;
-    st->replay_trace_ns = (uint64_t)rp->plan->trace_ns;
     st->replay_trace_records = rp->plan->ncalls; /* one copy's (merged by maximum) */
     st->replay_cut = (uint64_t)cut;
     if (cut)
@@ -246,8 +230,9 @@ static void stale_end(struct nr_replay *rp)
     struct ld_stats *st = &rp->cx.stats;
 
     st->ended_early = LD_END_STALE;
-    st->nr_stale_ns =
-        rp->stale_since_ns > rp->start_ns ? rp->stale_since_ns - rp->start_ns : 0;
+    st->nr_stale_ns = rp->stale_since_ns > rp->loop.start_ns
+                          ? rp->stale_since_ns - rp->loop.start_ns
+                          : 0;
     ld_child_log(&rp->cx,
                  "nfs replay: %s: the server's file handles went stale at %.3f s: was it "
                  "restarted? (%u STALE replies in a row where the trace had others); "
@@ -259,23 +244,16 @@ static void stale_end(struct nr_replay *rp)
 int nr_run(struct ld_child *c, uint32_t limit_s)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
-    struct rl_loop loop;
     uint64_t now;
     int rc = 0, stopped = 0, stale = 0;
     struct rp_client_stats cs0, cs1;
 
-    c->phase = LD_CPHASE_RUN;
-    c->stop = 0;
-    ld_stats_reset(&c->stats);
-    c->measuring = 1;
-    rp->start_ns = cm_now_ns() + (rp->speed > 0 ? START_NS : 0);
-    rp->last_ns = rp->start_ns;
+    rb_run_begin(c, &rp->loop, rp->speed, limit_s);
     rp->stale_run = 0;
     rp_client_stats(c->clnt, &cs0);
-    rl_loop_start(&loop, rp->start_ns, limit_s);
     while (!idle(rp)) {
         now = cm_now_ns();
-        rc = rl_loop_check(&loop, c, now);
+        rc = rb_loop_check(&rp->loop, c, now);
         if (rc < 0)
             return rc;
         if (rc > 0) {
@@ -302,17 +280,16 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     }
     if ((stopped || stale) &&
         rc == 0) /* drain: every call in flight gets its answer or its timeout */
-        while (rp->in_flight > 0) {
+        while (rp->win.in_flight > 0) {
             int k = rp_poll(&c->clnt, 1, -1);
 
             if (k < 0 && k != -EINTR)
                 break;
         }
-    ld_child_publish(c, 1); /* the progress lines' last reading */
-    c->measuring = 0;
+    rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);
     rp_client_stats(c->clnt, &cs1);
     c->stats.reconnects = cs1.reconnects - cs0.reconnects;
-    finish_stats(rp, cm_now_ns(), stopped || stale || rc < 0);
+    finish_stats(rp, stopped || stale || rc < 0);
     if (stale)
         stale_end(rp);
     return 0;
