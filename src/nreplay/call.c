@@ -10,6 +10,7 @@
  * status against the traced one (a mismatch by op and pair of classes,
  * the first few kept for the report).  Nothing here allocates.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "nreplay/nr_int.h"
@@ -269,18 +270,9 @@ int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t v, uint32_t 
     else
         args2(rp, s, c);
     rc = rb_slot_start(s, rp->cx.clnt, rp->version, c->proc, NF_RES_STATUS_ONLY, done);
-    if (rc < 0) {
+    if (rc < 0 && rc != -ENOTCONN) /* a broken client: not sent, the run ends */
         ld_stats_bad(st, c->op);
-        return rc;
-    }
-    st->replay_calls++;
-    if (piece == 0)
-        st->replay_records++;
-    if (c->op == NF_OP_READ)
-        st->replay_bytes_read += s->count;
-    else if (c->op == NF_OP_WRITE)
-        st->replay_bytes_written += s->count;
-    return 0;
+    return rc;
 }
 
 /* ---- accounting -------------------------------------------------------------- */
@@ -338,13 +330,24 @@ static void stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nf
         rp->stale_since_ns = at;
 }
 
-void nr_call_account(struct rb_slot *s)
+int nr_call_account(struct rb_slot *s)
 {
     struct rp_call *call = &s->call;
     struct nr_replay *rp = s->owner;
     const struct nr_call *c = nr_vcall(rp, s->tag);
     struct ld_stats *st = &rp->cx.stats;
 
+    if (call->sends == 0 && call->status != 0) /* never left this host */
+        return 0;
+    st->replay_calls++; /* an RPC the transport took */
+    if (s->piece == 0)  /* its pieces are one traced call */
+        st->replay_records++;
+    if (c->op == NF_OP_READ)
+        st->replay_bytes_read += s->count;
+    else if (c->op == NF_OP_WRITE)
+        st->replay_bytes_written += s->count;
+    if (call->t_reply_ns == 0)
+        st->nr_unanswered++;
     if (call->retransmits > 0)
         LD_STATS_COUNT(st, c->op, retrans);
     st->nr_resends += call->retransmits;
@@ -375,4 +378,5 @@ void nr_call_account(struct rb_slot *s)
     } else {
         ld_stats_bad(st, c->op);
     }
+    return 1;
 }

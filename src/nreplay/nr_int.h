@@ -72,6 +72,12 @@ struct nr_replay {
      * image: LD_STALE_LIMIT of them end the replay) */
     uint32_t stale_run;
     uint64_t stale_since_ns;
+    /* how long the server may stay away (the TCP client's reconnect
+     * time; over UDP, no answer for as long ends the replay), and since
+     * when the RPCs that finished found no answer (0: the last one had
+     * one) */
+    uint32_t give_up_ms;
+    uint64_t unanswered_since_ns;
     int closing; /* the client closes: a call it completes is not accounted */
 };
 
@@ -176,14 +182,17 @@ uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v);
 
 /* Fills slot s for piece `piece` of virtual call v and starts it.  0, or -errno
  * when it could not be sent (accounted as a bad call; -ENOTCONN: the
- * client broke). */
+ * client broke, nothing accounted: the call is not sent). */
 int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t v, uint32_t piece,
                   rp_done_fn done);
 
-/* Accounts the slot's finished call (per-op table, traced time, the
- * status against the trace's; a call answered only after its timeout is
- * a bad call, as in the SFS mix, its status still compared; its sends
- * again; a run of STALE replies) and takes the handle its reply names. */
-void nr_call_account(struct rb_slot *s);
+/* Accounts the slot's finished call: an RPC the transport took (its
+ * traced call replayed with its first piece), answered or not (per-op
+ * table, traced time, the status against the trace's; a call answered
+ * only after its timeout is a bad call, as in the SFS mix, its status
+ * still compared; its sends again; a run of STALE replies), and takes the
+ * handle its reply names.  1; 0 for a call that never left this host (a
+ * connection down, a send refused: not sent, nothing counted). */
+int nr_call_account(struct rb_slot *s);
 
 #endif /* NR_INT_H */

@@ -26,23 +26,26 @@
 #include "nreplay/nr_int.h"
 
 #define LNFS_TIMEOUT_MS 30000u
-#define RECONNECT_MIN_S 30u  /* a lost TCP connection is made again for at least */
+#define RECONNECT_MIN_S 30u  /* a server away is waited for at least */
 #define RECONNECT_MAX_S 400u /* and at most (PRIME_TIMEOUT's default) */
 
 /* ---- mount ---------------------------------------------------------------- */
 
-/* How long a lost TCP connection is made again (ms): the replay's time
- * (-t, or the trace at its speed), within RECONNECT_MIN_S..MAX_S.  A
- * server back within it gets the calls in flight again (same XID) and the
- * later ones; one that is not ends the run early (run.c). */
-static uint32_t reconnect_ms(const struct nr_replay *rp)
+/* How long the server may stay away (ms): the replay's time (-t, or the
+ * trace at its speed), within RECONNECT_MIN_S..MAX_S.  Over TCP a lost
+ * connection is made again for as long (the calls in flight go again
+ * with the same XID); over UDP a replay of which nothing was answered for
+ * as long ends (run.c).  FREESFS_REPLAY_RECONNECT_MS sets it for the
+ * tests, which kill a server and must not wait half a minute. */
+static uint32_t give_up_ms(const struct nr_replay *rp)
 {
     const struct ld_config *cfg = rp->cx.cfg;
+    const char *e = getenv("FREESFS_REPLAY_RECONNECT_MS");
     double s =
         rb_limit_s(cfg) > 0 ? rb_limit_s(cfg) : nr_expected_s(rp->plan, cfg->trace_speed);
 
-    if (!cfg->tcp)
-        return 0;
+    if (e && strtoul(e, NULL, 10) > 0)
+        return (uint32_t)strtoul(e, NULL, 10);
     if (s <= 0 || s > RECONNECT_MAX_S)
         s = RECONNECT_MAX_S;
     if (s < RECONNECT_MIN_S)
@@ -53,7 +56,10 @@ static uint32_t reconnect_ms(const struct nr_replay *rp)
 static int mount(struct ld_child *c)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
-    int rc = rb_mount_window(c, rp->window, reconnect_ms(rp));
+    int rc;
+
+    rp->give_up_ms = give_up_ms(rp);
+    rc = rb_mount_window(c, rp->window, c->cfg->tcp ? rp->give_up_ms : 0);
 
     if (rc < 0)
         return rc;

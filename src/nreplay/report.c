@@ -176,10 +176,11 @@ static void text(FILE *out, const struct ld_report_in *in)
     fprintf(out, "\nNFS trace replay of %s (%s), NFSv%d, speed %g, %u cop%s\n",
             cfg->trace_file, p ? p->format : cfg->trace_format, cfg->nfs_version, speed,
             copies_in(in), copies_in(in) == 1 ? "y" : "ies");
-    fprintf(out,
-            "  calls replayed %" PRIu64 " of %" PRIu64 " (sent as %" PRIu64
-            " RPCs), not replayable %" PRIu64 "%s",
-            s->replay_records, traced_in(in), s->replay_calls, unreplayable(s),
+    fprintf(out, "  calls replayed %" PRIu64 " of %" PRIu64 " (sent as %" PRIu64 " RPCs",
+            s->replay_records, traced_in(in), s->replay_calls);
+    if (s->nr_unanswered)
+        fprintf(out, ", %" PRIu64 " of them never answered", s->nr_unanswered);
+    fprintf(out, "), not replayable %" PRIu64 "%s", unreplayable(s),
             unreplayable(s) ? " (" : "\n");
     for (k = 1, r = 0; k < NR_NSKIPS; k++)
         if (s->nr_unreplayable[k])
@@ -279,6 +280,7 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_kv_uint(y, "cross_host_calls", s->nr_cross_calls);
     cm_yaml_kv_uint(y, "calls", s->replay_records);
     cm_yaml_kv_uint(y, "rpcs", s->replay_calls);
+    cm_yaml_kv_uint(y, "rpcs_unanswered", s->nr_unanswered);
     cm_yaml_kv_uint(y, "bytes_read", s->replay_bytes_read);
     cm_yaml_kv_uint(y, "bytes_written", s->replay_bytes_written);
     cm_yaml_kv_bool(y, "cut", s->replay_cut > 0);

@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "load/options.h"
@@ -80,10 +81,14 @@ static void call_done(struct rp_call *call, void *data)
     struct rb_slot *s = data;
     struct nr_replay *rp = s->owner;
 
-    (void)call;
     if (rp->closing)
         return;
-    nr_call_account(s);
+    if (!nr_call_account(s) && s->piece == 0)
+        rp->cx.stats.nr_not_sent++; /* the transport never took it */
+    if (call->t_reply_ns)
+        rp->unanswered_since_ns = 0;
+    else if (rp->unanswered_since_ns == 0)
+        rp->unanswered_since_ns = cm_now_ns();
     rp->loop.last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
     if (--rp->left[s->tag] == 0)
         nr_done_set(rp, s->tag, rp->loop.last_ns);
@@ -118,6 +123,11 @@ static int send_piece(struct nr_replay *rp, struct nr_held *h, uint64_t ready)
     int rc;
 
     rc = nr_call_start(rp, s, h->idx, piece, call_done);
+    if (rc == -ENOTCONN) { /* the client broke: not sent (not_sent counts it) */
+        rb_window_give(&rp->win, s);
+        h->sent--;
+        return rc;
+    }
     if (rc < 0) { /* accounted as a bad call: the piece is answered */
         rb_window_give(&rp->win, s);
         if (--rp->left[h->idx] == 0)
@@ -188,18 +198,18 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
 }
 
 /* The replay ends early: its calls not sent yet (held, or not yet due)
- * are counted, and marked completed so that another process's calls that
- * wait for them are not held for ever (they go on, or find no handle). */
+ * are counted, and marked completed - those held with some of their
+ * pieces sent too - so that another process's calls that wait for them
+ * are not held for ever (they go on, or find no handle). */
 static uint64_t not_sent(struct nr_replay *rp)
 {
     uint64_t n = 0, now = cm_now_ns();
     uint32_t r, v;
 
-    for (r = 0; r < rp->nheld; r++)
-        if (rp->held[r].sent == 0) {
-            nr_done_set(rp, rp->held[r].idx, now);
-            n++;
-        }
+    for (r = 0; r < rp->nheld; r++) {
+        nr_done_set(rp, rp->held[r].idx, now);
+        n += rp->held[r].sent == 0;
+    }
     rp->nheld = 0;
     for (v = rp->next; v < rp->total; v++)
         if (nr_mine(rp, v)) {
@@ -241,15 +251,43 @@ static void stale_end(struct nr_replay *rp)
                  (double)st->nr_stale_ns / 1e9, rp->stale_run, st->nr_not_sent);
 }
 
+/* The server could not be reached for give_up_ms: over TCP the client
+ * gave the connection up (why: its error), over UDP nothing was answered
+ * for as long.  Said on stderr as the mix says it (docs/sfs.md). */
+static void unreachable_end(struct nr_replay *rp, const char *why)
+{
+    rp->cx.stats.ended_early = LD_END_UNREACHABLE;
+    ld_child_log(&rp->cx,
+                 "nfs replay: the server at %s is unreachable: %s; %" PRIu64
+                 " calls not replayed; the run ends early",
+                 ld_config_mount_for_child(rp->cx.cfg, (int)rp->cx.index), why,
+                 rp->cx.stats.nr_not_sent);
+}
+
+/* Over UDP: nothing answered for give_up_ms (the RPCs that finished since
+ * then were refused or timed out), why says so. */
+static int udp_gone(struct nr_replay *rp, uint64_t now, char *why, size_t len)
+{
+    if (rp->cx.cfg->tcp || rp->unanswered_since_ns == 0 ||
+        now - rp->unanswered_since_ns < (uint64_t)rp->give_up_ms * 1000000u)
+        return 0;
+    snprintf(why, len, "no reply in %u ms (%s)", rp->give_up_ms,
+             rp_client_last_error(rp->cx.clnt)[0] ? rp_client_last_error(rp->cx.clnt)
+                                                  : "no answer");
+    return 1;
+}
+
 int nr_run(struct ld_child *c, uint32_t limit_s)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
     uint64_t now;
-    int rc = 0, stopped = 0, stale = 0;
+    int rc = 0, stopped = 0, stale = 0, gone = 0;
     struct rp_client_stats cs0, cs1;
+    char why[CM_ERR_LEN];
 
     rb_run_begin(c, &rp->loop, rp->speed, limit_s);
     rp->stale_run = 0;
+    rp->unanswered_since_ns = 0;
     rp_client_stats(c->clnt, &cs0);
     while (!idle(rp)) {
         now = cm_now_ns();
@@ -266,11 +304,14 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
         if (rc == 0 && !idle(rp))
             rc = wait_and_service(rp, now);
         if (rc < 0) { /* the client gave up (its TCP reconnection included) */
-            ld_child_log(c, "nfs replay: %s: %s: the run ends early",
-                         ld_config_mount_for_child(c->cfg, (int)c->index),
-                         rp_client_last_error(c->clnt)[0] ? rp_client_last_error(c->clnt)
-                                                          : strerror(-rc));
-            c->stats.ended_early = LD_END_UNREACHABLE;
+            snprintf(why, sizeof(why), "%s",
+                     rp_client_last_error(c->clnt)[0] ? rp_client_last_error(c->clnt)
+                                                      : strerror(-rc));
+            gone = 1;
+            break;
+        }
+        if (udp_gone(rp, cm_now_ns(), why, sizeof(why))) {
+            gone = 1;
             break;
         }
         if (rp->stale_run >= LD_STALE_LIMIT) { /* the server lost the image */
@@ -278,19 +319,24 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
             break;
         }
     }
-    if ((stopped || stale) &&
-        rc == 0) /* drain: every call in flight gets its answer or its timeout */
-        while (rp->win.in_flight > 0) {
-            int k = rp_poll(&c->clnt, 1, -1);
+    /* drain: every call in flight gets its answer, its timeout or its
+     * failure (a broken client's calls wait on its done list) */
+    while (rp->win.in_flight > 0) {
+        int k, dead = rp_client_state(c->clnt) == RP_STATE_DEAD;
 
-            if (k < 0 && k != -EINTR)
-                break;
-        }
+        if (dead && rp_client_timeout_ms(c->clnt) < 0)
+            break; /* nothing left in the engine to complete them */
+        k = rp_poll(&c->clnt, 1, -1);
+        if (k < 0 && k != -EINTR && !dead)
+            break;
+    }
     rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);
     rp_client_stats(c->clnt, &cs1);
     c->stats.reconnects = cs1.reconnects - cs0.reconnects;
-    finish_stats(rp, stopped || stale || rc < 0);
+    finish_stats(rp, stopped || stale || gone);
     if (stale)
         stale_end(rp);
+    if (gone)
+        unreachable_end(rp, why);
     return 0;
 }
