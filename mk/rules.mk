@@ -78,7 +78,8 @@ DEPS_all      := $(LAYERS)
 # Programs and the layer they sit on (default: all layers).
 LAYER_sfs_ping  := nfs
 LAYER_sfs_nfsd  := server
-LAYER_sfs_trace := analyze
+# sfs_trace: analyze, and `plan`, the NFS replay's planner (nreplay)
+LAYER_sfs_trace := all
 LAYER_sfs       := client
 LAYER_sfs_mgr   := prime
 LAYER_sfs_prime := prime

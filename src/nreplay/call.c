@@ -17,12 +17,12 @@
 
 /* ---- arguments ------------------------------------------------------------ */
 
-int nr_call_ready(const struct nr_replay *rp, uint32_t v)
+int nr_call_ready(const struct nr_replay *rp, const struct nr_live *l)
 {
-    const struct nr_call *c = nr_vcall(rp, v);
+    const struct nr_call *c = &l->c;
 
-    return (c->obj == NR_NONE || nr_fh(rp, v, c->obj)->len > 0) &&
-           (c->obj2 == NR_NONE || nr_fh(rp, v, c->obj2)->len > 0);
+    return (c->obj == NR_NONE || nr_fh(rp, l->k, c->obj)->len > 0) &&
+           (c->obj2 == NR_NONE || nr_fh(rp, l->k, c->obj2)->len > 0);
 }
 
 /* What the traced SETATTR, CREATE, MKDIR, SYMLINK or MKNOD set. */
@@ -52,9 +52,8 @@ static void sattr2_of(const struct nr_call *c, sattr *a)
     nf_sattr_to_v2(&s, a);
 }
 
-uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v)
+uint32_t nr_call_pieces(const struct nr_replay *rp, const struct nr_call *c)
 {
-    const struct nr_call *c = nr_vcall(rp, v);
     uint32_t max = c->op == NF_OP_READ ? rp->rtmax : rp->wtmax;
 
     if ((c->op != NF_OP_READ && c->op != NF_OP_WRITE) || c->count <= max)
@@ -73,13 +72,14 @@ static uint32_t piece_of(const struct rb_slot *s, const struct nr_call *c, uint3
     return (uint32_t)(left < max ? left : max);
 }
 
-static void args3(struct nr_replay *rp, struct rb_slot *s, const struct nr_call *c)
+static void args3(struct nr_replay *rp, struct rb_slot *s, const struct nr_live *l)
 {
+    const struct nr_call *c = &l->c;
     union nf3_args *a = &s->args.a3;
-    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->tag, c->obj) : NULL;
-    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->tag, c->obj2) : NULL;
-    char *name = (char *)nr_name(rp->plan, c->name);
-    char *name2 = (char *)nr_name(rp->plan, c->name2);
+    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, l->k, c->obj) : NULL;
+    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, l->k, c->obj2) : NULL;
+    char *name = (char *)c->name;
+    char *name2 = (char *)c->name2;
     uint64_t off;
 
     memset(a, 0, sizeof(*a));
@@ -126,8 +126,8 @@ static void args3(struct nr_replay *rp, struct rb_slot *s, const struct nr_call 
         a->create.where.name = name;
         a->create.how.mode = c->how <= EXCLUSIVE ? (createmode3)c->how : UNCHECKED;
         if (a->create.how.mode == EXCLUSIVE)
-            memcpy(a->create.how.createhow3_u.verf, &s->tag,
-                   sizeof(s->tag)); /* a verifier of its own per call */
+            memcpy(a->create.how.createhow3_u.verf, &l->i,
+                   sizeof(l->i)); /* a verifier of its own per call */
         else
             sattr3_of(c, &a->create.how.createhow3_u.obj_attributes);
         break;
@@ -140,8 +140,7 @@ static void args3(struct nr_replay *rp, struct rb_slot *s, const struct nr_call 
         nf_fh_to_v3(fh, &a->symlink.where.dir);
         a->symlink.where.name = name;
         sattr3_of(c, &a->symlink.symlink.symlink_attributes);
-        a->symlink.symlink.symlink_data =
-            (char *)(c->text != NR_NONE ? nr_name(rp->plan, c->text) : "");
+        a->symlink.symlink.symlink_data = (char *)(c->text ? c->text : "");
         break;
     case NF_OP_MKNOD:
         nf_fh_to_v3(fh, &a->mknod.where.dir);
@@ -182,13 +181,14 @@ static void args3(struct nr_replay *rp, struct rb_slot *s, const struct nr_call 
     }
 }
 
-static void args2(struct nr_replay *rp, struct rb_slot *s, const struct nr_call *c)
+static void args2(struct nr_replay *rp, struct rb_slot *s, const struct nr_live *l)
 {
+    const struct nr_call *c = &l->c;
     union nf2_args *a = &s->args.a2;
-    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->tag, c->obj) : NULL;
-    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->tag, c->obj2) : NULL;
-    char *name = (char *)nr_name(rp->plan, c->name);
-    char *name2 = (char *)nr_name(rp->plan, c->name2);
+    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, l->k, c->obj) : NULL;
+    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, l->k, c->obj2) : NULL;
+    char *name = (char *)c->name;
+    char *name2 = (char *)c->name2;
     uint64_t off;
 
     memset(a, 0, sizeof(*a));
@@ -232,7 +232,7 @@ static void args2(struct nr_replay *rp, struct rb_slot *s, const struct nr_call 
     case NF_OP_SYMLINK:
         (void)nf_fh_to_v2(fh, &a->symlink.from.dir);
         a->symlink.from.name = name;
-        a->symlink.to = (char *)(c->text != NR_NONE ? nr_name(rp->plan, c->text) : "");
+        a->symlink.to = (char *)(c->text ? c->text : "");
         sattr2_of(c, &a->symlink.attributes);
         break;
     case NF_OP_RENAME:
@@ -255,20 +255,21 @@ static void args2(struct nr_replay *rp, struct rb_slot *s, const struct nr_call 
     }
 }
 
-int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t v, uint32_t piece,
+int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
                   rp_done_fn done)
 {
-    const struct nr_call *c = nr_vcall(rp, v);
+    const struct nr_live *l = &rp->live[ref];
+    const struct nr_call *c = &l->c;
     struct ld_stats *st = &rp->cx.stats;
     int rc;
 
-    s->tag = v;
+    s->tag = ref;
     s->piece = piece;
     s->op = c->op;
     if (rp->version == 3)
-        args3(rp, s, c);
+        args3(rp, s, l);
     else
-        args2(rp, s, c);
+        args2(rp, s, l);
     rc = rb_slot_start(s, rp->cx.clnt, rp->version, c->proc, NF_RES_STATUS_ONLY, done);
     if (rc < 0 && rc != -ENOTCONN) /* a broken client: not sent, the run ends */
         ld_stats_bad(st, c->op);
@@ -278,16 +279,17 @@ int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t v, uint32_t 
 /* ---- accounting -------------------------------------------------------------- */
 
 /* The handle a reply names, for the object the traced reply named. */
-static void take_handle(struct nr_replay *rp, struct rb_slot *s, const struct nr_call *c)
+static void take_handle(struct nr_replay *rp, struct rb_slot *s, const struct nr_live *l)
 {
-    if (c->res_obj != NR_NONE)
-        (void)nf_res_handle(&s->res, rp->version, c->op, nr_fh(rp, s->tag, c->res_obj));
+    if (l->c.res_obj != NR_NONE)
+        (void)nf_res_handle(&s->res, rp->version, l->c.op, nr_fh(rp, l->k, l->c.res_obj));
 }
 
 /* The replayed status against the traced one. */
-static void compare(struct nr_replay *rp, uint32_t i, uint32_t status)
+static void compare(struct nr_replay *rp, const struct nr_live *l, uint32_t status)
 {
-    const struct nr_call *c = &rp->plan->calls[i];
+    const struct nr_call *c = &l->c;
+    uint64_t i = l->i;
     struct ld_stats *st = &rp->cx.stats;
     unsigned tc, rc, k;
     uint64_t ex;
@@ -334,7 +336,8 @@ int nr_call_account(struct rb_slot *s)
 {
     struct rp_call *call = &s->call;
     struct nr_replay *rp = s->owner;
-    const struct nr_call *c = nr_vcall(rp, s->tag);
+    const struct nr_live *l = &rp->live[s->tag];
+    const struct nr_call *c = &l->c;
     struct ld_stats *st = &rp->cx.stats;
 
     if (call->sends == 0 && call->status != 0) /* never left this host */
@@ -372,8 +375,8 @@ int nr_call_account(struct rb_slot *s)
             st->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
         }
         if (s->piece == 0) /* its pieces are one traced call */
-            compare(rp, s->tag / rp->ncopies, nfs);
-        take_handle(rp, s, c);
+            compare(rp, l, nfs);
+        take_handle(rp, s, l);
         nf_call_free(call);
     } else {
         ld_stats_bad(st, c->op);

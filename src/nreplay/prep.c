@@ -379,14 +379,18 @@ static int fresh_base(struct nr_replay *rp, const char *base, int orphans)
     return rc;
 }
 
+/* What the run uses, bounded by the window and the look-ahead: the live
+ * calls and their names, the held list, the streams of the calls read
+ * last, the window (READ replies: their status only). */
 static int allocate(struct nr_replay *rp)
 {
-    const struct nr_plan *p = rp->plan;
-    rp->total = p->ncalls * rp->ncopies;
-    rp->left = cm_calloc((size_t)rp->total + 1, sizeof(*rp->left));
-    rp->held = cm_calloc(NR_HELD_MAX, sizeof(*rp->held));
-    if (!rp->left || !rp->held ||
-        rb_window_init(&rp->win, rp->window, rp, 0, rp->wtmax) < 0) /* READ: status */
+    rp->nlive = NR_HELD_MAX + rp->window;
+    rp->live = cm_calloc(rp->nlive, sizeof(*rp->live));
+    rp->names = cm_malloc(NR_NAMES_BYTES);
+    rp->held = cm_calloc(rp->nlive, sizeof(*rp->held));
+    rp->stream_of = cm_calloc(2 * (size_t)NR_LOOKAHEAD, sizeof(*rp->stream_of));
+    if (!rp->live || !rp->names || !rp->held || !rp->stream_of ||
+        rb_window_init(&rp->win, rp->window, rp, 0, rp->wtmax) < 0)
         return -ENOMEM;
     return 0;
 }
@@ -446,7 +450,7 @@ static int prepare(struct nr_replay *rp)
         if (rp->prepares[k] || rp->learns[k]) /* else by another process of the client */
             rc = prepare_copy(rp, k);
     if (rc == 0)
-        nr_hosts_foreign_done(rp);
+        rc = nr_hosts_count(rp);
     return rc;
 }
 
@@ -601,12 +605,17 @@ void nr_child_free(struct ld_child *c)
     free(rp->prepares);
     free(rp->learns);
     free(rp->mine);
-    free(rp->left);
+    free(rp->live);
+    free(rp->names);
     free(rp->held);
+    free(rp->stream_of);
+    nr_stream_close(&rp->in);
     rb_window_free(&rp->win);
     rp->copy_m = rp->copy_j = NULL;
     rp->prepares = rp->learns = rp->mine = NULL;
     rp->fh = NULL;
-    rp->left = NULL;
+    rp->live = NULL;
+    rp->names = NULL;
     rp->held = NULL;
+    rp->stream_of = NULL;
 }

@@ -49,7 +49,7 @@ static const char *where(const struct nr_plan *p, const struct nr_call *c, char 
 {
     char dir[512];
     const char *d = c->obj != NR_NONE ? im_path(p->img, c->obj, dir, sizeof(dir)) : NULL;
-    const char *n = nr_name(p, c->name);
+    const char *n = c->name;
 
     snprintf(buf, len, "%s%s%s",
              d && d[0] ? d
@@ -60,20 +60,29 @@ static const char *where(const struct nr_plan *p, const struct nr_call *c, char 
     return buf;
 }
 
+/* A mismatch named: the call read from the plan (from its index's entry
+ * before it), or its number alone without a plan (the prime's aggregate). */
 static void example_text(const struct nr_plan *p, uint64_t ex, char *buf, size_t len)
 {
-    uint64_t v = ~ex;
-    uint32_t i = (uint32_t)(v >> 16), st = (uint32_t)(v & 0xffffu);
-    char w[600];
+    uint64_t v = ~ex, i = v >> 16;
+    uint32_t st = (uint32_t)(v & 0xffffu);
+    struct nr_stream in;
+    struct nr_call c;
+    char w[600], err[CM_ERR_LEN];
 
-    if (!p || i >= p->ncalls) {
-        snprintf(buf, len, "call %u: replayed %s", i, nf_status_name(st));
+    if (!p || i >= p->ncalls || nr_stream_open(&in, p, i, err, sizeof(err)) < 0) {
+        snprintf(buf, len, "call %llu: replayed %s", (unsigned long long)i,
+                 nf_status_name(st));
         return;
     }
-    snprintf(buf, len, "%s %s at %.6f s: traced %s, replayed %s",
-             nf_op_name(p->calls[i].op), where(p, &p->calls[i], w, sizeof(w)),
-             (double)p->calls[i].t_ns / 1e9, nf_status_name(p->calls[i].status),
-             nf_status_name(st));
+    if (nr_stream_next(&in, &c, err, sizeof(err)) > 0)
+        snprintf(buf, len, "%s %s at %.6f s: traced %s, replayed %s", nf_op_name(c.op),
+                 where(p, &c, w, sizeof(w)), (double)c.t_ns / 1e9,
+                 nf_status_name(c.status), nf_status_name(st));
+    else
+        snprintf(buf, len, "call %llu: replayed %s", (unsigned long long)i,
+                 nf_status_name(st));
+    nr_stream_close(&in);
 }
 
 /* The copies of the trace the results cover: the run's (the prime's

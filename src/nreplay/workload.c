@@ -23,17 +23,20 @@
 #include "load/options.h"
 #include "nreplay/nr_int.h"
 
-/* The area the client's processes share (nr_plan's shm), before the fork. */
+/* The area the client's processes share (nr_plan's shm), before the fork:
+ * per copy, the handles and the ring of completions; then a flag per
+ * process. */
 static int map_shared(struct nr_plan *p, const struct ld_config *cfg)
 {
     size_t fh = ((size_t)im_nobjs(p->img) + 1) * sizeof(struct nf_fh);
+    size_t copies = nr_client_copies(cfg, p->nstreams);
 
     p->shm_done_off = (fh + 63) & ~(size_t)63;
     p->shm_copy_bytes =
-        (p->shm_done_off + ((size_t)p->ncalls + 1) * sizeof(uint64_t) + 63) & ~(size_t)63;
-    p->shm_bytes =
-        p->shm_copy_bytes *
-        (nr_client_copies(cfg, p->nstreams) ? nr_client_copies(cfg, p->nstreams) : 1);
+        (p->shm_done_off + (size_t)NR_LOOKAHEAD * sizeof(struct nr_done) + 63) &
+        ~(size_t)63;
+    p->shm_ended_off = p->shm_copy_bytes * (copies ? copies : 1);
+    p->shm_bytes = p->shm_ended_off + (size_t)cfg->procs * sizeof(uint32_t);
     p->shm = mmap(NULL, p->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                   -1, 0);
     if (p->shm == MAP_FAILED) {
@@ -74,11 +77,12 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         skipped += p->skipped[k];
     fprintf(
         su->log,
-        "%s: NFS trace %s (%s): %u NFSv%d calls of %u client(s) over %.3f s, %llu not "
-        "replayable; image of %u objects, %u root(s), %u orphan tree(s)",
-        su->prog, p->file, p->format, p->ncalls, p->nfs_version, p->nstreams,
-        (double)p->trace_ns / 1e9, (unsigned long long)skipped, im_nobjs(p->img),
-        im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
+        "%s: NFS trace %s (%s%s%s): %llu NFSv%d calls of %u client(s) over %.3f s, %llu "
+        "not replayable; image of %u objects, %u root(s), %u orphan tree(s)",
+        su->prog, p->file, p->format, p->from_file ? ", planned from " : "",
+        p->from_file ? p->capture : "", (unsigned long long)p->ncalls, p->nfs_version,
+        p->nstreams, (double)p->trace_ns / 1e9, (unsigned long long)skipped,
+        im_nobjs(p->img), im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
     {
         uint32_t copies = nr_scale(cfg), procs = (uint32_t)(cfg->nclients * cfg->procs);
         unsigned idle = nr_idle_procs(cfg, p->nstreams);
@@ -92,7 +96,8 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
 
             nr_units_text(cfg, (uint32_t)cfg->client_num, p->nstreams, 1, units,
                           sizeof(units));
-            nr_cross_deps(p, cfg, &deps, &calls);
+            if (nr_cross_deps(p, cfg, 0, -1, &deps, &calls, err, errlen) < 0)
+                return CM_EXIT_USAGE;
             fprintf(su->log,
                     "; streams over %d clients: client %d replays %s; %llu dependencies "
                     "of %llu calls cross client hosts: kept by time only",
@@ -139,10 +144,10 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
     int limit = rb_limit_s(cfg);
 
     snprintf(s->run_line, sizeof(s->run_line),
-             "Starting NFS replay of %s: %u calls, %.3f s of trace at speed %g, %u "
+             "Starting NFS replay of %s: %llu calls, %.3f s of trace at speed %g, %u "
              "cop%s.",
-             cfg->trace_file, p->ncalls, (double)p->trace_ns / 1e9, cfg->trace_speed,
-             nr_scale(cfg), nr_scale(cfg) == 1 ? "y" : "ies");
+             cfg->trace_file, (unsigned long long)p->ncalls, (double)p->trace_ns / 1e9,
+             cfg->trace_speed, nr_scale(cfg), nr_scale(cfg) == 1 ? "y" : "ies");
     rb_schedule(s, expect, limit);
 }
 
