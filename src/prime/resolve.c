@@ -169,6 +169,13 @@ void pr_run_free(struct pr_run *run)
     memset(run, 0, sizeof(*run));
 }
 
+/* Where the run's files go: a property of the resolved run (WORK_DIR and the
+ * suffix), used by the points, the search and the result files alike. */
+void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s.%s", run->work_dir, name, run->suffix);
+}
+
 /* ---- checks of words that reach command lines --------------------------------- */
 
 static int pr_safe_char(int c)
