@@ -38,6 +38,9 @@
 #include "nfs/nf_spec.h"
 #include "prime/pr_int.h"
 #include "common/alloc.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
 
 /* The SFS 3.0 variables (user guide, docs/SFS30.md §14) and FreeSFS's
  * PRIME_HOST and PRIME_PORT, with the kind and range of those the prime

@@ -15,6 +15,8 @@
 
 #include "validate/vd_int.h"
 #include "common/alloc.h"
+#include "common/cm.h"
+#include "common/error.h"
 
 #define DAY_S 86400u
 
