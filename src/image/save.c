@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/alloc.h"
 #include "common/binfile.h"
 #include "common/bytes.h"

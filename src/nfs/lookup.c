@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "common/cm.h"
+#include "common/error.h"
 #include "nfs/nf.h"
 
 int nf_call_sync_status(struct rp_client *c, uint32_t proc, const void *args, void *res,

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "common/cm.h"
+#include "common/clock.h"
 #include "nfs/nf.h"
 
 void nf_sattr_mode(struct nf_sattr *s, uint32_t mode)

@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "common/hist.h"
+#include "common/clock.h"
 #include "nreplay/nr_int.h"
 
 /* ---- arguments ------------------------------------------------------------ */

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/error.h"
+#include "common/clock.h"
 #include "load/options.h"
 #include "nfs/nf_lnfs.h"
 #include "nreplay/nr_int.h"

@@ -25,6 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/hist.h"
+#include "common/error.h"
+#include "common/atomic.h"
 #include "common/alloc.h"
 #include "image/im.h"
 #include "nreplay/nr_int.h"

@@ -29,6 +29,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/hist.h"
+#include "common/error.h"
 #include "common/alloc.h"
 #include "common/binfile.h"
 #include "common/bytes.h"

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/alloc.h"
 #include "ctl/ct.h"
 #include "image/im.h"

@@ -36,6 +36,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/hist.h"
+#include "common/error.h"
+#include "common/clock.h"
 #include "load/options.h"
 #include "nreplay/nr_int.h"
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/error.h"
 #include "common/alloc.h"
 #include "common/rc.h"
 #include "image/im.h"

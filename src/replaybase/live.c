@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "common/hist.h"
 #include "load/live.h"
 #include "replaybase/rb.h"
 

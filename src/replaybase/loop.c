@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "replaybase/rb.h"
 
 #define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */

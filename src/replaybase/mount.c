@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "common/error.h"
 #include "load/options.h"
 #include "replaybase/rb.h"
 

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/num.h"
+#include "common/error.h"
 #include "common/rc.h"
 #include "load/options.h"
 #include "replaybase/rb.h"

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/error.h"
 #include "image/im.h"
 
 static struct nf_fh fh(unsigned n)

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/error.h"
 #include "image/im.h"
 #include "load/options.h"
 #include "nreplay/nr.h"

@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "common/error.h"
 #include "common/rc.h"
 #include "load/options.h"
 #include "replaybase/rb.h"
