@@ -358,8 +358,6 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
         if (due < wake)
             wake = due;
     }
-    if (rp->win.in_flight == 0 && rp->nheld > 0 && rp->win.free != RB_NONE)
-        wake = now; /* a held call was released by a call that never went */
     if (rp->shares && (rp->nheld > 0 || rp->have_cur) && wake > now + FOREIGN_POLL_NS)
         wake = now + FOREIGN_POLL_NS; /* it may wait for another process's call */
     return rb_wait_service(rp->cx.clnt, now, wake);
