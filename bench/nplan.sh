@@ -50,7 +50,7 @@ replay() {
     rp=$!
     while kill -0 "$rp" 2>/dev/null; do
         for p in $(pgrep -f "sfs3 -p $procs --speed 0 -t $run_s --trace $tr"); do
-            sed -n 's/^VmHWM: *\([0-9]*\) kB/\1/p' "/proc/$p/status" 2>/dev/null
+            awk '/^VmHWM:/ {print $2}' "/proc/$p/status" 2>/dev/null
         done >>"$tmp/$n.hwm"
         sleep 0.2
     done
