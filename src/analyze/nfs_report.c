@@ -23,6 +23,20 @@ static double ms(int64_t ns)
     return (double)ns / 1e6;
 }
 
+/* A response-time percentile: the histogram's (whole microseconds, within
+ * their smallest and largest) kept within the exact minimum and maximum
+ * printed beside it, which have the nanoseconds the histogram rounds. */
+static double rt_quantile_ms(const struct az_nfs_proc *p, double q)
+{
+    double v = cm_hist_quantile_ms(&p->rt, q);
+
+    if (v < ms(p->rt_min_ns))
+        v = ms(p->rt_min_ns);
+    if (v > ms(p->rt_max_ns))
+        v = ms(p->rt_max_ns);
+    return v;
+}
+
 static double duration_s(const struct az_nfs_stats *s)
 {
     return s->any ? (double)(s->last_ns - s->first_ns) / 1e9 : 0;
@@ -84,8 +98,7 @@ static void proc_row(FILE *out, const char *name, const struct az_nfs_proc *p)
     if (p->replies)
         fprintf(out, " %9.3f %9.3f %9.3f %9.3f %9.3f\n",
                 ms(p->rt_sum_ns) / (double)p->replies, ms(p->rt_min_ns),
-                cm_hist_quantile_ms(&p->rt, 0.5), cm_hist_quantile_ms(&p->rt, 0.99),
-                ms(p->rt_max_ns));
+                rt_quantile_ms(p, 0.5), rt_quantile_ms(p, 0.99), ms(p->rt_max_ns));
     else
         fprintf(out, " %9s %9s %9s %9s %9s\n", "-", "-", "-", "-", "-");
 }
@@ -194,8 +207,8 @@ static void yaml_proc(struct cm_yaml *y, const char *name, const struct az_nfs_p
         cm_yaml_map_begin(y);
         cm_yaml_kv_double(y, "mean", ms(p->rt_sum_ns) / (double)p->replies, 6);
         cm_yaml_kv_double(y, "min", ms(p->rt_min_ns), 6);
-        cm_yaml_kv_double(y, "p50", cm_hist_quantile_ms(&p->rt, 0.5), 6);
-        cm_yaml_kv_double(y, "p99", cm_hist_quantile_ms(&p->rt, 0.99), 6);
+        cm_yaml_kv_double(y, "p50", rt_quantile_ms(p, 0.5), 6);
+        cm_yaml_kv_double(y, "p99", rt_quantile_ms(p, 0.99), 6);
         cm_yaml_kv_double(y, "max", ms(p->rt_max_ns), 6);
         cm_yaml_kv_double(y, "sum", ms(p->rt_sum_ns), 6);
         cm_yaml_map_end(y);

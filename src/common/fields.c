@@ -22,6 +22,8 @@ static void merge_hist(struct cm_hist *a, const struct cm_hist *b)
 
     for (i = 0; i < CM_HIST_NB; i++)
         a->n[i] += b->n[i];
+    if (b->count && (a->count == 0 || b->min_us < a->min_us))
+        a->min_us = b->min_us;
     a->count += b->count;
     if (b->max_us > a->max_us)
         a->max_us = b->max_us;
@@ -157,7 +159,7 @@ static size_t one_bytes(const struct cm_field *f)
     case CM_FIELD_INT:
         return 4;
     case CM_FIELD_HIST:
-        return 4 * CM_HIST_NB + 8 + 8;
+        return 4 * CM_HIST_NB + 8 + 8 + 8;
     case CM_FIELD_TABLE:
         return cm_fields_wire_bytes(f->sub, f->nsub);
     case CM_FIELD_STR:
@@ -199,7 +201,8 @@ static uint8_t *put_one(const struct cm_field *f, const char *a, uint8_t *p)
             cm_be32_put(p, h->n[i]);
         cm_be64_put(p, h->count);
         cm_be64_put(p + 8, h->max_us);
-        return p + 16;
+        cm_be64_put(p + 16, h->min_us);
+        return p + 24;
     }
     case CM_FIELD_TABLE:
         return cm_fields_put(f->sub, f->nsub, a, p);
@@ -244,7 +247,8 @@ static const uint8_t *get_one(const struct cm_field *f, char *a, const uint8_t *
             h->n[i] = cm_be32_get(p);
         h->count = cm_be64_get(p);
         h->max_us = cm_be64_get(p + 8);
-        return p + 16;
+        h->min_us = cm_be64_get(p + 16);
+        return p + 24;
     }
     case CM_FIELD_TABLE:
         return cm_fields_get(f->sub, f->nsub, a, p);

@@ -29,7 +29,8 @@ enum cm_field_type {
     CM_FIELD_DOUBLE, /* double */
     CM_FIELD_X100,   /* uint64_t hundredths: YAML prints value / 100, 2 decimals */
     CM_FIELD_STR,    /* char[size], NUL-terminated (YAML only) */
-    CM_FIELD_HIST,   /* struct cm_hist: cells and count add, max_us keeps the larger */
+    CM_FIELD_HIST,   /* struct cm_hist: cells and count add, max_us and min_us keep
+                        the larger and the smaller */
     CM_FIELD_TABLE   /* a struct described by sub[0..nsub) */
 };
 

@@ -87,6 +87,14 @@ static void merge_follows_the_rules(void **state)
     assert_true(a.per[1].ms == 7.5);
     assert_int_equal(a.h.count, 2);
     assert_int_equal(a.h.max_us, 400);
+    assert_int_equal(a.h.min_us, 100);
+    memset(&b.h, 0, sizeof(b.h)); /* an empty histogram's min is no minimum */
+    cm_fields_merge(outer_fields, N, &a, &b);
+    assert_int_equal(a.h.min_us, 100);
+    memset(&a.h, 0, sizeof(a.h));
+    fill(&b, 4);
+    cm_fields_merge(outer_fields, N, &a, &b);
+    assert_int_equal(a.h.min_us, 400);
 }
 
 static void diff_subtracts_the_sums(void **state)
@@ -122,8 +130,8 @@ static void wire_gives_back_what_went_in(void **state)
 
     (void)state;
     assert_non_null(buf);
-    /* 8+8+4+4+8 + 3x8 + 2x(8+8) + the histogram's cells, count and max */
-    assert_int_equal(len, 32 + 24 + 32 + 4 * CM_HIST_NB + 16);
+    /* 8+8+4+4+8 + 3x8 + 2x(8+8) + the histogram's cells, count, max and min */
+    assert_int_equal(len, 32 + 24 + 32 + 4 * CM_HIST_NB + 24);
     fill(&a, 3);
     memset(a.name, 0, sizeof(a.name)); /* names do not travel */
     assert_ptr_equal(cm_fields_put(outer_fields, N, &a, buf), buf + len);
