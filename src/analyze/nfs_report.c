@@ -134,7 +134,7 @@ void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
             "%-26s %" PRIu64 " (sent again before the reply; %" PRIu64
             " more after it)\n",
             "retransmitted calls", s->retransmitted,
-            tr_nfs_counter(src->reader, "retransmissions"));
+            tr_nfs_counter(src->reader, "retransmissions_after_reply"));
     fprintf(out, "%-26s %" PRIu64 " calls skipped\n", "NFSv4",
             tr_nfs_counter(src->reader, "nfsv4_calls"));
     fprintf(out, "%-26s %" PRIu64 " other RPC calls, %" PRIu64 " non-RPC packets\n",
@@ -245,7 +245,7 @@ void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
                     tr_nfs_counter(src->reader, "replies_without_calls"));
     cm_yaml_kv_uint(y, "retransmitted_calls", s->retransmitted);
     cm_yaml_kv_uint(y, "retransmissions_after_reply",
-                    tr_nfs_counter(src->reader, "retransmissions"));
+                    tr_nfs_counter(src->reader, "retransmissions_after_reply"));
     cm_yaml_kv_uint(y, "nfsv4_calls_skipped", tr_nfs_counter(src->reader, "nfsv4_calls"));
     cm_yaml_kv_uint(y, "other_rpc_calls", tr_nfs_counter(src->reader, "other_rpc_calls"));
     cm_yaml_kv_uint(y, "non_rpc_packets", tr_nfs_counter(src->reader, "non_rpc_packets"));

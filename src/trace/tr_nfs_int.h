@@ -28,6 +28,7 @@
     X(UNANSWERED, "unanswered_calls")                                                    \
     X(NO_CALL, "replies_without_calls")                                                  \
     X(RETRANS, "retransmissions")                                                        \
+    X(RETRANS_AFTER, "retransmissions_after_reply")                                      \
     X(DUP_REPLIES, "duplicate_replies")                                                  \
     X(EARLY, "calls_released_early")                                                     \
     X(DUP_FORGOTTEN, "retransmission_memory_resets")                                     \

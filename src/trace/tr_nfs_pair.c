@@ -283,7 +283,12 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
     s = find(p, h, &m->src, m->transport, m->conn, m->xid);
     if (s) {
         if (!s->dead) {
-            s->ev.flags |= TR_NFS_F_RETRANS;
+            /* a copy after the reply (the event not yet released) is not
+             * the event's retransmission: it is dropped like a later one */
+            if (s->answered)
+                r->cnt[TR__C_RETRANS_AFTER]++;
+            else
+                s->ev.flags |= TR_NFS_F_RETRANS;
             r->cnt[TR__C_RETRANS]++;
         }
         return NULL;
@@ -291,6 +296,7 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
     e = recent_find(p, h);
     if (e && e->kind == TR__RECENT_DONE) {
         r->cnt[TR__C_RETRANS]++;
+        r->cnt[TR__C_RETRANS_AFTER]++;
         return NULL;
     }
     if (p->npending >= p->nbuckets && buckets_grow(p) < 0) {
