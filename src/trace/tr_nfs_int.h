@@ -27,6 +27,7 @@
     X(REPLIES, "replies")                                                                \
     X(UNANSWERED, "unanswered_calls")                                                    \
     X(NO_CALL, "replies_without_calls")                                                  \
+    X(EDGE_REPLIES, "replies_at_excerpt_start")                                          \
     X(RETRANS, "retransmissions")                                                        \
     X(RETRANS_AFTER, "retransmissions_after_reply")                                      \
     X(DUP_REPLIES, "duplicate_replies")                                                  \
@@ -49,6 +50,8 @@
     X(NUL_LINES, "nul_lines")                                                            \
     X(LONG_LINES, "long_lines")                                                          \
     X(BACKWARD_LINES, "lines_back_in_time")                                              \
+    X(UNPARSED_LINES, "short_packet_lines")                                              \
+    X(STABLE_UNKNOWN, "stable_unknown_lines")                                            \
     X(PACKETS, "packets")                                                                \
     X(CAPTURE_CUT, "capture_cut_short")                                                  \
     X(SHORT_PACKETS, "short_packets")                                                    \

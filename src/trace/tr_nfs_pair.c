@@ -424,7 +424,11 @@ int tr__pair_next(struct tr_nfs_reader *r, int at_end, struct tr_nfs_event *ev)
         p->npending--;
         unhash(p, s);
         if (s->dead) {
+            /* no event; its reply, if it comes later, is absorbed */
+            rc = recent_add(r, s->keyhash, s->t_abs, TR__RECENT_DEAD);
             slot_free(p, s);
+            if (rc < 0)
+                return -ENOMEM;
             continue;
         }
         break;
