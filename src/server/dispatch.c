@@ -365,7 +365,10 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
         r.len = 0;
         goto done;
     }
-    if (c->fault.delay_us || c->fault.jitter_us) {
+    if ((c->fault.delay_us || c->fault.jitter_us) &&
+        (!c->fault.delay_op[0] ||
+         (versions[vi]->nfs && strcmp(nf_op_name(nf_proc_row(versions[vi]->id, proc)->op),
+                                      c->fault.delay_op) == 0))) {
         uint64_t us = c->fault.delay_us;
         if (c->fault.jitter_us)
             us += (uint64_t)(cm_rng_unit(&c->rng) * (double)(c->fault.jitter_us + 1));

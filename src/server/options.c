@@ -59,6 +59,9 @@ static const struct cm_opt sv_opts[] = {
      "PCT", "Execute the call but send no reply.", NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "delay-us", NULL, CM_OPT_STRING, F(delay), "0", 0, 0, NULL, "N[:J]",
      "Hold every reply N us plus a uniform 0..J us.", NULL, NULL, 0, CM_EXIT_USAGE},
+    {0, "delay-only", NULL, CM_OPT_STRING, F(delay_op), "", 0, 0, NULL, "OP",
+     "Hold only the replies of NFS procedure OP (getattr, read...) by --delay-us.", NULL,
+     NULL, 0, CM_EXIT_USAGE},
     {0, "exit-after", NULL, CM_OPT_I64, F(exit_after), "0", 0, 9.2e18, "calls", "N",
      "Answer N calls, then exit with status 3 (0 = never).", NULL, NULL, 0,
      CM_EXIT_USAGE},
@@ -142,6 +145,8 @@ static int finish(struct sv_options *o, char *err, size_t errlen)
     for (int i = 0; i < o->errors.n; i++)
         if (sv_fault_parse_error(&cfg->fault, o->errors.v[i], err, errlen) != 0)
             return -EINVAL;
+    if (sv_fault_parse_delay_op(&cfg->fault, o->delay_op, err, errlen) != 0)
+        return -EINVAL;
     return sv_fault_parse_delay(&cfg->fault, o->delay, err, errlen);
 }
 

@@ -48,6 +48,7 @@ struct sv_fault {
     double drop_pct;     /* replies not sent (the call is executed) */
     uint64_t delay_us;   /* every reply delayed by delay_us ... */
     uint64_t jitter_us;  /* ... plus a uniform draw in [0, jitter_us] */
+    char delay_op[16];   /* ... or only the replies of this NFS op ("" = all) */
     uint64_t exit_after; /* exit after answering this many calls */
     double corrupt_pct;  /* READ replies with one data byte flipped */
     /* A server that lies, for the validation suite's negative tests: */
@@ -115,6 +116,7 @@ struct sv_options {
     int64_t exit_after;
     struct cm_opt_list exports, errors;
     char delay[64];
+    char delay_op[16];
     char pidfile[4096];
     char stats_file[4096];
     int foreground;
@@ -134,6 +136,8 @@ void sv_options_help(FILE *out);
 int sv_fault_parse_error(struct sv_fault *f, const char *spec, char *err, size_t errlen);
 /* Parses "N[:JITTER]" microseconds.  Returns 0 or -EINVAL. */
 int sv_fault_parse_delay(struct sv_fault *f, const char *spec, char *err, size_t errlen);
+/* --delay-only OP: an NFS op's name (v2 and v3 alike, e.g. "getattr"). */
+int sv_fault_parse_delay_op(struct sv_fault *f, const char *op, char *err, size_t errlen);
 
 /* ---- core: one message in, one reply out ------------------------------- */
 
