@@ -52,6 +52,9 @@ static const struct cm_opt common_rows[] = {
     ROW_NUM(CM_OPT_I64, "lba-size", lba_size, "512", 1, 4294967295.0, "bytes", "N",
             "Bytes per SPC LBA."),
     ROW_STR(0, "yaml", yaml, "", "FILE", "Also write the results as YAML (atomically)."),
+    ROW_NUM(CM_OPT_DOUBLE, "pair-window", pair_window, "120", 0.001, 86400, "s", "SEC",
+            "NFS traces: how long (trace time) a call waits for its reply before it is "
+            "unanswered; the calls held at once are bounded anyway (65536)."),
     {'q', "quiet", NULL, CM_OPT_FLAG, offsetof(struct az_cli, quiet), sizeof(int), NULL,
      0, 1, NULL, NULL, "No table on stdout.", NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE},
     ROW_NUM(CM_OPT_INT, "threads", threads, "2", 1, 2, NULL, "N",
