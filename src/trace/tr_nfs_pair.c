@@ -42,8 +42,8 @@ static uint64_t mix64(uint64_t h)
     return h;
 }
 
-static uint64_t key_hash(const struct tr__ep *cli, enum tr_nfs_transport t, uint32_t conn,
-                         uint32_t xid)
+uint64_t tr__pair_key(const struct tr__ep *cli, enum tr_nfs_transport t, uint32_t conn,
+                      uint32_t xid)
 {
     uint64_t a, b;
 
@@ -273,7 +273,7 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
                                uint32_t prog, uint32_t vers, uint32_t proc, int *rc)
 {
     struct tr__pair *p = &r->pair;
-    uint64_t h = key_hash(&m->src, m->transport, m->conn, m->xid);
+    uint64_t h = tr__pair_key(&m->src, m->transport, m->conn, m->xid);
     const struct nf_proc *row = tr__proc_row(prog, vers, proc);
     struct tr__slot *s;
     struct tr__recent *e;
@@ -343,7 +343,7 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
 
 int tr__pair_foreign_call(struct tr_nfs_reader *r, const struct tr__msg *m, uint32_t kind)
 {
-    uint64_t h = key_hash(&m->src, m->transport, m->conn, m->xid);
+    uint64_t h = tr__pair_key(&m->src, m->transport, m->conn, m->xid);
     struct tr__recent *e;
 
     tr__pair_time(r, m->t_ns);
@@ -357,7 +357,7 @@ struct tr__slot *tr__pair_reply(struct tr_nfs_reader *r, const struct tr__msg *m
                                 uint32_t *kind)
 {
     struct tr__pair *p = &r->pair;
-    uint64_t h = key_hash(&m->dst, m->transport, m->conn, m->xid);
+    uint64_t h = tr__pair_key(&m->dst, m->transport, m->conn, m->xid);
     struct tr__slot *s;
     struct tr__recent *e;
 
@@ -540,12 +540,4 @@ struct tr_nfs_dirent *tr__slot_dirent(struct tr__slot *s, const char *name, size
     d = &s->ents[s->nents++];
     memset(d, 0, sizeof(*d));
     return d;
-}
-
-int tr__pair_known(struct tr_nfs_reader *r, const struct tr__msg *m)
-{
-    uint64_t h = key_hash(&m->dst, m->transport, m->conn, m->xid);
-
-    return find(&r->pair, h, &m->dst, m->transport, m->conn, m->xid) != NULL ||
-           recent_find(&r->pair, h) != NULL;
 }
