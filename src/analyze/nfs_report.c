@@ -385,8 +385,9 @@ void az_nfs_image_table(FILE *out, const struct az_nfs_source *src,
         fprintf(out, "%-26s none (no MNT, no directory with entries)\n", "root");
     fprintf(out,
             "%-26s %" PRIu64 " (%" PRIu64 " at the start, %" PRIu64
-            " created during the trace)\n",
-            "objects", m.objects, m.at_start, m.created);
+            " created during the trace; %" PRIu64
+            " known by a name only merged into them)\n",
+            "objects", m.objects, m.at_start, m.created, c->merged);
     fprintf(out, "%-26s", "at the start, by type");
     for (t = 0; t < 8; t++)
         if (m.by_type[t])
