@@ -66,6 +66,19 @@ static void merge_one(const struct cm_field *f, char *a, const char *b)
     }
 }
 
+void cm_top_insert(uint64_t *top, unsigned n, uint64_t v)
+{
+    unsigned i, j;
+
+    for (i = 0; i < n && top[i] > v; i++)
+        ;
+    if (v == 0 || i == n || top[i] == v)
+        return;
+    for (j = n - 1; j > i; j--)
+        top[j] = top[j - 1];
+    top[i] = v;
+}
+
 void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *src)
 {
     size_t i;
@@ -76,6 +89,15 @@ void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *
 
         if (f->merge == CM_MERGE_NONE)
             continue;
+        if (f->merge == CM_MERGE_TOP) {
+            uint64_t v;
+            for (k = 0; k < elements(f); k++) {
+                memcpy(&v, (const char *)src + f->offset + k * f->size, sizeof(v));
+                cm_top_insert((uint64_t *)(void *)((char *)dst + f->offset), elements(f),
+                              v);
+            }
+            continue;
+        }
         for (k = 0; k < elements(f); k++)
             merge_one(f, (char *)dst + f->offset + k * f->size,
                       (const char *)src + f->offset + k * f->size);
