@@ -133,13 +133,21 @@ const char *pr_summary_header(void);
 /* ---- plot.c
  * ------------------------------------------------------------------------------ */
 
-/* Draws the throughput/response-time curve into path (.png) with gnuplot
- * (bounded in time; the picture replaced atomically): the n valid points
- * as the curve from (0, 0), the ni invalid ones as separate marks.
- * Returns 0, or -errno / -ENOENT (no gnuplot) with a one-line note. */
-int pr_plot_curve(const char *path, const char *title, const double *x, const double *y,
-                  size_t n, const double *xi, const double *yi, size_t ni, char *note,
-                  size_t notelen);
+/* A measured point of the curve, in the order the points ran. */
+struct pr_plot_point {
+    double ops, resp;
+    int valid;
+};
+
+/* Draws the throughput/response-time curve of the npt points into path
+ * (.png or .svg) with gnuplot (bounded in time; the picture replaced
+ * atomically), both axes from 0: the valid points as the curve from (0, 0)
+ * with the peak and the overall response time, the invalid ones joined
+ * apart, and the points after the highest throughput as the fold.  Returns
+ * 0, or -errno / -ENODATA (no point) / CM_PLOT_NO_GNUPLOT with a one-line
+ * note. */
+int pr_plot_curve(const char *path, const char *title, const struct pr_plot_point *pt,
+                  size_t npt, char *note, size_t notelen);
 
 /* ---- point.c: one load point
  * ------------------------------------------------------------ */

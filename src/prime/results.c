@@ -508,28 +508,21 @@ static void picture(const struct pr_ctx *ctx, const struct pr_point *pts, unsign
                     char *note, size_t notelen)
 {
     const struct pr_run *run = ctx->run;
-    double x[PR_MAX_POINTS], y[PR_MAX_POINTS], xi[PR_MAX_POINTS], yi[PR_MAX_POINTS];
+    static struct pr_plot_point pt[PR_MAX_POINTS];
     char path[LD_PATH_MAX + 64], title[256];
-    size_t n = 0, ni = 0;
+    size_t n = 0;
     unsigned k;
     int rc;
 
-    for (k = 0; k < npts; k++) {
-        if (!measured(ctx, &pts[k]))
-            continue;
-        if (!pts[k].sum.invalid) {
-            x[n] = pts[k].sum.ops;
-            y[n++] = pts[k].sum.resp;
-        } else {
-            xi[ni] = pts[k].sum.ops;
-            yi[ni++] = pts[k].sum.resp;
-        }
-    }
+    for (k = 0; k < npts; k++)
+        if (measured(ctx, &pts[k]))
+            pt[n++] = (struct pr_plot_point){pts[k].sum.ops, pts[k].sum.resp,
+                                             !pts[k].sum.invalid};
     pr_result_path(run, "sfsres", path, sizeof(path));
     strcat(path, ".png");
     snprintf(title, sizeof(title), "FreeSFS %s, %s: %u client(s)", run->prog, run->suffix,
              run->nclients);
-    rc = pr_plot_curve(path, title, x, y, n, xi, yi, ni, note, notelen);
+    rc = pr_plot_curve(path, title, pt, n, note, notelen);
     if (rc == 0)
         snprintf(note, notelen, "%s", path);
 }
