@@ -44,17 +44,16 @@ static double expected_s(const struct pr_run *run, double *fill_kb)
 static void expected_time(const struct pr_run *run, FILE *out)
 {
     if (run->auto_points) {
+        int probe_w, probe_r;
+
+        pr_search_times(run, &probe_w, &probe_r);
         fprintf(
             out,
             "expected_time: unknown before the search (LOAD=auto): the search's probes "
             "take about %d s each, then %u points x (%d s warm-up + %d s run) and the "
             "population of each\n",
-            START_S +
-                (run->cfg.warmup_s < PR_PROBE_WARMUP_S ? run->cfg.warmup_s
-                                                       : PR_PROBE_WARMUP_S) +
-                (run->cfg.runtime_s < PR_PROBE_RUN_S ? run->cfg.runtime_s
-                                                     : PR_PROBE_RUN_S),
-            run->auto_points, run->cfg.warmup_s, run->cfg.runtime_s);
+            START_S + probe_w + probe_r, run->auto_points, run->cfg.warmup_s,
+            run->cfg.runtime_s);
         return;
     }
 
@@ -105,9 +104,9 @@ static void text(const struct pr_run *run, FILE *out)
         fprintf(
             out,
             "load_points: auto (a search: probes from %u ops/s, each four times the "
-            "last, "
-            "until the server saturates; then %u evenly spaced points up to just past "
-            "the peak)\nper_client_load: auto (the first probe's: %u)",
+            "last, until the server saturates, and the peak confirmed; then %u evenly "
+            "spaced points up to just past it)\nper_client_load: auto (the first "
+            "probe's: %u)",
             run->points[0], run->auto_points, run->points[0] / run->nclients);
     } else {
         fprintf(out, "load_points:");

@@ -196,9 +196,9 @@ static void only_invalid_points(void **state)
  * the INVALID line stops at that point. */
 static void the_fold_past_the_peak_is_drawn_as_such(void **state)
 {
-    static const struct pr_plot_point pt[] = {
-        {9800, 0.10, 0}, {19500, 0.11, 0}, {29300, 0.21, 0},
-        {47600, 0.32, 0}, {41000, 0.90, 0}, {38000, 1.40, 0}};
+    static const struct pr_plot_point pt[] = {{9800, 0.10, 0},  {19500, 0.11, 0},
+                                              {29300, 0.21, 0}, {47600, 0.32, 0},
+                                              {41000, 0.90, 0}, {38000, 1.40, 0}};
     char path[400], note[512], script[1 << 16];
     double lo, hi;
 
