@@ -33,11 +33,11 @@ LDFLAGS  := $(LDFLAGS_EXTRA) -Wl,--as-needed
 LIBS     := -ltirpc -lnfs -lJudy -lyaml -lpcap -lsodium -lm
 
 # rpcgen output: NFSv2 and MOUNT v1 from the system .x files, NFSv3 and
-# MOUNT v3 from our own (docs/DECISIONS.md D2).  Generated code only gets the
-# warnings rpcgen triggers silenced.
+# MOUNT v3, NFSv4.0 and 4.1 from our own (docs/DECISIONS.md D2).  Generated
+# code only gets the warnings rpcgen triggers silenced.
 SYS_NFS_X   ?= /usr/include/rpcsvc/nfs_prot.x
 SYS_MOUNT_X ?= /usr/include/rpcsvc/mount.x
-GEN_NAMES := nfs2_prot mount_prot nfs3_prot
+GEN_NAMES := nfs2_prot mount_prot nfs3_prot nfs4_prot
 GEN_H    := $(GEN_NAMES:%=$(GEN)/%.h)
 GEN_C    := $(GEN_NAMES:%=$(GEN)/%_xdr.c)
 GEN_O    := $(GEN_C:.c=.o)
@@ -128,6 +128,9 @@ $(GEN)/mount_prot.x: $(SYS_MOUNT_X)
 	@mkdir -p $(@D)
 	cp $< $@
 $(GEN)/nfs3_prot.x: src/nfs/proto/nfs3_prot.x
+	@mkdir -p $(@D)
+	cp $< $@
+$(GEN)/nfs4_prot.x: src/nfs/proto/nfs4_prot.x
 	@mkdir -p $(@D)
 	cp $< $@
 
