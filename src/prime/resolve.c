@@ -109,7 +109,7 @@ static int known_name(const char *name, void *data, const char **near)
 {
     const struct cm_opt *t;
     size_t n, i, ns = CM_ARRAY_LEN(prime_vars);
-    int best = 3;
+    int best = 4;
 
     (void)data;
     t = ld_options_table(&n);
@@ -121,7 +121,7 @@ static int known_name(const char *name, void *data, const char **near)
             continue;
         if (strcmp(k, name) == 0)
             return 1;
-        d = cm_rc_name_distance(name, k); /* RUN_TIME: RUNTIME */
+        d = cm_rc_name_resemblance(name, k); /* RUN_TIME, WARMUP: RUNTIME, WARMUP_TIME */
         if (d >= 0 && d < best) {
             best = d;
             *near = k;
