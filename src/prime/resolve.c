@@ -469,6 +469,16 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
     char **w = NULL;
     int n, i;
 
+    if ((v == NULL || v->value[0] == '\0') && run->wl->rc_points && run->nclients) {
+        /* a workload whose points are its own (a replay's speeds): LOAD
+         * plays no part; each client gets a nominal 1 */
+        run->points = pr_keep(run, cm_calloc(1, sizeof(*run->points)));
+        if (run->points != NULL) {
+            run->points[0] = run->nclients;
+            run->npoints = 1;
+        }
+        return;
+    }
     if (v == NULL || v->value[0] == '\0') {
         cm_rc_error(rc, v, "%smust be set (the aggregate load of each point)",
                     v ? "" : "LOAD ");
