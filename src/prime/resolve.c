@@ -494,7 +494,8 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
         /* a search for the peak first (search.c), then NUM_RUNS points */
         if (get_int_in(rc, "NUM_RUNS", PR_AUTO_POINTS, 2, PR_MAX_POINTS, &nruns) < 0)
             return;
-        if (cm_rc_get(rc, "INCR_LOAD"))
+        if (get_int(rc, "INCR_LOAD", 0, &incr) == 0 &&
+            incr != 0) /* the template's 0 is none */
             cm_rc_warning(rc, cm_rc_get(rc, "INCR_LOAD"),
                           "LOAD=auto spaces its points itself: INCR_LOAD is ignored");
         run->auto_points = (unsigned)nruns;
