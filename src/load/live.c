@@ -250,6 +250,7 @@ int ld_live_line(const struct ld_workload_ops *wl, const struct ld_live_view *v,
 {
     struct field f[FIELDS + 1];
 
+    memset(f, 0, sizeof(f));
     return join(f, fields(wl, v, f), "", "", 0, buf, len);
 }
 
@@ -259,5 +260,6 @@ int ld_live_line_fit(const struct ld_workload_ops *wl, const struct ld_live_view
 {
     struct field f[FIELDS + 1];
 
+    memset(f, 0, sizeof(f));
     return join(f, fields(wl, v, f), before, after, width, buf, len);
 }
