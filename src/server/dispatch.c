@@ -5,9 +5,9 @@
  * version (NFS v2/v3, MOUNT v1/v3: every port serves all four), takes the
  * procedure's row from the nfs layer's tables (nf.h, the client's own) for
  * the codecs and names, runs the server's handler for it, and encodes the
- * accepted or denied reply.  Fault injection (errors,
- * dropped or delayed replies, --exit-after) and the per-procedure counters
- * hook in here so that every transport gets them.
+ * accepted or denied reply.  Fault injection (errors, dropped or delayed
+ * replies, --exit-after, --service-us's queue) and the per-procedure
+ * counters hook in here so that every transport gets them.
  *
  * Why not libtirpc's svc layer: svc_register binds one dispatch function
  * per (program, version) to transports it owns, its UDP and TCP transports
@@ -376,6 +376,17 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
         if (c->fault.jitter_us)
             us += (uint64_t)(cm_rng_unit(&c->rng) * (double)(c->fault.jitter_us + 1));
         r.delay_ns = us * 1000;
+    }
+    if (c->fault.service_us && prog == NFS_PROGRAM) {
+        /* one server "disk" for NFS calls: each waits for those before it,
+         * then holds it service_us, so the server has a fixed capacity and
+         * a queue that grows as the load nears it */
+        uint64_t now = cm_now_ns();
+
+        if (c->busy_until_ns < now)
+            c->busy_until_ns = now;
+        c->busy_until_ns += (uint64_t)c->fault.service_us * 1000;
+        r.delay_ns += c->busy_until_ns - now;
     }
 done:
     xdr_destroy(&in);

@@ -29,6 +29,7 @@ struct sv_fs {
     uint64_t instance;
     uint64_t max_bytes;
     uint64_t used_bytes;
+    uint64_t freed_bytes; /* file data freed since the heap was last trimmed */
     uint64_t nfiles;
     struct sv_node *root;
 };
@@ -87,7 +88,11 @@ static uint32_t chunk_cap_for(uint32_t cap, uint32_t end)
     return want > SV_CHUNK ? SV_CHUNK : want;
 }
 
-/* Frees the chunks at and beyond index first, in one ordered walk. */
+/* Frees the chunks at and beyond index first, in one ordered walk.  Every
+ * TRIM_BYTES of file data freed, the heap gives its free pages back to the
+ * system: chunks are small blocks, which libc keeps for reuse, so a server
+ * whose files were removed would otherwise keep their size resident. */
+#define TRIM_BYTES (16u << 20)
 static void data_free_from(struct sv_fs *fs, struct sv_node *n, uint64_t first)
 {
     struct sv_map *m = &n->u.reg.chunks;
@@ -98,8 +103,13 @@ static void data_free_from(struct sv_fs *fs, struct sv_node *n, uint64_t first)
         sv__map_del(m, key);
         n->used -= ch->cap;
         fs->used_bytes -= ch->cap;
+        fs->freed_bytes += ch->cap;
         free(ch);
         key++;
+    }
+    if (fs->freed_bytes >= TRIM_BYTES) {
+        fs->freed_bytes = 0;
+        cm_alloc_release();
     }
 }
 

@@ -65,6 +65,11 @@ static const struct cm_opt sv_opts[] = {
     {0, "delay-only", NULL, CM_OPT_STRING, F(delay_op), "", 0, 0, NULL, "OP",
      "Hold only the replies of NFS procedure OP (getattr, read...) by --delay-us.", NULL,
      NULL, 0, CM_EXIT_USAGE},
+    {0, "service-us", NULL, CM_OPT_I64, F(cfg.fault.service_us), "0", 0, 1000000, "us",
+     "N",
+     "Serve NFS calls one at a time, N us each, in arrival order (a fixed capacity of "
+     "1e6/N calls/s with a queue before it; 0 = off).",
+     NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "exit-after", NULL, CM_OPT_I64, F(exit_after), "0", 0, 9.2e18, "calls", "N",
      "Answer N calls, then exit with status 3 (0 = never).", NULL, NULL, 0,
      CM_EXIT_USAGE},

@@ -49,6 +49,7 @@ struct sv_fault {
     uint64_t delay_us;   /* every reply delayed by delay_us ... */
     uint64_t jitter_us;  /* ... plus a uniform draw in [0, jitter_us] */
     char delay_op[16];   /* ... or only the replies of this NFS op ("" = all) */
+    int64_t service_us;  /* NFS calls served one at a time, this long each */
     uint64_t exit_after; /* exit after answering this many calls */
     double corrupt_pct;  /* READ replies with one data byte flipped */
     /* A server that lies, for the validation suite's negative tests: */

@@ -230,6 +230,7 @@ struct sv_core {
     struct sv_fault fault;
     struct cm_rng rng;
     uint64_t calls_answered;
+    uint64_t busy_until_ns; /* --service-us: when the queue of calls empties */
     int exit_requested;
     int root_squash;                                   /* uid 0 is served as SV_NOBODY */
     void (*echo)(struct cm_yaml *y, const void *data); /* sv_config's */
