@@ -30,6 +30,7 @@
 #define SV_MIN_BUFFER_BYTES (64ULL * 1024 * 1024)
 
 struct cm_yaml;
+struct cm_clock;
 
 /* One --error OP=STATUS:PCT rule: procedure name (v2 and v3 names alike,
  * e.g. "write"), the NFS status to answer and the probability. */
@@ -95,6 +96,12 @@ struct sv_config {
      * clock and pid (a restart changes it).  Fixed only by tests and the
      * fuzz driver, so that their inputs can carry valid handles. */
     uint64_t instance;
+    /* NFSv4: the lease clients renew (--lease, seconds; 0 = 90), the
+     * grace period after start in which OPEN and LOCK without reclaim
+     * answer GRACE (--grace, seconds; 0 = none), and the clock leases
+     * run on (NULL: CLOCK_MONOTONIC; tests step their own). */
+    unsigned lease_s, grace_s;
+    const struct cm_clock *clock;
 };
 
 /* Fills cfg with the defaults documented in sfs_nfsd --help. */
@@ -111,6 +118,7 @@ struct sv_options {
     struct sv_config cfg;
     char bind[64];
     int nfs_port, mount_port, idle_timeout_s;
+    int lease_s, grace_s;
     int max_buffer_mb;
     int64_t exit_after;
     struct cm_opt_list exports, errors;
@@ -198,7 +206,9 @@ struct sv_conn_stats {
  * with the reason in err. */
 int sv_core_write_stats(const struct sv_core *c, const char *path,
                         const struct sv_conn_stats *conns, char *err, size_t errlen);
-/* Calls counted so far for one program/version/procedure (tests). */
+/* Calls counted so far for one program/version/procedure (tests).  For
+ * NFS version 4, proc is an operation number (OP_ILLEGAL counts those of
+ * no operation), or NFSPROC4_NULL's 0. */
 uint64_t sv_core_count(const struct sv_core *c, uint32_t prog, uint32_t vers,
                        uint32_t proc);
 
