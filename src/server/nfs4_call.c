@@ -8,6 +8,7 @@
  */
 #include "server/nfs4_int.h"
 #include "nfs3_prot.h"
+#include "common/clock.h"
 
 #include <string.h>
 

@@ -9,6 +9,7 @@
  * or changed in the pseudo file system above the exports (ROFS).
  */
 #include "server/nfs4_int.h"
+#include "common/rng.h"
 
 #include <string.h>
 

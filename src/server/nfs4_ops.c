@@ -10,6 +10,8 @@
  */
 #include "server/nfs4_int.h"
 #include "common/alloc.h"
+#include "common/clock.h"
+#include "common/cm.h"
 #include "common/yaml.h"
 
 #include <stdlib.h>

@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "server/nfs4_int.h"
+#include "common/clock.h"
+#include "common/cm.h"
 
 static uint8_t th4_msg[64 * 1024];
 static uint8_t th4_out[SV_REPLY_MAX];
