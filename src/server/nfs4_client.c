@@ -252,7 +252,7 @@ int sv4_client_expired(const struct sv4 *v, uint32_t number)
     return 0;
 }
 
-static void expire(struct sv4 *v, struct sv4_client *cl)
+void sv4_client_expire(struct sv4 *v, struct sv4_client *cl)
 {
     v->expired[v->nexpired++ % SV4_EXPIRED_MAX] = cl->number;
     v->leases_expired++;
@@ -270,7 +270,7 @@ void sv4_reap(struct sv4 *v, uint64_t now_ns)
     for (cl = v->clients; cl != NULL; cl = next) {
         next = cl->next;
         if (now_ns - cl->renewed_ns > lease_ns)
-            expire(v, cl);
+            sv4_client_expire(v, cl);
     }
 }
 
@@ -366,12 +366,24 @@ nfsstat4 sv4_op_setclientid_confirm(struct sv4_call *x, nfs_argop4 *a, nfs_resop
     return *st = NFS4_OK;
 }
 
+/* --expire-leases: this call finds its client's lease run out. */
+int sv4_lease_cut(struct sv4_call *x, struct sv4_client *cl)
+{
+    if (!sv__fault_hit(x->c, x->c->fault.expire_lease_pct))
+        return 0;
+    x->v->leases_cut++;
+    sv4_client_expire(x->v, cl);
+    return 1;
+}
+
 nfsstat4 sv4_op_renew(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
 {
-    struct sv4_client *cl;
+    clientid4 id = a->nfs_argop4_u.oprenew.clientid;
+    struct sv4_client *cl = sv4_client_find(x->v, id);
 
-    return r->nfs_resop4_u.oprenew.status =
-               sv4_client_lookup40(x, a->nfs_argop4_u.oprenew.clientid, &cl);
+    if (cl != NULL && cl->confirmed && sv4_lease_cut(x, cl))
+        return r->nfs_resop4_u.oprenew.status = NFS4ERR_STALE_CLIENTID;
+    return r->nfs_resop4_u.oprenew.status = sv4_client_lookup40(x, id, &cl);
 }
 
 /* ---- NFSv4.1 ------------------------------------------------------------------- */

@@ -102,7 +102,16 @@ static nfsstat4 run_op(struct sv4_call *x, XDR *in, XDR *out, uint32_t op, u_int
     res.resop = (nfs_opnum4)op;
     x->op_replay = NULL;
     x->seq_owner = NULL;
-    st = row->fn(x, &args, &res);
+    if ((st = sv__fault_error(x->c, row->name)) != NFS4_OK) {
+        /* --error: the status, the operation not run (every result starts
+         * with its status; a zeroed rest encodes as that status's arm) */
+        *(nfsstat4 *)(void *)&res.nfs_resop4_u = st;
+        x->c->errors_injected++;
+        if (op == OP_SEQUENCE)
+            sv4_session_fault(x, &args.nfs_argop4_u.opsequence, st);
+    } else {
+        st = row->fn(x, &args, &res);
+    }
     if (x->replay != NULL) {
         *stop = 1;
     } else if (x->op_replay != NULL) {

@@ -171,7 +171,7 @@ struct sv4 {
     /* counters */
     uint64_t null_calls, compounds[SV4_MINOR_MAX + 2];
     uint64_t ops[SV4_OPS];
-    uint64_t leases_expired, slot_replays;
+    uint64_t leases_expired, leases_cut, slot_replays;
     /* the server's owner and scope in EXCHANGE_ID (new at each start) */
     char scope[32];
     u_int scope_len;
@@ -307,6 +307,11 @@ struct sv4_client *sv4_client_find(struct sv4 *v, clientid4 id);
 void sv4_client_renew(struct sv4_call *x, struct sv4_client *cl);
 /* Expires the clients whose lease ran out (at most once a second). */
 void sv4_reap(struct sv4 *v, uint64_t now_ns);
+/* Removes a client whose lease ran out, remembering its number. */
+void sv4_client_expire(struct sv4 *v, struct sv4_client *cl);
+/* --expire-leases: 1 when this call finds cl's lease run out (cl is then
+ * gone), else 0. */
+int sv4_lease_cut(struct sv4_call *x, struct sv4_client *cl);
 /* Whether a client number belonged to a client that expired. */
 int sv4_client_expired(const struct sv4 *v, uint32_t number);
 /* Frees a client with all its sessions and state. */
@@ -342,6 +347,10 @@ void sv4_state_free(struct sv4 *v, struct sv4_state *st);
 
 /* ---- nfs4_session.c: sessions, slots, the reply cache --------------------- */
 
+/* An error injected into a SEQUENCE (--error sequence=...) made real:
+ * BADSESSION destroys the session, DEADSESSION makes it refuse every
+ * SEQUENCE from now on. */
+void sv4_session_fault(struct sv4_call *x, const SEQUENCE4args *args, nfsstat4 st);
 /* Stores the reply of the request a SEQUENCE of this compound started, in
  * its slot, when the client asked for it to be cached. */
 void sv4_slot_store(struct sv4_call *x, const uint8_t *reply, uint32_t len);

@@ -152,6 +152,7 @@ void sv4_write_stats(const struct sv4 *v, struct cm_yaml *y)
     cm_yaml_kv_uint(y, "clients", v->nclients);
     cm_yaml_kv_uint(y, "sessions", sessions);
     cm_yaml_kv_uint(y, "leases_expired", v->leases_expired);
+    cm_yaml_kv_uint(y, "leases_cut", v->leases_cut);
     cm_yaml_kv_uint(y, "slot_replays", v->slot_replays);
     cm_yaml_map_end(y);
 }

@@ -154,14 +154,10 @@ nfsstat4 sv4_op_create_session(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     return res->csr_status;
 }
 
-nfsstat4 sv4_op_destroy_session(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
+static void destroy(struct sv4_call *x, struct sv4_session *s)
 {
-    struct sv4_session *s =
-        session_find(x->v, a->nfs_argop4_u.opdestroy_session.dsa_sessionid);
     struct sv4_session **pp;
 
-    if (s == NULL)
-        return r->nfs_resop4_u.opdestroy_session.dsr_status = NFS4ERR_BADSESSION;
     if (s == x->sess) {
         /* the compound's own session: its reply is not cached any more */
         x->sess = NULL;
@@ -172,7 +168,29 @@ nfsstat4 sv4_op_destroy_session(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r
     *pp = s->next;
     s->cl->nsessions--;
     sv4_session_free(s);
+}
+
+nfsstat4 sv4_op_destroy_session(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
+{
+    struct sv4_session *s =
+        session_find(x->v, a->nfs_argop4_u.opdestroy_session.dsa_sessionid);
+
+    if (s == NULL)
+        return r->nfs_resop4_u.opdestroy_session.dsr_status = NFS4ERR_BADSESSION;
+    destroy(x, s);
     return r->nfs_resop4_u.opdestroy_session.dsr_status = NFS4_OK;
+}
+
+void sv4_session_fault(struct sv4_call *x, const SEQUENCE4args *args, nfsstat4 st)
+{
+    struct sv4_session *s = session_find(x->v, args->sa_sessionid);
+
+    if (s == NULL)
+        return;
+    if (st == NFS4ERR_BADSESSION)
+        destroy(x, s);
+    else if (st == NFS4ERR_DEADSESSION)
+        s->dead = 1;
 }
 
 nfsstat4 sv4_op_bind_conn_to_session(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
@@ -210,6 +228,8 @@ nfsstat4 sv4_op_sequence(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     struct sv4_session *s = session_find(x->v, args->sa_sessionid);
     struct sv4_slot *slot;
 
+    if (s != NULL && sv4_lease_cut(x, s->cl))
+        s = NULL; /* --expire-leases: the client went, its sessions too */
     if (s == NULL)
         return res->sr_status = NFS4ERR_BADSESSION;
     if (s->dead)

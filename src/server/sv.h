@@ -52,21 +52,23 @@ struct sv_fault {
     uint64_t exit_after; /* exit after answering this many calls */
     double corrupt_pct;  /* READ replies with one data byte flipped */
     /* A server that lies, for the validation suite's negative tests: */
-    double wrong_attrs_pct; /* replies whose attributes report size + 1 and
-                               mode ^ 0777 */
-    double drop_dirent_pct; /* READDIR(PLUS) replies missing one entry */
-    double change_fh_pct;   /* replies whose handles differ from the usual
-                               one of their object (and still resolve) */
-    double change_verf_pct; /* v3 WRITE and COMMIT replies carrying another
-                               verifier than the instance's */
-    int64_t write_verf;     /* a fixed write verifier (0: the instance's,
-                               new at every start) */
-    double weak_write_pct;  /* v3 WRITE replies answering UNSTABLE */
-    double wrong_eof_pct;   /* v3 READ replies with eof inverted */
-    double bad_fs_pct;      /* FSSTAT, FSINFO, PATHCONF replies whose values
-                               contradict each other or what works */
-    double bad_access_pct;  /* ACCESS replies granting what the mode denies */
-    double bad_mknod_pct;   /* MKNOD making a regular file whatever the type */
+    double wrong_attrs_pct;  /* replies whose attributes report size + 1 and
+                                mode ^ 0777 */
+    double drop_dirent_pct;  /* READDIR(PLUS) replies missing one entry */
+    double change_fh_pct;    /* replies whose handles differ from the usual
+                                one of their object (and still resolve) */
+    double change_verf_pct;  /* v3 WRITE and COMMIT replies carrying another
+                                verifier than the instance's */
+    int64_t write_verf;      /* a fixed write verifier (0: the instance's,
+                                new at every start) */
+    double weak_write_pct;   /* v3 WRITE replies answering UNSTABLE */
+    double wrong_eof_pct;    /* v3 READ replies with eof inverted */
+    double bad_fs_pct;       /* FSSTAT, FSINFO, PATHCONF replies whose values
+                                contradict each other or what works */
+    double bad_access_pct;   /* ACCESS replies granting what the mode denies */
+    double bad_mknod_pct;    /* MKNOD making a regular file whatever the type */
+    double expire_lease_pct; /* NFSv4 SEQUENCE and RENEW calls whose client's lease
+                                is found run out: the client goes with its state */
     struct sv_error_rule errors[SV_MAX_ERROR_RULES];
     int nerrors;
 };

@@ -397,6 +397,53 @@ static void reclaim_complete_and_secinfo_no_name(void **state)
     sv_core_destroy(c);
 }
 
+/* --error on NFSv4 operations, BADSESSION and DEADSESSION made real, and
+ * --expire-leases. */
+static void injected_errors_sessions_and_leases(void **state)
+{
+    struct sv_core *c = th4_core(0);
+    struct th4_session s, t;
+    nfs_argop4 o[3];
+    struct sv_error_rule *r = &c->fault.errors[0];
+
+    (void)state;
+    th4_new_session(c, &s, "faulty");
+    strcpy(r->op, "getattr");
+    r->status = NFS4ERR_DELAY;
+    r->pct = 100;
+    c->fault.nerrors = 1;
+    th4_op_sequence(&o[0], &s, 0, 1, 0);
+    th4_op(&o[1], OP_PUTROOTFH);
+    th4_op_getattr(&o[2], TH4_BIT(FATTR4_TYPE), 0);
+    assert_int_equal(th4_run(c, 1, o, 3), NFS4ERR_DELAY);
+    assert_int_equal(c->errors_injected, 1);
+    /* DEADSESSION once: the session refuses every SEQUENCE after it */
+    strcpy(r->op, "sequence");
+    r->status = NFS4ERR_DEADSESSION;
+    th4_op_sequence(&o[0], &s, 0, 2, 0);
+    assert_int_equal(th4_run(c, 1, o, 1), NFS4ERR_DEADSESSION);
+    c->fault.nerrors = 0;
+    th4_op_sequence(&o[0], &s, 0, 2, 0);
+    assert_int_equal(th4_run(c, 1, o, 1), NFS4ERR_DEADSESSION);
+    /* BADSESSION once: the session is gone */
+    th4_new_session(c, &t, "faulty-2");
+    r->status = NFS4ERR_BADSESSION;
+    c->fault.nerrors = 1;
+    th4_op_sequence(&o[0], &t, 0, 1, 0);
+    assert_int_equal(th4_run(c, 1, o, 1), NFS4ERR_BADSESSION);
+    c->fault.nerrors = 0;
+    th4_op_sequence(&o[0], &t, 0, 1, 0);
+    assert_int_equal(th4_run(c, 1, o, 1), NFS4ERR_BADSESSION);
+    /* a lease cut short: the client goes with its sessions */
+    th4_new_session(c, &t, "faulty-3");
+    c->fault.expire_lease_pct = 100;
+    th4_op_sequence(&o[0], &t, 0, 1, 0);
+    assert_int_equal(th4_run(c, 1, o, 1), NFS4ERR_BADSESSION);
+    assert_int_equal(c->v4->leases_cut, 1);
+    assert_null(sv4_client_find(c->v4, t.cid));
+    sv_core_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -408,6 +455,7 @@ int main(void)
         cmocka_unit_test(setclientid_confirm_renew_and_the_lease),
         cmocka_unit_test(sessions_and_the_slot_reply_cache),
         cmocka_unit_test(reclaim_complete_and_secinfo_no_name),
+        cmocka_unit_test(injected_errors_sessions_and_leases),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
