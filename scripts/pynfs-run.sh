@@ -54,7 +54,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$TOP/bin/sfs_nfsd" -f -p 0 -m 0 --export /export >"$WORK/nfsd.log" 2>&1 &
+# a short lease: the suites wait a lease and more wherever they let one run out
+"$TOP/bin/sfs_nfsd" -f -p 0 -m 0 --export /export --lease 15 >"$WORK/nfsd.log" 2>&1 &
 NFSD_PID=$!
 for _ in $(seq 100); do grep -q '^ready' "$WORK/nfsd.log" && break; sleep 0.05; done
 NFSD_PORT=$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$WORK/nfsd.log")

@@ -390,8 +390,8 @@ nfsstat4 sv4_op_renew(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
 
 #define EXCHGID4_FLAGS_ASKED                                                             \
     (EXCHGID4_FLAG_SUPP_MOVED_REFER | EXCHGID4_FLAG_SUPP_MOVED_MIGR |                    \
-     EXCHGID4_FLAG_SUPP_FENCE_OPS | EXCHGID4_FLAG_BIND_PRINC_STATEID |                   \
-     EXCHGID4_FLAG_MASK_PNFS | EXCHGID4_FLAG_UPD_CONFIRMED_REC_A)
+     EXCHGID4_FLAG_BIND_PRINC_STATEID | EXCHGID4_FLAG_MASK_PNFS |                        \
+     EXCHGID4_FLAG_UPD_CONFIRMED_REC_A)
 
 nfsstat4 sv4_op_exchange_id(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
 {

@@ -162,6 +162,7 @@ static int compound(struct sv_core *c, XDR *in, XDR *out, uint8_t *outbuf, size_
     x.now_ns = sv4_now(v);
     x.req_len = msg_len;
     x.outbuf = outbuf;
+    x.reply_start = reply_start;
     x.req_hash = sv4_request_hash(msg + args_at, msg_len - args_at);
     x.reply_room =
         out_cap > reply_start + 64u ? (uint32_t)(out_cap - reply_start - 64) : 0;

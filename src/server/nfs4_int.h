@@ -30,7 +30,7 @@
 #define SV4_MAX_LOCKS     65536 /* byte ranges held per client: same errors */
 #define SV4_MAX_OWNERS    16384 /* open and lock owners per client: same errors */
 #define SV4_CACHED_MAX    (64 * 1024) /* largest reply a slot caches */
-#define SV4_MIN_CHANNEL   512         /* smaller ca_maxrequest/responsesize: TOOSMALL */
+#define SV4_MIN_CHANNEL   128         /* smaller ca_maxrequest/responsesize: TOOSMALL */
 #define SV4_TAG_MAX       NFS4_OPAQUE_LIMIT /* longer tags are not echoed whole */
 #define SV4_ATTR_MAX      (16 * 1024)       /* one object's attribute values */
 #define SV4_OWNER_MAX     NFS4_OPAQUE_LIMIT
@@ -196,9 +196,10 @@ struct sv4_call {
     uint32_t minor;
     uint64_t now_ns;
     struct sv4_fh cur, saved;
-    /* 4.1: the current stateid (RFC 8881 16.2.3.1.2) */
-    int cur_sid_set;
-    stateid4 cur_sid;
+    /* 4.1: the current stateid (RFC 8881 16.2.3.1.2), and the one SAVEFH
+     * kept with the saved handle */
+    int cur_sid_set, saved_sid_set;
+    stateid4 cur_sid, saved_sid;
     /* 4.1: what SEQUENCE found */
     struct sv4_session *sess;
     struct sv4_slot *slot;
@@ -217,8 +218,9 @@ struct sv4_call {
     const uint8_t *op_replay;
     uint32_t op_replay_len;
     struct sv4_owner *seq_owner;
-    uint8_t *outbuf;     /* the reply being encoded */
-    uint32_t reply_room; /* bytes the reply may still grow (maxresponsesize) */
+    uint8_t *outbuf;      /* the reply being encoded */
+    uint32_t reply_room;  /* bytes the reply may still grow (maxresponsesize) */
+    uint32_t reply_start; /* the RPC reply header's size */
     /* what results point to until the compound encodes them */
     uint8_t fhout[SV_FH_LEN];
     uint32_t words[SV4_ATTR_WORDS];

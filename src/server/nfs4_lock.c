@@ -228,8 +228,8 @@ nfsstat4 sv4_op_lock(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     if (res->status == NFS4_OK) {
         if (args->reclaim)
             res->status = sv4_in_grace(x) ? NFS4ERR_RECLAIM_BAD : NFS4ERR_NO_GRACE;
-        else if (sv4_in_grace(x))
-            res->status = NFS4ERR_GRACE;
+        else if (sv4_in_grace(x) || (x->cl != NULL && !x->cl->reclaim_complete))
+            res->status = NFS4ERR_GRACE; /* RFC 8881 18.51.3, as OPEN */
     }
     if (res->status == NFS4_OK)
         res->status = locker_state(x, args, n, &st, &seq_owner, &seqid, &replay);

@@ -76,8 +76,11 @@ nfsstat4 sv4_op_savefh(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     nfsstat4 st = sv4_cur(x, &n);
 
     (void)a;
-    if (st == NFS4_OK)
+    if (st == NFS4_OK) {
         x->saved = x->cur;
+        x->saved_sid = x->cur_sid;
+        x->saved_sid_set = x->cur_sid_set;
+    }
     return r->nfs_resop4_u.opsavefh.status = st;
 }
 
@@ -89,7 +92,8 @@ nfsstat4 sv4_op_restorefh(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     (void)a;
     if (st == NFS4_OK) {
         x->cur = x->saved;
-        x->cur_sid_set = 0; /* RFC 8881 16.2.3.1.2: the saved one is not kept */
+        x->cur_sid = x->saved_sid; /* RFC 8881 16.2.3.1.2 */
+        x->cur_sid_set = x->saved_sid_set;
     }
     return r->nfs_resop4_u.oprestorefh.status = st;
 }

@@ -83,8 +83,11 @@ static nfsstat4 create(struct sv4_call *x, struct sv4_client *cl,
         ~(CREATE_SESSION4_FLAG_PERSIST | CREATE_SESSION4_FLAG_CONN_BACK_CHAN |
           CREATE_SESSION4_FLAG_CONN_RDMA))
         return NFS4ERR_INVAL;
-    if (f->ca_maxrequestsize < SV4_MIN_CHANNEL || f->ca_maxresponsesize < SV4_MIN_CHANNEL)
-        return NFS4ERR_TOOSMALL;
+    if (f->ca_maxrequestsize < SV4_MIN_CHANNEL ||
+        f->ca_maxresponsesize < SV4_MIN_CHANNEL ||
+        args->csa_back_chan_attrs.ca_maxrequestsize < SV4_MIN_CHANNEL ||
+        args->csa_back_chan_attrs.ca_maxresponsesize < SV4_MIN_CHANNEL)
+        return NFS4ERR_TOOSMALL; /* the back channel's too, though unused */
     if (cl->nsessions >= SV4_MAX_SESSIONS)
         return NFS4ERR_NOSPC;
     nslots = min32(f->ca_maxrequests ? f->ca_maxrequests : 1, SV4_MAX_SLOTS);
@@ -146,11 +149,13 @@ nfsstat4 sv4_op_create_session(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     if (args->csa_sequence != cl->cs_seq + 1)
         return res->csr_status = NFS4ERR_SEQ_MISORDERED;
     res->csr_status = create(x, cl, args, &res->CREATE_SESSION4res_u.csr_resok4);
+    sv4_client_renew(x, cl);
+    if (res->csr_status != NFS4_OK)
+        return res->csr_status; /* refused: the sequence does not advance */
     cl->cs_seq = args->csa_sequence;
     cl->cs_cached = 1;
     cl->cs_status = res->csr_status;
     cl->cs_reply = res->CREATE_SESSION4res_u.csr_resok4;
-    sv4_client_renew(x, cl);
     return res->csr_status;
 }
 
@@ -261,8 +266,9 @@ nfsstat4 sv4_op_sequence(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     x->slot = slot;
     x->cl = s->cl;
     x->cachethis = args->sa_cachethis;
-    if (x->reply_room > s->fore.ca_maxresponsesize)
-        x->reply_room = s->fore.ca_maxresponsesize;
+    if (x->reply_room > s->fore.ca_maxresponsesize - x->reply_start)
+        x->reply_room =
+            s->fore.ca_maxresponsesize - x->reply_start; /* with the RPC header */
     if (x->cachethis && x->reply_room > s->fore.ca_maxresponsesize_cached)
         x->reply_room = s->fore.ca_maxresponsesize_cached;
     sv4_client_renew(x, s->cl);

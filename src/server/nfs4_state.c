@@ -404,7 +404,9 @@ static nfsstat4 open_checks(struct sv4_call *x, const OPEN4args *args, uint32_t 
     case CLAIM_FH:
         if (args->claim.claim == CLAIM_FH && x->minor == 0)
             return NFS4ERR_INVAL;
-        if (sv4_in_grace(x))
+        /* 4.1: no new state before the client said it reclaims nothing
+         * more (RFC 8881 18.51.3) */
+        if (sv4_in_grace(x) || (x->cl != NULL && !x->cl->reclaim_complete))
             return NFS4ERR_GRACE;
         return NFS4_OK;
     case CLAIM_PREVIOUS:
@@ -527,15 +529,17 @@ static nfsstat4 open_of(struct sv4_call *x, const stateid4 *sid, seqid4 seqid,
     nfsstat4 rc, bad;
 
     *replay = 0;
-    if ((rc = sv4_cur(x, &n)) != NFS4_OK)
+    rc = sv4_cur(x, &n);
+    /* a CLOSE of a file removed while open still closes it */
+    if (rc == NFS4ERR_STALE && op == OP_CLOSE)
+        n = NULL;
+    else if (rc != NFS4_OK)
         return rc;
-    if (n->type != SV_REG)
+    else if (n->type != SV_REG)
         return sv4_type_error(x, n);
-    if ((rc = sv4_state_find(x, sid, SV4_SID_OPEN, st)) != NFS4_OK) {
-        /* a 4.0 retransmission of a CLOSE names a stateid that went */
+    if ((rc = sv4_state_find(x, sid, SV4_SID_OPEN, st)) != NFS4_OK)
         return rc;
-    }
-    if ((*st)->file->fileid != n->fileid)
+    if (n != NULL && (*st)->file->fileid != n->fileid)
         return NFS4ERR_BAD_STATEID;
     *replay = sv4_seq_check(x, (*st)->owner, op, seqid, &bad);
     return bad;

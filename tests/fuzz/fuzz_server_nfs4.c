@@ -41,9 +41,9 @@ static size_t header(uint32_t xid)
     return len;
 }
 
-/* One compound of the set-up; aborts when it is not answered NFS4_OK.
+/* A compound of n operations of the set-up; aborts when it is not answered NFS4_OK.
  * res (when not NULL) gets the decoded reply. */
-static void setup_call(struct sv_core *c, uint32_t minor, nfs_argop4 *op,
+static void setup_call(struct sv_core *c, uint32_t minor, nfs_argop4 *op, u_int n,
                        COMPOUND4res *res)
 {
     COMPOUND4args a;
@@ -53,7 +53,7 @@ static void setup_call(struct sv_core *c, uint32_t minor, nfs_argop4 *op,
 
     memset(&a, 0, sizeof(a));
     a.minorversion = minor;
-    a.argarray.argarray_len = 1;
+    a.argarray.argarray_len = n;
     a.argarray.argarray_val = op;
     xdrmem_create(&x, (char *)msg + len, (u_int)(sizeof(msg) - len), XDR_ENCODE);
     if (!xdr_COMPOUND4args(&x, &a))
@@ -81,8 +81,11 @@ static struct sv_core *new_core(void)
     nfs_argop4 op;
     char owner[] = "fuzz-client";
     clientid4 cid = (uint64_t)1 << 32 | 1;
+    static const char session_id[NFS4_SESSIONID_SIZE] = {
+        0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, (char)0x9e, 0x37, 0x79, (char)0xb0};
     COMPOUND4res res;
     SETCLIENTID4resok *ok;
+    nfs_argop4 ops[2];
 
     sv_config_defaults(&cfg);
     cfg.instance = 1;
@@ -95,7 +98,7 @@ static struct sv_core *new_core(void)
     op.nfs_argop4_u.opexchange_id.eia_clientowner.co_ownerid.co_ownerid_len =
         sizeof(owner) - 1;
     op.nfs_argop4_u.opexchange_id.eia_clientowner.co_ownerid.co_ownerid_val = owner;
-    setup_call(c, 1, &op, NULL);
+    setup_call(c, 1, &op, 1, NULL);
     memset(&op, 0, sizeof(op));
     op.argop = OP_CREATE_SESSION;
     op.nfs_argop4_u.opcreate_session.csa_clientid = cid;
@@ -106,14 +109,24 @@ static struct sv_core *new_core(void)
     op.nfs_argop4_u.opcreate_session.csa_fore_chan_attrs.ca_maxresponsesize_cached = 4096;
     op.nfs_argop4_u.opcreate_session.csa_fore_chan_attrs.ca_maxoperations = 64;
     op.nfs_argop4_u.opcreate_session.csa_fore_chan_attrs.ca_maxrequests = 8;
-    setup_call(c, 1, &op, NULL);
+    op.nfs_argop4_u.opcreate_session.csa_back_chan_attrs =
+        op.nfs_argop4_u.opcreate_session.csa_fore_chan_attrs;
+    setup_call(c, 1, &op, 1, NULL);
+    /* nothing to reclaim (slot 7: the seeds use the others) */
+    memset(ops, 0, sizeof(ops));
+    ops[0].argop = OP_SEQUENCE;
+    memcpy(ops[0].nfs_argop4_u.opsequence.sa_sessionid, session_id, NFS4_SESSIONID_SIZE);
+    ops[0].nfs_argop4_u.opsequence.sa_sequenceid = 1;
+    ops[0].nfs_argop4_u.opsequence.sa_slotid = 7;
+    ops[1].argop = OP_RECLAIM_COMPLETE;
+    setup_call(c, 1, ops, 2, NULL);
     memset(&op, 0, sizeof(op));
     op.argop = OP_SETCLIENTID;
     op.nfs_argop4_u.opsetclientid.client.id.id_len = sizeof(owner) - 1;
     op.nfs_argop4_u.opsetclientid.client.id.id_val = owner;
     op.nfs_argop4_u.opsetclientid.callback.cb_location.na_r_netid = "tcp";
     op.nfs_argop4_u.opsetclientid.callback.cb_location.na_r_addr = "127.0.0.1.0.0";
-    setup_call(c, 0, &op, &res);
+    setup_call(c, 0, &op, 1, &res);
     ok =
         &res.resarray.resarray_val[0].nfs_resop4_u.opsetclientid.SETCLIENTID4res_u.resok4;
     memset(&op, 0, sizeof(op));
@@ -122,7 +135,7 @@ static struct sv_core *new_core(void)
     memcpy(op.nfs_argop4_u.opsetclientid_confirm.setclientid_confirm,
            ok->setclientid_confirm, NFS4_VERIFIER_SIZE);
     xdr_free((xdrproc_t)xdr_COMPOUND4res, (char *)&res);
-    setup_call(c, 0, &op, NULL);
+    setup_call(c, 0, &op, 1, NULL);
     return c;
 }
 

@@ -73,9 +73,11 @@ struct sess {
     uint32_t seq;
 };
 
+static void sequence(nfs_argop4 *o, struct sess *s, int retry, int cache);
+
 static void session(struct sess *s, char *owner)
 {
-    nfs_argop4 o;
+    nfs_argop4 o, ro[2];
     CREATE_SESSION4args *cs;
 
     memset(s, 0, sizeof(*s));
@@ -106,6 +108,11 @@ static void session(struct sess *s, char *owner)
         res.resarray.resarray_val[0]
             .nfs_resop4_u.opcreate_session.CREATE_SESSION4res_u.csr_resok4.csr_sessionid,
         NFS4_SESSIONID_SIZE);
+    /* nothing to reclaim: new state may be asked for from now on */
+    sequence(&ro[0], s, 0, 0);
+    op(&ro[1], OP_RECLAIM_COMPLETE);
+    if (compound(s->c, 1, ro, 2) != NFS4_OK)
+        exit(2);
 }
 
 /* SEQUENCE on slot 0 with the session's next sequence id (or the last

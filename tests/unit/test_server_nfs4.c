@@ -379,7 +379,7 @@ static void reclaim_complete_and_secinfo_no_name(void **state)
     nfs_argop4 o[3];
 
     (void)state;
-    th4_new_session(c, &s, "client-rc");
+    th4_new_session_only(c, &s, "client-rc");
     th4_op_sequence(&o[0], &s, 0, 1, 0);
     th4_op(&o[1], OP_RECLAIM_COMPLETE);
     assert_int_equal(th4_run(c, 1, o, 2), NFS4_OK);

@@ -561,7 +561,7 @@ static void grace_period_refuses_new_state(void **state)
     cfg.grace_s = 5;
     c = sv_core_create(&cfg, err, sizeof(err));
     assert_non_null(c);
-    th4_new_session(c, &s, "grace");
+    th4_new_session_only(c, &s, "grace");
     th4_op_sequence(&o[0], &s, 0, 1, 0);
     put_root_export(&o[1]);
     op_open(&o[3], "g", OPEN4_SHARE_ACCESS_BOTH, 0, 1, UNCHECKED4, "o", s.cid);
@@ -569,8 +569,16 @@ static void grace_period_refuses_new_state(void **state)
     th4_op_sequence(&o[0], &s, 0, 2, 0);
     o[3].nfs_argop4_u.opopen.claim.claim = CLAIM_PREVIOUS;
     assert_int_equal(th4_run(c, 1, o, 4), NFS4ERR_RECLAIM_BAD);
-    th4_now_ns += 6000000000ull;
+    /* its reclaims done, and the grace period over: new state again */
+    th4_op_sequence(&o[0], &s, 3, 1, 0);
+    th4_op(&o[1], OP_RECLAIM_COMPLETE);
+    assert_int_equal(th4_run(c, 1, o, 2), NFS4_OK);
     th4_op_sequence(&o[0], &s, 0, 3, 0);
+    put_root_export(&o[1]);
+    o[3].nfs_argop4_u.opopen.claim.claim = CLAIM_NULL;
+    assert_int_equal(th4_run(c, 1, o, 4), NFS4ERR_GRACE);
+    th4_now_ns += 6000000000ull;
+    th4_op_sequence(&o[0], &s, 0, 4, 0);
     o[3].nfs_argop4_u.opopen.claim.claim = CLAIM_NULL;
     assert_int_equal(th4_run(c, 1, o, 4), NFS4_OK);
     sv_core_destroy(c);

@@ -193,8 +193,8 @@ struct th4_session {
     uint32_t seq[4];
 };
 
-static inline void th4_new_session(struct sv_core *c, struct th4_session *s,
-                                   const char *owner)
+static inline void th4_new_session_only(struct sv_core *c, struct th4_session *s,
+                                        const char *owner)
 {
     nfs_argop4 o[1];
     CREATE_SESSION4args *cs;
@@ -252,6 +252,19 @@ static inline void th4_op_sequence(nfs_argop4 *o, struct th4_session *s, uint32_
     o->nfs_argop4_u.opsequence.sa_slotid = slot;
     o->nfs_argop4_u.opsequence.sa_highest_slotid = 3;
     o->nfs_argop4_u.opsequence.sa_cachethis = cache;
+}
+
+/* A new client and session that said RECLAIM_COMPLETE (slot 3, sequence
+ * id 1), as a client does before it opens anything. */
+static inline void th4_new_session(struct sv_core *c, struct th4_session *s,
+                                   const char *owner)
+{
+    nfs_argop4 o[2];
+
+    th4_new_session_only(c, s, owner);
+    th4_op_sequence(&o[0], s, 3, 1, 0);
+    th4_op(&o[1], OP_RECLAIM_COMPLETE);
+    assert_int_equal(th4_run(c, 1, o, 2), NFS4_OK);
 }
 
 #endif /* TH_NFS4_H */
