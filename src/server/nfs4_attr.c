@@ -271,6 +271,8 @@ static nfsstat4 get_id(XDR *in, uint32_t *id)
 
     if (!xdr_bytes(in, &u.utf8string_val, &u.utf8string_len, NFS4_OPAQUE_LIMIT))
         return NFS4ERR_BADXDR;
+    if (u.utf8string_len == 0)
+        return NFS4ERR_INVAL; /* no owner at all */
     for (i = 0; i < u.utf8string_len && buf[i] >= '0' && buf[i] <= '9'; i++) {
         v = v * 10 + (uint64_t)(buf[i] - '0');
         if (v > UINT32_MAX)

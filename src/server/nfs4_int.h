@@ -23,7 +23,7 @@
 /* ---- limits (each with the error a client gets past it) ------------------ */
 
 #define SV4_MAX_OPS       64    /* per compound: RESOURCE (4.0), TOO_MANY_OPS (4.1) */
-#define SV4_MAX_CLIENTS   1024  /* client records: RESOURCE (4.0), DELAY (4.1) */
+#define SV4_MAX_CLIENTS   8192  /* client records: RESOURCE (4.0), DELAY (4.1) */
 #define SV4_MAX_SESSIONS  16    /* per client: CREATE_SESSION answers NOSPC */
 #define SV4_MAX_SLOTS     128   /* per session: CREATE_SESSION grants at most */
 #define SV4_MAX_STATES    16384 /* open and lock stateids per client: RESOURCE/DELAY */

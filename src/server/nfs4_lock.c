@@ -128,6 +128,19 @@ static nfsstat4 set_range(struct sv4_call *x, struct sv4_state *st, uint64_t off
     n->next = *pp;
     *pp = n;
     st->cl->nranges++;
+    /* ranges of one type that touch become one, as POSIX merges them */
+    for (struct sv4_range *r = st->ranges; r != NULL && r->next != NULL;) {
+        struct sv4_range *next = r->next;
+        if (r->write == next->write && r->end >= next->off) {
+            if (next->end > r->end)
+                r->end = next->end;
+            r->next = next->next;
+            st->cl->nranges--;
+            free(next);
+        } else {
+            r = next;
+        }
+    }
     return NFS4_OK;
 }
 

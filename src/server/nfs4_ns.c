@@ -173,8 +173,12 @@ nfsstat4 sv4_op_access(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
         return res->status;
     if (asked & ~ACCESS4_ALL)
         return res->status = NFS4ERR_INVAL;
-    /* the ACCESS4 bits are ACCESS3's */
-    res->ACCESS4res_u.resok4.supported = asked;
+    /* the ACCESS4 bits are ACCESS3's; LOOKUP and DELETE mean something
+     * for a directory only, EXECUTE for anything else only */
+    res->ACCESS4res_u.resok4.supported =
+        asked & (n->type == SV_DIR ? ACCESS4_ALL & ~ACCESS4_EXECUTE
+                                   : ACCESS4_ALL & ~(ACCESS4_LOOKUP | ACCESS4_DELETE));
+    asked = res->ACCESS4res_u.resok4.supported;
     res->ACCESS4res_u.resok4.access = sv__access3(x->c, n, asked);
     if (sv4_is_pseudo(x, n))
         res->ACCESS4res_u.resok4.access &=
@@ -191,7 +195,7 @@ nfsstat4 sv4_op_readlink(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     if ((res->status = sv4_cur(x, &n)) != NFS4_OK)
         return res->status;
     if (n->type != SV_LNK)
-        return res->status = n->type == SV_DIR ? NFS4ERR_ISDIR : NFS4ERR_INVAL;
+        return res->status = NFS4ERR_INVAL;
     res->READLINK4res_u.resok4.link.linktext4_len = (u_int)strlen(n->u.lnk.target);
     res->READLINK4res_u.resok4.link.linktext4_val = n->u.lnk.target;
     return NFS4_OK;
@@ -236,6 +240,8 @@ nfsstat4 sv4_op_readdir(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     cookie_verf(x, verf);
     if (cookie == 1 || cookie == 2)
         return res->status = NFS4ERR_BAD_COOKIE;
+    if (limit < used)
+        return res->status = NFS4ERR_TOOSMALL; /* not even an empty list fits */
     if (cookie != 0 && memcmp(verf, args->cookieverf, NFS4_VERIFIER_SIZE) != 0)
         return res->status = NFS4ERR_NOT_SAME;
     if (args->attr_request.bitmap4_len > 1 &&
