@@ -17,6 +17,7 @@
  */
 #include "server/sv_int.h"
 #include "nfs3_prot.h"
+#include "nfs/nf4.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -71,6 +72,8 @@ static int status_value(const char *s, uint32_t *out)
             return 0;
         }
     }
+    if (nf4_status_value(s, out) == 0) /* NFSv4's: DELAY, GRACE, BADSESSION... */
+        return 0;
     if (cm_parse_u64("status", s, 1, UINT32_MAX, &v, NULL, 0) != 0)
         return -EINVAL;
     *out = (uint32_t)v;

@@ -63,7 +63,7 @@ static struct sv_node *node_new(struct sv_fs *fs, enum sv_type type, uint32_t ui
     if (type == SV_DIR)
         n->u.dir.next_cookie = SV_COOKIE_FIRST;
     sv__now(&n->ctime);
-    n->atime = n->mtime = n->ctime;
+    n->atime = n->mtime = n->btime = n->ctime;
     fs->nfiles++;
     return n;
 }
@@ -361,9 +361,7 @@ static void touch_dir(struct sv_node *dir)
     dir->ctime = dir->mtime;
 }
 
-/* The directory that holds dir in the internal tree (the root holds
- * itself). */
-static struct sv_node *tree_parent(struct sv_fs *fs, struct sv_node *dir)
+struct sv_node *sv__fs_tree_parent(struct sv_fs *fs, struct sv_node *dir)
 {
     struct sv_node *p = sv__map_get(&fs->nodes, dir->parent);
 
@@ -372,7 +370,7 @@ static struct sv_node *tree_parent(struct sv_fs *fs, struct sv_node *dir)
 
 struct sv_node *sv__fs_parent(struct sv_fs *fs, struct sv_node *dir)
 {
-    return dir->export_root ? dir : tree_parent(fs, dir);
+    return dir->export_root ? dir : sv__fs_tree_parent(fs, dir);
 }
 
 int sv__fs_lookup(struct sv_fs *fs, struct sv_node *dir, const char *name,
@@ -588,7 +586,7 @@ static int is_ancestor(struct sv_fs *fs, struct sv_node *a, struct sv_node *b)
             return 1;
         if (b == fs->root)
             return 0;
-        b = tree_parent(fs, b);
+        b = sv__fs_tree_parent(fs, b);
     }
 }
 

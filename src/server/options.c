@@ -56,6 +56,12 @@ static const struct cm_opt sv_opts[] = {
      "Stay in the foreground.", NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "stats-file", NULL, CM_OPT_STRING, F(stats_file), "", 0, 0, NULL, "FILE",
      "Counters as YAML, written on SIGUSR1 and at exit.", NULL, NULL, 0, CM_EXIT_USAGE},
+    {0, "lease", NULL, CM_OPT_INT, F(lease_s), "90", 1, 3600, "s", "SEC",
+     "NFSv4 lease: a client silent this long loses its state.", NULL, NULL, 0,
+     CM_EXIT_USAGE},
+    {0, "grace", NULL, CM_OPT_INT, F(grace_s), "0", 0, 3600, "s", "SEC",
+     "NFSv4 grace period after start: OPEN and LOCK answer GRACE.", NULL, NULL, 0,
+     CM_EXIT_USAGE},
     {0, "seed", NULL, CM_OPT_I64, F(cfg.fault.seed), "2231", 1, 2147483646.0, NULL, "N",
      "Seed of the fault decisions.", NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "drop-replies", NULL, CM_OPT_DOUBLE, F(cfg.fault.drop_pct), "0", 0, 100, "%",
@@ -107,6 +113,10 @@ static const struct cm_opt sv_opts[] = {
     {0, "bad-access", NULL, CM_OPT_DOUBLE, F(cfg.fault.bad_access_pct), "0", 0, 100, "%",
      "PCT", "PCT % of ACCESS replies grant what the mode denies, and bit 0x40.", NULL,
      NULL, 0, CM_EXIT_USAGE},
+    {0, "expire-leases", NULL, CM_OPT_DOUBLE, F(cfg.fault.expire_lease_pct), "0", 0, 100,
+     "%", "PCT",
+     "PCT % of NFSv4 SEQUENCE and RENEW calls find their client's lease run out.", NULL,
+     NULL, 0, CM_EXIT_USAGE},
     {0, "bad-mknod", NULL, CM_OPT_DOUBLE, F(cfg.fault.bad_mknod_pct), "0", 0, 100, "%",
      "PCT", "PCT % of MKNOD calls make a regular file, whatever the type asked.", NULL,
      NULL, 0, CM_EXIT_USAGE},
@@ -126,8 +136,9 @@ static void echo(struct cm_yaml *y, const void *data)
 void sv_options_help(FILE *out)
 {
     fprintf(out, "usage: sfs_nfsd [options]\n"
-                 "A user-space NFSv2/v3 + MOUNT v1/v3 server with an in-memory file "
-                 "system.\nEvery port serves NFS and MOUNT, over UDP and TCP. Fault "
+                 "A user-space NFSv2/v3/v4.0/v4.1 + MOUNT v1/v3 server with an in-memory "
+                 "file system.\nEvery port serves NFS and MOUNT, over UDP and TCP (NFSv4 "
+                 "over TCP). Fault "
                  "decisions are\ndeterministic for a given --seed and call sequence.\n"
                  "options:\n");
     cm_opt_help(out, sv_opts, CM_ARRAY_LEN(sv_opts));
@@ -142,6 +153,8 @@ static int finish(struct sv_options *o, char *err, size_t errlen)
     cfg->nfs_port = (uint16_t)o->nfs_port;
     cfg->mount_port = (uint16_t)o->mount_port;
     cfg->idle_timeout_s = (unsigned)o->idle_timeout_s;
+    cfg->lease_s = (unsigned)o->lease_s;
+    cfg->grace_s = (unsigned)o->grace_s;
     cfg->max_buffer_bytes = (uint64_t)o->max_buffer_mb << 20;
     cfg->fault.exit_after = (uint64_t)o->exit_after;
     cfg->stats_file = o->stats_file[0] ? o->stats_file : NULL;
