@@ -328,7 +328,7 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
     struct opaque_auth cred = {0, cred_body, 0}, verf = {0, verf_body, 0};
     u_int xid, mtype, rpcvers, prog, vers, proc, low, high, auth_stat;
     XDR in, out;
-    int vi, ac, av = 0;
+    int vi = -1, ac, av = 0; /* vi: v2/v3/MOUNT's version row; -1 for NFSv4 */
 
     if (msg_len < 8 || msg_len > SV_MSG_MAX)
         return r;
@@ -411,8 +411,9 @@ answered:
     }
     if ((c->fault.delay_us || c->fault.jitter_us) &&
         (!c->fault.delay_op[0] ||
-         (versions[vi]->nfs && strcmp(nf_op_name(nf_proc_row(versions[vi]->id, proc)->op),
-                                      c->fault.delay_op) == 0))) {
+         (vi >= 0 && versions[vi]->nfs &&
+          strcmp(nf_op_name(nf_proc_row(versions[vi]->id, proc)->op),
+                 c->fault.delay_op) == 0))) {
         uint64_t us = c->fault.delay_us;
         if (c->fault.jitter_us)
             us += (uint64_t)(cm_rng_unit(&c->rng) * (double)(c->fault.jitter_us + 1));

@@ -131,7 +131,7 @@ struct sv_options {
     char pidfile[4096];
     char stats_file[4096];
     int foreground;
-    unsigned char src[32]; /* where each row's value came from */
+    unsigned char src[48]; /* where each row's value came from */
 };
 #define SV_OPTIONS_HELP 1
 
