@@ -225,7 +225,7 @@ nfsstat4 sv4_op_readdir(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     entry4 *first = NULL, *last = NULL;
     char verf[NFS4_VERIFIER_SIZE];
     uint64_t cookie = args->cookie;
-    uint32_t used = 4 + NFS4_VERIFIER_SIZE + 4 + 4; /* status, verifier, end, eof */
+    uint32_t used = NFS4_VERIFIER_SIZE + 4 + 4; /* maxcount: verifier, end, eof */
     uint32_t limit = args->maxcount < x->reply_room ? args->maxcount : x->reply_room;
     struct sv_dirpos pos;
     struct sv_node *dir;
