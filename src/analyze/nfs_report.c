@@ -23,6 +23,20 @@ static double ms(int64_t ns)
     return (double)ns / 1e6;
 }
 
+/* A response-time percentile: the histogram's (whole microseconds, within
+ * their smallest and largest) kept within the exact minimum and maximum
+ * printed beside it, which have the nanoseconds the histogram rounds. */
+static double rt_quantile_ms(const struct az_nfs_proc *p, double q)
+{
+    double v = cm_hist_quantile_ms(&p->rt, q);
+
+    if (v < ms(p->rt_min_ns))
+        v = ms(p->rt_min_ns);
+    if (v > ms(p->rt_max_ns))
+        v = ms(p->rt_max_ns);
+    return v;
+}
+
 static double duration_s(const struct az_nfs_stats *s)
 {
     return s->any ? (double)(s->last_ns - s->first_ns) / 1e9 : 0;
@@ -84,8 +98,7 @@ static void proc_row(FILE *out, const char *name, const struct az_nfs_proc *p)
     if (p->replies)
         fprintf(out, " %9.3f %9.3f %9.3f %9.3f %9.3f\n",
                 ms(p->rt_sum_ns) / (double)p->replies, ms(p->rt_min_ns),
-                cm_hist_quantile_ms(&p->rt, 0.5), cm_hist_quantile_ms(&p->rt, 0.99),
-                ms(p->rt_max_ns));
+                rt_quantile_ms(p, 0.5), rt_quantile_ms(p, 0.99), ms(p->rt_max_ns));
     else
         fprintf(out, " %9s %9s %9s %9s %9s\n", "-", "-", "-", "-", "-");
 }
@@ -121,7 +134,7 @@ void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
             "%-26s %" PRIu64 " (sent again before the reply; %" PRIu64
             " more after it)\n",
             "retransmitted calls", s->retransmitted,
-            tr_nfs_counter(src->reader, "retransmissions"));
+            tr_nfs_counter(src->reader, "retransmissions_after_reply"));
     fprintf(out, "%-26s %" PRIu64 " calls skipped\n", "NFSv4",
             tr_nfs_counter(src->reader, "nfsv4_calls"));
     fprintf(out, "%-26s %" PRIu64 " other RPC calls, %" PRIu64 " non-RPC packets\n",
@@ -194,8 +207,8 @@ static void yaml_proc(struct cm_yaml *y, const char *name, const struct az_nfs_p
         cm_yaml_map_begin(y);
         cm_yaml_kv_double(y, "mean", ms(p->rt_sum_ns) / (double)p->replies, 6);
         cm_yaml_kv_double(y, "min", ms(p->rt_min_ns), 6);
-        cm_yaml_kv_double(y, "p50", cm_hist_quantile_ms(&p->rt, 0.5), 6);
-        cm_yaml_kv_double(y, "p99", cm_hist_quantile_ms(&p->rt, 0.99), 6);
+        cm_yaml_kv_double(y, "p50", rt_quantile_ms(p, 0.5), 6);
+        cm_yaml_kv_double(y, "p99", rt_quantile_ms(p, 0.99), 6);
         cm_yaml_kv_double(y, "max", ms(p->rt_max_ns), 6);
         cm_yaml_kv_double(y, "sum", ms(p->rt_sum_ns), 6);
         cm_yaml_map_end(y);
@@ -232,7 +245,7 @@ void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
                     tr_nfs_counter(src->reader, "replies_without_calls"));
     cm_yaml_kv_uint(y, "retransmitted_calls", s->retransmitted);
     cm_yaml_kv_uint(y, "retransmissions_after_reply",
-                    tr_nfs_counter(src->reader, "retransmissions"));
+                    tr_nfs_counter(src->reader, "retransmissions_after_reply"));
     cm_yaml_kv_uint(y, "nfsv4_calls_skipped", tr_nfs_counter(src->reader, "nfsv4_calls"));
     cm_yaml_kv_uint(y, "other_rpc_calls", tr_nfs_counter(src->reader, "other_rpc_calls"));
     cm_yaml_kv_uint(y, "non_rpc_packets", tr_nfs_counter(src->reader, "non_rpc_packets"));
@@ -372,8 +385,9 @@ void az_nfs_image_table(FILE *out, const struct az_nfs_source *src,
         fprintf(out, "%-26s none (no MNT, no directory with entries)\n", "root");
     fprintf(out,
             "%-26s %" PRIu64 " (%" PRIu64 " at the start, %" PRIu64
-            " created during the trace)\n",
-            "objects", m.objects, m.at_start, m.created);
+            " created during the trace; %" PRIu64
+            " known by a name only merged into them)\n",
+            "objects", m.objects, m.at_start, m.created, c->merged);
     fprintf(out, "%-26s", "at the start, by type");
     for (t = 0; t < 8; t++)
         if (m.by_type[t])

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 0711_nreplay_plan_file_planned_once.t - an NFS capture planned once
+# 0714_nreplay_plan_file_planned_once.t - an NFS capture planned once
 # (`sfs_trace plan`) is replayed from its plan file (docs/nfs_replay.md,
 # "Plans"): the trace is the validation suite's traffic to sfs_nfsd
 # (captured on lo).

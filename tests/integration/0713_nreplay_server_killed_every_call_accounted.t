@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 0709_nreplay_server_killed_every_call_accounted.t - an NFS trace replay
+# 0713_nreplay_server_killed_every_call_accounted.t - an NFS trace replay
 # whose server is killed (SIGKILL) mid-replay accounts for every call of
 # the trace, over TCP and over UDP (docs/nfs_replay.md, "Faults": a server
 # gone).  The trace is the validation suite's traffic (captured on lo),
