@@ -137,19 +137,25 @@ static int call(struct tr_nfs_reader *r, const struct tr__msg *m, const struct h
                 const uint8_t *buf, size_t len, int cut)
 {
     const struct tr__proc_fields *f = tr__proc_fields(h->prog, h->vers, h->proc);
+    int v4 = h->prog == TR_NFS_PROG_NFS && h->vers == 4;
+    /* NFSv4 NULL and COMPOUND become events when the caller asks */
+    int v4_events = v4 && r->opt.nfsv4 && h->proc <= NFSPROC4_COMPOUND;
     int ours = (h->prog == TR_NFS_PROG_NFS && (h->vers == 2 || h->vers == 3)) ||
                (h->prog == TR_NFS_PROG_MOUNT && (h->vers == 1 || h->vers == 3));
     struct tr__slot *s;
     int rc;
 
-    if (!ours || !f) {
-        uint32_t kind = h->prog == TR_NFS_PROG_NFS && h->vers == 4 ? TR__RECENT_NFSV4
-                                                                   : TR__RECENT_OTHER;
+    if (!v4_events && (!ours || !f)) {
+        uint32_t kind = v4 ? TR__RECENT_NFSV4 : TR__RECENT_OTHER;
+        if (!v4 && r->opt.nfsv4 && tr__cb_prog_is(&r->cb, h->prog, h->vers))
+            kind = TR__RECENT_NFSV4_CB;
         rc = tr__pair_foreign_call(r, m, kind);
         if (rc < 0)
             return rc;
         if (rc > 0)
-            r->cnt[kind == TR__RECENT_NFSV4 ? TR__C_NFSV4_CALLS : TR__C_OTHER_CALLS]++;
+            r->cnt[kind == TR__RECENT_NFSV4      ? TR__C_NFSV4_CALLS
+                   : kind == TR__RECENT_NFSV4_CB ? TR__C_NFSV4_CB_CALLS
+                                                 : TR__C_OTHER_CALLS]++;
         if (ours)
             r->cnt[TR__C_BAD_CALLS]++; /* a procedure number past the table */
         return 1;
@@ -157,9 +163,12 @@ static int call(struct tr_nfs_reader *r, const struct tr__msg *m, const struct h
     s = tr__pair_call(r, m, h->prog, h->vers, h->proc, &rc);
     if (!s)
         return rc < 0 ? rc : 1;
+    if (v4_events)
+        r->cnt[TR__C_NFSV4_CALLS]++;
     s->ev.uid = h->uid;
     s->ev.gid = h->gid;
-    rc = tr__xdr_args(r, s, buf + h->body, len - h->body, cut);
+    rc = v4_events ? tr__nfs4_args(r, s, buf + h->body, len - h->body, cut)
+                   : tr__xdr_args(r, s, buf + h->body, len - h->body, cut);
     if (rc < 0)
         return rc;
     if (rc == 0 && cut) {
@@ -189,6 +198,8 @@ static int reply(struct tr_nfs_reader *r, const struct tr__msg *m, const struct 
             r->cnt[TR__C_NFSV4_REPLIES]++;
         else if (kind == TR__RECENT_OTHER)
             r->cnt[TR__C_OTHER_REPLIES]++;
+        else if (kind == TR__RECENT_NFSV4_CB)
+            r->cnt[TR__C_NFSV4_CB_REPLIES]++;
         else if (kind == 0)
             r->cnt[TR__C_NO_CALL]++;
         return 1;
@@ -198,14 +209,16 @@ static int reply(struct tr_nfs_reader *r, const struct tr__msg *m, const struct 
         r->cnt[TR__C_RPC_ERRORS]++;
         return 1;
     }
-    rc = tr__xdr_res(r, s, buf + h->body, len - h->body, cut);
+    rc = s->ev.vers == 4 ? tr__nfs4_res(r, s, buf + h->body, len - h->body, cut)
+                         : tr__xdr_res(r, s, buf + h->body, len - h->body, cut);
     if (rc < 0)
         return rc;
     if (rc == 0) {
         s->ev.flags |= TR_NFS_F_REPLY_CUT;
         r->cnt[cut ? TR__C_REPLY_CUT : TR__C_BAD_REPLIES]++;
     }
-    if ((s->ev.flags & TR_NFS_F_DATA_CUT) && s->ev.proc == NFSPROC3_READ)
+    if ((s->ev.flags & TR_NFS_F_DATA_CUT) && s->ev.vers < 4 &&
+        s->ev.proc == NFSPROC3_READ)
         r->cnt[TR__C_DATA_CUT]++;
     return 1;
 }
