@@ -160,7 +160,12 @@ struct tr_nfs4_stateid {
  * CUT: its arguments or result stop early (snap length, a gap, or
  *   undecodable): the fields after the stop are not set.
  * FH, FH2, RES_FH: fh, fh2, res_fh are known (the flow below).
- * STATEID, RES_STATEID, CLIENTID, OWNER: those fields are set.
+ * STATEID, RES_STATEID, CLIENTID, OWNER, SESSION: those fields are set.
+ * ROOT_KEY: res_fh is not a handle the trace showed but the key of the
+ *   server's root: PUTROOTFH whose handle no GETFH of the trace showed
+ *   (a server has one root; the key is the bytes "\0ROOT" and the
+ *   server's address and port, so that what is looked up from the root
+ *   stays under one object).
  * DATA_CUT: WRITE's data (READ's, in the reply) not all captured. */
 #define TR_NFS4_O_ARGS        0x001u
 #define TR_NFS4_O_RES         0x002u
@@ -173,6 +178,8 @@ struct tr_nfs4_stateid {
 #define TR_NFS4_O_CLIENTID    0x100u
 #define TR_NFS4_O_OWNER       0x200u
 #define TR_NFS4_O_DATA_CUT    0x400u
+#define TR_NFS4_O_SESSION     0x800u
+#define TR_NFS4_O_ROOT_KEY    0x1000u
 
 /*
  * One operation of a COMPOUND, with its result.  Handles follow the
@@ -230,6 +237,9 @@ struct tr_nfs4_op {
                                            EXCHANGE_ID's result, SETCLIENTID_CONFIRM,
                                            RENEW, CREATE_SESSION, DESTROY_CLIENTID,
                                            RELEASE_LOCKOWNER, OPEN's and LOCK's owner */
+    uint8_t sessionid[16];              /* the session CREATE_SESSION made (its result),
+                                           DESTROY_SESSION and BIND_CONN_TO_SESSION name
+                                           (TR_NFS4_O_SESSION) */
     uint64_t owner;                     /* OPEN's open owner, LOCK's, LOCKT's and
                                            RELEASE_LOCKOWNER's lock owner: a hash of the
                                            client id and the owner's bytes */

@@ -308,6 +308,14 @@ static void union_fields(struct tr__x4 *d, struct tr_nfs4_op *op, const nfs_argo
         set_clientid(op, a->nfs_argop4_u.opcreate_session.csa_clientid);
         tr__cb_prog_learn(&d->r->cb, a->nfs_argop4_u.opcreate_session.csa_cb_program);
         break;
+    case OP_DESTROY_SESSION:
+        memcpy(op->sessionid, a->nfs_argop4_u.opdestroy_session.dsa_sessionid, 16);
+        op->flags |= TR_NFS4_O_SESSION;
+        break;
+    case OP_BIND_CONN_TO_SESSION:
+        memcpy(op->sessionid, a->nfs_argop4_u.opbind_conn_to_session.bctsa_sessid, 16);
+        op->flags |= TR_NFS4_O_SESSION;
+        break;
     case OP_DESTROY_CLIENTID:
         set_clientid(op, a->nfs_argop4_u.opdestroy_clientid.dca_clientid);
         break;

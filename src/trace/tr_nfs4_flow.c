@@ -12,8 +12,11 @@
  * the same COMPOUND shows; OPEN by handle keeps the current one; SAVEFH
  * and RESTOREFH copy the current to the saved one and back; SECINFO and
  * SECINFO_NO_NAME consume it (RFC 8881 2.6.3.1.1.8).  An operation whose
- * result failed changed nothing.  A first pass gives every operation the
- * ids of its handles and lets each GETFH reveal its id's bytes; a second
+ * result failed changed nothing.  A server's root keeps its handle: one a
+ * GETFH showed after PUTROOTFH is remembered per server and stands for
+ * every later PUTROOTFH to it that no GETFH follows; before any did, the
+ * server's root key stands for it (TR_NFS4_O_ROOT_KEY).  A first pass gives every
+ * operation the ids of its handles and lets each GETFH reveal its id's bytes; a second
  * copies the bytes every id has into the operations that name it.
  */
 #include <string.h>
@@ -119,7 +122,56 @@ static void handles(struct tr_nfs4_op *ops, uint32_t n)
     }
 }
 
-void tr__nfs4_finish(struct tr__slot *s)
+static int same_ep(const struct tr__ep *a, const struct tr__ep *b)
+{
+    return a->fam == b->fam && a->len == b->len && a->port == b->port &&
+           memcmp(a->a, b->a, sizeof(a->a)) == 0;
+}
+
+/* The key of a server's root whose handle the trace has not shown. */
+static void root_key(const struct tr__ep *srv, struct nf_fh *out)
+{
+    static const uint8_t tag[5] = {0, 'R', 'O', 'O', 'T'};
+
+    memcpy(out->data, tag, sizeof(tag));
+    out->data[5] = srv->fam;
+    memcpy(out->data + 6, srv->a, srv->len);
+    out->data[6 + srv->len] = (uint8_t)(srv->port >> 8);
+    out->data[7 + srv->len] = (uint8_t)srv->port;
+    out->len = 8u + srv->len;
+}
+
+/* PUTROOTFH's handle: learnt from the COMPOUND's GETFH, or known from an
+ * earlier one to the same server, or the server's root key. */
+static void root_handle(struct tr__roots *r, const struct tr__ep *srv,
+                        struct tr_nfs4_op *ops, uint32_t n)
+{
+    uint32_t i, k;
+
+    for (i = 0; i < n; i++) {
+        struct tr_nfs4_op *op = &ops[i];
+        if (op->op != OP_PUTROOTFH || failed(op))
+            continue;
+        for (k = 0; k < r->n && !same_ep(&r->srv[k], srv); k++)
+            ;
+        if (op->flags & TR_NFS4_O_RES_FH) {
+            if (k == r->n) {
+                k = r->n < TR__ROOTS_MAX ? r->n++ : r->next;
+                r->next = (r->next + 1) % TR__ROOTS_MAX;
+                r->srv[k] = *srv;
+            }
+            r->fh[k] = op->res_fh;
+        } else if (k < r->n) {
+            op->res_fh = r->fh[k];
+            op->flags |= TR_NFS4_O_RES_FH;
+        } else {
+            root_key(srv, &op->res_fh);
+            op->flags |= TR_NFS4_O_RES_FH | TR_NFS4_O_ROOT_KEY;
+        }
+    }
+}
+
+void tr__nfs4_finish(struct tr__roots *roots, struct tr__slot *s)
 {
     struct tr_nfs4_compound *c = &s->c4;
     uint32_t i;
@@ -131,12 +183,16 @@ void tr__nfs4_finish(struct tr__slot *s)
         op->name2 = str(s, x->soff[TR__S4_NAME2]);
         op->text = str(s, x->soff[TR__S4_TEXT]);
         op->entries = op->nentries ? s->ents + x->ent0 : NULL;
-        if ((op->flags & TR_NFS4_O_CLIENTID) && !(c->flags & TR_NFS4_C_CLIENTID)) {
+        if ((op->flags & TR_NFS4_O_CLIENTID) && !(c->flags & TR_NFS4_C_CLIENTID) &&
+            !(c->minor >= 1 && (op->flags & TR_NFS4_O_OWNER))) {
+            /* 4.1 owners carry no client id of their own (RFC 8881
+             * 18.16.3: the session's is theirs) */
             c->clientid = op->clientid;
             c->flags |= TR_NFS4_C_CLIENTID;
         }
     }
     ids(s->ops4, c->nops);
+    root_handle(roots, &s->srv, s->ops4, c->nops);
     handles(s->ops4, c->nops);
     c->tag = str(s, s->tag_off);
     c->ops = c->nops ? s->ops4 : NULL;

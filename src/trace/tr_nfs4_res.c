@@ -163,6 +163,13 @@ static void union_fields(struct tr_nfs4_op *op, const nfs_resop4 *res)
         op->clientid = res->nfs_resop4_u.opsetclientid.SETCLIENTID4res_u.resok4.clientid;
         op->flags |= TR_NFS4_O_CLIENTID;
         break;
+    case OP_CREATE_SESSION:
+        memcpy(op->sessionid,
+               res->nfs_resop4_u.opcreate_session.CREATE_SESSION4res_u.csr_resok4
+                   .csr_sessionid,
+               16);
+        op->flags |= TR_NFS4_O_SESSION;
+        break;
     case OP_EXCHANGE_ID:
         op->clientid =
             res->nfs_resop4_u.opexchange_id.EXCHANGE_ID4res_u.eir_resok4.eir_clientid;

@@ -344,6 +344,16 @@ struct tr__cb_progs {
     uint32_t prog[TR__CB_PROGS];
     uint32_t n, next;
 };
+/* The root handle PUTROOTFH puts, by server, as a GETFH once showed it: a
+ * server's pseudo-file-system root keeps its handle, so a PUTROOTFH no
+ * GETFH follows is known by it (at most TR__ROOTS_MAX servers; past it
+ * the oldest is forgotten). */
+#define TR__ROOTS_MAX 16u
+struct tr__roots {
+    struct tr__ep srv[TR__ROOTS_MAX];
+    struct nf_fh fh[TR__ROOTS_MAX];
+    uint32_t n, next;
+};
 struct tr_nfs_reader {
     char *file; /* name for messages */
     struct tr_nfs_options opt;
@@ -366,6 +376,7 @@ struct tr_nfs_reader {
                                        as the larger of the two */
     struct tr_counter out[TR__C_COUNT];
     struct tr__cb_progs cb; /* NFSv4 callback programs (tr_nfs4_args.c) */
+    struct tr__roots roots; /* NFSv4 root handles (tr_nfs4_flow.c) */
     char last_error[CM_ERR_LEN];
 };
 
@@ -554,9 +565,10 @@ int tr__nfs4_args(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *bu
 int tr__nfs4_res(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
                  size_t len, int cut);
 /* tr_nfs4_flow.c: when a COMPOUND's event leaves: its strings and entries
- * as pointers, the current- and saved-filehandle flow resolved, the
- * COMPOUND's client id; ev.v4 points at s->c4. */
-void tr__nfs4_finish(struct tr__slot *s);
+ * as pointers, the current- and saved-filehandle flow resolved (with the
+ * server's root handle from roots, which it teaches), the COMPOUND's
+ * client id; ev.v4 points at s->c4. */
+void tr__nfs4_finish(struct tr__roots *roots, struct tr__slot *s);
 
 /* tr_nfs4_args.c */
 void tr__cb_prog_learn(struct tr__cb_progs *c, uint32_t prog);

@@ -409,7 +409,7 @@ int tr__pair_next(struct tr_nfs_reader *r, int at_end, struct tr_nfs_event *ev)
     struct tr__pair *p = &r->pair;
     struct tr__slot *s;
     uint32_t i;
-    int rc, early = 0;
+    int rc, early = 0, v4;
 
     if (p->released) {
         slot_free(p, p->slots[p->released - 1]);
@@ -437,14 +437,19 @@ int tr__pair_next(struct tr_nfs_reader *r, int at_end, struct tr_nfs_event *ev)
     }
     if (early)
         r->cnt[TR__C_EARLY]++;
-    r->cnt[TR__C_CALLS]++;
+    /* NFSv4 events count as NFSv4's (nfsv4_calls, nfsv4_replies), as they
+     * do when they are not events: calls, replies and unanswered_calls
+     * stay NFSv2/v3's and MOUNT's */
+    v4 = s->ev.vers == 4 && s->ev.prog == TR_NFS_PROG_NFS;
+    if (!v4)
+        r->cnt[TR__C_CALLS]++;
     if (s->answered) {
-        r->cnt[TR__C_REPLIES]++;
+        r->cnt[v4 ? TR__C_NFSV4_REPLIES : TR__C_REPLIES]++;
         if (recent_add(r, s->keyhash, s->t_abs, TR__RECENT_DONE) < 0) {
             slot_free(p, s);
             return -ENOMEM;
         }
-    } else {
+    } else if (!v4) {
         r->cnt[TR__C_UNANSWERED]++;
     }
     rc = tr__host_index(&r->hosts, &s->cli, &s->ev.client);
@@ -475,7 +480,7 @@ int tr__pair_next(struct tr_nfs_reader *r, int at_end, struct tr_nfs_event *ev)
     for (i = 0; i < s->nents; i++)
         s->ents[i].name = s->arena + s->ent_off[i];
     if (s->ev.vers == 4 && s->ev.proc == 1) {
-        tr__nfs4_finish(s); /* ev.v4; its entries are its READDIRs' */
+        tr__nfs4_finish(&r->roots, s); /* ev.v4; its entries are its READDIRs' */
     } else {
         s->ev.entries = s->nents ? s->ents : NULL;
         s->ev.nentries = s->nents;
