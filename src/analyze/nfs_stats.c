@@ -31,6 +31,8 @@ void az_nfs_stats_init(struct az_nfs_stats *s)
 
 void az_nfs_stats_free(struct az_nfs_stats *s)
 {
+    az_nfs4_stats_free(s->v4);
+    s->v4 = NULL;
     free(s->clients);
     s->clients = NULL;
     s->nclients = 0;
@@ -102,7 +104,7 @@ int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev)
     c->calls++;
     if (ev->prog == TR_NFS_PROG_MOUNT)
         s->mount_calls++;
-    else if (ev->vers < 4)
+    else if (ev->vers <= 4)
         s->by_version[ev->vers]++;
     if (ev->transport == TR_NFS_TCP)
         s->tcp_calls++;
@@ -114,6 +116,16 @@ int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev)
         s->retransmitted++;
         if (p)
             p->retransmitted++;
+    }
+    if (ev->prog == TR_NFS_PROG_NFS && ev->vers == 4) {
+        uint64_t rd, wr;
+        if (az_nfs4_stats_event(s, ev, &rd, &wr) < 0)
+            return cm_errf(s->last_error, sizeof(s->last_error), "out of memory"),
+                   -ENOMEM;
+        s->bytes_read += rd;
+        c->bytes_read += rd;
+        s->bytes_written += wr;
+        c->bytes_written += wr;
     }
     if (row == NF_OP_WRITE) {
         s->bytes_written += ev->count;
