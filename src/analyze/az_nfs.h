@@ -181,6 +181,12 @@ void az_nfs_image_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
  * in a column width wide), and as a YAML map under name (with share_pct
  * when share >= 0). */
 void az__nfs_proc_header(FILE *out, int width, const char *what);
+/* A reply's response time (ns; below 0 counts as 0) into p. */
+void az__nfs_proc_reply(struct az_nfs_proc *p, int64_t rt_ns);
+/* One error reply of (row, status) in the pairs err[0..*nerr) (at most
+ * AZ_NFS_ERR_PAIRS; past them *other counts it). */
+void az__nfs_err_count(struct az_nfs_err *err, uint32_t *nerr, uint64_t *other,
+                       uint32_t row, uint32_t status);
 void az__nfs_proc_row(FILE *out, int width, const char *name,
                       const struct az_nfs_proc *p);
 void az__nfs_proc_yaml(struct cm_yaml *y, const char *name, const struct az_nfs_proc *p,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze/az_nfs.h"
+#include "common/yaml.h"
 #include "common/alloc.h"
 #include "nfs/nf4.h"
 

@@ -65,17 +65,6 @@ void az_nfs4_stats_free(struct az_nfs4_stats *v)
     free(v);
 }
 
-static void rt_add(struct az_nfs_proc *p, int64_t rt)
-{
-    p->replies++;
-    p->rt_sum_ns += rt;
-    if (rt < p->rt_min_ns)
-        p->rt_min_ns = rt;
-    if (rt > p->rt_max_ns)
-        p->rt_max_ns = rt;
-    cm_hist_add(&p->rt, (uint64_t)(rt + 500) / 1000);
-}
-
 /* One call's figures into a row (reply: its response time, or -1). */
 static void row_add(struct az_nfs_proc *p, const struct tr_nfs_event *ev, int64_t rt,
                     int error)
@@ -87,7 +76,7 @@ static void row_add(struct az_nfs_proc *p, const struct tr_nfs_event *ev, int64_
         p->unanswered++;
         return;
     }
-    rt_add(p, rt);
+    az__nfs_proc_reply(p, rt);
     if (ev->rpc_status != TR_NFS_RPC_SUCCESS)
         p->rpc_errors++;
     else if (error)
@@ -262,22 +251,6 @@ static void close_seen(struct az_nfs4_stats *v, const struct tr_nfs4_op *op, int
 
 /* ---- one COMPOUND ---------------------------------------------------------- */
 
-static void error_pair(struct az_nfs4_stats *v, uint32_t op, uint32_t status)
-{
-    uint32_t i;
-
-    for (i = 0; i < v->nerr; i++)
-        if (v->err[i].row == op && v->err[i].status == status) {
-            v->err[i].n++;
-            return;
-        }
-    if (v->nerr == AZ_NFS_ERR_PAIRS) {
-        v->err_other++;
-        return;
-    }
-    v->err[v->nerr++] = (struct az_nfs_err){op, status, 1};
-}
-
 static int sessions(struct az_nfs4_stats *v, const struct tr_nfs_event *ev,
                     const struct tr_nfs4_compound *c)
 {
@@ -389,10 +362,10 @@ int az_nfs4_stats_event(struct az_nfs_stats *st, const struct tr_nfs_event *ev,
         }
         if (!res)
             continue;
-        rt_add(p, rt);
+        az__nfs_proc_reply(p, rt);
         if (op->status != NFS4_OK) {
             p->errors++;
-            error_pair(v, op->op, op->status);
+            az__nfs_err_count(v->err, &v->nerr, &v->err_other, op->op, op->status);
             continue;
         }
         if (op->op == OP_READ) {

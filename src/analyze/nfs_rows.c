@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * nfs_rows.c - one procedure's (or NFSv4 operation's, or COMPOUND
- * shape's) figures as a row of the text table and as a YAML map, shared by
- * the NFSv2/v3 report (nfs_report.c) and the NFSv4 one (nfs4_report.c):
+ * shape's) figures: a reply's response time added, an error's (row,
+ * status) pair counted, and the row in the text table and as a YAML map,
+ * shared by the NFSv2/v3 statistics and report (nfs_stats.c,
+ * nfs_report.c) and the NFSv4 ones (nfs4_stats.c, nfs4_report.c):
  * calls, replies, errors, unanswered, retransmitted, bytes and the
  * response time in milliseconds (mean, minimum and maximum exact, the
  * percentiles from common/hist.c within its resolution).
@@ -10,10 +12,41 @@
 #include <inttypes.h>
 
 #include "analyze/az_nfs.h"
+#include "common/yaml.h"
 
 static double ms(int64_t ns)
 {
     return (double)ns / 1e6;
+}
+
+void az__nfs_proc_reply(struct az_nfs_proc *p, int64_t rt_ns)
+{
+    if (rt_ns < 0)
+        rt_ns = 0;
+    p->replies++;
+    p->rt_sum_ns += rt_ns;
+    if (rt_ns < p->rt_min_ns)
+        p->rt_min_ns = rt_ns;
+    if (rt_ns > p->rt_max_ns)
+        p->rt_max_ns = rt_ns;
+    cm_hist_add(&p->rt, (uint64_t)(rt_ns + 500) / 1000);
+}
+
+void az__nfs_err_count(struct az_nfs_err *err, uint32_t *nerr, uint64_t *other,
+                       uint32_t row, uint32_t status)
+{
+    uint32_t i;
+
+    for (i = 0; i < *nerr; i++)
+        if (err[i].row == row && err[i].status == status) {
+            err[i].n++;
+            return;
+        }
+    if (*nerr == AZ_NFS_ERR_PAIRS) {
+        (*other)++;
+        return;
+    }
+    err[(*nerr)++] = (struct az_nfs_err){row, status, 1};
 }
 
 void az__nfs_proc_row(FILE *out, int width, const char *name, const struct az_nfs_proc *p)

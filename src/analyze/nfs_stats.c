@@ -70,22 +70,6 @@ static struct az_nfs_client *client_of(struct az_nfs_stats *s, uint32_t i)
     return &s->clients[i];
 }
 
-static void error_pair(struct az_nfs_stats *s, int row, uint32_t status)
-{
-    uint32_t i;
-
-    for (i = 0; i < s->nerr; i++)
-        if (s->err[i].row == (uint32_t)row && s->err[i].status == status) {
-            s->err[i].n++;
-            return;
-        }
-    if (s->nerr == AZ_NFS_ERR_PAIRS) {
-        s->err_other++;
-        return;
-    }
-    s->err[s->nerr++] = (struct az_nfs_err){(uint32_t)row, status, 1};
-}
-
 int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev)
 {
     int row = az_nfs_row(ev), reply = (ev->flags & TR_NFS_F_REPLY) != 0;
@@ -141,18 +125,8 @@ int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev)
     }
     s->replies++;
     c->replies++;
-    if (p) {
-        int64_t rt = ev->reply_t_ns - ev->t_ns;
-        if (rt < 0)
-            rt = 0;
-        p->replies++;
-        p->rt_sum_ns += rt;
-        if (rt < p->rt_min_ns)
-            p->rt_min_ns = rt;
-        if (rt > p->rt_max_ns)
-            p->rt_max_ns = rt;
-        cm_hist_add(&p->rt, (uint64_t)(rt + 500) / 1000);
-    }
+    if (p)
+        az__nfs_proc_reply(p, ev->reply_t_ns - ev->t_ns);
     if (ev->rpc_status != TR_NFS_RPC_SUCCESS) {
         s->rpc_errors++;
         c->errors++;
@@ -165,7 +139,7 @@ int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev)
         c->errors++;
         if (p) {
             p->errors++;
-            error_pair(s, row, ev->status);
+            az__nfs_err_count(s->err, &s->nerr, &s->err_other, (uint32_t)row, ev->status);
         }
         return 0;
     }

@@ -192,15 +192,9 @@ static int readdir_(struct tr__x4 *d, struct tr_nfs4_op *op)
 
 /* ---- the other operations, through the union's codec ------------------------ */
 
-static void stateid_of(struct tr_nfs4_stateid *out, const stateid4 *st)
-{
-    out->seqid = st->seqid;
-    memcpy(out->other, st->other, sizeof(out->other));
-}
-
 static void set_stateid(struct tr_nfs4_op *op, const stateid4 *st)
 {
-    stateid_of(&op->stateid, st);
+    tr__x4_stateid_of(&op->stateid, st);
     op->flags |= TR_NFS4_O_STATEID;
 }
 
@@ -350,12 +344,8 @@ static void union_fields(struct tr__x4 *d, struct tr_nfs4_op *op, const nfs_argo
 static int by_union(struct tr__x4 *d, struct tr_nfs4_op *op, u_int start)
 {
     nfs_argop4 a;
-    int ok;
+    int ok = tr__x4_union(d, start, (xdrproc_t)xdr_nfs_argop4, &a, sizeof(a));
 
-    memset(&a, 0, sizeof(a));
-    if (!xdr_setpos(&d->x, start))
-        return 0;
-    ok = xdr_nfs_argop4(&d->x, &a);
     if (ok)
         union_fields(d, op, &a);
     xdr_free((xdrproc_t)xdr_nfs_argop4, (char *)&a);

@@ -192,15 +192,26 @@ int tr__x4_bitmap(struct tr__x4 *d, uint32_t *words, uint32_t *n)
     return 1;
 }
 
+void tr__x4_stateid_of(struct tr_nfs4_stateid *out, const stateid4 *st)
+{
+    out->seqid = st->seqid;
+    memcpy(out->other, st->other, sizeof(out->other));
+}
+
 int tr__x4_stateid(struct tr__x4 *d, struct tr_nfs4_stateid *out)
 {
     stateid4 st;
 
     if (!xdr_stateid4(&d->x, &st))
         return 0;
-    out->seqid = st.seqid;
-    memcpy(out->other, st.other, sizeof(out->other));
+    tr__x4_stateid_of(out, &st);
     return 1;
+}
+
+int tr__x4_union(struct tr__x4 *d, u_int start, xdrproc_t codec, void *obj, size_t size)
+{
+    memset(obj, 0, size);
+    return xdr_setpos(&d->x, start) && codec(&d->x, obj);
 }
 
 int tr__x4_skip_opaque(struct tr__x4 *d, uint32_t *n, int *all)

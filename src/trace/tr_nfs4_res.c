@@ -21,15 +21,9 @@
 #include "nfs/nf4.h"
 #include "trace/tr_nfs_int.h"
 
-static void stateid_of(struct tr_nfs4_stateid *out, const stateid4 *st)
-{
-    out->seqid = st->seqid;
-    memcpy(out->other, st->other, sizeof(out->other));
-}
-
 static void set_res_stateid(struct tr_nfs4_op *op, const stateid4 *st)
 {
-    stateid_of(&op->res_stateid, st);
+    tr__x4_stateid_of(&op->res_stateid, st);
     op->flags |= TR_NFS4_O_RES_STATEID;
 }
 
@@ -183,12 +177,8 @@ static void union_fields(struct tr_nfs4_op *op, const nfs_resop4 *res)
 static int by_union(struct tr__x4 *d, struct tr_nfs4_op *op, u_int start)
 {
     nfs_resop4 res;
-    int ok;
+    int ok = tr__x4_union(d, start, (xdrproc_t)xdr_nfs_resop4, &res, sizeof(res));
 
-    memset(&res, 0, sizeof(res));
-    if (!xdr_setpos(&d->x, start))
-        return 0;
-    ok = xdr_nfs_resop4(&d->x, &res);
     if (ok)
         union_fields(op, &res);
     xdr_free((xdrproc_t)xdr_nfs_resop4, (char *)&res);

@@ -544,8 +544,13 @@ int tr__x4_bitmap(struct tr__x4 *d, uint32_t *words, uint32_t *n);
  * an attribute number the reader does not know ends the list (counted:
  * nfsv4_attrs_unknown), the fattr4 itself is still read whole. */
 int tr__x4_fattr(struct tr__x4 *d, struct tr_nfs_attr *a, struct nf_fh *fh);
-/* A stateid4. */
+/* A stateid4; a decoded one copied. */
 int tr__x4_stateid(struct tr__x4 *d, struct tr_nfs4_stateid *out);
+void tr__x4_stateid_of(struct tr_nfs4_stateid *out, const stateid4 *st);
+/* An operation (or result) from start, its number included, through the
+ * union's codec into obj (size bytes, zeroed first); the caller reads it
+ * and frees it with xdr_free(codec, obj) whatever this returned. */
+int tr__x4_union(struct tr__x4 *d, u_int start, xdrproc_t codec, void *obj, size_t size);
 /* An opaque<> whose bytes are skipped, not copied (WRITE's and READ's
  * data): *n its length; *all 0 when the buffer does not hold them all.
  * Returns 1 when the length word was there. */

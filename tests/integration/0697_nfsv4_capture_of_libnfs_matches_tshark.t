@@ -22,8 +22,7 @@ need_cmd nfs-cat
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
 . "$(dirname "$0")/lib_nfs.sh"
-NFS4_TSHARK=$T_TOP/tests/tools/nfs4-tshark.py
-plan 11
+plan 10
 export PROTOCOLS="3, 4"
 start_ganesha
 P=$GANESHA_NFS_PORT
@@ -49,18 +48,14 @@ is "$r1:$r2:$r3" "0:0:0" "libnfs-utils listed the tree and read two files over N
 cmp -s "$T_DIR/big" "$X/big" && cmp -s "$T_DIR/f2" "$X/d1/d2/f2"
 ok $? "both files came back whole"
 
-ev=$T_DIR/g.events
-"$NFS_EVENTS" -4 "$T_DIR/g.pcapng" >"$ev"
-out=$(python3 "$NFS4_TSHARK" events "$T_DIR/g.pcapng" "$ev" "$P")
+out=$(nfs4_check "$T_DIR/g.pcapng" "$P")
 ok $? "every NFSv4 call and reply agrees with tshark's decode"
 diag "$out"
-
-"$T_BIN/sfs_trace" stats -q "$T_DIR/g.pcapng" --yaml "$T_DIR/s.yaml" 2>"$T_DIR/err"
-ok $? "stats of the capture $(cat "$T_DIR/err")"
-out=$(python3 "$NFS4_TSHARK" stats "$T_DIR/g.pcapng" "$T_DIR/s.yaml" "$P")
+out=$(nfs4_stats_check "$T_DIR/g.pcapng" "$P")
 like "$out" "^agree: " "stats: every per-operation and per-shape figure equals tshark's"
 diag "$out"
-S=$T_DIR/s.yaml
+ev=$T_DIR/g.pcapng.events
+S=$T_DIR/g.pcapng.stats.yaml
 sy() { python3 -c "import sys, yaml; g = yaml.safe_load(open(sys.argv[1]))['nfsv4']; $1" "$S"; }
 is "$(sy 'print(g["minor_versions"]["0"] == g["compounds"] > 0, g["bytes_read"])')" \
     "True $((262144 + 5000))" "stats: every COMPOUND is v4.0; READ returned both files' bytes"

@@ -22,9 +22,8 @@ need_cmd tshark
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
 . "$(dirname "$0")/lib_nfs.sh"
-NFS4_TSHARK=$T_TOP/tests/tools/nfs4-tshark.py
 MIX=$(tool_path nfs41_mix) || bail "tests/tools/nfs41_mix not built"
-plan 12
+plan 11
 export PROTOCOLS="3, 4"
 start_ganesha
 P=$GANESHA_NFS_PORT
@@ -41,18 +40,15 @@ is "$r1:$r2" "0:0" "the v4.1 and v4.2 workloads ran: $(cat "$T_DIR/mix1.out" "$T
 n1=$(awk '{print $2}' "$T_DIR/mix1.out")
 n2=$(awk '{print $2}' "$T_DIR/mix2.out")
 
-ev=$T_DIR/g.events
-"$NFS_EVENTS" -4 "$T_DIR/g.pcapng" >"$ev"
-out=$(python3 "$NFS4_TSHARK" events "$T_DIR/g.pcapng" "$ev" "$P")
+out=$(nfs4_check "$T_DIR/g.pcapng" "$P")
 ok $? "every NFSv4.1/4.2 call and reply agrees with tshark's decode, SEQUENCE's fields too"
 diag "$out"
-
-"$T_BIN/sfs_trace" stats -q "$T_DIR/g.pcapng" --yaml "$T_DIR/s.yaml" 2>"$T_DIR/err"
-ok $? "stats of the capture $(cat "$T_DIR/err")"
-out=$(python3 "$NFS4_TSHARK" stats "$T_DIR/g.pcapng" "$T_DIR/s.yaml" "$P")
+out=$(nfs4_stats_check "$T_DIR/g.pcapng" "$P")
 like "$out" "^agree: " "stats: every per-operation and per-shape figure equals tshark's"
 diag "$out"
-sy() { python3 -c "import sys, yaml; g = yaml.safe_load(open(sys.argv[1]))['nfsv4']; $1" "$T_DIR/s.yaml"; }
+ev=$T_DIR/g.pcapng.events
+S=$T_DIR/g.pcapng.stats.yaml
+sy() { python3 -c "import sys, yaml; g = yaml.safe_load(open(sys.argv[1]))['nfsv4']; $1" "$S"; }
 is "$(sy 'print(g["compounds"], g["minor_versions"]["1"], g["minor_versions"]["2"])')" \
     "$((n1 + n2)) $n1 $n2" "stats: the COMPOUNDs each run sent, by minor version"
 is "$(sy 'print(g["shapes"]["SEQUENCE PUTFH WRITE GETATTR"]["calls"])')" \

@@ -33,48 +33,11 @@ replies; the errors by operation and status; the bytes read and written.
 Prints one summary line, or each difference; exit status 0 when they
 agree, 1 on a difference, 2 on a usage error."""
 import json
-import subprocess
 import sys
 
 import yaml
 
-
-def tshark(cap, ports, extra):
-    cmd = ["tshark", "-n", "-r", cap, "-o", "rpc.desegment_rpc_over_tcp:TRUE",
-           "-o", "tcp.desegment_tcp_streams:TRUE"]
-    for p in ports:
-        cmd += ["-d", "tcp.port==%s,rpc" % p]
-    return subprocess.run(cmd + extra, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                          text=True, check=True).stdout
-
-
-def as_list(x):
-    if x is None:
-        return []
-    return x if isinstance(x, list) else [x]
-
-
-def values(tree, key, out):
-    """Every value of key in tree, in document order."""
-    if isinstance(tree, dict):
-        for k, v in tree.items():
-            if k == key:
-                out.extend(as_list(v))
-            else:
-                values(v, key, out)
-    elif isinstance(tree, list):
-        for v in tree:
-            values(v, key, out)
-    return out
-
-
-def first(tree, key):
-    v = values(tree, key, [])
-    return v[0] if v else None
-
-
-def hexb(v):
-    return v.replace(":", "").lower() if v else None
+from tshark_json import as_list, first, hexfh as hexb, tshark, values
 
 
 def fh_key(v):
