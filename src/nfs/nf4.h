@@ -14,7 +14,7 @@
 
 #include "nfs4_prot.h"
 
-/* The operations 3-58 and ILLEGAL: X(name), the number is OP_##name. */
+/* The operations 3-71 and ILLEGAL: X(name), the number is OP_##name. */
 #define NF4_OP_MAP(X)                                                                    \
     X(ACCESS)                                                                            \
     X(CLOSE)                                                                             \
@@ -72,9 +72,22 @@
     X(WANT_DELEGATION)                                                                   \
     X(DESTROY_CLIENTID)                                                                  \
     X(RECLAIM_COMPLETE)                                                                  \
+    X(ALLOCATE)                                                                          \
+    X(COPY)                                                                              \
+    X(COPY_NOTIFY)                                                                       \
+    X(DEALLOCATE)                                                                        \
+    X(IO_ADVISE)                                                                         \
+    X(LAYOUTERROR)                                                                       \
+    X(LAYOUTSTATS)                                                                       \
+    X(OFFLOAD_CANCEL)                                                                    \
+    X(OFFLOAD_STATUS)                                                                    \
+    X(READ_PLUS)                                                                         \
+    X(SEEK)                                                                              \
+    X(WRITE_SAME)                                                                        \
+    X(CLONE)                                                                             \
     X(ILLEGAL)
 
-/* The callback operations 3-14 and CB_ILLEGAL (OP_##name). */
+/* The callback operations 3-15 and CB_ILLEGAL (OP_##name). */
 #define NF4_CB_OP_MAP(X)                                                                 \
     X(CB_GETATTR)                                                                        \
     X(CB_RECALL)                                                                         \
@@ -88,6 +101,7 @@
     X(CB_WANTS_CANCELLED)                                                                \
     X(CB_NOTIFY_LOCK)                                                                    \
     X(CB_NOTIFY_DEVICEID)                                                                \
+    X(CB_OFFLOAD)                                                                        \
     X(CB_ILLEGAL)
 
 /* nfsstat4: X(symbol). */
