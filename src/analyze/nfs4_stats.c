@@ -368,7 +368,7 @@ int az_nfs4_stats_event(struct az_nfs_stats *st, const struct tr_nfs_event *ev,
             az__nfs_err_count(v->err, &v->nerr, &v->err_other, op->op, op->status);
             continue;
         }
-        if (op->op == OP_READ) {
+        if (op->op == OP_READ || op->op == OP_READ_PLUS) {
             p->bytes += op->res_count;
             v->bytes_read += op->res_count;
             *read += op->res_count;

@@ -214,12 +214,15 @@ struct tr_nfs4_op {
                                            RENAME's old name, LINK's new name */
     const char *name2;                  /* RENAME's new name */
     const char *text;                   /* CREATE's symlink target; READLINK's result */
-    uint64_t offset;                    /* READ, WRITE, COMMIT, LOCK, LOCKT, LOCKU;
-                                           READDIR's cookie */
-    uint64_t length;                    /* LOCK, LOCKT, LOCKU */
-    uint32_t count;                     /* READ, COMMIT, WRITE (bytes sent); READDIR's
-                                           maxcount */
-    uint32_t res_count;                 /* bytes READ returned, WRITE wrote */
+    uint64_t offset;                    /* READ, READ_PLUS, WRITE, COMMIT, LOCK, LOCKT,
+                                           LOCKU, SEEK, ALLOCATE, DEALLOCATE, COPY's and
+                                           CLONE's destination; READDIR's cookie */
+    uint64_t length;                    /* LOCK, LOCKT, LOCKU, ALLOCATE, DEALLOCATE,
+                                           COPY, CLONE */
+    uint32_t count;                     /* READ, READ_PLUS, COMMIT, WRITE (bytes sent);
+                                           READDIR's maxcount */
+    uint32_t res_count;                 /* bytes READ returned (READ_PLUS: its data
+                                           and holes cover), WRITE wrote */
     uint32_t how;                       /* WRITE: stable_how4; OPEN: createmode4 (opentype
                                            CREATE) or TR_NFS4_NOCREATE; CREATE: the
                                            nfs_ftype4 made; LOCK, LOCKT: nfs_lock_type4;

@@ -330,6 +330,33 @@ static void union_fields(struct tr__x4 *d, struct tr_nfs4_op *op, const nfs_argo
         }
         break;
     }
+    case OP_READ_PLUS:
+        set_stateid(op, &a->nfs_argop4_u.opread_plus.rpa_stateid);
+        op->offset = a->nfs_argop4_u.opread_plus.rpa_offset;
+        op->count = a->nfs_argop4_u.opread_plus.rpa_count;
+        break;
+    case OP_SEEK:
+        set_stateid(op, &a->nfs_argop4_u.opseek.sa_stateid);
+        op->offset = a->nfs_argop4_u.opseek.sa_offset;
+        op->how = a->nfs_argop4_u.opseek.sa_what;
+        break;
+    case OP_ALLOCATE:
+    case OP_DEALLOCATE:
+        /* the same three fields in both */
+        set_stateid(op, &a->nfs_argop4_u.opallocate.aa_stateid);
+        op->offset = a->nfs_argop4_u.opallocate.aa_offset;
+        op->length = a->nfs_argop4_u.opallocate.aa_length;
+        break;
+    case OP_COPY:
+        set_stateid(op, &a->nfs_argop4_u.opcopy.ca_dst_stateid);
+        op->offset = a->nfs_argop4_u.opcopy.ca_dst_offset;
+        op->length = a->nfs_argop4_u.opcopy.ca_count;
+        break;
+    case OP_CLONE:
+        set_stateid(op, &a->nfs_argop4_u.opclone.cl_dst_stateid);
+        op->offset = a->nfs_argop4_u.opclone.cl_dst_offset;
+        op->length = a->nfs_argop4_u.opclone.cl_count;
+        break;
     case OP_SEQUENCE:
         if (s->c4.nops == 1)
             session_of(d->s, &a->nfs_argop4_u.opsequence);

@@ -101,7 +101,11 @@
     X(RETENTION_HOLD, retention_hold)                                                    \
     X(MODE_SET_MASKED, mode_set_masked)                                                  \
     X(SUPPATTR_EXCLCREAT, suppattr_exclcreat)                                            \
-    X(FS_CHARSET_CAP, fs_charset_cap)
+    X(FS_CHARSET_CAP, fs_charset_cap)                                                    \
+    X(CLONE_BLKSIZE, clone_blksize)                                                      \
+    X(SPACE_FREED, space_freed)                                                          \
+    X(CHANGE_ATTR_TYPE, change_attr_type)                                                \
+    X(SEC_LABEL, sec_label)
 
 /* Room for any attribute's value. */
 union attr_value {

@@ -128,6 +128,7 @@ static int as_v3(const struct tr_nfs4_compound *c, uint32_t i, struct tr_nfs_eve
         getattr_of(c, i, op->fh_id, 1, &o->dir_attr);
         return NF_OP_LINK;
     case OP_READ:
+    case OP_READ_PLUS: /* 4.2: data and holes, the bytes they cover */
         o->offset = op->offset;
         o->count = op->count;
         o->res_count = op->res_count;

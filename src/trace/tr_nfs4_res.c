@@ -45,6 +45,41 @@ static int read_(struct tr__x4 *d, struct tr_nfs4_op *op)
     return all;
 }
 
+/* READ_PLUS (4.2): its contents, data (skipped by its length) and holes;
+ * res_count the bytes they cover. */
+static int read_plus(struct tr__x4 *d, struct tr_nfs4_op *op)
+{
+    uint32_t n, i, type, len;
+    bool_t eof;
+    offset4 off;
+    length4 hole;
+    int all;
+
+    if (!xdr_bool(&d->x, &eof) || !xdr_u_int(&d->x, &n) || n > NFS4_XDR_ARRAY)
+        return 0;
+    op->eof = eof != 0;
+    for (i = 0; i < n; i++) {
+        if (!xdr_u_int(&d->x, &type) || !xdr_offset4(&d->x, &off))
+            return 0;
+        if (type == NFS4_CONTENT_HOLE) {
+            if (!xdr_length4(&d->x, &hole))
+                return 0;
+            op->res_count += (uint32_t)(hole < UINT32_MAX ? hole : UINT32_MAX);
+            continue;
+        }
+        if (type != NFS4_CONTENT_DATA || !tr__x4_skip_opaque(d, &len, &all))
+            return 0;
+        op->res_count += len;
+        if (!all) {
+            op->flags |= TR_NFS4_O_DATA_CUT;
+            d->s->ev.flags |= TR_NFS_F_DATA_CUT;
+            d->r->cnt[TR__C_DATA_CUT]++;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int readdir_(struct tr__x4 *d, struct tr_nfs4_op *op, struct tr__op4x *ox)
 {
     char name[NFS4_XDR_STRING];
@@ -149,6 +184,9 @@ static void union_fields(struct tr_nfs4_op *op, const nfs_resop4 *res)
     case OP_LOCKU:
         set_res_stateid(op, &res->nfs_resop4_u.oplocku.LOCKU4res_u.lock_stateid);
         break;
+    case OP_SEEK:
+        op->eof = res->nfs_resop4_u.opseek.SEEK4res_u.resok4.sr_eof != 0;
+        break;
     case OP_WRITE:
         op->res_count = res->nfs_resop4_u.opwrite.WRITE4res_u.resok4.count;
         op->res_how = res->nfs_resop4_u.opwrite.WRITE4res_u.resok4.committed;
@@ -201,6 +239,8 @@ static int op_res(struct tr__x4 *d, struct tr_nfs4_op *op, struct tr__op4x *ox,
         return 1;
     case OP_READ:
         return read_(d, op);
+    case OP_READ_PLUS:
+        return read_plus(d, op);
     case OP_READDIR:
         return readdir_(d, op, ox);
     case OP_READLINK:

@@ -165,6 +165,15 @@ def check_call(m, comp, where, bad):
                 bad.append("%s: sequence id %s, tshark %s" % (w, v[10], seq))
 
 
+def read_bytes(op, f):
+    """The bytes a READ (25) or READ_PLUS (68) result returned: READ_PLUS's
+    data and holes (their opaque lengths and hole lengths)."""
+    if op == 25:
+        return int(first(f, "nfs.read.data_length") or 0)
+    return (sum(int(x) for x in values(f, "rpc.opaque_length", []))
+            + sum(int(x) for x in values(f, "nfs.length4", [])))
+
+
 def check_reply(m, comp, where, bad):
     v, ops = comp["v"], comp["ops"]
     if m["status"] is not None and int(v[7]) != int(m["status"]):
@@ -182,9 +191,8 @@ def check_reply(m, comp, where, bad):
             continue
         if op == 10 and not same_fh(o[O_RESFH], first(f, "nfs.fhandle")):
             bad.append("%s: handle %s, tshark %s" % (w, o[O_RESFH], first(f, "nfs.fhandle")))
-        if op == 25 and int(o[O_RESCOUNT]) != int(first(f, "nfs.read.data_length")):
-            bad.append("%s: read %s, tshark %s" % (w, o[O_RESCOUNT],
-                                                    first(f, "nfs.read.data_length")))
+        if op in (25, 68) and int(o[O_RESCOUNT]) != read_bytes(op, f):
+            bad.append("%s: read %s, tshark %s" % (w, o[O_RESCOUNT], read_bytes(op, f)))
         if op == 38 and int(o[O_RESCOUNT]) != int(first(f, "nfs.count4")):
             bad.append("%s: wrote %s, tshark %s" % (w, o[O_RESCOUNT], first(f, "nfs.count4")))
         st2 = stateid(f)
@@ -245,7 +253,10 @@ OPNAMES = {3: "ACCESS", 4: "CLOSE", 5: "COMMIT", 6: "CREATE", 7: "DELEGPURGE",
            46: "GET_DIR_DELEGATION", 47: "GETDEVICEINFO", 48: "GETDEVICELIST",
            49: "LAYOUTCOMMIT", 50: "LAYOUTGET", 51: "LAYOUTRETURN", 52: "SECINFO_NO_NAME",
            53: "SEQUENCE", 54: "SET_SSV", 55: "TEST_STATEID", 56: "WANT_DELEGATION",
-           57: "DESTROY_CLIENTID", 58: "RECLAIM_COMPLETE", 10044: "ILLEGAL"}
+           57: "DESTROY_CLIENTID", 58: "RECLAIM_COMPLETE", 59: "ALLOCATE", 60: "COPY",
+           61: "COPY_NOTIFY", 62: "DEALLOCATE", 63: "IO_ADVISE", 64: "LAYOUTERROR",
+           65: "LAYOUTSTATS", 66: "OFFLOAD_CANCEL", 67: "OFFLOAD_STATUS", 68: "READ_PLUS",
+           69: "SEEK", 70: "WRITE_SAME", 71: "CLONE", 10044: "ILLEGAL"}
 
 
 class Row:
@@ -303,8 +314,8 @@ def from_tshark(msgs):
             if st != "0":
                 r.errors += 1
                 errs[(name, int(st))] = errs.get((name, int(st)), 0) + 1
-            elif op == 25:
-                n = int(first(f, "nfs.read.data_length") or 0)
+            elif op in (25, 68):
+                n = read_bytes(op, f)
                 r.bytes += n
                 rd += n
     return procs, ops, shapes, errs, rd, wr

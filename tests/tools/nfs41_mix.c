@@ -13,7 +13,8 @@
  *   SEQUENCE PUTROOTFH GETFH GETATTR; SEQUENCE PUTROOTFH LOOKUP GETFH GETATTR;
  *   then ROUNDS times, in a directory made for the round:
  *     FILES x (OPEN create GETFH GETATTR; WRITE GETATTR x3; COMMIT; CLOSE);
- *     OPEN GETFH GETATTR; READ; CLOSE (a file read back);
+ *     OPEN GETFH GETATTR; READ; (4.2: READ_PLUS; SEEK); CLOSE (a file
+ *     read back);
  *     PUTFH GETATTR (stat); LOOKUP of a missing name (NFS4ERR_NOENT);
  *     READDIR; SAVEFH PUTFH RENAME; SAVEFH PUTFH LINK RESTOREFH GETATTR;
  *     CREATE symlink GETFH GETATTR; READLINK; SETATTR size; REMOVE x3;
@@ -346,6 +347,29 @@ static void io(struct fh *f, stateid4 *st, int write, uint64_t off, u_int len)
     done(&res);
 }
 
+/* 4.2: the file read again with READ_PLUS, and where its data starts */
+static void read_plus_seek(struct fh *f, stateid4 *st)
+{
+    COMPOUND4res res;
+    struct comp c;
+    nfs_argop4 *a;
+
+    sequence(&c, "READ_PLUS");
+    putfh(&c, f);
+    a = add(&c, OP_READ_PLUS);
+    a->nfs_argop4_u.opread_plus.rpa_stateid = *st;
+    a->nfs_argop4_u.opread_plus.rpa_count = 65536;
+    call(&c, &res, NFS4_OK);
+    done(&res);
+    sequence(&c, "SEEK");
+    putfh(&c, f);
+    a = add(&c, OP_SEEK);
+    a->nfs_argop4_u.opseek.sa_stateid = *st;
+    a->nfs_argop4_u.opseek.sa_what = NFS4_CONTENT_DATA;
+    call(&c, &res, NFS4_OK);
+    done(&res);
+}
+
 static void simple(struct fh *f, nfs_opnum4 num, stateid4 *st, const char *what)
 {
     COMPOUND4res res;
@@ -488,6 +512,8 @@ static void round_(struct fh *root, int r, int files)
     }
     open_(&dir, files > 1 ? "f1" : "f0", 0, &st, &f);
     io(&f, &st, 0, 0, 65536);
+    if (minor >= 2)
+        read_plus_seek(&f, &st);
     simple(&f, OP_CLOSE, &st, "CLOSE");
     simple(&f, OP_GETATTR, NULL, "GETATTR");
     if (files >= 2)
