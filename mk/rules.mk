@@ -263,8 +263,10 @@ fuzz-test:
 # ---- housekeeping ----------------------------------------------------------
 
 # Man pages: one per program, written by scripts/mkman from the program's
-# own --help and --version (the same option tables), so they never disagree;
-# sfs3's is sfs's.  The docs go beside them.
+# own --help and --version (the same option tables), so they never disagree,
+# and from its page in docs/ (description, examples, exit status); sfs3 has
+# a page of its own, since a .so link works only through MANPATH.  The docs
+# go beside them.
 MANDIR   ?= $(PREFIX)/share/man/man1
 DOCDIR   ?= $(PREFIX)/share/doc/freesfs
 MAN_PROGS := $(notdir $(PROGS) $(SCRIPTS_OUT))
@@ -275,11 +277,10 @@ install: all
 	for p in $(PROGS) $(SCRIPTS_OUT); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
 	ln -sf sfs $(DESTDIR)$(PREFIX)/bin/sfs3
 	cp -r rc C.wrappers $(DESTDIR)$(PREFIX)/share/freesfs/
-	for p in $(MAN_PROGS); do \
+	for p in $(MAN_PROGS) sfs3; do \
 	  sh scripts/mkman $(BINDIR) $$p >$(DESTDIR)$(MANDIR)/$$p.1.tmp && \
 	  mv -f $(DESTDIR)$(MANDIR)/$$p.1.tmp $(DESTDIR)$(MANDIR)/$$p.1 || exit 1; \
 	done
-	printf '.so man1/sfs.1\n' >$(DESTDIR)$(MANDIR)/sfs3.1
 	cp -r README.md LICENSE docs/*.md docs/examples $(DESTDIR)$(DOCDIR)/
 
 uninstall:

@@ -181,6 +181,11 @@ void az_nfs_image_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
  * in a column width wide), and as a YAML map under name (with share_pct
  * when share >= 0). */
 void az__nfs_proc_header(FILE *out, int width, const char *what);
+/* A percentile of h (whole microseconds) kept within the exact minimum
+ * and maximum printed beside it, which have the nanoseconds the histogram
+ * rounds. */
+double az__nfs_quantile_ms(const struct cm_hist *h, double q, int64_t min_ns,
+                           int64_t max_ns);
 /* A reply's response time (ns; below 0 counts as 0) into p. */
 void az__nfs_proc_reply(struct az_nfs_proc *p, int64_t rt_ns);
 /* One error reply of (row, status) in the pairs err[0..*nerr) (at most

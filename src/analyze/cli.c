@@ -57,6 +57,9 @@ static const struct cm_opt common_rows[] = {
     ROW_NUM(CM_OPT_I64, "lba-size", lba_size, "512", 1, 4294967295.0, "bytes", "N",
             "Bytes per SPC LBA."),
     ROW_STR(0, "yaml", yaml, "", "FILE", "Also write the results as YAML (atomically)."),
+    ROW_NUM(CM_OPT_DOUBLE, "pair-window", pair_window, "120", 0.001, 86400, "s", "SEC",
+            "NFS traces: how long (trace time) a call waits for its reply before it is "
+            "unanswered; the calls held at once are bounded anyway (65536)."),
     {'q', "quiet", NULL, CM_OPT_FLAG, offsetof(struct az_cli, quiet), sizeof(int), NULL,
      0, 1, NULL, NULL, "No table on stdout.", NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE},
     ROW_NUM(CM_OPT_INT, "threads", threads, "2", 1, 2, NULL, "N",
@@ -119,19 +122,19 @@ struct cmd {
 
 static const struct cmd cmds[] = {
     {"stats",
-     "trace statistics: records, bytes, sizes, units, rate, footprint",
+     "statistics: records, bytes, sizes, units, rate, footprint",
      {block_rows, NULL, NULL},
      {CM_ARRAY_LEN(block_rows), 0, 0}},
     {"mrc",
-     "exact LRU stack distances and the miss-ratio curve (or a SHARDS sample)",
+     "LRU stack distances, the miss-ratio curve (or a sample)",
      {block_rows, mrc_rows, NULL},
      {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(mrc_rows), 0}},
     {"image",
-     "NFS traces: the file-system image the trace implies (objects, names, sizes)",
+     "the file-system image an NFS trace implies",
      {NULL, NULL, NULL},
      {0, 0, 0}},
     {"convert",
-     "MaStA and sysio (or SPC) to SPC text; an NFS capture (or nfsdump) to nfsdump text",
+     "block traces to SPC text, NFS traces to nfsdump text",
      {convert_rows, NULL, NULL},
      {CM_ARRAY_LEN(convert_rows), 0, 0}},
 };
@@ -222,7 +225,7 @@ void az_cli_help(FILE *out, const char *name)
             "usage: sfs_trace stats|mrc|image|convert TRACE [options]   (TRACE may be "
             "-)\n"
             "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
-            "or sysio trace,\nor an NFS trace (a pcap/pcapng capture or nfsdump "
+            "or sysio\ntrace, or an NFS trace (a pcap/pcapng capture or nfsdump "
             "text).\n");
     for (i = 0; i < CM_ARRAY_LEN(cmds); i++) {
         if (only && only != &cmds[i])
@@ -231,11 +234,10 @@ void az_cli_help(FILE *out, const char *name)
         fprintf(out, "\nsfs_trace %s TRACE: %s\n", cmds[i].name, cmds[i].what);
         cm_opt_help(out, c.rows, c.nrows);
     }
-    fprintf(out,
-            "\nDistances are inclusive: the number of distinct blocks referenced since "
-            "the previous\nreference of the same block, that block included (the LRU "
-            "stack depth); a cache of\nC blocks hits iff distance <= C.  Exit: 0 "
-            "success, 1 bad input or failure, 2 usage.\n");
+    fprintf(out, "\nDistances are inclusive: the number of distinct blocks referenced "
+                 "since the\nprevious reference of the same block, that block included "
+                 "(the LRU stack depth);\na cache of C blocks hits iff distance <= C.  "
+                 "Exit: 0 success, 1 bad input or\nfailure, 2 usage.\n");
 }
 
 /* ---- running ------------------------------------------------------------ */

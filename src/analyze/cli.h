@@ -27,6 +27,7 @@ struct az_cli {
     char format[8];
     int lenient, quiet, threads;
     int64_t lba_size;
+    double pair_window; /* NFS traces: s a call waits for its reply */
     char yaml[AZ_CLI_PATH];
     /* stats and mrc */
     char block_size[32];

@@ -16,6 +16,7 @@
 #include "common/yaml.h"
 #include "common/alloc.h"
 #include "nfs/nf4.h"
+#include "nfs4_prot.h"
 
 #define AZ_NFS4_SHAPES_SHOWN 20
 
@@ -91,6 +92,12 @@ static double ms(int64_t ns)
     return (double)ns / 1e6;
 }
 
+/* A percentile of the opens' durations. */
+static double open_ms(const struct az_nfs4_stats *v, double q)
+{
+    return az__nfs_quantile_ms(&v->open_time, q, v->open_min_ns, v->open_max_ns);
+}
+
 /* ---- text ------------------------------------------------------------------ */
 
 static void opens_table(FILE *out, const struct az_nfs4_stats *v)
@@ -103,8 +110,8 @@ static void opens_table(FILE *out, const struct az_nfs4_stats *v)
     if (v->opens_closed)
         fprintf(out, "%-26s mean %.3f, min %.3f, p50 %.3f, p99 %.3f, max %.3f ms\n",
                 "open to close", ms(v->open_sum_ns) / (double)v->opens_closed,
-                ms(v->open_min_ns), cm_hist_quantile_ms(&v->open_time, 0.5),
-                cm_hist_quantile_ms(&v->open_time, 0.99), ms(v->open_max_ns));
+                ms(v->open_min_ns), open_ms(v, 0.5), open_ms(v, 0.99),
+                ms(v->open_max_ns));
     fprintf(out, "%-26s %" PRIu64 " given, %" PRIu64 " returned\n", "delegations",
             v->delegations, v->delegreturns);
 }
@@ -166,7 +173,8 @@ void az__nfs4_stats_table(FILE *out, const struct az_nfs_source *src,
         if (s->p.replies)
             fprintf(out, " %9.3f %9.3f %9.3f\n",
                     ms(s->p.rt_sum_ns) / (double)s->p.replies,
-                    cm_hist_quantile_ms(&s->p.rt, 0.99), ms(s->p.rt_max_ns));
+                    az__nfs_quantile_ms(&s->p.rt, 0.99, s->p.rt_min_ns, s->p.rt_max_ns),
+                    ms(s->p.rt_max_ns));
         else
             fprintf(out, " %9s %9s %9s\n", "-", "-", "-");
     }
@@ -204,8 +212,8 @@ static void yaml_opens(struct cm_yaml *y, const struct az_nfs4_stats *v)
         cm_yaml_map_begin(y);
         cm_yaml_kv_double(y, "mean", ms(v->open_sum_ns) / (double)v->opens_closed, 6);
         cm_yaml_kv_double(y, "min", ms(v->open_min_ns), 6);
-        cm_yaml_kv_double(y, "p50", cm_hist_quantile_ms(&v->open_time, 0.5), 6);
-        cm_yaml_kv_double(y, "p99", cm_hist_quantile_ms(&v->open_time, 0.99), 6);
+        cm_yaml_kv_double(y, "p50", open_ms(v, 0.5), 6);
+        cm_yaml_kv_double(y, "p99", open_ms(v, 0.99), 6);
         cm_yaml_kv_double(y, "max", ms(v->open_max_ns), 6);
         cm_yaml_map_end(y);
     }

@@ -23,6 +23,7 @@
 #include "analyze/az_nfs.h"
 #include "common/alloc.h"
 #include "nfs/nf4.h"
+#include "nfs4_prot.h"
 
 int az_nfs4_op_row(uint32_t op)
 {

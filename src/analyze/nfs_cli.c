@@ -260,6 +260,7 @@ int az__nfs_cli_run(struct az_cli *c, const char *format, uint64_t bs, uint64_t 
     struct az__warn_state w = {diag, 0};
     struct tr_nfs_options o = {.format = format,
                                .lenient = c->lenient,
+                               .pair_window_ns = (int64_t)(c->pair_window * 1e9),
                                .warn = az__cli_warning,
                                .warn_data = &w,
                                .nfsv4 = 1};

@@ -103,7 +103,7 @@ void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
             "%-26s %" PRIu64 " (sent again before the reply; %" PRIu64
             " more after it)\n",
             "retransmitted calls", s->retransmitted,
-            tr_nfs_counter(src->reader, "retransmissions"));
+            tr_nfs_counter(src->reader, "retransmissions_after_reply"));
     if (!s->v4)
         fprintf(out, "%-26s %" PRIu64 " calls skipped\n", "NFSv4",
                 tr_nfs_counter(src->reader, "nfsv4_calls"));
@@ -191,7 +191,7 @@ void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
                     tr_nfs_counter(src->reader, "replies_without_calls"));
     cm_yaml_kv_uint(y, "retransmitted_calls", s->retransmitted);
     cm_yaml_kv_uint(y, "retransmissions_after_reply",
-                    tr_nfs_counter(src->reader, "retransmissions"));
+                    tr_nfs_counter(src->reader, "retransmissions_after_reply"));
     cm_yaml_kv_uint(y, "nfsv4_calls_skipped", nfsv4_skipped(src, s));
     cm_yaml_kv_uint(y, "other_rpc_calls", tr_nfs_counter(src->reader, "other_rpc_calls"));
     cm_yaml_kv_uint(y, "non_rpc_packets", tr_nfs_counter(src->reader, "non_rpc_packets"));
@@ -333,8 +333,9 @@ void az_nfs_image_table(FILE *out, const struct az_nfs_source *src,
         fprintf(out, "%-26s none (no MNT, no directory with entries)\n", "root");
     fprintf(out,
             "%-26s %" PRIu64 " (%" PRIu64 " at the start, %" PRIu64
-            " created during the trace)\n",
-            "objects", m.objects, m.at_start, m.created);
+            " created during the trace; %" PRIu64
+            " known by a name only merged into them)\n",
+            "objects", m.objects, m.at_start, m.created, c->merged);
     fprintf(out, "%-26s", "at the start, by type");
     for (t = 0; t < 8; t++)
         if (m.by_type[t])

@@ -19,6 +19,23 @@ static double ms(int64_t ns)
     return (double)ns / 1e6;
 }
 
+double az__nfs_quantile_ms(const struct cm_hist *h, double q, int64_t min_ns,
+                           int64_t max_ns)
+{
+    double v = cm_hist_quantile_ms(h, q);
+
+    if (v < ms(min_ns))
+        v = ms(min_ns);
+    if (v > ms(max_ns))
+        v = ms(max_ns);
+    return v;
+}
+
+static double rt_quantile_ms(const struct az_nfs_proc *p, double q)
+{
+    return az__nfs_quantile_ms(&p->rt, q, p->rt_min_ns, p->rt_max_ns);
+}
+
 void az__nfs_proc_reply(struct az_nfs_proc *p, int64_t rt_ns)
 {
     if (rt_ns < 0)
@@ -59,8 +76,7 @@ void az__nfs_proc_row(FILE *out, int width, const char *name, const struct az_nf
     if (p->replies)
         fprintf(out, " %9.3f %9.3f %9.3f %9.3f %9.3f\n",
                 ms(p->rt_sum_ns) / (double)p->replies, ms(p->rt_min_ns),
-                cm_hist_quantile_ms(&p->rt, 0.5), cm_hist_quantile_ms(&p->rt, 0.99),
-                ms(p->rt_max_ns));
+                rt_quantile_ms(p, 0.5), rt_quantile_ms(p, 0.99), ms(p->rt_max_ns));
     else
         fprintf(out, " %9s %9s %9s %9s %9s\n", "-", "-", "-", "-", "-");
 }
@@ -93,8 +109,8 @@ void az__nfs_proc_yaml(struct cm_yaml *y, const char *name, const struct az_nfs_
         cm_yaml_map_begin(y);
         cm_yaml_kv_double(y, "mean", ms(p->rt_sum_ns) / (double)p->replies, 6);
         cm_yaml_kv_double(y, "min", ms(p->rt_min_ns), 6);
-        cm_yaml_kv_double(y, "p50", cm_hist_quantile_ms(&p->rt, 0.5), 6);
-        cm_yaml_kv_double(y, "p99", cm_hist_quantile_ms(&p->rt, 0.99), 6);
+        cm_yaml_kv_double(y, "p50", rt_quantile_ms(p, 0.5), 6);
+        cm_yaml_kv_double(y, "p99", rt_quantile_ms(p, 0.99), 6);
         cm_yaml_kv_double(y, "max", ms(p->rt_max_ns), 6);
         cm_yaml_kv_double(y, "sum", ms(p->rt_sum_ns), 6);
         cm_yaml_map_end(y);

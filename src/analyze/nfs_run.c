@@ -83,6 +83,7 @@ int az_nfs_convert(struct az_cli *c, const char *format, FILE *out, FILE *diag)
     struct az__warn_state ws = {diag, 0};
     struct tr_nfs_options o = {.format = format,
                                .lenient = c->lenient,
+                               .pair_window_ns = (int64_t)(c->pair_window * 1e9),
                                .warn = az__cli_warning,
                                .warn_data = &ws,
                                .nfsv4 = 1}; /* to count what is left out */

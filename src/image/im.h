@@ -162,6 +162,10 @@ int im_finish(struct im_image *img);
 /* Objects (ids 0..count-1, including IM_O_DEAD ones to skip) and
  * links. */
 uint32_t im_nobjs(const struct im_image *img);
+/* The objects of the image: im_nobjs less the name-only objects merged
+ * into the object their handle named (IM_O_DEAD; im_counts' merged) - the
+ * one figure sfs_trace image and the replay's plan both print. */
+uint32_t im_nlive(const struct im_image *img);
 const struct im_obj *im_obj(const struct im_image *img, uint32_t id);
 uint32_t im_nlinks(const struct im_image *img);
 const struct im_link *im_link(const struct im_image *img, uint32_t id);

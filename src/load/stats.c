@@ -185,7 +185,7 @@ static const struct cm_field stats_fields[] = {
     CM_FIELD_ARRAY(struct ld_stats, nr_mismatch, CM_FIELD_U64, CM_MERGE_SUM, NF_NOPS + 1),
     CM_FIELD_ARRAY(struct ld_stats, nr_pair, CM_FIELD_U64, CM_MERGE_SUM,
                    NF_NOPS *LD_NR_CLASSES *LD_NR_CLASSES),
-    CM_FIELD_ARRAY(struct ld_stats, nr_example, CM_FIELD_U64, CM_MERGE_MAX,
+    CM_FIELD_ARRAY(struct ld_stats, nr_example, CM_FIELD_U64, CM_MERGE_TOP,
                    LD_NR_EXAMPLES),
     CM_FIELD_ARRAY(struct ld_stats, nr_unreplayable, CM_FIELD_U64, CM_MERGE_SUM,
                    LD_NR_SKIPS),

@@ -114,8 +114,9 @@ struct ld_stats {
     /* NFS trace replay (nreplay/nr.h; its calls, bytes, lateness and
      * durations are the replay_* counters above): statuses compared with
      * the trace's and mismatched, per op and per pair of status classes,
-     * the first mismatches (~(call << 16 | replayed status), 0 none: the
-     * larger keeps the earlier call), calls not replayable by reason,
+     * the first mismatches in trace order (~(call << 16 | replayed
+     * status), largest - the earliest call - first, 0 none), calls not
+     * replayable by reason,
      * calls a dependency held and for how long, the traced server's
      * response times of the replayed calls, the image's objects, the
      * traced calls of the streams replayed (every copy's), and the

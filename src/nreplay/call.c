@@ -379,7 +379,7 @@ static void compare(struct nr_replay *rp, uint32_t i, uint32_t status)
 {
     const struct nr_call *c = &rp->plan->calls[i];
     struct ld_stats *st = &rp->cx.stats;
-    unsigned tc, rc, k;
+    unsigned tc, rc;
     uint64_t ex;
 
     if (c->status == NR_NO_REPLY)
@@ -395,12 +395,10 @@ static void compare(struct nr_replay *rp, uint32_t i, uint32_t status)
     st->nr_pair[((unsigned)c->op * LD_NR_CLASSES + tc) * LD_NR_CLASSES + rc]++;
     if (status != 0)
         ld_stats_unexpected(st, c->op, status);
+    /* the earliest in the trace, whatever order they completed in (at
+     * speed 0 a later call may be answered first) */
     ex = ~(((uint64_t)i << 16) | (status < 0xffffu ? status : 0xffffu));
-    for (k = 0; k < LD_NR_EXAMPLES; k++)
-        if (st->nr_example[k] == 0) {
-            st->nr_example[k] = ex;
-            break;
-        }
+    cm_top_insert(st->nr_example, LD_NR_EXAMPLES, ex);
 }
 
 /* A run of STALE or BADHANDLE replies where the trace had another

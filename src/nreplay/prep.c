@@ -378,7 +378,12 @@ static int fresh_base(struct nr_replay *rp, const char *base, int orphans)
 
     rc = nf_lnfs_open(&l, spec, LNFS_TIMEOUT_MS, err, sizeof(err));
     if (rc < 0)
-        return ld_child_fail(&rp->cx, rc, "preparing the image: %s", err);
+        /* libnfs speaks NFSv3 over TCP only, whatever version the replay
+         * speaks: a v2 replay needs a server that serves v3 too */
+        return ld_child_fail(&rp->cx, rc,
+                             "preparing the image through libnfs (NFSv3 over TCP, also "
+                             "for an NFSv2 replay): %s",
+                             err);
     rc = nf_lnfs_remove_tree(l, base);
     if (rc == 0)
         rc = nf_lnfs_mkdir_p(l, base);

@@ -76,10 +76,12 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
     fprintf(
         su->log,
         "%s: NFS trace %s (%s): %u NFSv%d calls of %u client(s) over %.3f s, %llu not "
-        "replayable; image of %u objects, %u root(s), %u orphan tree(s)",
+        "replayable; image of %u objects (%llu known by a name only merged into them), "
+        "%u root(s), %u orphan tree(s)",
         su->prog, p->file, p->format, p->ncalls, p->nfs_version, p->nstreams,
-        (double)p->trace_ns / 1e9, (unsigned long long)skipped, im_nobjs(p->img),
-        im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
+        (double)p->trace_ns / 1e9, (unsigned long long)skipped, im_nlive(p->img),
+        (unsigned long long)im_counts(p->img)->merged, im_roots(p->img, &ids),
+        im_orphan_tops(p->img, &ids));
     {
         uint32_t copies = nr_scale(cfg), procs = (uint32_t)(cfg->nclients * cfg->procs);
         unsigned idle = nr_idle_procs(cfg, p->nstreams);

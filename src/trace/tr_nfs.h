@@ -376,6 +376,11 @@ struct tr_nfs_event {
     const struct tr_nfs4_compound *v4;
 };
 
+/* The pairing window by default: long enough for the slowest replies real
+ * captures hold (a server stalled for seconds; 10 s was too short for
+ * one), while the calls held at once stay bounded by max_pending. */
+#define TR_NFS_PAIR_WINDOW_NS (120ll * 1000000000)
+
 /* Options of tr_nfs_open. */
 struct tr_nfs_options {
     const char *format;     /* "pcap", "nfsdump", or NULL/"auto" */
@@ -383,7 +388,8 @@ struct tr_nfs_options {
                                captures: read a file cut inside a frame
                                up to the cut (counted) */
     int64_t pair_window_ns; /* a call unanswered this long (trace time) is
-                               released without reply; 0 = 10 s */
+                               released without reply; 0 =
+                               TR_NFS_PAIR_WINDOW_NS */
     uint32_t max_pending;   /* calls held at once (answered ones waiting
                                for an older call count too); past it the
                                oldest is released early, counted as

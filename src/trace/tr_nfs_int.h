@@ -28,7 +28,10 @@
     X(REPLIES, "replies")                                                                \
     X(UNANSWERED, "unanswered_calls")                                                    \
     X(NO_CALL, "replies_without_calls")                                                  \
+    X(EARLY_REPLIES, "replies_before_calls")                                             \
+    X(EDGE_REPLIES, "replies_at_excerpt_start")                                          \
     X(RETRANS, "retransmissions")                                                        \
+    X(RETRANS_AFTER, "retransmissions_after_reply")                                      \
     X(DUP_REPLIES, "duplicate_replies")                                                  \
     X(EARLY, "calls_released_early")                                                     \
     X(DUP_FORGOTTEN, "retransmission_memory_resets")                                     \
@@ -57,6 +60,8 @@
     X(NUL_LINES, "nul_lines")                                                            \
     X(LONG_LINES, "long_lines")                                                          \
     X(BACKWARD_LINES, "lines_back_in_time")                                              \
+    X(UNPARSED_LINES, "short_packet_lines")                                              \
+    X(STABLE_UNKNOWN, "stable_unknown_lines")                                            \
     X(PACKETS, "packets")                                                                \
     X(CAPTURE_CUT, "capture_cut_short")                                                  \
     X(SHORT_PACKETS, "short_packets")                                                    \
@@ -294,7 +299,8 @@ struct tr__cap {
     uint32_t *chash;
     uint32_t chash_cap;
     uint32_t next_conn_index;
-    uint64_t mem; /* bytes of stream buffers held */
+    uint64_t mem;            /* bytes of stream buffers held */
+    struct tr__early *early; /* replies before their calls (tr_nfs_early.c) */
 };
 
 /* tr_nfs_ip.c: an IPv4 or IPv6 packet (data[0..caplen) of wire bytes). */
@@ -303,6 +309,26 @@ int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen,
 void tr__ip_free(struct tr__cap *c);
 /* The end of the capture: datagrams still incomplete are counted dropped. */
 void tr__ip_flush(struct tr_nfs_reader *r);
+/* tr_nfs_early.c: replies that came before their calls (the calls'
+ * direction held behind a hole), kept until their calls come. */
+struct tr__early_reply {
+    struct tr__msg m;
+    uint8_t *buf; /* the message's bytes captured */
+    uint32_t len, wire;
+};
+/* Holds reply m (buf[0..len) of wire) under key h: 1 held, 0 a second
+ * reply to a call one is held for (not kept), -ENOMEM.  Replies held
+ * past the pairing window, or pushed out by the bounds, are counted
+ * replies_without_calls. */
+int tr__early_put(struct tr_nfs_reader *r, uint64_t h, const struct tr__msg *m,
+                  const uint8_t *buf, size_t len, size_t wire);
+/* The reply held under key h: 1 with *out set (the caller frees out->buf),
+ * 0 for none. */
+int tr__early_take(struct tr_nfs_reader *r, uint64_t h, struct tr__early_reply *out);
+/* Lets go (counted) the replies held past the window, or all of them (the
+ * capture's end). */
+void tr__early_expire(struct tr_nfs_reader *r, int all);
+void tr__early_free(struct tr__cap *c);
 /* tr_nfs_tcp.c: a TCP segment between src and dst. */
 int tr__tcp_segment(struct tr_nfs_reader *r, const struct tr__ep *src,
                     const struct tr__ep *dst, const uint8_t *tcp, size_t caplen,
@@ -405,6 +431,9 @@ const char *tr__ep_name(const struct tr__ep *ep, char *buf, size_t len);
 
 /* tr_nfs_pair.c */
 int tr__pair_init(struct tr__pair *p, int64_t window_ns, uint32_t max_pending);
+/* The key a call (client cli) and its reply share, as a nonzero hash. */
+uint64_t tr__pair_key(const struct tr__ep *cli, enum tr_nfs_transport t, uint32_t conn,
+                      uint32_t xid);
 void tr__pair_free(struct tr__pair *p);
 /*
  * A call of an NFS or MOUNT procedure: the slot whose event to fill with
@@ -427,8 +456,6 @@ int tr__pair_foreign_call(struct tr_nfs_reader *r, const struct tr__msg *m,
  */
 struct tr__slot *tr__pair_reply(struct tr_nfs_reader *r, const struct tr__msg *m,
                                 uint32_t *kind);
-/* 1 when a reply m (client = m->dst) answers a call held or recent. */
-int tr__pair_known(struct tr_nfs_reader *r, const struct tr__msg *m);
 /* Advances the trace time (a message or packet at t_ns). */
 void tr__pair_time(struct tr_nfs_reader *r, int64_t t_ns);
 /* The next event that may be released (its call is the oldest held, and it
@@ -509,10 +536,10 @@ int tr__xdr_res(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
  * was an RPC call or reply, 0 when it is not RPC, -ENOMEM. */
 int tr__rpc_msg(struct tr_nfs_reader *r, const struct tr__msg *m, const uint8_t *buf,
                 size_t len, size_t wire);
-/* 1 when buf[0..len) starts like an RPC call, or a reply to a call held:
- * how a TCP stream that lost its framing finds a record again. */
-int tr__rpc_plausible(struct tr_nfs_reader *r, const struct tr__msg *m,
-                      const uint8_t *buf, size_t len);
+/* 1 when buf[0..len) starts like an RPC call of a program and version
+ * an NFS capture holds, or like a reply: how a TCP stream that lost its
+ * framing finds a record again. */
+int tr__rpc_plausible(const uint8_t *buf, size_t len);
 
 /* ---- NFSv4 (tr_nfs4_*.c) ---------------------------------------------- */
 

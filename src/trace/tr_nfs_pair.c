@@ -43,8 +43,8 @@ static uint64_t mix64(uint64_t h)
     return h;
 }
 
-static uint64_t key_hash(const struct tr__ep *cli, enum tr_nfs_transport t, uint32_t conn,
-                         uint32_t xid)
+uint64_t tr__pair_key(const struct tr__ep *cli, enum tr_nfs_transport t, uint32_t conn,
+                      uint32_t xid)
 {
     uint64_t a, b;
 
@@ -283,7 +283,7 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
                                uint32_t prog, uint32_t vers, uint32_t proc, int *rc)
 {
     struct tr__pair *p = &r->pair;
-    uint64_t h = key_hash(&m->src, m->transport, m->conn, m->xid);
+    uint64_t h = tr__pair_key(&m->src, m->transport, m->conn, m->xid);
     const struct nf_proc *row = tr__proc_row(prog, vers, proc);
     struct tr__slot *s;
     struct tr__recent *e;
@@ -293,7 +293,12 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
     s = find(p, h, &m->src, m->transport, m->conn, m->xid);
     if (s) {
         if (!s->dead) {
-            s->ev.flags |= TR_NFS_F_RETRANS;
+            /* a copy after the reply (the event not yet released) is not
+             * the event's retransmission: it is dropped like a later one */
+            if (s->answered)
+                r->cnt[TR__C_RETRANS_AFTER]++;
+            else
+                s->ev.flags |= TR_NFS_F_RETRANS;
             r->cnt[TR__C_RETRANS]++;
         }
         return NULL;
@@ -301,6 +306,7 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
     e = recent_find(p, h);
     if (e && e->kind == TR__RECENT_DONE) {
         r->cnt[TR__C_RETRANS]++;
+        r->cnt[TR__C_RETRANS_AFTER]++;
         return NULL;
     }
     if (p->npending >= p->nbuckets && buckets_grow(p) < 0) {
@@ -349,7 +355,7 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
 
 int tr__pair_foreign_call(struct tr_nfs_reader *r, const struct tr__msg *m, uint32_t kind)
 {
-    uint64_t h = key_hash(&m->src, m->transport, m->conn, m->xid);
+    uint64_t h = tr__pair_key(&m->src, m->transport, m->conn, m->xid);
     struct tr__recent *e;
 
     tr__pair_time(r, m->t_ns);
@@ -363,7 +369,7 @@ struct tr__slot *tr__pair_reply(struct tr_nfs_reader *r, const struct tr__msg *m
                                 uint32_t *kind)
 {
     struct tr__pair *p = &r->pair;
-    uint64_t h = key_hash(&m->dst, m->transport, m->conn, m->xid);
+    uint64_t h = tr__pair_key(&m->dst, m->transport, m->conn, m->xid);
     struct tr__slot *s;
     struct tr__recent *e;
 
@@ -430,7 +436,11 @@ int tr__pair_next(struct tr_nfs_reader *r, int at_end, struct tr_nfs_event *ev)
         p->npending--;
         unhash(p, s);
         if (s->dead) {
+            /* no event; its reply, if it comes later, is absorbed */
+            rc = recent_add(r, s->keyhash, s->t_abs, TR__RECENT_DEAD);
             slot_free(p, s);
+            if (rc < 0)
+                return -ENOMEM;
             continue;
         }
         break;
@@ -590,12 +600,4 @@ struct tr_nfs_dirent *tr__slot_dirent(struct tr__slot *s, const char *name, size
     d = &s->ents[s->nents++];
     memset(d, 0, sizeof(*d));
     return d;
-}
-
-int tr__pair_known(struct tr_nfs_reader *r, const struct tr__msg *m)
-{
-    uint64_t h = key_hash(&m->dst, m->transport, m->conn, m->xid);
-
-    return find(&r->pair, h, &m->dst, m->transport, m->conn, m->xid) != NULL ||
-           recent_find(&r->pair, h) != NULL;
 }

@@ -54,7 +54,7 @@ is "$(sy 'print(g["compounds"], g["minor_versions"]["1"], g["minor_versions"]["2
 is "$(sy 'print(g["shapes"]["SEQUENCE PUTFH WRITE GETATTR"]["calls"])')" \
     "$(((ROUNDS * FILES + 2) * 3))" "stats: the shape of a write, once per block written"
 is "$(sy 'print([(e["operation"], e["name"], e["count"]) for e in g["errors_by_status"]])')" \
-    "[('LOOKUP', 'NFS4ERR_NOENT', $((ROUNDS + 1)))]" "stats: the failed LOOKUPs, by status"
+    "[('LOOKUP', 'NOENT', $((ROUNDS + 1)))]" "stats: the failed LOOKUPs, by status"
 is "$(sy 'o = g["opens"]; print(o["opened"], o["closed"], o["open_at_end"], o["closed_not_seen_opened"])')" \
     "$((ROUNDS * (FILES + 1) + 3)) $((ROUNDS * (FILES + 1) + 3)) 0 0" \
     "stats: every OPEN closed"

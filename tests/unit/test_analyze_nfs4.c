@@ -16,6 +16,7 @@
 
 #include "analyze/az_nfs.h"
 #include "nfs/nf4.h"
+#include "nfs4_prot.h"
 
 static struct tr_nfs4_op ops[8];
 static struct tr_nfs4_compound comp;

@@ -4,7 +4,8 @@
  * memory and read through fmemopen: record marks split across segments,
  * records of several fragments, several records in one segment, sequence
  * numbers wrapping, a segment ahead of its predecessor at the start, a hole
- * that waits past TR__GAP_WAIT, a connection reopened on the same ports,
+ * that waits past TR__GAP_WAIT, a reply that comes before its call (held
+ * for it, within bounds), a connection reopened on the same ports,
  * IPv4 fragments repeated and overlapping, UDP that is not RPC.  Messages
  * are encoded with the project's rpcgen codecs. */
 #include <setjmp.h>
@@ -223,6 +224,71 @@ static void a_hole_that_waits_too_long(void **state)
     done(&g);
 }
 
+/* A hole in the calls' direction: the call after it waits until the hole
+ * is a gap, while its reply is delivered at once; the reply is held and
+ * decoded into the call's event when the call comes. */
+static void a_reply_before_its_call(void **state)
+{
+    uint8_t a[512], b[512], r[512];
+    size_t na, nb, nr;
+    struct got g;
+
+    (void)state;
+    th_pc_begin(&pcap);
+    handshake(&pcap, 100, 9000);
+    na = getattr_call(a, 8);
+    nb = getattr_call(b, 9);
+    th_tcp_frame(&pcap, 1, 101, TH_ACK, a, 60, 1); /* call 8's bytes 60.. never come */
+    th_tcp_frame(&pcap, 1, 101 + (uint32_t)na, TH_ACK, b, nb, 1); /* call 9 waits */
+    nr = getattr_reply(r, 9);
+    th_tcp_frame(&pcap, 0, 9001, TH_ACK, r, nr, 1); /* frame 5: 9's reply first */
+    th_tcp_frame(&pcap, 0, 9001 + (uint32_t)nr, TH_ACK, NULL, 0,
+                 3000); /* the hole: a gap */
+    read_all(&pcap, &g);
+    assert_int_equal(g.n, 2);
+    assert_int_equal(g.ev[1].xid, 9);
+    assert_true(g.ev[1].flags & TR_NFS_F_REPLY);
+    assert_int_equal(g.ev[1].reply_where, 5);
+    assert_int_equal(g.ev[1].attr.size, 12345);
+    assert_int_equal(tr_nfs_counter(g.r, "replies_before_calls"), 1);
+    assert_int_equal(tr_nfs_counter(g.r, "replies_without_calls"), 0);
+    done(&g);
+}
+
+/* Replies held for calls not yet seen are bounded in number and bytes:
+ * past either the oldest goes, as a reply without its call. */
+static void replies_held_are_bounded(void **state)
+{
+    static uint8_t big[1 << 20];
+    struct got g;
+    struct tr__msg m;
+    uint32_t i;
+
+    (void)state;
+    th_pc_begin(&pcap);
+    read_all(&pcap, &g); /* a capture's reader, at its end */
+    memset(&m, 0, sizeof(m));
+    m.transport = TR_NFS_UDP;
+    for (i = 0; i < 70000; i++) {
+        m.xid = i;
+        assert_int_equal(
+            tr__early_put(g.r, tr__pair_key(&m.dst, m.transport, 0, i), &m, big, 8, 8),
+            1);
+    }
+    assert_int_equal(tr_nfs_counter(g.r, "replies_without_calls"), 70000 - 65536);
+    for (i = 0; i < 100; i++) {
+        m.xid = 100000 + i;
+        assert_int_equal(tr__early_put(g.r, tr__pair_key(&m.dst, m.transport, 0, m.xid),
+                                       &m, big, sizeof(big), sizeof(big)),
+                         1);
+    }
+    /* 64 MiB hold 64 of the 1 MiB replies and nothing else */
+    assert_int_equal(tr_nfs_counter(g.r, "replies_without_calls"), 70000 + 100 - 64);
+    tr__early_expire(g.r, 1);
+    assert_int_equal(tr_nfs_counter(g.r, "replies_without_calls"), 70000 + 100);
+    done(&g);
+}
+
 static void a_connection_reopened_on_the_same_ports(void **state)
 {
     uint8_t a[512];
@@ -297,6 +363,8 @@ int main(void)
         cmocka_unit_test(sequence_numbers_wrap),
         cmocka_unit_test(ahead_of_its_predecessor_at_the_start),
         cmocka_unit_test(a_hole_that_waits_too_long),
+        cmocka_unit_test(a_reply_before_its_call),
+        cmocka_unit_test(replies_held_are_bounded),
         cmocka_unit_test(a_connection_reopened_on_the_same_ports),
         cmocka_unit_test(fragments_repeated_and_overlapping),
     };
