@@ -4,10 +4,12 @@
  * performance?" answered from an I/O trace before it is replayed.
  * Subcommands: stats (trace statistics), mrc (exact LRU stack distances and
  * the miss-ratio curve, optionally SHARDS-sampled), convert (to SPC text).
+ * A live capture (--interface) ends at SIGINT or SIGTERM with its report.
  * The options and the commands are the analysis layer's (analyze/cli.h);
  * this file parses, runs, and returns the exit code: 0 success, 1 bad
  * input or failure, 2 usage.  docs/sfs_trace.md describes them.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,14 @@
 #include "analyze/cli.h"
 #include "common/alloc.h"
 #include "common/opt.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -39,6 +49,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "sfs_trace: %s (sfs_trace --help)\n", err);
         free(c);
         return AZ_EXIT_USAGE;
+    }
+    if (c->interface[0]) {
+        /* a live capture ends at SIGINT or SIGTERM with its report, as
+         * tcpdump's does; poll() is interrupted (no SA_RESTART) */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_stop;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        c->stop = &stop_flag;
     }
     code = az_cli_run(c, stdout, stderr);
     free(c);
