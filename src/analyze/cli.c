@@ -137,6 +137,15 @@ static const struct cm_opt convert_rows[] = {
             "of themselves (the same KEY anonymises two traces alike)."),
 };
 
+static const struct cm_opt plan_rows[] = {
+    ROW_STR('o', "output", output, "", "FILE",
+            "The plan file, required, written atomically; give it as --trace to sfs3 "
+            "(or sfs) and TRACE_FILE to sfs_mgr."),
+    ROW_NUM(CM_OPT_INT, "nfs-version", nfs_version, "3", 2, 3, NULL, "V",
+            "The calls planned: the trace's NFSv3 calls (replayed by sfs3) or NFSv2 "
+            "(sfs)."),
+};
+
 struct cmd {
     const char *name, *what;
     const struct cm_opt *rows[3];
@@ -160,6 +169,11 @@ static const struct cmd cmds[] = {
      "block traces to SPC text, NFS traces to nfsdump text",
      {convert_rows, NULL, NULL},
      {CM_ARRAY_LEN(convert_rows), 0, 0}},
+    {"plan",
+     "NFS traces: plan the NFS replay once into a file every replay of the trace "
+     "streams",
+     {plan_rows, NULL, NULL},
+     {CM_ARRAY_LEN(plan_rows), 0, 0}},
 };
 
 static const struct cmd *find_cmd(const char *name)
@@ -200,11 +214,13 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
 
     memset(c, 0, sizeof(*c));
     if (argc < 2)
-        return cm_errf(err, errlen, "missing command (stats, mrc, image or convert)");
+        return cm_errf(err, errlen,
+                       "missing command (stats, mrc, image, convert or plan)");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
         return AZ_CLI_HELP;
     if (!(cmd = find_cmd(argv[1])))
-        return cm_errf(err, errlen, "unknown command '%s' (stats, mrc, image or convert)",
+        return cm_errf(err, errlen,
+                       "unknown command '%s' (stats, mrc, image, convert or plan)",
                        argv[1]);
     c->cmd = cmd->name;
     compose(c, cmd);
@@ -248,6 +264,8 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
     if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0 &&
         strcmp(c->to, "nfsdump") != 0)
         return cm_errf(err, errlen, "convert needs --to spc or --to nfsdump");
+    if (strcmp(c->cmd, "plan") == 0 && !c->output[0])
+        return cm_errf(err, errlen, "plan needs -o FILE (the plan file)");
     if (c->anonymize[0] && strcmp(c->to, "nfsdump") != 0)
         return cm_errf(err, errlen, "--anonymize needs --to nfsdump");
     if (c->plot[0] && !has_suffix(c->plot, ".png") && !has_suffix(c->plot, ".svg"))
@@ -264,8 +282,8 @@ void az_cli_help(FILE *out, const char *name)
     size_t i;
 
     fprintf(out,
-            "usage: sfs_trace stats|mrc|image|convert TRACE [options]   (TRACE may be "
-            "-)\n"
+            "usage: sfs_trace stats|mrc|image|convert|plan TRACE [options]   (TRACE may "
+            "be -)\n"
             "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
             "or sysio\ntrace, or an NFS trace (a pcap/pcapng capture or nfsdump "
             "text).\n");
@@ -379,6 +397,14 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
     const char *nfs = c->interface[0] ? "pcap" : az_nfs_format(c);
     int code;
 
+    if (strcmp(c->cmd, "plan") == 0) { /* the NFS replay's, above this layer */
+        if (!nfs) {
+            fprintf(diag, "sfs_trace: plan needs an NFS trace (pcap or nfsdump): %s\n",
+                    c->trace);
+            return AZ_EXIT_INPUT;
+        }
+        return c->plan ? c->plan(c, out, diag) : AZ_EXIT_USAGE;
+    }
     if (nfs && strcmp(c->cmd, "convert") == 0)
         return az_nfs_convert(c, nfs, out, diag);
     if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "nfsdump") == 0) {

@@ -55,6 +55,24 @@ static int outputs(struct az_cli *c, FILE *out, FILE *diag,
     return az__cli_yaml_end(y, diag);
 }
 
+/* fn on ev, or, for an NFSv4 COMPOUND, on each of its operations that has
+ * an NFSv3 form (tr_nfs4_op_event): how the image and the miss-ratio
+ * curve read v4 traffic with v3's rules. */
+static int as_v3(const struct tr_nfs_event *ev,
+                 int (*fn)(void *, const struct tr_nfs_event *), void *data)
+{
+    struct tr_nfs_event op;
+    uint32_t i;
+    int rc;
+
+    if (!ev->v4)
+        return ev->prog == TR_NFS_PROG_NFS && ev->vers == 4 ? 0 : fn(data, ev);
+    for (i = 0; i < ev->v4->nops; i++)
+        if (tr_nfs4_op_event(ev, i, &op) && (rc = fn(data, &op)) < 0)
+            return rc;
+    return 0;
+}
+
 /* ---- stats --------------------------------------------------------------- */
 
 struct stats_run {
@@ -113,9 +131,14 @@ struct image_run {
     struct im_image *img;
 };
 
-static int image_fn(void *data, const struct tr_nfs_event *ev)
+static int image_op(void *data, const struct tr_nfs_event *ev)
 {
     return im_event(((struct image_run *)data)->img, ev);
+}
+
+static int image_fn(void *data, const struct tr_nfs_event *ev)
+{
+    return as_v3(ev, image_op, data);
 }
 
 static const char *image_why(void *data)
@@ -166,7 +189,15 @@ struct mrc_feed {
     struct im_fhmap *units;
     struct az__progress *progress;
     char format[256]; /* the format, and a live capture's drops */
+    struct az_mrc *m;
 };
+
+static int mrc_op(void *data, const struct tr_nfs_event *ev)
+{
+    struct mrc_feed *f = data;
+
+    return az_nfs_mrc_event(f->m, f->units, ev);
+}
 
 static int mrc_feed(struct az_mrc *m, void *data, char *err, size_t errlen)
 {
@@ -175,9 +206,9 @@ static int mrc_feed(struct az_mrc *m, void *data, char *err, size_t errlen)
     char note[200];
     int rc;
 
+    f->m = m;
     while ((rc = tr_nfs_next(f->r, &ev)) > 0)
-        if (az__progress_event(f->progress, &ev),
-            (rc = az_nfs_mrc_event(m, f->units, &ev)) < 0)
+        if (az__progress_event(f->progress, &ev), (rc = as_v3(&ev, mrc_op, f)) < 0)
             return cm_errf(err, errlen, "%s: event at %" PRIu64 ": %s",
                            tr_nfs_format(f->r), ev.where, m->last_error),
                    rc;
@@ -208,7 +239,7 @@ static void reader_yaml(struct cm_yaml *y, const void *data)
 static int run_mrc(struct az_cli *c, struct tr_nfs_reader *r, struct az__progress *p,
                    uint64_t bs, uint64_t *sizes, size_t n, FILE *out, FILE *diag)
 {
-    struct mrc_feed f = {r, im_fhmap_new(), p, ""};
+    struct mrc_feed f = {r, im_fhmap_new(), p, "", NULL};
     struct az_source src = {.file = az__nfs_trace_name(c),
                             .opts = c->rows,
                             .nopts = c->nrows,

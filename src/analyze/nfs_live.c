@@ -35,8 +35,8 @@ const char *az_nfs_capture_text(const struct tr_nfs_reader *r, char *buf, size_t
                  tr_nfs_counter(r, "packets"));
     else
         snprintf(buf, len,
-                 "%" PRIu64 " packets, %" PRIu64
-                 " DROPPED (%" PRIu64 " by the kernel, %" PRIu64
+                 "%" PRIu64 " packets, %" PRIu64 " DROPPED (%" PRIu64
+                 " by the kernel, %" PRIu64
                  " by the interface): the figures below miss them",
                  tr_nfs_counter(r, "packets"), lost, d.dropped, d.if_dropped);
     return buf;
@@ -175,7 +175,8 @@ static int live_filter(const struct az_cli *c, char *buf, size_t len, char *err,
         snprintf(ports, sizeof(ports), "port %u or port %u",
                  spec.nfs_port ? spec.nfs_port : NFS_PORT, spec.mount_port);
     else
-        snprintf(ports, sizeof(ports), "port %u", spec.nfs_port ? spec.nfs_port : NFS_PORT);
+        snprintf(ports, sizeof(ports), "port %u",
+                 spec.nfs_port ? spec.nfs_port : NFS_PORT);
     snprintf(buf, len, "host %s and (%s or (ip and ip[6:2] & 0x1fff != 0))", spec.host,
              ports);
     return 0;
@@ -188,7 +189,8 @@ int az__nfs_open(const struct az_cli *c, const char *format, struct az__progress
                                .lenient = c->lenient,
                                .pair_window_ns = (int64_t)(c->pair_window * 1e9),
                                .warn = az__cli_warning,
-                               .warn_data = p->warn};
+                               .warn_data = p->warn,
+                               .nfsv4 = 1};
     char err[CM_ERR_LEN], filter[sizeof(c->filter) + 512];
     struct tr_nfs_live lv;
     int rc;
@@ -225,6 +227,6 @@ int az__nfs_open(const struct az_cli *c, const char *format, struct az__progress
     }
     p->reader = *r;
     fprintf(diag, "sfs_trace: capturing on %s%s%s%s\n", c->interface,
-                filter[0] ? " (filter: " : "", filter, filter[0] ? ")" : "");
+            filter[0] ? " (filter: " : "", filter, filter[0] ? ")" : "");
     return 0;
 }

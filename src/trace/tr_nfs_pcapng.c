@@ -30,16 +30,16 @@
 #define BYTE_ORDER_MAGIC 0x1A2B3C4Du
 
 /* option codes */
-#define OPT_END            0
-#define OPT_SHB_USERAPPL   4
-#define OPT_IF_NAME        2
-#define OPT_IF_TSRESOL     9
-#define OPT_IF_FILTER      11
-#define OPT_ISB_STARTTIME  2
-#define OPT_ISB_ENDTIME    3
-#define OPT_ISB_IFDROP     5
+#define OPT_END              0
+#define OPT_SHB_USERAPPL     4
+#define OPT_IF_NAME          2
+#define OPT_IF_TSRESOL       9
+#define OPT_IF_FILTER        11
+#define OPT_ISB_STARTTIME    2
+#define OPT_ISB_ENDTIME      3
+#define OPT_ISB_IFDROP       5
 #define OPT_ISB_FILTERACCEPT 6
-#define OPT_ISB_OSDROP     7
+#define OPT_ISB_OSDROP       7
 
 /* A block is built here before it is written: the largest is a packet of
  * TR__PCAPNG_SNAP_MAX bytes with its header and trailer. */
@@ -191,8 +191,8 @@ int tr__pcapng_packet(struct tr__pcapng *w, int64_t t_ns, const uint8_t *data,
     return end(w);
 }
 
-int tr__pcapng_close(struct tr__pcapng *w, const struct tr_nfs_drops *d,
-                     int64_t start_ns, int64_t end_ns, char *err, size_t errlen)
+int tr__pcapng_close(struct tr__pcapng *w, const struct tr_nfs_drops *d, int64_t start_ns,
+                     int64_t end_ns, char *err, size_t errlen)
 {
     char path[sizeof(w->af.path)];
 

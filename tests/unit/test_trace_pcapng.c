@@ -128,9 +128,8 @@ static void an_aborted_capture_leaves_no_file(void **state)
     assert_true(fd >= 0);
     close(fd);
     unlink(path);
-    assert_int_equal(tr__pcapng_open(&w, path, LINKTYPE_RAW, 65535, "lo", "", err,
-                                     sizeof(err)),
-                     0);
+    assert_int_equal(
+        tr__pcapng_open(&w, path, LINKTYPE_RAW, 65535, "lo", "", err, sizeof(err)), 0);
     n = udp_packet(pkt, 1, rpc, getattr(rpc, 1));
     assert_int_equal(tr__pcapng_packet(w, 1, pkt, (uint32_t)n, (uint32_t)n), 0);
     tr__pcapng_abort(w);
