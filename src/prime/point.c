@@ -368,10 +368,12 @@ static int take_reasons(struct point *P, const struct pc *c, struct pr_client_su
         } else {
             v->lcode[k] = own->lcode[i];
             memcpy(v->line[k], own->line[i], sizeof(v->line[0]));
-            if (P->n > 1 && ld_invalid_measured(own->lcode[i]))
-                snprintf(v->words[k], sizeof(v->words[0]), "client %u: %s", c->cl->num,
-                         own->words[i]);
-            else
+            if (P->n > 1 && ld_invalid_measured(own->lcode[i])) {
+                int n = snprintf(v->words[k], sizeof(v->words[0]), "client %u: %s",
+                                 c->cl->num, own->words[i]);
+                if (n >= (int)sizeof(v->words[0])) /* cut: say so */
+                    memcpy(v->words[k] + sizeof(v->words[0]) - 4, "...", 4);
+            } else
                 memcpy(v->words[k], own->words[i], sizeof(v->words[0]));
         }
         v->nlines++;
