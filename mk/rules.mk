@@ -28,7 +28,10 @@ LAYERS   := common rpc nfs validate trace image ctl load synth replaybase replay
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
 CPPFLAGS := -Isrc -I$(GEN) -I/usr/include/tirpc -D_DEFAULT_SOURCE
-CFLAGS   := -std=c11 $(COPT) $(WARN) $(CFLAGS_EXTRA) -MMD -MP
+# WERROR: -Werror for `make warnings`, on top of every other flag of the
+# wrapper (CFLAGS_EXTRA included), so that it checks what the build compiles.
+WERROR   ?=
+CFLAGS   := -std=c11 $(COPT) $(WARN) $(CFLAGS_EXTRA) $(WERROR) -MMD -MP
 LDFLAGS  := $(LDFLAGS_EXTRA) -Wl,--as-needed
 LIBS     := -ltirpc -lnfs -lJudy -lyaml -lpcap -lsodium -lm
 
@@ -113,7 +116,7 @@ TOOL_BINS := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-.PHONY: all clean install uninstall test unit unit-asan integration bench demo style unit-bins \
+.PHONY: all clean install uninstall test check unit unit-asan integration bench demo style unit-bins \
         fuzz fuzz-short fuzz-run fuzz-test tools format format-check lint warnings coverage
 .SUFFIXES:
 .SECONDARY:
@@ -216,19 +219,20 @@ integration: all
 coverage:
 	@sh tests/tools/coverage.sh
 
-# The README's test command.  Builds use both cores; the last line sums the
-# checks of the unit tests (both builds) and the integration tests.
+# The README's test command: every stage (build, unit tests in both
+# builds, fuzz, integration tests, style) whatever failed before it, the
+# CPU-bound ones beside the integration tests; the last lines give each
+# stage's time and result and sum the checks (tests/tools/make-test.sh).
 test: export FREESFS_TEST_SUMMARY := $(CURDIR)/build/test-summary
 test:
-	@mkdir -p build && rm -f $(FREESFS_TEST_SUMMARY)
-	@sh scripts/install-deps --if-root
-	$(MAKE) -j2 -f M.wrappers/M.linux all
-	$(MAKE) -j2 -f M.wrappers/M.linux unit
-	$(MAKE) -j2 -f M.wrappers/M.debug unit
-	$(MAKE) -f M.wrappers/M.linux fuzz-test
-	$(MAKE) -f M.wrappers/M.linux integration
-	$(MAKE) -f M.wrappers/M.linux style
-	@sh tests/tools/test-summary.sh $(FREESFS_TEST_SUMMARY)
+	@sh tests/tools/make-test.sh
+
+# The quick suite: the unit tests and the integration tests marked
+# "# check:" (every layer: 0001_layering.t), in under 2 minutes on 2 cores
+# once built (docs/TESTING.md); `make test` stays the full suite.
+check: export FREESFS_TEST_SUMMARY := $(CURDIR)/build/check-summary
+check:
+	@sh tests/tools/make-test.sh check
 
 # The pre-merge checks: gcc and clang warning-free, cppcheck, clang-format.
 style:
@@ -260,7 +264,7 @@ fuzz-run: $(FUZZ_BINS)
 # The short fuzz run that `make test` includes (skipped without clang).
 fuzz-test:
 	@if command -v clang >/dev/null && [ -n "$(FUZZ_SRCS)" ]; then \
-	  $(MAKE) -f M.wrappers/M.fuzz fuzz-run FUZZ_SECONDS=$${FUZZ_SECONDS:-5}; \
+	  $(MAKE) -j2 -f M.wrappers/M.fuzz fuzz-run FUZZ_SECONDS=$${FUZZ_SECONDS:-5}; \
 	else echo "fuzz: skipped (no clang or no fuzz drivers)"; fi
 
 # ---- housekeeping ----------------------------------------------------------
@@ -304,16 +308,18 @@ format-check:
 
 lint: $(GEN_H)
 	@command -v cppcheck >/dev/null || { echo "lint: skipped (no cppcheck; scripts/install-deps)"; exit 0; }; \
-	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
+	cppcheck -j2 --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
 	  --inline-suppr --suppress=missingIncludeSystem -Isrc -I$(GEN) src tests/unit
 	@command -v shellcheck >/dev/null || { echo "lint: shellcheck skipped (scripts/install-deps)"; exit 0; }; \
 	shellcheck $(SCRIPTS_BIN)
 
-# gcc and clang, warnings as errors: the pre-merge check.
+# Warnings as errors, the pre-merge check: each build `make test` makes
+# (M.linux, M.debug), with its own flags plus -Werror, and clang's.
 warnings:
-	$(MAKE) -f M.wrappers/M.linux all tools unit-bins CFLAGS_EXTRA=-Werror BUILD=build/werror-gcc BINDIR=build/werror-gcc/bin
+	$(MAKE) -f M.wrappers/M.linux all tools unit-bins WERROR=-Werror BUILD=build/werror-gcc BINDIR=build/werror-gcc/bin
+	$(MAKE) -f M.wrappers/M.debug all tools unit-bins WERROR=-Werror BUILD=build/werror-debug BINDIR=build/werror-debug/bin
 	@if command -v clang >/dev/null; then \
-	  $(MAKE) -f M.wrappers/M.clang all tools unit-bins CFLAGS_EXTRA=-Werror BUILD=build/werror-clang BINDIR=build/werror-clang/bin; \
+	  $(MAKE) -f M.wrappers/M.clang all tools unit-bins WERROR=-Werror BUILD=build/werror-clang BINDIR=build/werror-clang/bin; \
 	else echo "warnings: clang build skipped (no clang; scripts/install-deps)"; fi
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -6,8 +6,10 @@
 # use, docs/ARCHITECTURE.md's layer table names the same layers with the
 # same arrows, each library has one home (docs/STYLE.md 2.2), and every
 # allocation goes through common/alloc.h, where the failing-allocator hook
-# sits (2.9).
+# sits (2.9).  The quick suite (`make check`: the tests with a "# check:"
+# line) covers every layer and the programs.
 # timeout: 30
+# check: tree
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || bail "no tree"
 
@@ -19,7 +21,7 @@ for layer in $layers; do
     allowed[$layer]=" ${deps#"$layer"} "
 done
 allowed[bin]=" $layers " # the thin main()s may call any layer
-plan 12
+plan 13
 
 missing=""
 for layer in $layers; do
@@ -34,6 +36,19 @@ for d in src/*/; do
     case " $layers bin " in *" $d "*) ;; *) stray="$stray $d" ;; esac
 done
 is "$stray" "" "every directory of src/ is a layer of mk/rules.mk"
+
+# the quick suite: every layer (and bin) named by a "# check:" line, and
+# only names that are layers, bin or the tree
+named=$(for t in tests/integration/*.t; do head -25 "$t" | sed -n 's/^# check: //p'; done |
+    tr ' ' '\n' | grep . | sort -u)
+gaps=""
+for l in $layers bin; do
+    printf '%s\n' "$named" | grep -qx "$l" || gaps="$gaps missing:$l"
+done
+for l in $named; do
+    case " $layers bin tree " in *" $l "*) ;; *) gaps="$gaps unknown:$l" ;; esac
+done
+is "$gaps" "" "make check's integration tests (# check: lines) cover every layer and bin"
 
 # docs/ARCHITECTURE.md's layer table: one row per layer, "may use" equal to
 # the DEPS_ line (the layer table rows read "| \`src/<layer>\` | prefix |

@@ -5,6 +5,7 @@
 # test-only responder tests/tools/v2_responder.c (no v2 server exists for
 # this machine: docs/TESTING.md, "NFSv2: FreeSFS's own server").
 # timeout: 60
+# check: rpc nfs bin
 . "$(dirname "$0")/lib.sh"
 plan 13
 

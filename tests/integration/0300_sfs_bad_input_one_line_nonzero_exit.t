@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
+# check: load client bin
 # Bad input never starts a run: a bad option value gives one line naming
 # the option and its range; -c is refused (104); a wrong mount-point count
 # exits 182; every defective mix or block-size file gives "FILE:LINE:" and

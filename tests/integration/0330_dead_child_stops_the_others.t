@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
+# check: client load synth ctl
 # A child that dies (SIGKILL in the middle of the warm-up) makes the parent
 # stop the other children and exit non-zero (83, SFS's code) naming the
 # cause; SIGINT to the parent stops every child and exits 130.  No process

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
+# check: synth load
 # Population is idempotent: a run changes the file set (appends, creates,
 # removes, truncates), and populating again restores exactly the base set:
 # the same names, types and sizes as after the first population.  The tree

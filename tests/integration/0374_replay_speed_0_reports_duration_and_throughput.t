@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
+# check: replay replaybase trace
 # At --speed 0 ("as fast as the window allows") the replay's calls leave
 # at once, so its clock must start at once too: the report gives the
 # replay's duration and a throughput above zero for the calls it made

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
+# check: validate client
 # The validation suite (sfs -V / sfs3 -V) passes on a healthy sfs_nfsd over
 # NFSv2 and NFSv3, UDP and TCP: exit 0, the success line, no W or E line,
 # every step run (22 objects in v2, 51 in v3), every written file read back

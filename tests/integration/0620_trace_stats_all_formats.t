@@ -5,6 +5,7 @@
 # the fixtures README and expected files give: records, bytes, units,
 # footprint, per-unit sizes; the table and the YAML agree.
 # timeout: 60
+# check: trace analyze
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"

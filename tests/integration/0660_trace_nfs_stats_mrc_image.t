@@ -10,6 +10,7 @@
 # it asked); and the image: the tree at the start, sizes, what the trace
 # created, renamed and removed, orphans, symlink targets.
 # timeout: 60
+# check: analyze image trace
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
+# check: server bin
 # sfs_nfsd start and stop: the "ready" line names the bound ports, two
 # instances run side by side on other ports, SIGTERM and SIGINT stop it at once
 # with a clean exit, a pidfile is written and removed, background mode

@@ -13,6 +13,7 @@
 # -p 3 one process is idle and the plan says so; --scale 2 -p 2 gives
 # each process a stream of each copy, still with no mismatch.
 # timeout: 300
+# check: nreplay image trace
 . "$(dirname "$0")/lib.sh"
 need_root "dumpcap on lo"
 need_cmd dumpcap

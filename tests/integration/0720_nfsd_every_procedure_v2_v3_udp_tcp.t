@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
+# check: server nfs
 # Every procedure of NFSv2 (18), NFSv3 (22), MOUNT v1 and v3, with their
 # error paths (NOENT, EXIST, NOTDIR, ISDIR, NOTEMPTY, STALE, BADHANDLE,
 # BAD_COOKIE, NOT_SYNC...), and the RPC-level errors (PROG_MISMATCH with

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
+# check: prime ctl client
 # sfs_mgr runs an rc file with two clients on this host (CLIENTS names
 # localhost twice: two clients, CL1 and CL2) against sfs_nfsd: two load
 # points, "Executing run i of N ... done" per point, every result file of

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 60
+# check: prime common
 # The rc file is data (docs/DECISIONS.md D9): every defect of the fixtures is
 # reported as FILE:LINE with a non-zero exit and nothing started, by a run
 # and by --check alike; an unknown variable is a warning; --check prints the

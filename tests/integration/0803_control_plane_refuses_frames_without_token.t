@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 90
+# check: ctl prime
 # docs/DECISIONS.md D8: sfs_prime (the prime alone, clients started by hand)
 # writes the run's token to a 0600 file and prints each client's command;
 # a client with the wrong token, and a connection that is not FreeSFS at

@@ -12,6 +12,7 @@
 #  - 6) Start Compilation with the new wrapper; 10) Shell Escape;
 #    8) View Results lists the suffixes newest first and prints the sfssum.
 # timeout: 120
+# check: bin common
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_menus.sh"
 [ -x "$T_BIN/sfs_mgr" ] || skip_all "sfs_mgr is not built (the rules are sfs_mgr --check's)"

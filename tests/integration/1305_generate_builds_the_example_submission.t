@@ -15,6 +15,7 @@
 #    is refused; garbage at the menu is asked again; the end of the input
 #    writes nothing.
 # timeout: 120
+# check: submit bin
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_menus.sh"
 need_cmd python3

@@ -4,7 +4,10 @@
 # Each test gets a wall-clock limit (scaled by FREESFS_TEST_TIMEOUT_MULTIPLIER)
 # enforced by tests/tools/with-timeout; ONLY=pattern narrows the set,
 # EXCEPT=pattern leaves the matching tests out (e.g. EXCEPT=082 while another
-# run on the machine holds the fixed-name namespace test bed).  Ends with
+# run on the machine holds the fixed-name namespace test bed), SUITE=check
+# keeps the quick suite's, those with a "# check: LAYER..." line in their
+# first 25 lines (`make check`; 0001_layering.t checks that they cover
+# every layer).  PROVE_JOBS sets how many run at once (2).  Ends with
 # the checks passed and failed; with FREESFS_TEST_SUMMARY set they are also
 # appended there ("integration - PASSED FAILED") for `make test`'s last line.
 cd "$(dirname "$0")/../.." || exit 1
@@ -16,6 +19,9 @@ for t in tests/integration/*.t; do
     case "$t" in *"$pattern"*) ;; *) continue ;; esac
     if [ -n "$except" ]; then
         case "$t" in *"$except"*) continue ;; esac
+    fi
+    if [ "${SUITE:-}" = check ]; then
+        head -25 "$t" | grep -q '^# check: ' || continue
     fi
     set -- "$@" "$t"
 done

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# make-test.sh [test|check] - `make test`, the README's test command, or
+# `make check`, the quick suite: every stage runs whatever failed before
+# it, and the run ends with one line per stage and the summary line,
+# non-zero when anything failed (docs/TESTING.md, "make test and make
+# check").
+#
+# The build comes first (everything else needs its programs).  Then two
+# lines of work run side by side: the integration tests in the foreground -
+# they mostly wait on servers, clocks and peers, so they use little CPU -
+# and, niced so that they take what the tests leave, the CPU-bound stages:
+# the unit tests, the unit tests again under ASan/UBSan, the short fuzz run
+# and the style checks (warnings, lint, format).  Their output goes to
+# build/test-logs/STAGE.log; a stage's last line (or, when it failed, its
+# log's end) is printed when it ends.  `make check` has the same two lines:
+# the unit tests (one build) beside the integration tests of its set
+# (SUITE=check, tests/tools/run-integration.sh).
+#
+#   tests/tools/make-test.sh [test|check]
+#
+# FREESFS_TEST_SUMMARY (set by the Makefile) is where the runners append
+# their counts and this script each stage's result ("stage NAME STATUS
+# SECONDS"); tests/tools/test-summary.sh reads it back.
+set -u
+suite=${1:-test}
+cd "$(dirname "$0")/../.." || exit 2
+: "${FREESFS_TEST_SUMMARY:=$PWD/build/$suite-summary}"
+export FREESFS_TEST_SUMMARY
+logs=build/$suite-logs
+mkdir -p "$logs" || exit 2
+rm -f "$FREESFS_TEST_SUMMARY" "$logs"/*.log
+MAKE=${MAKE:-make}
+t_start=$(date +%s)
+
+# stage NAME COMMAND...: runs COMMAND, records its status and wall time.
+stage() {
+    st_name=$1
+    shift
+    st_t0=$(date +%s)
+    "$@"
+    st_rc=$?
+    echo "stage $st_name $st_rc $(($(date +%s) - st_t0))" >>"$FREESFS_TEST_SUMMARY"
+    return $st_rc
+}
+
+# quiet NAME COMMAND...: a stage whose output goes to its log; says that
+# it passed (with the tests' count line, if any), or shows the log's end.
+quiet() {
+    q_name=$1
+    q_log=$logs/$1.log
+    shift
+    if stage "$q_name" "$@" >"$q_log" 2>&1; then
+        echo "$q_name: passed$(grep -E '^[a-z-]+ \([a-z]+\): [0-9]+ tests passed' "$q_log" |
+            tail -1 | sed 's/^/ - /')"
+    else
+        echo "$q_name: FAILED (the end of $q_log):"
+        tail -40 "$q_log" | sed 's/^/  | /'
+    fi
+}
+
+if [ "$suite" = check ]; then
+    stage build "$MAKE" -j2 -f M.wrappers/M.linux all unit-bins
+    (quiet unit nice -n 10 "$MAKE" -f M.wrappers/M.linux unit) &
+    side=$!
+    stage integration env SUITE=check sh tests/tools/run-integration.sh
+    wait "$side"
+else
+    sh scripts/install-deps --if-root
+    stage build "$MAKE" -j2 -f M.wrappers/M.linux all
+    # the CPU-bound stages, niced, beside the integration tests
+    (
+        quiet unit nice -n 10 "$MAKE" -j2 -f M.wrappers/M.linux unit
+        quiet unit-asan nice -n 10 "$MAKE" -j2 -f M.wrappers/M.debug unit
+        quiet fuzz nice -n 10 "$MAKE" -f M.wrappers/M.linux fuzz-test
+        quiet warnings nice -n 10 "$MAKE" -j2 warnings
+        quiet lint nice -n 10 "$MAKE" lint
+        quiet format nice -n 10 "$MAKE" format-check
+    ) &
+    side=$!
+    stage integration sh tests/tools/run-integration.sh
+    wait "$side"
+fi
+
+echo "make $suite: $(($(date +%s) - t_start)) s in all"
+exec sh tests/tools/test-summary.sh "$FREESFS_TEST_SUMMARY" "make $suite"
