@@ -166,8 +166,13 @@ void pr_meter_phase(struct pr_meter *m, const char *phase, unsigned total_s,
 
 void pr_meter_phase_end(struct pr_meter *m)
 {
-    if (m)
-        m->phase = NULL;
+    if (m == NULL)
+        return;
+    /* the line due at the phase's end, when the end came first (as the
+     * clients' meter, client/progress.c) */
+    if (m->phase != NULL && m->every_s != 0 && cm_now_ms() >= m->next_ms)
+        pr_meter_tick(m);
+    m->phase = NULL;
 }
 
 /* The terminal's width (80 when it cannot be told). */
