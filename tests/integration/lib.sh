@@ -111,6 +111,20 @@ trap 'exit 130' INT TERM
 # so that it holds whatever a busy machine does to the times.
 T_MS='([0-9]\.[0-9]{2}|[1-9][0-9]+\.[0-9])'
 
+# rate_reached TPUT RATE SECONDS YAML: 0 when a load run's throughput TPUT
+# is its requested RATE within 1 %, less only what the clients' pacing says
+# it lost (YAML's pacing: behind_schedule_s and dropped_after_stalls_s,
+# each child's average, of a SECONDS run): on a quiet machine nothing, on
+# a busy one the time a starved client fell behind or gave up.  Prints the
+# bounds it used.
+rate_reached() {
+    local lost
+    lost=$(awk '/^ *(behind_schedule_s|dropped_after_stalls_s):/ {s += $2} END {print s + 0}' "$4" 2>/dev/null)
+    awk -v t="$1" -v r="$2" -v d="$3" -v l="${lost:-0}" 'BEGIN {
+        lo = r * 0.99 * (1 - l / d); printf "%.1f-%.1f", lo, r * 1.01
+        exit !(t != "" && t >= lo && t <= r * 1.01) }'
+}
+
 # wait_for "command" [tries] [delay]: polls until the command succeeds.
 wait_for() {
     local cmd=$1 tries=${2:-200} delay=${3:-0.05} i=0
