@@ -175,8 +175,11 @@ struct sv4 {
     /* the server's owner and scope in EXCHANGE_ID (new at each start) */
     char scope[32];
     u_int scope_len;
-    /* scratch of the call being answered */
+    /* scratch of the call being answered: the tag, and the arguments
+     * nfs4_compound.c decodes in place (a handle, a bitmap) */
     char tag[SV4_TAG_MAX];
+    uint8_t fh_in[NFS4_FHSIZE];
+    uint32_t bitmap_in[NFS4_XDR_BITMAP];
     uint8_t attrs[SV4_ATTR_MAX];
 };
 
@@ -205,8 +208,10 @@ struct sv4_call {
     struct sv4_slot *slot;
     struct sv4_client *cl;
     int cachethis;
-    uint64_t req_hash; /* of this request, for the false-retry check */
-    size_t req_len;
+    uint64_t req_hash;       /* of this request, for the false-retry check */
+    size_t req_len;          /* the whole RPC message */
+    const uint8_t *req_args; /* COMPOUND4args, the hash's input */
+    size_t req_args_len;
     /* a retried SEQUENCE whose slot cached the reply: these bytes are the
      * COMPOUND4res to send, instead of what the compound encoded */
     const uint8_t *replay;
