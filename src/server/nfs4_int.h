@@ -83,6 +83,7 @@ struct sv4_owner {
     uint32_t last_op;
     uint8_t *last_reply;
     uint32_t last_len, last_cap;
+    uint32_t closed_key; /* 4.0: the state its last CLOSE removed */
     uint32_t len;
     uint8_t data[];
 };
@@ -324,8 +325,9 @@ int sv4_client_expired(const struct sv4 *v, uint32_t number);
 /* Frees a client with all its sessions and state. */
 void sv4_client_free(struct sv4 *v, struct sv4_client *cl);
 void sv4_clients_free(struct sv4 *v);
-/* The client a 4.0 operation names by clientid: 0, STALE_CLIENTID
- * (unknown, from another instance, or expired). */
+/* The client a 4.0 operation names by clientid: 0, EXPIRED (removed when
+ * its lease ran out) or STALE_CLIENTID (unknown, or from another
+ * instance). */
 nfsstat4 sv4_client_lookup40(struct sv4_call *x, clientid4 id, struct sv4_client **out);
 
 nfsstat4 sv4_op_setclientid(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r);
@@ -416,6 +418,11 @@ nfsstat4 sv4_io_stateid(struct sv4_call *x, const stateid4 *sid, const struct sv
 int sv4_seq_check(struct sv4_call *x, struct sv4_owner *o, uint32_t op, seqid4 s,
                   nfsstat4 *bad);
 void sv4_seq_done(struct sv4_call *x, struct sv4_owner *o, seqid4 s, nfsstat4 st);
+/* 4.0: a request whose stateid st_rc refused (OLD_STATEID: a stateid its
+ * first run advanced; BAD_STATEID: one its first run - a CLOSE - removed)
+ * that retransmits its owner's last request: 1, the reply re-sent. */
+int sv4_seq_replay(struct sv4_call *x, nfsstat4 st_rc, const stateid4 *sid, uint32_t op,
+                   seqid4 s);
 void sv4_owner_keep_reply(struct sv4_call *x, uint32_t op, const uint8_t *bytes,
                           uint32_t len);
 /* RESOURCE (4.0) or DELAY (4.1): a cap reached. */

@@ -498,8 +498,12 @@ static void setclientid_confirm_renew_and_the_lease(void **state)
     th4_now_ns += 8ull * 1000000000ull;
     assert_int_equal(renew(c, a2), NFS4_OK);
     th4_now_ns += 11ull * 1000000000ull;
-    assert_int_equal(renew(c, a2), NFS4ERR_STALE_CLIENTID);
+    assert_int_equal(renew(c, a2), NFS4ERR_EXPIRED);
     assert_int_equal(c->v4->leases_expired, 1);
+    /* a SETCLIENTID again: a new id, and the expired one stays EXPIRED */
+    a = th4_setclientid(c, "client-a", "verf-two");
+    assert_int_equal(renew(c, a), NFS4_OK);
+    assert_int_equal(renew(c, a2), NFS4ERR_EXPIRED);
     sv_core_destroy(c);
 }
 
