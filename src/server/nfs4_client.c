@@ -14,7 +14,8 @@
  * instance word, the client's number and the state's key, so a stateid of
  * a client whose lease ran out is EXPIRED rather than unknown, and so is
  * that client's id to a 4.0 operation (the numbers of the last
- * SV4_EXPIRED_MAX expired clients are kept).
+ * SV4_EXPIRED_MAX expired clients are kept: looked through only on the
+ * error paths).
  */
 #include "server/nfs4_int.h"
 #include "common/alloc.h"

@@ -164,9 +164,10 @@ struct sv4 {
     struct sv_map states; /* key -> struct sv4_state */
     struct sv_map files;  /* fileid -> struct sv4_file */
     uint64_t last_reap_ns;
-    /* expired client numbers (most recent SV4_EXPIRED_MAX), so that their
-     * stateids are EXPIRED rather than BAD_STATEID */
-#define SV4_EXPIRED_MAX 256
+    /* expired client numbers (the most recent SV4_EXPIRED_MAX), so that
+     * their ids and stateids are EXPIRED rather than unknown: as many as
+     * there can be clients, since one reap can expire them all */
+#define SV4_EXPIRED_MAX SV4_MAX_CLIENTS
     uint32_t expired[SV4_EXPIRED_MAX];
     uint32_t nexpired;
     /* counters */

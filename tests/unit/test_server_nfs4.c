@@ -507,6 +507,29 @@ static void setclientid_confirm_renew_and_the_lease(void **state)
     sv_core_destroy(c);
 }
 
+/* One reap that removes many clients keeps every one's id EXPIRED: the
+ * newest went first in the pass (pynfs RENEW3 after a suite's worth of
+ * clients; with 256 numbers kept it was STALE_CLIENTID). */
+static void a_reap_of_many_clients_keeps_each_expired(void **state)
+{
+    struct sv_core *c = th4_core(10);
+    clientid4 first = 0, last = 0;
+    char name[32];
+
+    (void)state;
+    for (int i = 0; i < 600; i++) {
+        snprintf(name, sizeof(name), "many-%d", i);
+        last = th4_setclientid(c, name, "verifier");
+        if (i == 0)
+            first = last;
+    }
+    th4_now_ns += 11ull * 1000000000ull;
+    assert_int_equal(renew(c, last), NFS4ERR_EXPIRED);
+    assert_int_equal(renew(c, first), NFS4ERR_EXPIRED);
+    assert_int_equal(c->v4->leases_expired, 600);
+    sv_core_destroy(c);
+}
+
 /* ---- NFSv4.1 sessions -------------------------------------------------------------- */
 
 static void sessions_and_the_slot_reply_cache(void **state)
@@ -663,6 +686,7 @@ int main(void)
         cmocka_unit_test(every_attribute_decodes_as_its_type),
         cmocka_unit_test(readdir_lists_entries_with_attributes_and_resumes),
         cmocka_unit_test(setclientid_confirm_renew_and_the_lease),
+        cmocka_unit_test(a_reap_of_many_clients_keeps_each_expired),
         cmocka_unit_test(sessions_and_the_slot_reply_cache),
         cmocka_unit_test(reclaim_complete_and_secinfo_no_name),
         cmocka_unit_test(injected_errors_sessions_and_leases),
