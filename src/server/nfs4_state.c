@@ -528,7 +528,10 @@ nfsstat4 sv4_op_open_confirm(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
         return res->status;
     if (n->type != SV_REG)
         return res->status = sv4_type_error(x, n);
-    /* the stateid of an unconfirmed owner: found by hand */
+    /* the stateid of an unconfirmed owner: found by hand (a special
+     * stateid is no open's: BAD, not STALE, though not this instance's) */
+    if (sv4_sid_anonymous(&args->open_stateid) || sv4_sid_bypass(&args->open_stateid))
+        return res->status = NFS4ERR_BAD_STATEID;
     if (cm_be32_get(o) != x->v->instance32)
         return res->status = NFS4ERR_STALE_STATEID;
     st = sv__map_get(&x->v->states, cm_be32_get(o + 8));

@@ -445,8 +445,10 @@ static void open_confirm_and_seqid_replay_in_4_0(void **state)
     op_read(&o[3], &sid, 0, 1);
     assert_int_equal(th4_run(c, 0, o, 4), NFS4ERR_BAD_STATEID);
     th4_op(&o[3], OP_OPEN_CONFIRM);
-    o[3].nfs_argop4_u.opopen_confirm.open_stateid = sid;
+    /* the anonymous stateid names no open: BAD_STATEID (pynfs OPCF5) */
     o[3].nfs_argop4_u.opopen_confirm.seqid = 8;
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4ERR_BAD_STATEID);
+    o[3].nfs_argop4_u.opopen_confirm.open_stateid = sid;
     assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
     first_len = th4_reply_len;
     memcpy(first, th4_out, first_len);
