@@ -196,6 +196,7 @@ static const struct cm_field stats_fields[] = {
     STF(nr_prep_failed, U64, SUM, NULL, NULL),
     STF(nr_resends, U64, SUM, NULL, NULL),
     STF(nr_not_sent, U64, SUM, NULL, NULL),
+    STF(nr_unanswered, U64, SUM, NULL, NULL),
     STF(nr_stale_ns, U64, MAX, NULL, NULL),
     STF(nr_streams, U64, MAX, NULL, NULL),
     STF(nr_unit_calls, U64, SUM, NULL, NULL),
@@ -227,7 +228,7 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 9u /* 9: the layout of stats_fields (run_start_ns, run_end_ns) */
+#define WIRE_VERSION 10u /* 10: the layout of stats_fields (run_start_ns, run_end_ns) */
 #define HDR_BYTES    8u
 
 size_t ld_stats_wire_bytes(void)
