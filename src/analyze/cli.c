@@ -23,6 +23,11 @@
 #include "analyze/cli.h"
 #include "analyze/cli_int.h"
 #include "common/plot.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
+#include "common/atomic.h"
+#include "common/yaml.h"
 
 #define ROW_FLAG(l, f, h)                                                                \
     {                                                                                    \

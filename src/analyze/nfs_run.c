@@ -13,6 +13,8 @@
 
 #include "analyze/cli_int.h"
 #include "common/cm.h"
+#include "common/error.h"
+#include "common/atomic.h"
 #include "trace/tr_nfs.h"
 
 #define PROBE_BYTES 4096

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/exit.h"
 #include "common/opt.h"
 #include "nfs/nf_ping.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
-#include "common/cm.h"
+#include "common/yaml.h"
 #include "common/fields.h"
 #include "common/hist.h"
 

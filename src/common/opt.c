@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
+#include "common/yaml.h"
 #include "common/opt.h"
 
 const char *cm_opt_label(const struct cm_opt *row, char *buf, size_t len)

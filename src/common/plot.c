@@ -24,7 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/clock.h"
 
 #define DEFAULT_TIMEOUT_MS 20000u
 #define POLL_NS            5000000L /* 5 ms between checks of gnuplot */

@@ -14,6 +14,8 @@
 #include "common/text.h"
 #include "common/rc.h"
 #include "common/alloc.h"
+#include "common/cm.h"
+#include "common/error.h"
 
 /* ---- reporting ------------------------------------------------------------- */
 

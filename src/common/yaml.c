@@ -2,7 +2,7 @@
 /*
  * yaml.c - the one home of libyaml (common layer; docs/DECISIONS.md D1: no
  * home-made YAML writer or reader).  Writing: a small streaming facade over
- * the emitter (cm.h) - callers emit maps, sequences and scalars in order;
+ * the emitter (yaml.h) - callers emit maps, sequences and scalars in order;
  * libyaml owns every event passed to yaml_emitter_emit, even on failure, so
  * those events are never deleted here.  Reading: the parser's events built
  * into a tree (yaml.h), strict and bounded - no anchors or aliases, no
@@ -10,12 +10,15 @@
  * limit on alias expansion: docs/TESTING.md, "Library pitfalls").
  */
 #include "common/cm.h"
+#include "common/error.h"
+#include "common/atomic.h"
 #include "common/text.h"
 #include "common/yaml.h"
 #include "common/alloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>

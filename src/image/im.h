@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * im.h - the image layer (prefix im_): the file-system image an NFS trace
- * (src/trace/tr_nfs.h) implies: every object the trace touches, by handle,
- * with its type, the names that reach it (directory + name), its size and
- * mode at the start of the trace, the objects and names created, renamed and
- * removed during the trace, hard links, symlink targets, the export roots
- * (from MNT, or inferred) and the orphans (objects that existed at the start
- * but whose path the trace never shows).  `sfs_trace image` reports it; the
- * NFS trace replay prepares the tree at the start of the trace from it and
- * maps traced handles onto the prepared objects.
+ * im.h - src/image is the file-system image an NFS trace implies (a tree of
+ * objects and names, not a picture; prefix im_), built from the trace
+ * layer's NFS events (src/trace/tr_nfs.h): every object the trace
+ * touches, by handle, with its type, the names that reach it (directory +
+ * name), its size and mode at the start of the trace, the objects and names
+ * created, renamed and removed during the trace, hard links, symlink
+ * targets, the export roots (from MNT, or inferred) and the orphans
+ * (objects that existed at the start but whose path the trace never
+ * shows).  `sfs_trace image` reports it; the NFS trace replay prepares the
+ * tree at the start of the trace from it and maps traced handles onto the
+ * prepared objects.
  *
  * Built from the events of tr_nfs.h in call-time order (im_event), then
  * closed with im_finish, which chooses the roots, places every object

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/error.h"
 #include "common/opt.h"
 #include "ctl/ct.h"
 #include "load/debug.h"

@@ -26,6 +26,7 @@
 #include <sys/socket.h>
 
 #include "nfs4_prot.h"
+#include "common/clock.h"
 #include "nfs/nf.h"
 #include "rpc/rp.h"
 

@@ -8,6 +8,7 @@
 #ifndef NF4_INT_H
 #define NF4_INT_H
 
+#include "common/error.h"
 #include "nfs/nf4.h"
 
 /* Where the client stands.  The states between NEW_CLIENT and UP are the

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/error.h"
 #include "common/hist.h"
 #include "nfs/nf.h"
 #include "nfs/nf4.h"

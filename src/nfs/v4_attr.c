@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/cm.h"
 #include "nfs/nf4_int.h"
 
 /* ---- the masks ----------------------------------------------------------- */

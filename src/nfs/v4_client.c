@@ -34,6 +34,8 @@
 #include <unistd.h>
 
 #include "common/alloc.h"
+#include "common/error.h"
+#include "common/clock.h"
 #include "nfs/nf4_int.h"
 
 #define NS_PER_MS         1000000ull

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/error.h"
 #include "nfs/nf4_int.h"
 
 /* LOOKUPs in one compound: SEQUENCE, PUT(ROOT)FH, GETFH and GETATTR

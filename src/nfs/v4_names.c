@@ -5,6 +5,7 @@
  * rpcgen's constants from proto/nfs4_prot.x, never typed again here; the
  * names are the constants' without their NFS4ERR_ and OP_ prefixes.
  */
+#include "common/cm.h"
 #include "nfs/nf4.h"
 
 /* Every nfsstat4 but NFS4_OK, in the order of their numbers. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/error.h"
 #include "nfs/nf_ping.h"
 
 #define READ_BYTES  8192u /* one SFS block */

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * nr.h - the NFS trace replay as a workload (prefix nr_; docs/nfs_replay.md):
- * a packet capture or an nfsdump text trace (trace/tr_nfs.h) played against
- * any NFS server - the traced calls, on the file-system image the trace
- * implies (image/im.h), at the traced times or faster.
+ * nr.h - src/nreplay is the NFS trace replay ("n" for NFS; src/replay is
+ * the block and POSIX trace replay), a workload (prefix nr_;
+ * docs/nfs_replay.md): a packet capture or an nfsdump text trace
+ * (trace/tr_nfs.h) played against any NFS server - the traced calls, on
+ * the file-system image the trace implies (image/im.h), at the traced
+ * times or faster.
  *
  *   plan     (the parent, before any child): two passes over the trace.  The
  *            first builds the image; the second turns every call into a
@@ -40,7 +42,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/cm.h"
 #include "load/config.h"
 #include "load/stats.h"
 #include "trace/tr_nfs.h"

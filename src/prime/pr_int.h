@@ -35,6 +35,8 @@ void *pr_keep(struct pr_run *run, void *p);
 int pr_unsafe_char(const char *s);
 int pr_valid_host(const char *h);
 int pr_valid_suffix(const char *s);
+/* WORK_DIR/NAME.SFX into buf. */
+void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len);
 
 /* ---- clientcmd.c ---------------------------------------------------------------- */
 
@@ -292,7 +294,5 @@ int pr_results_point(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
  * YAML and picture once more.  Prints where things are on out. */
 int pr_results_final(const struct pr_ctx *ctx, struct pr_point *pts, unsigned npts,
                      FILE *out);
-/* WORK_DIR/NAME.SFX into buf. */
-void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len);
 
 #endif /* PR_INT_H */

@@ -38,6 +38,9 @@
 #include "nfs/nf_spec.h"
 #include "prime/pr_int.h"
 #include "common/alloc.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
 
 /* The SFS 3.0 variables (user guide, docs/SFS30.md §14) and FreeSFS's
  * PRIME_HOST and PRIME_PORT, with the kind and range of those the prime
@@ -167,6 +170,13 @@ void pr_run_free(struct pr_run *run)
     free(run->allocs);
     free(run->opts); /* the array; its words are kept allocations */
     memset(run, 0, sizeof(*run));
+}
+
+/* Where the run's files go: a property of the resolved run (WORK_DIR and the
+ * suffix), used by the points, the search and the result files alike. */
+void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s.%s", run->work_dir, name, run->suffix);
 }
 
 /* ---- checks of words that reach command lines --------------------------------- */

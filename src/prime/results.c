@@ -35,11 +35,6 @@
 #define RULE_RESP_MS  40.0
 #define RULE_PROCS    8 /* processes per network (per server address here) */
 
-void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s/%s.%s", run->work_dir, name, run->suffix);
-}
-
 /* Appends text in one write (O_APPEND), then fsync. */
 static int append(const char *path, const char *text, size_t len)
 {

@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "common/alloc.h"
-#include "common/cm.h"
+#include "common/yaml.h"
 #include "common/exit.h"
 #include "ctl/ct.h"
 #include "load/live.h"

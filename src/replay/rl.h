@@ -34,7 +34,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/cm.h"
+#include "common/yaml.h"
 #include "common/runs.h"
 #include "load/config.h"
 #include "load/stats.h"

@@ -19,6 +19,8 @@
 #include "load/options.h"
 #include "replay/rl_int.h"
 #include "common/alloc.h"
+#include "common/error.h"
+#include "common/num.h"
 
 int rl_limit_s(const struct ld_config *cfg)
 {

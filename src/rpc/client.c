@@ -34,6 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/clock.h"
 
 /* ---- options, errors -------------------------------------------------- */
 

@@ -24,7 +24,7 @@
 
 #include <rpc/rpc.h>
 
-#include "common/cm.h"
+#include "common/clock.h"
 
 /* ---- statuses ----------------------------------------------------------- */
 

@@ -14,6 +14,10 @@
 #include "rpc/recmark.h"
 #include "rpc/rp.h"
 #include "rpc/transport.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/clock.h"
+#include "common/rng.h"
 
 #define RP_HDR_MAX    (6 * 4 + 2 * (8 + MAX_AUTH_BYTES))
 #define RP_SBUF_START 65536u /* first send buffer; grows to a batch + one record */

@@ -27,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/error.h"
+#include "common/clock.h"
+#include "common/rng.h"
 
 #define RPC_CALL_MSG  0
 #define RPC_REPLY_MSG 1

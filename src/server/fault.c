@@ -22,6 +22,10 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/rng.h"
+#include "common/num.h"
 
 void sv_config_defaults(struct sv_config *cfg)
 {

@@ -13,6 +13,9 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/yaml.h"
 
 #define F(field)                                                                         \
     offsetof(struct sv_options, field), sizeof(((struct sv_options *)0)->field)

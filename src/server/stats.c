@@ -10,6 +10,8 @@
 #include <errno.h>
 
 #include "common/fields.h"
+#include "common/cm.h"
+#include "common/yaml.h"
 
 /* The counters, each once: group (the YAML mapping it prints in), key. */
 #define CORE(m, group, key)                                                              \

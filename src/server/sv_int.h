@@ -10,7 +10,8 @@
 #ifndef SV_INT_H
 #define SV_INT_H
 
-#include "common/cm.h"
+#include "common/rng.h"
+#include "common/yaml.h"
 #include "nfs/nf.h"
 #include "server/sv.h"
 

@@ -38,7 +38,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/cm.h"
 #include "nfs/nf.h"
 #include "trace/tr.h"
 

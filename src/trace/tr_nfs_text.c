@@ -18,6 +18,9 @@
 
 #include "common/alloc.h"
 #include "trace/tr_nfs_int.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
 
 /* One token of a line: in place, NUL-terminated. */
 struct tok {

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/error.h"
+#include "common/yaml.h"
 #include "common/fields.h"
 #include "common/hist.h"
 

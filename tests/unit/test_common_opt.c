@@ -14,6 +14,7 @@
 
 #include "helpers/th_text.h"
 #include "common/cm.h"
+#include "common/error.h"
 #include "common/opt.h"
 
 struct demo_cli {

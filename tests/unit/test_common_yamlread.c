@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/cm.h"
 #include "common/yaml.h"
 
 static struct cm_ynode *parse_ok(const char *text)

@@ -28,6 +28,8 @@
 #include <unistd.h>
 
 #include "common/bytes.h"
+#include "common/clock.h"
+#include "common/error.h"
 #include "helpers/th_serve.h"
 #include "nfs/nf4.h"
 

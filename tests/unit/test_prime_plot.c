@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/cm.h"
 #include "common/plot.h"
 #include "prime/pr_int.h"
 

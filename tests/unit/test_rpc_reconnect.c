@@ -31,6 +31,9 @@
 #include "common/bytes.h"
 #include "rpc/recmark.h"
 #include "rpc/rp.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/clock.h"
 
 #define PROG 0x20000099u
 #define VERS 1u
