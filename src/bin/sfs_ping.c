@@ -78,6 +78,22 @@ static void print_export(const char *dir, void *data)
     printf("export     %s\n", dir);
 }
 
+/* The run and its report (or the failure): one line in err when some
+ * calls failed.  Returns run's status. */
+static int run_and_report(struct nf_ping *p, int (*run)(struct nf_ping *),
+                          const char *spec, char *err, size_t errlen)
+{
+    int rc = run(p);
+
+    if (rc < 0)
+        return cm_errf(err, errlen, "%s: %s", spec, rp_status_text(rc)), rc;
+    nf_ping_print(stdout, p, spec);
+    if (p->rpc_errors)
+        cm_errf(err, errlen, "%lld of %lld calls failed; first: %s",
+                (long long)p->rpc_errors, (long long)p->completed, p->first_error);
+    return 0;
+}
+
 /* The NFSv4 ping: mounts (a session of -o slots), runs, prints. */
 static int ping4(const struct ping_opts *o, const struct nf_ping_cfg *cfg,
                  struct nf_mount_opts *mo, const char *spec, char *err, size_t errlen)
@@ -109,14 +125,8 @@ static int ping4(const struct ping_opts *o, const struct nf_ping_cfg *cfg,
         cm_errf(err, errlen, "%s: %s", spec, why);
     if (rc == 0 && nf4_ping_prepare(&p, cfg, &m, cl, why, sizeof(why)) < 0)
         rc = cm_errf(err, errlen, "%s: %s", spec, why);
-    if (rc == 0 && (rc = nf4_ping_run(&p)) < 0)
-        cm_errf(err, errlen, "%s: %s", spec, rp_status_text(rc));
-    if (rc == 0) {
-        nf_ping_print(stdout, &p, spec);
-        if (p.rpc_errors)
-            cm_errf(err, errlen, "%lld of %lld calls failed; first: %s",
-                    (long long)p.rpc_errors, (long long)p.completed, p.first_error);
-    }
+    if (rc == 0)
+        rc = run_and_report(&p, nf4_ping_run, spec, err, errlen);
     if (cl && cl != m.cl)
         nf4_client_close(cl);
     nf4_umount(&m);
@@ -165,14 +175,8 @@ static int ping(const struct ping_opts *o, const char *spec, char *err, size_t e
     rc = o->faults[0] ? nf_mount_open_client(&m, mo.transport, &c, err, errlen) : 0;
     if (rc == 0 && nf_ping_prepare(&p, &cfg, &m, c, why, sizeof(why)) < 0)
         rc = cm_errf(err, errlen, "%s: %s", spec, why);
-    if (rc == 0 && (rc = nf_ping_run(&p)) < 0)
-        cm_errf(err, errlen, "%s: %s", spec, rp_status_text(rc));
-    if (rc == 0) {
-        nf_ping_print(stdout, &p, spec);
-        if (p.rpc_errors)
-            cm_errf(err, errlen, "%lld of %lld calls failed; first: %s",
-                    (long long)p.rpc_errors, (long long)p.completed, p.first_error);
-    }
+    if (rc == 0)
+        rc = run_and_report(&p, nf_ping_run, spec, err, errlen);
     if (c != m.nfs)
         rp_client_close(c);
     nf_umount(&m);

@@ -144,6 +144,11 @@ const char *nf4_op_name(uint32_t op);
 
 /* ---- compounds ---------------------------------------------------------- */
 
+struct nf4_compound;
+/* The names of a compound's operations, space-separated ("SEQUENCE PUTFH
+ * GETATTR"), into buf (len bytes; cut when longer).  Returns buf. */
+const char *nf4_compound_shape(const struct nf4_compound *c, char *buf, size_t len);
+
 /*
  * The arguments of one COMPOUND, in the caller's storage (no allocation:
  * rpcgen's encoder reads them and allocates nothing).  Names, file handles
@@ -210,6 +215,52 @@ nfs_argop4 *nf4_op_link(struct nf4_compound *c, const char *name);
 nfs_argop4 *nf4_op_readdir(struct nf4_compound *c, uint64_t cookie, const char *verf,
                            uint32_t dircount, uint32_t maxcount, enum nf4_mask m);
 nfs_argop4 *nf4_op_delegreturn(struct nf4_compound *c, const stateid4 *sid);
+
+/* ---- the SFS operations as compounds -------------------------------------- */
+
+/*
+ * What an SFS op works on, version-neutral (v4_sfs.c): fh is the object
+ * (getattr, setattr, read, write, commit, readlink, access, readdir,
+ * fsstat, fsinfo, pathconf; the file link links) or the directory (lookup,
+ * create, symlink, mkdir, mknod, remove, rmdir; rename's source); fh2 is
+ * rename's target directory and link's directory; name (and rename's
+ * name2) the entries; sid an OPEN's stateid (read, write; setattr's when
+ * set); count the bytes (read, write, commit, readdir's maxcount).  The
+ * pointers must outlive the call, as nf4_op_*'s.
+ */
+struct nf4_sfs_args {
+    const struct nf4_fh *fh, *fh2;
+    const char *name, *name2, *target;
+    const stateid4 *sid;
+    uint64_t offset;
+    uint32_t count, dircount;
+    const void *data;
+    int stable;          /* write: FILE_SYNC4, else UNSTABLE4 (COMMIT later) */
+    struct nf4_sattr sa; /* setattr; the new object's mode */
+    nfs_ftype4 type;     /* mknod: NF4FIFO when 0 */
+    uint64_t cookie;     /* readdir */
+    const char *verf;    /* readdir: the cookie verifier (NULL: zeros) */
+    uint32_t access;     /* ACCESS4_* bits (0: all) */
+};
+
+/*
+ * Builds into c the compound a Linux NFSv4.1 client sends for SFS op
+ * (NF_OP_*) - docs/nfsv4.md, "The SFS mix over NFSv4": SEQUENCE (4.1),
+ * then the shape nf4_sfs_shape names.  Returns 0, -EOPNOTSUPP for an op
+ * with no compound (null: the RPC NULL procedure; root and wrcache:
+ * NFSv2's) or create over 4.0, -EINVAL when an argument it needs is
+ * missing.
+ */
+int nf4_sfs_compound(struct nf4_compound *c, uint32_t minor, int op,
+                     const struct nf4_sfs_args *a);
+/* The operations after SEQUENCE of op's compound ("PUTFH GETATTR"), or
+ * NULL. */
+const char *nf4_sfs_shape(int op);
+/* The OPEN a client sends before a file's first READ or WRITE (SEQUENCE
+ * PUTFH OPEN(CLAIM_FH) ACCESS GETATTR, 4.1), and the CLOSE when it is done
+ * with it (SEQUENCE PUTFH CLOSE GETATTR): fh the file, sid the open's. */
+int nf4_sfs_open(struct nf4_compound *c, const struct nf4_sfs_args *a);
+int nf4_sfs_close(struct nf4_compound *c, const struct nf4_sfs_args *a);
 
 /* ---- decoded replies ---------------------------------------------------- */
 

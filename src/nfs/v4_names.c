@@ -213,3 +213,19 @@ const char *nf4_op_name(uint32_t op)
         return "ILLEGAL";
     return op < CM_ARRAY_LEN(op_names) ? op_names[op] : NULL;
 }
+
+const char *nf4_compound_shape(const struct nf4_compound *c, char *buf, size_t len)
+{
+    size_t used = 0;
+    u_int i;
+
+    if (len)
+        buf[0] = '\0';
+    for (i = 0; i < c->args.argarray.argarray_len && used < len; i++) {
+        const char *n = nf4_op_name(c->op[i].argop);
+        int k = snprintf(buf + used, len - used, "%s%s", i ? " " : "", n ? n : "?");
+
+        used += k > 0 ? (size_t)k : 0;
+    }
+    return buf;
+}

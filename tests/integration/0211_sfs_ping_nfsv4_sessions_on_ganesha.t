@@ -4,8 +4,9 @@
 # nfs-ganesha serving NFSv4.1 and 4.0 on loopback: the v4 mount (no MOUNT
 # program: PUTROOTFH and LOOKUP per component of the export path, in every
 # mount-point form), GETATTR with 64 calls in flight on 64 session slots,
-# LOOKUP, READ of an OPENed file, NFSv4.0 with --minor 0, a missing export
-# named in one line, and usage errors.  tshark decodes every compound and
+# LOOKUP, READ of an OPENed file, NFSv4.0 with --minor 0, lost replies
+# (the slots' sequence ids still right), a missing export named in one
+# line, and usage errors.  tshark decodes every compound and
 # reply of the capture with no malformed packet, finds every call
 # answered, the session's sequence ids in order on every slot, and each
 # session and client destroyed at the end.
@@ -18,7 +19,7 @@ need_root "packet capture on lo"
 . "$(dirname "$0")/lib_nfscap.sh"
 export PROTOCOLS="3, 4"
 start_ganesha
-plan 21
+plan 23
 
 P=$T_BIN/sfs_ping
 G=127.0.0.1:$GANESHA_NFS_PORT:/export
@@ -53,6 +54,16 @@ out=$("$P" -4 -c 10 "127.0.0.1:/export" 2>&1)
 is "$?/$(field calls "$out")" "0/10" "host:/path through rpcbind"
 out=$("$P" -4 -c 10 "127.0.0.1:$GANESHA_NFS_PORT:/" 2>&1)
 is "$?/$(field calls "$out")" "0/10" "the pseudo file system's root"
+
+# replies lost (injected, on a client of its own): the calls fail after
+# their timeout, and the next call on each such slot - its sequence id
+# counting the lost one as run, as the server did - is answered
+out=$("$P" -4 -F drop=2,seed=7 -t 300 -c 1000 -o 8 "$G" 2>&1); rc=$?
+lost=$(field errors "$out")
+ok $([ "$rc" = 1 ] && [ "${lost:-0}" -gt 0 ] && [ "$(field calls "$out")" = 1000 ] &&
+    echo 0 || echo 1) "lost replies: $lost calls failed after their timeout, exit 1"
+is "$(field nfs_errors "$out")/$(field slot_repairs "$out")" "0/0" \
+    "... and every later call on their slots was answered (no SEQ_MISORDERED)"
 
 out=$("$P" -4 "127.0.0.1:$GANESHA_NFS_PORT:/export/nosuch" 2>&1); rc=$?
 is "$out" "sfs_ping: 127.0.0.1:/export/nosuch: LOOKUP 'nosuch': NOENT" \

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_nfs_v4client.c - the NFSv4 client of the nfs layer (nf4.h).
  * Compounds built by the nf4_op_* helpers encode as rpcgen decodes them
- * back; replies encoded by rpcgen decode into struct nf4_res (handles,
+ * back, and each SFS op's compound has the shape of its row; replies
+ * encoded by rpcgen decode into struct nf4_res (handles,
  * attributes, READ data, directory names, delegations, the session's
  * results), and every cut reply fails to decode instead of reading past
  * its end.  Then the client's state machine against a scripted NFSv4.1
@@ -129,6 +130,86 @@ static void compounds_encode_as_built(void **state)
     assert_int_equal(a.argarray.argarray_val[0].nfs_argop4_u.opopen.claim.claim,
                      CLAIM_FH);
     xdr_free((xdrproc_t)xdr_COMPOUND4args, &a);
+}
+
+/* The names of c's operations, space-separated. */
+static const char *shape_of(const struct nf4_compound *c)
+{
+    static char out[256];
+
+    return nf4_compound_shape(c, out, sizeof(out));
+}
+
+static void sfs_ops_are_a_linux_clients_compounds(void **state)
+{
+    static struct nf4_compound c;
+    static COMPOUND4args a;
+    struct nf4_fh dir = {4, "dir1"}, file = {4, "fil1"};
+    stateid4 sid = {1, {0}};
+    struct nf4_sfs_args args;
+    char shape[256];
+    int op, built = 0;
+
+    (void)state;
+    memset(&args, 0, sizeof(args));
+    args.fh = &file;
+    args.fh2 = &dir;
+    args.name = "a";
+    args.name2 = "b";
+    args.target = "a";
+    args.sid = &sid;
+    args.count = 16;
+    args.data = "sixteen bytes...";
+    for (op = 0; op < NF_NOPS; op++) {
+        int rc = nf4_sfs_compound(&c, 1, op, &args);
+
+        if (op == NF_OP_NULL_OP || op == NF_OP_ROOT || op == NF_OP_WRCACHE) {
+            assert_int_equal(rc, -EOPNOTSUPP);
+            assert_null(nf4_sfs_shape(op));
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        snprintf(shape, sizeof(shape), "SEQUENCE %s", nf4_sfs_shape(op));
+        assert_string_equal(shape_of(&c), shape);
+        encode_back(&c, &a); /* and it encodes */
+        xdr_free((xdrproc_t)xdr_COMPOUND4args, &a);
+        built++;
+    }
+    assert_int_equal(built, 21);
+    /* the masks ls and ls -l ask differ; statfs, fsinfo, pathconf too */
+    nf4_sfs_compound(&c, 1, NF_OP_READDIR, &args);
+    assert_false(c.op[2].nfs_argop4_u.opreaddir.attr_request.bitmap4_val[0] &
+                 (1u << FATTR4_SIZE));
+    nf4_sfs_compound(&c, 1, NF_OP_READDIRPLUS, &args);
+    assert_true(c.op[2].nfs_argop4_u.opreaddir.attr_request.bitmap4_val[0] &
+                (1u << FATTR4_SIZE));
+    nf4_sfs_compound(&c, 1, NF_OP_FSSTAT, &args);
+    assert_true(c.op[2].nfs_argop4_u.opgetattr.attr_request.bitmap4_val[1] &
+                (1u << (FATTR4_SPACE_FREE - 32)));
+    /* write: FILE_SYNC where SFS asks a stable write, else UNSTABLE */
+    nf4_sfs_compound(&c, 1, NF_OP_WRITE, &args);
+    assert_int_equal(c.op[2].nfs_argop4_u.opwrite.stable, UNSTABLE4);
+    args.stable = 1;
+    nf4_sfs_compound(&c, 1, NF_OP_WRITE, &args);
+    assert_int_equal(c.op[2].nfs_argop4_u.opwrite.stable, FILE_SYNC4);
+    /* mkdir and mknod are CREATEs of a directory and a FIFO */
+    nf4_sfs_compound(&c, 1, NF_OP_MKDIR, &args);
+    assert_int_equal(c.op[2].nfs_argop4_u.opcreate.objtype.type, NF4DIR);
+    nf4_sfs_compound(&c, 1, NF_OP_MKNOD, &args);
+    assert_int_equal(c.op[2].nfs_argop4_u.opcreate.objtype.type, NF4FIFO);
+    /* the OPEN and CLOSE around a file's I/O */
+    assert_int_equal(nf4_sfs_open(&c, &args), 0);
+    assert_string_equal(shape_of(&c), "SEQUENCE PUTFH OPEN ACCESS GETATTR");
+    assert_int_equal(c.op[2].nfs_argop4_u.opopen.claim.claim, CLAIM_FH);
+    assert_int_equal(nf4_sfs_close(&c, &args), 0);
+    assert_string_equal(shape_of(&c), "SEQUENCE PUTFH CLOSE GETATTR");
+    /* a missing argument, and 4.0's create */
+    args.name = NULL;
+    assert_int_equal(nf4_sfs_compound(&c, 1, NF_OP_LOOKUP, &args), -EINVAL);
+    args.name = "a";
+    assert_int_equal(nf4_sfs_compound(&c, 0, NF_OP_CREATE, &args), -EOPNOTSUPP);
+    assert_int_equal(nf4_sfs_compound(&c, 0, NF_OP_GETATTR, &args), 0);
+    assert_string_equal(shape_of(&c), "PUTFH GETATTR");
 }
 
 /* A fattr4 value list for the reply: TYPE, SIZE, LEASE_TIME, FILEID, MODE,
@@ -769,6 +850,17 @@ static void getattr_call(struct nf4_call *call, const struct nf4_fh *fh)
     call->res.data = NULL;
 }
 
+/* Starts one GETATTR of fh and services the client until it is done. */
+static void run_getattr(struct fixture *f, struct nf4_call *call)
+{
+    static const struct nf4_fh fh = {4, "fh01"};
+
+    done_count = 0;
+    getattr_call(call, &fh);
+    assert_int_equal(nf4_call_start(f->cl, call), 0);
+    drive(f, 1);
+}
+
 static const char *logged(unsigned i)
 {
     return srv.log[i % SRV_LOG];
@@ -879,7 +971,6 @@ static void a_lost_session_is_made_again_and_the_call_sent_again(void **state)
 {
     static struct nf4_call call;
     struct fixture f;
-    struct nf4_fh fh = {4, "fh01"};
     struct nf4_client_stats st;
     unsigned n0;
 
@@ -887,10 +978,7 @@ static void a_lost_session_is_made_again_and_the_call_sent_again(void **state)
     assert_int_equal(open_client(&f, 4, 64), 0);
     srv.forget_session = 1;
     n0 = srv.nlog;
-    done_count = 0;
-    getattr_call(&call, &fh);
-    assert_int_equal(nf4_call_start(f.cl, &call), 0);
-    drive(&f, 1);
+    run_getattr(&f, &call);
     assert_int_equal(call.status, 0);
     assert_int_equal(call.res.status, NFS4_OK);
     assert_int_equal(call.resends, 1);
@@ -909,7 +997,6 @@ static void a_lost_client_is_established_again_in_a_new_epoch(void **state)
 {
     static struct nf4_call call;
     struct fixture f;
-    struct nf4_fh fh = {4, "fh01"};
     struct nf4_client_stats st;
     unsigned n0;
 
@@ -917,10 +1004,7 @@ static void a_lost_client_is_established_again_in_a_new_epoch(void **state)
     assert_int_equal(open_client(&f, 4, 64), 0);
     srv.forget_client = 1;
     n0 = srv.nlog;
-    done_count = 0;
-    getattr_call(&call, &fh);
-    assert_int_equal(nf4_call_start(f.cl, &call), 0);
-    drive(&f, 1);
+    run_getattr(&f, &call);
     assert_int_equal(call.status, 0);
     assert_int_equal(call.res.status, NFS4_OK);
     assert_string_equal(logged(n0 + 1), "CREATE_SESSION"); /* STALE_CLIENTID */
@@ -1025,17 +1109,13 @@ static void a_recovery_that_keeps_failing_is_given_up(void **state)
 {
     static struct nf4_call call;
     struct fixture f;
-    struct nf4_fh fh = {4, "fh01"};
     struct nf4_client_stats st;
 
     (void)state;
     assert_int_equal(open_client(&f, 2, 64), 0);
     srv.forget_session = 1;
     srv.fail_create_session = 1;
-    done_count = 0;
-    getattr_call(&call, &fh);
-    assert_int_equal(nf4_call_start(f.cl, &call), 0);
-    drive(&f, 1); /* CREATE_SESSION every second for 3 s, then no more */
+    run_getattr(&f, &call); /* CREATE_SESSION every second for 3 s, then no more */
     assert_int_equal(call.status, -ENOTCONN);
     assert_string_equal(nf4_client_last_error(f.cl), "CREATE_SESSION: SERVERFAULT");
     assert_int_equal(nf4_call_start(f.cl, &call), -ENOTCONN);
@@ -1048,6 +1128,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(compounds_encode_as_built),
+        cmocka_unit_test(sfs_ops_are_a_linux_clients_compounds),
         cmocka_unit_test(replies_decode_into_the_callers_storage),
         cmocka_unit_test(odd_replies_do_not_decode),
         cmocka_unit_test(status_and_operation_names),
