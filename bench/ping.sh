@@ -11,11 +11,15 @@
 #     libnfs with rpc_nfs2_getattr_async;
 #   - NFSv4 against the same ganesha, OUTSTANDING4 (64) in flight: sfs_ping
 #     -4 (4.1: SEQUENCE PUTFH GETATTR on a session of 64 slots), sfs_ping -4
-#     --minor 0 (4.0: PUTFH GETATTR) and libnfs's own async loop at NFS_V4
-#     (bench/lnfs4_getattr.c: nfs_stat64_async; libnfs speaks 4.0), so that
-#     4.0 is compared with 4.0 and 4.1 with both.
+#     --minor 0 (4.0: PUTFH GETATTR) and libnfs at NFS_V4 (libnfs speaks
+#     4.0): its own async loop (bench/lnfs4_getattr.c: nfs_fstat64_async)
+#     and its raw compound (-r: rpc_nfs4_compound_async PUTFH GETATTR), so
+#     that 4.0 is compared with 4.0 and 4.1 with both.
 # Prints the median of ROUNDS rounds per row and sfs_ping/libnfs ratios.
 # COUNT, OUTSTANDING, ROUNDS override; BENCH_BUILD names the build directory.
+# PIN=1 pins the clients to CPU 0 and the servers to CPU 1 (taskset), so
+# that a client's CPU per call is its own at its saturation, not shared
+# with the server's.
 # BASELINE_BIN=DIR adds, in the same rounds, every sfs_ping row run with
 # DIR/sfs_ping (another build: main, or other compile flags) and prints the
 # this-build/baseline ratios.
@@ -35,14 +39,25 @@ bench_spawn "$tmp/v2.log" "$build/tools/v2_responder" -b 127.0.0.1 -p $((nport +
 export PROTOCOLS="3, 4" # NFSv4 rows too
 bench_ganesha $nport $((nport + 1))
 bench_wait_ready "$tmp/v2.log"
+pin=""
+if [ "${PIN:-0}" = 1 ] && command -v taskset >/dev/null; then
+    pin="taskset -c 0"
+    for f in "$tmp/g/ganesha.daemonpid"; do
+        [ -f "$f" ] && taskset -a -p -c 1 "$(cat "$f")" >/dev/null
+    done
+    for p in $pids; do taskset -a -p -c 1 "$p" >/dev/null; done
+    echo "$bench_name: clients on CPU 0, servers on CPU 1"
+fi
 
 G="nfs://127.0.0.1:$nport$tmp/g/export?mountport=$((nport + 1))"
 V2="127.0.0.1:$((nport + 5)):/export"
 G4="127.0.0.1:$nport:/export"
+[ $ganesha = 1 ] && echo "some data" >"$tmp/g/export/afile"
 # row NAME COMMAND...: one measurement, appended as "NAME ops cpu"
 row() {
     local name=$1 out; shift
-    out=$("$@" 2>&1) || { echo "$bench_name: $name failed: $(echo "$out" | tail -1)"; return; }
+    # shellcheck disable=SC2086
+    out=$($pin "$@" 2>&1) || { echo "$bench_name: $name failed: $(echo "$out" | tail -1)"; return; }
     echo "$name $(echo "$out" | awk '$1 == "ops/s" { o = $2 } $1 == "cpu_us/call" { c = $2 }
                                    END { print o, c }')" >>"$tmp/rows"
 }
@@ -67,6 +82,8 @@ for r in $(seq "$rounds"); do
         ping "ganesha_v41_sfs_ping" -4 -c "$count" -o "$outs4" "$G4"
         ping "ganesha_v40_sfs_ping" -4 --minor 0 -c "$count" -o "$outs4" "$G4"
         row "ganesha_v40_libnfs" "$build/bench/lnfs4_getattr" -c "$count" -o "$outs4" \
+            -n $nport -e /export -f /afile
+        row "ganesha_v40_libnfs_raw" "$build/bench/lnfs4_getattr" -r -c "$count" -o "$outs4" \
             -n $nport -e /export
     fi
     ping "v2resp_v2_udp_sfs_ping" -2 -c "$count" -o "$outs" "$V2"
@@ -95,9 +112,12 @@ sort -k1,1 -k2,2n "$tmp/rows" | awk -v n="$rounds" '
             if (b in mo && mo[b] > 0 && mc[k] > 0)
                 printf "%s: sfs_ping/libnfs calls/s %.2f, CPU per call %.2f\n", substr(k, 1, length(k) - 9), mo[k] / mo[b], mc[k] / mc[b]
         }
-        k = "ganesha_v41_sfs_ping"; b = "ganesha_v40_libnfs"
+        k = "ganesha_v40_sfs_ping"; b = "ganesha_v40_libnfs_raw"
         if (k in mo && b in mo && mo[b] > 0 && mc[b] > 0)
-            printf "ganesha_v41: sfs_ping 4.1/libnfs 4.0 calls/s %.2f, CPU per call %.2f\n", mo[k] / mo[b], mc[k] / mc[b]
+            printf "ganesha_v40: sfs_ping/libnfs raw calls/s %.2f, CPU per call %.2f\n", mo[k] / mo[b], mc[k] / mc[b]
+        k = "ganesha_v41_sfs_ping"
+        if (k in mo && b in mo && mo[b] > 0 && mc[b] > 0)
+            printf "ganesha_v41: sfs_ping 4.1/libnfs raw 4.0 calls/s %.2f, CPU per call %.2f\n", mo[k] / mo[b], mc[k] / mc[b]
         b = "ganesha_v3_tcp_sfs_ping"
         if (k in mo && b in mo && mo[b] > 0 && mc[b] > 0)
             printf "ganesha_v41: sfs_ping 4.1/v3 TCP calls/s %.2f, CPU per call %.2f\n", mo[k] / mo[b], mc[k] / mc[b]
