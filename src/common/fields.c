@@ -22,6 +22,8 @@ static void merge_hist(struct cm_hist *a, const struct cm_hist *b)
 
     for (i = 0; i < CM_HIST_NB; i++)
         a->n[i] += b->n[i];
+    if (b->count && (a->count == 0 || b->min_us < a->min_us))
+        a->min_us = b->min_us;
     a->count += b->count;
     if (b->max_us > a->max_us)
         a->max_us = b->max_us;
@@ -64,6 +66,19 @@ static void merge_one(const struct cm_field *f, char *a, const char *b)
     }
 }
 
+void cm_top_insert(uint64_t *top, unsigned n, uint64_t v)
+{
+    unsigned i, j;
+
+    for (i = 0; i < n && top[i] > v; i++)
+        ;
+    if (v == 0 || i == n || top[i] == v)
+        return;
+    for (j = n - 1; j > i; j--)
+        top[j] = top[j - 1];
+    top[i] = v;
+}
+
 void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *src)
 {
     size_t i;
@@ -74,6 +89,15 @@ void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *
 
         if (f->merge == CM_MERGE_NONE)
             continue;
+        if (f->merge == CM_MERGE_TOP) {
+            uint64_t v;
+            for (k = 0; k < elements(f); k++) {
+                memcpy(&v, (const char *)src + f->offset + k * f->size, sizeof(v));
+                cm_top_insert((uint64_t *)(void *)((char *)dst + f->offset), elements(f),
+                              v);
+            }
+            continue;
+        }
         for (k = 0; k < elements(f); k++)
             merge_one(f, (char *)dst + f->offset + k * f->size,
                       (const char *)src + f->offset + k * f->size);
@@ -157,7 +181,7 @@ static size_t one_bytes(const struct cm_field *f)
     case CM_FIELD_INT:
         return 4;
     case CM_FIELD_HIST:
-        return 4 * CM_HIST_NB + 8 + 8;
+        return 4 * CM_HIST_NB + 8 + 8 + 8;
     case CM_FIELD_TABLE:
         return cm_fields_wire_bytes(f->sub, f->nsub);
     case CM_FIELD_STR:
@@ -199,7 +223,8 @@ static uint8_t *put_one(const struct cm_field *f, const char *a, uint8_t *p)
             cm_be32_put(p, h->n[i]);
         cm_be64_put(p, h->count);
         cm_be64_put(p + 8, h->max_us);
-        return p + 16;
+        cm_be64_put(p + 16, h->min_us);
+        return p + 24;
     }
     case CM_FIELD_TABLE:
         return cm_fields_put(f->sub, f->nsub, a, p);
@@ -244,7 +269,8 @@ static const uint8_t *get_one(const struct cm_field *f, char *a, const uint8_t *
             h->n[i] = cm_be32_get(p);
         h->count = cm_be64_get(p);
         h->max_us = cm_be64_get(p + 8);
-        return p + 16;
+        h->min_us = cm_be64_get(p + 16);
+        return p + 24;
     }
     case CM_FIELD_TABLE:
         return cm_fields_get(f->sub, f->nsub, a, p);

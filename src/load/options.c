@@ -290,9 +290,9 @@ void ld_options_help(FILE *out, const char *prog)
 {
     fprintf(out,
             "usage: %s [options] mount-point...\n"
-            "  mount points: host:/path, host:port:/path or "
-            "nfs://host[:port]/path?mountport=N;\n"
-            "  give 1 (every child uses it), PROCS, or a multiple of PROCS.\n"
+            "  mount points: host:/path, host:port:/path or\n"
+            "  nfs://host[:port]/path?mountport=N; give 1 (every child uses it), "
+            "PROCS,\n  or a multiple of PROCS.\n"
             "options:\n",
             prog);
     cm_opt_help(out, ld_opts, CM_ARRAY_LEN(ld_opts));

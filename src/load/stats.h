@@ -114,8 +114,9 @@ struct ld_stats {
     /* NFS trace replay (nreplay/nr.h; its calls, bytes, lateness and
      * durations are the replay_* counters above): statuses compared with
      * the trace's and mismatched, per op and per pair of status classes,
-     * the first mismatches (~(call << 16 | replayed status), 0 none: the
-     * larger keeps the earlier call), calls not replayable by reason,
+     * the first mismatches in trace order (~(call << 16 | replayed
+     * status), largest - the earliest call - first, 0 none), calls not
+     * replayable by reason,
      * calls a dependency held and for how long, the traced server's
      * response times of the replayed calls, the image's objects, the
      * traced calls of the streams replayed (every copy's), and the
@@ -129,9 +130,11 @@ struct ld_stats {
     uint64_t nr_held, nr_prep_objects, nr_prep_failed;
     /* ... its faults: the calls' sends again (UDP after a timeout, TCP on
      * a new connection), the calls never sent because the replay ended
-     * early (its stale handles, a server gone, the run time), and when
-     * (from the start of the run, ns; max) its handles went stale */
-    uint64_t nr_resends, nr_not_sent, nr_stale_ns;
+     * early (its stale handles, a server gone, the run time) or because
+     * the transport never took them, the RPCs sent and never answered,
+     * and when (from the start of the run, ns; max) its handles went
+     * stale */
+    uint64_t nr_resends, nr_not_sent, nr_unanswered, nr_stale_ns;
     uint64_t nr_streams, nr_unit_calls, nr_cross_deps, nr_cross_calls;
     struct cm_hist nr_wait;
     struct cm_hist nr_traced[NF_NOPS + 1];

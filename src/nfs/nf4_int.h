@@ -9,7 +9,7 @@
 #define NF4_INT_H
 
 #include "common/error.h"
-#include "nfs/nf4.h"
+#include "nfs/nf4_client.h"
 
 /* Where the client stands.  The states between NEW_CLIENT and UP are the
  * steps of establishing it (at open, and again after STALE_CLIENTID or

@@ -19,7 +19,7 @@
 #include "common/error.h"
 #include "common/hist.h"
 #include "nfs/nf.h"
-#include "nfs/nf4.h"
+#include "nfs/nf4_client.h"
 
 #define NF_PING_MAX_OUTSTANDING 1024
 

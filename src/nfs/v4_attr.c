@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * v4_attr.c - NFSv4 attributes (nf4.h): the masks FreeSFS asks with, the
+ * v4_attr.c - NFSv4 attributes (nf4_client.h): the masks FreeSFS asks with, the
  * decode of a fattr4's values into struct nf4_attrs, and the encode of the
  * attributes a call sets.  A fattr4 is a bitmap and an opaque holding the
  * values of the set bits in number order, each in its own XDR type

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * v4_build.c - NFSv4 compounds built in the caller's storage (nf4.h): one
+ * v4_build.c - NFSv4 compounds built in the caller's storage (nf4_client.h): one
  * helper per operation FreeSFS sends, each filling the next rpcgen
  * nfs_argop4 of a struct nf4_compound.  rpcgen's encoder then writes them
  * (it only reads the arguments: encoding allocates nothing), so a compound
@@ -8,6 +8,7 @@
  * (sfs_ping) or built per call.  Handles, names and data are pointed at,
  * not copied; the attributes a call sets are encoded into the compound.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "nfs/nf4_int.h"
@@ -317,4 +318,20 @@ nfs_argop4 *nf4_op_delegreturn(struct nf4_compound *c, const stateid4 *sid)
     if (a)
         a->nfs_argop4_u.opdelegreturn.deleg_stateid = *sid;
     return a;
+}
+
+const char *nf4_compound_shape(const struct nf4_compound *c, char *buf, size_t len)
+{
+    size_t used = 0;
+    u_int i;
+
+    if (len)
+        buf[0] = '\0';
+    for (i = 0; i < c->args.argarray.argarray_len && used < len; i++) {
+        const char *n = nf4_op_name(c->op[i].argop);
+        int k = snprintf(buf + used, len - used, "%s%s", i ? " " : "", n ? n : "?");
+
+        used += k > 0 ? (size_t)k : 0;
+    }
+    return buf;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * v4_client.c - the NFSv4 client's calls (nf4.h): the wait list, the
+ * v4_client.c - the NFSv4 client's calls (nf4_client.h): the wait list, the
  * slots, SEQUENCE in front of every 4.1 compound, and the answers a client
  * gives the server's errors itself (docs/nfsv4.md, "Errors"):
  *

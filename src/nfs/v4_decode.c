@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * v4_decode.c - COMPOUND4res decoded into a struct nf4_res (nf4.h).
+ * v4_decode.c - COMPOUND4res decoded into a struct nf4_res (nf4_client.h).
  * Written by hand because rpcgen's xdr_COMPOUND4res allocates the result
  * array and, inside it, every handle, attribute list, READ buffer and
  * directory entry - several allocations per call on the hot path, and

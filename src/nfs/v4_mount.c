@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * v4_mount.c - the NFSv4 mount (nf4.h).  NFSv4 has no MOUNT program: the
+ * v4_mount.c - the NFSv4 mount (nf4_client.h).  NFSv4 has no MOUNT program: the
  * connection comes from the mount session (mount.c: the host, the port
  * from the mount point, rpcbind or 2049, NULL to check that version 4 is
  * served, TCP only), the client state from nf4_client_open, and the

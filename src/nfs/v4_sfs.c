@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * v4_sfs.c - the SFS 3.0 operations as the NFSv4.1 compounds a Linux
- * client sends for the same work (nf4.h, docs/nfsv4.md "The SFS mix over
+ * client sends for the same work (nf4_client.h, docs/nfsv4.md "The SFS mix over
  * NFSv4"): one row per SFS op - its compound's shape and the function
  * that builds it from version-neutral arguments - and the OPEN and CLOSE
  * a client wraps around a file's reads and writes.  The shapes follow a
@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "nfs/nf4.h"
+#include "nfs/nf4_client.h"
 
 #define STAT NF4_MASK_GETATTR
 

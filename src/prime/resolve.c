@@ -112,7 +112,7 @@ static int known_name(const char *name, void *data, const char **near)
 {
     const struct cm_opt *t;
     size_t n, i, ns = CM_ARRAY_LEN(prime_vars);
-    int best = 3;
+    int best = 4;
 
     (void)data;
     t = ld_options_table(&n);
@@ -124,7 +124,7 @@ static int known_name(const char *name, void *data, const char **near)
             continue;
         if (strcmp(k, name) == 0)
             return 1;
-        d = cm_rc_name_distance(name, k); /* RUN_TIME: RUNTIME */
+        d = cm_rc_name_resemblance(name, k); /* RUN_TIME, WARMUP: RUNTIME, WARMUP_TIME */
         if (d >= 0 && d < best) {
             best = d;
             *near = k;
@@ -479,6 +479,16 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
     char **w = NULL;
     int n, i;
 
+    if ((v == NULL || v->value[0] == '\0') && run->wl->rc_points && run->nclients) {
+        /* a workload whose points are its own (a replay's speeds): LOAD
+         * plays no part; each client gets a nominal 1 */
+        run->points = pr_keep(run, cm_calloc(1, sizeof(*run->points)));
+        if (run->points != NULL) {
+            run->points[0] = run->nclients;
+            run->npoints = 1;
+        }
+        return;
+    }
     if (v == NULL || v->value[0] == '\0') {
         cm_rc_error(rc, v, "%smust be set (the aggregate load of each point)",
                     v ? "" : "LOAD ");
@@ -494,7 +504,8 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
         /* a search for the peak first (search.c), then NUM_RUNS points */
         if (get_int_in(rc, "NUM_RUNS", PR_AUTO_POINTS, 2, PR_MAX_POINTS, &nruns) < 0)
             return;
-        if (cm_rc_get(rc, "INCR_LOAD"))
+        if (get_int(rc, "INCR_LOAD", 0, &incr) == 0 &&
+            incr != 0) /* the template's 0 is none */
             cm_rc_warning(rc, cm_rc_get(rc, "INCR_LOAD"),
                           "LOAD=auto spaces its points itself: INCR_LOAD is ignored");
         run->auto_points = (unsigned)nruns;

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
-#include "nfs/nf4.h"
+#include "nfs/nf4_client.h"
 
 struct ctx {
     struct nf4_client *cl;

@@ -89,6 +89,44 @@ static void merge_follows_the_rules(void **state)
     assert_true(a.per[1].ms == 7.5);
     assert_int_equal(a.h.count, 2);
     assert_int_equal(a.h.max_us, 400);
+    assert_int_equal(a.h.min_us, 100);
+    memset(&b.h, 0, sizeof(b.h)); /* an empty histogram's min is no minimum */
+    cm_fields_merge(outer_fields, N, &a, &b);
+    assert_int_equal(a.h.min_us, 100);
+    memset(&a.h, 0, sizeof(a.h));
+    fill(&b, 4);
+    cm_fields_merge(outer_fields, N, &a, &b);
+    assert_int_equal(a.h.min_us, 400);
+}
+
+/* CM_MERGE_TOP: the largest of both arrays, largest first, none twice
+ * (the NFS replay's first mismatches: the earliest calls of every
+ * process, whatever order they completed in). */
+static void top_keeps_the_largest_of_both(void **state)
+{
+    struct top {
+        uint64_t v[4];
+    } a = {{0}}, b = {{0}};
+    static const struct cm_field f[] = {
+        CM_FIELD_ARRAY(struct top, v, CM_FIELD_U64, CM_MERGE_TOP, 4),
+    };
+
+    (void)state;
+    cm_top_insert(a.v, 4, 7);
+    cm_top_insert(a.v, 4, 10);
+    cm_top_insert(a.v, 4, 8); /* added after 10: still placed after it */
+    cm_top_insert(a.v, 4, 9);
+    cm_top_insert(a.v, 4, 1); /* full: the smallest goes */
+    cm_top_insert(a.v, 4, 9); /* already there */
+    assert_true(a.v[0] == 10 && a.v[1] == 9 && a.v[2] == 8 && a.v[3] == 7);
+    cm_top_insert(b.v, 4, 12);
+    cm_top_insert(b.v, 4, 11);
+    cm_top_insert(b.v, 4, 1);
+    cm_fields_merge(f, 1, &a, &b);
+    assert_true(a.v[0] == 12 && a.v[1] == 11 && a.v[2] == 10 && a.v[3] == 9);
+    memset(&a, 0, sizeof(a));
+    cm_fields_merge(f, 1, &a, &b);
+    assert_true(a.v[0] == 12 && a.v[1] == 11 && a.v[2] == 1 && a.v[3] == 0);
 }
 
 static void diff_subtracts_the_sums(void **state)
@@ -124,8 +162,8 @@ static void wire_gives_back_what_went_in(void **state)
 
     (void)state;
     assert_non_null(buf);
-    /* 8+8+4+4+8 + 3x8 + 2x(8+8) + the histogram's cells, count and max */
-    assert_int_equal(len, 32 + 24 + 32 + 4 * CM_HIST_NB + 16);
+    /* 8+8+4+4+8 + 3x8 + 2x(8+8) + the histogram's cells, count, max and min */
+    assert_int_equal(len, 32 + 24 + 32 + 4 * CM_HIST_NB + 24);
     fill(&a, 3);
     memset(a.name, 0, sizeof(a.name)); /* names do not travel */
     assert_ptr_equal(cm_fields_put(outer_fields, N, &a, buf), buf + len);
@@ -165,6 +203,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(merge_follows_the_rules),
+        cmocka_unit_test(top_keeps_the_largest_of_both),
         cmocka_unit_test(diff_subtracts_the_sums),
         cmocka_unit_test(wire_gives_back_what_went_in),
         cmocka_unit_test(yaml_prints_a_group_in_table_order),

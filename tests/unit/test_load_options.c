@@ -21,6 +21,7 @@
 #include "common/rng.h"
 #include "common/opt.h"
 #include "load/debug.h"
+#include "helpers/th_text.h"
 #include "load/options.h"
 
 #define MAXARGS 32
@@ -298,6 +299,7 @@ static void open_loop_and_help(void **state)
     fp = open_memstream(&out, &len);
     ld_options_help(fp, "sfs3");
     fclose(fp);
+    assert_true(th_text_unwrap(out) <= 80); /* --help fits 80 columns */
     assert_non_null(strstr(out, "usage: sfs3 [options] mount-point..."));
     assert_non_null(strstr(out, "-l, --load LOAD"));
     assert_non_null(strstr(out, "(default 60, range 1..10000000 ops/s) [LOAD]"));
