@@ -403,10 +403,10 @@ void nf4_client_opts_init(struct nf4_client_opts *o);
 /* What the client counted (nf4_client_stats). */
 struct nf4_client_stats {
     uint64_t calls;           /* calls started by the caller */
-    uint64_t delays;          /* sends again after DELAY */
-    uint64_t graces;          /* sends again after GRACE */
-    uint64_t new_sessions;    /* sessions created after the first */
-    uint64_t new_clients;     /* clients established after the first */
+    uint64_t delays;          /* sends again after DELAY (state calls too) */
+    uint64_t graces;          /* sends again after GRACE (state calls too) */
+    uint64_t new_sessions;    /* sessions created after the first (set-up too) */
+    uint64_t new_clients;     /* clients made after the first (set-up too) */
     uint64_t slot_repairs;    /* slots whose sequence id was set back */
     uint64_t renewals;        /* SEQUENCE-only (4.1) or RENEW (4.0) calls */
     uint64_t delegations;     /* delegations granted (none asked) */

@@ -63,8 +63,9 @@ struct nf4_client {
     char owner[NF4_OWNER_MAX];
     uint32_t owner_len;
     sessionid4 sessionid;
-    uint32_t session_gen; /* + 1 per session */
-    uint32_t epoch;       /* + 1 per client established */
+    uint32_t session_gen;  /* + 1 per session */
+    uint32_t epoch;        /* + 1 per client established */
+    uint32_t clients_made; /* EXCHANGE_IDs or SETCLIENTIDs answered OK */
 
     /* the fore channel: nslots granted, usable of them in use now */
     struct nf4_slot *slots;

@@ -284,9 +284,12 @@ static void ctl_done(struct nf4_call *call, void *data)
         return;
     if (call->status == 0 &&
         (s == NFS4_OK || (st == NF4_ST_RECLAIM && s == NFS4ERR_COMPLETE_ALREADY))) {
-        if (cl->established && st == NF4_ST_NEW_SESSION)
+        /* every session and client after the first, the set-up's own
+         * recoveries included, so that the counts are the server's
+         * CREATE_SESSIONs and EXCHANGE_IDs answered OK, less one */
+        if (st == NF4_ST_NEW_SESSION && cl->session_gen > 0)
             cl->st.new_sessions++;
-        if (cl->established && st == NF4_ST_NEW_CLIENT)
+        if (st == NF4_ST_NEW_CLIENT && cl->clients_made++ > 0)
             cl->st.new_clients++;
         next = nf4__state_apply(cl, st, &call->res);
         cl->state = next;
@@ -529,8 +532,7 @@ static int answer_status(struct nf4_client *cl, struct nf4_call *call, uint64_t 
         return 0;
     if (s == NFS4ERR_DELAY && call->delays + 1 < cl->opts.delay_tries) {
         call->delays++;
-        if (!(call->flags & NF4_F_INTERNAL))
-            cl->st.delays++;
+        cl->st.delays++; /* the client's own calls' too: every DELAY answered */
         hold(cl, call, now + (uint64_t)cl->opts.delay_ms * NS_PER_MS);
         return 1;
     }
@@ -539,8 +541,7 @@ static int answer_status(struct nf4_client *cl, struct nf4_call *call, uint64_t 
             call->first_grace_ns = now;
         if (now - call->first_grace_ns < ms_or_leases(cl, cl->opts.grace_max_ms)) {
             call->graces++;
-            if (!(call->flags & NF4_F_INTERNAL))
-                cl->st.graces++;
+            cl->st.graces++;
             hold(cl, call, now + (uint64_t)cl->opts.grace_retry_ms * NS_PER_MS);
             return 1;
         }

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -413,6 +414,22 @@ static void odd_replies_do_not_decode(void **state)
     assert_true(decode_res(buf, len, &r));
     assert_int_equal(r.status, NFS4ERR_STALE);
     assert_int_equal(r.op[0].status, NFS4ERR_STALE);
+}
+
+/* NFSv4 is TCP only: a v4 mount over UDP is refused in one clear line
+ * before anything is sent (no server needed). */
+static void nfsv4_over_udp_is_refused(void **state)
+{
+    static struct nf4_mount m;
+    struct nf_mount_opts mo;
+    char err[CM_ERR_LEN];
+
+    (void)state;
+    nf_mount_opts_init(&mo, 4);
+    mo.transport = RP_UDP;
+    assert_int_equal(nf4_mount(&m, "127.0.0.1:2049:/export", &mo, NULL, err, sizeof(err)),
+                     -EPROTONOSUPPORT);
+    assert_string_equal(err, "NFSv4 runs over TCP only (RFC 7530 3.1), not over UDP");
 }
 
 static void status_and_operation_names(void **state)
@@ -1131,6 +1148,7 @@ int main(void)
         cmocka_unit_test(sfs_ops_are_a_linux_clients_compounds),
         cmocka_unit_test(replies_decode_into_the_callers_storage),
         cmocka_unit_test(odd_replies_do_not_decode),
+        cmocka_unit_test(nfsv4_over_udp_is_refused),
         cmocka_unit_test(status_and_operation_names),
         cmocka_unit_test(the_client_is_established_and_destroyed),
         cmocka_unit_test(sequence_ids_go_up_per_slot_and_calls_wait_for_slots),
