@@ -16,6 +16,7 @@
 # sequence ids in order per slot on every session of the recoveries.
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
+need_cmd nfs-cp
 cap=0
 if [ "$(id -u)" -eq 0 ] && command -v tshark >/dev/null && command -v dumpcap >/dev/null; then
     cap=1

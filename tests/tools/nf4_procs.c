@@ -14,8 +14,16 @@
  *   check <what> ok|FAIL          a check of a decoded value
  *
  * Exit 0 when every compound was answered OK and every check passed.
+ * With -k the scratch directory is kept, not removed, so that a test can
+ * look at what the server made of the calls (ls, stat, a v3 client):
  *
- *   nf4_procs MOUNT
+ *   kept NAME                     NAME/ holds f (100 bytes, mode 0600, the
+ *                                 data written first, two links), h (f's
+ *                                 second link, renamed from g), l (a
+ *                                 symbolic link to f), p (a FIFO), d (a
+ *                                 directory)
+ *
+ *   nf4_procs [-k] MOUNT
  */
 #include <stdio.h>
 #include <string.h>
@@ -92,7 +100,7 @@ static int take_fh(const struct ctx *x, struct nf4_fh *fh)
     return 0;
 }
 
-static void run(struct ctx *x, const struct nf4_fh *root)
+static void run(struct ctx *x, const struct nf4_fh *root, int keep)
 {
     static const char data[] = "FreeSFS NFSv4.1 compounds: data written, then read back.";
     struct nf4_fh dir, file, sub, lnk;
@@ -217,6 +225,10 @@ static void run(struct ctx *x, const struct nf4_fh *root)
     a.name = "h";
     if (sfs(x, NF_OP_LOOKUP, &a) == 0)
         check(x, "rename: the new name is there", res(x, OP_GETFH) != NULL);
+    if (keep) {
+        printf("kept %s\n", name);
+        return;
+    }
     {
         static const char *const gone[] = {"h", "l", "p", "f"};
         unsigned k;
@@ -239,19 +251,20 @@ int main(int argc, char **argv)
     static struct nf4_mount m;
     struct nf_mount_opts mo;
     char err[CM_ERR_LEN];
+    int keep = argc == 3 && strcmp(argv[1], "-k") == 0;
 
-    if (argc != 2) {
-        fprintf(stderr, "usage: nf4_procs MOUNT\n");
+    if (argc != 2 + keep) {
+        fprintf(stderr, "usage: nf4_procs [-k] MOUNT\n");
         return 2;
     }
     nf_mount_opts_init(&mo, 4);
     mo.transport = RP_TCP;
-    if (nf4_mount(&m, argv[1], &mo, NULL, err, sizeof(err)) < 0) {
+    if (nf4_mount(&m, argv[1 + keep], &mo, NULL, err, sizeof(err)) < 0) {
         fprintf(stderr, "nf4_procs: %s\n", err);
         return 1;
     }
     x.cl = m.cl;
-    run(&x, &m.root);
+    run(&x, &m.root, keep);
     nf4_umount(&m);
     return x.failures ? 1 : 0;
 }
