@@ -85,6 +85,19 @@ track() { _t_pids="$_t_pids $1"; }
 at_exit() { _t_cleanups="$_t_cleanups
 $1"; }
 
+# start_cpu_hogs: one busy loop per core beside the test, as other work
+# loads a shared machine; their PIDs in HOGS, tracked (stop_pid each to
+# end them earlier).
+start_cpu_hogs() {
+    local c
+    HOGS=""
+    for c in $(seq "$(nproc)"); do
+        sh -c 'while :; do :; done' &
+        HOGS="$HOGS $!"
+        track "$!"
+    done
+}
+
 stop_pid() {
     local pid=$1 i=0
     alive "$pid" || return 0
@@ -110,6 +123,20 @@ trap 'exit 130' INT TERM
 # decimals below 10 ms, one from 10 ms up.  A check of the format uses it,
 # so that it holds whatever a busy machine does to the times.
 T_MS='([0-9]\.[0-9]{2}|[1-9][0-9]+\.[0-9])'
+
+# rate_reached TPUT RATE SECONDS YAML: 0 when a load run's throughput TPUT
+# is its requested RATE within 1 %, less only what the clients' pacing says
+# it lost (YAML's pacing: behind_schedule_s and dropped_after_stalls_s,
+# each child's average, of a SECONDS run): on a quiet machine nothing, on
+# a busy one the time a starved client fell behind or gave up.  Prints the
+# bounds it used.
+rate_reached() {
+    local lost
+    lost=$(awk '/^ *(behind_schedule_s|dropped_after_stalls_s):/ {s += $2} END {print s + 0}' "$4" 2>/dev/null)
+    awk -v t="$1" -v r="$2" -v d="$3" -v l="${lost:-0}" 'BEGIN {
+        lo = r * 0.99 * (1 - l / d); printf "%.1f-%.1f", lo, r * 1.01
+        exit !(t != "" && t >= lo && t <= r * 1.01) }'
+}
 
 # wait_for "command" [tries] [delay]: polls until the command succeeds.
 wait_for() {
