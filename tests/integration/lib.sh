@@ -119,6 +119,11 @@ _t_exit() {
 trap _t_exit EXIT
 trap 'exit 130' INT TERM
 
+# T_MS: a response time as the reports print it (ld_ms_decimals): two
+# decimals below 10 ms, one from 10 ms up.  A check of the format uses it,
+# so that it holds whatever a busy machine does to the times.
+T_MS='([0-9]\.[0-9]{2}|[1-9][0-9]+\.[0-9])'
+
 # wait_for "command" [tries] [delay]: polls until the command succeeds.
 wait_for() {
     local cmd=$1 tries=${2:-200} delay=${3:-0.05} i=0
