@@ -190,8 +190,7 @@ static const struct cmd cmds[] = {
      {convert_rows, NULL, NULL},
      {CM_ARRAY_LEN(convert_rows), 0, 0}},
     {"plan",
-     "NFS traces: plan the NFS replay once into a file every replay of the trace "
-     "streams",
+     "NFS traces: plan the replay once; replays stream the file",
      {plan_rows, NULL, NULL},
      {CM_ARRAY_LEN(plan_rows), 0, 0}},
 };
