@@ -23,7 +23,7 @@ GEN      := $(BUILD)/gen
 # them as one group); the list names the directories docs/ARCHITECTURE.md
 # describes, and tests/integration/0001_layering.t checks the #include
 # lines of every layer, that document and this list against DEPS_* below.
-LAYERS   := common rpc nfs validate trace image ctl load synth replay nreplay client prime analyze server submit
+LAYERS   := common rpc nfs validate trace image ctl load synth replaybase replay nreplay client prime analyze server submit
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
@@ -61,11 +61,13 @@ DEPS_trace    := trace nfs rpc common
 DEPS_ctl      := ctl common
 DEPS_load     := load ctl nfs rpc common
 DEPS_synth    := synth load ctl nfs rpc common
-# the replay reads traces: trace stays below it
-DEPS_replay   := replay load ctl trace nfs rpc common
-DEPS_nreplay  := nreplay replay load ctl image trace nfs rpc common
-DEPS_client   := client synth nreplay replay load ctl validate image trace nfs rpc common
-DEPS_prime    := prime client synth nreplay replay load ctl validate image trace nfs rpc common
+# the two trace replays share a base (window, clock, mount, points) and
+# not each other; they read traces: trace stays below them
+DEPS_replaybase := replaybase load ctl nfs rpc common
+DEPS_replay   := replay replaybase load ctl trace nfs rpc common
+DEPS_nreplay  := nreplay replaybase load ctl image trace nfs rpc common
+DEPS_client   := client synth nreplay replay replaybase load ctl validate image trace nfs rpc common
+DEPS_prime    := prime client synth nreplay replay replaybase load ctl validate image trace nfs rpc common
 # the file-system image an NFS trace implies: the analyser and the NFS
 # replay build it from the trace layer's events
 DEPS_image    := image trace nfs rpc common
@@ -76,7 +78,8 @@ DEPS_all      := $(LAYERS)
 # Programs and the layer they sit on (default: all layers).
 LAYER_sfs_ping  := nfs
 LAYER_sfs_nfsd  := server
-LAYER_sfs_trace := analyze
+# sfs_trace: analyze, and `plan`, the NFS replay's planner (nreplay)
+LAYER_sfs_trace := all
 LAYER_sfs       := client
 LAYER_sfs_mgr   := prime
 LAYER_sfs_prime := prime

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cli.h - the sfs_trace command (stats, mrc, convert) as the analysis layer
+ * cli.h - the sfs_trace command (stats, mrc, image, convert, plan) as the analysis layer
  * offers it to src/bin/sfs_trace.c: option tables on common/opt.c (the rows
  * of the subcommand given, so that one table gives its --help, range errors
  * and the YAML echo), and one run function that opens the trace, feeds the
@@ -10,6 +10,7 @@
 #ifndef AZ_CLI_H
 #define AZ_CLI_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,11 +37,25 @@ struct az_cli {
     int per_unit, isolated, sample_check, method;
     double sample, sample_distance;
     int64_t max_record_blocks, sample_seed;
+    /* live captures (stats, mrc, fit): --interface and its bounds */
+    char interface[64], filter[AZ_CLI_PATH], write[AZ_CLI_PATH];
+    double duration, progress;
+    int64_t count;
+    int buffer_mb;
+    /* set by the caller of az_cli_run: a live capture ends when *stop turns
+     * nonzero (a SIGINT or SIGTERM handler's flag); NULL: never */
+    const volatile sig_atomic_t *stop;
     /* convert */
     char to[8];
     char output[AZ_CLI_PATH];
     char anonymize[256]; /* convert --to nfsdump: the key */
-    /* set by az_cli_parse */
+    /* plan: the NFS version whose calls are planned, and who plans: the
+     * NFS replay, above this layer, hooked in by the program (NULL: the
+     * command is not there) */
+    int nfs_version;
+    int (*plan)(const struct az_cli *c, FILE *out, FILE *diag);
+    /* set by az_cli_parse: the command and its TRACE (with --interface: the
+     * mount point whose ports are the capture's filter, or NULL) */
     const char *cmd, *trace;
     struct cm_opt rows[CM_OPT_MAX_ROWS]; /* the subcommand's table */
     size_t nrows;

@@ -33,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "trace/tr_nfs.h"
 
@@ -200,6 +201,16 @@ uint32_t im_orphan_tops(const struct im_image *img, const uint32_t **ids);
  * set: ENOENT for a dead or a removed name-only object without a place,
  * ENAMETOOLONG). */
 const char *im_path(const struct im_image *img, uint32_t obj, char *buf, size_t len);
+
+/* ---- a finished image in a file (save.c) --------------------------------- */
+
+/* Writes a finished image at f's position (what it answers from: not the
+ * maps only learning uses).  0, -EINVAL (not finished) or -EIO. */
+int im_save(const struct im_image *img, FILE *f);
+/* Reads an image im_save wrote at f's position into *out (finished: it
+ * takes no events).  0, or -errno with one line in err (a damaged image is
+ * refused: every index is checked). */
+int im_load(struct im_image **out, FILE *f, char *err, size_t errlen);
 
 /* ---- walking the tree at the start (tree.c) ----------------------------- */
 

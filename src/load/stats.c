@@ -194,6 +194,7 @@ static const struct cm_field stats_fields[] = {
     STF(nr_prep_failed, U64, SUM, NULL, NULL),
     STF(nr_resends, U64, SUM, NULL, NULL),
     STF(nr_not_sent, U64, SUM, NULL, NULL),
+    STF(nr_unanswered, U64, SUM, NULL, NULL),
     STF(nr_stale_ns, U64, MAX, NULL, NULL),
     STF(nr_streams, U64, MAX, NULL, NULL),
     STF(nr_unit_calls, U64, SUM, NULL, NULL),
@@ -225,7 +226,7 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 8u          /* 8: the layout of stats_fields */
+#define WIRE_VERSION 9u          /* 9: the layout of stats_fields */
 #define HDR_BYTES    8u
 
 size_t ld_stats_wire_bytes(void)

@@ -130,9 +130,11 @@ struct ld_stats {
     uint64_t nr_held, nr_prep_objects, nr_prep_failed;
     /* ... its faults: the calls' sends again (UDP after a timeout, TCP on
      * a new connection), the calls never sent because the replay ended
-     * early (its stale handles, a server gone, the run time), and when
-     * (from the start of the run, ns; max) its handles went stale */
-    uint64_t nr_resends, nr_not_sent, nr_stale_ns;
+     * early (its stale handles, a server gone, the run time) or because
+     * the transport never took them, the RPCs sent and never answered,
+     * and when (from the start of the run, ns; max) its handles went
+     * stale */
+    uint64_t nr_resends, nr_not_sent, nr_unanswered, nr_stale_ns;
     uint64_t nr_streams, nr_unit_calls, nr_cross_deps, nr_cross_calls;
     struct cm_hist nr_wait;
     struct cm_hist nr_traced[NF_NOPS + 1];

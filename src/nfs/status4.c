@@ -121,6 +121,14 @@ static const struct {
     S(REJECT_DELEG),
     S(RETURNCONFLICT),
     S(DELEG_REVOKED),
+    /* NFSv4.2's (RFC 7863) */
+    S(PARTNER_NOTSUPP),
+    S(PARTNER_NO_AUTH),
+    S(UNION_NOTSUPP),
+    S(OFFLOAD_DENIED),
+    S(WRONG_LFS),
+    S(BADLABEL),
+    S(OFFLOAD_NO_REQS),
 };
 
 const char *nf4_status_name(uint32_t status)

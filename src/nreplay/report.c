@@ -49,7 +49,7 @@ static const char *where(const struct nr_plan *p, const struct nr_call *c, char 
 {
     char dir[512];
     const char *d = c->obj != NR_NONE ? im_path(p->img, c->obj, dir, sizeof(dir)) : NULL;
-    const char *n = nr_name(p, c->name);
+    const char *n = c->name;
 
     snprintf(buf, len, "%s%s%s",
              d && d[0] ? d
@@ -60,20 +60,29 @@ static const char *where(const struct nr_plan *p, const struct nr_call *c, char 
     return buf;
 }
 
+/* A mismatch named: the call read from the plan (from its index's entry
+ * before it), or its number alone without a plan (the prime's aggregate). */
 static void example_text(const struct nr_plan *p, uint64_t ex, char *buf, size_t len)
 {
-    uint64_t v = ~ex;
-    uint32_t i = (uint32_t)(v >> 16), st = (uint32_t)(v & 0xffffu);
-    char w[600];
+    uint64_t v = ~ex, i = v >> 16;
+    uint32_t st = (uint32_t)(v & 0xffffu);
+    struct nr_stream in;
+    struct nr_call c;
+    char w[600], err[CM_ERR_LEN];
 
-    if (!p || i >= p->ncalls) {
-        snprintf(buf, len, "call %u: replayed %s", i, nf_status_name(st));
+    if (!p || i >= p->ncalls || nr_stream_open(&in, p, i, err, sizeof(err)) < 0) {
+        snprintf(buf, len, "call %llu: replayed %s", (unsigned long long)i,
+                 nf_status_name(st));
         return;
     }
-    snprintf(buf, len, "%s %s at %.6f s: traced %s, replayed %s",
-             nf_op_name(p->calls[i].op), where(p, &p->calls[i], w, sizeof(w)),
-             (double)p->calls[i].t_ns / 1e9, nf_status_name(p->calls[i].status),
-             nf_status_name(st));
+    if (nr_stream_next(&in, &c, err, sizeof(err)) > 0)
+        snprintf(buf, len, "%s %s at %.6f s: traced %s, replayed %s", nf_op_name(c.op),
+                 where(p, &c, w, sizeof(w)), (double)c.t_ns / 1e9,
+                 nf_status_name(c.status), nf_status_name(st));
+    else
+        snprintf(buf, len, "call %llu: replayed %s", (unsigned long long)i,
+                 nf_status_name(st));
+    nr_stream_close(&in);
 }
 
 /* The copies of the trace the results cover: the run's (the prime's
@@ -176,10 +185,11 @@ static void text(FILE *out, const struct ld_report_in *in)
     fprintf(out, "\nNFS trace replay of %s (%s), NFSv%d, speed %g, %u cop%s\n",
             cfg->trace_file, p ? p->format : cfg->trace_format, cfg->nfs_version, speed,
             copies_in(in), copies_in(in) == 1 ? "y" : "ies");
-    fprintf(out,
-            "  calls replayed %" PRIu64 " of %" PRIu64 " (sent as %" PRIu64
-            " RPCs), not replayable %" PRIu64 "%s",
-            s->replay_records, traced_in(in), s->replay_calls, unreplayable(s),
+    fprintf(out, "  calls replayed %" PRIu64 " of %" PRIu64 " (sent as %" PRIu64 " RPCs",
+            s->replay_records, traced_in(in), s->replay_calls);
+    if (s->nr_unanswered)
+        fprintf(out, ", %" PRIu64 " of them never answered", s->nr_unanswered);
+    fprintf(out, "), not replayable %" PRIu64 "%s", unreplayable(s),
             unreplayable(s) ? " (" : "\n");
     for (k = 1, r = 0; k < NR_NSKIPS; k++)
         if (s->nr_unreplayable[k])
@@ -279,6 +289,7 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_kv_uint(y, "cross_host_calls", s->nr_cross_calls);
     cm_yaml_kv_uint(y, "calls", s->replay_records);
     cm_yaml_kv_uint(y, "rpcs", s->replay_calls);
+    cm_yaml_kv_uint(y, "rpcs_unanswered", s->nr_unanswered);
     cm_yaml_kv_uint(y, "bytes_read", s->replay_bytes_read);
     cm_yaml_kv_uint(y, "bytes_written", s->replay_bytes_written);
     cm_yaml_kv_bool(y, "cut", s->replay_cut > 0);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "replay/rl.h"
+#include "replaybase/rb.h"
 #include "common/alloc.h"
 
 #define V2_LIMIT (1ull << 32) /* NFSv2 offsets are unsigned 32-bit (RFC 1094) */
@@ -122,15 +123,15 @@ int rl_plan_check_time(const struct rl_plan *p, double speed, int limit_s, char 
                        p->file, (double)p->bytes / (1024.0 * 1024.0 * 1024.0),
                        (unsigned long long)(RL_MAX_UNBOUNDED_BYTES >> 30)),
                -E2BIG;
-    if (limit_s > 0 || expect <= RL_MAX_UNBOUNDED_S)
+    if (limit_s > 0 || expect <= RB_MAX_UNBOUNDED_S)
         return 0;
     span(run, sizeof(run), expect);
-    need = (double)p->trace_ns / 1e9 / RL_MAX_UNBOUNDED_S; /* the least speed */
+    need = (double)p->trace_ns / 1e9 / RB_MAX_UNBOUNDED_S; /* the least speed */
     cm_errf(err, errlen,
             "%s: the replay would take %s at speed %g, more than the %d s (1 day) a "
             "replay may run without -t: pass -t SEC to end it after SEC seconds, or "
             "--speed %llu or more to replay it within a day",
-            p->file, run, speed, RL_MAX_UNBOUNDED_S,
+            p->file, run, speed, RB_MAX_UNBOUNDED_S,
             (unsigned long long)need + ((double)(unsigned long long)need < need));
     return -E2BIG;
 }

@@ -42,8 +42,6 @@
 
 struct cm_yaml;
 struct ld_child;
-struct ld_live;
-struct rp_client;
 struct ld_setup;
 struct ld_stats;
 struct ld_workload_ops;
@@ -110,25 +108,6 @@ void rl_plan_free(struct rl_plan *p);
  * stream (the SPC ASU, the sysio process). */
 uint32_t rl_stream_key(const struct rl_plan *p, const struct tr_record *rec);
 
-struct cm_rc;
-struct ld_point;
-
-/* A list of numbers in an rc variable, one sfs_mgr point each: its name,
- * the value when it is unset, the range (whole numbers only when whole),
- * what one value is ("a speed (0..1000000; ...)") and the values are
- * ("replay speeds"), for the messages. */
-struct rl_rc_list {
-    const char *name, *dflt;
-    double lo, hi;
-    int whole;
-    const char *what, *many;
-};
-
-/* The values of l into pts[k].v[var] (at most max); how many (0: unset
- * and no default), or -1 with the error said on rc. */
-int rl_rc_values(struct cm_rc *rc, const struct rl_rc_list *l, struct ld_point *pts,
-                 unsigned max, unsigned var);
-
 /* The global process (0-based) that replays stream s out of nprocs. */
 static inline uint32_t rl_owner(uint32_t stream, uint32_t nprocs)
 {
@@ -160,12 +139,11 @@ double rl_rate(uint64_t records, uint64_t trace_ns, double speed);
 void rl_requested(char *buf, size_t len, double speed, const struct ld_stats *s,
                   unsigned nclients);
 
-/* A replay expected to take longer than this (s) without an explicit -t
- * is refused before anything is prepared: a forgotten --speed must not run
- * for days (a sysio trace's streams may lie months apart). */
-#define RL_MAX_UNBOUNDED_S 86400
-/* ... nor move more than this much data (a trace whose records all fall at
- * one instant lasts 0 s, whatever it moves). */
+/* A replay expected to take longer than RB_MAX_UNBOUNDED_S (a sysio
+ * trace's streams may lie months apart), or to move more than this much
+ * data (a trace whose records all fall at one instant lasts 0 s, whatever
+ * it moves), without an explicit -t is refused before anything is
+ * prepared. */
 #define RL_MAX_UNBOUNDED_BYTES (1ull << 40)
 
 /* The plan as the user sees it before anything is sent: the trace's
@@ -177,17 +155,13 @@ void rl_plan_describe(FILE *log, const char *prog, const struct rl_plan *p, doub
                       int limit_s, unsigned nprocs);
 
 /* Refuses (-E2BIG, one line in err) a replay expected to take longer than
- * RL_MAX_UNBOUNDED_S, or to move more than RL_MAX_UNBOUNDED_BYTES, when no
+ * RB_MAX_UNBOUNDED_S, or to move more than RL_MAX_UNBOUNDED_BYTES, when no
  * limit was given (limit_s 0); else 0. */
 int rl_plan_check_time(const struct rl_plan *p, double speed, int limit_s, char *err,
                        size_t errlen);
 
 /* The block and POSIX trace replay as a workload (workload.c). */
 extern const struct ld_workload_ops rl_workload;
-
-/* The seconds a replay may run: -t when given (under -M: RUNTIME, after
- * which the prime's STOP comes), else 0 (until the trace ends). */
-int rl_limit_s(const struct ld_config *cfg);
 
 /* ---- the child's part (prep.c, run.c) -------------------- */
 
@@ -216,40 +190,6 @@ int rl_prepare(struct ld_child *c);
  * early: what was sent is counted and drained, the rest is not replayed
  * (stats.replay_cut). */
 int rl_run(struct ld_child *c, uint32_t limit_s);
-
-/* Sleeps until wake (ns, CLOCK_MONOTONIC), a reply, or the client's own
- * next timeout, whichever comes first (the last few microseconds polled
- * without sleeping), then services the client: the calls it completed,
- * or -errno (a broken client).  The NFS trace replay's loop uses it too. */
-int rl_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake);
-
-/* The progress lines' counters of a replay (live.h), from its statistics:
- * its calls, done of total (records, or calls), waits (records held back,
- * or calls held by a dependency) and the p99 of its calls' lateness. */
-void rl_live(struct ld_child *c, uint64_t done, uint64_t total, uint64_t waits);
-/* A replay's part of a progress line: "<unit> D of T, late p99 X ms,
- * <waits> W" (snprintf's contract). */
-int rl_progress_text(const struct ld_live *sum, const char *unit, const char *waits,
-                     char *buf, size_t len);
-
-/* A replay's run loop's clock: when -t ends it, and when the loop next
- * looks at the parent's socket (every 50 ms).  The NFS trace replay's loop
- * keeps one too. */
-struct rl_loop {
-    uint64_t end_ns, next_check_ns;
-};
-
-void rl_loop_start(struct rl_loop *l, uint64_t start_ns, uint32_t limit_s);
-/* At now: 1 when the run is to stop (its time is over, or the parent said
- * STOP), -EPIPE when the parent is gone, else 0. */
-int rl_loop_check(struct rl_loop *l, struct ld_child *c, uint64_t now);
-
-/* Mounts the child's mount point for a replay: the program's transport for
- * MOUNT and NFS, room for window calls in flight and a 4 MiB send buffer;
- * reconnect_ms as rp_client_opts' (0: a lost TCP connection is fatal).
- * Sets c->mounted and c->clnt; on failure says why (ld_child_fail).  The
- * NFS trace replay mounts with it too. */
-int rl_mount_window(struct ld_child *c, uint32_t window, uint32_t reconnect_ms);
 
 /* ---- results (report.c) ----------------------------------------- */
 

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nfs4_prot.h"
 #include "trace/tr_int.h"
 #include "trace/tr_nfs.h"
 
@@ -37,6 +38,14 @@
     X(TIME_BACK, "time_backwards")                                                       \
     X(NFSV4_CALLS, "nfsv4_calls")                                                        \
     X(NFSV4_REPLIES, "nfsv4_replies")                                                    \
+    X(NFSV4_UNKNOWN_OPS, "nfsv4_unknown_ops")                                            \
+    X(NFSV4_BAD_OPS, "nfsv4_undecodable_ops")                                            \
+    X(NFSV4_OPS_CUT, "nfsv4_compounds_over_ops_max")                                     \
+    X(NFSV4_RES_MISMATCH, "nfsv4_results_mismatched")                                    \
+    X(NFSV4_ATTRS_UNKNOWN, "nfsv4_attrs_unknown")                                        \
+    X(NFSV4_LONG_FH, "nfsv4_long_handles")                                               \
+    X(NFSV4_CB_CALLS, "nfsv4_callbacks")                                                 \
+    X(NFSV4_CB_REPLIES, "nfsv4_callback_replies")                                        \
     X(OTHER_CALLS, "other_rpc_calls")                                                    \
     X(OTHER_REPLIES, "other_rpc_replies")                                                \
     X(RPC_ERRORS, "rpc_errors")                                                          \
@@ -139,12 +148,33 @@ struct tr__slot {
     struct tr_nfs_dirent *ents;
     uint32_t *ent_off;
     uint32_t nents, ent_cap;
+    /* NFSv4 COMPOUNDs (ev.vers 4): the operations and where their strings
+     * and entries are in the arena and ents until the event leaves */
+    struct tr_nfs4_compound c4;
+    struct tr_nfs4_op *ops4;
+    struct tr__op4x *ops4x;
+    uint32_t ops4_cap;
+    uint32_t tag_off;
+};
+
+/* Where an NFSv4 operation's strings and READDIR entries are in its
+ * slot's arena and entries while it is built. */
+enum { TR__S4_NAME, TR__S4_NAME2, TR__S4_TEXT, TR__S4_N };
+struct tr__op4x {
+    uint32_t soff[TR__S4_N];
+    uint32_t ent0;
 };
 
 /* A call's or reply's key in the memory of recent calls: calls whose reply
  * was seen (a later copy is a retransmission or a duplicate reply) and
  * calls of other programs (whose replies are counted as theirs). */
-enum { TR__RECENT_DONE = 1, TR__RECENT_NFSV4, TR__RECENT_OTHER, TR__RECENT_DEAD };
+enum {
+    TR__RECENT_DONE = 1,
+    TR__RECENT_NFSV4,
+    TR__RECENT_OTHER,
+    TR__RECENT_DEAD,
+    TR__RECENT_NFSV4_CB
+};
 struct tr__recent {
     uint64_t h;
     int64_t t;
@@ -271,7 +301,29 @@ struct tr__cap {
     uint32_t next_conn_index;
     uint64_t mem;            /* bytes of stream buffers held */
     struct tr__early *early; /* replies before their calls (tr_nfs_early.c) */
+    struct tr__live *live;   /* a live capture's state, NULL for a file */
 };
+
+/* tr_nfs_pcapng.c: the pcapng file a live capture keeps (libpcap 1.10
+ * writes pcap only; pcapng holds the capture's drop figures too). */
+struct tr__pcapng;
+/* Starts the file (beside path, renamed into place by close): the
+ * section header and the interface's description.  0 or -errno with err. */
+int tr__pcapng_open(struct tr__pcapng **w, const char *path, int linktype,
+                    uint32_t snaplen, const char *ifname, const char *filter, char *err,
+                    size_t errlen);
+/* One packet: t_ns since the epoch, data[0..caplen) of len bytes on the
+ * wire.  0 or -errno (a write error). */
+int tr__pcapng_packet(struct tr__pcapng *w, int64_t t_ns, const uint8_t *data,
+                      uint32_t caplen, uint32_t len);
+/* The interface's statistics (drops, start and end), then the file
+ * renamed into place; frees w.  0 or -errno with err (the temporary file
+ * removed).  NULL is allowed. */
+int tr__pcapng_close(struct tr__pcapng *w, const struct tr_nfs_drops *d, int64_t start_ns,
+                     int64_t end_ns, char *err, size_t errlen);
+/* Frees w and removes the temporary file (an error path).  NULL is
+ * allowed. */
+void tr__pcapng_abort(struct tr__pcapng *w);
 
 /* tr_nfs_ip.c: an IPv4 or IPv6 packet (data[0..caplen) of wire bytes). */
 int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen,
@@ -326,11 +378,35 @@ struct tr__nfs_format {
     int (*step)(struct tr_nfs_reader *r);
     /* frees what open set up (also after a failed open) */
     void (*close)(struct tr_nfs_reader *r);
+    /* captures only: open a live capture instead of a file (0, or -errno
+     * with err set), and its drop figures (0, or -ENOTSUP for a file) */
+    int (*open_live)(struct tr_nfs_reader *r, const struct tr_nfs_live *lv, char *err,
+                     size_t errlen);
+    int (*drops)(const struct tr_nfs_reader *r, struct tr_nfs_drops *d);
 };
 
 extern const struct tr__nfs_format tr__nfs_pcap_format; /* tr_nfs_pcap.c */
 extern const struct tr__nfs_format tr__nfs_text_format; /* tr_nfs_text.c */
 
+/* Callback programs: those SETCLIENTID, CREATE_SESSION and
+ * BACKCHANNEL_CTL named (at most TR__CB_PROGS; past it the oldest is
+ * forgotten), and any call of version 1 of a program of the transient
+ * range RFC 5531 leaves to such programs (0x40000000-0x5fffffff). */
+#define TR__CB_PROGS 16u
+struct tr__cb_progs {
+    uint32_t prog[TR__CB_PROGS];
+    uint32_t n, next;
+};
+/* The root handle PUTROOTFH puts, by server, as a GETFH once showed it: a
+ * server's pseudo-file-system root keeps its handle, so a PUTROOTFH no
+ * GETFH follows is known by it (at most TR__ROOTS_MAX servers; past it
+ * the oldest is forgotten). */
+#define TR__ROOTS_MAX 16u
+struct tr__roots {
+    struct tr__ep srv[TR__ROOTS_MAX];
+    struct nf_fh fh[TR__ROOTS_MAX];
+    uint32_t n, next;
+};
 struct tr_nfs_reader {
     char *file; /* name for messages */
     struct tr_nfs_options opt;
@@ -352,6 +428,8 @@ struct tr_nfs_reader {
                                        written from a capture: reported
                                        as the larger of the two */
     struct tr_counter out[TR__C_COUNT];
+    struct tr__cb_progs cb; /* NFSv4 callback programs (tr_nfs4_args.c) */
+    struct tr__roots roots; /* NFSv4 root handles (tr_nfs4_flow.c) */
     char last_error[CM_ERR_LEN];
 };
 
@@ -417,6 +495,12 @@ void tr__pair_drop(struct tr_nfs_reader *r, struct tr__slot *s);
 
 /* Strings and entries of a slot's event (copied into the slot). */
 int tr__slot_str(struct tr__slot *s, int which, const char *str, size_t len);
+/* A string into the slot's arena at *off (NUL-terminated): 0 or -ENOMEM. */
+int tr__slot_put(struct tr__slot *s, const char *str, size_t len, uint32_t *off);
+/* A new NFSv4 operation of the slot's COMPOUND, zeroed, with no strings;
+ * NULL when the slot has TR_NFS4_OPS_MAX already (*rc 0) or on no memory
+ * (*rc -ENOMEM). */
+struct tr_nfs4_op *tr__slot_op4(struct tr__slot *s, int *rc);
 /* A new directory entry with its name, or NULL when the slot has
  * TR_NFS_ENTRIES_MAX already (counted by the caller) or on no memory
  * (*rc = -ENOMEM). */
@@ -483,6 +567,71 @@ int tr__rpc_msg(struct tr_nfs_reader *r, const struct tr__msg *m, const uint8_t 
  * an NFS capture holds, or like a reply: how a TCP stream that lost its
  * framing finds a record again. */
 int tr__rpc_plausible(const uint8_t *buf, size_t len);
+
+/* ---- NFSv4 (tr_nfs4_*.c) ---------------------------------------------- */
+
+/* What one NFSv4 decode works on: the message's bytes through libtirpc's
+ * XDR, and the slot it fills. */
+struct tr__x4 {
+    XDR x;
+    size_t len; /* bytes in the buffer */
+    int cut;    /* the message had more bytes on the wire */
+    int nomem;  /* a copy into the slot failed */
+    struct tr_nfs_reader *r;
+    struct tr__slot *s;
+};
+
+/* tr_nfs4_attr.c: the pieces both directions decode, with the rpcgen
+ * codecs into bounded buffers (no allocation).  Each returns 1 when it
+ * decoded, 0 when the bytes ran out or did not decode (d->nomem for a
+ * failed copy). */
+/* A handle into out (one longer than NF_FH_MAX kept as its head and a hash
+ * of the whole, counted). */
+int tr__x4_fh(struct tr__x4 *d, struct nf_fh *out);
+/* A utf8string (component4, linktext4) into the slot's arena at *off. */
+int tr__x4_str(struct tr__x4 *d, uint32_t *off);
+/* A bitmap4, kept in words[0..*n) (NFS4_XDR_BITMAP words at most). */
+int tr__x4_bitmap(struct tr__x4 *d, uint32_t *words, uint32_t *n);
+/* An fattr4: the attributes FreeSFS keeps into a (the settable ones set
+ * CREATE and SETATTR ask for: TIME_*_SET as the times, the server's time
+ * as TR_NFS_TIME_SERVER), the FILEHANDLE attribute into fh (may be NULL);
+ * an attribute number the reader does not know ends the list (counted:
+ * nfsv4_attrs_unknown), the fattr4 itself is still read whole. */
+int tr__x4_fattr(struct tr__x4 *d, struct tr_nfs_attr *a, struct nf_fh *fh);
+/* A stateid4; a decoded one copied. */
+int tr__x4_stateid(struct tr__x4 *d, struct tr_nfs4_stateid *out);
+void tr__x4_stateid_of(struct tr_nfs4_stateid *out, const stateid4 *st);
+/* An operation (or result) from start, its number included, through the
+ * union's codec into obj (size bytes, zeroed first); the caller reads it
+ * and frees it with xdr_free(codec, obj) whatever this returned. */
+int tr__x4_union(struct tr__x4 *d, u_int start, xdrproc_t codec, void *obj, size_t size);
+/* An opaque<> whose bytes are skipped, not copied (WRITE's and READ's
+ * data): *n its length; *all 0 when the buffer does not hold them all.
+ * Returns 1 when the length word was there. */
+int tr__x4_skip_opaque(struct tr__x4 *d, uint32_t *n, int *all);
+/* A state_owner4's client id and a hash of it and its owner bytes. */
+int tr__x4_owner(struct tr__x4 *d, uint64_t *clientid, uint64_t *owner);
+/* The same hash of a client id and owner bytes (an owner's key). */
+uint64_t tr__x4_owner_hash(uint64_t clientid, const void *owner, size_t len);
+
+/* tr_nfs4_args.c: a COMPOUND call's arguments (after the RPC header) into
+ * s's COMPOUND.  Returns 1 when its header decoded (operations that stop
+ * early are flagged and counted there), 0 when not even that, -ENOMEM. */
+int tr__nfs4_args(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
+                  size_t len, int cut);
+/* tr_nfs4_res.c: a COMPOUND reply's results into its call's slot.  The
+ * same returns. */
+int tr__nfs4_res(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
+                 size_t len, int cut);
+/* tr_nfs4_flow.c: when a COMPOUND's event leaves: its strings and entries
+ * as pointers, the current- and saved-filehandle flow resolved (with the
+ * server's root handle from roots, which it teaches), the COMPOUND's
+ * client id; ev.v4 points at s->c4. */
+void tr__nfs4_finish(struct tr__roots *roots, struct tr__slot *s);
+
+/* tr_nfs4_args.c */
+void tr__cb_prog_learn(struct tr__cb_progs *c, uint32_t prog);
+int tr__cb_prog_is(const struct tr__cb_progs *c, uint32_t prog, uint32_t vers);
 
 /* ---- anonymisation (tr_nfs_anon.c) -------------------------------------- */
 

@@ -5,7 +5,8 @@
  * credential) or the reply header (accepted or denied, accept status),
  * read with libtirpc's XDR primitives; then the NFSv2/v3 and MOUNT calls
  * go to the pairing and tr_nfs_xdr.c for their arguments, their replies
- * to their calls' slots for the results.  Other programs (NFSv4, NLM,
+ * to their calls' slots for the results, and so do NFSv4's when the
+ * caller asks (tr_nfs4_args.c, tr_nfs4_res.c).  Other programs (NLM,
  * rpcbind...) are counted, and so are their replies, never decoded: one
  * table says what each program and version is.  A reply that comes before
  * its call (the calls' TCP direction held behind a hole) waits for it in
@@ -121,9 +122,10 @@ out:
 /* What the reader does with a program and version: decode its calls and
  * replies into events (NFSv2/v3, MOUNT v1/v3), or count them as NFSv4's,
  * or as another program's that an NFS capture holds (rpcbind, NLM, NSM,
- * rquota, NFS ACL, MOUNT v2).  A decoder of NFSv4 plugs in here: its row
- * becomes one that decodes.  A call of a program not listed is still
- * counted (other_rpc_calls), but is no sign of a record boundary. */
+ * rquota, NFS ACL, MOUNT v2).  NFSv4's row decodes when the caller asks
+ * (tr_nfs_options.nfsv4: tr_nfs4_args.c, tr_nfs4_res.c).  A call of a
+ * program not listed is still counted (other_rpc_calls; NFSv4 callbacks
+ * apart, when NFSv4 is decoded), but is no sign of a record boundary. */
 enum prog_kind { PK_DECODE, PK_NFSV4, PK_OTHER };
 static const struct prog_row {
     uint32_t prog, vers_lo, vers_hi;
@@ -193,18 +195,25 @@ static int call(struct tr_nfs_reader *r, const struct tr__msg *m, const struct h
 {
     const struct tr__proc_fields *f = tr__proc_fields(h->prog, h->vers, h->proc);
     const struct prog_row *row = prog_row(h->prog, h->vers);
+    int v4 = row && row->kind == PK_NFSV4;
+    /* NFSv4 NULL and COMPOUND become events when the caller asks: its row
+     * decodes */
+    int v4_events = v4 && r->opt.nfsv4 && h->proc <= NFSPROC4_COMPOUND;
     int ours = row && row->kind == PK_DECODE;
     struct tr__slot *s;
     int rc;
 
-    if (!ours || !f) {
-        uint32_t kind =
-            row && row->kind == PK_NFSV4 ? TR__RECENT_NFSV4 : TR__RECENT_OTHER;
+    if (!v4_events && (!ours || !f)) {
+        uint32_t kind = v4 ? TR__RECENT_NFSV4 : TR__RECENT_OTHER;
+        if (!row && r->opt.nfsv4 && tr__cb_prog_is(&r->cb, h->prog, h->vers))
+            kind = TR__RECENT_NFSV4_CB;
         rc = tr__pair_foreign_call(r, m, kind);
         if (rc < 0)
             return rc;
         if (rc > 0)
-            r->cnt[kind == TR__RECENT_NFSV4 ? TR__C_NFSV4_CALLS : TR__C_OTHER_CALLS]++;
+            r->cnt[kind == TR__RECENT_NFSV4      ? TR__C_NFSV4_CALLS
+                   : kind == TR__RECENT_NFSV4_CB ? TR__C_NFSV4_CB_CALLS
+                                                 : TR__C_OTHER_CALLS]++;
         if (ours)
             r->cnt[TR__C_BAD_CALLS]++; /* a procedure number past the table */
         return early_reply(r, m);
@@ -212,9 +221,12 @@ static int call(struct tr_nfs_reader *r, const struct tr__msg *m, const struct h
     s = tr__pair_call(r, m, h->prog, h->vers, h->proc, &rc);
     if (!s)
         return rc < 0 ? rc : 1;
+    if (v4_events)
+        r->cnt[TR__C_NFSV4_CALLS]++;
     s->ev.uid = h->uid;
     s->ev.gid = h->gid;
-    rc = tr__xdr_args(r, s, buf + h->body, len - h->body, cut);
+    rc = v4_events ? tr__nfs4_args(r, s, buf + h->body, len - h->body, cut)
+                   : tr__xdr_args(r, s, buf + h->body, len - h->body, cut);
     if (rc < 0)
         return rc;
     if (rc == 0 && cut) {
@@ -244,6 +256,8 @@ static int reply(struct tr_nfs_reader *r, const struct tr__msg *m, const struct 
             r->cnt[TR__C_NFSV4_REPLIES]++;
         else if (kind == TR__RECENT_OTHER)
             r->cnt[TR__C_OTHER_REPLIES]++;
+        else if (kind == TR__RECENT_NFSV4_CB)
+            r->cnt[TR__C_NFSV4_CB_REPLIES]++;
         else if (kind == 0) {
             /* its call may still come: held until it does (or the window
              * passes: then counted as a reply without its call) */
@@ -261,14 +275,16 @@ static int reply(struct tr_nfs_reader *r, const struct tr__msg *m, const struct 
         r->cnt[TR__C_RPC_ERRORS]++;
         return 1;
     }
-    rc = tr__xdr_res(r, s, buf + h->body, len - h->body, cut);
+    rc = s->ev.vers == 4 ? tr__nfs4_res(r, s, buf + h->body, len - h->body, cut)
+                         : tr__xdr_res(r, s, buf + h->body, len - h->body, cut);
     if (rc < 0)
         return rc;
     if (rc == 0) {
         s->ev.flags |= TR_NFS_F_REPLY_CUT;
         r->cnt[cut ? TR__C_REPLY_CUT : TR__C_BAD_REPLIES]++;
     }
-    if ((s->ev.flags & TR_NFS_F_DATA_CUT) && s->ev.proc == NFSPROC3_READ)
+    if ((s->ev.flags & TR_NFS_F_DATA_CUT) && s->ev.vers < 4 &&
+        s->ev.proc == NFSPROC3_READ)
         r->cnt[TR__C_DATA_CUT]++;
     return 1;
 }
