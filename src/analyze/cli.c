@@ -182,7 +182,7 @@ static const struct cmd cmds[] = {
      {NULL, NULL, NULL},
      {0, 0, 0}},
     {"fit",
-     "an SFS workload fitted to an NFS trace: mix, block sizes, rc file, report",
+     "an SFS workload fitted to an NFS trace (mix, rc file...)",
      {block_rows, fit_rows, live_rows},
      {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(fit_rows), CM_ARRAY_LEN(live_rows)}},
     {"convert",
@@ -302,13 +302,11 @@ void az_cli_help(FILE *out, const char *name)
     struct az_cli c;
     size_t i;
 
-    fprintf(
-        out,
-        "usage: sfs_trace stats|mrc|image|fit|convert|plan TRACE [options]   (TRACE may "
-        "be -)\n"
-        "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
-        "or sysio\ntrace, or an NFS trace (a pcap/pcapng capture or nfsdump "
-        "text).\n");
+    fprintf(out, "usage: sfs_trace stats|mrc|image|fit|convert|plan TRACE [options]\n"
+                 "(TRACE may be -)\n"
+                 "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
+                 "or sysio\ntrace, or an NFS trace (a pcap/pcapng capture or nfsdump "
+                 "text).\n");
     for (i = 0; i < CM_ARRAY_LEN(cmds); i++) {
         if (only && only != &cmds[i])
             continue;
