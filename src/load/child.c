@@ -124,6 +124,14 @@ int ld_child_check_parent(struct ld_child *c)
     return 0;
 }
 
+int ld_child_parent_spoke(const struct ld_child *c)
+{
+    struct pollfd pf = {c->ctl_fd, POLLIN, 0};
+
+    /* as ld_child_check_parent: a kept command is read no further */
+    return !c->has_pending && c->ctl_fd >= 0 && poll(&pf, 1, 0) > 0;
+}
+
 void ld_child_unmount(struct ld_child *c)
 {
     if (c->mounted)

@@ -265,6 +265,12 @@ void ld_child_run_window(struct ld_child *c, uint64_t start_ns, uint64_t end_ns)
  * the parent is gone. */
 int ld_child_check_parent(struct ld_child *c);
 
+/* Nonzero when a command of the parent waits to be read (or its end is
+ * closed): a load phase looks before each request, so that no call goes
+ * out once RUN or STOP came (a hold's call sent after RUN is counted in
+ * no phase, though the server answered it during the run). */
+int ld_child_parent_spoke(const struct ld_child *c);
+
 /* Nonzero when the parent's end of the socket is closed (a parent killed
  * by SIGKILL): long phases check it so that no child outlives its run. */
 int ld_child_parent_gone(const struct ld_child *c);

@@ -248,6 +248,18 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
          * would add calls to a phase that is over */
         if (seconds && cm_now_ns() >= end)
             break;
+        /* nor after a command of the parent came (during the last call,
+         * or while stopped): the loop's check every 50 ms let a child
+         * behind its schedule send a hold's calls for up to 50 ms after
+         * RUN, answered by the server in the run and counted nowhere */
+        if (ld_child_parent_spoke(&c->cx)) {
+            if (ld_child_check_parent(&c->cx) < 0) {
+                rc = -EPIPE;
+                break;
+            }
+            if (c->cx.stop)
+                break;
+        }
         if (measuring && c->pacer.mode != LD_PACE_SFS)
             ld_stats_lag(&c->cx.stats, lag);
         op = sy_op_next(c);

@@ -17,7 +17,8 @@
 # after the run's first call at the earliest, on the same clock).  The
 # calls reported are those the server answered between a stats reading
 # before RUN and one after (TCP, getattr only: no retransmission, no call
-# of the warm-up's hold in between).  About 9 s.
+# of the warm-up's hold in between: each child is stopped where it reads
+# RUN before its next call).  About 9 s.
 . "$(dirname "$0")/lib.sh"
 plan 6
 start_nfsd srv --service-us 2000 --stats-file "$T_DIR/srv.yaml" ||
@@ -35,9 +36,35 @@ kids=$(sed -n 's/.*child \([0-9]*\) is pid \([0-9]*\).*/\1 \2/p' "$T_DIR/err")
 early=$(printf '%s\n' "$kids" | awk '$1 < 2 {print $2}')
 late=$(printf '%s\n' "$kids" | awk '$1 >= 2 {print $2}')
 [ "$(printf '%s\n' $early $late | wc -l)" -eq 4 ] || bail "child pids: $kids"
-# every child stopped (their getattr in flight answered) before the reading
-kill -STOP $early $late
-sleep 0.3
+# Every child is stopped before the reading, each where it sends nothing
+# more before it reads RUN, with every call it sent answered: between its
+# one getattr (a child's calls are synchronous) and the reply, which has
+# arrived (the server counts a call before it replies).  A child stopped
+# elsewhere - maybe between its look at the parent's socket and its next
+# call - continues and is stopped again.
+reply_waiting() { # the child's NFS connection holds a reply it has not read
+    local inodes
+    inodes=$(find "/proc/$1/fd" -lname 'socket:*' -printf '%l ' 2>/dev/null |
+        tr -dc '0-9 ')
+    awk -v port="$(printf '%04X' "$srv_NFS_PORT")" -v inodes="$inodes" '
+        BEGIN {n = split(inodes, a, " "); for (i = 1; i <= n; i++) mine[a[i]] = 1}
+        $3 ~ (":" port "$") && ($10 in mine) {split($5, q, ":"); if (q[2] != "00000000") f = 1}
+        END {exit !f}' /proc/net/tcp
+}
+stopped() { [ "$(awk '{print $3}' "/proc/$1/stat")" = T ]; }
+stop_settled() {
+    local try
+    for try in $(seq 50); do
+        kill -STOP "$1"
+        wait_for "stopped $1" 200 0.01 || return 1
+        wait_for "reply_waiting $1" 20 0.01 && return 0
+        kill -CONT "$1"
+    done
+    return 1
+}
+for pid in $early $late; do
+    stop_settled "$pid" || bail "child $pid: not stopped between a call and its reply"
+done
 before=$(v3_calls)
 start_cpu_hogs
 echo >&7 # Return: RUN goes to every child
