@@ -160,6 +160,8 @@ static const struct cm_field stats_fields[] = {
     STF(late_threshold_us, U64, MAX, NULL, NULL),
     /* the run */
     STF(runtime_ns, U64, SUM, NULL, NULL),
+    STF(run_start_ns, U64, MIN, NULL, NULL),
+    STF(run_end_ns, U64, MAX, NULL, NULL),
     STF(nchildren, U32, SUM, "results.run", "children"),
     CM_FIELD_ARRAY(struct ld_stats, err_status, CM_FIELD_U64, CM_MERGE_SUM, LD_NSTATUS),
     STF(stale, U64, SUM, "results", "stale_replies"),
@@ -226,7 +228,7 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 9u          /* 9: the layout of stats_fields */
+#define WIRE_VERSION 10u /* 10: the layout of stats_fields (run_start_ns, run_end_ns) */
 #define HDR_BYTES    8u
 
 size_t ld_stats_wire_bytes(void)

@@ -85,6 +85,19 @@ track() { _t_pids="$_t_pids $1"; }
 at_exit() { _t_cleanups="$_t_cleanups
 $1"; }
 
+# start_cpu_hogs: one busy loop per core beside the test, as other work
+# loads a shared machine; their PIDs in HOGS, tracked (stop_pid each to
+# end them earlier).
+start_cpu_hogs() {
+    local c
+    HOGS=""
+    for c in $(seq "$(nproc)"); do
+        sh -c 'while :; do :; done' &
+        HOGS="$HOGS $!"
+        track "$!"
+    done
+}
+
 stop_pid() {
     local pid=$1 i=0
     alive "$pid" || return 0
