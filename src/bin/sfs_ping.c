@@ -6,6 +6,7 @@
  * all calls succeeded, 1 some failed or the server could not be used, 2 bad
  * usage.
  */
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,6 +73,28 @@ static const struct cm_opt table[] = {
     "  MOUNT is host:/path, host:port:/path or nfs://host[:port]/path?mountport=N\n"     \
     "  (NFSv4: the port is the NFS port; no MOUNT port is used)\n"
 
+/* SIGINT or SIGTERM: the loop starts no more calls, finishes those in
+ * flight, reports them and unmounts (NFSv4: DESTROY_SESSION and
+ * DESTROY_CLIENTID, so that no session is left on the server). */
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+static void catch_stop(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop; /* no SA_RESTART: the loop's poll returns */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static void print_export(const char *dir, void *data)
 {
     (void)data;
@@ -88,7 +111,9 @@ static int run_and_report(struct nf_ping *p, int (*run)(struct nf_ping *),
     if (rc < 0)
         return cm_errf(err, errlen, "%s: %s", spec, rp_status_text(rc)), rc;
     nf_ping_print(stdout, p, spec);
-    if (p->rpc_errors)
+    if (p->interrupted)
+        cm_errf(err, errlen, "interrupted after %lld calls", (long long)p->completed);
+    else if (p->rpc_errors)
         cm_errf(err, errlen, "%lld of %lld calls failed; first: %s",
                 (long long)p->rpc_errors, (long long)p->completed, p->first_error);
     return 0;
@@ -130,7 +155,9 @@ static int ping4(const struct ping_opts *o, const struct nf_ping_cfg *cfg,
     if (cl && cl != m.cl)
         nf4_client_close(cl);
     nf4_umount(&m);
-    return rc < 0 || p.rpc_errors ? CM_EXIT_FAILED : CM_EXIT_OK;
+    return p.interrupted            ? CM_EXIT_INTR
+           : rc < 0 || p.rpc_errors ? CM_EXIT_FAILED
+                                    : CM_EXIT_OK;
 }
 
 /* Mounts, runs the loop, prints; returns the exit code. */
@@ -157,6 +184,7 @@ static int ping(const struct ping_opts *o, const char *spec, char *err, size_t e
     cfg.timeout_ms = (uint32_t)o->timeout_ms;
     cfg.count = o->count;
     cfg.outstanding = (unsigned)o->outstanding;
+    cfg.stop = &stop_flag;
     if (o->v4 && o->exports)
         return cm_errf(err, errlen, "-E: NFSv4 has no MOUNT program to list exports"),
                CM_EXIT_USAGE;
@@ -180,7 +208,9 @@ static int ping(const struct ping_opts *o, const char *spec, char *err, size_t e
     if (c != m.nfs)
         rp_client_close(c);
     nf_umount(&m);
-    return rc < 0 || p.rpc_errors ? CM_EXIT_FAILED : CM_EXIT_OK;
+    return p.interrupted            ? CM_EXIT_INTR
+           : rc < 0 || p.rpc_errors ? CM_EXIT_FAILED
+                                    : CM_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -200,6 +230,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: sfs_ping [options] MOUNT (sfs_ping --help lists them)\n");
         return CM_EXIT_USAGE;
     }
+    catch_stop();
     rc = ping(&o, argv[first], err, sizeof(err));
     if (err[0])
         fprintf(stderr, "sfs_ping: %s\n", err);

@@ -13,6 +13,7 @@
 #ifndef NF_PING_H
 #define NF_PING_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -32,6 +33,10 @@ struct nf_ping_cfg {
     uint32_t timeout_ms;  /* per call; 0 = the SFS call class's */
     int64_t count;        /* calls to complete */
     unsigned outstanding; /* calls in flight, 1..NF_PING_MAX_OUTSTANDING */
+    /* When *stop becomes non-zero (a signal handler sets it), the run
+     * starts no more calls, waits for those in flight and returns with
+     * interrupted set; NULL: never. */
+    const volatile sig_atomic_t *stop;
 };
 
 struct nf_ping_slot;
@@ -59,6 +64,7 @@ struct nf_ping {
     } args; /* shared read-only by every call in flight */
     /* results of nf_ping_run */
     int64_t started, completed, rpc_errors, nfs_errors;
+    int interrupted;   /* stopped by cfg.stop before count calls */
     struct cm_hist rt; /* response times, us */
     uint64_t rt_sum_us;
     uint64_t elapsed_ns;
@@ -104,6 +110,9 @@ int nf4_ping_run(struct nf_ping *p);
 void nf__ping_count(struct nf_ping *p, uint64_t us, const char *rpc_failure,
                     int nfs_error);
 void nf__ping_clock(struct nf_ping *p, int end);
+/* Called by the loops at every wake-up: once cfg.stop is set, no more
+ * calls start (count becomes what started) and interrupted is set. */
+void nf__ping_check_stop(struct nf_ping *p);
 
 /* The result lines sfs_ping prints ("calls      N", "p99_us     N"...;
  * docs/sfs_ping.md), percentiles from the histogram with its resolution. */

@@ -247,6 +247,14 @@ void nf__ping_clock(struct nf_ping *p, int end)
     p->cpu_s = cpu_seconds() - p->cpu_s;
 }
 
+void nf__ping_check_stop(struct nf_ping *p)
+{
+    if (p->cfg.stop && *p->cfg.stop && p->started < p->cfg.count) {
+        p->cfg.count = p->started;
+        p->interrupted = 1;
+    }
+}
+
 int nf_ping_run(struct nf_ping *p)
 {
     struct nf_ping_slot *slots = cm_calloc(p->cfg.outstanding, sizeof(*slots));
@@ -267,6 +275,7 @@ int nf_ping_run(struct nf_ping *p)
         if (rc == -EINTR)
             rc = 0;
         rc = rc > 0 ? 0 : rc;
+        nf__ping_check_stop(p);
     }
     nf__ping_clock(p, 1);
     free(slots);

@@ -292,6 +292,7 @@ int nf4_ping_run(struct nf_ping *p)
         if (rc == -EINTR)
             rc = 0;
         rc = rc > 0 ? 0 : rc;
+        nf__ping_check_stop(p);
     }
     nf__ping_clock(p, 1);
     if (p->opened4)

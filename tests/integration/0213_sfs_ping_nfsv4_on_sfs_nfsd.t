@@ -8,7 +8,8 @@
 # made of the compounds, read back over NFSv3 by a client nobody here
 # wrote (libnfs-utils: the kept tree's names, types, modes, sizes, link
 # counts, data); the server's own counts equal to the client's (one PUTFH
-# per loop call, the session and client destroyed at the end).  With root,
+# per loop call, the session and client destroyed at the end, also after
+# SIGINT mid-run: exit 130, the calls reported the server's).  With root,
 # tshark decodes every compound and reply with no malformed packet and
 # the sequence ids in order per slot.
 # timeout: 120
@@ -21,7 +22,7 @@ if [ "$(id -u)" -eq 0 ] && command -v tshark >/dev/null && command -v dumpcap >/
     cap=1
     . "$(dirname "$0")/lib_nfscap.sh"
 fi
-plan 20
+plan 22
 
 start_nfsd S --stats-file "$T_DIR/S.yaml" || bail "no server"
 P=$T_BIN/sfs_ping
@@ -90,3 +91,21 @@ else
     skip "... sessions destroyed"
     skip "... no recovery status"
 fi
+
+# SIGINT mid-run: the calls in flight finish, the session and client go
+# (the 4.0 client stays until its lease runs out: 4.0 has no DESTROY)
+before=$(nfsd_stat S putfh)
+clients=$(nfsd_stat S clients)
+"$P" -4 -c 100000000 -o 16 "$S_URL" >"$T_DIR/int.out" 2>&1 &
+pid=$!
+track "$pid"
+wait_for "[ \"\$(nfsd_stat S putfh)\" -gt $((before + 1000)) ]" 200 0.05
+kill -INT "$pid"
+wait "$pid"; rc=$?
+out=$(cat "$T_DIR/int.out")
+n=$(field calls "$out")
+is "$rc/$(field errors "$out")/$(nfsd_stat S putfh)" "130/0/$((before + n))" \
+    "SIGINT: exit 130, the $n calls reported are the server's"
+is "$(nfsd_stat S clients)/$(nfsd_stat S sessions)/$(printf '%s\n' "$out" | grep '^sfs_ping:')" \
+    "$clients/0/sfs_ping: interrupted after $n calls" \
+    "... no session or client of its left, and it says so"
