@@ -10,6 +10,7 @@
 # reason where tshark cannot capture (not installed, not root).
 # timeout: 240
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_nfscap.sh"
 need_cmd tshark
 need_root "packet capture on lo"
 PROCS=$(tool_path nf_procs) || bail "tests/tools/nf_procs not built"
@@ -42,13 +43,8 @@ start_nfsd SRV || bail "sfs_nfsd did not start"
 start_nfsd ERR --error getattr=IO:100 --error lookup=ACCES:100 || bail "sfs_nfsd did not start"
 PORTS="$SRV_NFS_PORT $SRV_MNT_PORT $ERR_NFS_PORT $ERR_MNT_PORT"
 CAP=$T_DIR/wire.pcap
-filter=$(printf 'port %s or ' $PORTS)
-tshark -i lo -f "${filter% or }" -w "$CAP" -q \
-    >"$T_DIR/tshark.log" 2>&1 &
-TSHARK=$!
-track $TSHARK
-wait_for "grep -q 'Capturing on' '$T_DIR/tshark.log'" 100 0.1 ||
-    bail "tshark did not start capturing: $(tail -3 "$T_DIR/tshark.log")"
+# shellcheck disable=SC2086
+cap_start "$CAP" $PORTS || bail "the capture did not start"
 
 run_load() { # PROG TRANSPORT-FLAG MIX
     "$T_BIN/$1" $2 -m "$3" -l 120 -p 2 -w 0 -t 3 -F 40 "$SRV_URL" \
@@ -65,9 +61,8 @@ done
 "$PROCS" -3 -Q "$SRV_URL" >"$T_DIR/procs3.out" 2>&1
 "$T_BIN/sfs_ping" -2 -c 20 -p getattr "$ERR_URL" >/dev/null 2>&1
 "$T_BIN/sfs_ping" -3 -Q -c 20 -p lookup -n x "$ERR_URL" >/dev/null 2>&1
-# give the last packets a moment to reach the capture, then flush it
-sleep 0.5
-stop_pid $TSHARK
+# every packet sent so far is in the file once cap_stop's probe is
+cap_stop
 
 decode() { # tshark options... (ports decoded as ONC RPC in both directions)
     local d="" p
