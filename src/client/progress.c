@@ -106,9 +106,8 @@ int cl_meter_heartbeat(const struct ld_setup *su, unsigned char *buf, size_t cap
 {
     struct ld_live now;
 
-    if (su->live == NULL || cap < ld_live_wire_bytes())
+    if (su->live == NULL || cap < ld_live_wire_max())
         return 0;
     ld_live_sum(su->live, &now);
-    ld_live_encode(&now, buf);
-    return (int)ld_live_wire_bytes();
+    return (int)ld_live_encode(&now, buf);
 }

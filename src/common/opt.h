@@ -125,7 +125,8 @@ struct cm_opt_set {
  * collide; CM_OPT_MAX_ROWS rows in all): a value goes to the struct of
  * the table whose row it matches. */
 int cm_opt_parse_sets(const struct cm_opt_set *sets, size_t nsets, int argc, char **argv,
-                      int *first_arg, const struct cm_opt **bad, char *err, size_t errlen);
+                      int *first_arg, const struct cm_opt **bad, char *err,
+                      size_t errlen);
 
 /* cm_opt_help over several tables: each after its title line. */
 void cm_opt_help_sets(FILE *out, const struct cm_opt_set *sets, size_t nsets);

@@ -171,9 +171,11 @@ struct ld_report_in {
     const struct ld_config *cfg;
     const struct ld_mix *mix;
     const struct ld_iodist *iodist;
-    const struct ld_sizing *sizing;   /* per child */
-    const struct ld_stats *stats;     /* merged over the client's children */
-    const struct ld_report_agg *agg;  /* NULL for one client; the prime's aggregate */
+    const struct ld_sizing *sizing;  /* per child */
+    const struct ld_stats *stats;    /* merged over the client's children */
+    const void *wstats;              /* the workload's own counters (workload.h: results),
+                                        merged the same way; NULL when it has none */
+    const struct ld_report_agg *agg; /* NULL for one client; the prime's aggregate */
     const struct ld_report_ops *work; /* the workload's part (may not be NULL) */
     const void *plan; /* the workload's plan (workload.h); NULL in the prime */
 };

@@ -222,31 +222,60 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
     cm_fields_merge(stats_fields, CM_ARRAY_LEN(stats_fields), dst, src);
 }
 
+void ld_wstats_merge(const struct ld_wstats *w, void *dst, const void *src)
+{
+    if (w && w->size)
+        cm_fields_merge(w->fields, w->n, dst, src);
+}
+
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 8u          /* 8: the layout of stats_fields */
+#define WIRE_VERSION 9u          /* 9: compact, the workload's counters after these */
 #define HDR_BYTES    8u
 
-size_t ld_stats_wire_bytes(void)
+static int has_block(const struct ld_wstats *w)
 {
-    return HDR_BYTES + cm_fields_wire_bytes(stats_fields, CM_ARRAY_LEN(stats_fields));
+    return w && w->size > 0;
 }
 
-void ld_stats_encode(const struct ld_stats *s, unsigned char *buf)
+size_t ld_stats_wire_max(const struct ld_wstats *w)
 {
+    return HDR_BYTES + cm_fields_wire_max(stats_fields, CM_ARRAY_LEN(stats_fields)) +
+           (has_block(w) ? cm_fields_wire_max(w->fields, w->n) : 0);
+}
+
+size_t ld_stats_encode(const struct ld_stats *s, const struct ld_wstats *w,
+                       const void *wblock, unsigned char *buf)
+{
+    uint8_t *p;
+
     cm_be32_put(buf, WIRE_MAGIC);
     cm_be32_put(buf + 4, WIRE_VERSION);
-    cm_fields_put(stats_fields, CM_ARRAY_LEN(stats_fields), s, buf + HDR_BYTES);
+    p = cm_fields_put(stats_fields, CM_ARRAY_LEN(stats_fields), s, buf + HDR_BYTES);
+    if (has_block(w))
+        p = cm_fields_put(w->fields, w->n, wblock, p);
+    return (size_t)(p - buf);
 }
 
-int ld_stats_decode(struct ld_stats *s, const unsigned char *buf, size_t len)
+int ld_stats_decode(struct ld_stats *s, const struct ld_wstats *w, void *wblock,
+                    const unsigned char *buf, size_t len, size_t *used)
 {
-    if (len < ld_stats_wire_bytes() || cm_be32_get(buf) != WIRE_MAGIC ||
+    const uint8_t *p, *end = buf + len;
+
+    if (len < HDR_BYTES || cm_be32_get(buf) != WIRE_MAGIC ||
         cm_be32_get(buf + 4) != WIRE_VERSION)
         return -EPROTO;
     memset(s, 0, sizeof(*s));
-    cm_fields_get(stats_fields, CM_ARRAY_LEN(stats_fields), s, buf + HDR_BYTES);
+    p = cm_fields_get(stats_fields, CM_ARRAY_LEN(stats_fields), s, buf + HDR_BYTES, end);
+    if (p && has_block(w)) {
+        memset(wblock, 0, w->size);
+        p = cm_fields_get(w->fields, w->n, wblock, p, end);
+    }
+    if (p == NULL)
+        return -EPROTO;
+    if (used)
+        *used = (size_t)(p - buf);
     return 0;
 }
 

@@ -183,11 +183,28 @@ double ld_stats_ci(const struct ld_opstat *o);
 const struct cm_field *ld_stats_fields(size_t *n);
 const struct cm_field *ld_opstat_fields(size_t *n);
 
-/* Fixed-size binary encoding (big-endian, magic "LDST" + version): exactly
- * LD_STATS_WIRE_BYTES bytes, so a pipe reader knows how much to read.
- * ld_stats_decode returns 0, or -EPROTO for a bad magic/version. */
-size_t ld_stats_wire_bytes(void);
-void ld_stats_encode(const struct ld_stats *s, unsigned char *buf);
-int ld_stats_decode(struct ld_stats *s, const unsigned char *buf, size_t len);
+/* A workload's own counters beyond struct ld_stats (workload.h: its
+ * results): a block of size bytes its field table describes, merged, sent
+ * and printed as the table says.  size 0: none. */
+struct ld_wstats {
+    const struct cm_field *fields;
+    size_t n;
+    size_t size;
+};
+
+/* The results a child sends its parent and a client its prime: magic
+ * "LDST", version, then the compact wire form (common/fields.h) of s and
+ * of the workload's block w (NULL or of size 0: none).  encode writes at
+ * most ld_stats_wire_max(w) bytes and returns how many; decode fills s and
+ * wblock (w->size bytes) from buf and returns 0 with *used the bytes it
+ * read (may be NULL), or -EPROTO for a bad magic, version or form. */
+size_t ld_stats_wire_max(const struct ld_wstats *w);
+size_t ld_stats_encode(const struct ld_stats *s, const struct ld_wstats *w,
+                       const void *wblock, unsigned char *buf);
+int ld_stats_decode(struct ld_stats *s, const struct ld_wstats *w, void *wblock,
+                    const unsigned char *buf, size_t len, size_t *used);
+
+/* dst += src for a workload's block (w may be NULL: nothing). */
+void ld_wstats_merge(const struct ld_wstats *w, void *dst, const void *src);
 
 #endif /* LD_STATS_H */

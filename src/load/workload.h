@@ -128,6 +128,8 @@ struct ld_child {
     int mounted;
     struct rp_client *clnt; /* = mnt.nfs */
     struct ld_stats stats;
+    void *results;             /* the workload's own counters (wl->results.size bytes,
+                                  zeroed; NULL when it has none) */
     int phase;                 /* enum ld_child_phase */
     int measuring;             /* count results (run phase only) */
     int stop;                  /* CT_MSG_STOP arrived, or another command (pending) */
@@ -190,6 +192,11 @@ struct ld_workload_ops {
 
     /* ---- the results ---- */
     const struct ld_report_ops *report;
+    /* Its own counters beyond struct ld_stats (stats.h): the block each
+     * child fills (c->results), merged, sent to the parent and the prime
+     * and handed to the report (ld_report_in.wstats) as the field table
+     * says.  Size 0: none. */
+    struct ld_wstats results;
 
     /* ---- sfs_mgr's load points (src/prime) ---- */
 
@@ -238,6 +245,11 @@ struct ld_workload_ops {
  * ok). */
 int ld_child_main(int fd, unsigned child, void *data);
 
+/* A child's state (wl->child_size bytes) with the workload's counters
+ * behind it (c->results), zeroed, in one allocation that free() releases;
+ * NULL when out of memory.  What ld_child_main runs the phases on. */
+struct ld_child *ld_child_alloc(const struct ld_workload_ops *wl);
+
 /* Fills the generic part of a child (child_init calls it first). */
 void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned index,
                     int ctl_fd);
@@ -256,6 +268,10 @@ int ld_child_check_parent(struct ld_child *c);
 /* Nonzero when the parent's end of the socket is closed (a parent killed
  * by SIGKILL): long phases check it so that no child outlives its run. */
 int ld_child_parent_gone(const struct ld_child *c);
+
+/* Zeroes the child's results (c->stats, c->results): what the run counts
+ * starts from nothing. */
+void ld_child_results_reset(struct ld_child *c);
 
 /* Publishes c->live (after wl->child_live) into the setup's live area
  * when LD_LIVE_PUBLISH_NS passed since the last time, or now when force. */

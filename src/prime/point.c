@@ -379,23 +379,30 @@ static int take_reasons(struct point *P, const struct pc *c, struct pr_client_su
     return 0;
 }
 
-/* The results of one client: the stats, then "code\n" and its reasons. */
+/* The results of one client: the stats and the workload's block, then
+ * "code\n" and its reasons. */
 static void take_results(struct point *P, struct pc *c)
 {
+    const struct ld_wstats *w = &P->pt->su.wl->results;
     struct ld_stats *st = cm_malloc(sizeof(*st));
+    void *wst = w->size ? cm_malloc(w->size) : NULL;
     struct ld_report_in in;
-    size_t wire = ld_stats_wire_bytes();
     struct pr_client_sum *cs = &P->pt->clients[c->cl->num - 1];
     const char *text;
-    char w[300];
+    char w_[300];
+    size_t used = 0;
 
-    if (st == NULL) { /* the prime's failure, not the client's */
-        fail(P, "out of memory for the results of %s", who(c, w, sizeof(w)));
+    if (st == NULL ||
+        (w->size && wst == NULL)) { /* the prime's failure, not the client's */
+        free(st);
+        free(wst);
+        fail(P, "out of memory for the results of %s", who(c, w_, sizeof(w_)));
         return;
     }
-    if (c->rd.h.len < wire || ld_stats_decode(st, c->rd.payload, c->rd.h.len) < 0) {
+    if (ld_stats_decode(st, w, wst, c->rd.payload, c->rd.h.len, &used) < 0) {
         free(st);
-        fail(P, "%s sent undecodable results", who(c, w, sizeof(w)));
+        free(wst);
+        fail(P, "%s sent undecodable results", who(c, w_, sizeof(w_)));
         return;
     }
     memset(&in, 0, sizeof(in));
@@ -407,23 +414,25 @@ static void take_results(struct point *P, struct pc *c)
     in.iodist = &P->pt->su.iodist;
     in.sizing = &P->pt->su.sizing;
     in.stats = st;
+    in.wstats = wst;
     in.work = P->pt->su.wl->report;
     cs->num = c->cl->num;
     snprintf(cs->host, sizeof(cs->host), "%s", c->cl->host);
-    text = (const char *)c->rd.payload + wire;
+    text = (const char *)c->rd.payload + used;
     cs->code = atoi(text);
     pr_agg_add(&P->pt->agg, &in, cs);
+    free(wst);
     if (cs->code != LD_VALID && take_reasons(P, c, cs, strchr(text, '\n')) < 0) {
         free(st);
-        fail(P, "out of memory for the results of %s", who(c, w, sizeof(w)));
+        fail(P, "out of memory for the results of %s", who(c, w_, sizeof(w_)));
         return;
     }
     free(st);
     c->has_results = 1;
     c->done = CT_MSG_RESULTS;
-    logf_(P, "%s: results received (%.2f ops/s, %.2f ms%s).", who(c, w, sizeof(w)),
-          (double)cs->ops_x100 / 100.0, (double)cs->resp_x100 / 100.0,
-          cs->code ? ", INVALID" : "");
+    logf_(P, "%s: results received (%.2f ops/s, %.2f ms, %u bytes%s).",
+          who(c, w_, sizeof(w_)), (double)cs->ops_x100 / 100.0,
+          (double)cs->resp_x100 / 100.0, c->rd.h.len, cs->code ? ", INVALID" : "");
 }
 
 static void on_client(struct point *P, struct pc *c)
@@ -913,7 +922,6 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
     P.n = run->nclients;
     P.lfd = -1;
     P.last_beat = cm_now_ms();
-    pr_agg_init(&pt->agg);
     P.c = cm_calloc(P.n, sizeof(*P.c));
     P.maxpend = P.n + SPARE_PENDING;
     P.pend = cm_calloc(P.maxpend, sizeof(*P.pend));
@@ -923,7 +931,7 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
      * started for want of memory */
     P.procs = cm_calloc(P.n, sizeof(*P.procs));
     if (P.c == NULL || P.pf == NULL || P.pend == NULL || pt->clients == NULL ||
-        P.procs == NULL) {
+        P.procs == NULL || pr_agg_init(&pt->agg, &run->wl->results) < 0) {
         snprintf(pt->error, sizeof(pt->error), "out of memory");
         goto out;
     }
@@ -958,4 +966,5 @@ void pr_point_free(struct pr_point *pt)
 {
     free(pt->clients);
     pt->clients = NULL;
+    pr_agg_free(&pt->agg);
 }

@@ -91,7 +91,9 @@ struct pr_client_sum {
 };
 
 struct pr_agg {
-    struct ld_stats merged; /* sums, pooled S and Q, file set */
+    struct ld_stats merged;    /* sums, pooled S and Q, file set */
+    const struct ld_wstats *w; /* the workload's own counters ... */
+    void *wmerged;             /* ... merged (w->size bytes, owned; NULL: none) */
     struct ld_report_agg agg;
     unsigned n;
     double sum_mean[NF_NOPS + 1];
@@ -103,8 +105,13 @@ struct pr_agg {
  * result files give a client's figures. */
 const struct cm_field *pr_client_sum_fields(size_t *n);
 
-void pr_agg_init(struct pr_agg *a);
-/* Adds one client's results (in->stats, with in->agg NULL) and fills cs. */
+/* Starts an aggregate of the clients of a workload whose own counters w
+ * describes (see ld_workload_ops.results); 0 or -ENOMEM.  pr_agg_free
+ * releases it. */
+int pr_agg_init(struct pr_agg *a, const struct ld_wstats *w);
+void pr_agg_free(struct pr_agg *a);
+/* Adds one client's results (in->stats and in->wstats, with in->agg NULL)
+ * and fills cs. */
 void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in,
                 struct pr_client_sum *cs);
 /* Finishes the averages; requested = clients x per-client load. */

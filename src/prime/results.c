@@ -67,6 +67,7 @@ static void report_in(const struct pr_ctx *ctx, const struct pr_point *pt,
     in->iodist = &pt->su.iodist;
     in->sizing = &pt->su.sizing;
     in->stats = &pt->agg.merged;
+    in->wstats = pt->agg.wmerged;
     in->agg = &pt->agg.agg;
     in->work = pt->su.wl->report;
 }

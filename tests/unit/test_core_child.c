@@ -276,7 +276,7 @@ static uint32_t phase(int fd, uint32_t cmd, uint32_t arg, void *buf, size_t cap)
 static void run_every_phase(struct fix *f, struct ld_stats *st)
 {
     struct kid k;
-    size_t n = ld_stats_wire_bytes();
+    size_t n = ld_stats_wire_max(NULL);
     unsigned char *buf = malloc(n);
 
     assert_non_null(buf);
@@ -289,7 +289,7 @@ static void run_every_phase(struct fix *f, struct ld_stats *st)
     assert_int_equal(phase(k.ctl, CT_MSG_RESULTS, 0, buf, n), CT_MSG_RESULTS);
     assert_int_equal(pthread_join(k.thread, NULL), 0);
     assert_int_equal(k.status, 0);
-    assert_int_equal(ld_stats_decode(st, buf, n), 0);
+    assert_int_equal(ld_stats_decode(st, NULL, NULL, buf, n, NULL), 0);
     close(k.ctl);
     close(k.fd);
     free(buf);

@@ -16,6 +16,7 @@
 #include "common/curve.h"
 #include "load/options.h"
 #include "prime/pr_int.h"
+#include "synth/sy.h"
 
 /* A client's stats: n calls of getattr at ms each, n of lookup at 2 ms,
  * over runtime s (one child). */
@@ -64,7 +65,7 @@ static void aggregate_follows_section_11(void **state)
     ld_iodist_default(&su.iodist, 8);
     client_stats(&a, 500, 1.0, 10.0); /* 1000 calls in 10 s: 100 ops/s, 1.5 ms */
     client_stats(&b, 250, 3.0, 10.0); /* 500 calls in 10 s: 50 ops/s, 2.5 ms */
-    pr_agg_init(&agg);
+    assert_int_equal(pr_agg_init(&agg, &sy_workload.results), 0);
     setup_in(&in, &su, &a);
     pr_agg_add(&agg, &in, &ca);
     setup_in(&in, &su, &b);
@@ -106,6 +107,7 @@ static void aggregate_follows_section_11(void **state)
         assert_null(strstr(buf, "mknod")); /* unused ops are dropped */
         free(buf);
     }
+    pr_agg_free(&agg);
 }
 
 static void sfssum_line_matches_the_guide(void **state)
