@@ -323,6 +323,7 @@ int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t 
 {
     const struct nr_call *c = nr_vcall(rp, v);
     struct ld_stats *st = &rp->cx.stats;
+    struct rl_stats *rs = RL_STATS(&rp->cx);
     int rc;
 
     s->call_idx = v;
@@ -341,13 +342,13 @@ int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t 
         ld_stats_bad(st, c->op);
         return rc;
     }
-    st->replay_calls++;
+    rs->replay_calls++;
     if (piece == 0)
-        st->replay_records++;
+        rs->replay_records++;
     if (c->op == NF_OP_READ)
-        st->replay_bytes_read += s->count;
+        rs->replay_bytes_read += s->count;
     else if (c->op == NF_OP_WRITE)
-        st->replay_bytes_written += s->count;
+        rs->replay_bytes_written += s->count;
     return 0;
 }
 
@@ -379,26 +380,27 @@ static void compare(struct nr_replay *rp, uint32_t i, uint32_t status)
 {
     const struct nr_call *c = &rp->plan->calls[i];
     struct ld_stats *st = &rp->cx.stats;
+    struct nr_stats *ns = NR_STATS(&rp->cx);
     unsigned tc, rc, k;
     uint64_t ex;
 
     if (c->status == NR_NO_REPLY)
         return;
-    st->nr_compared++;
+    ns->nr_compared++;
     if (status == c->status)
         return;
     tc = nr_class_of(c->status);
     rc = nr_class_of(status);
-    st->nr_mismatches++;
-    st->nr_mismatch[c->op]++;
-    st->nr_mismatch[NF_OP_TOTAL]++;
-    st->nr_pair[((unsigned)c->op * LD_NR_CLASSES + tc) * LD_NR_CLASSES + rc]++;
+    ns->nr_mismatches++;
+    ns->nr_mismatch[c->op]++;
+    ns->nr_mismatch[NF_OP_TOTAL]++;
+    ns->nr_pair[((unsigned)c->op * NR_CLASSES + tc) * NR_CLASSES + rc]++;
     if (status != 0)
         ld_stats_unexpected(st, c->op, status);
     ex = ~(((uint64_t)i << 16) | (status < 0xffffu ? status : 0xffffu));
-    for (k = 0; k < LD_NR_EXAMPLES; k++)
-        if (st->nr_example[k] == 0) {
-            st->nr_example[k] = ex;
+    for (k = 0; k < NR_EXAMPLES; k++)
+        if (ns->nr_example[k] == 0) {
+            ns->nr_example[k] = ex;
             break;
         }
 }
@@ -426,10 +428,11 @@ void nr_call_account(struct nr_slot *s)
     struct nr_replay *rp = s->owner;
     const struct nr_call *c = nr_vcall(rp, s->call_idx);
     struct ld_stats *st = &rp->cx.stats;
+    struct nr_stats *nst = NR_STATS(&rp->cx);
 
     if (call->retransmits > 0)
         LD_STATS_COUNT(st, c->op, retrans);
-    st->nr_resends += call->retransmits;
+    nst->nr_resends += call->retransmits;
     if (call->status == 0) {
         uint32_t nfs = nf_call_nfs_status(call);
         uint64_t ns =
@@ -445,10 +448,10 @@ void nr_call_account(struct nr_slot *s)
             st->stale++;
         stale_run(rp, c, nfs, call->t_reply_ns ? call->t_reply_ns : cm_now_ns());
         if (c->status != NR_NO_REPLY && s->piece == 0) {
-            cm_hist_add(&st->nr_traced[c->op], c->rt_us);
-            cm_hist_add(&st->nr_traced[NF_OP_TOTAL], c->rt_us);
-            st->nr_traced_us[c->op] += c->rt_us;
-            st->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
+            cm_hist_add(&nst->nr_traced[c->op], c->rt_us);
+            cm_hist_add(&nst->nr_traced[NF_OP_TOTAL], c->rt_us);
+            nst->nr_traced_us[c->op] += c->rt_us;
+            nst->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
         }
         if (s->piece == 0) /* its pieces are one traced call */
             compare(rp, s->call_idx / rp->ncopies, nfs);

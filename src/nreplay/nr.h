@@ -43,6 +43,7 @@
 #include "common/cm.h"
 #include "load/config.h"
 #include "load/stats.h"
+#include "replay/rl.h"
 #include "trace/tr_nfs.h"
 
 struct im_image;
@@ -54,7 +55,46 @@ struct ld_report_ops;
 #define NR_DEPS     8u /* earlier calls one call may wait for */
 #define NR_NO_REPLY UINT32_MAX
 
-/* Why a call is not replayed (LD_NR_SKIPS slots). */
+/* Status classes of a mismatch pair, mismatches kept as examples, reasons
+ * a call is not replayed: the slots of the counters below. */
+#define NR_CLASSES  8
+#define NR_EXAMPLES 4
+#define NR_SKIPS    8
+
+/* The NFS replay's own counters (its workload's results, load/workload.h),
+ * after the block replay's (its calls, bytes, lateness and durations are
+ * those): statuses compared with the trace's and mismatched, per op and
+ * per pair of status classes, the first mismatches (~(call << 16 |
+ * replayed status), 0 none: the larger keeps the earlier call), calls not
+ * replayable by reason, calls a dependency held and for how long, the
+ * image's objects; its faults: the calls' sends again (UDP after a
+ * timeout, TCP on a new connection), the calls never sent because the
+ * replay ended early (its stale handles, a server gone, the run time), and
+ * when (from the start of the run, ns; max) its handles went stale; the
+ * streams, the traced calls of the streams replayed (every copy's), the
+ * dependencies on a call another client replays (kept by the schedule
+ * only) with the calls holding one; the traced server's response times of
+ * the replayed calls. */
+struct nr_stats {
+    struct rl_stats rl;
+    uint64_t nr_compared, nr_mismatches;
+    uint64_t nr_mismatch[NF_NOPS + 1];
+    uint64_t nr_pair[NF_NOPS * NR_CLASSES * NR_CLASSES];
+    uint64_t nr_example[NR_EXAMPLES];
+    uint64_t nr_unreplayable[NR_SKIPS];
+    uint64_t nr_held, nr_prep_objects, nr_prep_failed;
+    uint64_t nr_resends, nr_not_sent, nr_stale_ns;
+    uint64_t nr_streams, nr_unit_calls, nr_cross_deps, nr_cross_calls;
+    struct cm_hist nr_wait;
+    struct cm_hist nr_traced[NF_NOPS + 1];
+    uint64_t nr_traced_us[NF_NOPS + 1];
+};
+#define NR_STATS_NFIELDS 20
+extern const struct cm_field nr_stats_fields[NR_STATS_NFIELDS];
+/* An NFS replay child's counters (struct ld_child's results). */
+#define NR_STATS(c) ((struct nr_stats *)(c)->results)
+
+/* Why a call is not replayed (NR_SKIPS slots). */
 enum nr_skip {
     NR_REPLAYED = 0,
     NR_SKIP_MOUNT = 1,     /* a MOUNT call: the replay's own mount stands for it */
@@ -118,10 +158,10 @@ struct nr_plan {
     char *names; /* NUL-terminated names and symlink targets */
     uint64_t names_len, names_cap;
     uint32_t nstreams;
-    uint64_t events;               /* events the reader gave */
-    uint64_t skipped[LD_NR_SKIPS]; /* calls not replayable, by reason */
-    uint64_t readdir_restarted;    /* READDIR continuations sent from cookie 0 */
-    int64_t trace_ns;              /* the last call's time */
+    uint64_t events;            /* events the reader gave */
+    uint64_t skipped[NR_SKIPS]; /* calls not replayable, by reason */
+    uint64_t readdir_restarted; /* READDIR continuations sent from cookie 0 */
+    int64_t trace_ns;           /* the last call's time */
     struct tr_counter counters[TR_MAX_COUNTERS]; /* the reader's counters */
     unsigned ncounters;
     struct cm_hist traced[NF_NOPS + 1]; /* every traced reply's response time */

@@ -652,9 +652,9 @@ unsigned nr_class_of(uint32_t status)
 
 const char *nr_class_name(unsigned cls)
 {
-    static const char *const n[LD_NR_CLASSES] = {
+    static const char *const n[NR_CLASSES] = {
         "OK", "NOENT", "EXIST", "NOTEMPTY", "NOTDIR/ISDIR", "ACCES", "STALE", "other"};
-    return cls < LD_NR_CLASSES ? n[cls] : "other";
+    return cls < NR_CLASSES ? n[cls] : "other";
 }
 
 const char *nr_skip_name(unsigned reason)

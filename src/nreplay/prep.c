@@ -322,7 +322,7 @@ static int one(void *data, const struct im_walk_item *w)
 {
     struct walk *k = data;
     struct nr_replay *rp = k->rp;
-    struct ld_stats *st = &rp->cx.stats;
+    struct nr_stats *st = NR_STATS(&rp->cx);
     char name[TR_NFS_NAME_MAX + 16];
     const struct nf_fh *dir = &rp->base;
     size_t n = w->name_len < TR_NFS_NAME_MAX ? w->name_len : TR_NFS_NAME_MAX;
@@ -462,7 +462,7 @@ static int prepare(struct nr_replay *rp)
 
     if (allocate(rp) < 0)
         return ld_child_fail(&rp->cx, -ENOMEM, "out of memory");
-    rp->cx.stats.nr_prep_objects = rp->cx.stats.nr_prep_failed = 0;
+    NR_STATS(&rp->cx)->nr_prep_objects = NR_STATS(&rp->cx)->nr_prep_failed = 0;
     for (k = 0; k < rp->ncopies && rc == 0; k++)
         if (rp->prepares[k] || rp->learns[k]) /* else by another process of the client */
             rc = prepare_copy(rp, k);
@@ -560,15 +560,15 @@ int nr_child_phase(struct ld_child *c, uint32_t type, uint32_t arg)
         c->phase = LD_CPHASE_INIT;
         return prepare(rp);
     case CT_MSG_RUN:
-        objects = c->stats.nr_prep_objects;
-        failed = c->stats.nr_prep_failed;
+        objects = NR_STATS(c)->nr_prep_objects;
+        failed = NR_STATS(c)->nr_prep_failed;
         rc = nr_run(c, arg);
-        c->stats.nr_prep_objects = objects;
-        c->stats.nr_prep_failed = failed;
-        c->stats.nr_streams = rp->nstreams;
-        c->stats.nr_unit_calls = rp->unit_calls;
-        c->stats.nr_cross_deps = rp->cross_deps;
-        c->stats.nr_cross_calls = rp->cross_calls;
+        NR_STATS(c)->nr_prep_objects = objects;
+        NR_STATS(c)->nr_prep_failed = failed;
+        NR_STATS(c)->nr_streams = rp->nstreams;
+        NR_STATS(c)->nr_unit_calls = rp->unit_calls;
+        NR_STATS(c)->nr_cross_deps = rp->cross_deps;
+        NR_STATS(c)->nr_cross_calls = rp->cross_calls;
         return rc;
     default:
         return 0;

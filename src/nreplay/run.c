@@ -103,7 +103,7 @@ static void call_done(struct rp_call *call, void *data)
  * its object exists here.  0 to send it, 1 when it is not sent (done). */
 static int first_piece(struct nr_replay *rp, const struct nr_held *h, uint64_t ready)
 {
-    struct ld_stats *st = &rp->cx.stats;
+    struct nr_stats *st = NR_STATS(&rp->cx);
 
     if (ready > h->since) {
         st->nr_held++;
@@ -120,7 +120,7 @@ static int first_piece(struct nr_replay *rp, const struct nr_held *h, uint64_t r
  * 0, or -ENOTCONN. */
 static int send_piece(struct nr_replay *rp, struct nr_held *h, uint64_t ready)
 {
-    struct ld_stats *st = &rp->cx.stats;
+    struct rl_stats *st = RL_STATS(&rp->cx);
     struct nr_slot *s = &rp->slots[rp->free_slot];
     uint64_t from = ready > h->since ? ready : h->since, now;
     uint32_t piece = h->sent++;
@@ -225,27 +225,27 @@ static uint64_t not_sent(struct nr_replay *rp)
 
 static void finish_stats(struct nr_replay *rp, uint64_t end, int cut)
 {
-    struct ld_stats *st = &rp->cx.stats;
+    struct nr_stats *ns = NR_STATS(&rp->cx);
     unsigned k;
 
-    st->runtime_ns = end > rp->start_ns ? end - rp->start_ns : 0;
-    st->replay_run_ns = rp->last_ns > rp->start_ns ? rp->last_ns - rp->start_ns : 0;
-    st->replay_trace_ns = (uint64_t)rp->plan->trace_ns;
-    st->replay_trace_records = rp->plan->ncalls; /* one copy's (merged by maximum) */
-    st->replay_cut = (uint64_t)cut;
+    rp->cx.stats.runtime_ns = end > rp->start_ns ? end - rp->start_ns : 0;
+    ns->rl.replay_run_ns = rp->last_ns > rp->start_ns ? rp->last_ns - rp->start_ns : 0;
+    ns->rl.replay_trace_ns = (uint64_t)rp->plan->trace_ns;
+    ns->rl.replay_trace_records = rp->plan->ncalls; /* one copy's (merged by maximum) */
+    ns->rl.replay_cut = (uint64_t)cut;
     if (cut)
-        st->nr_not_sent += not_sent(rp);
-    for (k = 0; k < LD_NR_SKIPS; k++) /* every copy's, once (its tree's maker) */
-        st->nr_unreplayable[k] += rp->plan->skipped[k] * rp->nprepared;
+        ns->nr_not_sent += not_sent(rp);
+    for (k = 0; k < NR_SKIPS; k++) /* every copy's, once (its tree's maker) */
+        ns->nr_unreplayable[k] += rp->plan->skipped[k] * rp->nprepared;
 }
 
 /* The server's handles went stale (it was restarted and lost the image):
  * said on stderr and in the results (ended_early, when). */
 static void stale_end(struct nr_replay *rp)
 {
-    struct ld_stats *st = &rp->cx.stats;
+    struct nr_stats *st = NR_STATS(&rp->cx);
 
-    st->ended_early = LD_END_STALE;
+    rp->cx.stats.ended_early = LD_END_STALE;
     st->nr_stale_ns =
         rp->stale_since_ns > rp->start_ns ? rp->stale_since_ns - rp->start_ns : 0;
     ld_child_log(&rp->cx,
@@ -266,7 +266,7 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
 
     c->phase = LD_CPHASE_RUN;
     c->stop = 0;
-    ld_stats_reset(&c->stats);
+    ld_child_results_reset(c);
     c->measuring = 1;
     rp->start_ns = cm_now_ns() + (rp->speed > 0 ? START_NS : 0);
     rp->last_ns = rp->start_ns;

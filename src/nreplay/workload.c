@@ -244,8 +244,8 @@ static void child_live(struct ld_child *c)
 {
     const struct nr_replay *rp = (const struct nr_replay *)c;
 
-    rl_live(c, c->stats.replay_records, (uint64_t)rp->plan->ncalls * nr_scale(c->cfg),
-            c->stats.nr_held);
+    rl_live(c, NR_STATS(c)->rl.replay_records,
+            (uint64_t)rp->plan->ncalls * nr_scale(c->cfg), NR_STATS(c)->nr_held);
 }
 
 static int progress(const struct ld_live *sum, const struct ld_live *last, char *buf,
@@ -268,6 +268,7 @@ const struct ld_workload_ops nr_workload = {
     .child_results = nr_child_results,
     .child_free = nr_child_free,
     .report = &nr_report,
+    .results = {nr_stats_fields, NR_STATS_NFIELDS, sizeof(struct nr_stats)},
     .rc_points = rc_points,
     .point_set = point_set,
     .client_args = client_args,

@@ -48,7 +48,7 @@ static void rate_text(char *buf, size_t len, double rate)
     snprintf(buf, len, rate >= 100 ? "%.0f" : rate >= 0.01 ? "%.2f" : "%.3g", rate);
 }
 
-void rl_requested(char *buf, size_t len, double speed, const struct ld_stats *s,
+void rl_requested(char *buf, size_t len, double speed, const struct rl_stats *s,
                   unsigned nclients)
 {
     double rate = rl_rate(s->replay_trace_records, s->replay_trace_ns, speed);

@@ -367,8 +367,8 @@ void rl_child_results(struct ld_child *c)
             touched += rp->plan->units[u].touched.count;
             files++;
         }
-    s->replay_sparse_bytes = bytes;
-    s->replay_touched_bytes = touched;
+    RL_STATS(c)->replay_sparse_bytes = bytes;
+    RL_STATS(c)->replay_touched_bytes = touched;
     /* SFS's keys: created = base, the sparse size; accessed, what the
      * records touch */
     s->total_kb = s->base_kb = (bytes + 1023) / 1024;

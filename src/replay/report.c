@@ -12,19 +12,41 @@
 #include "replay/rl.h"
 #include "load/report.h"
 
-static double late_us(const struct ld_stats *s, double q)
+/* The replay's counters beside the generic ones (workload.h: results). */
+#define RS(in) ((const struct rl_stats *)(in)->wstats)
+
+const struct cm_field rl_stats_fields[RL_STATS_NFIELDS] = {
+#define RLF(m, merge, group, key)                                                        \
+    CM_FIELD_OF(struct rl_stats, m, CM_FIELD_U64, CM_MERGE_##merge, group, key)
+    RLF(replay_trace_records, MAX, "replay.records", "trace_records"),
+    RLF(replay_records, SUM, "replay.records", "records"),
+    RLF(replay_calls, SUM, "replay.io", "calls"),
+    RLF(replay_skipped, SUM, "replay.io", "skipped"),
+    RLF(replay_behind, SUM, "replay.io", "could_not_keep_up"),
+    RLF(replay_bytes_read, SUM, "replay.io", "bytes_read"),
+    RLF(replay_bytes_written, SUM, "replay.io", "bytes_written"),
+    RLF(replay_run_ns, MAX, NULL, NULL),
+    RLF(replay_trace_ns, MAX, NULL, NULL),
+    RLF(replay_cut, SUM, NULL, NULL),
+    RLF(replay_sparse_bytes, SUM, "replay.file_set", "sparse_bytes"),
+    RLF(replay_touched_bytes, SUM, "replay.file_set", "touched_bytes"),
+    CM_FIELD_OF(struct rl_stats, replay_late, CM_FIELD_HIST, CM_MERGE_SUM, NULL, NULL),
+#undef RLF
+};
+
+static double late_us(const struct rl_stats *s, double q)
 {
     return cm_hist_quantile_ms(&s->replay_late, q) * 1000.0;
 }
 
-static double expected_s(const struct ld_stats *s, double speed)
+static double expected_s(const struct rl_stats *s, double speed)
 {
     return speed > 0 ? (double)s->replay_trace_ns / 1e9 / speed : 0;
 }
 
 /* Records of the trace the run time cut off (the whole trace's records
  * minus those replayed: with several clients, every client's). */
-static uint64_t not_replayed(const struct ld_stats *s)
+static uint64_t not_replayed(const struct rl_stats *s)
 {
     return s->replay_trace_records > s->replay_records
                ? s->replay_trace_records - s->replay_records
@@ -43,7 +65,7 @@ static void text(FILE *out, const struct ld_report_in *in)
 {
     const struct ld_config *cfg = in->cfg;
     const struct rl_plan *p = in->plan;
-    const struct ld_stats *s = in->stats;
+    const struct rl_stats *s = RS(in);
     double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
 
     fprintf(out, "\nTrace replay of %s (%s), speed %g\n", cfg->trace_file,
@@ -102,7 +124,7 @@ static void size_text(char *buf, size_t len, uint64_t bytes, int agg)
  * WRITE records touch in them - what the server is asked to hold. */
 static void fileset(FILE *out, const struct ld_report_in *in)
 {
-    const struct ld_stats *s = in->stats;
+    const struct rl_stats *s = RS(in);
     const char *total = in->agg ? "TOTAL " : "";
     char sparse[32], touched[32];
 
@@ -111,7 +133,7 @@ static void fileset(FILE *out, const struct ld_report_in *in)
     fprintf(out,
             "%sFILE SET SIZE CREATED: %s sparse (%llu files, each as large as its "
             "highest byte used)\n",
-            total, sparse, (unsigned long long)s->io_files);
+            total, sparse, (unsigned long long)in->stats->io_files);
     fprintf(out,
             "%sFILE SET SIZE ACCESSED: %s touched (%llu bytes the trace's reads and "
             "writes touch)\n",
@@ -120,11 +142,11 @@ static void fileset(FILE *out, const struct ld_report_in *in)
 
 static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
 {
-    size_t n;
-    const struct cm_field *t = ld_stats_fields(&n);
+    const struct cm_field *t = rl_stats_fields;
+    const size_t n = RL_STATS_NFIELDS;
     const struct ld_config *cfg = in->cfg;
     const struct rl_plan *p = in->plan;
-    const struct ld_stats *s = in->stats;
+    const struct rl_stats *s = RS(in);
     double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
     unsigned i;
 
@@ -147,7 +169,7 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_fields_yaml(y, t, n, s, "replay.io");
     cm_yaml_key(y, "file_set");
     cm_yaml_map_begin(y);
-    cm_yaml_kv_uint(y, "files", s->io_files);
+    cm_yaml_kv_uint(y, "files", in->stats->io_files);
     cm_fields_yaml(y, t, n, s, "replay.file_set");
     cm_yaml_map_end(y);
     cm_yaml_kv_double(y, "duration_s", run, 6);
@@ -186,7 +208,7 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
  * of several says the rate is shared. */
 static void requested(const struct ld_report_in *in, int whole, char *buf, size_t len)
 {
-    rl_requested(buf, len, in->cfg->trace_speed, in->stats,
+    rl_requested(buf, len, in->cfg->trace_speed, RS(in),
                  whole || in->agg ? 1 : (unsigned)in->cfg->nclients);
 }
 
@@ -195,7 +217,7 @@ static void requested(const struct ld_report_in *in, int whole, char *buf, size_
  * one process of one client). */
 static double requested_rate(const struct ld_report_in *in)
 {
-    const struct ld_stats *s = in->stats;
+    const struct rl_stats *s = RS(in);
 
     return rl_rate(s->replay_trace_records, s->replay_trace_ns, in->cfg->trace_speed);
 }
@@ -207,7 +229,7 @@ static double requested_rate(const struct ld_report_in *in)
  * run and inflate the throughput. */
 static uint64_t duration_ns(const struct ld_report_in *in)
 {
-    return in->stats->replay_run_ns;
+    return RS(in)->replay_run_ns;
 }
 
 /* No target mix (the trace is its own) and no validity rule: SFS's judge a

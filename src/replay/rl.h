@@ -53,6 +53,29 @@ struct ld_report_ops;
 #define RL_MAX_STREAMS (1u << 20) /* stream keys per trace */
 #define RL_MAX_CURSORS 64u        /* sysio streams per process */
 
+/* The block replay's own counters (its workload's results, load/workload.h:
+ * merged, sent and printed as rl_stats_fields says; the NFS replay's
+ * counters begin with them): counters add over processes; run_ns and
+ * trace_ns keep the largest; late holds each call's lateness (actual minus
+ * planned issue time, us); trace_records (the whole trace's, every
+ * process knows it) keeps the largest; cut counts the processes whose
+ * replay the run time (-t, sfs_mgr's STOP) ended early; the file set of
+ * its streams: sparse_bytes as prepared (each file as large as its
+ * highest byte used), touched_bytes the distinct bytes the trace's READ
+ * and WRITE records touch. */
+struct rl_stats {
+    uint64_t replay_records, replay_calls, replay_skipped, replay_behind;
+    uint64_t replay_bytes_read, replay_bytes_written;
+    uint64_t replay_run_ns, replay_trace_ns;
+    uint64_t replay_trace_records, replay_cut;
+    uint64_t replay_sparse_bytes, replay_touched_bytes;
+    struct cm_hist replay_late;
+};
+#define RL_STATS_NFIELDS 13
+extern const struct cm_field rl_stats_fields[RL_STATS_NFIELDS];
+/* A replay child's counters (struct ld_child's results). */
+#define RL_STATS(c) ((struct rl_stats *)(c)->results)
+
 /* One file of the replay tree. */
 struct rl_unit {
     char *name;    /* relative to the replay directory: "asu0", "a/b/f" */
@@ -157,7 +180,7 @@ double rl_rate(uint64_t records, uint64_t trace_ns, double speed);
  * records/s (the trace at speed 1)", or "as fast as the window allows
  * (speed 0)".  s carries the trace's records and duration; nclients > 1
  * says that the rate is the whole trace's, shared by that many clients. */
-void rl_requested(char *buf, size_t len, double speed, const struct ld_stats *s,
+void rl_requested(char *buf, size_t len, double speed, const struct rl_stats *s,
                   unsigned nclients);
 
 /* A replay expected to take longer than this (s) without an explicit -t

@@ -208,7 +208,7 @@ static void enqueue(struct rl_replay *rp, const struct tr_record *rec, uint64_t 
     it->commit =
         rp->unstable && kind == RL_K_WRITE && strcmp(rp->plan->format, "masta") != 0;
     if (counted)
-        rp->cx.stats.replay_records++;
+        RL_STATS(&rp->cx)->replay_records++;
     list_push(rp, &rp->qhead, &rp->qtail, i);
 }
 
@@ -251,7 +251,7 @@ static int fill(struct rl_replay *rp, uint64_t now)
         if (k->rec.op != TR_OP_SYNC) {
             enqueue(rp, &k->rec, planned, k->rec.unit, kind_of(k->rec.op), 1, behind);
         } else if (need == 0) {
-            rp->cx.stats.replay_records += (uint64_t)counts; /* NFSv2: a no-op */
+            RL_STATS(&rp->cx)->replay_records += (uint64_t)counts; /* NFSv2: a no-op */
         } else {
             for (u = 0; u < 32; u++)
                 if (mask >> u & 1u) {
@@ -469,7 +469,7 @@ static int issue(struct rl_replay *rp)
         if (first && (it->issued > 0 || it->pieces == 0)) {
             st->inflight++;
             if (rp->speed > 0 && (it->behind || it->round != rp->round) && it->counted)
-                rp->cx.stats.replay_behind++;
+                RL_STATS(&rp->cx)->replay_behind++;
         }
         if (it->issued < it->pieces) {
             st->seen = rp->round;
@@ -549,13 +549,14 @@ static int wait_and_service(struct rl_replay *rp, uint64_t now)
 static void finish_stats(struct rl_replay *rp, uint64_t end)
 {
     struct ld_stats *st = &rp->cx.stats;
+    struct rl_stats *rs = RL_STATS(&rp->cx);
 
     st->runtime_ns = end > rp->start_ns ? end - rp->start_ns : 0;
-    st->replay_run_ns = rp->last_ns > rp->start_ns ? rp->last_ns - rp->start_ns : 0;
-    st->replay_trace_ns = (uint64_t)rp->plan->trace_ns;
-    st->replay_trace_records = rp->plan->records;
+    rs->replay_run_ns = rp->last_ns > rp->start_ns ? rp->last_ns - rp->start_ns : 0;
+    rs->replay_trace_ns = (uint64_t)rp->plan->trace_ns;
+    rs->replay_trace_records = rp->plan->records;
     if (rp->gproc == 0)
-        st->replay_skipped = rp->plan->skipped + rp->plan->v2_beyond + rp->plan->oversize;
+        rs->replay_skipped = rp->plan->skipped + rp->plan->v2_beyond + rp->plan->oversize;
 }
 
 /* 1 ns, so that a sleep ends at its deadline rather than up to 50 us
@@ -579,8 +580,8 @@ static void cut(struct rl_replay *rp)
 
     for (i = rp->qhead; i != RL_NONE; i = rp->items[i].next)
         if (rp->items[i].issued < rp->items[i].pieces && rp->items[i].counted)
-            rp->cx.stats.replay_records--;
-    rp->cx.stats.replay_cut = 1;
+            RL_STATS(&rp->cx)->replay_records--;
+    RL_STATS(&rp->cx)->replay_cut = 1;
 }
 
 void rl_loop_start(struct rl_loop *l, uint64_t start_ns, uint32_t limit_s)
@@ -612,7 +613,7 @@ int rl_run(struct ld_child *c, uint32_t limit_s)
 
     c->phase = LD_CPHASE_RUN;
     c->stop = 0;
-    ld_stats_reset(&c->stats);
+    ld_child_results_reset(c);
     c->measuring = 1;
     (void)prctl(PR_SET_TIMERSLACK, timer_slack_ns(), 0, 0, 0);
     rc = cursors_open(rp);

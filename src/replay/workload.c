@@ -204,8 +204,7 @@ static void rc_check(struct cm_rc *rc, const struct ld_config *cfg,
 
 void rl_live(struct ld_child *c, uint64_t done, uint64_t total, uint64_t waits)
 {
-    const struct ld_stats *st = &c->stats;
-    const struct ld_opstat *t = &st->op[NF_OP_TOTAL];
+    const struct ld_opstat *t = &c->stats.op[NF_OP_TOTAL];
 
     if (!c->measuring) /* counted in the run, a replay's one load phase */
         return;
@@ -216,7 +215,8 @@ void rl_live(struct ld_child *c, uint64_t done, uint64_t total, uint64_t waits)
     c->live.done = done;
     c->live.total = total;
     c->live.waits = waits;
-    c->live.late_us = (uint64_t)(cm_hist_quantile_ms(&st->replay_late, 0.99) * 1000.0);
+    c->live.late_us =
+        (uint64_t)(cm_hist_quantile_ms(&RL_STATS(c)->replay_late, 0.99) * 1000.0);
 }
 
 int rl_progress_text(const struct ld_live *sum, const char *unit, const char *waits,
@@ -234,7 +234,8 @@ static void child_live(struct ld_child *c)
 {
     const struct rl_replay *rp = (const struct rl_replay *)c;
 
-    rl_live(c, c->stats.replay_records, rp->plan->records, c->stats.replay_behind);
+    rl_live(c, RL_STATS(c)->replay_records, rp->plan->records,
+            RL_STATS(c)->replay_behind);
 }
 
 static int progress(const struct ld_live *sum, const struct ld_live *last, char *buf,
@@ -257,6 +258,7 @@ const struct ld_workload_ops rl_workload = {
     .child_results = rl_child_results,
     .child_free = rl_child_free,
     .report = &rl_report,
+    .results = {rl_stats_fields, RL_STATS_NFIELDS, sizeof(struct rl_stats)},
     .rc_points = rc_points,
     .rc_check = rc_check,
     .point_set = point_set,

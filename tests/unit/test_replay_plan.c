@@ -188,7 +188,7 @@ static void partition_covers_every_process(void **state)
 static void long_replay_needs_a_limit(void **state)
 {
     struct rl_plan p;
-    struct ld_stats st;
+    struct rl_stats st;
     char err[512], buf[128];
 
     (void)state;
