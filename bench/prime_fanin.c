@@ -131,7 +131,7 @@ int main(int argc, char **argv)
         fd[k] = socket(AF_INET, SOCK_STREAM, 0);
         if (fd[k] < 0 || connect(fd[k], (struct sockaddr *)&sa, sizeof(sa)) < 0)
             return die("connect");
-        snprintf(hello, sizeof(hello), "host=fake%u\npid=0\n", k + 1);
+        snprintf(hello, sizeof(hello), "host=fake%u\npid=0\nworkload=mix\n", k + 1);
         if (ct_send(fd[k], tok, CT_HELLO, k + 1, 0, hello, (uint32_t)strlen(hello)) < 0)
             return die("hello");
         pf[k].fd = fd[k];

@@ -71,7 +71,7 @@ void cl_meter_tick(void *data)
     v.phase = m->phase;
     v.elapsed_s = (double)(t - m->start_ms) / 1000.0;
     v.total_s = m->total_s;
-    v.requested = m->su->wl->report->flags & LD_REPORT_LOAD ? m->su->cfg->load : 0;
+    v.requested = ld_report_requested_ops(m->su->wl->report, (unsigned)m->su->cfg->load);
     v.sum = &sum;
     v.last = &last;
     v.rate = t > m->last_ms

@@ -198,8 +198,9 @@ static int hello(struct remote *r)
     int n;
 
     n = snprintf(text, sizeof(text),
-                 "host=%s\npid=%ld\nnfs_version=%d\nprocs=%d\nload=%d\n", r->host,
-                 (long)getpid(), r->cfg->nfs_version, r->cfg->procs, r->cfg->load);
+                 "host=%s\npid=%ld\nnfs_version=%d\nprocs=%d\nload=%d\nworkload=%s\n",
+                 r->host, (long)getpid(), r->cfg->nfs_version, r->cfg->procs,
+                 r->cfg->load, r->su->wl->name);
     return send_prime(r, CT_HELLO, 0, text, (uint32_t)n);
 }
 

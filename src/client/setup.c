@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nreplay/nr.h"
 #include "client/cl_int.h"
 #include "client/parent.h"
 #include "load/pacing.h"
@@ -64,13 +63,11 @@ int cl_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
 
     memset(su, 0, sizeof(*su));
     su->cfg = cfg;
-    su->wl = cl_workload_choose(cfg);
-    if (cfg->trace_scale > 0 && su->wl != &nr_workload)
-        return cm_errf(err, errlen,
-                       "--scale %d: copies of an NFS trace (a pcap, pcapng or nfsdump "
-                       "--trace); this workload has none",
-                       cfg->trace_scale),
-               CM_EXIT_SFS_SCALE;
+    rc = cl_workload_choose(cfg, &su->wl, err, errlen);
+    if (rc == CL_UNDECIDED) /* here, the input that decides cannot be read */
+        return CM_EXIT_USAGE;
+    if (rc != 0)
+        return rc;
     su->prog = prog;
     su->out = out;
     su->log = log;
@@ -198,5 +195,6 @@ void cl_report_in(const struct ld_setup *su, const struct ld_stats *stats,
     in->stats = stats;
     in->wstats = wstats;
     in->work = su->wl->report;
+    in->wl = su->wl;
     in->plan = su->plan;
 }

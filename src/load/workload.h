@@ -68,6 +68,17 @@ enum ld_child_phase {
 
 struct ld_workload_ops;
 
+/* What a workload's accepts says of the options (--workload auto). */
+enum ld_accept {
+    LD_ACCEPT_NO = 0,         /* not for it */
+    LD_ACCEPT_DEFAULT = 1,    /* what runs when nothing else is asked for (the mix) */
+    LD_ACCEPT_MAYBE = 2,      /* its input is given but not recognised: its plan
+                                 will say what is wrong with it */
+    LD_ACCEPT_YES = 3,        /* its input, recognised */
+    LD_ACCEPT_UNREADABLE = -1 /* its input is given but cannot be read here
+                                 (a trace only the clients can read) */
+};
+
 /*
  * One client's run as its parent builds it before any process starts, and
  * as every child inherits it through fork: the options, the mix and
@@ -150,9 +161,17 @@ struct ld_workload_ops {
     const char *name; /* "sfs", "replay" */
     unsigned version; /* LD_WORKLOAD_VERSION */
 
-    /* Nonzero when the options ask for this workload (the chooser tries
-     * the tables in order). */
-    int (*accepts)(const struct ld_config *cfg);
+    /* Its own options: the groups of rows it reads (config.h: struct
+     * ld_opt_group), NULL-terminated; NULL: none.  Every program that may
+     * run it parses them; an option of a group it does not read is refused
+     * when it runs (options.h: ld_config_foreign). */
+    const struct ld_opt_group *const *options;
+
+    /* How strongly the options ask for this workload under --workload
+     * auto (LD_ACCEPT_*): the chooser takes the one that claims them
+     * most, whatever the order of the tables.  UNREADABLE says why in
+     * why. */
+    int (*accepts)(const struct ld_config *cfg, char *why, size_t whylen);
 
     /* ---- the client's parent, before any process starts ---- */
 

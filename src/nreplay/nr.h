@@ -55,6 +55,15 @@ struct ld_report_ops;
 #define NR_DEPS     8u /* earlier calls one call may wait for */
 #define NR_NO_REPLY UINT32_MAX
 
+/* The NFS replay's own option (options beside the trace's of replay/rl.h,
+ * which it reads too). */
+struct nr_opts {
+    int trace_scale; /* --scale: copies of the trace in all (0: one per client) */
+};
+extern const struct ld_opt_group nr_options;
+#define NR_OPTS(cfg)     ((const struct nr_opts *)ld_config_opts((cfg), &nr_options))
+#define NR_OPTS_SET(cfg) ((struct nr_opts *)ld_config_opts_set((cfg), &nr_options))
+
 /* Status classes of a mismatch pair, mismatches kept as examples, reasons
  * a call is not replayed: the slots of the counters below. */
 #define NR_CLASSES  8
@@ -173,7 +182,7 @@ struct nr_plan {
     size_t shm_bytes, shm_copy_bytes, shm_done_off;
 };
 
-/* Builds the plan of cfg->trace_file.  0, or -errno with one line in err. */
+/* Builds the plan of RL_TOPTS(cfg)->trace_file.  0, or -errno with one line in err. */
 int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
                   size_t errlen);
 void nr_plan_free(struct nr_plan *p);
@@ -184,10 +193,11 @@ static inline const char *nr_name(const struct nr_plan *p, uint32_t off)
     return off == NR_NONE ? NULL : p->names + off;
 }
 
-/* Nonzero when the options ask for an NFS trace replay: --trace-format
- * pcap, pcapng or nfsdump, or auto and a file whose first bytes are a
- * capture's magic number or an nfsdump line. */
-int nr_accepts(const struct ld_config *cfg);
+/* How strongly the options ask for an NFS trace replay (workload.h: enum
+ * ld_accept): YES for --trace-format pcap, pcapng or nfsdump, or auto and
+ * a file whose first bytes are a capture's magic number or an nfsdump
+ * line; UNREADABLE when that file cannot be read here. */
+int nr_accepts(const struct ld_config *cfg, char *why, size_t whylen);
 
 /* The class of an NFS status (enum nr_class) and the classes' names. */
 unsigned nr_class_of(uint32_t status);
@@ -198,7 +208,8 @@ const char *nr_skip_name(unsigned reason);
 /* The copies of the trace the run replays (--scale; 0: one per client). */
 static inline uint32_t nr_scale(const struct ld_config *cfg)
 {
-    return cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : (uint32_t)cfg->nclients;
+    return NR_OPTS(cfg)->trace_scale > 0 ? (uint32_t)NR_OPTS(cfg)->trace_scale
+                                         : (uint32_t)RL_TOPTS(cfg)->nclients;
 }
 
 /*
@@ -219,7 +230,7 @@ static inline uint32_t nr_unit_client(const struct ld_config *cfg, uint32_t j, u
 {
     uint64_t u = (uint64_t)j * (nstreams ? nstreams : 1) + s;
 
-    return (uint32_t)(u % (uint32_t)cfg->nclients) + 1;
+    return (uint32_t)(u % (uint32_t)RL_TOPTS(cfg)->nclients) + 1;
 }
 
 /* The process, within its client, that replays stream s of copy j. */
@@ -228,7 +239,7 @@ static inline unsigned nr_unit_proc(const struct ld_config *cfg, uint32_t j, uin
 {
     uint64_t u = (uint64_t)j * (nstreams ? nstreams : 1) + s;
 
-    return (unsigned)((u / (uint32_t)cfg->nclients) % (uint32_t)cfg->procs);
+    return (unsigned)((u / (uint32_t)RL_TOPTS(cfg)->nclients) % (uint32_t)cfg->procs);
 }
 
 /* The copies this client (cfg->client_num) replays a stream of: the

@@ -19,6 +19,7 @@
 
 #include "common/alloc.h"
 #include "image/im.h"
+#include "load/workload.h"
 #include "nreplay/nr.h"
 
 /* ---- a small hash of 64-bit keys -------------------------------------- */
@@ -487,8 +488,10 @@ static int open_trace(struct tr_nfs_reader **r, const struct nr_plan *p,
     struct tr_nfs_options o;
 
     memset(&o, 0, sizeof(o));
-    o.format = strcmp(cfg->trace_format, "auto") == 0 ? NULL : cfg->trace_format;
-    o.lenient = cfg->trace_lenient;
+    o.format = strcmp(RL_TOPTS(cfg)->trace_format, "auto") == 0
+                   ? NULL
+                   : RL_TOPTS(cfg)->trace_format;
+    o.lenient = RL_TOPTS(cfg)->trace_lenient;
     return tr_nfs_open(r, p->file, &o, err, errlen);
 }
 
@@ -565,7 +568,7 @@ int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
     int rc;
 
     memset(p, 0, sizeof(*p));
-    snprintf(p->file, sizeof(p->file), "%s", cfg->trace_file);
+    snprintf(p->file, sizeof(p->file), "%s", RL_TOPTS(cfg)->trace_file);
     p->nfs_version = cfg->nfs_version;
     p->img = im_new();
     if (!p->img)
@@ -604,25 +607,26 @@ double nr_expected_s(const struct nr_plan *p, double speed)
 
 /* ---- which workload, names --------------------------------------------- */
 
-int nr_accepts(const struct ld_config *cfg)
+int nr_accepts(const struct ld_config *cfg, char *why, size_t whylen)
 {
-    const char *f = cfg->trace_format, *fmt = NULL;
+    const char *f = RL_TOPTS(cfg)->trace_format, *fmt = NULL;
     unsigned char buf[512];
     size_t n;
     FILE *fp;
 
-    if (!cfg->trace_file[0])
-        return 0;
+    if (!RL_TOPTS(cfg)->trace_file[0])
+        return LD_ACCEPT_NO;
     if (!strcmp(f, "pcap") || !strcmp(f, "pcapng") || !strcmp(f, "nfsdump"))
-        return 1;
+        return LD_ACCEPT_YES;
     if (f[0] && strcmp(f, "auto") != 0)
-        return 0;
-    fp = fopen(cfg->trace_file, "rb");
+        return LD_ACCEPT_NO;
+    fp = fopen(RL_TOPTS(cfg)->trace_file, "rb");
     if (!fp)
-        return 0; /* the block replay says why it cannot be read */
+        return cm_errf(why, whylen, "%s: %s", RL_TOPTS(cfg)->trace_file, strerror(errno)),
+               LD_ACCEPT_UNREADABLE;
     n = fread(buf, 1, sizeof(buf), fp);
     fclose(fp);
-    return tr_nfs_probe(buf, n, &fmt) > 0;
+    return tr_nfs_probe(buf, n, &fmt) > 0 ? LD_ACCEPT_YES : LD_ACCEPT_NO;
 }
 
 unsigned nr_class_of(uint32_t status)
@@ -678,7 +682,8 @@ static int takes_part(const struct ld_config *cfg, uint32_t j, uint32_t nstreams
 {
     uint32_t s, n = streams_of(nstreams);
 
-    for (s = 0; s < n && s < (uint32_t)cfg->nclients; s++) /* the units go round */
+    for (s = 0; s < n && s < (uint32_t)RL_TOPTS(cfg)->nclients;
+         s++) /* the units go round */
         if (nr_unit_client(cfg, j, s, n) == (uint32_t)cfg->client_num)
             return 1;
     return 0;
@@ -709,7 +714,7 @@ void nr_copy_dir(const struct ld_config *cfg, uint32_t j, uint32_t nstreams, cha
 unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams)
 {
     uint64_t units = (uint64_t)nr_scale(cfg) * streams_of(nstreams), mine;
-    uint32_t clients = (uint32_t)cfg->nclients, c, idle = 0;
+    uint32_t clients = (uint32_t)RL_TOPTS(cfg)->nclients, c, idle = 0;
 
     for (c = 0; c < clients; c++) { /* client c + 1 holds units c, c + clients, ... */
         mine = units > c ? (units - c + clients - 1) / clients : 0;
@@ -756,7 +761,7 @@ void nr_cross_deps(const struct nr_plan *p, const struct ld_config *cfg, uint64_
     uint32_t j, i, k, ns = streams_of(p->nstreams);
 
     *deps = *calls = 0;
-    if (cfg->nclients < 2 || ns < 2)
+    if (RL_TOPTS(cfg)->nclients < 2 || ns < 2)
         return;
     for (j = 0; j < nr_scale(cfg); j++)
         for (i = 0; i < p->ncalls; i++) {

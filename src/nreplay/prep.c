@@ -63,8 +63,8 @@ static void transfer_maxima(struct nr_replay *rp)
 static uint32_t reconnect_ms(const struct nr_replay *rp)
 {
     const struct ld_config *cfg = rp->cx.cfg;
-    double s =
-        rl_limit_s(cfg) > 0 ? rl_limit_s(cfg) : nr_expected_s(rp->plan, cfg->trace_speed);
+    double s = rl_limit_s(cfg) > 0 ? rl_limit_s(cfg)
+                                   : nr_expected_s(rp->plan, RL_TOPTS(cfg)->trace_speed);
 
     if (!cfg->tcp)
         return 0;
@@ -538,8 +538,8 @@ int nr_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
     ld_child_setup(c, su, index, ctl_fd);
     rp->plan = su->plan;
     rp->version = c->nfs_version;
-    rp->speed = c->cfg->trace_speed;
-    rp->window = (uint32_t)c->cfg->trace_window;
+    rp->speed = RL_TOPTS(c->cfg)->trace_speed;
+    rp->window = (uint32_t)RL_TOPTS(c->cfg)->trace_window;
     return copies_of(rp);
 }
 

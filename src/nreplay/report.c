@@ -117,14 +117,15 @@ static uint32_t copies_in(const struct ld_report_in *in)
     const struct ld_config *cfg = in->cfg;
 
     if (in->agg)
-        return cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : in->agg->nclients;
+        return NR_OPTS(cfg)->trace_scale > 0 ? (uint32_t)NR_OPTS(cfg)->trace_scale
+                                             : in->agg->nclients;
     return nr_client_copies(cfg, (uint32_t)NS(in)->nr_streams);
 }
 
 /* The clients of the results' run. */
 static uint32_t clients_in(const struct ld_report_in *in)
 {
-    return in->agg ? in->agg->nclients : (uint32_t)in->cfg->nclients;
+    return in->agg ? in->agg->nclients : (uint32_t)RL_TOPTS(in->cfg)->nclients;
 }
 
 /* The traced calls the results cover: those of the streams replayed. */
@@ -147,17 +148,18 @@ static void streams_text(FILE *out, const struct ld_report_in *in)
 
     if (clients_in(in) < 2 || ns->nr_streams < 2)
         return;
-    c.nclients = (int)clients_in(in);
+    RL_TOPTS_SET(&c)->nclients = (int)clients_in(in);
     if (in->agg)
-        c.trace_scale = (int)copies_in(in);
-    fprintf(out, "  streams over %d clients:", c.nclients);
+        NR_OPTS_SET(&c)->trace_scale = (int)copies_in(in);
+    fprintf(out, "  streams over %d clients:", RL_TOPTS(&c)->nclients);
     for (k = in->agg ? 1 : (uint32_t)c.client_num, n = 0;
-         k <= (in->agg ? (uint32_t)c.nclients : (uint32_t)c.client_num) && n < 8;
+         k <= (in->agg ? (uint32_t)RL_TOPTS(&c)->nclients : (uint32_t)c.client_num) &&
+         n < 8;
          k++, n++) {
         nr_units_text(&c, k, (uint32_t)ns->nr_streams, !in->agg, units, sizeof(units));
         fprintf(out, "%s client %u replays %s", n ? ";" : "", k, units);
     }
-    fprintf(out, "%s\n", n == 8 && in->agg && c.nclients > 8 ? "; ..." : "");
+    fprintf(out, "%s\n", n == 8 && in->agg && RL_TOPTS(&c)->nclients > 8 ? "; ..." : "");
     fprintf(out,
             "  %" PRIu64 " dependencies of %" PRIu64
             " calls cross client hosts: kept by time only\n",
@@ -205,13 +207,13 @@ static void text(FILE *out, const struct ld_report_in *in)
     const struct nr_plan *p = in->plan;
     const struct ld_stats *s = in->stats;
     const struct nr_stats *ns = NS(in);
-    double run = (double)ns->rl.replay_run_ns / 1e9, speed = cfg->trace_speed;
+    double run = (double)ns->rl.replay_run_ns / 1e9, speed = RL_TOPTS(cfg)->trace_speed;
     unsigned op, t, r, k;
     char buf[800];
 
     fprintf(out, "\nNFS trace replay of %s (%s), NFSv%d, speed %g, %u cop%s\n",
-            cfg->trace_file, p ? p->format : cfg->trace_format, cfg->nfs_version, speed,
-            copies_in(in), copies_in(in) == 1 ? "y" : "ies");
+            RL_TOPTS(cfg)->trace_file, p ? p->format : RL_TOPTS(cfg)->trace_format,
+            cfg->nfs_version, speed, copies_in(in), copies_in(in) == 1 ? "y" : "ies");
     fprintf(out,
             "  calls replayed %" PRIu64 " of %" PRIu64 " (sent as %" PRIu64
             " RPCs), not replayable %" PRIu64 "%s",
@@ -298,14 +300,14 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     const struct nr_plan *p = in->plan;
     const struct ld_stats *s = in->stats;
     const struct nr_stats *ns = NS(in);
-    double run = (double)ns->rl.replay_run_ns / 1e9, speed = cfg->trace_speed;
+    double run = (double)ns->rl.replay_run_ns / 1e9, speed = RL_TOPTS(cfg)->trace_speed;
     unsigned op, t, r, k;
     char buf[800];
 
     cm_yaml_key(y, "nfs_replay");
     cm_yaml_map_begin(y);
-    cm_yaml_kv_str(y, "file", cfg->trace_file);
-    cm_yaml_kv_str(y, "format", p ? p->format : cfg->trace_format);
+    cm_yaml_kv_str(y, "file", RL_TOPTS(cfg)->trace_file);
+    cm_yaml_kv_str(y, "format", p ? p->format : RL_TOPTS(cfg)->trace_format);
     cm_yaml_kv_int(y, "nfs_version", cfg->nfs_version);
     cm_yaml_kv_double(y, "speed", speed, -1);
     cm_yaml_kv_uint(y, "copies", copies_in(in));
@@ -473,7 +475,7 @@ static int validity(const struct ld_report_in *in, struct ld_validity *v)
 static double requested_rate(const struct ld_report_in *in)
 {
     const struct nr_stats *ns = NS(in);
-    double speed = in->cfg->trace_speed;
+    double speed = RL_TOPTS(in->cfg)->trace_speed;
 
     if (speed <= 0 || ns->rl.replay_trace_ns == 0)
         return 0;
@@ -483,7 +485,7 @@ static double requested_rate(const struct ld_report_in *in)
 
 static void requested(const struct ld_report_in *in, int whole, char *buf, size_t len)
 {
-    double speed = in->cfg->trace_speed, rate = requested_rate(in);
+    double speed = RL_TOPTS(in->cfg)->trace_speed, rate = requested_rate(in);
     uint32_t copies = copies_in(in);
 
     (void)whole;

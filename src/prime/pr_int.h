@@ -88,6 +88,7 @@ struct pr_client_sum {
     uint64_t ops_x100, resp_x100, runtime_s, calls;
     int code;           /* its validity code (docs/SFS30.md §16.4) */
     char reasons[1024]; /* every reason it is INVALID, in plain words */
+    char workload[32];  /* the workload it runs, as its HELLO said */
 };
 
 struct pr_agg {
@@ -281,6 +282,11 @@ int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, 
 /* Runs one point.  Returns 0 when every client sent its results, else -1
  * with pt->error naming the host and cause (everything was stopped). */
 int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt);
+/* The workload the clients run when the prime could not choose it
+ * (pr_run.ask_clients): they are started as for the first point, say it
+ * in their HELLO and are sent away; all must say the same.  0 with name,
+ * or -errno with one line in err. */
+int pr_workload_ask(struct pr_ctx *ctx, char *name, size_t len, char *err, size_t errlen);
 void pr_point_free(struct pr_point *pt);
 
 /* ---- clean.c

@@ -70,6 +70,7 @@ static void report_in(const struct pr_ctx *ctx, const struct pr_point *pt,
     in->wstats = pt->agg.wmerged;
     in->agg = &pt->agg.agg;
     in->work = pt->su.wl->report;
+    in->wl = pt->su.wl;
 }
 
 /* A point that finished and measured something (not POPULATE). */
@@ -386,7 +387,6 @@ static void agg_cfg(const struct pr_run *run, const struct pr_point *p,
 
     *cfg = p->su.cfg;
     cfg->load = (int)p->load;
-    cfg->nclients = (int)run->nclients;
     for (j = 0; j < run->nclients; j++)
         n += (size_t)run->clients[j].nmounts;
     *mounts = n ? cm_calloc(n, sizeof(**mounts)) : NULL;

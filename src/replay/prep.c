@@ -55,9 +55,9 @@ int rl_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
     ld_child_setup(c, su, index, ctl_fd);
     rp->plan = su->plan;
     rp->version = c->nfs_version;
-    rp->speed = c->cfg->trace_speed;
-    rp->unstable = c->cfg->trace_stable == LD_TRACE_UNSTABLE && rp->version == 3;
-    rp->window = (uint32_t)c->cfg->trace_window;
+    rp->speed = RL_TOPTS(c->cfg)->trace_speed;
+    rp->unstable = RL_BOPTS(c->cfg)->trace_stable == RL_UNSTABLE && rp->version == 3;
+    rp->window = (uint32_t)RL_TOPTS(c->cfg)->trace_window;
     rl_procs(c->cfg, c->index, &rp->gproc, &rp->nprocs);
     return 0;
 }

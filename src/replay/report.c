@@ -58,7 +58,7 @@ static uint64_t not_replayed(const struct rl_stats *s)
  * the records it did not replay are not its to count. */
 static int whole_trace(const struct ld_config *cfg, const struct rl_plan *p)
 {
-    return p == NULL || cfg->nclients <= 1;
+    return p == NULL || RL_TOPTS(cfg)->nclients <= 1;
 }
 
 static void text(FILE *out, const struct ld_report_in *in)
@@ -66,10 +66,10 @@ static void text(FILE *out, const struct ld_report_in *in)
     const struct ld_config *cfg = in->cfg;
     const struct rl_plan *p = in->plan;
     const struct rl_stats *s = RS(in);
-    double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
+    double run = (double)s->replay_run_ns / 1e9, speed = RL_TOPTS(cfg)->trace_speed;
 
-    fprintf(out, "\nTrace replay of %s (%s), speed %g\n", cfg->trace_file,
-            p ? p->format : cfg->trace_format, speed);
+    fprintf(out, "\nTrace replay of %s (%s), speed %g\n", RL_TOPTS(cfg)->trace_file,
+            p ? p->format : RL_TOPTS(cfg)->trace_format, speed);
     fprintf(out, "  records %llu, calls %llu, skipped %llu, could not keep up %llu\n",
             (unsigned long long)s->replay_records, (unsigned long long)s->replay_calls,
             (unsigned long long)s->replay_skipped, (unsigned long long)s->replay_behind);
@@ -147,13 +147,13 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     const struct ld_config *cfg = in->cfg;
     const struct rl_plan *p = in->plan;
     const struct rl_stats *s = RS(in);
-    double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
+    double run = (double)s->replay_run_ns / 1e9, speed = RL_TOPTS(cfg)->trace_speed;
     unsigned i;
 
     cm_yaml_key(y, "replay");
     cm_yaml_map_begin(y);
-    cm_yaml_kv_str(y, "file", cfg->trace_file);
-    cm_yaml_kv_str(y, "format", p ? p->format : cfg->trace_format);
+    cm_yaml_kv_str(y, "file", RL_TOPTS(cfg)->trace_file);
+    cm_yaml_kv_str(y, "format", p ? p->format : RL_TOPTS(cfg)->trace_format);
     cm_yaml_kv_double(y, "speed", speed, -1);
     if (p) {
         cm_yaml_kv_uint(y, "units", p->nunits);
@@ -208,8 +208,8 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
  * of several says the rate is shared. */
 static void requested(const struct ld_report_in *in, int whole, char *buf, size_t len)
 {
-    rl_requested(buf, len, in->cfg->trace_speed, RS(in),
-                 whole || in->agg ? 1 : (unsigned)in->cfg->nclients);
+    rl_requested(buf, len, RL_TOPTS(in->cfg)->trace_speed, RS(in),
+                 whole || in->agg ? 1 : (unsigned)RL_TOPTS(in->cfg)->nclients);
 }
 
 /* The whole trace's records per second at the point's speed: what every
@@ -219,7 +219,8 @@ static double requested_rate(const struct ld_report_in *in)
 {
     const struct rl_stats *s = RS(in);
 
-    return rl_rate(s->replay_trace_records, s->replay_trace_ns, in->cfg->trace_speed);
+    return rl_rate(s->replay_trace_records, s->replay_trace_ns,
+                   RL_TOPTS(in->cfg)->trace_speed);
 }
 
 /* The replay's calls over the replay's duration (its first due record to

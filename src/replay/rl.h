@@ -37,6 +37,7 @@
 #include "common/cm.h"
 #include "common/runs.h"
 #include "load/config.h"
+#include "load/options.h"
 #include "load/stats.h"
 #include "trace/tr.h"
 
@@ -52,6 +53,36 @@ struct ld_report_ops;
 #define RL_DIR         "replay"   /* CL<N>/replay under the mount point */
 #define RL_MAX_STREAMS (1u << 20) /* stream keys per trace */
 #define RL_MAX_CURSORS 64u        /* sysio streams per process */
+
+/* The trace replays' options (options.c): the trace's, which the block
+ * replay and the NFS replay read, and the block replay's own. */
+struct rl_trace_opts {
+    char trace_file[LD_PATH_MAX]; /* --trace FILE */
+    char trace_format[16];        /* --trace-format spc|masta|sysio|...|auto */
+    double trace_speed;           /* --speed: 1 real time, 0 as fast as possible */
+    int trace_window;             /* --window: calls in flight per process */
+    int trace_lenient;            /* --lenient: skip and count bad records */
+    int nclients;                 /* --clients: clients sharing the trace */
+};
+/* Stability of replayed v3 writes (--stable): FILE_SYNC (D11's default) or
+ * UNSTABLE followed by one COMMIT per record. */
+enum rl_stable { RL_FILE_SYNC = 0, RL_UNSTABLE = 1 };
+struct rl_block_opts {
+    int trace_block_size;     /* --block-size: bytes per SPC LBA (512) */
+    int trace_stable;         /* --stable: enum rl_stable */
+    int64_t trace_max_blocks; /* --max-record-blocks: longest record, 4 KiB blocks */
+};
+extern const struct ld_opt_group rl_trace_options, rl_block_options;
+/* A config's values of them (registered by every program that may run a
+ * replay, load/options.h). */
+#define RL_TOPTS(cfg)                                                                    \
+    ((const struct rl_trace_opts *)ld_config_opts((cfg), &rl_trace_options))
+#define RL_BOPTS(cfg)                                                                    \
+    ((const struct rl_block_opts *)ld_config_opts((cfg), &rl_block_options))
+#define RL_TOPTS_SET(cfg)                                                                \
+    ((struct rl_trace_opts *)ld_config_opts_set((cfg), &rl_trace_options))
+#define RL_BOPTS_SET(cfg)                                                                \
+    ((struct rl_block_opts *)ld_config_opts_set((cfg), &rl_block_options))
 
 /* The block replay's own counters (its workload's results, load/workload.h:
  * merged, sent and printed as rl_stats_fields says; the NFS replay's
@@ -121,7 +152,7 @@ uint64_t rl_record_blocks(const struct tr_record *rec);
  * or longer than --max-record-blocks.  The children skip it too. */
 int rl_plan_skips(const struct rl_plan *p, const struct tr_record *rec);
 
-/* Builds the plan of cfg->trace_file (cfg->trace_format, block size,
+/* Builds the plan of RL_TOPTS(cfg)->trace_file (RL_TOPTS(cfg)->trace_format, block size,
  * lenient, NFS version).  Reader warnings and lenient skips go to log as
  * they are found.  Returns 0, or -errno with one line in err ("FILE:LINE:
  * error: message" for a malformed record). */

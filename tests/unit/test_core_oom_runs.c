@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "helpers/th_config.h"
 #include "helpers/th_core.h"
 #include "helpers/th_nfsd.h"
 #include "helpers/th_oom.h"
@@ -305,11 +306,11 @@ static void a_replay_runs_out_of_memory_cleanly(void **state)
 
     (void)state;
     memset(&x, 0, sizeof(x));
-    ld_config_defaults(&x.cfg, 3);
+    assert_int_equal(th_config_for(&x.cfg, 3, &rl_workload), 0);
     x.cfg.tcp = 1;
     x.cfg.procs = 1;
-    x.cfg.trace_speed = 0; /* as fast as possible */
-    snprintf(x.cfg.trace_file, sizeof(x.cfg.trace_file), "%s",
+    RL_TOPTS_SET(&x.cfg)->trace_speed = 0; /* as fast as possible */
+    snprintf(RL_TOPTS_SET(&x.cfg)->trace_file, LD_PATH_MAX, "%s",
              "tests/fixtures/spc/seed-example.spc");
     x.mounts[0] = "127.0.0.1:1:/export"; /* replay_setup's server's, each run */
     x.cfg.mounts = x.mounts;

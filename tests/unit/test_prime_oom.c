@@ -217,7 +217,7 @@ static void *client_main(void *arg)
     if (fd < 0)
         return NULL;
     memset(&rd, 0, sizeof(rd));
-    if (ct_send(fd, x->ctx.token, CT_HELLO, 1, 0, "host=c1", 7) < 0)
+    if (ct_send(fd, x->ctx.token, CT_HELLO, 1, 0, "host=c1\nworkload=mix\n", 21) < 0)
         goto out;
     ld_stats_reset(&st);
     ld_stats_good(&st, NF_OP_GETATTR, 1000000, 0);
