@@ -22,8 +22,14 @@ GEN      := $(BUILD)/gen
 # The layers, from the bottom up.  The link order is irrelevant (we link
 # them as one group); the list names the directories docs/ARCHITECTURE.md
 # describes, and tests/integration/0001_layering.t checks the #include
-# lines of every layer, that document and this list against DEPS_* below.
-LAYERS   := common rpc nfs validate trace image ctl load synth replay nreplay client prime analyze server submit
+# lines of every layer, that document and this list against DEPS_* below
+# (`make print-layers` prints them).  A workload is a layer of its own
+# whose directory holds a layer.mk: "WORKLOAD_LAYERS += <layer>" and its
+# DEPS_<layer> line; the client and the prime use every one of them, so a
+# new workload is its directory and one line in src/client/workloads.c.
+WORKLOAD_LAYERS :=
+include $(sort $(wildcard src/*/layer.mk))
+LAYERS   := common rpc nfs validate trace image ctl load $(WORKLOAD_LAYERS) client prime analyze server submit
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
@@ -60,12 +66,9 @@ DEPS_validate := validate nfs rpc common
 DEPS_trace    := trace nfs rpc common
 DEPS_ctl      := ctl common
 DEPS_load     := load ctl nfs rpc common
-DEPS_synth    := synth load ctl nfs rpc common
-# the replay reads traces: trace stays below it
-DEPS_replay   := replay load ctl trace nfs rpc common
-DEPS_nreplay  := nreplay replay load ctl image trace nfs rpc common
-DEPS_client   := client synth nreplay replay load ctl validate image trace nfs rpc common
-DEPS_prime    := prime client synth nreplay replay load ctl validate image trace nfs rpc common
+# the workloads' DEPS_ lines are in their layer.mk
+DEPS_client   := client $(WORKLOAD_LAYERS) load ctl validate image trace nfs rpc common
+DEPS_prime    := prime client $(WORKLOAD_LAYERS) load ctl validate image trace nfs rpc common
 # the file-system image an NFS trace implies: the analyser and the NFS
 # replay build it from the trace layer's events
 DEPS_image    := image trace nfs rpc common
@@ -111,6 +114,7 @@ BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 .PHONY: all clean install uninstall test unit unit-asan integration bench demo style unit-bins \
+        print-layers \
         fuzz fuzz-short fuzz-run fuzz-test tools format format-check lint warnings coverage
 .SUFFIXES:
 .SECONDARY:
@@ -118,6 +122,11 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 all: $(PROGS) $(ALIASES) $(SCRIPTS_OUT) tools
 
 tools: $(TOOL_BINS)
+
+# One line per layer, "<layer>: <the layers it uses>", as DEPS_<layer> says
+# (0001_layering.t reads them).
+print-layers:
+	@$(foreach l,$(LAYERS),echo "$(l): $(DEPS_$(l))";)
 
 # ---- generated XDR ---------------------------------------------------------
 

@@ -14,6 +14,7 @@
 
 #include "client/cl.h"
 #include "nreplay/nr.h"
+#include "null/nl.h"
 #include "replay/rl.h"
 #include "synth/sy.h"
 
@@ -21,6 +22,7 @@ static const struct ld_workload_ops *const workloads[] = {
     &sy_workload, /* the SFS 3.0 mix: the default */
     &rl_workload, /* --trace: a block or POSIX trace (SPC, MaStA, sysio) */
     &nr_workload, /* --trace: an NFS capture (pcap, pcapng) or nfsdump text */
+    &nl_workload, /* --workload null: NULL calls at the requested rate */
 };
 
 const struct ld_workload_ops *const *cl_workloads(size_t *n)
