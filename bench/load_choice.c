@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/clock.h"
+#include "common/rng.h"
 #include "load/iodist.h"
 #include "load/mix.h"
 #include "load/workset.h"

@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cm.h"
+#include "common/clock.h"
+#include "common/rng.h"
 
 #define NAME_LEN 32
 

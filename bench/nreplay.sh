@@ -27,50 +27,8 @@ bench_wait_ready "$tmp/nfsd.log" 2>/dev/null
 port=$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$tmp/nfsd.log")
 url=127.0.0.1:$port:/export
 
-# trace FILE N RATE: N calls at RATE calls/s,
-# each answered 50 us later; files looked up once first.
-trace() {
-    python3 - "$1" "$2" "$3" <<'EOF'
-import sys
-out, n, rate = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-t0, nf = 1034787600.0, 64
-root = "01" + "0" * 61 + "1"
-fh = ["02" + "%062x" % (k + 1) for k in range(nf)]
-attr = ("ftype 1 mode 1a4 nlink 1 uid 0 gid 0 size 100000 used 100000 rdev 0 rdev2 0 "
-        "fsid 2 fileid %x atime 1034787500.000000 mtime 1034787400.000000 "
-        "ctime 1034787400.000000")
-tail = " con = XXX len = XXX"
-rtail = " status=XXX pl = XXX" + tail
-xid = 0
-lines = []
-if True:
-    def pair(t, proc, name, call, reply):
-        global xid
-        xid += 1
-        lines.append((t, "%.6f 30.0321 31.0801 U C3 %08x %x %s %s%s\n" % (t, xid, proc, name, call, tail)))
-        lines.append((t + 0.00005, "%.6f 31.0801 30.0321 U R3 %08x %x %s OK %s%s\n"
-                      % (t + 0.00005, xid, proc, name, reply, rtail)))
-    for k in range(nf):  # the files' handles
-        pair(t0 + k * 1e-5, 3, "lookup", 'fh %s name "f%d"' % (root, k), "fh %s %s" % (fh[k], attr % (k + 2)))
-    t1 = t0 + 0.001
-    for i in range(n):
-        t = t1 + (i / rate if rate > 0 else 0)
-        k, r = (i * 7) % nf, i % 10
-        if r < 4:
-            pair(t, 1, "getattr", "fh %s" % fh[k], attr % (k + 2))
-        elif r < 7:
-            pair(t, 6, "read", "fh %s off %x count 1000" % (fh[k], (i * 4096) % 98304),
-                 attr % (k + 2) + " count 1000 eof 0")
-        elif r < 9:
-            pair(t, 3, "lookup", 'fh %s name "f%d"' % (root, k), "fh %s %s" % (fh[k], attr % (k + 2)))
-        else:
-            pair(t, 7, "write", "fh %s off %x count 1000 stable U" % (fh[k], (i * 4096) % 98304),
-                 "count 1000 stable U")
-lines.sort(key=lambda x: x[0])  # replies interleave with later calls: in time order
-with open(out, "w") as f:
-    f.writelines(l for _, l in lines)
-EOF
-}
+# trace FILE N RATE: N calls at RATE calls/s (bench/nfsdump_trace.py)
+trace() { python3 bench/nfsdump_trace.py "$1" "$2" "$3"; }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : 0) }'; }
 

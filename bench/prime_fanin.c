@@ -29,7 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/cm.h"
+#include "common/clock.h"
 #include "ctl/ct.h"
 #include "load/stats.h"
 

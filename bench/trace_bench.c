@@ -35,6 +35,9 @@
 #include <Judy.h>
 
 #include "analyze/az.h"
+#include "common/error.h"
+#include "common/rng.h"
+#include "common/num.h"
 
 struct ref {
     uint32_t unit;

@@ -29,7 +29,7 @@ GEN      := $(BUILD)/gen
 # new workload is its directory and one line in src/client/workloads.c.
 WORKLOAD_LAYERS :=
 include $(sort $(wildcard src/*/layer.mk))
-LAYERS   := common rpc nfs validate trace image ctl load $(WORKLOAD_LAYERS) client prime analyze server submit
+LAYERS   := common rpc nfs validate trace image ctl load replaybase $(WORKLOAD_LAYERS) client prime analyze server submit
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
@@ -39,11 +39,11 @@ LDFLAGS  := $(LDFLAGS_EXTRA) -Wl,--as-needed
 LIBS     := -ltirpc -lnfs -lJudy -lyaml -lpcap -lsodium -lm
 
 # rpcgen output: NFSv2 and MOUNT v1 from the system .x files, NFSv3 and
-# MOUNT v3 from our own (docs/DECISIONS.md D2).  Generated code only gets the
-# warnings rpcgen triggers silenced.
+# MOUNT v3, NFSv4.0 and 4.1 from our own (docs/DECISIONS.md D2).  Generated
+# code only gets the warnings rpcgen triggers silenced.
 SYS_NFS_X   ?= /usr/include/rpcsvc/nfs_prot.x
 SYS_MOUNT_X ?= /usr/include/rpcsvc/mount.x
-GEN_NAMES := nfs2_prot mount_prot nfs3_prot
+GEN_NAMES := nfs2_prot mount_prot nfs3_prot nfs4_prot
 GEN_H    := $(GEN_NAMES:%=$(GEN)/%.h)
 GEN_C    := $(GEN_NAMES:%=$(GEN)/%_xdr.c)
 GEN_O    := $(GEN_C:.c=.o)
@@ -66,9 +66,11 @@ DEPS_validate := validate nfs rpc common
 DEPS_trace    := trace nfs rpc common
 DEPS_ctl      := ctl common
 DEPS_load     := load ctl nfs rpc common
-# the workloads' DEPS_ lines are in their layer.mk
-DEPS_client   := client $(WORKLOAD_LAYERS) load ctl validate image trace nfs rpc common
-DEPS_prime    := prime client $(WORKLOAD_LAYERS) load ctl validate image trace nfs rpc common
+# the two trace replays share a base (window, clock, mount, points) and
+# not each other; the workloads' DEPS_ lines are in their layer.mk
+DEPS_replaybase := replaybase load ctl nfs rpc common
+DEPS_client   := client $(WORKLOAD_LAYERS) replaybase load ctl validate image trace nfs rpc common
+DEPS_prime    := prime client $(WORKLOAD_LAYERS) replaybase load ctl validate image trace nfs rpc common
 # the file-system image an NFS trace implies: the analyser and the NFS
 # replay build it from the trace layer's events
 DEPS_image    := image trace nfs rpc common
@@ -79,7 +81,8 @@ DEPS_all      := $(LAYERS)
 # Programs and the layer they sit on (default: all layers).
 LAYER_sfs_ping  := nfs
 LAYER_sfs_nfsd  := server
-LAYER_sfs_trace := analyze
+# sfs_trace: analyze, and `plan`, the NFS replay's planner (nreplay)
+LAYER_sfs_trace := all
 LAYER_sfs       := client
 LAYER_sfs_mgr   := prime
 LAYER_sfs_prime := prime
@@ -137,6 +140,9 @@ $(GEN)/mount_prot.x: $(SYS_MOUNT_X)
 	@mkdir -p $(@D)
 	cp $< $@
 $(GEN)/nfs3_prot.x: src/nfs/proto/nfs3_prot.x
+	@mkdir -p $(@D)
+	cp $< $@
+$(GEN)/nfs4_prot.x: src/nfs/proto/nfs4_prot.x
 	@mkdir -p $(@D)
 	cp $< $@
 
@@ -269,8 +275,10 @@ fuzz-test:
 # ---- housekeeping ----------------------------------------------------------
 
 # Man pages: one per program, written by scripts/mkman from the program's
-# own --help and --version (the same option tables), so they never disagree;
-# sfs3's is sfs's.  The docs go beside them.
+# own --help and --version (the same option tables), so they never disagree,
+# and from its page in docs/ (description, examples, exit status); sfs3 has
+# a page of its own, since a .so link works only through MANPATH.  The docs
+# go beside them.
 MANDIR   ?= $(PREFIX)/share/man/man1
 DOCDIR   ?= $(PREFIX)/share/doc/freesfs
 MAN_PROGS := $(notdir $(PROGS) $(SCRIPTS_OUT))
@@ -281,11 +289,10 @@ install: all
 	for p in $(PROGS) $(SCRIPTS_OUT); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
 	ln -sf sfs $(DESTDIR)$(PREFIX)/bin/sfs3
 	cp -r rc C.wrappers $(DESTDIR)$(PREFIX)/share/freesfs/
-	for p in $(MAN_PROGS); do \
+	for p in $(MAN_PROGS) sfs3; do \
 	  sh scripts/mkman $(BINDIR) $$p >$(DESTDIR)$(MANDIR)/$$p.1.tmp && \
 	  mv -f $(DESTDIR)$(MANDIR)/$$p.1.tmp $(DESTDIR)$(MANDIR)/$$p.1 || exit 1; \
 	done
-	printf '.so man1/sfs.1\n' >$(DESTDIR)$(MANDIR)/sfs3.1
 	cp -r README.md LICENSE docs/*.md docs/examples $(DESTDIR)$(DOCDIR)/
 
 uninstall:

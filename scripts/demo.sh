@@ -4,8 +4,9 @@
 # clone.  Installs what the build needs when it is missing
 # (scripts/install-deps --build; gnuplot for the picture when root), builds,
 # starts the bundled sfs_nfsd on loopback (free ports, --foreground and its
-# "ready" line), runs `sfs_mgr -r rc/demo_rc` (LOAD=auto: a search for the
-# peak, then six points up to just past it, two clients on this machine),
+# "ready" line; a server of fixed capacity, --service-us), runs `sfs_mgr -r
+# rc/demo_rc` (LOAD=auto: a search for the peak, then six points up to just
+# past it, two clients on this machine),
 # which prints the sfssum lines and where the report and the curve picture
 # are, prints the report's summary (each point's figures and every reason
 # it is INVALID), and stops the server by its PID.  About two minutes.
@@ -64,8 +65,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# The demo's server serves NFS calls one at a time, 1 ms each
+# (--service-us): a server whose disk is its bottleneck, with a queue
+# before it.  Its peak (1000 calls/s) takes a small part of this machine's
+# CPU, so the curve has the same shape on a quiet machine and on a busy
+# one, where a peak set by the CPU would move with whatever else runs.
+service_us=1000
 "$bin/sfs_nfsd" --foreground -b 127.0.0.1 -p 0 -m 0 --export /export \
-    >"$work/nfsd.log" 2>&1 &
+    --service-us "$service_us" >"$work/nfsd.log" 2>&1 &
 srv_pid=$!
 i=0
 until grep -q '^ready' "$work/nfsd.log" 2>/dev/null; do
@@ -79,7 +86,7 @@ until grep -q '^ready' "$work/nfsd.log" 2>/dev/null; do
 done
 # "ready nfs 127.0.0.1:PORT udp,tcp mount 127.0.0.1:PORT ..."
 port=$(sed -n 's/^ready nfs [^ ]*:\([0-9][0-9]*\) .*/\1/p' "$work/nfsd.log")
-echo "demo: sfs_nfsd (pid $srv_pid) serves 127.0.0.1:$port:/export"
+echo "demo: sfs_nfsd (pid $srv_pid) serves 127.0.0.1:$port:/export, one NFS call at a time, $((service_us / 1000)) ms each (--service-us $service_us: a server with a queue before its disk)"
 
 # ---- the run ------------------------------------------------------------------
 # sfs_mgr reads rc/demo_rc (parsed as data), searches the peak (LOAD=auto)

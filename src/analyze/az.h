@@ -22,7 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/yaml.h"
 #include "common/opt.h"
 #include "common/runs.h"
 #include "trace/tr.h"

@@ -23,6 +23,11 @@
 #include "analyze/cli.h"
 #include "analyze/cli_int.h"
 #include "common/plot.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
+#include "common/atomic.h"
+#include "common/yaml.h"
 
 #define ROW_FLAG(l, f, h)                                                                \
     {                                                                                    \
@@ -52,6 +57,9 @@ static const struct cm_opt common_rows[] = {
     ROW_NUM(CM_OPT_I64, "lba-size", lba_size, "512", 1, 4294967295.0, "bytes", "N",
             "Bytes per SPC LBA."),
     ROW_STR(0, "yaml", yaml, "", "FILE", "Also write the results as YAML (atomically)."),
+    ROW_NUM(CM_OPT_DOUBLE, "pair-window", pair_window, "120", 0.001, 86400, "s", "SEC",
+            "NFS traces: how long (trace time) a call waits for its reply before it is "
+            "unanswered; the calls held at once are bounded anyway (65536)."),
     {'q', "quiet", NULL, CM_OPT_FLAG, offsetof(struct az_cli, quiet), sizeof(int), NULL,
      0, 1, NULL, NULL, "No table on stdout.", NULL, NULL, CM_OPT_CLI_ONLY, AZ_EXIT_USAGE},
     ROW_NUM(CM_OPT_INT, "threads", threads, "2", 1, 2, NULL, "N",
@@ -106,6 +114,15 @@ static const struct cm_opt convert_rows[] = {
             "of themselves (the same KEY anonymises two traces alike)."),
 };
 
+static const struct cm_opt plan_rows[] = {
+    ROW_STR('o', "output", output, "", "FILE",
+            "The plan file, required, written atomically; give it as --trace to sfs3 "
+            "(or sfs) and TRACE_FILE to sfs_mgr."),
+    ROW_NUM(CM_OPT_INT, "nfs-version", nfs_version, "3", 2, 3, NULL, "V",
+            "The calls planned: the trace's NFSv3 calls (replayed by sfs3) or NFSv2 "
+            "(sfs)."),
+};
+
 struct cmd {
     const char *name, *what;
     const struct cm_opt *rows[3];
@@ -114,21 +131,26 @@ struct cmd {
 
 static const struct cmd cmds[] = {
     {"stats",
-     "trace statistics: records, bytes, sizes, units, rate, footprint",
+     "statistics: records, bytes, sizes, units, rate, footprint",
      {block_rows, NULL, NULL},
      {CM_ARRAY_LEN(block_rows), 0, 0}},
     {"mrc",
-     "exact LRU stack distances and the miss-ratio curve (or a SHARDS sample)",
+     "LRU stack distances, the miss-ratio curve (or a sample)",
      {block_rows, mrc_rows, NULL},
      {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(mrc_rows), 0}},
     {"image",
-     "NFS traces: the file-system image the trace implies (objects, names, sizes)",
+     "the file-system image an NFS trace implies",
      {NULL, NULL, NULL},
      {0, 0, 0}},
     {"convert",
-     "MaStA and sysio (or SPC) to SPC text; an NFS capture (or nfsdump) to nfsdump text",
+     "block traces to SPC text, NFS traces to nfsdump text",
      {convert_rows, NULL, NULL},
      {CM_ARRAY_LEN(convert_rows), 0, 0}},
+    {"plan",
+     "NFS traces: plan the NFS replay once into a file every replay of the trace "
+     "streams",
+     {plan_rows, NULL, NULL},
+     {CM_ARRAY_LEN(plan_rows), 0, 0}},
 };
 
 static const struct cmd *find_cmd(const char *name)
@@ -169,11 +191,13 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
 
     memset(c, 0, sizeof(*c));
     if (argc < 2)
-        return cm_errf(err, errlen, "missing command (stats, mrc, image or convert)");
+        return cm_errf(err, errlen,
+                       "missing command (stats, mrc, image, convert or plan)");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
         return AZ_CLI_HELP;
     if (!(cmd = find_cmd(argv[1])))
-        return cm_errf(err, errlen, "unknown command '%s' (stats, mrc, image or convert)",
+        return cm_errf(err, errlen,
+                       "unknown command '%s' (stats, mrc, image, convert or plan)",
                        argv[1]);
     c->cmd = cmd->name;
     compose(c, cmd);
@@ -198,6 +222,8 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
     if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0 &&
         strcmp(c->to, "nfsdump") != 0)
         return cm_errf(err, errlen, "convert needs --to spc or --to nfsdump");
+    if (strcmp(c->cmd, "plan") == 0 && !c->output[0])
+        return cm_errf(err, errlen, "plan needs -o FILE (the plan file)");
     if (c->anonymize[0] && strcmp(c->to, "nfsdump") != 0)
         return cm_errf(err, errlen, "--anonymize needs --to nfsdump");
     if (c->plot[0] && !has_suffix(c->plot, ".png") && !has_suffix(c->plot, ".svg"))
@@ -214,10 +240,10 @@ void az_cli_help(FILE *out, const char *name)
     size_t i;
 
     fprintf(out,
-            "usage: sfs_trace stats|mrc|image|convert TRACE [options]   (TRACE may be "
-            "-)\n"
+            "usage: sfs_trace stats|mrc|image|convert|plan TRACE [options]   (TRACE may "
+            "be -)\n"
             "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
-            "or sysio trace,\nor an NFS trace (a pcap/pcapng capture or nfsdump "
+            "or sysio\ntrace, or an NFS trace (a pcap/pcapng capture or nfsdump "
             "text).\n");
     for (i = 0; i < CM_ARRAY_LEN(cmds); i++) {
         if (only && only != &cmds[i])
@@ -226,11 +252,10 @@ void az_cli_help(FILE *out, const char *name)
         fprintf(out, "\nsfs_trace %s TRACE: %s\n", cmds[i].name, cmds[i].what);
         cm_opt_help(out, c.rows, c.nrows);
     }
-    fprintf(out,
-            "\nDistances are inclusive: the number of distinct blocks referenced since "
-            "the previous\nreference of the same block, that block included (the LRU "
-            "stack depth); a cache of\nC blocks hits iff distance <= C.  Exit: 0 "
-            "success, 1 bad input or failure, 2 usage.\n");
+    fprintf(out, "\nDistances are inclusive: the number of distinct blocks referenced "
+                 "since the\nprevious reference of the same block, that block included "
+                 "(the LRU stack depth);\na cache of C blocks hits iff distance <= C.  "
+                 "Exit: 0 success, 1 bad input or\nfailure, 2 usage.\n");
 }
 
 /* ---- running ------------------------------------------------------------ */
@@ -330,6 +355,14 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
     const char *nfs = az_nfs_format(c);
     int code;
 
+    if (strcmp(c->cmd, "plan") == 0) { /* the NFS replay's, above this layer */
+        if (!nfs) {
+            fprintf(diag, "sfs_trace: plan needs an NFS trace (pcap or nfsdump): %s\n",
+                    c->trace);
+            return AZ_EXIT_INPUT;
+        }
+        return c->plan ? c->plan(c, out, diag) : AZ_EXIT_USAGE;
+    }
     if (nfs && strcmp(c->cmd, "convert") == 0)
         return az_nfs_convert(c, nfs, out, diag);
     if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "nfsdump") == 0) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cli.h - the sfs_trace command (stats, mrc, convert) as the analysis layer
+ * cli.h - the sfs_trace command (stats, mrc, image, convert, plan) as the analysis layer
  * offers it to src/bin/sfs_trace.c: option tables on common/opt.c (the rows
  * of the subcommand given, so that one table gives its --help, range errors
  * and the YAML echo), and one run function that opens the trace, feeds the
@@ -27,6 +27,7 @@ struct az_cli {
     char format[8];
     int lenient, quiet, threads;
     int64_t lba_size;
+    double pair_window; /* NFS traces: s a call waits for its reply */
     char yaml[AZ_CLI_PATH];
     /* stats and mrc */
     char block_size[32];
@@ -39,6 +40,11 @@ struct az_cli {
     char to[8];
     char output[AZ_CLI_PATH];
     char anonymize[256]; /* convert --to nfsdump: the key */
+    /* plan: the NFS version whose calls are planned, and who plans: the
+     * NFS replay, above this layer, hooked in by the program (NULL: the
+     * command is not there) */
+    int nfs_version;
+    int (*plan)(const struct az_cli *c, FILE *out, FILE *diag);
     /* set by az_cli_parse */
     const char *cmd, *trace;
     struct cm_opt rows[CM_OPT_MAX_ROWS]; /* the subcommand's table */

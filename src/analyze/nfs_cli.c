@@ -55,6 +55,24 @@ static int outputs(struct az_cli *c, FILE *out, FILE *diag,
     return az__cli_yaml_end(y, diag);
 }
 
+/* fn on ev, or, for an NFSv4 COMPOUND, on each of its operations that has
+ * an NFSv3 form (tr_nfs4_op_event): how the image and the miss-ratio
+ * curve read v4 traffic with v3's rules. */
+static int as_v3(const struct tr_nfs_event *ev,
+                 int (*fn)(void *, const struct tr_nfs_event *), void *data)
+{
+    struct tr_nfs_event op;
+    uint32_t i;
+    int rc;
+
+    if (!ev->v4)
+        return ev->prog == TR_NFS_PROG_NFS && ev->vers == 4 ? 0 : fn(data, ev);
+    for (i = 0; i < ev->v4->nops; i++)
+        if (tr_nfs4_op_event(ev, i, &op) && (rc = fn(data, &op)) < 0)
+            return rc;
+    return 0;
+}
+
 /* ---- stats --------------------------------------------------------------- */
 
 struct stats_run {
@@ -112,9 +130,14 @@ struct image_run {
     struct im_image *img;
 };
 
-static int image_fn(void *data, const struct tr_nfs_event *ev)
+static int image_op(void *data, const struct tr_nfs_event *ev)
 {
     return im_event(((struct image_run *)data)->img, ev);
+}
+
+static int image_fn(void *data, const struct tr_nfs_event *ev)
+{
+    return as_v3(ev, image_op, data);
 }
 
 static const char *image_why(void *data)
@@ -162,7 +185,15 @@ static int run_image(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE 
 struct mrc_feed {
     struct tr_nfs_reader *r;
     struct im_fhmap *units;
+    struct az_mrc *m;
 };
+
+static int mrc_op(void *data, const struct tr_nfs_event *ev)
+{
+    struct mrc_feed *f = data;
+
+    return az_nfs_mrc_event(f->m, f->units, ev);
+}
 
 static int mrc_feed(struct az_mrc *m, void *data, char *err, size_t errlen)
 {
@@ -170,8 +201,9 @@ static int mrc_feed(struct az_mrc *m, void *data, char *err, size_t errlen)
     struct tr_nfs_event ev;
     int rc;
 
+    f->m = m;
     while ((rc = tr_nfs_next(f->r, &ev)) > 0)
-        if ((rc = az_nfs_mrc_event(m, f->units, &ev)) < 0)
+        if ((rc = as_v3(&ev, mrc_op, f)) < 0)
             return cm_errf(err, errlen, "%s: event at %" PRIu64 ": %s",
                            tr_nfs_format(f->r), ev.where, m->last_error),
                    rc;
@@ -199,7 +231,7 @@ static void reader_yaml(struct cm_yaml *y, const void *data)
 static int run_mrc(struct az_cli *c, struct tr_nfs_reader *r, uint64_t bs,
                    uint64_t *sizes, size_t n, FILE *out, FILE *diag)
 {
-    struct mrc_feed f = {r, im_fhmap_new()};
+    struct mrc_feed f = {r, im_fhmap_new(), NULL};
     struct az_source src = {.file = c->trace,
                             .opts = c->rows,
                             .nopts = c->nrows,
@@ -228,8 +260,10 @@ int az__nfs_cli_run(struct az_cli *c, const char *format, uint64_t bs, uint64_t 
     struct az__warn_state w = {diag, 0};
     struct tr_nfs_options o = {.format = format,
                                .lenient = c->lenient,
+                               .pair_window_ns = (int64_t)(c->pair_window * 1e9),
                                .warn = az__cli_warning,
-                               .warn_data = &w};
+                               .warn_data = &w,
+                               .nfsv4 = 1};
     struct tr_nfs_reader *r;
     char err[CM_ERR_LEN];
     int code;

@@ -18,11 +18,6 @@
 
 #define NAME_MAX_OUT (TR_NFS_PATH_MAX * 4 + 1)
 
-static double ms(int64_t ns)
-{
-    return (double)ns / 1e6;
-}
-
 static double duration_s(const struct az_nfs_stats *s)
 {
     return s->any ? (double)(s->last_ns - s->first_ns) / 1e9 : 0;
@@ -74,27 +69,13 @@ void az_nfs_reader_yaml(struct cm_yaml *y, struct tr_nfs_reader *r)
 
 /* ---- stats: text --------------------------------------------------------- */
 
-static void proc_row(FILE *out, const char *name, const struct az_nfs_proc *p)
+/* NFSv4 calls the reader counted and did not make events. */
+static uint64_t nfsv4_skipped(const struct az_nfs_source *src,
+                              const struct az_nfs_stats *s)
 {
-    fprintf(out,
-            "%-12s %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-            " %14" PRIu64,
-            name, p->calls, p->replies, p->errors + p->rpc_errors, p->unanswered,
-            p->retransmitted, p->bytes);
-    if (p->replies)
-        fprintf(out, " %9.3f %9.3f %9.3f %9.3f %9.3f\n",
-                ms(p->rt_sum_ns) / (double)p->replies, ms(p->rt_min_ns),
-                cm_hist_quantile_ms(&p->rt, 0.5), cm_hist_quantile_ms(&p->rt, 0.99),
-                ms(p->rt_max_ns));
-    else
-        fprintf(out, " %9s %9s %9s %9s %9s\n", "-", "-", "-", "-", "-");
-}
+    uint64_t n = tr_nfs_counter(src->reader, "nfsv4_calls");
 
-static void proc_header(FILE *out, const char *what)
-{
-    fprintf(out, "\n%-12s %10s %10s %8s %8s %8s %14s %9s %9s %9s %9s %9s\n", what,
-            "calls", "replies", "errors", "unansw", "retrans", "bytes", "mean_ms",
-            "min_ms", "p50_ms", "p99_ms", "max_ms");
+    return n > s->by_version[4] ? n - s->by_version[4] : 0;
 }
 
 void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
@@ -106,11 +87,12 @@ void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
     int row;
 
     fprintf(out, "trace %s (%s)\n", src->file, tr_nfs_format(src->reader));
-    fprintf(out,
-            "%-26s %" PRIu64 " (NFSv2 %" PRIu64 ", NFSv3 %" PRIu64 ", MOUNT %" PRIu64
-            "; UDP %" PRIu64 ", TCP %" PRIu64 ")\n",
-            "calls", s->calls, s->by_version[2], s->by_version[3], s->mount_calls,
-            s->udp_calls, s->tcp_calls);
+    fprintf(out, "%-26s %" PRIu64 " (NFSv2 %" PRIu64 ", NFSv3 %" PRIu64, "calls",
+            s->calls, s->by_version[2], s->by_version[3]);
+    if (s->by_version[4])
+        fprintf(out, ", NFSv4 %" PRIu64, s->by_version[4]);
+    fprintf(out, ", MOUNT %" PRIu64 "; UDP %" PRIu64 ", TCP %" PRIu64 ")\n",
+            s->mount_calls, s->udp_calls, s->tcp_calls);
     fprintf(out, "%-26s %" PRIu64 "\n", "replies", s->replies);
     fprintf(out, "%-26s %" PRIu64 " (NFS status), %" PRIu64 " (RPC level)\n",
             "error replies", s->errors, s->rpc_errors);
@@ -121,9 +103,10 @@ void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
             "%-26s %" PRIu64 " (sent again before the reply; %" PRIu64
             " more after it)\n",
             "retransmitted calls", s->retransmitted,
-            tr_nfs_counter(src->reader, "retransmissions"));
-    fprintf(out, "%-26s %" PRIu64 " calls skipped\n", "NFSv4",
-            tr_nfs_counter(src->reader, "nfsv4_calls"));
+            tr_nfs_counter(src->reader, "retransmissions_after_reply"));
+    if (!s->v4)
+        fprintf(out, "%-26s %" PRIu64 " calls skipped\n", "NFSv4",
+                tr_nfs_counter(src->reader, "nfsv4_calls"));
     fprintf(out, "%-26s %" PRIu64 " other RPC calls, %" PRIu64 " non-RPC packets\n",
             "not NFS", tr_nfs_counter(src->reader, "other_rpc_calls"),
             tr_nfs_counter(src->reader, "non_rpc_packets"));
@@ -132,15 +115,15 @@ void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
     fprintf(out, "%-26s %.6f s\n", "duration", dur);
     fprintf(out, "%-26s %.1f calls/s\n", "mean rate",
             dur > 0 ? (double)s->calls / dur : 0.0);
-    proc_header(out, "procedure");
+    az__nfs_proc_header(out, 12, "procedure");
     for (row = 0; row < NF_NOPS; row++)
         if (s->proc[row].calls)
-            proc_row(out, az_nfs_row_name(row), &s->proc[row]);
+            az__nfs_proc_row(out, 12, az_nfs_row_name(row), &s->proc[row]);
     if (s->mount_calls) {
-        proc_header(out, "MOUNT");
+        az__nfs_proc_header(out, 12, "MOUNT");
         for (row = NF_NOPS; row < AZ_NFS_ROWS; row++)
             if (s->proc[row].calls)
-                proc_row(out, az_nfs_row_name(row), &s->proc[row]);
+                az__nfs_proc_row(out, 12, az_nfs_row_name(row), &s->proc[row]);
     }
     if (s->nerr) {
         fprintf(out, "\n%-12s %-16s %10s\n", "errors", "status", "replies");
@@ -164,6 +147,8 @@ void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
                 host(src, i, name, sizeof(name)), c->calls, c->replies, c->errors,
                 c->unanswered, c->bytes_read, c->bytes_written);
     }
+    if (s->v4)
+        az__nfs4_stats_table(out, src, s->v4);
     {
         const struct tr_counter *c;
         unsigned n;
@@ -175,33 +160,6 @@ void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
 }
 
 /* ---- stats: YAML -------------------------------------------------------- */
-
-static void yaml_proc(struct cm_yaml *y, const char *name, const struct az_nfs_proc *p)
-{
-    cm_yaml_str(y, name); /* quoted: "null" is a procedure, not a null */
-    cm_yaml_map_begin(y);
-    cm_yaml_kv_uint(y, "calls", p->calls);
-    cm_yaml_kv_uint(y, "replies", p->replies);
-    cm_yaml_kv_uint(y, "errors", p->errors);
-    cm_yaml_kv_uint(y, "rpc_errors", p->rpc_errors);
-    cm_yaml_kv_uint(y, "unanswered", p->unanswered);
-    cm_yaml_kv_uint(y, "retransmitted", p->retransmitted);
-    cm_yaml_kv_uint(y, "bytes", p->bytes);
-    cm_yaml_key(y, "response_ms");
-    if (!p->replies) {
-        cm_yaml_null(y);
-    } else {
-        cm_yaml_map_begin(y);
-        cm_yaml_kv_double(y, "mean", ms(p->rt_sum_ns) / (double)p->replies, 6);
-        cm_yaml_kv_double(y, "min", ms(p->rt_min_ns), 6);
-        cm_yaml_kv_double(y, "p50", cm_hist_quantile_ms(&p->rt, 0.5), 6);
-        cm_yaml_kv_double(y, "p99", cm_hist_quantile_ms(&p->rt, 0.99), 6);
-        cm_yaml_kv_double(y, "max", ms(p->rt_max_ns), 6);
-        cm_yaml_kv_double(y, "sum", ms(p->rt_sum_ns), 6);
-        cm_yaml_map_end(y);
-    }
-    cm_yaml_map_end(y);
-}
 
 void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
                        const struct az_nfs_stats *s)
@@ -221,6 +179,7 @@ void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
     cm_yaml_map_begin(y);
     cm_yaml_kv_uint(y, "nfsv2", s->by_version[2]);
     cm_yaml_kv_uint(y, "nfsv3", s->by_version[3]);
+    cm_yaml_kv_uint(y, "nfsv4", s->by_version[4]);
     cm_yaml_kv_uint(y, "mount", s->mount_calls);
     cm_yaml_map_end(y);
     cm_yaml_kv_uint(y, "udp_calls", s->udp_calls);
@@ -232,8 +191,8 @@ void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
                     tr_nfs_counter(src->reader, "replies_without_calls"));
     cm_yaml_kv_uint(y, "retransmitted_calls", s->retransmitted);
     cm_yaml_kv_uint(y, "retransmissions_after_reply",
-                    tr_nfs_counter(src->reader, "retransmissions"));
-    cm_yaml_kv_uint(y, "nfsv4_calls_skipped", tr_nfs_counter(src->reader, "nfsv4_calls"));
+                    tr_nfs_counter(src->reader, "retransmissions_after_reply"));
+    cm_yaml_kv_uint(y, "nfsv4_calls_skipped", nfsv4_skipped(src, s));
     cm_yaml_kv_uint(y, "other_rpc_calls", tr_nfs_counter(src->reader, "other_rpc_calls"));
     cm_yaml_kv_uint(y, "non_rpc_packets", tr_nfs_counter(src->reader, "non_rpc_packets"));
     cm_yaml_kv_uint(y, "bytes_read", s->bytes_read);
@@ -244,13 +203,13 @@ void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
     cm_yaml_map_begin(y);
     for (row = 0; row < NF_NOPS; row++)
         if (s->proc[row].calls)
-            yaml_proc(y, az_nfs_row_name(row), &s->proc[row]);
+            az__nfs_proc_yaml(y, az_nfs_row_name(row), &s->proc[row], -1);
     cm_yaml_map_end(y);
     cm_yaml_key(y, "mount_procedures");
     cm_yaml_map_begin(y);
     for (row = NF_NOPS; row < AZ_NFS_ROWS; row++)
         if (s->proc[row].calls)
-            yaml_proc(y, az_nfs_row_name(row), &s->proc[row]);
+            az__nfs_proc_yaml(y, az_nfs_row_name(row), &s->proc[row], -1);
     cm_yaml_map_end(y);
     cm_yaml_key(y, "errors_by_status");
     cm_yaml_seq_begin(y);
@@ -282,6 +241,8 @@ void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
         cm_yaml_map_end(y);
     }
     cm_yaml_map_end(y);
+    if (s->v4)
+        az__nfs4_stats_yaml(y, src, s->v4);
     az_nfs_reader_yaml(y, src->reader);
     yaml_options(y, src);
     cm_yaml_map_end(y);
@@ -372,8 +333,9 @@ void az_nfs_image_table(FILE *out, const struct az_nfs_source *src,
         fprintf(out, "%-26s none (no MNT, no directory with entries)\n", "root");
     fprintf(out,
             "%-26s %" PRIu64 " (%" PRIu64 " at the start, %" PRIu64
-            " created during the trace)\n",
-            "objects", m.objects, m.at_start, m.created);
+            " created during the trace; %" PRIu64
+            " known by a name only merged into them)\n",
+            "objects", m.objects, m.at_start, m.created, c->merged);
     fprintf(out, "%-26s", "at the start, by type");
     for (t = 0; t < 8; t++)
         if (m.by_type[t])

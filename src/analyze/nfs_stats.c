@@ -31,6 +31,8 @@ void az_nfs_stats_init(struct az_nfs_stats *s)
 
 void az_nfs_stats_free(struct az_nfs_stats *s)
 {
+    az_nfs4_stats_free(s->v4);
+    s->v4 = NULL;
     free(s->clients);
     s->clients = NULL;
     s->nclients = 0;
@@ -68,22 +70,6 @@ static struct az_nfs_client *client_of(struct az_nfs_stats *s, uint32_t i)
     return &s->clients[i];
 }
 
-static void error_pair(struct az_nfs_stats *s, int row, uint32_t status)
-{
-    uint32_t i;
-
-    for (i = 0; i < s->nerr; i++)
-        if (s->err[i].row == (uint32_t)row && s->err[i].status == status) {
-            s->err[i].n++;
-            return;
-        }
-    if (s->nerr == AZ_NFS_ERR_PAIRS) {
-        s->err_other++;
-        return;
-    }
-    s->err[s->nerr++] = (struct az_nfs_err){(uint32_t)row, status, 1};
-}
-
 int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev)
 {
     int row = az_nfs_row(ev), reply = (ev->flags & TR_NFS_F_REPLY) != 0;
@@ -102,7 +88,7 @@ int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev)
     c->calls++;
     if (ev->prog == TR_NFS_PROG_MOUNT)
         s->mount_calls++;
-    else if (ev->vers < 4)
+    else if (ev->vers <= 4)
         s->by_version[ev->vers]++;
     if (ev->transport == TR_NFS_TCP)
         s->tcp_calls++;
@@ -114,6 +100,16 @@ int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev)
         s->retransmitted++;
         if (p)
             p->retransmitted++;
+    }
+    if (ev->prog == TR_NFS_PROG_NFS && ev->vers == 4) {
+        uint64_t rd, wr;
+        if (az_nfs4_stats_event(s, ev, &rd, &wr) < 0)
+            return cm_errf(s->last_error, sizeof(s->last_error), "out of memory"),
+                   -ENOMEM;
+        s->bytes_read += rd;
+        c->bytes_read += rd;
+        s->bytes_written += wr;
+        c->bytes_written += wr;
     }
     if (row == NF_OP_WRITE) {
         s->bytes_written += ev->count;
@@ -129,18 +125,8 @@ int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev)
     }
     s->replies++;
     c->replies++;
-    if (p) {
-        int64_t rt = ev->reply_t_ns - ev->t_ns;
-        if (rt < 0)
-            rt = 0;
-        p->replies++;
-        p->rt_sum_ns += rt;
-        if (rt < p->rt_min_ns)
-            p->rt_min_ns = rt;
-        if (rt > p->rt_max_ns)
-            p->rt_max_ns = rt;
-        cm_hist_add(&p->rt, (uint64_t)(rt + 500) / 1000);
-    }
+    if (p)
+        az__nfs_proc_reply(p, ev->reply_t_ns - ev->t_ns);
     if (ev->rpc_status != TR_NFS_RPC_SUCCESS) {
         s->rpc_errors++;
         c->errors++;
@@ -153,7 +139,7 @@ int az_nfs_stats_event(struct az_nfs_stats *s, const struct tr_nfs_event *ev)
         c->errors++;
         if (p) {
             p->errors++;
-            error_pair(s, row, ev->status);
+            az__nfs_err_count(s->err, &s->nerr, &s->err_other, (uint32_t)row, ev->status);
         }
         return 0;
     }

@@ -16,6 +16,10 @@
 #include "common/fields.h"
 #include "common/alloc.h"
 #include "analyze/az.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
+#include "common/yaml.h"
 
 #define MAX_CACHE_SIZES 4096
 

@@ -32,7 +32,14 @@ int main(int argc, char **argv)
         return CM_EXIT_OK;
     }
     if (rc < 0) {
-        fprintf(stderr, "%s: %s\n", prog, err);
+        /* no mount point at all (sfs3 alone): what to type, and where the
+         * rest is */
+        int none = code == CM_EXIT_SFS_MOUNTS && cfg.nmounts == 0;
+
+        if (argc <= 1)
+            fprintf(stderr, "usage: %s [options] mount-point...\n", prog);
+        fprintf(stderr, "%s: %s%s%s%s\n", prog, err, none ? "; " : "", none ? prog : "",
+                none ? " --help for more" : "");
         return code ? code : CM_EXIT_SFS_USAGE;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -15,6 +15,8 @@
 
 #include "common/opt.h"
 #include "submit/sb.h"
+#include "common/cm.h"
+#include "common/error.h"
 
 struct gen_cli {
     char info[4096], rc[4096], sum[4096], out[4096];

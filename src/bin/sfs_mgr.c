@@ -59,8 +59,8 @@ static const struct cm_opt mgr_opts[] = {
 };
 
 #define MGR_USAGE                                                                        \
-    "usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--progress SEC] [--check[=text|yaml]] "   \
-    "[--trees] [-c] [-k]\n"                                                              \
+    "usage: sfs_mgr -r RC [-s SFX] [-v LEVEL] [--progress SEC] [--check[=text|yaml]]\n"  \
+    "               [--trees] [-c] [-k]\n"                                               \
     "Runs every load point of the rc file RC on its clients (docs/sfs_mgr.md).\n"
 
 int main(int argc, char **argv)

@@ -8,7 +8,7 @@
  * serving failure, 2 usage error, 3 --exit-after reached.
  */
 #include "server/sv.h"
-#include "common/cm.h"
+#include "common/error.h"
 #include "common/exit.h"
 
 #include <signal.h>

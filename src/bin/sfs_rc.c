@@ -2,23 +2,12 @@
 /*
  * sfs_rc.c - main() of sfs_rc, the rc file from the shell (docs/runsfs.md):
  * runsfs reads and writes rc files through it, so that the one rc parser
- * (common/rc.h, docs/DECISIONS.md D9) serves every reader and no shell code ever
- * sources or parses an rc file.
- *
- *   sfs_rc show FILE NAME...                  NAME=value lines (a value's
- *                                             newlines and tabs as blanks)
- *   sfs_rc set [--from SRC] FILE NAME=VALUE...  assign, keeping the rest of
- *                                             the file; written atomically
- *   sfs_rc check FILE                         parse only
- *   sfs_rc describe [NAME...]                 each rc variable's kind and
- *                                             range ("NAME KIND [MIN MAX]"),
- *                                             from the tables a run checks
- *                                             them with (prime/describe.c)
- *   sfs_rc pages                              runsfs's settings pages, one
- *                                             line each: its variables
- *
- * Exit codes: 0 done, 2 bad usage or an rc file with errors (each one
- * reported as FILE:LINE), 1 the file could not be written.
+ * (common/rc.h, docs/DECISIONS.md D9) serves every reader and no shell code
+ * ever sources or parses an rc file.  The commands are usage()'s: show
+ * (a value's newlines and tabs as blanks), set (the rest of the file kept,
+ * written atomically), check, and describe and pages from the tables a run
+ * checks with (prime/describe.c).  Exit codes: 0 done, 2 bad usage or an rc
+ * file with errors (each reported as FILE:LINE), 1 a file not written.
  */
 #include <errno.h>
 #include <stddef.h>

@@ -3,10 +3,12 @@
  * sfs_trace.c - main() of sfs_trace: "how does cache size affect
  * performance?" answered from an I/O trace before it is replayed.
  * Subcommands: stats (trace statistics), mrc (exact LRU stack distances and
- * the miss-ratio curve, optionally SHARDS-sampled), convert (to SPC text).
- * The options and the commands are the analysis layer's (analyze/cli.h);
- * this file parses, runs, and returns the exit code: 0 success, 1 bad
- * input or failure, 2 usage.  docs/sfs_trace.md describes them.
+ * the miss-ratio curve, optionally SHARDS-sampled), image, convert (to SPC
+ * text or nfsdump), plan (an NFS replay's plan file).  The options and the
+ * commands are the analysis layer's (analyze/cli.h); plan is the NFS
+ * replay's (nreplay/nr.h), hooked in here; this file parses, runs, and
+ * returns the exit code: 0 success, 1 bad input or failure, 2 usage.
+ * docs/sfs_trace.md describes them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,29 @@
 #include "analyze/cli.h"
 #include "common/alloc.h"
 #include "common/opt.h"
+#include "image/im.h"
+#include "nreplay/nr.h"
+
+/* sfs_trace plan: the plan file written, then read back for its line. */
+static int plan(const struct az_cli *c, FILE *out, FILE *diag)
+{
+    struct nr_plan_opts o = {c->format, c->lenient, c->nfs_version};
+    struct nr_plan p;
+    char err[512];
+
+    if (nr_plan_write(c->trace, &o, c->output, err, sizeof(err)) < 0 ||
+        nr_plan_open(&p, c->output, err, sizeof(err)) < 0) {
+        fprintf(diag, "sfs_trace: %s\n", err);
+        return AZ_EXIT_INPUT;
+    }
+    fprintf(out,
+            "%s: the plan of %s (%s): %llu NFSv%d calls of %u client(s) over %.3f s; "
+            "image of %u objects\n",
+            c->output, p.capture, p.format, (unsigned long long)p.ncalls, p.nfs_version,
+            p.nstreams, (double)p.trace_ns / 1e9, im_nobjs(p.img));
+    nr_plan_free(&p);
+    return AZ_EXIT_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -40,6 +65,7 @@ int main(int argc, char **argv)
         free(c);
         return AZ_EXIT_USAGE;
     }
+    c->plan = plan;
     code = az_cli_run(c, stdout, stderr);
     free(c);
     return code;

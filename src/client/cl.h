@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cl.h - the client layer: the body of sfs and sfs3, what src/bin/sfs.c
- * calls.  The option table and parser (load/options.h) turn argv into a
- * struct ld_config; the functions below then do everything an SFS 3.0
- * client does for one run (docs/SFS30.md §1, §12.2): read the mix and
- * block-size files and the workload's input, size the file set, check the
- * clock, fork PROCS children, drive them through mount, init, warm-up and
- * run, collect and merge their results, print the client report on stdout
- * and write the YAML file.  Nothing here writes anywhere but the two
- * streams main gives.
+ * cl.h - src/client is the load generator sfs/sfs3 (a "client" in SFS's
+ * sense: a host that generates load, alone or for a prime; not an NFS
+ * client library - that is src/nfs), what src/bin/sfs.c calls.  The
+ * option table and parser (load/options.h) turn argv into a struct
+ * ld_config; the functions below then do everything an SFS 3.0 client does
+ * for one run (docs/SFS30.md §1, §12.2): read the mix and block-size files
+ * and the workload's input, size the file set, check the clock, fork PROCS
+ * children, drive them through mount, init, warm-up and run, collect and
+ * merge their results, print the client report on stdout and write the
+ * YAML file.  Nothing here writes anywhere but the two streams main gives.
  *
  * The phases are separate commands (parent.h) so that the prime can drive
  * them one by one across hosts (-M: remote.c); -N is the client's number
@@ -21,7 +22,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "common/cm.h"
 #include "load/config.h"
 #include "load/options.h"
 #include "load/workload.h"

@@ -19,6 +19,8 @@
 
 #include "client/parent.h"
 #include "common/alloc.h"
+#include "common/error.h"
+#include "common/clock.h"
 
 static volatile sig_atomic_t interrupted;
 

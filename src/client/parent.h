@@ -22,7 +22,7 @@
 #include <poll.h>
 #include <sys/types.h>
 
-#include "common/cm.h"
+#include "common/error.h"
 #include "ctl/ct.h"
 
 /* The child body: runs in the forked process; its return value is the

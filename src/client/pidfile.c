@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "client/cl_int.h"
+#include "common/error.h"
+#include "common/atomic.h"
 
 /* Start time of pid in clock ticks since boot, 0 when it is gone (or a
  * zombie, which no longer runs anything). */

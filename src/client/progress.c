@@ -8,8 +8,9 @@
  * client is, and the workload's own part (a replay's records, lateness and
  * waits).  The figures are the children's live counters (load/live.h),
  * read from the area they publish to: the parent reads, nothing travels
- * per call.  On a terminal the line is rewritten in place (cut to the
- * terminal's width), elsewhere each line stands on its own, after the same
+ * per call.  On a terminal the line is rewritten in place with the fields
+ * that fit its width (those that matter least left out, none cut),
+ * elsewhere each line stands whole on its own, after the same
  * date stamp as the other progress lines of the log.
  */
 #include <stdio.h>
@@ -77,16 +78,14 @@ void cl_meter_tick(void *data)
     v.rate = t > m->last_ms
                  ? (double)(last.good + last.bad) * 1000.0 / (double)(t - m->last_ms)
                  : 0;
-    ld_live_line(m->su->wl, &v, line, sizeof(line));
     m->prev = now;
     m->last_ms = t;
-    if (m->tty) {
-        size_t w = columns(m->log) - 1;
-        if (strlen(line) > w)
-            line[w] = '\0';
+    if (m->tty) { /* the fields that fit the terminal, none cut */
+        ld_live_line_fit(m->su->wl, &v, "", "", columns(m->log) - 1, line, sizeof(line));
         fprintf(m->log, "\r%s\033[K", line);
         m->open = 1;
     } else {
+        ld_live_line(m->su->wl, &v, line, sizeof(line));
         cl_progress(m->log, "%s", line);
     }
     fflush(m->log);

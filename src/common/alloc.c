@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim: the one libc-specific call, here only */
+#endif
 
 #include "common/alloc.h"
 
@@ -56,6 +59,18 @@ unsigned long cm_alloc_count(void)
 unsigned long cm_alloc_failed(void)
 {
     return failed;
+}
+
+int cm_alloc_release(void)
+{
+#ifdef __GLIBC__
+    /* glibc keeps freed small blocks (below its mmap threshold) in its
+     * heap for reuse; malloc_trim returns the whole free pages among them
+     * (madvise) and the free top of the heap */
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
 }
 
 void *cm_malloc(size_t size)

@@ -45,6 +45,13 @@ char *cm_strndup(const char *s, size_t n);
  * overflows, p left as it was. */
 void *cm_reallocarray(void *p, size_t n, size_t size);
 
+/* Gives the free memory of the heap back to the system where libc can
+ * (glibc's malloc_trim; elsewhere nothing happens): a long-running program
+ * that freed much calls it so that its resident size falls with what it
+ * holds.  Returns 1 when memory was given back.  Costs a walk of the free
+ * lists: call it after large frees, not per free. */
+int cm_alloc_release(void);
+
 /* ---- the test hook ------------------------------------------------------ */
 
 /* Makes the nth allocation from now fail (n = 1: the next one), and with

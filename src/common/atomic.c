@@ -4,7 +4,8 @@
  * written beside their final name and renamed into place, so that a run
  * that dies half way never leaves a truncated result (docs/DECISIONS.md D10).
  */
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/atomic.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * clock.c - monotonic and wall clocks (common layer).  Response times and
  * pacing use CLOCK_MONOTONIC only; wall time feeds NFS atime/mtime.
  */
-#include "common/cm.h"
+#include "common/clock.h"
 
 #include <time.h>
 

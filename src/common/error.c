@@ -4,9 +4,10 @@
  * Every parser of user input reports through cm_report so that all of them
  * print positions the same way; library code formats into buffers instead.
  */
-#include "common/cm.h"
+#include "common/error.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 int cm_errf(char *buf, size_t len, const char *fmt, ...)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
-#include "common/cm.h"
+#include "common/yaml.h"
 #include "common/fields.h"
 #include "common/hist.h"
 
@@ -21,6 +21,8 @@ static void merge_hist(struct cm_hist *a, const struct cm_hist *b)
 
     for (i = 0; i < CM_HIST_NB; i++)
         a->n[i] += b->n[i];
+    if (b->count && (a->count == 0 || b->min_us < a->min_us))
+        a->min_us = b->min_us;
     a->count += b->count;
     if (b->max_us > a->max_us)
         a->max_us = b->max_us;
@@ -63,6 +65,19 @@ static void merge_one(const struct cm_field *f, char *a, const char *b)
     }
 }
 
+void cm_top_insert(uint64_t *top, unsigned n, uint64_t v)
+{
+    unsigned i, j;
+
+    for (i = 0; i < n && top[i] > v; i++)
+        ;
+    if (v == 0 || i == n || top[i] == v)
+        return;
+    for (j = n - 1; j > i; j--)
+        top[j] = top[j - 1];
+    top[i] = v;
+}
+
 void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *src)
 {
     size_t i;
@@ -73,6 +88,15 @@ void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *
 
         if (f->merge == CM_MERGE_NONE)
             continue;
+        if (f->merge == CM_MERGE_TOP) {
+            uint64_t v;
+            for (k = 0; k < elements(f); k++) {
+                memcpy(&v, (const char *)src + f->offset + k * f->size, sizeof(v));
+                cm_top_insert((uint64_t *)(void *)((char *)dst + f->offset), elements(f),
+                              v);
+            }
+            continue;
+        }
         for (k = 0; k < elements(f); k++)
             merge_one(f, (char *)dst + f->offset + k * f->size,
                       (const char *)src + f->offset + k * f->size);
@@ -195,8 +219,8 @@ static size_t one_max(const struct cm_field *f)
     case CM_FIELD_U32:
     case CM_FIELD_INT:
         return 5;
-    case CM_FIELD_HIST: /* count, max, cells, then (gap, value) per cell */
-        return 3 * VARINT_MAX + (size_t)CM_HIST_NB * (3 + 5);
+    case CM_FIELD_HIST: /* count, max, min, cells, then (gap, value) per cell */
+        return 4 * VARINT_MAX + (size_t)CM_HIST_NB * (3 + 5);
     case CM_FIELD_TABLE:
         return cm_fields_wire_max(f->sub, f->nsub);
     case CM_FIELD_STR:
@@ -222,6 +246,7 @@ static uint8_t *put_hist(const struct cm_hist *h, uint8_t *p)
         cells += h->n[i] != 0;
     p = put_varint(p, h->count);
     p = put_varint(p, h->max_us);
+    p = put_varint(p, h->min_us);
     p = put_varint(p, cells);
     for (i = 0; i < CM_HIST_NB; i++)
         if (h->n[i]) {
@@ -282,6 +307,7 @@ static const uint8_t *get_hist(struct cm_hist *h, const uint8_t *p, const uint8_
     memset(h, 0, sizeof(*h));
     if ((p = get_varint(p, end, &h->count)) == NULL ||
         (p = get_varint(p, end, &h->max_us)) == NULL ||
+        (p = get_varint(p, end, &h->min_us)) == NULL ||
         (p = get_varint(p, end, &cells)) == NULL || cells > CM_HIST_NB)
         return NULL;
     while (cells-- > 0) {

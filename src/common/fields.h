@@ -29,7 +29,8 @@ enum cm_field_type {
     CM_FIELD_DOUBLE, /* double */
     CM_FIELD_X100,   /* uint64_t hundredths: YAML prints value / 100, 2 decimals */
     CM_FIELD_STR,    /* char[size], NUL-terminated (YAML only) */
-    CM_FIELD_HIST,   /* struct cm_hist: cells and count add, max_us keeps the larger */
+    CM_FIELD_HIST,   /* struct cm_hist: cells and count add, max_us and min_us keep
+                        the larger and the smaller */
     CM_FIELD_TABLE   /* a struct described by sub[0..nsub) */
 };
 
@@ -37,6 +38,8 @@ enum cm_field_merge {
     CM_MERGE_SUM,  /* add */
     CM_MERGE_MAX,  /* keep the larger */
     CM_MERGE_NONE, /* not merged (names, labels) */
+    CM_MERGE_TOP,  /* an array of uint64_t kept largest first (0: none): the
+                      count largest of both arrays (cm_top_insert) */
 };
 
 struct cm_field {
@@ -71,6 +74,10 @@ struct cm_field {
 #m, CM_FIELD_TABLE, CM_MERGE_SUM, offsetof(st, m), sizeof(((st *)0)->m[0]), n,   \
             NULL, NULL, 3, sub, sizeof(sub) / sizeof((sub)[0])                           \
     }
+
+/* Puts v (not 0) into top[0..n), kept largest first with 0s after: the
+ * smallest goes when it is full; a value already there is not repeated. */
+void cm_top_insert(uint64_t *top, unsigned n, uint64_t v);
 
 /* dst = the merge of dst and src, field by field. */
 void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *src);

@@ -40,6 +40,8 @@ void cm_hist_bounds(unsigned b, uint64_t *lo_us, uint64_t *hi_us)
 void cm_hist_add(struct cm_hist *h, uint64_t us)
 {
     h->n[cm_hist_bucket(us)]++;
+    if (h->count == 0 || us < h->min_us)
+        h->min_us = us;
     h->count++;
     if (us > h->max_us)
         h->max_us = us;
@@ -66,10 +68,15 @@ double cm_hist_quantile_ms(const struct cm_hist *h, double q)
     if (b < CM_HIST_SUB)
         return (double)lo / 1000.0;
     {
+        /* a bucket's midpoint may lie outside the values it holds (a bucket
+         * of one value, the first or the last): never below the smallest
+         * value seen nor above the largest */
         double mid = (double)(lo + hi) / 2.0;
 
         if (mid > (double)h->max_us)
             mid = (double)h->max_us;
+        if (mid < (double)h->min_us)
+            mid = (double)h->min_us;
         return mid / 1000.0;
     }
 }

@@ -8,9 +8,11 @@
  *
  * Resolution: values below CM_HIST_SUB us are exact; above, every power of
  * two is cut into CM_HIST_SUB buckets, so a bucket is at most 1/16 (6.25 %)
- * of its lower bound wide and a quantile (the bucket's midpoint, capped by
- * the largest value seen) is within cm_hist_resolution_pct() (3.1 %) of a
- * sample in that bucket.  Reports that print a percentile say so.
+ * of its lower bound wide and a quantile (the bucket's midpoint, kept
+ * within the smallest and the largest value seen) is within
+ * cm_hist_resolution_pct() (3.1 %) of a sample in that bucket.  Reports
+ * that print a percentile say so; every percentile lies in [min, max], as
+ * the reports print them beside it.
  */
 #ifndef CM_HIST_H
 #define CM_HIST_H
@@ -28,13 +30,15 @@ struct cm_hist {
     uint32_t n[CM_HIST_NB];
     uint64_t count;
     uint64_t max_us;
+    uint64_t min_us; /* meaningful when count > 0 */
 };
 
 /* Adds one value (microseconds). */
 void cm_hist_add(struct cm_hist *h, uint64_t us);
 
-/* The q-quantile (0 < q <= 1) in milliseconds (bucket midpoint capped at
- * the maximum; exact for values below CM_HIST_SUB us); 0 when empty. */
+/* The q-quantile (0 < q <= 1) in milliseconds (the bucket's midpoint,
+ * within [min_us, max_us]; exact for values below CM_HIST_SUB us); 0 when
+ * empty. */
 double cm_hist_quantile_ms(const struct cm_hist *h, double q);
 
 /* Bucket index of a value in microseconds, and a bucket's [lo, hi) bounds. */

@@ -5,7 +5,8 @@
  * names the option or field so callers can print it as it is.  Also hex
  * digits and hex-encoded bytes (tokens, file handles).
  */
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
 
 #include <errno.h>
 #include <math.h>

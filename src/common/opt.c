@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
+#include "common/yaml.h"
 #include "common/opt.h"
 
 const char *cm_opt_label(const struct cm_opt *row, char *buf, size_t len)
@@ -446,14 +448,44 @@ const char *cm_opt_format(const struct cm_opt *row, const void *base, char *buf,
     return buf;
 }
 
+/* Prints text after head ("  -l, --load LOAD") in the help's second column
+ * (HELP_COL), words wrapped so that no line passes HELP_WIDTH columns (a
+ * word longer than a line stands alone), the next lines indented to it. */
+#define HELP_COL   31
+#define HELP_WIDTH 80
+static void help_row(FILE *out, const char *head, const char *text)
+{
+    int col = fprintf(out, "  %-28s", head);
+
+    while (*text) {
+        size_t w;
+
+        while (*text == ' ')
+            text++;
+        w = strcspn(text, " ");
+        if (w == 0)
+            break;
+        if (col > HELP_COL && col + 1 + (int)w > HELP_WIDTH) {
+            fprintf(out, "\n%*s", HELP_COL, "");
+            col = HELP_COL;
+        } else {
+            fputc(' ', out);
+            col++;
+        }
+        col += fprintf(out, "%.*s", (int)w, text);
+        text += w;
+    }
+    fputc('\n', out);
+}
+
 static void help_rows(FILE *out, const struct cm_opt *t, size_t n)
 {
     size_t i;
 
     for (i = 0; i < n; i++) {
         const struct cm_opt *r = &t[i];
-        char flags[80], range[96];
-        int k = 0;
+        char flags[80], range[96], text[1024];
+        int k = 0, m;
 
         if (r->flags & (CM_OPT_RC_ONLY | CM_OPT_HIDDEN))
             continue;
@@ -466,20 +498,21 @@ static void help_rows(FILE *out, const struct cm_opt *t, size_t n)
             snprintf(flags + k, sizeof(flags) - (size_t)k,
                      (r->flags & CM_OPT_OPT_ARG) ? "[=%s]" : " %s",
                      r->arg_name ? r->arg_name : "VALUE");
-        fprintf(out, "  %-28s %s", flags, r->help ? r->help : "");
+        m = snprintf(text, sizeof(text), "%s", r->help ? r->help : "");
         if (r->type == CM_OPT_INT || r->type == CM_OPT_I64 || r->type == CM_OPT_DOUBLE ||
             r->type == CM_OPT_SIZE) {
             range_text(r, range, sizeof(range));
             if (r->def)
-                fprintf(out, " (default %s, range %s)", r->def, range);
+                m += snprintf(text + m, sizeof(text) - (size_t)m,
+                              " (default %s, range %s)", r->def, range);
             else
-                fprintf(out, " (range %s)", range);
+                m += snprintf(text + m, sizeof(text) - (size_t)m, " (range %s)", range);
         } else if (r->def && r->def[0] && r->type != CM_OPT_FLAG) {
-            fprintf(out, " (default %s)", r->def);
+            m += snprintf(text + m, sizeof(text) - (size_t)m, " (default %s)", r->def);
         }
-        if (r->rc_name)
-            fprintf(out, " [%s]", r->rc_name);
-        fputc('\n', out);
+        if (r->rc_name && m < (int)sizeof(text))
+            snprintf(text + m, sizeof(text) - (size_t)m, " [%s]", r->rc_name);
+        help_row(out, flags, text);
     }
 }
 
@@ -492,8 +525,8 @@ void cm_opt_help_sets(FILE *out, const struct cm_opt_set *sets, size_t nsets)
             fprintf(out, "%s:\n", sets[s].title);
         help_rows(out, sets[s].t, sets[s].n);
         if (s == 0) {
-            fprintf(out, "  %-28s %s\n", "    --help", "Print this help and exit.");
-            fprintf(out, "  %-28s %s\n", "    --version", "Print the version and exit.");
+            help_row(out, "    --help", "Print this help and exit.");
+            help_row(out, "    --version", "Print the version and exit.");
         }
     }
 }

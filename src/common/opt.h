@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/cm.h"
+#include "common/yaml.h"
 
 enum cm_opt_type {
     CM_OPT_INT,    /* int field; min/max apply */

@@ -24,7 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/clock.h"
 
 #define DEFAULT_TIMEOUT_MS 20000u
 #define POLL_NS            5000000L /* 5 ms between checks of gnuplot */
@@ -179,8 +180,9 @@ static void byte_tics(FILE *f, const struct cm_plot *p, double lo, double hi)
     fputs(")\n", f);
 }
 
-/* The x range written (for the labels' side), 0..0 when gnuplot's own. */
-static void write_axes(FILE *f, const struct cm_plot *p, double *mid)
+/* The middle of the ranges written (for the labels' side), NAN when
+ * gnuplot's own. */
+static void write_axes(FILE *f, const struct cm_plot *p, double *mid, double *ymid)
 {
     double xlo = 0, xhi = 1, ylo = 0, yhi = 1;
     int hx = bounds(p, 0, p->logx, &xlo, &xhi);
@@ -197,9 +199,14 @@ static void write_axes(FILE *f, const struct cm_plot *p, double *mid)
     }
     if (!hx) /* nothing to bound: gnuplot's own ranges */
         return;
+    if (p->from_zero && !p->logx && xlo > 0)
+        xlo = 0;
+    if (p->from_zero && !p->logy && ylo > 0)
+        ylo = 0;
     pad(&xlo, &xhi, p->logx);
     pad(&ylo, &yhi, p->logy);
     *mid = p->logx ? sqrt(xlo * xhi) : (xlo + xhi) / 2;
+    *ymid = p->logy ? sqrt(ylo * yhi) : (ylo + yhi) / 2;
     fprintf(f, "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n", xlo, xhi, ylo,
             yhi);
     if (p->x2label && p->x2scale > 0) {
@@ -218,7 +225,7 @@ static void write_axes(FILE *f, const struct cm_plot *p, double *mid)
 int cm_plot_write_script(FILE *f, const struct cm_plot *p, const char *data,
                          const char *out)
 {
-    double mid = NAN;
+    double mid = NAN, ymid = NAN;
     size_t s;
 
     fprintf(f, "set terminal %s size %u,%u noenhanced\nset output ",
@@ -233,15 +240,16 @@ int cm_plot_write_script(FILE *f, const struct cm_plot *p, const char *data,
     put_quoted(f, p->ylabel ? p->ylabel : "");
     /* the legend below the picture: never over a point or a curve */
     fputs("\nset grid\nset key below left\n", f);
-    write_axes(f, p, &mid);
+    write_axes(f, p, &mid, &ymid);
     for (s = 0; s < p->nlabels; s++) {
-        /* the text on the side of the point away from the nearer edge */
-        int right = p->labels[s].x > mid;
+        /* the text on the side of the point away from the nearer edges:
+         * left of a point in the right half, below one in the upper half */
+        int right = p->labels[s].x > mid, below = p->labels[s].y > ymid;
 
         fprintf(f, "set label %zu ", s + 1);
         put_quoted(f, p->labels[s].text);
-        fprintf(f, " at %.17g,%.17g %s point pt 7 ps 1.5 offset %d,1\n", p->labels[s].x,
-                p->labels[s].y, right ? "right" : "left", right ? -1 : 1);
+        fprintf(f, " at %.17g,%.17g %s point pt 7 ps 1.5 offset %d,%d\n", p->labels[s].x,
+                p->labels[s].y, right ? "right" : "left", right ? -1 : 1, below ? -1 : 1);
     }
     fputs("plot ", f);
     for (s = 0; s < p->nseries; s++) {

@@ -27,7 +27,8 @@ struct cm_plot_series {
     const char *style; /* gnuplot "with" style; NULL = "linespoints" */
 };
 
-/* A marked spot: a point with its text beside it (the peak of a curve). */
+/* A marked spot: a point with its text beside it (the peak of a curve), on
+ * the side away from the nearer edges, so that it stays inside the frame. */
 struct cm_plot_label {
     double x, y;
     const char *text;
@@ -45,6 +46,9 @@ struct cm_plot {
     int logx, logy; /* log scale base (2, 10), 0 = linear */
     /* y range before the padding; both 0 = the data's */
     double ymin, ymax;
+    /* both ranges reach 0 (before the padding), so that a curve's small
+     * differences are seen at their true scale, not magnified */
+    int from_zero;
     /* x is a size in bytes: on a log axis, tics at powers of two labelled
      * B, KiB, MiB, GiB... */
     int xbytes;

@@ -10,10 +10,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/text.h"
 #include "common/rc.h"
 #include "common/alloc.h"
+#include "common/cm.h"
+#include "common/error.h"
 
 /* ---- reporting ------------------------------------------------------------- */
 
@@ -697,4 +700,16 @@ int cm_rc_name_distance(const char *name, const char *known)
     }
     best = row[n % 3][m];
     return best <= limit ? best : -1;
+}
+
+int cm_rc_name_resemblance(const char *name, const char *known)
+{
+    size_t n = strlen(name), m = strlen(known);
+    const char *shorter = n < m ? name : known, *longer = n < m ? known : name;
+    size_t k = n < m ? n : m;
+    int d = cm_rc_name_distance(name, known);
+
+    if (d >= 0 || n == m || k < 4 || longer[k] != '_')
+        return d;
+    return strncasecmp(shorter, longer, k) == 0 ? 3 : -1;
 }

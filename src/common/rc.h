@@ -53,7 +53,7 @@ struct cm_rc {
 
 /* Whether a variable name is known to the caller: 1 known; 0 unknown, a
  * warning - unless the caller sets *near to a known name the unknown one
- * is a typo of (cm_rc_name_distance), which makes it an error "unknown
+ * resembles (cm_rc_name_resemblance), which makes it an error "unknown
  * variable RUN_TIME: did you mean RUNTIME?", since the setting it meant
  * would otherwise be silently ignored. */
 typedef int (*cm_rc_known_fn)(const char *name, void *data, const char **near);
@@ -64,6 +64,12 @@ typedef int (*cm_rc_known_fn)(const char *name, void *data, const char **near);
  * 5, 0 (case only) for shorter ones; else -1.  Also -1 for the same name. */
 #define CM_RC_NAME_MAX 64
 int cm_rc_name_distance(const char *name, const char *known);
+
+/* How much name resembles the known name: cm_rc_name_distance's edits (0
+ * to 2) when it looks like a typo of it, else 3 when one of the two is the
+ * other cut at a '_' and the shorter has 4 characters or more (WARMUP for
+ * WARMUP_TIME, RUNTIME_SEC for RUNTIME; case ignored), else -1. */
+int cm_rc_name_resemblance(const char *name, const char *known);
 
 /*
  * Parses text (len bytes) named name into rc.  known may be NULL (every name

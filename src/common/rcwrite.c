@@ -15,6 +15,8 @@
 #include "common/rc.h"
 #include "common/text.h"
 #include "common/alloc.h"
+#include "common/error.h"
+#include "common/atomic.h"
 
 static int bare_char(int c)
 {

@@ -5,7 +5,7 @@
  * that 32-bit arithmetic never overflows.  Kept bit-compatible with SFS so
  * that seeded runs are reproducible and comparable.
  */
-#include "common/cm.h"
+#include "common/rng.h"
 
 #define RNG_A 16807
 #define RNG_Q 127773 /* M / A */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cm.h"
+#include "common/error.h"
 #include "common/text.h"
 #include "common/alloc.h"
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/bytes.h"
-#include "common/cm.h"
+#include "common/num.h"
 #include "ctl/ct.h"
 #include "common/alloc.h"
 

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * im.h - the image layer (prefix im_): the file-system image an NFS trace
- * (src/trace/tr_nfs.h) implies: every object the trace touches, by handle,
- * with its type, the names that reach it (directory + name), its size and
- * mode at the start of the trace, the objects and names created, renamed and
- * removed during the trace, hard links, symlink targets, the export roots
- * (from MNT, or inferred) and the orphans (objects that existed at the start
- * but whose path the trace never shows).  `sfs_trace image` reports it; the
- * NFS trace replay prepares the tree at the start of the trace from it and
- * maps traced handles onto the prepared objects.
+ * im.h - src/image is the file-system image an NFS trace implies (a tree of
+ * objects and names, not a picture; prefix im_), built from the trace
+ * layer's NFS events (src/trace/tr_nfs.h): every object the trace
+ * touches, by handle, with its type, the names that reach it (directory +
+ * name), its size and mode at the start of the trace, the objects and names
+ * created, renamed and removed during the trace, hard links, symlink
+ * targets, the export roots (from MNT, or inferred) and the orphans
+ * (objects that existed at the start but whose path the trace never
+ * shows).  `sfs_trace image` reports it; the NFS trace replay prepares the
+ * tree at the start of the trace from it and maps traced handles onto the
+ * prepared objects.
  *
  * Built from the events of tr_nfs.h in call-time order (im_event), then
  * closed with im_finish, which chooses the roots, places every object
@@ -31,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "trace/tr_nfs.h"
 
@@ -160,6 +163,10 @@ int im_finish(struct im_image *img);
 /* Objects (ids 0..count-1, including IM_O_DEAD ones to skip) and
  * links. */
 uint32_t im_nobjs(const struct im_image *img);
+/* The objects of the image: im_nobjs less the name-only objects merged
+ * into the object their handle named (IM_O_DEAD; im_counts' merged) - the
+ * one figure sfs_trace image and the replay's plan both print. */
+uint32_t im_nlive(const struct im_image *img);
 const struct im_obj *im_obj(const struct im_image *img, uint32_t id);
 uint32_t im_nlinks(const struct im_image *img);
 const struct im_link *im_link(const struct im_image *img, uint32_t id);
@@ -194,6 +201,16 @@ uint32_t im_orphan_tops(const struct im_image *img, const uint32_t **ids);
  * set: ENOENT for a dead or a removed name-only object without a place,
  * ENAMETOOLONG). */
 const char *im_path(const struct im_image *img, uint32_t obj, char *buf, size_t len);
+
+/* ---- a finished image in a file (save.c) --------------------------------- */
+
+/* Writes a finished image at f's position (what it answers from: not the
+ * maps only learning uses).  0, -EINVAL (not finished) or -EIO. */
+int im_save(const struct im_image *img, FILE *f);
+/* Reads an image im_save wrote at f's position into *out (finished: it
+ * takes no events).  0, or -errno with one line in err (a damaged image is
+ * refused: every index is checked). */
+int im_load(struct im_image **out, FILE *f, char *err, size_t errlen);
 
 /* ---- walking the tree at the start (tree.c) ----------------------------- */
 

@@ -487,6 +487,11 @@ void im_fh(const struct im_image *img, uint32_t id, struct nf_fh *fh)
         im_fhmap_get(img->fh, img->obj[id].fh_id, fh);
 }
 
+uint32_t im_nlive(const struct im_image *img)
+{
+    return img->nobj - (uint32_t)img->counts.merged;
+}
+
 const struct im_counts *im_counts(const struct im_image *img)
 {
     return &img->counts;

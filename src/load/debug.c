@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cm.h"
+#include "common/error.h"
 #include "load/debug.h"
 
 static const char *const names[LD_DBG_MAX_NAMED + 1] = {

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "common/cm.h"
+#include "common/rng.h"
 #include "common/text.h"
 #include "load/iodist.h"
 

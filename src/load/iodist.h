@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/cm.h"
+#include "common/rng.h"
 
 #define LD_IODIST_MAX_ROWS 32
 #define LD_KB              1024u

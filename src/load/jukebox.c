@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "common/cm.h"
+#include "common/clock.h"
 #include "load/jukebox.h"
 #include "load/stats.h"
 #include "nfs/nf.h"

@@ -169,37 +169,99 @@ int ld_ms_decimals(double ms)
     return ms < 9.995 ? 2 : 1;
 }
 
+/* The line's fields, in order, each with how much it matters (0 most):
+ * what a line may drop to fit a terminal.  A zero count or delay matters
+ * least. */
+#define FIELDS    8
+#define FIELD_MAX 160
+struct field {
+    char text[FIELD_MAX];
+    int rank;
+};
+
+static int fields(const struct ld_workload_ops *wl, const struct ld_live_view *v,
+                  struct field *f)
+{
+    const struct ld_live *d = v->last;
+    double mean = d->good ? (double)d->sum_us / 1000.0 / (double)d->good : 0;
+    double p99 = cm_hist_quantile_ms(&d->hist, 0.99);
+    double behind = (double)v->sum->behind_ns / 1e9;
+    int n = 0;
+
+    if (v->total_s > 0)
+        snprintf(f[n].text, FIELD_MAX, "%s %.0f/%u s:", v->phase, v->elapsed_s,
+                 v->total_s);
+    else
+        snprintf(f[n].text, FIELD_MAX, "%s %.0f s:", v->phase, v->elapsed_s);
+    f[n++].rank = 0;
+    if (v->requested > 0)
+        snprintf(f[n].text, FIELD_MAX, " %.1f of %.0f ops/s", v->rate, v->requested);
+    else
+        snprintf(f[n].text, FIELD_MAX, " %.1f ops/s", v->rate);
+    f[n++].rank = 0;
+    snprintf(f[n].text, FIELD_MAX, ", mean %.*f ms", ld_ms_decimals(mean), mean);
+    f[n++].rank = 1;
+    snprintf(f[n].text, FIELD_MAX, ", p99 %.*f ms", ld_ms_decimals(p99), p99);
+    f[n++].rank = 2;
+    snprintf(f[n].text, FIELD_MAX, ", bad %llu", (unsigned long long)v->sum->bad);
+    f[n++].rank = v->sum->bad ? 1 : 6;
+    snprintf(f[n].text, FIELD_MAX, ", behind %.1f s", behind);
+    f[n++].rank = behind >= 0.05 ? 3 : 7;
+    if (wl && wl->progress) {
+        f[n].text[0] = ';';
+        f[n].text[1] = ' ';
+        wl->progress(v->sum, v->last, f[n].text + 2, FIELD_MAX - 2);
+        f[n++].rank = 4;
+    }
+    return n;
+}
+
+/* Joins before, the fields and after (a field of rank 2: a terminal's
+ * line may lose it) into buf; with width > 0, drops the fields that matter
+ * least (the last of them first) until the whole fits in width columns,
+ * never cutting one. */
+static int join(struct field *f, int n, const char *before, const char *after,
+                size_t width, char *buf, size_t len)
+{
+    size_t total = strlen(before), used;
+    int i, rank, keep[FIELDS + 1];
+
+    if (after[0] && n < FIELDS + 1) {
+        snprintf(f[n].text, FIELD_MAX, "%s", after);
+        f[n++].rank = 2;
+    }
+    for (i = 0; i < n; i++) {
+        keep[i] = 1;
+        total += strlen(f[i].text);
+    }
+    for (rank = 7; width > 0 && total > width && rank > 0; rank--)
+        for (i = n; i-- > 0 && total > width;)
+            if (keep[i] && f[i].rank == rank) {
+                keep[i] = 0;
+                total -= strlen(f[i].text);
+            }
+    used = (size_t)snprintf(buf, len, "%s", before);
+    for (i = 0; i < n && used < len; i++)
+        if (keep[i])
+            used += (size_t)snprintf(buf + used, len - used, "%s", f[i].text);
+    return (int)(used < len ? used : len - 1);
+}
+
 int ld_live_line(const struct ld_workload_ops *wl, const struct ld_live_view *v,
                  char *buf, size_t len)
 {
-    const struct ld_live *d = v->last;
-    double rate = v->rate;
-    double mean = d->good ? (double)d->sum_us / 1000.0 / (double)d->good : 0;
-    double p99 = cm_hist_quantile_ms(&d->hist, 0.99);
-    size_t n = 0;
+    struct field f[FIELDS + 1];
 
-#define PUT(...)                                                                         \
-    do {                                                                                 \
-        int w_ = snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__);                  \
-        if (w_ > 0)                                                                      \
-            n += (size_t)w_;                                                             \
-    } while (0)
-    if (v->total_s > 0)
-        PUT("%s %.0f/%u s: ", v->phase, v->elapsed_s, v->total_s);
-    else
-        PUT("%s %.0f s: ", v->phase, v->elapsed_s);
-    if (v->requested > 0)
-        PUT("%.1f of %.0f ops/s", rate, v->requested);
-    else
-        PUT("%.1f ops/s", rate);
-    PUT(", mean %.*f ms, p99 %.*f ms, bad %llu, behind %.1f s", ld_ms_decimals(mean),
-        mean, ld_ms_decimals(p99), p99, (unsigned long long)v->sum->bad,
-        (double)v->sum->behind_ns / 1e9);
-    if (wl && wl->progress && n < len) {
-        PUT("; ");
-        if (n < len)
-            n += (size_t)wl->progress(v->sum, v->last, buf + n, len - n);
-    }
-#undef PUT
-    return (int)(n < len ? n : len - 1);
+    memset(f, 0, sizeof(f));
+    return join(f, fields(wl, v, f), "", "", 0, buf, len);
+}
+
+int ld_live_line_fit(const struct ld_workload_ops *wl, const struct ld_live_view *v,
+                     const char *before, const char *after, size_t width, char *buf,
+                     size_t len)
+{
+    struct field f[FIELDS + 1];
+
+    memset(f, 0, sizeof(f));
+    return join(f, fields(wl, v, f), before, after, width, buf, len);
 }

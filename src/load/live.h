@@ -93,6 +93,15 @@ struct ld_live_view {
  * part (wl->progress) after a "; ".  Returns the length. */
 int ld_live_line(const struct ld_workload_ops *wl, const struct ld_live_view *v,
                  char *buf, size_t len);
+/* The same line for a terminal of width columns, between before and after
+ * (the caller's own words: "Executing run 3 of 10 ... ", "; about 5 min
+ * left"): when the whole does not fit, the fields that matter least go
+ * first - a zero behind, a zero bad, the workload's part, the p99 - never
+ * cut in the middle (an 80-column terminal showed "mean 0.10 ms, p99 0").
+ * Returns the length. */
+int ld_live_line_fit(const struct ld_workload_ops *wl, const struct ld_live_view *v,
+                     const char *before, const char *after, size_t width, char *buf,
+                     size_t len);
 
 /* Decimals of a response time in ms: 2 below 10 ms, else 1 (reports of
  * fast servers would otherwise read 0.1 for every point). */

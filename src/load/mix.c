@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cm.h"
+#include "common/rng.h"
 #include "load/iodist.h"
 #include "load/mix.h"
 #include "common/text.h"

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/cm.h"
+#include "common/rng.h"
 #include "nfs/nf_ops.h"
 
 struct ld_iodist;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/error.h"
 #include "common/opt.h"
 #include "ctl/ct.h"
 #include "load/debug.h"
@@ -293,9 +294,9 @@ void ld_options_help(FILE *out, const char *prog, const struct ld_workload_ops *
 
     fprintf(out,
             "usage: %s [options] mount-point...\n"
-            "  mount points: host:/path, host:port:/path or "
-            "nfs://host[:port]/path?mountport=N;\n"
-            "  give 1 (every child uses it), PROCS, or a multiple of PROCS.\n"
+            "  mount points: host:/path, host:port:/path or\n"
+            "  nfs://host[:port]/path?mountport=N; give 1 (every child uses it), "
+            "PROCS,\n  or a multiple of PROCS.\n"
             "options:\n",
             prog);
     ld_config_defaults(&cfg, 3);

@@ -25,7 +25,8 @@
 #include <string.h>
 #include <sys/select.h>
 
-#include "common/cm.h"
+#include "common/clock.h"
+#include "common/rng.h"
 #include "load/config.h"
 #include "load/pacing.h"
 

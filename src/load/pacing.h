@@ -40,7 +40,8 @@
 
 #include <stdint.h>
 
-#include "common/cm.h"
+#include "common/clock.h"
+#include "common/rng.h"
 
 #define LD_PACE_WARMUP_CHECK_NS (2ull * 1000000000ull)
 #define LD_PACE_RUN_CHECK_NS    (10ull * 1000000000ull)

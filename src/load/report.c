@@ -18,7 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/cm.h"
 #include "common/opt.h"
 #include "load/ld_int.h"
 #include "load/options.h"

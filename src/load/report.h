@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "common/cm.h"
+#include "common/yaml.h"
 #include "load/config.h"
 #include "load/iodist.h"
 #include "load/mix.h"

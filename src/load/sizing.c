@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "common/cm.h"
+#include "common/rng.h"
 #include "load/sizing.h"
 
 const uint32_t ld_filesize_kb[LD_FILE_SIZE_ROWS] = {1,  2,  4,   8,   16,

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "common/cm.h"
+#include "common/rng.h"
 #include "load/config.h"
 
 #define LD_AVG_FILE_BYTES   27351u /* integer average of docs/SFS30.md §5.1 */

@@ -193,7 +193,7 @@ void ld_wstats_merge(const struct ld_wstats *w, void *dst, const void *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 9u          /* 9: compact, the workload's counters after these */
+#define WIRE_VERSION 10u         /* 10: compact, the workload's counters after these */
 #define HDR_BYTES    8u
 
 static int has_block(const struct ld_wstats *w)

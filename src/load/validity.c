@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "common/cm.h"
+#include "common/rng.h"
 #include "common/opt.h"
 #include "load/ld_int.h"
 #include "load/options.h"

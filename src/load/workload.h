@@ -37,6 +37,7 @@
 #include <stdio.h>
 
 #include "common/cm.h"
+#include "common/error.h"
 #include "load/config.h"
 #include "load/iodist.h"
 #include "load/live.h"

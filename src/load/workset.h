@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/cm.h"
+#include "common/rng.h"
 
 #define LD_PROB_SCALE     1000u
 #define LD_WS_GENERATIONS 12u  /* _MIN_GROUPS */

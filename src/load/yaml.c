@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/atomic.h"
+#include "common/yaml.h"
 #include "common/opt.h"
 #include "load/ld_int.h"
 #include "load/options.h"

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "common/cm.h"
+#include "common/error.h"
 #include "nfs/nf_lnfs.h"
 #include "nfs/nf_spec.h"
 #include "common/alloc.h"

@@ -17,6 +17,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <string.h>
+#include "common/error.h"
 
 void nf_mount_opts_init(struct nf_mount_opts *o, int nfs_version)
 {

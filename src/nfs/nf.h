@@ -253,15 +253,91 @@ uint32_t nf_call_nfs_status(const struct rp_call *call);
 /* nf_call_init then rp_call_sync: returns the RPC status (0 = decoded). */
 int nf_call_sync(struct rp_client *c, uint32_t proc, const void *args, void *res);
 
-/* READ results (v3 READ3res, v2 readres) decoded with the data in buf (at
- * most max bytes; a longer reply fails to decode) instead of malloc'd
- * memory, for callers that must not allocate per call.  XDR_FREE frees
- * nothing; encoding is rpcgen's (xdr_into.c). */
-bool_t nf_xdr_read3_into(XDR *x, READ3res *r, char *buf, u_int max);
-bool_t nf_xdr_read2_into(XDR *x, readres *r, char *buf, u_int max);
 /* Frees what XDR allocated in a finished call's result (xdr_free with the
  * row's codec; freed pointers are left NULL).  Only after status 0. */
 void nf_call_free(struct rp_call *call);
+
+/* nf_call_init then rp_call_sync, with the NFS status of the decoded
+ * result in *status (0 when the RPC failed): returns the RPC status. */
+int nf_call_sync_status(struct rp_client *c, uint32_t proc, const void *args, void *res,
+                        uint32_t *status);
+/* Frees what XDR allocated in res, a result of procedure proc of c's
+ * program (after a call whose RPC succeeded). */
+void nf_res_free(const struct rp_client *c, uint32_t proc, void *res);
+
+/* LOOKUP of name in dir over c (NFSv2 or v3, as c was opened) into out,
+ * and the object's type into *type when type is not NULL (the numbering
+ * both versions share: 1 a regular file, 2 a directory, 5 a symlink...; 0
+ * when the reply carried no attributes).  Returns 0, or -errno with one
+ * line in err: "LOOKUP name: NOENT" (the status's errno), "LOOKUP name:
+ * <the RPC's error>" (the RPC status). */
+int nf_lookup(struct rp_client *c, const struct nf_fh *dir, const char *name,
+              struct nf_fh *out, uint32_t *type, char *err, size_t errlen);
+
+/* ---- results decoded into the caller's memory (res.c) -------------------- */
+
+/*
+ * A result of any NFSv2 or v3 procedure with the memory its decoding uses
+ * instead of malloc'd memory, so that a window of calls allocates nothing
+ * per call: READ data goes into data (at most data_max bytes: a longer
+ * reply fails to decode), the handle a v3 LOOKUP, CREATE, MKDIR, SYMLINK
+ * or MKNOD reply names into fh, READDIR(PLUS) entries are read over.  Pass
+ * &res.r3 (or &res.r2) as the call's result.
+ */
+struct nf_res {
+    union {
+        union nf2_res r2;
+        union nf3_res r3;
+    };
+    uint8_t fh[NF_FH_MAX];
+    char *data; /* NULL: a READ reply fails to decode */
+    u_int data_max;
+};
+/* The bytes of a struct nf_res that hold the results (zero them between
+ * calls; data and data_max stay). */
+#define NF_RES_BYTES offsetof(struct nf_res, fh)
+
+/* The codec of op's result in an NFS version for a struct nf_res: the
+ * ones above for READ, READDIR(PLUS) and the handles; dflt (the table
+ * row's) for the others, or with NF_RES_STATUS_ONLY in how, the status
+ * alone for every result but the handles.  XDR_FREE frees nothing they
+ * decoded; nf_call_free stays safe. */
+#define NF_RES_STATUS_ONLY 1u
+xdrproc_t nf_res_codec(int version, int op, unsigned how, xdrproc_t dflt);
+
+/* The handle a successful LOOKUP, CREATE, MKDIR, SYMLINK or MKNOD reply
+ * names (v2: LOOKUP, CREATE, MKDIR) into out: 1, else 0 (another op, an
+ * error status, a v3 reply without the handle). */
+int nf_res_handle(const struct nf_res *r, int version, int op, struct nf_fh *out);
+
+/* ---- attributes a call sets (sattr.c) ------------------------------------ */
+
+/* What SETATTR, CREATE, MKDIR, SYMLINK and MKNOD set, in either version:
+ * the fields whose NF_SA_ bit is in set.  Times are the client's (atime_s,
+ * atime_ns...) or, with the _SERVER bits, the server's (v3 only: v2 leaves
+ * them). */
+#define NF_SA_MODE         0x01u
+#define NF_SA_UID          0x02u
+#define NF_SA_GID          0x04u
+#define NF_SA_SIZE         0x08u
+#define NF_SA_ATIME_SERVER 0x10u
+#define NF_SA_MTIME_SERVER 0x20u
+#define NF_SA_ATIME        0x40u
+#define NF_SA_MTIME        0x80u
+struct nf_sattr {
+    unsigned set;
+    uint32_t mode, uid, gid;
+    uint64_t size;
+    uint32_t atime_s, atime_ns, mtime_s, mtime_ns;
+};
+
+/* s sets the mode alone. */
+void nf_sattr_mode(struct nf_sattr *s, uint32_t mode);
+/* s also sets both times to the client's wall clock now. */
+void nf_sattr_times_now(struct nf_sattr *s);
+/* The v3 and v2 forms (v2: -1 in every field not set). */
+void nf_sattr_to_v3(const struct nf_sattr *s, sattr3 *a);
+void nf_sattr_to_v2(const struct nf_sattr *s, sattr *a);
 
 /*
  * Typed synchronous wrappers, one per procedure, generated from the lists

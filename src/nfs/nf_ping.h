@@ -18,6 +18,7 @@
 
 #include "common/hist.h"
 #include "nfs/nf.h"
+#include "common/error.h"
 
 #define NF_PING_MAX_OUTSTANDING 1024
 

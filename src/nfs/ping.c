@@ -27,54 +27,11 @@ const char *nf_ping_op_name(int op)
 static int lookup_name(struct nf_ping *p, const struct nf_fh *dir, const char *name,
                        struct nf_fh *out, int *is_reg, char *err, size_t errlen)
 {
-    uint32_t st;
-    int rc;
+    uint32_t type = 0;
+    int rc = nf_lookup(p->c, dir, name, out, &type, err, errlen);
 
-    if (p->version == 2) {
-        diropargs a;
-        diropres r;
-
-        memset(&r, 0, sizeof(r));
-        nf_fh_to_v2(dir, &a.dir);
-        a.name = (char *)(uintptr_t)name;
-        rc = nf2_lookup(p->c, &a, &r);
-        if (rc < 0)
-            return cm_errf(err, errlen, "LOOKUP %s: %s", name,
-                           rp_client_last_error(p->c)),
-                   rc;
-        st = (uint32_t)r.status;
-        if (st == NFS_OK) {
-            nf_fh_from_v2(out, &r.diropres_u.diropres.file);
-            *is_reg = r.diropres_u.diropres.attributes.type == NFREG;
-        }
-        xdr_free((xdrproc_t)xdr_diropres, &r);
-    } else {
-        LOOKUP3args a;
-        LOOKUP3res r;
-
-        memset(&r, 0, sizeof(r));
-        nf_fh_to_v3(dir, &a.what.dir);
-        a.what.name = (char *)(uintptr_t)name;
-        rc = nf3_lookup(p->c, &a, &r);
-        if (rc < 0)
-            return cm_errf(err, errlen, "LOOKUP %s: %s", name,
-                           rp_client_last_error(p->c)),
-                   rc;
-        st = (uint32_t)r.status;
-        if (st == NFS3_OK) {
-            const post_op_attr *pa = &r.LOOKUP3res_u.resok.obj_attributes;
-
-            rc = nf_fh_from_v3(out, &r.LOOKUP3res_u.resok.object);
-            *is_reg =
-                pa->attributes_follow && pa->post_op_attr_u.attributes.type == NF3REG;
-        }
-        xdr_free((xdrproc_t)xdr_LOOKUP3res, &r);
-        if (rc < 0)
-            return cm_errf(err, errlen, "LOOKUP %s: handle too long", name);
-    }
-    if (st != 0)
-        return cm_errf(err, errlen, "LOOKUP %s: %s", name, nf_status_name(st)), -ENOENT;
-    return 0;
+    *is_reg = type == NF3REG; /* NFREG in v2: the same number */
+    return rc;
 }
 
 /* The names of the first entries of the export root (first READDIR batch,

@@ -9,6 +9,7 @@
 #include "nfs/nf.h"
 
 #include "mount_prot.h"
+#include "common/cm.h"
 
 bool_t xdr_nf_void(XDR *xdrs, nf_void *v)
 {

@@ -8,7 +8,7 @@
  */
 #include "nfs/nf_spec.h"
 
-#include "common/cm.h"
+#include "common/error.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -10,114 +10,52 @@
  * status against the traced one (a mismatch by op and pair of classes,
  * the first few kept for the report).  Nothing here allocates.
  */
-#include <stddef.h>
+#include <errno.h>
 #include <string.h>
 
+#include "common/hist.h"
+#include "common/clock.h"
 #include "nreplay/nr_int.h"
-
-/* ---- result codecs -------------------------------------------------------- */
-
-static struct nr_slot *slot_of(void *res)
-{
-    return (struct nr_slot *)((char *)res - offsetof(struct nr_slot, res));
-}
-
-/* Only the status (the first word of every NFS result). */
-static bool_t xdr_status_only(XDR *x, void *res)
-{
-    if (x->x_op != XDR_DECODE)
-        return TRUE;
-    return xdr_enum(x, (enum_t *)res);
-}
-
-static bool_t xdr_lookup3_slot(XDR *x, LOOKUP3res *r)
-{
-    if (x->x_op == XDR_FREE)
-        return TRUE;
-    if (x->x_op == XDR_DECODE)
-        r->LOOKUP3res_u.resok.object.data.data_val = (char *)slot_of(r)->fh;
-    return xdr_LOOKUP3res(x, r);
-}
-
-/* CREATE, MKDIR, SYMLINK and MKNOD results share CREATE3res's layout. */
-static bool_t xdr_create3_slot(XDR *x, CREATE3res *r)
-{
-    if (x->x_op == XDR_FREE)
-        return TRUE;
-    if (x->x_op == XDR_DECODE)
-        r->CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val =
-            (char *)slot_of(r)->fh;
-    return xdr_CREATE3res(x, r);
-}
-
-static xdrproc_t result_codec(const struct nr_replay *rp, int op, xdrproc_t dflt)
-{
-    switch (op) {
-    case NF_OP_NULL_OP:
-        return dflt; /* no result */
-    case NF_OP_LOOKUP:
-        return rp->version == 3 ? (xdrproc_t)xdr_lookup3_slot : (xdrproc_t)xdr_diropres;
-    case NF_OP_CREATE:
-    case NF_OP_MKDIR:
-        return rp->version == 3 ? (xdrproc_t)xdr_create3_slot : (xdrproc_t)xdr_diropres;
-    case NF_OP_SYMLINK:
-    case NF_OP_MKNOD:
-        return rp->version == 3 ? (xdrproc_t)xdr_create3_slot
-                                : (xdrproc_t)xdr_status_only;
-    default:
-        return (xdrproc_t)xdr_status_only;
-    }
-}
 
 /* ---- arguments ------------------------------------------------------------ */
 
-int nr_call_ready(const struct nr_replay *rp, uint32_t v)
+int nr_call_ready(const struct nr_replay *rp, const struct nr_live *l)
 {
-    const struct nr_call *c = nr_vcall(rp, v);
+    const struct nr_call *c = &l->c;
 
-    return (c->obj == NR_NONE || nr_fh(rp, v, c->obj)->len > 0) &&
-           (c->obj2 == NR_NONE || nr_fh(rp, v, c->obj2)->len > 0);
+    return (c->obj == NR_NONE || nr_fh(rp, l->k, c->obj)->len > 0) &&
+           (c->obj2 == NR_NONE || nr_fh(rp, l->k, c->obj2)->len > 0);
+}
+
+/* What the traced SETATTR, CREATE, MKDIR, SYMLINK or MKNOD set. */
+static void sattr_of(const struct nr_call *c, struct nf_sattr *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->set = c->sattr;
+    a->mode = c->mode;
+    a->uid = c->uid;
+    a->gid = c->gid;
+    a->size = c->size;
 }
 
 static void sattr3_of(const struct nr_call *c, sattr3 *a)
 {
-    memset(a, 0, sizeof(*a));
-    if (c->sattr & NR_S_MODE) {
-        a->mode.set_it = TRUE;
-        a->mode.set_mode3_u.mode = c->mode;
-    }
-    if (c->sattr & NR_S_UID) {
-        a->uid.set_it = TRUE;
-        a->uid.set_uid3_u.uid = c->uid;
-    }
-    if (c->sattr & NR_S_GID) {
-        a->gid.set_it = TRUE;
-        a->gid.set_gid3_u.gid = c->gid;
-    }
-    if (c->sattr & NR_S_SIZE) {
-        a->size.set_it = TRUE;
-        a->size.set_size3_u.size = c->size;
-    }
-    a->atime.set_it = (c->sattr & NR_S_ATIME) ? SET_TO_SERVER_TIME : DONT_CHANGE;
-    a->mtime.set_it = (c->sattr & NR_S_MTIME) ? SET_TO_SERVER_TIME : DONT_CHANGE;
+    struct nf_sattr s;
+
+    sattr_of(c, &s);
+    nf_sattr_to_v3(&s, a);
 }
 
 static void sattr2_of(const struct nr_call *c, sattr *a)
 {
-    memset(a, 0xff, sizeof(*a)); /* -1: leave as it is (RFC 1094 2.3.11) */
-    if (c->sattr & NR_S_MODE)
-        a->mode = c->mode;
-    if (c->sattr & NR_S_UID)
-        a->uid = c->uid;
-    if (c->sattr & NR_S_GID)
-        a->gid = c->gid;
-    if (c->sattr & NR_S_SIZE)
-        a->size = (u_int)c->size;
+    struct nf_sattr s;
+
+    sattr_of(c, &s);
+    nf_sattr_to_v2(&s, a);
 }
 
-uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v)
+uint32_t nr_call_pieces(const struct nr_replay *rp, const struct nr_call *c)
 {
-    const struct nr_call *c = nr_vcall(rp, v);
     uint32_t max = c->op == NF_OP_READ ? rp->rtmax : rp->wtmax;
 
     if ((c->op != NF_OP_READ && c->op != NF_OP_WRITE) || c->count <= max)
@@ -126,7 +64,7 @@ uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v)
 }
 
 /* Piece `piece` of a READ or WRITE: its offset and count. */
-static uint32_t piece_of(const struct nr_slot *s, const struct nr_call *c, uint32_t max,
+static uint32_t piece_of(const struct rb_slot *s, const struct nr_call *c, uint32_t max,
                          uint64_t *off)
 {
     uint64_t done = (uint64_t)s->piece * max;
@@ -136,13 +74,14 @@ static uint32_t piece_of(const struct nr_slot *s, const struct nr_call *c, uint3
     return (uint32_t)(left < max ? left : max);
 }
 
-static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
+static void args3(struct nr_replay *rp, struct rb_slot *s, const struct nr_live *l)
 {
+    const struct nr_call *c = &l->c;
     union nf3_args *a = &s->args.a3;
-    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->call_idx, c->obj) : NULL;
-    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->call_idx, c->obj2) : NULL;
-    char *name = (char *)nr_name(rp->plan, c->name);
-    char *name2 = (char *)nr_name(rp->plan, c->name2);
+    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, l->k, c->obj) : NULL;
+    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, l->k, c->obj2) : NULL;
+    char *name = (char *)c->name;
+    char *name2 = (char *)c->name2;
     uint64_t off;
 
     memset(a, 0, sizeof(*a));
@@ -182,15 +121,15 @@ static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
         a->write.offset = off;
         a->write.stable = c->how <= FILE_SYNC ? (stable_how)c->how : FILE_SYNC;
         a->write.data.data_len = s->count;
-        a->write.data.data_val = rp->wdata;
+        a->write.data.data_val = rp->win.wdata;
         break;
     case NF_OP_CREATE:
         nf_fh_to_v3(fh, &a->create.where.dir);
         a->create.where.name = name;
         a->create.how.mode = c->how <= EXCLUSIVE ? (createmode3)c->how : UNCHECKED;
         if (a->create.how.mode == EXCLUSIVE)
-            memcpy(a->create.how.createhow3_u.verf, &s->call_idx,
-                   sizeof(s->call_idx)); /* a verifier of its own per call */
+            memcpy(a->create.how.createhow3_u.verf, &l->i,
+                   sizeof(l->i)); /* a verifier of its own per call */
         else
             sattr3_of(c, &a->create.how.createhow3_u.obj_attributes);
         break;
@@ -203,8 +142,7 @@ static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
         nf_fh_to_v3(fh, &a->symlink.where.dir);
         a->symlink.where.name = name;
         sattr3_of(c, &a->symlink.symlink.symlink_attributes);
-        a->symlink.symlink.symlink_data =
-            (char *)(c->text != NR_NONE ? nr_name(rp->plan, c->text) : "");
+        a->symlink.symlink.symlink_data = (char *)(c->text ? c->text : "");
         break;
     case NF_OP_MKNOD:
         nf_fh_to_v3(fh, &a->mknod.where.dir);
@@ -245,13 +183,14 @@ static void args3(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
     }
 }
 
-static void args2(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
+static void args2(struct nr_replay *rp, struct rb_slot *s, const struct nr_live *l)
 {
+    const struct nr_call *c = &l->c;
     union nf2_args *a = &s->args.a2;
-    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, s->call_idx, c->obj) : NULL;
-    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, s->call_idx, c->obj2) : NULL;
-    char *name = (char *)nr_name(rp->plan, c->name);
-    char *name2 = (char *)nr_name(rp->plan, c->name2);
+    const struct nf_fh *fh = c->obj != NR_NONE ? nr_fh(rp, l->k, c->obj) : NULL;
+    const struct nf_fh *fh2 = c->obj2 != NR_NONE ? nr_fh(rp, l->k, c->obj2) : NULL;
+    char *name = (char *)c->name;
+    char *name2 = (char *)c->name2;
     uint64_t off;
 
     memset(a, 0, sizeof(*a));
@@ -284,7 +223,7 @@ static void args2(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
         a->write.totalcount = s->count = piece_of(s, c, rp->wtmax, &off);
         a->write.beginoffset = a->write.offset = (u_int)off;
         a->write.data.data_len = s->count;
-        a->write.data.data_val = rp->wdata;
+        a->write.data.data_val = rp->win.wdata;
         break;
     case NF_OP_CREATE:
     case NF_OP_MKDIR: /* createargs */
@@ -295,7 +234,7 @@ static void args2(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
     case NF_OP_SYMLINK:
         (void)nf_fh_to_v2(fh, &a->symlink.from.dir);
         a->symlink.from.name = name;
-        a->symlink.to = (char *)(c->text != NR_NONE ? nr_name(rp->plan, c->text) : "");
+        a->symlink.to = (char *)(c->text ? c->text : "");
         sattr2_of(c, &a->symlink.attributes);
         break;
     case NF_OP_RENAME:
@@ -318,91 +257,62 @@ static void args2(struct nr_replay *rp, struct nr_slot *s, const struct nr_call 
     }
 }
 
-int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t piece,
+int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
                   rp_done_fn done)
 {
-    const struct nr_call *c = nr_vcall(rp, v);
+    const struct nr_live *l = &rp->live[ref];
+    const struct nr_call *c = &l->c;
     struct ld_stats *st = &rp->cx.stats;
-    struct rl_stats *rs = RL_STATS(&rp->cx);
     int rc;
 
-    s->call_idx = v;
+    s->tag = ref;
     s->piece = piece;
+    s->op = c->op;
     if (rp->version == 3)
-        args3(rp, s, c);
+        args3(rp, s, l);
     else
-        args2(rp, s, c);
-    memset(&s->res, 0, sizeof(s->res));
-    rc = nf_call_init(&s->call, rp->cx.clnt, c->proc, &s->args, &s->res, done, s);
-    if (rc == 0) {
-        s->call.res_codec = result_codec(rp, c->op, s->call.res_codec);
-        rc = rp_call_start(rp->cx.clnt, &s->call);
-    }
-    if (rc < 0) {
+        args2(rp, s, l);
+    rc = rb_slot_start(s, rp->cx.clnt, rp->version, c->proc, NF_RES_STATUS_ONLY, done);
+    if (rc < 0 && rc != -ENOTCONN) /* a broken client: not sent, the run ends */
         ld_stats_bad(st, c->op);
-        return rc;
-    }
-    rs->replay_calls++;
-    if (piece == 0)
-        rs->replay_records++;
-    if (c->op == NF_OP_READ)
-        rs->replay_bytes_read += s->count;
-    else if (c->op == NF_OP_WRITE)
-        rs->replay_bytes_written += s->count;
-    return 0;
+    return rc;
 }
 
 /* ---- accounting -------------------------------------------------------------- */
 
 /* The handle a reply names, for the object the traced reply named. */
-static void take_handle(struct nr_replay *rp, struct nr_slot *s, const struct nr_call *c)
+static void take_handle(struct nr_replay *rp, struct rb_slot *s, const struct nr_live *l)
 {
-    struct nf_fh *out;
-
-    if (c->res_obj == NR_NONE)
-        return;
-    out = nr_fh(rp, s->call_idx, c->res_obj);
-    if (rp->version == 3) {
-        if (c->op == NF_OP_LOOKUP && s->res.r3.lookup.status == NFS3_OK)
-            (void)nf_fh_from_v3(out, &s->res.r3.lookup.LOOKUP3res_u.resok.object);
-        else if (c->op != NF_OP_LOOKUP && s->res.r3.create.status == NFS3_OK &&
-                 s->res.r3.create.CREATE3res_u.resok.obj.handle_follows)
-            (void)nf_fh_from_v3(
-                out, &s->res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
-    } else if ((c->op == NF_OP_LOOKUP || c->op == NF_OP_CREATE || c->op == NF_OP_MKDIR) &&
-               s->res.r2.lookup.status == NFS_OK) {
-        nf_fh_from_v2(out, &s->res.r2.lookup.diropres_u.diropres.file);
-    }
+    if (l->c.res_obj != NR_NONE)
+        (void)nf_res_handle(&s->res, rp->version, l->c.op, nr_fh(rp, l->k, l->c.res_obj));
 }
 
 /* The replayed status against the traced one. */
-static void compare(struct nr_replay *rp, uint32_t i, uint32_t status)
+static void compare(struct nr_replay *rp, const struct nr_live *l, uint32_t status)
 {
-    const struct nr_call *c = &rp->plan->calls[i];
+    const struct nr_call *c = &l->c;
+    uint64_t i = l->i;
     struct ld_stats *st = &rp->cx.stats;
-    struct nr_stats *ns = NR_STATS(&rp->cx);
-    unsigned tc, rc, k;
+    unsigned tc, rc;
     uint64_t ex;
 
     if (c->status == NR_NO_REPLY)
         return;
-    ns->nr_compared++;
+    NR_STATS(&rp->cx)->nr_compared++;
     if (status == c->status)
         return;
     tc = nr_class_of(c->status);
     rc = nr_class_of(status);
-    ns->nr_mismatches++;
-    ns->nr_mismatch[c->op]++;
-    ns->nr_mismatch[NF_OP_TOTAL]++;
-    ns->nr_pair[((unsigned)c->op * NR_CLASSES + tc) * NR_CLASSES + rc]++;
+    NR_STATS(&rp->cx)->nr_mismatches++;
+    NR_STATS(&rp->cx)->nr_mismatch[c->op]++;
+    NR_STATS(&rp->cx)->nr_mismatch[NF_OP_TOTAL]++;
+    NR_STATS(&rp->cx)->nr_pair[((unsigned)c->op * NR_CLASSES + tc) * NR_CLASSES + rc]++;
     if (status != 0)
         ld_stats_unexpected(st, c->op, status);
+    /* the earliest in the trace, whatever order they completed in (at
+     * speed 0 a later call may be answered first) */
     ex = ~(((uint64_t)i << 16) | (status < 0xffffu ? status : 0xffffu));
-    for (k = 0; k < NR_EXAMPLES; k++)
-        if (ns->nr_example[k] == 0) {
-            ns->nr_example[k] = ex;
-            break;
-        }
+    cm_top_insert(NR_STATS(&rp->cx)->nr_example, NR_EXAMPLES, ex);
 }
 
 /* A run of STALE or BADHANDLE replies where the trace had another
@@ -422,17 +332,28 @@ static void stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nf
         rp->stale_since_ns = at;
 }
 
-void nr_call_account(struct nr_slot *s)
+int nr_call_account(struct rb_slot *s)
 {
     struct rp_call *call = &s->call;
     struct nr_replay *rp = s->owner;
-    const struct nr_call *c = nr_vcall(rp, s->call_idx);
+    const struct nr_live *l = &rp->live[s->tag];
+    const struct nr_call *c = &l->c;
     struct ld_stats *st = &rp->cx.stats;
-    struct nr_stats *nst = NR_STATS(&rp->cx);
 
+    if (call->sends == 0 && call->status != 0) /* never left this host */
+        return 0;
+    RB_STATS(&rp->cx)->replay_calls++; /* an RPC the transport took */
+    if (s->piece == 0)                 /* its pieces are one traced call */
+        RB_STATS(&rp->cx)->replay_records++;
+    if (c->op == NF_OP_READ)
+        RB_STATS(&rp->cx)->replay_bytes_read += s->count;
+    else if (c->op == NF_OP_WRITE)
+        RB_STATS(&rp->cx)->replay_bytes_written += s->count;
+    if (call->t_reply_ns == 0)
+        NR_STATS(&rp->cx)->nr_unanswered++;
     if (call->retransmits > 0)
         LD_STATS_COUNT(st, c->op, retrans);
-    nst->nr_resends += call->retransmits;
+    NR_STATS(&rp->cx)->nr_resends += call->retransmits;
     if (call->status == 0) {
         uint32_t nfs = nf_call_nfs_status(call);
         uint64_t ns =
@@ -448,16 +369,17 @@ void nr_call_account(struct nr_slot *s)
             st->stale++;
         stale_run(rp, c, nfs, call->t_reply_ns ? call->t_reply_ns : cm_now_ns());
         if (c->status != NR_NO_REPLY && s->piece == 0) {
-            cm_hist_add(&nst->nr_traced[c->op], c->rt_us);
-            cm_hist_add(&nst->nr_traced[NF_OP_TOTAL], c->rt_us);
-            nst->nr_traced_us[c->op] += c->rt_us;
-            nst->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
+            cm_hist_add(&NR_STATS(&rp->cx)->nr_traced[c->op], c->rt_us);
+            cm_hist_add(&NR_STATS(&rp->cx)->nr_traced[NF_OP_TOTAL], c->rt_us);
+            NR_STATS(&rp->cx)->nr_traced_us[c->op] += c->rt_us;
+            NR_STATS(&rp->cx)->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
         }
         if (s->piece == 0) /* its pieces are one traced call */
-            compare(rp, s->call_idx / rp->ncopies, nfs);
-        take_handle(rp, s, c);
+            compare(rp, l, nfs);
+        take_handle(rp, s, l);
         nf_call_free(call);
     } else {
         ld_stats_bad(st, c->op);
     }
+    return 1;
 }

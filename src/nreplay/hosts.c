@@ -9,14 +9,16 @@
  * The marker an earlier replay left is removed in MOUNT, which every
  * client finishes before any client's INIT starts, so a marker found in
  * INIT is this run's.  Processes on two hosts cannot share completion
- * times: the calls another client replays are marked completed here, so a
- * dependency on one is kept by the schedule only; such dependencies are
- * counted.
+ * times: a call another client replays counts as completed
+ * (nr_hosts_foreign), so a dependency on one is kept by the schedule only;
+ * such dependencies are counted.
  */
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 
+#include "common/error.h"
+#include "common/clock.h"
 #include "load/options.h"
 #include "nfs/nf_lnfs.h"
 #include "nreplay/nr_int.h"
@@ -89,11 +91,14 @@ int nr_hosts_wait(struct nr_replay *rp, const char *cl, const char *dir,
     int rc;
 
     for (;;) { /* each look starts from the root: the tree may be made afresh */
-        rc = nr_lookup(rp, &c->mnt.root, cl, &top);
+        rc = nf_lookup(rp->cx.clnt, &c->mnt.root, cl, &top, NULL, rp->cx.last_error,
+                       sizeof(rp->cx.last_error));
         if (rc == 0)
-            rc = nr_lookup(rp, &top, dir, base);
+            rc = nf_lookup(rp->cx.clnt, &top, dir, base, NULL, rp->cx.last_error,
+                           sizeof(rp->cx.last_error));
         if (rc == 0)
-            rc = nr_lookup(rp, base, MARKER, &mark);
+            rc = nf_lookup(rp->cx.clnt, base, MARKER, &mark, NULL, rp->cx.last_error,
+                           sizeof(rp->cx.last_error));
         if (rc == 0)
             return 0;
         if (rc == -ENOTCONN || rc == -ETIMEDOUT || rc == -ECONNRESET)
@@ -110,34 +115,26 @@ int nr_hosts_wait(struct nr_replay *rp, const char *cl, const char *dir,
     }
 }
 
-void nr_hosts_foreign_done(struct nr_replay *rp)
+int nr_hosts_count(struct nr_replay *rp)
 {
     const struct nr_plan *p = rp->plan;
-    const struct ld_config *cfg = rp->cx.cfg;
-    uint32_t me = (uint32_t)cfg->client_num, k, i, d;
+    uint32_t k, t;
 
     rp->unit_calls = rp->cross_deps = rp->cross_calls = 0;
-    for (k = 0; k < rp->ncopies; k++) {
-        uint64_t *done = nr_copy_done(rp, rp->copy_m[k]);
-        const uint8_t *mine = &rp->mine[(size_t)k * rp->nstreams];
-        uint32_t j = rp->copy_j[k];
+    for (k = 0; k < rp->ncopies; k++)
+        for (t = 0; t < p->nstreams; t++)
+            if (nr_mine(rp, k, t))
+                rp->unit_calls += p->stream_calls[t];
+    if (rp->ncopies == 0)
+        return 0;
+    return nr_cross_deps(p, rp->cx.cfg, (uint32_t)rp->cx.cfg->client_num,
+                         (int)rp->cx.index, &rp->cross_deps, &rp->cross_calls,
+                         rp->cx.last_error, sizeof(rp->cx.last_error));
+}
 
-        for (i = 0; i < p->ncalls; i++) {
-            const struct nr_call *c = &p->calls[i];
-            uint32_t n = 0;
-
-            if (nr_unit_client(cfg, j, c->stream, rp->nstreams) != me) {
-                __atomic_store_n(&done[i], 1, __ATOMIC_RELEASE);
-                continue;
-            }
-            if (!mine[c->stream])
-                continue;
-            rp->unit_calls++;
-            for (d = 0; d < NR_DEPS && c->dep[d] != NR_NONE; d++)
-                n += nr_unit_client(cfg, j, p->calls[c->dep[d]].stream, rp->nstreams) !=
-                     me;
-            rp->cross_deps += n;
-            rp->cross_calls += n > 0;
-        }
-    }
+int nr_hosts_foreign(const struct nr_replay *rp, uint32_t k, uint64_t j)
+{
+    return nr_unit_client(rp->cx.cfg, rp->copy_j[k],
+                          rp->stream_of[j % (2 * NR_LOOKAHEAD)],
+                          rp->nstreams) != (uint32_t)rp->cx.cfg->client_num;
 }

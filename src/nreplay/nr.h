@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * nr.h - the NFS trace replay as a workload (prefix nr_; docs/nfs_replay.md):
- * a packet capture or an nfsdump text trace (trace/tr_nfs.h) played against
- * any NFS server - the traced calls, on the file-system image the trace
- * implies (image/im.h), at the traced times or faster.
+ * nr.h - src/nreplay is the NFS trace replay ("n" for NFS; src/replay is
+ * the block and POSIX trace replay), a workload (prefix nr_;
+ * docs/nfs_replay.md): a packet capture or an nfsdump text trace
+ * (trace/tr_nfs.h) played against any NFS server - the traced calls, on
+ * the file-system image the trace implies (image/im.h), at the traced
+ * times or faster.
  *
- *   plan     (the parent, before any child): two passes over the trace.  The
- *            first builds the image; the second turns every call into a
- *            compact struct nr_call (objects by image id, names in an
- *            arena, the traced status and response time) and computes its
- *            dependencies: the earlier calls it must wait for (per object:
- *            a call that changes it waits for the last call on it, a call
- *            that only reads it for the last that changed it; the same per
- *            directory and name).  Memory grows with the trace's calls.
+ *   plan     (`sfs_trace plan`, or the parent before any child): two
+ *            passes over the capture into a plan file.  The first builds
+ *            the image; the second turns every call into a compact record
+ *            (objects by image id, its names, the traced status and
+ *            response time) with its dependencies: the earlier calls, at
+ *            most NR_LOOKAHEAD back, it must wait for (per object: a call
+ *            that changes it waits for the last call on it, a call that
+ *            only reads it for the last that changed it; the same per
+ *            directory and name).  The replay reads the image and the
+ *            figures; each process streams the calls.  Memory grows with
+ *            the image's objects, not with the trace's calls.
  *   prepare  (the child's INIT): the image's tree at the start is created
  *            under CL<n>/nreplay/ (root k as r<k>, orphans by handle under
  *            orphans/) through the child's own client - directories, files
@@ -40,10 +45,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/cm.h"
+#include "common/hist.h"
 #include "load/config.h"
 #include "load/stats.h"
-#include "replay/rl.h"
+#include "replaybase/rb.h"
 #include "trace/tr_nfs.h"
 
 struct im_image;
@@ -55,8 +60,8 @@ struct ld_report_ops;
 #define NR_DEPS     8u /* earlier calls one call may wait for */
 #define NR_NO_REPLY UINT32_MAX
 
-/* The NFS replay's own option (options beside the trace's of replay/rl.h,
- * which it reads too). */
+/* The NFS replay's own option, beside the trace's (replaybase/rb.h), which
+ * it reads too. */
 struct nr_opts {
     int trace_scale; /* --scale: copies of the trace in all (0: one per client) */
 };
@@ -71,34 +76,34 @@ extern const struct ld_opt_group nr_options;
 #define NR_SKIPS    8
 
 /* The NFS replay's own counters (its workload's results, load/workload.h),
- * after the block replay's (its calls, bytes, lateness and durations are
- * those): statuses compared with the trace's and mismatched, per op and
- * per pair of status classes, the first mismatches (~(call << 16 |
- * replayed status), 0 none: the larger keeps the earlier call), calls not
- * replayable by reason, calls a dependency held and for how long, the
- * image's objects; its faults: the calls' sends again (UDP after a
- * timeout, TCP on a new connection), the calls never sent because the
- * replay ended early (its stale handles, a server gone, the run time), and
- * when (from the start of the run, ns; max) its handles went stale; the
- * streams, the traced calls of the streams replayed (every copy's), the
- * dependencies on a call another client replays (kept by the schedule
- * only) with the calls holding one; the traced server's response times of
- * the replayed calls. */
+ * after the replays' shared ones (rb.h: its calls, bytes, lateness and
+ * durations are those): statuses compared with the trace's and
+ * mismatched, per op and per pair of status classes, the first mismatches
+ * in trace order (~(call << 16 | replayed status), largest - the earliest
+ * call - first, 0 none), calls not replayable by reason, calls a dependency held and for
+ * how long, the image's objects; its faults: the calls' sends again (UDP after a timeout,
+ * TCP on a new connection), the calls never sent because the replay ended early (its
+ * stale handles, a server gone, the run time) or because the transport never took them,
+ * the RPCs sent and never answered, and when (from the start of the run, ns; max) its
+ * handles went stale; the streams, the traced calls of the streams replayed (every
+ * copy's), the dependencies on a call another client replays (kept by the schedule only)
+ * with the calls holding one; the traced server's response times of the replayed calls.
+ */
 struct nr_stats {
-    struct rl_stats rl;
+    struct rb_stats rb; /* first: RB_STATS reads it */
     uint64_t nr_compared, nr_mismatches;
     uint64_t nr_mismatch[NF_NOPS + 1];
     uint64_t nr_pair[NF_NOPS * NR_CLASSES * NR_CLASSES];
     uint64_t nr_example[NR_EXAMPLES];
     uint64_t nr_unreplayable[NR_SKIPS];
     uint64_t nr_held, nr_prep_objects, nr_prep_failed;
-    uint64_t nr_resends, nr_not_sent, nr_stale_ns;
+    uint64_t nr_resends, nr_not_sent, nr_unanswered, nr_stale_ns;
     uint64_t nr_streams, nr_unit_calls, nr_cross_deps, nr_cross_calls;
     struct cm_hist nr_wait;
     struct cm_hist nr_traced[NF_NOPS + 1];
     uint64_t nr_traced_us[NF_NOPS + 1];
 };
-#define NR_STATS_NFIELDS 20
+#define NR_STATS_NFIELDS 21
 extern const struct cm_field nr_stats_fields[NR_STATS_NFIELDS];
 /* An NFS replay child's counters (struct ld_child's results). */
 #define NR_STATS(c) ((struct nr_stats *)(c)->results)
@@ -128,45 +133,57 @@ enum nr_class {
     NR_C_OTHER
 };
 
-/* Attributes a call sets (SETATTR, CREATE, MKDIR, SYMLINK, MKNOD). */
-#define NR_S_MODE  0x01u
-#define NR_S_UID   0x02u
-#define NR_S_GID   0x04u
-#define NR_S_SIZE  0x08u
-#define NR_S_ATIME 0x10u /* set to the server's time */
-#define NR_S_MTIME 0x20u
+/* How far back a dependency reaches, in calls: the plan keeps a call's
+ * dependencies on the NR_LOOKAHEAD - 1 calls before it; a client's
+ * processes hold at most that many calls open (a call becomes due only
+ * once the call NR_LOOKAHEAD before it has completed), so an older
+ * dependency has completed by then.  It bounds what a process keeps of
+ * the trace while it replays it. */
+#define NR_LOOKAHEAD (1u << 16)
 
-/* One traced call as the replay sends it. */
+/* One traced call as the replay sends it.  Its names point into the
+ * memory of whoever read it (the plan's call stream, a replaying
+ * process's held calls). */
 struct nr_call {
     int64_t t_ns;                /* traced call time (the trace's origin) */
     uint64_t offset;             /* READ, WRITE, COMMIT; READDIR's cookie */
     uint64_t size;               /* the size a SETATTR or CREATE sets */
     uint32_t obj, obj2;          /* fh's and fh2's objects (NR_NONE) */
     uint32_t res_obj;            /* the object a LOOKUP/CREATE... reply named */
-    uint32_t name, name2, text;  /* offsets in the plan's names, NR_NONE none */
-    uint32_t dep[NR_DEPS];       /* calls it waits for (NR_NONE) */
+    const char *name, *name2;    /* NULL: none */
+    const char *text;            /* SYMLINK's target, NULL: none */
+    uint32_t dep[NR_DEPS];       /* the earlier calls it waits for, as distances
+                                    back (1..NR_LOOKAHEAD - 1); 0: none */
     uint32_t status;             /* traced NFS status, NR_NO_REPLY */
     uint32_t rt_us;              /* traced response time (with a reply) */
     uint32_t count, access, how; /* how: WRITE's stable_how, CREATE's mode */
-    uint32_t mode, uid, gid;     /* with sattr's bits */
+    uint32_t mode, uid, gid;     /* with sattr's bits (NF_SA_*: nfs/nf.h) */
     uint32_t stream;             /* the traced client host: 0..nstreams-1 */
     uint16_t proc;               /* the procedure number */
     int8_t op;                   /* enum nf_op */
-    uint8_t sattr;               /* NR_S_* */
+    uint8_t sattr;               /* NF_SA_*: the attributes it sets */
     uint8_t ftype;               /* MKNOD's type (enum tr_nfs_ftype) */
 };
 
-/* What the plan learnt; read-only after nr_plan_build. */
+/*
+ * A plan: what replaying a capture needs, read once from its file (a plan
+ * file `sfs_trace plan` wrote, or one planned into an unlinked temporary
+ * file for a capture given as it is): the image, the figures of the
+ * plan line and the report, and where the calls are.  The calls stay in
+ * the file: each process streams them (nr_stream), so that no process
+ * holds the trace.  Read-only after nr_plan_build; the children inherit
+ * it (and the file's descriptor) through fork.
+ */
 struct nr_plan {
-    char file[LD_PATH_MAX];
-    char format[16]; /* "pcap", "pcapng", "nfsdump" */
+    char file[LD_PATH_MAX];    /* what --trace named: the plan or the capture */
+    char capture[LD_PATH_MAX]; /* the capture planned */
+    char format[16];           /* the capture's: "pcap", "pcapng", "nfsdump" */
     int nfs_version;
+    int from_file; /* 1: a plan file; 0: the capture, planned for this run */
     struct im_image *img;
-    struct nr_call *calls;
-    uint32_t ncalls, cap_calls;
-    char *names; /* NUL-terminated names and symlink targets */
-    uint64_t names_len, names_cap;
-    uint32_t nstreams;
+    uint64_t ncalls;            /* the calls replayed, in the order the stream gives */
+    uint32_t nstreams;          /* traced client hosts */
+    uint64_t *stream_calls;     /* per stream, its calls */
     uint64_t events;            /* events the reader gave */
     uint64_t skipped[NR_SKIPS]; /* calls not replayable, by reason */
     uint64_t readdir_restarted; /* READDIR continuations sent from cookie 0 */
@@ -174,29 +191,77 @@ struct nr_plan {
     struct tr_counter counters[TR_MAX_COUNTERS]; /* the reader's counters */
     unsigned ncounters;
     struct cm_hist traced[NF_NOPS + 1]; /* every traced reply's response time */
+    /* the call stream: the plan file's descriptor (read with pread, so
+     * every process keeps its own position), its calls' bytes, and every
+     * NR_INDEX_STEP-th call's offset and the time before it */
+    int fd;
+    uint64_t calls_off, calls_end;
+    uint64_t *index_off;
+    int64_t *index_t;
+    uint32_t nindex;
     /* Per copy of the trace this client replays, shared by its processes
      * (mapped by the workload's plan before the fork): the image objects'
-     * handles on the server under test, then the calls' completion stamps
-     * (at shm_done_off). */
+     * handles on the server under test, then the completions of its last
+     * NR_LOOKAHEAD calls (at shm_done_off); after the copies, a flag per
+     * process of the client that ended early (at shm_ended_off). */
     void *shm;
-    size_t shm_bytes, shm_copy_bytes, shm_done_off;
+    size_t shm_bytes, shm_copy_bytes, shm_done_off, shm_ended_off;
 };
 
-/* Builds the plan of RL_TOPTS(cfg)->trace_file.  0, or -errno with one line in err. */
+#define NR_INDEX_STEP 65536u /* calls between two entries of the plan's index */
+
+/* The plan of RB_TOPTS(cfg)->trace_file (cfg->nfs_version's calls): a plan file is
+ * read and checked against its capture (when the capture is there: the
+ * same size and bytes); a capture is planned into a temporary file
+ * (unlinked: nothing is left).  0, or -errno with one line in err. */
 int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
                   size_t errlen);
 void nr_plan_free(struct nr_plan *p);
 
-/* A name of a call (NULL for NR_NONE). */
-static inline const char *nr_name(const struct nr_plan *p, uint32_t off)
-{
-    return off == NR_NONE ? NULL : p->names + off;
-}
+/* A plan file: read, and checked against its capture when that is there.
+ * 0, or -errno with one line in err. */
+int nr_plan_open(struct nr_plan *p, const char *path, char *err, size_t errlen);
+
+/* What planning a capture needs besides its name. */
+struct nr_plan_opts {
+    const char *format; /* NULL or "auto": told from the content */
+    int lenient;
+    int nfs_version; /* the calls kept: 2 or 3 */
+};
+
+/* Plans capture into the plan file out (written whole or not at all:
+ * cm_atomic).  0, or -errno with one line in err. */
+int nr_plan_write(const char *capture, const struct nr_plan_opts *o, const char *out,
+                  char *err, size_t errlen);
+
+/* Whether path is a plan file (its first bytes), so that --trace takes it. */
+int nr_plan_is_file(const char *path);
+
+/* A process's read of a plan's calls, in order, from the file with its
+ * own buffer (no allocation per call). */
+struct nr_stream {
+    const struct nr_plan *p;
+    uint64_t next; /* the index of the call nr_stream_next gives next */
+    uint64_t off;  /* the file offset of the buffer's first byte */
+    uint8_t *buf;  /* bytes read, [pos, len) not decoded yet */
+    size_t pos, len, cap;
+    int64_t t;   /* the time of the call before */
+    char *names; /* the last call's names (3 x TR_NFS_PATH_MAX) */
+};
+
+/* Opens a stream at call `from` (0: the first; else the index's entry at
+ * or before it, then calls read over).  0 or -errno with err. */
+int nr_stream_open(struct nr_stream *s, const struct nr_plan *p, uint64_t from, char *err,
+                   size_t errlen);
+/* The next call into *c (its names valid until the next call): 1, 0 at the
+ * end, -errno (EIO, or EINVAL for a damaged plan) with err. */
+int nr_stream_next(struct nr_stream *s, struct nr_call *c, char *err, size_t errlen);
+void nr_stream_close(struct nr_stream *s);
 
 /* How strongly the options ask for an NFS trace replay (workload.h: enum
  * ld_accept): YES for --trace-format pcap, pcapng or nfsdump, or auto and
- * a file whose first bytes are a capture's magic number or an nfsdump
- * line; UNREADABLE when that file cannot be read here. */
+ * a file whose first bytes are a capture's magic number, an nfsdump line
+ * or a plan file's; UNREADABLE when that file cannot be read here. */
 int nr_accepts(const struct ld_config *cfg, char *why, size_t whylen);
 
 /* The class of an NFS status (enum nr_class) and the classes' names. */
@@ -209,7 +274,7 @@ const char *nr_skip_name(unsigned reason);
 static inline uint32_t nr_scale(const struct ld_config *cfg)
 {
     return NR_OPTS(cfg)->trace_scale > 0 ? (uint32_t)NR_OPTS(cfg)->trace_scale
-                                         : (uint32_t)RL_TOPTS(cfg)->nclients;
+                                         : (uint32_t)RB_TOPTS(cfg)->nclients;
 }
 
 /*
@@ -230,7 +295,7 @@ static inline uint32_t nr_unit_client(const struct ld_config *cfg, uint32_t j, u
 {
     uint64_t u = (uint64_t)j * (nstreams ? nstreams : 1) + s;
 
-    return (uint32_t)(u % (uint32_t)RL_TOPTS(cfg)->nclients) + 1;
+    return (uint32_t)(u % (uint32_t)RB_TOPTS(cfg)->nclients) + 1;
 }
 
 /* The process, within its client, that replays stream s of copy j. */
@@ -239,7 +304,7 @@ static inline unsigned nr_unit_proc(const struct ld_config *cfg, uint32_t j, uin
 {
     uint64_t u = (uint64_t)j * (nstreams ? nstreams : 1) + s;
 
-    return (unsigned)((u / (uint32_t)RL_TOPTS(cfg)->nclients) % (uint32_t)cfg->procs);
+    return (unsigned)((u / (uint32_t)RB_TOPTS(cfg)->nclients) % (uint32_t)cfg->procs);
 }
 
 /* The copies this client (cfg->client_num) replays a stream of: the
@@ -261,9 +326,12 @@ void nr_units_text(const struct ld_config *cfg, uint32_t client, uint32_t nstrea
                    int with_proc, char *buf, size_t len);
 
 /* The dependencies, over every copy, between calls that two clients
- * replay (kept by the schedule only), and the calls holding one. */
-void nr_cross_deps(const struct nr_plan *p, const struct ld_config *cfg, uint64_t *deps,
-                   uint64_t *calls);
+ * replay (kept by the schedule only), and the calls holding one; only
+ * the calls of client `client` and its process `proc` when client > 0
+ * (proc < 0: every process of it).  One read of the plan's calls; 0 or
+ * -errno with err. */
+int nr_cross_deps(const struct nr_plan *p, const struct ld_config *cfg, uint32_t client,
+                  int proc, uint64_t *deps, uint64_t *calls, char *err, size_t errlen);
 
 /* Seconds the replay is expected to take (0 at speed 0). */
 double nr_expected_s(const struct nr_plan *p, double speed);

@@ -1,62 +1,91 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * nr_int.h - one child's NFS trace replay, shared by prep.c (mount, the
- * image created, handles), call.c (a call's arguments, result codecs,
- * accounting and the status comparison) and run.c (the timed loop).  Only
- * those files include it.  Everything is allocated in INIT, before the
- * clock starts.
+ * nr_int.h - what the files of the NFS trace replay share and no one else
+ * needs: the plan file's writer and reader (planfile.c, for plan.c) and one
+ * child's replay, shared by prep.c (mount, the image created, handles),
+ * hosts.c (a copy over several clients), call.c (a call's arguments,
+ * accounting and the status comparison) and run.c (the timed loop).
+ * Everything a child uses is allocated in INIT, before the clock starts,
+ * and bounded by its window and the look-ahead, not by the trace.
  */
 #ifndef NR_INT_H
 #define NR_INT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "load/workload.h"
 #include "nfs/nf.h"
 #include "nreplay/nr.h"
+#include "replaybase/rb.h"
 
-#define NR_MAX_XFER     (1024u * 1024u) /* bytes per call over TCP */
-#define NR_MAX_XFER_UDP (32u * 1024u)   /* over UDP */
-#define NR_HELD_MAX     4096u           /* due calls waiting at once */
+/* ---- planfile.c ---------------------------------------------------------- */
 
-/* One call in flight. */
-struct nr_slot {
-    struct rp_call call;
-    union {
-        union nf2_args a2;
-        union nf3_args a3;
-    } args;
-    union {
-        union nf2_res r2;
-        union nf3_res r3;
-    } res;
-    uint8_t fh[NF_FH_MAX]; /* handles of LOOKUP/CREATE... replies decode here */
-    struct nr_replay *owner;
-    uint32_t call_idx; /* the virtual call (nr_replay) */
-    uint32_t piece;    /* of a READ or WRITE cut at the server's maximum */
-    int32_t next_free;
-    uint32_t count; /* bytes of a READ or WRITE */
+/* Writing a plan file: the image, then the calls one by one, then the
+ * index and the trailer. */
+struct nr__writer {
+    FILE *f;
+    uint64_t ncalls, image_off, calls_off;
+    int64_t t; /* the last call's time */
+    uint64_t *index_off;
+    int64_t *index_t;
+    uint32_t nindex, cap_index;
+    uint64_t capture_size, capture_hash; /* the capture's identity */
 };
 
-/* A due call waiting for its dependencies or the window. */
-struct nr_held {
-    uint32_t idx;
-    uint32_t sent;  /* pieces sent */
-    uint8_t behind; /* found the window full when it could have gone */
-    uint64_t since; /* its planned time (speed 0: when it became due) */
+int nr__file_begin(struct nr__writer *w, FILE *f, const struct nr_plan *p);
+int nr__file_call(struct nr__writer *w, const struct nr_call *c);
+/* The index and the trailer (p's figures).  0 or -EIO. */
+int nr__file_end(struct nr__writer *w, const struct nr_plan *p);
+void nr__file_abort(struct nr__writer *w);
+/* A file's size and the hash of its first and last 64 KiB.  0 or -errno. */
+int nr__capture_id(const char *path, uint64_t *size, uint64_t *hash);
+/* Reads the plan file open on fd (p->file names it) into p: the trailer's
+ * figures, the index and the image; with check, the capture it names must
+ * be the one it was made from when it is there.  0 or -errno with err. */
+int nr__file_read(struct nr_plan *p, int fd, int check, char *err, size_t errlen);
+
+/* ---- one child's replay ---------------------------------------------------- */
+
+#define NR_HELD_MAX    4096u      /* calls of a process due at once, and waiting */
+#define NR_NAMES_BYTES (1u << 20) /* the names of those calls */
+
+/* The completion of a call of a copy, in the ring of its last
+ * NR_LOOKAHEAD calls the client's processes share: index + 1 of the call
+ * that completed in this slot last, and when. */
+struct nr_done {
+    uint64_t idx1;
+    uint64_t ns;
+};
+
+/* A call of this process from the moment it is due until its last piece
+ * is answered (the live calls: a ring in trace order). */
+struct nr_live {
+    struct nr_call c;  /* its names in the process's names ring */
+    uint64_t i;        /* its index in the plan */
+    uint64_t names_at; /* where its names start in the names ring */
+    uint64_t since;    /* its planned time (speed 0: when it became due) */
+    uint32_t k;        /* its copy, of this process's */
+    uint32_t pieces;   /* the RPCs it is sent as */
+    uint32_t sent;     /* of those, sent */
+    uint32_t left;     /* sent and not yet answered, or not yet sent */
+    uint8_t behind;    /* found the window full when it could have gone */
+    uint8_t done;      /* finished: its slot of the ring is free */
 };
 
 /*
  * One child's replay: the generic child (workload.h) first.  A process
  * takes part in ncopies of its client's copies of the trace (--scale):
- * those with a stream (traced client host) it replays (nr_unit_proc).  The
- * copies' calls are interleaved into one sequence of "virtual" calls, v =
- * i x ncopies + k for call i of its copy k; the process sends those of its
- * streams.  Each copy's handles and completion stamps are in the area the
- * client's processes share (the plan's shm), so that a call waits for a
- * call another process sends, and uses the handle its reply named.  The
- * calls of a copy that another client replays are marked completed in
- * INIT: a dependency on them is kept by the schedule only.
+ * those with a stream (traced client host) it replays (nr_unit_proc).  It
+ * reads the plan's calls in order (its own stream of the file); call i is
+ * due in each copy k whose stream is its at start + t_i / speed, and
+ * becomes a live call.  Each copy's handles and the completions of its
+ * last NR_LOOKAHEAD calls are in the area the client's processes share
+ * (the plan's shm), so that a call waits for a call another process
+ * sends and uses the handle its reply named; a call of a copy that
+ * another client replays, or of a process of this client that ended
+ * early, counts as completed (a dependency on it is kept by the schedule
+ * only).
  */
 struct nr_replay {
     struct ld_child cx;
@@ -76,81 +105,77 @@ struct nr_replay {
     uint32_t nprepared;   /* copies whose tree this process makes */
     uint32_t nstreams;    /* the trace's streams (at least 1) */
     int shares;           /* another process sends calls of its copies */
-    uint32_t total;       /* virtual calls: the plan's calls x ncopies */
     struct nf_fh base;    /* the copy being prepared: CL<N>/nreplay... */
     struct nf_fh *fh;     /* the copy being prepared's handles (shared) */
-    uint32_t *left;       /* per virtual call: pieces not yet answered */
-    struct nr_held *held; /* due calls, in trace order */
+    /* the plan's calls as this process reads them: the call read last
+     * (cur, its index cur_i, the next copy to look at cur_k), and the
+     * streams of the last 2 x NR_LOOKAHEAD calls (a dependency's owner) */
+    struct nr_stream in;
+    struct nr_call cur;
+    uint64_t cur_i;
+    uint32_t cur_k;
+    int have_cur, in_end;
+    int fill_blocked; /* cur is due but waits for room or the look-ahead */
+    uint32_t *stream_of;
+    uint64_t taken; /* its calls taken from the stream (every copy's) */
+    /* the live calls: a ring of NR_HELD_MAX + window, in trace order
+     * (head: the next, tail: the oldest not finished), their names in a
+     * ring of NR_NAMES_BYTES */
+    struct nr_live *live;
+    uint32_t nlive;
+    uint64_t live_head, live_tail;
+    char *names;
+    uint64_t names_head, names_tail;
+    /* the due calls waiting for their dependencies or the window, in
+     * trace order: live calls' slots in the ring */
+    uint32_t *held;
     uint32_t nheld;
-    uint32_t next; /* the next virtual call to become due */
-    struct nr_slot *slots;
-    uint32_t window, in_flight;
-    int32_t free_slot;
-    char *wdata; /* WRITE data */
-    uint64_t start_ns, last_ns;
+    uint32_t window;      /* --window */
+    struct rb_window win; /* the calls in flight (a slot's tag: its live call,
+                             its piece of a READ or WRITE) */
+    struct rb_loop loop;  /* the run's clock */
     /* STALE or BADHANDLE replies in a row where the trace had another
      * status, and when the first of them came (the server lost the
      * image: LD_STALE_LIMIT of them end the replay) */
     uint32_t stale_run;
     uint64_t stale_since_ns;
+    /* how long the server may stay away (the TCP client's reconnect
+     * time; over UDP, no answer for as long ends the replay), and since
+     * when the RPCs that finished found no answer (0: the last one had
+     * one) */
+    uint32_t give_up_ms;
+    uint64_t unanswered_since_ns;
     int closing; /* the client closes: a call it completes is not accounted */
 };
 
-/* Virtual call v's call of the plan. */
-static inline const struct nr_call *nr_vcall(const struct nr_replay *rp, uint32_t v)
-{
-    return &rp->plan->calls[v / rp->ncopies];
-}
-
-/* The client's copy m's handles and completion stamps (shared). */
+/* The client's copy m's handles, its completions, and the flags of the
+ * client's processes that ended early (shared). */
 static inline struct nf_fh *nr_copy_fh(const struct nr_replay *rp, uint32_t m)
 {
     return (struct nf_fh *)((char *)rp->plan->shm + (size_t)m * rp->plan->shm_copy_bytes);
 }
 
-static inline uint64_t *nr_copy_done(const struct nr_replay *rp, uint32_t m)
+static inline struct nr_done *nr_copy_done(const struct nr_replay *rp, uint32_t m)
 {
-    return (uint64_t *)((char *)nr_copy_fh(rp, m) + rp->plan->shm_done_off);
+    return (struct nr_done *)((char *)nr_copy_fh(rp, m) + rp->plan->shm_done_off);
 }
 
-/* The handle of object obj in virtual call v's copy. */
-static inline struct nf_fh *nr_fh(const struct nr_replay *rp, uint32_t v, uint32_t obj)
+static inline uint32_t *nr_ended(const struct nr_replay *rp)
 {
-    return &nr_copy_fh(rp, rp->copy_m[v % rp->ncopies])[obj];
+    return (uint32_t *)((char *)rp->plan->shm + rp->plan->shm_ended_off);
 }
 
-/* When call i of virtual call v's copy completed (0: not yet); another
- * process may set it: the handles its reply named are written first. */
-static inline uint64_t nr_done_get(const struct nr_replay *rp, uint32_t v, uint32_t i)
+/* The handle of object obj in copy k (of this process's). */
+static inline struct nf_fh *nr_fh(const struct nr_replay *rp, uint32_t k, uint32_t obj)
 {
-    return __atomic_load_n(&nr_copy_done(rp, rp->copy_m[v % rp->ncopies])[i],
-                           __ATOMIC_ACQUIRE);
+    return &nr_copy_fh(rp, rp->copy_m[k])[obj];
 }
 
-static inline void nr_done_set(const struct nr_replay *rp, uint32_t v, uint64_t ns)
+/* Whether stream s of copy k is one of this process's. */
+static inline int nr_mine(const struct nr_replay *rp, uint32_t k, uint32_t s)
 {
-    __atomic_store_n(&nr_copy_done(rp, rp->copy_m[v % rp->ncopies])[v / rp->ncopies],
-                     ns ? ns : 1, __ATOMIC_RELEASE);
+    return rp->mine[(size_t)k * rp->nstreams + s];
 }
-
-/* Whether virtual call v is one of this process's streams. */
-static inline int nr_mine(const struct nr_replay *rp, uint32_t v)
-{
-    return rp->mine[(size_t)(v % rp->ncopies) * rp->nstreams + nr_vcall(rp, v)->stream];
-}
-
-/* ---- sync.c ---------------------------------------------------------- */
-
-/* A sync call of the child's client; 0 with *status, or -errno. */
-int nr_sync(struct nr_replay *rp, uint32_t proc, const void *args, void *res,
-            xdrproc_t free_codec, uint32_t *status);
-
-/* Frees what a sync call's result holds. */
-void nr_sync_free(const struct nr_replay *rp, uint32_t proc, void *res);
-
-/* LOOKUP name in dir into out with the child's client.  0 or -errno. */
-int nr_lookup(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
-              struct nf_fh *out);
 
 /* ---- prep.c ---------------------------------------------------------- */
 
@@ -187,10 +212,15 @@ int nr_hosts_mark(struct nr_replay *rp, const char *base);
 int nr_hosts_wait(struct nr_replay *rp, const char *cl, const char *dir,
                   struct nf_fh *base);
 
-/* INIT, the trees known: the calls of this process's copies that other
- * clients replay are marked completed (their dependants keep them by the
- * schedule only) and counted (unit_calls, cross_deps, cross_calls). */
-void nr_hosts_foreign_done(struct nr_replay *rp);
+/* INIT, the trees known: the traced calls of this process's streams
+ * (unit_calls) and, when its copies' streams are spread over clients,
+ * their dependencies on calls another client replays (cross_deps,
+ * cross_calls: one read of the plan's calls).  0 or -errno. */
+int nr_hosts_count(struct nr_replay *rp);
+
+/* Whether call j of copy k is another client's (its stream, the process's
+ * record of the calls it read, says so). */
+int nr_hosts_foreign(const struct nr_replay *rp, uint32_t k, uint64_t j);
 
 /* ---- run.c ----------------------------------------------------------- */
 
@@ -200,24 +230,28 @@ int nr_run(struct ld_child *c, uint32_t limit_s);
 
 /* ---- call.c ---------------------------------------------------------- */
 
-/* Whether every handle virtual call v needs is known on the server under
+/* Whether every handle live call l needs is known on the server under
  * test. */
-int nr_call_ready(const struct nr_replay *rp, uint32_t v);
+int nr_call_ready(const struct nr_replay *rp, const struct nr_live *l);
 
-/* The calls virtual call v is sent as: a READ or WRITE longer than the
+/* The calls a traced call is sent as: a READ or WRITE longer than the
  * server's maximum is cut into pieces; 1 for every other call. */
-uint32_t nr_call_pieces(const struct nr_replay *rp, uint32_t v);
+uint32_t nr_call_pieces(const struct nr_replay *rp, const struct nr_call *c);
 
-/* Fills slot s for piece `piece` of virtual call v and starts it.  0, or -errno
- * when it could not be sent (accounted as a bad call; -ENOTCONN: the
- * client broke). */
-int nr_call_start(struct nr_replay *rp, struct nr_slot *s, uint32_t v, uint32_t piece,
+/* Fills slot s for piece `piece` of live call l (its slot in the ring:
+ * ref) and starts it.  0, or -errno when it could not be sent (accounted
+ * as a bad call; -ENOTCONN: the client broke, nothing accounted: the call
+ * is not sent). */
+int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
                   rp_done_fn done);
 
-/* Accounts the slot's finished call (per-op table, traced time, the
- * status against the trace's; a call answered only after its timeout is
- * a bad call, as in the SFS mix, its status still compared; its sends
- * again; a run of STALE replies) and takes the handle its reply names. */
-void nr_call_account(struct nr_slot *s);
+/* Accounts the slot's finished call: an RPC the transport took (its
+ * traced call replayed with its first piece), answered or not (per-op
+ * table, traced time, the status against the trace's; a call answered
+ * only after its timeout is a bad call, as in the SFS mix, its status
+ * still compared; its sends again; a run of STALE replies), and takes the
+ * handle its reply names.  1; 0 for a call that never left this host (a
+ * connection down, a send refused: not sent, nothing counted). */
+int nr_call_account(struct rb_slot *s);
 
 #endif /* NR_INT_H */

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * plan.c - the NFS trace replay's plan (nr.h): the first pass over the trace
- * builds the file-system image (image/im.h), the second turns each call
- * of the replay's NFS version into a struct nr_call with its dependencies.
+ * plan.c - planning an NFS trace replay (nr.h): the first pass over the
+ * capture builds the file-system image (image/im.h), the second turns each
+ * call of the replay's NFS version into a struct nr_call with its
+ * dependencies and writes it to the plan file (planfile.c), so that
+ * nothing here grows with the trace's calls: the maps below grow with its
+ * objects, names and hosts.  A capture given to the replay as it is gets a
+ * plan of its own in an unlinked temporary file.
  *
  * Dependencies are kept per key - an object, or a directory and a name -
  * as (the last call on the key, the last call that changed it): a call
@@ -11,16 +15,22 @@
  * the object the name stands for at that point of the trace (so RMDIR of
  * a directory waits for the REMOVEs inside it), which the plan follows
  * through LOOKUP, CREATE, LINK, RENAME and REMOVE.  Name keys are 64-bit
- * hashes: two names that collide only add a dependency, never lose one.
+ * hashes: two names that collide only add a dependency, never lose one.  A
+ * dependency NR_LOOKAHEAD calls back or more is left out: the replay never
+ * holds that many calls open, so it has completed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/hist.h"
+#include "common/error.h"
+#include "common/atomic.h"
 #include "common/alloc.h"
 #include "image/im.h"
-#include "load/workload.h"
-#include "nreplay/nr.h"
+#include "nreplay/nr_int.h"
 
 /* ---- a small hash of 64-bit keys -------------------------------------- */
 
@@ -108,28 +118,33 @@ struct build {
     struct kmap named; /* (stream, object) -> the stream's last call whose
                           reply named the object; (NR_NONE, object) -> the
                           stream that named it first, + 1 */
-    struct nr_call *c;
+    struct nr_call *c; /* the call being planned, number idx */
     uint32_t idx;
+    struct nr__writer w;
 };
 
-/* The call waits for call `wait` (NR_NONE: none). */
+/* The call waits for call `wait` (NR_NONE: none), kept as the distance
+ * back. */
 static void add_wait(struct build *b, uint32_t wait)
 {
-    uint32_t i;
+    uint32_t i, d;
 
-    if (wait == b->idx) /* a key the call names twice (RENAME in one directory) */
-        wait = NR_NONE;
-    for (i = 0; wait != NR_NONE && i < NR_DEPS; i++) {
-        if (b->c->dep[i] == wait)
-            break;
-        if (b->c->dep[i] == NR_NONE) {
-            b->c->dep[i] = wait;
-            break;
+    /* itself: a key the call names twice (RENAME in one directory) */
+    if (wait == NR_NONE || wait >= b->idx)
+        return;
+    d = b->idx - wait;
+    if (d >= NR_LOOKAHEAD) /* done before the call can be due */
+        return;
+    for (i = 0; i < NR_DEPS; i++) {
+        if (b->c->dep[i] == d)
+            return;
+        if (b->c->dep[i] == 0) {
+            b->c->dep[i] = d;
+            return;
         }
     }
-    if (i == NR_DEPS) /* full: wait for the latest of them instead */
-        b->c->dep[NR_DEPS - 1] =
-            wait > b->c->dep[NR_DEPS - 1] ? wait : b->c->dep[NR_DEPS - 1];
+    if (d < b->c->dep[NR_DEPS - 1]) /* full: wait for the latest of them instead */
+        b->c->dep[NR_DEPS - 1] = d;
 }
 
 /* A call depends on key: add the call it waits for, then take the key. */
@@ -234,52 +249,7 @@ static int start_name(void *data, const struct im_walk_item *w)
     return name_set(b, w->dir, name, w->obj);
 }
 
-/* ---- arena and calls --------------------------------------------------- */
-
-static int add_text(struct nr_plan *p, const char *s, uint32_t *off)
-{
-    size_t n;
-
-    *off = NR_NONE;
-    if (!s)
-        return 0;
-    n = strlen(s) + 1;
-    if (p->names_len + n > UINT32_MAX - 1)
-        return -E2BIG;
-    if (p->names_len + n > p->names_cap) {
-        uint64_t cap = p->names_cap ? p->names_cap * 2 : 65536;
-        char *x;
-
-        while (cap < p->names_len + n)
-            cap *= 2;
-        x = cm_realloc(p->names, cap);
-        if (!x)
-            return -ENOMEM;
-        p->names = x;
-        p->names_cap = cap;
-    }
-    memcpy(p->names + p->names_len, s, n);
-    *off = (uint32_t)p->names_len;
-    p->names_len += n;
-    return 0;
-}
-
-static struct nr_call *new_call(struct nr_plan *p)
-{
-    if (p->ncalls == p->cap_calls) {
-        uint32_t cap = p->cap_calls ? p->cap_calls * 2 : 4096;
-        struct nr_call *x;
-
-        if (p->cap_calls >= UINT32_MAX / 4)
-            return NULL;
-        x = cm_reallocarray(p->calls, cap, sizeof(*x));
-        if (!x)
-            return NULL;
-        p->calls = x;
-        p->cap_calls = cap;
-    }
-    return &p->calls[p->ncalls];
-}
+/* ---- calls ------------------------------------------------------------ */
 
 /* Whether the op changes the object of its fh. */
 static int changes_fh(int op)
@@ -312,25 +282,25 @@ static void take_sattr(struct nr_call *c, const struct tr_nfs_attr *a)
 {
     c->sattr = 0;
     if (a->have & TR_NFS_A_MODE) {
-        c->sattr |= NR_S_MODE;
+        c->sattr |= NF_SA_MODE;
         c->mode = a->mode & 07777;
     }
     if (a->have & TR_NFS_A_UID) {
-        c->sattr |= NR_S_UID;
+        c->sattr |= NF_SA_UID;
         c->uid = a->uid;
     }
     if (a->have & TR_NFS_A_GID) {
-        c->sattr |= NR_S_GID;
+        c->sattr |= NF_SA_GID;
         c->gid = a->gid;
     }
     if (a->have & TR_NFS_A_SIZE) {
-        c->sattr |= NR_S_SIZE;
+        c->sattr |= NF_SA_SIZE;
         c->size = a->size;
     }
     if (a->have & TR_NFS_A_ATIME)
-        c->sattr |= NR_S_ATIME;
+        c->sattr |= NF_SA_ATIME_SERVER;
     if (a->have & TR_NFS_A_MTIME)
-        c->sattr |= NR_S_MTIME;
+        c->sattr |= NF_SA_MTIME_SERVER;
     if (a->have & TR_NFS_A_TYPE)
         c->ftype = (uint8_t)a->type;
 }
@@ -364,8 +334,7 @@ static int skip_reason(const struct nr_plan *p, const struct tr_nfs_event *ev)
  * a reply is taken to have succeeded, as the image takes it). */
 static int follow_names(struct build *b, const struct nr_call *c)
 {
-    const struct nr_plan *p = b->p;
-    const char *n1 = nr_name(p, c->name), *n2 = nr_name(p, c->name2);
+    const char *n1 = c->name, *n2 = c->name2;
     uint32_t moved;
 
     if (c->status != 0 && c->status != NR_NO_REPLY)
@@ -394,8 +363,7 @@ static int follow_names(struct build *b, const struct nr_call *c)
 
 static int add_deps(struct build *b, struct nr_call *c)
 {
-    const struct nr_plan *p = b->p;
-    const char *n1 = nr_name(p, c->name), *n2 = nr_name(p, c->name2);
+    const char *n1 = c->name, *n2 = c->name2;
     int ch = changes_fh(c->op), rc = 0;
 
     rc |= dep_obj(b, c->obj, ch);
@@ -415,18 +383,38 @@ static int add_deps(struct build *b, struct nr_call *c)
     return rc < 0 ? -ENOMEM : 0;
 }
 
+/* The stream of a traced client host (a new one numbered next). */
+static int stream_of(struct build *b, uint32_t client, uint32_t *stream)
+{
+    struct nr_plan *p = b->p;
+    struct kv *h = kmap_get(&b->hosts, (uint64_t)client + 1);
+
+    if (!h)
+        return -ENOMEM;
+    if (h->a == NR_NONE) {
+        uint64_t *x =
+            cm_reallocarray(p->stream_calls, (size_t)p->nstreams + 1, sizeof(*x));
+
+        if (!x)
+            return -ENOMEM;
+        p->stream_calls = x;
+        x[p->nstreams] = 0;
+        h->a = p->nstreams++;
+    }
+    *stream = h->a;
+    p->stream_calls[h->a]++;
+    return 0;
+}
+
 static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t origin)
 {
     struct nr_plan *p = b->p;
-    struct nr_call *c = new_call(p);
-    uint32_t i;
+    struct nr_call call, *c = &call;
     int rc;
 
-    if (!c)
-        return -ENOMEM;
+    if (p->ncalls >= UINT32_MAX - 1)
+        return -E2BIG;
     memset(c, 0, sizeof(*c));
-    for (i = 0; i < NR_DEPS; i++)
-        c->dep[i] = NR_NONE;
     c->t_ns = ev->t_ns - origin;
     c->op = (int8_t)ev->op;
     c->proc = (uint16_t)ev->proc;
@@ -457,23 +445,15 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
             p->readdir_restarted++;
         c->offset = 0; /* cookies are the traced server's */
     }
-    if ((rc = add_text(p, ev->name, &c->name)) < 0 ||
-        (rc = add_text(p, ev->name2, &c->name2)) < 0 ||
-        (rc = add_text(p, ev->op == NF_OP_SYMLINK ? ev->text : NULL, &c->text)) < 0)
+    c->name = ev->name;
+    c->name2 = ev->name2;
+    c->text = ev->op == NF_OP_SYMLINK ? ev->text : NULL;
+    if ((rc = stream_of(b, ev->client, &c->stream)) < 0)
         return rc;
-    {
-        struct kv *h = kmap_get(&b->hosts, (uint64_t)ev->client + 1);
-
-        if (!h)
-            return -ENOMEM;
-        if (h->a == NR_NONE)
-            h->a = p->nstreams++;
-        c->stream = h->a;
-    }
     b->c = c;
-    b->idx = p->ncalls;
+    b->idx = (uint32_t)p->ncalls;
     if ((rc = add_deps(b, c)) < 0 || (rc = follow_names(b, c)) < 0 ||
-        (rc = named_by(b, c)) < 0)
+        (rc = named_by(b, c)) < 0 || (rc = nr__file_call(&b->w, c)) < 0)
         return rc;
     p->ncalls++;
     p->trace_ns = c->t_ns;
@@ -482,27 +462,25 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
 
 /* ---- the two passes ---------------------------------------------------- */
 
-static int open_trace(struct tr_nfs_reader **r, const struct nr_plan *p,
-                      const struct ld_config *cfg, char *err, size_t errlen)
+static int open_trace(struct tr_nfs_reader **r, const char *capture,
+                      const struct nr_plan_opts *o, char *err, size_t errlen)
 {
-    struct tr_nfs_options o;
+    struct tr_nfs_options to;
 
-    memset(&o, 0, sizeof(o));
-    o.format = strcmp(RL_TOPTS(cfg)->trace_format, "auto") == 0
-                   ? NULL
-                   : RL_TOPTS(cfg)->trace_format;
-    o.lenient = RL_TOPTS(cfg)->trace_lenient;
-    return tr_nfs_open(r, p->file, &o, err, errlen);
+    memset(&to, 0, sizeof(to));
+    to.format = !o->format || strcmp(o->format, "auto") == 0 ? NULL : o->format;
+    to.lenient = o->lenient;
+    return tr_nfs_open(r, capture, &to, err, errlen);
 }
 
-static int pass_image(struct nr_plan *p, const struct ld_config *cfg, char *err,
+static int pass_image(struct nr_plan *p, const struct nr_plan_opts *o, char *err,
                       size_t errlen)
 {
     struct tr_nfs_reader *r;
     struct tr_nfs_event ev;
     unsigned i, n;
     const struct tr_counter *k;
-    int rc = open_trace(&r, p, cfg, err, errlen);
+    int rc = open_trace(&r, p->capture, o, err, errlen);
 
     if (rc < 0)
         return rc;
@@ -526,20 +504,17 @@ static int pass_image(struct nr_plan *p, const struct ld_config *cfg, char *err,
     return rc;
 }
 
-static int pass_calls(struct nr_plan *p, const struct ld_config *cfg, char *err,
-                      size_t errlen)
+static int pass_calls(struct nr_plan *p, struct build *b, const struct nr_plan_opts *o,
+                      char *err, size_t errlen)
 {
     struct tr_nfs_reader *r;
     struct tr_nfs_event ev;
-    struct build b;
     int64_t origin = -1;
-    int rc = open_trace(&r, p, cfg, err, errlen), why;
+    int rc = open_trace(&r, p->capture, o, err, errlen), why;
 
     if (rc < 0)
         return rc;
-    memset(&b, 0, sizeof(b));
-    b.p = p;
-    rc = im_walk(p->img, start_name, &b, NULL);
+    rc = im_walk(p->img, start_name, b, NULL);
     while (rc == 0 && (rc = tr_nfs_next(r, &ev)) > 0) {
         why = skip_reason(p, &ev);
         rc = 0;
@@ -549,16 +524,145 @@ static int pass_calls(struct nr_plan *p, const struct ld_config *cfg, char *err,
         }
         if (origin < 0)
             origin = ev.t_ns;
-        rc = add_call(&b, &ev, origin);
+        rc = add_call(b, &ev, origin);
     }
     if (rc < 0)
-        cm_errf(err, errlen, "%s: %s", p->file,
-                rc == -ENOMEM ? "out of memory" : tr_nfs_error(r));
+        cm_errf(err, errlen, "%s: %s", p->capture,
+                rc == -ENOMEM ? "out of memory"
+                : rc == -E2BIG
+                    ? "more calls than one plan holds (4 G)"
+                    : (rc == -EIO ? "cannot write the plan" : tr_nfs_error(r)));
     tr_nfs_close(r);
+    return rc;
+}
+
+/* Plans capture (o) into f: p holds the figures after. */
+static int plan_into(struct nr_plan *p, const char *capture, const struct nr_plan_opts *o,
+                     FILE *f, char *err, size_t errlen)
+{
+    struct build b;
+    uint64_t size = 0, hash = 0;
+    int rc;
+
+    memset(p, 0, sizeof(*p));
+    p->fd = -1;
+    snprintf(p->capture, sizeof(p->capture), "%s", capture);
+    snprintf(p->file, sizeof(p->file), "%s", capture);
+    p->nfs_version = o->nfs_version;
+    p->img = im_new();
+    if (!p->img)
+        return cm_errf(err, errlen, "out of memory"), -ENOMEM;
+    rc = pass_image(p, o, err, errlen);
+    memset(&b, 0, sizeof(b));
+    b.p = p;
+    if (rc == 0 && (rc = nr__capture_id(capture, &size, &hash)) < 0)
+        cm_errf(err, errlen, "%s: %s", capture, strerror(-rc));
+    if (rc == 0 && (rc = nr__file_begin(&b.w, f, p)) < 0)
+        cm_errf(err, errlen, "%s: cannot write the plan", capture);
+    b.w.capture_size = size;
+    b.w.capture_hash = hash;
+    if (rc == 0)
+        rc = pass_calls(p, &b, o, err, errlen);
+    if (rc == 0 && p->ncalls == 0) {
+        cm_errf(err, errlen,
+                "%s: no NFSv%d call to replay (%llu events; a trace of the other "
+                "version is replayed by %s)",
+                capture, p->nfs_version, (unsigned long long)p->events,
+                p->nfs_version == 3 ? "sfs" : "sfs3");
+        rc = -EINVAL;
+    }
+    if (rc == 0 && (rc = nr__file_end(&b.w, p)) < 0)
+        cm_errf(err, errlen, "%s: cannot write the plan", capture);
+    if (rc < 0)
+        nr__file_abort(&b.w);
     free(b.deps.slot);
     free(b.names.slot);
     free(b.hosts.slot);
     free(b.named.slot);
+    return rc;
+}
+
+int nr_plan_write(const char *capture, const struct nr_plan_opts *o, const char *out,
+                  char *err, size_t errlen)
+{
+    struct cm_atomic_file af;
+    struct nr_plan p;
+    int rc = cm_atomic_open(&af, out, err, errlen);
+
+    if (rc < 0)
+        return rc;
+    rc = plan_into(&p, capture, o, af.fp, err, errlen);
+    nr_plan_free(&p);
+    if (rc < 0) {
+        cm_atomic_abort(&af);
+        return rc;
+    }
+    return cm_atomic_commit(&af, err, errlen);
+}
+
+/* A temporary plan of a capture given as it is: in $TMPDIR (/tmp),
+ * unlinked at once (the descriptor keeps it while the run lasts). */
+static int plan_temporary(struct nr_plan *p, const struct ld_config *cfg, char *err,
+                          size_t errlen)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[LD_PATH_MAX];
+    struct nr_plan_opts o;
+    FILE *f;
+    int fd, rc;
+
+    snprintf(path, sizeof(path), "%s/freesfs-plan-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    fd = mkstemp(path);
+    if (fd < 0)
+        return cm_errf(err, errlen, "%s: cannot make a temporary plan in %s: %s",
+                       RB_TOPTS(cfg)->trace_file, dir && dir[0] ? dir : "/tmp",
+                       strerror(errno)),
+               -errno;
+    (void)unlink(path);
+    f = fdopen(dup(fd), "w+b");
+    if (!f) {
+        close(fd);
+        return cm_errf(err, errlen, "%s: %s", RB_TOPTS(cfg)->trace_file, strerror(errno)),
+               -EIO;
+    }
+    o.format = RB_TOPTS(cfg)->trace_format;
+    o.lenient = RB_TOPTS(cfg)->trace_lenient;
+    o.nfs_version = cfg->nfs_version;
+    rc = plan_into(p, RB_TOPTS(cfg)->trace_file, &o, f, err, errlen);
+    if (fclose(f) != 0 && rc == 0) {
+        cm_errf(err, errlen, "%s: cannot write the plan", RB_TOPTS(cfg)->trace_file);
+        rc = -EIO;
+    }
+    nr_plan_free(p);
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    memset(p, 0, sizeof(*p));
+    snprintf(p->file, sizeof(p->file), "%s", RB_TOPTS(cfg)->trace_file);
+    rc = nr__file_read(p, fd, 0, err, errlen);
+    if (rc < 0)
+        close(fd);
+    return rc;
+}
+
+int nr_plan_open(struct nr_plan *p, const char *path, char *err, size_t errlen)
+{
+    int fd, rc;
+
+    memset(p, 0, sizeof(*p));
+    p->fd = -1;
+    snprintf(p->file, sizeof(p->file), "%s", path);
+    p->from_file = 1;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return cm_errf(err, errlen, "%s: %s", path, strerror(errno)), -errno;
+    rc = nr__file_read(p, fd, 1, err, errlen);
+    if (rc < 0) {
+        if (p->fd < 0) /* not taken by the plan yet */
+            close(fd);
+        nr_plan_free(p);
+    }
     return rc;
 }
 
@@ -567,37 +671,37 @@ int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
 {
     int rc;
 
-    memset(p, 0, sizeof(*p));
-    snprintf(p->file, sizeof(p->file), "%s", RL_TOPTS(cfg)->trace_file);
-    p->nfs_version = cfg->nfs_version;
-    p->img = im_new();
-    if (!p->img)
-        return cm_errf(err, errlen, "out of memory"), -ENOMEM;
-    rc = pass_image(p, cfg, err, errlen);
-    if (rc == 0)
-        rc = pass_calls(p, cfg, err, errlen);
-    if (rc == 0 && p->ncalls == 0) {
-        cm_errf(err, errlen,
-                "%s: no NFSv%d call to replay (%llu events; a trace of the other "
-                "version is replayed by %s)",
-                p->file, p->nfs_version, (unsigned long long)p->events,
-                p->nfs_version == 3 ? "sfs" : "sfs3");
-        rc = -EINVAL;
+    if (!nr_plan_is_file(RB_TOPTS(cfg)->trace_file)) {
+        memset(p, 0, sizeof(*p));
+        p->fd = -1;
+        return plan_temporary(p, cfg, err, errlen);
     }
-    if (rc < 0)
+    rc = nr_plan_open(p, RB_TOPTS(cfg)->trace_file, err, errlen);
+    if (rc == 0 && p->nfs_version != cfg->nfs_version) {
+        cm_errf(err, errlen,
+                "%s holds the NFSv%d calls of %s: replay it with %s, or plan the "
+                "capture again with --nfs-version %d",
+                p->file, p->nfs_version, p->capture, p->nfs_version == 3 ? "sfs3" : "sfs",
+                cfg->nfs_version);
+        rc = -EINVAL;
         nr_plan_free(p);
+    }
     return rc;
 }
 
 void nr_plan_free(struct nr_plan *p)
 {
     im_free(p->img);
-    free(p->calls);
-    free(p->names);
+    free(p->stream_calls);
+    free(p->index_off);
+    free(p->index_t);
+    if (p->fd >= 0)
+        close(p->fd);
     p->img = NULL;
-    p->calls = NULL;
-    p->names = NULL;
-    p->ncalls = p->cap_calls = 0;
+    p->stream_calls = NULL;
+    p->index_off = NULL;
+    p->index_t = NULL;
+    p->fd = -1;
 }
 
 double nr_expected_s(const struct nr_plan *p, double speed)
@@ -609,23 +713,25 @@ double nr_expected_s(const struct nr_plan *p, double speed)
 
 int nr_accepts(const struct ld_config *cfg, char *why, size_t whylen)
 {
-    const char *f = RL_TOPTS(cfg)->trace_format, *fmt = NULL;
+    const char *f = RB_TOPTS(cfg)->trace_format, *fmt = NULL;
     unsigned char buf[512];
     size_t n;
     FILE *fp;
 
-    if (!RL_TOPTS(cfg)->trace_file[0])
+    if (!RB_TOPTS(cfg)->trace_file[0])
         return LD_ACCEPT_NO;
     if (!strcmp(f, "pcap") || !strcmp(f, "pcapng") || !strcmp(f, "nfsdump"))
         return LD_ACCEPT_YES;
     if (f[0] && strcmp(f, "auto") != 0)
         return LD_ACCEPT_NO;
-    fp = fopen(RL_TOPTS(cfg)->trace_file, "rb");
+    fp = fopen(RB_TOPTS(cfg)->trace_file, "rb");
     if (!fp)
-        return cm_errf(why, whylen, "%s: %s", RL_TOPTS(cfg)->trace_file, strerror(errno)),
+        return cm_errf(why, whylen, "%s: %s", RB_TOPTS(cfg)->trace_file, strerror(errno)),
                LD_ACCEPT_UNREADABLE;
     n = fread(buf, 1, sizeof(buf), fp);
     fclose(fp);
+    if (nr_plan_is_file(RB_TOPTS(cfg)->trace_file))
+        return LD_ACCEPT_YES;
     return tr_nfs_probe(buf, n, &fmt) > 0 ? LD_ACCEPT_YES : LD_ACCEPT_NO;
 }
 
@@ -668,109 +774,4 @@ const char *nr_skip_name(unsigned reason)
                                              "unknown_handle",    "no_replayed_handle",
                                              "call_cut"};
     return reason < NR_NSKIPS ? n[reason] : "other";
-}
-
-/* ---- copies and streams (nr.h) -------------------------------------------- */
-
-static uint32_t streams_of(uint32_t nstreams)
-{
-    return nstreams ? nstreams : 1;
-}
-
-/* Whether this client replays a stream of copy j. */
-static int takes_part(const struct ld_config *cfg, uint32_t j, uint32_t nstreams)
-{
-    uint32_t s, n = streams_of(nstreams);
-
-    for (s = 0; s < n && s < (uint32_t)RL_TOPTS(cfg)->nclients;
-         s++) /* the units go round */
-        if (nr_unit_client(cfg, j, s, n) == (uint32_t)cfg->client_num)
-            return 1;
-    return 0;
-}
-
-uint32_t nr_client_copies(const struct ld_config *cfg, uint32_t nstreams)
-{
-    uint32_t j, n = 0;
-
-    for (j = 0; j < nr_scale(cfg); j++)
-        n += (uint32_t)takes_part(cfg, j, nstreams);
-    return n;
-}
-
-void nr_copy_dir(const struct ld_config *cfg, uint32_t j, uint32_t nstreams, char *buf,
-                 size_t len)
-{
-    uint32_t home = nr_unit_client(cfg, j, 0, streams_of(nstreams)), k, m = 0;
-
-    for (k = 0; k < j; k++) /* the copies homed on the same client before it */
-        m += nr_unit_client(cfg, k, 0, streams_of(nstreams)) == home;
-    if (m == 0)
-        snprintf(buf, len, "%s", NR_DIR);
-    else
-        snprintf(buf, len, "%s.%u", NR_DIR, m);
-}
-
-unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams)
-{
-    uint64_t units = (uint64_t)nr_scale(cfg) * streams_of(nstreams), mine;
-    uint32_t clients = (uint32_t)RL_TOPTS(cfg)->nclients, c, idle = 0;
-
-    for (c = 0; c < clients; c++) { /* client c + 1 holds units c, c + clients, ... */
-        mine = units > c ? (units - c + clients - 1) / clients : 0;
-        if (mine < (uint64_t)cfg->procs)
-            idle += (unsigned)((uint64_t)cfg->procs - mine);
-    }
-    return idle;
-}
-
-void nr_units_text(const struct ld_config *cfg, uint32_t client, uint32_t nstreams,
-                   int with_proc, char *buf, size_t len)
-{
-    uint32_t j, s, n = streams_of(nstreams);
-    size_t at = 0;
-
-    buf[0] = '\0';
-    for (j = 0; j < nr_scale(cfg); j++)
-        for (s = 0; s < n; s++) {
-            char one[64];
-            int w;
-
-            if (nr_unit_client(cfg, j, s, n) != client)
-                continue;
-            if (with_proc)
-                w = snprintf(one, sizeof(one), "%scopy %u stream %u (process %u)",
-                             at ? ", " : "", j, s, nr_unit_proc(cfg, j, s, n));
-            else
-                w = snprintf(one, sizeof(one), "%scopy %u stream %u", at ? ", " : "", j,
-                             s);
-            if (at + (size_t)w + 6 >= len) { /* room for ", ..." */
-                snprintf(buf + at, len - at, ", ...");
-                return;
-            }
-            memcpy(buf + at, one, (size_t)w + 1);
-            at += (size_t)w;
-        }
-    if (at == 0)
-        snprintf(buf, len, "nothing");
-}
-
-void nr_cross_deps(const struct nr_plan *p, const struct ld_config *cfg, uint64_t *deps,
-                   uint64_t *calls)
-{
-    uint32_t j, i, k, ns = streams_of(p->nstreams);
-
-    *deps = *calls = 0;
-    if (RL_TOPTS(cfg)->nclients < 2 || ns < 2)
-        return;
-    for (j = 0; j < nr_scale(cfg); j++)
-        for (i = 0; i < p->ncalls; i++) {
-            const struct nr_call *c = &p->calls[i];
-            uint32_t at = nr_unit_client(cfg, j, c->stream, ns), n = 0;
-
-            for (k = 0; k < NR_DEPS && c->dep[k] != NR_NONE; k++)
-                n += nr_unit_client(cfg, j, p->calls[c->dep[k]].stream, ns) != at;
-            *deps += n;
-            *calls += n > 0;
-        }
 }

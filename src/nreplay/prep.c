@@ -18,56 +18,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/alloc.h"
 #include "ctl/ct.h"
 #include "image/im.h"
 #include "load/options.h"
 #include "nfs/nf_lnfs.h"
 #include "nreplay/nr_int.h"
-#include "replay/rl.h"
 
 #define LNFS_TIMEOUT_MS 30000u
-#define RECONNECT_MIN_S 30u  /* a lost TCP connection is made again for at least */
+#define RECONNECT_MIN_S 30u  /* a server away is waited for at least */
 #define RECONNECT_MAX_S 400u /* and at most (PRIME_TIMEOUT's default) */
 
 /* ---- mount ---------------------------------------------------------------- */
 
-static void transfer_maxima(struct nr_replay *rp)
-{
-    uint32_t cap = rp->cx.cfg->tcp ? NR_MAX_XFER : NR_MAX_XFER_UDP, st;
-    FSINFO3args a;
-    FSINFO3res res;
-
-    rp->rtmax = rp->wtmax = 8192; /* NFSv2 (RFC 1094 MAXDATA) */
-    if (rp->version == 3) {
-        memset(&res, 0, sizeof(res));
-        nf_fh_to_v3(&rp->cx.mnt.root, &a.fsroot);
-        if (nr_sync(rp, NFSPROC3_FSINFO, &a, &res, NULL, &st) == 0) {
-            if (st == NFS3_OK) {
-                rp->rtmax = res.FSINFO3res_u.resok.rtmax;
-                rp->wtmax = res.FSINFO3res_u.resok.wtmax;
-            }
-            nr_sync_free(rp, NFSPROC3_FSINFO, &res);
-        }
-    }
-    if (rp->rtmax == 0 || rp->rtmax > cap)
-        rp->rtmax = cap;
-    if (rp->wtmax == 0 || rp->wtmax > cap)
-        rp->wtmax = cap;
-}
-
-/* How long a lost TCP connection is made again (ms): the replay's time
- * (-t, or the trace at its speed), within RECONNECT_MIN_S..MAX_S.  A
- * server back within it gets the calls in flight again (same XID) and the
- * later ones; one that is not ends the run early (run.c). */
-static uint32_t reconnect_ms(const struct nr_replay *rp)
+/* How long the server may stay away (ms): the replay's time (-t, or the
+ * trace at its speed), within RECONNECT_MIN_S..MAX_S.  Over TCP a lost
+ * connection is made again for as long (the calls in flight go again
+ * with the same XID); over UDP a replay of which nothing was answered for
+ * as long ends (run.c).  FREESFS_REPLAY_RECONNECT_MS sets it for the
+ * tests, which kill a server and must not wait half a minute. */
+static uint32_t give_up_ms(const struct nr_replay *rp)
 {
     const struct ld_config *cfg = rp->cx.cfg;
-    double s = rl_limit_s(cfg) > 0 ? rl_limit_s(cfg)
-                                   : nr_expected_s(rp->plan, RL_TOPTS(cfg)->trace_speed);
+    const char *e = getenv("FREESFS_REPLAY_RECONNECT_MS");
+    double s = rb_limit_s(cfg) > 0 ? rb_limit_s(cfg)
+                                   : nr_expected_s(rp->plan, RB_TOPTS(cfg)->trace_speed);
 
-    if (!cfg->tcp)
-        return 0;
+    if (e && strtoul(e, NULL, 10) > 0)
+        return (uint32_t)strtoul(e, NULL, 10);
     if (s <= 0 || s > RECONNECT_MAX_S)
         s = RECONNECT_MAX_S;
     if (s < RECONNECT_MIN_S)
@@ -78,11 +57,14 @@ static uint32_t reconnect_ms(const struct nr_replay *rp)
 static int mount(struct ld_child *c)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
-    int rc = rl_mount_window(c, rp->window, reconnect_ms(rp));
+    int rc;
+
+    rp->give_up_ms = give_up_ms(rp);
+    rc = rb_mount_window(c, rp->window, c->cfg->tcp ? rp->give_up_ms : 0);
 
     if (rc < 0)
         return rc;
-    transfer_maxima(rp);
+    rb_transfer_maxima(c, &rp->rtmax, &rp->wtmax);
     return 0;
 }
 
@@ -90,15 +72,18 @@ static int mount(struct ld_child *c)
 
 static void sattr3_mode(sattr3 *a, uint32_t mode)
 {
-    memset(a, 0, sizeof(*a));
-    a->mode.set_it = TRUE;
-    a->mode.set_mode3_u.mode = mode;
+    struct nf_sattr s;
+
+    nf_sattr_mode(&s, mode);
+    nf_sattr_to_v3(&s, a);
 }
 
 static void sattr2_mode(sattr *a, uint32_t mode)
 {
-    memset(a, 0xff, sizeof(*a)); /* -1: leave as it is (RFC 1094 2.3.11) */
-    a->mode = mode;
+    struct nf_sattr s;
+
+    nf_sattr_mode(&s, mode);
+    nf_sattr_to_v2(&s, a);
 }
 
 /* Writes size bytes of the pattern into a new file (UNSTABLE and one
@@ -122,10 +107,10 @@ static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
             a.count = n;
             a.stable = UNSTABLE;
             a.data.data_len = n;
-            a.data.data_val = rp->wdata;
-            rc = nr_sync(rp, NFSPROC3_WRITE, &a, &res, NULL, &st);
+            a.data.data_val = rp->win.wdata;
+            rc = nf_call_sync_status(rp->cx.clnt, NFSPROC3_WRITE, &a, &res, &st);
             if (rc == 0)
-                nr_sync_free(rp, NFSPROC3_WRITE, &res);
+                nf_res_free(rp->cx.clnt, NFSPROC3_WRITE, &res);
         } else {
             writeargs a;
             attrstat res;
@@ -137,10 +122,10 @@ static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
             a.beginoffset = a.offset = (u_int)off;
             a.totalcount = n;
             a.data.data_len = n;
-            a.data.data_val = rp->wdata;
-            rc = nr_sync(rp, NFSPROC_WRITE, &a, &res, NULL, &st);
+            a.data.data_val = rp->win.wdata;
+            rc = nf_call_sync_status(rp->cx.clnt, NFSPROC_WRITE, &a, &res, &st);
             if (rc == 0)
-                nr_sync_free(rp, NFSPROC_WRITE, &res);
+                nf_res_free(rp->cx.clnt, NFSPROC_WRITE, &res);
         }
         if (rc == 0 && st != 0)
             rc = nf_status_errno(st);
@@ -153,9 +138,9 @@ static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
         nf_fh_to_v3(fh, &a.file);
         a.offset = 0;
         a.count = 0;
-        rc = nr_sync(rp, NFSPROC3_COMMIT, &a, &res, NULL, &st);
+        rc = nf_call_sync_status(rp->cx.clnt, NFSPROC3_COMMIT, &a, &res, &st);
         if (rc == 0)
-            nr_sync_free(rp, NFSPROC3_COMMIT, &res);
+            nf_res_free(rp->cx.clnt, NFSPROC3_COMMIT, &res);
     }
     return rc;
 }
@@ -207,14 +192,14 @@ static int make3(struct nr_replay *rp, const struct nf_fh *dir, const char *name
         sattr3_mode(&a.create.how.createhow3_u.obj_attributes, mode ? mode : 0644);
         break;
     }
-    rc = nr_sync(rp, proc, &a, &res, NULL, &st);
+    rc = nf_call_sync_status(rp->cx.clnt, proc, &a, &res, &st);
     if (rc < 0)
         return rc;
     /* CREATE, MKDIR, SYMLINK and MKNOD results share their layout */
     if (st == NFS3_OK && res.create.CREATE3res_u.resok.obj.handle_follows)
         rc = nf_fh_from_v3(&rp->fh[o - im_obj(rp->plan->img, 0)],
                            &res.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
-    nr_sync_free(rp, proc, &res);
+    nf_res_free(rp->cx.clnt, proc, &res);
     return rc < 0 ? rc : st ? nf_status_errno(st) : 0;
 }
 
@@ -241,13 +226,13 @@ static int make2(struct nr_replay *rp, const struct nf_fh *dir, const char *name
                                           : o->type == TR_NFS_DIR ? 0755
                                                                   : 0644);
     }
-    rc = nr_sync(rp, proc, &a, &res, NULL, &st);
+    rc = nf_call_sync_status(rp->cx.clnt, proc, &a, &res, &st);
     if (rc < 0)
         return rc;
     if (st == NFS_OK && proc != NFSPROC_SYMLINK)
         nf_fh_from_v2(&rp->fh[o - im_obj(rp->plan->img, 0)],
                       &res.mkdir.diropres_u.diropres.file);
-    nr_sync_free(rp, proc, &res);
+    nf_res_free(rp->cx.clnt, proc, &res);
     return st ? nf_status_errno(st) : 0;
 }
 
@@ -270,7 +255,8 @@ static int make(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
     rc = rp->version == 3 ? make3(rp, dir, name, o, target)
                           : make2(rp, dir, name, o, target);
     if (rc == 0 && rp->fh[obj].len == 0)
-        rc = nr_lookup(rp, dir, name, &rp->fh[obj]);
+        rc = nf_lookup(rp->cx.clnt, dir, name, &rp->fh[obj], NULL, rp->cx.last_error,
+                       sizeof(rp->cx.last_error));
     if (rc == 0 && (o->type == TR_NFS_REG || o->type == TR_NFS_NONE) && o->size > 0)
         rc = fill(rp, &rp->fh[obj], o->size);
     return rc;
@@ -293,9 +279,9 @@ static int hard_link(struct nr_replay *rp, const struct nf_fh *dir, const char *
         nf_fh_to_v3(dir, &a.link.dir);
         a.link.name = (char *)name;
         proc = NFSPROC3_LINK;
-        rc = nr_sync(rp, proc, &a, &res, NULL, &st);
+        rc = nf_call_sync_status(rp->cx.clnt, proc, &a, &res, &st);
         if (rc == 0)
-            nr_sync_free(rp, proc, &res);
+            nf_res_free(rp->cx.clnt, proc, &res);
     } else {
         linkargs a;
         nfsstat res = NFS_OK;
@@ -303,7 +289,7 @@ static int hard_link(struct nr_replay *rp, const struct nf_fh *dir, const char *
         (void)nf_fh_to_v2(&rp->fh[obj], &a.from);
         (void)nf_fh_to_v2(dir, &a.to.dir);
         a.to.name = (char *)name;
-        rc = nr_sync(rp, NFSPROC_LINK, &a, &res, NULL, &st);
+        rc = nf_call_sync_status(rp->cx.clnt, NFSPROC_LINK, &a, &res, &st);
     }
     return rc < 0 ? rc : st ? nf_status_errno(st) : 0;
 }
@@ -322,7 +308,6 @@ static int one(void *data, const struct im_walk_item *w)
 {
     struct walk *k = data;
     struct nr_replay *rp = k->rp;
-    struct nr_stats *st = NR_STATS(&rp->cx);
     char name[TR_NFS_NAME_MAX + 16];
     const struct nf_fh *dir = &rp->base;
     size_t n = w->name_len < TR_NFS_NAME_MAX ? w->name_len : TR_NFS_NAME_MAX;
@@ -336,22 +321,24 @@ static int one(void *data, const struct im_walk_item *w)
         break;
     case IM_W_ORPHAN:
         if (k->orphans.len == 0) /* made by fresh_base */
-            (void)nr_lookup(rp, &rp->base, "orphans", &k->orphans);
+            (void)nf_lookup(rp->cx.clnt, &rp->base, "orphans", &k->orphans, NULL,
+                            rp->cx.last_error, sizeof(rp->cx.last_error));
         dir = &k->orphans;
         break;
     default:
         dir = &rp->fh[w->dir];
         break;
     }
-    st->nr_prep_objects += !k->learn;
+    NR_STATS(&rp->cx)->nr_prep_objects += !k->learn;
     if (dir->len == 0) {
-        st->nr_prep_failed++;
+        NR_STATS(&rp->cx)->nr_prep_failed++;
         return 0;
     }
     if (k->learn && w->kind == IM_W_HARD_LINK) /* its object has a name already */
         return 0;
     if (k->learn)
-        rc = nr_lookup(rp, dir, name, &rp->fh[w->obj]);
+        rc = nf_lookup(rp->cx.clnt, dir, name, &rp->fh[w->obj], NULL, rp->cx.last_error,
+                       sizeof(rp->cx.last_error));
     else
         rc = w->kind == IM_W_HARD_LINK ? hard_link(rp, dir, name, w->obj)
                                        : make(rp, dir, name, w->obj);
@@ -359,7 +346,7 @@ static int one(void *data, const struct im_walk_item *w)
         return k->rc = ld_child_fail(&rp->cx, rc, "preparing the image: %s: %s", name,
                                      rp_status_text(rc));
     if (rc < 0) {
-        st->nr_prep_failed++;
+        NR_STATS(&rp->cx)->nr_prep_failed++;
         if (rp->cx.debug)
             ld_child_log(&rp->cx, "nreplay: cannot %s %s: %s", k->learn ? "find" : "make",
                          w->path, strerror(-rc));
@@ -378,7 +365,12 @@ static int fresh_base(struct nr_replay *rp, const char *base, int orphans)
 
     rc = nf_lnfs_open(&l, spec, LNFS_TIMEOUT_MS, err, sizeof(err));
     if (rc < 0)
-        return ld_child_fail(&rp->cx, rc, "preparing the image: %s", err);
+        /* libnfs speaks NFSv3 over TCP only, whatever version the replay
+         * speaks: a v2 replay needs a server that serves v3 too */
+        return ld_child_fail(&rp->cx, rc,
+                             "preparing the image through libnfs (NFSv3 over TCP, also "
+                             "for an NFSv2 replay): %s",
+                             err);
     rc = nf_lnfs_remove_tree(l, base);
     if (rc == 0)
         rc = nf_lnfs_mkdir_p(l, base);
@@ -392,25 +384,19 @@ static int fresh_base(struct nr_replay *rp, const char *base, int orphans)
     return rc;
 }
 
+/* What the run uses, bounded by the window and the look-ahead: the live
+ * calls and their names, the held list, the streams of the calls read
+ * last, the window (READ replies: their status only). */
 static int allocate(struct nr_replay *rp)
 {
-    const struct nr_plan *p = rp->plan;
-    uint32_t i;
-
-    rp->total = p->ncalls * rp->ncopies;
-    rp->left = cm_calloc((size_t)rp->total + 1, sizeof(*rp->left));
-    rp->held = cm_calloc(NR_HELD_MAX, sizeof(*rp->held));
-    rp->slots = cm_calloc(rp->window, sizeof(*rp->slots));
-    rp->wdata = cm_malloc(rp->wtmax);
-    if (!rp->left || !rp->held || !rp->slots || !rp->wdata)
+    rp->nlive = NR_HELD_MAX + rp->window;
+    rp->live = cm_calloc(rp->nlive, sizeof(*rp->live));
+    rp->names = cm_malloc(NR_NAMES_BYTES);
+    rp->held = cm_calloc(rp->nlive, sizeof(*rp->held));
+    rp->stream_of = cm_calloc(2 * (size_t)NR_LOOKAHEAD, sizeof(*rp->stream_of));
+    if (!rp->live || !rp->names || !rp->held || !rp->stream_of ||
+        rb_window_init(&rp->win, rp->window, rp, 0, rp->wtmax) < 0)
         return -ENOMEM;
-    for (i = 0; i < rp->wtmax; i++) /* SFS's write pattern */
-        rp->wdata[i] = (char)(0xdeadbeefu >> (24 - 8 * (i % 4)));
-    for (i = 0; i < rp->window; i++) {
-        rp->slots[i].owner = rp;
-        rp->slots[i].next_free = i + 1 < rp->window ? (int32_t)i + 1 : -1;
-    }
-    rp->free_slot = 0;
     return 0;
 }
 
@@ -446,8 +432,10 @@ static int prepare_copy(struct nr_replay *rp, uint32_t k)
     rc = fresh_base(rp, base, im_orphan_tops(rp->plan->img, &tops) > 0);
     if (rc < 0)
         return rc;
-    if ((rc = nr_lookup(rp, &c->mnt.root, cl, &rp->base)) < 0 ||
-        (rc = nr_lookup(rp, &rp->base, dir, &rp->base)) < 0)
+    if ((rc = nf_lookup(rp->cx.clnt, &c->mnt.root, cl, &rp->base, NULL, rp->cx.last_error,
+                        sizeof(rp->cx.last_error))) < 0 ||
+        (rc = nf_lookup(rp->cx.clnt, &rp->base, dir, &rp->base, NULL, rp->cx.last_error,
+                        sizeof(rp->cx.last_error))) < 0)
         return ld_child_fail(c, rc, "LOOKUP %s: %s", base, strerror(-rc));
     rc = walk_copy(rp, 0);
     if (rc == 0 && rp->prepares[k] == NR_PREP_SHARED)
@@ -467,7 +455,7 @@ static int prepare(struct nr_replay *rp)
         if (rp->prepares[k] || rp->learns[k]) /* else by another process of the client */
             rc = prepare_copy(rp, k);
     if (rc == 0)
-        nr_hosts_foreign_done(rp);
+        rc = nr_hosts_count(rp);
     return rc;
 }
 
@@ -538,8 +526,8 @@ int nr_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
     ld_child_setup(c, su, index, ctl_fd);
     rp->plan = su->plan;
     rp->version = c->nfs_version;
-    rp->speed = RL_TOPTS(c->cfg)->trace_speed;
-    rp->window = (uint32_t)RL_TOPTS(c->cfg)->trace_window;
+    rp->speed = RB_TOPTS(c->cfg)->trace_speed;
+    rp->window = (uint32_t)RB_TOPTS(c->cfg)->trace_window;
     return copies_of(rp);
 }
 
@@ -622,15 +610,17 @@ void nr_child_free(struct ld_child *c)
     free(rp->prepares);
     free(rp->learns);
     free(rp->mine);
-    free(rp->left);
+    free(rp->live);
+    free(rp->names);
     free(rp->held);
-    free(rp->slots);
-    free(rp->wdata);
+    free(rp->stream_of);
+    nr_stream_close(&rp->in);
+    rb_window_free(&rp->win);
     rp->copy_m = rp->copy_j = NULL;
     rp->prepares = rp->learns = rp->mine = NULL;
     rp->fh = NULL;
-    rp->left = NULL;
+    rp->live = NULL;
+    rp->names = NULL;
     rp->held = NULL;
-    rp->slots = NULL;
-    rp->wdata = NULL;
+    rp->stream_of = NULL;
 }

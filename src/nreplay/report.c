@@ -29,19 +29,20 @@
 #define NRA(m, type, merge, n)                                                           \
     CM_FIELD_ARRAY(struct nr_stats, m, type, CM_MERGE_##merge, n)
 const struct cm_field nr_stats_fields[NR_STATS_NFIELDS] = {
-    {"rl", CM_FIELD_TABLE, CM_MERGE_SUM, offsetof(struct nr_stats, rl),
-     sizeof(struct rl_stats), 0, NULL, NULL, 3, rl_stats_fields, RL_STATS_NFIELDS},
+    {"rb", CM_FIELD_TABLE, CM_MERGE_SUM, offsetof(struct nr_stats, rb),
+     sizeof(struct rb_stats), 0, NULL, NULL, 3, rb_stats_fields, RB_STATS_NFIELDS},
     NRF(nr_compared, SUM),
     NRF(nr_mismatches, SUM),
     NRA(nr_mismatch, CM_FIELD_U64, SUM, NF_NOPS + 1),
     NRA(nr_pair, CM_FIELD_U64, SUM, NF_NOPS *NR_CLASSES *NR_CLASSES),
-    NRA(nr_example, CM_FIELD_U64, MAX, NR_EXAMPLES),
+    NRA(nr_example, CM_FIELD_U64, TOP, NR_EXAMPLES),
     NRA(nr_unreplayable, CM_FIELD_U64, SUM, NR_SKIPS),
     NRF(nr_held, SUM),
     NRF(nr_prep_objects, SUM),
     NRF(nr_prep_failed, SUM),
     NRF(nr_resends, SUM),
     NRF(nr_not_sent, SUM),
+    NRF(nr_unanswered, SUM),
     NRF(nr_stale_ns, MAX),
     NRF(nr_streams, MAX),
     NRF(nr_unit_calls, SUM),
@@ -74,7 +75,7 @@ static double traced_mean_ms(const struct nr_stats *ns, unsigned op)
 
 static double expected_s(const struct nr_stats *ns, double speed)
 {
-    return speed > 0 ? (double)ns->rl.replay_trace_ns / 1e9 / speed : 0;
+    return speed > 0 ? (double)ns->rb.replay_trace_ns / 1e9 / speed : 0;
 }
 
 /* "d1/f" for call c's object (and name), into buf. */
@@ -83,7 +84,7 @@ static const char *where(const struct nr_plan *p, const struct nr_call *c, char 
 {
     char dir[512];
     const char *d = c->obj != NR_NONE ? im_path(p->img, c->obj, dir, sizeof(dir)) : NULL;
-    const char *n = nr_name(p, c->name);
+    const char *n = c->name;
 
     snprintf(buf, len, "%s%s%s",
              d && d[0] ? d
@@ -94,20 +95,29 @@ static const char *where(const struct nr_plan *p, const struct nr_call *c, char 
     return buf;
 }
 
+/* A mismatch named: the call read from the plan (from its index's entry
+ * before it), or its number alone without a plan (the prime's aggregate). */
 static void example_text(const struct nr_plan *p, uint64_t ex, char *buf, size_t len)
 {
-    uint64_t v = ~ex;
-    uint32_t i = (uint32_t)(v >> 16), st = (uint32_t)(v & 0xffffu);
-    char w[600];
+    uint64_t v = ~ex, i = v >> 16;
+    uint32_t st = (uint32_t)(v & 0xffffu);
+    struct nr_stream in;
+    struct nr_call c;
+    char w[600], err[CM_ERR_LEN];
 
-    if (!p || i >= p->ncalls) {
-        snprintf(buf, len, "call %u: replayed %s", i, nf_status_name(st));
+    if (!p || i >= p->ncalls || nr_stream_open(&in, p, i, err, sizeof(err)) < 0) {
+        snprintf(buf, len, "call %llu: replayed %s", (unsigned long long)i,
+                 nf_status_name(st));
         return;
     }
-    snprintf(buf, len, "%s %s at %.6f s: traced %s, replayed %s",
-             nf_op_name(p->calls[i].op), where(p, &p->calls[i], w, sizeof(w)),
-             (double)p->calls[i].t_ns / 1e9, nf_status_name(p->calls[i].status),
-             nf_status_name(st));
+    if (nr_stream_next(&in, &c, err, sizeof(err)) > 0)
+        snprintf(buf, len, "%s %s at %.6f s: traced %s, replayed %s", nf_op_name(c.op),
+                 where(p, &c, w, sizeof(w)), (double)c.t_ns / 1e9,
+                 nf_status_name(c.status), nf_status_name(st));
+    else
+        snprintf(buf, len, "call %llu: replayed %s", (unsigned long long)i,
+                 nf_status_name(st));
+    nr_stream_close(&in);
 }
 
 /* The copies of the trace the results cover: the run's (the prime's
@@ -125,7 +135,7 @@ static uint32_t copies_in(const struct ld_report_in *in)
 /* The clients of the results' run. */
 static uint32_t clients_in(const struct ld_report_in *in)
 {
-    return in->agg ? in->agg->nclients : (uint32_t)RL_TOPTS(in->cfg)->nclients;
+    return in->agg ? in->agg->nclients : (uint32_t)RB_TOPTS(in->cfg)->nclients;
 }
 
 /* The traced calls the results cover: those of the streams replayed. */
@@ -134,7 +144,7 @@ static uint64_t traced_in(const struct ld_report_in *in)
     const struct nr_stats *ns = NS(in);
 
     return ns->nr_unit_calls ? ns->nr_unit_calls
-                             : ns->rl.replay_trace_records * copies_in(in);
+                             : ns->rb.replay_trace_records * copies_in(in);
 }
 
 /* Which client replays which stream of which copy, when the streams are
@@ -148,18 +158,18 @@ static void streams_text(FILE *out, const struct ld_report_in *in)
 
     if (clients_in(in) < 2 || ns->nr_streams < 2)
         return;
-    RL_TOPTS_SET(&c)->nclients = (int)clients_in(in);
+    RB_TOPTS_SET(&c)->nclients = (int)clients_in(in);
     if (in->agg)
         NR_OPTS_SET(&c)->trace_scale = (int)copies_in(in);
-    fprintf(out, "  streams over %d clients:", RL_TOPTS(&c)->nclients);
+    fprintf(out, "  streams over %d clients:", RB_TOPTS(&c)->nclients);
     for (k = in->agg ? 1 : (uint32_t)c.client_num, n = 0;
-         k <= (in->agg ? (uint32_t)RL_TOPTS(&c)->nclients : (uint32_t)c.client_num) &&
+         k <= (in->agg ? (uint32_t)RB_TOPTS(&c)->nclients : (uint32_t)c.client_num) &&
          n < 8;
          k++, n++) {
         nr_units_text(&c, k, (uint32_t)ns->nr_streams, !in->agg, units, sizeof(units));
         fprintf(out, "%s client %u replays %s", n ? ";" : "", k, units);
     }
-    fprintf(out, "%s\n", n == 8 && in->agg && RL_TOPTS(&c)->nclients > 8 ? "; ..." : "");
+    fprintf(out, "%s\n", n == 8 && in->agg && RB_TOPTS(&c)->nclients > 8 ? "; ..." : "");
     fprintf(out,
             "  %" PRIu64 " dependencies of %" PRIu64
             " calls cross client hosts: kept by time only\n",
@@ -198,7 +208,7 @@ static const char *ended_name(const struct ld_stats *s, const struct nr_stats *n
         return "stale file handles";
     if (s->ended_early == LD_END_UNREACHABLE)
         return "server unreachable";
-    return ns->rl.replay_cut ? "run time" : "no";
+    return ns->rb.replay_cut ? "run time" : "no";
 }
 
 static void text(FILE *out, const struct ld_report_in *in)
@@ -207,17 +217,18 @@ static void text(FILE *out, const struct ld_report_in *in)
     const struct nr_plan *p = in->plan;
     const struct ld_stats *s = in->stats;
     const struct nr_stats *ns = NS(in);
-    double run = (double)ns->rl.replay_run_ns / 1e9, speed = RL_TOPTS(cfg)->trace_speed;
+    double run = (double)ns->rb.replay_run_ns / 1e9, speed = RB_TOPTS(cfg)->trace_speed;
     unsigned op, t, r, k;
     char buf[800];
 
     fprintf(out, "\nNFS trace replay of %s (%s), NFSv%d, speed %g, %u cop%s\n",
-            RL_TOPTS(cfg)->trace_file, p ? p->format : RL_TOPTS(cfg)->trace_format,
+            RB_TOPTS(cfg)->trace_file, p ? p->format : RB_TOPTS(cfg)->trace_format,
             cfg->nfs_version, speed, copies_in(in), copies_in(in) == 1 ? "y" : "ies");
-    fprintf(out,
-            "  calls replayed %" PRIu64 " of %" PRIu64 " (sent as %" PRIu64
-            " RPCs), not replayable %" PRIu64 "%s",
-            ns->rl.replay_records, traced_in(in), ns->rl.replay_calls, unreplayable(ns),
+    fprintf(out, "  calls replayed %" PRIu64 " of %" PRIu64 " (sent as %" PRIu64 " RPCs",
+            ns->rb.replay_records, traced_in(in), ns->rb.replay_calls);
+    if (ns->nr_unanswered)
+        fprintf(out, ", %" PRIu64 " of them never answered", ns->nr_unanswered);
+    fprintf(out, "), not replayable %" PRIu64 "%s", unreplayable(ns),
             unreplayable(ns) ? " (" : "\n");
     for (k = 1, r = 0; k < NR_NSKIPS; k++)
         if (ns->nr_unreplayable[k])
@@ -235,7 +246,7 @@ static void text(FILE *out, const struct ld_report_in *in)
                 "  ended early: the server could not be reached again; %" PRIu64
                 " calls due later were not replayed\n",
                 ns->nr_not_sent);
-    else if (ns->rl.replay_cut)
+    else if (ns->rb.replay_cut)
         fprintf(out,
                 "  cut by the run time (-t; sfs_mgr: RUNTIME): %" PRIu64
                 " calls due later were not replayed\n",
@@ -264,20 +275,20 @@ static void text(FILE *out, const struct ld_report_in *in)
         fprintf(out,
                 "  lateness p50 %.1f us, p99 %.1f us, max %" PRIu64
                 " us, could not keep up %" PRIu64 "\n",
-                q_ms(&ns->rl.replay_late, 0.50) * 1000.0,
-                q_ms(&ns->rl.replay_late, 0.99) * 1000.0, ns->rl.replay_late.max_us,
-                ns->rl.replay_behind);
+                q_ms(&ns->rb.replay_late, 0.50) * 1000.0,
+                q_ms(&ns->rb.replay_late, 0.99) * 1000.0, ns->rb.replay_late.max_us,
+                ns->rb.replay_behind);
         fprintf(out, "  duration %.3f s%s, trace %.3f s at speed %g = %.3f s", run,
-                ns->rl.replay_cut ? " (cut)" : "", (double)ns->rl.replay_trace_ns / 1e9,
+                ns->rb.replay_cut ? " (cut)" : "", (double)ns->rb.replay_trace_ns / 1e9,
                 speed, expected_s(ns, speed));
-        if (!ns->rl.replay_cut)
+        if (!ns->rb.replay_cut)
             fprintf(out, ", drift %+.3f ms", (run - expected_s(ns, speed)) * 1000.0);
         fprintf(out, "\n");
     } else {
         fprintf(out,
                 "  duration %.3f s (speed 0: as fast as dependencies and the window "
                 "allow; trace %.3f s), could not keep up %" PRIu64 "\n",
-                run, (double)ns->rl.replay_trace_ns / 1e9, ns->rl.replay_behind);
+                run, (double)ns->rb.replay_trace_ns / 1e9, ns->rb.replay_behind);
     }
     fprintf(out, "  %-11s %9s %10s %10s %10s %10s %10s\n", "op", "calls", "repl mean",
             "repl p99", "trace mean", "trace p99", "mismatch");
@@ -300,27 +311,28 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     const struct nr_plan *p = in->plan;
     const struct ld_stats *s = in->stats;
     const struct nr_stats *ns = NS(in);
-    double run = (double)ns->rl.replay_run_ns / 1e9, speed = RL_TOPTS(cfg)->trace_speed;
+    double run = (double)ns->rb.replay_run_ns / 1e9, speed = RB_TOPTS(cfg)->trace_speed;
     unsigned op, t, r, k;
     char buf[800];
 
     cm_yaml_key(y, "nfs_replay");
     cm_yaml_map_begin(y);
-    cm_yaml_kv_str(y, "file", RL_TOPTS(cfg)->trace_file);
-    cm_yaml_kv_str(y, "format", p ? p->format : RL_TOPTS(cfg)->trace_format);
+    cm_yaml_kv_str(y, "file", RB_TOPTS(cfg)->trace_file);
+    cm_yaml_kv_str(y, "format", p ? p->format : RB_TOPTS(cfg)->trace_format);
     cm_yaml_kv_int(y, "nfs_version", cfg->nfs_version);
     cm_yaml_kv_double(y, "speed", speed, -1);
     cm_yaml_kv_uint(y, "copies", copies_in(in));
-    cm_yaml_kv_uint(y, "trace_calls", ns->rl.replay_trace_records);
+    cm_yaml_kv_uint(y, "trace_calls", ns->rb.replay_trace_records);
     cm_yaml_kv_uint(y, "streams", ns->nr_streams);
     cm_yaml_kv_uint(y, "stream_calls", traced_in(in));
     cm_yaml_kv_uint(y, "cross_host_dependencies", ns->nr_cross_deps);
     cm_yaml_kv_uint(y, "cross_host_calls", ns->nr_cross_calls);
-    cm_yaml_kv_uint(y, "calls", ns->rl.replay_records);
-    cm_yaml_kv_uint(y, "rpcs", ns->rl.replay_calls);
-    cm_yaml_kv_uint(y, "bytes_read", ns->rl.replay_bytes_read);
-    cm_yaml_kv_uint(y, "bytes_written", ns->rl.replay_bytes_written);
-    cm_yaml_kv_bool(y, "cut", ns->rl.replay_cut > 0);
+    cm_yaml_kv_uint(y, "calls", ns->rb.replay_records);
+    cm_yaml_kv_uint(y, "rpcs", ns->rb.replay_calls);
+    cm_yaml_kv_uint(y, "rpcs_unanswered", ns->nr_unanswered);
+    cm_yaml_kv_uint(y, "bytes_read", ns->rb.replay_bytes_read);
+    cm_yaml_kv_uint(y, "bytes_written", ns->rb.replay_bytes_written);
+    cm_yaml_kv_bool(y, "cut", ns->rb.replay_cut > 0);
     cm_yaml_kv_str(y, "ended_early", ended_name(s, ns));
     cm_yaml_kv_uint(y, "not_sent", ns->nr_not_sent);
     if (s->ended_early == LD_END_STALE)
@@ -377,14 +389,14 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_key(y, "lateness_us");
     cm_yaml_map_begin(y);
     cm_yaml_kv_bool(y, "measured", speed > 0);
-    cm_yaml_kv_double(y, "p50", q_ms(&ns->rl.replay_late, 0.50) * 1000.0, 1);
-    cm_yaml_kv_double(y, "p99", q_ms(&ns->rl.replay_late, 0.99) * 1000.0, 1);
-    cm_yaml_kv_uint(y, "max", ns->rl.replay_late.max_us);
-    cm_yaml_kv_uint(y, "could_not_keep_up", ns->rl.replay_behind);
+    cm_yaml_kv_double(y, "p50", q_ms(&ns->rb.replay_late, 0.50) * 1000.0, 1);
+    cm_yaml_kv_double(y, "p99", q_ms(&ns->rb.replay_late, 0.99) * 1000.0, 1);
+    cm_yaml_kv_uint(y, "max", ns->rb.replay_late.max_us);
+    cm_yaml_kv_uint(y, "could_not_keep_up", ns->rb.replay_behind);
     cm_yaml_map_end(y);
     cm_yaml_kv_double(y, "duration_s", run, 6);
-    cm_yaml_kv_double(y, "trace_duration_s", (double)ns->rl.replay_trace_ns / 1e9, 6);
-    if (speed > 0 && !ns->rl.replay_cut)
+    cm_yaml_kv_double(y, "trace_duration_s", (double)ns->rb.replay_trace_ns / 1e9, 6);
+    if (speed > 0 && !ns->rb.replay_cut)
         cm_yaml_kv_double(y, "drift_s", run - expected_s(ns, speed), 6);
     cm_yaml_key(y, "ops");
     cm_yaml_map_begin(y);
@@ -426,7 +438,7 @@ static int validity(const struct ld_report_in *in, struct ld_validity *v)
     const struct ld_opstat *t = &s->op[NF_OP_TOTAL];
     char w[160];
 
-    if (t->good == 0 && ns->rl.replay_calls > 0)
+    if (t->good == 0 && ns->rb.replay_calls > 0)
         ld_validity_add(v, LD_INV_NO_GOOD, "no replayed call was answered",
                         "INVALID RUN No good calls");
     if (t->good > 0 && t->bad * 100 / t->good >= 1) {
@@ -475,17 +487,17 @@ static int validity(const struct ld_report_in *in, struct ld_validity *v)
 static double requested_rate(const struct ld_report_in *in)
 {
     const struct nr_stats *ns = NS(in);
-    double speed = RL_TOPTS(in->cfg)->trace_speed;
+    double speed = RB_TOPTS(in->cfg)->trace_speed;
 
-    if (speed <= 0 || ns->rl.replay_trace_ns == 0)
+    if (speed <= 0 || ns->rb.replay_trace_ns == 0)
         return 0;
-    return (double)ns->rl.replay_trace_records * copies_in(in) /
-           ((double)ns->rl.replay_trace_ns / 1e9 / speed);
+    return (double)ns->rb.replay_trace_records * copies_in(in) /
+           ((double)ns->rb.replay_trace_ns / 1e9 / speed);
 }
 
 static void requested(const struct ld_report_in *in, int whole, char *buf, size_t len)
 {
-    double speed = RL_TOPTS(in->cfg)->trace_speed, rate = requested_rate(in);
+    double speed = RB_TOPTS(in->cfg)->trace_speed, rate = requested_rate(in);
     uint32_t copies = copies_in(in);
 
     (void)whole;

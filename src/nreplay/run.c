@@ -17,265 +17,457 @@
  *
  * A call whose object has no handle on the server under test (its
  * creation failed) is not sent and is counted (no_replayed_handle); it
- * completes at once so that the calls after it go on.  Sleeping is the
- * block replay's (rl_wait_service: ppoll() on the client's socket to the
- * next deadline).  Nothing is allocated here.
+ * completes at once so that the calls after it go on.
+ *
+ * The calls come from the plan's file (nr_stream), read as they become
+ * due.  A due call is a live call until its last piece is answered: the
+ * live calls are a ring in trace order, their names in a ring of bytes.
+ * What a process keeps is bounded by the look-ahead: it reads a call only
+ * while its oldest live call is less than NR_LOOKAHEAD calls before it,
+ * and a call of a copy becomes due only once the call NR_LOOKAHEAD before
+ * it in that copy has completed (whichever process of the client sent
+ * it), so that every dependency (less than NR_LOOKAHEAD back) is found in
+ * the client's ring of completions.  The window, the clock and the sleep
+ * to the next deadline are the replay base's (replaybase/rb.h).  Nothing
+ * is allocated here.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "common/hist.h"
+#include "common/error.h"
+#include "common/clock.h"
 #include "load/options.h"
 #include "nreplay/nr_int.h"
-#include "replay/rl.h"
 
-#define CTL_CHECK_NS    50000000ull /* look at the parent's socket every 50 ms */
-#define START_NS        2000000ull  /* the clock starts this long after RUN arrives */
-#define FOREIGN_POLL_NS 100000ull   /* a call held by another process's: look again */
+#define FOREIGN_POLL_NS 100000ull /* a call held by another process's: look again */
 
-static uint64_t planned_of(const struct nr_replay *rp, uint32_t v)
+/* ---- completions ---------------------------------------------------------- */
+
+/* Call i of copy k completed at ns (the handles its reply named are
+ * written before). */
+static void done_set(const struct nr_replay *rp, uint32_t k, uint64_t i, uint64_t ns)
 {
-    int64_t t = nr_vcall(rp, v)->t_ns;
+    struct nr_done *d = &nr_copy_done(rp, rp->copy_m[k])[i % NR_LOOKAHEAD];
 
-    if (rp->speed <= 0 || t <= 0)
-        return rp->start_ns;
-    return rp->start_ns + (uint64_t)((double)t / rp->speed);
+    __atomic_store_n(&d->ns, ns ? ns : 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&d->idx1, i + 1, __ATOMIC_RELEASE);
 }
 
-/* Due calls onto the held list. */
-static void fill(struct nr_replay *rp, uint64_t now)
+/* Whether call j of copy k has completed, and when (*ns; 0: unknown, or
+ * before): a call another client replays, or that a process of this
+ * client that ended early did not send, counts as completed. */
+static int done_of(const struct nr_replay *rp, uint32_t k, uint64_t j, uint64_t *ns)
 {
-    while (rp->next < rp->total && rp->nheld < NR_HELD_MAX) {
-        uint64_t due = planned_of(rp, rp->next);
-        struct nr_held *h;
+    const struct nr_done *d = &nr_copy_done(rp, rp->copy_m[k])[j % NR_LOOKAHEAD];
+    uint64_t idx1;
+    uint32_t s;
 
-        if (!nr_mine(rp, rp->next)) { /* another process's stream */
-            rp->next++;
-            continue;
-        }
-        if (rp->speed > 0 && due > now)
-            break;
-        h = &rp->held[rp->nheld++];
-        h->idx = rp->next++;
-        h->sent = 0;
-        h->behind = 0;
-        h->since = rp->speed > 0 ? due : now;
-    }
+    *ns = 0;
+    if (nr_hosts_foreign(rp, k, j))
+        return 1;
+    s = rp->stream_of[j % (2 * NR_LOOKAHEAD)];
+    if (!nr_mine(rp, k, s) &&
+        __atomic_load_n(
+            &nr_ended(rp)[nr_unit_proc(rp->cx.cfg, rp->copy_j[k], s, rp->nstreams)],
+            __ATOMIC_ACQUIRE))
+        return 1;
+    idx1 = __atomic_load_n(&d->idx1, __ATOMIC_ACQUIRE);
+    if (idx1 == j + 1)
+        *ns = __atomic_load_n(&d->ns, __ATOMIC_RELAXED);
+    return idx1 >= j + 1; /* a later call in its slot: it completed before */
 }
 
-/* When the last of virtual call v's dependencies (the same copy's calls)
- * completed (0: all before the run), or UINT64_MAX while one has not. */
-static uint64_t deps_done(const struct nr_replay *rp, uint32_t v)
+/* When the last of live call l's dependencies completed (0: all before
+ * the run, or unknown), or UINT64_MAX while one has not. */
+static uint64_t deps_done(const struct nr_replay *rp, const struct nr_live *l)
 {
-    const struct nr_call *c = nr_vcall(rp, v);
-    uint64_t last = 0;
+    uint64_t last = 0, ns;
     unsigned k;
 
-    for (k = 0; k < NR_DEPS && c->dep[k] != NR_NONE; k++) {
-        uint64_t d = nr_done_get(rp, v, c->dep[k]);
-
-        if (d == 0)
+    for (k = 0; k < NR_DEPS && l->c.dep[k]; k++) {
+        if (!done_of(rp, l->k, l->i - l->c.dep[k], &ns))
             return UINT64_MAX;
-        if (d > last)
-            last = d;
+        if (ns > last)
+            last = ns;
     }
     return last;
 }
 
-static void call_done(struct rp_call *call, void *data)
-{
-    struct nr_slot *s = data;
-    struct nr_replay *rp = s->owner;
+/* ---- live calls ----------------------------------------------------------- */
 
-    (void)call;
-    if (rp->closing)
-        return;
-    nr_call_account(s);
-    rp->last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
-    if (--rp->left[s->call_idx] == 0)
-        nr_done_set(rp, s->call_idx, rp->last_ns);
-    rp->in_flight--;
-    s->next_free = rp->free_slot;
-    rp->free_slot = (int32_t)(s - rp->slots);
+static struct nr_live *oldest(const struct nr_replay *rp)
+{
+    return rp->live_tail < rp->live_head ? &rp->live[rp->live_tail % rp->nlive] : NULL;
 }
 
-/* The first time a call could go: its wait for a dependency and whether
- * its object exists here.  0 to send it, 1 when it is not sent (done). */
-static int first_piece(struct nr_replay *rp, const struct nr_held *h, uint64_t ready)
+/* Live call ref has finished (its completion recorded): the ring's tail
+ * and the names' move past the finished calls. */
+static void live_finish(struct nr_replay *rp, uint32_t ref)
 {
-    struct nr_stats *st = NR_STATS(&rp->cx);
+    const struct nr_live *o;
 
-    if (ready > h->since) {
-        st->nr_held++;
-        cm_hist_add(&st->nr_wait, (ready - h->since) / 1000);
-    }
-    if (nr_call_ready(rp, h->idx))
+    rp->live[ref].done = 1;
+    while ((o = oldest(rp)) != NULL && o->done)
+        rp->live_tail++;
+    rp->names_tail = (o = oldest(rp)) != NULL ? o->names_at : rp->names_head;
+}
+
+/* A copy of the name into the names ring at *at; NULL stays NULL. */
+static const char *name_in(struct nr_replay *rp, const char *name, uint64_t *at)
+{
+    size_t n;
+    char *to;
+
+    if (!name)
+        return NULL;
+    n = strlen(name) + 1;
+    to = rp->names + *at % NR_NAMES_BYTES;
+    memcpy(to, name, n);
+    *at += n;
+    return to;
+}
+
+/* Makes the read call (cur) of copy k a live call due since `since`; its
+ * names go into the names ring.  Its slot in the ring, or -1 when the ring
+ * or the names have no room. */
+static int32_t live_new(struct nr_replay *rp, uint32_t k, uint64_t since)
+{
+    const struct nr_call *c = &rp->cur;
+    size_t need = (c->name ? strlen(c->name) + 1 : 0) +
+                  (c->name2 ? strlen(c->name2) + 1 : 0) +
+                  (c->text ? strlen(c->text) + 1 : 0);
+    uint64_t at = rp->names_head, pos = at % NR_NAMES_BYTES;
+    uint32_t ref;
+    struct nr_live *l;
+
+    if (rp->live_head - rp->live_tail >= rp->nlive)
+        return -1;
+    if (pos + need > NR_NAMES_BYTES) /* they do not wrap: the ring's end is left */
+        at += NR_NAMES_BYTES - pos;
+    if (at + need - rp->names_tail > NR_NAMES_BYTES)
+        return -1;
+    ref = (uint32_t)(rp->live_head++ % rp->nlive);
+    l = &rp->live[ref];
+    memset(l, 0, sizeof(*l));
+    l->names_at = rp->names_head;
+    l->c = *c;
+    l->c.name = name_in(rp, c->name, &at);
+    l->c.name2 = name_in(rp, c->name2, &at);
+    l->c.text = name_in(rp, c->text, &at);
+    rp->names_head = at;
+    l->i = rp->cur_i;
+    l->k = k;
+    l->since = since;
+    l->pieces = nr_call_pieces(rp, c);
+    l->left = l->pieces;
+    return (int32_t)ref;
+}
+
+/* ---- becoming due ---------------------------------------------------------- */
+
+/* The next call of the plan into cur.  1, 0 when there is none (or the
+ * look-ahead holds it back: the oldest live call is NR_LOOKAHEAD calls
+ * before it), -EIO with last_error. */
+static int read_next(struct nr_replay *rp)
+{
+    const struct nr_live *o = oldest(rp);
+    int rc;
+
+    if (rp->in_end || (o && rp->in.next >= o->i + NR_LOOKAHEAD))
         return 0;
-    st->nr_unreplayable[NR_SKIP_NO_HANDLE]++; /* its object was never made here */
-    nr_done_set(rp, h->idx, cm_now_ns());
+    rc = nr_stream_next(&rp->in, &rp->cur, rp->cx.last_error, sizeof(rp->cx.last_error));
+    if (rc < 0)
+        return -EIO;
+    if (rc == 0) {
+        rp->in_end = 1;
+        return 0;
+    }
+    rp->cur_i = rp->in.next - 1;
+    rp->cur_k = 0;
+    rp->have_cur = 1;
+    rp->stream_of[rp->cur_i % (2 * NR_LOOKAHEAD)] = rp->cur.stream;
     return 1;
 }
 
-/* Sends the next piece of held call h, its dependencies done at ready.
- * 0, or -ENOTCONN. */
-static int send_piece(struct nr_replay *rp, struct nr_held *h, uint64_t ready)
+/* Due calls onto the held list.  0, or -EIO (a damaged plan). */
+static int fill(struct nr_replay *rp, uint64_t now)
 {
-    struct rl_stats *st = RL_STATS(&rp->cx);
-    struct nr_slot *s = &rp->slots[rp->free_slot];
-    uint64_t from = ready > h->since ? ready : h->since, now;
-    uint32_t piece = h->sent++;
+    uint64_t ns;
+    int32_t ref;
     int rc;
 
-    rp->free_slot = s->next_free;
-    rp->in_flight++;
-    rc = nr_call_start(rp, s, h->idx, piece, call_done);
+    rp->fill_blocked = 0;
+    for (;;) {
+        uint64_t due;
+
+        if (!rp->have_cur && (rc = read_next(rp)) <= 0)
+            return rc;
+        while (rp->cur_k < rp->ncopies && !nr_mine(rp, rp->cur_k, rp->cur.stream))
+            rp->cur_k++;
+        if (rp->cur_k == rp->ncopies) { /* another process's, or done */
+            rp->have_cur = 0;
+            continue;
+        }
+        due = rb_planned(&rp->loop, rp->cur.t_ns);
+        if (rp->speed > 0 && due > now)
+            return 0;
+        /* the call NR_LOOKAHEAD before it in its copy has completed, and
+         * the live calls have room: else a completion frees it */
+        if ((rp->cur_i >= NR_LOOKAHEAD &&
+             !done_of(rp, rp->cur_k, rp->cur_i - NR_LOOKAHEAD, &ns)) ||
+            (ref = live_new(rp, rp->cur_k, rp->speed > 0 ? due : now)) < 0) {
+            rp->fill_blocked = 1;
+            return 0;
+        }
+        rp->held[rp->nheld++] = (uint32_t)ref;
+        rp->taken++;
+        rp->cur_k++;
+    }
+}
+
+/* ---- sending ---------------------------------------------------------------- */
+
+/* A piece of live call ref is answered, or failed, or will never be sent:
+ * the call is complete when its last one is. */
+static void piece_over(struct nr_replay *rp, uint32_t ref, uint64_t ns)
+{
+    struct nr_live *l = &rp->live[ref];
+
+    if (--l->left > 0)
+        return;
+    done_set(rp, l->k, l->i, ns);
+    live_finish(rp, ref);
+}
+
+static void call_done(struct rp_call *call, void *data)
+{
+    struct rb_slot *s = data;
+    struct nr_replay *rp = s->owner;
+
+    if (rp->closing)
+        return;
+    if (!nr_call_account(s) && s->piece == 0)
+        NR_STATS(&rp->cx)->nr_not_sent++; /* the transport never took it */
+    if (call->t_reply_ns)
+        rp->unanswered_since_ns = 0;
+    else if (rp->unanswered_since_ns == 0)
+        rp->unanswered_since_ns = cm_now_ns();
+    rp->loop.last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
+    rb_window_give(&rp->win, s);
+    piece_over(rp, s->tag, rp->loop.last_ns);
+}
+
+/* The first time live call ref could go: its wait for a dependency and
+ * whether its object exists here.  0 to send it, 1 when it is not sent
+ * (complete at once). */
+static int first_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
+{
+    struct nr_live *l = &rp->live[ref];
+
+    if (ready > l->since) {
+        NR_STATS(&rp->cx)->nr_held++;
+        cm_hist_add(&NR_STATS(&rp->cx)->nr_wait, (ready - l->since) / 1000);
+    }
+    if (nr_call_ready(rp, l))
+        return 0;
+    NR_STATS(&rp->cx)
+        ->nr_unreplayable[NR_SKIP_NO_HANDLE]++; /* its object was never made here */
+    l->sent = l->pieces;
+    l->left = 1;
+    piece_over(rp, ref, cm_now_ns());
+    return 1;
+}
+
+/* Sends the next piece of live call ref, its dependencies done at ready.
+ * 0, or -ENOTCONN. */
+static int send_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
+{
+    struct nr_live *l = &rp->live[ref];
+    struct rb_slot *s = rb_window_take(&rp->win, 0);
+    uint64_t from = ready > l->since ? ready : l->since, now;
+    uint32_t piece = l->sent++;
+    int rc;
+
+    rc = nr_call_start(rp, s, ref, piece, call_done);
+    if (rc == -ENOTCONN) { /* the client broke: not sent (not_sent counts it) */
+        rb_window_give(&rp->win, s);
+        l->sent--;
+        return rc;
+    }
     if (rc < 0) { /* accounted as a bad call: the piece is answered */
-        rp->in_flight--;
-        s->next_free = rp->free_slot;
-        rp->free_slot = (int32_t)(s - rp->slots);
-        if (--rp->left[h->idx] == 0)
-            nr_done_set(rp, h->idx, cm_now_ns());
-        return rc == -ENOTCONN ? rc : 0;
+        rb_window_give(&rp->win, s);
+        piece_over(rp, ref, cm_now_ns());
+        return 0;
     }
     if (piece > 0)
         return 0;
-    if (h->behind)
-        st->replay_behind++;
+    if (l->behind)
+        RB_STATS(&rp->cx)->replay_behind++;
     now = s->call.t_send_ns;
     if (rp->speed > 0)
-        cm_hist_add(&st->replay_late, now > from ? (now - from) / 1000 : 0);
+        cm_hist_add(&RB_STATS(&rp->cx)->replay_late,
+                    now > from ? (now - from) / 1000 : 0);
     return 0;
 }
 
 /* One pass over the held list.  0 or -ENOTCONN. */
 static int issue(struct nr_replay *rp)
 {
-    uint32_t r, w = 0, n;
+    uint32_t r, w = 0;
     int rc = 0;
 
     for (r = 0; r < rp->nheld; r++) {
-        struct nr_held *h = &rp->held[r];
-        uint64_t ready = rc == 0 ? deps_done(rp, h->idx) : UINT64_MAX;
+        uint32_t ref = rp->held[r];
+        struct nr_live *l = &rp->live[ref];
+        uint64_t ready = rc == 0 ? deps_done(rp, l) : UINT64_MAX;
 
-        if (ready != UINT64_MAX && rp->free_slot < 0)
-            h->behind = 1;
-        if (ready == UINT64_MAX || rp->free_slot < 0) {
-            rp->held[w++] = *h;
+        if (ready != UINT64_MAX && rp->win.free == RB_NONE)
+            l->behind = 1;
+        if (ready == UINT64_MAX || rp->win.free == RB_NONE) {
+            rp->held[w++] = ref;
             continue;
         }
-        n = nr_call_pieces(rp, h->idx);
-        if (h->sent == 0) {
-            rp->left[h->idx] = n;
-            if (first_piece(rp, h, ready))
-                continue;
-        }
-        while (rc == 0 && rp->free_slot >= 0 && h->sent < n)
-            rc = send_piece(rp, h, ready);
-        if (h->sent < n)
-            rp->held[w++] = *h; /* the window filled between its pieces */
+        if (l->sent == 0 && first_piece(rp, ref, ready))
+            continue;
+        while (rc == 0 && rp->win.free != RB_NONE && l->sent < l->pieces)
+            rc = send_piece(rp, ref, ready);
+        if (l->sent < l->pieces)
+            rp->held[w++] = ref; /* the window filled between its pieces */
     }
     rp->nheld = w;
     return rc;
 }
 
+/* ---- waiting and the end ------------------------------------------------------ */
+
 static int idle(const struct nr_replay *rp)
 {
-    return rp->next >= rp->total && rp->nheld == 0 && rp->in_flight == 0;
+    return rp->in_end && !rp->have_cur && rp->nheld == 0 && rp->win.in_flight == 0;
 }
 
 /* Waits for a reply or the next deadline, then services the client. */
 static int wait_and_service(struct nr_replay *rp, uint64_t now)
 {
-    uint64_t wake = now + CTL_CHECK_NS;
+    uint64_t wake = rb_loop_wake(&rp->loop, now);
 
-    if (rp->next < rp->total && rp->nheld < NR_HELD_MAX) {
-        uint64_t due = planned_of(rp, rp->next);
+    if (rp->have_cur && rp->cur_k < rp->ncopies && !rp->fill_blocked) {
+        uint64_t due = rb_planned(&rp->loop, rp->cur.t_ns);
         if (due < wake)
             wake = due;
     }
-    if (rp->in_flight == 0 && rp->nheld > 0 && rp->free_slot >= 0)
-        wake = now; /* a held call was released by a call that never went */
-    if (rp->shares && rp->nheld > 0 && wake > now + FOREIGN_POLL_NS)
+    if (rp->shares && (rp->nheld > 0 || rp->have_cur) && wake > now + FOREIGN_POLL_NS)
         wake = now + FOREIGN_POLL_NS; /* it may wait for another process's call */
-    return rl_wait_service(rp->cx.clnt, now, wake);
+    return rb_wait_service(rp->cx.clnt, now, wake);
 }
 
 /* The replay ends early: its calls not sent yet (held, or not yet due)
- * are counted, and marked completed so that another process's calls that
- * wait for them are not held for ever (they go on, or find no handle). */
+ * are counted; those held are marked completed - those with some of their
+ * pieces sent too - and the process's flag says it ended, so that another
+ * process's calls that wait for them are not held for ever (they go on,
+ * or find no handle). */
 static uint64_t not_sent(struct nr_replay *rp)
 {
     uint64_t n = 0, now = cm_now_ns();
-    uint32_t r, v;
+    uint32_t r;
 
-    for (r = 0; r < rp->nheld; r++)
-        if (rp->held[r].sent == 0) {
-            nr_done_set(rp, rp->held[r].idx, now);
-            n++;
-        }
+    for (r = 0; r < rp->nheld; r++) {
+        struct nr_live *l = &rp->live[rp->held[r]];
+
+        n += l->sent == 0;
+        done_set(rp, l->k, l->i, now);
+    }
     rp->nheld = 0;
-    for (v = rp->next; v < rp->total; v++)
-        if (nr_mine(rp, v)) {
-            nr_done_set(rp, v, now);
-            n++;
-        }
-    rp->next = rp->total;
+    __atomic_store_n(&nr_ended(rp)[rp->cx.index], 1, __ATOMIC_RELEASE);
+    n += rp->unit_calls > rp->taken ? rp->unit_calls - rp->taken : 0;
+    rp->taken = rp->unit_calls;
+    rp->in_end = 1;
+    rp->have_cur = 0;
     return n;
 }
 
-static void finish_stats(struct nr_replay *rp, uint64_t end, int cut)
+static void finish_stats(struct nr_replay *rp, int cut)
 {
-    struct nr_stats *ns = NR_STATS(&rp->cx);
     unsigned k;
 
-    rp->cx.stats.runtime_ns = end > rp->start_ns ? end - rp->start_ns : 0;
-    ns->rl.replay_run_ns = rp->last_ns > rp->start_ns ? rp->last_ns - rp->start_ns : 0;
-    ns->rl.replay_trace_ns = (uint64_t)rp->plan->trace_ns;
-    ns->rl.replay_trace_records = rp->plan->ncalls; /* one copy's (merged by maximum) */
-    ns->rl.replay_cut = (uint64_t)cut;
+    RB_STATS(&rp->cx)->replay_trace_records =
+        rp->plan->ncalls; /* one copy's (merged by maximum) */
+    RB_STATS(&rp->cx)->replay_cut = (uint64_t)cut;
     if (cut)
-        ns->nr_not_sent += not_sent(rp);
+        NR_STATS(&rp->cx)->nr_not_sent += not_sent(rp);
     for (k = 0; k < NR_SKIPS; k++) /* every copy's, once (its tree's maker) */
-        ns->nr_unreplayable[k] += rp->plan->skipped[k] * rp->nprepared;
+        NR_STATS(&rp->cx)->nr_unreplayable[k] += rp->plan->skipped[k] * rp->nprepared;
 }
 
 /* The server's handles went stale (it was restarted and lost the image):
  * said on stderr and in the results (ended_early, when). */
 static void stale_end(struct nr_replay *rp)
 {
-    struct nr_stats *st = NR_STATS(&rp->cx);
+    struct ld_stats *st = &rp->cx.stats;
 
-    rp->cx.stats.ended_early = LD_END_STALE;
-    st->nr_stale_ns =
-        rp->stale_since_ns > rp->start_ns ? rp->stale_since_ns - rp->start_ns : 0;
+    st->ended_early = LD_END_STALE;
+    NR_STATS(&rp->cx)->nr_stale_ns = rp->stale_since_ns > rp->loop.start_ns
+                                         ? rp->stale_since_ns - rp->loop.start_ns
+                                         : 0;
     ld_child_log(&rp->cx,
                  "nfs replay: %s: the server's file handles went stale at %.3f s: was it "
                  "restarted? (%u STALE replies in a row where the trace had others); "
                  "%" PRIu64 " calls not replayed; the run ends early",
                  ld_config_mount_for_child(rp->cx.cfg, (int)rp->cx.index),
-                 (double)st->nr_stale_ns / 1e9, rp->stale_run, st->nr_not_sent);
+                 (double)NR_STATS(&rp->cx)->nr_stale_ns / 1e9, rp->stale_run,
+                 NR_STATS(&rp->cx)->nr_not_sent);
+}
+
+/* The server could not be reached for give_up_ms: over TCP the client
+ * gave the connection up (why: its error), over UDP nothing was answered
+ * for as long.  Said on stderr as the mix says it (docs/sfs.md). */
+static void unreachable_end(struct nr_replay *rp, const char *why)
+{
+    rp->cx.stats.ended_early = LD_END_UNREACHABLE;
+    ld_child_log(&rp->cx,
+                 "nfs replay: the server at %s is unreachable: %s; %" PRIu64
+                 " calls not replayed; the run ends early",
+                 ld_config_mount_for_child(rp->cx.cfg, (int)rp->cx.index), why,
+                 NR_STATS(&rp->cx)->nr_not_sent);
+}
+
+/* Over UDP: nothing answered for give_up_ms (the RPCs that finished since
+ * then were refused or timed out), why says so. */
+static int udp_gone(struct nr_replay *rp, uint64_t now, char *why, size_t len)
+{
+    if (rp->cx.cfg->tcp || rp->unanswered_since_ns == 0 ||
+        now - rp->unanswered_since_ns < (uint64_t)rp->give_up_ms * 1000000u)
+        return 0;
+    snprintf(why, len, "no reply in %u ms (%s)", rp->give_up_ms,
+             rp_client_last_error(rp->cx.clnt)[0] ? rp_client_last_error(rp->cx.clnt)
+                                                  : "no answer");
+    return 1;
 }
 
 int nr_run(struct ld_child *c, uint32_t limit_s)
 {
     struct nr_replay *rp = (struct nr_replay *)c;
-    struct rl_loop loop;
     uint64_t now;
-    int rc = 0, stopped = 0, stale = 0;
+    int rc = 0, stopped = 0, stale = 0, gone = 0;
     struct rp_client_stats cs0, cs1;
+    char why[CM_ERR_LEN];
 
-    c->phase = LD_CPHASE_RUN;
-    c->stop = 0;
-    ld_child_results_reset(c);
-    c->measuring = 1;
-    rp->start_ns = cm_now_ns() + (rp->speed > 0 ? START_NS : 0);
-    rp->last_ns = rp->start_ns;
+    rc = nr_stream_open(&rp->in, rp->plan, 0, c->last_error, sizeof(c->last_error));
+    if (rc < 0)
+        return rc;
+    rp->have_cur = rp->in_end = 0;
+    rp->taken = 0;
+    rp->live_head = rp->live_tail = rp->names_head = rp->names_tail = 0;
+    rp->nheld = 0;
+    rb_run_begin(c, &rp->loop, rp->speed, limit_s);
     rp->stale_run = 0;
+    rp->unanswered_since_ns = 0;
     rp_client_stats(c->clnt, &cs0);
-    rl_loop_start(&loop, rp->start_ns, limit_s);
     while (!idle(rp)) {
         now = cm_now_ns();
-        rc = rl_loop_check(&loop, c, now);
+        rc = rb_loop_check(&rp->loop, c, now);
         if (rc < 0)
             return rc;
         if (rc > 0) {
@@ -283,16 +475,21 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
             rc = 0;
             break;
         }
-        fill(rp, now);
+        rc = fill(rp, now);
+        if (rc < 0) /* a damaged plan: last_error says where */
+            return rc;
         rc = issue(rp);
         if (rc == 0 && !idle(rp))
             rc = wait_and_service(rp, now);
         if (rc < 0) { /* the client gave up (its TCP reconnection included) */
-            ld_child_log(c, "nfs replay: %s: %s: the run ends early",
-                         ld_config_mount_for_child(c->cfg, (int)c->index),
-                         rp_client_last_error(c->clnt)[0] ? rp_client_last_error(c->clnt)
-                                                          : strerror(-rc));
-            c->stats.ended_early = LD_END_UNREACHABLE;
+            snprintf(why, sizeof(why), "%s",
+                     rp_client_last_error(c->clnt)[0] ? rp_client_last_error(c->clnt)
+                                                      : strerror(-rc));
+            gone = 1;
+            break;
+        }
+        if (udp_gone(rp, cm_now_ns(), why, sizeof(why))) {
+            gone = 1;
             break;
         }
         if (rp->stale_run >= LD_STALE_LIMIT) { /* the server lost the image */
@@ -300,20 +497,24 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
             break;
         }
     }
-    if ((stopped || stale) &&
-        rc == 0) /* drain: every call in flight gets its answer or its timeout */
-        while (rp->in_flight > 0) {
-            int k = rp_poll(&c->clnt, 1, -1);
+    /* drain: every call in flight gets its answer, its timeout or its
+     * failure (a broken client's calls wait on its done list) */
+    while (rp->win.in_flight > 0) {
+        int k, dead = rp_client_state(c->clnt) == RP_STATE_DEAD;
 
-            if (k < 0 && k != -EINTR)
-                break;
-        }
-    ld_child_publish(c, 1); /* the progress lines' last reading */
-    c->measuring = 0;
+        if (dead && rp_client_timeout_ms(c->clnt) < 0)
+            break; /* nothing left in the engine to complete them */
+        k = rp_poll(&c->clnt, 1, -1);
+        if (k < 0 && k != -EINTR && !dead)
+            break;
+    }
+    rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);
     rp_client_stats(c->clnt, &cs1);
     c->stats.reconnects = cs1.reconnects - cs0.reconnects;
-    finish_stats(rp, cm_now_ns(), stopped || stale || rc < 0);
+    finish_stats(rp, stopped || stale || gone);
     if (stale)
         stale_end(rp);
+    if (gone)
+        unreachable_end(rp, why);
     return 0;
 }

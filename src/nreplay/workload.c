@@ -6,7 +6,7 @@
  * the calls and their dependencies) and prints one line; it has no
  * warm-up (a trace brings its own timing); its run lasts the trace at the
  * replay's speed, cut by -t.  sfs_mgr's points are TRACE_SPEED's speeds,
- * as the block replay's are (its rows are used as they are), or
+ * as the block replay's are (replaybase/points.c), or
  * TRACE_SCALE's copies.  The copies are dealt over the clients; the plan
  * maps the area a client's processes share (handles and completions per
  * copy), before the fork.
@@ -17,24 +17,27 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/error.h"
 #include "common/alloc.h"
 #include "common/rc.h"
 #include "image/im.h"
 #include "load/options.h"
 #include "nreplay/nr_int.h"
-#include "replay/rl.h"
 
-/* The area the client's processes share (nr_plan's shm), before the fork. */
+/* The area the client's processes share (nr_plan's shm), before the fork:
+ * per copy, the handles and the ring of completions; then a flag per
+ * process. */
 static int map_shared(struct nr_plan *p, const struct ld_config *cfg)
 {
     size_t fh = ((size_t)im_nobjs(p->img) + 1) * sizeof(struct nf_fh);
+    size_t copies = nr_client_copies(cfg, p->nstreams);
 
     p->shm_done_off = (fh + 63) & ~(size_t)63;
     p->shm_copy_bytes =
-        (p->shm_done_off + ((size_t)p->ncalls + 1) * sizeof(uint64_t) + 63) & ~(size_t)63;
-    p->shm_bytes =
-        p->shm_copy_bytes *
-        (nr_client_copies(cfg, p->nstreams) ? nr_client_copies(cfg, p->nstreams) : 1);
+        (p->shm_done_off + (size_t)NR_LOOKAHEAD * sizeof(struct nr_done) + 63) &
+        ~(size_t)63;
+    p->shm_ended_off = p->shm_copy_bytes * (copies ? copies : 1);
+    p->shm_bytes = p->shm_ended_off + (size_t)cfg->procs * sizeof(uint32_t);
     p->shm = mmap(NULL, p->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                   -1, 0);
     if (p->shm == MAP_FAILED) {
@@ -53,7 +56,7 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
 {
     const struct ld_config *cfg = su->cfg;
     struct nr_plan *p = cm_calloc(1, sizeof(*p));
-    int limit = rl_limit_s(cfg);
+    int limit = rb_limit_s(cfg);
     const uint32_t *ids;
     unsigned k;
     uint64_t skipped = 0;
@@ -75,48 +78,52 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         skipped += p->skipped[k];
     fprintf(
         su->log,
-        "%s: NFS trace %s (%s): %u NFSv%d calls of %u client(s) over %.3f s, %llu not "
-        "replayable; image of %u objects, %u root(s), %u orphan tree(s)",
-        su->prog, p->file, p->format, p->ncalls, p->nfs_version, p->nstreams,
-        (double)p->trace_ns / 1e9, (unsigned long long)skipped, im_nobjs(p->img),
+        "%s: NFS trace %s (%s%s%s): %llu NFSv%d calls of %u client(s) over %.3f s, %llu "
+        "not replayable; image of %u objects (%llu known by a name only merged into "
+        "them), %u root(s), %u orphan tree(s)",
+        su->prog, p->file, p->format, p->from_file ? ", planned from " : "",
+        p->from_file ? p->capture : "", (unsigned long long)p->ncalls, p->nfs_version,
+        p->nstreams, (double)p->trace_ns / 1e9, (unsigned long long)skipped,
+        im_nlive(p->img), (unsigned long long)im_counts(p->img)->merged,
         im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
     {
         uint32_t copies = nr_scale(cfg),
-                 procs = (uint32_t)(RL_TOPTS(cfg)->nclients * cfg->procs);
+                 procs = (uint32_t)(RB_TOPTS(cfg)->nclients * cfg->procs);
         unsigned idle = nr_idle_procs(cfg, p->nstreams);
 
         fprintf(su->log, "; %u cop%s", copies, copies == 1 ? "y" : "ies");
         if (idle > 0)
             fprintf(su->log, ", %u processes: %u idle", procs, idle);
-        if (RL_TOPTS(cfg)->nclients > 1 && p->nstreams > 1) {
+        if (RB_TOPTS(cfg)->nclients > 1 && p->nstreams > 1) {
             uint64_t deps, calls;
             char units[256];
 
             nr_units_text(cfg, (uint32_t)cfg->client_num, p->nstreams, 1, units,
                           sizeof(units));
-            nr_cross_deps(p, cfg, &deps, &calls);
+            if (nr_cross_deps(p, cfg, 0, -1, &deps, &calls, err, errlen) < 0)
+                return CM_EXIT_USAGE;
             fprintf(su->log,
                     "; streams over %d clients: client %d replays %s; %llu dependencies "
                     "of %llu calls cross client hosts: kept by time only",
-                    RL_TOPTS(cfg)->nclients, cfg->client_num, units,
+                    RB_TOPTS(cfg)->nclients, cfg->client_num, units,
                     (unsigned long long)deps, (unsigned long long)calls);
         }
     }
-    if (RL_TOPTS(cfg)->trace_speed > 0)
-        fprintf(su->log, "; at speed %g: %.3f s", RL_TOPTS(cfg)->trace_speed,
-                nr_expected_s(p, RL_TOPTS(cfg)->trace_speed));
+    if (RB_TOPTS(cfg)->trace_speed > 0)
+        fprintf(su->log, "; at speed %g: %.3f s", RB_TOPTS(cfg)->trace_speed,
+                nr_expected_s(p, RB_TOPTS(cfg)->trace_speed));
     else
         fprintf(su->log, "; speed 0: as fast as dependencies and the window allow");
     if (limit > 0)
         fprintf(su->log, "; -t ends it after %d s", limit);
     fprintf(su->log, "\n");
     if (!cfg->prime_host[0] && !cfg->populate_only && limit == 0 &&
-        nr_expected_s(p, RL_TOPTS(cfg)->trace_speed) > RL_MAX_UNBOUNDED_S)
+        nr_expected_s(p, RB_TOPTS(cfg)->trace_speed) > RB_MAX_UNBOUNDED_S)
         return cm_errf(err, errlen,
                        "%s: the replay would take %.0f s at speed %g, more than a day: "
                        "pass -t SEC or a higher --speed",
-                       p->file, nr_expected_s(p, RL_TOPTS(cfg)->trace_speed),
-                       RL_TOPTS(cfg)->trace_speed),
+                       p->file, nr_expected_s(p, RB_TOPTS(cfg)->trace_speed),
+                       RB_TOPTS(cfg)->trace_speed),
                CM_EXIT_SFS_USAGE;
     return 0;
 }
@@ -138,19 +145,16 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
 {
     const struct ld_config *cfg = su->cfg;
     const struct nr_plan *p = su->plan;
-    double expect = nr_expected_s(p, RL_TOPTS(cfg)->trace_speed);
-    int limit = rl_limit_s(cfg);
+    double expect = nr_expected_s(p, RB_TOPTS(cfg)->trace_speed);
+    int limit = rb_limit_s(cfg);
 
     snprintf(s->run_line, sizeof(s->run_line),
-             "Starting NFS replay of %s: %u calls, %.3f s of trace at speed %g, %u "
+             "Starting NFS replay of %s: %llu calls, %.3f s of trace at speed %g, %u "
              "cop%s.",
-             RL_TOPTS(cfg)->trace_file, p->ncalls, (double)p->trace_ns / 1e9,
-             RL_TOPTS(cfg)->trace_speed, nr_scale(cfg), nr_scale(cfg) == 1 ? "y" : "ies");
-    if (limit > 0 && (expect == 0 || expect > limit))
-        expect = limit;
-    s->warmup_s = 0;
-    s->run_arg = (uint32_t)limit;
-    s->run_wait_s = expect > 0 ? (unsigned)expect + LD_PHASE_SLACK_S : LD_PHASE_INIT_S;
+             RB_TOPTS(cfg)->trace_file, (unsigned long long)p->ncalls,
+             (double)p->trace_ns / 1e9, RB_TOPTS(cfg)->trace_speed, nr_scale(cfg),
+             nr_scale(cfg) == 1 ? "y" : "ies");
+    rb_schedule(s, expect, limit);
 }
 
 /* ---- sfs_mgr's points: TRACE_SPEED's (the block replay's) or TRACE_SCALE's -- */
@@ -159,14 +163,14 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
  * not set, -1 after an error. */
 static int scales(struct cm_rc *rc, double *scale, unsigned max)
 {
-    static const struct rl_rc_list list = {
+    static const struct rb_rc_list list = {
         "TRACE_SCALE", "", 1, 4096, 1, "a scale (copies of the trace, 1..4096)",
         "scales"};
     struct ld_point pts[64];
     int n, k;
 
     memset(pts, 0, sizeof(pts));
-    n = rl_rc_values(rc, &list, pts, max < 64 ? max : 64, 0);
+    n = rb_rc_values(rc, &list, pts, max < 64 ? max : 64, 0);
     for (k = 0; k < n; k++) {
         if (k > 0 && pts[k].v[0] <= scale[k - 1])
             return cm_rc_error(rc, cm_rc_get(rc, "TRACE_SCALE"), "scales must increase"),
@@ -183,7 +187,7 @@ static int rc_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts,
                      unsigned max)
 {
     double scale[64] = {0};
-    int n = rl_workload.rc_points(rc, nloads, pts, max), ns, k;
+    int n = rb_speed_points(rc, nloads, pts, max), ns, k;
 
     if (n <= 0)
         return n;
@@ -211,14 +215,14 @@ static int rc_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts,
 
 static void point_set(struct ld_config *cfg, const struct ld_point *pt)
 {
-    rl_workload.point_set(cfg, pt);
+    rb_speed_point_set(cfg, pt);
     NR_OPTS_SET(cfg)->trace_scale = (int)pt->v[1];
 }
 
 static int client_args(const struct ld_config *cfg, const struct ld_point *pt,
                        unsigned nclients, char (*word)[64], int max)
 {
-    int n = rl_workload.client_args(cfg, pt, nclients, word, max);
+    int n = rb_speed_client_args(cfg, pt, nclients, word, max);
 
     if (n < 0 || n >= max)
         return n;
@@ -236,7 +240,7 @@ static void point_text(const struct ld_config *cfg, const struct ld_point *pt,
     if (pt)
         point_set(&c, pt);
     snprintf(buf, len, "NFS replay of %s at speed %g, %u cop%s",
-             RL_TOPTS(cfg)->trace_file, RL_TOPTS(&c)->trace_speed, nr_scale(&c),
+             RB_TOPTS(cfg)->trace_file, RB_TOPTS(&c)->trace_speed, nr_scale(&c),
              nr_scale(&c) == 1 ? "y" : "ies");
 }
 
@@ -247,19 +251,19 @@ static void child_live(struct ld_child *c)
 {
     const struct nr_replay *rp = (const struct nr_replay *)c;
 
-    rl_live(c, NR_STATS(c)->rl.replay_records,
-            (uint64_t)rp->plan->ncalls * nr_scale(c->cfg), NR_STATS(c)->nr_held);
+    rb_live(c, RB_STATS(c)->replay_records, (uint64_t)rp->plan->ncalls * nr_scale(c->cfg),
+            NR_STATS(c)->nr_held);
 }
 
 static int progress(const struct ld_live *sum, const struct ld_live *last, char *buf,
                     size_t len)
 {
     (void)last;
-    return rl_progress_text(sum, "calls", "held", buf, len);
+    return rb_progress_text(sum, "calls", "held", buf, len);
 }
 
-/* --scale: the NFS replay's own option; the trace's are the block
- * replay's (replay/rl.h). */
+/* --scale: the NFS replay's own option; the trace's are the replays'
+ * (replaybase/rb.h). */
 static const struct cm_opt scale_row[] = {
     {0, "scale", "TRACE_SCALE", CM_OPT_INT, offsetof(struct nr_opts, trace_scale),
      sizeof(int), "0", 0, 4096, "copies", "N",
@@ -271,7 +275,7 @@ static const struct cm_opt scale_row[] = {
 const struct ld_opt_group nr_options = {"NFS trace replay options", scale_row,
                                         CM_ARRAY_LEN(scale_row), sizeof(struct nr_opts)};
 
-static const struct ld_opt_group *const options[] = {&rl_trace_options, &nr_options,
+static const struct ld_opt_group *const options[] = {&rb_trace_options, &nr_options,
                                                      NULL};
 
 const struct ld_workload_ops nr_workload = {

@@ -127,7 +127,8 @@ static int load_phase(struct nl_child *c, int phase, uint32_t seconds)
             NL_STATS(cx)->requests++;
         rc = ld_pacer_after(&c->pacer, (uint32_t)calls);
         if (rc == -ETIME) {
-            ld_child_fail(cx, rc, "zero calls in a run interval: the server does not answer");
+            ld_child_fail(cx, rc,
+                          "zero calls in a run interval: the server does not answer");
             break;
         }
         now = cm_now_ns();

@@ -19,8 +19,8 @@
 static const struct cm_opt batch_row[] = {
     {0, "null-batch", "NULL_BATCH", CM_OPT_INT, offsetof(struct nl_opts, batch),
      sizeof(int), "1", 1, NL_MAX_BATCH, "calls", "N",
-     "NULL calls a child sends at once, each batch answered before the next.", NULL,
-     NULL, 0, CM_EXIT_SFS_WORKLOAD},
+     "NULL calls a child sends at once, each batch answered before the next.", NULL, NULL,
+     0, CM_EXIT_SFS_WORKLOAD},
 };
 
 const struct ld_opt_group nl_options = {"null workload options", batch_row,

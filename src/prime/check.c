@@ -51,20 +51,43 @@ static double expected_s(const struct pr_run *run, double *fill_kb)
     return all_s + *fill_kb / POPULATE_KB_S;
 }
 
+/* LOAD=auto's run, which the peak decides: the search (AUTO_PROBES_LO to
+ * _HI probes, ramp and confirmations, as a peak from a few hundred to some
+ * hundred thousand ops/s needs), then the points; the populations are not
+ * known before the peak. */
+#define AUTO_PROBES_LO 3
+#define AUTO_PROBES_HI 8
+static void auto_range(const struct pr_run *run, double *lo_s, double *hi_s, int *probe_s)
+{
+    int w, r;
+    double points_s = (double)run->auto_points * (run->cfg.warmup_s + run->cfg.runtime_s +
+                                                  START_S + 2.0 * run->prime_sleep);
+
+    pr_search_times(run, &w, &r);
+    *probe_s = START_S + w + r + 2 * run->prime_sleep;
+    *lo_s = AUTO_PROBES_LO * *probe_s + points_s;
+    *hi_s = AUTO_PROBES_HI * *probe_s + points_s;
+}
+
 static void expected_time(const struct pr_run *run, FILE *out)
 {
     if (run->auto_points) {
-        fprintf(
-            out,
-            "expected_time: unknown before the search (LOAD=auto): the search's probes "
-            "take about %d s each, then %u points x (%d s warm-up + %d s run) and the "
-            "population of each\n",
-            START_S +
-                (run->cfg.warmup_s < PR_PROBE_WARMUP_S ? run->cfg.warmup_s
-                                                       : PR_PROBE_WARMUP_S) +
-                (run->cfg.runtime_s < PR_PROBE_RUN_S ? run->cfg.runtime_s
-                                                     : PR_PROBE_RUN_S),
-            run->auto_points, run->cfg.warmup_s, run->cfg.runtime_s);
+        double lo, hi;
+        int probe_s;
+        char a[40], b[40], c[40];
+
+        auto_range(run, &lo, &hi, &probe_s);
+        pr_meter_time((int)(lo + 0.5), a, sizeof(a));
+        pr_meter_time((int)(hi + 0.5), b, sizeof(b));
+        pr_meter_time((int)run->auto_points * (run->cfg.warmup_s + run->cfg.runtime_s), c,
+                      sizeof(c));
+        fprintf(out,
+                "expected_time: about %s to %s (LOAD=auto: a search of %d to %d probes "
+                "of about %d s each, then %u points x (%d s warm-up + %d s run) = %s of "
+                "load; plus %d s start-up a point and the population of each point's "
+                "file set, sized by its load once the peak is known)\n",
+                a, b, AUTO_PROBES_LO, AUTO_PROBES_HI, probe_s, run->auto_points,
+                run->cfg.warmup_s, run->cfg.runtime_s, c, START_S);
         return;
     }
 
@@ -116,9 +139,9 @@ static void text(const struct pr_run *run, FILE *out)
         fprintf(
             out,
             "load_points: auto (a search: probes from %u ops/s, each four times the "
-            "last, "
-            "until the server saturates; then %u evenly spaced points up to just past "
-            "the peak)\nper_client_load: auto (the first probe's: %u)",
+            "last, until the server saturates, and the peak confirmed; then %u evenly "
+            "spaced points up to just past it)\nper_client_load: auto (the first "
+            "probe's: %u)",
             run->points[0], run->auto_points, run->points[0] / run->nclients);
     } else {
         fprintf(out, "load_points:");
@@ -257,10 +280,17 @@ static void yaml(const struct pr_run *run, FILE *out)
     cm_yaml_kv_str(y, "work_dir", run->work_dir);
     cm_yaml_kv_str(y, "sfs_dir", run->sfs_dir);
     yaml_words(y, "client_options", run->opts, run->nopts);
-    if (run->auto_points)
+    if (run->auto_points) {
+        double lo, hi;
+        int probe_s;
+
+        auto_range(run, &lo, &hi, &probe_s);
         cm_yaml_kv_uint(y, "auto_points", run->auto_points);
-    else
+        cm_yaml_kv_int(y, "expected_time_s", (int)(lo + 0.5)); /* at least */
+        cm_yaml_kv_int(y, "expected_time_max_s", (int)(hi + 0.5));
+    } else {
         cm_yaml_kv_int(y, "expected_time_s", (int)(expected_s(run, &fill_kb) + 0.5));
+    }
     cm_yaml_map_end(y);
     (void)cm_yaml_close(y, err, sizeof(err));
 }

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/cm.h"
+#include "common/error.h"
 #include "prime/pr_int.h"
 
 int pr_spawn(struct pr_proc *p, char *const *argv, int out_fd, char *const *env,

@@ -10,7 +10,8 @@
  * The phases: every client says HELLO (with the run's token) -> MOUNT ->
  * INIT -> WARMUP (the clients answer when the warm-up time is up: READY,
  * and keep their load on) -> the monitor's START -> PRIME_SLEEP -> RUN ->
- * RUNTIME s later STOP -> the clients answer (DONE-TEST) -> the monitor's
+ * RUNTIME s later, or as soon as every client ended its run by itself (a
+ * replay at its trace's end), STOP -> the clients answer (DONE-TEST) -> the monitor's
  * DONE -> PRIME_SLEEP -> RESULTS -> every client sends its merged results
  * and exits.  Each wait is bounded (PRIME_TIMEOUT, + 3600 s for the
  * population, + the warm-up), and a client that sends nothing at all, not
@@ -666,8 +667,10 @@ static unsigned missing(struct point *P, uint32_t phase, int silent_only, char *
 }
 
 /* Waits until every client reported phase done, or until deadline_ms when
- * phase is 0 (a timed wait).  Fails on timeout or silence. */
-static int wait_phase(struct point *P, uint32_t phase, uint64_t deadline_ms)
+ * phase is 0 (a timed wait) - which ends sooner when every client reported
+ * early done (0: none).  Fails on timeout or silence. */
+static int wait_until(struct point *P, uint32_t phase, uint32_t early,
+                      uint64_t deadline_ms)
 {
     char names[2048];
     unsigned m;
@@ -675,6 +678,8 @@ static int wait_phase(struct point *P, uint32_t phase, uint64_t deadline_ms)
     for (;;) {
         uint64_t now = cm_now_ms();
         if (phase != 0 && missing(P, phase, 0, names, sizeof(names)) == 0)
+            return 0;
+        if (early != 0 && missing(P, early, 0, names, sizeof(names)) == 0)
             return 0;
         if (now >= deadline_ms) {
             if (phase == 0)
@@ -693,6 +698,11 @@ static int wait_phase(struct point *P, uint32_t phase, uint64_t deadline_ms)
         if (step(P, (int)(deadline_ms - now < 200 ? deadline_ms - now : 200)) < 0)
             return -1;
     }
+}
+
+static int wait_phase(struct point *P, uint32_t phase, uint64_t deadline_ms)
+{
+    return wait_until(P, phase, 0, deadline_ms);
 }
 
 static uint64_t after_s(uint64_t s)
@@ -891,8 +901,11 @@ static int phases(struct point *P)
             return -1;
         logf_(P, "Starting %d seconds test run.", cfg->runtime_s);
         pr_meter_phase(P->ctx->meter, "run", (unsigned)cfg->runtime_s, 0, asked);
+        /* RUNTIME s, or less when every client ended its run by itself
+         * (a replay that reached its trace's end): a point ends with its
+         * load, not with an idle tail */
         rc = send_all(P, CT_MSG_RUN, (uint32_t)(cfg->runtime_s + CT_RUN_OFFSET_S)) < 0 ||
-             wait_phase(P, 0, after_s((uint64_t)cfg->runtime_s)) < 0;
+             wait_until(P, 0, CT_MSG_RUN, after_s((uint64_t)cfg->runtime_s)) < 0;
         pr_meter_phase_end(P->ctx->meter);
         if (rc || send_all(P, CT_MSG_STOP, 0) < 0 ||
             wait_phase(P, CT_MSG_RUN, after_s(t)) < 0)

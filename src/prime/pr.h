@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "common/cm.h"
 #include "common/exit.h"
 #include "load/config.h"
 #include "load/workload.h"

@@ -35,6 +35,8 @@ void *pr_keep(struct pr_run *run, void *p);
 int pr_unsafe_char(const char *s);
 int pr_valid_host(const char *h);
 int pr_valid_suffix(const char *s);
+/* WORK_DIR/NAME.SFX into buf. */
+void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len);
 
 /* ---- clientcmd.c ---------------------------------------------------------------- */
 
@@ -141,13 +143,21 @@ const char *pr_summary_header(void);
 /* ---- plot.c
  * ------------------------------------------------------------------------------ */
 
-/* Draws the throughput/response-time curve into path (.png) with gnuplot
- * (bounded in time; the picture replaced atomically): the n valid points
- * as the curve from (0, 0), the ni invalid ones as separate marks.
- * Returns 0, or -errno / -ENOENT (no gnuplot) with a one-line note. */
-int pr_plot_curve(const char *path, const char *title, const double *x, const double *y,
-                  size_t n, const double *xi, const double *yi, size_t ni, char *note,
-                  size_t notelen);
+/* A measured point of the curve, in the order the points ran. */
+struct pr_plot_point {
+    double ops, resp;
+    int valid;
+};
+
+/* Draws the throughput/response-time curve of the npt points into path
+ * (.png or .svg) with gnuplot (bounded in time; the picture replaced
+ * atomically), both axes from 0: the valid points as the curve from (0, 0)
+ * with the peak and the overall response time, the invalid ones joined
+ * apart, and the points after the highest throughput as the fold.  Returns
+ * 0, or -errno / -ENODATA (no point) / CM_PLOT_NO_GNUPLOT with a one-line
+ * note. */
+int pr_plot_curve(const char *path, const char *title, const struct pr_plot_point *pt,
+                  size_t npt, char *note, size_t notelen);
 
 /* ---- point.c: one load point
  * ------------------------------------------------------------ */
@@ -249,32 +259,53 @@ struct pr_ctx {
 
 /* ---- search.c: LOAD=auto (docs/sfs_mgr.md, "LOAD=auto") ------------------ */
 
-#define PR_SEARCH_MAX     16 /* probes at most */
-#define PR_PROBE_WARMUP_S 2  /* a probe's warm-up and run (at most the rc's) */
-#define PR_PROBE_RUN_S    5
+#define PR_SEARCH_MAX  16 /* ramp probes at most */
+#define PR_CONFIRM_MAX 3  /* confirmations of the peak at most */
+#define PR_PROBE_RUN_S                                                                   \
+    30 /* a probe's run (at most the rc's; its warm-up is the rc's)                      \
+        */
 
 struct pr_search {
     unsigned n; /* probes run */
-    unsigned load[PR_SEARCH_MAX];
-    double ops[PR_SEARCH_MAX], resp[PR_SEARCH_MAX];
-    int warmup_s, runtime_s; /* each probe's */
-    double peak;             /* the most ops/s a probe achieved */
+    unsigned load[PR_SEARCH_MAX + PR_CONFIRM_MAX];
+    double ops[PR_SEARCH_MAX + PR_CONFIRM_MAX], resp[PR_SEARCH_MAX + PR_CONFIRM_MAX];
+    unsigned char confirm[PR_SEARCH_MAX + PR_CONFIRM_MAX]; /* 1: a confirmation */
+    int warmup_s, runtime_s;                               /* each probe's */
+    double peak;      /* the peak the points are chosen from */
     int saturated;    /* a probe fell short of its request: the peak is the server's */
+    int settled;      /* a confirmation agreed with the peak before it */
     unsigned *points; /* the points chosen (auto_points of them), owned */
 };
 
-/* Searches ctx->run's peak with a ramp of short probes (each four times
- * the last, until one achieves less than 90 % of its request), then sets
- * *real to ctx->run with auto_points evenly spaced points up to just past
- * the peak.  Returns CM_EXIT_OK, or CM_EXIT_FAILED / CM_EXIT_INTR when a
- * probe failed (its cause on diag). */
+/* A probe's warm-up and run time for run: the points' warm-up, their run
+ * time up to PR_PROBE_RUN_S. */
+void pr_search_times(const struct pr_run *run, int *warmup_s, int *runtime_s);
+/* After the s->n probes recorded in s (load, ops): updates s->peak,
+ * s->saturated and s->settled and returns 1 with the next probe's load in
+ * *load (and s->confirm[s->n] set when it is a confirmation), or 0 when
+ * the search is over.  The ramp multiplies by four until a probe achieves
+ * less than 90 % of its request; then confirmations at the last point's
+ * load (for npoints points over nclients clients) until one saturates
+ * within 10 % of the peak before it, PR_CONFIRM_MAX at most. */
+int pr_search_next(struct pr_search *s, unsigned nclients, unsigned npoints,
+                   unsigned *load);
+/* Searches ctx->run's peak (pr_search_next's probes, each a point of its
+ * own), then sets *real to ctx->run with auto_points evenly spaced points
+ * up to just past the peak.  Returns CM_EXIT_OK, or CM_EXIT_FAILED /
+ * CM_EXIT_INTR when a probe failed (its cause on diag). */
 int pr_search_run(struct pr_ctx *ctx, struct pr_search *s, struct pr_run *real);
 /* The search's block of sfsres (a search, not a result). */
 void pr_search_report(const struct pr_search *s, FILE *f);
-/* The search as sfsres.SFX.yaml's `search` section (its probes, the peak
- * and the points chosen), stated as a search, not results. */
+/* How far the points got: the line "LOAD=auto: the points reached at most
+ * TOP ops/s, P % of the peak the search found ..." into buf; returns 1 when
+ * TOP is less than 90 % of the peak (the line then says so). */
+int pr_search_reach(const struct pr_search *s, double top, char *buf, size_t len);
+/* The search as sfsres.SFX.yaml's `search` section (its probes, the peak,
+ * the points chosen and, top > 0, the most the points achieved), stated as
+ * a search, not results. */
 struct cm_yaml;
-void pr_search_yaml(const struct pr_search *s, unsigned npoints, struct cm_yaml *y);
+void pr_search_yaml(const struct pr_search *s, unsigned npoints, double top,
+                    struct cm_yaml *y);
 
 /* Builds the setup of point idx; 0 or -errno with err. */
 int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, char *err,
@@ -305,7 +336,5 @@ int pr_results_point(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
  * YAML and picture once more.  Prints where things are on out. */
 int pr_results_final(const struct pr_ctx *ctx, struct pr_point *pts, unsigned npts,
                      FILE *out);
-/* WORK_DIR/NAME.SFX into buf. */
-void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len);
 
 #endif /* PR_INT_H */

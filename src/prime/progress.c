@@ -214,12 +214,13 @@ void pr_meter_tick(struct pr_meter *m)
     left_s = (m->total_s > elapsed ? m->total_s - elapsed : 0) + m->then_s + m->after_s;
     pr_meter_time((int)(left_s + 0.5), left, sizeof(left));
     snprintf(line + n, sizeof(line) - (size_t)n, "; about %s left", left);
-    if (m->tty) {
-        char full[800];
-        size_t w = columns(m->out) - 1;
-        snprintf(full, sizeof(full), "%s %s", m->prefix, line);
-        if (strlen(full) > w)
-            full[w] = '\0';
+    if (m->tty) { /* the fields that fit the terminal, none cut */
+        char full[800], before[200], after[64];
+
+        snprintf(before, sizeof(before), "%s ", m->prefix);
+        snprintf(after, sizeof(after), "; about %s left", left);
+        ld_live_line_fit(m->run->wl, &v, before, after, columns(m->out) - 1, full,
+                         sizeof(full));
         fprintf(m->out, "\r%s\033[K", full);
     } else {
         if (!m->shown)

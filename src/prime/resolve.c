@@ -37,6 +37,9 @@
 #include "nfs/nf_spec.h"
 #include "prime/pr_int.h"
 #include "common/alloc.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
 
 /* The SFS 3.0 variables (user guide, docs/SFS30.md §14) and FreeSFS's
  * PRIME_HOST and PRIME_PORT, with the kind and range of those the prime
@@ -104,7 +107,8 @@ static const struct pr_rc_var *prime_var(const char *name)
     return NULL;
 }
 
-/* Whether name is near k (RUN_TIME: RUNTIME), keeping the nearest. */
+/* Whether name is k, else whether it resembles k (RUN_TIME, WARMUP:
+ * RUNTIME, WARMUP_TIME), keeping the nearest. */
 static int same_or_near(const char *name, const char *k, int *best, const char **near)
 {
     int d;
@@ -113,7 +117,7 @@ static int same_or_near(const char *name, const char *k, int *best, const char *
         return 0;
     if (strcmp(k, name) == 0)
         return 1;
-    d = cm_rc_name_distance(name, k);
+    d = cm_rc_name_resemblance(name, k);
     if (d >= 0 && d < *best) {
         *best = d;
         *near = k;
@@ -129,7 +133,7 @@ static int known_name(const char *name, void *data, const char **near)
     const struct ld_opt_group *const *g;
     const struct cm_opt *t;
     size_t n, i, nwl, w;
-    int best = 3;
+    int best = 4;
 
     (void)data;
     for (i = 0; i < CM_ARRAY_LEN(prime_vars); i++)
@@ -185,6 +189,13 @@ void pr_run_free(struct pr_run *run)
     free(run->allocs);
     free(run->opts); /* the array; its words are kept allocations */
     memset(run, 0, sizeof(*run));
+}
+
+/* Where the run's files go: a property of the resolved run (WORK_DIR and the
+ * suffix), used by the points, the search and the result files alike. */
+void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s.%s", run->work_dir, name, run->suffix);
 }
 
 /* ---- checks of words that reach command lines --------------------------------- */
@@ -568,6 +579,16 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
     char **w = NULL;
     int n, i;
 
+    if ((v == NULL || v->value[0] == '\0') && run->wl->rc_points && run->nclients) {
+        /* a workload whose points are its own (a replay's speeds): LOAD
+         * plays no part; each client gets a nominal 1 */
+        run->points = pr_keep(run, cm_calloc(1, sizeof(*run->points)));
+        if (run->points != NULL) {
+            run->points[0] = run->nclients;
+            run->npoints = 1;
+        }
+        return;
+    }
     if (v == NULL || v->value[0] == '\0') {
         cm_rc_error(rc, v, "%smust be set (the aggregate load of each point)",
                     v ? "" : "LOAD ");
@@ -583,7 +604,8 @@ static void resolve_points(struct pr_run *run, struct cm_rc *rc)
         /* a search for the peak first (search.c), then NUM_RUNS points */
         if (get_int_in(rc, "NUM_RUNS", PR_AUTO_POINTS, 2, PR_MAX_POINTS, &nruns) < 0)
             return;
-        if (cm_rc_get(rc, "INCR_LOAD"))
+        if (get_int(rc, "INCR_LOAD", 0, &incr) == 0 &&
+            incr != 0) /* the template's 0 is none */
             cm_rc_warning(rc, cm_rc_get(rc, "INCR_LOAD"),
                           "LOAD=auto spaces its points itself: INCR_LOAD is ignored");
         run->auto_points = (unsigned)nruns;

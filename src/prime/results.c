@@ -35,11 +35,6 @@
 #define RULE_RESP_MS  40.0
 #define RULE_PROCS    8 /* processes per network (per server address here) */
 
-void pr_result_path(const struct pr_run *run, const char *name, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s/%s.%s", run->work_dir, name, run->suffix);
-}
-
 /* Appends text in one write (O_APPEND), then fsync. */
 static int append(const char *path, const char *text, size_t len)
 {
@@ -199,6 +194,7 @@ struct summary {
     double ort;
     unsigned valid, finished;
     double peak_ops; /* the rightmost valid point's throughput */
+    double top_ops;  /* the most any measured point achieved */
     char gaps[8][256];
     int ngaps;
 };
@@ -259,6 +255,8 @@ static void summarise(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
         if (!measured(ctx, &pts[k]))
             continue;
         s->finished++;
+        if (pts[k].sum.ops > s->top_ops)
+            s->top_ops = pts[k].sum.ops;
         if (pts[k].sum.invalid)
             continue;
         x[s->valid] = pts[k].sum.ops;
@@ -331,6 +329,17 @@ static void load_note(const struct pr_run *run, FILE *f)
                 run->wl->report->load_column);
 }
 
+/* LOAD=auto: how far the points got from the peak the search found. */
+static void search_reach(const struct pr_ctx *ctx, const struct summary *s, FILE *f)
+{
+    char line[512];
+
+    if (ctx->search == NULL || s->finished == 0)
+        return;
+    pr_search_reach(ctx->search, s->top_ops, line, sizeof(line));
+    fprintf(f, "%s\n", line);
+}
+
 static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
                          unsigned npts, const struct summary *s, FILE *f)
 {
@@ -364,6 +373,7 @@ static void summary_text(const struct pr_ctx *ctx, const struct pr_point *pts,
                 s->peak_ops, ctx->run->nfs_version, s->ort);
     else
         fprintf(f, "No valid point: no overall response time.\n");
+    search_reach(ctx, s, f);
     for (i = 0; i < s->ngaps; i++)
         fprintf(f, "Run rules: %s\n", s->gaps[i]);
     if (s->ngaps == 0)
@@ -425,7 +435,7 @@ static int write_yaml(const struct pr_ctx *ctx, const struct pr_point *pts, unsi
     cm_yaml_kv_uint(y, "clients", run->nclients);
     cm_yaml_kv_bool(y, "complete", final);
     if (ctx->search)
-        pr_search_yaml(ctx->search, run->npoints, y);
+        pr_search_yaml(ctx->search, run->npoints, s->top_ops, y);
     cm_yaml_key(y, "points");
     cm_yaml_seq_begin(y);
     for (k = 0; k < npts; k++) {
@@ -509,28 +519,21 @@ static void picture(const struct pr_ctx *ctx, const struct pr_point *pts, unsign
                     char *note, size_t notelen)
 {
     const struct pr_run *run = ctx->run;
-    double x[PR_MAX_POINTS], y[PR_MAX_POINTS], xi[PR_MAX_POINTS], yi[PR_MAX_POINTS];
+    static struct pr_plot_point pt[PR_MAX_POINTS];
     char path[LD_PATH_MAX + 64], title[256];
-    size_t n = 0, ni = 0;
+    size_t n = 0;
     unsigned k;
     int rc;
 
-    for (k = 0; k < npts; k++) {
-        if (!measured(ctx, &pts[k]))
-            continue;
-        if (!pts[k].sum.invalid) {
-            x[n] = pts[k].sum.ops;
-            y[n++] = pts[k].sum.resp;
-        } else {
-            xi[ni] = pts[k].sum.ops;
-            yi[ni++] = pts[k].sum.resp;
-        }
-    }
+    for (k = 0; k < npts; k++)
+        if (measured(ctx, &pts[k]))
+            pt[n++] = (struct pr_plot_point){pts[k].sum.ops, pts[k].sum.resp,
+                                             !pts[k].sum.invalid};
     pr_result_path(run, "sfsres", path, sizeof(path));
     strcat(path, ".png");
     snprintf(title, sizeof(title), "FreeSFS %s, %s: %u client(s)", run->prog, run->suffix,
              run->nclients);
-    rc = pr_plot_curve(path, title, x, y, n, xi, yi, ni, note, notelen);
+    rc = pr_plot_curve(path, title, pt, n, note, notelen);
     if (rc == 0)
         snprintf(note, notelen, "%s", path);
 }
@@ -617,6 +620,7 @@ int pr_results_final(const struct pr_ctx *ctx, struct pr_point *pts, unsigned np
     if (s.valid > 0)
         fprintf(out, "Overall response time: %.2f ms at a peak of %.0f ops/s\n", s.ort,
                 s.peak_ops);
+    search_reach(ctx, &s, out);
     pr_result_path(ctx->run, "sfsres", path, sizeof(path));
     fprintf(out, "Report: %s\nYAML:   %s.yaml\nCurve:  %s\n", path, path, note);
     return rc;

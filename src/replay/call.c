@@ -6,55 +6,13 @@
  * CREATE or LOOKUP for a sysio open, GETATTR for fxstat.  Arguments point
  * into the slot, the handle tables and two buffers made before timing
  * starts; READ data and the handles of LOOKUP3/CREATE3 replies are decoded
- * into them, so that no call allocates.  Every finished call is accounted
+ * into them (nf_res_codec), so that no call allocates.  Every finished call is accounted
  * in the child's per-op table.
  */
 #include <stddef.h>
 #include <string.h>
 
 #include "replay/rl_int.h"
-
-/* ---- result codecs that do not allocate ------------------------------------ */
-
-static struct rl_slot *slot_of(void *res)
-{
-    return (struct rl_slot *)((char *)res - offsetof(struct rl_slot, res));
-}
-
-/* READ data goes to the replay's sink: nobody looks at it. */
-static bool_t xdr_read3_sink(XDR *x, READ3res *r)
-{
-    struct rl_replay *rp = slot_of(r)->owner;
-
-    return nf_xdr_read3_into(x, r, rp->sink, rp->rtmax);
-}
-
-static bool_t xdr_read2_sink(XDR *x, readres *r)
-{
-    struct rl_replay *rp = slot_of(r)->owner;
-
-    return nf_xdr_read2_into(x, r, rp->sink, rp->rtmax);
-}
-
-/* xdr_bytes decodes into a buffer it is given: the slot's handle buffer. */
-static bool_t xdr_lookup3_slot(XDR *x, LOOKUP3res *r)
-{
-    if (x->x_op == XDR_FREE)
-        return TRUE;
-    if (x->x_op == XDR_DECODE)
-        r->LOOKUP3res_u.resok.object.data.data_val = (char *)slot_of(r)->fh;
-    return xdr_LOOKUP3res(x, r);
-}
-
-static bool_t xdr_create3_slot(XDR *x, CREATE3res *r)
-{
-    if (x->x_op == XDR_FREE)
-        return TRUE;
-    if (x->x_op == XDR_DECODE)
-        r->CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val =
-            (char *)slot_of(r)->fh;
-    return xdr_CREATE3res(x, r);
-}
 
 /* ---- arguments -------------------------------------------------------------- */
 
@@ -91,17 +49,24 @@ uint32_t rl_call_bytes(const struct rl_replay *rp, const struct rl_item *it,
     return count;
 }
 
-static void sattr2_none(sattr *a)
+/* What a sysio open's CREATE sets: the traced mode (0644 when it had
+ * none), and size 0 with O_TRUNC. */
+static void open_sattr(const struct rl_item *it, struct nf_sattr *sa)
 {
-    memset(a, 0xff, sizeof(*a)); /* -1: leave as it is (RFC 1094 2.3.11) */
+    nf_sattr_mode(sa, (it->mode & 07777) ? it->mode & 07777 : 0644);
+    if (it->flags & TR_F_TRUNC) {
+        sa->set |= NF_SA_SIZE;
+        sa->size = 0;
+    }
 }
 
 /* Fills s for the call; returns the procedure number and sets s->op. */
-static uint32_t args3(struct rl_replay *rp, struct rl_slot *s, const struct rl_item *it,
+static uint32_t args3(struct rl_replay *rp, struct rb_slot *s, const struct rl_item *it,
                       uint32_t piece)
 {
     union nf3_args *a = &s->args.a3;
     const struct nf_fh *fh = &rp->fh[it->unit];
+    struct nf_sattr sa;
     uint64_t off;
 
     if (piece == it->pieces || it->kind == RL_K_COMMIT) { /* COMMIT */
@@ -129,7 +94,7 @@ static uint32_t args3(struct rl_replay *rp, struct rl_slot *s, const struct rl_i
         a->write.count = s->count;
         a->write.stable = rp->unstable ? UNSTABLE : FILE_SYNC;
         a->write.data.data_len = s->count;
-        a->write.data.data_val = (char *)rp->wdata;
+        a->write.data.data_val = rp->win.wdata;
         return NFSPROC3_WRITE;
     case RL_K_OPEN:
         if (!(it->flags & TR_F_CREATE)) {
@@ -143,13 +108,8 @@ static uint32_t args3(struct rl_replay *rp, struct rl_slot *s, const struct rl_i
         nf_fh_to_v3(&rp->dirfh[it->unit], &a->create.where.dir);
         a->create.where.name = (char *)rp->leaf[it->unit];
         a->create.how.mode = UNCHECKED;
-        a->create.how.createhow3_u.obj_attributes.mode.set_it = TRUE;
-        a->create.how.createhow3_u.obj_attributes.mode.set_mode3_u.mode =
-            (it->mode & 07777) ? it->mode & 07777 : 0644;
-        if (it->flags & TR_F_TRUNC) {
-            a->create.how.createhow3_u.obj_attributes.size.set_it = TRUE;
-            a->create.how.createhow3_u.obj_attributes.size.set_size3_u.size = 0;
-        }
+        open_sattr(it, &sa);
+        nf_sattr_to_v3(&sa, &a->create.how.createhow3_u.obj_attributes);
         return NFSPROC3_CREATE;
     default: /* RL_K_GETATTR */
         s->op = NF_OP_GETATTR;
@@ -158,11 +118,12 @@ static uint32_t args3(struct rl_replay *rp, struct rl_slot *s, const struct rl_i
     }
 }
 
-static uint32_t args2(struct rl_replay *rp, struct rl_slot *s, const struct rl_item *it,
+static uint32_t args2(struct rl_replay *rp, struct rb_slot *s, const struct rl_item *it,
                       uint32_t piece)
 {
     union nf2_args *a = &s->args.a2;
     const struct nf_fh *fh = &rp->fh[it->unit];
+    struct nf_sattr sa;
     uint64_t off;
 
     switch (it->kind) {
@@ -181,7 +142,7 @@ static uint32_t args2(struct rl_replay *rp, struct rl_slot *s, const struct rl_i
         a->write.beginoffset = a->write.offset = (u_int)off;
         a->write.totalcount = s->count;
         a->write.data.data_len = s->count;
-        a->write.data.data_val = (char *)rp->wdata;
+        a->write.data.data_val = rp->win.wdata;
         return NFSPROC_WRITE;
     case RL_K_OPEN:
         if (!(it->flags & TR_F_CREATE)) {
@@ -193,10 +154,8 @@ static uint32_t args2(struct rl_replay *rp, struct rl_slot *s, const struct rl_i
         s->op = NF_OP_CREATE;
         (void)nf_fh_to_v2(&rp->dirfh[it->unit], &a->create.where.dir);
         a->create.where.name = (char *)rp->leaf[it->unit];
-        sattr2_none(&a->create.attributes);
-        a->create.attributes.mode = (it->mode & 07777) ? it->mode & 07777 : 0644;
-        if (it->flags & TR_F_TRUNC)
-            a->create.attributes.size = 0;
+        open_sattr(it, &sa);
+        nf_sattr_to_v2(&sa, &a->create.attributes);
         return NFSPROC_CREATE;
     default: /* RL_K_GETATTR; v2 has no COMMIT: the run loop never asks */
         s->op = NF_OP_GETATTR;
@@ -205,37 +164,18 @@ static uint32_t args2(struct rl_replay *rp, struct rl_slot *s, const struct rl_i
     }
 }
 
-static xdrproc_t result_codec(const struct rl_replay *rp, int op, xdrproc_t dflt)
-{
-    switch (op) {
-    case NF_OP_READ:
-        return rp->version == 3 ? (xdrproc_t)xdr_read3_sink : (xdrproc_t)xdr_read2_sink;
-    case NF_OP_LOOKUP:
-        return rp->version == 3 ? (xdrproc_t)xdr_lookup3_slot : dflt;
-    case NF_OP_CREATE:
-        return rp->version == 3 ? (xdrproc_t)xdr_create3_slot : dflt;
-    default:
-        return dflt;
-    }
-}
-
-int rl_call_start(struct rl_replay *rp, struct rl_slot *s, struct rl_item *it,
+int rl_call_start(struct rl_replay *rp, struct rb_slot *s, struct rl_item *it,
                   uint32_t piece, rp_done_fn done)
 {
     struct ld_stats *st = &rp->cx.stats;
-    struct rl_stats *rs = RL_STATS(&rp->cx);
+    struct rb_stats *rs = RB_STATS(&rp->cx);
     uint32_t proc;
     int rc;
 
     s->count = 0;
-    ld_jukebox_reset(&s->jb);
+    s->piece = piece;
     proc = rp->version == 3 ? args3(rp, s, it, piece) : args2(rp, s, it, piece);
-    memset(&s->res, 0, sizeof(s->res));
-    rc = nf_call_init(&s->call, rp->cx.clnt, proc, &s->args, &s->res, done, s);
-    if (rc == 0) {
-        s->call.res_codec = result_codec(rp, s->op, s->call.res_codec);
-        rc = rp_call_start(rp->cx.clnt, &s->call);
-    }
+    rc = rb_slot_start(s, rp->cx.clnt, rp->version, proc, 0, done);
     if (rc < 0) {
         ld_stats_bad(st, s->op);
         return rc;
@@ -255,24 +195,7 @@ int rl_call_start(struct rl_replay *rp, struct rl_slot *s, struct rl_item *it,
     return 0;
 }
 
-/* A LOOKUP or CREATE answer carries the file's handle: later calls use it. */
-static void take_handle(struct rl_replay *rp, struct rl_slot *s, uint32_t unit)
-{
-    if (rp->version == 3) {
-        if (s->op == NF_OP_LOOKUP && s->res.r3.lookup.status == NFS3_OK)
-            (void)nf_fh_from_v3(&rp->fh[unit],
-                                &s->res.r3.lookup.LOOKUP3res_u.resok.object);
-        else if (s->op == NF_OP_CREATE && s->res.r3.create.status == NFS3_OK &&
-                 s->res.r3.create.CREATE3res_u.resok.obj.handle_follows)
-            (void)nf_fh_from_v3(
-                &rp->fh[unit],
-                &s->res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
-    } else if (s->res.r2.lookup.status == NFS_OK) { /* LOOKUP and CREATE: diropres */
-        nf_fh_from_v2(&rp->fh[unit], &s->res.r2.lookup.diropres_u.diropres.file);
-    }
-}
-
-void rl_call_account(struct rl_slot *s)
+void rl_call_account(struct rb_slot *s)
 {
     struct rp_call *call = &s->call;
     struct rl_replay *rp = s->owner;
@@ -284,8 +207,9 @@ void rl_call_account(struct rl_slot *s)
 
         /* from the first send to the final reply (a JUKEBOX's waits in) */
         ld_stats_good(st, s->op, ld_jukebox_elapsed_ns(&s->jb, call), nfs != 0);
-        if (s->op == NF_OP_LOOKUP || s->op == NF_OP_CREATE)
-            take_handle(rp, s, rp->items[s->item].unit);
+        /* a LOOKUP or CREATE answer carries the file's handle: later
+         * calls use it */
+        (void)nf_res_handle(&s->res, rp->version, s->op, &rp->fh[rp->items[s->tag].unit]);
         nf_call_free(call);
     } else {
         ld_stats_bad(st, s->op);

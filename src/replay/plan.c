@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "replay/rl.h"
+#include "replaybase/rb.h"
 #include "common/alloc.h"
 
 #define V2_LIMIT (1ull << 32) /* NFSv2 offsets are unsigned 32-bit (RFC 1094) */
@@ -27,7 +28,7 @@ uint32_t rl_stream_key(const struct rl_plan *p, const struct tr_record *rec)
 void rl_procs(const struct ld_config *cfg, unsigned child, uint32_t *gproc,
               uint32_t *nprocs)
 {
-    *nprocs = (uint32_t)RL_TOPTS(cfg)->nclients * (uint32_t)cfg->procs;
+    *nprocs = (uint32_t)RB_TOPTS(cfg)->nclients * (uint32_t)cfg->procs;
     *gproc = (uint32_t)(cfg->client_num - 1) * (uint32_t)cfg->procs + child;
 }
 
@@ -48,7 +49,7 @@ static void rate_text(char *buf, size_t len, double rate)
     snprintf(buf, len, rate >= 100 ? "%.0f" : rate >= 0.01 ? "%.2f" : "%.3g", rate);
 }
 
-void rl_requested(char *buf, size_t len, double speed, const struct rl_stats *s,
+void rl_requested(char *buf, size_t len, double speed, const struct rb_stats *s,
                   unsigned nclients)
 {
     double rate = rl_rate(s->replay_trace_records, s->replay_trace_ns, speed);
@@ -122,15 +123,15 @@ int rl_plan_check_time(const struct rl_plan *p, double speed, int limit_s, char 
                        p->file, (double)p->bytes / (1024.0 * 1024.0 * 1024.0),
                        (unsigned long long)(RL_MAX_UNBOUNDED_BYTES >> 30)),
                -E2BIG;
-    if (limit_s > 0 || expect <= RL_MAX_UNBOUNDED_S)
+    if (limit_s > 0 || expect <= RB_MAX_UNBOUNDED_S)
         return 0;
     span(run, sizeof(run), expect);
-    need = (double)p->trace_ns / 1e9 / RL_MAX_UNBOUNDED_S; /* the least speed */
+    need = (double)p->trace_ns / 1e9 / RB_MAX_UNBOUNDED_S; /* the least speed */
     cm_errf(err, errlen,
             "%s: the replay would take %s at speed %g, more than the %d s (1 day) a "
             "replay may run without -t: pass -t SEC to end it after SEC seconds, or "
             "--speed %llu or more to replay it within a day",
-            p->file, run, speed, RL_MAX_UNBOUNDED_S,
+            p->file, run, speed, RB_MAX_UNBOUNDED_S,
             (unsigned long long)need + ((double)(unsigned long long)need < need));
     return -E2BIG;
 }
@@ -138,8 +139,8 @@ int rl_plan_check_time(const struct rl_plan *p, double speed, int limit_s, char 
 static void options_of(struct tr_options *o, const struct ld_config *cfg)
 {
     memset(o, 0, sizeof(*o));
-    o->format = RL_TOPTS(cfg)->trace_format[0] ? RL_TOPTS(cfg)->trace_format : "auto";
-    o->lenient = RL_TOPTS(cfg)->trace_lenient;
+    o->format = RB_TOPTS(cfg)->trace_format[0] ? RB_TOPTS(cfg)->trace_format : "auto";
+    o->lenient = RB_TOPTS(cfg)->trace_lenient;
     o->spc_lba_size = (uint32_t)RL_BOPTS(cfg)->trace_block_size;
 }
 
@@ -348,7 +349,7 @@ int rl_plan_build(struct rl_plan *p, const struct ld_config *cfg, FILE *log, cha
     int rc, mine = 0;
 
     memset(p, 0, sizeof(*p));
-    snprintf(p->file, sizeof(p->file), "%s", RL_TOPTS(cfg)->trace_file);
+    snprintf(p->file, sizeof(p->file), "%s", RB_TOPTS(cfg)->trace_file);
     p->nfs_version = cfg->nfs_version;
     p->max_blocks = (uint64_t)RL_BOPTS(cfg)->trace_max_blocks;
     options_of(&p->topt, cfg);

@@ -2,7 +2,8 @@
 /*
  * prep.c - everything a child does before the replay's clock
  * starts (rl.h): mount with room for the window, learn the transfer
- * maxima (FSINFO; 8 KiB for NFSv2), find the units its streams use,
+ * maxima (FSINFO; 8 KiB for NFSv2: replaybase/mount.c), find the units its
+ * streams use,
  * create them with their final sizes through libnfs (docs/DECISIONS.md D3; a
  * prepared tree is reused as it is), look their handles up with the
  * child's own client, and allocate the items, slots and buffers the timed
@@ -23,30 +24,6 @@
 
 /* ---- mount ------------------------------------------------------------------ */
 
-static void transfer_maxima(struct rl_replay *rp, struct ld_child *c)
-{
-    uint32_t cap = c->cfg->tcp ? RL_MAX_XFER : RL_MAX_XFER_UDP;
-    FSINFO3args a;
-    FSINFO3res res;
-
-    rp->rtmax = rp->wtmax = 8192; /* NFSv2 (RFC 1094 MAXDATA) */
-    if (rp->version == 3) {
-        memset(&res, 0, sizeof(res));
-        nf_fh_to_v3(&c->mnt.root, &a.fsroot);
-        if (nf3_fsinfo(c->clnt, &a, &res) == 0) {
-            if (res.status == NFS3_OK) {
-                rp->rtmax = res.FSINFO3res_u.resok.rtmax;
-                rp->wtmax = res.FSINFO3res_u.resok.wtmax;
-            }
-            xdr_free((xdrproc_t)xdr_FSINFO3res, (char *)&res);
-        }
-    }
-    if (rp->rtmax == 0 || rp->rtmax > cap)
-        rp->rtmax = cap;
-    if (rp->wtmax == 0 || rp->wtmax > cap)
-        rp->wtmax = cap;
-}
-
 int rl_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
                   int ctl_fd)
 {
@@ -55,43 +32,21 @@ int rl_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
     ld_child_setup(c, su, index, ctl_fd);
     rp->plan = su->plan;
     rp->version = c->nfs_version;
-    rp->speed = RL_TOPTS(c->cfg)->trace_speed;
+    rp->speed = RB_TOPTS(c->cfg)->trace_speed;
     rp->unstable = RL_BOPTS(c->cfg)->trace_stable == RL_UNSTABLE && rp->version == 3;
-    rp->window = (uint32_t)RL_TOPTS(c->cfg)->trace_window;
+    rp->window = (uint32_t)RB_TOPTS(c->cfg)->trace_window;
     rl_procs(c->cfg, c->index, &rp->gproc, &rp->nprocs);
-    return 0;
-}
-
-int rl_mount_window(struct ld_child *c, uint32_t window, uint32_t reconnect_ms)
-{
-    const char *spec = ld_config_mount_for_child(c->cfg, (int)c->index);
-    struct nf_mount_opts o;
-    char err[CM_ERR_LEN];
-    int rc;
-
-    nf_mount_opts_init(&o, c->nfs_version);
-    o.transport = c->cfg->tcp ? RP_TCP : RP_UDP;
-    o.mount_transport = o.transport;
-    o.rpc.max_in_flight = window + 1;
-    o.rpc.sndbuf_bytes = 4u << 20; /* the kernel caps it at [rw]mem_max */
-    o.rpc.reconnect_ms = reconnect_ms;
-    rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
-    if (rc < 0)
-        return ld_child_fail(c, rc, "Unable to mount %s: %s", spec, err);
-    c->mounted = 1;
-    c->clnt = c->mnt.nfs;
     return 0;
 }
 
 int rl_mount(struct ld_child *c)
 {
     struct rl_replay *rp = (struct rl_replay *)c;
-    int rc = rl_mount_window(c, rp->window, 0);
+    int rc = rb_mount_window(c, rp->window, 0);
 
     if (rc < 0)
         return rc;
-    transfer_maxima(rp, c);
-    rp->byte_budget = c->cfg->tcp ? UINT64_MAX : RL_UDP_BYTES;
+    rb_transfer_maxima(c, &rp->rtmax, &rp->wtmax);
     return 0;
 }
 
@@ -184,49 +139,6 @@ static int make_tree(struct rl_replay *rp, struct ld_child *c, const char *base)
 
 /* ---- handles through the child's client ----------------------------------- */
 
-/* LOOKUP of name in dir into out.  0 or -errno with last_error. */
-static int lookup(struct rl_replay *rp, const struct nf_fh *dir, const char *name,
-                  struct nf_fh *out)
-{
-    struct ld_child *c = &rp->cx;
-    int rc;
-
-    if (rp->version == 3) {
-        LOOKUP3args a;
-        LOOKUP3res res;
-
-        memset(&res, 0, sizeof(res));
-        nf_fh_to_v3(dir, &a.what.dir);
-        a.what.name = (char *)name;
-        rc = nf3_lookup(c->clnt, &a, &res);
-        if (rc < 0)
-            return ld_child_fail(c, rc, "LOOKUP %s: %s", name, rp_status_text(rc));
-        rc = res.status == NFS3_OK
-                 ? nf_fh_from_v3(out, &res.LOOKUP3res_u.resok.object)
-                 : ld_child_fail(c, nf_status_errno(res.status), "LOOKUP %s: %s", name,
-                                 nf_status_name(res.status));
-        xdr_free((xdrproc_t)xdr_LOOKUP3res, (char *)&res);
-        return rc;
-    }
-    diropargs a;
-    diropres res;
-
-    memset(&res, 0, sizeof(res));
-    if (nf_fh_to_v2(dir, &a.dir) < 0)
-        return ld_child_fail(c, -EINVAL, "LOOKUP %s: not a v2 handle", name);
-    a.name = (char *)name;
-    rc = nf2_lookup(c->clnt, &a, &res);
-    if (rc < 0)
-        return ld_child_fail(c, rc, "LOOKUP %s: %s", name, rp_status_text(rc));
-    if (res.status == NFS_OK)
-        nf_fh_from_v2(out, &res.diropres_u.diropres.file);
-    else
-        rc = ld_child_fail(c, nf_status_errno(res.status), "LOOKUP %s: %s", name,
-                           nf_status_name(res.status));
-    xdr_free((xdrproc_t)xdr_diropres, (char *)&res);
-    return rc;
-}
-
 /* Walks a relative path (components separated by '/') from start. */
 static int walk(struct rl_replay *rp, const struct nf_fh *start, const char *path,
                 struct nf_fh *out)
@@ -244,7 +156,7 @@ static int walk(struct rl_replay *rp, const struct nf_fh *start, const char *pat
             return ld_child_fail(&rp->cx, -ENAMETOOLONG, "%s: name too long", path);
         memcpy(part, s, n);
         part[n] = '\0';
-        rc = lookup(rp, &at, part, &at);
+        rc = rb_lookup(&rp->cx, &at, part, &at);
         s += n + (e != NULL);
     }
     if (rc == 0)
@@ -277,7 +189,7 @@ static int resolve(struct rl_replay *rp, const char *clpath)
         rp->leaf[u] = slash ? slash + 1 : p->units[u].name;
         rp->dirfh[u] = lastfh;
         if (rc == 0)
-            rc = lookup(rp, &lastfh, rp->leaf[u], &rp->fh[u]);
+            rc = rb_lookup(&rp->cx, &lastfh, rp->leaf[u], &rp->fh[u]);
     }
     return rc;
 }
@@ -291,26 +203,17 @@ static int allocate(struct rl_replay *rp)
 
     rp->nitems = rp->window * 4 + 64;
     rp->items = cm_calloc(rp->nitems, sizeof(*rp->items));
-    rp->slots = cm_calloc(rp->window, sizeof(*rp->slots));
     rp->streams = cm_calloc(p->nstreams, sizeof(*rp->streams));
-    rp->sink = cm_malloc(rp->rtmax);
-    rp->wdata = cm_malloc(rp->wtmax);
     n = strcmp(p->format, "sysio") == 0 ? RL_MAX_CURSORS : 1;
     rp->cur = cm_calloc(n, sizeof(*rp->cur));
-    if (!rp->items || !rp->slots || !rp->streams || !rp->sink || !rp->wdata || !rp->cur)
+    if (!rp->items || !rp->streams || !rp->cur ||
+        rb_window_init(&rp->win, rp->window, rp, rp->rtmax, rp->wtmax) < 0)
         return -ENOMEM;
+    rp->win.budget = rp->cx.cfg->tcp ? UINT64_MAX : RL_UDP_BYTES;
     for (i = 0; i < rp->nitems; i++)
         rp->items[i].next = i + 1 < rp->nitems ? (int32_t)i + 1 : RL_NONE;
     rp->free_item = 0;
-    for (i = 0; i < rp->wtmax; i++) /* SFS's write pattern */
-        rp->wdata[i] = (char)(0xdeadbeefu >> (24 - 8 * (i % 4)));
-    for (i = 0; i < rp->window; i++) {
-        rp->slots[i].owner = rp;
-        rp->slots[i].next_free = i + 1 < rp->window ? (int32_t)i + 1 : RL_NONE;
-    }
-    rp->free_slot = 0;
     rp->qhead = rp->qtail = rp->chead = rp->ctail = RL_NONE;
-    rp->whead = rp->wtail = RL_NONE;
     return 0;
 }
 
@@ -367,8 +270,8 @@ void rl_child_results(struct ld_child *c)
             touched += rp->plan->units[u].touched.count;
             files++;
         }
-    RL_STATS(c)->replay_sparse_bytes = bytes;
-    RL_STATS(c)->replay_touched_bytes = touched;
+    RB_STATS(c)->replay_sparse_bytes = bytes;
+    RB_STATS(c)->replay_touched_bytes = touched;
     /* SFS's keys: created = base, the sparse size; accessed, what the
      * records touch */
     s->total_kb = s->base_kb = (bytes + 1023) / 1024;
@@ -382,6 +285,10 @@ void rl_child_free(struct ld_child *c)
     struct rl_replay *rp = (struct rl_replay *)c;
     uint32_t i;
 
+    /* a call still in flight completes while the client closes: its slot
+     * and item must still be there, and it changes nothing */
+    rp->closing = 1;
+    ld_child_unmount(c);
     for (i = 0; i < rp->ncur; i++)
         if (rp->cur[i].open)
             tr_reader_close(&rp->cur[i].r);
@@ -391,18 +298,13 @@ void rl_child_free(struct ld_child *c)
     free(rp->leaf);
     free(rp->mine);
     free(rp->items);
-    free(rp->slots);
     free(rp->streams);
-    free(rp->sink);
-    free(rp->wdata);
     rp->cur = NULL;
     rp->fh = rp->dirfh = NULL;
     rp->leaf = NULL;
     rp->mine = NULL;
     rp->items = NULL;
-    rp->slots = NULL;
     rp->streams = NULL;
-    rp->sink = rp->wdata = NULL;
     rp->ncur = 0;
-    ld_child_unmount(c);
+    rb_window_free(&rp->win);
 }

@@ -13,40 +13,21 @@
 #include "load/report.h"
 
 /* The replay's counters beside the generic ones (workload.h: results). */
-#define RS(in) ((const struct rl_stats *)(in)->wstats)
+#define RS(in) ((const struct rb_stats *)(in)->wstats)
 
-const struct cm_field rl_stats_fields[RL_STATS_NFIELDS] = {
-#define RLF(m, merge, group, key)                                                        \
-    CM_FIELD_OF(struct rl_stats, m, CM_FIELD_U64, CM_MERGE_##merge, group, key)
-    RLF(replay_trace_records, MAX, "replay.records", "trace_records"),
-    RLF(replay_records, SUM, "replay.records", "records"),
-    RLF(replay_calls, SUM, "replay.io", "calls"),
-    RLF(replay_skipped, SUM, "replay.io", "skipped"),
-    RLF(replay_behind, SUM, "replay.io", "could_not_keep_up"),
-    RLF(replay_bytes_read, SUM, "replay.io", "bytes_read"),
-    RLF(replay_bytes_written, SUM, "replay.io", "bytes_written"),
-    RLF(replay_run_ns, MAX, NULL, NULL),
-    RLF(replay_trace_ns, MAX, NULL, NULL),
-    RLF(replay_cut, SUM, NULL, NULL),
-    RLF(replay_sparse_bytes, SUM, "replay.file_set", "sparse_bytes"),
-    RLF(replay_touched_bytes, SUM, "replay.file_set", "touched_bytes"),
-    CM_FIELD_OF(struct rl_stats, replay_late, CM_FIELD_HIST, CM_MERGE_SUM, NULL, NULL),
-#undef RLF
-};
-
-static double late_us(const struct rl_stats *s, double q)
+static double late_us(const struct rb_stats *s, double q)
 {
     return cm_hist_quantile_ms(&s->replay_late, q) * 1000.0;
 }
 
-static double expected_s(const struct rl_stats *s, double speed)
+static double expected_s(const struct rb_stats *s, double speed)
 {
     return speed > 0 ? (double)s->replay_trace_ns / 1e9 / speed : 0;
 }
 
 /* Records of the trace the run time cut off (the whole trace's records
  * minus those replayed: with several clients, every client's). */
-static uint64_t not_replayed(const struct rl_stats *s)
+static uint64_t not_replayed(const struct rb_stats *s)
 {
     return s->replay_trace_records > s->replay_records
                ? s->replay_trace_records - s->replay_records
@@ -58,18 +39,18 @@ static uint64_t not_replayed(const struct rl_stats *s)
  * the records it did not replay are not its to count. */
 static int whole_trace(const struct ld_config *cfg, const struct rl_plan *p)
 {
-    return p == NULL || RL_TOPTS(cfg)->nclients <= 1;
+    return p == NULL || RB_TOPTS(cfg)->nclients <= 1;
 }
 
 static void text(FILE *out, const struct ld_report_in *in)
 {
     const struct ld_config *cfg = in->cfg;
     const struct rl_plan *p = in->plan;
-    const struct rl_stats *s = RS(in);
-    double run = (double)s->replay_run_ns / 1e9, speed = RL_TOPTS(cfg)->trace_speed;
+    const struct rb_stats *s = RS(in);
+    double run = (double)s->replay_run_ns / 1e9, speed = RB_TOPTS(cfg)->trace_speed;
 
-    fprintf(out, "\nTrace replay of %s (%s), speed %g\n", RL_TOPTS(cfg)->trace_file,
-            p ? p->format : RL_TOPTS(cfg)->trace_format, speed);
+    fprintf(out, "\nTrace replay of %s (%s), speed %g\n", RB_TOPTS(cfg)->trace_file,
+            p ? p->format : RB_TOPTS(cfg)->trace_format, speed);
     fprintf(out, "  records %llu, calls %llu, skipped %llu, could not keep up %llu\n",
             (unsigned long long)s->replay_records, (unsigned long long)s->replay_calls,
             (unsigned long long)s->replay_skipped, (unsigned long long)s->replay_behind);
@@ -124,7 +105,7 @@ static void size_text(char *buf, size_t len, uint64_t bytes, int agg)
  * WRITE records touch in them - what the server is asked to hold. */
 static void fileset(FILE *out, const struct ld_report_in *in)
 {
-    const struct rl_stats *s = RS(in);
+    const struct rb_stats *s = RS(in);
     const char *total = in->agg ? "TOTAL " : "";
     char sparse[32], touched[32];
 
@@ -142,18 +123,18 @@ static void fileset(FILE *out, const struct ld_report_in *in)
 
 static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
 {
-    const struct cm_field *t = rl_stats_fields;
-    const size_t n = RL_STATS_NFIELDS;
+    const struct cm_field *t = rb_stats_fields;
+    const size_t n = RB_STATS_NFIELDS;
     const struct ld_config *cfg = in->cfg;
     const struct rl_plan *p = in->plan;
-    const struct rl_stats *s = RS(in);
-    double run = (double)s->replay_run_ns / 1e9, speed = RL_TOPTS(cfg)->trace_speed;
+    const struct rb_stats *s = RS(in);
+    double run = (double)s->replay_run_ns / 1e9, speed = RB_TOPTS(cfg)->trace_speed;
     unsigned i;
 
     cm_yaml_key(y, "replay");
     cm_yaml_map_begin(y);
-    cm_yaml_kv_str(y, "file", RL_TOPTS(cfg)->trace_file);
-    cm_yaml_kv_str(y, "format", p ? p->format : RL_TOPTS(cfg)->trace_format);
+    cm_yaml_kv_str(y, "file", RB_TOPTS(cfg)->trace_file);
+    cm_yaml_kv_str(y, "format", p ? p->format : RB_TOPTS(cfg)->trace_format);
     cm_yaml_kv_double(y, "speed", speed, -1);
     if (p) {
         cm_yaml_kv_uint(y, "units", p->nunits);
@@ -208,8 +189,8 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
  * of several says the rate is shared. */
 static void requested(const struct ld_report_in *in, int whole, char *buf, size_t len)
 {
-    rl_requested(buf, len, RL_TOPTS(in->cfg)->trace_speed, RS(in),
-                 whole || in->agg ? 1 : (unsigned)RL_TOPTS(in->cfg)->nclients);
+    rl_requested(buf, len, RB_TOPTS(in->cfg)->trace_speed, RS(in),
+                 whole || in->agg ? 1 : (unsigned)RB_TOPTS(in->cfg)->nclients);
 }
 
 /* The whole trace's records per second at the point's speed: what every
@@ -217,10 +198,10 @@ static void requested(const struct ld_report_in *in, int whole, char *buf, size_
  * one process of one client). */
 static double requested_rate(const struct ld_report_in *in)
 {
-    const struct rl_stats *s = RS(in);
+    const struct rb_stats *s = RS(in);
 
     return rl_rate(s->replay_trace_records, s->replay_trace_ns,
-                   RL_TOPTS(in->cfg)->trace_speed);
+                   RB_TOPTS(in->cfg)->trace_speed);
 }
 
 /* The replay's calls over the replay's duration (its first due record to

@@ -34,17 +34,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/cm.h"
+#include "common/yaml.h"
 #include "common/runs.h"
 #include "load/config.h"
 #include "load/options.h"
 #include "load/stats.h"
+#include "replaybase/rb.h"
 #include "trace/tr.h"
 
 struct cm_yaml;
 struct ld_child;
-struct ld_live;
-struct rp_client;
 struct ld_setup;
 struct ld_stats;
 struct ld_workload_ops;
@@ -54,16 +53,8 @@ struct ld_report_ops;
 #define RL_MAX_STREAMS (1u << 20) /* stream keys per trace */
 #define RL_MAX_CURSORS 64u        /* sysio streams per process */
 
-/* The trace replays' options (options.c): the trace's, which the block
- * replay and the NFS replay read, and the block replay's own. */
-struct rl_trace_opts {
-    char trace_file[LD_PATH_MAX]; /* --trace FILE */
-    char trace_format[16];        /* --trace-format spc|masta|sysio|...|auto */
-    double trace_speed;           /* --speed: 1 real time, 0 as fast as possible */
-    int trace_window;             /* --window: calls in flight per process */
-    int trace_lenient;            /* --lenient: skip and count bad records */
-    int nclients;                 /* --clients: clients sharing the trace */
-};
+/* The block replay's own options (options.c), beside the trace's
+ * (replaybase/rb.h). */
 /* Stability of replayed v3 writes (--stable): FILE_SYNC (D11's default) or
  * UNSTABLE followed by one COMMIT per record. */
 enum rl_stable { RL_FILE_SYNC = 0, RL_UNSTABLE = 1 };
@@ -72,40 +63,16 @@ struct rl_block_opts {
     int trace_stable;         /* --stable: enum rl_stable */
     int64_t trace_max_blocks; /* --max-record-blocks: longest record, 4 KiB blocks */
 };
-extern const struct ld_opt_group rl_trace_options, rl_block_options;
+extern const struct ld_opt_group rl_block_options;
 /* A config's values of them (registered by every program that may run a
  * replay, load/options.h). */
-#define RL_TOPTS(cfg)                                                                    \
-    ((const struct rl_trace_opts *)ld_config_opts((cfg), &rl_trace_options))
 #define RL_BOPTS(cfg)                                                                    \
     ((const struct rl_block_opts *)ld_config_opts((cfg), &rl_block_options))
-#define RL_TOPTS_SET(cfg)                                                                \
-    ((struct rl_trace_opts *)ld_config_opts_set((cfg), &rl_trace_options))
 #define RL_BOPTS_SET(cfg)                                                                \
     ((struct rl_block_opts *)ld_config_opts_set((cfg), &rl_block_options))
 
-/* The block replay's own counters (its workload's results, load/workload.h:
- * merged, sent and printed as rl_stats_fields says; the NFS replay's
- * counters begin with them): counters add over processes; run_ns and
- * trace_ns keep the largest; late holds each call's lateness (actual minus
- * planned issue time, us); trace_records (the whole trace's, every
- * process knows it) keeps the largest; cut counts the processes whose
- * replay the run time (-t, sfs_mgr's STOP) ended early; the file set of
- * its streams: sparse_bytes as prepared (each file as large as its
- * highest byte used), touched_bytes the distinct bytes the trace's READ
- * and WRITE records touch. */
-struct rl_stats {
-    uint64_t replay_records, replay_calls, replay_skipped, replay_behind;
-    uint64_t replay_bytes_read, replay_bytes_written;
-    uint64_t replay_run_ns, replay_trace_ns;
-    uint64_t replay_trace_records, replay_cut;
-    uint64_t replay_sparse_bytes, replay_touched_bytes;
-    struct cm_hist replay_late;
-};
-#define RL_STATS_NFIELDS 13
-extern const struct cm_field rl_stats_fields[RL_STATS_NFIELDS];
-/* A replay child's counters (struct ld_child's results). */
-#define RL_STATS(c) ((struct rl_stats *)(c)->results)
+/* The block replay's counters are the replays' own (rb.h: struct rb_stats,
+ * its workload's results). */
 
 /* One file of the replay tree. */
 struct rl_unit {
@@ -152,7 +119,7 @@ uint64_t rl_record_blocks(const struct tr_record *rec);
  * or longer than --max-record-blocks.  The children skip it too. */
 int rl_plan_skips(const struct rl_plan *p, const struct tr_record *rec);
 
-/* Builds the plan of RL_TOPTS(cfg)->trace_file (RL_TOPTS(cfg)->trace_format, block size,
+/* Builds the plan of RB_TOPTS(cfg)->trace_file (RB_TOPTS(cfg)->trace_format, block size,
  * lenient, NFS version).  Reader warnings and lenient skips go to log as
  * they are found.  Returns 0, or -errno with one line in err ("FILE:LINE:
  * error: message" for a malformed record). */
@@ -163,25 +130,6 @@ void rl_plan_free(struct rl_plan *p);
 /* The stream a record belongs to: the MaStA region, else the reader's
  * stream (the SPC ASU, the sysio process). */
 uint32_t rl_stream_key(const struct rl_plan *p, const struct tr_record *rec);
-
-struct cm_rc;
-struct ld_point;
-
-/* A list of numbers in an rc variable, one sfs_mgr point each: its name,
- * the value when it is unset, the range (whole numbers only when whole),
- * what one value is ("a speed (0..1000000; ...)") and the values are
- * ("replay speeds"), for the messages. */
-struct rl_rc_list {
-    const char *name, *dflt;
-    double lo, hi;
-    int whole;
-    const char *what, *many;
-};
-
-/* The values of l into pts[k].v[var] (at most max); how many (0: unset
- * and no default), or -1 with the error said on rc. */
-int rl_rc_values(struct cm_rc *rc, const struct rl_rc_list *l, struct ld_point *pts,
-                 unsigned max, unsigned var);
 
 /* The global process (0-based) that replays stream s out of nprocs. */
 static inline uint32_t rl_owner(uint32_t stream, uint32_t nprocs)
@@ -211,15 +159,14 @@ double rl_rate(uint64_t records, uint64_t trace_ns, double speed);
  * records/s (the trace at speed 1)", or "as fast as the window allows
  * (speed 0)".  s carries the trace's records and duration; nclients > 1
  * says that the rate is the whole trace's, shared by that many clients. */
-void rl_requested(char *buf, size_t len, double speed, const struct rl_stats *s,
+void rl_requested(char *buf, size_t len, double speed, const struct rb_stats *s,
                   unsigned nclients);
 
-/* A replay expected to take longer than this (s) without an explicit -t
- * is refused before anything is prepared: a forgotten --speed must not run
- * for days (a sysio trace's streams may lie months apart). */
-#define RL_MAX_UNBOUNDED_S 86400
-/* ... nor move more than this much data (a trace whose records all fall at
- * one instant lasts 0 s, whatever it moves). */
+/* A replay expected to take longer than RB_MAX_UNBOUNDED_S (a sysio
+ * trace's streams may lie months apart), or to move more than this much
+ * data (a trace whose records all fall at one instant lasts 0 s, whatever
+ * it moves), without an explicit -t is refused before anything is
+ * prepared. */
 #define RL_MAX_UNBOUNDED_BYTES (1ull << 40)
 
 /* The plan as the user sees it before anything is sent: the trace's
@@ -231,17 +178,13 @@ void rl_plan_describe(FILE *log, const char *prog, const struct rl_plan *p, doub
                       int limit_s, unsigned nprocs);
 
 /* Refuses (-E2BIG, one line in err) a replay expected to take longer than
- * RL_MAX_UNBOUNDED_S, or to move more than RL_MAX_UNBOUNDED_BYTES, when no
+ * RB_MAX_UNBOUNDED_S, or to move more than RL_MAX_UNBOUNDED_BYTES, when no
  * limit was given (limit_s 0); else 0. */
 int rl_plan_check_time(const struct rl_plan *p, double speed, int limit_s, char *err,
                        size_t errlen);
 
 /* The block and POSIX trace replay as a workload (workload.c). */
 extern const struct ld_workload_ops rl_workload;
-
-/* The seconds a replay may run: -t when given (under -M: RUNTIME, after
- * which the prime's STOP comes), else 0 (until the trace ends). */
-int rl_limit_s(const struct ld_config *cfg);
 
 /* ---- the child's part (prep.c, run.c) -------------------- */
 
@@ -270,40 +213,6 @@ int rl_prepare(struct ld_child *c);
  * early: what was sent is counted and drained, the rest is not replayed
  * (stats.replay_cut). */
 int rl_run(struct ld_child *c, uint32_t limit_s);
-
-/* Sleeps until wake (ns, CLOCK_MONOTONIC), a reply, or the client's own
- * next timeout, whichever comes first (the last few microseconds polled
- * without sleeping), then services the client: the calls it completed,
- * or -errno (a broken client).  The NFS trace replay's loop uses it too. */
-int rl_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake);
-
-/* The progress lines' counters of a replay (live.h), from its statistics:
- * its calls, done of total (records, or calls), waits (records held back,
- * or calls held by a dependency) and the p99 of its calls' lateness. */
-void rl_live(struct ld_child *c, uint64_t done, uint64_t total, uint64_t waits);
-/* A replay's part of a progress line: "<unit> D of T, late p99 X ms,
- * <waits> W" (snprintf's contract). */
-int rl_progress_text(const struct ld_live *sum, const char *unit, const char *waits,
-                     char *buf, size_t len);
-
-/* A replay's run loop's clock: when -t ends it, and when the loop next
- * looks at the parent's socket (every 50 ms).  The NFS trace replay's loop
- * keeps one too. */
-struct rl_loop {
-    uint64_t end_ns, next_check_ns;
-};
-
-void rl_loop_start(struct rl_loop *l, uint64_t start_ns, uint32_t limit_s);
-/* At now: 1 when the run is to stop (its time is over, or the parent said
- * STOP), -EPIPE when the parent is gone, else 0. */
-int rl_loop_check(struct rl_loop *l, struct ld_child *c, uint64_t now);
-
-/* Mounts the child's mount point for a replay: the program's transport for
- * MOUNT and NFS, room for window calls in flight and a 4 MiB send buffer;
- * reconnect_ms as rp_client_opts' (0: a lost TCP connection is fatal).
- * Sets c->mounted and c->clnt; on failure says why (ld_child_fail).  The
- * NFS trace replay mounts with it too. */
-int rl_mount_window(struct ld_child *c, uint32_t window, uint32_t reconnect_ms);
 
 /* ---- results (report.c) ----------------------------------------- */
 

@@ -4,8 +4,8 @@
  * prep.c (mount, preparation, handles), call.c (the calls of
  * a record: arguments, result codecs, accounting) and run.c (the
  * timed loop).  Only those files include it.  Everything is allocated once
- * before timing starts: items (records on their way), call slots (the
- * window), per-unit handles and per-stream counters.
+ * before timing starts: items (records on their way), the window's slots
+ * (replaybase/rb.h), per-unit handles and per-stream counters.
  */
 #ifndef RL_INT_H
 #define RL_INT_H
@@ -13,18 +13,14 @@
 #include <stdint.h>
 
 #include "replay/rl.h"
-#include "load/jukebox.h"
-#include "load/workload.h"
-#include "nfs/nf.h"
+#include "replaybase/rb.h"
 
-#define RL_MAX_XFER     (1024u * 1024u) /* bytes per call, any transport */
-#define RL_MAX_XFER_UDP (32u * 1024u)   /* bytes per call over UDP */
 #define RL_UDP_BYTES                                                                     \
-    (256u * 1024u)   /* READ/WRITE bytes in flight over UDP:                             \
-                        more overflow a default socket                                   \
-                        buffer, and a lost datagram costs                                \
-                        a retransmission timeout */
-#define RL_NONE (-1) /* end of an index list */
+    (256u * 1024u)      /* READ/WRITE bytes in flight over UDP:                          \
+                           more overflow a default socket                                \
+                           buffer, and a lost datagram costs                             \
+                           a retransmission timeout */
+#define RL_NONE RB_NONE /* end of an index list */
 
 /* What an item asks for. */
 enum rl_kind { RL_K_READ, RL_K_WRITE, RL_K_COMMIT, RL_K_OPEN, RL_K_GETATTR };
@@ -51,30 +47,6 @@ struct rl_stream {
     uint32_t inflight; /* items issued and not complete */
     uint32_t writes;   /* WRITE calls in flight */
     uint32_t seen;     /* issue pass that found it blocked */
-};
-
-/* One call in flight. */
-struct rl_slot {
-    struct rp_call call;
-    union {
-        union nf2_args a2;
-        union nf3_args a3;
-    } args;
-    union {
-        union nf2_res r2;
-        union nf3_res r3;
-    } res;
-    uint8_t fh[NF_FH_MAX]; /* LOOKUP3/CREATE3 handles decode here */
-    struct rl_replay *owner;
-    int32_t item;
-    int32_t next_free;
-    int op;         /* enum nf_op, for the per-op table */
-    uint32_t count; /* bytes of a READ or WRITE */
-    uint32_t bytes; /* of those, counted in bytes_in_flight */
-    /* answered NFS3ERR_JUKEBOX: the slot keeps the call and sends it again
-     * after --jukebox-delay (load/jukebox.h), on the waiting list */
-    struct ld_jukebox jb;
-    int32_t next_wait;
 };
 
 /* A reader over the trace: every owned stream (SPC, MaStA), or one sysio
@@ -107,18 +79,13 @@ struct rl_replay {
     int32_t free_item;
     int32_t qhead, qtail; /* items with calls still to send, in due order */
     int32_t chead, ctail; /* items whose COMMIT is to be sent */
-    int32_t whead, wtail; /* slots waiting to send a JUKEBOX call again, in
-                             the order they go (one delay for all) */
-    struct rl_slot *slots;
-    uint32_t window, in_flight;
-    uint64_t bytes_in_flight, byte_budget; /* READ/WRITE data in flight */
-    int32_t free_slot;
+    uint32_t window;      /* --window */
+    struct rb_window win; /* the calls in flight (a slot's tag: its item) */
     struct rl_cursor *cur;
     uint32_t ncur;
-    char *sink;  /* READ data lands here (never looked at) */
-    char *wdata; /* WRITE data */
-    uint64_t start_ns, last_ns;
+    struct rb_loop loop; /* the run's clock */
     uint32_t round;
+    int closing; /* the client closes: a call it completes is not accounted */
 };
 
 /* ---- prep.c ------------------------------------------------------ */
@@ -139,12 +106,12 @@ uint32_t rl_call_bytes(const struct rl_replay *rp, const struct rl_item *it,
 /* Fills slot s for call `piece` of item it (piece == it->pieces: its
  * COMMIT) and starts it.  Returns 0, or -errno when it could not be sent
  * (the call is then accounted as failed; -ENOTCONN: the client broke). */
-int rl_call_start(struct rl_replay *rp, struct rl_slot *s, struct rl_item *it,
+int rl_call_start(struct rl_replay *rp, struct rb_slot *s, struct rl_item *it,
                   uint32_t piece, rp_done_fn done);
 
 /* Accounts the slot's finished call in the child's per-op table and takes
  * the handle a LOOKUP or CREATE answer carries (later calls use it); frees
  * the decoded result.  The run loop's done callback calls it first. */
-void rl_call_account(struct rl_slot *s);
+void rl_call_account(struct rb_slot *s);
 
 #endif /* RL_INT_H */

@@ -17,24 +17,14 @@
  *     histogram; an item that was due while the window or its stream held
  *     it back counts as "could not keep up".
  *
- * Sleeping is ppoll() on the client's socket with a nanosecond timeout to
- * the next absolute deadline, under a 1 ns timer slack; the last few
- * microseconds are polled without sleeping.  Nothing is allocated here.
+ * The window, the clock and the sleep to the next deadline are the replay
+ * base's (replaybase/rb.h).  Nothing is allocated here.
  */
-#define _GNU_SOURCE /* ppoll */
 #include <errno.h>
-#include <poll.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <time.h>
 
 #include "load/options.h"
 #include "replay/rl_int.h"
-
-#define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
-#define SPIN_NS      20000ull    /* poll without sleeping this close to a deadline */
-#define START_NS     2000000ull  /* the clock starts this long after RUN arrives */
 
 /* ---- cursors ----------------------------------------------------------------- */
 
@@ -153,9 +143,7 @@ static struct rl_cursor *earliest(struct rl_replay *rp)
 
 static uint64_t planned_of(const struct rl_replay *rp, int64_t t_ns)
 {
-    if (rp->speed <= 0 || t_ns <= 0)
-        return rp->start_ns;
-    return rp->start_ns + (uint64_t)((double)t_ns / rp->speed);
+    return rb_planned(&rp->loop, t_ns);
 }
 
 /* ---- items ---------------------------------------------------------------------- */
@@ -208,7 +196,7 @@ static void enqueue(struct rl_replay *rp, const struct tr_record *rec, uint64_t 
     it->commit =
         rp->unstable && kind == RL_K_WRITE && strcmp(rp->plan->format, "masta") != 0;
     if (counted)
-        RL_STATS(&rp->cx)->replay_records++;
+        RB_STATS(&rp->cx)->replay_records++;
     list_push(rp, &rp->qhead, &rp->qtail, i);
 }
 
@@ -251,7 +239,7 @@ static int fill(struct rl_replay *rp, uint64_t now)
         if (k->rec.op != TR_OP_SYNC) {
             enqueue(rp, &k->rec, planned, k->rec.unit, kind_of(k->rec.op), 1, behind);
         } else if (need == 0) {
-            RL_STATS(&rp->cx)->replay_records += (uint64_t)counts; /* NFSv2: a no-op */
+            RB_STATS(&rp->cx)->replay_records += (uint64_t)counts; /* NFSv2: a no-op */
         } else {
             for (u = 0; u < 32; u++)
                 if (mask >> u & 1u) {
@@ -287,59 +275,36 @@ static void finish_item(struct rl_replay *rp, int32_t i)
 }
 
 /* A slot's call has been accounted: the loop's bookkeeping. */
-static void call_finished(struct rl_replay *rp, struct rl_slot *s)
+static void call_finished(struct rl_replay *rp, struct rb_slot *s)
 {
-    struct rl_item *it = &rp->items[s->item];
-    int32_t k = (int32_t)(s - rp->slots);
+    int32_t i = (int32_t)s->tag;
+    struct rl_item *it = &rp->items[i];
 
     if (s->op == NF_OP_WRITE)
         rp->streams[it->stream].writes--;
     if (it->commit == 2 && s->op == NF_OP_COMMIT)
         it->commit = 3;
     it->pending--;
-    rp->in_flight--;
-    rp->bytes_in_flight -= s->bytes;
-    s->next_free = rp->free_slot;
-    rp->free_slot = k;
-    rp->last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
-    finish_item(rp, s->item);
+    rb_window_give(&rp->win, s);
+    rp->loop.last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
+    finish_item(rp, i);
 }
 
 /* The done callback of every replay call (data = the slot).  A v3 call
  * the server answered NFS3ERR_JUKEBOX keeps its slot (it stays in flight)
- * and waits on the waiting list to be sent again (send_again). */
+ * and waits on the window's waiting list to be sent again (send_again). */
 static void call_done(struct rp_call *call, void *data)
 {
-    struct rl_slot *s = data;
+    struct rb_slot *s = data;
     struct rl_replay *rp = s->owner;
 
-    if (call->status == 0 && rp->version == 3 &&
-        nf_call_nfs_status(call) == NF_ST_JUKEBOX &&
-        ld_jukebox_hold(&s->jb, call, &s->res, sizeof(s->res),
-                        (uint32_t)rp->cx.cfg->jukebox_delay_ms)) {
-        int32_t k = (int32_t)(s - rp->slots);
-
-        s->next_wait = RL_NONE; /* one delay for all: the list stays in time order */
-        if (rp->wtail == RL_NONE)
-            rp->whead = k;
-        else
-            rp->slots[rp->wtail].next_wait = k;
-        rp->wtail = k;
+    (void)call;
+    if (rp->closing)
         return;
-    }
+    if (rb_window_hold(&rp->win, s, rp->version, (uint32_t)rp->cx.cfg->jukebox_delay_ms))
+        return;
     rl_call_account(s);
     call_finished(rp, s);
-}
-
-/* The first waiting slot, off the list. */
-static struct rl_slot *wait_pop(struct rl_replay *rp)
-{
-    struct rl_slot *s = &rp->slots[rp->whead];
-
-    rp->whead = s->next_wait;
-    if (rp->whead == RL_NONE)
-        rp->wtail = RL_NONE;
-    return s;
 }
 
 /* Sends again the JUKEBOX calls whose wait is over.  A call that cannot
@@ -347,10 +312,10 @@ static struct rl_slot *wait_pop(struct rl_replay *rp)
  * broke. */
 static int send_again(struct rl_replay *rp, uint64_t now)
 {
+    struct rb_slot *s;
     int rc = 0;
 
-    while (rp->whead != RL_NONE && rp->slots[rp->whead].jb.retry_at_ns <= now) {
-        struct rl_slot *s = wait_pop(rp);
+    while ((s = rb_window_due(&rp->win, now)) != NULL) {
         int r = rc < 0 ? rc : rp_call_start(rp->cx.clnt, &s->call);
 
         if (r == 0)
@@ -369,9 +334,9 @@ static int send_again(struct rl_replay *rp, uint64_t now)
  * answer, an NFS error, timed from the first send to that answer. */
 static void give_up_waiting(struct rl_replay *rp)
 {
-    while (rp->whead != RL_NONE) {
-        struct rl_slot *s = wait_pop(rp);
+    struct rb_slot *s;
 
+    while ((s = rb_window_due(&rp->win, UINT64_MAX)) != NULL) {
         s->jb.again--; /* the send again that did not happen */
         ld_jukebox_count(&s->jb, &rp->cx.stats, s->op);
         ld_stats_good(&rp->cx.stats, s->op, ld_jukebox_elapsed_ns(&s->jb, &s->call), 1);
@@ -385,23 +350,15 @@ static void give_up_waiting(struct rl_replay *rp)
 static int start(struct rl_replay *rp, int32_t i, uint32_t piece)
 {
     struct rl_item *it = &rp->items[i];
-    int32_t k = rp->free_slot;
-    struct rl_slot *s = &rp->slots[k];
+    struct rb_slot *s = rb_window_take(&rp->win, rl_call_bytes(rp, it, piece));
     int rc;
 
-    rp->free_slot = s->next_free;
-    s->item = i;
-    s->bytes = rl_call_bytes(rp, it, piece);
-    rp->bytes_in_flight += s->bytes;
+    s->tag = (uint32_t)i;
     it->pending++;
-    rp->in_flight++;
     rc = rl_call_start(rp, s, it, piece, call_done);
     if (rc < 0) { /* accounted as a bad call; nothing in flight */
         it->pending--;
-        rp->in_flight--;
-        rp->bytes_in_flight -= s->bytes;
-        s->next_free = rp->free_slot;
-        rp->free_slot = k;
+        rb_window_give(&rp->win, s);
         return rc == -ENOTCONN ? rc : 0;
     }
     if (s->op == NF_OP_WRITE)
@@ -413,9 +370,7 @@ static int start(struct rl_replay *rp, int32_t i, uint32_t piece)
  * byte budget (a call always goes when nothing else is in flight). */
 static int room(const struct rl_replay *rp, const struct rl_item *it, uint32_t piece)
 {
-    return rp->free_slot != RL_NONE &&
-           (rp->bytes_in_flight == 0 ||
-            rp->bytes_in_flight + rl_call_bytes(rp, it, piece) <= rp->byte_budget);
+    return rb_window_room(&rp->win, rl_call_bytes(rp, it, piece));
 }
 
 /* Whether the stream keeps item it back now. */
@@ -436,7 +391,7 @@ static int issue(struct rl_replay *rp)
 
     rp->round++;
     rc = send_again(rp, cm_now_ns()); /* the oldest calls first */
-    while (rp->chead != RL_NONE && rp->free_slot != RL_NONE && rc == 0) {
+    while (rp->chead != RL_NONE && rp->win.free != RB_NONE && rc == 0) {
         i = rp->chead;
         rp->chead = rp->items[i].next;
         if (rp->chead == RL_NONE)
@@ -448,7 +403,7 @@ static int issue(struct rl_replay *rp)
             rc = r;
         }
     }
-    for (i = rp->qhead; i != RL_NONE && rp->free_slot != RL_NONE && rc == 0;) {
+    for (i = rp->qhead; i != RL_NONE && rp->win.free != RB_NONE && rc == 0;) {
         struct rl_item *it = &rp->items[i];
         struct rl_stream *st = &rp->streams[it->stream];
         int32_t next = it->next;
@@ -469,7 +424,7 @@ static int issue(struct rl_replay *rp)
         if (first && (it->issued > 0 || it->pieces == 0)) {
             st->inflight++;
             if (rp->speed > 0 && (it->behind || it->round != rp->round) && it->counted)
-                RL_STATS(&rp->cx)->replay_behind++;
+                RB_STATS(&rp->cx)->replay_behind++;
         }
         if (it->issued < it->pieces) {
             st->seen = rp->round;
@@ -498,33 +453,7 @@ static int idle(const struct rl_replay *rp)
     for (i = 0; i < rp->ncur; i++)
         if (rp->cur[i].have || !rp->cur[i].done)
             return 0;
-    return rp->qhead == RL_NONE && rp->chead == RL_NONE && rp->in_flight == 0;
-}
-
-int rl_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake)
-{
-    struct pollfd pf;
-    struct timespec ts;
-    int ms, n;
-
-    ms = rp_client_timeout_ms(cl);
-    if (ms >= 0 && now + (uint64_t)ms * 1000000ull < wake)
-        wake = now + (uint64_t)ms * 1000000ull;
-    pf.fd = rp_client_fd(cl);
-    pf.events = rp_client_events(cl);
-    pf.revents = 0;
-    if (wake > now + SPIN_NS) {
-        uint64_t d = wake - now - SPIN_NS / 2;
-        ts.tv_sec = (time_t)(d / 1000000000ull);
-        ts.tv_nsec = (long)(d % 1000000000ull);
-    } else {
-        ts.tv_sec = 0;
-        ts.tv_nsec = 0;
-    }
-    n = ppoll(&pf, 1, &ts, NULL);
-    if (n < 0 && errno != EINTR)
-        return -errno;
-    return rp_client_service(cl, n > 0 ? pf.revents : 0);
+    return rp->qhead == RL_NONE && rp->chead == RL_NONE && rp->win.in_flight == 0;
 }
 
 /* Waits for a reply or the next deadline, then services the client.
@@ -532,42 +461,27 @@ int rl_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake)
 static int wait_and_service(struct rl_replay *rp, uint64_t now)
 {
     struct rl_cursor *k = earliest(rp);
-    uint64_t wake = now + CTL_CHECK_NS;
+    uint64_t wake = rb_loop_wake(&rp->loop, now);
 
     if (k && rp->nitems > rp->items_used) {
         uint64_t due = planned_of(rp, k->rec.t_ns);
         if (due < wake)
             wake = due;
     }
-    if (rp->whead != RL_NONE && rp->slots[rp->whead].jb.retry_at_ns < wake)
-        wake = rp->slots[rp->whead].jb.retry_at_ns;
-    return rl_wait_service(rp->cx.clnt, now, wake);
+    if (rb_window_wake(&rp->win) < wake)
+        wake = rb_window_wake(&rp->win);
+    return rb_wait_service(rp->cx.clnt, now, wake);
 }
 
 /* ---- the run ---------------------------------------------------------------------- */
 
-static void finish_stats(struct rl_replay *rp, uint64_t end)
+static void finish_stats(struct rl_replay *rp)
 {
-    struct ld_stats *st = &rp->cx.stats;
-    struct rl_stats *rs = RL_STATS(&rp->cx);
 
-    st->runtime_ns = end > rp->start_ns ? end - rp->start_ns : 0;
-    rs->replay_run_ns = rp->last_ns > rp->start_ns ? rp->last_ns - rp->start_ns : 0;
-    rs->replay_trace_ns = (uint64_t)rp->plan->trace_ns;
-    rs->replay_trace_records = rp->plan->records;
+    RB_STATS(&rp->cx)->replay_trace_records = rp->plan->records;
     if (rp->gproc == 0)
-        rs->replay_skipped = rp->plan->skipped + rp->plan->v2_beyond + rp->plan->oversize;
-}
-
-/* 1 ns, so that a sleep ends at its deadline rather than up to 50 us
- * later (the default slack).  FREESFS_REPLAY_TIMERSLACK_NS overrides it
- * for bench/replay.sh, which measures the difference. */
-static unsigned long timer_slack_ns(void)
-{
-    const char *e = getenv("FREESFS_REPLAY_TIMERSLACK_NS");
-    unsigned long v = e ? strtoul(e, NULL, 10) : 1;
-
-    return v > 0 ? v : 1;
+        RB_STATS(&rp->cx)->replay_skipped =
+            rp->plan->skipped + rp->plan->v2_beyond + rp->plan->oversize;
 }
 
 /* The run time ended the replay with records still to send: the items
@@ -580,54 +494,23 @@ static void cut(struct rl_replay *rp)
 
     for (i = rp->qhead; i != RL_NONE; i = rp->items[i].next)
         if (rp->items[i].issued < rp->items[i].pieces && rp->items[i].counted)
-            RL_STATS(&rp->cx)->replay_records--;
-    RL_STATS(&rp->cx)->replay_cut = 1;
-}
-
-void rl_loop_start(struct rl_loop *l, uint64_t start_ns, uint32_t limit_s)
-{
-    l->end_ns = limit_s > 0 ? start_ns + (uint64_t)limit_s * 1000000000ull : UINT64_MAX;
-    l->next_check_ns = start_ns + CTL_CHECK_NS;
-}
-
-int rl_loop_check(struct rl_loop *l, struct ld_child *c, uint64_t now)
-{
-    if (now >= l->end_ns)
-        return 1;
-    if (now < l->next_check_ns)
-        return 0;
-    if (ld_child_check_parent(c) < 0)
-        return -EPIPE;
-    if (c->stop)
-        return 1;
-    l->next_check_ns = now + CTL_CHECK_NS;
-    return 0;
+            RB_STATS(&rp->cx)->replay_records--;
+    RB_STATS(&rp->cx)->replay_cut = 1;
 }
 
 int rl_run(struct ld_child *c, uint32_t limit_s)
 {
     struct rl_replay *rp = (struct rl_replay *)c;
-    struct rl_loop loop;
     uint64_t now;
     int rc, stopped = 0;
 
-    c->phase = LD_CPHASE_RUN;
-    c->stop = 0;
-    ld_child_results_reset(c);
-    c->measuring = 1;
-    (void)prctl(PR_SET_TIMERSLACK, timer_slack_ns(), 0, 0, 0);
     rc = cursors_open(rp);
     if (rc < 0)
         return rc;
-    /* At speed 0 nothing waits for the clock: the calls leave at once, so
-     * the clock starts now, or the run would end before its own start
-     * and report no duration and no throughput. */
-    rp->start_ns = cm_now_ns() + (rp->speed > 0 ? START_NS : 0);
-    rp->last_ns = rp->start_ns;
-    rl_loop_start(&loop, rp->start_ns, limit_s);
+    rb_run_begin(c, &rp->loop, rp->speed, limit_s);
     while (!idle(rp)) {
         now = cm_now_ns();
-        rc = rl_loop_check(&loop, c, now);
+        rc = rb_loop_check(&rp->loop, c, now);
         if (rc < 0)
             return rc;
         if (rc > 0) {
@@ -651,12 +534,11 @@ int rl_run(struct ld_child *c, uint32_t limit_s)
     if (stopped) { /* drain what is in flight: every call gets its answer */
         cut(rp);
         /* a call answered JUKEBOX meanwhile is not sent again either */
-        for (give_up_waiting(rp); rp->in_flight > 0; give_up_waiting(rp))
+        for (give_up_waiting(rp); rp->win.in_flight > 0; give_up_waiting(rp))
             if (rp_poll(&c->clnt, 1, -1) < 0)
                 break;
     }
-    ld_child_publish(c, 1); /* the progress lines' last reading */
-    c->measuring = 0;
-    finish_stats(rp, cm_now_ns());
+    rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);
+    finish_stats(rp);
     return 0;
 }

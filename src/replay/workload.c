@@ -19,13 +19,8 @@
 #include "load/options.h"
 #include "replay/rl_int.h"
 #include "common/alloc.h"
-
-int rl_limit_s(const struct ld_config *cfg)
-{
-    if (cfg->prime_host[0]) /* the prime's STOP comes RUNTIME s after RUN */
-        return cfg->runtime_s;
-    return ld_config_was_set(cfg, "runtime") ? cfg->runtime_s : 0;
-}
+#include "common/error.h"
+#include "common/num.h"
 
 /* YES for a trace of a block format (named, or recognised by its first
  * bytes), MAYBE for another trace - one another workload may recognise,
@@ -33,7 +28,7 @@ int rl_limit_s(const struct ld_config *cfg)
  * cannot be read here. */
 static int accepts(const struct ld_config *cfg, char *why, size_t whylen)
 {
-    const struct rl_trace_opts *o = RL_TOPTS(cfg);
+    const struct rb_trace_opts *o = RB_TOPTS(cfg);
     unsigned char buf[4096];
     size_t n;
     FILE *fp;
@@ -66,9 +61,9 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
     const struct ld_config *cfg = su->cfg;
     struct rl_plan *p;
 
-    if (cfg->client_num > RL_TOPTS(cfg)->nclients)
+    if (cfg->client_num > RB_TOPTS(cfg)->nclients)
         return cm_errf(err, errlen, "-N %d: more than the %d clients of --clients",
-                       cfg->client_num, RL_TOPTS(cfg)->nclients),
+                       cfg->client_num, RB_TOPTS(cfg)->nclients),
                exit_code_of('N');
     p = cm_calloc(1, sizeof(*p));
     if (p == NULL)
@@ -81,11 +76,11 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         return CM_EXIT_USAGE;
     }
     su->plan = p;
-    rl_plan_describe(su->log, su->prog, p, RL_TOPTS(cfg)->trace_speed, rl_limit_s(cfg),
-                     (unsigned)RL_TOPTS(cfg)->nclients * (unsigned)cfg->procs);
+    rl_plan_describe(su->log, su->prog, p, RB_TOPTS(cfg)->trace_speed, rb_limit_s(cfg),
+                     (unsigned)RB_TOPTS(cfg)->nclients * (unsigned)cfg->procs);
     /* under sfs_mgr RUNTIME's STOP bounds it; -P replays nothing */
     if (!cfg->prime_host[0] && !cfg->populate_only &&
-        rl_plan_check_time(p, RL_TOPTS(cfg)->trace_speed, rl_limit_s(cfg), err, errlen) <
+        rl_plan_check_time(p, RB_TOPTS(cfg)->trace_speed, rb_limit_s(cfg), err, errlen) <
             0)
         return CM_EXIT_SFS_USAGE;
     return 0;
@@ -104,93 +99,24 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
 {
     const struct ld_config *cfg = su->cfg;
     const struct rl_plan *p = su->plan;
-    double expect = rl_expected_s(p, RL_TOPTS(cfg)->trace_speed);
-    int limit = rl_limit_s(cfg);
+    double expect = rl_expected_s(p, RB_TOPTS(cfg)->trace_speed);
+    int limit = rb_limit_s(cfg);
 
     snprintf(s->run_line, sizeof(s->run_line),
              "Starting replay of %s: %llu records, %.3f s of trace at speed %g.",
-             RL_TOPTS(cfg)->trace_file, (unsigned long long)p->records,
-             (double)p->trace_ns / 1e9, RL_TOPTS(cfg)->trace_speed);
-    if (limit > 0 && (expect == 0 || expect > limit)) /* -t ends it (docs/replay.md) */
-        expect = limit;
-    s->warmup_s = 0; /* a trace brings its own timing */
-    s->run_arg = (uint32_t)limit;
-    s->run_wait_s = expect > 0 ? (unsigned)expect + LD_PHASE_SLACK_S : LD_PHASE_INIT_S;
+             RB_TOPTS(cfg)->trace_file, (unsigned long long)p->records,
+             (double)p->trace_ns / 1e9, RB_TOPTS(cfg)->trace_speed);
+    rb_schedule(s, expect, limit); /* -t ends it (docs/replay.md) */
 }
 
-/* ---- sfs_mgr's points: one per speed of TRACE_SPEED ---------------------- */
-
-int rl_rc_values(struct cm_rc *rc, const struct rl_rc_list *l, struct ld_point *pts,
-                 unsigned max, unsigned var)
-{
-    const struct cm_rc_var *v = cm_rc_get(rc, l->name);
-    const char *s = v && v->value[0] ? v->value : l->dflt;
-    char word[64], err[CM_ERR_LEN];
-    unsigned n = 0;
-
-    while (*s) {
-        size_t len = strcspn(s, " \t");
-        double x;
-
-        if (len > 0) {
-            snprintf(word, sizeof(word), "%.*s", (int)(len < 63 ? len : 63), s);
-            if (n == max)
-                return cm_rc_error(rc, v, "more than %u %s", max, l->many), -1;
-            if (cm_parse_double(l->name, word, l->lo, l->hi, &x, err, sizeof(err)) < 0 ||
-                (l->whole && x != (double)(long)x))
-                return cm_rc_error(rc, v, "'%s' is not %s", word, l->what), -1;
-            pts[n++].v[var] = x;
-        }
-        s += len;
-        s += strspn(s, " \t");
-    }
-    return (int)n;
-}
-
-static int rc_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts,
-                     unsigned max)
-{
-    static const struct rl_rc_list speeds = {
-        "TRACE_SPEED",  "1", 0,
-        1000000,        0,   "a speed (0..1000000; 0 = as fast as the window allows)",
-        "replay speeds"};
-    const struct cm_rc_var *v = cm_rc_get(rc, "TRACE_SPEED");
-    int n;
-
-    memset(pts, 0, sizeof(*pts) * max);
-    n = rl_rc_values(rc, &speeds, pts, max, 0);
-    if (n < 0)
-        return -1;
-    if (nloads > 1)
-        cm_rc_warning(rc, cm_rc_get(rc, "LOAD"),
-                      "a replay's points are its TRACE_SPEED values: LOAD is not a list");
-    if (n == 0)
-        return cm_rc_error(rc, v, "no speed given"), -1;
-    return n;
-}
-
-static void point_set(struct ld_config *cfg, const struct ld_point *pt)
-{
-    RL_TOPTS_SET(cfg)->trace_speed = pt->v[0];
-}
-
-static int client_args(const struct ld_config *cfg, const struct ld_point *pt,
-                       unsigned nclients, char (*word)[64], int max)
-{
-    if (max < 2)
-        return 0;
-    snprintf(word[0], sizeof(word[0]), "--clients=%u", nclients);
-    snprintf(word[1], sizeof(word[1]), "--speed=%.17g",
-             pt ? pt->v[0] : RL_TOPTS(cfg)->trace_speed);
-    return 2;
-}
+/* ---- sfs_mgr's points: one per speed of TRACE_SPEED (replaybase) ---------- */
 
 static void point_text(const struct ld_config *cfg, const struct ld_point *pt,
                        unsigned load, char *buf, size_t len)
 {
     (void)load;
-    snprintf(buf, len, "replay of %s at speed %g", RL_TOPTS(cfg)->trace_file,
-             pt ? pt->v[0] : RL_TOPTS(cfg)->trace_speed);
+    snprintf(buf, len, "replay of %s at speed %g", RB_TOPTS(cfg)->trace_file,
+             pt ? pt->v[0] : RB_TOPTS(cfg)->trace_speed);
 }
 
 /* A point whose trace lasts longer at its speed than RUNTIME is cut by
@@ -223,50 +149,23 @@ static void rc_check(struct cm_rc *rc, const struct ld_config *cfg,
     rl_plan_free(&p);
 }
 
-void rl_live(struct ld_child *c, uint64_t done, uint64_t total, uint64_t waits)
-{
-    const struct ld_opstat *t = &c->stats.op[NF_OP_TOTAL];
-
-    if (!c->measuring) /* counted in the run, a replay's one load phase */
-        return;
-    c->live.good = t->good;
-    c->live.bad = t->bad;
-    c->live.sum_us = t->sum_us;
-    c->live.hist = t->hist;
-    c->live.done = done;
-    c->live.total = total;
-    c->live.waits = waits;
-    c->live.late_us =
-        (uint64_t)(cm_hist_quantile_ms(&RL_STATS(c)->replay_late, 0.99) * 1000.0);
-}
-
-int rl_progress_text(const struct ld_live *sum, const char *unit, const char *waits,
-                     char *buf, size_t len)
-{
-    double late = (double)sum->late_us / 1000.0;
-
-    return snprintf(buf, len, "%s %llu of %llu, late p99 %.*f ms, %s %llu", unit,
-                    (unsigned long long)sum->done, (unsigned long long)sum->total,
-                    ld_ms_decimals(late), late, waits, (unsigned long long)sum->waits);
-}
-
 /* Records replayed of the whole trace's, records held back. */
 static void child_live(struct ld_child *c)
 {
     const struct rl_replay *rp = (const struct rl_replay *)c;
 
-    rl_live(c, RL_STATS(c)->replay_records, rp->plan->records,
-            RL_STATS(c)->replay_behind);
+    rb_live(c, RB_STATS(c)->replay_records, rp->plan->records,
+            RB_STATS(c)->replay_behind);
 }
 
 static int progress(const struct ld_live *sum, const struct ld_live *last, char *buf,
                     size_t len)
 {
     (void)last;
-    return rl_progress_text(sum, "records", "waits", buf, len);
+    return rb_progress_text(sum, "records", "waits", buf, len);
 }
 
-static const struct ld_opt_group *const options[] = {&rl_trace_options, &rl_block_options,
+static const struct ld_opt_group *const options[] = {&rb_trace_options, &rl_block_options,
                                                      NULL};
 
 const struct ld_workload_ops rl_workload = {
@@ -283,11 +182,11 @@ const struct ld_workload_ops rl_workload = {
     .child_results = rl_child_results,
     .child_free = rl_child_free,
     .report = &rl_report,
-    .results = {rl_stats_fields, RL_STATS_NFIELDS, sizeof(struct rl_stats)},
-    .rc_points = rc_points,
+    .results = {rb_stats_fields, RB_STATS_NFIELDS, sizeof(struct rb_stats)},
+    .rc_points = rb_speed_points,
     .rc_check = rc_check,
-    .point_set = point_set,
-    .client_args = client_args,
+    .point_set = rb_speed_point_set,
+    .client_args = rb_speed_client_args,
     .point_text = point_text,
     .child_live = child_live,
     .progress = progress,

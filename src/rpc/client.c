@@ -34,6 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/clock.h"
 
 /* ---- options, errors -------------------------------------------------- */
 
@@ -126,8 +129,12 @@ static struct rp_client *client_new(enum rp_transport_kind t, uint32_t prog,
     c->rbuf = cm_malloc(c->rcap);
     c->scap = RP_SBUF_START;
     c->sbuf = cm_malloc(c->scap);
+    /* a batch holds each call in flight once, and the few started again
+     * after completing before it was written */
+    c->bt_cap = c->opts.max_in_flight + RP_DGRAM_BATCH;
+    c->bt = cm_calloc(c->bt_cap, sizeof(*c->bt));
     rp_recmark_init(&c->rm, c->opts.max_record_bytes);
-    if (!c->rbuf || !c->sbuf || rp__xid_init(c) < 0) {
+    if (!c->rbuf || !c->sbuf || !c->bt || rp__xid_init(c) < 0) {
         cm_errf(err, errlen, "out of memory");
         rp_client_close(c);
         return NULL;
@@ -302,6 +309,29 @@ static void run_done_list(struct rp_client *c)
     }
 }
 
+/* The send buffer is empty again: what it held was written, or is not
+ * to be (a connection lost, every call failed). */
+static void batch_reset(struct rp_client *c)
+{
+    c->s_off = c->s_len = 0;
+    c->dg_n = c->dg_sent = 0;
+    c->bt_n = c->bt_done = 0;
+}
+
+/* The calls of the batch whose whole message the socket took (s_off is
+ * past their end) are counted as sent, unless they completed meanwhile
+ * (a timeout while the socket was full) or their slot holds another call
+ * now. */
+static void batch_written(struct rp_client *c)
+{
+    while (c->bt_done < c->bt_n && c->bt[c->bt_done].end <= c->s_off) {
+        const struct rp__batched *b = &c->bt[c->bt_done++];
+
+        if (b->call->xid == b->xid && b->call->rp_state == RP_CS_SENT)
+            b->call->sends++;
+    }
+}
+
 /* Fails every call in flight or queued with status; a stream client is dead
  * after that (its byte stream is out of step). */
 static void fail_all(struct rp_client *c, int status)
@@ -309,8 +339,7 @@ static void fail_all(struct rp_client *c, int status)
     struct rp_call *list = rp__xid_drain(c);
 
     c->q_head = c->q_tail = NULL;
-    c->s_off = c->s_len = 0;
-    c->dg_n = c->dg_sent = 0;
+    batch_reset(c);
     while (list) {
         struct rp_call *call = list;
 
@@ -342,6 +371,7 @@ void rp_client_close(struct rp_client *c)
     rp_recmark_free(&c->rm);
     free(c->rbuf);
     free(c->sbuf);
+    free(c->bt);
     free(c);
 }
 
@@ -518,6 +548,8 @@ static int encode(struct rp_client *c, struct rp_call *call)
  * messages; either takes one when the buffer is empty. */
 static int batch_has_room(const struct rp_client *c)
 {
+    if (c->bt_n == c->bt_cap && c->s_len > c->s_off)
+        return 0;
     if (c->s_len == c->s_off)
         return 1;
     if (c->ops->flags & RP_T_STREAM)
@@ -540,10 +572,8 @@ static int pump(struct rp_client *c)
             struct rp_call *call = c->q_head;
 
             assert(call->rp_state == RP_CS_QUEUED);
-            if (c->s_len == c->s_off) {
-                c->s_off = c->s_len = 0;
-                c->dg_n = c->dg_sent = 0;
-            }
+            if (c->s_len == c->s_off)
+                batch_reset(c);
             c->q_head = call->rp_qnext;
             if (!c->q_head)
                 c->q_tail = NULL;
@@ -556,6 +586,9 @@ static int pump(struct rp_client *c)
             }
             if (c->ops->flags & RP_T_DGRAM)
                 c->dg_end[c->dg_n++] = c->s_len;
+            c->bt[c->bt_n].call = call;
+            c->bt[c->bt_n].xid = call->xid;
+            c->bt[c->bt_n++].end = c->s_len;
             if (call->rp_tries++ == 0) {
                 call->t_send_ns = cm_clock_now(&c->clock);
                 call->rp_deadline_ns = call->t_send_ns + wait_ns(c, call, 1);
@@ -563,20 +596,20 @@ static int pump(struct rp_client *c)
             call->rp_state = RP_CS_SENT;
         }
         if (c->s_len == c->s_off) {
-            c->s_off = c->s_len = 0;
-            c->dg_n = c->dg_sent = 0;
+            batch_reset(c);
             return RP_FLUSH_DONE;
         }
         off = c->s_off;
         rc = c->ops->flush(c);
         /* Count what this flush wrote, also when the socket filled up
-         * half-way: the next flush starts at the new s_off. */
+         * half-way (or failed after some datagrams): the next flush starts
+         * at the new s_off. */
+        batch_written(c);
         if (rc >= 0)
             c->st.bytes_sent += c->s_off - off;
         if (rc != RP_FLUSH_DONE)
             return rc;
-        c->s_off = c->s_len = 0;
-        c->dg_n = c->dg_sent = 0;
+        batch_reset(c);
     }
 }
 
@@ -599,7 +632,7 @@ static void go_down(struct rp_client *c)
         close(c->fd);
     c->fd = -1;
     c->connecting = 0;
-    c->s_off = c->s_len = 0;
+    batch_reset(c);
     rp_recmark_reset(&c->rm);
     if (!c->down) {
         c->down = 1;
@@ -818,9 +851,8 @@ int rp_call_start(struct rp_client *c, struct rp_call *call)
     assert(call->rp_state == RP_CS_IDLE);
     if (!call->done || !call->args_codec || !call->res_codec)
         return rp__set_error(c, -EINVAL, "call without callback or codecs");
-    if (c->dead)
-        return rp__set_error(c, -ENOTCONN, "client is closed after an error: %s",
-                             c->last_error);
+    if (c->dead) /* the error that closed it stays the client's last one */
+        return -ENOTCONN;
     if (c->in_flight >= c->opts.max_in_flight)
         return -EAGAIN;
     call->status = 0;
@@ -828,6 +860,7 @@ int rp_call_start(struct rp_client *c, struct rp_call *call)
     call->t_send_ns = cm_clock_now(&c->clock);
     call->t_reply_ns = 0;
     call->retransmits = 0;
+    call->sends = 0;
     call->low_version = call->high_version = 0;
     call->rp_tries = 0;
     call->rp_deadline_ns = call->t_send_ns + wait_ns(c, call, 1);

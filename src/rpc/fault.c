@@ -17,6 +17,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/rng.h"
+#include "common/num.h"
 
 int rp__fault_init(struct rp_client *c, const struct rp_fault *f)
 {

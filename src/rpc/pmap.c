@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <rpc/pmap_prot.h>
 #include <string.h>
+#include "common/error.h"
 
 static void set_port(struct sockaddr_storage *ss, uint16_t port)
 {

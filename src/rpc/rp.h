@@ -24,7 +24,7 @@
 
 #include <rpc/rpc.h>
 
-#include "common/cm.h"
+#include "common/clock.h"
 
 /* ---- statuses ----------------------------------------------------------- */
 
@@ -171,6 +171,10 @@ struct rp_call {
     uint64_t t_reply_ns;  /* when the reply was read; 0 when none */
     uint32_t retransmits; /* re-sends of this call: UDP after a timeout, TCP
                              on a new connection after a lost one */
+    uint32_t sends;       /* times the transport took the whole message (the
+                             socket accepted its bytes): 0 for a call that
+                             never left this host (a connection down, a
+                             send refused) */
     uint32_t low_version; /* PROG_MISMATCH: the versions the server offers */
     uint32_t high_version;
 
@@ -234,11 +238,11 @@ void rp_client_close(struct rp_client *c);
  * Starts a call: stamps t_send_ns, assigns an XID, sends or queues it.
  * Returns 0 (done will be called exactly once later) or -EAGAIN when
  * max_in_flight calls are in flight, -EINVAL for a call without done,
- * -ENOTCONN after a fatal socket error or while closing; then done is
- * never called.  Never blocks.  Called from a done callback of the same
- * client, the call leaves at the end of that service, batched with the
- * others started there.  A call whose arguments do not encode completes
- * with RP_ERR_ENCODE.
+ * -ENOTCONN after a fatal socket error (rp_client_last_error still says
+ * which) or while closing; then done is never called.  Never blocks.  Called from a done
+ * callback of the same client, the call leaves at the end of that service, batched with
+ * the others started there.  A call whose arguments do not encode completes with
+ * RP_ERR_ENCODE.
  */
 int rp_call_start(struct rp_client *c, struct rp_call *call);
 

@@ -14,6 +14,10 @@
 #include "rpc/recmark.h"
 #include "rpc/rp.h"
 #include "rpc/transport.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/clock.h"
+#include "common/rng.h"
 
 #define RP_HDR_MAX    (6 * 4 + 2 * (8 + MAX_AUTH_BYTES))
 #define RP_SBUF_START 65536u /* first send buffer; grows to a batch + one record */
@@ -79,6 +83,14 @@ struct rp_client {
     size_t scap, s_off, s_len;
     size_t dg_end[RP_DGRAM_BATCH];
     unsigned dg_n, dg_sent;
+    /* the calls of the batch, where each ends in sbuf and under which XID:
+     * a call is counted as sent (rp_call.sends) once s_off passes its end */
+    struct rp__batched {
+        struct rp_call *call;
+        uint32_t xid;
+        size_t end;
+    } * bt;
+    unsigned bt_n, bt_done, bt_cap;
 
     /* read buffer: one chunk on streams, RP_DGRAM_BATCH slots of rslot
      * bytes on datagram sockets */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "common/clock.h"
 
 static int tcp_connect(struct rp_client *c, const struct sockaddr *addr,
                        socklen_t addrlen, uint32_t timeout_ms)

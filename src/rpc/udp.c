@@ -15,6 +15,7 @@
 
 #include <string.h>
 #include <sys/socket.h>
+#include "common/clock.h"
 
 static int udp_connect(struct rp_client *c, const struct sockaddr *addr,
                        socklen_t addrlen, uint32_t timeout_ms)

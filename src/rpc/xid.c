@@ -13,6 +13,8 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "common/cm.h"
+#include "common/clock.h"
 
 int rp__xid_init(struct rp_client *c)
 {

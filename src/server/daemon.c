@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/error.h"
+#include "common/atomic.h"
 
 int sv_write_pidfile(const char *path, long pid, char *err, size_t errlen)
 {

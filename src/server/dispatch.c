@@ -5,9 +5,9 @@
  * version (NFS v2/v3, MOUNT v1/v3: every port serves all four), takes the
  * procedure's row from the nfs layer's tables (nf.h, the client's own) for
  * the codecs and names, runs the server's handler for it, and encodes the
- * accepted or denied reply.  Fault injection (errors,
- * dropped or delayed replies, --exit-after) and the per-procedure counters
- * hook in here so that every transport gets them.
+ * accepted or denied reply.  Fault injection (errors, dropped or delayed
+ * replies, --exit-after, --service-us's queue) and the per-procedure
+ * counters hook in here so that every transport gets them.
  *
  * Why not libtirpc's svc layer: svc_register binds one dispatch function
  * per (program, version) to transports it owns, its UDP and TCP transports
@@ -18,6 +18,7 @@
  * all argument and result codecs are still rpcgen's.
  */
 #include "server/sv_int.h"
+#include "server/nfs4_int.h"
 #include "nfs2_prot.h"
 #include "nfs3_prot.h"
 #include "mount_prot.h"
@@ -27,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/error.h"
+#include "common/clock.h"
+#include "common/rng.h"
 
 #define RPC_CALL_MSG  0
 #define RPC_REPLY_MSG 1
@@ -88,6 +92,12 @@ struct sv_core *sv_core_create(const struct sv_config *cfg, char *err, size_t er
         }
         strcpy(c->exports[c->nexports++], path);
     }
+    c->v4 = sv4_create(c, cfg);
+    if (c->v4 == NULL) {
+        cm_errf(err, errlen, "out of memory");
+        sv_core_destroy(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -95,6 +105,7 @@ void sv_core_destroy(struct sv_core *c)
 {
     if (c == NULL)
         return;
+    sv4_destroy(c->v4);
     sv__fs_free(c->fs);
     free(c);
 }
@@ -107,8 +118,9 @@ int sv_core_exit_requested(const struct sv_core *c)
 /* ---- versions ------------------------------------------------------------ */
 
 /* Lowest and highest version offered for prog; 0 when the program is not
- * served. */
-static int version_range(uint32_t prog, u_int *low, u_int *high)
+ * served.  NFS version 4 is served over TCP only (RFC 7530 3.1: a
+ * transport with congestion control), so UDP offers NFS 2..3. */
+static int version_range(uint32_t prog, int udp, u_int *low, u_int *high)
 {
     *low = ~0u;
     *high = 0;
@@ -121,6 +133,8 @@ static int version_range(uint32_t prog, u_int *low, u_int *high)
         if (t->vers > *high)
             *high = t->vers;
     }
+    if (prog == NFS4_PROGRAM && !udp)
+        *high = NFS_V4;
     return *high != 0;
 }
 
@@ -139,6 +153,8 @@ uint64_t sv_core_count(const struct sv_core *c, uint32_t prog, uint32_t vers,
 {
     int vi = version_index(prog, vers);
 
+    if (prog == NFS4_PROGRAM && vers == NFS_V4)
+        return proc == NFSPROC4_NULL ? c->v4->null_calls : sv4_count(c->v4, proc);
     return vi >= 0 && proc < versions[vi]->nhandlers ? c->counts[vi][proc] : 0;
 }
 
@@ -281,6 +297,29 @@ static size_t call(struct sv_core *c, XDR *in, XDR *out, u_int xid, int vi, u_in
     return len;
 }
 
+/* NFS version 4 (nfs4_compound.c): NULL and COMPOUND, with the same
+ * --exit-after as the other versions. */
+static size_t call_v4(struct sv_core *c, XDR *in, XDR *out, void *outbuf, size_t out_cap,
+                      u_int xid, u_int proc, const void *msg, size_t msg_len)
+{
+    if (proc > NFSPROC4_COMPOUND) {
+        c->proc_unavail++;
+        return reply_error(out, xid, PROC_UNAVAIL, 0, 0);
+    }
+    if (c->fault.exit_after && c->calls_answered >= c->fault.exit_after) {
+        c->exit_requested = 1;
+        return 0;
+    }
+    if (!reply_accepted(out, xid, SUCCESS))
+        return 0;
+    if (sv4_call_proc(c, in, out, outbuf, out_cap, proc, msg, msg_len) != 0) {
+        c->garbage_args++;
+        xdr_setpos(out, 0);
+        return reply_error(out, xid, GARBAGE_ARGS, 0, 0);
+    }
+    return xdr_getpos(out);
+}
+
 struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_len,
                                void *outbuf, size_t out_cap, const char *peer, int udp)
 {
@@ -289,7 +328,7 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
     struct opaque_auth cred = {0, cred_body, 0}, verf = {0, verf_body, 0};
     u_int xid, mtype, rpcvers, prog, vers, proc, low, high, auth_stat;
     XDR in, out;
-    int vi, ac, av = 0;
+    int vi = -1, ac, av = 0; /* vi: v2/v3/MOUNT's version row; -1 for NFSv4 */
 
     if (msg_len < 8 || msg_len > SV_MSG_MAX)
         return r;
@@ -339,9 +378,13 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
     }
     c->peer = peer ? peer : "unknown";
     c->udp = udp;
+    if (prog == NFS4_PROGRAM && vers == NFS_V4 && !udp) {
+        r.len = call_v4(c, &in, &out, outbuf, out_cap, xid, proc, msg, msg_len);
+        goto answered;
+    }
     vi = version_index(prog, vers);
     if (vi < 0) {
-        if (version_range(prog, &low, &high)) {
+        if (version_range(prog, udp, &low, &high)) {
             c->prog_mismatch++;
             r.len = reply_error(&out, xid, PROG_MISMATCH, low, high);
         } else {
@@ -357,6 +400,7 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
         goto done;
     }
     r.len = call(c, &in, &out, xid, vi, proc);
+answered:
     if (r.len == 0)
         goto done;
     c->calls_answered++;
@@ -365,11 +409,26 @@ struct sv_reply sv_core_handle(struct sv_core *c, const void *msg, size_t msg_le
         r.len = 0;
         goto done;
     }
-    if (c->fault.delay_us || c->fault.jitter_us) {
+    if ((c->fault.delay_us || c->fault.jitter_us) &&
+        (!c->fault.delay_op[0] ||
+         (vi >= 0 && versions[vi]->nfs &&
+          strcmp(nf_op_name(nf_proc_row(versions[vi]->id, proc)->op),
+                 c->fault.delay_op) == 0))) {
         uint64_t us = c->fault.delay_us;
         if (c->fault.jitter_us)
             us += (uint64_t)(cm_rng_unit(&c->rng) * (double)(c->fault.jitter_us + 1));
         r.delay_ns = us * 1000;
+    }
+    if (c->fault.service_us && prog == NFS_PROGRAM) {
+        /* one server "disk" for NFS calls: each waits for those before it,
+         * then holds it service_us, so the server has a fixed capacity and
+         * a queue that grows as the load nears it */
+        uint64_t now = cm_now_ns();
+
+        if (c->busy_until_ns < now)
+            c->busy_until_ns = now;
+        c->busy_until_ns += (uint64_t)c->fault.service_us * 1000;
+        r.delay_ns += c->busy_until_ns - now;
     }
 done:
     xdr_destroy(&in);

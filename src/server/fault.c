@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fault.c - sfs_nfsd's configuration defaults and fault injection (server
- * layer): parsing of --error OP=STATUS:PCT and --delay-us N[:JITTER], and
+ * layer): parsing of --error OP=STATUS:PCT, --delay-us N[:JITTER] and
+ * --delay-only OP, and
  * the seeded draws dispatch.c and the handlers make, and the faults that
  * make a server lie for the validation suite's negative tests (wrong
  * attributes, changing handles; READ corruption and dropped directory
@@ -16,12 +17,17 @@
  */
 #include "server/sv_int.h"
 #include "nfs3_prot.h"
+#include "nfs/nf4.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/rng.h"
+#include "common/num.h"
 
 void sv_config_defaults(struct sv_config *cfg)
 {
@@ -66,6 +72,8 @@ static int status_value(const char *s, uint32_t *out)
             return 0;
         }
     }
+    if (nf4_status_value(s, out) == 0) /* NFSv4's: DELAY, GRACE, BADSESSION... */
+        return 0;
     if (cm_parse_u64("status", s, 1, UINT32_MAX, &v, NULL, 0) != 0)
         return -EINVAL;
     *out = (uint32_t)v;
@@ -116,6 +124,22 @@ int sv_fault_parse_delay(struct sv_fault *f, const char *spec, char *err, size_t
                               err, errlen))
         return -EINVAL;
     return 0;
+}
+
+int sv_fault_parse_delay_op(struct sv_fault *f, const char *op, char *err, size_t errlen)
+{
+    int i;
+
+    f->delay_op[0] = '\0';
+    if (!*op)
+        return 0;
+    for (i = 0; i < NF_NOPS; i++)
+        if (strcasecmp(op, nf_op_name(i)) == 0) {
+            snprintf(f->delay_op, sizeof(f->delay_op), "%s", nf_op_name(i));
+            return 0;
+        }
+    return cm_errf(err, errlen,
+                   "--delay-only '%s': not an NFS procedure (getattr, read...)", op);
 }
 
 int sv__fault_hit(struct sv_core *c, double pct)

@@ -29,6 +29,7 @@ struct sv_fs {
     uint64_t instance;
     uint64_t max_bytes;
     uint64_t used_bytes;
+    uint64_t freed_bytes; /* file data freed since the heap was last trimmed */
     uint64_t nfiles;
     struct sv_node *root;
 };
@@ -62,7 +63,7 @@ static struct sv_node *node_new(struct sv_fs *fs, enum sv_type type, uint32_t ui
     if (type == SV_DIR)
         n->u.dir.next_cookie = SV_COOKIE_FIRST;
     sv__now(&n->ctime);
-    n->atime = n->mtime = n->ctime;
+    n->atime = n->mtime = n->btime = n->ctime;
     fs->nfiles++;
     return n;
 }
@@ -87,7 +88,11 @@ static uint32_t chunk_cap_for(uint32_t cap, uint32_t end)
     return want > SV_CHUNK ? SV_CHUNK : want;
 }
 
-/* Frees the chunks at and beyond index first, in one ordered walk. */
+/* Frees the chunks at and beyond index first, in one ordered walk.  Every
+ * TRIM_BYTES of file data freed, the heap gives its free pages back to the
+ * system: chunks are small blocks, which libc keeps for reuse, so a server
+ * whose files were removed would otherwise keep their size resident. */
+#define TRIM_BYTES (16u << 20)
 static void data_free_from(struct sv_fs *fs, struct sv_node *n, uint64_t first)
 {
     struct sv_map *m = &n->u.reg.chunks;
@@ -98,8 +103,13 @@ static void data_free_from(struct sv_fs *fs, struct sv_node *n, uint64_t first)
         sv__map_del(m, key);
         n->used -= ch->cap;
         fs->used_bytes -= ch->cap;
+        fs->freed_bytes += ch->cap;
         free(ch);
         key++;
+    }
+    if (fs->freed_bytes >= TRIM_BYTES) {
+        fs->freed_bytes = 0;
+        cm_alloc_release();
     }
 }
 
@@ -351,9 +361,7 @@ static void touch_dir(struct sv_node *dir)
     dir->ctime = dir->mtime;
 }
 
-/* The directory that holds dir in the internal tree (the root holds
- * itself). */
-static struct sv_node *tree_parent(struct sv_fs *fs, struct sv_node *dir)
+struct sv_node *sv__fs_tree_parent(struct sv_fs *fs, struct sv_node *dir)
 {
     struct sv_node *p = sv__map_get(&fs->nodes, dir->parent);
 
@@ -362,7 +370,7 @@ static struct sv_node *tree_parent(struct sv_fs *fs, struct sv_node *dir)
 
 struct sv_node *sv__fs_parent(struct sv_fs *fs, struct sv_node *dir)
 {
-    return dir->export_root ? dir : tree_parent(fs, dir);
+    return dir->export_root ? dir : sv__fs_tree_parent(fs, dir);
 }
 
 int sv__fs_lookup(struct sv_fs *fs, struct sv_node *dir, const char *name,
@@ -578,7 +586,7 @@ static int is_ancestor(struct sv_fs *fs, struct sv_node *a, struct sv_node *b)
             return 1;
         if (b == fs->root)
             return 0;
-        b = tree_parent(fs, b);
+        b = sv__fs_tree_parent(fs, b);
     }
 }
 

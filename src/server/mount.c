@@ -13,6 +13,7 @@
 #include "mount_prot.h"
 
 #include <string.h>
+#include "common/cm.h"
 
 /* Whether path is dir or lies below it (on a component boundary). */
 static int under(const char *path, const char *dir)

@@ -48,6 +48,9 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/clock.h"
 
 #define MAX_CONNS      SV_MAX_CONNECTIONS
 #define READ_BUF       (256 * 1024)

@@ -12,6 +12,8 @@
 #include "common/bytes.h"
 
 #include <string.h>
+#include "common/cm.h"
+#include "common/rng.h"
 
 #define V2_UNSET    0xffffffffu
 #define V2_SIZE_MAX 0xffffffffULL /* largest v2 size or offset */

@@ -11,6 +11,8 @@
 #include "nfs3_prot.h"
 
 #include <string.h>
+#include "common/cm.h"
+#include "common/rng.h"
 
 /* ---- attribute helpers --------------------------------------------------- */
 

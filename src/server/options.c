@@ -13,6 +13,9 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/yaml.h"
 
 #define F(field)                                                                         \
     offsetof(struct sv_options, field), sizeof(((struct sv_options *)0)->field)
@@ -53,12 +56,26 @@ static const struct cm_opt sv_opts[] = {
      "Stay in the foreground.", NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "stats-file", NULL, CM_OPT_STRING, F(stats_file), "", 0, 0, NULL, "FILE",
      "Counters as YAML, written on SIGUSR1 and at exit.", NULL, NULL, 0, CM_EXIT_USAGE},
+    {0, "lease", NULL, CM_OPT_INT, F(lease_s), "90", 1, 3600, "s", "SEC",
+     "NFSv4 lease: a client silent this long loses its state.", NULL, NULL, 0,
+     CM_EXIT_USAGE},
+    {0, "grace", NULL, CM_OPT_INT, F(grace_s), "0", 0, 3600, "s", "SEC",
+     "NFSv4 grace period after start: OPEN and LOCK answer GRACE.", NULL, NULL, 0,
+     CM_EXIT_USAGE},
     {0, "seed", NULL, CM_OPT_I64, F(cfg.fault.seed), "2231", 1, 2147483646.0, NULL, "N",
      "Seed of the fault decisions.", NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "drop-replies", NULL, CM_OPT_DOUBLE, F(cfg.fault.drop_pct), "0", 0, 100, "%",
      "PCT", "Execute the call but send no reply.", NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "delay-us", NULL, CM_OPT_STRING, F(delay), "0", 0, 0, NULL, "N[:J]",
      "Hold every reply N us plus a uniform 0..J us.", NULL, NULL, 0, CM_EXIT_USAGE},
+    {0, "delay-only", NULL, CM_OPT_STRING, F(delay_op), "", 0, 0, NULL, "OP",
+     "Hold only the replies of NFS procedure OP (getattr, read...) by --delay-us.", NULL,
+     NULL, 0, CM_EXIT_USAGE},
+    {0, "service-us", NULL, CM_OPT_I64, F(cfg.fault.service_us), "0", 0, 1000000, "us",
+     "N",
+     "Serve NFS calls one at a time, N us each, in arrival order (a fixed capacity of "
+     "1e6/N calls/s with a queue before it; 0 = off).",
+     NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "exit-after", NULL, CM_OPT_I64, F(exit_after), "0", 0, 9.2e18, "calls", "N",
      "Answer N calls, then exit with status 3 (0 = never).", NULL, NULL, 0,
      CM_EXIT_USAGE},
@@ -96,6 +113,10 @@ static const struct cm_opt sv_opts[] = {
     {0, "bad-access", NULL, CM_OPT_DOUBLE, F(cfg.fault.bad_access_pct), "0", 0, 100, "%",
      "PCT", "PCT % of ACCESS replies grant what the mode denies, and bit 0x40.", NULL,
      NULL, 0, CM_EXIT_USAGE},
+    {0, "expire-leases", NULL, CM_OPT_DOUBLE, F(cfg.fault.expire_lease_pct), "0", 0, 100,
+     "%", "PCT",
+     "PCT % of NFSv4 SEQUENCE and RENEW calls find their client's lease run out.", NULL,
+     NULL, 0, CM_EXIT_USAGE},
     {0, "bad-mknod", NULL, CM_OPT_DOUBLE, F(cfg.fault.bad_mknod_pct), "0", 0, 100, "%",
      "PCT", "PCT % of MKNOD calls make a regular file, whatever the type asked.", NULL,
      NULL, 0, CM_EXIT_USAGE},
@@ -115,8 +136,9 @@ static void echo(struct cm_yaml *y, const void *data)
 void sv_options_help(FILE *out)
 {
     fprintf(out, "usage: sfs_nfsd [options]\n"
-                 "A user-space NFSv2/v3 + MOUNT v1/v3 server with an in-memory file "
-                 "system.\nEvery port serves NFS and MOUNT, over UDP and TCP. Fault "
+                 "A user-space NFSv2/v3/v4.0/v4.1 + MOUNT v1/v3 server with an in-memory "
+                 "file system.\nEvery port serves NFS and MOUNT, over UDP and TCP (NFSv4 "
+                 "over TCP). Fault "
                  "decisions are\ndeterministic for a given --seed and call sequence.\n"
                  "options:\n");
     cm_opt_help(out, sv_opts, CM_ARRAY_LEN(sv_opts));
@@ -131,6 +153,8 @@ static int finish(struct sv_options *o, char *err, size_t errlen)
     cfg->nfs_port = (uint16_t)o->nfs_port;
     cfg->mount_port = (uint16_t)o->mount_port;
     cfg->idle_timeout_s = (unsigned)o->idle_timeout_s;
+    cfg->lease_s = (unsigned)o->lease_s;
+    cfg->grace_s = (unsigned)o->grace_s;
     cfg->max_buffer_bytes = (uint64_t)o->max_buffer_mb << 20;
     cfg->fault.exit_after = (uint64_t)o->exit_after;
     cfg->stats_file = o->stats_file[0] ? o->stats_file : NULL;
@@ -142,6 +166,8 @@ static int finish(struct sv_options *o, char *err, size_t errlen)
     for (int i = 0; i < o->errors.n; i++)
         if (sv_fault_parse_error(&cfg->fault, o->errors.v[i], err, errlen) != 0)
             return -EINVAL;
+    if (sv_fault_parse_delay_op(&cfg->fault, o->delay_op, err, errlen) != 0)
+        return -EINVAL;
     return sv_fault_parse_delay(&cfg->fault, o->delay, err, errlen);
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "common/error.h"
 
 #define SERVE_MAX_FDS 8
 

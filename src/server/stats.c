@@ -6,10 +6,13 @@
  * kind the server saw and how many faults it injected.
  */
 #include "server/sv_int.h"
+#include "server/nfs4_int.h"
 
 #include <errno.h>
 
 #include "common/fields.h"
+#include "common/cm.h"
+#include "common/yaml.h"
 
 /* The counters, each once: group (the YAML mapping it prints in), key. */
 #define CORE(m, group, key)                                                              \
@@ -81,6 +84,7 @@ int sv_core_write_stats(const struct sv_core *c, const char *path,
     group(y, c, "");
     for (int i = 0; i < 4; i++)
         version_counts(y, c, i, vs[i]);
+    sv4_write_stats(c->v4, y);
     group(y, c, "rpc_errors");
     group(y, c, "faults");
     if (conns != NULL) {

@@ -30,6 +30,7 @@
 #define SV_MIN_BUFFER_BYTES (64ULL * 1024 * 1024)
 
 struct cm_yaml;
+struct cm_clock;
 
 /* One --error OP=STATUS:PCT rule: procedure name (v2 and v3 names alike,
  * e.g. "write"), the NFS status to answer and the probability. */
@@ -48,24 +49,28 @@ struct sv_fault {
     double drop_pct;     /* replies not sent (the call is executed) */
     uint64_t delay_us;   /* every reply delayed by delay_us ... */
     uint64_t jitter_us;  /* ... plus a uniform draw in [0, jitter_us] */
+    char delay_op[16];   /* ... or only the replies of this NFS op ("" = all) */
+    int64_t service_us;  /* NFS calls served one at a time, this long each */
     uint64_t exit_after; /* exit after answering this many calls */
     double corrupt_pct;  /* READ replies with one data byte flipped */
     /* A server that lies, for the validation suite's negative tests: */
-    double wrong_attrs_pct; /* replies whose attributes report size + 1 and
-                               mode ^ 0777 */
-    double drop_dirent_pct; /* READDIR(PLUS) replies missing one entry */
-    double change_fh_pct;   /* replies whose handles differ from the usual
-                               one of their object (and still resolve) */
-    double change_verf_pct; /* v3 WRITE and COMMIT replies carrying another
-                               verifier than the instance's */
-    int64_t write_verf;     /* a fixed write verifier (0: the instance's,
-                               new at every start) */
-    double weak_write_pct;  /* v3 WRITE replies answering UNSTABLE */
-    double wrong_eof_pct;   /* v3 READ replies with eof inverted */
-    double bad_fs_pct;      /* FSSTAT, FSINFO, PATHCONF replies whose values
-                               contradict each other or what works */
-    double bad_access_pct;  /* ACCESS replies granting what the mode denies */
-    double bad_mknod_pct;   /* MKNOD making a regular file whatever the type */
+    double wrong_attrs_pct;  /* replies whose attributes report size + 1 and
+                                mode ^ 0777 */
+    double drop_dirent_pct;  /* READDIR(PLUS) replies missing one entry */
+    double change_fh_pct;    /* replies whose handles differ from the usual
+                                one of their object (and still resolve) */
+    double change_verf_pct;  /* v3 WRITE and COMMIT replies carrying another
+                                verifier than the instance's */
+    int64_t write_verf;      /* a fixed write verifier (0: the instance's,
+                                new at every start) */
+    double weak_write_pct;   /* v3 WRITE replies answering UNSTABLE */
+    double wrong_eof_pct;    /* v3 READ replies with eof inverted */
+    double bad_fs_pct;       /* FSSTAT, FSINFO, PATHCONF replies whose values
+                                contradict each other or what works */
+    double bad_access_pct;   /* ACCESS replies granting what the mode denies */
+    double bad_mknod_pct;    /* MKNOD making a regular file whatever the type */
+    double expire_lease_pct; /* NFSv4 SEQUENCE and RENEW calls whose client's lease
+                                is found run out: the client goes with its state */
     struct sv_error_rule errors[SV_MAX_ERROR_RULES];
     int nerrors;
 };
@@ -95,6 +100,12 @@ struct sv_config {
      * clock and pid (a restart changes it).  Fixed only by tests and the
      * fuzz driver, so that their inputs can carry valid handles. */
     uint64_t instance;
+    /* NFSv4: the lease clients renew (--lease, seconds; 0 = 90), the
+     * grace period after start in which OPEN and LOCK without reclaim
+     * answer GRACE (--grace, seconds; 0 = none), and the clock leases
+     * run on (NULL: CLOCK_MONOTONIC; tests step their own). */
+    unsigned lease_s, grace_s;
+    const struct cm_clock *clock;
 };
 
 /* Fills cfg with the defaults documented in sfs_nfsd --help. */
@@ -111,14 +122,16 @@ struct sv_options {
     struct sv_config cfg;
     char bind[64];
     int nfs_port, mount_port, idle_timeout_s;
+    int lease_s, grace_s;
     int max_buffer_mb;
     int64_t exit_after;
     struct cm_opt_list exports, errors;
     char delay[64];
+    char delay_op[16];
     char pidfile[4096];
     char stats_file[4096];
     int foreground;
-    unsigned char src[32]; /* where each row's value came from */
+    unsigned char src[48]; /* where each row's value came from */
 };
 #define SV_OPTIONS_HELP 1
 
@@ -134,6 +147,8 @@ void sv_options_help(FILE *out);
 int sv_fault_parse_error(struct sv_fault *f, const char *spec, char *err, size_t errlen);
 /* Parses "N[:JITTER]" microseconds.  Returns 0 or -EINVAL. */
 int sv_fault_parse_delay(struct sv_fault *f, const char *spec, char *err, size_t errlen);
+/* --delay-only OP: an NFS op's name (v2 and v3 alike, e.g. "getattr"). */
+int sv_fault_parse_delay_op(struct sv_fault *f, const char *op, char *err, size_t errlen);
 
 /* ---- core: one message in, one reply out ------------------------------- */
 
@@ -198,7 +213,9 @@ struct sv_conn_stats {
  * with the reason in err. */
 int sv_core_write_stats(const struct sv_core *c, const char *path,
                         const struct sv_conn_stats *conns, char *err, size_t errlen);
-/* Calls counted so far for one program/version/procedure (tests). */
+/* Calls counted so far for one program/version/procedure (tests).  For
+ * NFS version 4, proc is an operation number (OP_ILLEGAL counts those of
+ * no operation), or NFSPROC4_NULL's 0. */
 uint64_t sv_core_count(const struct sv_core *c, uint32_t prog, uint32_t vers,
                        uint32_t proc);
 

@@ -10,7 +10,8 @@
 #ifndef SV_INT_H
 #define SV_INT_H
 
-#include "common/cm.h"
+#include "common/rng.h"
+#include "common/yaml.h"
 #include "nfs/nf.h"
 #include "server/sv.h"
 
@@ -79,6 +80,7 @@ struct sv_node {
     uint64_t size;
     uint64_t used; /* bytes of data chunks held */
     struct sv_time atime, mtime, ctime;
+    struct sv_time btime; /* creation (NFSv4 time_create) */
     uint64_t parent;      /* fileid of the parent directory (directories) */
     int export_root;      /* an export's top: its ".." is itself to clients */
     uint64_t create_verf; /* EXCLUSIVE create verifier, 0 = none */
@@ -168,6 +170,10 @@ int sv__fs_dir_after(struct sv_fs *fs, struct sv_node *dir, uint64_t cookie,
  * no handle path climbs from an export to the internal root or another
  * export (the internal root is its own parent too). */
 struct sv_node *sv__fs_parent(struct sv_fs *fs, struct sv_node *dir);
+/* The directory that holds dir in the internal tree, export roots
+ * included (the root holds itself): NFSv4's LOOKUPP climbs from an export
+ * into the pseudo file system above it. */
+struct sv_node *sv__fs_tree_parent(struct sv_fs *fs, struct sv_node *dir);
 struct sv_fs_usage {
     uint64_t total_bytes, used_bytes, files;
 };
@@ -220,8 +226,11 @@ struct sv_mount_entry {
     char path[SV_PATH_MAX + 1];
 };
 
+struct sv4;
+
 struct sv_core {
     struct sv_fs *fs;
+    struct sv4 *v4; /* the NFSv4 server's state (nfs4_int.h) */
     uint64_t instance;
     uint8_t write_verf[8];
     char exports[SV_MAX_EXPORTS][SV_PATH_MAX + 1];
@@ -229,6 +238,7 @@ struct sv_core {
     struct sv_fault fault;
     struct cm_rng rng;
     uint64_t calls_answered;
+    uint64_t busy_until_ns; /* --service-us: when the queue of calls empties */
     int exit_requested;
     int root_squash;                                   /* uid 0 is served as SV_NOBODY */
     void (*echo)(struct cm_yaml *y, const void *data); /* sv_config's */

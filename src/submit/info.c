@@ -15,6 +15,8 @@
 #include "common/yaml.h"
 #include "submit/sb.h"
 #include "common/alloc.h"
+#include "common/cm.h"
+#include "common/error.h"
 
 #define M SB_F_MULTI
 #define O SB_F_OPTIONAL

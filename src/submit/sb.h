@@ -26,7 +26,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/cm.h"
 #include "common/exit.h"
 #include "common/rc.h"
 

@@ -18,6 +18,8 @@
 #include "common/text.h"
 #include "submit/sb.h"
 #include "common/alloc.h"
+#include "common/error.h"
+#include "common/num.h"
 
 int sb_ask(FILE *in, FILE *out, const char *prompt, char *buf, size_t len)
 {

@@ -14,6 +14,7 @@
 #include "common/curve.h"
 #include "common/text.h"
 #include "submit/sb.h"
+#include "common/num.h"
 
 #define NFIELDS 13
 

@@ -11,12 +11,16 @@
  * No clock is read: the same inputs give the same file.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/text.h"
 #include "submit/sb.h"
 #include "common/alloc.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/atomic.h"
 
 /* "key = value", one line per line of value. */
 static void put(FILE *f, const char *key, const char *value)

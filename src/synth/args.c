@@ -9,15 +9,14 @@
 
 #include "synth/sy_int.h"
 
-#define WBUF_BYTES  8192u /* the largest call: -B is at most 8 KB */
-#define DIR_COUNT   8192u /* readdir/readdirplus byte counts (docs/SFS30.md §3) */
-#define MODE_FILE   0666u
-#define MODE_DIR    0777u
-#define MODE_LINK   0777u
-#define V2_IFREG    0100000u
-#define V2_IFDIR    0040000u
-#define V2_IFLNK    0120000u
-#define V2_NOCHANGE 0xffffffffu
+#define WBUF_BYTES 8192u /* the largest call: -B is at most 8 KB */
+#define DIR_COUNT  8192u /* readdir/readdirplus byte counts (docs/SFS30.md §3) */
+#define MODE_FILE  0666u
+#define MODE_DIR   0777u
+#define MODE_LINK  0777u
+#define V2_IFREG   0100000u
+#define V2_IFDIR   0040000u
+#define V2_IFLNK   0120000u
 
 static char wbuf[WBUF_BYTES];
 static int wbuf_ready;
@@ -63,33 +62,25 @@ static void dirop2(struct sy_child *c, struct sy_slot *s, int k, uint32_t i, dir
     d->name = s->name[k];
 }
 
+/* The mode of a new or changed object, with the times now (v2 always:
+ * its sattr has no "server's time"). */
 static void sattr3_init(sattr3 *a, uint32_t mode, int times)
 {
-    uint32_t sec, nsec;
+    struct nf_sattr s;
 
-    memset(a, 0, sizeof(*a));
-    a->mode.set_it = TRUE;
-    a->mode.set_mode3_u.mode = mode;
-    if (times) {
-        cm_wall_time(&sec, &nsec);
-        a->atime.set_it = SET_TO_CLIENT_TIME;
-        a->atime.set_atime_u.atime.seconds = sec;
-        a->atime.set_atime_u.atime.nseconds = nsec;
-        a->mtime.set_it = SET_TO_CLIENT_TIME;
-        a->mtime.set_mtime_u.mtime.seconds = sec;
-        a->mtime.set_mtime_u.mtime.nseconds = nsec;
-    }
+    nf_sattr_mode(&s, mode);
+    if (times)
+        nf_sattr_times_now(&s);
+    nf_sattr_to_v3(&s, a);
 }
 
 static void sattr2_init(sattr *a, uint32_t mode)
 {
-    uint32_t sec, nsec;
+    struct nf_sattr s;
 
-    cm_wall_time(&sec, &nsec);
-    a->mode = mode;
-    a->uid = a->gid = a->size = V2_NOCHANGE;
-    a->atime.seconds = a->mtime.seconds = sec;
-    a->atime.useconds = a->mtime.useconds = nsec / 1000;
+    nf_sattr_mode(&s, mode);
+    nf_sattr_times_now(&s);
+    nf_sattr_to_v2(&s, a);
 }
 
 /* ---- per call --------------------------------------------------------------- */

@@ -25,8 +25,11 @@ void sy_biod_init(struct sy_biod *b, struct rp_client *clnt, sy_biod_prepare_fn 
     b->prepare = prepare;
     b->done = done;
     b->data = data;
-    for (k = 0; k < SY_BIOD_SLOTS; k++)
+    for (k = 0; k < SY_BIOD_SLOTS; k++) {
         b->slot[k].owner = b;
+        b->slot[k].res.data = b->slot[k].rbuf;
+        b->slot[k].res.data_max = SY_RBUF_BYTES;
+    }
 }
 
 void sy_biod_set_client(struct sy_biod *b, struct rp_client *clnt)
@@ -41,7 +44,7 @@ static void on_done(struct rp_call *call, void *data)
 
     assert(s->busy && !s->waiting && &s->call == call && b->in_flight > 0);
     if (call->status == 0 && b->busy && b->busy(s, b->data) &&
-        ld_jukebox_hold(&s->jb, call, &s->res, sizeof(s->res), b->jukebox_delay_ms)) {
+        ld_jukebox_hold(&s->jb, call, &s->res, NF_RES_BYTES, b->jukebox_delay_ms)) {
         /* the server is busy: the slot keeps the call and sends it again
          * later (send_again) */
         s->waiting = 1;
@@ -81,7 +84,7 @@ static struct sy_slot *claim(struct sy_biod *b, uint32_t i)
 {
     struct sy_slot *s = free_slot(b);
 
-    memset(&s->res, 0, sizeof(s->res));
+    memset(&s->res, 0, NF_RES_BYTES);
     s->index = i;
     s->file = s->file2 = SY_NO_FILE;
     ld_jukebox_reset(&s->jb);

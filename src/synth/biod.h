@@ -64,47 +64,15 @@ union sy_args {
     COMMIT3args a3_commit;
 };
 
-union sy_res {
-    attrstat r2_attr;
-    diropres r2_dirop;
-    readlinkres r2_readlink;
-    readres r2_read;
-    nfsstat r2_stat;
-    readdirres r2_readdir;
-    statfsres r2_statfs;
-    GETATTR3res r3_getattr;
-    SETATTR3res r3_setattr;
-    LOOKUP3res r3_lookup;
-    ACCESS3res r3_access;
-    READLINK3res r3_readlink;
-    READ3res r3_read;
-    WRITE3res r3_write;
-    CREATE3res r3_create;
-    MKDIR3res r3_mkdir;
-    SYMLINK3res r3_symlink;
-    MKNOD3res r3_mknod;
-    REMOVE3res r3_remove;
-    RMDIR3res r3_rmdir;
-    RENAME3res r3_rename;
-    LINK3res r3_link;
-    READDIR3res r3_readdir;
-    READDIRPLUS3res r3_readdirplus;
-    FSSTAT3res r3_fsstat;
-    FSINFO3res r3_fsinfo;
-    PATHCONF3res r3_pathconf;
-    COMMIT3res r3_commit;
-};
-
 /* One call in flight: the engine's call, its arguments and result, the
  * names it refers to, and what the request needs to account for it. */
 struct sy_slot {
     struct rp_call call;
     union sy_args args;
-    union sy_res res;
+    struct nf_res res;          /* READ data lands in rbuf, a handle in res.fh */
     char name[2][SY_NAME_MAX];  /* dir-op names (rename: from, to) */
     char text[SY_NAME_MAX + 4]; /* symlink text */
-    char rbuf[SY_RBUF_BYTES];   /* READ data lands here, not in malloc'd
-                                   memory (ops.c's READ result codecs) */
+    char rbuf[SY_RBUF_BYTES];   /* res.data: READ data, entries read over */
     int op;                     /* enum nf_op */
     uint32_t file;              /* entry index, SY_NO_FILE when none */
     uint32_t file2;             /* second entry (rename target, link name) */

@@ -14,6 +14,8 @@
 
 #include "synth/files.h"
 #include "common/alloc.h"
+#include "common/error.h"
+#include "common/rng.h"
 
 #define BLOCK_BYTES   8192u /* overwrite offsets are 8 KB aligned (docs/SFS30.md §3) */
 #define GENERATIONS   12u   /* D5: groups k, k+12, k+24... share a generation */

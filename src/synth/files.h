@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/cm.h"
+#include "common/rng.h"
 #include "nfs/nf.h"
 
 /* Categories (docs/SFS30.md §2.4; the codes are SFS's). */

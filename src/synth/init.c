@@ -37,7 +37,8 @@ static int dir_v3(struct sy_child *c, const struct nf_fh *dir, const char *name,
                   struct nf_fh *out, uint32_t *st)
 {
     union sy_args a;
-    union sy_res r;
+    union nf3_res r;
+    struct nf_sattr sa;
     const nfs_fh3 *fh = NULL;
     int rc;
 
@@ -46,21 +47,21 @@ static int dir_v3(struct sy_child *c, const struct nf_fh *dir, const char *name,
     if (!mk) {
         nf_fh_to_v3(dir, &a.a3_lookup.what.dir);
         a.a3_lookup.what.name = (char *)name;
-        rc = nf3_lookup(c->cx.clnt, &a.a3_lookup, &r.r3_lookup);
+        rc = nf3_lookup(c->cx.clnt, &a.a3_lookup, &r.lookup);
     } else {
         nf_fh_to_v3(dir, &a.a3_mkdir.where.dir);
         a.a3_mkdir.where.name = (char *)name;
-        a.a3_mkdir.attributes.mode.set_it = TRUE;
-        a.a3_mkdir.attributes.mode.set_mode3_u.mode = 0777;
-        rc = nf3_mkdir(c->cx.clnt, &a.a3_mkdir, &r.r3_mkdir);
+        nf_sattr_mode(&sa, 0777);
+        nf_sattr_to_v3(&sa, &a.a3_mkdir.attributes);
+        rc = nf3_mkdir(c->cx.clnt, &a.a3_mkdir, &r.mkdir);
     }
     if (rc < 0)
         return rc;
-    *st = (uint32_t)r.r3_lookup.status;
+    *st = (uint32_t)r.lookup.status;
     if (*st == NFS3_OK && !mk)
-        fh = &r.r3_lookup.LOOKUP3res_u.resok.object;
-    else if (*st == NFS3_OK && r.r3_mkdir.MKDIR3res_u.resok.obj.handle_follows)
-        fh = &r.r3_mkdir.MKDIR3res_u.resok.obj.post_op_fh3_u.handle;
+        fh = &r.lookup.LOOKUP3res_u.resok.object;
+    else if (*st == NFS3_OK && r.mkdir.MKDIR3res_u.resok.obj.handle_follows)
+        fh = &r.mkdir.MKDIR3res_u.resok.obj.post_op_fh3_u.handle;
     if (fh == NULL || nf_fh_from_v3(out, fh) < 0) {
         if (*st == NFS3_OK)
             *st = NF_ST_EXIST; /* made without a handle: look it up */
@@ -73,7 +74,8 @@ static int dir_v2(struct sy_child *c, const struct nf_fh *dir, const char *name,
                   struct nf_fh *out, uint32_t *st)
 {
     union sy_args a;
-    union sy_res r;
+    union nf2_res r;
+    struct nf_sattr sa;
     diropargs *d = mk ? &a.a2_create.where : &a.a2_dirop;
     int rc;
 
@@ -82,17 +84,17 @@ static int dir_v2(struct sy_child *c, const struct nf_fh *dir, const char *name,
     (void)nf_fh_to_v2(dir, &d->dir);
     d->name = (char *)name;
     if (mk) {
-        memset(&a.a2_create.attributes, 0xff, sizeof(a.a2_create.attributes));
-        a.a2_create.attributes.mode = 040777;
-        rc = nf2_mkdir(c->cx.clnt, &a.a2_create, &r.r2_dirop);
+        nf_sattr_mode(&sa, 040777);
+        nf_sattr_to_v2(&sa, &a.a2_create.attributes);
+        rc = nf2_mkdir(c->cx.clnt, &a.a2_create, &r.lookup);
     } else {
-        rc = nf2_lookup(c->cx.clnt, &a.a2_dirop, &r.r2_dirop);
+        rc = nf2_lookup(c->cx.clnt, &a.a2_dirop, &r.lookup);
     }
     if (rc < 0)
         return rc;
-    *st = (uint32_t)r.r2_dirop.status;
+    *st = (uint32_t)r.lookup.status;
     if (*st == NFS_OK)
-        nf_fh_from_v2(out, &r.r2_dirop.diropres_u.diropres.file);
+        nf_fh_from_v2(out, &r.lookup.diropres_u.diropres.file);
     xdr_free((xdrproc_t)xdr_diropres, (char *)&r);
     return 0;
 }

@@ -47,7 +47,7 @@ int sy_op_prepare(struct sy_slot *s, uint32_t i, void *data)
         return -EOPNOTSUPP;
     rp_call_prepare(&s->call, (uint32_t)proc, row->args_codec, &s->args, row->res_codec,
                     &s->res, nf_class_timeout_ms(row->cls, c->cx.cfg->tcp), NULL, NULL);
-    s->call.res_codec = sy_decode_codec(r->op, c->cx.nfs_version, s->call.res_codec);
+    s->call.res_codec = nf_res_codec(c->cx.nfs_version, r->op, 0, s->call.res_codec);
     return 0;
 }
 
@@ -130,7 +130,7 @@ int sy_op_busy(const struct sy_slot *s, void *data)
 {
     const struct sy_child *c = data;
 
-    return c->cx.nfs_version == 3 && s->res.r3_getattr.status == NFS3ERR_JUKEBOX;
+    return c->cx.nfs_version == 3 && s->res.r3.getattr.status == NFS3ERR_JUKEBOX;
 }
 
 /* ---- requests --------------------------------------------------------------- */

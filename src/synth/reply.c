@@ -52,33 +52,33 @@ static void attr2(struct sy_req *r, const fattr *a)
  * decoded result into the request, and stores the handle for entry `into`. */
 static uint32_t read_reply3(struct sy_child *c, struct sy_slot *s, uint32_t into)
 {
-    union sy_res *x = &s->res;
+    struct nf_res *x = &s->res;
     struct sy_req *r = &c->req;
-    uint32_t st = (uint32_t)x->r3_getattr.status;
+    uint32_t st = (uint32_t)x->r3.getattr.status;
 
     if (st != NFS3_OK)
         return st;
     switch (s->op) {
     case NF_OP_GETATTR:
-        r->attr_type = (int)x->r3_getattr.GETATTR3res_u.resok.obj_attributes.type;
-        r->attr_size = x->r3_getattr.GETATTR3res_u.resok.obj_attributes.size;
+        r->attr_type = (int)x->r3.getattr.GETATTR3res_u.resok.obj_attributes.type;
+        r->attr_size = x->r3.getattr.GETATTR3res_u.resok.obj_attributes.size;
         break;
     case NF_OP_SETATTR:
-        post_attr3(r, &x->r3_setattr.SETATTR3res_u.resok.obj_wcc.after);
+        post_attr3(r, &x->r3.setattr.SETATTR3res_u.resok.obj_wcc.after);
         break;
     case NF_OP_LOOKUP:
-        store_v3(c, into, &x->r3_lookup.LOOKUP3res_u.resok.object);
-        post_attr3(r, &x->r3_lookup.LOOKUP3res_u.resok.obj_attributes);
+        store_v3(c, into, &x->r3.lookup.LOOKUP3res_u.resok.object);
+        post_attr3(r, &x->r3.lookup.LOOKUP3res_u.resok.obj_attributes);
         break;
     case NF_OP_WRITE:
-        post_attr3(r, &x->r3_write.WRITE3res_u.resok.file_wcc.after);
+        post_attr3(r, &x->r3.write.WRITE3res_u.resok.file_wcc.after);
         break;
     case NF_OP_CREATE:
     case NF_OP_MKDIR:
     case NF_OP_SYMLINK:
     case NF_OP_MKNOD: {
         /* the four resok types share their layout: obj, attributes, wcc */
-        const CREATE3resok *ok = &x->r3_create.CREATE3res_u.resok;
+        const CREATE3resok *ok = &x->r3.create.CREATE3res_u.resok;
         if (ok->obj.handle_follows)
             store_v3(c, into, &ok->obj.post_op_fh3_u.handle);
         post_attr3(r, &ok->obj_attributes);
@@ -92,9 +92,9 @@ static uint32_t read_reply3(struct sy_child *c, struct sy_slot *s, uint32_t into
 
 static uint32_t read_reply2(struct sy_child *c, struct sy_slot *s, uint32_t into)
 {
-    union sy_res *x = &s->res;
+    struct nf_res *x = &s->res;
     struct sy_req *r = &c->req;
-    uint32_t st = (uint32_t)x->r2_stat;
+    uint32_t st = (uint32_t)x->r2.remove;
 
     if (st != NFS_OK)
         return st;
@@ -102,13 +102,13 @@ static uint32_t read_reply2(struct sy_child *c, struct sy_slot *s, uint32_t into
     case NF_OP_GETATTR:
     case NF_OP_SETATTR:
     case NF_OP_WRITE:
-        attr2(r, &x->r2_attr.attrstat_u.attributes);
+        attr2(r, &x->r2.getattr.attrstat_u.attributes);
         break;
     case NF_OP_LOOKUP:
     case NF_OP_CREATE:
     case NF_OP_MKDIR:
-        store_v2(c, into, &x->r2_dirop.diropres_u.diropres.file);
-        attr2(r, &x->r2_dirop.diropres_u.diropres.attributes);
+        store_v2(c, into, &x->r2.lookup.diropres_u.diropres.file);
+        attr2(r, &x->r2.lookup.diropres_u.diropres.attributes);
         break;
     default:
         break;
@@ -148,7 +148,7 @@ static void uncommitted_remove(struct sy_child *c, uint32_t i)
 static void note_unstable(struct sy_child *c, struct sy_slot *s)
 {
     if (c->cx.nfs_version == 3 && !c->req.init &&
-        s->res.r3_write.WRITE3res_u.resok.committed != FILE_SYNC)
+        s->res.r3.write.WRITE3res_u.resok.committed != FILE_SYNC)
         uncommitted_add(c, s->file);
 }
 

@@ -18,7 +18,7 @@
  *   deck.c    deals the op and the transfer size from shuffled decks;
  *   pick.c    chooses the file(s) by (state, category) and best fit (D6);
  *   args.c    builds the v2 or v3 arguments of each call into a biod slot;
- *   decode.c  decodes the hot-path results into the slot (no allocation);
+ *   (nfs/res.c decodes the hot-path results into the slot: no allocation);
  *   reply.c   reads a reply's status, attributes and handles and keeps the
  *             file table in step with it;
  *   ops.c     issues the request through biod and accounts its calls.
@@ -225,13 +225,6 @@ void sy_args_build(struct sy_child *c, struct sy_slot *s, uint32_t i);
 /* The 0xDEADBEEF pattern writes carry (docs/SFS30.md §3), one buffer of
  * the largest transfer shared by every call. */
 const char *sy_op_write_data(void);
-
-/* ---- decode.c: hot-path result codecs --------------------------------------- */
-
-/* The result codec for op in version: the slot decoders for the results
- * rpcgen's codecs would decode into malloc'd memory (READ data, LOOKUP3's
- * handle, READDIR entries), else dflt. */
-xdrproc_t sy_decode_codec(int op, int version, xdrproc_t dflt);
 
 /* ---- reply.c: what a reply says, and the file table after it ---------------- */
 

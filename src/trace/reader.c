@@ -77,6 +77,10 @@ void tr_probe_explain(const unsigned char *buf, size_t len, char *why, size_t wh
         used += (size_t)snprintf(why + used, whylen - used, "%s not %s: %s", i ? ";" : "",
                                  titles[i], one);
     }
+    if (used < whylen) {
+        const char *nfs = tr__nfs_text_why_not(buf + skip, len - skip);
+        snprintf(why + used, whylen - used, "; not nfsdump: %s", nfs ? nfs : "?");
+    }
 }
 
 const char *tr_op_name(enum tr_op op)
@@ -136,7 +140,7 @@ int tr_reader_open(struct tr_reader *r, const char *path, FILE *fp,
             tr_probe_explain(r->in.buf + r->in.pos, n, why, sizeof(why));
             rc = cm_errf(err, errlen,
                          "%s: cannot tell the trace format (use --format "
-                         "spc|masta|sysio): %s",
+                         "spc|masta|sysio|nfsdump|pcap): %s",
                          r->file, why);
             goto fail;
         }

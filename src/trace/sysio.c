@@ -13,7 +13,7 @@
  * Choices where the format is silent (documented in docs/sfs_trace.md):
  * I/O on a descriptor the stream never opened is skipped and counted; the
  * trace origin is the first event's time (earlier events are planned at 0
- * and counted); a forward gap above SY_MAX_GAP_S within a stream is
+ * and counted); a forward gap above TR_SYSIO_MAX_GAP_S within a stream is
  * malformed (lenient: clamped).
  */
 #include <errno.h>
@@ -23,22 +23,22 @@
 #include "trace/tr_int.h"
 #include "common/alloc.h"
 
-#define SY_MAX_ITEMS 32
-#define SY_MAX_CALLS 64 /* pending ENTERs per stream */
-#define SY_MAX_FD    65536
-#define SY_MAX_GAP_S 86400 /* one day */
-#define US           1000000
+#define TR_SYSIO_MAX_ITEMS 32
+#define TR_SYSIO_MAX_CALLS 64 /* pending ENTERs per stream */
+#define TR_SYSIO_MAX_FD    65536
+#define TR_SYSIO_MAX_GAP_S 86400 /* one day */
+#define US                 1000000
 
-struct sy_item {
+struct tr_sysio_item {
     const char *name, *val;
     size_t nlen, vlen;
 };
 
-struct sy_ext {
+struct tr_sysio_ext {
     uint64_t off, len;
 };
 
-enum sy_kind {
+enum tr_sysio_kind {
     K_OTHER,
     K_OPEN,
     K_CLOSE,
@@ -51,9 +51,9 @@ enum sy_kind {
 };
 
 /* A call between its ENTER and its EXIT, or an I/O waiting for iowait. */
-struct sy_call {
+struct tr_sysio_call {
     char name[24];
-    enum sy_kind kind;
+    enum tr_sysio_kind kind;
     enum tr_op op;
     int64_t t_ns;
     long line;
@@ -61,12 +61,12 @@ struct sy_call {
     uint32_t unit, flags, mode;
     uint64_t id, req;
     char *path;
-    struct sy_ext *ext;
+    struct tr_sysio_ext *ext;
     size_t next, cap;
     int skip; /* I/O on a descriptor the stream never opened */
 };
 
-struct sy_fd {
+struct tr_sysio_fd {
     int bound;
     uint32_t unit;
     uint64_t offset;
@@ -78,11 +78,11 @@ struct sysio {
     uint32_t stream;
     char stream_id[48];
     int64_t origin_us, prev_us;
-    struct sy_call calls[SY_MAX_CALLS]; /* ENTER stack */
+    struct tr_sysio_call calls[TR_SYSIO_MAX_CALLS]; /* ENTER stack */
     unsigned ncalls;
-    struct sy_call *ios; /* I/O calls waiting for iowait */
+    struct tr_sysio_call *ios; /* I/O calls waiting for iowait */
     size_t nios, capios;
-    struct sy_fd *fds; /* by descriptor number, grown to the largest bound */
+    struct tr_sysio_fd *fds; /* by descriptor number, grown to the largest bound */
     size_t capfds;
     /* file table: paths by number, and an open-addressing index */
     char **paths;
@@ -152,7 +152,8 @@ static int num(const char *s, size_t len, int64_t *out)
 /* The next item name(value) of s[0..len) from *p: 1 with *it, 0 at the
  * end, -1 when the text at *p is not an item.  In a list, items may be
  * separated by ',' and blanks; a value runs to its matching ')'. */
-static int next_item(const char *s, size_t len, size_t *p, int list, struct sy_item *it)
+static int next_item(const char *s, size_t len, size_t *p, int list,
+                     struct tr_sysio_item *it)
 {
     size_t q, depth = 0;
 
@@ -183,7 +184,8 @@ static int next_item(const char *s, size_t len, size_t *p, int list, struct sy_i
 /* Parses the top-level items of an event into it[0..max).  Returns the
  * count, -1 at text that is not an item (*bad = its offset), or -2 when
  * there are more than max. */
-static int items(const char *s, size_t len, struct sy_item *it, int max, size_t *bad)
+static int items(const char *s, size_t len, struct tr_sysio_item *it, int max,
+                 size_t *bad)
 {
     size_t p = 0;
     int n = 0, rc;
@@ -195,8 +197,8 @@ static int items(const char *s, size_t len, struct sy_item *it, int max, size_t 
     return rc < 0 ? -1 : n;
 }
 
-static const struct sy_item *find(const struct sy_item *it, int n, const char *name,
-                                  int skip)
+static const struct tr_sysio_item *find(const struct tr_sysio_item *it, int n,
+                                        const char *name, int skip)
 {
     int i;
 
@@ -206,8 +208,8 @@ static const struct sy_item *find(const struct sy_item *it, int n, const char *n
     return NULL;
 }
 
-static const struct sy_item *find_suffix(const struct sy_item *it, int n,
-                                         const char *suffix)
+static const struct tr_sysio_item *find_suffix(const struct tr_sysio_item *it, int n,
+                                               const char *suffix)
 {
     size_t sl = strlen(suffix);
     int i;
@@ -218,9 +220,9 @@ static const struct sy_item *find_suffix(const struct sy_item *it, int n,
     return NULL;
 }
 
-static int get_num(const struct sy_item *it, int n, const char *name, int64_t *out)
+static int get_num(const struct tr_sysio_item *it, int n, const char *name, int64_t *out)
 {
-    const struct sy_item *x = find(it, n, name, 0);
+    const struct tr_sysio_item *x = find(it, n, name, 0);
     return x ? num(x->val, x->vlen, out) : -ENOENT;
 }
 
@@ -239,7 +241,7 @@ static int grow(void *p, size_t *cap, size_t elem, size_t first)
 }
 
 /* The descriptor fd if it is bound in this stream, else NULL. */
-static struct sy_fd *fd_bound(struct sysio *s, int64_t fd)
+static struct tr_sysio_fd *fd_bound(struct sysio *s, int64_t fd)
 {
     return fd >= 0 && (size_t)fd < s->capfds && s->fds[fd].bound ? &s->fds[fd] : NULL;
 }
@@ -327,7 +329,7 @@ static int emit(struct sysio *s, const struct tr_record *rec)
 }
 
 /* Emits the transfers of a completed I/O call: done bytes moved. */
-static int emit_io(struct sysio *s, struct sy_call *c, uint64_t done)
+static int emit_io(struct sysio *s, struct tr_sysio_call *c, uint64_t done)
 {
     struct tr_record rec = {0};
     int rc = 0;
@@ -339,7 +341,7 @@ static int emit_io(struct sysio *s, struct sy_call *c, uint64_t done)
     rec.line = c->line;
     rec.flags = c->flags;
     if (c->kind == K_IOV) {
-        struct sy_fd *f = fd_bound(s, c->fd);
+        struct tr_sysio_fd *f = fd_bound(s, c->fd);
         if (f && f->unit != c->unit)
             f = NULL; /* closed and reused meanwhile */
         rec.offset = f ? f->offset : 0;
@@ -358,7 +360,7 @@ static int emit_io(struct sysio *s, struct sy_call *c, uint64_t done)
     return rc;
 }
 
-static void call_free(struct sy_call *c)
+static void call_free(struct tr_sysio_call *c)
 {
     free(c->path);
     free(c->ext);
@@ -375,7 +377,7 @@ static int flush_stream(struct tr_reader *r, struct sysio *s)
     int rc = 0;
 
     for (i = 0; i < s->ncalls; i++) {
-        struct sy_call *c = &s->calls[i];
+        struct tr_sysio_call *c = &s->calls[i];
         tr__count(r, "enter_without_exit", 1);
         if ((c->kind == K_IOV || c->kind == K_IOX) && c->fd >= 0 && rc == 0) {
             c->flags |= TR_F_NO_EXIT;
@@ -405,7 +407,7 @@ static int flush_stream(struct tr_reader *r, struct sysio *s)
 /* The calls the reader understands; anything else is counted and skipped. */
 static const struct {
     const char *name;
-    enum sy_kind kind;
+    enum tr_sysio_kind kind;
     enum tr_op op;
 } calls[] = {
     {"open", K_OPEN, TR_OP_OPEN},        {"close", K_CLOSE, TR_OP_OPEN},
@@ -415,7 +417,7 @@ static const struct {
     {"ireadx", K_IOX, TR_OP_READ},       {"iwritex", K_IOX, TR_OP_WRITE},
 };
 
-static enum sy_kind kind_of(const char *n, size_t len, enum tr_op *op)
+static enum tr_sysio_kind kind_of(const char *n, size_t len, enum tr_op *op)
 {
     size_t i;
 
@@ -429,7 +431,7 @@ static enum sy_kind kind_of(const char *n, size_t len, enum tr_op *op)
 }
 
 /* Adds the non-negative number in x's value to *total.  0 or -EINVAL. */
-static int add_len(const struct sy_item *x, uint64_t *total, int64_t *v)
+static int add_len(const struct tr_sysio_item *x, uint64_t *total, int64_t *v)
 {
     if (num(x->val, x->vlen, v) < 0 || *v < 0 || *total > UINT64_MAX - (uint64_t)*v)
         return -EINVAL;
@@ -438,9 +440,9 @@ static int add_len(const struct sy_item *x, uint64_t *total, int64_t *v)
 }
 
 /* Sums the len() items of an I/O vector (any length); counts them. */
-static int vec_total(const struct sy_item *v, uint64_t *total, int64_t *elems)
+static int vec_total(const struct tr_sysio_item *v, uint64_t *total, int64_t *elems)
 {
-    struct sy_item x;
+    struct tr_sysio_item x;
     size_t p = 0;
     int64_t n;
     int rc;
@@ -457,9 +459,10 @@ static int vec_total(const struct sy_item *v, uint64_t *total, int64_t *elems)
 }
 
 /* Fills c->ext from an extent list (off(..)len(..) pairs, any length). */
-static int vec_extents(const struct sy_item *v, struct sy_call *c, uint64_t *total)
+static int vec_extents(const struct tr_sysio_item *v, struct tr_sysio_call *c,
+                       uint64_t *total)
 {
-    struct sy_item x;
+    struct tr_sysio_item x;
     uint64_t count = 0;
     size_t p = 0;
     int64_t off = 0, n;
@@ -490,21 +493,21 @@ static int vec_extents(const struct sy_item *v, struct sy_call *c, uint64_t *tot
 /* I/O or fxstat on a descriptor the stream never opened (or closed): it is
  * skipped, so that the replay touches only files the trace opened
  * (docs/TRACE_FORMATS.md 4.4), counted and reported with its line. */
-static void unopened_fd(struct tr_reader *r, struct sysio *s, const struct sy_call *c,
-                        int64_t fd)
+static void unopened_fd(struct tr_reader *r, struct sysio *s,
+                        const struct tr_sysio_call *c, int64_t fd)
 {
     tr__count(r, "io_on_unopened_fd", 1);
     tr__warn(r, s->lineno, "%s on descriptor %lld, not opened in stream %s; skipped",
              c->name, (long long)fd, s->stream_id);
 }
 
-static int on_enter(struct tr_reader *r, struct sysio *s, struct sy_call *c,
-                    const struct sy_item *it, int n)
+static int on_enter(struct tr_reader *r, struct sysio *s, struct tr_sysio_call *c,
+                    const struct tr_sysio_item *it, int n)
 {
     int64_t fd = -1, v;
-    const struct sy_item *x;
+    const struct tr_sysio_item *x;
 
-    if (get_num(it, n, "fd", &fd) == 0 && (fd < 0 || fd >= SY_MAX_FD))
+    if (get_num(it, n, "fd", &fd) == 0 && (fd < 0 || fd >= TR_SYSIO_MAX_FD))
         return tr__error(r, s->lineno, "descriptor %lld out of range", (long long)fd);
     c->fd = (int)fd;
     switch (c->kind) {
@@ -575,7 +578,7 @@ static int on_enter(struct tr_reader *r, struct sysio *s, struct sy_call *c,
     }
 }
 
-static struct sy_call *find_io(struct sysio *s, uint64_t id)
+static struct tr_sysio_call *find_io(struct sysio *s, uint64_t id)
 {
     size_t i;
 
@@ -586,12 +589,12 @@ static struct sy_call *find_io(struct sysio *s, uint64_t id)
 }
 
 /* An EXIT event paired with its ENTER c.  0 or -errno. */
-static int on_exit_ev(struct tr_reader *r, struct sysio *s, struct sy_call *c,
-                      const struct sy_item *it, int n)
+static int on_exit_ev(struct tr_reader *r, struct sysio *s, struct tr_sysio_call *c,
+                      const struct tr_sysio_item *it, int n)
 {
     int64_t ret = 0, id;
     int has_ret = get_num(it, n, "return", &ret) == 0;
-    struct sy_call *io;
+    struct tr_sysio_call *io;
     struct tr_record rec = {0};
 
     switch (c->kind) {
@@ -600,7 +603,7 @@ static int on_exit_ev(struct tr_reader *r, struct sysio *s, struct sy_call *c,
             tr__count(r, "failed_opens", 1);
             return 0;
         }
-        if (ret >= SY_MAX_FD)
+        if (ret >= TR_SYSIO_MAX_FD)
             return tr__error(r, s->lineno, "descriptor %lld out of range",
                              (long long)ret);
         id = file_number(s, c->path, strlen(c->path));
@@ -716,13 +719,13 @@ static int on_header(struct tr_reader *r, struct sysio *s, const char *line, siz
 /* One event line.  0 or -errno with last_error. */
 static int on_event(struct tr_reader *r, struct sysio *s, const char *line, size_t len)
 {
-    struct sy_item it[SY_MAX_ITEMS];
+    struct tr_sysio_item it[TR_SYSIO_MAX_ITEMS];
     const char *close, *name;
     size_t p = 10, nlen, bad;
     uint64_t sec, usec;
     int64_t t_us;
     int exit_ev, n, rc;
-    struct sy_call call, *c;
+    struct tr_sysio_call call, *c;
     unsigned i;
 
     close = memchr(line + p, ')', len - p);
@@ -757,9 +760,9 @@ static int on_event(struct tr_reader *r, struct sysio *s, const char *line, size
     if (nlen == 0)
         return tr__error(r, s->lineno, "empty event name");
     p = (size_t)(close - line) + 1;
-    n = items(line + p, len - p, it, SY_MAX_ITEMS, &bad);
+    n = items(line + p, len - p, it, TR_SYSIO_MAX_ITEMS, &bad);
     if (n == -2)
-        return tr__error(r, s->lineno, "more than %d items", SY_MAX_ITEMS);
+        return tr__error(r, s->lineno, "more than %d items", TR_SYSIO_MAX_ITEMS);
     if (n < 0)
         return tr__error(r, s->lineno, "text that is not name(value): '%.20s'",
                          line + p + bad);
@@ -778,12 +781,12 @@ static int on_event(struct tr_reader *r, struct sysio *s, const char *line, size
                              s->stream_id);
         tr__warn(r, s->lineno, "time goes backwards in stream %s", s->stream_id);
         t_us = s->prev_us;
-    } else if (s->prev_us >= 0 && t_us - s->prev_us > (int64_t)SY_MAX_GAP_S * US) {
+    } else if (s->prev_us >= 0 && t_us - s->prev_us > (int64_t)TR_SYSIO_MAX_GAP_S * US) {
         tr__count(r, "time_gaps_clamped", 1);
         if (!r->opt.lenient)
             return tr__error(
                 r, s->lineno, "time jumps forward by %lld s in stream %s (limit %d s)",
-                (long long)((t_us - s->prev_us) / US), s->stream_id, SY_MAX_GAP_S);
+                (long long)((t_us - s->prev_us) / US), s->stream_id, TR_SYSIO_MAX_GAP_S);
         tr__warn(r, s->lineno, "time jumps forward in stream %s; clamped", s->stream_id);
         t_us = s->prev_us;
     }
@@ -814,11 +817,11 @@ static int on_event(struct tr_reader *r, struct sysio *s, const char *line, size
             call_free(&call);
             return rc;
         }
-        if (s->ncalls == SY_MAX_CALLS) {
+        if (s->ncalls == TR_SYSIO_MAX_CALLS) {
             /* Deep nesting means lost EXITs: drop the oldest. */
             tr__count(r, "enter_without_exit", 1);
             call_free(&s->calls[0]);
-            memmove(s->calls, s->calls + 1, (SY_MAX_CALLS - 1) * sizeof(call));
+            memmove(s->calls, s->calls + 1, (TR_SYSIO_MAX_CALLS - 1) * sizeof(call));
             s->ncalls--;
         }
         s->calls[s->ncalls++] = call;

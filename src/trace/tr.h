@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/cm.h"
+#include "common/error.h"
 
 /* Operations a record can carry.  Only READ and WRITE move data. */
 enum tr_op {

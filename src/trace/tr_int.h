@@ -35,6 +35,11 @@ int tr__sec_frac_ns(const char *s, size_t len, int64_t *ns);
  * \xNN) into out, for messages about input that is not what it should be. */
 const char *tr__excerpt(const void *s, size_t len, char *out, size_t outlen);
 
+/* tr_nfs_text.c: why buf (a file's first bytes) is not nfsdump text
+ * ("the procedure's name does not match its number"...), or NULL when it
+ * is - for the hint of a trace whose format no probe recognised. */
+const char *tr__nfs_text_why_not(const unsigned char *buf, size_t len);
+
 /* ---- errors, warnings, counters (reader.c) ------------------------------ */
 
 /* Sets r->last_error to "FILE:LINE: message" (line 0: "FILE: message").

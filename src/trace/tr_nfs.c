@@ -162,7 +162,7 @@ static int open_common(struct tr_nfs_reader **out, FILE *fp, FILE *owned,
     r->fp = fp;
     r->owned_fp = owned;
     if (r->opt.pair_window_ns <= 0)
-        r->opt.pair_window_ns = 10ll * 1000000000;
+        r->opt.pair_window_ns = TR_NFS_PAIR_WINDOW_NS;
     if (r->opt.max_pending == 0)
         r->opt.max_pending = 65536;
     {

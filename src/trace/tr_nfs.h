@@ -28,9 +28,15 @@
  *
  * Versions: NFSv2 and NFSv3 calls and replies are decoded in full, with the
  * project's rpcgen XDR (the nfs layer's procedure tables), and MOUNT v1/v3
- * so that an export's path and root handle are learnt from MNT.  NFSv4 and
- * other RPC programs are counted ("nfsv4_calls", "other_rpc_calls") and
- * never decoded as v2/v3.
+ * so that an export's path and root handle are learnt from MNT.  NFSv4
+ * COMPOUNDs (minor versions 0, 1 and 2) become events when the caller asks
+ * for them (tr_nfs_options.nfsv4): one event per COMPOUND, its operations
+ * in ev->v4 (struct tr_nfs4_compound) with their arguments, results and
+ * the current-filehandle flow; tr_nfs4_op_event gives an operation as the
+ * NFSv3-shaped event of the same SFS op, so that what reads v3 events
+ * (the image, the miss-ratio curve) reads v4 ones too.  Otherwise NFSv4
+ * and other RPC programs are counted ("nfsv4_calls", "other_rpc_calls")
+ * and never decoded as v2/v3.
  */
 #ifndef TR_NFS_H
 #define TR_NFS_H
@@ -38,7 +44,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/cm.h"
 #include "nfs/nf.h"
 #include "trace/tr.h"
 
@@ -112,6 +117,9 @@ struct tr_nfs_dirent {
 #define TR_NFS_F_RETRANS   0x010u
 #define TR_NFS_F_DATA_CUT  0x020u
 
+/* The op of an NFSv4 event: it has none (its operations have). */
+#define TR_NFS_OP_NFSV4 (-2)
+
 /* An sattr time meaning "set to the server's time" (v3 SET_TO_SERVER_TIME;
  * v2 has no such value and its times are kept as sent). */
 #define TR_NFS_TIME_SERVER INT64_MIN
@@ -128,6 +136,163 @@ enum tr_nfs_rpc_status {
     TR_NFS_RPC_SYSTEM_ERR = 5,
     TR_NFS_RPC_MISMATCH = 6,  /* MSG_DENIED, RPC_MISMATCH */
     TR_NFS_RPC_AUTH_ERROR = 7 /* MSG_DENIED, AUTH_ERROR */
+};
+
+/* ---- NFSv4 -------------------------------------------------------------- */
+
+/* Operations kept per COMPOUND (the XDR allows 1024; clients send a
+ * handful): the rest are counted (nfsv4_ops_not_kept), never held. */
+#define TR_NFS4_OPS_MAX 128u
+
+/* A stateid: its seqid and the 12 bytes that name the state. */
+struct tr_nfs4_stateid {
+    uint32_t seqid;
+    uint8_t other[12];
+};
+
+/* What an operation of a COMPOUND holds.
+ * ARGS: its arguments were decoded from the call (else it is known from
+ *   its result only: the call was cut).
+ * RES: its result is in the reply: status is valid.  An operation of an
+ *   answered COMPOUND without RES was not executed (an earlier one
+ *   failed).
+ * CUT: its arguments or result stop early (snap length, a gap, or
+ *   undecodable): the fields after the stop are not set.
+ * FH, FH2, RES_FH: fh, fh2, res_fh are known (the flow below).
+ * STATEID, RES_STATEID, CLIENTID, OWNER, SESSION: those fields are set.
+ * ROOT_KEY: res_fh is not a handle the trace showed but the key of the
+ *   server's root: PUTROOTFH whose handle no GETFH of the trace showed
+ *   (a server has one root; the key is the bytes "\0ROOT" and the
+ *   server's address and port, so that what is looked up from the root
+ *   stays under one object).
+ * DATA_CUT: WRITE's data (READ's, in the reply) not all captured. */
+#define TR_NFS4_O_ARGS        0x001u
+#define TR_NFS4_O_RES         0x002u
+#define TR_NFS4_O_CUT         0x004u
+#define TR_NFS4_O_FH          0x008u
+#define TR_NFS4_O_FH2         0x010u
+#define TR_NFS4_O_RES_FH      0x020u
+#define TR_NFS4_O_STATEID     0x040u
+#define TR_NFS4_O_RES_STATEID 0x080u
+#define TR_NFS4_O_CLIENTID    0x100u
+#define TR_NFS4_O_OWNER       0x200u
+#define TR_NFS4_O_DATA_CUT    0x400u
+#define TR_NFS4_O_SESSION     0x800u
+#define TR_NFS4_O_ROOT_KEY    0x1000u
+
+/*
+ * One operation of a COMPOUND, with its result.  Handles follow the
+ * current-filehandle flow of the COMPOUND: PUTFH sets the current handle,
+ * PUTROOTFH, PUTPUBFH, LOOKUP, LOOKUPP, OPEN, CREATE, OPENATTR and
+ * RESTOREFH set a new one whose value the trace shows only when a later
+ * GETFH of the same COMPOUND returns it (then every operation on it
+ * knows it), SAVEFH keeps it as the saved handle.  NFSv4 handles longer
+ * than NF_FH_MAX bytes are kept as their first NF_FH_MAX - 8 bytes and an
+ * 8-byte hash of the whole (counted: nfsv4_long_handles), so that each
+ * stays one key.
+ */
+struct tr_nfs4_op {
+    uint32_t op;         /* its number: OP_ACCESS (3) ... OP_RECLAIM_COMPLETE (58) */
+    uint32_t flags;      /* TR_NFS4_O_* */
+    uint32_t status;     /* nfsstat4 of its result (TR_NFS4_O_RES) */
+    struct nf_fh fh;     /* the current handle it acts on (a LOOKUP's or
+                            CREATE's directory, a READ's file; RENAME's and
+                            LINK's target directory; PUTFH's argument) */
+    struct nf_fh fh2;    /* the saved handle RENAME (source directory) and
+                            LINK (the file) use */
+    struct nf_fh res_fh; /* the current handle after it, when it set a new
+                            one; GETFH's result */
+    uint32_t fh_id, fh2_id, res_fh_id;  /* which handle of the COMPOUND fh,
+                                           fh2 and res_fh are: 1 + the index
+                                           of the operation that made it the
+                                           current one (0: none), so that
+                                           operations on one object are
+                                           known as such also when its handle
+                                           never showed */
+    const char *name;                   /* LOOKUP, CREATE, REMOVE, SECINFO, OPEN's file
+                                           (claims NULL, DELEGATE_CUR, DELEGATE_PREV),
+                                           RENAME's old name, LINK's new name */
+    const char *name2;                  /* RENAME's new name */
+    const char *text;                   /* CREATE's symlink target; READLINK's result */
+    uint64_t offset;                    /* READ, READ_PLUS, WRITE, COMMIT, LOCK, LOCKT,
+                                           LOCKU, SEEK, ALLOCATE, DEALLOCATE, COPY's and
+                                           CLONE's destination; READDIR's cookie */
+    uint64_t length;                    /* LOCK, LOCKT, LOCKU, ALLOCATE, DEALLOCATE,
+                                           COPY, CLONE */
+    uint32_t count;                     /* READ, READ_PLUS, COMMIT, WRITE (bytes sent);
+                                           READDIR's maxcount */
+    uint32_t res_count;                 /* bytes READ returned (READ_PLUS: its data
+                                           and holes cover), WRITE wrote */
+    uint32_t how;                       /* WRITE: stable_how4; OPEN: createmode4 (opentype
+                                           CREATE) or TR_NFS4_NOCREATE; CREATE: the
+                                           nfs_ftype4 made; LOCK, LOCKT: nfs_lock_type4;
+                                           ACCESS: the bits asked */
+    uint32_t res_how;                   /* WRITE: committed; ACCESS: the bits granted;
+                                           OPEN: rflags */
+    uint32_t claim;                     /* OPEN: open_claim_type4 */
+    uint32_t share_access, share_deny;  /* OPEN, OPEN_DOWNGRADE */
+    uint32_t seqid;                     /* NFSv4.0's owner seqid: OPEN, OPEN_CONFIRM,
+                                           OPEN_DOWNGRADE, CLOSE, LOCK, LOCKU */
+    uint32_t delegation;                /* OPEN's result: open_delegation_type4 */
+    uint64_t clientid;                  /* the client id it names or returns
+                                           (TR_NFS4_O_CLIENTID): SETCLIENTID's and
+                                           EXCHANGE_ID's result, SETCLIENTID_CONFIRM,
+                                           RENEW, CREATE_SESSION, DESTROY_CLIENTID,
+                                           RELEASE_LOCKOWNER, OPEN's and LOCK's owner */
+    uint8_t sessionid[16];              /* the session CREATE_SESSION made (its result),
+                                           DESTROY_SESSION and BIND_CONN_TO_SESSION name
+                                           (TR_NFS4_O_SESSION) */
+    uint64_t owner;                     /* OPEN's open owner, LOCK's, LOCKT's and
+                                           RELEASE_LOCKOWNER's lock owner: a hash of the
+                                           client id and the owner's bytes */
+    struct tr_nfs4_stateid stateid;     /* the call's: READ, WRITE, SETATTR,
+                                           CLOSE, OPEN_CONFIRM,
+                                           OPEN_DOWNGRADE, LOCK (the open
+                                           or lock stateid), LOCKU,
+                                           DELEGRETURN, FREE_STATEID,
+                                           LAYOUTGET, LAYOUTRETURN */
+    struct tr_nfs4_stateid res_stateid; /* the result's: OPEN, OPEN_CONFIRM,
+                                           OPEN_DOWNGRADE, CLOSE, LOCK,
+                                           LOCKU */
+    struct tr_nfs_attr attr;            /* GETATTR's result */
+    struct tr_nfs_attr sattr;           /* the attributes set: SETATTR, CREATE,
+                                           OPEN's create (UNCHECKED, GUARDED,
+                                           EXCLUSIVE4_1) */
+    int eof;                            /* READ, READDIR */
+    const struct tr_nfs_dirent *entries; /* READDIR's (handles and
+                                            attributes when asked) */
+    uint32_t nentries;
+};
+
+/* OPEN's how when it creates nothing. */
+#define TR_NFS4_NOCREATE UINT32_MAX
+
+/* What a COMPOUND holds.
+ * SEQUENCE: it starts with SEQUENCE (4.1, 4.2): the session fields are set.
+ * UNKNOWN_OP: decoding stopped at an operation number the reader does not
+ *   know (a later minor version's, a vendor's): unknown_op; the
+ *   operations before it are kept.
+ * OPS_CUT: more than TR_NFS4_OPS_MAX operations (or results): the rest
+ *   are not kept.
+ * CLIENTID: clientid is set (an operation named one). */
+#define TR_NFS4_C_SEQUENCE   0x01u
+#define TR_NFS4_C_UNKNOWN_OP 0x02u
+#define TR_NFS4_C_OPS_CUT    0x04u
+#define TR_NFS4_C_CLIENTID   0x08u
+
+struct tr_nfs4_compound {
+    uint32_t minor;      /* minorversion: 0, 1, 2 */
+    uint32_t flags;      /* TR_NFS4_C_* */
+    uint32_t nops;       /* operations in ops[] */
+    uint32_t nops_call;  /* the call's count of operations */
+    uint32_t nres;       /* results the reply held (TR_NFS_F_REPLY) */
+    uint32_t status;     /* the COMPOUND's status (TR_NFS_F_REPLY) */
+    uint32_t unknown_op; /* TR_NFS4_C_UNKNOWN_OP: its number */
+    const char *tag;     /* the call's tag (NULL when empty) */
+    uint8_t sessionid[16];
+    uint32_t sequenceid, slotid, highest_slotid; /* SEQUENCE's */
+    uint64_t clientid; /* the client id one of its operations names */
+    const struct tr_nfs4_op *ops;
 };
 
 /* Sizes that bound one event (longer names or lists are counted and cut,
@@ -206,7 +371,15 @@ struct tr_nfs_event {
     int eof;                             /* READ, READDIR(PLUS) */
     const struct tr_nfs_dirent *entries; /* READDIR(PLUS) */
     uint32_t nentries;
+
+    /* NFSv4 (vers 4, proc 1): the COMPOUND; NULL for every other event */
+    const struct tr_nfs4_compound *v4;
 };
+
+/* The pairing window by default: long enough for the slowest replies real
+ * captures hold (a server stalled for seconds; 10 s was too short for
+ * one), while the calls held at once stay bounded by max_pending. */
+#define TR_NFS_PAIR_WINDOW_NS (120ll * 1000000000)
 
 /* Options of tr_nfs_open. */
 struct tr_nfs_options {
@@ -215,13 +388,16 @@ struct tr_nfs_options {
                                captures: read a file cut inside a frame
                                up to the cut (counted) */
     int64_t pair_window_ns; /* a call unanswered this long (trace time) is
-                               released without reply; 0 = 10 s */
+                               released without reply; 0 =
+                               TR_NFS_PAIR_WINDOW_NS */
     uint32_t max_pending;   /* calls held at once (answered ones waiting
                                for an older call count too); past it the
                                oldest is released early, counted as
                                calls_released_early; 0 = 65536 */
     tr_warn_fn warn;        /* may be NULL: warnings are then only counted */
     void *warn_data;
+    int nfsv4; /* NFSv4 calls become events (ev->v4); else
+                  they are only counted, as other programs' */
 };
 
 struct tr_nfs_reader;
@@ -284,6 +460,17 @@ uint64_t tr_nfs_counter(const struct tr_nfs_reader *r, const char *name);
 /* The procedure's name ("read", "mnt"), from the nfs layer's tables;
  * "unknown" outside them. */
 const char *tr_nfs_proc_name(uint32_t prog, uint32_t vers, uint32_t proc);
+
+/* Operation i of an NFSv4 event as the NFSv3-shaped event of the same SFS
+ * op (LOOKUP, OPEN as LOOKUP or CREATE, CREATE as MKDIR, SYMLINK or MKNOD,
+ * REMOVE, RENAME, LINK, READ, WRITE, COMMIT, SETATTR, GETATTR, ACCESS,
+ * READDIR as READDIRPLUS, READLINK; PUTROOTFH whose handle the COMPOUND
+ * shows as the MNT of "/"): handles, names, offsets, counts, the
+ * attributes set, its status and the attributes a GETATTR of the same
+ * COMPOUND showed of the object it made or acted on.  Returns 1 with out
+ * set, 0 when the operation has no such form or did not run (the reply
+ * holds no result for it).  out's strings point into ev's. */
+int tr_nfs4_op_event(const struct tr_nfs_event *ev, uint32_t i, struct tr_nfs_event *out);
 
 /* ---- writing nfsdump text (tr_nfs_write.c, tr_nfs_anon.c) -------------- */
 

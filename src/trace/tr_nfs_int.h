@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nfs4_prot.h"
 #include "trace/tr_int.h"
 #include "trace/tr_nfs.h"
 
@@ -27,13 +28,24 @@
     X(REPLIES, "replies")                                                                \
     X(UNANSWERED, "unanswered_calls")                                                    \
     X(NO_CALL, "replies_without_calls")                                                  \
+    X(EARLY_REPLIES, "replies_before_calls")                                             \
+    X(EDGE_REPLIES, "replies_at_excerpt_start")                                          \
     X(RETRANS, "retransmissions")                                                        \
+    X(RETRANS_AFTER, "retransmissions_after_reply")                                      \
     X(DUP_REPLIES, "duplicate_replies")                                                  \
     X(EARLY, "calls_released_early")                                                     \
     X(DUP_FORGOTTEN, "retransmission_memory_resets")                                     \
     X(TIME_BACK, "time_backwards")                                                       \
     X(NFSV4_CALLS, "nfsv4_calls")                                                        \
     X(NFSV4_REPLIES, "nfsv4_replies")                                                    \
+    X(NFSV4_UNKNOWN_OPS, "nfsv4_unknown_ops")                                            \
+    X(NFSV4_BAD_OPS, "nfsv4_undecodable_ops")                                            \
+    X(NFSV4_OPS_CUT, "nfsv4_compounds_over_ops_max")                                     \
+    X(NFSV4_RES_MISMATCH, "nfsv4_results_mismatched")                                    \
+    X(NFSV4_ATTRS_UNKNOWN, "nfsv4_attrs_unknown")                                        \
+    X(NFSV4_LONG_FH, "nfsv4_long_handles")                                               \
+    X(NFSV4_CB_CALLS, "nfsv4_callbacks")                                                 \
+    X(NFSV4_CB_REPLIES, "nfsv4_callback_replies")                                        \
     X(OTHER_CALLS, "other_rpc_calls")                                                    \
     X(OTHER_REPLIES, "other_rpc_replies")                                                \
     X(RPC_ERRORS, "rpc_errors")                                                          \
@@ -48,6 +60,8 @@
     X(NUL_LINES, "nul_lines")                                                            \
     X(LONG_LINES, "long_lines")                                                          \
     X(BACKWARD_LINES, "lines_back_in_time")                                              \
+    X(UNPARSED_LINES, "short_packet_lines")                                              \
+    X(STABLE_UNKNOWN, "stable_unknown_lines")                                            \
     X(PACKETS, "packets")                                                                \
     X(CAPTURE_CUT, "capture_cut_short")                                                  \
     X(SHORT_PACKETS, "short_packets")                                                    \
@@ -134,12 +148,33 @@ struct tr__slot {
     struct tr_nfs_dirent *ents;
     uint32_t *ent_off;
     uint32_t nents, ent_cap;
+    /* NFSv4 COMPOUNDs (ev.vers 4): the operations and where their strings
+     * and entries are in the arena and ents until the event leaves */
+    struct tr_nfs4_compound c4;
+    struct tr_nfs4_op *ops4;
+    struct tr__op4x *ops4x;
+    uint32_t ops4_cap;
+    uint32_t tag_off;
+};
+
+/* Where an NFSv4 operation's strings and READDIR entries are in its
+ * slot's arena and entries while it is built. */
+enum { TR__S4_NAME, TR__S4_NAME2, TR__S4_TEXT, TR__S4_N };
+struct tr__op4x {
+    uint32_t soff[TR__S4_N];
+    uint32_t ent0;
 };
 
 /* A call's or reply's key in the memory of recent calls: calls whose reply
  * was seen (a later copy is a retransmission or a duplicate reply) and
  * calls of other programs (whose replies are counted as theirs). */
-enum { TR__RECENT_DONE = 1, TR__RECENT_NFSV4, TR__RECENT_OTHER, TR__RECENT_DEAD };
+enum {
+    TR__RECENT_DONE = 1,
+    TR__RECENT_NFSV4,
+    TR__RECENT_OTHER,
+    TR__RECENT_DEAD,
+    TR__RECENT_NFSV4_CB
+};
 struct tr__recent {
     uint64_t h;
     int64_t t;
@@ -264,7 +299,8 @@ struct tr__cap {
     uint32_t *chash;
     uint32_t chash_cap;
     uint32_t next_conn_index;
-    uint64_t mem; /* bytes of stream buffers held */
+    uint64_t mem;            /* bytes of stream buffers held */
+    struct tr__early *early; /* replies before their calls (tr_nfs_early.c) */
 };
 
 /* tr_nfs_ip.c: an IPv4 or IPv6 packet (data[0..caplen) of wire bytes). */
@@ -273,6 +309,26 @@ int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen,
 void tr__ip_free(struct tr__cap *c);
 /* The end of the capture: datagrams still incomplete are counted dropped. */
 void tr__ip_flush(struct tr_nfs_reader *r);
+/* tr_nfs_early.c: replies that came before their calls (the calls'
+ * direction held behind a hole), kept until their calls come. */
+struct tr__early_reply {
+    struct tr__msg m;
+    uint8_t *buf; /* the message's bytes captured */
+    uint32_t len, wire;
+};
+/* Holds reply m (buf[0..len) of wire) under key h: 1 held, 0 a second
+ * reply to a call one is held for (not kept), -ENOMEM.  Replies held
+ * past the pairing window, or pushed out by the bounds, are counted
+ * replies_without_calls. */
+int tr__early_put(struct tr_nfs_reader *r, uint64_t h, const struct tr__msg *m,
+                  const uint8_t *buf, size_t len, size_t wire);
+/* The reply held under key h: 1 with *out set (the caller frees out->buf),
+ * 0 for none. */
+int tr__early_take(struct tr_nfs_reader *r, uint64_t h, struct tr__early_reply *out);
+/* Lets go (counted) the replies held past the window, or all of them (the
+ * capture's end). */
+void tr__early_expire(struct tr_nfs_reader *r, int all);
+void tr__early_free(struct tr__cap *c);
 /* tr_nfs_tcp.c: a TCP segment between src and dst. */
 int tr__tcp_segment(struct tr_nfs_reader *r, const struct tr__ep *src,
                     const struct tr__ep *dst, const uint8_t *tcp, size_t caplen,
@@ -305,6 +361,25 @@ struct tr__nfs_format {
 extern const struct tr__nfs_format tr__nfs_pcap_format; /* tr_nfs_pcap.c */
 extern const struct tr__nfs_format tr__nfs_text_format; /* tr_nfs_text.c */
 
+/* Callback programs: those SETCLIENTID, CREATE_SESSION and
+ * BACKCHANNEL_CTL named (at most TR__CB_PROGS; past it the oldest is
+ * forgotten), and any call of version 1 of a program of the transient
+ * range RFC 5531 leaves to such programs (0x40000000-0x5fffffff). */
+#define TR__CB_PROGS 16u
+struct tr__cb_progs {
+    uint32_t prog[TR__CB_PROGS];
+    uint32_t n, next;
+};
+/* The root handle PUTROOTFH puts, by server, as a GETFH once showed it: a
+ * server's pseudo-file-system root keeps its handle, so a PUTROOTFH no
+ * GETFH follows is known by it (at most TR__ROOTS_MAX servers; past it
+ * the oldest is forgotten). */
+#define TR__ROOTS_MAX 16u
+struct tr__roots {
+    struct tr__ep srv[TR__ROOTS_MAX];
+    struct nf_fh fh[TR__ROOTS_MAX];
+    uint32_t n, next;
+};
 struct tr_nfs_reader {
     char *file; /* name for messages */
     struct tr_nfs_options opt;
@@ -326,6 +401,8 @@ struct tr_nfs_reader {
                                        written from a capture: reported
                                        as the larger of the two */
     struct tr_counter out[TR__C_COUNT];
+    struct tr__cb_progs cb; /* NFSv4 callback programs (tr_nfs4_args.c) */
+    struct tr__roots roots; /* NFSv4 root handles (tr_nfs4_flow.c) */
     char last_error[CM_ERR_LEN];
 };
 
@@ -354,6 +431,9 @@ const char *tr__ep_name(const struct tr__ep *ep, char *buf, size_t len);
 
 /* tr_nfs_pair.c */
 int tr__pair_init(struct tr__pair *p, int64_t window_ns, uint32_t max_pending);
+/* The key a call (client cli) and its reply share, as a nonzero hash. */
+uint64_t tr__pair_key(const struct tr__ep *cli, enum tr_nfs_transport t, uint32_t conn,
+                      uint32_t xid);
 void tr__pair_free(struct tr__pair *p);
 /*
  * A call of an NFS or MOUNT procedure: the slot whose event to fill with
@@ -376,8 +456,6 @@ int tr__pair_foreign_call(struct tr_nfs_reader *r, const struct tr__msg *m,
  */
 struct tr__slot *tr__pair_reply(struct tr_nfs_reader *r, const struct tr__msg *m,
                                 uint32_t *kind);
-/* 1 when a reply m (client = m->dst) answers a call held or recent. */
-int tr__pair_known(struct tr_nfs_reader *r, const struct tr__msg *m);
 /* Advances the trace time (a message or packet at t_ns). */
 void tr__pair_time(struct tr_nfs_reader *r, int64_t t_ns);
 /* The next event that may be released (its call is the oldest held, and it
@@ -390,6 +468,12 @@ void tr__pair_drop(struct tr_nfs_reader *r, struct tr__slot *s);
 
 /* Strings and entries of a slot's event (copied into the slot). */
 int tr__slot_str(struct tr__slot *s, int which, const char *str, size_t len);
+/* A string into the slot's arena at *off (NUL-terminated): 0 or -ENOMEM. */
+int tr__slot_put(struct tr__slot *s, const char *str, size_t len, uint32_t *off);
+/* A new NFSv4 operation of the slot's COMPOUND, zeroed, with no strings;
+ * NULL when the slot has TR_NFS4_OPS_MAX already (*rc 0) or on no memory
+ * (*rc -ENOMEM). */
+struct tr_nfs4_op *tr__slot_op4(struct tr__slot *s, int *rc);
 /* A new directory entry with its name, or NULL when the slot has
  * TR_NFS_ENTRIES_MAX already (counted by the caller) or on no memory
  * (*rc = -ENOMEM). */
@@ -452,10 +536,75 @@ int tr__xdr_res(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
  * was an RPC call or reply, 0 when it is not RPC, -ENOMEM. */
 int tr__rpc_msg(struct tr_nfs_reader *r, const struct tr__msg *m, const uint8_t *buf,
                 size_t len, size_t wire);
-/* 1 when buf[0..len) starts like an RPC call, or a reply to a call held:
- * how a TCP stream that lost its framing finds a record again. */
-int tr__rpc_plausible(struct tr_nfs_reader *r, const struct tr__msg *m,
-                      const uint8_t *buf, size_t len);
+/* 1 when buf[0..len) starts like an RPC call of a program and version
+ * an NFS capture holds, or like a reply: how a TCP stream that lost its
+ * framing finds a record again. */
+int tr__rpc_plausible(const uint8_t *buf, size_t len);
+
+/* ---- NFSv4 (tr_nfs4_*.c) ---------------------------------------------- */
+
+/* What one NFSv4 decode works on: the message's bytes through libtirpc's
+ * XDR, and the slot it fills. */
+struct tr__x4 {
+    XDR x;
+    size_t len; /* bytes in the buffer */
+    int cut;    /* the message had more bytes on the wire */
+    int nomem;  /* a copy into the slot failed */
+    struct tr_nfs_reader *r;
+    struct tr__slot *s;
+};
+
+/* tr_nfs4_attr.c: the pieces both directions decode, with the rpcgen
+ * codecs into bounded buffers (no allocation).  Each returns 1 when it
+ * decoded, 0 when the bytes ran out or did not decode (d->nomem for a
+ * failed copy). */
+/* A handle into out (one longer than NF_FH_MAX kept as its head and a hash
+ * of the whole, counted). */
+int tr__x4_fh(struct tr__x4 *d, struct nf_fh *out);
+/* A utf8string (component4, linktext4) into the slot's arena at *off. */
+int tr__x4_str(struct tr__x4 *d, uint32_t *off);
+/* A bitmap4, kept in words[0..*n) (NFS4_XDR_BITMAP words at most). */
+int tr__x4_bitmap(struct tr__x4 *d, uint32_t *words, uint32_t *n);
+/* An fattr4: the attributes FreeSFS keeps into a (the settable ones set
+ * CREATE and SETATTR ask for: TIME_*_SET as the times, the server's time
+ * as TR_NFS_TIME_SERVER), the FILEHANDLE attribute into fh (may be NULL);
+ * an attribute number the reader does not know ends the list (counted:
+ * nfsv4_attrs_unknown), the fattr4 itself is still read whole. */
+int tr__x4_fattr(struct tr__x4 *d, struct tr_nfs_attr *a, struct nf_fh *fh);
+/* A stateid4; a decoded one copied. */
+int tr__x4_stateid(struct tr__x4 *d, struct tr_nfs4_stateid *out);
+void tr__x4_stateid_of(struct tr_nfs4_stateid *out, const stateid4 *st);
+/* An operation (or result) from start, its number included, through the
+ * union's codec into obj (size bytes, zeroed first); the caller reads it
+ * and frees it with xdr_free(codec, obj) whatever this returned. */
+int tr__x4_union(struct tr__x4 *d, u_int start, xdrproc_t codec, void *obj, size_t size);
+/* An opaque<> whose bytes are skipped, not copied (WRITE's and READ's
+ * data): *n its length; *all 0 when the buffer does not hold them all.
+ * Returns 1 when the length word was there. */
+int tr__x4_skip_opaque(struct tr__x4 *d, uint32_t *n, int *all);
+/* A state_owner4's client id and a hash of it and its owner bytes. */
+int tr__x4_owner(struct tr__x4 *d, uint64_t *clientid, uint64_t *owner);
+/* The same hash of a client id and owner bytes (an owner's key). */
+uint64_t tr__x4_owner_hash(uint64_t clientid, const void *owner, size_t len);
+
+/* tr_nfs4_args.c: a COMPOUND call's arguments (after the RPC header) into
+ * s's COMPOUND.  Returns 1 when its header decoded (operations that stop
+ * early are flagged and counted there), 0 when not even that, -ENOMEM. */
+int tr__nfs4_args(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
+                  size_t len, int cut);
+/* tr_nfs4_res.c: a COMPOUND reply's results into its call's slot.  The
+ * same returns. */
+int tr__nfs4_res(struct tr_nfs_reader *r, struct tr__slot *s, const uint8_t *buf,
+                 size_t len, int cut);
+/* tr_nfs4_flow.c: when a COMPOUND's event leaves: its strings and entries
+ * as pointers, the current- and saved-filehandle flow resolved (with the
+ * server's root handle from roots, which it teaches), the COMPOUND's
+ * client id; ev.v4 points at s->c4. */
+void tr__nfs4_finish(struct tr__roots *roots, struct tr__slot *s);
+
+/* tr_nfs4_args.c */
+void tr__cb_prog_learn(struct tr__cb_progs *c, uint32_t prog);
+int tr__cb_prog_is(const struct tr__cb_progs *c, uint32_t prog, uint32_t vers);
 
 /* ---- anonymisation (tr_nfs_anon.c) -------------------------------------- */
 

@@ -27,6 +27,7 @@
 #define RECENT_MAX     (1u << 21)
 #define ARENA_KEEP     (64u * 1024)
 #define ENTS_KEEP      256u
+#define OPS4_KEEP      16u
 #define BUCKETS_MIN    1024u
 #define RECENT_MIN_CAP 1024u
 
@@ -42,8 +43,8 @@ static uint64_t mix64(uint64_t h)
     return h;
 }
 
-static uint64_t key_hash(const struct tr__ep *cli, enum tr_nfs_transport t, uint32_t conn,
-                         uint32_t xid)
+uint64_t tr__pair_key(const struct tr__ep *cli, enum tr_nfs_transport t, uint32_t conn,
+                      uint32_t xid)
 {
     uint64_t a, b;
 
@@ -161,6 +162,8 @@ void tr__pair_free(struct tr__pair *p)
         free(p->slots[i]->arena);
         free(p->slots[i]->ents);
         free(p->slots[i]->ent_off);
+        free(p->slots[i]->ops4);
+        free(p->slots[i]->ops4x);
         free(p->slots[i]);
     }
     free(p->slots);
@@ -182,6 +185,13 @@ static void slot_free(struct tr__pair *p, struct tr__slot *s)
         s->ents = NULL;
         s->ent_off = NULL;
         s->ent_cap = 0;
+    }
+    if (s->ops4_cap > OPS4_KEEP) {
+        free(s->ops4);
+        free(s->ops4x);
+        s->ops4 = NULL;
+        s->ops4x = NULL;
+        s->ops4_cap = 0;
     }
     s->qnext = p->free_head;
     p->free_head = s->idx + 1;
@@ -273,7 +283,7 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
                                uint32_t prog, uint32_t vers, uint32_t proc, int *rc)
 {
     struct tr__pair *p = &r->pair;
-    uint64_t h = key_hash(&m->src, m->transport, m->conn, m->xid);
+    uint64_t h = tr__pair_key(&m->src, m->transport, m->conn, m->xid);
     const struct nf_proc *row = tr__proc_row(prog, vers, proc);
     struct tr__slot *s;
     struct tr__recent *e;
@@ -283,7 +293,12 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
     s = find(p, h, &m->src, m->transport, m->conn, m->xid);
     if (s) {
         if (!s->dead) {
-            s->ev.flags |= TR_NFS_F_RETRANS;
+            /* a copy after the reply (the event not yet released) is not
+             * the event's retransmission: it is dropped like a later one */
+            if (s->answered)
+                r->cnt[TR__C_RETRANS_AFTER]++;
+            else
+                s->ev.flags |= TR_NFS_F_RETRANS;
             r->cnt[TR__C_RETRANS]++;
         }
         return NULL;
@@ -291,6 +306,7 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
     e = recent_find(p, h);
     if (e && e->kind == TR__RECENT_DONE) {
         r->cnt[TR__C_RETRANS]++;
+        r->cnt[TR__C_RETRANS_AFTER]++;
         return NULL;
     }
     if (p->npending >= p->nbuckets && buckets_grow(p) < 0) {
@@ -306,7 +322,7 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
     s->ev.prog = prog;
     s->ev.vers = vers;
     s->ev.proc = proc;
-    s->ev.op = row ? row->op : NF_OP_MOUNT;
+    s->ev.op = row ? row->op : prog == TR_NFS_PROG_MOUNT ? NF_OP_MOUNT : TR_NFS_OP_NFSV4;
     s->ev.xid = m->xid;
     s->ev.transport = m->transport;
     s->ev.conn = m->conn;
@@ -322,6 +338,8 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
     s->dead = 0;
     s->alen = 0;
     s->nents = 0;
+    memset(&s->c4, 0, sizeof(s->c4));
+    s->tag_off = TR__NOSTR;
     s->soff[TR__S_NAME] = s->soff[TR__S_NAME2] = s->soff[TR__S_TEXT] = TR__NOSTR;
     s->hnext = p->bucket[(uint32_t)h & (p->nbuckets - 1)];
     p->bucket[(uint32_t)h & (p->nbuckets - 1)] = s->idx + 1;
@@ -337,7 +355,7 @@ struct tr__slot *tr__pair_call(struct tr_nfs_reader *r, const struct tr__msg *m,
 
 int tr__pair_foreign_call(struct tr_nfs_reader *r, const struct tr__msg *m, uint32_t kind)
 {
-    uint64_t h = key_hash(&m->src, m->transport, m->conn, m->xid);
+    uint64_t h = tr__pair_key(&m->src, m->transport, m->conn, m->xid);
     struct tr__recent *e;
 
     tr__pair_time(r, m->t_ns);
@@ -351,7 +369,7 @@ struct tr__slot *tr__pair_reply(struct tr_nfs_reader *r, const struct tr__msg *m
                                 uint32_t *kind)
 {
     struct tr__pair *p = &r->pair;
-    uint64_t h = key_hash(&m->dst, m->transport, m->conn, m->xid);
+    uint64_t h = tr__pair_key(&m->dst, m->transport, m->conn, m->xid);
     struct tr__slot *s;
     struct tr__recent *e;
 
@@ -397,7 +415,7 @@ int tr__pair_next(struct tr_nfs_reader *r, int at_end, struct tr_nfs_event *ev)
     struct tr__pair *p = &r->pair;
     struct tr__slot *s;
     uint32_t i;
-    int rc, early = 0;
+    int rc, early = 0, v4;
 
     if (p->released) {
         slot_free(p, p->slots[p->released - 1]);
@@ -418,21 +436,30 @@ int tr__pair_next(struct tr_nfs_reader *r, int at_end, struct tr_nfs_event *ev)
         p->npending--;
         unhash(p, s);
         if (s->dead) {
+            /* no event; its reply, if it comes later, is absorbed */
+            rc = recent_add(r, s->keyhash, s->t_abs, TR__RECENT_DEAD);
             slot_free(p, s);
+            if (rc < 0)
+                return -ENOMEM;
             continue;
         }
         break;
     }
     if (early)
         r->cnt[TR__C_EARLY]++;
-    r->cnt[TR__C_CALLS]++;
+    /* NFSv4 events count as NFSv4's (nfsv4_calls, nfsv4_replies), as they
+     * do when they are not events: calls, replies and unanswered_calls
+     * stay NFSv2/v3's and MOUNT's */
+    v4 = s->ev.vers == 4 && s->ev.prog == TR_NFS_PROG_NFS;
+    if (!v4)
+        r->cnt[TR__C_CALLS]++;
     if (s->answered) {
-        r->cnt[TR__C_REPLIES]++;
+        r->cnt[v4 ? TR__C_NFSV4_REPLIES : TR__C_REPLIES]++;
         if (recent_add(r, s->keyhash, s->t_abs, TR__RECENT_DONE) < 0) {
             slot_free(p, s);
             return -ENOMEM;
         }
-    } else {
+    } else if (!v4) {
         r->cnt[TR__C_UNANSWERED]++;
     }
     rc = tr__host_index(&r->hosts, &s->cli, &s->ev.client);
@@ -462,8 +489,12 @@ int tr__pair_next(struct tr_nfs_reader *r, int at_end, struct tr_nfs_event *ev)
     s->ev.text = arena_str(s, TR__S_TEXT);
     for (i = 0; i < s->nents; i++)
         s->ents[i].name = s->arena + s->ent_off[i];
-    s->ev.entries = s->nents ? s->ents : NULL;
-    s->ev.nentries = s->nents;
+    if (s->ev.vers == 4 && s->ev.proc == 1) {
+        tr__nfs4_finish(&r->roots, s); /* ev.v4; its entries are its READDIRs' */
+    } else {
+        s->ev.entries = s->nents ? s->ents : NULL;
+        s->ev.nentries = s->nents;
+    }
     *ev = s->ev;
     p->released = s->idx + 1;
     return 1;
@@ -498,6 +529,45 @@ int tr__slot_str(struct tr__slot *s, int which, const char *str, size_t len)
     return arena_put(s, str, len, &s->soff[which]);
 }
 
+int tr__slot_put(struct tr__slot *s, const char *str, size_t len, uint32_t *off)
+{
+    return arena_put(s, str, len, off);
+}
+
+struct tr_nfs4_op *tr__slot_op4(struct tr__slot *s, int *rc)
+{
+    struct tr_nfs4_op *op;
+    struct tr__op4x *x;
+    uint32_t n = s->c4.nops;
+
+    *rc = 0;
+    if (n == TR_NFS4_OPS_MAX)
+        return NULL;
+    if (n == s->ops4_cap) {
+        uint32_t cap = s->ops4_cap ? s->ops4_cap * 2 : 8;
+        struct tr_nfs4_op *o = cm_reallocarray(s->ops4, cap, sizeof(*o));
+        if (!o) {
+            *rc = -ENOMEM;
+            return NULL;
+        }
+        s->ops4 = o;
+        x = cm_reallocarray(s->ops4x, cap, sizeof(*x));
+        if (!x) {
+            *rc = -ENOMEM;
+            return NULL;
+        }
+        s->ops4x = x;
+        s->ops4_cap = cap;
+    }
+    op = &s->ops4[n];
+    memset(op, 0, sizeof(*op));
+    x = &s->ops4x[n];
+    x->soff[TR__S4_NAME] = x->soff[TR__S4_NAME2] = x->soff[TR__S4_TEXT] = TR__NOSTR;
+    x->ent0 = s->nents;
+    s->c4.nops = n + 1;
+    return op;
+}
+
 struct tr_nfs_dirent *tr__slot_dirent(struct tr__slot *s, const char *name, size_t len,
                                       int *rc)
 {
@@ -530,12 +600,4 @@ struct tr_nfs_dirent *tr__slot_dirent(struct tr__slot *s, const char *name, size
     d = &s->ents[s->nents++];
     memset(d, 0, sizeof(*d));
     return d;
-}
-
-int tr__pair_known(struct tr_nfs_reader *r, const struct tr__msg *m)
-{
-    uint64_t h = key_hash(&m->dst, m->transport, m->conn, m->xid);
-
-    return find(&r->pair, h, &m->dst, m->transport, m->conn, m->xid) != NULL ||
-           recent_find(&r->pair, h) != NULL;
 }

@@ -131,6 +131,7 @@ static int capture_step(struct tr_nfs_reader *r)
     if (rc == PCAP_ERROR_BREAK) {
         tr__ip_flush(r);
         rc = tr__tcp_flush(r);
+        tr__early_expire(r, 1);
         return rc < 0 ? rc : 0;
     }
     if (rc != 1) {
@@ -140,6 +141,7 @@ static int capture_step(struct tr_nfs_reader *r)
             return -EINVAL;
         tr__ip_flush(r);
         rc = tr__tcp_flush(r);
+        tr__early_expire(r, 1);
         return rc < 0 ? rc : 0;
     }
     c->frame++;
@@ -178,6 +180,7 @@ static void capture_close(struct tr_nfs_reader *r)
         pcap_close((pcap_t *)c->pcap);
     tr__ip_free(c);
     tr__tcp_free(c);
+    tr__early_free(c);
     free(c);
     r->cap = NULL;
 }

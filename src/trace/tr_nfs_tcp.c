@@ -15,10 +15,10 @@
  * its captured prefix; uncaptured bytes where a record mark should be lose
  * the framing.  A stream whose start the capture missed, or that lost its
  * framing, is searched for a record boundary that is certain: a mark whose
- * record starts like an RPC call (or a reply to a call held) and ends
- * either where the bytes seen so far end or at another such mark; bytes
- * before it are skipped and counted.  Buffers are bounded per direction
- * and all together (TR__MEM_BUDGET).
+ * record starts like an RPC call of a known program and version, or like
+ * a reply (tr__rpc_plausible), and ends either where the bytes seen so far
+ * end or at another such mark; bytes before it are skipped and counted.
+ * Buffers are bounded per direction and all together (TR__MEM_BUDGET).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -238,15 +238,13 @@ static int mark_ok(const uint8_t *p, uint32_t *len)
 static int search(struct ctx *x, uint32_t *at)
 {
     struct tr__dir *d = &x->k->d[x->di];
-    struct tr__msg m;
     uint32_t i = 0;
 
-    msg_of(x, &m);
     while (i + 4 + HDR_MIN <= d->scan_len) {
         uint32_t len, end, len2, avail = d->scan_len - i - 4;
         int certain;
         if (!mark_ok(d->scan + i, &len) ||
-            !tr__rpc_plausible(x->r, &m, d->scan + i + 4, avail < len ? avail : len)) {
+            !tr__rpc_plausible(d->scan + i + 4, avail < len ? avail : len)) {
             i++;
             continue;
         }
@@ -257,8 +255,7 @@ static int search(struct ctx *x, uint32_t *at)
         if (!certain) {
             avail = d->scan_len - end - 4;
             certain = mark_ok(d->scan + end, &len2) &&
-                      tr__rpc_plausible(x->r, &m, d->scan + end + 4,
-                                        avail < len2 ? avail : len2);
+                      tr__rpc_plausible(d->scan + end + 4, avail < len2 ? avail : len2);
         }
         if (certain) {
             *at = i;
@@ -411,8 +408,10 @@ static int frame(struct ctx *x, const uint8_t *p, uint64_t cap, uint64_t len)
             pos = cap;
             continue;
         }
-        /* not captured and no framing: nothing can be told from it */
-        x->r->cnt[TR__C_TCP_SKIPPED] += len - pos + d->scan_len;
+        /* not captured and no framing: nothing can be told from it (its
+         * bytes are the gap's, counted there; the ones searched are
+         * skipped) */
+        x->r->cnt[TR__C_TCP_SKIPPED] += d->scan_len;
         d->scan_len = 0;
         d->npieces = 0;
         break;

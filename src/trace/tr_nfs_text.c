@@ -8,6 +8,13 @@
  * input.c), values parsed exactly (hex, times to the nanosecond), and each
  * line handed to the pairing as one message.  Strict by default: the
  * first damaged line is a FILE:LINE error; lenient counts and skips it.
+ * What nfsdump itself writes is read as it wrote it, not as damage: its
+ * procedure names (readdirp), NULL replies without a status, hosts in
+ * dotted decimal (nfsdump -v), directory entries as name-N keys, names
+ * with \XX escapes, NFSv2 WRITE's size as tcount; the lines it marks as
+ * not parsed (SHORT PACKET, v2's +|+ and +/+) and those with an unknown
+ * stable_how (stable ?) are skipped and counted in any mode; the replies
+ * at the start of an excerpt, whose calls came before it, are its edge.
  * FreeSFS's own extensions (MOUNT lines, directory entries, explicit
  * directory attributes, connection numbers, counters in comments) are
  * documented beside the format.
@@ -18,6 +25,9 @@
 
 #include "common/alloc.h"
 #include "trace/tr_nfs_int.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/num.h"
 
 /* One token of a line: in place, NUL-terminated. */
 struct tok {
@@ -35,8 +45,8 @@ struct pent {
 struct tr__text {
     struct tr_input in;
     long lineno;
-    int64_t last_t;
-    int have_t;
+    int64_t last_t, first_t; /* the last line's time, the first's */
+    int have_t, have_first;
     struct tok *toks;
     size_t ntoks, tok_cap;
     int toks_fixed; /* toks is the caller's array: stop when it is full */
@@ -53,6 +63,9 @@ struct line {
     struct tr_nfs_event ev; /* the fields the line sets */
     struct tok str[TR__S_N];
     int cut, retrans, datacut;
+    int orphan;      /* a reply nfsdump had no call for ("unknown") */
+    int have_count;  /* a count key was read */
+    uint32_t tcount; /* NFSv2 WRITE's size as nfsdump writes it */
 };
 
 /* ---- small parsers ------------------------------------------------------- */
@@ -102,17 +115,49 @@ static int hex_fh(const struct tok *t, struct nf_fh *fh)
     return 0;
 }
 
+/* "A.B.C.D.port": nfsdump -v writes an IPv4 host in dotted decimal, its
+ * port still in hex. */
+static int dotted_endpoint(const struct tok *t, struct tr__ep *ep)
+{
+    const char *p = t->s, *end = t->s + t->len;
+    struct tok port;
+    uint32_t v;
+    int i;
+
+    memset(ep, 0, sizeof(*ep));
+    for (i = 0; i < 4; i++) {
+        const char *dot = memchr(p, '.', (size_t)(end - p));
+        struct tok d = {(char *)p, dot ? (size_t)(dot - p) : 0};
+        if (!dot || d.len == 0 || d.len > 3 || dec_u32(&d, &v) < 0 || v > 255)
+            return -1;
+        ep->a[i] = (uint8_t)v;
+        p = dot + 1;
+    }
+    port.s = (char *)p;
+    port.len = (size_t)(end - p);
+    if (port.len == 0 || port.len > 4 || hex_u32(&port, &v) < 0)
+        return -1;
+    ep->fam = TR__FAM_V4;
+    ep->len = 4;
+    ep->port = (uint16_t)v;
+    return 0;
+}
+
 /* "host.port", both hex: an IPv4 host as 8 digits, IPv6 as 32, any other
- * length an nfsdump host number. */
+ * length an nfsdump host number; or nfsdump -v's dotted decimal. */
 static int endpoint(const struct tok *t, struct tr__ep *ep)
 {
     const char *dot = memchr(t->s, '.', t->len);
-    size_t hl, i;
+    size_t hl, i, dots = 0;
     struct tok port;
     uint32_t p;
 
     if (!dot)
         return -1;
+    for (i = 0; i < t->len; i++)
+        dots += t->s[i] == '.';
+    if (dots == 4)
+        return dotted_endpoint(t, ep);
     hl = (size_t)(dot - t->s);
     port.s = (char *)dot + 1;
     port.len = t->len - hl - 1;
@@ -142,8 +187,10 @@ static int endpoint(const struct tok *t, struct tr__ep *ep)
     return 0;
 }
 
-/* A quoted name, decoded in place: %XX is a byte (FreeSFS writes space,
- * '"', '%' and bytes outside printable ASCII so). */
+/* A quoted name, decoded in place: '%' and two hex digits are a byte
+ * (FreeSFS writes blanks, '"', '%', backslashes and bytes outside
+ * printable ASCII so), and so are a backslash and two hex digits (nfsdump
+ * writes '"', backslashes and white space so). */
 static int quoted(struct tok *t)
 {
     size_t i, o = 0;
@@ -152,7 +199,7 @@ static int quoted(struct tok *t)
         return -1;
     for (i = 1; i + 1 < t->len; i++) {
         char c = t->s[i];
-        if (c == '%' && i + 2 < t->len - 1 &&
+        if ((c == '%' || c == '\\') && i + 2 < t->len - 1 &&
             cm_hex_digit((unsigned char)t->s[i + 1]) >= 0 &&
             cm_hex_digit((unsigned char)t->s[i + 2]) >= 0) {
             c = (char)(cm_hex_digit((unsigned char)t->s[i + 1]) << 4 |
@@ -341,9 +388,31 @@ static int tok_is(const struct tok *t, const char *s)
     return strcmp(t->s, s) == 0;
 }
 
+/* One "key = value" of the tail at token *i, as three tokens or (a later
+ * nfsdump) as one, "key=value": 1 and *i past it, or 0. */
+static int tail_field(const struct tr__text *x, size_t *i, const char *key)
+{
+    const struct tok *t = x->toks;
+    size_t n = x->ntoks, k = strlen(key);
+
+    if (*i + 3 <= n && tok_is(&t[*i], key) && tok_is(&t[*i + 1], "=")) {
+        *i += 3;
+        return 1;
+    }
+    if (*i < n && t[*i].len > k + 1 && strncmp(t[*i].s, key, k) == 0 &&
+        t[*i].s[k] == '=') {
+        *i += 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* The diagnostic tail from token i on: groups of "con = N len = N" (a
  * call's) or "status=X pl = N con = N len = N" (a reply's), then an
- * optional LONGPKT.  Returns 0 when tokens i.. are exactly that. */
+ * optional word for a packet longer than its message: FreeSFS's LONGPKT
+ * says the message was cut; nfsdump's LONGPKT-N (N bytes past the
+ * message), LONGPACKET and JUMBO say nothing is missing.  Returns 0 when
+ * tokens i.. are exactly that. */
 static int tail(const struct tr__text *x, size_t i, int *cut)
 {
     const struct tok *t = x->toks;
@@ -351,21 +420,22 @@ static int tail(const struct tr__text *x, size_t i, int *cut)
     int groups = 0;
 
     for (;;) {
-        if (i + 6 <= n && tok_is(&t[i], "con") && tok_is(&t[i + 1], "=") &&
-            tok_is(&t[i + 3], "len") && tok_is(&t[i + 4], "=")) {
-            i += 6;
-        } else if (i + 10 <= n && strncmp(t[i].s, "status=", 7) == 0 &&
-                   tok_is(&t[i + 1], "pl") && tok_is(&t[i + 2], "=") &&
-                   tok_is(&t[i + 4], "con") && tok_is(&t[i + 5], "=") &&
-                   tok_is(&t[i + 7], "len") && tok_is(&t[i + 8], "=")) {
-            i += 10;
-        } else {
-            break;
+        size_t j = i;
+        if (j < n && strncmp(t[j].s, "status=", 7) == 0) {
+            j++;
+            if (!tail_field(x, &j, "pl"))
+                break;
         }
+        if (!tail_field(x, &j, "con") || !tail_field(x, &j, "len"))
+            break;
+        i = j;
         groups++;
     }
     if (i + 1 == n && tok_is(&t[i], "LONGPKT")) {
         *cut = 1;
+        i++;
+    } else if (i + 1 == n && (strncmp(t[i].s, "LONGPKT-", 8) == 0 ||
+                              tok_is(&t[i], "LONGPACKET") || tok_is(&t[i], "JUMBO"))) {
         i++;
     }
     return groups > 0 && i == n ? 0 : -1;
@@ -374,9 +444,39 @@ static int tail(const struct tr__text *x, size_t i, int *cut)
 static int is_tail_start(const struct tr__text *x, size_t i)
 {
     const struct tok *t = &x->toks[i];
+    size_t j = i;
 
-    return (tok_is(t, "con") && i + 1 < x->ntoks && tok_is(&x->toks[i + 1], "=")) ||
-           strncmp(t->s, "status=", 7) == 0;
+    return tail_field(x, &j, "con") || strncmp(t->s, "status=", 7) == 0;
+}
+
+/* nfsdump's own names of procedures whose name in the tables differs. */
+static const struct {
+    uint32_t vers, proc;
+    const char *name;
+} proc_aliases[] = {
+    {3, NFSPROC3_READDIRPLUS, "readdirp"},
+    {2, NFSPROC_WRITECACHE, "writecach"}, /* a call */
+    {2, NFSPROC_WRITECACHE, "writecac"},  /* a reply */
+};
+
+static int proc_name_ok(const struct line *l, const struct nf_proc *row, const char *name)
+{
+    size_t i;
+
+    if (strcmp(row->name, name) == 0)
+        return 1;
+    for (i = 0; l->prog == TR_NFS_PROG_NFS && i < CM_ARRAY_LEN(proc_aliases); i++)
+        if (proc_aliases[i].vers == l->vers && proc_aliases[i].proc == l->proc &&
+            strcmp(proc_aliases[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Procedures whose replies have no status: nfsdump writes none for them. */
+static int statusless(const struct line *l)
+{
+    return l->proc == 0 || (l->prog == TR_NFS_PROG_NFS && l->vers == 2 &&
+                            (l->proc == NFSPROC_ROOT || l->proc == NFSPROC_WRITECACHE));
 }
 
 /* The head: TIME SRC DST T KIND XID PROC NAME [STATUS].  Returns the index
@@ -416,16 +516,23 @@ static long head(struct tr_nfs_reader *r, struct line *l, const char **why)
     }
     if (hex_u32(&t[5], &l->m.xid) < 0)
         return *why = "the XID is not hex", -1;
+    if (!l->call && tok_is(&t[7], "unknown") && hex_u64(&t[6], &proc) == 0) {
+        /* nfsdump's line for a reply whose call it never saw */
+        l->orphan = 1;
+        return 8;
+    }
     if (hex_u64(&t[6], &proc) < 0 ||
         !(row = tr__proc_row(l->prog, l->vers, (uint32_t)proc)))
         return *why = "unknown procedure number", -1;
     l->proc = (uint32_t)proc;
-    if (strcmp(row->name, t[7].s) != 0)
+    if (!proc_name_ok(l, row, t[7].s))
         return *why = "the procedure's name does not match its number", -1;
     if (l->call)
         return 8;
     if (x->ntoks < 9)
         return *why = "a reply without status", -1;
+    if (statusless(l) && is_tail_start(x, 8))
+        return 8; /* status 0 */
     if (tok_is(&t[8], "OK")) {
         l->status = 0;
     } else if (strncmp(t[8].s, "rpc-", 4) == 0) {
@@ -489,13 +596,20 @@ static int call_pair(struct line *l, const struct tr__proc_fields *f, const char
     if (!strcmp(k, "name") || !strcmp(k, "fn"))
         return key_string(l, TR__S_NAME, v);
     if (!strcmp(k, "name2") || !strcmp(k, "fn2"))
-        return key_string(l, TR__S_NAME2, v);
+        /* nfsdump's NFSv2 SYMLINK writes its target as fn2 */
+        return key_string(l, (f->args & TR__A_NAME2) ? TR__S_NAME2 : TR__S_TEXT, v);
     if (!strcmp(k, "sdata") || !strcmp(k, "path"))
         return key_string(l, TR__S_TEXT, v);
     if (!strcmp(k, "off") || !strcmp(k, "offset") || !strcmp(k, "cookie"))
         return hex_u64(v, &l->ev.offset);
     if (!strcmp(k, "count"))
-        return (f->args & TR__A_MAXCNT) ? 0 : hex_u32(v, &l->ev.count);
+        return (f->args & TR__A_MAXCNT) ? 0
+                                        : (l->have_count = 1, hex_u32(v, &l->ev.count));
+    if (!strcmp(k, "tcount"))
+        /* NFSv2's totalcount: RFC 1094 leaves it unused, but nfsdump writes
+         * it, not the data's length, as a WRITE's size (and counts it as
+         * the bytes written); clients set it to that length */
+        return hex_u32(v, &l->tcount);
     if (!strcmp(k, "maxcnt"))
         return hex_u32(v, &l->ev.count);
     if (!strcmp(k, "stable"))
@@ -522,26 +636,35 @@ static int call_pair(struct line *l, const struct tr__proc_fields *f, const char
     return ignored_key(k) ? 0 : -2;
 }
 
+/* A new directory entry, or -ENOMEM / -1 past TR_NFS_ENTRIES_MAX. */
+static int entry_new(struct tr__text *x)
+{
+    if (x->nents == TR_NFS_ENTRIES_MAX)
+        return -1;
+    if (x->nents == x->ent_cap) {
+        uint32_t cap = x->ent_cap ? x->ent_cap * 2 : 32;
+        struct pent *p = cm_reallocarray(x->ents, cap, sizeof(*p));
+        if (!p)
+            return -ENOMEM;
+        x->ents = p;
+        x->ent_cap = cap;
+    }
+    memset(&x->ents[x->nents++], 0, sizeof(x->ents[0]));
+    return 0;
+}
+
 static int entry_pair(struct tr__text *x, const char *k, struct tok *v, uint32_t vers)
 {
     struct pent *e;
     const struct akey *ak;
 
     if (!strcmp(k, "e-name")) {
+        int rc;
         if (quoted(v) < 0)
             return -1;
-        if (x->nents == TR_NFS_ENTRIES_MAX)
-            return -1;
-        if (x->nents == x->ent_cap) {
-            uint32_t cap = x->ent_cap ? x->ent_cap * 2 : 32;
-            struct pent *p = cm_reallocarray(x->ents, cap, sizeof(*p));
-            if (!p)
-                return -ENOMEM;
-            x->ents = p;
-            x->ent_cap = cap;
-        }
-        e = &x->ents[x->nents++];
-        memset(e, 0, sizeof(*e));
+        if ((rc = entry_new(x)) < 0)
+            return rc;
+        e = &x->ents[x->nents - 1];
         e->name = v->s;
         e->len = v->len;
         return 0;
@@ -556,6 +679,60 @@ static int entry_pair(struct tr__text *x, const char *k, struct tok *v, uint32_t
     if (!strncmp(k, "ea-", 3) && (ak = attr_key(k + 3)) != NULL)
         return attr_set(&e->d.attr, ak, v, vers);
     return -2;
+}
+
+/* nfsdump's directory entries: KEY-N for entry N (0, 1, ...): name-N,
+ * fileid-N, fh-N (a later nfsdump's READDIRPLUS), cookie-N (not kept),
+ * and attribute keys, which nfsdump fills with the directory's
+ * attributes, not the entry's (not kept).  1 when k is such a key (rc
+ * set), 0 when it is not. */
+static int numbered_entry(struct tr__text *x, const char *k, struct tok *v, int *rc)
+{
+    const char *dash = strrchr(k, '-');
+    struct tok num;
+    uint32_t n;
+    size_t base;
+    struct pent *e;
+
+    if (!dash || !dash[1] || strspn(dash + 1, "0123456789") != strlen(dash + 1))
+        return 0;
+    base = (size_t)(dash - k);
+    num.s = (char *)dash + 1;
+    num.len = strlen(dash + 1);
+    if (dec_u32(&num, &n) < 0)
+        return *rc = -1, 1;
+#define IS(w) (base == sizeof(w) - 1 && strncmp(k, w, base) == 0)
+    if (!IS("name") && !IS("fileid") && !IS("fh")) {
+        char a[16];
+        *rc = 0;
+        if (IS("cookie"))
+            return 1;
+        if (base < sizeof(a)) {
+            memcpy(a, k, base);
+            a[base] = '\0';
+            if (attr_key(a))
+                return 1;
+        }
+        return *rc = -2, 1;
+    }
+    if (n > x->nents) /* entries come in order */
+        return *rc = -1, 1;
+    if (n == x->nents && (*rc = entry_new(x)) < 0)
+        return 1;
+    e = &x->ents[n];
+    if (IS("name")) {
+        if (quoted(v) < 0)
+            return *rc = -1, 1;
+        e->name = v->s;
+        e->len = v->len;
+        *rc = 0;
+    } else if (IS("fileid")) {
+        *rc = hex_u64(v, &e->d.fileid);
+    } else {
+        *rc = hex_fh(v, &e->d.fh);
+    }
+#undef IS
+    return 1;
 }
 
 static int bad_pair(struct tr_nfs_reader *r, int rc, const char *key, const char *value)
@@ -616,7 +793,9 @@ static int reply_pairs(struct tr_nfs_reader *r, struct line *l,
             rc = (l->datacut = 1, tok_is(v, "1") ? 0 : -1);
         } else if (!strcmp(k, "conn")) {
             rc = hex_u32(v, &l->m.conn);
-        } else {
+        } else if (!strcmp(k, "fn")) {
+            rc = key_string(l, TR__S_TEXT, v); /* nfsdump's NFSv2 READLINK */
+        } else if (!numbered_entry(x, k, v, &rc)) {
             rc = ignored_key(k) ? 0 : -2;
         }
         if (rc == -ENOMEM)
@@ -681,8 +860,10 @@ static int fill_reply(struct tr_nfs_reader *r, struct tr__slot *s, const struct 
         tr__slot_str(s, TR__S_TEXT, l->str[TR__S_TEXT].s, l->str[TR__S_TEXT].len) < 0)
         return -ENOMEM;
     for (i = 0; i < x->nents; i++) {
-        struct tr_nfs_dirent *d =
-            tr__slot_dirent(s, x->ents[i].name, x->ents[i].len, &rc);
+        struct tr_nfs_dirent *d;
+        if (!x->ents[i].name)
+            continue; /* an nfsdump entry without its name-N */
+        d = tr__slot_dirent(s, x->ents[i].name, x->ents[i].len, &rc);
         if (!d)
             return rc ? rc : -ENOMEM;
         *d = x->ents[i].d;
@@ -710,6 +891,77 @@ static void comment(struct tr_nfs_reader *r, char *s)
             r->restored[i] = n;
 }
 
+/* nfsdump's mark of a line it could not parse whole: SHORT PACKET (v3),
+ * +|+ (a v2 call), +/+ (a v2 reply), written just before the tail - so
+ * right after a blank and before euid, con or status= (a name cannot hold
+ * them so: nfsdump escapes a name's blanks). */
+static int marked_unparsed(const char *s, size_t len)
+{
+    static const char *const marks[] = {"SHORT PACKET", "+|+", "+/+"};
+    size_t i, k;
+
+    for (k = 0; k < CM_ARRAY_LEN(marks); k++) {
+        size_t m = strlen(marks[k]);
+        for (i = 1; i + m <= len; i++) {
+            const char *after = s + i + m;
+            size_t rest = len - i - m;
+            if (s[i - 1] != ' ' || memcmp(s + i, marks[k], m) != 0)
+                continue;
+            if (k == 0 || (rest >= 4 && !memcmp(after, "euid", 4)) ||
+                (rest >= 3 && !memcmp(after, "con", 3)) ||
+                (rest >= 7 && !memcmp(after, "status=", 7)))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* A "stable ?" pair among tokens first..: nfsdump's stable_how it did
+ * not know. */
+static int stable_unknown(const struct tr__text *x, size_t first)
+{
+    size_t i;
+
+    for (i = first; i + 1 < x->ntoks; i++)
+        if (tok_is(&x->toks[i], "stable") && tok_is(&x->toks[i + 1], "?"))
+            return 1;
+    return 0;
+}
+
+/* A line of a kind nfsdump's notes say to ignore (counted under c, in
+ * strict mode too).  A call's key is held as an undecodable call's, so
+ * that its reply is not taken for one without its call. */
+static int skip_known(struct tr_nfs_reader *r, const struct line *l,
+                      enum tr__nfs_counter c)
+{
+    struct tr__slot *slot;
+    int rc = 0;
+
+    r->cnt[c]++;
+    if (!l->call || l->orphan)
+        return 0;
+    slot = tr__pair_call(r, &l->m, l->prog, l->vers, l->proc, &rc);
+    if (slot)
+        tr__pair_drop(r, slot);
+    return rc;
+}
+
+/* A reply whose call the trace lacks: at the start of an excerpt (within
+ * the first pairing window) its call came before the excerpt began - the
+ * excerpt's edge, counted; later, damage. */
+static int reply_without_call(struct tr_nfs_reader *r, const struct line *l)
+{
+    struct tr__text *x = r->text;
+
+    if (l->m.t_ns - x->first_t <= r->opt.pair_window_ns) {
+        r->cnt[TR__C_NO_CALL]++;
+        r->cnt[TR__C_EDGE_REPLIES]++;
+        return 0;
+    }
+    tr__nfs_error(r, l->m.where, "a reply without its call (XID %x)", l->m.xid);
+    return tr__nfs_damage(r, TR__C_NO_CALL);
+}
+
 static int text_line(struct tr_nfs_reader *r, char *s, size_t len)
 {
     struct tr__text *x = r->text;
@@ -720,7 +972,7 @@ static int text_line(struct tr_nfs_reader *r, char *s, size_t len)
     long first;
     size_t i, end;
     uint32_t kind;
-    int rc;
+    int rc, unparsed = marked_unparsed(s, len);
 
     memset(&l, 0, sizeof(l));
     l.m.where = (uint64_t)x->lineno;
@@ -732,6 +984,14 @@ static int text_line(struct tr_nfs_reader *r, char *s, size_t len)
         tr__nfs_error(r, l.m.where, "not an nfsdump line: %s", why);
         return tr__nfs_damage(r, TR__C_GARBAGE);
     }
+    if (!x->have_first) {
+        x->first_t = l.m.t_ns;
+        x->have_first = 1;
+    }
+    if (unparsed)
+        return skip_known(r, &l, TR__C_UNPARSED_LINES);
+    if (stable_unknown(x, (size_t)first))
+        return skip_known(r, &l, TR__C_STABLE_UNKNOWN);
     f = tr__proc_fields(l.prog, l.vers, l.proc);
     for (end = (size_t)first; end < x->ntoks && !is_tail_start(x, end); end++)
         ;
@@ -741,7 +1001,13 @@ static int text_line(struct tr_nfs_reader *r, char *s, size_t len)
                       "con = .. len = .. tail");
         return tr__nfs_damage(r, TR__C_GARBAGE);
     }
-    if (l.call) {
+    if (l.orphan) {
+        if (end != (size_t)first) {
+            tr__nfs_error(r, l.m.where,
+                          "not an nfsdump line: an unknown reply with fields");
+            return tr__nfs_damage(r, TR__C_GARBAGE);
+        }
+    } else if (l.call) {
         for (i = (size_t)first; i < end; i += 2) {
             rc = call_pair(&l, f, x->toks[i].s, &x->toks[i + 1]);
             if (rc < 0) {
@@ -749,6 +1015,9 @@ static int text_line(struct tr_nfs_reader *r, char *s, size_t len)
                 return tr__nfs_damage(r, TR__C_GARBAGE);
             }
         }
+        if (!l.have_count && l.prog == TR_NFS_PROG_NFS && l.vers == 2 &&
+            l.proc == NFSPROC_WRITE)
+            l.ev.count = l.tcount;
     } else {
         rc = reply_pairs(r, &l, f, (size_t)first, end);
         if (rc == -ENOMEM)
@@ -761,7 +1030,13 @@ static int text_line(struct tr_nfs_reader *r, char *s, size_t len)
                       (double)l.m.t_ns / 1e9, (double)x->last_t / 1e9);
         return tr__nfs_damage(r, TR__C_BACKWARD_LINES);
     }
-    if (l.call) {
+    if (l.orphan) {
+        /* nfsdump's own reply without a call: never paired with a call held */
+        tr__pair_time(r, l.m.t_ns);
+        rc = reply_without_call(r, &l);
+        if (rc < 0)
+            return rc;
+    } else if (l.call) {
         slot = tr__pair_call(r, &l.m, l.prog, l.vers, l.proc, &rc);
         if (!slot)
             return rc;
@@ -778,8 +1053,14 @@ static int text_line(struct tr_nfs_reader *r, char *s, size_t len)
                 tr__nfs_error(r, l.m.where, "a second reply to XID %x", l.m.xid);
                 return tr__nfs_damage(r, TR__C_DUP_REPLIES);
             }
-            tr__nfs_error(r, l.m.where, "a reply without its call (XID %x)", l.m.xid);
-            return tr__nfs_damage(r, TR__C_NO_CALL);
+            if (kind == TR__RECENT_DEAD)
+                return 0; /* its call's line was skipped: so is it */
+            rc = reply_without_call(r, &l);
+            if (rc < 0)
+                return rc;
+            x->last_t = l.m.t_ns;
+            x->have_t = 1;
+            return 0;
         }
         if (slot->ev.prog != l.prog || slot->ev.vers != l.vers ||
             slot->ev.proc != l.proc) {
@@ -867,8 +1148,9 @@ static int text_open(struct tr_nfs_reader *r, char *err, size_t errlen)
 }
 
 /* The first line that is not blank or a comment, as the head of an
- * nfsdump line; or FreeSFS's own first line. */
-static int text_probe(const unsigned char *buf, size_t len)
+ * nfsdump line; or FreeSFS's own first line.  NULL when buf starts so, or
+ * why it does not ("" when the bytes cannot tell yet). */
+static const char *probe_why(const unsigned char *buf, size_t len)
 {
     static const char mine[] = "#freesfs nfsdump";
     char line[512];
@@ -878,9 +1160,11 @@ static int text_probe(const unsigned char *buf, size_t len)
     size_t i = 0;
 
     if (len >= sizeof(mine) - 1 && memcmp(buf, mine, sizeof(mine) - 1) == 0)
-        return 2;
+        return NULL;
     while (i < len) {
         size_t e = i, n;
+        struct tr_nfs_reader r;
+        const char *why = "";
         while (e < len && buf[e] != '\n')
             e++;
         n = e - i < sizeof(line) - 1 ? e - i : sizeof(line) - 1;
@@ -890,26 +1174,32 @@ static int text_probe(const unsigned char *buf, size_t len)
         if (n == 0 || line[0] == '#' || strspn(line, " \t\r") == n)
             continue;
         if (e == len && len >= sizeof(line))
-            return 0; /* a first line cut by the probe's bytes: not decided */
+            return ""; /* a first line cut by the probe's bytes: not decided */
         /* the head's tokens in a fixed array: detection allocates nothing */
         memset(&x, 0, sizeof(x));
         x.toks = toks;
         x.tok_cap = CM_ARRAY_LEN(toks);
         x.toks_fixed = 1;
         memset(&l, 0, sizeof(l));
-        {
-            struct tr_nfs_reader r;
-            const char *why;
-            long ok;
-            memset(&r, 0, sizeof(r));
-            r.text = &x;
-            if (tokenize(&x, line, strcspn(line, "\r")) < 0)
-                return 0;
-            ok = head(&r, &l, &why);
-            return ok > 0 ? 2 : 0;
-        }
+        memset(&r, 0, sizeof(r));
+        r.text = &x;
+        if (tokenize(&x, line, strcspn(line, "\r")) < 0)
+            return "";
+        return head(&r, &l, &why) > 0 ? NULL : why;
     }
-    return 0;
+    return "no line";
+}
+
+static int text_probe(const unsigned char *buf, size_t len)
+{
+    return probe_why(buf, len) ? 0 : 2;
+}
+
+const char *tr__nfs_text_why_not(const unsigned char *buf, size_t len)
+{
+    const char *why = probe_why(buf, len);
+
+    return why && !*why ? "the first line is longer than the bytes looked at" : why;
 }
 
 const struct tr__nfs_format tr__nfs_text_format = {

@@ -155,7 +155,8 @@ static void sb_name(struct sbuf *b, const char *key, const char *s)
         return;
     for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c <= ' ' || c > '~' || c == '"' || c == '%') {
+        /* a backslash too: nfsdump's files escape with one (\XX) */
+        if (c <= ' ' || c > '~' || c == '"' || c == '%' || c == '\\') {
             b->s[b->len++] = '%';
             b->s[b->len++] = hex[c >> 4];
             b->s[b->len++] = hex[c & 15];

@@ -16,6 +16,7 @@
 
 #include "nfs/nf_lnfs.h"
 #include "validate/vd_int.h"
+#include "common/error.h"
 
 #define COMMIT_BLOCKS       3
 #define UNSTABLE_WRITE      0  /* stable_how UNSTABLE */

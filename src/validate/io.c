@@ -17,6 +17,7 @@
 #include "nfs/nf_lnfs.h"
 #include "validate/vd_int.h"
 #include "common/alloc.h"
+#include "common/error.h"
 
 #define LNFS_TIMEOUT_MS 10000
 

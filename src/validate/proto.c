@@ -96,48 +96,42 @@ static void dirop3(const struct nf_fh *dir, const char *name, diropargs3 *d)
 /* A v2 sattr that sets nothing. */
 static void sattr2_none(sattr *s)
 {
-    memset(s, 0xff, sizeof(*s));
+    struct nf_sattr none = {0};
+
+    nf_sattr_to_v2(&none, s);
+}
+
+/* The mode, and with owner our uid and gid, size 0 and the times now (a
+ * CREATE's). */
+static void sattr_new(struct vd_ctx *v, struct nf_sattr *s, uint32_t mode, int owner)
+{
+    nf_sattr_mode(s, mode);
+    if (!owner)
+        return;
+    s->set |= NF_SA_UID | NF_SA_GID | NF_SA_SIZE;
+    s->uid = v->uid;
+    s->gid = v->gid;
+    s->size = 0;
+    nf_sattr_times_now(s);
 }
 
 /* The new-object attributes of a v2 CREATE: type|mode, our uid and gid,
  * size 0, times now. */
 static void sattr2_new(struct vd_ctx *v, sattr *s, uint32_t mode)
 {
-    uint32_t sec, nsec;
+    struct nf_sattr n;
 
-    cm_wall_time(&sec, &nsec);
-    s->mode = mode;
-    s->uid = v->uid;
-    s->gid = v->gid;
-    s->size = 0;
-    s->atime.seconds = sec;
-    s->atime.useconds = nsec / 1000;
-    s->mtime = s->atime;
+    sattr_new(v, &n, mode, 1);
+    nf_sattr_to_v2(&n, s);
 }
 
-/* v3 attributes to set: the mode, and with owner our uid and gid, size 0
- * and the times now (a CREATE's). */
+/* v3 attributes to set: the mode, and with owner the rest of a CREATE's. */
 static void sattr3_new(struct vd_ctx *v, sattr3 *s, uint32_t mode, int owner)
 {
-    uint32_t sec, nsec;
+    struct nf_sattr n;
 
-    memset(s, 0, sizeof(*s));
-    s->mode.set_it = TRUE;
-    s->mode.set_mode3_u.mode = mode;
-    if (owner) {
-        s->uid.set_it = TRUE;
-        s->uid.set_uid3_u.uid = v->uid;
-        s->gid.set_it = TRUE;
-        s->gid.set_gid3_u.gid = v->gid;
-        s->size.set_it = TRUE;
-        s->size.set_size3_u.size = 0;
-        cm_wall_time(&sec, &nsec);
-        s->atime.set_it = SET_TO_CLIENT_TIME;
-        s->atime.set_atime_u.atime.seconds = sec;
-        s->atime.set_atime_u.atime.nseconds = nsec;
-        s->mtime.set_it = SET_TO_CLIENT_TIME;
-        s->mtime.set_mtime_u.mtime = s->atime.set_atime_u.atime;
-    }
+    sattr_new(v, &n, mode, owner);
+    nf_sattr_to_v3(&n, s);
 }
 
 /* v2 replies of type attrstat (GETATTR, SETATTR, WRITE) and diropres

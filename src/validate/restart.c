@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "validate/vd_int.h"
+#include "common/error.h"
+#include "common/clock.h"
 
 #define DEFAULT_LIMIT_MS 120000u
 #define POLL_MS          20

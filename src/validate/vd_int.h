@@ -386,7 +386,7 @@ int vd_step_extended(struct vd_ctx *v);
 int vd_extended_commit(struct vd_ctx *v);
 int vd_extended_restart(struct vd_ctx *v);
 
-/* ---- the work directory and the mount (run.c) ----------------------------- */
+/* ---- the work directory and the mount (workdir.c) ------------------------- */
 
 /* Mounts o->mount with the version and transport of the options; bounded.
  * tries > 1 waits for a server that is (re)starting.  0 or -errno with err. */

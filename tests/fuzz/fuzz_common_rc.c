@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "common/rc.h"
+#include "common/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/rng.h"
 #include "load/iodist.h"
 #include "load/mix.h"
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "nfs/nf.h"
+#include "common/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,8 +7,11 @@
  * each packet a 2-byte length and that many bytes, its length on the wire
  * raised by the byte after (snap-length cuts), so that the fuzzer spends
  * its time in the reader's own parsing: link headers, IP fragments, TCP
- * streams and record marks, RPC and NFS decoding.  The reader must end with
- * events or a message, never a crash, a leak or undefined behaviour.
+ * streams and record marks, RPC and NFS decoding.  Inputs of odd length
+ * are read with NFSv4 COMPOUNDs as events (tr_nfs_options.nfsv4) and each
+ * operation turned into its NFSv3 form (tr_nfs4_op_event); the seeds hold
+ * v4.0 and v4.1 captures, one cut by a snap length.  The reader must end
+ * with events or a message, never a crash, a leak or undefined behaviour.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -61,7 +64,7 @@ static size_t build(const uint8_t *d, size_t n, uint8_t *buf, size_t cap)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct tr_nfs_options o = {.format = "pcap", .lenient = 1};
+    struct tr_nfs_options o = {.format = "pcap", .lenient = 1, .nfsv4 = (int)(size & 1)};
     struct tr_nfs_reader *r;
     struct tr_nfs_event ev;
     char err[CM_ERR_LEN];
@@ -82,8 +85,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fp = fmemopen(buf, len, "rb");
     }
     if (fp && tr_nfs_open_fp(&r, fp, "fuzz", &o, err, sizeof(err)) == 0) {
-        while (n++ < 100000 && tr_nfs_next(r, &ev) > 0)
-            ;
+        while (n++ < 100000 && tr_nfs_next(r, &ev) > 0) {
+            struct tr_nfs_event op;
+            uint32_t i;
+            for (i = 0; ev.v4 && i < ev.v4->nops; i++)
+                tr_nfs4_op_event(&ev, i, &op);
+        }
         tr_nfs_close(r);
     }
     if (fp)

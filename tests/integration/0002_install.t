@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # 0002_install.t - `make install PREFIX=...` puts every program (and the sfs3
 # name) under the prefix, a man page for each - written from the program's
-# own --help, so every option of the help is on its page - and the docs
-# (docs/sfs.md lists every option of sfs's tables, each workload's group
-# under the heading --help gives it);
+# own --help, so every option of the help is on its page, and from its page
+# in docs/: a description, examples, the exit status, the files, the other
+# programs - that `man -l` shows as it is (sfs3's too, no .so link that only
+# MANPATH resolves) - and the docs (docs/sfs.md lists every option of sfs's
+# tables, each workload's group under the heading --help gives it);
 # `make uninstall` takes them away again.
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || bail "no tree"
 [ -x bin/sfs_ping ] || skip_all "bin/ not built (run make first)"
-plan 11
+plan 13
 
 out=$(make -s install PREFIX="$T_DIR/usr" 2>&1)
 ok $? "make install PREFIX=... succeeds"
@@ -53,7 +55,24 @@ if command -v man >/dev/null 2>&1; then
 else
     skip "man is not installed"; skip "man is not installed"
 fi
-is "$(cat "$M/sfs3.1")" ".so man1/sfs.1" "sfs3's page is sfs's"
+like "$(head -1 "$M/sfs3.1")" "^\.TH SFS3 1 " "sfs3's page is a page of its own (a .so link needs MANPATH)"
+if command -v man >/dev/null 2>&1; then
+    bad=""
+    for f in "$M"/*.1; do
+        p=$(basename "$f" .1)
+        page=$(MANWIDTH=80 man -l "$f" 2>"$T_DIR/man.err") || bad="$bad $p:exit"
+        [ -s "$T_DIR/man.err" ] && bad="$bad $p:warnings($(head -1 "$T_DIR/man.err"))"
+        for s in NAME SYNOPSIS DESCRIPTION OPTIONS EXAMPLES "EXIT STATUS" FILES "SEE ALSO"; do
+            printf '%s\n' "$page" | grep -q "^$s\$" || bad="$bad $p:no-$s"
+        done
+    done
+    is "$bad" "" "man -l shows every installed page, each with its sections"
+    page=$(MANWIDTH=100 man -l "$M/sfs3.1" 2>/dev/null)
+    like "$(printf '%s\n' "$page" | sed -n '/^EXIT STATUS/,/^FILES/p' | tr '\n' ' ')" \
+        "182 +SFS_MOUNTS: .*mount point" "sfs3's exit status lists its own codes, from docs/EXIT_CODES.md"
+else
+    skip "man is not installed"; skip "man is not installed"
+fi
 D=$T_DIR/usr/share/doc/freesfs
 ok "$([ -s "$D/sfs_mgr.md" ] && [ -s "$D/README.md" ] && [ -s "$D/examples/example_rc" ]; echo $?)" \
     "the docs are installed"

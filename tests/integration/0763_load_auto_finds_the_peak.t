@@ -4,14 +4,15 @@
 # LOAD=auto (docs/sfs_mgr.md, "LOAD=auto"): against sfs_nfsd slowed by
 # --delay-us 10000 (every reply 10 ms late, so two clients of two
 # processes top out at a few hundred ops/s) sfs_mgr finds the peak with a
-# ramp of short probes - stated as a search in sfsres and in its YAML's
-# `search` section, never in sfssum nor among the points - and runs
-# NUM_RUNS evenly spaced points up to just past it.  The server's capacity
+# ramp of probes and confirms it with a probe at the last point's load -
+# stated as a search in sfsres and in its YAML's `search` section, never in
+# sfssum nor among the points - runs NUM_RUNS evenly spaced points up to
+# just past it, and says how far they got from it.  The server's capacity
 # is measured apart: one point asking far more than it can give.  The peak
 # found is within 10 % of it.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-plan 18
+plan 20
 start_nfsd slow --delay-us 10000 || bail "sfs_nfsd did not start"
 common=('CLIENTS="localhost localhost"' PROCS=2 "MNT_POINTS=\"$slow_URL\"" NFS_VERSION=3
     WARMUP_TIME=1 RUNTIME=3 FILE_COUNT=100)
@@ -33,8 +34,10 @@ out=$(cat "$T_DIR/out")
 like "$out" "LOAD=auto: searching the peak with probes of 1 s warm-up and 3 s run \(a search, not results\)" \
     "the search is announced as a search"
 like "$out" "Searching the peak: probe 1 at 200 ops/s \.\.\. [0-9.]+ ops/s" "the probes are shown"
-peak=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak \([0-9]*\) ops\/s; points:.*/\1/p')
-points=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak [0-9]* ops\/s; points: //p')
+like "$out" "Confirming the peak: probe [0-9]+ at [0-9]+ ops/s \.\.\. [0-9.]+ ops/s" \
+    "then a probe at the last point's load confirms the peak"
+peak=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak \([0-9]*\) ops\/s, confirmed (.*); points:.*/\1/p')
+points=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak [0-9]* ops\/s, confirmed (.*); points: //p')
 ok "$(awk -v p="${peak:-0}" -v c="$cap" 'BEGIN {d = p - c; if (d < 0) d = -d; exit !(d <= c * 0.10)}'; echo $?)" \
     "the peak found ($peak ops/s) is within 10 % of the capacity ($cap ops/s)"
 set -- $points
@@ -49,8 +52,8 @@ is "$(printf '%s\n' "$sum" | awk '{print (NF == 14 ? $2 : $1)}' | tr '\n' ' ')" 
 res=$(cat "$T_DIR/res/sfsres.a")
 like "$res" "==== LOAD=auto: the search for the peak \(a search, not results" \
     "sfsres states the search apart from the results"
-nprobes=$(printf '%s\n' "$out" | grep -c "Searching the peak: probe")
-is "$(printf '%s\n' "$res" | grep -Ec "^Probe [0-9]+: [0-9]+ ops/s requested, [0-9.]+ achieved, response time [0-9.]+ ms$")" \
+nprobes=$(printf '%s\n' "$out" | grep -Ec "(Searching|Confirming) the peak: probe")
+is "$(printf '%s\n' "$res" | grep -Ec "^Probe [0-9]+( \(confirmation\))?: [0-9]+ ops/s requested, [0-9.]+ achieved, response time [0-9.]+ ms$")" \
     "$nprobes" "sfsres: a line per probe ($nprobes)"
 # the YAML: a search section beside the points, not among them
 y=$(python3 - "$T_DIR/res/sfsres.a.yaml" <<'PY'
@@ -59,7 +62,7 @@ d = yaml.safe_load(open(sys.argv[1]))
 s = d["search"]
 print(s["what"])
 print(len(s["probes"]), s["probes"][0]["requested_load"], s["probe_warmup_s"], s["probe_runtime_s"])
-print(s["peak_ops"], s["saturated"])
+print(s["peak_ops"], s["saturated"], s["confirmed"])
 print(" ".join(str(p) for p in s["points_chosen"]))
 print(" ".join(str(p["requested_load"]) for p in d["points"]))
 PY
@@ -68,10 +71,13 @@ is "$(printf '%s\n' "$y" | sed -n 1p)" "LOAD=auto: the search for the peak (a se
     "sfsres.a.yaml has a search section, stated as a search"
 is "$(printf '%s\n' "$y" | sed -n 2p)" "$nprobes 200 1 3" \
     "its probes: as many as were run, the first at 200 ops/s, their warm-up and run"
-ok "$(printf '%s\n' "$y" | sed -n 3p | awk -v p="${peak:-0}" '{d = $1 - p; exit !(d < 1 && d > -1 && $2 == "True")}'; echo $?)" \
-    "its peak is the one printed, from a saturated probe ($(printf '%s\n' "$y" | sed -n 3p))"
+ok "$(printf '%s\n' "$y" | sed -n 3p | awk -v p="${peak:-0}" '{d = $1 - p; exit !(d < 1 && d > -1 && $2 == "True" && $3 == "True")}'; echo $?)" \
+    "its peak is the one printed, from a saturated probe, confirmed ($(printf '%s\n' "$y" | sed -n 3p))"
 is "$(printf '%s\n' "$y" | sed -n 4,5p)" "$points
 $points" "the points it chose are the YAML's points: the probes are not among them"
+top=$(printf '%s\n' "$sum" | awk '{v = (NF == 14 ? $3 : $2); if (v > m) m = v} END {print m}')
+like "$out" "LOAD=auto: the points reached at most $top ops/s, [0-9]+ % of the peak the search found \($peak ops/s\)" \
+    "the summary says how far the points got from the peak ($top ops/s)"
 
 prime_rc "$T_DIR/bad_rc" 'LOAD=auto' NUM_RUNS=1 "${common[@]}" "WORK_DIR=$T_DIR/bad"
 like "$("$T_BIN/sfs_mgr" --check -r "$T_DIR/bad_rc" 2>&1)" "bad_rc:[0-9]+: error: NUM_RUNS" \

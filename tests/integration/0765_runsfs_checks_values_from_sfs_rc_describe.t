@@ -15,7 +15,8 @@
 plan 13
 
 d=$("$T_BIN/sfs_rc" describe)
-help=$("$T_BIN/sfs3" --help 2>&1)
+# an option's text wraps under its column: each option's on one line again
+help=$("$T_BIN/sfs3" --help 2>&1 | sed -e ':a' -e '$!N' -e 's/\n  *\([^ -]\)/ \1/' -e 'ta' -e 'P' -e 'D')
 pr=$(printf '%s\n' "$help" | sed -n 's/.*--procs N .*range \([0-9]*\)\.\.\([0-9]*\) .*/\1 \2/p')
 is "$(printf '%s\n' "$d" | sed -n 's/^PROCS int //p')" "$pr" "PROCS: the option table's range ($pr)"
 like "$d" "^LOAD loads 1 [0-9]+$" "LOAD: loads"

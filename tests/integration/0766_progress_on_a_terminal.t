@@ -11,23 +11,26 @@
 # with "done", while its sfslog, a file, holds the same figures as plain
 # stamped lines with no carriage return.  sfs_prime, whose clients are
 # started by hand while it prints their commands, prints whole lines even
-# on a terminal.
+# on a terminal.  On an 80-column terminal the line keeps the fields that
+# fit and cuts none.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
 need_cmd script
-plan 17
+plan 19
 start_nfsd srv || bail "sfs_nfsd did not start"
 num='[0-9]+\.[0-9]'
-two='[0-9]+\.[0-9]{2}'
+# a response time: two decimals below 10 ms, one above (ld_ms_decimals)
+two='[0-9]+\.[0-9]{1,2}'
 cr=$(printf '\r')
 el=$(printf '\033\\[K')
 
-# onterm FILE CMD: runs CMD on a pseudo-terminal 200 columns wide, what it
-# writes there into FILE (script's own first line dropped); CMD's status
+# onterm FILE CMD: runs CMD on a pseudo-terminal $COLS (200) columns wide,
+# what it writes there into FILE (script's own first line dropped); CMD's
+# status
 onterm() {
     local f=$1
     shift
-    script -q -e -c "stty cols 200 -onlcr; $*" "$f.ts" </dev/null >/dev/null
+    script -q -e -c "stty cols ${COLS:-200} -onlcr; $*" "$f.ts" </dev/null >/dev/null
     local st=$?
     sed 1d "$f.ts" >"$f"
     return $st
@@ -48,6 +51,13 @@ is "$ends" 2 "one newline ends the warm-up's line and one the run's"
 unlike "$t1" "[0-9]{2}:[0-9]{2}:[0-9]{2} [0-9]{4} (warm-up|run) [0-9]" "no date stamp on the terminal"
 like "$(cat "$T_DIR/rep1")" "NFS V3 THROUGHPUT" "the report on stdout, a file, holds the results"
 unlike "$(cat "$T_DIR/rep1")" "ops/s, mean" "and no progress line"
+# 80 columns: every rewritten line within them, each field whole
+COLS=80 onterm "$T_DIR/t80" "'$T_BIN/sfs3' -l 100 -p 2 -w 1 -t 3 -F 100 --progress 1 '$srv_URL' >/dev/null"
+lines=$(tr '\r' '\n' <"$T_DIR/t80" | sed 's/\x1b\[K//g' | grep -E '^(warm-up|run) ')
+is "$(printf '%s\n' "$lines" | awk 'length($0) > 79' | wc -l)" 0 \
+    "on 80 columns no line passes them ($(printf '%s\n' "$lines" | awk '{print length($0)}' | sort -n | tail -1) at most)"
+is "$(printf '%s\n' "$lines" | grep -Evc "^(warm-up|run) [0-9]+/[0-9]+ s: $num of 100 ops/s(, mean $two ms)?(, p99 $two ms)?(, bad [0-9]+)?(, behind $num s)?$")" 0 \
+    "and none is cut inside a field"
 
 # ---- sfs_mgr -------------------------------------------------------------------
 rc=$T_DIR/p_rc

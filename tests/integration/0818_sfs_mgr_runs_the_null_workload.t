@@ -26,10 +26,11 @@ is "$?" 0 "sfs_mgr runs the null workload $(tail -2 "$T_DIR/err")"
 like "$(cat "$T_DIR/out")" "Executing run 1 of 1 \.\.\. done" "the point is done"
 y=$(python3 -c 'import sys, yaml
 p = yaml.safe_load(open(sys.argv[1]))["points"][0]["aggregate"]
-n, ops, par = p["null"], p["ops"], p["parameters"]
+n, par = p["null"], p["parameters"]
+ops = {o["op"]: o for o in p["ops"]}
 print(par["null-batch"]["value"], par["null-batch"]["source"], n["most_in_flight"],
       abs(ops["null"]["good"] - 4 * n["requests"]) <= 16,
-      abs(p["throughput_ops"] - 400) <= 8)' "$T_DIR/res/sfsres.n.yaml" 2>&1)
+      abs(p["results"]["throughput_ops"] - 400) <= 8)' "$T_DIR/res/sfsres.n.yaml" 2>&1)
 is "$y" "4 rc file 4 True True" \
     "the YAML: NULL_BATCH from the rc file, 4 calls in flight, 4 NULL calls per request, 400 ops/s within 2 %"
 "$T_BIN/sfs3" --null-batch 2 "$srv_URL" >"$T_DIR/bad.out" 2>&1

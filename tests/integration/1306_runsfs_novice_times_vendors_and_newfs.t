@@ -4,9 +4,14 @@
 # it (expect on a terminal):
 #  - the vendor list names vendor ports only (linux), not the build
 #    variants clang, coverage, debug and fuzz;
-#  - Novice mode asks the warm-up and run times: a quick look (10 s + 30 s)
-#    states how long the points take and that they will be INVALID only
+#  - Novice mode asks the warm-up and run times: a quick look (10 s + 30 s,
+#    and a file set of 10 000 files a client, not one sized for 16 000
+#    ops/s) states how long the run takes - sfs_mgr --check's estimate, the
+#    one the saved file gets - and that its points will be INVALID only
 #    because of these times; RETURN takes SFS's 300 s + 300 s;
+#  - LOAD=auto asks how many points follow the search (10 on RETURN, where
+#    the template's single point was refused at Save) and states the
+#    search's range of time;
 #  - answering that the file systems were newfs'ed while an earlier run's
 #    CL<n> trees are on the server gets a warning at once, naming the tree,
 #    and "n" runs nothing.
@@ -16,7 +21,7 @@
 . "$(dirname "$0")/lib_menus.sh"
 . "$(dirname "$0")/lib_prime.sh"
 [ -x "$T_BIN/sfs_mgr" ] || skip_all "sfs_mgr is not built"
-plan 12
+plan 16
 
 menus_home
 start_nfsd nfsd || bail "sfs_nfsd did not start"
@@ -37,10 +42,15 @@ step "( (y)es, (n)o )? " "y"
 step "Do you want to edit the M.linux file ((y)es, (n)o)? " "n"
 step "( (y)es, (n)o, (p)revious )? " "y"
 step "Do you want to edit the file ((y)es, (n)o, (p)revious)? " "n"
-foreach {name times answer} {quick q n standard "" n} {
+foreach {name load times answer} {quick "4000 8000 12000 16000" q n
+                                   standard "100 200 300" "" n auto auto q n} {
     step "(p)revious question, (q)uit ... " "r"
     step "pick up an existing \"_rc\" file from above list: " ""
-    step "Enter new LOAD Initial/Series value : " "100 200 300"
+    step "Enter new LOAD Initial/Series value : " $load
+    if {$load eq "auto"} {
+        wait_for "Points of the curve:"
+        step "Enter new Points after the search value : " ""
+    }
     step "Enter new NFS Version value : " "3"
     step "Enter new Use TCP value : " ""
     step "Enter new Clients value : " "localhost"
@@ -66,11 +76,21 @@ log=$(tr -d '\r' <"$T_DIR/times.log")
 vendors=$(printf '%s\n' "$log" | sed -n '/ported to the following vendor/,/Please enter your vendor/p')
 like "$vendors" "^linux" "the vendor list names linux"
 unlike "$vendors" "clang|coverage|debug|fuzz" "and none of the build variants"
-like "$log" "3 point\\(s\\) x \\(10 s \\+ 30 s\\): about 2 min" \
-    "a quick look says how long its points take"
+quick=$("$T_BIN/sfs_mgr" --check -r "$WORK/rc/quick_rc" | sed -n 's/^expected_time: about //p')
+like "$quick" "^[0-9]+ min [0-9]+ s \\(4 points x \\(10 s warm-up \\+ 30 s run\\)" \
+    "a quick look of four points takes minutes ($quick)"
+like "$log" "How long \\(sfs_mgr --check\\): $(printf '%s' "$quick" | sed 's/[][().*+?^$|\\]/\\&/g')" \
+    "and runsfs says so, with sfs_mgr --check's very words"
+is "$("$T_BIN/sfs_rc" show "$WORK/rc/quick_rc" FILE_COUNT)" "FILE_COUNT=10000" \
+    "the quick look's file set is 10000 files a client (as -F), not one for 16 000 ops/s"
 like "$log" "Every point will be INVALID \\(not publishable\\) only because of these times" \
     "and that they will be INVALID for it"
-like "$log" "3 point\\(s\\) x \\(300 s \\+ 300 s\\): about 30 min" "RETURN: SFS's times"
+like "$log" "How long \\(sfs_mgr --check\\): [0-9]+ min [0-9]+ s \\(3 points x \\(300 s warm-up \\+ 300 s run\\) = 30 min 00 s of load" \
+    "RETURN: SFS's times"
+like "$log" "How long \\(sfs_mgr --check\\): [0-9]+ min [0-9]+ s to [0-9]+ min [0-9]+ s \\(LOAD=auto: a search of 3 to 8 probes" \
+    "LOAD=auto: the search's range of time"
+is "$("$T_BIN/sfs_rc" show "$WORK/rc/auto_rc" LOAD NUM_RUNS | tr '\n' ' ')" "LOAD=auto NUM_RUNS=10 " \
+    "the auto rc file was saved with ten points after the search"
 is "$("$T_BIN/sfs_rc" show "$WORK/rc/quick_rc" WARMUP_TIME RUNTIME | tr '\n' ' ')" \
     "WARMUP_TIME=10 RUNTIME=30 " "the quick rc file holds 10 s and 30 s"
 is "$("$T_BIN/sfs_rc" show "$WORK/rc/standard_rc" WARMUP_TIME RUNTIME | tr '\n' ' ')" \

@@ -23,6 +23,14 @@ T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/freesfs-$T_NAME.XXXXXX")
 # below the kernel's ephemeral range (32768 and up) so that no outgoing
 # connection can hold a port a test is about to bind.
 T_PORT_BASE=$((10000 + 20 * (T_NUM % 1000)))
+# Two checkouts' suites on one machine: with FREESFS_TEST_LOCK_DIR set, a
+# test holds a lock named by its number while it runs, so that the same test
+# of another checkout (the same ports, the same namespace test bed) waits
+# for it instead of colliding; different tests still run side by side.
+if [ -n "${FREESFS_TEST_LOCK_DIR:-}" ]; then
+    exec 6>"$FREESFS_TEST_LOCK_DIR/test-$T_NUM.lock"
+    flock 6
+fi
 T_FIXTURES=$T_TOP/tests/fixtures
 
 _t_count=0

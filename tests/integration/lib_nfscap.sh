@@ -4,11 +4,12 @@
 # own network namespace only, always filtered on the test's server ports,
 # the file deleted with the test's directory).  Source it after lib.sh.
 #
-#   cap_start [-n NETNS -i IFACE -t PEER] FILE PORT...
+#   cap_start [-n NETNS -i IFACE -t PEER] [-s SNAPLEN] FILE PORT...
 #                 dumpcap on lo (or on IFACE inside the test's namespace
 #                 NETNS, PEER an address reached through IFACE) for those
-#                 ports, into FILE; returns once a probe datagram sent after
-#                 it started is in FILE; status 1 when it did not start
+#                 ports, into FILE (each packet cut at SNAPLEN bytes when
+#                 given); returns once a probe datagram sent after it
+#                 started is in FILE; status 1 when it did not start
 #   cap_stop      sends a last probe, waits until it is in FILE, stops
 #                 dumpcap (SIGINT, by PID) and waits for it to exit; the
 #                 probes are then removed from FILE
@@ -57,16 +58,17 @@ _cap_wait() {
     return 1
 }
 
-# cap_start [-n NETNS -i IFACE -t PEER] FILE PORT...: starts dumpcap and
-# waits (bounded) until it captures.  Sets CAP_PID and CAP_FILE.
+# cap_start [-n NETNS -i IFACE -t PEER] [-s SNAPLEN] FILE PORT...: starts
+# dumpcap and waits (bounded) until it captures.  Sets CAP_PID and CAP_FILE.
 cap_start() {
-    local ifc=lo filter="" p
+    local ifc=lo filter="" p snap=262144
     CAP_NS="" CAP_PEER=""
     while [ $# -gt 0 ]; do
         case "$1" in
         -n) CAP_NS=$2; shift 2 ;;
         -i) ifc=$2; shift 2 ;;
         -t) CAP_PEER=$2; shift 2 ;;
+        -s) snap=$2; shift 2 ;;
         *) break ;;
         esac
     done
@@ -82,10 +84,10 @@ cap_start() {
     if [ -n "$CAP_NS" ]; then
         filter="$filter or (ip[6:2] & 0x1fff != 0)"
         # ip netns exec execs dumpcap: $! is dumpcap's PID
-        ip netns exec "$CAP_NS" dumpcap -B 64 -i "$ifc" -f "$filter" -w "$CAP_FILE" \
-            2>"$CAP_FILE.err" &
+        ip netns exec "$CAP_NS" dumpcap -B 64 -s "$snap" -i "$ifc" -f "$filter" \
+            -w "$CAP_FILE" 2>"$CAP_FILE.err" &
     else
-        dumpcap -B 64 -i "$ifc" -f "$filter" -w "$CAP_FILE" 2>"$CAP_FILE.err" &
+        dumpcap -B 64 -s "$snap" -i "$ifc" -f "$filter" -w "$CAP_FILE" 2>"$CAP_FILE.err" &
     fi
     CAP_PID=$!
     track "$CAP_PID"

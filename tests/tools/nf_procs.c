@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "nfs/nf.h"
+#include "common/error.h"
 
 struct ctx {
     struct rp_client *c;

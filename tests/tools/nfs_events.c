@@ -10,10 +10,19 @@
  *
  * (handles in hex, "-" for none; EPOCH with 9 decimals), then the reader's
  * counters as "# name value" lines.  With -e it prints the whole event on
- * one line instead (every field, for round-trip comparisons).  Exit 0, or 1
- * with the reader's message.
+ * one line instead (every field, for round-trip comparisons).  With -4
+ * NFSv4 COMPOUNDs are events too (tr_nfs_options.nfsv4): after their C
+ * and R lines, one line for the COMPOUND and one per operation:
  *
- *   nfs_events [-e] [-l] [-f pcap|nfsdump] TRACE
+ *   V FRAME XID MINOR NOPS_CALL NOPS NRES STATUS FLAGS SESSION SEQ SLOT CLIENTID
+ *   O FRAME XID INDEX OP FLAGS STATUS FH FH2 RES_FH FH_ID FH2_ID RES_FH_ID
+ *     NAME NAME2 TEXT OFFSET COUNT RES_COUNT STATEID RES_STATEID CLIENTID
+ *     SIZE NENTRIES
+ *
+ * (a stateid as SEQID:OTHER in hex, SIZE the GETATTR's size or "-").
+ * Exit 0, or 1 with the reader's message.
+ *
+ *   nfs_events [-e] [-l] [-4] [-f pcap|nfsdump] TRACE
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -82,6 +91,63 @@ static void whole(const struct tr_nfs_reader *r, const struct tr_nfs_event *e)
     printf("\n");
 }
 
+static void stateid(const struct tr_nfs4_stateid *st, int have)
+{
+    unsigned i;
+
+    if (!have) {
+        printf("-");
+        return;
+    }
+    printf("%x:", st->seqid);
+    for (i = 0; i < sizeof(st->other); i++)
+        printf("%02x", st->other[i]);
+}
+
+static const char *str(const char *s)
+{
+    return s ? s : "-";
+}
+
+static void v4(const struct tr_nfs_event *e)
+{
+    const struct tr_nfs4_compound *c = e->v4;
+    uint32_t i, k;
+
+    printf("V\t%" PRIu64 "\t%x\t%u\t%u\t%u\t%u\t%u\t%x\t", e->where, e->xid, c->minor,
+           c->nops_call, c->nops, c->nres, c->status, c->flags);
+    if (c->flags & TR_NFS4_C_SEQUENCE) {
+        for (k = 0; k < sizeof(c->sessionid); k++)
+            printf("%02x", c->sessionid[k]);
+        printf("\t%u\t%u", c->sequenceid, c->slotid);
+    } else {
+        printf("-\t-\t-");
+    }
+    printf("\t%" PRIx64 "\n", (c->flags & TR_NFS4_C_CLIENTID) ? c->clientid : 0);
+    for (i = 0; i < c->nops; i++) {
+        const struct tr_nfs4_op *op = &c->ops[i];
+        printf("O\t%" PRIu64 "\t%x\t%u\t%u\t%x\t%u\t", e->where, e->xid, i, op->op,
+               op->flags, op->status);
+        hex((op->flags & TR_NFS4_O_FH) ? &op->fh : &(struct nf_fh){0});
+        printf("\t");
+        hex((op->flags & TR_NFS4_O_FH2) ? &op->fh2 : &(struct nf_fh){0});
+        printf("\t");
+        hex((op->flags & TR_NFS4_O_RES_FH) ? &op->res_fh : &(struct nf_fh){0});
+        printf("\t%u\t%u\t%u\t%s\t%s\t%s\t%" PRIu64 "\t%u\t%u\t", op->fh_id, op->fh2_id,
+               op->res_fh_id, str(op->name), str(op->name2), str(op->text), op->offset,
+               op->count, op->res_count);
+        stateid(&op->stateid, op->flags & TR_NFS4_O_STATEID);
+        printf("\t");
+        stateid(&op->res_stateid, op->flags & TR_NFS4_O_RES_STATEID);
+        printf("\t%" PRIx64 "\t", (op->flags & TR_NFS4_O_CLIENTID) ? op->clientid : 0);
+        if (op->attr.have & TR_NFS_A_SIZE)
+            printf("%" PRIu64, op->attr.size);
+        else
+            printf("-");
+        printf("\t%u\n", op->nentries);
+    }
+}
+
 int main(int argc, char **argv)
 {
     struct tr_nfs_options o = {0};
@@ -92,9 +158,11 @@ int main(int argc, char **argv)
     int opt, all = 0, rc;
     unsigned n, i;
 
-    while ((opt = getopt(argc, argv, "elf:")) != -1) {
+    while ((opt = getopt(argc, argv, "el4f:")) != -1) {
         if (opt == 'e')
             all = 1;
+        else if (opt == '4')
+            o.nfsv4 = 1;
         else if (opt == 'l')
             o.lenient = 1;
         else if (opt == 'f')
@@ -103,7 +171,7 @@ int main(int argc, char **argv)
             return 2;
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "usage: nfs_events [-e] [-l] [-f pcap|nfsdump] TRACE\n");
+        fprintf(stderr, "usage: nfs_events [-e] [-l] [-4] [-f pcap|nfsdump] TRACE\n");
         return 2;
     }
     if (tr_nfs_open(&r, argv[optind], &o, err, sizeof(err)) < 0) {
@@ -125,13 +193,15 @@ int main(int argc, char **argv)
                : e.name2 ? e.name2
                          : "-",
                e.offset, e.count, e.flags);
-        if (!(e.flags & TR_NFS_F_REPLY))
-            continue;
-        printf("R\t%" PRIu64 "\t", e.reply_where);
-        epoch(org + e.reply_t_ns);
-        printf("\t%x\t%u\t%u\t%u\t%u\t", e.xid, e.prog, e.vers, e.proc, e.status);
-        hex(&e.res_fh);
-        printf("\t%u\t%u\t%x\n", e.res_count, e.rpc_status, e.flags);
+        if (e.flags & TR_NFS_F_REPLY) {
+            printf("R\t%" PRIu64 "\t", e.reply_where);
+            epoch(org + e.reply_t_ns);
+            printf("\t%x\t%u\t%u\t%u\t%u\t", e.xid, e.prog, e.vers, e.proc, e.status);
+            hex(&e.res_fh);
+            printf("\t%u\t%u\t%x\n", e.res_count, e.rpc_status, e.flags);
+        }
+        if (e.v4)
+            v4(&e);
     }
     if (rc < 0) {
         fprintf(stderr, "%s\n", tr_nfs_error(r));

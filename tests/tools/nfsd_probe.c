@@ -726,11 +726,23 @@ static void rpc_checks(void)
     struct rpc_err e;
     enum clnt_stat cs;
 
+    /* NFS version 4 is served over TCP only (RFC 7530 3.1) */
+    c = client(NFS3_PROGRAM, 5);
+    cs = call(c, 0, xdr_void, NULL, xdr_void, NULL);
+    clnt_geterr(c, &e);
+    check(cs == RPC_PROGVERSMISMATCH && e.re_vers.low == 2 &&
+              e.re_vers.high == (use_udp ? 3u : 4u),
+          use_udp ? "NFS v5: PROG_MISMATCH 2..3 over UDP" : "NFS v5: PROG_MISMATCH 2..4",
+          (long)cs, RPC_PROGVERSMISMATCH);
+    clnt_destroy(c);
     c = client(NFS3_PROGRAM, 4);
     cs = call(c, 0, xdr_void, NULL, xdr_void, NULL);
     clnt_geterr(c, &e);
-    check(cs == RPC_PROGVERSMISMATCH && e.re_vers.low == 2 && e.re_vers.high == 3,
-          "NFS v4: PROG_MISMATCH 2..3", (long)cs, RPC_PROGVERSMISMATCH);
+    if (use_udp)
+        check(cs == RPC_PROGVERSMISMATCH && e.re_vers.low == 2 && e.re_vers.high == 3,
+              "NFS v4 over UDP: PROG_MISMATCH 2..3", (long)cs, RPC_PROGVERSMISMATCH);
+    else
+        check(cs == RPC_SUCCESS, "NFS v4 NULL over TCP: answered", (long)cs, RPC_SUCCESS);
     clnt_destroy(c);
     c = client(MOUNT3_PROGRAM, 2);
     cs = call(c, 0, xdr_void, NULL, xdr_void, NULL);

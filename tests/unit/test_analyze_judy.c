@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "analyze/az.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/rng.h"
 
 /* Keys (h << 8) | l for many h and l: Judy1Count, Judy1Test and iteration
  * must agree on every prefix. */

@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "analyze/az.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/rng.h"
 
 #define FIX "tests/fixtures/"
 

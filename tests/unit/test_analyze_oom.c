@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "analyze/cli.h"
-#include "common/cm.h"
+#include "common/error.h"
 #include "helpers/th_oom.h"
 #include "helpers/th_text.h"
 

@@ -62,17 +62,17 @@ static void the_choice_follows_the_options(void **state)
     config(&cfg);
     assert_ptr_equal(chosen(&cfg, &rc), &sy_workload);
     assert_int_equal(rc, 0);
-    snprintf(RL_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX,
+    snprintf(RB_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX,
              "tests/fixtures/spc/seed-example.spc");
     assert_ptr_equal(chosen(&cfg, &rc), &rl_workload);
-    snprintf(RL_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX,
+    snprintf(RB_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX,
              "tests/fixtures/pcap/session.pcap");
     assert_ptr_equal(chosen(&cfg, &rc), &nr_workload);
-    snprintf(RL_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX,
+    snprintf(RB_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX,
              "tests/fixtures/nfsdump/basic.txt");
     assert_ptr_equal(chosen(&cfg, &rc), &nr_workload);
     /* a file of no known format: the block replay's plan says what is wrong */
-    snprintf(RL_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX, "tests/fixtures/pcap/README");
+    snprintf(RB_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX, "tests/fixtures/pcap/README");
     assert_ptr_equal(chosen(&cfg, &rc), &rl_workload);
     /* --workload names one whatever the options */
     snprintf(cfg.workload, sizeof(cfg.workload), "nfs-replay");
@@ -92,12 +92,12 @@ static void an_unreadable_trace_leaves_the_choice_open(void **state)
 
     (void)state;
     config(&cfg);
-    snprintf(RL_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX, "/nonexistent/t.pcap");
+    snprintf(RB_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX, "/nonexistent/t.pcap");
     assert_int_equal(cl_workload_choose(&cfg, &wl, err, sizeof(err)), CL_UNDECIDED);
     assert_null(wl);
     assert_string_equal(err, "/nonexistent/t.pcap: No such file or directory");
     /* a format named decides without reading */
-    snprintf(RL_TOPTS_SET(&cfg)->trace_format, 16, "nfsdump");
+    snprintf(RB_TOPTS_SET(&cfg)->trace_format, 16, "nfsdump");
     assert_int_equal(cl_workload_choose(&cfg, &wl, err, sizeof(err)), 0);
     assert_ptr_equal(wl, &nr_workload);
 }
@@ -113,7 +113,7 @@ static void another_workloads_option_is_refused(void **state)
 
     (void)state;
     config(&cfg);
-    snprintf(RL_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX,
+    snprintf(RB_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX,
              "tests/fixtures/spc/seed-example.spc");
     NR_OPTS_SET(&cfg)->trace_scale = 2;
     assert_non_null(ld_config_row(&cfg, "scale", &src));
@@ -244,9 +244,9 @@ static void a_replay_has_no_warm_up_and_points_per_speed(void **state)
 
     (void)state;
     config(&cfg);
-    snprintf(RL_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX,
+    snprintf(RB_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX,
              "tests/fixtures/spc/seed-example.spc");
-    RL_TOPTS_SET(&cfg)->trace_speed = 2;
+    RB_TOPTS_SET(&cfg)->trace_speed = 2;
     cfg.warmup_s = 30;
     memset(&su, 0, sizeof(su));
     su.cfg = &cfg;
@@ -267,7 +267,7 @@ static void a_replay_has_no_warm_up_and_points_per_speed(void **state)
     assert_string_equal(words[0], "--clients=3");
     assert_string_equal(words[1], "--speed=4");
     rl_workload.point_set(&cfg, &pt);
-    assert_true(RL_TOPTS(&cfg)->trace_speed == 4);
+    assert_true(RB_TOPTS(&cfg)->trace_speed == 4);
     rl_workload.point_text(&cfg, &pt, 60, text, sizeof(text));
     assert_string_equal(text, "replay of tests/fixtures/spc/seed-example.spc at speed 4");
 }

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "common/alloc.h"
-#include "common/cm.h"
+#include "common/error.h"
 #include "common/curve.h"
 #include "common/rc.h"
 #include "common/text.h"

@@ -14,7 +14,10 @@
 #include <unistd.h>
 
 #include "helpers/th_text.h"
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/rng.h"
+#include "common/num.h"
+#include "common/yaml.h"
 #include "common/text.h"
 
 static void rng_matches_park_miller(void **state)

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/error.h"
+#include "common/yaml.h"
 #include "common/fields.h"
 #include "common/hist.h"
 
@@ -88,6 +90,44 @@ static void merge_follows_the_rules(void **state)
     assert_true(a.per[1].ms == 7.5);
     assert_int_equal(a.h.count, 2);
     assert_int_equal(a.h.max_us, 400);
+    assert_int_equal(a.h.min_us, 100);
+    memset(&b.h, 0, sizeof(b.h)); /* an empty histogram's min is no minimum */
+    cm_fields_merge(outer_fields, N, &a, &b);
+    assert_int_equal(a.h.min_us, 100);
+    memset(&a.h, 0, sizeof(a.h));
+    fill(&b, 4);
+    cm_fields_merge(outer_fields, N, &a, &b);
+    assert_int_equal(a.h.min_us, 400);
+}
+
+/* CM_MERGE_TOP: the largest of both arrays, largest first, none twice
+ * (the NFS replay's first mismatches: the earliest calls of every
+ * process, whatever order they completed in). */
+static void top_keeps_the_largest_of_both(void **state)
+{
+    struct top {
+        uint64_t v[4];
+    } a = {{0}}, b = {{0}};
+    static const struct cm_field f[] = {
+        CM_FIELD_ARRAY(struct top, v, CM_FIELD_U64, CM_MERGE_TOP, 4),
+    };
+
+    (void)state;
+    cm_top_insert(a.v, 4, 7);
+    cm_top_insert(a.v, 4, 10);
+    cm_top_insert(a.v, 4, 8); /* added after 10: still placed after it */
+    cm_top_insert(a.v, 4, 9);
+    cm_top_insert(a.v, 4, 1); /* full: the smallest goes */
+    cm_top_insert(a.v, 4, 9); /* already there */
+    assert_true(a.v[0] == 10 && a.v[1] == 9 && a.v[2] == 8 && a.v[3] == 7);
+    cm_top_insert(b.v, 4, 12);
+    cm_top_insert(b.v, 4, 11);
+    cm_top_insert(b.v, 4, 1);
+    cm_fields_merge(f, 1, &a, &b);
+    assert_true(a.v[0] == 12 && a.v[1] == 11 && a.v[2] == 10 && a.v[3] == 9);
+    memset(&a, 0, sizeof(a));
+    cm_fields_merge(f, 1, &a, &b);
+    assert_true(a.v[0] == 12 && a.v[1] == 11 && a.v[2] == 1 && a.v[3] == 0);
 }
 
 static void diff_subtracts_the_sums(void **state)
@@ -130,7 +170,7 @@ static void wire_gives_back_what_went_in(void **state)
     end = cm_fields_put(outer_fields, N, &a, buf);
     len = (size_t)(end - buf);
     /* compact: 10 bytes for the largest u64, small counters one byte
-     * each, two doubles of 8, the histogram's count, max, one cell */
+     * each, two doubles of 8, the histogram's count, max, min, one cell */
     assert_true(len <= 40 + 16 + 10);
     assert_true(len <= max);
     memset(&b, 0, sizeof(b));
@@ -157,22 +197,24 @@ static void wire_holds_a_full_histogram_and_refuses_bad_cells(void **state)
         a.h.n[i] = UINT32_MAX - i;
     a.h.count = 99;
     a.h.max_us = 1u << 30;
+    a.h.min_us = 3;
     end = cm_fields_put(hist_only, 1, &a, buf);
     assert_true((size_t)(end - buf) <= max);
     assert_ptr_equal(cm_fields_get(hist_only, 1, &b, buf, end), end);
     assert_memory_equal(&a.h, &b.h, sizeof(a.h));
-    /* more cells than a histogram has: count 0, max 0, cells NB + 1 */
+    /* more cells than a histogram has: count 0, max 0, min 0, cells NB + 1 */
     buf[0] = 0;
     buf[1] = 0;
-    buf[2] = (uint8_t)((CM_HIST_NB + 1) | 0x80);
-    buf[3] = (uint8_t)((CM_HIST_NB + 1) >> 7);
-    assert_null(cm_fields_get(hist_only, 1, &b, buf, buf + 4));
+    buf[2] = 0;
+    buf[3] = (uint8_t)((CM_HIST_NB + 1) | 0x80);
+    buf[4] = (uint8_t)((CM_HIST_NB + 1) >> 7);
+    assert_null(cm_fields_get(hist_only, 1, &b, buf, buf + 5));
     /* one cell whose gap lands past the last bucket */
-    buf[2] = 1;
-    buf[3] = (uint8_t)(CM_HIST_NB | 0x80);
-    buf[4] = (uint8_t)(CM_HIST_NB >> 7);
-    buf[5] = 1;
-    assert_null(cm_fields_get(hist_only, 1, &b, buf, buf + 6));
+    buf[3] = 1;
+    buf[4] = (uint8_t)(CM_HIST_NB | 0x80);
+    buf[5] = (uint8_t)(CM_HIST_NB >> 7);
+    buf[6] = 1;
+    assert_null(cm_fields_get(hist_only, 1, &b, buf, buf + 7));
     free(buf);
 }
 
@@ -205,6 +247,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(merge_follows_the_rules),
+        cmocka_unit_test(top_keeps_the_largest_of_both),
         cmocka_unit_test(diff_subtracts_the_sums),
         cmocka_unit_test(wire_gives_back_what_went_in),
         cmocka_unit_test(wire_holds_a_full_histogram_and_refuses_bad_cells),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_common_opt.c - unit tests for the option table's main() opening
- * (cm_opt_main): defaults, operands, --help on the given stream, and the
- * row at fault named on a range error. */
+ * (cm_opt_main): defaults, operands, --help on the given stream (wrapped
+ * at 80 columns), and the row at fault named on a range error. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,7 @@
 
 #include "helpers/th_text.h"
 #include "common/cm.h"
+#include "common/error.h"
 #include "common/opt.h"
 
 struct demo_cli {
@@ -74,6 +75,10 @@ static void help_prints_usage_and_the_table_on_the_given_stream(void **state)
     fclose(out);
     assert_memory_equal(text, "usage: demo [-l LOAD]", 21);
     assert_non_null(strstr(text, "-l, --load LOAD"));
+    /* an option's text wraps under its column, within 80 columns */
+    assert_non_null(strstr(text, "Requested load. (default 60, range 1..1000 ops/s)\n"
+                                 "                               [LOAD]\n"));
+    assert_true(th_text_unwrap(text) <= 80);
     assert_non_null(strstr(text, "(default 60, range 1..1000 ops/s) [LOAD]"));
     assert_non_null(strstr(text, "--help"));
 }

@@ -18,7 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/cm.h"
+#include "common/error.h"
+#include "common/clock.h"
 #include "common/plot.h"
 
 static char dir[256], tmpdir[300], fakebin[300];

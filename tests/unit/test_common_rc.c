@@ -353,10 +353,27 @@ static void typo_of_a_known_name_is_an_error(void **state)
     assert_int_equal(cm_rc_name_distance("tcp", "TCP"), 0);
 }
 
+/* WARMUP=5 for WARMUP_TIME would be silently ignored too: a known name cut
+ * short at a '_' (or one with a '_' part added) resembles it; a short
+ * piece, or one cut inside a word, does not. */
+static void a_name_cut_at_an_underscore_resembles_the_whole(void **state)
+{
+    (void)state;
+    assert_int_equal(cm_rc_name_resemblance("WARMUP", "WARMUP_TIME"), 3);
+    assert_int_equal(cm_rc_name_resemblance("warmup", "WARMUP_TIME"), 3);
+    assert_int_equal(cm_rc_name_resemblance("RUNTIME_SEC", "RUNTIME"), 3);
+    assert_int_equal(cm_rc_name_resemblance("RUN_TIME", "RUNTIME"), 1);  /* a typo */
+    assert_int_equal(cm_rc_name_resemblance("MNT", "MNT_POINTS"), -1);   /* too short */
+    assert_int_equal(cm_rc_name_resemblance("WARM", "WARMUP_TIME"), -1); /* inside */
+    assert_int_equal(cm_rc_name_resemblance("WARMUP_TIME", "WARMUP_TIME"), -1);
+    assert_int_equal(cm_rc_name_resemblance("MY_SERVER", "SFS_USER"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(template_parses_with_defaults),
+        cmocka_unit_test(a_name_cut_at_an_underscore_resembles_the_whole),
         cmocka_unit_test(quotes_comments_and_expansion),
         cmocka_unit_test(unknown_variable_warns),
         cmocka_unit_test(shell_constructs_are_errors_at_their_line),

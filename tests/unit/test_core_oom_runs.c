@@ -309,8 +309,8 @@ static void a_replay_runs_out_of_memory_cleanly(void **state)
     assert_int_equal(th_config_for(&x.cfg, 3, &rl_workload), 0);
     x.cfg.tcp = 1;
     x.cfg.procs = 1;
-    RL_TOPTS_SET(&x.cfg)->trace_speed = 0; /* as fast as possible */
-    snprintf(RL_TOPTS_SET(&x.cfg)->trace_file, LD_PATH_MAX, "%s",
+    RB_TOPTS_SET(&x.cfg)->trace_speed = 0; /* as fast as possible */
+    snprintf(RB_TOPTS_SET(&x.cfg)->trace_file, LD_PATH_MAX, "%s",
              "tests/fixtures/spc/seed-example.spc");
     x.mounts[0] = "127.0.0.1:1:/export"; /* replay_setup's server's, each run */
     x.cfg.mounts = x.mounts;

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/error.h"
 #include "image/im.h"
 
 static struct nf_fh fh(unsigned n)
@@ -444,6 +446,83 @@ static void roots_and_orphans(void **state)
     }
 }
 
+/* An image saved and loaded back answers as the one built: the walk,
+ * paths (orphans by handle), targets, handles, roots and counts; a file
+ * cut short or with an index out of range is refused. */
+static void a_saved_image_answers_as_the_built_one(void **state)
+{
+    struct im_image *img = im_new(), *back = NULL;
+    struct tr_nfs_event e;
+    const uint32_t *ids;
+    char err[CM_ERR_LEN], built[4096];
+    FILE *f = tmpfile();
+    long len;
+    size_t n;
+    const char *t;
+    uint8_t *bytes;
+    uint32_t o;
+
+    (void)state;
+    assert_non_null(f);
+    mnt(img, 1);
+    lookup(img, 10, 1, "x", 3, TR_NFS_REG, 1);
+    lookup(img, 11, 3, "e", 4, TR_NFS_REG, 1); /* x is a file: an odd trace */
+    lookup(img, 12, 6, "c", 9, TR_NFS_DIR, 1); /* 6: an orphan */
+    e = ev(NF_OP_SYMLINK, 30, 1);
+    e.name = "s";
+    e.text = "../x";
+    e.res_fh = fh(10);
+    feed(img, &e);
+    assert_int_equal(im_finish(img), 0);
+    snprintf(built, sizeof(built), "%s", walk(img));
+    assert_int_equal(im_save(img, f), 0);
+    len = ftell(f);
+    rewind(f);
+    assert_int_equal(im_load(&back, f, err, sizeof(err)), 0);
+    assert_int_equal(ftell(f), len);
+    assert_string_equal(walk(back), built);
+    assert_int_equal(im_nobjs(back), im_nobjs(img));
+    for (o = 0; o < im_nobjs(img); o++) {
+        char a[TR_NFS_PATH_MAX];
+
+        assert_memory_equal(im_obj(back, o), im_obj(img, o), sizeof(struct im_obj));
+        snprintf(a, sizeof(a), "%s", path(img, o));
+        assert_string_equal(path(back, o), a);
+    }
+    assert_int_equal(im_find(back, &(struct nf_fh){0}), IM_NONE_ID);
+    {
+        struct nf_fh h = fh(9);
+        assert_int_equal(im_find(back, &h), im_find(img, &h));
+    }
+    t = im_target(back, id(img, 10), &n);
+    assert_non_null(t);
+    assert_memory_equal(t, "../x", 4);
+    assert_int_equal(im_roots(back, &ids), 1);
+    assert_int_equal(im_orphan_tops(back, &ids), im_orphan_tops(img, &ids));
+    assert_memory_equal(im_counts(back), im_counts(img), sizeof(struct im_counts));
+    im_free(back);
+
+    bytes = malloc((size_t)len);
+    assert_non_null(bytes);
+    rewind(f);
+    assert_int_equal(fread(bytes, 1, (size_t)len, f), (size_t)len);
+    assert_int_equal(ftruncate(fileno(f), len - 3), 0); /* cut short */
+    assert_int_equal(fflush(f), 0);                     /* the buffer's copy goes */
+    rewind(f);
+    assert_true(im_load(&back, f, err, sizeof(err)) < 0);
+    assert_null(back);
+    assert_string_equal(err, "the image is cut short");
+    bytes[40 + 72 + 64] = 0xff; /* object 0's top: header, counts, 64 bytes in */
+    rewind(f);
+    assert_int_equal(fwrite(bytes, 1, (size_t)len, f), (size_t)len);
+    rewind(f);
+    assert_true(im_load(&back, f, err, sizeof(err)) < 0);
+    assert_string_equal(err, "the image is damaged");
+    free(bytes);
+    fclose(f);
+    im_free(img);
+}
+
 /* A name that comes to name another object with no traced call; a name
  * in a directory the trace created; "." and ".."; a call the server
  * refused at the RPC level. */
@@ -523,6 +602,7 @@ int main(void)
         cmocka_unit_test(links_and_symlinks),
         cmocka_unit_test(listings),
         cmocka_unit_test(roots_and_orphans),
+        cmocka_unit_test(a_saved_image_answers_as_the_built_one),
         cmocka_unit_test(untraced_changes),
         cmocka_unit_test(fhmap),
     };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/error.h"
 #include "load/debug.h"
 
 static void lists(void **state)

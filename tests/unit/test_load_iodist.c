@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/error.h"
+#include "common/rng.h"
 #include "load/iodist.h"
 
 #define FIX "tests/fixtures/iodist/"

@@ -124,31 +124,41 @@ static int own_part(const struct ld_live *sum, const struct ld_live *last, char 
     return snprintf(buf, len, "records %llu", (unsigned long long)sum->done);
 }
 
+/* A run's view at elapsed of total s, rate of requested ops/s: 100 calls
+ * of us each in the last interval, which is also the phase's sum. */
+static void view_of(struct ld_live_view *v, struct ld_live *sum, struct ld_live *last,
+                    uint64_t us, double elapsed, unsigned total, double requested,
+                    double rate)
+{
+    int i;
+
+    ld_live_reset(sum);
+    ld_live_reset(last);
+    for (i = 0; i < 100; i++)
+        ld_live_call(last, us * 1000, 1);
+    *sum = *last;
+    memset(v, 0, sizeof(*v));
+    v->phase = "run";
+    v->elapsed_s = elapsed;
+    v->total_s = total;
+    v->requested = requested;
+    v->rate = rate;
+    v->sum = sum;
+    v->last = last;
+}
+
 static void the_line(void **state)
 {
     static struct ld_live sum, last;
     struct ld_workload_ops wl;
     struct ld_live_view v;
     char buf[256];
-    int i;
 
     (void)state;
-    ld_live_reset(&sum);
-    ld_live_reset(&last);
-    for (i = 0; i < 100; i++)
-        ld_live_call(&last, 50000, 1); /* 0.05 ms */
-    sum = last;
+    view_of(&v, &sum, &last, 50, 40, 60, 4000, 3987.04); /* 0.05 ms */
     sum.bad = 2;
     sum.behind_ns = 1500000000;
     sum.done = 42;
-    memset(&v, 0, sizeof(v));
-    v.phase = "run";
-    v.elapsed_s = 40;
-    v.total_s = 60;
-    v.requested = 4000;
-    v.rate = 3987.04;
-    v.sum = &sum;
-    v.last = &last;
     ld_live_line(NULL, &v, buf, sizeof(buf));
     assert_string_equal(buf,
                         "run 40/60 s: 3987.0 of 4000 ops/s, mean 0.05 ms, p99 0.05 ms, "
@@ -168,6 +178,40 @@ static void the_line(void **state)
     assert_int_equal(ld_ms_decimals(10.0), 1);
 }
 
+/* On a terminal the line keeps the fields that fit, whole: an 80-column
+ * terminal showed "... mean 0.10 ms, p99 0" before. */
+static void the_line_fits_a_terminal_without_cutting_a_field(void **state)
+{
+    static struct ld_live sum, last;
+    struct ld_live_view v;
+    char buf[256];
+    const char *before = "Executing run 3 of 10 ... ", *after = "; about 1 h 12 min left";
+
+    (void)state;
+    view_of(&v, &sum, &last, 100, 120, 300, 6000, 5993.2); /* 0.10 ms */
+    /* wide enough: everything, as the plain line */
+    ld_live_line_fit(NULL, &v, before, after, 200, buf, sizeof(buf));
+    assert_string_equal(buf, "Executing run 3 of 10 ... run 120/300 s: 5993.2 of 6000 "
+                             "ops/s, mean 0.10 ms, p99 0.10 ms, bad 0, behind 0.0 s; "
+                             "about 1 h 12 min left");
+    /* 79 columns: the zero behind and bad go first, then the time left and
+     * the p99; the mean stays, nothing is cut */
+    assert_true(ld_live_line_fit(NULL, &v, before, after, 79, buf, sizeof(buf)) <= 79);
+    assert_string_equal(buf, "Executing run 3 of 10 ... run 120/300 s: 5993.2 of 6000 "
+                             "ops/s, mean 0.10 ms");
+    /* 120 columns: only the zero behind goes */
+    ld_live_line_fit(NULL, &v, before, after, 119, buf, sizeof(buf));
+    assert_string_equal(buf, "Executing run 3 of 10 ... run 120/300 s: 5993.2 of 6000 "
+                             "ops/s, mean 0.10 ms, p99 0.10 ms, bad 0; about 1 h 12 min "
+                             "left");
+    /* bad calls matter as much as the mean once there are some */
+    sum.bad = 7;
+    ld_live_line_fit(NULL, &v, "", "", 79, buf, sizeof(buf));
+    assert_string_equal(buf,
+                        "run 120/300 s: 5993.2 of 6000 ops/s, mean 0.10 ms, p99 0.10 "
+                        "ms, bad 7");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -176,6 +220,7 @@ int main(void)
         cmocka_unit_test(wire_round_trip),
         cmocka_unit_test(area_sums_the_children),
         cmocka_unit_test(the_line),
+        cmocka_unit_test(the_line_fits_a_terminal_without_cutting_a_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

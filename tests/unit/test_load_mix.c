@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/error.h"
+#include "common/rng.h"
 #include "common/text.h"
 #include "load/iodist.h"
 #include "load/mix.h"

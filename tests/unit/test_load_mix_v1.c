@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "load/mix.h"
+#include "common/error.h"
 
 /* An nfsstat v1 file with the given calls total and getattr count; the
  * other counts are 0. */

@@ -17,8 +17,11 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/error.h"
+#include "common/rng.h"
 #include "common/opt.h"
 #include "load/debug.h"
+#include "helpers/th_text.h"
 #include "load/options.h"
 #include "load/workload.h"
 
@@ -298,14 +301,16 @@ static void open_loop_and_help(void **state)
     fp = open_memstream(&out, &len);
     ld_options_help(fp, "sfs3", workloads, 2);
     fclose(fp);
+    assert_true(th_text_unwrap(out) <= 80); /* --help fits 80 columns */
     assert_non_null(strstr(out, "usage: sfs3 [options] mount-point..."));
     assert_non_null(strstr(out, "-l, --load LOAD"));
     assert_non_null(strstr(out, "(default 60, range 1..10000000 ops/s) [LOAD]"));
     assert_non_null(strstr(out, "--open-loop[=ARRIVALS]"));
     assert_non_null(strstr(out, "--help"));
     assert_null(strstr(out, "-c CALLS")); /* rejected: not advertised */
-    /* a workload's own options under a heading that names it */
-    assert_non_null(strstr(out, "\ntoy options (--workload toy):\n"));
+    /* a workload's own options under a heading that names it (unwrapped:
+     * its first row follows it after a space) */
+    assert_non_null(strstr(out, "\ntoy options (--workload toy): "));
     assert_non_null(strstr(out, "--toy-n N"));
     free(out);
 }

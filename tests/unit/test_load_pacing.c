@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/clock.h"
+#include "common/rng.h"
 #include "load/config.h"
 #include "load/pacing.h"
 

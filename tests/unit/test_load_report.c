@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/cm.h"
+#include "common/error.h"
 #include "common/text.h"
 #include "load/options.h"
 #include "load/report.h"

@@ -15,6 +15,8 @@
 
 #include "load/options.h"
 #include "load/sizing.h"
+#include "common/cm.h"
+#include "common/rng.h"
 
 static void config(struct ld_config *c, int load, int procs)
 {

@@ -129,6 +129,37 @@ static void percentiles(void **state)
     assert_true(cm_hist_quantile_ms(&s.op[NF_OP_READ].hist, 0.5) == 0);
 }
 
+/* A bucket's midpoint can lie below the smallest value in it or above the
+ * largest: every percentile stays within [min, max] (cases met in
+ * real captures: 99 us in [96, 100), 675.268 ms in [655.36, 688.128)). */
+static void percentiles_within_min_and_max(void **state)
+{
+    static const uint64_t cases[][2] = {
+        {99, 99}, {675268, 675268}, {97, 99}, {660000, 687000}};
+    struct cm_hist h;
+    unsigned k;
+    int i;
+
+    (void)state;
+    for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        memset(&h, 0, sizeof(h));
+        for (i = 0; i < 10; i++)
+            cm_hist_add(&h, i % 2 ? cases[k][0] : cases[k][1]);
+        assert_int_equal(h.min_us, cases[k][0]);
+        assert_int_equal(h.max_us, cases[k][1]);
+        assert_true(cm_hist_quantile_ms(&h, 0.5) >= (double)cases[k][0] / 1000.0);
+        assert_true(cm_hist_quantile_ms(&h, 0.5) <= (double)cases[k][1] / 1000.0);
+        assert_true(cm_hist_quantile_ms(&h, 0.99) >= (double)cases[k][0] / 1000.0);
+        assert_true(cm_hist_quantile_ms(&h, 0.99) <= (double)cases[k][1] / 1000.0);
+    }
+    memset(&h, 0, sizeof(h));
+    cm_hist_add(&h, 99);
+    assert_true(fabs(cm_hist_quantile_ms(&h, 0.5) - 0.099) < 1e-12); /* not 0.098 */
+    memset(&h, 0, sizeof(h));
+    cm_hist_add(&h, 675268);
+    assert_true(fabs(cm_hist_quantile_ms(&h, 0.5) - 675.268) < 1e-9); /* not 671.744 */
+}
+
 static void fill(struct ld_stats *s, int seed)
 {
     int i;
@@ -241,6 +272,7 @@ int main(void)
         cmocka_unit_test(sfs_math),
         cmocka_unit_test(edge_cases),
         cmocka_unit_test(histogram_buckets),
+        cmocka_unit_test(percentiles_within_min_and_max),
         cmocka_unit_test(percentiles),
         cmocka_unit_test(merge_children),
         cmocka_unit_test(wire_round_trip),

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/cm.h"
+#include "common/rng.h"
 #include "load/workset.h"
 
 static void weights_are_poisson6(void **state)

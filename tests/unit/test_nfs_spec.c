@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "nfs/nf.h"
+#include "common/cm.h"
+#include "common/error.h"
 
 static void good_forms_parse(void **state)
 {

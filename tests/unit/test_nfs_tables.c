@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nfs/nf.h"
+#include "common/cm.h"
 
 static void rows_cover_every_procedure_in_order(void **state)
 {

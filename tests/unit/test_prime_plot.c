@@ -6,7 +6,8 @@
  * the curve from (0, 0), the overall response time and the peak marked;
  * INVALID points joined by a dashed line labelled as not publishable; with
  * none valid, no "valid points" entry and no marks; every point off the
- * frame, the legend below the picture. */
+ * frame, both axes from 0, the legend below the picture; the points past the
+ * peak drawn as the fold; the peak's text inside the frame. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/cm.h"
 #include "common/plot.h"
 #include "prime/pr_int.h"
 
@@ -114,14 +114,22 @@ static void range(const char *script, const char *axis, double *lo, double *hi)
     assert_int_equal(sscanf(at + strlen(key), "%lf:%lf", lo, hi), 2);
 }
 
+/* Draws the n valid points (x, y) and the ni invalid ones (xi, yi), in
+ * that order, as the points of a run. */
 static int draw(const double *x, const double *y, size_t n, const double *xi,
                 const double *yi, size_t ni)
 {
+    struct pr_plot_point pt[16];
     char path[400], note[512];
+    size_t i;
 
+    for (i = 0; i < n; i++)
+        pt[i] = (struct pr_plot_point){x[i], y[i], 1};
+    for (i = 0; i < ni; i++)
+        pt[n + i] = (struct pr_plot_point){xi[i], yi[i], 0};
     snprintf(path, sizeof(path), "%s/curve.svg", dir);
-    return pr_plot_curve(path, "FreeSFS sfs3, test: 1 client(s)", x, y, n, xi, yi, ni,
-                         note, sizeof(note));
+    return pr_plot_curve(path, "FreeSFS sfs3, test: 1 client(s)", pt, n + ni, note,
+                         sizeof(note));
 }
 
 static void valid_and_invalid_points(void **state)
@@ -175,8 +183,54 @@ static void only_invalid_points(void **state)
     assert_true(lo < 40 && hi > 118);
     range(script, "y", &lo, &hi);
     assert_true(lo < 0.4 && hi > 3.1);
+    /* from 0: tenths of a millisecond are not magnified into a cliff */
+    assert_true(lo <= 0 && lo > -0.2);
+    assert_null(strstr(script, "past the peak"));
     if (real[0])
         assert_null(strstr(slurp("curve.svg"), "valid points ("));
+}
+
+/* A run whose last points asked for more and got less (the fold): they
+ * are drawn apart, from the point of the highest throughput, and named;
+ * the INVALID line stops at that point. */
+static void the_fold_past_the_peak_is_drawn_as_such(void **state)
+{
+    static const struct pr_plot_point pt[] = {{9800, 0.10, 0},  {19500, 0.11, 0},
+                                              {29300, 0.21, 0}, {47600, 0.32, 0},
+                                              {41000, 0.90, 0}, {38000, 1.40, 0}};
+    char path[400], note[512], script[1 << 16];
+    double lo, hi;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/curve.svg", dir);
+    assert_int_equal(pr_plot_curve(path, "t", pt, 6, note, sizeof(note)), 0);
+    snprintf(script, sizeof(script), "%s", slurp("script.gp"));
+    assert_non_null(strstr(script, "index 0 using 1:2 with linespoints dt 2 pt 6 ps 1.5 "
+                                   "title 'INVALID points, joined (not publishable)'"));
+    assert_non_null(strstr(script, "index 1 using 1:2 with linespoints dt 4 lw 2 pt 9 "
+                                   "ps 1.5 title 'past the peak: more load asked, less "
+                                   "achieved (the fold)'"));
+    range(script, "x", &lo, &hi);
+    assert_true(lo <= 0 && hi > 47600);
+    range(script, "y", &lo, &hi);
+    assert_true(lo <= 0 && hi > 1.4);
+    if (real[0])
+        assert_non_null(strstr(slurp("curve.svg"), "(the fold)"));
+}
+
+/* The peak's text stays inside the frame: below and left of a peak in the
+ * upper right (the usual place of a curve's peak). */
+static void the_peak_label_stays_inside_the_frame(void **state)
+{
+    static const double x[] = {10000, 20000, 30000}, y[] = {0.10, 0.11, 0.15};
+    char script[1 << 16];
+
+    (void)state;
+    assert_int_equal(draw(x, y, 3, NULL, NULL, 0), 0);
+    snprintf(script, sizeof(script), "%s", slurp("script.gp"));
+    assert_non_null(strstr(script, "set label 1 'peak 30000 ops/s at 0.15 ms' at "
+                                   "30000,0.14999999999999999 right point pt 7 ps 1.5 "
+                                   "offset -1,-1"));
 }
 
 static void no_point_no_picture(void **state)
@@ -190,6 +244,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(valid_and_invalid_points),
         cmocka_unit_test(only_invalid_points),
+        cmocka_unit_test(the_fold_past_the_peak_is_drawn_as_such),
+        cmocka_unit_test(the_peak_label_stays_inside_the_frame),
         cmocka_unit_test(no_point_no_picture),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

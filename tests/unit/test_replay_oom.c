@@ -36,7 +36,7 @@ static int plan_op(void *ctx, char *err, size_t errlen)
 
     if (th_config_for(&cfg, pl->version, &rl_workload) < 0)
         return -E2BIG;
-    snprintf(RL_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX, "%s", pl->file);
+    snprintf(RB_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX, "%s", pl->file);
     rc = rl_plan_build(&p, &cfg, NULL, err, errlen);
     if (rc == 0 && p.nunits == 0)
         rc = cm_errf(err, errlen, "no units");

@@ -24,8 +24,8 @@
 static void config(struct ld_config *cfg, int version, const char *file, int lenient)
 {
     assert_int_equal(th_config_for(cfg, version, &rl_workload), 0);
-    snprintf(RL_TOPTS_SET(cfg)->trace_file, LD_PATH_MAX, "%s", file);
-    RL_TOPTS_SET(cfg)->trace_lenient = lenient;
+    snprintf(RB_TOPTS_SET(cfg)->trace_file, LD_PATH_MAX, "%s", file);
+    RB_TOPTS_SET(cfg)->trace_lenient = lenient;
 }
 
 static void spc_example_sizes(void **state)
@@ -166,7 +166,7 @@ static void partition_covers_every_process(void **state)
     (void)state;
     assert_int_equal(th_config_for(&cfg, 3, &rl_workload), 0);
     cfg.procs = 2;
-    RL_TOPTS_SET(&cfg)->nclients = 4;
+    RB_TOPTS_SET(&cfg)->nclients = 4;
     for (client = 1; client <= 4; client++)
         for (child = 0; child < 2; child++) {
             cfg.client_num = (int)client;
@@ -190,7 +190,7 @@ static void partition_covers_every_process(void **state)
 static void long_replay_needs_a_limit(void **state)
 {
     struct rl_plan p;
-    struct rl_stats st;
+    struct rb_stats st;
     char err[512], buf[128];
 
     (void)state;

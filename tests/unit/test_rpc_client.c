@@ -33,6 +33,8 @@
 #include "common/alloc.h"
 #include "rpc/recmark.h"
 #include "rpc/rp.h"
+#include "common/error.h"
+#include "common/clock.h"
 
 #define PROG 0x20000099u
 #define VERS 1u

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "rpc/rp.h"
+#include "common/error.h"
 
 static void every_key_in_any_order(void **state)
 {

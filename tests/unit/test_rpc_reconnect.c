@@ -31,6 +31,9 @@
 #include "common/bytes.h"
 #include "rpc/recmark.h"
 #include "rpc/rp.h"
+#include "common/cm.h"
+#include "common/error.h"
+#include "common/clock.h"
 
 #define PROG 0x20000099u
 #define VERS 1u
@@ -253,6 +256,10 @@ static void lost_connection_resends_the_calls_with_their_xids(void **state)
     }
     assert_int_equal(t[1].call.retransmits, 1);
     assert_int_equal(t[0].call.retransmits, 0);
+    /* what the socket took: twice for the calls sent again, once for the
+     * call that waited for the new connection */
+    assert_int_equal(t[1].call.sends, 2);
+    assert_int_equal(t[0].call.sends, 1);
     /* the response time runs from the first send */
     assert_true(t[1].call.t_reply_ns - t[1].call.t_send_ns >= 5 * MS);
     rp_client_stats(c, &st);
@@ -266,12 +273,13 @@ static void reconnection_backs_off_then_gives_up(void **state)
 {
     struct line l;
     struct rp_client *c = open_stream(&l, 3000);
-    struct tcall t, late;
+    struct tcall t, late, down;
     int i;
 
     (void)state;
     lose_connection(c, &l, &t, 60000, 1); /* tries at once: refused */
     assert_int_equal(rp_client_state(c), RP_STATE_DOWN);
+    tcall_start(c, &down, 2, 60000); /* waits for a connection that never comes */
     /* step 10 ms at a time through 2.9 s: attempts at 0, 50, 150, 350,
      * 750, 1550, 2550 ms (backoff doubling, at most 1 s) */
     for (i = 0; i < 290; i++) {
@@ -293,10 +301,22 @@ static void reconnection_backs_off_then_gives_up(void **state)
     assert_int_equal(t.call.status, RP_ERR_CONNRESET);
     assert_int_equal(rp_client_state(c), RP_STATE_DEAD);
     assert_non_null(strstr(rp_client_last_error(c), "not re-established in 3000 ms"));
+    /* the call sent before the loss reached the socket; the one started
+     * while the connection was down never did */
+    assert_int_equal(t.call.sends, 1);
+    assert_int_equal(down.done_count, 1);
+    assert_int_equal(down.call.status, RP_ERR_CONNRESET);
+    assert_int_equal(down.call.sends, 0);
     memset(&late, 0, sizeof(late));
     rp_call_prepare(&late.call, 7, (xdrproc_t)xdr_u_int, &late.arg, (xdrproc_t)xdr_u_int,
                     &late.res, 1000, tcall_done, &late);
     assert_int_equal(rp_call_start(c, &late.call), -ENOTCONN);
+    assert_int_equal(rp_call_start(c, &late.call), -ENOTCONN);
+    /* the error that closed it stays, whole (it was once formatted into
+     * itself, a prefix per refused call) */
+    assert_int_equal(strncmp(rp_client_last_error(c),
+                             "connection lost and not re-established in 3000 ms (", 51),
+                     0);
     rp_client_close(c);
 }
 

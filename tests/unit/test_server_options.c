@@ -18,6 +18,8 @@
 #include "common/opt.h"
 #include "common/text.h"
 #include "server/sv.h"
+#include "common/error.h"
+#include "common/rng.h"
 
 static struct sv_options o;
 static char err[CM_ERR_LEN];

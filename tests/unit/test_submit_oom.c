@@ -18,6 +18,7 @@
 #include "common/alloc.h"
 #include "helpers/th_oom.h"
 #include "submit/sb.h"
+#include "common/error.h"
 
 #define FIX "tests/fixtures/submit/"
 

@@ -157,10 +157,10 @@ static void replies_update_the_table(void **state)
     f = c->req.file;
     memset(&s, 0, sizeof(s));
     assert_int_equal(sy_op_prepare(&s, 0, c), 0);
-    s.res.r3_create.status = NFS3_OK;
-    s.res.r3_create.CREATE3res_u.resok.obj.handle_follows = TRUE;
-    s.res.r3_create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_len = 4;
-    s.res.r3_create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val = fh;
+    s.res.r3.create.status = NFS3_OK;
+    s.res.r3.create.CREATE3res_u.resok.obj.handle_follows = TRUE;
+    s.res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_len = 4;
+    s.res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val = fh;
     reply(c, &s);
     assert_int_equal(t->f[f].state, SY_EXISTS);
     assert_int_equal(t->f[f].fh.len, 4);
@@ -171,7 +171,7 @@ static void replies_update_the_table(void **state)
     f = c->req.file;
     memset(&s, 0, sizeof(s));
     assert_int_equal(sy_op_prepare(&s, 0, c), 0);
-    s.res.r3_remove.status = NFS3ERR_NOENT;
+    s.res.r3.remove.status = NFS3ERR_NOENT;
     reply(c, &s);
     assert_int_equal(t->f[f].state, SY_NONEXISTENT);
     assert_int_equal(c->cx.stats.op[NF_OP_REMOVE].nfs_errors, 1);
@@ -182,7 +182,7 @@ static void replies_update_the_table(void **state)
     g = c->req.file2;
     memset(&s, 0, sizeof(s));
     assert_int_equal(sy_op_prepare(&s, 0, c), 0);
-    s.res.r3_rename.status = NFS3_OK;
+    s.res.r3.rename.status = NFS3_OK;
     reply(c, &s);
     assert_int_equal(t->f[f].state, SY_NONEXISTENT);
     assert_int_equal(t->f[g].state, SY_EXISTS);
@@ -199,7 +199,7 @@ static void replies_update_the_table(void **state)
     memset(&s, 0, sizeof(s));
     assert_int_equal(sy_op_prepare(&s, 0, c), 0);
     assert_int_equal(s.args.a3_write.count, 5000);
-    s.res.r3_write.status = NFS3_OK;
+    s.res.r3.write.status = NFS3_OK;
     reply(c, &s);
     assert_int_equal(t->cur_bytes, before + 5000);
 
@@ -220,7 +220,7 @@ static void answer_v3(struct sy_child *c, struct sy_slot *s, int op, nfsstat3 st
     assert_int_equal(sy_op_pick(c, op), 0);
     memset(s, 0, sizeof(*s));
     assert_int_equal(sy_op_prepare(s, 0, c), 0);
-    s->res.r3_getattr.status = st;
+    s->res.r3.getattr.status = st;
     reply(c, s);
 }
 
@@ -295,9 +295,9 @@ static void hot_results_decode_into_the_slot(void **state)
     rp.READDIRPLUS3res_u.resok.reply.entries = e;
     rp.READDIRPLUS3res_u.resok.reply.eof = TRUE;
     decode_with_slot_codec(&s, (xdrproc_t)xdr_READDIRPLUS3res, &rp);
-    assert_int_equal(s.res.r3_readdirplus.status, NFS3_OK);
-    assert_null(s.res.r3_readdirplus.READDIRPLUS3res_u.resok.reply.entries);
-    assert_true(s.res.r3_readdirplus.READDIRPLUS3res_u.resok.reply.eof);
+    assert_int_equal(s.res.r3.readdirplus.status, NFS3_OK);
+    assert_null(s.res.r3.readdirplus.READDIRPLUS3res_u.resok.reply.entries);
+    assert_true(s.res.r3.readdirplus.READDIRPLUS3res_u.resok.reply.eof);
 
     assert_int_equal(sy_op_pick(c, NF_OP_LOOKUP), 0);
     memset(&s, 0, sizeof(s));
@@ -307,8 +307,8 @@ static void hot_results_decode_into_the_slot(void **state)
     lk.LOOKUP3res_u.resok.object.data.data_len = sizeof(fh);
     lk.LOOKUP3res_u.resok.object.data.data_val = fh;
     decode_with_slot_codec(&s, (xdrproc_t)xdr_LOOKUP3res, &lk);
-    assert_ptr_equal(s.res.r3_lookup.LOOKUP3res_u.resok.object.data.data_val, s.rbuf);
-    assert_memory_equal(s.rbuf, fh, sizeof(fh));
+    assert_ptr_equal(s.res.r3.lookup.LOOKUP3res_u.resok.object.data.data_val, s.res.fh);
+    assert_memory_equal(s.res.fh, fh, sizeof(fh));
     nf_call_free(&s.call); /* frees nothing: ASan would see a bad free */
 }
 

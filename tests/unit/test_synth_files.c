@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "synth/files.h"
+#include "common/error.h"
+#include "common/rng.h"
 
 static struct sy_files_layout small_layout(void)
 {

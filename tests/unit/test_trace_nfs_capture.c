@@ -4,7 +4,8 @@
  * memory and read through fmemopen: record marks split across segments,
  * records of several fragments, several records in one segment, sequence
  * numbers wrapping, a segment ahead of its predecessor at the start, a hole
- * that waits past TR__GAP_WAIT, a connection reopened on the same ports,
+ * that waits past TR__GAP_WAIT, a reply that comes before its call (held
+ * for it, within bounds), a connection reopened on the same ports,
  * IPv4 fragments repeated and overlapping, UDP that is not RPC.  Messages
  * are encoded with the project's rpcgen codecs. */
 #include <setjmp.h>
@@ -18,131 +19,20 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "helpers/th_pcap.h"
 #include "trace/tr_nfs_int.h"
-
-/* ---- a pcap in memory ------------------------------------------------------ */
-
-struct pc {
-    uint8_t buf[1 << 20];
-    size_t len;
-    int64_t t_ns;
-};
-
-static void put(struct pc *p, const void *d, size_t n)
-{
-    assert_true(p->len + n <= sizeof(p->buf));
-    memcpy(p->buf + p->len, d, n);
-    p->len += n;
-}
-
-static void le32(uint8_t *b, uint32_t v)
-{
-    b[0] = (uint8_t)v;
-    b[1] = (uint8_t)(v >> 8);
-    b[2] = (uint8_t)(v >> 16);
-    b[3] = (uint8_t)(v >> 24);
-}
-
-static void pc_begin(struct pc *p)
-{
-    uint8_t h[24] = {0};
-
-    p->len = 0;
-    p->t_ns = 1700000000ll * 1000000000;
-    le32(h, 0xa1b2c3d4);
-    h[4] = 2;
-    h[6] = 4;
-    le32(h + 16, 262144);
-    le32(h + 20, 101); /* raw IP */
-    put(p, h, sizeof(h));
-}
-
-static void pc_frame(struct pc *p, const uint8_t *d, size_t n, int64_t dt_ms)
-{
-    uint8_t h[16];
-
-    p->t_ns += dt_ms * 1000000;
-    le32(h, (uint32_t)(p->t_ns / 1000000000));
-    le32(h + 4, (uint32_t)(p->t_ns % 1000000000 / 1000));
-    le32(h + 8, (uint32_t)n);
-    le32(h + 12, (uint32_t)n);
-    put(p, h, 16);
-    put(p, d, n);
-}
-
-/* An IPv4 packet 127.0.0.c -> 127.0.0.s carrying l4 bytes. */
-static size_t ipv4(uint8_t *out, int from_client, uint8_t proto, const uint8_t *l4,
-                   size_t n, uint16_t id, uint16_t frag)
-{
-    memset(out, 0, 20);
-    out[0] = 0x45;
-    cm_be16_put(out + 2, (uint16_t)(20 + n));
-    cm_be16_put(out + 4, id);
-    cm_be16_put(out + 6, frag);
-    out[8] = 64;
-    out[9] = proto;
-    out[12] = out[16] = 127;
-    out[15] = from_client ? 2 : 1;
-    out[19] = from_client ? 1 : 2;
-    memcpy(out + 20, l4, n);
-    return 20 + n;
-}
-
-#define SYN 0x02
-#define ACK 0x10
-#define FIN 0x01
-
-static void tcp_frame(struct pc *p, int from_client, uint32_t seq, uint8_t fl,
-                      const uint8_t *d, size_t n, int64_t dt_ms)
-{
-    static uint8_t seg[70000], pkt[70100];
-    size_t len;
-
-    memset(seg, 0, 20);
-    cm_be16_put(seg, from_client ? 901 : 2049);
-    cm_be16_put(seg + 2, from_client ? 2049 : 901);
-    cm_be32_put(seg + 4, seq);
-    seg[12] = 5 << 4;
-    seg[13] = fl;
-    if (n)
-        memcpy(seg + 20, d, n);
-    len = ipv4(pkt, from_client, 6, seg, 20 + n, 1, 0);
-    pc_frame(p, pkt, len, dt_ms);
-}
 
 /* ---- RPC messages ---------------------------------------------------------- */
 
 static size_t mk_call(uint8_t *out, uint32_t xid, uint32_t proc, xdrproc_t codec,
                       void *args)
 {
-    XDR x;
-    uint32_t v[10] = {xid, CALL, 2, 100003, 3, proc, 0, 0, 0, 0};
-    size_t i;
-
-    xdrmem_create(&x, (char *)out + 4, 400, XDR_ENCODE); /* buffers: 512 bytes */
-    for (i = 0; i < 10; i++)
-        assert_true(xdr_u_int(&x, &v[i]));
-    assert_true(codec(&x, args));
-    i = xdr_getpos(&x);
-    xdr_destroy(&x);
-    cm_be32_put(out, 0x80000000u | (uint32_t)i); /* the record mark */
-    return i + 4;
+    return th_rpc_call(out, 512, xid, 100003, 3, proc, codec, args);
 }
 
 static size_t mk_reply(uint8_t *out, uint32_t xid, xdrproc_t codec, void *res)
 {
-    XDR x;
-    uint32_t v[6] = {xid, REPLY, 0, 0, 0, 0};
-    size_t i;
-
-    xdrmem_create(&x, (char *)out + 4, 400, XDR_ENCODE); /* buffers: 512 bytes */
-    for (i = 0; i < 6; i++)
-        assert_true(xdr_u_int(&x, &v[i]));
-    assert_true(codec(&x, res));
-    i = xdr_getpos(&x);
-    xdr_destroy(&x);
-    cm_be32_put(out, 0x80000000u | (uint32_t)i);
-    return i + 4;
+    return th_rpc_reply(out, 512, xid, codec, res);
 }
 
 static char fhbytes[32] = "0123456789abcdef0123456789abcdef";
@@ -176,7 +66,7 @@ struct got {
     FILE *fp;
 };
 
-static void read_all(struct pc *p, struct got *g)
+static void read_all(struct th_pc *p, struct got *g)
 {
     struct tr_nfs_options o = {.format = "pcap"};
     char err[CM_ERR_LEN];
@@ -197,13 +87,13 @@ static void done(struct got *g)
     fclose(g->fp);
 }
 
-static struct pc pcap;
+static struct th_pc pcap;
 
 /* A handshake from client ISN c and server ISN s. */
-static void handshake(struct pc *p, uint32_t c, uint32_t s)
+static void handshake(struct th_pc *p, uint32_t c, uint32_t s)
 {
-    tcp_frame(p, 1, c, SYN, NULL, 0, 1);
-    tcp_frame(p, 0, s, SYN | ACK, NULL, 0, 0);
+    th_tcp_frame(p, 1, c, TH_SYN, NULL, 0, 1);
+    th_tcp_frame(p, 0, s, TH_SYN | TH_ACK, NULL, 0, 0);
 }
 
 static void marks_split_and_records_joined(void **state)
@@ -213,19 +103,19 @@ static void marks_split_and_records_joined(void **state)
     struct got g;
 
     (void)state;
-    pc_begin(&pcap);
+    th_pc_begin(&pcap);
     handshake(&pcap, 100, 9000);
     na = getattr_call(a, 1);
     /* the mark split 2 + 2, the rest after */
-    tcp_frame(&pcap, 1, 101, ACK, a, 2, 1);
-    tcp_frame(&pcap, 1, 103, ACK, a + 2, 2, 1);
-    tcp_frame(&pcap, 1, 105, ACK, a + 4, na - 4, 1);
+    th_tcp_frame(&pcap, 1, 101, TH_ACK, a, 2, 1);
+    th_tcp_frame(&pcap, 1, 103, TH_ACK, a + 2, 2, 1);
+    th_tcp_frame(&pcap, 1, 105, TH_ACK, a + 4, na - 4, 1);
     /* two replies in one segment: 1's and, after a second call, 2's */
     nb = getattr_call(b, 2);
-    tcp_frame(&pcap, 1, 101 + (uint32_t)na, ACK, b, nb, 1);
+    th_tcp_frame(&pcap, 1, 101 + (uint32_t)na, TH_ACK, b, nb, 1);
     na = getattr_reply(two, 1);
     nb = getattr_reply(two + na, 2);
-    tcp_frame(&pcap, 0, 9001, ACK, two, na + nb, 1);
+    th_tcp_frame(&pcap, 0, 9001, TH_ACK, two, na + nb, 1);
     read_all(&pcap, &g);
     assert_int_equal(g.n, 2);
     assert_int_equal(g.ev[0].xid, 1);
@@ -248,7 +138,7 @@ static void a_record_of_two_fragments(void **state)
     struct got g;
 
     (void)state;
-    pc_begin(&pcap);
+    th_pc_begin(&pcap);
     handshake(&pcap, 100, 9000);
     na = getattr_call(a, 3);
     body = (uint32_t)na - 4;
@@ -258,7 +148,7 @@ static void a_record_of_two_fragments(void **state)
     memcpy(f + 4, a + 4, half);
     cm_be32_put(f + 4 + half, 0x80000000u | (uint32_t)(body - half));
     memcpy(f + 8 + half, a + 4 + half, body - half);
-    tcp_frame(&pcap, 1, 101, ACK, f, body + 8, 1);
+    th_tcp_frame(&pcap, 1, 101, TH_ACK, f, body + 8, 1);
     read_all(&pcap, &g);
     assert_int_equal(g.n, 1);
     assert_int_equal(g.ev[0].proc, NFSPROC3_GETATTR);
@@ -273,13 +163,13 @@ static void sequence_numbers_wrap(void **state)
     struct got g;
 
     (void)state;
-    pc_begin(&pcap);
+    th_pc_begin(&pcap);
     handshake(&pcap, 0xfffffff0u, 0xffffffffu);
     na = getattr_call(a, 4);
-    tcp_frame(&pcap, 1, 0xfffffff1u, ACK, a, 20, 1);
-    tcp_frame(&pcap, 1, 0xfffffff1u + 20, ACK, a + 20, na - 20, 1); /* wraps */
+    th_tcp_frame(&pcap, 1, 0xfffffff1u, TH_ACK, a, 20, 1);
+    th_tcp_frame(&pcap, 1, 0xfffffff1u + 20, TH_ACK, a + 20, na - 20, 1); /* wraps */
     nr = getattr_reply(r, 4);
-    tcp_frame(&pcap, 0, 0, ACK, r, nr, 1); /* server ISN + 1 is 0 */
+    th_tcp_frame(&pcap, 0, 0, TH_ACK, r, nr, 1); /* server ISN + 1 is 0 */
     read_all(&pcap, &g);
     assert_int_equal(g.n, 1);
     assert_true(g.ev[0].flags & TR_NFS_F_REPLY);
@@ -293,11 +183,11 @@ static void ahead_of_its_predecessor_at_the_start(void **state)
     struct got g;
 
     (void)state;
-    pc_begin(&pcap);
+    th_pc_begin(&pcap);
     handshake(&pcap, 100, 9000);
     na = getattr_call(a, 5);
-    tcp_frame(&pcap, 1, 101 + 30, ACK, a + 30, na - 30, 1);
-    tcp_frame(&pcap, 1, 101, ACK, a, 30, 1);
+    th_tcp_frame(&pcap, 1, 101 + 30, TH_ACK, a + 30, na - 30, 1);
+    th_tcp_frame(&pcap, 1, 101, TH_ACK, a, 30, 1);
     read_all(&pcap, &g);
     assert_int_equal(g.n, 1);
     assert_int_equal(g.ev[0].where, 4);
@@ -313,14 +203,15 @@ static void a_hole_that_waits_too_long(void **state)
     struct got g;
 
     (void)state;
-    pc_begin(&pcap);
+    th_pc_begin(&pcap);
     handshake(&pcap, 100, 9000);
     na = getattr_call(a, 6);
     nb = getattr_call(b, 7);
     /* bytes 60..na of call 6 (its handle) never come; call 7 follows */
-    tcp_frame(&pcap, 1, 101, ACK, a, 60, 1);
-    tcp_frame(&pcap, 1, 101 + (uint32_t)na, ACK, b, nb, 1);
-    tcp_frame(&pcap, 0, 9001, ACK, NULL, 0, 3000); /* 3 s later: the hole is a gap */
+    th_tcp_frame(&pcap, 1, 101, TH_ACK, a, 60, 1);
+    th_tcp_frame(&pcap, 1, 101 + (uint32_t)na, TH_ACK, b, nb, 1);
+    th_tcp_frame(&pcap, 0, 9001, TH_ACK, NULL, 0,
+                 3000); /* 3 s later: the hole is a gap */
     read_all(&pcap, &g);
     assert_int_equal(tr_nfs_counter(g.r, "tcp_gaps"), 1);
     assert_int_equal(tr_nfs_counter(g.r, "tcp_gap_bytes"), na - 60);
@@ -333,6 +224,71 @@ static void a_hole_that_waits_too_long(void **state)
     done(&g);
 }
 
+/* A hole in the calls' direction: the call after it waits until the hole
+ * is a gap, while its reply is delivered at once; the reply is held and
+ * decoded into the call's event when the call comes. */
+static void a_reply_before_its_call(void **state)
+{
+    uint8_t a[512], b[512], r[512];
+    size_t na, nb, nr;
+    struct got g;
+
+    (void)state;
+    th_pc_begin(&pcap);
+    handshake(&pcap, 100, 9000);
+    na = getattr_call(a, 8);
+    nb = getattr_call(b, 9);
+    th_tcp_frame(&pcap, 1, 101, TH_ACK, a, 60, 1); /* call 8's bytes 60.. never come */
+    th_tcp_frame(&pcap, 1, 101 + (uint32_t)na, TH_ACK, b, nb, 1); /* call 9 waits */
+    nr = getattr_reply(r, 9);
+    th_tcp_frame(&pcap, 0, 9001, TH_ACK, r, nr, 1); /* frame 5: 9's reply first */
+    th_tcp_frame(&pcap, 0, 9001 + (uint32_t)nr, TH_ACK, NULL, 0,
+                 3000); /* the hole: a gap */
+    read_all(&pcap, &g);
+    assert_int_equal(g.n, 2);
+    assert_int_equal(g.ev[1].xid, 9);
+    assert_true(g.ev[1].flags & TR_NFS_F_REPLY);
+    assert_int_equal(g.ev[1].reply_where, 5);
+    assert_int_equal(g.ev[1].attr.size, 12345);
+    assert_int_equal(tr_nfs_counter(g.r, "replies_before_calls"), 1);
+    assert_int_equal(tr_nfs_counter(g.r, "replies_without_calls"), 0);
+    done(&g);
+}
+
+/* Replies held for calls not yet seen are bounded in number and bytes:
+ * past either the oldest goes, as a reply without its call. */
+static void replies_held_are_bounded(void **state)
+{
+    static uint8_t big[1 << 20];
+    struct got g;
+    struct tr__msg m;
+    uint32_t i;
+
+    (void)state;
+    th_pc_begin(&pcap);
+    read_all(&pcap, &g); /* a capture's reader, at its end */
+    memset(&m, 0, sizeof(m));
+    m.transport = TR_NFS_UDP;
+    for (i = 0; i < 70000; i++) {
+        m.xid = i;
+        assert_int_equal(
+            tr__early_put(g.r, tr__pair_key(&m.dst, m.transport, 0, i), &m, big, 8, 8),
+            1);
+    }
+    assert_int_equal(tr_nfs_counter(g.r, "replies_without_calls"), 70000 - 65536);
+    for (i = 0; i < 100; i++) {
+        m.xid = 100000 + i;
+        assert_int_equal(tr__early_put(g.r, tr__pair_key(&m.dst, m.transport, 0, m.xid),
+                                       &m, big, sizeof(big), sizeof(big)),
+                         1);
+    }
+    /* 64 MiB hold 64 of the 1 MiB replies and nothing else */
+    assert_int_equal(tr_nfs_counter(g.r, "replies_without_calls"), 70000 + 100 - 64);
+    tr__early_expire(g.r, 1);
+    assert_int_equal(tr_nfs_counter(g.r, "replies_without_calls"), 70000 + 100);
+    done(&g);
+}
+
 static void a_connection_reopened_on_the_same_ports(void **state)
 {
     uint8_t a[512];
@@ -340,15 +296,15 @@ static void a_connection_reopened_on_the_same_ports(void **state)
     struct got g;
 
     (void)state;
-    pc_begin(&pcap);
+    th_pc_begin(&pcap);
     handshake(&pcap, 100, 9000);
     na = getattr_call(a, 8);
-    tcp_frame(&pcap, 1, 101, ACK, a, na, 1);
-    tcp_frame(&pcap, 1, 101 + (uint32_t)na, FIN | ACK, NULL, 0, 1);
-    tcp_frame(&pcap, 0, 9001, FIN | ACK, NULL, 0, 1);
+    th_tcp_frame(&pcap, 1, 101, TH_ACK, a, na, 1);
+    th_tcp_frame(&pcap, 1, 101 + (uint32_t)na, TH_FIN | TH_ACK, NULL, 0, 1);
+    th_tcp_frame(&pcap, 0, 9001, TH_FIN | TH_ACK, NULL, 0, 1);
     handshake(&pcap, 5000, 70000);
     na = getattr_call(a, 8); /* the same XID on the new connection */
-    tcp_frame(&pcap, 1, 5001, ACK, a, na, 1);
+    th_tcp_frame(&pcap, 1, 5001, TH_ACK, a, na, 1);
     read_all(&pcap, &g);
     assert_int_equal(g.n, 2);
     assert_int_equal(g.ev[0].conn, 1);
@@ -366,7 +322,7 @@ static void fragments_repeated_and_overlapping(void **state)
     struct got g;
 
     (void)state;
-    pc_begin(&pcap);
+    th_pc_begin(&pcap);
     na = getattr_call(a, 9);
     /* the call as a UDP datagram (no record mark), in fragments: bytes
      * 16..32 first, then 0..24 (overlapping it), 16..32 again, the rest */
@@ -377,14 +333,17 @@ static void fragments_repeated_and_overlapping(void **state)
     memcpy(dg + 8, a + 4, na - 4);
     n = 8 + na - 4;
     assert_true(n > 48);
-    pc_frame(&pcap, pkt, ipv4(pkt, 1, 17, dg + 16, 16, 77, 2 | 0x2000), 1); /* 16..32 */
-    pc_frame(&pcap, pkt, ipv4(pkt, 1, 17, dg, 24, 77, 0x2000), 1);          /* 0..24 */
-    pc_frame(&pcap, pkt, ipv4(pkt, 1, 17, dg + 16, 16, 77, 2 | 0x2000), 1); /* again */
-    pc_frame(&pcap, pkt, ipv4(pkt, 1, 17, dg + 32, n - 32, 77, 4), 1);      /* the last */
+    th_pc_frame(&pcap, pkt, th_ipv4(pkt, 1, 17, dg + 16, 16, 77, 2 | 0x2000),
+                1);                                                      /* 16..32 */
+    th_pc_frame(&pcap, pkt, th_ipv4(pkt, 1, 17, dg, 24, 77, 0x2000), 1); /* 0..24 */
+    th_pc_frame(&pcap, pkt, th_ipv4(pkt, 1, 17, dg + 16, 16, 77, 2 | 0x2000),
+                1); /* again */
+    th_pc_frame(&pcap, pkt, th_ipv4(pkt, 1, 17, dg + 32, n - 32, 77, 4),
+                1); /* the last */
     /* a UDP datagram that is not RPC */
     memcpy(dg + 8, "hello, not rpc", 14);
     cm_be16_put(dg + 4, 22);
-    pc_frame(&pcap, pkt, ipv4(pkt, 1, 17, dg, 22, 78, 0), 1);
+    th_pc_frame(&pcap, pkt, th_ipv4(pkt, 1, 17, dg, 22, 78, 0), 1);
     read_all(&pcap, &g);
     assert_int_equal(g.n, 1);
     assert_int_equal(g.ev[0].xid, 9);
@@ -404,6 +363,8 @@ int main(void)
         cmocka_unit_test(sequence_numbers_wrap),
         cmocka_unit_test(ahead_of_its_predecessor_at_the_start),
         cmocka_unit_test(a_hole_that_waits_too_long),
+        cmocka_unit_test(a_reply_before_its_call),
+        cmocka_unit_test(replies_held_are_bounded),
         cmocka_unit_test(a_connection_reopened_on_the_same_ports),
         cmocka_unit_test(fragments_repeated_and_overlapping),
     };

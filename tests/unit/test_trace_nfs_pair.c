@@ -154,6 +154,8 @@ static void retransmissions_and_duplicates(void **state)
     assert_non_null(reply(r, msg(0, 2, 900, 5, 701), &kind));
     assert_null(reply(r, msg(0, 2, 900, 5, 702), &kind)); /* before its release */
     assert_int_equal(kind, TR__RECENT_DONE);
+    assert_null(call(r, msg(1, 2, 900, 5, 703))); /* after the reply, still held */
+    assert_int_equal(tr_nfs_counter(r, "retransmissions_after_reply"), 1);
     assert_int_equal(tr__pair_next(r, 0, &ev), 1);
     assert_true(ev.flags & TR_NFS_F_RETRANS);
     assert_int_equal(ev.t_ns, 0); /* the first send's time */
@@ -161,7 +163,8 @@ static void retransmissions_and_duplicates(void **state)
     assert_null(call(r, msg(1, 2, 900, 5, 900)));
     assert_null(reply(r, msg(0, 2, 900, 5, 901), &kind));
     assert_int_equal(kind, TR__RECENT_DONE);
-    assert_int_equal(tr_nfs_counter(r, "retransmissions"), 2);
+    assert_int_equal(tr_nfs_counter(r, "retransmissions"), 3);
+    assert_int_equal(tr_nfs_counter(r, "retransmissions_after_reply"), 2);
     /* past the window the same XID is a new call */
     tr__pair_time(r, 2000 * MS);
     assert_non_null(call(r, msg(1, 2, 900, 5, 2000)));

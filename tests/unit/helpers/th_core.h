@@ -36,6 +36,7 @@
 #include "nfs/nf.h"
 #include "rpc/rp.h"
 #include "server/sv.h"
+#include "common/error.h"
 
 struct th_core {
     struct sv_core *core;

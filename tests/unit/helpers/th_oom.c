@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "common/alloc.h"
-#include "common/cm.h"
+#include "common/error.h"
 #include "helpers/th_oom.h"
 
 /* Bounds the loop in case an operation allocates without end. */

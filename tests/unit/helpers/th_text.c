@@ -24,3 +24,27 @@ size_t th_text_of_file(const char *path, char *buf, size_t cap)
     fclose(f);
     return n;
 }
+
+size_t th_text_unwrap(char *text)
+{
+    size_t longest = 0, line = 0;
+    char *in = text, *out = text;
+
+    while (*in) {
+        if (*in == '\n') {
+            longest = line > longest ? line : longest;
+            line = 0;
+            if (in[1] == ' ') {
+                while (in[1] == ' ')
+                    in++;
+                *in = ' ';
+                continue;
+            }
+        } else {
+            line++;
+        }
+        *out++ = *in++;
+    }
+    *out = '\0';
+    return line > longest ? line : longest;
+}

@@ -18,4 +18,9 @@ size_t th_text_of_stream(FILE *f, char *buf, size_t cap);
 /* The same for the file at path; "" (0) when it cannot be opened. */
 size_t th_text_of_file(const char *path, char *buf, size_t cap);
 
+/* Undoes the wrapping of a --help text in place: a newline followed by
+ * blanks becomes one blank, so that an option's text reads as one line.
+ * Returns the longest line the text had before. */
+size_t th_text_unwrap(char *text);
+
 #endif /* TH_TEXT_H */

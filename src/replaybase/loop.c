@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * loop.c - the clock of a replay's timed loop (rb.h).  A call planned t
+ * into the trace is due at start + t / speed (speed 0: at once); the clock
+ * starts 2 ms after RUN arrives, so that the first calls are not late for
+ * the command's own delivery.  Sleeping is ppoll() on the client's socket
+ * with a nanosecond timeout to the next absolute deadline, under a 1 ns
+ * timer slack; the last few microseconds are polled without sleeping.
+ * Nothing here allocates.
+ */
+#define _GNU_SOURCE /* ppoll */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "common/clock.h"
+#include "replaybase/rb.h"
+
+#define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
+#define SPIN_NS      20000ull    /* poll without sleeping this close to a deadline */
+#define START_NS     2000000ull  /* the clock starts this long after RUN arrives */
+
+/* 1 ns, so that a sleep ends at its deadline rather than up to 50 us
+ * later (the default slack).  FREESFS_REPLAY_TIMERSLACK_NS overrides it
+ * for bench/replay.sh, which measures the difference. */
+static unsigned long timer_slack_ns(void)
+{
+    const char *e = getenv("FREESFS_REPLAY_TIMERSLACK_NS");
+    unsigned long v = e ? strtoul(e, NULL, 10) : 1;
+
+    return v > 0 ? v : 1;
+}
+
+void rb_run_begin(struct ld_child *c, struct rb_loop *l, double speed, uint32_t limit_s)
+{
+    c->phase = LD_CPHASE_RUN;
+    c->stop = 0;
+    ld_child_results_reset(c);
+    c->measuring = 1;
+    (void)prctl(PR_SET_TIMERSLACK, timer_slack_ns(), 0, 0, 0);
+    l->speed = speed;
+    /* At speed 0 nothing waits for the clock: the calls leave at once, so
+     * the clock starts now, or the run would end before its own start
+     * and report no duration and no throughput. */
+    l->start_ns = cm_now_ns() + (speed > 0 ? START_NS : 0);
+    l->last_ns = l->start_ns;
+    l->end_ns =
+        limit_s > 0 ? l->start_ns + (uint64_t)limit_s * 1000000000ull : UINT64_MAX;
+    l->next_check_ns = l->start_ns + CTL_CHECK_NS;
+}
+
+uint64_t rb_planned(const struct rb_loop *l, int64_t t_ns)
+{
+    if (l->speed <= 0 || t_ns <= 0)
+        return l->start_ns;
+    return l->start_ns + (uint64_t)((double)t_ns / l->speed);
+}
+
+int rb_loop_check(struct rb_loop *l, struct ld_child *c, uint64_t now)
+{
+    if (now >= l->end_ns)
+        return 1;
+    if (now < l->next_check_ns)
+        return 0;
+    if (ld_child_check_parent(c) < 0)
+        return -EPIPE;
+    if (c->stop)
+        return 1;
+    l->next_check_ns = now + CTL_CHECK_NS;
+    return 0;
+}
+
+uint64_t rb_loop_wake(const struct rb_loop *l, uint64_t now)
+{
+    (void)l;
+    return now + CTL_CHECK_NS;
+}
+
+int rb_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake)
+{
+    struct pollfd pf;
+    struct timespec ts;
+    int ms, n;
+
+    ms = rp_client_timeout_ms(cl);
+    if (ms >= 0 && now + (uint64_t)ms * 1000000ull < wake)
+        wake = now + (uint64_t)ms * 1000000ull;
+    pf.fd = rp_client_fd(cl);
+    pf.events = rp_client_events(cl);
+    pf.revents = 0;
+    if (wake > now + SPIN_NS) {
+        uint64_t d = wake - now - SPIN_NS / 2;
+        ts.tv_sec = (time_t)(d / 1000000000ull);
+        ts.tv_nsec = (long)(d % 1000000000ull);
+    } else {
+        ts.tv_sec = 0;
+        ts.tv_nsec = 0;
+    }
+    n = ppoll(&pf, 1, &ts, NULL);
+    if (n < 0 && errno != EINTR)
+        return -errno;
+    return rp_client_service(cl, n > 0 ? pf.revents : 0);
+}
+
+void rb_run_end(struct ld_child *c, const struct rb_loop *l, uint64_t end_ns,
+                int64_t trace_ns)
+{
+    struct ld_stats *st = &c->stats;
+
+    ld_child_publish(c, 1); /* the progress lines' last reading */
+    c->measuring = 0;
+    st->runtime_ns = end_ns > l->start_ns ? end_ns - l->start_ns : 0;
+    RB_STATS(c)->replay_run_ns = l->last_ns > l->start_ns ? l->last_ns - l->start_ns : 0;
+    RB_STATS(c)->replay_trace_ns = trace_ns > 0 ? (uint64_t)trace_ns : 0;
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# timeout: 240
+# LOAD=auto when the machine changes under it: a CPU hog (one busy loop
+# per CPU, started and stopped by its PID) starts while the ramp of probes
+# runs, against sfs_nfsd on this machine, whose capacity is what its CPUs
+# give it.  Whichever way the hog moves the peak (on a virtual machine a
+# busy neighbour may even speed loopback up), the search must follow the
+# machine as it is when the points run: a confirmation after the ramp, the
+# peak the last confirmation found, the points chosen from that peak, and a
+# summary that says how far the points got from it (and says so when they
+# fall more than 10 % short).  test_prime_search checks the decisions on
+# figures of its own.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_prime.sh"
+plan 8
+start_nfsd srv || bail "sfs_nfsd did not start"
+# eight clients of four processes: a ramp from 1600 ops/s, and mounts
+# staggered by 0.6 s only (SFS's 200 ms per process)
+prime_rc "$T_DIR/a_rc" 'LOAD=auto' NUM_RUNS=2 \
+    "CLIENTS=\"$(printf 'localhost %.0s' 1 2 3 4 5 6 7 8)\"" PROCS=4 \
+    "MNT_POINTS=\"$srv_URL\"" NFS_VERSION=3 WARMUP_TIME=1 RUNTIME=1 FILE_COUNT=50 \
+    "WORK_DIR=$T_DIR/res"
+"$T_BIN/sfs_mgr" -r "$T_DIR/a_rc" -s h --progress 0 >"$T_DIR/out" 2>"$T_DIR/err" &
+mgr=$!
+track "$mgr"
+wait_log "$T_DIR/out" "Searching the peak: probe 2 " 600 || diag "no second probe"
+hogs=""
+for c in $(seq "$(nproc)"); do
+    sh -c 'while :; do :; done' &
+    hogs="$hogs $!"
+    track "$!"
+done
+wait "$mgr"
+is "$?" 0 "sfs_mgr with LOAD=auto exits 0 ($(tr '\n' ' ' <"$T_DIR/err"))"
+still=0
+for h in $hogs; do alive "$h" && still=$((still + 1)); done
+is "$still" "$(nproc)" "the hog ran from the second probe to the end of the points"
+for h in $hogs; do stop_pid "$h"; done
+out=$(cat "$T_DIR/out")
+after=$(printf '%s\n' "$out" | sed -n '/Searching the peak: probe 2 /,$p')
+like "$after" "Confirming the peak: probe [0-9]+ at [0-9]+ ops/s \.\.\. [0-9.]+ ops/s" \
+    "a confirmation ran while the hog did"
+last=$(printf '%s\n' "$out" | sed -n 's/^Confirming the peak: probe [0-9]* at [0-9]* ops\/s \.\.\. \([0-9.]*\) ops\/s.*/\1/p' | tail -1)
+peak=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak \([0-9]*\) ops\/s, \(confirmed\|NOT settled\) (.*); points:.*/\1/p')
+is "$peak" "$(awk -v v="${last:-0}" 'BEGIN {printf "%.0f", v}')" \
+    "the peak is the last confirmation's ($peak ops/s)"
+points=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak .*; points: //p')
+set -- $points
+ok "$(awk -v t="${2:-0}" -v p="${peak:-1}" 'BEGIN {exit !(t >= p * 1.1 && t <= p * 1.3)}'; echo $?)" \
+    "the points are chosen from it: the last ($2) 20 % past it"
+sum=$(cat "$T_DIR/res/sfssum.h")
+is "$(printf '%s\n' "$sum" | wc -l)" 2 "two points ran"
+top=$(printf '%s\n' "$sum" | awk '{v = (NF == 14 ? $3 : $2); if (v > m) m = v} END {print m}')
+pct=$(awk -v t="$top" -v p="${peak:-1}" 'BEGIN {printf "%.0f", t / p * 100}')
+reach=$(printf '%s\n' "$out" | grep '^LOAD=auto: the points reached')
+like "$reach" "^LOAD=auto: the points reached at most $top ops/s, $pct % of the peak the search found \($peak ops/s\)" \
+    "the summary says how far the points got from the peak ($reach)"
+if [ "$(awk -v t="$top" -v p="${peak:-1}" 'BEGIN {print (t < p * 0.9)}')" = 1 ]; then
+    like "$reach" ": less than 90 % - the server or this machine changed after the search" \
+        "and that they fell short of it"
+else
+    unlike "$reach" "less than 90" "and does not call them short when they are not"
+fi

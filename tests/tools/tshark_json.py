@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""tshark_json.py - what nfs-tshark.py and nfs4-tshark.py share: tshark
+run on a capture with RPC decoded on the server's ports (over UDP and
+TCP, RPC over TCP desegmented), and the walk of its JSON output (the
+values of a field in document order, one or several messages per
+frame)."""
+import subprocess
+
+
+def tshark(cap, ports, extra):
+    """tshark's output on cap with RPC decoded on the ports."""
+    cmd = ["tshark", "-n", "-r", cap, "-o", "rpc.desegment_rpc_over_tcp:TRUE",
+           "-o", "tcp.desegment_tcp_streams:TRUE"]
+    for p in ports:
+        cmd += ["-d", "udp.port==%s,rpc" % p, "-d", "tcp.port==%s,rpc" % p]
+    return subprocess.run(cmd + extra, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True, check=True).stdout
+
+
+def values(tree, key, out):
+    """Every value of key in tree (dicts and lists), in document order."""
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            if k == key:
+                if isinstance(v, list):
+                    out.extend(v)
+                else:
+                    out.append(v)
+            else:
+                values(v, key, out)
+    elif isinstance(tree, list):
+        for v in tree:
+            values(v, key, out)
+    return out
+
+
+def first(tree, *keys):
+    """The first value of the first of keys tree has, or None."""
+    for k in keys:
+        v = values(tree, k, [])
+        if v:
+            return v[0]
+    return None
+
+
+def as_list(x):
+    if x is None:
+        return []
+    return x if isinstance(x, list) else [x]
+
+
+def hexfh(v):
+    """A handle (or any bytes) as tshark writes them, in plain hex."""
+    return v.replace(":", "").lower() if v else None
