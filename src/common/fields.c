@@ -195,7 +195,7 @@ static const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t 
     unsigned shift = 0;
 
     *v = 0;
-    while (p < end && shift < 7 * VARINT_MAX) {
+    while (p < end && shift <= 63) { /* 7-bit groups: shifts 0, 7 ... 63 */
         uint8_t b = *p++;
 
         if (shift == 63 && b > 1)
