@@ -41,8 +41,9 @@ bench_spawn() {
 }
 
 # bench_ganesha NFSPORT MOUNTPORT: starts a private nfs-ganesha on loopback
-# in $tmp/g (export $tmp/g/export) and sets ganesha=1, or says why not and
-# sets ganesha=0 (it needs root).  Takes the integration tests' lock first:
+# in $tmp/g (export $tmp/g/export; the NFS versions of GANESHA_PROTOCOLS,
+# default "3") and sets ganesha=1, or says why not and sets ganesha=0 (it
+# needs root).  Takes the integration tests' lock first:
 # one ganesha at a time owns rpcbind's registrations (docs/TESTING.md, "One rpcbind, several servers").
 bench_ganesha() {
     ganesha=0
@@ -52,7 +53,7 @@ bench_ganesha() {
     fi
     exec 9>"${TMPDIR:-/tmp}/freesfs-ganesha.lock"
     flock -w 600 9 || { echo "$bench_name: could not take the ganesha lock"; exit 1; }
-    if GDIR=$tmp/g BIND=127.0.0.1 NFS_PORT=$1 MNT_PORT=$2 \
+    if GDIR=$tmp/g BIND=127.0.0.1 NFS_PORT=$1 MNT_PORT=$2 PROTOCOLS="${GANESHA_PROTOCOLS:-3}" \
         sh scripts/ganesha-lo.sh start >"$tmp/g.log" 2>&1; then
         ganesha=1
     else

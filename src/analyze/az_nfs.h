@@ -205,4 +205,13 @@ void az__nfs4_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
 /* The reader's counters under "reader" (shared with the mrc report). */
 void az_nfs_reader_yaml(struct cm_yaml *y, struct tr_nfs_reader *r);
 
+/* ---- live captures (nfs_live.c) ----------------------------------------- */
+
+/* A live capture's packets and drops in words, the headline's note ("live
+ * capture, 1200 packets, 3 DROPPED (...): the figures below miss them"),
+ * into buf; NULL for a trace read from a file. */
+const char *az_nfs_capture_text(const struct tr_nfs_reader *r, char *buf, size_t len);
+/* The same figures under "capture" (nothing for a file). */
+void az_nfs_capture_yaml(struct cm_yaml *y, const struct tr_nfs_reader *r);
+
 #endif /* AZ_NFS_H */

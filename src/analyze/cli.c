@@ -66,6 +66,29 @@ static const struct cm_opt common_rows[] = {
             "Threads: 2 reads the trace on a second core while the first analyses."),
 };
 
+static const struct cm_opt live_rows[] = {
+    ROW_STR('i', "interface", interface, "", "IFACE",
+            "Capture live traffic on this interface (needs CAP_NET_RAW) instead of "
+            "reading a TRACE; TRACE may then be the server's mount point, whose ports "
+            "make the filter."),
+    ROW_STR(0, "filter", filter, "", "BPF",
+            "With --interface: a capture filter (pcap-filter(7)); default: the mount "
+            "point's host and ports, else every packet."),
+    ROW_NUM(CM_OPT_DOUBLE, "duration", duration, "0", 0, 31536000, "s", "SEC",
+            "With --interface: stop after SEC seconds (0: at SIGINT or SIGTERM)."),
+    ROW_NUM(CM_OPT_I64, "count", count, "0", 0, 4611686018427387904.0, "packets", "N",
+            "With --interface: stop after N packets (0: no bound)."),
+    ROW_NUM(CM_OPT_INT, "buffer-mb", buffer_mb, "64", 1, 65536, "MiB", "N",
+            "With --interface: the kernel's capture buffer (a short one drops packets "
+            "while sfs_trace is slow)."),
+    ROW_STR('w', "write", write, "", "FILE",
+            "With --interface: keep what was read as a pcapng file (written atomically "
+            "at the end)."),
+    ROW_NUM(CM_OPT_DOUBLE, "progress", progress, "0", 0, 86400, "s", "SEC",
+            "A line every SEC seconds (of the capture, or of the trace's time) on "
+            "stderr: calls/s, the top procedures, response times, drops; 0: none."),
+};
+
 static const struct cm_opt block_rows[] = {
     ROW_STR(0, "block-size", block_size, "4096", "N",
             "Analysis granularity in bytes (K, M suffixes)."),
@@ -132,12 +155,12 @@ struct cmd {
 static const struct cmd cmds[] = {
     {"stats",
      "statistics: records, bytes, sizes, units, rate, footprint",
-     {block_rows, NULL, NULL},
-     {CM_ARRAY_LEN(block_rows), 0, 0}},
+     {block_rows, live_rows, NULL},
+     {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(live_rows), 0}},
     {"mrc",
      "LRU stack distances, the miss-ratio curve (or a sample)",
-     {block_rows, mrc_rows, NULL},
-     {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(mrc_rows), 0}},
+     {block_rows, mrc_rows, live_rows},
+     {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(mrc_rows), CM_ARRAY_LEN(live_rows)}},
     {"image",
      "the file-system image an NFS trace implies",
      {NULL, NULL, NULL},
@@ -147,8 +170,7 @@ static const struct cmd cmds[] = {
      {convert_rows, NULL, NULL},
      {CM_ARRAY_LEN(convert_rows), 0, 0}},
     {"plan",
-     "NFS traces: plan the NFS replay once into a file every replay of the trace "
-     "streams",
+     "NFS traces: plan the replay once; replays stream the file",
      {plan_rows, NULL, NULL},
      {CM_ARRAY_LEN(plan_rows), 0, 0}},
 };
@@ -216,9 +238,28 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
             err, errlen,
             "--format: '%s' is not one of auto, spc, masta, sysio, pcap, nfsdump",
             c->format);
-    if (first != argc - 2)
-        return cm_errf(err, errlen, "%s: expected exactly one TRACE argument", c->cmd);
-    c->trace = argv[argc - 1];
+    if (c->interface[0]) {
+        if (first < argc - 2)
+            return cm_errf(err, errlen,
+                           "%s --interface: at most one argument (the server's mount "
+                           "point)",
+                           c->cmd);
+        c->trace = first == argc - 2 ? argv[argc - 1] : NULL;
+        if (strcmp(c->format, "auto") != 0 && strcmp(c->format, "pcap") != 0)
+            return cm_errf(err, errlen, "--interface: a live capture is --format pcap");
+        if (strcmp(c->cmd, "mrc") == 0 && c->sample == 0)
+            return cm_errf(err, errlen,
+                           "mrc --interface needs --sample RATE: a live capture has no "
+                           "end to bound the exact curve's memory");
+    } else {
+        if (first != argc - 2)
+            return cm_errf(err, errlen, "%s: expected exactly one TRACE argument",
+                           c->cmd);
+        c->trace = argv[argc - 1];
+        if (c->filter[0] || c->write[0] || c->duration > 0 || c->count > 0)
+            return cm_errf(err, errlen,
+                           "--filter, --write, --duration and --count need --interface");
+    }
     if (strcmp(c->cmd, "convert") == 0 && strcmp(c->to, "spc") != 0 &&
         strcmp(c->to, "nfsdump") != 0)
         return cm_errf(err, errlen, "convert needs --to spc or --to nfsdump");
@@ -352,7 +393,7 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
     uint64_t bs = 4096, *sizes = NULL;
     size_t n = 0;
     struct tr_reader r;
-    const char *nfs = az_nfs_format(c);
+    const char *nfs = c->interface[0] ? "pcap" : az_nfs_format(c);
     int code;
 
     if (strcmp(c->cmd, "plan") == 0) { /* the NFS replay's, above this layer */
@@ -386,6 +427,11 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
         code = az__nfs_cli_run(c, nfs, bs, sizes, n, out, diag);
         free(sizes);
         return code;
+    }
+    if (c->progress > 0) {
+        fprintf(diag, "sfs_trace: --progress: NFS traces and live captures only\n");
+        free(sizes);
+        return AZ_EXIT_USAGE;
     }
     if (strcmp(c->cmd, "image") == 0) {
         fprintf(diag,

@@ -10,6 +10,7 @@
 #ifndef AZ_CLI_H
 #define AZ_CLI_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,6 +37,14 @@ struct az_cli {
     int per_unit, isolated, sample_check, method;
     double sample, sample_distance;
     int64_t max_record_blocks, sample_seed;
+    /* live captures (stats, mrc, fit): --interface and its bounds */
+    char interface[64], filter[AZ_CLI_PATH], write[AZ_CLI_PATH];
+    double duration, progress;
+    int64_t count;
+    int buffer_mb;
+    /* set by the caller of az_cli_run: a live capture ends when *stop turns
+     * nonzero (a SIGINT or SIGTERM handler's flag); NULL: never */
+    const volatile sig_atomic_t *stop;
     /* convert */
     char to[8];
     char output[AZ_CLI_PATH];
@@ -45,7 +54,8 @@ struct az_cli {
      * command is not there) */
     int nfs_version;
     int (*plan)(const struct az_cli *c, FILE *out, FILE *diag);
-    /* set by az_cli_parse */
+    /* set by az_cli_parse: the command and its TRACE (with --interface: the
+     * mount point whose ports are the capture's filter, or NULL) */
     const char *cmd, *trace;
     struct cm_opt rows[CM_OPT_MAX_ROWS]; /* the subcommand's table */
     size_t nrows;

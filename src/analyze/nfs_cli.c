@@ -18,17 +18,17 @@
 
 #define UNIT_HEX (2 * NF_FH_MAX + 2)
 
-/* One pass over the trace: fn on every event.  0, or -errno with the
- * message printed. */
+/* One pass over the trace: fn on every event, and the progress lines.
+ * 0, or -errno with the message printed. */
 static int each_event(const char *file, struct tr_nfs_reader *r,
                       int (*fn)(void *, const struct tr_nfs_event *), void *data,
-                      const char *(*why)(void *), FILE *diag)
+                      const char *(*why)(void *), struct az__progress *p, FILE *diag)
 {
     struct tr_nfs_event ev;
     int rc;
 
     while ((rc = tr_nfs_next(r, &ev)) > 0)
-        if ((rc = fn(data, &ev)) < 0) {
+        if (az__progress_event(p, &ev), (rc = fn(data, &ev)) < 0) {
             fprintf(diag, "sfs_trace: %s: the call at %" PRIu64 ": %s\n", file, ev.where,
                     why(data));
             return rc;
@@ -104,7 +104,8 @@ static void stats_yaml(struct cm_yaml *y, const void *data)
     az_nfs_stats_yaml(y, &x->src, &x->s);
 }
 
-static int run_stats(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE *diag)
+static int run_stats(struct az_cli *c, struct tr_nfs_reader *r, struct az__progress *p,
+                     FILE *out, FILE *diag)
 {
     struct stats_run *x = cm_calloc(1, sizeof(*x)); /* large: a histogram per row */
     int code;
@@ -113,9 +114,9 @@ static int run_stats(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE 
         fprintf(diag, "sfs_trace: out of memory\n");
         return AZ_EXIT_INPUT;
     }
-    x->src = (struct az_nfs_source){c->trace, r, c->rows, c->nrows, c};
+    x->src = (struct az_nfs_source){az__nfs_trace_name(c), r, c->rows, c->nrows, c};
     az_nfs_stats_init(&x->s);
-    code = each_event(c->trace, r, stats_fn, x, stats_why, diag) < 0
+    code = each_event(az__nfs_trace_name(c), r, stats_fn, x, stats_why, p, diag) < 0
                ? AZ_EXIT_INPUT
                : outputs(c, out, diag, stats_table, stats_yaml, x);
     az_nfs_stats_free(&x->s);
@@ -160,16 +161,17 @@ static void image_yaml(struct cm_yaml *y, const void *data)
     az_nfs_image_yaml(y, &x->src, x->img);
 }
 
-static int run_image(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE *diag)
+static int run_image(struct az_cli *c, struct tr_nfs_reader *r, struct az__progress *p,
+                     FILE *out, FILE *diag)
 {
-    struct image_run x = {{c->trace, r, c->rows, c->nrows, c}, im_new()};
+    struct image_run x = {{az__nfs_trace_name(c), r, c->rows, c->nrows, c}, im_new()};
     int code;
 
     if (!x.img) {
         fprintf(diag, "sfs_trace: out of memory\n");
         return AZ_EXIT_INPUT;
     }
-    if (each_event(c->trace, r, image_fn, &x, image_why, diag) < 0)
+    if (each_event(az__nfs_trace_name(c), r, image_fn, &x, image_why, p, diag) < 0)
         code = AZ_EXIT_INPUT;
     else if (im_finish(x.img) < 0) {
         fprintf(diag, "sfs_trace: out of memory\n");
@@ -185,6 +187,8 @@ static int run_image(struct az_cli *c, struct tr_nfs_reader *r, FILE *out, FILE 
 struct mrc_feed {
     struct tr_nfs_reader *r;
     struct im_fhmap *units;
+    struct az__progress *progress;
+    char format[256]; /* the format, and a live capture's drops */
     struct az_mrc *m;
 };
 
@@ -199,16 +203,19 @@ static int mrc_feed(struct az_mrc *m, void *data, char *err, size_t errlen)
 {
     struct mrc_feed *f = data;
     struct tr_nfs_event ev;
+    char note[200];
     int rc;
 
     f->m = m;
     while ((rc = tr_nfs_next(f->r, &ev)) > 0)
-        if ((rc = as_v3(&ev, mrc_op, f)) < 0)
+        if (az__progress_event(f->progress, &ev), (rc = as_v3(&ev, mrc_op, f)) < 0)
             return cm_errf(err, errlen, "%s: event at %" PRIu64 ": %s",
                            tr_nfs_format(f->r), ev.where, m->last_error),
                    rc;
     if (rc < 0)
         return cm_errf(err, errlen, "%s", tr_nfs_error(f->r)), rc;
+    if (az_nfs_capture_text(f->r, note, sizeof(note)))
+        snprintf(f->format, sizeof(f->format), "%s; %s", tr_nfs_format(f->r), note);
     az_mrc_finish(m);
     return 0;
 }
@@ -225,18 +232,19 @@ static const char *unit_name(const void *data, uint32_t unit, char *buf, size_t 
 
 static void reader_yaml(struct cm_yaml *y, const void *data)
 {
+    az_nfs_capture_yaml(y, ((const struct mrc_feed *)data)->r);
     az_nfs_reader_yaml(y, ((const struct mrc_feed *)data)->r);
 }
 
-static int run_mrc(struct az_cli *c, struct tr_nfs_reader *r, uint64_t bs,
-                   uint64_t *sizes, size_t n, FILE *out, FILE *diag)
+static int run_mrc(struct az_cli *c, struct tr_nfs_reader *r, struct az__progress *p,
+                   uint64_t bs, uint64_t *sizes, size_t n, FILE *out, FILE *diag)
 {
-    struct mrc_feed f = {r, im_fhmap_new(), NULL};
-    struct az_source src = {.file = c->trace,
+    struct mrc_feed f = {r, im_fhmap_new(), p, "", NULL};
+    struct az_source src = {.file = az__nfs_trace_name(c),
                             .opts = c->rows,
                             .nopts = c->nrows,
                             .cfg = c,
-                            .format = tr_nfs_format(r),
+                            .format = f.format,
                             .unit_name = unit_name,
                             .reader_yaml = reader_yaml,
                             .data = &f};
@@ -246,6 +254,7 @@ static int run_mrc(struct az_cli *c, struct tr_nfs_reader *r, uint64_t bs,
         fprintf(diag, "sfs_trace: out of memory\n");
         return AZ_EXIT_INPUT;
     }
+    snprintf(f.format, sizeof(f.format), "%s", tr_nfs_format(r));
     code =
         az__cli_mrc(c, &src, mrc_feed, &f, AZ_KEY_NFS_UNIT_BITS, bs, sizes, n, out, diag);
     im_fhmap_free(f.units);
@@ -258,26 +267,26 @@ int az__nfs_cli_run(struct az_cli *c, const char *format, uint64_t bs, uint64_t 
                     size_t n, FILE *out, FILE *diag)
 {
     struct az__warn_state w = {diag, 0};
-    struct tr_nfs_options o = {.format = format,
-                               .lenient = c->lenient,
-                               .pair_window_ns = (int64_t)(c->pair_window * 1e9),
-                               .warn = az__cli_warning,
-                               .warn_data = &w,
-                               .nfsv4 = 1};
+    struct az__progress *p = cm_calloc(1, sizeof(*p));
     struct tr_nfs_reader *r;
-    char err[CM_ERR_LEN];
     int code;
 
-    if (tr_nfs_open(&r, c->trace, &o, err, sizeof(err)) < 0) {
-        fprintf(diag, "%s\n", err);
+    if (!p) {
+        fprintf(diag, "sfs_trace: out of memory\n");
+        return AZ_EXIT_INPUT;
+    }
+    p->warn = &w;
+    if (az__nfs_open(c, format, p, &r, diag) < 0) {
+        free(p);
         return AZ_EXIT_INPUT;
     }
     if (strcmp(c->cmd, "stats") == 0)
-        code = run_stats(c, r, out, diag);
+        code = run_stats(c, r, p, out, diag);
     else if (strcmp(c->cmd, "mrc") == 0)
-        code = run_mrc(c, r, bs, sizes, n, out, diag);
+        code = run_mrc(c, r, p, bs, sizes, n, out, diag);
     else
-        code = run_image(c, r, out, diag);
+        code = run_image(c, r, p, out, diag);
     tr_nfs_close(r);
+    free(p);
     return code;
 }

@@ -86,7 +86,9 @@ void az_nfs_stats_table(FILE *out, const struct az_nfs_source *src,
     unsigned i;
     int row;
 
-    fprintf(out, "trace %s (%s)\n", src->file, tr_nfs_format(src->reader));
+    fprintf(out, "trace %s (%s%s%s)\n", src->file, tr_nfs_format(src->reader),
+            az_nfs_capture_text(src->reader, name, sizeof(name)) ? "; " : "",
+            az_nfs_capture_text(src->reader, name, sizeof(name)) ? name : "");
     fprintf(out, "%-26s %" PRIu64 " (NFSv2 %" PRIu64 ", NFSv3 %" PRIu64, "calls",
             s->calls, s->by_version[2], s->by_version[3]);
     if (s->by_version[4])
@@ -173,6 +175,7 @@ void az_nfs_stats_yaml(struct cm_yaml *y, const struct az_nfs_source *src,
     cm_yaml_kv_str(y, "command", "stats");
     cm_yaml_kv_str(y, "trace", src->file);
     cm_yaml_kv_str(y, "format", tr_nfs_format(src->reader));
+    az_nfs_capture_yaml(y, src->reader);
     cm_yaml_kv_uint(y, "calls", s->calls);
     cm_yaml_kv_uint(y, "replies", s->replies);
     cm_yaml_key(y, "calls_by_version");

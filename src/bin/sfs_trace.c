@@ -8,8 +8,10 @@
  * commands are the analysis layer's (analyze/cli.h); plan is the NFS
  * replay's (nreplay/nr.h), hooked in here; this file parses, runs, and
  * returns the exit code: 0 success, 1 bad input or failure, 2 usage.
- * docs/sfs_trace.md describes them.
+ * docs/sfs_trace.md describes them.  A live capture (--interface) ends at
+ * SIGINT or SIGTERM with its report.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,14 @@ static int plan(const struct az_cli *c, FILE *out, FILE *diag)
     return AZ_EXIT_OK;
 }
 
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
 int main(int argc, char **argv)
 {
     char err[512];
@@ -66,6 +76,17 @@ int main(int argc, char **argv)
         return AZ_EXIT_USAGE;
     }
     c->plan = plan;
+    if (c->interface[0]) {
+        /* a live capture ends at SIGINT or SIGTERM with its report, as
+         * tcpdump's does; poll() is interrupted (no SA_RESTART) */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_stop;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        c->stop = &stop_flag;
+    }
     code = az_cli_run(c, stdout, stderr);
     free(c);
     return code;

@@ -45,7 +45,7 @@ struct cl_meter {
     int tty;           /* log is a terminal: one line rewritten in place */
     const char *phase; /* "warm-up", "run"; NULL between phases */
     unsigned total_s;  /* the phase's length, 0 unknown */
-    uint64_t start_ms, next_ms, last_ms;
+    uint64_t start_ms, next_ms;
     struct ld_live base, prev; /* the counters at the phase's start, at the last line */
     int open;                  /* a terminal line without its newline */
 };

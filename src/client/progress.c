@@ -4,7 +4,9 @@
  * every --progress seconds of the warm-up and the run, one line with the
  * phase's elapsed and total time, the achieved against the requested
  * ops/s, the mean and p99 response time and the rate of the last
- * interval, the bad calls so far and how far behind its schedule the
+ * interval (its calls over a window that holds every one of them, so that
+ * a child's stale publication never makes it exceed what the server
+ * answered: load/live.h), the bad calls so far and how far behind its schedule the
  * client is, and the workload's own part (a replay's records, lateness and
  * waits).  The figures are the children's live counters (load/live.h),
  * read from the area they publish to: the parent reads, nothing travels
@@ -35,8 +37,7 @@ void cl_meter_begin(struct cl_meter *m, const char *phase, unsigned total_s)
     m->total_s = total_s;
     m->start_ms = cm_now_ms();
     m->next_ms = m->start_ms + (uint64_t)m->every_s * 1000u;
-    m->last_ms = m->start_ms;
-    ld_live_sum(m->su->live, &m->base);
+    ld_live_sum_since(m->su->live, LD_LIVE_LINES, &m->base);
     m->prev = m->base;
 }
 
@@ -65,7 +66,7 @@ void cl_meter_tick(void *data)
         return;
     while (m->next_ms <= t) /* the next line on the interval's grid */
         m->next_ms += (uint64_t)m->every_s * 1000u;
-    ld_live_sum(m->su->live, &now);
+    ld_live_sum_since(m->su->live, LD_LIVE_LINES, &now);
     ld_live_diff(&sum, &now, &m->base);
     ld_live_diff(&last, &now, &m->prev);
     memset(&v, 0, sizeof(v));
@@ -75,11 +76,8 @@ void cl_meter_tick(void *data)
     v.requested = ld_report_requested_ops(m->su->wl->report, (unsigned)m->su->cfg->load);
     v.sum = &sum;
     v.last = &last;
-    v.rate = t > m->last_ms
-                 ? (double)(last.good + last.bad) * 1000.0 / (double)(t - m->last_ms)
-                 : 0;
+    v.rate = ld_live_rate(&now, &m->prev, now.first_ms);
     m->prev = now;
-    m->last_ms = t;
     if (m->tty) { /* the fields that fit the terminal, none cut */
         ld_live_line_fit(m->su->wl, &v, "", "", columns(m->log) - 1, line, sizeof(line));
         fprintf(m->log, "\r%s\033[K", line);
@@ -107,6 +105,6 @@ int cl_meter_heartbeat(const struct ld_setup *su, unsigned char *buf, size_t cap
 
     if (su->live == NULL || cap < ld_live_wire_max())
         return 0;
-    ld_live_sum(su->live, &now);
+    ld_live_sum_since(su->live, LD_LIVE_BEATS, &now);
     return (int)ld_live_encode(&now, buf);
 }

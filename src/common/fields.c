@@ -28,13 +28,19 @@ static void merge_hist(struct cm_hist *a, const struct cm_hist *b)
         a->max_us = b->max_us;
 }
 
-/* a = a (op) b for one number of type T: the larger, or the sum. */
+/* a = a (op) b for one number of type T: the larger, the smaller set (not
+ * 0), or the sum. */
 #define MERGE_AS(T)                                                                      \
     do {                                                                                 \
         T x, y;                                                                          \
         memcpy(&x, a, sizeof(x));                                                        \
         memcpy(&y, b, sizeof(y));                                                        \
-        x = f->merge == CM_MERGE_MAX ? (y > x ? y : x) : x + y;                          \
+        if (f->merge == CM_MERGE_MAX)                                                    \
+            x = y > x ? y : x;                                                           \
+        else if (f->merge == CM_MERGE_MIN)                                               \
+            x = x == 0 || (y != 0 && y < x) ? y : x;                                     \
+        else                                                                             \
+            x = x + y;                                                                   \
         memcpy(a, &x, sizeof(x));                                                        \
     } while (0)
 

@@ -37,6 +37,8 @@ enum cm_field_type {
 enum cm_field_merge {
     CM_MERGE_SUM,  /* add */
     CM_MERGE_MAX,  /* keep the larger */
+    CM_MERGE_MIN,  /* keep the smaller of those set: 0 means not set (a moment on a
+                      clock, the first of several) */
     CM_MERGE_NONE, /* not merged (names, labels) */
     CM_MERGE_TOP,  /* an array of uint64_t kept largest first (0: none): the
                       count largest of both arrays (cm_top_insert) */

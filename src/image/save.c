@@ -86,7 +86,8 @@ int im_save(const struct im_image *img, FILE *f)
         cm_bin_put64(f, l->name_off);
         cm_bin_put32(f, l->name_len);
     }
-    (void)fwrite(img->text.b, 1, (size_t)img->text.len, f);
+    if (img->text.len > 0) /* an image without names has no text buffer */
+        (void)fwrite(img->text.b, 1, (size_t)img->text.len, f);
     for (i = 0; i < nfh; i++) {
         struct nf_fh fh;
 

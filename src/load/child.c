@@ -72,6 +72,15 @@ void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned inde
     ld_stats_reset(&c->stats);
 }
 
+void ld_child_run_window(struct ld_child *c, uint64_t start_ns, uint64_t end_ns)
+{
+    if (end_ns < start_ns)
+        end_ns = start_ns;
+    c->stats.runtime_ns = end_ns - start_ns;
+    c->stats.run_start_ns = start_ns;
+    c->stats.run_end_ns = end_ns;
+}
+
 int ld_child_parent_gone(const struct ld_child *c)
 {
     struct pollfd pf = {c->ctl_fd, POLLIN, 0};

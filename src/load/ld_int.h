@@ -12,7 +12,9 @@
 
 #include "load/report.h"
 
-/* The children's mean run time in ns (the throughput's divisor). */
+/* The throughput's divisor in ns: the prime's span of the run, the
+ * workload's duration, the span of the children's run windows, or (none
+ * of those known) their mean run time. */
 uint64_t ld__runtime_ns(const struct ld_report_in *in);
 
 /* A time as ctime prints it (24 characters), into buf. */

@@ -11,12 +11,13 @@
 #include <sys/mman.h>
 
 #include "common/bytes.h"
+#include "common/clock.h"
 #include "common/cm.h"
 #include "load/live.h"
 #include "load/workload.h"
 
 #define LIVE_MAGIC   0x4c444c56u /* "LDLV" */
-#define LIVE_VERSION 2u          /* 2: the compact wire form */
+#define LIVE_VERSION 3u          /* 3: the compact wire form */
 #define READ_TRIES   8
 
 #define LV(m, merge) CM_FIELD_OF(struct ld_live, m, CM_FIELD_U64, merge, NULL, #m)
@@ -30,6 +31,7 @@ static const struct cm_field live_fields[] = {
     LV(waits, CM_MERGE_SUM),
     LV(late_us, CM_MERGE_MAX),
     LV(at_ms, CM_MERGE_MAX),
+    LV(first_ms, CM_MERGE_MIN),
     CM_FIELD_OF(struct ld_live, hist, CM_FIELD_HIST, CM_MERGE_SUM, NULL, "hist"),
 };
 
@@ -89,11 +91,16 @@ int ld_live_decode(struct ld_live *l, const unsigned char *buf, size_t len)
 struct ld_live_slot {
     atomic_uint_fast64_t seq; /* odd while the child writes */
     struct ld_live v;
+    /* the parent's: the last whole reading of v, and its calls and time
+     * as each reader last saw them */
+    struct ld_live last_read;
+    uint64_t seen_calls[LD_LIVE_READERS], seen_at_ms[LD_LIVE_READERS];
 };
 
 struct ld_live_area {
     unsigned n;
     size_t bytes;
+    uint64_t read_ms[LD_LIVE_READERS]; /* each reader's last reading (cm_now_ms) */
     struct ld_live_slot slot[];
 };
 
@@ -151,15 +158,54 @@ static int read_slot(const struct ld_live_slot *s, struct ld_live *out)
     return -EAGAIN;
 }
 
-void ld_live_sum(const struct ld_live_area *a, struct ld_live *out)
+void ld_live_sum(struct ld_live_area *a, struct ld_live *out)
 {
     struct ld_live one;
     unsigned k;
 
     ld_live_reset(out);
-    for (k = 0; a && k < a->n; k++)
-        if (read_slot(&a->slot[k], &one) == 0)
-            ld_live_merge(out, &one);
+    for (k = 0; a && k < a->n; k++) {
+        struct ld_live_slot *s = &a->slot[k];
+
+        if (read_slot(s, &one) == 0) /* else the last whole one stands */
+            s->last_read = one;
+        ld_live_merge(out, &s->last_read);
+    }
+}
+
+void ld_live_sum_since(struct ld_live_area *a, unsigned reader, struct ld_live *out)
+{
+    uint64_t now = cm_now_ms(), from = 0;
+    unsigned k;
+
+    ld_live_sum(a, out);
+    if (a == NULL || reader >= LD_LIVE_READERS)
+        return;
+    for (k = 0; k < a->n; k++) {
+        struct ld_live_slot *s = &a->slot[k];
+        uint64_t calls = s->last_read.good + s->last_read.bad;
+        /* a child first seen publishing: its calls since the last reading
+         * at most (the phase's first interval) */
+        uint64_t since =
+            s->seen_at_ms[reader] ? s->seen_at_ms[reader] : a->read_ms[reader];
+
+        if (calls > s->seen_calls[reader] && since && (from == 0 || since < from))
+            from = since;
+        s->seen_calls[reader] = calls;
+        s->seen_at_ms[reader] = s->last_read.at_ms;
+    }
+    a->read_ms[reader] = now;
+    out->first_ms = from;
+}
+
+double ld_live_rate(const struct ld_live *now, const struct ld_live *before,
+                    uint64_t from_ms)
+{
+    uint64_t calls = now->good + now->bad, was = before->good + before->bad;
+
+    if (calls <= was || from_ms == 0 || now->at_ms <= from_ms)
+        return 0;
+    return (double)(calls - was) * 1000.0 / (double)(now->at_ms - from_ms);
 }
 
 /* ---- the line -------------------------------------------------------------- */

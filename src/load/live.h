@@ -36,6 +36,9 @@ struct ld_live {
     uint64_t done, total, waits; /* total: the whole's size, every child knows it (max) */
     uint64_t late_us;            /* max */
     uint64_t at_ms;              /* when it was published (cm_now_ms), max */
+    uint64_t first_ms;           /* a reading's (ld_live_sum_since): when the window
+                                    holding every call counted since the reader's last
+                                    reading began; 0 none counted (min) */
     struct cm_hist hist;         /* the good calls' response times, us */
 };
 
@@ -71,8 +74,31 @@ void ld_live_unmap(struct ld_live_area *a);
  * the copy, so a reader never takes a half-written one). */
 void ld_live_publish(struct ld_live_area *a, unsigned k, const struct ld_live *l);
 /* The sum of every slot (a slot being written is read again, a few times
- * at most, else left out of this reading). */
-void ld_live_sum(const struct ld_live_area *a, struct ld_live *out);
+ * at most, else its last whole reading stands in for it: the counters
+ * only grow, so a reading that left a child out made the next interval
+ * add all that child ever counted).  Only the parent reads. */
+void ld_live_sum(struct ld_live_area *a, struct ld_live *out);
+
+/* The readers of the area that want rates, each with its own last reading:
+ * the progress lines and the heartbeats to the prime. */
+enum { LD_LIVE_LINES, LD_LIVE_BEATS, LD_LIVE_READERS };
+
+/* ld_live_sum, and out->first_ms = the start of a window that holds every
+ * call counted since this reader's last reading: the earliest of the
+ * moments the children that counted calls since had last published then
+ * (0: none counted).  out->at_ms, the latest publication, ends it; calls
+ * over (at_ms - first_ms) is a rate that never exceeds what the server
+ * answered, however stale some child's publication was at either reading
+ * (children publish every 50 ms, LD_LIVE_PUBLISH_NS, and not while a
+ * request runs, so the window is at most that much longer than the
+ * interval while every request is short). */
+void ld_live_sum_since(struct ld_live_area *a, unsigned reader, struct ld_live *out);
+
+/* The calls per second of the difference of two readings, now (from
+ * ld_live_sum_since) less before: over [from_ms, now->at_ms], or 0 when
+ * that window is empty. */
+double ld_live_rate(const struct ld_live *now, const struct ld_live *before,
+                    uint64_t from_ms);
 
 /* ---- the line ------------------------------------------------------------------- */
 

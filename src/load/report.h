@@ -161,10 +161,14 @@ void ld_validity_words(const struct ld_validity *v, char *buf, size_t len);
  */
 struct ld_report_agg {
     unsigned nclients;
-    uint64_t requested_load;        /* clients x per-client load */
-    uint64_t ops_x100;              /* sum of the clients' throughputs */
-    uint64_t resp_x100;             /* unweighted mean of the clients' responses */
-    uint64_t runtime_s;             /* mean of the clients' test times */
+    uint64_t requested_load; /* clients x per-client load */
+    uint64_t ops_x100;       /* every client's calls over span_ns (SFS: the sum of the
+                                clients' throughputs, kept when span_ns is 0) */
+    uint64_t resp_x100;      /* unweighted mean of the clients' responses */
+    uint64_t runtime_s;      /* span_ns in whole seconds (SFS: the mean of the clients'
+                                test times, kept when span_ns is 0) */
+    uint64_t span_ns;        /* the run as the prime saw it: from its RUN to the last
+                                client's end of the run; 0 when not known */
     double mean_ms[NF_NOPS + 1];    /* unweighted mean of client means */
     double actual_pct[NF_NOPS + 1]; /* mean of the clients' actual mix */
     double pct_time[NF_NOPS + 1];   /* mean of the clients' % of time */
@@ -218,9 +222,11 @@ int ld_validity_check(const struct ld_report_in *in, struct ld_validity *v);
  */
 int ld_validity_sfs(const struct ld_report_in *in, struct ld_validity *v);
 
-/* Integer throughput and response as SFS prints them (docs/SFS30.md §11): runtime =
- * TOTAL run seconds / PROCS; ops/s = calls / runtime with two decimals
- * computed in integers.  Out values are x100 (e.g. 39987 = 399.87). */
+/* Integer throughput and response as SFS prints them (docs/SFS30.md §11),
+ * with FreeSFS's stricter time: runtime = the span of the run (from the
+ * first child's start to the last child's end; SFS: TOTAL run seconds /
+ * PROCS, kept when the span is not known); ops/s = calls / runtime with two
+ * decimals.  Out values are x100 (e.g. 39987 = 399.87). */
 uint64_t ld_report_runtime_s(const struct ld_report_in *in);
 uint64_t ld_report_ops_x100(const struct ld_report_in *in);
 uint64_t ld_report_resp_x100(const struct ld_report_in *in);

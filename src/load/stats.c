@@ -160,6 +160,8 @@ static const struct cm_field stats_fields[] = {
     STF(late_threshold_us, U64, MAX, NULL, NULL),
     /* the run */
     STF(runtime_ns, U64, SUM, NULL, NULL),
+    STF(run_start_ns, U64, MIN, NULL, NULL),
+    STF(run_end_ns, U64, MAX, NULL, NULL),
     STF(nchildren, U32, SUM, "results.run", "children"),
     CM_FIELD_ARRAY(struct ld_stats, err_status, CM_FIELD_U64, CM_MERGE_SUM, LD_NSTATUS),
     STF(stale, U64, SUM, "results", "stale_replies"),
@@ -193,7 +195,7 @@ void ld_wstats_merge(const struct ld_wstats *w, void *dst, const void *src)
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 10u         /* 10: compact, the workload's counters after these */
+#define WIRE_VERSION 11u         /* 11: compact, the workload's counters after these */
 #define HDR_BYTES    8u
 
 static int has_block(const struct ld_wstats *w)

@@ -76,6 +76,10 @@ struct ld_stats {
     /* per-child values summed over children by ld_stats_merge */
     uint64_t runtime_ns; /* the run phase's length, summed over children */
     uint32_t nchildren;  /* how many children were merged (1 for one) */
+    /* the run phase's window on this host's monotonic clock: the first
+     * child's start (kept the smallest) and the last child's end (kept the
+     * largest); 0 when not known.  The throughput's time (report.c). */
+    uint64_t run_start_ns, run_end_ns;
     uint64_t total_kb, base_kb, least_kb, most_kb; /* file set (docs/SFS30.md §5.2) */
     uint64_t io_files, working_files, nonio_files, symlinks, dirs;
     /* pacing, added after the first version: struct ld_pacer's counters */
@@ -119,7 +123,8 @@ void ld_stats_lag(struct ld_stats *s, uint64_t lag_ns);
 
 /* Adds src into dst as the field table says: counters and sums add,
  * histograms add, max keeps the larger (histogram maxima, max_lag_ns,
- * ended_early, late_threshold_us, the replay's durations), nchildren adds;
+ * ended_early, late_threshold_us, the replay's durations, run_end_ns), min
+ * the earlier run_start_ns, nchildren adds;
  * least/most/base/total KB add (the parent and prime sum them, docs/SFS30.md §5.2). */
 void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src);
 

@@ -156,7 +156,10 @@ struct ld_child {
     uint64_t live_at_ns;
 };
 
-#define LD_LIVE_PUBLISH_NS 250000000ull
+/* Every 50 ms: a reading's window starts at the stalest busy child's last
+ * publication (live.h), so a longer period made the progress lines read
+ * low by up to that period per interval. */
+#define LD_LIVE_PUBLISH_NS 50000000ull
 
 struct ld_workload_ops {
     const char *name; /* "sfs", "replay" */
@@ -278,6 +281,14 @@ void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned inde
  * so that no two children of a run, on one client or on several, draw the
  * same stream, and a re-run of the same client draws the same one again. */
 int64_t ld_child_seed(const struct ld_config *cfg, unsigned index);
+
+/* Records the run phase's window [start_ns, end_ns] (cm_now_ns) in the
+ * child's results: its length (runtime_ns) and the moments themselves,
+ * whose earliest start and latest end over the children are the time the
+ * client's throughput is counted over (report.c).  end_ns is when the
+ * phase's last counted call was answered, or the phase's end when the
+ * process was idle then. */
+void ld_child_run_window(struct ld_child *c, uint64_t start_ns, uint64_t end_ns);
 
 /* Reads any command the parent sent without blocking: STOP ends the
  * phase (c->stop); any other command ends it too and is kept for the phase

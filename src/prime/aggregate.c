@@ -8,9 +8,14 @@
  *   (the merged ld_stats), the mean the unweighted mean of the client
  *   means (over the clients that made calls of the op), actual mix and %
  *   time averaged;
- *   throughput the sum of the client throughputs, response the unweighted
- *   mean of the client responses, test time the mean of the client times,
- *   file set the sum.
+ *   response the unweighted mean of the client responses, file set the sum;
+ *   throughput every client's calls over the run as the prime saw it, from
+ *   its RUN to the last client's end of the run, and test time that span
+ *   (FreeSFS is stricter than SFS here: SFS summed the client throughputs
+ *   and averaged their times, which credits the server with more than it
+ *   answered whenever the clients' windows are shifted against each
+ *   other - one client alone at the end of its window gets all of the
+ *   server; without a span, as SFS).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -87,7 +92,7 @@ void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in, struct pr_clien
     a->n++;
 }
 
-void pr_agg_finish(struct pr_agg *a, uint64_t requested)
+void pr_agg_finish(struct pr_agg *a, uint64_t requested, uint64_t span_ns)
 {
     unsigned n = a->n ? a->n : 1;
     int op;
@@ -97,6 +102,12 @@ void pr_agg_finish(struct pr_agg *a, uint64_t requested)
     a->agg.ops_x100 = a->ops_sum;
     a->agg.resp_x100 = a->resp_sum / n;
     a->agg.runtime_s = (a->time_sum + n / 2) / n;
+    a->agg.span_ns = span_ns;
+    if (span_ns > 0) {
+        a->agg.ops_x100 = (uint64_t)((double)a->merged.op[NF_OP_TOTAL].good * 100.0 *
+                                     1e9 / (double)span_ns);
+        a->agg.runtime_s = (span_ns + 500000000ull) / 1000000000ull;
+    }
     for (op = 0; op <= NF_NOPS; op++) {
         a->agg.actual_pct[op] /= n;
         a->agg.pct_time[op] /= n;

@@ -876,6 +876,7 @@ static int phases(struct point *P)
     uint64_t t = (uint64_t)run->prime_timeout;
     unsigned asked = ld_report_requested_ops(run->wl->report, P->pt->load);
     char what[LD_PATH_MAX + 64];
+    uint64_t run_ns;
     int rc;
 
     run->wl->point_text(cfg, pr_point_values(run, P->pt->index), P->pt->load, what,
@@ -904,12 +905,18 @@ static int phases(struct point *P)
         /* RUNTIME s, or less when every client ended its run by itself
          * (a replay that reached its trace's end): a point ends with its
          * load, not with an idle tail */
+        /* The run as the prime sees it, from before its RUN to after the
+         * last client said its run was over, holds every client's window
+         * whatever their clocks: the aggregate's throughput is counted
+         * over it (aggregate.c). */
+        run_ns = cm_now_ns();
         rc = send_all(P, CT_MSG_RUN, (uint32_t)(cfg->runtime_s + CT_RUN_OFFSET_S)) < 0 ||
              wait_until(P, 0, CT_MSG_RUN, after_s((uint64_t)cfg->runtime_s)) < 0;
         pr_meter_phase_end(P->ctx->meter);
         if (rc || send_all(P, CT_MSG_STOP, 0) < 0 ||
             wait_phase(P, CT_MSG_RUN, after_s(t)) < 0)
             return -1;
+        P->pt->run_span_ns = cm_now_ns() - run_ns;
         logf_(P, "All clients DONE-TEST.");
         if (monitor(P, "DONE") < 0 ||
             wait_phase(P, 0, after_s((uint64_t)run->prime_sleep)) < 0)
@@ -1011,7 +1018,7 @@ static int point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt, int 
                 snprintf(pt->clients[k].workload, sizeof(pt->clients[k].workload), "%s",
                          P.c[k].workload);
         else
-            pr_agg_finish(&pt->agg, (uint64_t)pt->su.cfg.load * P.n);
+            pr_agg_finish(&pt->agg, (uint64_t)pt->su.cfg.load * P.n, pt->run_span_ns);
         pt->finished = 1;
         rc = 0;
     }

@@ -117,8 +117,10 @@ void pr_agg_free(struct pr_agg *a);
  * and fills cs. */
 void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in,
                 struct pr_client_sum *cs);
-/* Finishes the averages; requested = clients x per-client load. */
-void pr_agg_finish(struct pr_agg *a, uint64_t requested);
+/* Finishes the averages; requested = clients x per-client load; span_ns =
+ * the run as the prime saw it (from its RUN to the last client's end of
+ * the run; 0: not known, SFS's sum of the client throughputs). */
+void pr_agg_finish(struct pr_agg *a, uint64_t requested, uint64_t span_ns);
 
 /* The sfssum line's fields (docs/SFS30.md §16.5). */
 struct pr_sum {
@@ -184,6 +186,7 @@ struct pr_point {
     struct pr_sum sum;
     double rate; /* a workload without LD_REPORT_LOAD: sum.requested unrounded */
     time_t started, ended;
+    uint64_t run_span_ns; /* from the prime's RUN to the last client's end of it */
 };
 
 /* ---- progress.c: the progress lines (docs/sfs_mgr.md, "Progress") ------- */
@@ -197,6 +200,8 @@ struct pr_meter {
     struct pr_meter_client {
         struct ld_live cur;  /* the last heartbeat's counters */
         struct ld_live mark; /* ... as they were at the last line */
+        uint64_t from_ms;    /* when the window of the calls since the mark began
+                                (the first heartbeat after it says; 0 not yet) */
         double rate;         /* its ops/s between its last two readings */
     } * client;              /* nclients */
     char label[64];          /* "run 3 of 10" */

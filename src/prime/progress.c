@@ -108,6 +108,8 @@ void pr_meter_heartbeat(struct pr_meter *m, unsigned client, const void *payload
         ld_live_decode(&l, payload, len) < 0)
         return;
     m->client[client - 1].cur = l;
+    if (m->client[client - 1].from_ms == 0) /* the window after the mark begins */
+        m->client[client - 1].from_ms = l.first_ms;
 }
 
 static void sum_clients(const struct pr_meter *m, struct ld_live *out)
@@ -120,7 +122,8 @@ static void sum_clients(const struct pr_meter *m, struct ld_live *out)
 }
 
 /* What the clients did since the last line (last) and their summed rate:
- * each client's calls over its own readings' times, since heartbeats do
+ * each client's calls over the window its heartbeats say holds them all,
+ * on its own clock (load/live.h, ld_live_sum_since), since heartbeats do
  * not arrive on the lines' grid (a client with no new reading keeps its
  * last rate).  The marks move to now. */
 static double interval(struct pr_meter *m, struct ld_live *last)
@@ -136,9 +139,9 @@ static double interval(struct pr_meter *m, struct ld_live *last)
         ld_live_diff(&d, &c->cur, &c->mark);
         ld_live_merge(last, &d);
         if (c->cur.at_ms > c->mark.at_ms && c->mark.at_ms > 0)
-            c->rate = (double)(d.good + d.bad) * 1000.0 /
-                      (double)(c->cur.at_ms - c->mark.at_ms);
+            c->rate = ld_live_rate(&c->cur, &c->mark, c->from_ms);
         c->mark = c->cur;
+        c->from_ms = 0;
         rate += c->rate;
     }
     return rate;
@@ -160,6 +163,7 @@ void pr_meter_phase(struct pr_meter *m, const char *phase, unsigned total_s,
     sum_clients(m, &m->base);
     for (k = 0; k < m->run->nclients; k++) {
         m->client[k].mark = m->client[k].cur;
+        m->client[k].from_ms = 0;
         m->client[k].rate = 0;
     }
 }

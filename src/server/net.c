@@ -661,6 +661,11 @@ static int conn_read(struct sv_server *s, int ci)
         c->rbuf_len = (size_t)n;
         if (conn_feed(s, ci, 0) != 0)
             return -1;
+        /* a short read emptied the socket: another recv would mostly say
+         * EAGAIN (a third of the syscalls of a client with one call in
+         * flight); ppoll tells when more comes */
+        if ((size_t)n < READ_BUF)
+            break;
     }
     return 0;
 }

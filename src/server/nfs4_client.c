@@ -12,7 +12,10 @@
  * Client ids are the server instance's low word and a record number, so
  * an id from before a restart is STALE_CLIENTID; stateids carry the
  * instance word, the client's number and the state's key, so a stateid of
- * a client whose lease ran out is EXPIRED rather than unknown.
+ * a client whose lease ran out is EXPIRED rather than unknown, and so is
+ * that client's id to a 4.0 operation (the numbers of the last
+ * SV4_EXPIRED_MAX expired clients are kept: looked through only on the
+ * error paths).
  */
 #include "server/nfs4_int.h"
 #include "common/alloc.h"
@@ -284,6 +287,9 @@ nfsstat4 sv4_client_lookup40(struct sv4_call *x, clientid4 id, struct sv4_client
     struct sv4_client *cl = sv4_client_find(x->v, id);
 
     *out = NULL;
+    if (cl == NULL && (uint32_t)(id >> 32) == x->v->instance32 &&
+        sv4_client_expired(x->v, (uint32_t)id))
+        return NFS4ERR_EXPIRED; /* removed when its lease ran out (RFC 7530 9.6) */
     if (cl == NULL || !cl->confirmed || cl->minor != 0)
         return NFS4ERR_STALE_CLIENTID;
     sv4_client_renew(x, cl);
@@ -382,7 +388,7 @@ nfsstat4 sv4_op_renew(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     struct sv4_client *cl = sv4_client_find(x->v, id);
 
     if (cl != NULL && cl->confirmed && sv4_lease_cut(x, cl))
-        return r->nfs_resop4_u.oprenew.status = NFS4ERR_STALE_CLIENTID;
+        return r->nfs_resop4_u.oprenew.status = NFS4ERR_EXPIRED;
     return r->nfs_resop4_u.oprenew.status = sv4_client_lookup40(x, id, &cl);
 }
 

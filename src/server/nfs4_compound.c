@@ -68,6 +68,31 @@ static nfsstat4 too_big(struct sv4_call *x, XDR *out, u_int pos, uint32_t op)
     return put_status_result(out, op, st) ? st : NFS4ERR_SERVERFAULT;
 }
 
+/* Prepares args so that the operations of nearly every compound decode
+ * into the server's own storage: rpcgen's decoder would allocate a handle
+ * or a bitmap per operation, and xdr_free walk the union after it (a
+ * tenth of a GETATTR compound).  Returns 1 when args then hold nothing
+ * to free, 0 for the operations left to the decoder's allocations. */
+static int args_in_place(struct sv4 *v, uint32_t op, nfs_argop4 *args)
+{
+    switch (op) {
+    case OP_PUTFH:
+        args->nfs_argop4_u.opputfh.object.nfs_fh4_val = (char *)v->fh_in;
+        return 1;
+    case OP_GETATTR:
+        args->nfs_argop4_u.opgetattr.attr_request.bitmap4_val = v->bitmap_in;
+        return 1;
+    case OP_SEQUENCE: /* no pointers in their arguments */
+    case OP_PUTROOTFH:
+    case OP_GETFH:
+    case OP_SAVEFH:
+    case OP_RESTOREFH:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Runs one operation and encodes its result.  Returns its status; *stop
  * says the compound ends here even so (a reply sent from a slot's cache). */
 static nfsstat4 run_op(struct sv4_call *x, XDR *in, XDR *out, uint32_t op, u_int op_in,
@@ -79,6 +104,7 @@ static nfsstat4 run_op(struct sv4_call *x, XDR *in, XDR *out, uint32_t op, u_int
     nfs_resop4 res;
     u_int op_out = xdr_getpos(out);
     nfsstat4 st;
+    int in_place;
 
     if (row == NULL || (x->minor == 0 && !(row->minors & SV4_M0))) {
         v->ops[SV4_ILLEGAL_SLOT]++;
@@ -92,9 +118,11 @@ static nfsstat4 run_op(struct sv4_call *x, XDR *in, XDR *out, uint32_t op, u_int
     if (st != NFS4_OK)
         return put_status_result(out, op, st) ? st : NFS4ERR_SERVERFAULT;
     memset(&args, 0, sizeof(args));
+    in_place = args_in_place(v, op, &args);
     xdr_setpos(in, op_in);
     if (!xdr_nfs_argop4(in, &args)) {
-        xdr_free((xdrproc_t)xdr_nfs_argop4, (char *)&args);
+        if (!in_place)
+            xdr_free((xdrproc_t)xdr_nfs_argop4, (char *)&args);
         return put_status_result(out, op, NFS4ERR_BADXDR) ? NFS4ERR_BADXDR
                                                           : NFS4ERR_SERVERFAULT;
     }
@@ -126,7 +154,8 @@ static nfsstat4 run_op(struct sv4_call *x, XDR *in, XDR *out, uint32_t op, u_int
     } else if (x->seq_owner != NULL) {
         sv4_owner_keep_reply(x, op, x->outbuf + op_out, xdr_getpos(out) - op_out);
     }
-    xdr_free((xdrproc_t)xdr_nfs_argop4, (char *)&args);
+    if (!in_place)
+        xdr_free((xdrproc_t)xdr_nfs_argop4, (char *)&args);
     return st;
 }
 
@@ -163,7 +192,8 @@ static int compound(struct sv_core *c, XDR *in, XDR *out, uint8_t *outbuf, size_
     x.req_len = msg_len;
     x.outbuf = outbuf;
     x.reply_start = reply_start;
-    x.req_hash = sv4_request_hash(msg + args_at, msg_len - args_at);
+    x.req_args = msg + args_at; /* SEQUENCE hashes them */
+    x.req_args_len = msg_len - args_at;
     x.reply_room =
         out_cap > reply_start + 64u ? (uint32_t)(out_cap - reply_start - 64) : 0;
     v->compounds[minor <= SV4_MINOR_MAX ? minor : SV4_MINOR_MAX + 1]++;

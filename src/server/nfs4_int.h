@@ -83,6 +83,7 @@ struct sv4_owner {
     uint32_t last_op;
     uint8_t *last_reply;
     uint32_t last_len, last_cap;
+    uint32_t closed_key; /* 4.0: the state its last CLOSE removed */
     uint32_t len;
     uint8_t data[];
 };
@@ -163,9 +164,10 @@ struct sv4 {
     struct sv_map states; /* key -> struct sv4_state */
     struct sv_map files;  /* fileid -> struct sv4_file */
     uint64_t last_reap_ns;
-    /* expired client numbers (most recent SV4_EXPIRED_MAX), so that their
-     * stateids are EXPIRED rather than BAD_STATEID */
-#define SV4_EXPIRED_MAX 256
+    /* expired client numbers (the most recent SV4_EXPIRED_MAX), so that
+     * their ids and stateids are EXPIRED rather than unknown: as many as
+     * there can be clients, since one reap can expire them all */
+#define SV4_EXPIRED_MAX SV4_MAX_CLIENTS
     uint32_t expired[SV4_EXPIRED_MAX];
     uint32_t nexpired;
     /* counters */
@@ -175,8 +177,11 @@ struct sv4 {
     /* the server's owner and scope in EXCHANGE_ID (new at each start) */
     char scope[32];
     u_int scope_len;
-    /* scratch of the call being answered */
+    /* scratch of the call being answered: the tag, and the arguments
+     * nfs4_compound.c decodes in place (a handle, a bitmap) */
     char tag[SV4_TAG_MAX];
+    uint8_t fh_in[NFS4_FHSIZE];
+    uint32_t bitmap_in[NFS4_XDR_BITMAP];
     uint8_t attrs[SV4_ATTR_MAX];
 };
 
@@ -205,8 +210,10 @@ struct sv4_call {
     struct sv4_slot *slot;
     struct sv4_client *cl;
     int cachethis;
-    uint64_t req_hash; /* of this request, for the false-retry check */
-    size_t req_len;
+    uint64_t req_hash;       /* of this request, for the false-retry check */
+    size_t req_len;          /* the whole RPC message */
+    const uint8_t *req_args; /* COMPOUND4args, the hash's input */
+    size_t req_args_len;
     /* a retried SEQUENCE whose slot cached the reply: these bytes are the
      * COMPOUND4res to send, instead of what the compound encoded */
     const uint8_t *replay;
@@ -319,8 +326,9 @@ int sv4_client_expired(const struct sv4 *v, uint32_t number);
 /* Frees a client with all its sessions and state. */
 void sv4_client_free(struct sv4 *v, struct sv4_client *cl);
 void sv4_clients_free(struct sv4 *v);
-/* The client a 4.0 operation names by clientid: 0, STALE_CLIENTID
- * (unknown, from another instance, or expired). */
+/* The client a 4.0 operation names by clientid: 0, EXPIRED (removed when
+ * its lease ran out) or STALE_CLIENTID (unknown, or from another
+ * instance). */
 nfsstat4 sv4_client_lookup40(struct sv4_call *x, clientid4 id, struct sv4_client **out);
 
 nfsstat4 sv4_op_setclientid(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r);
@@ -411,6 +419,11 @@ nfsstat4 sv4_io_stateid(struct sv4_call *x, const stateid4 *sid, const struct sv
 int sv4_seq_check(struct sv4_call *x, struct sv4_owner *o, uint32_t op, seqid4 s,
                   nfsstat4 *bad);
 void sv4_seq_done(struct sv4_call *x, struct sv4_owner *o, seqid4 s, nfsstat4 st);
+/* 4.0: a request whose stateid st_rc refused (OLD_STATEID: a stateid its
+ * first run advanced; BAD_STATEID: one its first run - a CLOSE - removed)
+ * that retransmits its owner's last request: 1, the reply re-sent. */
+int sv4_seq_replay(struct sv4_call *x, nfsstat4 st_rc, const stateid4 *sid, uint32_t op,
+                   seqid4 s);
 void sv4_owner_keep_reply(struct sv4_call *x, uint32_t op, const uint8_t *bytes,
                           uint32_t len);
 /* RESOURCE (4.0) or DELAY (4.1): a cap reached. */

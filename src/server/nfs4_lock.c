@@ -160,8 +160,10 @@ static nfsstat4 locker_state(struct sv4_call *x, const LOCK4args *args,
     *replay = 0;
     if (!args->locker.new_lock_owner) {
         const exist_lock_owner4 *e = &args->locker.locker4_u.lock_owner;
-        if ((rc = sv4_state_find(x, &e->lock_stateid, SV4_SID_LOCK, &st)) != NFS4_OK)
-            return rc;
+        if ((rc = sv4_state_find(x, &e->lock_stateid, SV4_SID_LOCK, &st)) != NFS4_OK) {
+            *replay = sv4_seq_replay(x, rc, &e->lock_stateid, OP_LOCK, e->lock_seqid);
+            return *replay ? NFS4_OK : rc;
+        }
         if (st->file->fileid != n->fileid)
             return NFS4ERR_BAD_STATEID;
         *seq_owner = st->owner;
@@ -316,8 +318,11 @@ nfsstat4 sv4_op_locku(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
 
     if ((res->status = lock_file(x, &n)) == NFS4_OK)
         res->status = range_of(args->offset, args->length, &end);
-    if (res->status == NFS4_OK)
-        res->status = sv4_state_find(x, &args->lock_stateid, SV4_SID_LOCK, &st);
+    if (res->status == NFS4_OK &&
+        (res->status = sv4_state_find(x, &args->lock_stateid, SV4_SID_LOCK, &st)) !=
+            NFS4_OK &&
+        sv4_seq_replay(x, res->status, &args->lock_stateid, OP_LOCKU, args->seqid))
+        return res->status = NFS4_OK;
     if (res->status == NFS4_OK && st->file->fileid != n->fileid)
         res->status = NFS4ERR_BAD_STATEID;
     if (res->status == NFS4_OK &&

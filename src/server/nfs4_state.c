@@ -163,6 +163,41 @@ int sv4_seq_check(struct sv4_call *x, struct sv4_owner *o, uint32_t op, seqid4 s
     return 0;
 }
 
+/* The open owner of cl number `number` whose last CLOSE removed state
+ * `key`. */
+static struct sv4_owner *closed_by(const struct sv4 *v, uint32_t number, uint32_t key)
+{
+    for (const struct sv4_client *cl = v->clients; cl != NULL; cl = cl->next)
+        if (cl->number == number) {
+            for (struct sv4_owner *o = cl->owners; o != NULL; o = o->next)
+                if (!o->lock && o->last_op == OP_CLOSE && o->closed_key == key)
+                    return o;
+            return NULL;
+        }
+    return NULL;
+}
+
+int sv4_seq_replay(struct sv4_call *x, nfsstat4 st_rc, const stateid4 *sid, uint32_t op,
+                   seqid4 s)
+{
+    const uint8_t *o = (const uint8_t *)sid->other;
+    struct sv4_owner *ow = NULL;
+    struct sv4_state *st;
+    nfsstat4 bad;
+
+    if (x->minor > 0 || (st_rc != NFS4ERR_OLD_STATEID && st_rc != NFS4ERR_BAD_STATEID) ||
+        cm_be32_get(o) != x->v->instance32)
+        return 0;
+    /* the owner's seqid is checked before the stateid's, as a client
+     * retransmitting holds the stateid it sent the first time */
+    st = sv__map_get(&x->v->states, cm_be32_get(o + 8));
+    if (st != NULL && st->cl->number == cm_be32_get(o + 4))
+        ow = st->owner;
+    else if (st == NULL && op == OP_CLOSE)
+        ow = closed_by(x->v, cm_be32_get(o + 4), cm_be32_get(o + 8));
+    return ow != NULL && sv4_seq_check(x, ow, op, s, &bad) == 1;
+}
+
 /* After a 4.0 request of o ran: its seqid is the owner's, and its reply
  * the one a retransmission gets (stored once encoded). */
 void sv4_seq_done(struct sv4_call *x, struct sv4_owner *o, seqid4 s, nfsstat4 st)
@@ -493,7 +528,10 @@ nfsstat4 sv4_op_open_confirm(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
         return res->status;
     if (n->type != SV_REG)
         return res->status = sv4_type_error(x, n);
-    /* the stateid of an unconfirmed owner: found by hand */
+    /* the stateid of an unconfirmed owner: found by hand (a special
+     * stateid is no open's: BAD, not STALE, though not this instance's) */
+    if (sv4_sid_anonymous(&args->open_stateid) || sv4_sid_bypass(&args->open_stateid))
+        return res->status = NFS4ERR_BAD_STATEID;
     if (cm_be32_get(o) != x->v->instance32)
         return res->status = NFS4ERR_STALE_STATEID;
     st = sv__map_get(&x->v->states, cm_be32_get(o + 8));
@@ -537,8 +575,10 @@ static nfsstat4 open_of(struct sv4_call *x, const stateid4 *sid, seqid4 seqid,
         return rc;
     else if (n->type != SV_REG)
         return sv4_type_error(x, n);
-    if ((rc = sv4_state_find(x, sid, SV4_SID_OPEN, st)) != NFS4_OK)
-        return rc;
+    if ((rc = sv4_state_find(x, sid, SV4_SID_OPEN, st)) != NFS4_OK) {
+        *replay = sv4_seq_replay(x, rc, sid, op, seqid);
+        return *replay ? NFS4_OK : rc;
+    }
     if (n != NULL && (*st)->file->fileid != n->fileid)
         return NFS4ERR_BAD_STATEID;
     *replay = sv4_seq_check(x, (*st)->owner, op, seqid, &bad);
@@ -613,6 +653,7 @@ nfsstat4 sv4_op_close(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
         if (s->open == st)
             sv4_state_free(x->v, s);
     }
+    ow->closed_key = st->key; /* 4.0: its retransmission is replayed */
     sv4_state_free(x->v, st);
     if (x->minor > 0 && ow->nstates == 0)
         sv4_owner_free(ow);

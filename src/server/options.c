@@ -135,12 +135,13 @@ static void echo(struct cm_yaml *y, const void *data)
 
 void sv_options_help(FILE *out)
 {
-    fprintf(out, "usage: sfs_nfsd [options]\n"
-                 "A user-space NFSv2/v3/v4.0/v4.1 + MOUNT v1/v3 server with an in-memory "
-                 "file system.\nEvery port serves NFS and MOUNT, over UDP and TCP (NFSv4 "
-                 "over TCP). Fault "
-                 "decisions are\ndeterministic for a given --seed and call sequence.\n"
-                 "options:\n");
+    fprintf(
+        out,
+        "usage: sfs_nfsd [options]\n"
+        "A user-space NFSv2/v3/v4.0/v4.1 + MOUNT v1/v3 server with an in-memory file\n"
+        "system. Every port serves NFS and MOUNT, over UDP and TCP (NFSv4 over TCP).\n"
+        "Fault decisions are deterministic for a given --seed and call sequence.\n"
+        "options:\n");
     cm_opt_help(out, sv_opts, CM_ARRAY_LEN(sv_opts));
 }
 

@@ -207,7 +207,7 @@ static void pacing_results(struct sy_child *c)
 int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
 {
     uint64_t start = cm_now_ns(), end = start + (uint64_t)seconds * 1000000000ull;
-    uint64_t next_check = start + CTL_CHECK_NS, now = start, lag;
+    uint64_t next_check = start + CTL_CHECK_NS, now = start, lag, last_done = start;
     int rc = 0, measuring = phase == LD_CPHASE_RUN;
     struct rp_client_stats st;
 
@@ -244,6 +244,10 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
         rc = ld_pacer_before(&c->pacer, &lag);
         if (rc < 0)
             break;
+        /* the pacer's sleep may have passed the end: a request sent now
+         * would add calls to a phase that is over */
+        if (seconds && cm_now_ns() >= end)
+            break;
         if (measuring && c->pacer.mode != LD_PACE_SFS)
             ld_stats_lag(&c->cx.stats, lag);
         op = sy_op_next(c);
@@ -256,7 +260,7 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
             rc = rc > 0 ? 0 : rc;
             break;
         }
-        now = cm_now_ns();
+        now = last_done = cm_now_ns();
     }
     c->cx.measuring = 0;
     ld_child_publish(&c->cx, 1);
@@ -270,10 +274,14 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
                      measuring ? "run" : "warm-up", (unsigned long long)c->requests,
                      (cm_now_ns() - start) / 1e9);
     if (measuring) {
-        /* The pacer's sleep after the last request may pass the end: that
-         * idle tail is not part of the run. */
+        /* The run lasts its time, or until its last request's calls were
+         * answered when that was later (they count, so the time they took
+         * does too); an idle tail (the pacer's sleep past the end) does
+         * not. */
         now = cm_now_ns();
-        c->cx.stats.runtime_ns = (seconds && now > end ? end : now) - start;
+        if (seconds && now > end)
+            now = last_done > end ? last_done : end;
+        ld_child_run_window(&c->cx, start, now);
         pacing_results(c);
         rp_client_stats(c->cx.clnt, &st);
         c->cx.stats.reconnects = st.reconnects - c->cx.stats.reconnects;

@@ -229,6 +229,44 @@ int tr_nfs_open_fp(struct tr_nfs_reader **r, FILE *fp, const char *name,
     return open_common(r, fp, NULL, name ? name : "-", opt, err, errlen);
 }
 
+int tr_nfs_open_live(struct tr_nfs_reader **out, const struct tr_nfs_live *live,
+                     const struct tr_nfs_options *opt, char *err, size_t errlen)
+{
+    struct tr_nfs_reader *r;
+    int rc;
+
+    *out = NULL;
+    if (!live->interface || !*live->interface)
+        return cm_errf(err, errlen, "live capture: no interface given"), -EINVAL;
+    r = cm_calloc(1, sizeof(*r));
+    if (!r || !(r->file = cm_strdup(live->interface))) {
+        free(r);
+        return cm_report_nomem(NULL, live->interface, err, errlen);
+    }
+    if (opt)
+        r->opt = *opt;
+    if (r->opt.pair_window_ns <= 0)
+        r->opt.pair_window_ns = TR_NFS_PAIR_WINDOW_NS;
+    if (r->opt.max_pending == 0)
+        r->opt.max_pending = 65536;
+    r->fmt = &tr__nfs_pcap_format;
+    rc = r->fmt->open_live(r, live, err, errlen);
+    if (rc == 0 && tr__pair_init(&r->pair, r->opt.pair_window_ns, r->opt.max_pending) < 0)
+        rc = cm_report_nomem(NULL, live->interface, err, errlen);
+    if (rc < 0) {
+        tr_nfs_close(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+int tr_nfs_live_drops(const struct tr_nfs_reader *r, struct tr_nfs_drops *d)
+{
+    memset(d, 0, sizeof(*d));
+    return r->fmt && r->fmt->drops ? r->fmt->drops(r, d) : -ENOTSUP;
+}
+
 void tr_nfs_close(struct tr_nfs_reader *r)
 {
     if (!r)

@@ -41,6 +41,7 @@
 #ifndef TR_NFS_H
 #define TR_NFS_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -420,6 +421,50 @@ int tr_nfs_probe(const unsigned char *buf, size_t len, const char **format);
  * messages. */
 int tr_nfs_open_fp(struct tr_nfs_reader **r, FILE *fp, const char *name,
                    const struct tr_nfs_options *opt, char *err, size_t errlen);
+
+/* ---- live capture (tr_nfs_pcap.c; the pcapng kept: tr_nfs_pcapng.c) ----- */
+
+/* What tr_nfs_open_live captures and for how long.  The capture ends at the
+ * first of: duration_ns, count packets, *stop turning nonzero (a signal
+ * handler's flag, checked at least every 100 ms), or an error. */
+struct tr_nfs_live {
+    const char *interface;             /* as libpcap names it ("lo", "eth0", "any") */
+    const char *filter;                /* a BPF expression (pcap-filter(7)); NULL or "" =
+                                          every packet */
+    int64_t duration_ns;               /* 0 = no bound */
+    uint64_t count;                    /* packets (as tcpdump -c); 0 = no bound */
+    const char *write;                 /* keep what was read as a pcapng file here
+                                          (written beside it and renamed into place at
+                                          the end); NULL or "" = none */
+    uint32_t snaplen;                  /* bytes kept of each packet; 0 = 262144 */
+    uint32_t buffer_mb;                /* the kernel's capture buffer; 0 = 64 MiB */
+    const volatile sig_atomic_t *stop; /* NULL = only the bounds above end it */
+    /* Called with the wall-clock time (ns since the epoch) at least every
+     * 100 ms while the capture runs, packets or not (progress lines); may
+     * be NULL. */
+    void (*tick)(void *data, int64_t now_ns);
+    void *tick_data;
+};
+
+/* The kernel's figures of a live capture (libpcap's pcap_stats): packets
+ * that passed the filter, those the capture buffer had no room for, those
+ * the interface (its driver) dropped. */
+struct tr_nfs_drops {
+    uint64_t received, dropped, if_dropped;
+};
+
+/* Opens a live capture (needs the CAP_NET_RAW capability: without it the
+ * error says so).  The reader then returns the events of the traffic as
+ * it comes; tr_nfs_next blocks until an event can be released or the
+ * capture ended.  Returns 0 with *r set, or -errno with the reason in err
+ * (-EPERM: no capability; -ENODEV: no such interface; -EINVAL: the filter
+ * does not compile). */
+int tr_nfs_open_live(struct tr_nfs_reader **r, const struct tr_nfs_live *live,
+                     const struct tr_nfs_options *opt, char *err, size_t errlen);
+
+/* A live capture's drop figures so far (after the end: the final ones).
+ * Returns 0, or -ENOTSUP for a reader of a file. */
+int tr_nfs_live_drops(const struct tr_nfs_reader *r, struct tr_nfs_drops *d);
 
 /* The next event in call-time order: 1 with *ev filled, 0 at the end of the
  * trace, or -errno with the reason in tr_nfs_error (strict nfsdump, a

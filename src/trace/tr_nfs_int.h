@@ -301,7 +301,29 @@ struct tr__cap {
     uint32_t next_conn_index;
     uint64_t mem;            /* bytes of stream buffers held */
     struct tr__early *early; /* replies before their calls (tr_nfs_early.c) */
+    struct tr__live *live;   /* a live capture's state, NULL for a file */
 };
+
+/* tr_nfs_pcapng.c: the pcapng file a live capture keeps (libpcap 1.10
+ * writes pcap only; pcapng holds the capture's drop figures too). */
+struct tr__pcapng;
+/* Starts the file (beside path, renamed into place by close): the
+ * section header and the interface's description.  0 or -errno with err. */
+int tr__pcapng_open(struct tr__pcapng **w, const char *path, int linktype,
+                    uint32_t snaplen, const char *ifname, const char *filter, char *err,
+                    size_t errlen);
+/* One packet: t_ns since the epoch, data[0..caplen) of len bytes on the
+ * wire.  0 or -errno (a write error). */
+int tr__pcapng_packet(struct tr__pcapng *w, int64_t t_ns, const uint8_t *data,
+                      uint32_t caplen, uint32_t len);
+/* The interface's statistics (drops, start and end), then the file
+ * renamed into place; frees w.  0 or -errno with err (the temporary file
+ * removed).  NULL is allowed. */
+int tr__pcapng_close(struct tr__pcapng *w, const struct tr_nfs_drops *d, int64_t start_ns,
+                     int64_t end_ns, char *err, size_t errlen);
+/* Frees w and removes the temporary file (an error path).  NULL is
+ * allowed. */
+void tr__pcapng_abort(struct tr__pcapng *w);
 
 /* tr_nfs_ip.c: an IPv4 or IPv6 packet (data[0..caplen) of wire bytes). */
 int tr__ip_packet(struct tr_nfs_reader *r, const uint8_t *data, size_t caplen,
@@ -356,6 +378,11 @@ struct tr__nfs_format {
     int (*step)(struct tr_nfs_reader *r);
     /* frees what open set up (also after a failed open) */
     void (*close)(struct tr_nfs_reader *r);
+    /* captures only: open a live capture instead of a file (0, or -errno
+     * with err set), and its drop figures (0, or -ENOTSUP for a file) */
+    int (*open_live)(struct tr_nfs_reader *r, const struct tr_nfs_live *lv, char *err,
+                     size_t errlen);
+    int (*drops)(const struct tr_nfs_reader *r, struct tr_nfs_drops *d);
 };
 
 extern const struct tr__nfs_format tr__nfs_pcap_format; /* tr_nfs_pcap.c */

@@ -23,7 +23,7 @@ y() { # y FILE EXPR: evaluates a python expression over the YAML as g
 "$T_BIN/sfs_trace" stats "$F/image.txt" --yaml "$T_DIR/s.yaml" >"$T_DIR/s.txt"
 ok $? "stats on nfsdump text (format detected)"
 is "$(y "$T_DIR/s.yaml" '(g["format"], g["calls"], g["replies"], g["calls_by_version"], g["errors"], g["unanswered_calls"], g["bytes_read"], g["bytes_written"])')" \
-   "('nfsdump', 22, 21, {'nfsv2': 0, 'nfsv3': 21, 'mount': 1}, 1, 1, 20480, 12288)" \
+   "('nfsdump', 22, 21, {'nfsv2': 0, 'nfsv3': 21, 'nfsv4': 0, 'mount': 1}, 1, 1, 20480, 12288)" \
    "stats: calls, replies, versions, errors, unanswered, bytes"
 is "$(y "$T_DIR/s.yaml" '[(p, v["calls"], v["replies"], v["unanswered"]) for p, v in g["procedures"].items() if p in ("read", "lookup", "write", "readdirplus")]')" \
    "[('lookup', 4, 4, 0), ('read', 4, 3, 1), ('write', 2, 2, 0), ('readdirplus', 1, 1, 0)]" \

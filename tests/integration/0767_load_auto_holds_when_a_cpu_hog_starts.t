@@ -25,18 +25,13 @@ prime_rc "$T_DIR/a_rc" 'LOAD=auto' NUM_RUNS=2 \
 mgr=$!
 track "$mgr"
 wait_log "$T_DIR/out" "Searching the peak: probe 2 " 600 || diag "no second probe"
-hogs=""
-for c in $(seq "$(nproc)"); do
-    sh -c 'while :; do :; done' &
-    hogs="$hogs $!"
-    track "$!"
-done
+start_cpu_hogs
 wait "$mgr"
 is "$?" 0 "sfs_mgr with LOAD=auto exits 0 ($(tr '\n' ' ' <"$T_DIR/err"))"
 still=0
-for h in $hogs; do alive "$h" && still=$((still + 1)); done
+for h in $HOGS; do alive "$h" && still=$((still + 1)); done
 is "$still" "$(nproc)" "the hog ran from the second probe to the end of the points"
-for h in $hogs; do stop_pid "$h"; done
+for h in $HOGS; do stop_pid "$h"; done
 out=$(cat "$T_DIR/out")
 after=$(printf '%s\n' "$out" | sed -n '/Searching the peak: probe 2 /,$p')
 like "$after" "Confirming the peak: probe [0-9]+ at [0-9]+ ops/s \.\.\. [0-9.]+ ops/s" \

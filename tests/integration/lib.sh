@@ -85,6 +85,19 @@ track() { _t_pids="$_t_pids $1"; }
 at_exit() { _t_cleanups="$_t_cleanups
 $1"; }
 
+# start_cpu_hogs: one busy loop per core beside the test, as other work
+# loads a shared machine; their PIDs in HOGS, tracked (stop_pid each to
+# end them earlier).
+start_cpu_hogs() {
+    local c
+    HOGS=""
+    for c in $(seq "$(nproc)"); do
+        sh -c 'while :; do :; done' &
+        HOGS="$HOGS $!"
+        track "$!"
+    done
+}
+
 stop_pid() {
     local pid=$1 i=0
     alive "$pid" || return 0
@@ -105,6 +118,11 @@ _t_exit() {
 }
 trap _t_exit EXIT
 trap 'exit 130' INT TERM
+
+# T_MS: a response time as the reports print it (ld_ms_decimals): two
+# decimals below 10 ms, one from 10 ms up.  A check of the format uses it,
+# so that it holds whatever a busy machine does to the times.
+T_MS='([0-9]\.[0-9]{2}|[1-9][0-9]+\.[0-9])'
 
 # wait_for "command" [tries] [delay]: polls until the command succeeds.
 wait_for() {

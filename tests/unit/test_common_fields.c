@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_common_fields.c - counters described once (common/fields.h): the
- * merge follows each field's rule (sum, max, none; histograms cell by
- * cell), the difference of two readings subtracts the sums (never below
- * 0) and keeps the later one's maxima, the compact wire form gives back
- * what went in and refuses what is cut short or out of range, and YAML
- * prints a group's
- * fields in table order with their keys. */
+ * merge follows each field's rule (sum, max, min of those set, none;
+ * histograms cell by cell), the difference of two readings subtracts the
+ * sums (never below 0) and keeps the later one's maxima, the compact wire
+ * form gives back what went in and refuses what is cut short or out of
+ * range, and YAML prints a group's fields in table order with their keys. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +129,34 @@ static void top_keeps_the_largest_of_both(void **state)
     assert_true(a.v[0] == 12 && a.v[1] == 11 && a.v[2] == 1 && a.v[3] == 0);
 }
 
+/* CM_MERGE_MIN: the earlier of two moments, 0 being no moment at all (a
+ * process that never ran its phase does not move the first start to 0). */
+static void min_keeps_the_smaller_set(void **state)
+{
+    struct when {
+        uint64_t first;
+        uint32_t first32;
+    } a = {0, 0}, b = {500, 5};
+    static const struct cm_field f[] = {
+        CM_FIELD_OF(struct when, first, CM_FIELD_U64, CM_MERGE_MIN, NULL, NULL),
+        CM_FIELD_OF(struct when, first32, CM_FIELD_U32, CM_MERGE_MIN, NULL, NULL),
+    };
+
+    (void)state;
+    cm_fields_merge(f, 2, &a, &b); /* unset takes the other's */
+    assert_int_equal(a.first, 500);
+    assert_int_equal(a.first32, 5);
+    b.first = 300;
+    b.first32 = 9;
+    cm_fields_merge(f, 2, &a, &b);
+    assert_int_equal(a.first, 300);
+    assert_int_equal(a.first32, 5);
+    b.first = b.first32 = 0; /* unset never wins */
+    cm_fields_merge(f, 2, &a, &b);
+    assert_int_equal(a.first, 300);
+    assert_int_equal(a.first32, 5);
+}
+
 static void diff_subtracts_the_sums(void **state)
 {
     static struct outer a, b, d;
@@ -248,6 +275,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(merge_follows_the_rules),
         cmocka_unit_test(top_keeps_the_largest_of_both),
+        cmocka_unit_test(min_keeps_the_smaller_set),
         cmocka_unit_test(diff_subtracts_the_sums),
         cmocka_unit_test(wire_gives_back_what_went_in),
         cmocka_unit_test(wire_holds_a_full_histogram_and_refuses_bad_cells),

@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "helpers/th_core.h"
 #include "helpers/th_text.h"
 #include "load/debug.h"
@@ -272,10 +273,12 @@ static uint32_t phase(int fd, uint32_t cmd, uint32_t arg, void *buf, size_t cap)
 }
 
 /* Drives a child on f through every phase (1 s warm-up, 1 s run) and
- * decodes its results into st. */
-static void run_every_phase(struct fix *f, struct ld_stats *st)
+ * decodes its results into st; *run_ns (may be NULL) is how long the run
+ * took as this side saw it, from its RUN to the child's answer. */
+static void run_every_phase(struct fix *f, struct ld_stats *st, uint64_t *run_ns)
 {
     struct kid k;
+    uint64_t t0;
     size_t n = ld_stats_wire_max(NULL);
     unsigned char *buf = malloc(n);
 
@@ -285,7 +288,10 @@ static void run_every_phase(struct fix *f, struct ld_stats *st)
     /* the load stays on until the run starts: a STOP between phases ends
      * that unmeasured load, and the run still runs */
     assert_int_equal(ct_msg_send(k.ctl, CT_MSG_STOP, 0, NULL, 0), 0);
+    t0 = cm_now_ns();
     assert_int_equal(phase(k.ctl, CT_MSG_RUN, 1, NULL, 0), CT_MSG_RUN);
+    if (run_ns)
+        *run_ns = cm_now_ns() - t0;
     assert_int_equal(phase(k.ctl, CT_MSG_RESULTS, 0, buf, n), CT_MSG_RESULTS);
     assert_int_equal(pthread_join(k.thread, NULL), 0);
     assert_int_equal(k.status, 0);
@@ -299,16 +305,20 @@ static void a_child_runs_every_phase_and_counts_its_calls(void **state)
 {
     struct fix f;
     struct ld_stats st;
+    uint64_t run_ns;
     int v = *(int *)*state;
 
     fix_start(&f, v, "/export", NULL, 3);
-    run_every_phase(&f, &st);
+    run_every_phase(&f, &st, &run_ns);
     /* about 50 calls/s for 1 s, all answered */
     assert_true(st.op[NF_OP_TOTAL].good >= 25);
     assert_int_equal(st.op[NF_OP_TOTAL].bad, 0);
     assert_int_equal(st.op[NF_OP_TOTAL].unexpected, 0);
     assert_true(st.op[NF_OP_LOOKUP].good > 0);
-    assert_true(st.runtime_ns >= 900000000ull && st.runtime_ns <= 1100000000ull);
+    /* the run's 1 s, and up to the reply of its last request when that
+     * came later (a loaded machine): within the run as this side saw it */
+    assert_true(st.runtime_ns >= 900000000ull && st.runtime_ns <= run_ns);
+    assert_true(st.run_end_ns - st.run_start_ns == st.runtime_ns);
     assert_int_equal(st.io_files, f.su.sizing.io_child);
     th_core_stop(&f.t);
     cl_setup_free(&f.su);
@@ -332,7 +342,7 @@ static void a_child_logs_what_debug_asks_for(void **state)
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
         f.cfg.debug_mask |= LD_DBG_BIT(flags[i]);
     f.su.log = tmp;
-    run_every_phase(&f, &st);
+    run_every_phase(&f, &st, NULL);
     th_text_of_stream(tmp, log, sizeof(log));
     fclose(tmp);
     assert_non_null(strstr(log, "sfs3: child 0: populate: done, base "));

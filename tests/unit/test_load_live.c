@@ -2,8 +2,10 @@
 /* test_load_live.c - the counters behind the progress lines (load/live.h):
  * a call is counted as good or bad, readings merge and subtract by the
  * field table, the wire form gives back what went in and refuses a wrong
- * magic or a short buffer, the shared area sums its slots across a fork,
- * and the line says what docs/sfs.md promises with two decimals below
+ * magic or a short buffer, the shared area sums its slots across a fork
+ * (a slot being written counts with its last whole reading, never as 0),
+ * a reading's window holds every call since the reader's last one, and
+ * the line says what docs/sfs.md promises with two decimals below
  * 10 ms. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,12 +14,14 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "load/live.h"
 #include "load/workload.h"
 
@@ -115,6 +119,92 @@ static void area_sums_the_children(void **state)
     ld_live_unmap(a);
     ld_live_sum(NULL, &sum);
     assert_int_equal(sum.good, 0);
+}
+
+/* A child that publishes without pause while the parent reads: a reading
+ * may catch the slot mid-write every time it tries; it must then count the
+ * slot's last whole reading.  Dropping it made the next interval add all
+ * the child ever counted (a progress line 15 % above the server's
+ * capacity). */
+static void a_slot_being_written_keeps_its_last_reading(void **state)
+{
+    struct ld_live_area *a = ld_live_map(2);
+    static struct ld_live l, sum;
+    uint64_t last = 0, i, t_end;
+    unsigned drops = 0;
+    pid_t pid;
+    int st;
+
+    (void)state;
+    assert_non_null(a);
+    ld_live_reset(&l);
+    l.good = 1;
+    ld_live_publish(a, 1, &l); /* a second child, quiet */
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        for (i = 1; i < 50000000; i++) {
+            uint64_t until = cm_now_ns() + 2000; /* a pause, as children have */
+
+            l.good = 1000 + i;
+            ld_live_publish(a, 0, &l);
+            while (cm_now_ns() < until)
+                ;
+        }
+        _exit(0);
+    }
+    t_end = cm_now_ms() + 300;
+    for (i = 0; cm_now_ms() < t_end && i < 10000000; i++) {
+        ld_live_sum(a, &sum);
+        drops += sum.good < last;
+        last = sum.good;
+    }
+    kill(pid, SIGKILL);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_int_equal(drops, 0);
+    assert_true(last > 1000);
+    ld_live_unmap(a);
+}
+
+/* The window of a reading: a child whose last publication before the
+ * previous reading was long before it (it was in the middle of a long
+ * request) counted its new calls since then, so the window starts there;
+ * a child that counted nothing since does not move it. */
+static void a_reading_window_starts_at_the_stalest_busy_child(void **state)
+{
+    struct ld_live_area *a = ld_live_map(3);
+    static struct ld_live l, before, now;
+
+    (void)state;
+    assert_non_null(a);
+    ld_live_reset(&l);
+    l.good = 10;
+    l.at_ms = 1000; /* stale: published long before the reading */
+    ld_live_publish(a, 0, &l);
+    l.at_ms = 1900;
+    ld_live_publish(a, 1, &l);
+    l.at_ms = 500; /* idle since */
+    ld_live_publish(a, 2, &l);
+    ld_live_sum_since(a, LD_LIVE_LINES, &before);
+    assert_int_equal(before.good, 30);
+    l.good = 30;
+    l.at_ms = 2900;
+    ld_live_publish(a, 0, &l);
+    l.good = 20;
+    l.at_ms = 3000;
+    ld_live_publish(a, 1, &l);
+    ld_live_sum_since(a, LD_LIVE_LINES, &now);
+    assert_int_equal(now.first_ms, 1000);
+    assert_int_equal(now.at_ms, 3000);
+    /* 30 calls more in the 2 s from 1000 to 3000 ms */
+    assert_true(ld_live_rate(&now, &before, now.first_ms) == 15.0);
+    /* another reader has its own last reading: it sees everything new */
+    ld_live_sum_since(a, LD_LIVE_BEATS, &now);
+    assert_int_equal(now.first_ms, 0); /* its first: no window yet */
+    ld_live_sum_since(a, LD_LIVE_LINES, &now);
+    assert_int_equal(now.first_ms, 0); /* nothing new since */
+    assert_true(ld_live_rate(&now, &now, now.first_ms) == 0);
+    ld_live_unmap(a);
 }
 
 static int own_part(const struct ld_live *sum, const struct ld_live *last, char *buf,
@@ -219,6 +309,8 @@ int main(void)
         cmocka_unit_test(readings_merge_and_subtract),
         cmocka_unit_test(wire_round_trip),
         cmocka_unit_test(area_sums_the_children),
+        cmocka_unit_test(a_slot_being_written_keeps_its_last_reading),
+        cmocka_unit_test(a_reading_window_starts_at_the_stalest_busy_child),
         cmocka_unit_test(the_line),
         cmocka_unit_test(the_line_fits_a_terminal_without_cutting_a_field),
     };

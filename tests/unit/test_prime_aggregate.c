@@ -50,6 +50,25 @@ static void setup_in(struct ld_report_in *in, struct pr_setup *su,
     in->work = &ld_sfs_report;
 }
 
+/* A point of two clients of 4 processes at 100 ops/s each, their results
+ * a and b added to a fresh aggregate (not finished). */
+static void add_two_clients(struct pr_agg *agg, struct pr_setup *su, struct ld_stats *a,
+                            struct ld_stats *b, struct pr_client_sum *ca,
+                            struct pr_client_sum *cb)
+{
+    struct ld_report_in in;
+
+    ld_config_defaults(&su->cfg, 3);
+    su->cfg.load = 100;
+    ld_mix_default(&su->mix, 3);
+    ld_iodist_default(&su->iodist, 8);
+    assert_int_equal(pr_agg_init(agg, &sy_workload.results), 0);
+    setup_in(&in, su, a);
+    pr_agg_add(agg, &in, ca);
+    setup_in(&in, su, b);
+    pr_agg_add(agg, &in, cb);
+}
+
 static void aggregate_follows_section_11(void **state)
 {
     static struct ld_stats a, b;
@@ -59,18 +78,10 @@ static void aggregate_follows_section_11(void **state)
     struct pr_client_sum ca, cb;
 
     (void)state;
-    ld_config_defaults(&su.cfg, 3);
-    su.cfg.load = 100;
-    ld_mix_default(&su.mix, 3);
-    ld_iodist_default(&su.iodist, 8);
     client_stats(&a, 500, 1.0, 10.0); /* 1000 calls in 10 s: 100 ops/s, 1.5 ms */
     client_stats(&b, 250, 3.0, 10.0); /* 500 calls in 10 s: 50 ops/s, 2.5 ms */
-    assert_int_equal(pr_agg_init(&agg, &sy_workload.results), 0);
-    setup_in(&in, &su, &a);
-    pr_agg_add(&agg, &in, &ca);
-    setup_in(&in, &su, &b);
-    pr_agg_add(&agg, &in, &cb);
-    pr_agg_finish(&agg, 200);
+    add_two_clients(&agg, &su, &a, &b, &ca, &cb);
+    pr_agg_finish(&agg, 200, 0); /* no span known: SFS's figures */
     assert_int_equal(ca.ops_x100, 10000);
     assert_int_equal(cb.ops_x100, 5000);
     assert_int_equal(agg.agg.nclients, 2);
@@ -107,6 +118,33 @@ static void aggregate_follows_section_11(void **state)
         assert_null(strstr(buf, "mknod")); /* unused ops are dropped */
         free(buf);
     }
+    pr_agg_free(&agg);
+}
+
+/* Two clients whose 10 s windows the prime saw 5 s apart: each answered
+ * 1000 calls in its own window, so SFS's sum of their throughputs (200
+ * ops/s) credits the server with 2000 calls in 10 s, while it answered them
+ * in 15 s.  FreeSFS counts every client's calls over the prime's span. */
+static void aggregate_counts_over_the_prime_span(void **state)
+{
+    static struct ld_stats a, b;
+    static struct pr_agg agg;
+    static struct pr_setup su;
+    struct ld_report_in in;
+    struct pr_client_sum ca, cb;
+
+    (void)state;
+    client_stats(&a, 500, 1.0, 10.0);
+    client_stats(&b, 500, 1.0, 10.0);
+    add_two_clients(&agg, &su, &a, &b, &ca, &cb);
+    pr_agg_finish(&agg, 200, 15000000000ull);
+    assert_int_equal(ca.ops_x100 + cb.ops_x100, 20000); /* each client's own */
+    assert_int_equal(agg.agg.ops_x100, 13333);          /* 2000 calls in 15 s */
+    assert_int_equal(agg.agg.runtime_s, 15);
+    setup_in(&in, &su, &agg.merged);
+    in.agg = &agg.agg;
+    assert_int_equal(ld_report_ops_x100(&in), 13333);
+    assert_int_equal(ld_report_runtime_s(&in), 15);
     pr_agg_free(&agg);
 }
 
@@ -173,6 +211,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(aggregate_follows_section_11),
+        cmocka_unit_test(aggregate_counts_over_the_prime_span),
         cmocka_unit_test(sfssum_line_matches_the_guide),
         cmocka_unit_test(summary_line_is_precise_where_servers_are_fast),
         cmocka_unit_test(overall_response_time_by_trapezoids),

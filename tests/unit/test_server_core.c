@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "helpers/th_text.h"
+#include "common/bytes.h"
 #include "server/sv_int.h"
 #include "nfs2_prot.h"
 #include "nfs3_prot.h"
@@ -176,6 +177,109 @@ static void rpc_level_errors(void **state)
     assert_int_equal(getattr(c, 9, &r), NFS3_OK);
     assert_int_equal(sv_core_count(c, NFS3_PROGRAM, NFS_V3, NFSPROC3_GETATTR), 1);
     assert_int_equal(sv_core_count(c, NFS3_PROGRAM, NFS_V3, NFSPROC3_NULL), 1);
+    sv_core_destroy(c);
+}
+
+/* A NULL call with an AUTH_SYS credential: stamp, a machine name of
+ * namelen bytes, uid, gid and ngids groups (1, 2, ...), the body's length
+ * as claimed (claim 0: the true one), and a verifier claiming verf_len
+ * bytes.  Returns the message length. */
+static size_t enc_auth_sys(uint32_t xid, u_int namelen, uint32_t uid, uint32_t gid,
+                           u_int ngids, u_int claim, u_int verf_len)
+{
+    uint8_t *p = msg;
+    u_int body = 4 + 4 + ((namelen + 3) & ~3u) + 12 + 4 * ngids;
+    const uint32_t head[7] = {xid, 0, 2, NFS3_PROGRAM, NFS_V3, NFSPROC3_NULL, AUTH_SYS};
+
+    for (int i = 0; i < 7; i++, p += 4)
+        cm_be32_put(p, head[i]);
+    cm_be32_put(p, claim ? claim : body);
+    cm_be32_put(p + 4, 1); /* stamp */
+    cm_be32_put(p + 8, namelen);
+    p += 12;
+    memset(p, 'h', (namelen + 3) & ~3u);
+    p += (namelen + 3) & ~3u;
+    cm_be32_put(p, uid);
+    cm_be32_put(p + 4, gid);
+    cm_be32_put(p + 8, ngids);
+    p += 12;
+    for (u_int i = 0; i < ngids; i++, p += 4)
+        cm_be32_put(p, i + 1);
+    cm_be32_put(p, AUTH_NONE);
+    cm_be32_put(p + 4, verf_len);
+    memset(p + 8, 0, verf_len <= 400 ? verf_len : 0);
+    return (size_t)(p + 8 - msg) + (verf_len <= 400 ? verf_len : 0);
+}
+
+/* The reply's reject status and auth_stat: 0 for an accepted reply. */
+static int auth_answer(struct sv_core *c, size_t len, uint32_t xid)
+{
+    struct sv_reply r = sv_core_handle(c, msg, len, out, sizeof(out), "unit", 0);
+    XDR x;
+    u_int why = 0;
+    int st;
+
+    assert_true(r.len > 0);
+    st = dec_reply(&x, r.len, xid);
+    if (st == 100 + AUTH_ERROR)
+        assert_true(xdr_u_int(&x, &why));
+    xdr_destroy(&x);
+    return st == SUCCESS ? 0 : (int)why;
+}
+
+/* AUTH_SYS bodies are read in place (dispatch.c): the caller's ids and
+ * groups; a machine name over 255 bytes, more than 16 groups or a body
+ * shorter than it says is AUTH_BADCRED, a credential or verifier over
+ * 400 bytes AUTH_BADCRED or AUTH_BADVERF; a message cut inside them is
+ * dropped; --root-squash makes root nobody. */
+static void auth_sys_credentials_are_read_or_refused(void **state)
+{
+    struct sv_core *c = core_with(NULL);
+    size_t len;
+
+    (void)state;
+    assert_int_equal(auth_answer(c, enc_auth_sys(1, 4, 1000, 100, 3, 0, 0), 1), 0);
+    assert_int_equal(c->cred_uid, 1000);
+    assert_int_equal(c->cred_gid, 100);
+    assert_int_equal(c->cred_ngids, 3);
+    assert_int_equal(c->cred_gids[2], 3);
+    assert_int_equal(auth_answer(c, enc_auth_sys(2, 255, 0, 0, 16, 0, 8), 2), 0);
+    assert_int_equal(c->cred_ngids, 16);
+    assert_int_equal(c->cred_gids[15], 16);
+    assert_int_equal(auth_answer(c, enc_auth_sys(3, 256, 0, 0, 0, 0, 0), 3),
+                     AUTH_BADCRED);
+    assert_int_equal(auth_answer(c, enc_auth_sys(4, 4, 0, 0, 17, 0, 0), 4), AUTH_BADCRED);
+    /* a body that claims three groups and holds two: the length says so */
+    assert_int_equal(auth_answer(c, enc_auth_sys(5, 4, 0, 0, 3, 4 + 8 + 12 + 8, 0), 5),
+                     AUTH_BADCRED);
+    /* a body of 4 bytes (what follows it reads as an AUTH_NONE verifier) */
+    assert_int_equal(auth_answer(c, enc_auth_sys(6, 0, 0, 0, 0, 4, 0), 6), AUTH_BADCRED);
+    assert_int_equal(auth_answer(c, enc_auth_sys(7, 4, 0, 0, 0, 401, 0), 7),
+                     AUTH_BADCRED);
+    assert_int_equal(auth_answer(c, enc_auth_sys(8, 4, 0, 0, 0, 0, 401), 8),
+                     AUTH_BADVERF);
+    assert_int_equal(c->bad_creds, 6);
+    len = enc_auth_sys(9, 4, 0, 0, 2, 0, 4);
+    for (size_t cut = 24; cut < len; cut++)
+        assert_int_equal(sv_core_handle(c, msg, cut, out, sizeof(out), "unit", 0).len, 0);
+    /* a message that is not word-aligned in memory (a TCP record after an
+     * odd-sized one) reads the same */
+    len = enc_auth_sys(11, 4, 1001, 101, 1, 0, 0);
+    memmove(msg + 1, msg, len);
+    assert_true(sv_core_handle(c, msg + 1, len, out, sizeof(out), "unit", 0).len > 0);
+    assert_int_equal(c->cred_uid, 1001);
+    assert_int_equal(c->cred_gid, 101);
+    sv_core_destroy(c);
+
+    c = core_with(NULL);
+    c->root_squash = 1;
+    len = enc_auth_sys(10, 4, 0, 0, 2, 0, 0);
+    cm_be32_put(msg + len - 16, 0); /* groups 0 and 2, then the verifier */
+    assert_int_equal(auth_answer(c, len, 10), 0);
+    assert_int_equal(c->cred_uid, SV_NOBODY);
+    assert_int_equal(c->cred_gid, SV_NOBODY);
+    assert_int_equal(c->cred_ngids, 1);
+    assert_int_equal(c->cred_gids[0], 2);
     sv_core_destroy(c);
 }
 
@@ -365,6 +469,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tables_are_complete),
         cmocka_unit_test(rpc_level_errors),
+        cmocka_unit_test(auth_sys_credentials_are_read_or_refused),
         cmocka_unit_test(injected_errors_drops_and_delays),
         cmocka_unit_test(same_seed_same_faults),
         cmocka_unit_test(stats_file_written),

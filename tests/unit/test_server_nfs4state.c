@@ -4,7 +4,8 @@
  * share reservations between two clients, byte-range locks with their
  * conflicts (DENIED and the holder), the stateid errors (BAD, OLD, STALE,
  * EXPIRED), TEST_STATEID and FREE_STATEID, NFSv4.0's OPEN_CONFIRM and
- * seqid replay, a lease that runs out taking opens and locks with it, the
+ * seqid replay (also of a LOCK, LOCKU or CLOSE whose stateid moved on or
+ * went), a lease that runs out taking opens and locks with it, the
  * grace period, and the operations that change directories. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -444,8 +445,10 @@ static void open_confirm_and_seqid_replay_in_4_0(void **state)
     op_read(&o[3], &sid, 0, 1);
     assert_int_equal(th4_run(c, 0, o, 4), NFS4ERR_BAD_STATEID);
     th4_op(&o[3], OP_OPEN_CONFIRM);
-    o[3].nfs_argop4_u.opopen_confirm.open_stateid = sid;
+    /* the anonymous stateid names no open: BAD_STATEID (pynfs OPCF5) */
     o[3].nfs_argop4_u.opopen_confirm.seqid = 8;
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4ERR_BAD_STATEID);
+    o[3].nfs_argop4_u.opopen_confirm.open_stateid = sid;
     assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
     first_len = th4_reply_len;
     memcpy(first, th4_out, first_len);
@@ -467,6 +470,95 @@ static void open_confirm_and_seqid_replay_in_4_0(void **state)
     sid.other[0] ^= 1;
     op_read(&o[3], &sid, 0, 1);
     assert_int_equal(th4_run(c, 0, o, 4), NFS4ERR_STALE_STATEID);
+    sv_core_destroy(c);
+}
+
+/* Runs the compound again and checks that its reply is the first one's,
+ * byte for byte but the xid. */
+static void same_reply_again(struct sv_core *c, nfs_argop4 *o, u_int n, nfsstat4 want)
+{
+    uint8_t first[512];
+    size_t first_len;
+
+    assert_int_equal(th4_run(c, 0, o, n), want);
+    first_len = th4_reply_len;
+    assert_true(first_len <= sizeof(first));
+    memcpy(first, th4_out, first_len);
+    assert_int_equal(th4_run(c, 0, o, n), want);
+    assert_int_equal(th4_reply_len, first_len);
+    assert_memory_equal(th4_out + 4, first + 4, first_len - 4);
+}
+
+static void retransmissions_after_their_stateid_moved_on_in_4_0(void **state)
+{
+    struct sv_core *c = th4_core(0);
+    clientid4 cid = th4_setclientid(c, "rtx", "verifier");
+    nfs_argop4 o[4];
+    stateid4 sid, sid2, lsid;
+
+    (void)state;
+    /* two files of one owner, opened and confirmed (seqids 1-4) */
+    put_root_export(o);
+    op_open(&o[2], "r1", OPEN4_SHARE_ACCESS_BOTH, 0, 1, UNCHECKED4, "owner", cid);
+    o[2].nfs_argop4_u.opopen.seqid = 1;
+    assert_int_equal(th4_run(c, 0, o, 3), NFS4_OK);
+    sid = opened(2, 3);
+    th4_op_lookup(&o[2], "r1");
+    th4_op(&o[3], OP_OPEN_CONFIRM);
+    o[3].nfs_argop4_u.opopen_confirm.open_stateid = sid;
+    o[3].nfs_argop4_u.opopen_confirm.seqid = 2;
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
+    sid = th4_res.resarray.resarray_val[3]
+              .nfs_resop4_u.opopen_confirm.OPEN_CONFIRM4res_u.resok4.open_stateid;
+    op_open(&o[2], "r2", OPEN4_SHARE_ACCESS_BOTH, 0, 1, UNCHECKED4, "owner", cid);
+    o[2].nfs_argop4_u.opopen.seqid = 3;
+    assert_int_equal(th4_run(c, 0, o, 3), NFS4_OK);
+    sid2 = opened(2, 3); /* the owner is confirmed: no OPEN_CONFIRM */
+    /* a LOCK, then one with its lock stateid retransmitted (seqid 1 of
+     * the lock owner): the stateid it holds is OLD, the reply the first */
+    th4_op_lookup(&o[2], "r1");
+    op_lock_new(&o[3], WRITE_LT, 0, 10, &sid, "lo", cid);
+    o[3].nfs_argop4_u.oplock.locker.locker4_u.open_owner.open_seqid = 4;
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
+    lsid = th4_res.resarray.resarray_val[3]
+               .nfs_resop4_u.oplock.LOCK4res_u.resok4.lock_stateid;
+    th4_op(&o[3], OP_LOCK);
+    o[3].nfs_argop4_u.oplock.locktype = WRITE_LT;
+    o[3].nfs_argop4_u.oplock.offset = 20;
+    o[3].nfs_argop4_u.oplock.length = 10;
+    o[3].nfs_argop4_u.oplock.locker.locker4_u.lock_owner.lock_stateid = lsid;
+    o[3].nfs_argop4_u.oplock.locker.locker4_u.lock_owner.lock_seqid = 1;
+    same_reply_again(c, o, 4, NFS4_OK);
+    lsid = th4_res.resarray.resarray_val[3]
+               .nfs_resop4_u.oplock.LOCK4res_u.resok4.lock_stateid;
+    assert_int_equal(lsid.seqid, 2); /* that LOCK ran once (twice: 3) */
+    /* LOCKU the same way (lock seqid 2) */
+    th4_op(&o[3], OP_LOCKU);
+    o[3].nfs_argop4_u.oplocku.locktype = WRITE_LT;
+    o[3].nfs_argop4_u.oplocku.seqid = 2;
+    o[3].nfs_argop4_u.oplocku.lock_stateid = lsid;
+    o[3].nfs_argop4_u.oplocku.offset = 0;
+    o[3].nfs_argop4_u.oplocku.length = NFS4_UINT64_MAX;
+    same_reply_again(c, o, 4, NFS4_OK);
+    /* RELEASE_LOCKOWNER lets the open go; CLOSE (seqid 5) and its
+     * retransmission after the state is gone: the same reply */
+    th4_op(&o[2], OP_RELEASE_LOCKOWNER);
+    o[2].nfs_argop4_u.oprelease_lockowner.lock_owner.clientid = cid;
+    o[2].nfs_argop4_u.oprelease_lockowner.lock_owner.owner.owner_len = 2;
+    o[2].nfs_argop4_u.oprelease_lockowner.lock_owner.owner.owner_val = "lo";
+    assert_int_equal(th4_run(c, 0, o + 2, 1), NFS4_OK);
+    th4_op_lookup(&o[2], "r1");
+    op_close(&o[3], &sid, 5);
+    same_reply_again(c, o, 4, NFS4_OK);
+    /* with another seqid it is no retransmission: the stateid is gone */
+    op_close(&o[3], &sid, 6);
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4ERR_BAD_STATEID);
+    op_close(&o[3], &sid, 4);
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4ERR_BAD_STATEID);
+    /* the owner's sequence goes on: the other file closes with seqid 6 */
+    th4_op_lookup(&o[2], "r2");
+    op_close(&o[3], &sid2, 6);
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
     sv_core_destroy(c);
 }
 
@@ -593,6 +685,7 @@ int main(void)
         cmocka_unit_test(a_silent_client_loses_its_opens_and_locks),
         cmocka_unit_test(exclusive_creates_and_claims),
         cmocka_unit_test(open_confirm_and_seqid_replay_in_4_0),
+        cmocka_unit_test(retransmissions_after_their_stateid_moved_on_in_4_0),
         cmocka_unit_test(create_link_rename_remove_setattr),
         cmocka_unit_test(grace_period_refuses_new_state),
     };
