@@ -11,11 +11,13 @@
 #include <string.h>
 
 #include "client/cl.h"
+#include "nfs/nf_proto.h"
 
 int main(int argc, char **argv)
 {
     char progbuf[256], err[CM_ERR_LEN] = "";
     const char *prog;
+    const struct nf_proto *proto;
     struct ld_config cfg;
     struct ld_setup su; /* the children inherit it through fork */
     const struct ld_workload_ops *const *wl;
@@ -24,7 +26,8 @@ int main(int argc, char **argv)
 
     snprintf(progbuf, sizeof(progbuf), "%s", argc > 0 ? argv[0] : "sfs");
     prog = basename(progbuf);
-    version = strcmp(prog, "sfs3") == 0 ? 3 : 2;
+    proto = nf_proto_by_prog(prog); /* sfs3: NFSv3; any other name: NFSv2 */
+    version = proto ? proto->version : 2;
     wl = cl_workloads(&nwl);
     rc = ld_options_parse(&cfg, version, wl, nwl, argc, argv, &code, err, sizeof(err));
     if (rc == LD_OPTIONS_HELP) {

@@ -30,6 +30,7 @@
 #include "common/atomic.h"
 #include "common/alloc.h"
 #include "image/im.h"
+#include "nfs/nf_proto.h"
 #include "nreplay/nr_int.h"
 
 /* ---- a small hash of 64-bit keys -------------------------------------- */
@@ -536,6 +537,14 @@ static int pass_calls(struct nr_plan *p, struct build *b, const struct nr_plan_o
     return rc;
 }
 
+/* The program that replays a trace's calls of NFS version v. */
+static const char *plan_prog(int v)
+{
+    const struct nf_proto *p = nf_proto_by_version(v);
+
+    return p ? p->prog : "sfs";
+}
+
 /* Plans capture (o) into f: p holds the figures after. */
 static int plan_into(struct nr_plan *p, const char *capture, const struct nr_plan_opts *o,
                      FILE *f, char *err, size_t errlen)
@@ -568,7 +577,7 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
                 "%s: no NFSv%d call to replay (%llu events; a trace of the other "
                 "version is replayed by %s)",
                 capture, p->nfs_version, (unsigned long long)p->events,
-                p->nfs_version == 3 ? "sfs" : "sfs3");
+                plan_prog(p->nfs_version == 3 ? 2 : 3));
         rc = -EINVAL;
     }
     if (rc == 0 && (rc = nr__file_end(&b.w, p)) < 0)
@@ -681,7 +690,7 @@ int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
         cm_errf(err, errlen,
                 "%s holds the NFSv%d calls of %s: replay it with %s, or plan the "
                 "capture again with --nfs-version %d",
-                p->file, p->nfs_version, p->capture, p->nfs_version == 3 ? "sfs3" : "sfs",
+                p->file, p->nfs_version, p->capture, plan_prog(p->nfs_version),
                 cfg->nfs_version);
         rc = -EINVAL;
         nr_plan_free(p);

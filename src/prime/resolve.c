@@ -40,6 +40,7 @@
 #include "common/cm.h"
 #include "common/error.h"
 #include "common/num.h"
+#include "nfs/nf_proto.h"
 
 /* The SFS 3.0 variables (user guide, docs/SFS30.md §14) and FreeSFS's
  * PRIME_HOST and PRIME_PORT, with the kind and range of those the prime
@@ -48,12 +49,12 @@
  * settings menus each is on (0: none), in SFS's order: the table's order
  * is the pages'.  sfs_rc describe and sfs_rc pages print them for front
  * ends (pr_rc_describe, pr_rc_pages). */
-static const struct pr_rc_var prime_vars[] = {
+static struct pr_rc_var prime_vars[] = {
     /* page 1 */
     {"LOAD", "loads", 1, 100000000, 1},
     {"BIOD_MAX_WRITES", NULL, 0, 0, 1},
     {"BIOD_MAX_READS", NULL, 0, 0, 1},
-    {"NFS_VERSION", "int", 2, 3, 1},
+    {"NFS_VERSION", "int", 0, 0, 1}, /* the range of nfs/nf_proto.h: versions() */
     {"NUM_RUNS", "int", 1, PR_MAX_POINTS, 1},
     {"INCR_LOAD", "int", 0, 100000000, 1},
     {"CLIENTS", "hosts", 0, 0, 1},
@@ -91,8 +92,23 @@ static const struct pr_rc_var prime_vars[] = {
     {"PRIME_PORT", "int", 0, 65535, 0},
 };
 
+/* NFS_VERSION's range: the versions of the protocols FreeSFS speaks. */
+static void versions(void)
+{
+    size_t i;
+    int lo, hi;
+
+    nf_proto_versions(&lo, &hi);
+    for (i = 0; i < CM_ARRAY_LEN(prime_vars); i++)
+        if (strcmp(prime_vars[i].name, "NFS_VERSION") == 0) {
+            prime_vars[i].min = lo;
+            prime_vars[i].max = hi;
+        }
+}
+
 const struct pr_rc_var *pr_rc_vars(size_t *n)
 {
+    versions();
     *n = CM_ARRAY_LEN(prime_vars);
     return prime_vars;
 }
@@ -101,6 +117,7 @@ static const struct pr_rc_var *prime_var(const char *name)
 {
     size_t i;
 
+    versions();
     for (i = 0; i < CM_ARRAY_LEN(prime_vars); i++)
         if (strcmp(prime_vars[i].name, name) == 0)
             return &prime_vars[i];
@@ -975,7 +992,7 @@ int pr_run_load_as(struct pr_run *run, const char *rc_path, const char *suffix,
     if (get_int(&rc, "NFS_VERSION", 2, &version) < 0)
         version = 2;
     run->nfs_version = (int)version;
-    run->prog = run->nfs_version == 3 ? "sfs3" : "sfs";
+    run->prog = nf_proto_by_version(run->nfs_version)->prog;
     resolve_suffix(run, &rc, suffix);
     resolve_clients(run, &rc);
     resolve_options(run, &rc);
