@@ -20,9 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "lnfs_loop.h"
 
 struct bench {
     struct rpc_context *rpc;
@@ -122,23 +122,6 @@ static int connect_to(struct bench *b, const char *host, int port, int prog, int
     return wait_step(b);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double cpu_s(void)
-{
-    struct rusage ru;
-
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
-
 int main(int argc, char **argv)
 {
     static struct bench b;
@@ -205,8 +188,8 @@ int main(int argc, char **argv)
     b.a3.object.data.data_val = b.fh;
     memcpy(b.a2.fhandle, b.fh, 32);
 
-    c0 = cpu_s();
-    t0 = now_s();
+    c0 = lnfs_loop_cpu_s();
+    t0 = lnfs_loop_now_s();
     for (i = 0; i < outstanding && b.started < b.count; i++)
         if (issue(&b) != 0)
             break;
@@ -218,12 +201,9 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    secs = now_s() - t0;
-    cpu = cpu_s() - c0;
-    printf("calls      %ld\n", b.completed);
-    printf("errors     %ld\n", b.errors);
-    printf("ops/s      %.1f\n", secs > 0 ? (double)b.completed / secs : 0.0);
-    printf("cpu_us/call %.2f\n", b.completed ? cpu * 1e6 / (double)b.completed : 0.0);
+    secs = lnfs_loop_now_s() - t0;
+    cpu = lnfs_loop_cpu_s() - c0;
+    lnfs_loop_print(b.completed, b.errors, secs, cpu);
     rpc_disconnect(b.rpc, "done");
     rpc_destroy_context(b.rpc);
     return b.errors ? 1 : 0;

@@ -74,7 +74,8 @@ DEPS_prime    := prime client $(WORKLOAD_LAYERS) replaybase load ctl validate im
 # the file-system image an NFS trace implies: the analyser and the NFS
 # replay build it from the trace layer's events
 DEPS_image    := image trace nfs rpc common
-DEPS_analyze  := analyze image trace nfs rpc common
+# the fit writes the load layer's mix and block-size files, read back by its parsers
+DEPS_analyze  := analyze image load ctl trace nfs rpc common
 DEPS_server   := server nfs rpc common
 DEPS_submit   := submit common
 DEPS_all      := $(LAYERS)

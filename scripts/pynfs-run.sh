@@ -12,14 +12,18 @@
 # /usr/bin/python3.  OUT_DIR (default /tmp/pynfs-results) gets one result
 # file per suite and server (`<server>-<4.0|4.1>.out`, pynfs's own format,
 # read by its showresults.py, and .json), its log (.log) and summary.txt:
-# the counts, and every test ganesha passes that sfs_nfsd fails.  SUITE_ARGS default to `all`.
+# the counts, and every test ganesha passes that sfs_nfsd fails.  SUITE_ARGS default to `all`
+# (pynfs flags and codes; `noFLAG` leaves a flag's tests out, e.g.
+# `all notimed`); SUITES (default "4.0 4.1") picks the suites.
 #
 # sfs_nfsd runs from bin/ on a free port; ganesha through
-# scripts/ganesha-lo.sh with NFSv4 on (PROTOCOLS="3, 4") on port 2049 (run
-# it as root: ganesha needs it; without root only sfs_nfsd is run).  Both
-# export /export; every process started is stopped by its PID.  Traffic
-# stays on 127.0.0.1.  Hold the machine's integration lock around it when
-# other tests may run: flock /work/locks/integration scripts/pynfs-run.sh ...
+# scripts/ganesha-lo.sh with NFSv4 on (PROTOCOLS="3, 4") on port 3149, a
+# lease of 15 s as sfs_nfsd's (run it as root: ganesha needs it; without
+# root only sfs_nfsd is run), started for each suite under the ganesha lock
+# the integration tests take, and each of its suites cut after
+# GANESHA_SUITE_SECONDS (default 540: the tests wait 600 s for that lock).
+# Both export /export; every process started is stopped by its PID.
+# Traffic stays on 127.0.0.1.
 set -u
 PYNFS=${1:?usage: pynfs-run.sh PYNFS_DIR [OUT_DIR] [SUITE_ARGS...]}
 OUT=${2:-/tmp/pynfs-results}
@@ -60,31 +64,43 @@ NFSD_PID=$!
 for _ in $(seq 100); do grep -q '^ready' "$WORK/nfsd.log" && break; sleep 0.05; done
 NFSD_PORT=$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$WORK/nfsd.log")
 [ -n "$NFSD_PORT" ] || { echo "pynfs-run: sfs_nfsd did not start: $(cat "$WORK/nfsd.log")" >&2; exit 1; }
-servers="sfs_nfsd=127.0.0.1:$NFSD_PORT/export"
-if [ "$(id -u)" -eq 0 ] && command -v ganesha.nfsd >/dev/null; then
-    if GDIR=$WORK/g PROTOCOLS="3, 4" "$TOP/scripts/ganesha-lo.sh" start >"$WORK/g.log" 2>&1; then
-        servers="$servers ganesha=127.0.0.1:2049/export"
-    else
-        echo "pynfs-run: ganesha did not start ($(tail -2 "$WORK/g.log")); sfs_nfsd only" >&2
-    fi
-fi
+with_ganesha=0
+[ "$(id -u)" -eq 0 ] && command -v ganesha.nfsd >/dev/null && with_ganesha=1
+
+# run_suite NAME URL SUITE SECONDS: one suite against one server, bounded
+run_suite() {
+    local name=$1 url=$2 suite=$3 secs=$4 minor=() counts
+    # the 4.1 suite speaks minor version 2 unless told: both servers get 1
+    [ "$suite" = 4.1 ] && minor=(--minorversion=1)
+    (cd "$PYNFS/nfs$suite" && timeout "$secs" "${PY[@]}" ./testserver.py "$url" --maketree "${minor[@]}" \
+        --outfile="$OUT/$name-$suite.out" --json="$OUT/$name-$suite.json" "${ARGS[@]}" \
+        >"$OUT/$name-$suite.log" 2>&1) || [ $? -ne 124 ] || echo "(cut after $secs s)" >>"$OUT/$name-$suite.log"
+    counts=$(grep -E '^Command line asked|^Of those:|^\(cut' "$OUT/$name-$suite.log" | tr '\n' ' ')
+    echo "$suite $name: ${counts:-no result}" | tee -a "$OUT/summary.txt"
+}
 
 : >"$OUT/summary.txt"
-for suite in 4.0 4.1; do
-    for s in $servers; do
-        name=${s%%=*} url=${s#*=}
-        out="$OUT/$name-$suite.out"
-        # bounded: a suite that hangs on a server is stopped after 20 minutes
-        # the 4.1 suite speaks minor version 2 unless told: both servers get 1
-        minor=(); [ "$suite" = 4.1 ] && minor=(--minorversion=1)
-        (cd "$PYNFS/nfs$suite" && timeout 1200 "${PY[@]}" ./testserver.py "$url" --maketree "${minor[@]}" \
-            --outfile="$out" --json="$OUT/$name-$suite.json" "${ARGS[@]}" \
-            >"$OUT/$name-$suite.log" 2>&1)
-        line=$(grep -E '^Of those:' -A0 "$OUT/$name-$suite.log" | tail -1)
-        counts=$(grep -E '^Command line|^Of those|Skipped|Failed|Warned|Passed' \
-            "$OUT/$name-$suite.log" | tail -5 | tr '\n' ' ')
-        echo "$suite $name: ${counts:-$line}" | tee -a "$OUT/summary.txt"
-    done
+for suite in ${SUITES:-4.0 4.1}; do
+    # a suite that hangs on sfs_nfsd is stopped after 20 minutes
+    run_suite sfs_nfsd "127.0.0.1:$NFSD_PORT/export" "$suite" 1200
+    if [ $with_ganesha = 1 ]; then
+        # one ganesha at a time machine-wide (it owns rpcbind's
+        # registrations: docs/TESTING.md, "One rpcbind, several servers"),
+        # held for one suite only and for less than the 600 s the tests
+        # wait for it; ports outside the tests' range
+        exec 9>"${TMPDIR:-/tmp}/freesfs-ganesha.lock"
+        if ! flock -w 900 9; then
+            echo "pynfs-run: the ganesha lock stayed taken: ganesha $suite not run" | tee -a "$OUT/summary.txt"
+        elif GDIR=$WORK/g PROTOCOLS="3, 4" LEASE=15 NFS_PORT=3149 MNT_PORT=3150 \
+            "$TOP/scripts/ganesha-lo.sh" start >"$WORK/g.log" 2>&1; then
+            run_suite ganesha 127.0.0.1:3149/export "$suite" "${GANESHA_SUITE_SECONDS:-540}"
+            GDIR=$WORK/g "$TOP/scripts/ganesha-lo.sh" stop >/dev/null 2>&1
+        else
+            echo "pynfs-run: ganesha did not start ($(tail -2 "$WORK/g.log")); ganesha $suite not run" |
+                tee -a "$OUT/summary.txt"
+        fi
+        exec 9>&-
+    fi
     if [ -f "$OUT/ganesha-$suite.json" ]; then
         # the tests ganesha passes and sfs_nfsd does not
         "${PY[@]}" - "$OUT/ganesha-$suite.json" "$OUT/sfs_nfsd-$suite.json" <<'EOF' | tee -a "$OUT/summary.txt"

@@ -404,6 +404,11 @@ void az_mrc_ratios(const struct az_mrc *m, const struct az_mrc_run *r,
 /* Draws the miss-ratio curve of m's main run into output (.png or .svg)
  * with gnuplot (plot.c).  cm_plot_draw's returns: 0, CM_PLOT_NO_GNUPLOT
  * (err says gnuplot is not installed) or -errno. */
+/* Several curves' main runs in one picture, named in the legend. */
+#define AZ_PLOT_CURVES_MAX 8
+int az_mrc_plot_curves(const struct az_mrc *const *ms, const char *const *names,
+                       size_t nm, const char *title, const uint64_t *sizes, size_t n,
+                       const char *output, char *err, size_t errlen);
 int az_mrc_plot(const struct az_mrc *m, const char *trace, const uint64_t *sizes,
                 size_t n, const char *output, char *err, size_t errlen);
 void az_stats_table(FILE *out, const struct az_source *src, const struct az_stats *s);

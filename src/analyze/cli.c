@@ -146,6 +146,22 @@ static const struct cm_opt plan_rows[] = {
             "(sfs)."),
 };
 
+static const struct cm_opt fit_rows[] = {
+    ROW_STR('o', "output", output, "", "NAME",
+            "Required: write NAME.mix, NAME.iodist and NAME_rc (NAME may name a "
+            "directory), each atomically."),
+    ROW_STR(
+        0, "mount", mount, "", "MOUNT-POINT",
+        "The server the fitted workload runs on (MNT_POINTS; default: \"$SFS_MOUNT\")."),
+    ROW_NUM(CM_OPT_INT, "points", points, "4", 1, 100, "points", "N",
+            "Load points of the rc file: 1x to Nx the trace's rate."),
+    ROW_STR(0, "compare", compare, "", "TRACE",
+            "Also fit this trace (the fitted run's capture) and report both side by "
+            "side with their distances."),
+    ROW_STR(0, "plot", plot, "", "FILE",
+            "Draw the miss-ratio curve (and --compare's) in one picture (.png or .svg)."),
+};
+
 struct cmd {
     const char *name, *what;
     const struct cm_opt *rows[3];
@@ -165,6 +181,10 @@ static const struct cmd cmds[] = {
      "the file-system image an NFS trace implies",
      {NULL, NULL, NULL},
      {0, 0, 0}},
+    {"fit",
+     "an SFS workload fitted to an NFS trace (mix, rc file...)",
+     {block_rows, fit_rows, live_rows},
+     {CM_ARRAY_LEN(block_rows), CM_ARRAY_LEN(fit_rows), CM_ARRAY_LEN(live_rows)}},
     {"convert",
      "block traces to SPC text, NFS traces to nfsdump text",
      {convert_rows, NULL, NULL},
@@ -214,12 +234,12 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
     memset(c, 0, sizeof(*c));
     if (argc < 2)
         return cm_errf(err, errlen,
-                       "missing command (stats, mrc, image, convert or plan)");
+                       "missing command (stats, mrc, image, fit, convert or plan)");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
         return AZ_CLI_HELP;
     if (!(cmd = find_cmd(argv[1])))
         return cm_errf(err, errlen,
-                       "unknown command '%s' (stats, mrc, image, convert or plan)",
+                       "unknown command '%s' (stats, mrc, image, fit, convert or plan)",
                        argv[1]);
     c->cmd = cmd->name;
     compose(c, cmd);
@@ -271,6 +291,8 @@ int az_cli_parse(struct az_cli *c, int argc, char **argv, char *err, size_t errl
         return cm_errf(err, errlen, "--plot: '%s' must be a .png or .svg file", c->plot);
     if (c->sample_check && c->sample == 0)
         return cm_errf(err, errlen, "--sample-check needs --sample RATE");
+    if (strcmp(c->cmd, "fit") == 0 && !c->output[0])
+        return cm_errf(err, errlen, "fit needs -o NAME (the files it writes)");
     return 0;
 }
 
@@ -280,12 +302,11 @@ void az_cli_help(FILE *out, const char *name)
     struct az_cli c;
     size_t i;
 
-    fprintf(out,
-            "usage: sfs_trace stats|mrc|image|convert|plan TRACE [options]   (TRACE may "
-            "be -)\n"
-            "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
-            "or sysio\ntrace, or an NFS trace (a pcap/pcapng capture or nfsdump "
-            "text).\n");
+    fprintf(out, "usage: sfs_trace stats|mrc|image|fit|convert|plan TRACE [options]\n"
+                 "(TRACE may be -)\n"
+                 "Answers \"how does cache size affect performance?\" from an SPC, MaStA "
+                 "or sysio\ntrace, or an NFS trace (a pcap/pcapng capture or nfsdump "
+                 "text).\n");
     for (i = 0; i < CM_ARRAY_LEN(cmds); i++) {
         if (only && only != &cmds[i])
             continue;
@@ -422,6 +443,17 @@ int az_cli_run(struct az_cli *c, FILE *out, FILE *diag)
         az_cache_sizes(c->cache_sizes, 0, &sizes, &n, err, sizeof(err)) < 0) {
         fprintf(diag, "sfs_trace: %s\n", err);
         return AZ_EXIT_USAGE;
+    }
+    if (strcmp(c->cmd, "fit") == 0) {
+        free(sizes);
+        if (!nfs) {
+            fprintf(diag,
+                    "sfs_trace: fit: %s is not an NFS trace (a capture or nfsdump "
+                    "text; --format pcap or nfsdump)\n",
+                    c->trace);
+            return AZ_EXIT_INPUT;
+        }
+        return az__fit_run(c, nfs, bs, out, diag);
     }
     if (nfs) { /* stats, mrc, image */
         code = az__nfs_cli_run(c, nfs, bs, sizes, n, out, diag);

@@ -45,6 +45,9 @@ struct az_cli {
     /* set by the caller of az_cli_run: a live capture ends when *stop turns
      * nonzero (a SIGINT or SIGTERM handler's flag); NULL: never */
     const volatile sig_atomic_t *stop;
+    /* fit */
+    char mount[AZ_CLI_PATH], compare[AZ_CLI_PATH];
+    int points;
     /* convert */
     char to[8];
     char output[AZ_CLI_PATH];

@@ -62,6 +62,10 @@ const char *az__nfs_trace_name(const struct az_cli *c);
  * prints the intervals its time has passed). */
 void az__progress_event(struct az__progress *p, const struct tr_nfs_event *ev);
 
+/* fit_cli.c: sfs_trace fit on an NFS trace of the format given (or live).
+ * An AZ_EXIT_* code. */
+int az__fit_run(struct az_cli *c, const char *format, uint64_t bs, FILE *out, FILE *diag);
+
 /* stats, mrc and image on an NFS trace (nfs_cli.c) of the format
  * az_nfs_format found.  An AZ_EXIT_* code. */
 int az__nfs_cli_run(struct az_cli *c, const char *format, uint64_t bs, uint64_t *sizes,

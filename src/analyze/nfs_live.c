@@ -173,10 +173,11 @@ static int live_filter(const struct az_cli *c, char *buf, size_t len, char *err,
         return -EINVAL;
     if (spec.mount_port && spec.mount_port != spec.nfs_port)
         snprintf(ports, sizeof(ports), "port %u or port %u",
-                 spec.nfs_port ? spec.nfs_port : NFS_PORT, spec.mount_port);
+                 (unsigned)(spec.nfs_port ? spec.nfs_port : NFS_PORT),
+                 (unsigned)spec.mount_port);
     else
         snprintf(ports, sizeof(ports), "port %u",
-                 spec.nfs_port ? spec.nfs_port : NFS_PORT);
+                 (unsigned)(spec.nfs_port ? spec.nfs_port : NFS_PORT));
     snprintf(buf, len, "host %s and (%s or (ip and ip[6:2] & 0x1fff != 0))", spec.host,
              ports);
     return 0;

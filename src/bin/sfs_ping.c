@@ -10,12 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/exit.h"
 #include "common/opt.h"
 #include "nfs/nf_ping.h"
 
 struct ping_opts {
-    int v2, v3, tcp, resv, exports;
+    int v2, v3, v4, minor, tcp, resv, exports;
     int64_t count;
     int outstanding, op, timeout_ms;
     char name[256];
@@ -37,8 +38,13 @@ static const struct cm_opt table[] = {
      NULL, 0, CM_EXIT_USAGE},
     {'3', "v3", NULL, CM_OPT_FLAG, F(v3), NULL, 0, 1, NULL, NULL,
      "NFS version 3 (the default).", NULL, NULL, 0, CM_EXIT_USAGE},
+    {'4', "v4", NULL, CM_OPT_FLAG, F(v4), NULL, 0, 1, NULL, NULL,
+     "NFS version 4 over TCP: 4.1 with a session, or 4.0 with --minor 0.", NULL, NULL, 0,
+     CM_EXIT_USAGE},
+    {0, "minor", NULL, CM_OPT_INT, F(minor), "1", 0, 1, NULL, "N",
+     "NFSv4 minor version: 1 (sessions) or 0.", NULL, NULL, 0, CM_EXIT_USAGE},
     {'Q', "tcp", NULL, CM_OPT_FLAG, F(tcp), NULL, 0, 1, NULL, NULL,
-     "NFS over TCP (MOUNT stays on UDP).", NULL, NULL, 0, CM_EXIT_USAGE},
+     "NFS over TCP (MOUNT stays on UDP; NFSv4 always).", NULL, NULL, 0, CM_EXIT_USAGE},
     {'c', "count", NULL, CM_OPT_I64, F(count), "1000", 1, 100000000, "calls", "COUNT",
      "Calls to complete.", NULL, NULL, 0, CM_EXIT_USAGE},
     {'o', "outstanding", NULL, CM_OPT_INT, F(outstanding), "1", 1,
@@ -63,12 +69,68 @@ static const struct cm_opt table[] = {
 
 #define PING_USAGE                                                                       \
     "usage: sfs_ping [options] MOUNT\n"                                                  \
-    "  MOUNT is host:/path, host:port:/path or nfs://host[:port]/path?mountport=N\n"
+    "  MOUNT is host:/path, host:port:/path or nfs://host[:port]/path?mountport=N\n"     \
+    "  (NFSv4: the port is the NFS port; no MOUNT port is used)\n"
 
 static void print_export(const char *dir, void *data)
 {
     (void)data;
     printf("export     %s\n", dir);
+}
+
+/* The run and its report (or the failure): one line in err when some
+ * calls failed.  Returns run's status. */
+static int run_and_report(struct nf_ping *p, int (*run)(struct nf_ping *),
+                          const char *spec, char *err, size_t errlen)
+{
+    int rc = run(p);
+
+    if (rc < 0)
+        return cm_errf(err, errlen, "%s: %s", spec, rp_status_text(rc)), rc;
+    nf_ping_print(stdout, p, spec);
+    if (p->rpc_errors)
+        cm_errf(err, errlen, "%lld of %lld calls failed; first: %s",
+                (long long)p->rpc_errors, (long long)p->completed, p->first_error);
+    return 0;
+}
+
+/* The NFSv4 ping: mounts (a session of -o slots), runs, prints. */
+static int ping4(const struct ping_opts *o, const struct nf_ping_cfg *cfg,
+                 struct nf_mount_opts *mo, const char *spec, char *err, size_t errlen)
+{
+    static struct nf_ping p;
+    static struct nf4_mount m;
+    struct nf4_client_opts co;
+    struct nf4_client *cl = NULL;
+    struct rp_client *c = NULL;
+    struct rp_fault fault;
+    char why[CM_ERR_LEN];
+    int rc;
+
+    nf4_client_opts_init(&co);
+    co.minor = (uint32_t)o->minor;
+    co.slots = (unsigned)o->outstanding;
+    mo->transport = RP_TCP;
+    if (o->faults[0] && rp_fault_parse("-F", o->faults, &fault, err, errlen) < 0)
+        return CM_EXIT_USAGE;
+    if (nf4_mount(&m, spec, mo, &co, err, errlen) < 0)
+        return CM_EXIT_FAILED;
+    cl = m.cl;
+    /* faults go to a client (and session) of its own, so that the mount
+     * itself ran clean */
+    m.m.opts.rpc.fault = o->faults[0] ? &fault : NULL;
+    m.m.opts.rpc.max_in_flight = co.slots + 8;
+    rc = o->faults[0] ? nf_mount_open_client(&m.m, RP_TCP, &c, err, errlen) : 0;
+    if (rc == 0 && c && (rc = nf4_client_open(&cl, c, &co, why, sizeof(why))) < 0)
+        cm_errf(err, errlen, "%s: %s", spec, why);
+    if (rc == 0 && nf4_ping_prepare(&p, cfg, &m, cl, why, sizeof(why)) < 0)
+        rc = cm_errf(err, errlen, "%s: %s", spec, why);
+    if (rc == 0)
+        rc = run_and_report(&p, nf4_ping_run, spec, err, errlen);
+    if (cl && cl != m.cl)
+        nf4_client_close(cl);
+    nf4_umount(&m);
+    return rc < 0 || p.rpc_errors ? CM_EXIT_FAILED : CM_EXIT_OK;
 }
 
 /* Mounts, runs the loop, prints; returns the exit code. */
@@ -83,12 +145,23 @@ static int ping(const struct ping_opts *o, const char *spec, char *err, size_t e
     char why[CM_ERR_LEN];
     int rc;
 
-    nf_mount_opts_init(&mo, o->v2 && !o->v3 ? 2 : 3);
+    nf_mount_opts_init(&mo, o->v4 ? 4 : o->v2 && !o->v3 ? 2 : 3);
     mo.transport = o->tcp ? RP_TCP : RP_UDP;
     mo.rpc.resv_port = o->resv ? RP_RESV_MUST : RP_RESV_NO;
     mo.rpc.max_in_flight = (unsigned)o->outstanding;
     if (o->timeout_ms)
         mo.timeout_ms = (uint32_t)o->timeout_ms;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.op = o->op;
+    snprintf(cfg.name, sizeof(cfg.name), "%s", o->name);
+    cfg.timeout_ms = (uint32_t)o->timeout_ms;
+    cfg.count = o->count;
+    cfg.outstanding = (unsigned)o->outstanding;
+    if (o->v4 && o->exports)
+        return cm_errf(err, errlen, "-E: NFSv4 has no MOUNT program to list exports"),
+               CM_EXIT_USAGE;
+    if (o->v4)
+        return ping4(o, &cfg, &mo, spec, err, errlen);
     if (o->faults[0] && rp_fault_parse("-F", o->faults, &fault, err, errlen) < 0)
         return CM_EXIT_USAGE;
     if (o->exports)
@@ -100,22 +173,10 @@ static int ping(const struct ping_opts *o, const char *spec, char *err, size_t e
     /* faults go to a client of its own, so that the mount itself ran clean */
     m.opts.rpc.fault = o->faults[0] ? &fault : NULL;
     rc = o->faults[0] ? nf_mount_open_client(&m, mo.transport, &c, err, errlen) : 0;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.op = o->op;
-    snprintf(cfg.name, sizeof(cfg.name), "%s", o->name);
-    cfg.timeout_ms = (uint32_t)o->timeout_ms;
-    cfg.count = o->count;
-    cfg.outstanding = (unsigned)o->outstanding;
     if (rc == 0 && nf_ping_prepare(&p, &cfg, &m, c, why, sizeof(why)) < 0)
         rc = cm_errf(err, errlen, "%s: %s", spec, why);
-    if (rc == 0 && (rc = nf_ping_run(&p)) < 0)
-        cm_errf(err, errlen, "%s: %s", spec, rp_status_text(rc));
-    if (rc == 0) {
-        nf_ping_print(stdout, &p, spec);
-        if (p.rpc_errors)
-            cm_errf(err, errlen, "%lld of %lld calls failed; first: %s",
-                    (long long)p.rpc_errors, (long long)p.completed, p.first_error);
-    }
+    if (rc == 0)
+        rc = run_and_report(&p, nf_ping_run, spec, err, errlen);
     if (c != m.nfs)
         rp_client_close(c);
     nf_umount(&m);
@@ -132,6 +193,8 @@ int main(int argc, char **argv)
                      &first, NULL, err, sizeof(err));
     if (rc == 1)
         return CM_EXIT_OK;
+    if (rc == 0 && o.v2 + o.v3 + o.v4 > 1)
+        rc = cm_errf(err, sizeof(err), "-2, -3 and -4: one NFS version at a time");
     if (rc < 0 || first != argc - 1) {
         fprintf(stderr, "sfs_ping: %s\n", rc < 0 ? err : "one MOUNT argument expected");
         fprintf(stderr, "usage: sfs_ping [options] MOUNT (sfs_ping --help lists them)\n");

@@ -22,7 +22,7 @@
 void nf_mount_opts_init(struct nf_mount_opts *o, int nfs_version)
 {
     memset(o, 0, sizeof(*o));
-    o->nfs_version = nfs_version == 2 ? 2 : 3;
+    o->nfs_version = nfs_version == 2 || nfs_version == 4 ? nfs_version : 3;
     o->transport = RP_UDP;
     o->mount_transport = RP_UDP;
     rp_client_opts_init(&o->rpc);
@@ -164,6 +164,20 @@ static int mount_call(const struct nf_mount *m, struct rp_client *c, struct rp_c
     return rc;
 }
 
+/* NULL (procedure 0, no arguments, no result: the same in every version,
+ * NFSv4's included, which has no table of procedures) on c. */
+static int null_call(const struct nf_mount *m, struct rp_client *c, struct rp_call *call)
+{
+    int rc;
+
+    rp_call_prepare(call, 0, (xdrproc_t)rp_xdr_void, NULL, (xdrproc_t)rp_xdr_void, NULL,
+                    try_ms(&m->opts, rp_client_transport(c)), NULL, NULL);
+    rc = rp_call_sync(c, call);
+    if (rc < 0 && call->status == 0)
+        call->status = rc;
+    return rc;
+}
+
 /* Asks rpcbind for (prog, vers); explains a missing registration, listing
  * the NFS versions that are registered. */
 static int lookup_port(const struct nf_mount *m, uint32_t prog, uint32_t vers,
@@ -292,11 +306,17 @@ static int do_mnt(struct nf_mount *m, char *err, size_t errlen)
     return rc;
 }
 
+/* The RPC version of an NFS version (2, 3 or 4: the program is the same). */
+static uint32_t nfs_rpc_version(int nfs_version)
+{
+    return nfs_version == 2 ? NFS_VERSION : nfs_version == 4 ? NF_NFS4_VERSION : NFS_V3;
+}
+
 int nf_mount_open_client(const struct nf_mount *m, enum rp_transport_kind t,
                          struct rp_client **out, char *err, size_t errlen)
 {
     uint32_t prog = m->nfs_version == 2 ? NFS_PROGRAM : NFS3_PROGRAM;
-    uint32_t vers = m->nfs_version == 2 ? NFS_VERSION : NFS_V3;
+    uint32_t vers = nfs_rpc_version(m->nfs_version);
 
     return open_client(m, m->nfs_port, prog, vers, t, out, err, errlen);
 }
@@ -305,9 +325,8 @@ int nf_mount_open_client(const struct nf_mount *m, enum rp_transport_kind t,
  * proves the version is served. */
 static int open_nfs(struct nf_mount *m, char *err, size_t errlen)
 {
-    uint32_t vers = m->nfs_version == 2 ? NFS_VERSION : NFS_V3;
+    uint32_t vers = nfs_rpc_version(m->nfs_version);
     struct rp_call call;
-    nf_void none = {0};
     int rc;
 
     if (m->spec.nfs_port || m->opts.connect) {
@@ -315,13 +334,19 @@ static int open_nfs(struct nf_mount *m, char *err, size_t errlen)
     } else {
         rc = lookup_port(m, NFS_PROGRAM, vers, m->opts.transport, &m->nfs_port, err,
                          errlen);
+        /* NFSv4 has a port of its own (RFC 7530 3.1): a server without
+         * rpcbind serves it there */
+        if ((rc == -ECONNREFUSED || rc == -ETIMEDOUT) && m->nfs_version == 4) {
+            m->nfs_port = NF_NFS4_PORT;
+            rc = 0;
+        }
         if (rc < 0)
             return rc;
     }
     rc = nf_mount_open_client(m, m->opts.transport, &m->nfs, err, errlen);
     if (rc < 0 || !m->opts.ping)
         return rc;
-    rc = mount_call(m, m->nfs, &call, 0, &none, &none);
+    rc = null_call(m, m->nfs, &call);
     if (rc < 0) {
         call_error(m, "NFS", vers, m->nfs_port, &call, m->nfs, err, errlen);
         rp_client_close(m->nfs);
@@ -340,9 +365,13 @@ int nf_mount(struct nf_mount *m, const char *spec, const struct nf_mount_opts *o
         m->opts = *opts;
     else
         nf_mount_opts_init(&m->opts, 3);
-    if (m->opts.nfs_version != 2 && m->opts.nfs_version != 3)
-        return cm_errf(err, errlen, "NFS version %d not supported (2 or 3)",
+    if (m->opts.nfs_version < 2 || m->opts.nfs_version > 4)
+        return cm_errf(err, errlen, "NFS version %d not supported (2, 3 or 4)",
                        m->opts.nfs_version);
+    if (m->opts.nfs_version == 4 && m->opts.transport != RP_TCP)
+        return cm_errf(err, errlen,
+                       "NFSv4 runs over TCP only (RFC 7530 3.1), not over UDP"),
+               -EPROTONOSUPPORT;
     if (!m->opts.timeout_ms)
         m->opts.timeout_ms = nf_class_timeout_ms(NF_CLASS_INIT, 0);
     m->nfs_version = m->opts.nfs_version;
@@ -351,7 +380,7 @@ int nf_mount(struct nf_mount *m, const char *spec, const struct nf_mount_opts *o
         rc = resolve(m, err, errlen);
     if (rc == 0)
         rc = open_nfs(m, err, errlen);
-    if (rc == 0) {
+    if (rc == 0 && m->nfs_version != 4) { /* NFSv4 has no MOUNT program */
         rc = do_mnt(m, err, errlen);
         if (rc < 0)
             nf_mount_close(m);
@@ -376,7 +405,7 @@ void nf_umount(struct nf_mount *m)
 
     /* UMNT is a courtesy: bound it to about a second. */
     m->opts.timeout_ms = saved < 1000 ? saved : 1000;
-    if ((m->mount_port || m->opts.connect) &&
+    if ((m->mount_port || m->opts.connect) && m->nfs_version != 4 &&
         open_mount_client(m, &mc, err, sizeof(err)) == 0) {
         (void)mount_call(m, mc, &call,
                          m->nfs_version == 2 ? MOUNTPROC_UMNT : MOUNTPROC3_UMNT, &path,

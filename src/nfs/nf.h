@@ -373,8 +373,14 @@ NF_MOUNT3_PROCS(NF_WM3)
  * on (nf_mount_opts.connect). */
 typedef int (*nf_connect_fn)(void *data, uint32_t prog, enum rp_transport_kind t);
 
+/* NFSv4's RPC version and its own port (RFC 7530 3.1), used when no
+ * rpcbind answers; a v4 mount has no MOUNT program (nf4_client.h). */
+#define NF_NFS4_VERSION 4
+#define NF_NFS4_PORT    2049
+
 struct nf_mount_opts {
-    int nfs_version;                        /* 2 or 3 (default 3) */
+    int nfs_version;                        /* 2, 3 or 4 (default 3; 4: TCP
+                                               only, no MNT: nf4_mount) */
     enum rp_transport_kind transport;       /* of the NFS client (default UDP) */
     enum rp_transport_kind mount_transport; /* of MOUNT calls (default UDP) */
     struct rp_client_opts rpc;              /* base options of both clients */
@@ -395,7 +401,7 @@ struct nf_mount_opts {
     void *connect_data;
 };
 
-/* Fills o with the defaults above for an NFS version (2 or 3). */
+/* Fills o with the defaults above for an NFS version (2, 3 or 4). */
 void nf_mount_opts_init(struct nf_mount_opts *o, int nfs_version);
 
 struct nf_mount {
@@ -416,7 +422,9 @@ struct nf_mount {
  * given, opens the NFS client on the requested transport and, with
  * opts->ping, checks the version with NULL first (so that a missing version
  * is reported as such, not as a MOUNT failure), then finds the MOUNT port
- * and calls MNT (MOUNT v1 for NFSv2, v3 for NFSv3).  Blocks; each step is
+ * and calls MNT (MOUNT v1 for NFSv2, v3 for NFSv3; NFSv4 has no MOUNT:
+ * the connection alone, over TCP only, its port from the mount point,
+ * rpcbind or NF_NFS4_PORT, and nf4_mount does the rest).  Blocks; each step is
  * bounded by opts->timeout_ms in total (UDP tries share it).  Returns 0
  * with m filled, or -errno with one line in err, for example:
  *   "HOST: unknown host (...)"

@@ -16,9 +16,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/error.h"
 #include "common/hist.h"
 #include "nfs/nf.h"
-#include "common/error.h"
+#include "nfs/nf4_client.h"
 
 #define NF_PING_MAX_OUTSTANDING 1024
 
@@ -36,10 +37,14 @@ struct nf_ping_cfg {
 struct nf_ping_slot;
 
 struct nf_ping {
-    /* set by nf_ping_prepare */
+    /* set by nf_ping_prepare (nf4_ping_prepare) */
     struct rp_client *c;
     const struct nf_mount *m;
     int version;
+    struct nf4_client *cl4; /* NFSv4: the client the calls go through */
+    struct nf4_fh target4;  /* ... the handle the op works on */
+    stateid4 sid4;          /* ... READ's: an OPEN's (4.1), anonymous (4.0) */
+    int opened4;            /* sid4 is an open to CLOSE at the end */
     struct nf_ping_cfg cfg;
     uint32_t proc;
     struct nf_fh target; /* the handle the op works on */
@@ -78,6 +83,27 @@ int nf_ping_prepare(struct nf_ping *p, const struct nf_ping_cfg *cfg,
 /* Runs the loop until cfg.count calls completed (or the client died: then
  * the calls already started still complete).  Returns 0 or -errno. */
 int nf_ping_run(struct nf_ping *p);
+
+/*
+ * The same for NFSv4 (v4_ping.c) on the mounted export m4, the calls going
+ * through cl (m4's client, or another on the same server): GETATTR is
+ * SEQUENCE PUTFH GETATTR, LOOKUP of a name (default: the export root's
+ * first entry) SEQUENCE PUTFH LOOKUP GETFH GETATTR, READ of 8 KB from a
+ * file OPENed first (4.1; 4.0 reads with the anonymous stateid) SEQUENCE
+ * PUTFH READ; NULL is the RPC NULL procedure.
+ */
+int nf4_ping_prepare(struct nf_ping *p, const struct nf_ping_cfg *cfg,
+                     const struct nf4_mount *m4, struct nf4_client *cl, char *err,
+                     size_t errlen);
+/* Runs the loop as nf_ping_run, then CLOSEs what prepare opened. */
+int nf4_ping_run(struct nf_ping *p);
+
+/* For v4_ping.c: one completed call counted (its response time, whether
+ * the RPC failed - with the text of the failure - or the server answered
+ * an error), and the clocks around the loop. */
+void nf__ping_count(struct nf_ping *p, uint64_t us, const char *rpc_failure,
+                    int nfs_error);
+void nf__ping_clock(struct nf_ping *p, int end);
 
 /* The result lines sfs_ping prints ("calls      N", "p99_us     N"...;
  * docs/sfs_ping.md), percentiles from the histogram with its resolution. */

@@ -195,23 +195,32 @@ static int slot_start(struct nf_ping_slot *s)
     return rc;
 }
 
+void nf__ping_count(struct nf_ping *p, uint64_t us, const char *rpc_failure,
+                    int nfs_error)
+{
+    cm_hist_add(&p->rt, us);
+    p->rt_sum_us += us;
+    p->completed++;
+    if (rpc_failure) {
+        if (p->rpc_errors++ == 0)
+            snprintf(p->first_error, sizeof(p->first_error), "%s", rpc_failure);
+    } else if (nfs_error) {
+        p->nfs_errors++;
+    }
+}
+
 static void slot_done(struct rp_call *call, void *data)
 {
     struct nf_ping_slot *s = data;
     struct nf_ping *p = s->p;
-    uint64_t us = rp_call_usec(call);
 
-    cm_hist_add(&p->rt, us);
-    p->rt_sum_us += us;
-    p->completed++;
     if (call->status < 0) {
-        if (p->rpc_errors++ == 0)
-            snprintf(p->first_error, sizeof(p->first_error), "%s",
-                     rp_client_last_error(p->c)[0] ? rp_client_last_error(p->c)
-                                                   : rp_status_text(call->status));
+        nf__ping_count(p, rp_call_usec(call),
+                       rp_client_last_error(p->c)[0] ? rp_client_last_error(p->c)
+                                                     : rp_status_text(call->status),
+                       0);
     } else {
-        if (nf_call_nfs_status(call) != 0)
-            p->nfs_errors++;
+        nf__ping_count(p, rp_call_usec(call), NULL, nf_call_nfs_status(call) != 0);
         nf_call_free(call);
     }
     if (p->started < p->cfg.count && slot_start(s) < 0)
@@ -227,16 +236,26 @@ static double cpu_seconds(void)
            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+void nf__ping_clock(struct nf_ping *p, int end)
+{
+    if (!end) {
+        p->cpu_s = cpu_seconds();
+        p->elapsed_ns = cm_now_ns();
+        return;
+    }
+    p->elapsed_ns = cm_now_ns() - p->elapsed_ns;
+    p->cpu_s = cpu_seconds() - p->cpu_s;
+}
+
 int nf_ping_run(struct nf_ping *p)
 {
     struct nf_ping_slot *slots = cm_calloc(p->cfg.outstanding, sizeof(*slots));
-    double cpu0 = cpu_seconds();
-    uint64_t t0 = cm_now_ns();
     unsigned i;
     int rc = 0;
 
     if (slots == NULL)
         return -ENOMEM;
+    nf__ping_clock(p, 0);
     for (i = 0; i < p->cfg.outstanding && p->started < p->cfg.count; i++) {
         slots[i].p = p;
         rc = slot_start(&slots[i]);
@@ -249,10 +268,30 @@ int nf_ping_run(struct nf_ping *p)
             rc = 0;
         rc = rc > 0 ? 0 : rc;
     }
-    p->elapsed_ns = cm_now_ns() - t0;
-    p->cpu_s = cpu_seconds() - cpu0;
+    nf__ping_clock(p, 1);
     free(slots);
     return rc;
+}
+
+/* What the NFSv4 client counted: its session, and the errors it answered
+ * itself (docs/sfs_ping.md). */
+static void print_v4(FILE *out, const struct nf4_client *cl)
+{
+    struct nf4_client_stats v;
+
+    nf4_client_stats(cl, &v);
+    if (nf4_client_minor(cl) >= 1)
+        fprintf(out, "slots      %u (%u asked)\n", v.slots_granted, v.slots_asked);
+    fprintf(out, "lease_s    %u\n", v.lease_s);
+    fprintf(out, "delays     %llu\n", (unsigned long long)v.delays);
+    fprintf(out, "graces     %llu\n", (unsigned long long)v.graces);
+    fprintf(out, "new_sessions %llu\n", (unsigned long long)v.new_sessions);
+    fprintf(out, "new_clients %llu\n", (unsigned long long)v.new_clients);
+    fprintf(out, "slot_repairs %llu\n", (unsigned long long)v.slot_repairs);
+    fprintf(out, "slot_waits %llu\n", (unsigned long long)v.slot_waits);
+    fprintf(out, "renewals   %llu\n", (unsigned long long)v.renewals);
+    fprintf(out, "delegations %llu (%llu returned)\n", (unsigned long long)v.delegations,
+            (unsigned long long)v.delegreturns);
 }
 
 /* A percentile in whole microseconds (the histogram works in ms). */
@@ -268,9 +307,13 @@ void nf_ping_print(FILE *out, const struct nf_ping *p, const char *spec)
     int64_t n = p->completed;
 
     rp_client_stats(p->c, &st);
-    fprintf(out, "mount      %s (NFSv%d over %s, nfs port %u, mount port %u)\n", spec,
-            p->version, rp_client_transport(p->c) == RP_TCP ? "TCP" : "UDP",
-            p->m->nfs_port, p->m->mount_port);
+    if (p->cl4)
+        fprintf(out, "mount      %s (NFSv4.%u over TCP, nfs port %u)\n", spec,
+                nf4_client_minor(p->cl4), p->m->nfs_port);
+    else
+        fprintf(out, "mount      %s (NFSv%d over %s, nfs port %u, mount port %u)\n", spec,
+                p->version, rp_client_transport(p->c) == RP_TCP ? "TCP" : "UDP",
+                p->m->nfs_port, p->m->mount_port);
     fprintf(out, "source_port %d\n", rp_client_local_port(p->c));
     fprintf(out, "op         %s%s%s\n", nf_ping_op_name(p->cfg.op),
             p->cfg.name[0] ? " " : "", p->cfg.name);
@@ -285,4 +328,6 @@ void nf_ping_print(FILE *out, const struct nf_ping *p, const char *spec)
     fprintf(out, "max_us     %llu\n", (unsigned long long)p->rt.max_us);
     fprintf(out, "pct_resolution %.2f%%\n", cm_hist_resolution_pct());
     fprintf(out, "cpu_us/call %.2f\n", n ? p->cpu_s * 1e6 / (double)n : 0.0);
+    if (p->cl4)
+        print_v4(out, p->cl4);
 }

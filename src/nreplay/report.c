@@ -390,7 +390,9 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_map_begin(y);
     cm_yaml_kv_bool(y, "measured", speed > 0);
     cm_yaml_kv_double(y, "p50", q_ms(&ns->rb.replay_late, 0.50) * 1000.0, 1);
+    cm_yaml_kv_double(y, "p90", q_ms(&ns->rb.replay_late, 0.90) * 1000.0, 1);
     cm_yaml_kv_double(y, "p99", q_ms(&ns->rb.replay_late, 0.99) * 1000.0, 1);
+    cm_yaml_kv_double(y, "p999", q_ms(&ns->rb.replay_late, 0.999) * 1000.0, 1);
     cm_yaml_kv_uint(y, "max", ns->rb.replay_late.max_us);
     cm_yaml_kv_uint(y, "could_not_keep_up", ns->rb.replay_behind);
     cm_yaml_map_end(y);

@@ -165,7 +165,9 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_yaml_kv_bool(y, "measured", speed > 0);
     cm_yaml_kv_uint(y, "samples", s->replay_late.count);
     cm_yaml_kv_double(y, "p50", late_us(s, 0.50), 1);
+    cm_yaml_kv_double(y, "p90", late_us(s, 0.90), 1);
     cm_yaml_kv_double(y, "p99", late_us(s, 0.99), 1);
+    cm_yaml_kv_double(y, "p999", late_us(s, 0.999), 1);
     cm_yaml_kv_uint(y, "max", s->replay_late.max_us);
     cm_yaml_kv_double(y, "resolution_pct", cm_hist_resolution_pct(), 3);
     cm_yaml_map_end(y);

@@ -22,24 +22,33 @@
 #define SPIN_NS      20000ull    /* poll without sleeping this close to a deadline */
 #define START_NS     2000000ull  /* the clock starts this long after RUN arrives */
 
-/* 1 ns, so that a sleep ends at its deadline rather than up to 50 us
- * later (the default slack).  FREESFS_REPLAY_TIMERSLACK_NS overrides it
- * for bench/replay.sh, which measures the difference. */
-static unsigned long timer_slack_ns(void)
+/* A bench's setting from the environment (NAME), else dflt. */
+static uint64_t bench_setting(const char *name, uint64_t dflt)
 {
-    const char *e = getenv("FREESFS_REPLAY_TIMERSLACK_NS");
-    unsigned long v = e ? strtoul(e, NULL, 10) : 1;
+    const char *e = getenv(name);
 
-    return v > 0 ? v : 1;
+    return e ? strtoull(e, NULL, 10) : dflt;
 }
+
+/* How close to a deadline the loop stops sleeping and polls: SPIN_NS, or
+ * FREESFS_REPLAY_SPIN_NS for bench/replay_lateness.sh, which measures the
+ * lateness against it.  Process-wide, as the timer slack is. */
+static uint64_t spin_ns = SPIN_NS;
 
 void rb_run_begin(struct ld_child *c, struct rb_loop *l, double speed, uint32_t limit_s)
 {
+    uint64_t slack;
+
     c->phase = LD_CPHASE_RUN;
     c->stop = 0;
     ld_child_results_reset(c);
     c->measuring = 1;
-    (void)prctl(PR_SET_TIMERSLACK, timer_slack_ns(), 0, 0, 0);
+    /* 1 ns, so that a sleep ends at its deadline rather than up to 50 us
+     * later (the default slack); FREESFS_REPLAY_TIMERSLACK_NS for
+     * bench/replay.sh, which measures the difference */
+    slack = bench_setting("FREESFS_REPLAY_TIMERSLACK_NS", 1);
+    (void)prctl(PR_SET_TIMERSLACK, (unsigned long)(slack > 0 ? slack : 1), 0, 0, 0);
+    spin_ns = bench_setting("FREESFS_REPLAY_SPIN_NS", SPIN_NS);
     l->speed = speed;
     /* At speed 0 nothing waits for the clock: the calls leave at once, so
      * the clock starts now, or the run would end before its own start
@@ -90,8 +99,8 @@ int rb_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake)
     pf.fd = rp_client_fd(cl);
     pf.events = rp_client_events(cl);
     pf.revents = 0;
-    if (wake > now + SPIN_NS) {
-        uint64_t d = wake - now - SPIN_NS / 2;
+    if (wake > now + spin_ns) {
+        uint64_t d = wake - now - spin_ns / 2;
         ts.tv_sec = (time_t)(d / 1000000000ull);
         ts.tv_nsec = (long)(d % 1000000000ull);
     } else {

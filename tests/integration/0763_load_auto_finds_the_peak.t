@@ -36,6 +36,7 @@ like "$out" "LOAD=auto: searching the peak with probes of 1 s warm-up and 3 s ru
 like "$out" "Searching the peak: probe 1 at 200 ops/s \.\.\. [0-9.]+ ops/s" "the probes are shown"
 like "$out" "Confirming the peak: probe [0-9]+ at [0-9]+ ops/s \.\.\. [0-9.]+ ops/s" \
     "then a probe at the last point's load confirms the peak"
+printf '%s\n' "$out" | grep -E "LOAD=auto|the peak: probe" | sed 's/^/# /' # the search, for a failure's log
 peak=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak \([0-9]*\) ops\/s, confirmed (.*); points:.*/\1/p')
 points=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak [0-9]* ops\/s, confirmed (.*); points: //p')
 ok "$(awk -v p="${peak:-0}" -v c="$cap" 'BEGIN {d = p - c; if (d < 0) d = -d; exit !(d <= c * 0.10)}'; echo $?)" \

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * v4_attr.c - NFSv4 attributes (nf4_client.h): the masks FreeSFS asks with, the
+ * decode of a fattr4's values into struct nf4_attrs, and the encode of the
+ * attributes a call sets.  A fattr4 is a bitmap and an opaque holding the
+ * values of the set bits in number order, each in its own XDR type
+ * (RFC 8881 5.6-5.7); rpcgen sees only the opaque, so the values are read
+ * here by hand, from one table of the attributes FreeSFS knows (number,
+ * XDR shape, field), straight out of the reply's bytes: nothing is
+ * allocated or copied.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "common/bytes.h"
+#include "common/cm.h"
+#include "nfs/nf4_int.h"
+
+/* ---- the masks ----------------------------------------------------------- */
+
+#define W0(n) (1u << (n))
+#define W1(n) (1u << ((n)-32))
+
+/* stat(2): what a Linux client's GETATTR asks after most operations */
+#define STAT_W0                                                                          \
+    (W0(FATTR4_TYPE) | W0(FATTR4_CHANGE) | W0(FATTR4_SIZE) | W0(FATTR4_FSID) |           \
+     W0(FATTR4_FILEID))
+#define STAT_W1                                                                          \
+    (W1(FATTR4_MODE) | W1(FATTR4_NUMLINKS) | W1(FATTR4_OWNER) | W1(FATTR4_OWNER_GROUP) | \
+     W1(FATTR4_RAWDEV) | W1(FATTR4_SPACE_USED) | W1(FATTR4_TIME_ACCESS) |                \
+     W1(FATTR4_TIME_METADATA) | W1(FATTR4_TIME_MODIFY) | W1(FATTR4_MOUNTED_ON_FILEID))
+
+static const uint32_t mask_words[NF4_NMASKS][2] = {
+    [NF4_MASK_GETATTR] = {STAT_W0, STAT_W1},
+    /* ls: the names with their type and file id */
+    [NF4_MASK_READDIR] = {W0(FATTR4_RDATTR_ERROR) | W0(FATTR4_TYPE) | W0(FATTR4_FILEID),
+                          W1(FATTR4_MOUNTED_ON_FILEID)},
+    /* ls -l: every entry's stat, and its handle */
+    [NF4_MASK_READDIR_PLUS] = {STAT_W0 | W0(FATTR4_RDATTR_ERROR) | W0(FATTR4_FILEHANDLE),
+                               STAT_W1},
+    [NF4_MASK_FSSTAT] = {W0(FATTR4_FILES_AVAIL) | W0(FATTR4_FILES_FREE) |
+                             W0(FATTR4_FILES_TOTAL),
+                         W1(FATTR4_SPACE_AVAIL) | W1(FATTR4_SPACE_FREE) |
+                             W1(FATTR4_SPACE_TOTAL)},
+    [NF4_MASK_FSINFO] = {W0(FATTR4_LEASE_TIME) | W0(FATTR4_MAXFILESIZE) |
+                             W0(FATTR4_MAXREAD) | W0(FATTR4_MAXWRITE),
+                         W1(FATTR4_TIME_DELTA)},
+    [NF4_MASK_PATHCONF] = {W0(FATTR4_CASE_INSENSITIVE) | W0(FATTR4_CASE_PRESERVING) |
+                               W0(FATTR4_CHOWN_RESTRICTED) | W0(FATTR4_MAXLINK) |
+                               W0(FATTR4_MAXNAME),
+                           W1(FATTR4_NO_TRUNC)},
+    [NF4_MASK_SERVER] = {W0(FATTR4_SUPPORTED_ATTRS) | W0(FATTR4_TYPE) |
+                             W0(FATTR4_FH_EXPIRE_TYPE) | W0(FATTR4_FSID) |
+                             W0(FATTR4_LEASE_TIME) | W0(FATTR4_MAXREAD) |
+                             W0(FATTR4_MAXWRITE),
+                         0},
+    [NF4_MASK_TYPE] = {W0(FATTR4_TYPE) | W0(FATTR4_FILEID), 0},
+};
+
+/* rpcgen's bitmap4 holds a non-const pointer; its encoder only reads
+ * through it. */
+static const bitmap4 masks[NF4_NMASKS] = {
+#define MASK(m) [m] = {2, (uint32_t *)mask_words[m]}
+    MASK(NF4_MASK_GETATTR), MASK(NF4_MASK_READDIR), MASK(NF4_MASK_READDIR_PLUS),
+    MASK(NF4_MASK_FSSTAT),  MASK(NF4_MASK_FSINFO),  MASK(NF4_MASK_PATHCONF),
+    MASK(NF4_MASK_SERVER),  MASK(NF4_MASK_TYPE),
+#undef MASK
+};
+
+const bitmap4 *nf4_mask_bitmap(enum nf4_mask m)
+{
+    return m < NF4_NMASKS ? &masks[m] : NULL;
+}
+
+/* ---- decoding values ----------------------------------------------------- */
+
+/* The XDR shapes of the attributes FreeSFS reads. */
+enum shape {
+    S_NONE,   /* unknown to FreeSFS (or write-only): the decode ends there */
+    S_U32,    /* uint32_t and enums */
+    S_U64,    /* uint64_t */
+    S_BOOL,   /* into a uint8_t */
+    S_PAIR64, /* fsid4 */
+    S_PAIR32, /* specdata4 */
+    S_TIME,   /* nfstime4 */
+    S_BITMAP, /* bitmap4 (supported_attrs) */
+    S_STRLEN, /* utf8str (owner, owner_group): its length kept */
+    S_SKIP,   /* an opaque or string read over (filehandle, mimetype) */
+};
+
+#define NOFIELD ((size_t)-1)
+
+struct attr_row {
+    enum shape shape;
+    size_t field; /* offsetof in struct nf4_attrs, NOFIELD: read over */
+};
+
+#define F(f) offsetof(struct nf4_attrs, f)
+static const struct attr_row rows[] = {
+    [FATTR4_SUPPORTED_ATTRS] = {S_BITMAP, F(supported)},
+    [FATTR4_TYPE] = {S_U32, F(type)},
+    [FATTR4_FH_EXPIRE_TYPE] = {S_U32, F(fh_expire_type)},
+    [FATTR4_CHANGE] = {S_U64, F(change)},
+    [FATTR4_SIZE] = {S_U64, F(size)},
+    [FATTR4_LINK_SUPPORT] = {S_BOOL, F(link_support)},
+    [FATTR4_SYMLINK_SUPPORT] = {S_BOOL, F(symlink_support)},
+    [FATTR4_NAMED_ATTR] = {S_BOOL, F(named_attr)},
+    [FATTR4_FSID] = {S_PAIR64, F(fsid_major)},
+    [FATTR4_UNIQUE_HANDLES] = {S_BOOL, F(unique_handles)},
+    [FATTR4_LEASE_TIME] = {S_U32, F(lease_time)},
+    [FATTR4_RDATTR_ERROR] = {S_U32, F(rdattr_error)},
+    [FATTR4_ACLSUPPORT] = {S_U32, F(aclsupport)},
+    [FATTR4_ARCHIVE] = {S_BOOL, NOFIELD},
+    [FATTR4_CANSETTIME] = {S_BOOL, F(cansettime)},
+    [FATTR4_CASE_INSENSITIVE] = {S_BOOL, F(case_insensitive)},
+    [FATTR4_CASE_PRESERVING] = {S_BOOL, F(case_preserving)},
+    [FATTR4_CHOWN_RESTRICTED] = {S_BOOL, F(chown_restricted)},
+    [FATTR4_FILEHANDLE] = {S_SKIP, NOFIELD},
+    [FATTR4_FILEID] = {S_U64, F(fileid)},
+    [FATTR4_FILES_AVAIL] = {S_U64, F(files_avail)},
+    [FATTR4_FILES_FREE] = {S_U64, F(files_free)},
+    [FATTR4_FILES_TOTAL] = {S_U64, F(files_total)},
+    [FATTR4_HIDDEN] = {S_BOOL, NOFIELD},
+    [FATTR4_HOMOGENEOUS] = {S_BOOL, F(homogeneous)},
+    [FATTR4_MAXFILESIZE] = {S_U64, F(maxfilesize)},
+    [FATTR4_MAXLINK] = {S_U32, F(maxlink)},
+    [FATTR4_MAXNAME] = {S_U32, F(maxname)},
+    [FATTR4_MAXREAD] = {S_U64, F(maxread)},
+    [FATTR4_MAXWRITE] = {S_U64, F(maxwrite)},
+    [FATTR4_MIMETYPE] = {S_SKIP, NOFIELD},
+    [FATTR4_MODE] = {S_U32, F(mode)},
+    [FATTR4_NO_TRUNC] = {S_BOOL, F(no_trunc)},
+    [FATTR4_NUMLINKS] = {S_U32, F(numlinks)},
+    [FATTR4_OWNER] = {S_STRLEN, F(owner_len)},
+    [FATTR4_OWNER_GROUP] = {S_STRLEN, F(owner_group_len)},
+    [FATTR4_QUOTA_AVAIL_HARD] = {S_U64, NOFIELD},
+    [FATTR4_QUOTA_AVAIL_SOFT] = {S_U64, NOFIELD},
+    [FATTR4_QUOTA_USED] = {S_U64, NOFIELD},
+    [FATTR4_RAWDEV] = {S_PAIR32, F(rawdev_major)},
+    [FATTR4_SPACE_AVAIL] = {S_U64, F(space_avail)},
+    [FATTR4_SPACE_FREE] = {S_U64, F(space_free)},
+    [FATTR4_SPACE_TOTAL] = {S_U64, F(space_total)},
+    [FATTR4_SPACE_USED] = {S_U64, F(space_used)},
+    [FATTR4_SYSTEM] = {S_BOOL, NOFIELD},
+    [FATTR4_TIME_ACCESS] = {S_TIME, F(time_access)},
+    [FATTR4_TIME_BACKUP] = {S_TIME, NOFIELD},
+    [FATTR4_TIME_CREATE] = {S_TIME, F(time_create)},
+    [FATTR4_TIME_DELTA] = {S_TIME, F(time_delta)},
+    [FATTR4_TIME_METADATA] = {S_TIME, F(time_metadata)},
+    [FATTR4_TIME_MODIFY] = {S_TIME, F(time_modify)},
+    [FATTR4_MOUNTED_ON_FILEID] = {S_U64, F(mounted_on_fileid)},
+};
+#undef F
+
+/* A cursor over the value bytes. */
+struct cur {
+    const uint8_t *p;
+    u_int left;
+};
+
+static int take(struct cur *c, u_int n, const uint8_t **at)
+{
+    if (c->left < n)
+        return -EPROTO;
+    *at = c->p;
+    c->p += n;
+    c->left -= n;
+    return 0;
+}
+
+/* One value of shape s into dst (NULL: read over). */
+static int value(struct cur *c, enum shape s, void *dst)
+{
+    const uint8_t *at;
+    uint32_t n, i;
+    int rc = 0;
+
+    switch (s) {
+    case S_U32:
+    case S_STRLEN:
+    case S_SKIP:
+    case S_BOOL:
+        rc = take(c, 4, &at);
+        if (rc < 0)
+            return rc;
+        n = cm_be32_get(at);
+        if (s == S_BOOL && dst)
+            *(uint8_t *)dst = n != 0;
+        else if (s != S_BOOL && dst)
+            *(uint32_t *)dst = n;
+        if (s == S_STRLEN || s == S_SKIP) /* the bytes, padded to a word */
+            rc = n > c->left ? -EPROTO : take(c, (n + 3u) & ~3u, &at);
+        return rc;
+    case S_U64:
+        rc = take(c, 8, &at);
+        if (rc == 0 && dst)
+            *(uint64_t *)dst = cm_be64_get(at);
+        return rc;
+    case S_PAIR64:
+        rc = take(c, 16, &at);
+        if (rc == 0 && dst) {
+            ((uint64_t *)dst)[0] = cm_be64_get(at);
+            ((uint64_t *)dst)[1] = cm_be64_get(at + 8);
+        }
+        return rc;
+    case S_PAIR32:
+        rc = take(c, 8, &at);
+        if (rc == 0 && dst) {
+            ((uint32_t *)dst)[0] = cm_be32_get(at);
+            ((uint32_t *)dst)[1] = cm_be32_get(at + 4);
+        }
+        return rc;
+    case S_TIME:
+        rc = take(c, 12, &at);
+        if (rc == 0 && dst) {
+            ((struct nf4_time *)dst)->sec = (int64_t)cm_be64_get(at);
+            ((struct nf4_time *)dst)->nsec = cm_be32_get(at + 8);
+        }
+        return rc;
+    case S_BITMAP:
+        rc = take(c, 4, &at);
+        n = rc == 0 ? cm_be32_get(at) : 0;
+        for (i = 0; rc == 0 && i < n; i++) {
+            rc = take(c, 4, &at);
+            if (rc == 0 && dst && i < NF4_ATTR_WORDS)
+                ((uint32_t *)dst)[i] = cm_be32_get(at);
+        }
+        return rc;
+    case S_NONE:
+    default:
+        return -EPROTO;
+    }
+}
+
+int nf4_attrs_decode(struct nf4_attrs *a, const uint32_t *mask, u_int nwords,
+                     const char *vals, u_int len)
+{
+    struct cur c = {(const uint8_t *)vals, len};
+    unsigned n, last = nwords * 32u;
+
+    for (n = 0; n < last; n++) {
+        const struct attr_row *r;
+
+        if (!(mask[n / 32] >> (n % 32) & 1u))
+            continue;
+        r = n < CM_ARRAY_LEN(rows) ? &rows[n] : NULL;
+        if (!r || r->shape == S_NONE)
+            return 0; /* the values after an unknown one cannot be placed */
+        if (value(&c, r->shape, r->field == NOFIELD ? NULL : (char *)a + r->field) < 0)
+            return -EPROTO;
+        if (n < 32u * NF4_ATTR_WORDS)
+            a->have[n / 32] |= 1u << (n % 32);
+    }
+    return 0;
+}
+
+/* ---- encoding what a call sets ------------------------------------------- */
+
+int nf4__sattr_encode(const struct nf4_sattr *sa, uint32_t words[2], char *buf,
+                      size_t cap)
+{
+    uint8_t *p = (uint8_t *)buf;
+
+    words[0] = words[1] = 0;
+    if (!sa)
+        return 0;
+    if (cap < 8 + 4 + 4 + 4) /* the largest set below */
+        return -ENOSPC;
+    if (sa->set_size) { /* FATTR4_SIZE, word 0: first in number order */
+        words[0] |= W0(FATTR4_SIZE);
+        cm_be64_put(p, sa->size);
+        p += 8;
+    }
+    if (sa->set_mode) {
+        words[1] |= W1(FATTR4_MODE);
+        cm_be32_put(p, sa->mode);
+        p += 4;
+    }
+    if (sa->set_atime_now) { /* settime4: SET_TO_SERVER_TIME4, no time */
+        words[1] |= W1(FATTR4_TIME_ACCESS_SET);
+        cm_be32_put(p, SET_TO_SERVER_TIME4);
+        p += 4;
+    }
+    if (sa->set_mtime_now) {
+        words[1] |= W1(FATTR4_TIME_MODIFY_SET);
+        cm_be32_put(p, SET_TO_SERVER_TIME4);
+        p += 4;
+    }
+    return (int)(p - (uint8_t *)buf);
+}
