@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     struct rlimit rl;
     struct ld_stats st;
     unsigned char *res;
-    size_t wire = ld_stats_wire_bytes();
+    size_t wire = ld_stats_wire_max(NULL);
     double t_start, t_conn = 0, first_seen[8] = {0}, t_results = 0, t_end;
     int *fd, port = 0, status;
     char outpath[4200];
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
     res = malloc(wire + 8);
     if (!fd || !rd || !pf || !res)
         return die("calloc");
-    ld_stats_encode(&st, res);
+    wire = ld_stats_encode(&st, NULL, NULL, res);
     memcpy(res + wire, "0\n", 2);
     for (k = 0; k < n; k++) {
         struct sockaddr_in sa;
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
         fd[k] = socket(AF_INET, SOCK_STREAM, 0);
         if (fd[k] < 0 || connect(fd[k], (struct sockaddr *)&sa, sizeof(sa)) < 0)
             return die("connect");
-        snprintf(hello, sizeof(hello), "host=fake%u\npid=0\n", k + 1);
+        snprintf(hello, sizeof(hello), "host=fake%u\npid=0\nworkload=mix\n", k + 1);
         if (ct_send(fd[k], tok, CT_HELLO, k + 1, 0, hello, (uint32_t)strlen(hello)) < 0)
             return die("hello");
         pf[k].fd = fd[k];

@@ -22,8 +22,14 @@ GEN      := $(BUILD)/gen
 # The layers, from the bottom up.  The link order is irrelevant (we link
 # them as one group); the list names the directories docs/ARCHITECTURE.md
 # describes, and tests/integration/0001_layering.t checks the #include
-# lines of every layer, that document and this list against DEPS_* below.
-LAYERS   := common rpc nfs validate trace image ctl load synth replaybase replay nreplay client prime analyze server submit
+# lines of every layer, that document and this list against DEPS_* below
+# (`make print-layers` prints them).  A workload is a layer of its own
+# whose directory holds a layer.mk: "WORKLOAD_LAYERS += <layer>" and its
+# DEPS_<layer> line; the client and the prime use every one of them, so a
+# new workload is its directory and one line in src/client/workloads.c.
+WORKLOAD_LAYERS :=
+include $(sort $(wildcard src/*/layer.mk))
+LAYERS   := common rpc nfs validate trace image ctl load replaybase $(WORKLOAD_LAYERS) client prime analyze server submit
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wno-format-nonliteral
@@ -63,14 +69,11 @@ DEPS_validate := validate nfs rpc common
 DEPS_trace    := trace nfs rpc common
 DEPS_ctl      := ctl common
 DEPS_load     := load ctl nfs rpc common
-DEPS_synth    := synth load ctl nfs rpc common
 # the two trace replays share a base (window, clock, mount, points) and
-# not each other; they read traces: trace stays below them
+# not each other; the workloads' DEPS_ lines are in their layer.mk
 DEPS_replaybase := replaybase load ctl nfs rpc common
-DEPS_replay   := replay replaybase load ctl trace nfs rpc common
-DEPS_nreplay  := nreplay replaybase load ctl image trace nfs rpc common
-DEPS_client   := client synth nreplay replay replaybase load ctl validate image trace nfs rpc common
-DEPS_prime    := prime client synth nreplay replay replaybase load ctl validate image trace nfs rpc common
+DEPS_client   := client $(WORKLOAD_LAYERS) replaybase load ctl validate image trace nfs rpc common
+DEPS_prime    := prime client $(WORKLOAD_LAYERS) replaybase load ctl validate image trace nfs rpc common
 # the file-system image an NFS trace implies: the analyser and the NFS
 # replay build it from the trace layer's events
 DEPS_image    := image trace nfs rpc common
@@ -118,6 +121,7 @@ BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 .PHONY: all clean install uninstall test check unit unit-asan integration bench demo style unit-bins \
+        print-layers \
         fuzz fuzz-short fuzz-run fuzz-test tools format format-check lint warnings coverage
 .SUFFIXES:
 .SECONDARY:
@@ -125,6 +129,11 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 all: $(PROGS) $(ALIASES) $(SCRIPTS_OUT) tools
 
 tools: $(TOOL_BINS)
+
+# One line per layer, "<layer>: <the layers it uses>", as DEPS_<layer> says
+# (0001_layering.t reads them).
+print-layers:
+	@$(foreach l,$(LAYERS),echo "$(l): $(DEPS_$(l))";)
 
 # ---- generated XDR ---------------------------------------------------------
 

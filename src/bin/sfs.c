@@ -11,21 +11,27 @@
 #include <string.h>
 
 #include "client/cl.h"
+#include "nfs/nf_proto.h"
 
 int main(int argc, char **argv)
 {
     char progbuf[256], err[CM_ERR_LEN] = "";
     const char *prog;
+    const struct nf_proto *proto;
     struct ld_config cfg;
     struct ld_setup su; /* the children inherit it through fork */
+    const struct ld_workload_ops *const *wl;
+    size_t nwl;
     int version, code = 0, rc;
 
     snprintf(progbuf, sizeof(progbuf), "%s", argc > 0 ? argv[0] : "sfs");
     prog = basename(progbuf);
-    version = strcmp(prog, "sfs3") == 0 ? 3 : 2;
-    rc = ld_options_parse(&cfg, version, argc, argv, &code, err, sizeof(err));
+    proto = nf_proto_by_prog(prog); /* sfs3: NFSv3; any other name: NFSv2 */
+    version = proto ? proto->version : 2;
+    wl = cl_workloads(&nwl);
+    rc = ld_options_parse(&cfg, version, wl, nwl, argc, argv, &code, err, sizeof(err));
     if (rc == LD_OPTIONS_HELP) {
-        ld_options_help(stdout, prog);
+        ld_options_help(stdout, prog, wl, nwl);
         return CM_EXIT_OK;
     }
     if (rc < 0) {

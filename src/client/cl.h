@@ -67,6 +67,29 @@ int cl_validate(const struct ld_config *cfg, const char *prog, FILE *out, FILE *
 
 /* The workload the options ask for (workloads.c: the one place that
  * chooses; the prime asks it too). */
-const struct ld_workload_ops *cl_workload_choose(const struct ld_config *cfg);
+/* ---- workloads.c: the registry and the one place that chooses ---------- */
+
+/* Every workload sfs and sfs3 may run (their order does not matter). */
+const struct ld_workload_ops *const *cl_workloads(size_t *n);
+/* The workload of that name; NULL when none. */
+const struct ld_workload_ops *cl_workload_named(const char *name);
+
+/* cl_workload_choose's answer when the input that decides cannot be read
+ * on this host (a trace only the clients can read). */
+#define CL_UNDECIDED (-1)
+
+/* The workload cfg asks for: --workload's, or under auto the one whose
+ * accepts claims the options most (workload.h: enum ld_accept).  Returns
+ * 0 with *wl; CL_UNDECIDED (*wl NULL); or an exit code (CM_EXIT_*) with
+ * one line in err: an unknown name, two workloads claiming the options
+ * alike, an option of another workload given (cl_workload_foreign). */
+int cl_workload_choose(const struct ld_config *cfg, const struct ld_workload_ops **wl,
+                       char *err, size_t errlen);
+/* "a, b": the workloads that read group g, into buf. */
+void cl_workload_readers(const struct ld_opt_group *g, char *buf, size_t len);
+/* 0, or the exit code of an option given that wl does not read, with one
+ * line in err naming it and the workloads it belongs to. */
+int cl_workload_foreign(const struct ld_config *cfg, const struct ld_workload_ops *wl,
+                        char *err, size_t errlen);
 
 #endif /* CL_H */

@@ -24,13 +24,17 @@ struct cl_parent;
 /* A progress line as SFS prints them: a 24-character ctime stamp first. */
 void cl_progress(FILE *log, const char *fmt, ...) CM_PRINTF(2, 3);
 
-/* Decodes and merges every child's results (their last answers) into all. */
-int cl_collect(struct cl_parent *p, struct ld_stats *all, char *err, size_t errlen);
+/* Decodes and merges every child's results (their last answers) into all
+ * and *wall, the workload's block (allocated here, NULL when it has none;
+ * the caller frees it). */
+int cl_collect(struct cl_parent *p, const struct ld_setup *su, struct ld_stats *all,
+               void **wall, char *err, size_t errlen);
 
-/* What the report module needs, from the setup and merged results; host
- * gets this machine's name. */
-void cl_report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
-                  size_t hostlen, struct ld_report_in *in);
+/* What the report module needs, from the setup and merged results
+ * (wstats: the workload's block); host gets this machine's name. */
+void cl_report_in(const struct ld_setup *su, const struct ld_stats *stats,
+                  const void *wstats, char *host, size_t hostlen,
+                  struct ld_report_in *in);
 
 /* ---- progress.c: the progress lines (docs/sfs.md, "Progress") ------------ */
 

@@ -73,7 +73,7 @@ void cl_meter_tick(void *data)
     v.phase = m->phase;
     v.elapsed_s = (double)(t - m->start_ms) / 1000.0;
     v.total_s = m->total_s;
-    v.requested = m->su->wl->report->flags & LD_REPORT_LOAD ? m->su->cfg->load : 0;
+    v.requested = ld_report_requested_ops(m->su->wl->report, (unsigned)m->su->cfg->load);
     v.sum = &sum;
     v.last = &last;
     v.rate = ld_live_rate(&now, &m->prev, now.first_ms);
@@ -107,9 +107,8 @@ int cl_meter_heartbeat(const struct ld_setup *su, unsigned char *buf, size_t cap
 {
     struct ld_live now;
 
-    if (su->live == NULL || cap < ld_live_wire_bytes())
+    if (su->live == NULL || cap < ld_live_wire_max())
         return 0;
     ld_live_sum_since(su->live, LD_LIVE_BEATS, &now);
-    ld_live_encode(&now, buf);
-    return (int)ld_live_wire_bytes();
+    return (int)ld_live_encode(&now, buf);
 }

@@ -198,8 +198,9 @@ static int hello(struct remote *r)
     int n;
 
     n = snprintf(text, sizeof(text),
-                 "host=%s\npid=%ld\nnfs_version=%d\nprocs=%d\nload=%d\n", r->host,
-                 (long)getpid(), r->cfg->nfs_version, r->cfg->procs, r->cfg->load);
+                 "host=%s\npid=%ld\nnfs_version=%d\nprocs=%d\nload=%d\nworkload=%s\n",
+                 r->host, (long)getpid(), r->cfg->nfs_version, r->cfg->procs,
+                 r->cfg->load, r->su->wl->name);
     return send_prime(r, CT_HELLO, 0, text, (uint32_t)n);
 }
 
@@ -208,28 +209,30 @@ static int hello(struct remote *r)
  * INVALID line and its plain words, separated by tabs. */
 static int send_results(struct remote *r, char *err, size_t errlen)
 {
+    const struct ld_wstats *w = &r->su->wl->results;
     struct ld_stats *all = cm_malloc(sizeof(*all));
     struct ld_report_in in;
     struct ld_validity val;
-    size_t wire = ld_stats_wire_bytes(), len;
     unsigned char *buf = NULL;
+    void *wall = NULL;
+    size_t len;
     int rc, i;
 
     if (all == NULL)
         return fail(err, errlen, -ENOMEM, "out of memory for the results");
-    rc = cl_collect(&r->p, all, err, errlen);
+    rc = cl_collect(&r->p, r->su, all, &wall, err, errlen);
     if (rc == 0) {
-        cl_report_in(r->su, all, r->host, sizeof(r->host), &in);
+        cl_report_in(r->su, all, wall, r->host, sizeof(r->host), &in);
         ld_validity_check(&in, &val);
         ld_report_client(r->su->out, &in, &val);
         fflush(r->su->out);
-        buf = cm_malloc(wire + sizeof(val.line) + sizeof(val.words) +
+        buf = cm_malloc(ld_stats_wire_max(w) + sizeof(val.line) + sizeof(val.words) +
                         (size_t)LD_VALIDITY_MAX_LINES * 16 + 32);
         rc = buf ? 0 : fail(err, errlen, -ENOMEM, "out of memory for the results");
     }
     if (rc == 0) {
-        ld_stats_encode(all, buf);
-        len = wire + (size_t)snprintf((char *)buf + wire, 32, "%d\n", val.code);
+        len = ld_stats_encode(all, w, wall, buf);
+        len += (size_t)snprintf((char *)buf + len, 32, "%d\n", val.code);
         for (i = 0; i < val.nlines; i++)
             len += (size_t)snprintf(
                 (char *)buf + len, sizeof(val.line[0]) + sizeof(val.words[0]) + 16,
@@ -239,6 +242,7 @@ static int send_results(struct remote *r, char *err, size_t errlen)
             cm_errf(err, errlen, "sending the results to the prime: %s", strerror(-rc));
     }
     free(buf);
+    free(wall);
     free(all);
     return rc;
 }

@@ -69,14 +69,14 @@ static int drive(struct cl_parent *p, const struct ld_setup *su, FILE *log,
     return rc;
 }
 
-static void report(const struct ld_setup *su, const struct ld_stats *all, char *err,
-                   size_t errlen, int *code)
+static void report(const struct ld_setup *su, const struct ld_stats *all,
+                   const void *wall, char *err, size_t errlen, int *code)
 {
     char host[256];
     struct ld_validity val;
     struct ld_report_in in;
 
-    cl_report_in(su, all, host, sizeof(host), &in);
+    cl_report_in(su, all, wall, host, sizeof(host), &in);
     ld_validity_check(&in, &val);
     ld_report_client(su->out, &in, &val);
     fflush(su->out);
@@ -95,6 +95,7 @@ int cl_run(const struct ld_setup *su, char *err, size_t errlen)
     struct cl_parent p;
     struct cl_meter m;
     struct ld_stats all;
+    void *wall = NULL;
     int code = CM_EXIT_OK, rc;
 
     memset(&p, 0, sizeof(p));
@@ -128,10 +129,11 @@ int cl_run(const struct ld_setup *su, char *err, size_t errlen)
         return code;
     }
     if (!cfg->populate_only) {
-        if (cl_collect(&p, &all, err, errlen) < 0)
+        if (cl_collect(&p, su, &all, &wall, err, errlen) < 0)
             code = CM_EXIT_FAILED;
         else
-            report(su, &all, err, errlen, &code);
+            report(su, &all, wall, err, errlen, &code);
+        free(wall);
     } else {
         cl_progress(log, "Populate only: done.");
     }

@@ -16,11 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nreplay/nr.h"
 #include "client/cl_int.h"
 #include "client/parent.h"
 #include "load/pacing.h"
 #include "load/report.h"
+#include "common/alloc.h"
 
 void cl_progress(FILE *log, const char *fmt, ...)
 {
@@ -63,13 +63,11 @@ int cl_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
 
     memset(su, 0, sizeof(*su));
     su->cfg = cfg;
-    su->wl = cl_workload_choose(cfg);
-    if (cfg->trace_scale > 0 && su->wl != &nr_workload)
-        return cm_errf(err, errlen,
-                       "--scale %d: copies of an NFS trace (a pcap, pcapng or nfsdump "
-                       "--trace); this workload has none",
-                       cfg->trace_scale),
-               CM_EXIT_SFS_SCALE;
+    rc = cl_workload_choose(cfg, &su->wl, err, errlen);
+    if (rc == CL_UNDECIDED) /* here, the input that decides cannot be read */
+        return CM_EXIT_USAGE;
+    if (rc != 0)
+        return rc;
     su->prog = prog;
     su->out = out;
     su->log = log;
@@ -123,6 +121,7 @@ int cl_begin(const struct ld_setup *su, char *err, size_t errlen)
 {
     struct ld_report_in in;
     struct ld_stats none;
+    void *wnone = NULL;
     char host[256];
     double us;
 
@@ -134,30 +133,54 @@ int cl_begin(const struct ld_setup *su, char *err, size_t errlen)
     fprintf(su->out, "Good clock resolution [ %g ] Micro seconds\n", us);
     if (su->wl->before_run) { /* SFS's Client Test Parameters */
         ld_stats_reset(&none);
-        cl_report_in(su, &none, host, sizeof(host), &in);
+        wnone = su->wl->results.size ? cm_calloc(1, su->wl->results.size) : NULL;
+        if (su->wl->results.size && wnone == NULL)
+            return cm_errf(err, errlen, "out of memory"), CM_EXIT_FAILED;
+        cl_report_in(su, &none, wnone, host, sizeof(host), &in);
         su->wl->before_run(su->out, &in);
+        free(wnone);
     }
     fflush(su->out);
     return 0;
 }
 
-int cl_collect(struct cl_parent *p, struct ld_stats *all, char *err, size_t errlen)
+int cl_collect(struct cl_parent *p, const struct ld_setup *su, struct ld_stats *all,
+               void **wall, char *err, size_t errlen)
 {
-    struct ld_stats one;
+    const struct ld_wstats *w = &su->wl->results;
+    struct ld_stats *one = cm_malloc(sizeof(*one));
+    void *wone = w->size ? cm_malloc(w->size) : NULL;
     unsigned k;
+    int rc = 0;
 
+    *wall = w->size ? cm_calloc(1, w->size) : NULL;
+    if (one == NULL || (w->size && (wone == NULL || *wall == NULL))) {
+        rc = -ENOMEM;
+        cm_errf(err, errlen, "out of memory for the results");
+    }
     ld_stats_reset(all);
     all->nchildren = 0;
-    for (k = 0; k < p->nprocs; k++) {
-        if (ld_stats_decode(&one, p->procs[k].payload, p->procs[k].payload_len) < 0)
-            return cm_errf(err, errlen, "child %u sent undecodable results", k), -EPROTO;
-        ld_stats_merge(all, &one);
+    for (k = 0; k < p->nprocs && rc == 0; k++) {
+        if (ld_stats_decode(one, w, wone, p->procs[k].payload, p->procs[k].payload_len,
+                            NULL) < 0) {
+            rc = -EPROTO;
+            cm_errf(err, errlen, "child %u sent undecodable results", k);
+            break;
+        }
+        ld_stats_merge(all, one);
+        ld_wstats_merge(w, *wall, wone);
     }
-    return 0;
+    free(one);
+    free(wone);
+    if (rc < 0) {
+        free(*wall);
+        *wall = NULL;
+    }
+    return rc;
 }
 
-void cl_report_in(const struct ld_setup *su, const struct ld_stats *stats, char *host,
-                  size_t hostlen, struct ld_report_in *in)
+void cl_report_in(const struct ld_setup *su, const struct ld_stats *stats,
+                  const void *wstats, char *host, size_t hostlen, struct ld_report_in *in)
 {
     snprintf(host, hostlen, "localhost");
     gethostname(host, hostlen - 1);
@@ -170,6 +193,8 @@ void cl_report_in(const struct ld_setup *su, const struct ld_stats *stats, char 
     in->iodist = &su->iodist;
     in->sizing = &su->sizing;
     in->stats = stats;
+    in->wstats = wstats;
     in->work = su->wl->report;
+    in->wl = su->wl;
     in->plan = su->plan;
 }

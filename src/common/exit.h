@@ -55,6 +55,9 @@
     X(48, SFS_JUKEBOX_DELAY, "sfs: a bad --jukebox-delay")                               \
     X(49, SFS_MAX_RECORD_BLOCKS, "sfs: a bad --max-record-blocks")                       \
     X(50, SFS_SCALE, "sfs: a bad --scale")                                               \
+    X(51, SFS_WORKLOAD,                                                                  \
+      "sfs: a bad --workload, an option of a workload other than the one that runs, or " \
+      "a bad option of a workload without codes of its own")                             \
     X(83, SFS_CHILD, "sfs: a child died; the others were stopped (SFS's code)")          \
     X(96, SFS_USAGE,                                                                     \
       "sfs: an unknown option or a missing argument, a file set too large for a "        \

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fields.c - merge, wire form and YAML of a struct from its field table
- * (fields.h).  One walk over the table serves every use; the wire form is
- * big-endian (common/bytes.h), doubles as their IEEE-754 bits.
+ * (fields.h).  One walk over the table serves every use.
  */
 #include <string.h>
 
@@ -174,64 +173,119 @@ void cm_fields_diff(const struct cm_field *t, size_t n, void *dst, const void *n
     }
 }
 
-/* ---- wire form ---------------------------------------------------------------- */
+/* ---- wire form ----------------------------------------------------------------
+ *
+ * Compact, because most counters are small and most histogram cells empty
+ * (a child of the SFS mix fills a few dozen of each op's 432): integers as
+ * LEB128 varints (7 bits a byte, low bits first; an int zigzagged),
+ * doubles as their IEEE-754 bits big-endian, a histogram as its count, its
+ * max and its non-zero cells, each as the gap from the previous one and
+ * the value.  The reader checks every byte against the end it is given.
+ */
 
-static size_t one_bytes(const struct cm_field *f)
+#define VARINT_MAX 10 /* bytes of a 64-bit varint */
+
+static uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* NULL when [p, end) holds no whole varint of at most 64 bits. */
+static const uint8_t *get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+    unsigned shift = 0;
+
+    *v = 0;
+    while (p < end && shift <= 63) { /* 7-bit groups: shifts 0, 7 ... 63 */
+        uint8_t b = *p++;
+
+        if (shift == 63 && b > 1)
+            return NULL; /* beyond 64 bits */
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return p;
+        shift += 7;
+    }
+    return NULL;
+}
+
+static size_t one_max(const struct cm_field *f)
 {
     switch (f->type) {
     case CM_FIELD_U64:
     case CM_FIELD_X100:
+        return VARINT_MAX;
     case CM_FIELD_DOUBLE:
         return 8;
     case CM_FIELD_U32:
     case CM_FIELD_INT:
-        return 4;
-    case CM_FIELD_HIST:
-        return 4 * CM_HIST_NB + 8 + 8 + 8;
+        return 5;
+    case CM_FIELD_HIST: /* count, max, min, cells, then (gap, value) per cell */
+        return 4 * VARINT_MAX + (size_t)CM_HIST_NB * (3 + 5);
     case CM_FIELD_TABLE:
-        return cm_fields_wire_bytes(f->sub, f->nsub);
+        return cm_fields_wire_max(f->sub, f->nsub);
     case CM_FIELD_STR:
         return 0;
     }
     return 0;
 }
 
-size_t cm_fields_wire_bytes(const struct cm_field *t, size_t n)
+size_t cm_fields_wire_max(const struct cm_field *t, size_t n)
 {
     size_t i, bytes = 0;
 
     for (i = 0; i < n; i++)
-        bytes += one_bytes(&t[i]) * elements(&t[i]);
+        bytes += one_max(&t[i]) * elements(&t[i]);
     return bytes;
+}
+
+static uint8_t *put_hist(const struct cm_hist *h, uint8_t *p)
+{
+    unsigned i, cells = 0, last = 0;
+
+    for (i = 0; i < CM_HIST_NB; i++)
+        cells += h->n[i] != 0;
+    p = put_varint(p, h->count);
+    p = put_varint(p, h->max_us);
+    p = put_varint(p, h->min_us);
+    p = put_varint(p, cells);
+    for (i = 0; i < CM_HIST_NB; i++)
+        if (h->n[i]) {
+            p = put_varint(p, i - last);
+            p = put_varint(p, h->n[i]);
+            last = i + 1;
+        }
+    return p;
 }
 
 static uint8_t *put_one(const struct cm_field *f, const char *a, uint8_t *p)
 {
     uint64_t x;
     uint32_t w;
-    unsigned i;
+    int v;
 
     switch (f->type) {
     case CM_FIELD_U64:
     case CM_FIELD_X100:
+        memcpy(&x, a, sizeof(x));
+        return put_varint(p, x);
     case CM_FIELD_DOUBLE:
         memcpy(&x, a, sizeof(x));
         cm_be64_put(p, x);
         return p + 8;
     case CM_FIELD_U32:
-    case CM_FIELD_INT:
         memcpy(&w, a, sizeof(w));
-        cm_be32_put(p, w);
-        return p + 4;
-    case CM_FIELD_HIST: {
-        const struct cm_hist *h = (const struct cm_hist *)(const void *)a;
-        for (i = 0; i < CM_HIST_NB; i++, p += 4)
-            cm_be32_put(p, h->n[i]);
-        cm_be64_put(p, h->count);
-        cm_be64_put(p + 8, h->max_us);
-        cm_be64_put(p + 16, h->min_us);
-        return p + 24;
-    }
+        return put_varint(p, w);
+    case CM_FIELD_INT:
+        memcpy(&v, a, sizeof(v));
+        return put_varint(p, ((uint32_t)v << 1) ^ (uint32_t) - (v < 0));
+    case CM_FIELD_HIST:
+        return put_hist((const struct cm_hist *)(const void *)a, p);
     case CM_FIELD_TABLE:
         return cm_fields_put(f->sub, f->nsub, a, p);
     case CM_FIELD_STR:
@@ -251,35 +305,63 @@ uint8_t *cm_fields_put(const struct cm_field *t, size_t n, const void *base, uin
     return p;
 }
 
-static const uint8_t *get_one(const struct cm_field *f, char *a, const uint8_t *p)
+static const uint8_t *get_hist(struct cm_hist *h, const uint8_t *p, const uint8_t *end)
+{
+    uint64_t cells, gap, v;
+    unsigned at = 0;
+
+    memset(h, 0, sizeof(*h));
+    if ((p = get_varint(p, end, &h->count)) == NULL ||
+        (p = get_varint(p, end, &h->max_us)) == NULL ||
+        (p = get_varint(p, end, &h->min_us)) == NULL ||
+        (p = get_varint(p, end, &cells)) == NULL || cells > CM_HIST_NB)
+        return NULL;
+    while (cells-- > 0) {
+        if ((p = get_varint(p, end, &gap)) == NULL || gap >= CM_HIST_NB - at ||
+            (p = get_varint(p, end, &v)) == NULL || v > UINT32_MAX)
+            return NULL;
+        at += (unsigned)gap;
+        h->n[at++] = (uint32_t)v;
+    }
+    return p;
+}
+
+static const uint8_t *get_one(const struct cm_field *f, char *a, const uint8_t *p,
+                              const uint8_t *end)
 {
     uint64_t x;
     uint32_t w;
-    unsigned i;
+    int v;
 
     switch (f->type) {
     case CM_FIELD_U64:
     case CM_FIELD_X100:
+        p = get_varint(p, end, &x);
+        memcpy(a, &x, sizeof(x));
+        return p;
     case CM_FIELD_DOUBLE:
+        if (end - p < 8)
+            return NULL;
         x = cm_be64_get(p);
         memcpy(a, &x, sizeof(x));
         return p + 8;
     case CM_FIELD_U32:
     case CM_FIELD_INT:
-        w = cm_be32_get(p);
-        memcpy(a, &w, sizeof(w));
-        return p + 4;
-    case CM_FIELD_HIST: {
-        struct cm_hist *h = (struct cm_hist *)(void *)a;
-        for (i = 0; i < CM_HIST_NB; i++, p += 4)
-            h->n[i] = cm_be32_get(p);
-        h->count = cm_be64_get(p);
-        h->max_us = cm_be64_get(p + 8);
-        h->min_us = cm_be64_get(p + 16);
-        return p + 24;
-    }
+        p = get_varint(p, end, &x);
+        if (p == NULL || x > UINT32_MAX)
+            return NULL;
+        w = (uint32_t)x;
+        if (f->type == CM_FIELD_INT) {
+            v = (int)(w >> 1) ^ -(int)(w & 1);
+            memcpy(a, &v, sizeof(v));
+        } else {
+            memcpy(a, &w, sizeof(w));
+        }
+        return p;
+    case CM_FIELD_HIST:
+        return get_hist((struct cm_hist *)(void *)a, p, end);
     case CM_FIELD_TABLE:
-        return cm_fields_get(f->sub, f->nsub, a, p);
+        return cm_fields_get(f->sub, f->nsub, a, p, end);
     case CM_FIELD_STR:
         return p;
     }
@@ -287,14 +369,14 @@ static const uint8_t *get_one(const struct cm_field *f, char *a, const uint8_t *
 }
 
 const uint8_t *cm_fields_get(const struct cm_field *t, size_t n, void *base,
-                             const uint8_t *p)
+                             const uint8_t *p, const uint8_t *end)
 {
     size_t i;
     unsigned k;
 
-    for (i = 0; i < n; i++)
-        for (k = 0; k < elements(&t[i]); k++)
-            p = get_one(&t[i], (char *)base + t[i].offset + k * t[i].size, p);
+    for (i = 0; i < n && p; i++)
+        for (k = 0; k < elements(&t[i]) && p; k++)
+            p = get_one(&t[i], (char *)base + t[i].offset + k * t[i].size, p, end);
     return p;
 }
 

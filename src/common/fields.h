@@ -3,7 +3,7 @@
  * fields.h - counters described once: a table of a struct's fields, each
  * with its type, how two copies merge (several children's, several
  * clients' results), and the YAML key and group it prints under.  The same
- * table drives the merge, a fixed-size big-endian wire form (the load
+ * table drives the merge, a compact wire form (the load
  * generator's results from child to parent and client to prime) and the
  * YAML, so a counter added to the table reaches all three, and none of
  * them can leave one out.
@@ -91,15 +91,20 @@ void cm_fields_merge(const struct cm_field *t, size_t n, void *dst, const void *
 void cm_fields_diff(const struct cm_field *t, size_t n, void *dst, const void *now,
                     const void *before);
 
-/* The bytes of the wire form of a struct (every field but CM_FIELD_STR). */
-size_t cm_fields_wire_bytes(const struct cm_field *t, size_t n);
+/* The most bytes the wire form of a struct takes (CM_FIELD_STR fields do
+ * not travel).  The form is compact - varints, a histogram's non-zero
+ * cells only - so its length depends on the values. */
+size_t cm_fields_wire_max(const struct cm_field *t, size_t n);
 
-/* Writes base's wire form at p; returns the byte after it. */
+/* Writes base's wire form at p (at most cm_fields_wire_max bytes);
+ * returns the byte after it. */
 uint8_t *cm_fields_put(const struct cm_field *t, size_t n, const void *base, uint8_t *p);
 
-/* Reads a wire form from p into base; returns the byte after it. */
+/* Reads a wire form from [p, end) into base; returns the byte after it,
+ * or NULL when the bytes end early or hold no wire form of the table (a
+ * value too large for its field, a histogram cell out of range). */
 const uint8_t *cm_fields_get(const struct cm_field *t, size_t n, void *base,
-                             const uint8_t *p);
+                             const uint8_t *p, const uint8_t *end);
 
 /* Prints the fields of group as "key: value" entries of the mapping being
  * written, in table order. */

@@ -270,37 +270,65 @@ static int needs_arg(const struct cm_opt *row)
     return row->type != CM_OPT_FLAG;
 }
 
-int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned char *src,
-                      int argc, char **argv, int *first_arg, const struct cm_opt **bad,
-                      char *err, size_t errlen)
+/* The set and row of a getopt value (LONG_BASE + a running row number
+ * over the sets), or of a short flag. */
+static const struct cm_opt *row_of_val(const struct cm_opt_set *sets, size_t nsets,
+                                       int val, size_t *set)
+{
+    size_t s, k = 0;
+
+    for (s = 0; s < nsets; s++) {
+        const struct cm_opt *row;
+
+        if (val >= LONG_BASE && (size_t)(val - LONG_BASE) < k + sets[s].n) {
+            *set = s;
+            return &sets[s].t[(size_t)(val - LONG_BASE) - k];
+        }
+        k += sets[s].n;
+        row = val > 0 && val < 256 ? cm_opt_by_short(sets[s].t, sets[s].n, val) : NULL;
+        if (row) {
+            *set = s;
+            return row;
+        }
+    }
+    return NULL;
+}
+
+int cm_opt_parse_sets(const struct cm_opt_set *sets, size_t nsets, int argc, char **argv,
+                      int *first_arg, const struct cm_opt **bad, char *err, size_t errlen)
 {
     struct option lo[CM_OPT_MAX_ROWS + 3];
     char so[CM_OPT_MAX_ROWS * 2 + 4];
-    size_t i, nlo = 0, nso = 0;
+    size_t i, s, k = 0, nlo = 0, nso = 0;
     int c;
 
     *bad = NULL;
-    if (n > CM_OPT_MAX_ROWS)
-        return cm_errf(err, errlen, "option table too long (%zu rows)", n);
+    for (s = 0; s < nsets; s++)
+        k += sets[s].n;
+    if (k > CM_OPT_MAX_ROWS)
+        return cm_errf(err, errlen, "option tables too long (%zu rows)", k);
     so[nso++] = ':'; /* report a missing argument as ':' */
-    for (i = 0; i < n; i++) {
-        if (t[i].flags & CM_OPT_RC_ONLY)
-            continue;
-        if (t[i].short_flag) {
-            so[nso++] = (char)t[i].short_flag;
-            if (needs_arg(&t[i]))
-                so[nso++] = ':';
+    for (s = 0, k = 0; s < nsets; k += sets[s].n, s++)
+        for (i = 0; i < sets[s].n; i++) {
+            const struct cm_opt *t = sets[s].t;
+
+            if (t[i].flags & CM_OPT_RC_ONLY)
+                continue;
+            if (t[i].short_flag) {
+                so[nso++] = (char)t[i].short_flag;
+                if (needs_arg(&t[i]))
+                    so[nso++] = ':';
+            }
+            if (t[i].long_name) {
+                lo[nlo].name = t[i].long_name;
+                lo[nlo].has_arg = !needs_arg(&t[i])               ? no_argument
+                                  : (t[i].flags & CM_OPT_OPT_ARG) ? optional_argument
+                                                                  : required_argument;
+                lo[nlo].flag = NULL;
+                lo[nlo].val = LONG_BASE + (int)(k + i);
+                nlo++;
+            }
         }
-        if (t[i].long_name) {
-            lo[nlo].name = t[i].long_name;
-            lo[nlo].has_arg = !needs_arg(&t[i])               ? no_argument
-                              : (t[i].flags & CM_OPT_OPT_ARG) ? optional_argument
-                                                              : required_argument;
-            lo[nlo].flag = NULL;
-            lo[nlo].val = LONG_BASE + (int)i;
-            nlo++;
-        }
-    }
     so[nso] = '\0';
     lo[nlo].name = "help";
     lo[nlo].has_arg = no_argument;
@@ -333,8 +361,7 @@ int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned cha
         if (c == '?' || c == ':') {
             char label[96];
 
-            row = optopt >= LONG_BASE ? &t[optopt - LONG_BASE]
-                                      : cm_opt_by_short(t, n, optopt);
+            row = row_of_val(sets, nsets, optopt, &s);
             *bad = row;
             if (c == ':' && row)
                 return cm_errf(err, errlen, "%s: missing value",
@@ -344,22 +371,31 @@ int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned cha
             return cm_errf(err, errlen, "%s: unknown option",
                            argv[optind - 1] ? argv[optind - 1] : "?");
         }
-        row = c >= LONG_BASE ? &t[c - LONG_BASE] : cm_opt_by_short(t, n, c);
+        row = row_of_val(sets, nsets, c, &s);
         if (!row)
             return cm_errf(err, errlen, "-%c: unknown option", c);
         text = optarg;
         if (!text && (row->flags & CM_OPT_OPT_ARG))
             text = row->opt_arg_value;
-        rc = cm_opt_set(row, base, text, err, errlen);
+        rc = cm_opt_set(row, sets[s].base, text, err, errlen);
         if (rc < 0) {
             *bad = row;
             return rc;
         }
-        if (src)
-            src[row - t] = CM_SRC_CLI;
+        if (sets[s].src)
+            sets[s].src[row - sets[s].t] = CM_SRC_CLI;
     }
     *first_arg = optind;
     return 0;
+}
+
+int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned char *src,
+                      int argc, char **argv, int *first_arg, const struct cm_opt **bad,
+                      char *err, size_t errlen)
+{
+    const struct cm_opt_set one = {t, n, base, src, NULL};
+
+    return cm_opt_parse_sets(&one, 1, argc, argv, first_arg, bad, err, errlen);
 }
 
 /* ---- echo and help ---------------------------------------------------------- */
@@ -442,7 +478,7 @@ static void help_row(FILE *out, const char *head, const char *text)
     fputc('\n', out);
 }
 
-void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
+static void help_rows(FILE *out, const struct cm_opt *t, size_t n)
 {
     size_t i;
 
@@ -478,8 +514,28 @@ void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
             snprintf(text + m, sizeof(text) - (size_t)m, " [%s]", r->rc_name);
         help_row(out, flags, text);
     }
-    help_row(out, "    --help", "Print this help and exit.");
-    help_row(out, "    --version", "Print the version and exit.");
+}
+
+void cm_opt_help_sets(FILE *out, const struct cm_opt_set *sets, size_t nsets)
+{
+    size_t s;
+
+    for (s = 0; s < nsets; s++) {
+        if (sets[s].title)
+            fprintf(out, "%s:\n", sets[s].title);
+        help_rows(out, sets[s].t, sets[s].n);
+        if (s == 0) {
+            help_row(out, "    --help", "Print this help and exit.");
+            help_row(out, "    --version", "Print the version and exit.");
+        }
+    }
+}
+
+void cm_opt_help(FILE *out, const struct cm_opt *t, size_t n)
+{
+    const struct cm_opt_set one = {t, n, NULL, NULL, NULL};
+
+    cm_opt_help_sets(out, &one, 1);
 }
 
 int cm_opt_main(const struct cm_opt *t, size_t n, void *base, int argc, char **argv,

@@ -103,11 +103,33 @@ const char *cm_opt_label(const struct cm_opt *row, char *buf, size_t len);
  * and *bad pointing at the row (NULL for an unknown option).  Returns 1 when
  * --help was given, else 0; *first_arg gets the index of the first
  * positional argument.  --version prints cm_opt_version and exits 0.
- * Uses getopt's globals: not thread-safe, resets optind itself.  max_rows bounds the
- * internal getopt array (64). */
+ * Uses getopt's globals: not thread-safe, resets optind itself.  At most
+ * CM_OPT_MAX_ROWS rows. */
 int cm_opt_parse_argv(const struct cm_opt *t, size_t n, void *base, unsigned char *src,
                       int argc, char **argv, int *first_arg, const struct cm_opt **bad,
                       char *err, size_t errlen);
+
+/* One table of a parse over several: a program's own options and those of
+ * the parts it may run (a workload's), each table filling its own struct
+ * (base) and sources (src, may be NULL).  title heads the table's rows in
+ * --help (NULL: none). */
+struct cm_opt_set {
+    const struct cm_opt *t;
+    size_t n;
+    void *base;
+    unsigned char *src;
+    const char *title;
+};
+
+/* cm_opt_parse_argv over several tables at once (their names must not
+ * collide; CM_OPT_MAX_ROWS rows in all): a value goes to the struct of
+ * the table whose row it matches. */
+int cm_opt_parse_sets(const struct cm_opt_set *sets, size_t nsets, int argc, char **argv,
+                      int *first_arg, const struct cm_opt **bad, char *err,
+                      size_t errlen);
+
+/* cm_opt_help over several tables: each after its title line. */
+void cm_opt_help_sets(FILE *out, const struct cm_opt_set *sets, size_t nsets);
 
 /* The opening a program's main() shares: the rows' defaults into base, argv
  * parsed (cm_opt_parse_argv), --help answered by printing usage (one or
@@ -144,6 +166,6 @@ void cm_opt_yaml(struct cm_yaml *y, const struct cm_opt *t, size_t n, const void
 void cm_opt_version(FILE *out);
 
 /* Longest option table cm_opt_parse_argv accepts. */
-#define CM_OPT_MAX_ROWS 64
+#define CM_OPT_MAX_ROWS 96
 
 #endif /* CM_OPT_H */

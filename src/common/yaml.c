@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <yaml.h>
 
 struct cm_yaml {
@@ -161,9 +162,27 @@ static void scalar(struct cm_yaml *y, const char *text, int plain_ok)
                            plain_ok ? YAML_PLAIN_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE));
 }
 
+/* Whether a plain key would read back as something other than a string
+ * (YAML 1.1's null and booleans: a workload named "null" keys its
+ * section so); such a key is written quoted. */
+static int key_needs_quotes(const char *key)
+{
+    static const char *const words[] = {"null", "~",   "true", "false", "yes", "no",
+                                        "on",   "off", "y",    "n",     ""};
+    size_t i;
+
+    for (i = 0; i < CM_ARRAY_LEN(words); i++)
+        if (strcasecmp(key, words[i]) == 0)
+            return 1;
+    return 0;
+}
+
 void cm_yaml_key(struct cm_yaml *y, const char *key)
 {
-    scalar(y, key, 0);
+    if (key_needs_quotes(key))
+        cm_yaml_str(y, key);
+    else
+        scalar(y, key, 0);
 }
 
 void cm_yaml_str(struct cm_yaml *y, const char *value)

@@ -149,24 +149,42 @@ static int answer(struct ld_child *c, uint32_t type, const void *buf, uint32_t l
 
 static int send_results(struct ld_child *c)
 {
-    size_t n = ld_stats_wire_bytes();
-    unsigned char *buf = cm_malloc(n);
+    const struct ld_wstats *w = &c->setup->wl->results;
+    unsigned char *buf = cm_malloc(ld_stats_wire_max(w));
+    size_t n;
     int rc;
 
     if (buf == NULL)
         return -ENOMEM;
     c->setup->wl->child_results(c);
-    ld_stats_encode(&c->stats, buf);
+    n = ld_stats_encode(&c->stats, w, c->results, buf);
     rc = answer(c, CT_MSG_RESULTS, buf, (uint32_t)n);
     free(buf);
     return rc;
+}
+
+void ld_child_results_reset(struct ld_child *c)
+{
+    ld_stats_reset(&c->stats);
+    if (c->results)
+        memset(c->results, 0, c->setup->wl->results.size);
+}
+
+struct ld_child *ld_child_alloc(const struct ld_workload_ops *wl)
+{
+    size_t at = (wl->child_size + 15) & ~(size_t)15;
+    struct ld_child *c = cm_calloc(1, at + wl->results.size);
+
+    if (c && wl->results.size)
+        c->results = (char *)c + at;
+    return c;
 }
 
 int ld_child_main(int fd, unsigned child, void *data)
 {
     const struct ld_setup *setup = data;
     const struct ld_workload_ops *wl = setup->wl;
-    struct ld_child *c = cm_calloc(1, wl->child_size);
+    struct ld_child *c = ld_child_alloc(wl);
     struct ct_msg_hdr h;
     int rc, status = 1;
 

@@ -9,6 +9,7 @@
 #ifndef LD_CONFIG_H
 #define LD_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define LD_PATH_MAX    1024
@@ -33,9 +34,22 @@
  * --open-loop[=poisson|fixed]. */
 enum ld_pace_mode { LD_PACE_SFS = 0, LD_PACE_OPEN_POISSON = 1, LD_PACE_OPEN_FIXED = 2 };
 
-/* Stability of replayed v3 writes (--stable): FILE_SYNC (D11's default) or
- * UNSTABLE followed by one COMMIT per record. */
-enum ld_trace_stable { LD_TRACE_FILE_SYNC = 0, LD_TRACE_UNSTABLE = 1 };
+/* A workload's own options (workload.h: ld_workload_ops.options): rows
+ * (common/opt.h) over a struct of the workload's, of size bytes, with
+ * their defaults; title heads them in --help.  Several workloads may read
+ * one group (the two trace replays read the trace's). */
+struct cm_opt;
+struct ld_opt_group {
+    const char *title;
+    const struct cm_opt *rows;
+    size_t nrows;
+    size_t size;
+};
+
+/* Room in struct ld_config for the workloads' option structs. */
+#define LD_WL_OPT_BYTES 4096
+#define LD_WL_GROUPS    8
+#define LD_WL_OPT_ROWS  32
 
 struct ld_config {
     /* Set by main() from argv[0] (sfs -> 2, sfs3 -> 3), not an option. */
@@ -80,17 +94,9 @@ struct ld_config {
     char yaml_path[LD_PATH_MAX]; /* --yaml FILE, "" = none */
     char restart_cmd[LD_PATH_MAX]; /* --restart-cmd CMD (-V), "" = none */
 
-    /* Trace replay (D11, docs/replay.md): a trace file replaces the mix. */
-    char trace_file[LD_PATH_MAX]; /* --trace FILE, "" = the synthetic mix */
-    char trace_format[16];        /* --trace-format spc|masta|sysio|auto */
-    double trace_speed;           /* --speed: 1 real time, 0 as fast as possible */
-    int trace_block_size;         /* --block-size: bytes per SPC LBA (512) */
-    int trace_window;             /* --window: calls in flight per process */
-    int trace_scale;              /* --scale: NFS trace copies (0: one per client) */
-    int trace_stable;             /* --stable: enum ld_trace_stable */
-    int trace_lenient;            /* --lenient: skip and count bad records */
-    int nclients;                 /* --clients: clients sharing the trace */
-    int64_t trace_max_blocks;     /* --max-record-blocks: longest record, 4 KiB blocks */
+    /* --workload: "auto" (chosen from the other options, docs/sfs.md) or
+     * a workload's name. */
+    char workload[32];
 
     /* --progress SEC: a progress line this often in the load phases
      * (docs/sfs.md, "Progress"); 0 = none. */
@@ -107,6 +113,17 @@ struct ld_config {
     /* Per option-table row: enum cm_opt_src (default / rc / command line),
      * indexed like ld_options_table(). */
     unsigned char src[LD_CONFIG_NSRC];
+
+    /* The workloads' own options (ld_config_add_workloads): each group's
+     * struct at its offset in wl_opts, its rows' sources from wl_src[src0]
+     * on.  By value, so that a copy of the config copies them. */
+    unsigned ngroups;
+    struct ld_config_group {
+        const struct ld_opt_group *g;
+        unsigned offset, src0;
+    } group[LD_WL_GROUPS];
+    _Alignas(16) unsigned char wl_opts[LD_WL_OPT_BYTES];
+    unsigned char wl_src[LD_WL_OPT_ROWS];
 };
 
 #endif /* LD_CONFIG_H */

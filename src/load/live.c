@@ -17,7 +17,7 @@
 #include "load/workload.h"
 
 #define LIVE_MAGIC   0x4c444c56u /* "LDLV" */
-#define LIVE_VERSION 2u
+#define LIVE_VERSION 3u          /* 3: the compact wire form */
 #define READ_TRIES   8
 
 #define LV(m, merge) CM_FIELD_OF(struct ld_live, m, CM_FIELD_U64, merge, NULL, #m)
@@ -62,25 +62,27 @@ void ld_live_diff(struct ld_live *dst, const struct ld_live *now,
     cm_fields_diff(live_fields, CM_ARRAY_LEN(live_fields), dst, now, before);
 }
 
-size_t ld_live_wire_bytes(void)
+size_t ld_live_wire_max(void)
 {
-    return 8 + cm_fields_wire_bytes(live_fields, CM_ARRAY_LEN(live_fields));
+    return 8 + cm_fields_wire_max(live_fields, CM_ARRAY_LEN(live_fields));
 }
 
-void ld_live_encode(const struct ld_live *l, unsigned char *buf)
+size_t ld_live_encode(const struct ld_live *l, unsigned char *buf)
 {
     cm_be32_put(buf, LIVE_MAGIC);
     cm_be32_put(buf + 4, LIVE_VERSION);
-    cm_fields_put(live_fields, CM_ARRAY_LEN(live_fields), l, buf + 8);
+    return (size_t)(cm_fields_put(live_fields, CM_ARRAY_LEN(live_fields), l, buf + 8) -
+                    buf);
 }
 
 int ld_live_decode(struct ld_live *l, const unsigned char *buf, size_t len)
 {
-    if (len < ld_live_wire_bytes() || cm_be32_get(buf) != LIVE_MAGIC ||
-        cm_be32_get(buf + 4) != LIVE_VERSION)
+    if (len < 8 || cm_be32_get(buf) != LIVE_MAGIC || cm_be32_get(buf + 4) != LIVE_VERSION)
         return -EPROTO;
     ld_live_reset(l);
-    cm_fields_get(live_fields, CM_ARRAY_LEN(live_fields), l, buf + 8);
+    if (cm_fields_get(live_fields, CM_ARRAY_LEN(live_fields), l, buf + 8, buf + len) ==
+        NULL)
+        return -EPROTO;
     return 0;
 }
 

@@ -55,9 +55,11 @@ void ld_live_diff(struct ld_live *dst, const struct ld_live *now,
                   const struct ld_live *before);
 
 /* The wire form a client's heartbeat carries (magic "LDLV", version, then
- * the fields, big-endian).  decode returns 0 or -EPROTO. */
-size_t ld_live_wire_bytes(void);
-void ld_live_encode(const struct ld_live *l, unsigned char *buf);
+ * the fields' compact form, common/fields.h): encode writes at most
+ * ld_live_wire_max bytes and returns how many; decode returns 0 or
+ * -EPROTO. */
+size_t ld_live_wire_max(void);
+size_t ld_live_encode(const struct ld_live *l, unsigned char *buf);
 int ld_live_decode(struct ld_live *l, const unsigned char *buf, size_t len);
 
 /* ---- the area a parent shares with its children ---------------------------- */

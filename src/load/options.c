@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 #include "ctl/ct.h"
 #include "load/debug.h"
 #include "load/options.h"
+#include "load/workload.h"
 #include "nfs/nf_ops.h"
 #include "nfs/nf_spec.h"
 
@@ -30,12 +32,6 @@ static const struct cm_opt_enum pace_modes[] = {
     {"sfs", LD_PACE_SFS},
     {"poisson", LD_PACE_OPEN_POISSON},
     {"fixed", LD_PACE_OPEN_FIXED},
-    {NULL, 0},
-};
-
-static const struct cm_opt_enum stable_modes[] = {
-    {"file", LD_TRACE_FILE_SYNC},
-    {"unstable", LD_TRACE_UNSTABLE},
     {NULL, 0},
 };
 
@@ -133,33 +129,10 @@ static const struct cm_opt ld_opts[] = {
      "With -V: shell command that restarts the server, to check that the COMMIT "
      "verifier changes.",
      NULL, NULL, CM_OPT_CLI_ONLY, CM_EXIT_SFS_RESTART_CMD},
-    {0, "trace", "TRACE_FILE", CM_OPT_STRING, F(trace_file), "", 0, 0, NULL, "FILE",
-     "Replay this trace instead of the SFS mix (docs/replay.md; NFS captures and "
-     "nfsdump text: docs/nfs_replay.md).",
-     NULL, NULL, 0, CM_EXIT_SFS_TRACE},
-    {0, "trace-format", "TRACE_FORMAT", CM_OPT_STRING, F(trace_format), "auto", 0, 0,
-     NULL, "FMT", "Trace format: spc, masta, sysio, pcap, pcapng, nfsdump or auto.", NULL,
-     NULL, 0, CM_EXIT_SFS_TRACE_FORMAT},
-    {0, "speed", "TRACE_SPEED", CM_OPT_DOUBLE, F(trace_speed), "1", 0, 1000000, "x", "S",
-     "Replay speed: 1 real time, 2 twice as fast, 0 as fast as the window allows.", NULL,
-     NULL, CM_OPT_POINT, CM_EXIT_SFS_SPEED},
-    {0, "scale", "TRACE_SCALE", CM_OPT_INT, F(trace_scale), "0", 0, 4096, "copies", "N",
-     "NFS trace replay: N copies of the trace in all, each on its own copy of the "
-     "image (0: one per client).",
-     NULL, NULL, CM_OPT_POINT, CM_EXIT_SFS_SCALE},
-    {0, "block-size", "TRACE_BLOCK_SIZE", CM_OPT_INT, F(trace_block_size), "512", 1,
-     1048576, "bytes", "N", "Bytes per SPC LBA.", NULL, NULL, 0, CM_EXIT_SFS_BLOCK_SIZE},
-    {0, "window", "TRACE_WINDOW", CM_OPT_INT, F(trace_window), "64", 1, 1024, "calls",
-     "N", "Replay calls in flight per process.", NULL, NULL, 0, CM_EXIT_SFS_WINDOW},
-    {0, "stable", "TRACE_STABLE", CM_OPT_ENUM, F(trace_stable), "file", 0, 0, NULL, "HOW",
-     "Replayed v3 writes: file (FILE_SYNC) or unstable (UNSTABLE + COMMIT).",
-     stable_modes, NULL, 0, CM_EXIT_SFS_STABLE},
-    {0, "lenient", "TRACE_LENIENT", CM_OPT_FLAG, F(trace_lenient), NULL, 0, 1, NULL, NULL,
-     "Skip and count malformed trace records instead of stopping.", NULL, NULL, 0,
-     CM_EXIT_SFS_LENIENT},
-    {0, "clients", NULL, CM_OPT_INT, F(nclients), "1", 1, 10000, NULL, "N",
-     "Clients sharing a replayed trace (sfs_mgr passes it with -N).", NULL, NULL,
-     CM_OPT_CLI_ONLY, CM_EXIT_SFS_CLIENTS},
+    {0, "workload", "WORKLOAD", CM_OPT_STRING, F(workload), "auto", 0, 0, NULL, "NAME",
+     "What to run: auto (the SFS mix, or the replay a --trace asks for) or a workload "
+     "named below.",
+     NULL, NULL, 0, CM_EXIT_SFS_WORKLOAD},
     {0, "progress", NULL, CM_OPT_INT, F(progress_s), "10", 0, 86400, "s", "SEC",
      "A progress line this often during the warm-up and the run, on stderr (one "
      "updating line on a terminal); 0 = none.",
@@ -169,11 +142,6 @@ static const struct cm_opt ld_opts[] = {
      "Wait before sending again a call the server answered NFS3ERR_JUKEBOX (the Linux "
      "client waits 5 s).",
      NULL, NULL, 0, CM_EXIT_SFS_JUKEBOX_DELAY},
-    {0, "max-record-blocks", "TRACE_MAX_RECORD_BLOCKS", CM_OPT_I64, F(trace_max_blocks),
-     "16777216", 1, 281474976710656.0, "blocks", "N",
-     "Longest trace record replayed, in 4 KiB blocks as sfs_trace counts them: a longer "
-     "one is an error (skipped and counted with --lenient).",
-     NULL, NULL, 0, CM_EXIT_SFS_MAX_RECORD_BLOCKS},
 };
 
 const struct cm_opt *ld_options_table(size_t *n)
@@ -264,15 +232,44 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     return 0;
 }
 
-int ld_options_parse(struct ld_config *cfg, int nfs_version, int argc, char **argv,
-                     int *exit_code, char *err, size_t errlen)
+/* --workload names auto or one of the workloads. */
+static int check_workload(const struct ld_config *cfg,
+                          const struct ld_workload_ops *const *wl, size_t n,
+                          int *exit_code, char *err, size_t errlen)
 {
+    char names[256];
+    size_t i, used;
+
+    if (strcmp(cfg->workload, "auto") == 0)
+        return 0;
+    used = (size_t)snprintf(names, sizeof(names), "auto");
+    for (i = 0; i < n; i++) {
+        if (strcmp(cfg->workload, wl[i]->name) == 0)
+            return 0;
+        if (used < sizeof(names))
+            used +=
+                (size_t)snprintf(names + used, sizeof(names) - used, ", %s", wl[i]->name);
+    }
+    return fail(
+        exit_code, CM_EXIT_SFS_WORKLOAD,
+        cm_errf(err, errlen, "--workload %s: not a workload (%s)", cfg->workload, names));
+}
+
+int ld_options_parse(struct ld_config *cfg, int nfs_version,
+                     const struct ld_workload_ops *const *wl, size_t nwl, int argc,
+                     char **argv, int *exit_code, char *err, size_t errlen)
+{
+    struct cm_opt_set sets[LD_WL_GROUPS + 1];
     const struct cm_opt *bad;
+    size_t nsets;
     int first = argc, rc;
 
     ld_config_defaults(cfg, nfs_version);
-    rc = cm_opt_parse_argv(ld_opts, CM_ARRAY_LEN(ld_opts), cfg, cfg->src, argc, argv,
-                           &first, &bad, err, errlen);
+    rc = ld_config_add_workloads(cfg, wl, nwl, err, errlen);
+    if (rc < 0)
+        return fail(exit_code, CM_EXIT_FAILED, rc);
+    nsets = ld_config_sets(cfg, sets, CM_ARRAY_LEN(sets));
+    rc = cm_opt_parse_sets(sets, nsets, argc, argv, &first, &bad, err, errlen);
     if (rc == LD_OPTIONS_HELP)
         return rc;
     if (rc < 0) {
@@ -283,11 +280,18 @@ int ld_options_parse(struct ld_config *cfg, int nfs_version, int argc, char **ar
     }
     cfg->nmounts = argc - first;
     cfg->mounts = argv + first;
-    return check_combined(cfg, exit_code, err, errlen);
+    rc = check_workload(cfg, wl, nwl, exit_code, err, errlen);
+    return rc < 0 ? rc : check_combined(cfg, exit_code, err, errlen);
 }
 
-void ld_options_help(FILE *out, const char *prog)
+void ld_options_help(FILE *out, const char *prog, const struct ld_workload_ops *const *wl,
+                     size_t nwl)
 {
+    static struct ld_config cfg; /* large: not on the stack */
+    struct cm_opt_set sets[LD_WL_GROUPS + 1];
+    char titles[LD_WL_GROUPS + 1][160], err[CM_ERR_LEN];
+    size_t nsets, k, i;
+
     fprintf(out,
             "usage: %s [options] mount-point...\n"
             "  mount points: host:/path, host:port:/path or\n"
@@ -295,7 +299,27 @@ void ld_options_help(FILE *out, const char *prog)
             "PROCS,\n  or a multiple of PROCS.\n"
             "options:\n",
             prog);
-    cm_opt_help(out, ld_opts, CM_ARRAY_LEN(ld_opts));
+    ld_config_defaults(&cfg, 3);
+    (void)ld_config_add_workloads(&cfg, wl, nwl, err, sizeof(err));
+    nsets = ld_config_sets(&cfg, sets, CM_ARRAY_LEN(sets));
+    /* each group's heading names the workloads that read it */
+    for (k = 1; k < nsets; k++) {
+        const struct ld_opt_group *g = cfg.group[k - 1].g;
+        size_t used =
+            (size_t)snprintf(titles[k], sizeof(titles[k]), "\n%s (--workload", g->title);
+        const char *sep = " ";
+
+        for (i = 0; i < nwl && used < sizeof(titles[k]); i++)
+            if (ld_workload_reads(wl[i], g)) {
+                used += (size_t)snprintf(titles[k] + used, sizeof(titles[k]) - used,
+                                         "%s%s", sep, wl[i]->name);
+                sep = ", ";
+            }
+        if (used < sizeof(titles[k]))
+            snprintf(titles[k] + used, sizeof(titles[k]) - used, ")");
+        sets[k].title = titles[k];
+    }
+    cm_opt_help_sets(out, sets, nsets);
 }
 
 const char *ld_config_mount_for_child(const struct ld_config *cfg, int child)
@@ -311,9 +335,62 @@ const char *ld_config_mount_for_child(const struct ld_config *cfg, int child)
     return cfg->mounts[(group * cfg->procs + child % cfg->procs) % cfg->nmounts];
 }
 
-int ld_config_was_set(const struct ld_config *cfg, const char *long_name)
+size_t ld_config_sets(struct ld_config *cfg, struct cm_opt_set *sets, size_t max)
+{
+    if (max == 0)
+        return 0;
+    sets[0].t = ld_opts;
+    sets[0].n = CM_ARRAY_LEN(ld_opts);
+    sets[0].base = cfg;
+    sets[0].src = cfg->src;
+    sets[0].title = NULL;
+    return 1 + ld_config_group_sets(cfg, sets + 1, max - 1);
+}
+
+/* The row of long_name, the struct it fills (base) and its source. */
+static const struct cm_opt *row_named(const struct ld_config *cfg, const char *long_name,
+                                      const unsigned char **src, size_t *offset)
 {
     const struct cm_opt *row = cm_opt_by_long(ld_opts, CM_ARRAY_LEN(ld_opts), long_name);
 
-    return row && cfg->src[row - ld_opts] != CM_SRC_DEFAULT;
+    if (row) {
+        *src = &cfg->src[row - ld_opts];
+        *offset = SIZE_MAX; /* the config itself */
+        return row;
+    }
+    return ld_config_group_row(cfg, long_name, src, offset);
+}
+
+const struct cm_opt *ld_config_row(const struct ld_config *cfg, const char *long_name,
+                                   const unsigned char **src)
+{
+    size_t offset;
+
+    return row_named(cfg, long_name, src, &offset);
+}
+
+int ld_config_set_word(struct ld_config *cfg, const char *word, char *err, size_t errlen)
+{
+    char name[64];
+    const char *eq = strchr(word, '=');
+    size_t n = eq ? (size_t)(eq - word) : strlen(word), offset;
+    const unsigned char *src;
+    const struct cm_opt *row;
+
+    if (strncmp(word, "--", 2) != 0 || n - 2 >= sizeof(name))
+        return cm_errf(err, errlen, "%s: not a long option", word);
+    memcpy(name, word + 2, n - 2);
+    name[n - 2] = '\0';
+    row = row_named(cfg, name, &src, &offset);
+    if (row == NULL)
+        return cm_errf(err, errlen, "%s: unknown option", word);
+    return cm_opt_set(row, offset == SIZE_MAX ? (void *)cfg : cfg->wl_opts + offset,
+                      eq ? eq + 1 : NULL, err, errlen);
+}
+
+int ld_config_was_set(const struct ld_config *cfg, const char *long_name)
+{
+    const unsigned char *src;
+
+    return ld_config_row(cfg, long_name, &src) && *src != CM_SRC_DEFAULT;
 }

@@ -32,6 +32,11 @@
 
 /* ---- figures ------------------------------------------------------------- */
 
+unsigned ld_report_requested_ops(const struct ld_report_ops *r, unsigned load)
+{
+    return r->flags & LD_REPORT_LOAD ? load : 0;
+}
+
 uint64_t ld_report_success(const struct ld_opstat *o)
 {
     return o->good > o->unexpected ? o->good - o->unexpected : 0;

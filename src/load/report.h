@@ -27,6 +27,7 @@
 
 struct cm_yaml;
 struct ld_report_in;
+struct ld_workload_ops;
 struct ld_validity;
 
 /*
@@ -71,6 +72,11 @@ struct ld_report_ops {
      * (SFS's, every process running the whole time). */
     uint64_t (*duration_ns)(const struct ld_report_in *in);
 };
+
+/* The ops/s a point asks for, load being its -l load (per client or in
+ * all): load for a workload with LD_REPORT_LOAD, else 0 (it asks for no
+ * rate of NFS operations: the progress lines compare with none). */
+unsigned ld_report_requested_ops(const struct ld_report_ops *r, unsigned load);
 
 /* The SFS 3.0 mix's part: -l's load, the target mix, the rules of docs/SFS30.md §17.1
  * (ld_validity_sfs), the realised mix and pacing lines (ld_report_sfs_lines). */
@@ -176,10 +182,15 @@ struct ld_report_in {
     const struct ld_config *cfg;
     const struct ld_mix *mix;
     const struct ld_iodist *iodist;
-    const struct ld_sizing *sizing;   /* per child */
-    const struct ld_stats *stats;     /* merged over the client's children */
-    const struct ld_report_agg *agg;  /* NULL for one client; the prime's aggregate */
+    const struct ld_sizing *sizing;  /* per child */
+    const struct ld_stats *stats;    /* merged over the client's children */
+    const void *wstats;              /* the workload's own counters (workload.h: results),
+                                        merged the same way; NULL when it has none */
+    const struct ld_report_agg *agg; /* NULL for one client; the prime's aggregate */
     const struct ld_report_ops *work; /* the workload's part (may not be NULL) */
+    const struct ld_workload_ops *wl; /* the workload that ran: its options
+                                         are echoed too (NULL: the load
+                                         table's only) */
     const void *plan; /* the workload's plan (workload.h); NULL in the prime */
 };
 

@@ -167,45 +167,6 @@ static const struct cm_field stats_fields[] = {
     STF(stale, U64, SUM, "results", "stale_replies"),
     STF(reconnects, U64, SUM, "results", "tcp_reconnections"),
     STF(ended_early, U64, MAX, NULL, NULL),
-    /* trace replay (replay/rl.h) */
-    STF(replay_trace_records, U64, MAX, "replay.records", "trace_records"),
-    STF(replay_records, U64, SUM, "replay.records", "records"),
-    STF(replay_calls, U64, SUM, "replay.io", "calls"),
-    STF(replay_skipped, U64, SUM, "replay.io", "skipped"),
-    STF(replay_behind, U64, SUM, "replay.io", "could_not_keep_up"),
-    STF(replay_bytes_read, U64, SUM, "replay.io", "bytes_read"),
-    STF(replay_bytes_written, U64, SUM, "replay.io", "bytes_written"),
-    STF(replay_run_ns, U64, MAX, NULL, NULL),
-    STF(replay_trace_ns, U64, MAX, NULL, NULL),
-    STF(replay_cut, U64, SUM, NULL, NULL),
-    STF(replay_sparse_bytes, U64, SUM, "replay.file_set", "sparse_bytes"),
-    STF(replay_touched_bytes, U64, SUM, "replay.file_set", "touched_bytes"),
-    STF(replay_late, HIST, SUM, NULL, NULL),
-    /* NFS trace replay (nreplay/nr.h) */
-    STF(nr_compared, U64, SUM, NULL, NULL),
-    STF(nr_mismatches, U64, SUM, NULL, NULL),
-    CM_FIELD_ARRAY(struct ld_stats, nr_mismatch, CM_FIELD_U64, CM_MERGE_SUM, NF_NOPS + 1),
-    CM_FIELD_ARRAY(struct ld_stats, nr_pair, CM_FIELD_U64, CM_MERGE_SUM,
-                   NF_NOPS *LD_NR_CLASSES *LD_NR_CLASSES),
-    CM_FIELD_ARRAY(struct ld_stats, nr_example, CM_FIELD_U64, CM_MERGE_TOP,
-                   LD_NR_EXAMPLES),
-    CM_FIELD_ARRAY(struct ld_stats, nr_unreplayable, CM_FIELD_U64, CM_MERGE_SUM,
-                   LD_NR_SKIPS),
-    STF(nr_held, U64, SUM, NULL, NULL),
-    STF(nr_prep_objects, U64, SUM, NULL, NULL),
-    STF(nr_prep_failed, U64, SUM, NULL, NULL),
-    STF(nr_resends, U64, SUM, NULL, NULL),
-    STF(nr_not_sent, U64, SUM, NULL, NULL),
-    STF(nr_unanswered, U64, SUM, NULL, NULL),
-    STF(nr_stale_ns, U64, MAX, NULL, NULL),
-    STF(nr_streams, U64, MAX, NULL, NULL),
-    STF(nr_unit_calls, U64, SUM, NULL, NULL),
-    STF(nr_cross_deps, U64, SUM, NULL, NULL),
-    STF(nr_cross_calls, U64, SUM, NULL, NULL),
-    STF(nr_wait, HIST, SUM, NULL, NULL),
-    CM_FIELD_ARRAY(struct ld_stats, nr_traced, CM_FIELD_HIST, CM_MERGE_SUM, NF_NOPS + 1),
-    CM_FIELD_ARRAY(struct ld_stats, nr_traced_us, CM_FIELD_U64, CM_MERGE_SUM,
-                   NF_NOPS + 1),
 };
 
 const struct cm_field *ld_stats_fields(size_t *n)
@@ -225,31 +186,60 @@ void ld_stats_merge(struct ld_stats *dst, const struct ld_stats *src)
     cm_fields_merge(stats_fields, CM_ARRAY_LEN(stats_fields), dst, src);
 }
 
+void ld_wstats_merge(const struct ld_wstats *w, void *dst, const void *src)
+{
+    if (w && w->size)
+        cm_fields_merge(w->fields, w->n, dst, src);
+}
+
 /* ---- wire form ------------------------------------------------------------- */
 
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 10u /* 10: the layout of stats_fields (run_start_ns, run_end_ns) */
+#define WIRE_VERSION 11u         /* 11: compact, the workload's counters after these */
 #define HDR_BYTES    8u
 
-size_t ld_stats_wire_bytes(void)
+static int has_block(const struct ld_wstats *w)
 {
-    return HDR_BYTES + cm_fields_wire_bytes(stats_fields, CM_ARRAY_LEN(stats_fields));
+    return w && w->size > 0;
 }
 
-void ld_stats_encode(const struct ld_stats *s, unsigned char *buf)
+size_t ld_stats_wire_max(const struct ld_wstats *w)
 {
+    return HDR_BYTES + cm_fields_wire_max(stats_fields, CM_ARRAY_LEN(stats_fields)) +
+           (has_block(w) ? cm_fields_wire_max(w->fields, w->n) : 0);
+}
+
+size_t ld_stats_encode(const struct ld_stats *s, const struct ld_wstats *w,
+                       const void *wblock, unsigned char *buf)
+{
+    uint8_t *p;
+
     cm_be32_put(buf, WIRE_MAGIC);
     cm_be32_put(buf + 4, WIRE_VERSION);
-    cm_fields_put(stats_fields, CM_ARRAY_LEN(stats_fields), s, buf + HDR_BYTES);
+    p = cm_fields_put(stats_fields, CM_ARRAY_LEN(stats_fields), s, buf + HDR_BYTES);
+    if (has_block(w))
+        p = cm_fields_put(w->fields, w->n, wblock, p);
+    return (size_t)(p - buf);
 }
 
-int ld_stats_decode(struct ld_stats *s, const unsigned char *buf, size_t len)
+int ld_stats_decode(struct ld_stats *s, const struct ld_wstats *w, void *wblock,
+                    const unsigned char *buf, size_t len, size_t *used)
 {
-    if (len < ld_stats_wire_bytes() || cm_be32_get(buf) != WIRE_MAGIC ||
+    const uint8_t *p, *end = buf + len;
+
+    if (len < HDR_BYTES || cm_be32_get(buf) != WIRE_MAGIC ||
         cm_be32_get(buf + 4) != WIRE_VERSION)
         return -EPROTO;
     memset(s, 0, sizeof(*s));
-    cm_fields_get(stats_fields, CM_ARRAY_LEN(stats_fields), s, buf + HDR_BYTES);
+    p = cm_fields_get(stats_fields, CM_ARRAY_LEN(stats_fields), s, buf + HDR_BYTES, end);
+    if (p && has_block(w)) {
+        memset(wblock, 0, w->size);
+        p = cm_fields_get(w->fields, w->n, wblock, p, end);
+    }
+    if (p == NULL)
+        return -EPROTO;
+    if (used)
+        *used = (size_t)(p - buf);
     return 0;
 }
 

@@ -61,12 +61,6 @@ enum ld_end_cause {
  * (docs/sfs.md, "STALE"; docs/nfs_replay.md, "Faults"). */
 #define LD_STALE_LIMIT 16
 
-/* NFS trace replay: status classes of a mismatch pair, examples kept,
- * reasons a call is not replayed (nreplay/nr.h names them). */
-#define LD_NR_CLASSES  8
-#define LD_NR_EXAMPLES 4
-#define LD_NR_SKIPS    8
-
 struct ld_stats {
     struct ld_opstat op[NF_NOPS + 1]; /* [NF_OP_TOTAL] = TOTAL */
     /* open-loop issue lag (D7), one sample per request */
@@ -101,48 +95,6 @@ struct ld_stats {
     uint64_t reconnects;             /* TCP connections re-established */
     uint64_t stale;                  /* STALE / BADHANDLE replies */
     uint64_t ended_early;            /* enum ld_end_cause (max) */
-    /* trace replay (replay/rl.h): counters add over processes; run_ns and
-     * trace_ns keep the largest; late holds each call's lateness (actual
-     * minus planned issue time, us); trace_records (the whole trace's,
-     * every process knows it) keeps the largest; cut counts the processes
-     * whose replay the run time (-t, sfs_mgr's STOP) ended early; the file
-     * set of its streams: sparse_bytes as prepared (each file as large as
-     * its highest byte used), touched_bytes the distinct bytes the trace's
-     * READ and WRITE records touch */
-    uint64_t replay_records, replay_calls, replay_skipped, replay_behind;
-    uint64_t replay_bytes_read, replay_bytes_written;
-    uint64_t replay_run_ns, replay_trace_ns;
-    uint64_t replay_trace_records, replay_cut;
-    uint64_t replay_sparse_bytes, replay_touched_bytes;
-    struct cm_hist replay_late;
-    /* NFS trace replay (nreplay/nr.h; its calls, bytes, lateness and
-     * durations are the replay_* counters above): statuses compared with
-     * the trace's and mismatched, per op and per pair of status classes,
-     * the first mismatches in trace order (~(call << 16 | replayed
-     * status), largest - the earliest call - first, 0 none), calls not
-     * replayable by reason,
-     * calls a dependency held and for how long, the traced server's
-     * response times of the replayed calls, the image's objects, the
-     * traced calls of the streams replayed (every copy's), and the
-     * dependencies on a call another client replays (kept by the schedule
-     * only) with the calls holding one */
-    uint64_t nr_compared, nr_mismatches;
-    uint64_t nr_mismatch[NF_NOPS + 1];
-    uint64_t nr_pair[NF_NOPS * LD_NR_CLASSES * LD_NR_CLASSES];
-    uint64_t nr_example[LD_NR_EXAMPLES];
-    uint64_t nr_unreplayable[LD_NR_SKIPS];
-    uint64_t nr_held, nr_prep_objects, nr_prep_failed;
-    /* ... its faults: the calls' sends again (UDP after a timeout, TCP on
-     * a new connection), the calls never sent because the replay ended
-     * early (its stale handles, a server gone, the run time) or because
-     * the transport never took them, the RPCs sent and never answered,
-     * and when (from the start of the run, ns; max) its handles went
-     * stale */
-    uint64_t nr_resends, nr_not_sent, nr_unanswered, nr_stale_ns;
-    uint64_t nr_streams, nr_unit_calls, nr_cross_deps, nr_cross_calls;
-    struct cm_hist nr_wait;
-    struct cm_hist nr_traced[NF_NOPS + 1];
-    uint64_t nr_traced_us[NF_NOPS + 1];
 };
 
 /* The slot of an NFS status in err_status. */
@@ -191,11 +143,28 @@ double ld_stats_ci(const struct ld_opstat *o);
 const struct cm_field *ld_stats_fields(size_t *n);
 const struct cm_field *ld_opstat_fields(size_t *n);
 
-/* Fixed-size binary encoding (big-endian, magic "LDST" + version): exactly
- * LD_STATS_WIRE_BYTES bytes, so a pipe reader knows how much to read.
- * ld_stats_decode returns 0, or -EPROTO for a bad magic/version. */
-size_t ld_stats_wire_bytes(void);
-void ld_stats_encode(const struct ld_stats *s, unsigned char *buf);
-int ld_stats_decode(struct ld_stats *s, const unsigned char *buf, size_t len);
+/* A workload's own counters beyond struct ld_stats (workload.h: its
+ * results): a block of size bytes its field table describes, merged, sent
+ * and printed as the table says.  size 0: none. */
+struct ld_wstats {
+    const struct cm_field *fields;
+    size_t n;
+    size_t size;
+};
+
+/* The results a child sends its parent and a client its prime: magic
+ * "LDST", version, then the compact wire form (common/fields.h) of s and
+ * of the workload's block w (NULL or of size 0: none).  encode writes at
+ * most ld_stats_wire_max(w) bytes and returns how many; decode fills s and
+ * wblock (w->size bytes) from buf and returns 0 with *used the bytes it
+ * read (may be NULL), or -EPROTO for a bad magic, version or form. */
+size_t ld_stats_wire_max(const struct ld_wstats *w);
+size_t ld_stats_encode(const struct ld_stats *s, const struct ld_wstats *w,
+                       const void *wblock, unsigned char *buf);
+int ld_stats_decode(struct ld_stats *s, const struct ld_wstats *w, void *wblock,
+                    const unsigned char *buf, size_t len, size_t *used);
+
+/* dst += src for a workload's block (w may be NULL: nothing). */
+void ld_wstats_merge(const struct ld_wstats *w, void *dst, const void *src);
 
 #endif /* LD_STATS_H */

@@ -69,6 +69,17 @@ enum ld_child_phase {
 
 struct ld_workload_ops;
 
+/* What a workload's accepts says of the options (--workload auto). */
+enum ld_accept {
+    LD_ACCEPT_NO = 0,         /* not for it */
+    LD_ACCEPT_DEFAULT = 1,    /* what runs when nothing else is asked for (the mix) */
+    LD_ACCEPT_MAYBE = 2,      /* its input is given but not recognised: its plan
+                                 will say what is wrong with it */
+    LD_ACCEPT_YES = 3,        /* its input, recognised */
+    LD_ACCEPT_UNREADABLE = -1 /* its input is given but cannot be read here
+                                 (a trace only the clients can read) */
+};
+
 /*
  * One client's run as its parent builds it before any process starts, and
  * as every child inherits it through fork: the options, the mix and
@@ -129,6 +140,8 @@ struct ld_child {
     int mounted;
     struct rp_client *clnt; /* = mnt.nfs */
     struct ld_stats stats;
+    void *results;             /* the workload's own counters (wl->results.size bytes,
+                                  zeroed; NULL when it has none) */
     int phase;                 /* enum ld_child_phase */
     int measuring;             /* count results (run phase only) */
     int stop;                  /* CT_MSG_STOP arrived, or another command (pending) */
@@ -152,9 +165,17 @@ struct ld_workload_ops {
     const char *name; /* "sfs", "replay" */
     unsigned version; /* LD_WORKLOAD_VERSION */
 
-    /* Nonzero when the options ask for this workload (the chooser tries
-     * the tables in order). */
-    int (*accepts)(const struct ld_config *cfg);
+    /* Its own options: the groups of rows it reads (config.h: struct
+     * ld_opt_group), NULL-terminated; NULL: none.  Every program that may
+     * run it parses them; an option of a group it does not read is refused
+     * when it runs (options.h: ld_config_foreign). */
+    const struct ld_opt_group *const *options;
+
+    /* How strongly the options ask for this workload under --workload
+     * auto (LD_ACCEPT_*): the chooser takes the one that claims them
+     * most, whatever the order of the tables.  UNREADABLE says why in
+     * why. */
+    int (*accepts)(const struct ld_config *cfg, char *why, size_t whylen);
 
     /* ---- the client's parent, before any process starts ---- */
 
@@ -194,6 +215,11 @@ struct ld_workload_ops {
 
     /* ---- the results ---- */
     const struct ld_report_ops *report;
+    /* Its own counters beyond struct ld_stats (stats.h): the block each
+     * child fills (c->results), merged, sent to the parent and the prime
+     * and handed to the report (ld_report_in.wstats) as the field table
+     * says.  Size 0: none. */
+    struct ld_wstats results;
 
     /* ---- sfs_mgr's load points (src/prime) ---- */
 
@@ -242,6 +268,11 @@ struct ld_workload_ops {
  * ok). */
 int ld_child_main(int fd, unsigned child, void *data);
 
+/* A child's state (wl->child_size bytes) with the workload's counters
+ * behind it (c->results), zeroed, in one allocation that free() releases;
+ * NULL when out of memory.  What ld_child_main runs the phases on. */
+struct ld_child *ld_child_alloc(const struct ld_workload_ops *wl);
+
 /* Fills the generic part of a child (child_init calls it first). */
 void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned index,
                     int ctl_fd);
@@ -274,6 +305,10 @@ int ld_child_parent_spoke(const struct ld_child *c);
 /* Nonzero when the parent's end of the socket is closed (a parent killed
  * by SIGKILL): long phases check it so that no child outlives its run. */
 int ld_child_parent_gone(const struct ld_child *c);
+
+/* Zeroes the child's results (c->stats, c->results): what the run counts
+ * starts from nothing. */
+void ld_child_results_reset(struct ld_child *c);
 
 /* Publishes c->live (after wl->child_live) into the setup's live area
  * when LD_LIVE_PUBLISH_NS passed since the last time, or now when force. */

@@ -21,44 +21,30 @@
 #include "load/ld_int.h"
 #include "load/options.h"
 #include "load/report.h"
+#include "load/workload.h"
 #include "nfs/nf.h"
 
 /* ---- YAML -------------------------------------------------------------------- */
 
-static const char *src_name(unsigned char src)
-{
-    return src == CM_SRC_CLI ? "command line" : src == CM_SRC_RC ? "rc file" : "default";
-}
-
-static void yaml_params(struct cm_yaml *y, const struct ld_config *c)
+/* Every option's value and source: the load table's, then those of the
+ * workload that ran (its option groups, workload.h). */
+static void yaml_params(struct cm_yaml *y, const struct ld_config *c,
+                        const struct ld_workload_ops *wl)
 {
     const struct cm_opt *t;
-    size_t n, i;
+    size_t n;
+    unsigned g;
     int k;
 
     t = ld_options_table(&n);
     cm_yaml_key(y, "parameters");
     cm_yaml_map_begin(y);
     cm_yaml_kv_int(y, "nfs_version", c->nfs_version);
-    for (i = 0; i < n; i++) {
-        char buf[LD_PATH_MAX + 32];
-
-        if (t[i].short_flag == 'c')
-            continue;
-        cm_yaml_key(y, t[i].long_name);
-        cm_yaml_map_begin(y);
-        cm_yaml_key(y, "value");
-        cm_opt_format(&t[i], c, buf, sizeof(buf));
-        if (t[i].type == CM_OPT_INT || t[i].type == CM_OPT_I64 ||
-            t[i].type == CM_OPT_FLAG)
-            cm_yaml_int(y, strtoll(buf, NULL, 10));
-        else if (t[i].type == CM_OPT_DOUBLE)
-            cm_yaml_double(y, strtod(buf, NULL), -1);
-        else
-            cm_yaml_str(y, buf);
-        cm_yaml_kv_str(y, "source", src_name(c->src[i]));
-        cm_yaml_map_end(y);
-    }
+    cm_opt_yaml(y, t, n, c, c->src);
+    for (g = 0; g < c->ngroups && wl; g++)
+        if (ld_workload_reads(wl, c->group[g].g))
+            cm_opt_yaml(y, c->group[g].g->rows, c->group[g].g->nrows,
+                        c->wl_opts + c->group[g].offset, c->wl_src + c->group[g].src0);
     cm_yaml_key(y, "mount_points");
     cm_yaml_seq_begin(y);
     for (k = 0; k < c->nmounts; k++)
@@ -257,7 +243,7 @@ void ld_report_yaml_emit(struct cm_yaml *y, const struct ld_report_in *in,
         if (in->work->flags & LD_REPORT_LOAD)
             cm_yaml_kv_uint(y, "aggregate_requested_load", in->agg->requested_load);
     }
-    yaml_params(y, in->cfg);
+    yaml_params(y, in->cfg, in->wl);
     yaml_fileset(y, in);
     yaml_ops(y, in);
     yaml_totals(y, in, v);

@@ -298,21 +298,21 @@ static void compare(struct nr_replay *rp, const struct nr_live *l, uint32_t stat
 
     if (c->status == NR_NO_REPLY)
         return;
-    st->nr_compared++;
+    NR_STATS(&rp->cx)->nr_compared++;
     if (status == c->status)
         return;
     tc = nr_class_of(c->status);
     rc = nr_class_of(status);
-    st->nr_mismatches++;
-    st->nr_mismatch[c->op]++;
-    st->nr_mismatch[NF_OP_TOTAL]++;
-    st->nr_pair[((unsigned)c->op * LD_NR_CLASSES + tc) * LD_NR_CLASSES + rc]++;
+    NR_STATS(&rp->cx)->nr_mismatches++;
+    NR_STATS(&rp->cx)->nr_mismatch[c->op]++;
+    NR_STATS(&rp->cx)->nr_mismatch[NF_OP_TOTAL]++;
+    NR_STATS(&rp->cx)->nr_pair[((unsigned)c->op * NR_CLASSES + tc) * NR_CLASSES + rc]++;
     if (status != 0)
         ld_stats_unexpected(st, c->op, status);
     /* the earliest in the trace, whatever order they completed in (at
      * speed 0 a later call may be answered first) */
     ex = ~(((uint64_t)i << 16) | (status < 0xffffu ? status : 0xffffu));
-    cm_top_insert(st->nr_example, LD_NR_EXAMPLES, ex);
+    cm_top_insert(NR_STATS(&rp->cx)->nr_example, NR_EXAMPLES, ex);
 }
 
 /* A run of STALE or BADHANDLE replies where the trace had another
@@ -342,18 +342,18 @@ int nr_call_account(struct rb_slot *s)
 
     if (call->sends == 0 && call->status != 0) /* never left this host */
         return 0;
-    st->replay_calls++; /* an RPC the transport took */
-    if (s->piece == 0)  /* its pieces are one traced call */
-        st->replay_records++;
+    RB_STATS(&rp->cx)->replay_calls++; /* an RPC the transport took */
+    if (s->piece == 0)                 /* its pieces are one traced call */
+        RB_STATS(&rp->cx)->replay_records++;
     if (c->op == NF_OP_READ)
-        st->replay_bytes_read += s->count;
+        RB_STATS(&rp->cx)->replay_bytes_read += s->count;
     else if (c->op == NF_OP_WRITE)
-        st->replay_bytes_written += s->count;
+        RB_STATS(&rp->cx)->replay_bytes_written += s->count;
     if (call->t_reply_ns == 0)
-        st->nr_unanswered++;
+        NR_STATS(&rp->cx)->nr_unanswered++;
     if (call->retransmits > 0)
         LD_STATS_COUNT(st, c->op, retrans);
-    st->nr_resends += call->retransmits;
+    NR_STATS(&rp->cx)->nr_resends += call->retransmits;
     if (call->status == 0) {
         uint32_t nfs = nf_call_nfs_status(call);
         uint64_t ns =
@@ -369,10 +369,10 @@ int nr_call_account(struct rb_slot *s)
             st->stale++;
         stale_run(rp, c, nfs, call->t_reply_ns ? call->t_reply_ns : cm_now_ns());
         if (c->status != NR_NO_REPLY && s->piece == 0) {
-            cm_hist_add(&st->nr_traced[c->op], c->rt_us);
-            cm_hist_add(&st->nr_traced[NF_OP_TOTAL], c->rt_us);
-            st->nr_traced_us[c->op] += c->rt_us;
-            st->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
+            cm_hist_add(&NR_STATS(&rp->cx)->nr_traced[c->op], c->rt_us);
+            cm_hist_add(&NR_STATS(&rp->cx)->nr_traced[NF_OP_TOTAL], c->rt_us);
+            NR_STATS(&rp->cx)->nr_traced_us[c->op] += c->rt_us;
+            NR_STATS(&rp->cx)->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
         }
         if (s->piece == 0) /* its pieces are one traced call */
             compare(rp, l, nfs);

@@ -48,6 +48,7 @@
 #include "common/hist.h"
 #include "load/config.h"
 #include "load/stats.h"
+#include "replaybase/rb.h"
 #include "trace/tr_nfs.h"
 
 struct im_image;
@@ -59,7 +60,55 @@ struct ld_report_ops;
 #define NR_DEPS     8u /* earlier calls one call may wait for */
 #define NR_NO_REPLY UINT32_MAX
 
-/* Why a call is not replayed (LD_NR_SKIPS slots). */
+/* The NFS replay's own option, beside the trace's (replaybase/rb.h), which
+ * it reads too. */
+struct nr_opts {
+    int trace_scale; /* --scale: copies of the trace in all (0: one per client) */
+};
+extern const struct ld_opt_group nr_options;
+#define NR_OPTS(cfg)     ((const struct nr_opts *)ld_config_opts((cfg), &nr_options))
+#define NR_OPTS_SET(cfg) ((struct nr_opts *)ld_config_opts_set((cfg), &nr_options))
+
+/* Status classes of a mismatch pair, mismatches kept as examples, reasons
+ * a call is not replayed: the slots of the counters below. */
+#define NR_CLASSES  8
+#define NR_EXAMPLES 4
+#define NR_SKIPS    8
+
+/* The NFS replay's own counters (its workload's results, load/workload.h),
+ * after the replays' shared ones (rb.h: its calls, bytes, lateness and
+ * durations are those): statuses compared with the trace's and
+ * mismatched, per op and per pair of status classes, the first mismatches
+ * in trace order (~(call << 16 | replayed status), largest - the earliest
+ * call - first, 0 none), calls not replayable by reason, calls a dependency held and for
+ * how long, the image's objects; its faults: the calls' sends again (UDP after a timeout,
+ * TCP on a new connection), the calls never sent because the replay ended early (its
+ * stale handles, a server gone, the run time) or because the transport never took them,
+ * the RPCs sent and never answered, and when (from the start of the run, ns; max) its
+ * handles went stale; the streams, the traced calls of the streams replayed (every
+ * copy's), the dependencies on a call another client replays (kept by the schedule only)
+ * with the calls holding one; the traced server's response times of the replayed calls.
+ */
+struct nr_stats {
+    struct rb_stats rb; /* first: RB_STATS reads it */
+    uint64_t nr_compared, nr_mismatches;
+    uint64_t nr_mismatch[NF_NOPS + 1];
+    uint64_t nr_pair[NF_NOPS * NR_CLASSES * NR_CLASSES];
+    uint64_t nr_example[NR_EXAMPLES];
+    uint64_t nr_unreplayable[NR_SKIPS];
+    uint64_t nr_held, nr_prep_objects, nr_prep_failed;
+    uint64_t nr_resends, nr_not_sent, nr_unanswered, nr_stale_ns;
+    uint64_t nr_streams, nr_unit_calls, nr_cross_deps, nr_cross_calls;
+    struct cm_hist nr_wait;
+    struct cm_hist nr_traced[NF_NOPS + 1];
+    uint64_t nr_traced_us[NF_NOPS + 1];
+};
+#define NR_STATS_NFIELDS 21
+extern const struct cm_field nr_stats_fields[NR_STATS_NFIELDS];
+/* An NFS replay child's counters (struct ld_child's results). */
+#define NR_STATS(c) ((struct nr_stats *)(c)->results)
+
+/* Why a call is not replayed (NR_SKIPS slots). */
 enum nr_skip {
     NR_REPLAYED = 0,
     NR_SKIP_MOUNT = 1,     /* a MOUNT call: the replay's own mount stands for it */
@@ -132,13 +181,13 @@ struct nr_plan {
     int nfs_version;
     int from_file; /* 1: a plan file; 0: the capture, planned for this run */
     struct im_image *img;
-    uint64_t ncalls;               /* the calls replayed, in the order the stream gives */
-    uint32_t nstreams;             /* traced client hosts */
-    uint64_t *stream_calls;        /* per stream, its calls */
-    uint64_t events;               /* events the reader gave */
-    uint64_t skipped[LD_NR_SKIPS]; /* calls not replayable, by reason */
-    uint64_t readdir_restarted;    /* READDIR continuations sent from cookie 0 */
-    int64_t trace_ns;              /* the last call's time */
+    uint64_t ncalls;            /* the calls replayed, in the order the stream gives */
+    uint32_t nstreams;          /* traced client hosts */
+    uint64_t *stream_calls;     /* per stream, its calls */
+    uint64_t events;            /* events the reader gave */
+    uint64_t skipped[NR_SKIPS]; /* calls not replayable, by reason */
+    uint64_t readdir_restarted; /* READDIR continuations sent from cookie 0 */
+    int64_t trace_ns;           /* the last call's time */
     struct tr_counter counters[TR_MAX_COUNTERS]; /* the reader's counters */
     unsigned ncounters;
     struct cm_hist traced[NF_NOPS + 1]; /* every traced reply's response time */
@@ -161,7 +210,7 @@ struct nr_plan {
 
 #define NR_INDEX_STEP 65536u /* calls between two entries of the plan's index */
 
-/* The plan of cfg->trace_file (cfg->nfs_version's calls): a plan file is
+/* The plan of RB_TOPTS(cfg)->trace_file (cfg->nfs_version's calls): a plan file is
  * read and checked against its capture (when the capture is there: the
  * same size and bytes); a capture is planned into a temporary file
  * (unlinked: nothing is left).  0, or -errno with one line in err. */
@@ -209,10 +258,11 @@ int nr_stream_open(struct nr_stream *s, const struct nr_plan *p, uint64_t from, 
 int nr_stream_next(struct nr_stream *s, struct nr_call *c, char *err, size_t errlen);
 void nr_stream_close(struct nr_stream *s);
 
-/* Nonzero when the options ask for an NFS trace replay: --trace-format
- * pcap, pcapng or nfsdump, or auto and a file whose first bytes are a
- * capture's magic number, an nfsdump line or a plan file's. */
-int nr_accepts(const struct ld_config *cfg);
+/* How strongly the options ask for an NFS trace replay (workload.h: enum
+ * ld_accept): YES for --trace-format pcap, pcapng or nfsdump, or auto and
+ * a file whose first bytes are a capture's magic number, an nfsdump line
+ * or a plan file's; UNREADABLE when that file cannot be read here. */
+int nr_accepts(const struct ld_config *cfg, char *why, size_t whylen);
 
 /* The class of an NFS status (enum nr_class) and the classes' names. */
 unsigned nr_class_of(uint32_t status);
@@ -223,7 +273,8 @@ const char *nr_skip_name(unsigned reason);
 /* The copies of the trace the run replays (--scale; 0: one per client). */
 static inline uint32_t nr_scale(const struct ld_config *cfg)
 {
-    return cfg->trace_scale > 0 ? (uint32_t)cfg->trace_scale : (uint32_t)cfg->nclients;
+    return NR_OPTS(cfg)->trace_scale > 0 ? (uint32_t)NR_OPTS(cfg)->trace_scale
+                                         : (uint32_t)RB_TOPTS(cfg)->nclients;
 }
 
 /*
@@ -244,7 +295,7 @@ static inline uint32_t nr_unit_client(const struct ld_config *cfg, uint32_t j, u
 {
     uint64_t u = (uint64_t)j * (nstreams ? nstreams : 1) + s;
 
-    return (uint32_t)(u % (uint32_t)cfg->nclients) + 1;
+    return (uint32_t)(u % (uint32_t)RB_TOPTS(cfg)->nclients) + 1;
 }
 
 /* The process, within its client, that replays stream s of copy j. */
@@ -253,7 +304,7 @@ static inline unsigned nr_unit_proc(const struct ld_config *cfg, uint32_t j, uin
 {
     uint64_t u = (uint64_t)j * (nstreams ? nstreams : 1) + s;
 
-    return (unsigned)((u / (uint32_t)cfg->nclients) % (uint32_t)cfg->procs);
+    return (unsigned)((u / (uint32_t)RB_TOPTS(cfg)->nclients) % (uint32_t)cfg->procs);
 }
 
 /* The copies this client (cfg->client_num) replays a stream of: the

@@ -30,6 +30,7 @@
 #include "common/atomic.h"
 #include "common/alloc.h"
 #include "image/im.h"
+#include "nfs/nf_proto.h"
 #include "nreplay/nr_int.h"
 
 /* ---- a small hash of 64-bit keys -------------------------------------- */
@@ -536,6 +537,14 @@ static int pass_calls(struct nr_plan *p, struct build *b, const struct nr_plan_o
     return rc;
 }
 
+/* The program that replays a trace's calls of NFS version v. */
+static const char *plan_prog(int v)
+{
+    const struct nf_proto *p = nf_proto_by_version(v);
+
+    return p ? p->prog : "sfs";
+}
+
 /* Plans capture (o) into f: p holds the figures after. */
 static int plan_into(struct nr_plan *p, const char *capture, const struct nr_plan_opts *o,
                      FILE *f, char *err, size_t errlen)
@@ -568,7 +577,7 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
                 "%s: no NFSv%d call to replay (%llu events; a trace of the other "
                 "version is replayed by %s)",
                 capture, p->nfs_version, (unsigned long long)p->events,
-                p->nfs_version == 3 ? "sfs" : "sfs3");
+                plan_prog(p->nfs_version == 3 ? 2 : 3));
         rc = -EINVAL;
     }
     if (rc == 0 && (rc = nr__file_end(&b.w, p)) < 0)
@@ -615,20 +624,22 @@ static int plan_temporary(struct nr_plan *p, const struct ld_config *cfg, char *
     fd = mkstemp(path);
     if (fd < 0)
         return cm_errf(err, errlen, "%s: cannot make a temporary plan in %s: %s",
-                       cfg->trace_file, dir && dir[0] ? dir : "/tmp", strerror(errno)),
+                       RB_TOPTS(cfg)->trace_file, dir && dir[0] ? dir : "/tmp",
+                       strerror(errno)),
                -errno;
     (void)unlink(path);
     f = fdopen(dup(fd), "w+b");
     if (!f) {
         close(fd);
-        return cm_errf(err, errlen, "%s: %s", cfg->trace_file, strerror(errno)), -EIO;
+        return cm_errf(err, errlen, "%s: %s", RB_TOPTS(cfg)->trace_file, strerror(errno)),
+               -EIO;
     }
-    o.format = cfg->trace_format;
-    o.lenient = cfg->trace_lenient;
+    o.format = RB_TOPTS(cfg)->trace_format;
+    o.lenient = RB_TOPTS(cfg)->trace_lenient;
     o.nfs_version = cfg->nfs_version;
-    rc = plan_into(p, cfg->trace_file, &o, f, err, errlen);
+    rc = plan_into(p, RB_TOPTS(cfg)->trace_file, &o, f, err, errlen);
     if (fclose(f) != 0 && rc == 0) {
-        cm_errf(err, errlen, "%s: cannot write the plan", cfg->trace_file);
+        cm_errf(err, errlen, "%s: cannot write the plan", RB_TOPTS(cfg)->trace_file);
         rc = -EIO;
     }
     nr_plan_free(p);
@@ -637,7 +648,7 @@ static int plan_temporary(struct nr_plan *p, const struct ld_config *cfg, char *
         return rc;
     }
     memset(p, 0, sizeof(*p));
-    snprintf(p->file, sizeof(p->file), "%s", cfg->trace_file);
+    snprintf(p->file, sizeof(p->file), "%s", RB_TOPTS(cfg)->trace_file);
     rc = nr__file_read(p, fd, 0, err, errlen);
     if (rc < 0)
         close(fd);
@@ -669,17 +680,17 @@ int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
 {
     int rc;
 
-    if (!nr_plan_is_file(cfg->trace_file)) {
+    if (!nr_plan_is_file(RB_TOPTS(cfg)->trace_file)) {
         memset(p, 0, sizeof(*p));
         p->fd = -1;
         return plan_temporary(p, cfg, err, errlen);
     }
-    rc = nr_plan_open(p, cfg->trace_file, err, errlen);
+    rc = nr_plan_open(p, RB_TOPTS(cfg)->trace_file, err, errlen);
     if (rc == 0 && p->nfs_version != cfg->nfs_version) {
         cm_errf(err, errlen,
                 "%s holds the NFSv%d calls of %s: replay it with %s, or plan the "
                 "capture again with --nfs-version %d",
-                p->file, p->nfs_version, p->capture, p->nfs_version == 3 ? "sfs3" : "sfs",
+                p->file, p->nfs_version, p->capture, plan_prog(p->nfs_version),
                 cfg->nfs_version);
         rc = -EINVAL;
         nr_plan_free(p);
@@ -709,27 +720,28 @@ double nr_expected_s(const struct nr_plan *p, double speed)
 
 /* ---- which workload, names --------------------------------------------- */
 
-int nr_accepts(const struct ld_config *cfg)
+int nr_accepts(const struct ld_config *cfg, char *why, size_t whylen)
 {
-    const char *f = cfg->trace_format, *fmt = NULL;
+    const char *f = RB_TOPTS(cfg)->trace_format, *fmt = NULL;
     unsigned char buf[512];
     size_t n;
     FILE *fp;
 
-    if (!cfg->trace_file[0])
-        return 0;
+    if (!RB_TOPTS(cfg)->trace_file[0])
+        return LD_ACCEPT_NO;
     if (!strcmp(f, "pcap") || !strcmp(f, "pcapng") || !strcmp(f, "nfsdump"))
-        return 1;
+        return LD_ACCEPT_YES;
     if (f[0] && strcmp(f, "auto") != 0)
-        return 0;
-    if (nr_plan_is_file(cfg->trace_file))
-        return 1;
-    fp = fopen(cfg->trace_file, "rb");
+        return LD_ACCEPT_NO;
+    fp = fopen(RB_TOPTS(cfg)->trace_file, "rb");
     if (!fp)
-        return 0; /* the block replay says why it cannot be read */
+        return cm_errf(why, whylen, "%s: %s", RB_TOPTS(cfg)->trace_file, strerror(errno)),
+               LD_ACCEPT_UNREADABLE;
     n = fread(buf, 1, sizeof(buf), fp);
     fclose(fp);
-    return tr_nfs_probe(buf, n, &fmt) > 0;
+    if (nr_plan_is_file(RB_TOPTS(cfg)->trace_file))
+        return LD_ACCEPT_YES;
+    return tr_nfs_probe(buf, n, &fmt) > 0 ? LD_ACCEPT_YES : LD_ACCEPT_NO;
 }
 
 unsigned nr_class_of(uint32_t status)
@@ -759,9 +771,9 @@ unsigned nr_class_of(uint32_t status)
 
 const char *nr_class_name(unsigned cls)
 {
-    static const char *const n[LD_NR_CLASSES] = {
+    static const char *const n[NR_CLASSES] = {
         "OK", "NOENT", "EXIST", "NOTEMPTY", "NOTDIR/ISDIR", "ACCES", "STALE", "other"};
-    return cls < LD_NR_CLASSES ? n[cls] : "other";
+    return cls < NR_CLASSES ? n[cls] : "other";
 }
 
 const char *nr_skip_name(unsigned reason)

@@ -239,7 +239,7 @@ int nr__file_end(struct nr__writer *w, const struct nr_plan *p)
     for (i = 0; i < p->nstreams; i++)
         cm_bin_put64(f, p->stream_calls[i]);
     cm_bin_put64(f, p->events);
-    for (i = 0; i < LD_NR_SKIPS; i++)
+    for (i = 0; i < NR_SKIPS; i++)
         cm_bin_put64(f, p->skipped[i]);
     cm_bin_put64(f, p->readdir_restarted);
     cm_bin_put64(f, (uint64_t)p->trace_ns);
@@ -331,7 +331,7 @@ static int trailer_in(struct cm_bin_reader *r, struct nr_plan *p, uint64_t *imag
     for (i = 0; i < p->nstreams; i++)
         p->stream_calls[i] = cm_bin_get64(r);
     p->events = cm_bin_get64(r);
-    for (i = 0; i < LD_NR_SKIPS; i++)
+    for (i = 0; i < NR_SKIPS; i++)
         p->skipped[i] = cm_bin_get64(r);
     p->readdir_restarted = cm_bin_get64(r);
     p->trace_ns = (int64_t)cm_bin_get64(r);

@@ -42,8 +42,8 @@ static uint32_t give_up_ms(const struct nr_replay *rp)
 {
     const struct ld_config *cfg = rp->cx.cfg;
     const char *e = getenv("FREESFS_REPLAY_RECONNECT_MS");
-    double s =
-        rb_limit_s(cfg) > 0 ? rb_limit_s(cfg) : nr_expected_s(rp->plan, cfg->trace_speed);
+    double s = rb_limit_s(cfg) > 0 ? rb_limit_s(cfg)
+                                   : nr_expected_s(rp->plan, RB_TOPTS(cfg)->trace_speed);
 
     if (e && strtoul(e, NULL, 10) > 0)
         return (uint32_t)strtoul(e, NULL, 10);
@@ -308,7 +308,6 @@ static int one(void *data, const struct im_walk_item *w)
 {
     struct walk *k = data;
     struct nr_replay *rp = k->rp;
-    struct ld_stats *st = &rp->cx.stats;
     char name[TR_NFS_NAME_MAX + 16];
     const struct nf_fh *dir = &rp->base;
     size_t n = w->name_len < TR_NFS_NAME_MAX ? w->name_len : TR_NFS_NAME_MAX;
@@ -330,9 +329,9 @@ static int one(void *data, const struct im_walk_item *w)
         dir = &rp->fh[w->dir];
         break;
     }
-    st->nr_prep_objects += !k->learn;
+    NR_STATS(&rp->cx)->nr_prep_objects += !k->learn;
     if (dir->len == 0) {
-        st->nr_prep_failed++;
+        NR_STATS(&rp->cx)->nr_prep_failed++;
         return 0;
     }
     if (k->learn && w->kind == IM_W_HARD_LINK) /* its object has a name already */
@@ -347,7 +346,7 @@ static int one(void *data, const struct im_walk_item *w)
         return k->rc = ld_child_fail(&rp->cx, rc, "preparing the image: %s: %s", name,
                                      rp_status_text(rc));
     if (rc < 0) {
-        st->nr_prep_failed++;
+        NR_STATS(&rp->cx)->nr_prep_failed++;
         if (rp->cx.debug)
             ld_child_log(&rp->cx, "nreplay: cannot %s %s: %s", k->learn ? "find" : "make",
                          w->path, strerror(-rc));
@@ -451,7 +450,7 @@ static int prepare(struct nr_replay *rp)
 
     if (allocate(rp) < 0)
         return ld_child_fail(&rp->cx, -ENOMEM, "out of memory");
-    rp->cx.stats.nr_prep_objects = rp->cx.stats.nr_prep_failed = 0;
+    NR_STATS(&rp->cx)->nr_prep_objects = NR_STATS(&rp->cx)->nr_prep_failed = 0;
     for (k = 0; k < rp->ncopies && rc == 0; k++)
         if (rp->prepares[k] || rp->learns[k]) /* else by another process of the client */
             rc = prepare_copy(rp, k);
@@ -527,8 +526,8 @@ int nr_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
     ld_child_setup(c, su, index, ctl_fd);
     rp->plan = su->plan;
     rp->version = c->nfs_version;
-    rp->speed = c->cfg->trace_speed;
-    rp->window = (uint32_t)c->cfg->trace_window;
+    rp->speed = RB_TOPTS(c->cfg)->trace_speed;
+    rp->window = (uint32_t)RB_TOPTS(c->cfg)->trace_window;
     return copies_of(rp);
 }
 
@@ -549,15 +548,15 @@ int nr_child_phase(struct ld_child *c, uint32_t type, uint32_t arg)
         c->phase = LD_CPHASE_INIT;
         return prepare(rp);
     case CT_MSG_RUN:
-        objects = c->stats.nr_prep_objects;
-        failed = c->stats.nr_prep_failed;
+        objects = NR_STATS(c)->nr_prep_objects;
+        failed = NR_STATS(c)->nr_prep_failed;
         rc = nr_run(c, arg);
-        c->stats.nr_prep_objects = objects;
-        c->stats.nr_prep_failed = failed;
-        c->stats.nr_streams = rp->nstreams;
-        c->stats.nr_unit_calls = rp->unit_calls;
-        c->stats.nr_cross_deps = rp->cross_deps;
-        c->stats.nr_cross_calls = rp->cross_calls;
+        NR_STATS(c)->nr_prep_objects = objects;
+        NR_STATS(c)->nr_prep_failed = failed;
+        NR_STATS(c)->nr_streams = rp->nstreams;
+        NR_STATS(c)->nr_unit_calls = rp->unit_calls;
+        NR_STATS(c)->nr_cross_deps = rp->cross_deps;
+        NR_STATS(c)->nr_cross_calls = rp->cross_calls;
         return rc;
     default:
         return 0;

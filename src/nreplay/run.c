@@ -250,7 +250,7 @@ static void call_done(struct rp_call *call, void *data)
     if (rp->closing)
         return;
     if (!nr_call_account(s) && s->piece == 0)
-        rp->cx.stats.nr_not_sent++; /* the transport never took it */
+        NR_STATS(&rp->cx)->nr_not_sent++; /* the transport never took it */
     if (call->t_reply_ns)
         rp->unanswered_since_ns = 0;
     else if (rp->unanswered_since_ns == 0)
@@ -265,16 +265,16 @@ static void call_done(struct rp_call *call, void *data)
  * (complete at once). */
 static int first_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
 {
-    struct ld_stats *st = &rp->cx.stats;
     struct nr_live *l = &rp->live[ref];
 
     if (ready > l->since) {
-        st->nr_held++;
-        cm_hist_add(&st->nr_wait, (ready - l->since) / 1000);
+        NR_STATS(&rp->cx)->nr_held++;
+        cm_hist_add(&NR_STATS(&rp->cx)->nr_wait, (ready - l->since) / 1000);
     }
     if (nr_call_ready(rp, l))
         return 0;
-    st->nr_unreplayable[NR_SKIP_NO_HANDLE]++; /* its object was never made here */
+    NR_STATS(&rp->cx)
+        ->nr_unreplayable[NR_SKIP_NO_HANDLE]++; /* its object was never made here */
     l->sent = l->pieces;
     l->left = 1;
     piece_over(rp, ref, cm_now_ns());
@@ -285,7 +285,6 @@ static int first_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
  * 0, or -ENOTCONN. */
 static int send_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
 {
-    struct ld_stats *st = &rp->cx.stats;
     struct nr_live *l = &rp->live[ref];
     struct rb_slot *s = rb_window_take(&rp->win, 0);
     uint64_t from = ready > l->since ? ready : l->since, now;
@@ -306,10 +305,11 @@ static int send_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
     if (piece > 0)
         return 0;
     if (l->behind)
-        st->replay_behind++;
+        RB_STATS(&rp->cx)->replay_behind++;
     now = s->call.t_send_ns;
     if (rp->speed > 0)
-        cm_hist_add(&st->replay_late, now > from ? (now - from) / 1000 : 0);
+        cm_hist_add(&RB_STATS(&rp->cx)->replay_late,
+                    now > from ? (now - from) / 1000 : 0);
     return 0;
 }
 
@@ -390,15 +390,15 @@ static uint64_t not_sent(struct nr_replay *rp)
 
 static void finish_stats(struct nr_replay *rp, int cut)
 {
-    struct ld_stats *st = &rp->cx.stats;
     unsigned k;
 
-    st->replay_trace_records = rp->plan->ncalls; /* one copy's (merged by maximum) */
-    st->replay_cut = (uint64_t)cut;
+    RB_STATS(&rp->cx)->replay_trace_records =
+        rp->plan->ncalls; /* one copy's (merged by maximum) */
+    RB_STATS(&rp->cx)->replay_cut = (uint64_t)cut;
     if (cut)
-        st->nr_not_sent += not_sent(rp);
-    for (k = 0; k < LD_NR_SKIPS; k++) /* every copy's, once (its tree's maker) */
-        st->nr_unreplayable[k] += rp->plan->skipped[k] * rp->nprepared;
+        NR_STATS(&rp->cx)->nr_not_sent += not_sent(rp);
+    for (k = 0; k < NR_SKIPS; k++) /* every copy's, once (its tree's maker) */
+        NR_STATS(&rp->cx)->nr_unreplayable[k] += rp->plan->skipped[k] * rp->nprepared;
 }
 
 /* The server's handles went stale (it was restarted and lost the image):
@@ -408,15 +408,16 @@ static void stale_end(struct nr_replay *rp)
     struct ld_stats *st = &rp->cx.stats;
 
     st->ended_early = LD_END_STALE;
-    st->nr_stale_ns = rp->stale_since_ns > rp->loop.start_ns
-                          ? rp->stale_since_ns - rp->loop.start_ns
-                          : 0;
+    NR_STATS(&rp->cx)->nr_stale_ns = rp->stale_since_ns > rp->loop.start_ns
+                                         ? rp->stale_since_ns - rp->loop.start_ns
+                                         : 0;
     ld_child_log(&rp->cx,
                  "nfs replay: %s: the server's file handles went stale at %.3f s: was it "
                  "restarted? (%u STALE replies in a row where the trace had others); "
                  "%" PRIu64 " calls not replayed; the run ends early",
                  ld_config_mount_for_child(rp->cx.cfg, (int)rp->cx.index),
-                 (double)st->nr_stale_ns / 1e9, rp->stale_run, st->nr_not_sent);
+                 (double)NR_STATS(&rp->cx)->nr_stale_ns / 1e9, rp->stale_run,
+                 NR_STATS(&rp->cx)->nr_not_sent);
 }
 
 /* The server could not be reached for give_up_ms: over TCP the client
@@ -429,7 +430,7 @@ static void unreachable_end(struct nr_replay *rp, const char *why)
                  "nfs replay: the server at %s is unreachable: %s; %" PRIu64
                  " calls not replayed; the run ends early",
                  ld_config_mount_for_child(rp->cx.cfg, (int)rp->cx.index), why,
-                 rp->cx.stats.nr_not_sent);
+                 NR_STATS(&rp->cx)->nr_not_sent);
 }
 
 /* Over UDP: nothing answered for give_up_ms (the RPCs that finished since

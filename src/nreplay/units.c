@@ -27,7 +27,8 @@ static int takes_part(const struct ld_config *cfg, uint32_t j, uint32_t nstreams
 {
     uint32_t s, n = streams_of(nstreams);
 
-    for (s = 0; s < n && s < (uint32_t)cfg->nclients; s++) /* the units go round */
+    for (s = 0; s < n && s < (uint32_t)RB_TOPTS(cfg)->nclients;
+         s++) /* the units go round */
         if (nr_unit_client(cfg, j, s, n) == (uint32_t)cfg->client_num)
             return 1;
     return 0;
@@ -58,7 +59,7 @@ void nr_copy_dir(const struct ld_config *cfg, uint32_t j, uint32_t nstreams, cha
 unsigned nr_idle_procs(const struct ld_config *cfg, uint32_t nstreams)
 {
     uint64_t units = (uint64_t)nr_scale(cfg) * streams_of(nstreams), mine;
-    uint32_t clients = (uint32_t)cfg->nclients, c, idle = 0;
+    uint32_t clients = (uint32_t)RB_TOPTS(cfg)->nclients, c, idle = 0;
 
     for (c = 0; c < clients; c++) { /* client c + 1 holds units c, c + clients, ... */
         mine = units > c ? (units - c + clients - 1) / clients : 0;
@@ -108,7 +109,7 @@ int nr_cross_deps(const struct nr_plan *p, const struct ld_config *cfg, uint32_t
     int rc;
 
     *deps = *calls = 0;
-    if (cfg->nclients < 2 || ns < 2)
+    if (RB_TOPTS(cfg)->nclients < 2 || ns < 2)
         return 0;
     /* a dependency reaches back less than NR_LOOKAHEAD calls */
     stream_of = cm_calloc(NR_LOOKAHEAD, sizeof(*stream_of));

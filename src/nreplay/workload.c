@@ -47,9 +47,9 @@ static int map_shared(struct nr_plan *p, const struct ld_config *cfg)
     return 0;
 }
 
-static int accepts(const struct ld_config *cfg)
+static int accepts(const struct ld_config *cfg, char *why, size_t whylen)
 {
-    return nr_accepts(cfg);
+    return nr_accepts(cfg, why, whylen);
 }
 
 static int plan(struct ld_setup *su, char *err, size_t errlen)
@@ -87,13 +87,14 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         im_nlive(p->img), (unsigned long long)im_counts(p->img)->merged,
         im_roots(p->img, &ids), im_orphan_tops(p->img, &ids));
     {
-        uint32_t copies = nr_scale(cfg), procs = (uint32_t)(cfg->nclients * cfg->procs);
+        uint32_t copies = nr_scale(cfg),
+                 procs = (uint32_t)(RB_TOPTS(cfg)->nclients * cfg->procs);
         unsigned idle = nr_idle_procs(cfg, p->nstreams);
 
         fprintf(su->log, "; %u cop%s", copies, copies == 1 ? "y" : "ies");
         if (idle > 0)
             fprintf(su->log, ", %u processes: %u idle", procs, idle);
-        if (cfg->nclients > 1 && p->nstreams > 1) {
+        if (RB_TOPTS(cfg)->nclients > 1 && p->nstreams > 1) {
             uint64_t deps, calls;
             char units[256];
 
@@ -104,24 +105,25 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
             fprintf(su->log,
                     "; streams over %d clients: client %d replays %s; %llu dependencies "
                     "of %llu calls cross client hosts: kept by time only",
-                    cfg->nclients, cfg->client_num, units, (unsigned long long)deps,
-                    (unsigned long long)calls);
+                    RB_TOPTS(cfg)->nclients, cfg->client_num, units,
+                    (unsigned long long)deps, (unsigned long long)calls);
         }
     }
-    if (cfg->trace_speed > 0)
-        fprintf(su->log, "; at speed %g: %.3f s", cfg->trace_speed,
-                nr_expected_s(p, cfg->trace_speed));
+    if (RB_TOPTS(cfg)->trace_speed > 0)
+        fprintf(su->log, "; at speed %g: %.3f s", RB_TOPTS(cfg)->trace_speed,
+                nr_expected_s(p, RB_TOPTS(cfg)->trace_speed));
     else
         fprintf(su->log, "; speed 0: as fast as dependencies and the window allow");
     if (limit > 0)
         fprintf(su->log, "; -t ends it after %d s", limit);
     fprintf(su->log, "\n");
     if (!cfg->prime_host[0] && !cfg->populate_only && limit == 0 &&
-        nr_expected_s(p, cfg->trace_speed) > RB_MAX_UNBOUNDED_S)
+        nr_expected_s(p, RB_TOPTS(cfg)->trace_speed) > RB_MAX_UNBOUNDED_S)
         return cm_errf(err, errlen,
                        "%s: the replay would take %.0f s at speed %g, more than a day: "
                        "pass -t SEC or a higher --speed",
-                       p->file, nr_expected_s(p, cfg->trace_speed), cfg->trace_speed),
+                       p->file, nr_expected_s(p, RB_TOPTS(cfg)->trace_speed),
+                       RB_TOPTS(cfg)->trace_speed),
                CM_EXIT_SFS_USAGE;
     return 0;
 }
@@ -143,14 +145,15 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
 {
     const struct ld_config *cfg = su->cfg;
     const struct nr_plan *p = su->plan;
-    double expect = nr_expected_s(p, cfg->trace_speed);
+    double expect = nr_expected_s(p, RB_TOPTS(cfg)->trace_speed);
     int limit = rb_limit_s(cfg);
 
     snprintf(s->run_line, sizeof(s->run_line),
              "Starting NFS replay of %s: %llu calls, %.3f s of trace at speed %g, %u "
              "cop%s.",
-             cfg->trace_file, (unsigned long long)p->ncalls, (double)p->trace_ns / 1e9,
-             cfg->trace_speed, nr_scale(cfg), nr_scale(cfg) == 1 ? "y" : "ies");
+             RB_TOPTS(cfg)->trace_file, (unsigned long long)p->ncalls,
+             (double)p->trace_ns / 1e9, RB_TOPTS(cfg)->trace_speed, nr_scale(cfg),
+             nr_scale(cfg) == 1 ? "y" : "ies");
     rb_schedule(s, expect, limit);
 }
 
@@ -213,7 +216,7 @@ static int rc_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts,
 static void point_set(struct ld_config *cfg, const struct ld_point *pt)
 {
     rb_speed_point_set(cfg, pt);
-    cfg->trace_scale = (int)pt->v[1];
+    NR_OPTS_SET(cfg)->trace_scale = (int)pt->v[1];
 }
 
 static int client_args(const struct ld_config *cfg, const struct ld_point *pt,
@@ -224,7 +227,7 @@ static int client_args(const struct ld_config *cfg, const struct ld_point *pt,
     if (n < 0 || n >= max)
         return n;
     snprintf(word[n], sizeof(word[n]), "--scale=%d",
-             pt ? (int)pt->v[1] : cfg->trace_scale);
+             pt ? (int)pt->v[1] : NR_OPTS(cfg)->trace_scale);
     return n + 1;
 }
 
@@ -236,8 +239,9 @@ static void point_text(const struct ld_config *cfg, const struct ld_point *pt,
     (void)load;
     if (pt)
         point_set(&c, pt);
-    snprintf(buf, len, "NFS replay of %s at speed %g, %u cop%s", cfg->trace_file,
-             c.trace_speed, nr_scale(&c), nr_scale(&c) == 1 ? "y" : "ies");
+    snprintf(buf, len, "NFS replay of %s at speed %g, %u cop%s",
+             RB_TOPTS(cfg)->trace_file, RB_TOPTS(&c)->trace_speed, nr_scale(&c),
+             nr_scale(&c) == 1 ? "y" : "ies");
 }
 
 /* The progress lines' counters: the calls this process replayed, the
@@ -247,8 +251,8 @@ static void child_live(struct ld_child *c)
 {
     const struct nr_replay *rp = (const struct nr_replay *)c;
 
-    rb_live(c, c->stats.replay_records, (uint64_t)rp->plan->ncalls * nr_scale(c->cfg),
-            c->stats.nr_held);
+    rb_live(c, RB_STATS(c)->replay_records, (uint64_t)rp->plan->ncalls * nr_scale(c->cfg),
+            NR_STATS(c)->nr_held);
 }
 
 static int progress(const struct ld_live *sum, const struct ld_live *last, char *buf,
@@ -258,9 +262,26 @@ static int progress(const struct ld_live *sum, const struct ld_live *last, char 
     return rb_progress_text(sum, "calls", "held", buf, len);
 }
 
+/* --scale: the NFS replay's own option; the trace's are the replays'
+ * (replaybase/rb.h). */
+static const struct cm_opt scale_row[] = {
+    {0, "scale", "TRACE_SCALE", CM_OPT_INT, offsetof(struct nr_opts, trace_scale),
+     sizeof(int), "0", 0, 4096, "copies", "N",
+     "N copies of the trace in all, each on its own copy of the image (0: one per "
+     "client).",
+     NULL, NULL, CM_OPT_POINT, CM_EXIT_SFS_SCALE},
+};
+
+const struct ld_opt_group nr_options = {"NFS trace replay options", scale_row,
+                                        CM_ARRAY_LEN(scale_row), sizeof(struct nr_opts)};
+
+static const struct ld_opt_group *const options[] = {&rb_trace_options, &nr_options,
+                                                     NULL};
+
 const struct ld_workload_ops nr_workload = {
     .name = "nfs-replay",
     .version = LD_WORKLOAD_VERSION,
+    .options = options,
     .accepts = accepts,
     .plan = plan,
     .plan_free = plan_free,
@@ -271,6 +292,7 @@ const struct ld_workload_ops nr_workload = {
     .child_results = nr_child_results,
     .child_free = nr_child_free,
     .report = &nr_report,
+    .results = {nr_stats_fields, NR_STATS_NFIELDS, sizeof(struct nr_stats)},
     .rc_points = rc_points,
     .point_set = point_set,
     .client_args = client_args,

@@ -17,10 +17,13 @@
  *   other - one client alone at the end of its window gets all of the
  *   server; without a span, as SFS).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc.h"
 #include "load/live.h"
 #include "prime/pr_int.h"
 
@@ -44,11 +47,22 @@ const struct cm_field *pr_client_sum_fields(size_t *n)
     return client_sum_fields;
 }
 
-void pr_agg_init(struct pr_agg *a)
+int pr_agg_init(struct pr_agg *a, const struct ld_wstats *w)
 {
     memset(a, 0, sizeof(*a));
     ld_stats_reset(&a->merged);
     a->merged.nchildren = 0;
+    a->w = w;
+    if (w->size == 0)
+        return 0;
+    a->wmerged = cm_calloc(1, w->size);
+    return a->wmerged ? 0 : -ENOMEM;
+}
+
+void pr_agg_free(struct pr_agg *a)
+{
+    free(a->wmerged);
+    a->wmerged = NULL;
 }
 
 void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in, struct pr_client_sum *cs)
@@ -74,6 +88,7 @@ void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in, struct pr_clien
     a->resp_sum += cs->resp_x100;
     a->time_sum += cs->runtime_s;
     ld_stats_merge(&a->merged, in->stats);
+    ld_wstats_merge(a->w, a->wmerged, in->wstats);
     a->n++;
 }
 

@@ -18,6 +18,15 @@
 #define START_S       10
 #define POPULATE_KB_S (50u * 1024u)
 
+/* The workload's name, or who will say it. */
+static const char *workload_text(const struct pr_run *run, char *buf, size_t len)
+{
+    if (run->wl)
+        return run->wl->name;
+    snprintf(buf, len, "asked of the clients before the first point (%s)", run->ask_why);
+    return buf;
+}
+
 /* The whole run's expected time: the load phases exactly, the rest
  * estimated (population of each point's file set when the workload's load
  * sizes one, docs/SFS30.md §5.2). */
@@ -34,7 +43,8 @@ static double expected_s(const struct pr_run *run, double *fill_kb)
         cfg.load = (int)(run->points[k] / run->nclients);
         if (pr_point_values(run, k) && run->wl->point_set)
             run->wl->point_set(&cfg, pr_point_values(run, k));
-        if (run->wl->report->flags & LD_REPORT_LOAD && ld_sizing_compute(&cfg, &z) == 0)
+        if (run->wl && run->wl->report->flags & LD_REPORT_LOAD &&
+            ld_sizing_compute(&cfg, &z) == 0)
             *fill_kb += (double)z.total_kb * run->procs * run->nclients;
         all_s += START_S + 2.0 * run->prime_sleep;
     }
@@ -115,7 +125,7 @@ static const char *prime_for(const struct pr_run *run, const struct pr_client *c
 static void text(const struct pr_run *run, FILE *out)
 {
     static char *argv[PR_ARGV_MAX], buf[PR_ARGBUF];
-    char host[256] = "localhost";
+    char host[256] = "localhost", wbuf[CM_ERR_LEN + 64];
     unsigned k;
     int argc;
 
@@ -124,6 +134,7 @@ static void text(const struct pr_run *run, FILE *out)
     fprintf(out, "suffix: %s\n", run->suffix);
     fprintf(out, "nfs_version: %d\n", run->nfs_version);
     fprintf(out, "transport: %s\n", run->cfg.tcp ? "tcp" : "udp");
+    fprintf(out, "workload: %s\n", workload_text(run, wbuf, sizeof(wbuf)));
     if (run->auto_points) {
         fprintf(
             out,
@@ -220,7 +231,7 @@ static void yaml_words(struct cm_yaml *y, const char *key, char **w, int n)
 
 static void yaml(const struct pr_run *run, FILE *out)
 {
-    char err[CM_ERR_LEN];
+    char err[CM_ERR_LEN], wbuf[CM_ERR_LEN + 64];
     struct cm_yaml *y = cm_yaml_open_stream(out, err, sizeof(err));
     double fill_kb;
     unsigned k;
@@ -232,6 +243,7 @@ static void yaml(const struct pr_run *run, FILE *out)
     cm_yaml_kv_str(y, "suffix", run->suffix);
     cm_yaml_kv_int(y, "nfs_version", run->nfs_version);
     cm_yaml_kv_str(y, "transport", run->cfg.tcp ? "tcp" : "udp");
+    cm_yaml_kv_str(y, "workload", workload_text(run, wbuf, sizeof(wbuf)));
     cm_yaml_key(y, "load_points");
     cm_yaml_flow_seq_begin(y);
     for (k = 0; k < run->npoints; k++)

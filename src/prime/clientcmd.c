@@ -71,7 +71,7 @@ int pr_client_argv(const struct pr_run *run, const struct pr_client *c, unsigned
     rc |= add(&a, w);
     snprintf(w, sizeof(w), "--load=%u", load / run->nclients);
     rc |= add(&a, w);
-    if (run->wl->client_args) { /* the workload's share of the point */
+    if (run->wl && run->wl->client_args) { /* the workload's share of the point */
         char words[8][64];
         int n = run->wl->client_args(&run->cfg, pr_point_values(run, point),
                                      run->nclients, words, (int)CM_ARRAY_LEN(words));

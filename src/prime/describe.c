@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * describe.c - `sfs_rc describe`: every rc variable's kind and range, from
- * the two tables that check them in a run - the prime's own variables
- * (pr_rc_vars) and the load option table's rc names (load/options.h) - so
+ * the tables that check them in a run - the prime's own variables
+ * (pr_rc_vars), the load option table's rc names (load/options.h) and
+ * those of every workload's own options (client/cl.h: the registry) - so
  * that a front end (runsfs) checks what a user types without a copy of
  * its own (docs/runsfs.md); and `sfs_rc pages`: which variables each of
  * runsfs's settings pages shows, from the prime's table.
@@ -11,18 +12,35 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "client/cl.h"
 #include "load/options.h"
 #include "prime/pr.h"
+
+/* The option tables with rc names: the load table's, then each group of
+ * each workload's own (workload.h), once. */
+static size_t opt_tables(struct cm_opt_set *sets, size_t max)
+{
+    static struct ld_config cfg; /* large: not on the stack */
+    const struct ld_workload_ops *const *wl;
+    char err[CM_ERR_LEN];
+    size_t nwl;
+
+    ld_config_defaults(&cfg, 3);
+    wl = cl_workloads(&nwl);
+    (void)ld_config_add_workloads(&cfg, wl, nwl, err, sizeof(err));
+    return ld_config_sets(&cfg, sets, max);
+}
 
 /* The option row of an rc name, NULL when none. */
 static const struct cm_opt *opt_row(const char *name)
 {
-    size_t n, i;
-    const struct cm_opt *t = ld_options_table(&n);
+    struct cm_opt_set sets[LD_WL_GROUPS + 1];
+    size_t n = opt_tables(sets, CM_ARRAY_LEN(sets)), k, i;
 
-    for (i = 0; i < n; i++)
-        if (t[i].rc_name && strcmp(t[i].rc_name, name) == 0)
-            return &t[i];
+    for (k = 0; k < n; k++)
+        for (i = 0; i < sets[k].n; i++)
+            if (sets[k].t[i].rc_name && strcmp(sets[k].t[i].rc_name, name) == 0)
+                return &sets[k].t[i];
     return NULL;
 }
 
@@ -80,9 +98,9 @@ static int one(FILE *out, const char *name)
 
 int pr_rc_describe(FILE *out, FILE *err, char **names, int n)
 {
-    size_t nv, no, i;
+    struct cm_opt_set sets[LD_WL_GROUPS + 1];
+    size_t nv, ns = opt_tables(sets, CM_ARRAY_LEN(sets)), i, s;
     const struct pr_rc_var *v = pr_rc_vars(&nv);
-    const struct cm_opt *t = ld_options_table(&no);
     int k, rc = 0;
 
     for (k = 0; k < n; k++)
@@ -95,14 +113,17 @@ int pr_rc_describe(FILE *out, FILE *err, char **names, int n)
     for (i = 0; i < nv; i++)
         if (v[i].kind || opt_row(v[i].name))
             (void)one(out, v[i].name);
-    for (i = 0; i < no; i++) /* FreeSFS's own: the ones the list above has not */
-        if (t[i].rc_name && !(t[i].flags & CM_OPT_CLI_ONLY)) {
+    for (s = 0; s < ns; s++) /* FreeSFS's own: the ones the list above has not */
+        for (i = 0; i < sets[s].n; i++) {
+            const struct cm_opt *t = &sets[s].t[i];
             size_t j;
 
-            for (j = 0; j < nv && strcmp(v[j].name, t[i].rc_name) != 0; j++)
+            if (t->rc_name == NULL || (t->flags & CM_OPT_CLI_ONLY))
+                continue;
+            for (j = 0; j < nv && strcmp(v[j].name, t->rc_name) != 0; j++)
                 ;
             if (j == nv)
-                opt_line(out, t[i].rc_name, &t[i]);
+                opt_line(out, t->rc_name, t);
         }
     return 0;
 }

@@ -302,6 +302,34 @@ static int points(struct pr_ctx *ctx, struct pr_point *pts, unsigned *done)
     return CM_EXIT_OK;
 }
 
+/* The clients say which workload the run is (the prime cannot read the
+ * input that decides: pr_run.ask_clients), and the rc file is resolved
+ * again as if WORKLOAD named it, into asked. */
+static int ask_workload(struct pr_ctx *ctx, struct pr_run *asked)
+{
+    const struct pr_run *run = ctx->run;
+    char name[32] = "", err[CM_ERR_LEN], when[32];
+
+    stamp(when, sizeof(when));
+    fprintf(ctx->log,
+            "%s The prime cannot choose the workload (%s): asking the clients.\n", when,
+            run->ask_why);
+    if (ct_token_new(ctx->token) < 0 ||
+        pr_workload_ask(ctx, name, sizeof(name), err, sizeof(err)) < 0) {
+        fprintf(ctx->opts->diag, "%s: the clients could not say their workload: %s\n",
+                ctx->opts->name, err);
+        return interrupted ? CM_EXIT_INTR : CM_EXIT_FAILED;
+    }
+    fprintf(ctx->log, "%s The clients run the %s workload.\n", when, name);
+    if (pr_run_load_as(asked, run->rc_path, run->suffix, ctx->opts->diag, name) < 0 ||
+        asked->wl == NULL) {
+        fprintf(ctx->opts->diag, "%s: %s: the rc file has errors for the %s workload\n",
+                ctx->opts->name, run->rc_path, name);
+        return CM_EXIT_USAGE;
+    }
+    return CM_EXIT_OK;
+}
+
 int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
 {
     char path[LD_PATH_MAX + 64];
@@ -309,7 +337,7 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     struct pr_meter meter;
     struct pr_ctx ctx;
     struct pr_search search = {0};
-    struct pr_run real;
+    struct pr_run real, asked;
     unsigned done = 0, i;
     int lock, code;
 
@@ -345,6 +373,22 @@ int pr_mgr_run(const struct pr_run *run, const struct pr_opts *o)
     setvbuf(ctx.log, NULL, _IOLBF, 0);
     if (pr_meter_open(&meter, run, o->out, ctx.log, o->progress_s, !o->launch) == 0)
         ctx.meter = &meter;
+    memset(&asked, 0, sizeof(asked));
+    if (run->ask_clients) {
+        code = ask_workload(&ctx, &asked);
+        if (code != CM_EXIT_OK)
+            goto out;
+        ctx.run = &asked;
+        if (ctx.meter)
+            ctx.meter->run = &asked;
+        free(pts);
+        pts = cm_calloc(asked.npoints, sizeof(*pts));
+        if (pts == NULL) {
+            fprintf(o->diag, "%s: out of memory\n", o->name);
+            code = CM_EXIT_FAILED;
+            goto out;
+        }
+    }
     code = o->validate > 0 ? validate(&ctx) : CM_EXIT_OK;
     if (code == CM_EXIT_OK)
         warn_reused_suffix(&ctx);
@@ -379,6 +423,7 @@ out:
         fclose(ctx.log);
     if (run->auto_points)
         free(search.points);
+    pr_run_free(&asked);
     pr_mgr_pidfile(run, path, sizeof(path));
     unlink(path);
     close(lock);

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "ctl/ct.h"
+#include "load/options.h"
 #include "prime/pr_int.h"
 #include "common/alloc.h"
 
@@ -63,6 +64,7 @@ struct pc { /* the prime's view of one client */
     int has_results;
     uint64_t exited_at; /* when its process was seen to exit */
     int reported_exit;
+    char workload[32]; /* the workload it said it runs (HELLO) */
 };
 
 struct pend {
@@ -87,6 +89,7 @@ struct point {
     uint64_t last_beat;
     int failed;
     int mon_started; /* START was called: DONE follows, even on abort */
+    int asking;      /* only the clients' workload is wanted (pr_workload_ask) */
 };
 
 static void CM_PRINTF(2, 3) logf_(struct point *P, const char *fmt, ...)
@@ -138,6 +141,17 @@ int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, 
     su->wl = run->wl;
     if (pr_point_values(run, idx) && run->wl->point_set)
         run->wl->point_set(&su->cfg, pr_point_values(run, idx));
+    if (run->wl &&
+        run->wl->client_args) { /* the point's words, as the clients take them */
+        char words[8][64];
+        int n = run->wl->client_args(&run->cfg, pr_point_values(run, idx), run->nclients,
+                                     words, (int)CM_ARRAY_LEN(words)),
+            k;
+
+        for (k = 0; k < n; k++)
+            if (ld_config_set_word(&su->cfg, words[k], err, errlen) < 0)
+                return -EINVAL;
+    }
     if (su->cfg.mix_file[0]) {
         if (ld_mix_load(&su->mix, run->nfs_version, su->cfg.mix_file, NULL, err, errlen) <
             0)
@@ -218,6 +232,25 @@ static void drop_pend(struct point *P, unsigned i)
     P->pend[i] = P->pend[--P->npend];
 }
 
+/* The workload a client's HELLO names ("workload=NAME" among its lines,
+ * which on_pend has joined with blanks). */
+static void hello_workload(struct pc *c)
+{
+    const char *p =
+        c->rd.payload ? strstr((const char *)c->rd.payload, "workload=") : NULL;
+    size_t n;
+
+    c->workload[0] = '\0';
+    if (p == NULL)
+        return;
+    p += strlen("workload=");
+    n = strcspn(p, " \n");
+    if (n >= sizeof(c->workload))
+        n = sizeof(c->workload) - 1;
+    memcpy(c->workload, p, n);
+    c->workload[n] = '\0';
+}
+
 /* A frame on a connection not yet identified: only a HELLO with the token
  * makes it a client's. */
 static void on_pend(struct point *P, unsigned i)
@@ -273,6 +306,12 @@ static void on_pend(struct point *P, unsigned i)
     logf_(P, "%s connected from %s: %s", who(c, w, sizeof(w)), q->addr,
           (const char *)c->rd.payload);
     P->pend[i] = P->pend[--P->npend];
+    hello_workload(c);
+    if (!P->asking && P->run->wl && strcmp(c->workload, P->run->wl->name) != 0)
+        fail(P,
+             "%s runs the %s workload, this run the %s one (set WORKLOAD in the rc file)",
+             who(c, w, sizeof(w)), c->workload[0] ? c->workload : "(unknown)",
+             P->run->wl->name);
 }
 
 /* ---- clients ------------------------------------------------------------------ */
@@ -382,23 +421,30 @@ static int take_reasons(struct point *P, const struct pc *c, struct pr_client_su
     return 0;
 }
 
-/* The results of one client: the stats, then "code\n" and its reasons. */
+/* The results of one client: the stats and the workload's block, then
+ * "code\n" and its reasons. */
 static void take_results(struct point *P, struct pc *c)
 {
+    const struct ld_wstats *w = &P->pt->su.wl->results;
     struct ld_stats *st = cm_malloc(sizeof(*st));
+    void *wst = w->size ? cm_malloc(w->size) : NULL;
     struct ld_report_in in;
-    size_t wire = ld_stats_wire_bytes();
     struct pr_client_sum *cs = &P->pt->clients[c->cl->num - 1];
     const char *text;
-    char w[300];
+    char w_[300];
+    size_t used = 0;
 
-    if (st == NULL) { /* the prime's failure, not the client's */
-        fail(P, "out of memory for the results of %s", who(c, w, sizeof(w)));
+    if (st == NULL ||
+        (w->size && wst == NULL)) { /* the prime's failure, not the client's */
+        free(st);
+        free(wst);
+        fail(P, "out of memory for the results of %s", who(c, w_, sizeof(w_)));
         return;
     }
-    if (c->rd.h.len < wire || ld_stats_decode(st, c->rd.payload, c->rd.h.len) < 0) {
+    if (ld_stats_decode(st, w, wst, c->rd.payload, c->rd.h.len, &used) < 0) {
         free(st);
-        fail(P, "%s sent undecodable results", who(c, w, sizeof(w)));
+        free(wst);
+        fail(P, "%s sent undecodable results", who(c, w_, sizeof(w_)));
         return;
     }
     memset(&in, 0, sizeof(in));
@@ -410,23 +456,26 @@ static void take_results(struct point *P, struct pc *c)
     in.iodist = &P->pt->su.iodist;
     in.sizing = &P->pt->su.sizing;
     in.stats = st;
+    in.wstats = wst;
     in.work = P->pt->su.wl->report;
+    in.wl = P->pt->su.wl;
     cs->num = c->cl->num;
     snprintf(cs->host, sizeof(cs->host), "%s", c->cl->host);
-    text = (const char *)c->rd.payload + wire;
+    text = (const char *)c->rd.payload + used;
     cs->code = atoi(text);
     pr_agg_add(&P->pt->agg, &in, cs);
+    free(wst);
     if (cs->code != LD_VALID && take_reasons(P, c, cs, strchr(text, '\n')) < 0) {
         free(st);
-        fail(P, "out of memory for the results of %s", who(c, w, sizeof(w)));
+        fail(P, "out of memory for the results of %s", who(c, w_, sizeof(w_)));
         return;
     }
     free(st);
     c->has_results = 1;
     c->done = CT_MSG_RESULTS;
-    logf_(P, "%s: results received (%.2f ops/s, %.2f ms%s).", who(c, w, sizeof(w)),
-          (double)cs->ops_x100 / 100.0, (double)cs->resp_x100 / 100.0,
-          cs->code ? ", INVALID" : "");
+    logf_(P, "%s: results received (%.2f ops/s, %.2f ms, %u bytes%s).",
+          who(c, w_, sizeof(w_)), (double)cs->ops_x100 / 100.0,
+          (double)cs->resp_x100 / 100.0, c->rd.h.len, cs->code ? ", INVALID" : "");
 }
 
 static void on_client(struct point *P, struct pc *c)
@@ -701,11 +750,10 @@ static int start_clients(struct point *P)
         c->log_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (c->log_fd < 0)
             return fail(P, "%s: %s", path, strerror(errno));
-        if (run->wl->report->flags & LD_REPORT_LOAD) {
-            dprintf(c->log_fd, "\n==== run %u of %u: %u ops/s (%u per client), %s ====\n",
-                    P->pt->index + 1, run->npoints, P->pt->load,
-                    P->pt->load / run->nclients, stamp);
-        } else { /* a replay's point: its speed, not LOAD's */
+        if (P->asking) {
+            dprintf(c->log_fd,
+                    "\n==== the clients asked which workload they run, %s ====\n", stamp);
+        } else {
             char what[LD_PATH_MAX + 64];
 
             run->wl->point_text(&P->pt->su.cfg, pr_point_values(run, P->pt->index),
@@ -828,16 +876,14 @@ static int phases(struct point *P)
     const struct pr_run *run = P->run;
     const struct ld_config *cfg = &P->pt->su.cfg;
     uint64_t t = (uint64_t)run->prime_timeout;
-    unsigned asked = run->wl->report->flags & LD_REPORT_LOAD ? P->pt->load : 0;
+    unsigned asked = ld_report_requested_ops(run->wl->report, P->pt->load);
+    char what[LD_PATH_MAX + 64];
     uint64_t run_ns;
     int rc;
 
-    if (asked)
-        logf_(P,
-              "Executing SFS Benchmark on %u Client(s): %u ops/s, %d ops/s per client.",
-              P->n, P->pt->load, cfg->load);
-    else
-        logf_(P, "Executing SFS Benchmark on %u Client(s): a trace's own rate.", P->n);
+    run->wl->point_text(cfg, pr_point_values(run, P->pt->index), P->pt->load, what,
+                        sizeof(what));
+    logf_(P, "Executing SFS Benchmark on %u Client(s): %s.", P->n, what);
     if (wait_phase(P, CT_HELLO, after_s(t)) < 0 || send_all(P, CT_MSG_MOUNT, 0) < 0 ||
         wait_phase(P, CT_MSG_MOUNT, after_s(t)) < 0 || send_all(P, CT_MSG_INIT, 0) < 0 ||
         wait_phase(P, CT_MSG_INIT, after_s(t + 3600)) < 0)
@@ -896,9 +942,11 @@ static void finish(struct point *P)
 
     for (k = 0; k < P->n; k++) {
         struct pc *c = &P->c[k];
-        if (P->failed && c->fd >= 0)
-            send_client(P, c, CT_ABORT, 0, P->pt->error);
-        if (P->failed)
+        if ((P->failed || P->asking) && c->fd >= 0)
+            send_client(P, c, CT_ABORT, 0,
+                        P->failed ? P->pt->error
+                                  : "the prime only asked which workload to run");
+        if (P->failed || P->asking)
             close_client(c);
         if (c->proc.pid > 0)
             P->procs[np++] = &c->proc;
@@ -916,8 +964,11 @@ static void finish(struct point *P)
         close(P->lfd);
 }
 
-int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
+/* Point idx, or (asking) only its clients' HELLOs, whose workloads go to
+ * pt->clients[k].workload. */
+static int point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt, int asking)
 {
+    static const struct ld_wstats none;
     const struct pr_run *run = ctx->run;
     struct point P;
     char err[CM_ERR_LEN];
@@ -934,8 +985,8 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
     P.pt = pt;
     P.n = run->nclients;
     P.lfd = -1;
+    P.asking = asking;
     P.last_beat = cm_now_ms();
-    pr_agg_init(&pt->agg);
     P.c = cm_calloc(P.n, sizeof(*P.c));
     P.maxpend = P.n + SPARE_PENDING;
     P.pend = cm_calloc(P.maxpend, sizeof(*P.pend));
@@ -945,7 +996,8 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
      * started for want of memory */
     P.procs = cm_calloc(P.n, sizeof(*P.procs));
     if (P.c == NULL || P.pf == NULL || P.pend == NULL || pt->clients == NULL ||
-        P.procs == NULL) {
+        P.procs == NULL ||
+        pr_agg_init(&pt->agg, run->wl ? &run->wl->results : &none) < 0) {
         snprintf(pt->error, sizeof(pt->error), "out of memory");
         goto out;
     }
@@ -961,8 +1013,14 @@ int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
     }
     if (listen_port(&P) == 0 &&
         (ctx->opts->launch ? start_clients(&P) : await_clients(&P)) == 0 &&
-        phases(&P) == 0) {
-        pr_agg_finish(&pt->agg, (uint64_t)pt->su.cfg.load * P.n, pt->run_span_ns);
+        (asking ? wait_phase(&P, CT_HELLO, after_s((uint64_t)run->prime_timeout))
+                : phases(&P)) == 0) {
+        if (asking)
+            for (k = 0; k < P.n; k++)
+                snprintf(pt->clients[k].workload, sizeof(pt->clients[k].workload), "%s",
+                         P.c[k].workload);
+        else
+            pr_agg_finish(&pt->agg, (uint64_t)pt->su.cfg.load * P.n, pt->run_span_ns);
         pt->finished = 1;
         rc = 0;
     }
@@ -976,8 +1034,44 @@ out:
     return rc;
 }
 
+int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt)
+{
+    return point_run(ctx, idx, pt, 0);
+}
+
+int pr_workload_ask(struct pr_ctx *ctx, char *name, size_t len, char *err, size_t errlen)
+{
+    struct pr_point *pt = cm_calloc(1, sizeof(*pt));
+    unsigned k;
+    int rc;
+
+    if (pt == NULL)
+        return cm_errf(err, errlen, "out of memory"), -ENOMEM;
+    rc = point_run(ctx, 0, pt, 1);
+    if (rc < 0)
+        cm_errf(err, errlen, "%s", pt->error);
+    for (k = 0; rc == 0 && k < ctx->run->nclients; k++) {
+        const char *w = pt->clients[k].workload;
+
+        if (w[0] == '\0')
+            rc = cm_errf(err, errlen, "client %u (%s) did not say its workload", k + 1,
+                         ctx->run->clients[k].host);
+        else if (k > 0 && strcmp(w, name) != 0)
+            rc = cm_errf(err, errlen,
+                         "client 1 runs the %s workload, client %u (%s) the %s one: set "
+                         "WORKLOAD in the rc file",
+                         name, k + 1, ctx->run->clients[k].host, w);
+        else
+            snprintf(name, len, "%s", w);
+    }
+    pr_point_free(pt);
+    free(pt);
+    return rc;
+}
+
 void pr_point_free(struct pr_point *pt)
 {
     free(pt->clients);
     pt->clients = NULL;
+    pr_agg_free(&pt->agg);
 }

@@ -54,8 +54,13 @@ struct pr_run {
     /* LOAD=auto: the points to run once the search found the peak
      * (search.c); points then holds the first probe's load.  0: LOAD's */
     unsigned auto_points;
-    /* the workload the options ask for (cl_workload_choose) */
+    /* the workload the options ask for (cl_workload_choose); NULL while
+     * the clients must say it (ask_clients: the prime cannot read the
+     * input that decides, ask_why says why; pr_workload_ask) */
     const struct ld_workload_ops *wl;
+    int ask_clients;
+    char ask_why[CM_ERR_LEN];
+    const char *forced_workload; /* pr_run_load_as's workload, or NULL */
     /* per point, the values of the workload's point variables (a replay's
      * TRACE_SPEED: wl->rc_points); NULL when the points are LOAD's */
     struct ld_point *values;
@@ -118,6 +123,10 @@ struct pr_opts {
  * "FILE:LINE: ..." (all of them); returns 0, or -EINVAL when there was any
  * error.  The run must be freed with pr_run_free either way. */
 int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FILE *diag);
+/* The same with the workload given (the clients' answer, pr_workload_ask),
+ * as if WORKLOAD named it. */
+int pr_run_load_as(struct pr_run *run, const char *rc_path, const char *suffix,
+                   FILE *diag, const char *workload);
 void pr_run_free(struct pr_run *run);
 
 /* The resolved run, for sfs_mgr --check: yaml = 0 gives "key: value"

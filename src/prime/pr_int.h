@@ -90,10 +90,13 @@ struct pr_client_sum {
     uint64_t ops_x100, resp_x100, runtime_s, calls;
     int code;           /* its validity code (docs/SFS30.md §16.4) */
     char reasons[1024]; /* every reason it is INVALID, in plain words */
+    char workload[32];  /* the workload it runs, as its HELLO said */
 };
 
 struct pr_agg {
-    struct ld_stats merged; /* sums, pooled S and Q, file set */
+    struct ld_stats merged;    /* sums, pooled S and Q, file set */
+    const struct ld_wstats *w; /* the workload's own counters ... */
+    void *wmerged;             /* ... merged (w->size bytes, owned; NULL: none) */
     struct ld_report_agg agg;
     unsigned n;
     double sum_mean[NF_NOPS + 1];
@@ -105,8 +108,13 @@ struct pr_agg {
  * result files give a client's figures. */
 const struct cm_field *pr_client_sum_fields(size_t *n);
 
-void pr_agg_init(struct pr_agg *a);
-/* Adds one client's results (in->stats, with in->agg NULL) and fills cs. */
+/* Starts an aggregate of the clients of a workload whose own counters w
+ * describes (see ld_workload_ops.results); 0 or -ENOMEM.  pr_agg_free
+ * releases it. */
+int pr_agg_init(struct pr_agg *a, const struct ld_wstats *w);
+void pr_agg_free(struct pr_agg *a);
+/* Adds one client's results (in->stats and in->wstats, with in->agg NULL)
+ * and fills cs. */
 void pr_agg_add(struct pr_agg *a, const struct ld_report_in *in,
                 struct pr_client_sum *cs);
 /* Finishes the averages; requested = clients x per-client load; span_ns =
@@ -310,6 +318,11 @@ int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, 
 /* Runs one point.  Returns 0 when every client sent its results, else -1
  * with pt->error naming the host and cause (everything was stopped). */
 int pr_point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt);
+/* The workload the clients run when the prime could not choose it
+ * (pr_run.ask_clients): they are started as for the first point, say it
+ * in their HELLO and are sent away; all must say the same.  0 with name,
+ * or -errno with one line in err. */
+int pr_workload_ask(struct pr_ctx *ctx, char *name, size_t len, char *err, size_t errlen);
 void pr_point_free(struct pr_point *pt);
 
 /* ---- clean.c

@@ -29,7 +29,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nreplay/nr.h"
 #include "common/opt.h"
 #include "common/rc.h"
 #include "common/text.h"
@@ -41,6 +40,7 @@
 #include "common/cm.h"
 #include "common/error.h"
 #include "common/num.h"
+#include "nfs/nf_proto.h"
 
 /* The SFS 3.0 variables (user guide, docs/SFS30.md §14) and FreeSFS's
  * PRIME_HOST and PRIME_PORT, with the kind and range of those the prime
@@ -49,12 +49,12 @@
  * settings menus each is on (0: none), in SFS's order: the table's order
  * is the pages'.  sfs_rc describe and sfs_rc pages print them for front
  * ends (pr_rc_describe, pr_rc_pages). */
-static const struct pr_rc_var prime_vars[] = {
+static struct pr_rc_var prime_vars[] = {
     /* page 1 */
     {"LOAD", "loads", 1, 100000000, 1},
     {"BIOD_MAX_WRITES", NULL, 0, 0, 1},
     {"BIOD_MAX_READS", NULL, 0, 0, 1},
-    {"NFS_VERSION", "int", 2, 3, 1},
+    {"NFS_VERSION", "int", 0, 0, 1}, /* the range of nfs/nf_proto.h: versions() */
     {"NUM_RUNS", "int", 1, PR_MAX_POINTS, 1},
     {"INCR_LOAD", "int", 0, 100000000, 1},
     {"CLIENTS", "hosts", 0, 0, 1},
@@ -92,8 +92,23 @@ static const struct pr_rc_var prime_vars[] = {
     {"PRIME_PORT", "int", 0, 65535, 0},
 };
 
+/* NFS_VERSION's range: the versions of the protocols FreeSFS speaks. */
+static void versions(void)
+{
+    size_t i;
+    int lo, hi;
+
+    nf_proto_versions(&lo, &hi);
+    for (i = 0; i < CM_ARRAY_LEN(prime_vars); i++)
+        if (strcmp(prime_vars[i].name, "NFS_VERSION") == 0) {
+            prime_vars[i].min = lo;
+            prime_vars[i].max = hi;
+        }
+}
+
 const struct pr_rc_var *pr_rc_vars(size_t *n)
 {
+    versions();
     *n = CM_ARRAY_LEN(prime_vars);
     return prime_vars;
 }
@@ -102,34 +117,55 @@ static const struct pr_rc_var *prime_var(const char *name)
 {
     size_t i;
 
+    versions();
     for (i = 0; i < CM_ARRAY_LEN(prime_vars); i++)
         if (strcmp(prime_vars[i].name, name) == 0)
             return &prime_vars[i];
     return NULL;
 }
 
+/* Whether name is k, else whether it resembles k (RUN_TIME, WARMUP:
+ * RUNTIME, WARMUP_TIME), keeping the nearest. */
+static int same_or_near(const char *name, const char *k, int *best, const char **near)
+{
+    int d;
+
+    if (k == NULL)
+        return 0;
+    if (strcmp(k, name) == 0)
+        return 1;
+    d = cm_rc_name_resemblance(name, k);
+    if (d >= 0 && d < *best) {
+        *best = d;
+        *near = k;
+    }
+    return 0;
+}
+
+/* A variable of the prime's table, of the load option table or of a
+ * workload's own options. */
 static int known_name(const char *name, void *data, const char **near)
 {
+    const struct ld_workload_ops *const *wl;
+    const struct ld_opt_group *const *g;
     const struct cm_opt *t;
-    size_t n, i, ns = CM_ARRAY_LEN(prime_vars);
+    size_t n, i, nwl, w;
     int best = 4;
 
     (void)data;
-    t = ld_options_table(&n);
-    for (i = 0; i < ns + n; i++) {
-        const char *k = i < ns ? prime_vars[i].name : t[i - ns].rc_name;
-        int d;
-
-        if (k == NULL)
-            continue;
-        if (strcmp(k, name) == 0)
+    for (i = 0; i < CM_ARRAY_LEN(prime_vars); i++)
+        if (same_or_near(name, prime_vars[i].name, &best, near))
             return 1;
-        d = cm_rc_name_resemblance(name, k); /* RUN_TIME, WARMUP: RUNTIME, WARMUP_TIME */
-        if (d >= 0 && d < best) {
-            best = d;
-            *near = k;
-        }
-    }
+    t = ld_options_table(&n);
+    for (i = 0; i < n; i++)
+        if (same_or_near(name, t[i].rc_name, &best, near))
+            return 1;
+    wl = cl_workloads(&nwl);
+    for (w = 0; w < nwl; w++)
+        for (g = wl[w]->options; g && *g; g++)
+            for (i = 0; i < (*g)->nrows; i++)
+                if (same_or_near(name, (*g)->rows[i].rc_name, &best, near))
+                    return 1;
     return 0;
 }
 
@@ -356,62 +392,143 @@ static int add_opt(struct pr_run *run, const char *word)
 
 /* ---- the parts of a run --------------------------------------------------------- */
 
-/* Every option-table row with an rc name (except LOAD, which the prime
- * splits per client): checked into run->cfg and passed as --name=value. */
+/* One option row's rc variable into base (and its source into *src):
+ * checked as the clients will check it, and, when word is not NULL, the
+ * --name=value the clients get.  Returns 1 when the rc sets it, else 0. */
+static int one_option(struct pr_run *run, struct cm_rc *rc, const struct cm_opt *t,
+                      void *base, unsigned char *src, char *word, size_t wordlen)
+{
+    const struct cm_rc_var *v;
+    struct cm_opt row = *t;
+    char err[512], label[64];
+    const char *value;
+
+    if (row.rc_name == NULL || (row.flags & (CM_OPT_CLI_ONLY | CM_OPT_POINT)))
+        return 0; /* points: LOAD split per client, a replay's speed per point */
+    v = cm_rc_get(rc, row.rc_name);
+    if (v == NULL && strcmp(row.rc_name, "PROCS") == 0)
+        v = cm_rc_get(rc, "NUM_PROCS"); /* the guide's other name */
+    if (v == NULL || v->value[0] == '\0')
+        return 0;
+    value = v->value;
+    if (row.type == CM_OPT_FLAG) {
+        int on;
+        if (get_bool(rc, v, &on) < 0 || !on)
+            return 0;
+        value = "1";
+    } else if (row.type == CM_OPT_STRING && row.arg_name &&
+               strcmp(row.arg_name, "FILE") == 0) {
+        value = find_file(run, rc, v, v->value);
+        if (value == NULL)
+            return 0;
+    }
+    /* the row without its flags: messages name the rc variable */
+    row.short_flag = 0;
+    row.long_name = NULL;
+    if (cm_opt_set(&row, base, value, err, sizeof(err)) < 0) {
+        const char *lab = cm_opt_label(&row, label, sizeof(label));
+        const char *msg = strncmp(err, lab, strlen(lab)) == 0 ? err + strlen(lab) : err;
+        while (*msg == ':' || *msg == ' ')
+            msg++;
+        cm_rc_error(rc, v, "%s", msg);
+        return 0;
+    }
+    *src = CM_SRC_RC;
+    if (word == NULL)
+        return 1;
+    if (t->type == CM_OPT_FLAG)
+        snprintf(word, wordlen, "--%s", t->long_name);
+    else
+        snprintf(word, wordlen, "--%s=%s", t->long_name, value);
+    if (check_word(rc, v, word) < 0)
+        return 0;
+    return 1;
+}
+
+/* Passes word on to every client. */
+static void pass_on(struct pr_run *run, struct cm_rc *rc, const char *word)
+{
+    if (add_opt(run, word) < 0)
+        cm_rc_error(rc, NULL, "out of memory");
+}
+
+/* Every option row with an rc name (except LOAD, which the prime splits
+ * per client), the workloads' too: checked into run->cfg; the load
+ * table's passed on as --name=value at once, the workloads' once the
+ * workload is chosen (resolve_workload). */
 static void resolve_options(struct pr_run *run, struct cm_rc *rc)
 {
-    const struct cm_opt *t;
-    size_t n, i;
+    struct cm_opt_set sets[LD_WL_GROUPS + 1];
+    const struct ld_workload_ops *const *wl;
+    char word[LD_PATH_MAX + 80], err[CM_ERR_LEN];
+    size_t n, nwl, i, k;
 
-    t = ld_options_table(&n);
     ld_config_defaults(&run->cfg, run->nfs_version);
-    for (i = 0; i < n; i++) {
-        const struct cm_rc_var *v;
-        struct cm_opt row = t[i];
-        char err[512], word[LD_PATH_MAX + 80], label[64];
-        const char *value;
-
-        if (row.rc_name == NULL || (row.flags & (CM_OPT_CLI_ONLY | CM_OPT_POINT)))
-            continue; /* points: LOAD split per client, a replay's speed per point */
-        v = cm_rc_get(rc, row.rc_name);
-        if (v == NULL && strcmp(row.rc_name, "PROCS") == 0)
-            v = cm_rc_get(rc, "NUM_PROCS"); /* the guide's other name */
-        if (v == NULL || v->value[0] == '\0')
-            continue;
-        value = v->value;
-        if (row.type == CM_OPT_FLAG) {
-            int on;
-            if (get_bool(rc, v, &on) < 0 || !on)
-                continue;
-            value = "1";
-        } else if (row.type == CM_OPT_STRING && row.arg_name &&
-                   strcmp(row.arg_name, "FILE") == 0) {
-            value = find_file(run, rc, v, v->value);
-            if (value == NULL)
-                continue;
-        }
-        /* the row without its flags: messages name the rc variable */
-        row.short_flag = 0;
-        row.long_name = NULL;
-        if (cm_opt_set(&row, &run->cfg, value, err, sizeof(err)) < 0) {
-            const char *lab = cm_opt_label(&row, label, sizeof(label));
-            const char *msg =
-                strncmp(err, lab, strlen(lab)) == 0 ? err + strlen(lab) : err;
-            while (*msg == ':' || *msg == ' ')
-                msg++;
-            cm_rc_error(rc, v, "%s", msg);
-            continue;
-        }
-        run->cfg.src[i] = CM_SRC_RC;
-        if (row.type == CM_OPT_FLAG)
-            snprintf(word, sizeof(word), "--%s", t[i].long_name);
-        else
-            snprintf(word, sizeof(word), "--%s=%s", t[i].long_name, value);
-        if (check_word(rc, v, word) == 0 && add_opt(run, word) < 0)
-            cm_rc_error(rc, NULL, "out of memory");
-    }
+    wl = cl_workloads(&nwl);
+    if (ld_config_add_workloads(&run->cfg, wl, nwl, err, sizeof(err)) < 0)
+        cm_rc_error(rc, NULL, "%s", err);
+    n = ld_config_sets(&run->cfg, sets, CM_ARRAY_LEN(sets));
+    for (k = 0; k < n; k++)
+        for (i = 0; i < sets[k].n; i++)
+            if (one_option(run, rc, &sets[k].t[i], sets[k].base, &sets[k].src[i],
+                           k == 0 ? word : NULL, sizeof(word)) &&
+                k == 0)
+                pass_on(run, rc, word);
     run->procs = run->cfg.procs;
     run->populate_only = run->cfg.populate_only;
+}
+
+/* The workload: WORKLOAD's, or the one the options ask for (the same
+ * chooser as the clients'), passed to the clients by name so that they
+ * cannot choose otherwise; when the prime cannot read the input that
+ * decides (a trace only the clients can read), the clients' answer
+ * decides (run->ask_clients, pr_workload_ask).  The options of the
+ * workload's groups go to the clients; an rc variable of another
+ * workload's is an error at its line. */
+static void resolve_workload(struct pr_run *run, struct cm_rc *rc)
+{
+    struct cm_opt_set sets[LD_WL_GROUPS + 1];
+    char word[LD_PATH_MAX + 80], err[CM_ERR_LEN];
+    size_t n, i, k;
+    int r;
+
+    if (run->forced_workload)
+        snprintf(run->cfg.workload, sizeof(run->cfg.workload), "%s",
+                 run->forced_workload);
+    r = cl_workload_choose(&run->cfg, &run->wl, err, sizeof(err));
+
+    if (r == CL_UNDECIDED) {
+        run->ask_clients = 1;
+        snprintf(run->ask_why, sizeof(run->ask_why), "%s", err);
+    } else if (r != 0) {
+        cm_rc_error(rc, cm_rc_get(rc, "WORKLOAD"), "%s", err);
+        return;
+    } else {
+        snprintf(word, sizeof(word), "--workload=%s", run->wl->name);
+        pass_on(run, rc, word);
+    }
+    n = ld_config_sets(&run->cfg, sets, CM_ARRAY_LEN(sets));
+    for (k = 1; k < n; k++) {
+        const struct ld_opt_group *g = run->cfg.group[k - 1].g;
+        int mine = run->wl == NULL || ld_workload_reads(run->wl, g);
+
+        for (i = 0; i < g->nrows; i++) {
+            const struct cm_rc_var *v =
+                g->rows[i].rc_name ? cm_rc_get(rc, g->rows[i].rc_name) : NULL;
+            unsigned char src = CM_SRC_DEFAULT;
+
+            if (v == NULL || v->value[0] == '\0')
+                continue;
+            if (!mine) {
+                cl_workload_readers(g, err, sizeof(err));
+                cm_rc_error(rc, v, "an option of the %s workload; this run's is %s", err,
+                            run->wl->name);
+                continue;
+            }
+            if (one_option(run, rc, &g->rows[i], sets[k].base, &src, word, sizeof(word)))
+                pass_on(run, rc, word);
+        }
+    }
 }
 
 static int is_local(const char *host)
@@ -555,7 +672,7 @@ static void resolve_workload_points(struct pr_run *run, struct cm_rc *rc)
     unsigned k, *pts;
     int n;
 
-    if (run->wl->rc_points == NULL || run->npoints == 0)
+    if (run->wl == NULL || run->wl->rc_points == NULL || run->npoints == 0)
         return;
     run->values = pr_keep(run, cm_calloc(PR_MAX_POINTS, sizeof(*run->values)));
     if (run->values == NULL) {
@@ -832,7 +949,9 @@ static void resolve_suffix(struct pr_run *run, struct cm_rc *rc, const char *suf
 static void final_check(struct pr_run *run, struct cm_rc *rc)
 {
     char *argv[PR_ARGV_MAX], buf[PR_ARGBUF], err[CM_ERR_LEN];
-    struct ld_config cfg;
+    static struct ld_config cfg; /* large: not on the stack */
+    const struct ld_workload_ops *const *wl;
+    size_t nwl;
     int argc, code;
 
     if (rc->errors || run->nclients == 0 || run->npoints == 0)
@@ -843,11 +962,19 @@ static void final_check(struct pr_run *run, struct cm_rc *rc)
         cm_rc_error(rc, NULL, "a client's command line would be too long");
         return;
     }
-    if (ld_options_parse(&cfg, run->nfs_version, argc, argv, &code, err, sizeof(err)) < 0)
+    wl = cl_workloads(&nwl);
+    if (ld_options_parse(&cfg, run->nfs_version, wl, nwl, argc, argv, &code, err,
+                         sizeof(err)) < 0)
         cm_rc_error(rc, NULL, "the clients would refuse their options: %s", err);
 }
 
 int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FILE *diag)
+{
+    return pr_run_load_as(run, rc_path, suffix, diag, NULL);
+}
+
+int pr_run_load_as(struct pr_run *run, const char *rc_path, const char *suffix,
+                   FILE *diag, const char *workload)
 {
     struct cm_rc rc;
     long version;
@@ -855,6 +982,7 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     int r;
 
     memset(run, 0, sizeof(*run));
+    run->forced_workload = workload;
     r = cm_rc_load(&rc, rc_path, known_name, NULL, diag, NULL, 0);
     if (r < 0 && rc.n == 0 && rc.file == NULL) {
         cm_rc_free(&rc);
@@ -864,16 +992,11 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     if (get_int(&rc, "NFS_VERSION", 2, &version) < 0)
         version = 2;
     run->nfs_version = (int)version;
-    run->prog = run->nfs_version == 3 ? "sfs3" : "sfs";
+    run->prog = nf_proto_by_version(run->nfs_version)->prog;
     resolve_suffix(run, &rc, suffix);
     resolve_clients(run, &rc);
     resolve_options(run, &rc);
-    run->wl = cl_workload_choose(&run->cfg);
-    if (run->wl != &nr_workload && cm_rc_get(&rc, "TRACE_SCALE") &&
-        cm_rc_get(&rc, "TRACE_SCALE")->value[0])
-        cm_rc_error(&rc, cm_rc_get(&rc, "TRACE_SCALE"),
-                    "copies of an NFS trace (a pcap, pcapng or nfsdump TRACE_FILE); this "
-                    "workload has none");
+    resolve_workload(run, &rc);
     resolve_points(run, &rc);
     resolve_workload_points(run, &rc);
     resolve_mounts(run, &rc);
@@ -881,7 +1004,7 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
     make_tag(run);
     if (run->auto_points && run->nclients) {
         run->points[0] = PR_AUTO_FIRST * run->nclients * (unsigned)run->procs;
-        if (!(run->wl->report->flags & LD_REPORT_LOAD))
+        if (run->wl && !(run->wl->report->flags & LD_REPORT_LOAD))
             cm_rc_error(&rc, cm_rc_get(&rc, "LOAD"),
                         "auto searches the peak of a load in ops/s: this workload's "
                         "points are not LOAD's");
@@ -915,7 +1038,7 @@ int pr_run_load(struct pr_run *run, const char *rc_path, const char *suffix, FIL
                 run->cfg.src[i] = CM_SRC_RC;
     }
     final_check(run, &rc);
-    if (!rc.errors && run->values && run->wl->rc_check)
+    if (!rc.errors && run->values && run->wl && run->wl->rc_check)
         run->wl->rc_check(&rc, &run->cfg, run->values, run->npoints);
     r = rc.errors ? -EINVAL : 0;
     cm_rc_free(&rc);

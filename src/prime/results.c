@@ -62,8 +62,10 @@ static void report_in(const struct pr_ctx *ctx, const struct pr_point *pt,
     in->iodist = &pt->su.iodist;
     in->sizing = &pt->su.sizing;
     in->stats = &pt->agg.merged;
+    in->wstats = pt->agg.wmerged;
     in->agg = &pt->agg.agg;
     in->work = pt->su.wl->report;
+    in->wl = pt->su.wl;
 }
 
 /* A point that finished and measured something (not POPULATE). */
@@ -395,7 +397,6 @@ static void agg_cfg(const struct pr_run *run, const struct pr_point *p,
 
     *cfg = p->su.cfg;
     cfg->load = (int)p->load;
-    cfg->nclients = (int)run->nclients;
     for (j = 0; j < run->nclients; j++)
         n += (size_t)run->clients[j].nmounts;
     *mounts = n ? cm_calloc(n, sizeof(**mounts)) : NULL;

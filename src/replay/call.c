@@ -168,6 +168,7 @@ int rl_call_start(struct rl_replay *rp, struct rb_slot *s, struct rl_item *it,
                   uint32_t piece, rp_done_fn done)
 {
     struct ld_stats *st = &rp->cx.stats;
+    struct rb_stats *rs = RB_STATS(&rp->cx);
     uint32_t proc;
     int rc;
 
@@ -179,17 +180,17 @@ int rl_call_start(struct rl_replay *rp, struct rb_slot *s, struct rl_item *it,
         ld_stats_bad(st, s->op);
         return rc;
     }
-    st->replay_calls++;
+    rs->replay_calls++;
     if (s->op == NF_OP_READ)
-        st->replay_bytes_read += s->count;
+        rs->replay_bytes_read += s->count;
     else if (s->op == NF_OP_WRITE)
-        st->replay_bytes_written += s->count;
+        rs->replay_bytes_written += s->count;
     /* Lateness of the record's own calls; a COMMIT after writes has no
      * planned time of its own (it waits for them by design). */
     if (rp->speed > 0 && piece < it->pieces) {
         uint64_t late =
             s->call.t_send_ns > it->planned_ns ? s->call.t_send_ns - it->planned_ns : 0;
-        cm_hist_add(&st->replay_late, late / 1000);
+        cm_hist_add(&rs->replay_late, late / 1000);
     }
     return 0;
 }

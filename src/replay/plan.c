@@ -28,7 +28,7 @@ uint32_t rl_stream_key(const struct rl_plan *p, const struct tr_record *rec)
 void rl_procs(const struct ld_config *cfg, unsigned child, uint32_t *gproc,
               uint32_t *nprocs)
 {
-    *nprocs = (uint32_t)cfg->nclients * (uint32_t)cfg->procs;
+    *nprocs = (uint32_t)RB_TOPTS(cfg)->nclients * (uint32_t)cfg->procs;
     *gproc = (uint32_t)(cfg->client_num - 1) * (uint32_t)cfg->procs + child;
 }
 
@@ -49,7 +49,7 @@ static void rate_text(char *buf, size_t len, double rate)
     snprintf(buf, len, rate >= 100 ? "%.0f" : rate >= 0.01 ? "%.2f" : "%.3g", rate);
 }
 
-void rl_requested(char *buf, size_t len, double speed, const struct ld_stats *s,
+void rl_requested(char *buf, size_t len, double speed, const struct rb_stats *s,
                   unsigned nclients)
 {
     double rate = rl_rate(s->replay_trace_records, s->replay_trace_ns, speed);
@@ -139,9 +139,9 @@ int rl_plan_check_time(const struct rl_plan *p, double speed, int limit_s, char 
 static void options_of(struct tr_options *o, const struct ld_config *cfg)
 {
     memset(o, 0, sizeof(*o));
-    o->format = cfg->trace_format[0] ? cfg->trace_format : "auto";
-    o->lenient = cfg->trace_lenient;
-    o->spc_lba_size = (uint32_t)cfg->trace_block_size;
+    o->format = RB_TOPTS(cfg)->trace_format[0] ? RB_TOPTS(cfg)->trace_format : "auto";
+    o->lenient = RB_TOPTS(cfg)->trace_lenient;
+    o->spc_lba_size = (uint32_t)RL_BOPTS(cfg)->trace_block_size;
 }
 
 int rl_open_reader(const struct rl_plan *p, struct tr_reader *r, char *err, size_t errlen)
@@ -349,9 +349,9 @@ int rl_plan_build(struct rl_plan *p, const struct ld_config *cfg, FILE *log, cha
     int rc, mine = 0;
 
     memset(p, 0, sizeof(*p));
-    snprintf(p->file, sizeof(p->file), "%s", cfg->trace_file);
+    snprintf(p->file, sizeof(p->file), "%s", RB_TOPTS(cfg)->trace_file);
     p->nfs_version = cfg->nfs_version;
-    p->max_blocks = (uint64_t)cfg->trace_max_blocks;
+    p->max_blocks = (uint64_t)RL_BOPTS(cfg)->trace_max_blocks;
     options_of(&p->topt, cfg);
     p->topt.warn = warn_to_log;
     p->topt.warn_data = log;

@@ -32,9 +32,9 @@ int rl_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
     ld_child_setup(c, su, index, ctl_fd);
     rp->plan = su->plan;
     rp->version = c->nfs_version;
-    rp->speed = c->cfg->trace_speed;
-    rp->unstable = c->cfg->trace_stable == LD_TRACE_UNSTABLE && rp->version == 3;
-    rp->window = (uint32_t)c->cfg->trace_window;
+    rp->speed = RB_TOPTS(c->cfg)->trace_speed;
+    rp->unstable = RL_BOPTS(c->cfg)->trace_stable == RL_UNSTABLE && rp->version == 3;
+    rp->window = (uint32_t)RB_TOPTS(c->cfg)->trace_window;
     rl_procs(c->cfg, c->index, &rp->gproc, &rp->nprocs);
     return 0;
 }
@@ -270,8 +270,8 @@ void rl_child_results(struct ld_child *c)
             touched += rp->plan->units[u].touched.count;
             files++;
         }
-    s->replay_sparse_bytes = bytes;
-    s->replay_touched_bytes = touched;
+    RB_STATS(c)->replay_sparse_bytes = bytes;
+    RB_STATS(c)->replay_touched_bytes = touched;
     /* SFS's keys: created = base, the sparse size; accessed, what the
      * records touch */
     s->total_kb = s->base_kb = (bytes + 1023) / 1024;

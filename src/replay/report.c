@@ -12,19 +12,22 @@
 #include "replay/rl.h"
 #include "load/report.h"
 
-static double late_us(const struct ld_stats *s, double q)
+/* The replay's counters beside the generic ones (workload.h: results). */
+#define RS(in) ((const struct rb_stats *)(in)->wstats)
+
+static double late_us(const struct rb_stats *s, double q)
 {
     return cm_hist_quantile_ms(&s->replay_late, q) * 1000.0;
 }
 
-static double expected_s(const struct ld_stats *s, double speed)
+static double expected_s(const struct rb_stats *s, double speed)
 {
     return speed > 0 ? (double)s->replay_trace_ns / 1e9 / speed : 0;
 }
 
 /* Records of the trace the run time cut off (the whole trace's records
  * minus those replayed: with several clients, every client's). */
-static uint64_t not_replayed(const struct ld_stats *s)
+static uint64_t not_replayed(const struct rb_stats *s)
 {
     return s->replay_trace_records > s->replay_records
                ? s->replay_trace_records - s->replay_records
@@ -36,18 +39,18 @@ static uint64_t not_replayed(const struct ld_stats *s)
  * the records it did not replay are not its to count. */
 static int whole_trace(const struct ld_config *cfg, const struct rl_plan *p)
 {
-    return p == NULL || cfg->nclients <= 1;
+    return p == NULL || RB_TOPTS(cfg)->nclients <= 1;
 }
 
 static void text(FILE *out, const struct ld_report_in *in)
 {
     const struct ld_config *cfg = in->cfg;
     const struct rl_plan *p = in->plan;
-    const struct ld_stats *s = in->stats;
-    double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
+    const struct rb_stats *s = RS(in);
+    double run = (double)s->replay_run_ns / 1e9, speed = RB_TOPTS(cfg)->trace_speed;
 
-    fprintf(out, "\nTrace replay of %s (%s), speed %g\n", cfg->trace_file,
-            p ? p->format : cfg->trace_format, speed);
+    fprintf(out, "\nTrace replay of %s (%s), speed %g\n", RB_TOPTS(cfg)->trace_file,
+            p ? p->format : RB_TOPTS(cfg)->trace_format, speed);
     fprintf(out, "  records %llu, calls %llu, skipped %llu, could not keep up %llu\n",
             (unsigned long long)s->replay_records, (unsigned long long)s->replay_calls,
             (unsigned long long)s->replay_skipped, (unsigned long long)s->replay_behind);
@@ -102,7 +105,7 @@ static void size_text(char *buf, size_t len, uint64_t bytes, int agg)
  * WRITE records touch in them - what the server is asked to hold. */
 static void fileset(FILE *out, const struct ld_report_in *in)
 {
-    const struct ld_stats *s = in->stats;
+    const struct rb_stats *s = RS(in);
     const char *total = in->agg ? "TOTAL " : "";
     char sparse[32], touched[32];
 
@@ -111,7 +114,7 @@ static void fileset(FILE *out, const struct ld_report_in *in)
     fprintf(out,
             "%sFILE SET SIZE CREATED: %s sparse (%llu files, each as large as its "
             "highest byte used)\n",
-            total, sparse, (unsigned long long)s->io_files);
+            total, sparse, (unsigned long long)in->stats->io_files);
     fprintf(out,
             "%sFILE SET SIZE ACCESSED: %s touched (%llu bytes the trace's reads and "
             "writes touch)\n",
@@ -120,18 +123,18 @@ static void fileset(FILE *out, const struct ld_report_in *in)
 
 static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
 {
-    size_t n;
-    const struct cm_field *t = ld_stats_fields(&n);
+    const struct cm_field *t = rb_stats_fields;
+    const size_t n = RB_STATS_NFIELDS;
     const struct ld_config *cfg = in->cfg;
     const struct rl_plan *p = in->plan;
-    const struct ld_stats *s = in->stats;
-    double run = (double)s->replay_run_ns / 1e9, speed = cfg->trace_speed;
+    const struct rb_stats *s = RS(in);
+    double run = (double)s->replay_run_ns / 1e9, speed = RB_TOPTS(cfg)->trace_speed;
     unsigned i;
 
     cm_yaml_key(y, "replay");
     cm_yaml_map_begin(y);
-    cm_yaml_kv_str(y, "file", cfg->trace_file);
-    cm_yaml_kv_str(y, "format", p ? p->format : cfg->trace_format);
+    cm_yaml_kv_str(y, "file", RB_TOPTS(cfg)->trace_file);
+    cm_yaml_kv_str(y, "format", p ? p->format : RB_TOPTS(cfg)->trace_format);
     cm_yaml_kv_double(y, "speed", speed, -1);
     if (p) {
         cm_yaml_kv_uint(y, "units", p->nunits);
@@ -147,7 +150,7 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     cm_fields_yaml(y, t, n, s, "replay.io");
     cm_yaml_key(y, "file_set");
     cm_yaml_map_begin(y);
-    cm_yaml_kv_uint(y, "files", s->io_files);
+    cm_yaml_kv_uint(y, "files", in->stats->io_files);
     cm_fields_yaml(y, t, n, s, "replay.file_set");
     cm_yaml_map_end(y);
     cm_yaml_kv_double(y, "duration_s", run, 6);
@@ -188,8 +191,8 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
  * of several says the rate is shared. */
 static void requested(const struct ld_report_in *in, int whole, char *buf, size_t len)
 {
-    rl_requested(buf, len, in->cfg->trace_speed, in->stats,
-                 whole || in->agg ? 1 : (unsigned)in->cfg->nclients);
+    rl_requested(buf, len, RB_TOPTS(in->cfg)->trace_speed, RS(in),
+                 whole || in->agg ? 1 : (unsigned)RB_TOPTS(in->cfg)->nclients);
 }
 
 /* The whole trace's records per second at the point's speed: what every
@@ -197,9 +200,10 @@ static void requested(const struct ld_report_in *in, int whole, char *buf, size_
  * one process of one client). */
 static double requested_rate(const struct ld_report_in *in)
 {
-    const struct ld_stats *s = in->stats;
+    const struct rb_stats *s = RS(in);
 
-    return rl_rate(s->replay_trace_records, s->replay_trace_ns, in->cfg->trace_speed);
+    return rl_rate(s->replay_trace_records, s->replay_trace_ns,
+                   RB_TOPTS(in->cfg)->trace_speed);
 }
 
 /* The replay's calls over the replay's duration (its first due record to
@@ -209,7 +213,7 @@ static double requested_rate(const struct ld_report_in *in)
  * run and inflate the throughput. */
 static uint64_t duration_ns(const struct ld_report_in *in)
 {
-    return in->stats->replay_run_ns;
+    return RS(in)->replay_run_ns;
 }
 
 /* No target mix (the trace is its own) and no validity rule: SFS's judge a

@@ -37,7 +37,9 @@
 #include "common/yaml.h"
 #include "common/runs.h"
 #include "load/config.h"
+#include "load/options.h"
 #include "load/stats.h"
+#include "replaybase/rb.h"
 #include "trace/tr.h"
 
 struct cm_yaml;
@@ -50,6 +52,27 @@ struct ld_report_ops;
 #define RL_DIR         "replay"   /* CL<N>/replay under the mount point */
 #define RL_MAX_STREAMS (1u << 20) /* stream keys per trace */
 #define RL_MAX_CURSORS 64u        /* sysio streams per process */
+
+/* The block replay's own options (options.c), beside the trace's
+ * (replaybase/rb.h). */
+/* Stability of replayed v3 writes (--stable): FILE_SYNC (D11's default) or
+ * UNSTABLE followed by one COMMIT per record. */
+enum rl_stable { RL_FILE_SYNC = 0, RL_UNSTABLE = 1 };
+struct rl_block_opts {
+    int trace_block_size;     /* --block-size: bytes per SPC LBA (512) */
+    int trace_stable;         /* --stable: enum rl_stable */
+    int64_t trace_max_blocks; /* --max-record-blocks: longest record, 4 KiB blocks */
+};
+extern const struct ld_opt_group rl_block_options;
+/* A config's values of them (registered by every program that may run a
+ * replay, load/options.h). */
+#define RL_BOPTS(cfg)                                                                    \
+    ((const struct rl_block_opts *)ld_config_opts((cfg), &rl_block_options))
+#define RL_BOPTS_SET(cfg)                                                                \
+    ((struct rl_block_opts *)ld_config_opts_set((cfg), &rl_block_options))
+
+/* The block replay's counters are the replays' own (rb.h: struct rb_stats,
+ * its workload's results). */
 
 /* One file of the replay tree. */
 struct rl_unit {
@@ -96,7 +119,7 @@ uint64_t rl_record_blocks(const struct tr_record *rec);
  * or longer than --max-record-blocks.  The children skip it too. */
 int rl_plan_skips(const struct rl_plan *p, const struct tr_record *rec);
 
-/* Builds the plan of cfg->trace_file (cfg->trace_format, block size,
+/* Builds the plan of RB_TOPTS(cfg)->trace_file (RB_TOPTS(cfg)->trace_format, block size,
  * lenient, NFS version).  Reader warnings and lenient skips go to log as
  * they are found.  Returns 0, or -errno with one line in err ("FILE:LINE:
  * error: message" for a malformed record). */
@@ -136,7 +159,7 @@ double rl_rate(uint64_t records, uint64_t trace_ns, double speed);
  * records/s (the trace at speed 1)", or "as fast as the window allows
  * (speed 0)".  s carries the trace's records and duration; nclients > 1
  * says that the rate is the whole trace's, shared by that many clients. */
-void rl_requested(char *buf, size_t len, double speed, const struct ld_stats *s,
+void rl_requested(char *buf, size_t len, double speed, const struct rb_stats *s,
                   unsigned nclients);
 
 /* A replay expected to take longer than RB_MAX_UNBOUNDED_S (a sysio

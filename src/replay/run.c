@@ -196,7 +196,7 @@ static void enqueue(struct rl_replay *rp, const struct tr_record *rec, uint64_t 
     it->commit =
         rp->unstable && kind == RL_K_WRITE && strcmp(rp->plan->format, "masta") != 0;
     if (counted)
-        rp->cx.stats.replay_records++;
+        RB_STATS(&rp->cx)->replay_records++;
     list_push(rp, &rp->qhead, &rp->qtail, i);
 }
 
@@ -239,7 +239,7 @@ static int fill(struct rl_replay *rp, uint64_t now)
         if (k->rec.op != TR_OP_SYNC) {
             enqueue(rp, &k->rec, planned, k->rec.unit, kind_of(k->rec.op), 1, behind);
         } else if (need == 0) {
-            rp->cx.stats.replay_records += (uint64_t)counts; /* NFSv2: a no-op */
+            RB_STATS(&rp->cx)->replay_records += (uint64_t)counts; /* NFSv2: a no-op */
         } else {
             for (u = 0; u < 32; u++)
                 if (mask >> u & 1u) {
@@ -424,7 +424,7 @@ static int issue(struct rl_replay *rp)
         if (first && (it->issued > 0 || it->pieces == 0)) {
             st->inflight++;
             if (rp->speed > 0 && (it->behind || it->round != rp->round) && it->counted)
-                rp->cx.stats.replay_behind++;
+                RB_STATS(&rp->cx)->replay_behind++;
         }
         if (it->issued < it->pieces) {
             st->seen = rp->round;
@@ -477,11 +477,11 @@ static int wait_and_service(struct rl_replay *rp, uint64_t now)
 
 static void finish_stats(struct rl_replay *rp)
 {
-    struct ld_stats *st = &rp->cx.stats;
 
-    st->replay_trace_records = rp->plan->records;
+    RB_STATS(&rp->cx)->replay_trace_records = rp->plan->records;
     if (rp->gproc == 0)
-        st->replay_skipped = rp->plan->skipped + rp->plan->v2_beyond + rp->plan->oversize;
+        RB_STATS(&rp->cx)->replay_skipped =
+            rp->plan->skipped + rp->plan->v2_beyond + rp->plan->oversize;
 }
 
 /* The run time ended the replay with records still to send: the items
@@ -494,8 +494,8 @@ static void cut(struct rl_replay *rp)
 
     for (i = rp->qhead; i != RL_NONE; i = rp->items[i].next)
         if (rp->items[i].issued < rp->items[i].pieces && rp->items[i].counted)
-            rp->cx.stats.replay_records--;
-    rp->cx.stats.replay_cut = 1;
+            RB_STATS(&rp->cx)->replay_records--;
+    RB_STATS(&rp->cx)->replay_cut = 1;
 }
 
 int rl_run(struct ld_child *c, uint32_t limit_s)

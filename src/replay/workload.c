@@ -22,9 +22,28 @@
 #include "common/error.h"
 #include "common/num.h"
 
-static int accepts(const struct ld_config *cfg)
+/* YES for a trace of a block format (named, or recognised by its first
+ * bytes), MAYBE for another trace - one another workload may recognise,
+ * else the plan says what is wrong with it - and UNREADABLE when the file
+ * cannot be read here. */
+static int accepts(const struct ld_config *cfg, char *why, size_t whylen)
 {
-    return cfg->trace_file[0] != '\0';
+    const struct rb_trace_opts *o = RB_TOPTS(cfg);
+    unsigned char buf[4096];
+    size_t n;
+    FILE *fp;
+
+    if (o->trace_file[0] == '\0')
+        return LD_ACCEPT_NO;
+    if (strcmp(o->trace_format, "auto") != 0 && o->trace_format[0])
+        return tr_find_format(o->trace_format) ? LD_ACCEPT_YES : LD_ACCEPT_MAYBE;
+    fp = fopen(o->trace_file, "rb");
+    if (fp == NULL)
+        return cm_errf(why, whylen, "%s: %s", o->trace_file, strerror(errno)),
+               LD_ACCEPT_UNREADABLE;
+    n = fread(buf, 1, sizeof(buf), fp);
+    fclose(fp);
+    return n > 0 && tr_probe(buf, n) ? LD_ACCEPT_YES : LD_ACCEPT_MAYBE;
 }
 
 /* The exit code of an option row (the one a bad value of it gives). */
@@ -42,9 +61,9 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
     const struct ld_config *cfg = su->cfg;
     struct rl_plan *p;
 
-    if (cfg->client_num > cfg->nclients)
+    if (cfg->client_num > RB_TOPTS(cfg)->nclients)
         return cm_errf(err, errlen, "-N %d: more than the %d clients of --clients",
-                       cfg->client_num, cfg->nclients),
+                       cfg->client_num, RB_TOPTS(cfg)->nclients),
                exit_code_of('N');
     p = cm_calloc(1, sizeof(*p));
     if (p == NULL)
@@ -57,11 +76,12 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         return CM_EXIT_USAGE;
     }
     su->plan = p;
-    rl_plan_describe(su->log, su->prog, p, cfg->trace_speed, rb_limit_s(cfg),
-                     (unsigned)cfg->nclients * (unsigned)cfg->procs);
+    rl_plan_describe(su->log, su->prog, p, RB_TOPTS(cfg)->trace_speed, rb_limit_s(cfg),
+                     (unsigned)RB_TOPTS(cfg)->nclients * (unsigned)cfg->procs);
     /* under sfs_mgr RUNTIME's STOP bounds it; -P replays nothing */
     if (!cfg->prime_host[0] && !cfg->populate_only &&
-        rl_plan_check_time(p, cfg->trace_speed, rb_limit_s(cfg), err, errlen) < 0)
+        rl_plan_check_time(p, RB_TOPTS(cfg)->trace_speed, rb_limit_s(cfg), err, errlen) <
+            0)
         return CM_EXIT_SFS_USAGE;
     return 0;
 }
@@ -79,13 +99,13 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
 {
     const struct ld_config *cfg = su->cfg;
     const struct rl_plan *p = su->plan;
-    double expect = rl_expected_s(p, cfg->trace_speed);
+    double expect = rl_expected_s(p, RB_TOPTS(cfg)->trace_speed);
     int limit = rb_limit_s(cfg);
 
     snprintf(s->run_line, sizeof(s->run_line),
              "Starting replay of %s: %llu records, %.3f s of trace at speed %g.",
-             cfg->trace_file, (unsigned long long)p->records, (double)p->trace_ns / 1e9,
-             cfg->trace_speed);
+             RB_TOPTS(cfg)->trace_file, (unsigned long long)p->records,
+             (double)p->trace_ns / 1e9, RB_TOPTS(cfg)->trace_speed);
     rb_schedule(s, expect, limit); /* -t ends it (docs/replay.md) */
 }
 
@@ -95,8 +115,8 @@ static void point_text(const struct ld_config *cfg, const struct ld_point *pt,
                        unsigned load, char *buf, size_t len)
 {
     (void)load;
-    snprintf(buf, len, "replay of %s at speed %g", cfg->trace_file,
-             pt ? pt->v[0] : cfg->trace_speed);
+    snprintf(buf, len, "replay of %s at speed %g", RB_TOPTS(cfg)->trace_file,
+             pt ? pt->v[0] : RB_TOPTS(cfg)->trace_speed);
 }
 
 /* A point whose trace lasts longer at its speed than RUNTIME is cut by
@@ -134,7 +154,8 @@ static void child_live(struct ld_child *c)
 {
     const struct rl_replay *rp = (const struct rl_replay *)c;
 
-    rb_live(c, c->stats.replay_records, rp->plan->records, c->stats.replay_behind);
+    rb_live(c, RB_STATS(c)->replay_records, rp->plan->records,
+            RB_STATS(c)->replay_behind);
 }
 
 static int progress(const struct ld_live *sum, const struct ld_live *last, char *buf,
@@ -144,9 +165,13 @@ static int progress(const struct ld_live *sum, const struct ld_live *last, char 
     return rb_progress_text(sum, "records", "waits", buf, len);
 }
 
+static const struct ld_opt_group *const options[] = {&rb_trace_options, &rl_block_options,
+                                                     NULL};
+
 const struct ld_workload_ops rl_workload = {
     .name = "replay",
     .version = LD_WORKLOAD_VERSION,
+    .options = options,
     .accepts = accepts,
     .plan = plan,
     .plan_free = plan_free,
@@ -157,6 +182,7 @@ const struct ld_workload_ops rl_workload = {
     .child_results = rl_child_results,
     .child_free = rl_child_free,
     .report = &rl_report,
+    .results = {rb_stats_fields, RB_STATS_NFIELDS, sizeof(struct rb_stats)},
     .rc_points = rb_speed_points,
     .rc_check = rc_check,
     .point_set = rb_speed_point_set,

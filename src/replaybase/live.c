@@ -24,7 +24,8 @@ void rb_live(struct ld_child *c, uint64_t done, uint64_t total, uint64_t waits)
     c->live.done = done;
     c->live.total = total;
     c->live.waits = waits;
-    c->live.late_us = (uint64_t)(cm_hist_quantile_ms(&st->replay_late, 0.99) * 1000.0);
+    c->live.late_us =
+        (uint64_t)(cm_hist_quantile_ms(&RB_STATS(c)->replay_late, 0.99) * 1000.0);
 }
 
 int rb_progress_text(const struct ld_live *sum, const char *unit, const char *waits,

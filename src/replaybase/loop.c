@@ -41,7 +41,7 @@ void rb_run_begin(struct ld_child *c, struct rb_loop *l, double speed, uint32_t 
 
     c->phase = LD_CPHASE_RUN;
     c->stop = 0;
-    ld_stats_reset(&c->stats);
+    ld_child_results_reset(c);
     c->measuring = 1;
     /* 1 ns, so that a sleep ends at its deadline rather than up to 50 us
      * later (the default slack); FREESFS_REPLAY_TIMERSLACK_NS for
@@ -121,6 +121,6 @@ void rb_run_end(struct ld_child *c, const struct rb_loop *l, uint64_t end_ns,
     ld_child_publish(c, 1); /* the progress lines' last reading */
     c->measuring = 0;
     st->runtime_ns = end_ns > l->start_ns ? end_ns - l->start_ns : 0;
-    st->replay_run_ns = l->last_ns > l->start_ns ? l->last_ns - l->start_ns : 0;
-    st->replay_trace_ns = trace_ns > 0 ? (uint64_t)trace_ns : 0;
+    RB_STATS(c)->replay_run_ns = l->last_ns > l->start_ns ? l->last_ns - l->start_ns : 0;
+    RB_STATS(c)->replay_trace_ns = trace_ns > 0 ? (uint64_t)trace_ns : 0;
 }

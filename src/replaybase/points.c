@@ -82,7 +82,7 @@ int rb_speed_points(struct cm_rc *rc, unsigned nloads, struct ld_point *pts, uns
 
 void rb_speed_point_set(struct ld_config *cfg, const struct ld_point *pt)
 {
-    cfg->trace_speed = pt->v[0];
+    RB_TOPTS_SET(cfg)->trace_speed = pt->v[0];
 }
 
 int rb_speed_client_args(const struct ld_config *cfg, const struct ld_point *pt,
@@ -91,6 +91,7 @@ int rb_speed_client_args(const struct ld_config *cfg, const struct ld_point *pt,
     if (max < 2)
         return 0;
     snprintf(word[0], sizeof(word[0]), "--clients=%u", nclients);
-    snprintf(word[1], sizeof(word[1]), "--speed=%.17g", pt ? pt->v[0] : cfg->trace_speed);
+    snprintf(word[1], sizeof(word[1]), "--speed=%.17g",
+             pt ? pt->v[0] : RB_TOPTS(cfg)->trace_speed);
     return 2;
 }

@@ -16,7 +16,11 @@
  *             (FSINFO), LOOKUP into the child's last error;
  *   points.c  sfs_mgr's points per TRACE_SPEED, a list of numbers in an rc
  *             variable, the run time -t gives, the phases' schedule;
- *   live.c    the progress lines' counters and text.
+ *   live.c    the progress lines' counters and text;
+ *   options.c the trace's options, which both replays read (their
+ *             workloads' option group, load/config.h);
+ *   stats.c   the counters both replays keep (the first part of their
+ *             workloads' results, load/workload.h).
  *
  * Nothing here knows what a trace is: the replays hand in their times,
  * their calls and their counts.
@@ -27,7 +31,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/fields.h"
+#include "common/hist.h"
 #include "load/jukebox.h"
+#include "load/options.h"
 #include "load/workload.h"
 #include "nfs/nf.h"
 
@@ -37,6 +44,50 @@ struct ld_live;
 #define RB_NONE         (-1)            /* end of a slot list */
 #define RB_MAX_XFER     (1024u * 1024u) /* bytes per READ or WRITE over TCP */
 #define RB_MAX_XFER_UDP (32u * 1024u)   /* over UDP */
+
+/* ---- options.c, stats.c: what both replays own ------------------------------ */
+
+/* The trace's options, which the block replay and the NFS replay both
+ * read (each workload lists rb_trace_options among its option groups). */
+struct rb_trace_opts {
+    char trace_file[LD_PATH_MAX]; /* --trace FILE */
+    char trace_format[16];        /* --trace-format spc|masta|sysio|...|auto */
+    double trace_speed;           /* --speed: 1 real time, 0 as fast as possible */
+    int trace_window;             /* --window: calls in flight per process */
+    int trace_lenient;            /* --lenient: skip and count bad records */
+    int nclients;                 /* --clients: clients sharing the trace */
+};
+extern const struct ld_opt_group rb_trace_options;
+/* A config's values of them (registered by every program that may run a
+ * replay, load/options.h). */
+#define RB_TOPTS(cfg)                                                                    \
+    ((const struct rb_trace_opts *)ld_config_opts((cfg), &rb_trace_options))
+#define RB_TOPTS_SET(cfg)                                                                \
+    ((struct rb_trace_opts *)ld_config_opts_set((cfg), &rb_trace_options))
+
+/* The counters both replays keep, the first part of their workloads'
+ * results (load/workload.h: merged, sent and printed as rb_stats_fields
+ * says): counters add over processes; run_ns and trace_ns keep the
+ * largest; late holds each call's lateness (actual minus planned issue
+ * time, us); trace_records (the whole trace's, every process knows it)
+ * keeps the largest; cut counts the processes whose replay the run time
+ * (-t, sfs_mgr's STOP) ended early; the file set of its streams:
+ * sparse_bytes as prepared (each file as large as its highest byte used),
+ * touched_bytes the distinct bytes the trace's READ and WRITE records
+ * touch. */
+struct rb_stats {
+    uint64_t replay_records, replay_calls, replay_skipped, replay_behind;
+    uint64_t replay_bytes_read, replay_bytes_written;
+    uint64_t replay_run_ns, replay_trace_ns;
+    uint64_t replay_trace_records, replay_cut;
+    uint64_t replay_sparse_bytes, replay_touched_bytes;
+    struct cm_hist replay_late;
+};
+#define RB_STATS_NFIELDS 13
+extern const struct cm_field rb_stats_fields[RB_STATS_NFIELDS];
+/* A replay child's counters: the start of its results (struct ld_child's
+ * results; a replay's own block begins with struct rb_stats). */
+#define RB_STATS(c) ((struct rb_stats *)(c)->results)
 
 /* ---- window.c: the calls in flight ---------------------------------------- */
 

@@ -15,10 +15,10 @@
 #include "synth/sy_int.h"
 #include "common/alloc.h"
 
-static int accepts(const struct ld_config *cfg)
+static int accepts(const struct ld_config *cfg, char *why, size_t whylen)
 {
-    (void)cfg;
-    return 1; /* the default: whatever no other workload takes */
+    (void)cfg, (void)why, (void)whylen;
+    return LD_ACCEPT_DEFAULT; /* whatever no other workload asks for */
 }
 
 static int plan(struct ld_setup *su, char *err, size_t errlen)
@@ -74,7 +74,7 @@ static void point_text(const struct ld_config *cfg, const struct ld_point *pt,
 }
 
 const struct ld_workload_ops sy_workload = {
-    .name = "sfs",
+    .name = "mix",
     .version = LD_WORKLOAD_VERSION,
     .accepts = accepts,
     .plan = plan,

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # 0001_layering.t - the layer arrows stay honest: the one table of them is
-# mk/rules.mk (LAYERS and the DEPS_<layer> lines, which the link follows);
+# mk/rules.mk (LAYERS and the DEPS_<layer> lines, which the link follows;
+# a workload's are in its directory's layer.mk; `make print-layers` gives
+# them all);
 # every layer includes only its own headers and those of the layers it may
 # use, docs/ARCHITECTURE.md's layer table names the same layers with the
 # same arrows, each library has one home (docs/STYLE.md 2.2), and every
@@ -14,10 +16,12 @@
 cd "$T_TOP" || bail "no tree"
 
 # layer: layers it may include (besides itself), from mk/rules.mk
-layers=$(sed -n 's/^LAYERS *:= *//p' mk/rules.mk)
+table=$(make -s print-layers 2>/dev/null)
+layers=$(printf '%s\n' "$table" | sed -n 's/^\([a-z]*\):.*/\1/p' | tr '\n' ' ')
 declare -A allowed=()
+deps_of() { printf '%s\n' "$table" | sed -n "s/^$1: *//p"; }
 for layer in $layers; do
-    deps=$(sed -n "s/^DEPS_$layer *:= *//p" mk/rules.mk)
+    deps=$(deps_of "$layer")
     allowed[$layer]=" ${deps#"$layer"} "
 done
 allowed[bin]=" $layers " # the thin main()s may call any layer
@@ -25,9 +29,9 @@ plan 13
 
 missing=""
 for layer in $layers; do
-    [ -n "$(sed -n "s/^DEPS_$layer *:= *//p" mk/rules.mk)" ] || missing="$missing $layer"
+    [ -n "$(deps_of "$layer")" ] || missing="$missing $layer"
 done
-is "$missing" "" "every layer of LAYERS has its DEPS_ line in mk/rules.mk"
+is "$missing" "" "every layer of LAYERS has its DEPS_ line (mk/rules.mk or its layer.mk)"
 
 # every directory of src/ is a layer (or bin)
 stray=""

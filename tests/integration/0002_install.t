@@ -5,12 +5,14 @@
 # own --help, so every option of the help is on its page, and from its page
 # in docs/: a description, examples, the exit status, the files, the other
 # programs - that `man -l` shows as it is (sfs3's too, no .so link that only
-# MANPATH resolves) - and the docs; `make uninstall` takes them away again.
+# MANPATH resolves) - and the docs (docs/sfs.md lists every option of sfs's
+# tables, each workload's group under the heading --help gives it);
+# `make uninstall` takes them away again.
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || bail "no tree"
 [ -x bin/sfs_ping ] || skip_all "bin/ not built (run make first)"
-plan 12
+plan 13
 
 out=$(make -s install PREFIX="$T_DIR/usr" 2>&1)
 ok $? "make install PREFIX=... succeeds"
@@ -34,6 +36,18 @@ for p in sfs sfs_mgr sfs_nfsd sfs_trace sfs_generate; do
     done
 done
 is "$bad" "" "every option of each program's --help is on its man page"
+# sfs's docs list every option of its tables, each workload's group under
+# the heading --help gives it
+bad=""
+# (an option by its short flag when it has one: "-l, --load LOAD")
+for o in $(bin/sfs --help | sed -n 's/^  \(-[A-Za-z]\),.*/\1/p; s/^      \(--[a-z][a-z0-9-]*\).*/\1/p' |
+    grep -vx -- '--help\|--version'); do
+    grep -qF -- "\`$o" docs/sfs.md || bad="$bad $o"
+done
+while IFS= read -r h; do
+    grep -qxF -- "#### ${h%:}" docs/sfs.md || bad="$bad [$h]"
+done < <(bin/sfs --help | grep -E ' \(--workload [a-z, -]+\):$')
+is "$bad" "" "docs/sfs.md lists every option of sfs --help, each workload's under its heading"
 if command -v man >/dev/null 2>&1; then
     page=$(MANWIDTH=100 man -l "$M/sfs_mgr.1" 2>/dev/null)
     like "$page" "sfs_mgr - run every load point of an rc file" "man shows the page's name line"

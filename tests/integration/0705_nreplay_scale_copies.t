@@ -112,5 +112,5 @@ ok "$([ -s "$T_DIR/res/sfsres.t.png" ] && echo 0 || echo 1)" "the curve's pictur
 
 "$T_BIN/sfs3" --trace "$T_FIXTURES/spc/seed-example.spc" --scale 2 "$M_URL" >"$T_DIR/bad.out" 2>&1
 is "$?:$(cat "$T_DIR/bad.out")" \
-    "50:sfs3: --scale 2: copies of an NFS trace (a pcap, pcapng or nfsdump --trace); this workload has none" \
+    "50:sfs3: --scale 2: an option of the nfs-replay workload; this run's is replay" \
     "--scale with a block trace is refused with one line"

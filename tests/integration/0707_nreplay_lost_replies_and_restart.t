@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
+# timeout: 480
 # 0707_nreplay_lost_replies_and_restart.t - an NFS trace replay counts the
 # replies a server loses, and goes on through the restart of a server whose
 # handles survive it (docs/nfs_replay.md, "Faults").  The trace is the
@@ -19,7 +20,6 @@
 #     TCP mid-replay: the connection is made again and the replay goes on
 #     to its end with every status as traced (skipped without ganesha).
 # Every time, no process of the run is left.
-# timeout: 480
 . "$(dirname "$0")/lib.sh"
 need_root "dumpcap on lo"
 need_cmd dumpcap

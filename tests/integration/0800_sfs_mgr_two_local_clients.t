@@ -6,11 +6,11 @@
 # localhost twice: two clients, CL1 and CL2) against sfs_nfsd: two load
 # points, "Executing run i of N ... done" per point, every result file of
 # docs/DECISIONS.md D10 in WORK_DIR, sfssum fields as docs/SFS30.md §16.5 (file
-# set KB by the formula of 5.2), the token never on a command line, and no
-# process left afterwards.
+# set KB by the formula of 5.2), the token never on a command line, each
+# client's results in less than 16 KiB, and no process left afterwards.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-plan 21
+plan 22
 start_nfsd srv || bail "sfs_nfsd did not start"
 rc=$T_DIR/two_rc
 prime_rc "$rc" 'LOAD="60 120"' 'CLIENTS="localhost localhost"' PROCS=2 \
@@ -50,6 +50,9 @@ is "$(sumfield "$l2" 6) $(sumfield "$l2" 7)" "3 U" "NFS version 3 over UDP"
 is "$(sumfield "$l2" 8)" $(((200 / 2 + 1) * 26 * 2 * 2)) "file set KB by the 5.2 formula"
 is "$(sumfield "$l2" 9) $(sumfield "$l2" 10) $(sumfield "$l2" 11) $(sumfield "$l2" 12) $(sumfield "$l2" 13)" \
     "2 2 2 2 3.0" "clients, procs, biod reads and writes, version"
+small=$(sed -n 's/.*results received ([^)]*, \([0-9]*\) bytes.*/\1/p' "$T_DIR/res/sfslog.t" |
+    awk '$1 > 0 && $1 < 16384' | wc -l)
+is "$small" 4 "each client's results of each point travel in less than 16 KiB"
 res=$(cat "$T_DIR/res/sfsres.t")
 like "$res" "SFS Aggregate Results for 2 Client\(s\)" "the aggregate report per point"
 like "$res" "AGGREGATE REQUESTED LOAD: 120 Ops/Sec" "requested load = clients x client load"

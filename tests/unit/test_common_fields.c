@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test_common_fields.c - counters described once (common/fields.h): the
  * merge follows each field's rule (sum, max, min of those set, none;
- * histograms cell by cell), the difference of two readings subtracts the sums (never
- * below 0) and keeps the later one's maxima, the wire form gives back what went in, and
- * YAML prints a group's fields in table order with their keys. */
+ * histograms cell by cell), the difference of two readings subtracts the
+ * sums (never below 0) and keeps the later one's maxima, the compact wire
+ * form gives back what went in and refuses what is cut short or out of
+ * range, and YAML prints a group's fields in table order with their keys. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -184,20 +185,63 @@ static void diff_subtracts_the_sums(void **state)
 static void wire_gives_back_what_went_in(void **state)
 {
     static struct outer a, b;
-    size_t len = cm_fields_wire_bytes(outer_fields, N);
-    uint8_t *buf = calloc(1, len + 1);
+    size_t max = cm_fields_wire_max(outer_fields, N), len, cut;
+    uint8_t *buf = calloc(1, max + 1), *end;
 
     (void)state;
     assert_non_null(buf);
-    /* 8+8+4+4+8 + 3x8 + 2x(8+8) + the histogram's cells, count, max and min */
-    assert_int_equal(len, 32 + 24 + 32 + 4 * CM_HIST_NB + 24);
     fill(&a, 3);
+    a.code = -5; /* an int travels zigzagged */
+    a.most = UINT64_MAX;
     memset(a.name, 0, sizeof(a.name)); /* names do not travel */
-    assert_ptr_equal(cm_fields_put(outer_fields, N, &a, buf), buf + len);
+    end = cm_fields_put(outer_fields, N, &a, buf);
+    len = (size_t)(end - buf);
+    /* compact: 10 bytes for the largest u64, small counters one byte
+     * each, two doubles of 8, the histogram's count, max, min, one cell */
+    assert_true(len <= 40 + 16 + 10);
+    assert_true(len <= max);
     memset(&b, 0, sizeof(b));
-    assert_ptr_equal(cm_fields_get(outer_fields, N, &b, buf), buf + len);
+    assert_ptr_equal(cm_fields_get(outer_fields, N, &b, buf, end), end);
     assert_memory_equal(&a, &b, sizeof(a));
-    assert_int_equal(buf[7], 21); /* big-endian: "most" = 21 first */
+    for (cut = 0; cut < len; cut++) /* cut short anywhere: refused */
+        assert_null(cm_fields_get(outer_fields, N, &b, buf, buf + cut));
+    free(buf);
+}
+
+static void wire_holds_a_full_histogram_and_refuses_bad_cells(void **state)
+{
+    static const struct cm_field hist_only[] = {
+        CM_FIELD_OF(struct outer, h, CM_FIELD_HIST, CM_MERGE_SUM, NULL, NULL),
+    };
+    static struct outer a, b;
+    size_t max = cm_fields_wire_max(hist_only, 1);
+    uint8_t *buf = calloc(1, max), *end;
+    unsigned i;
+
+    (void)state;
+    assert_non_null(buf);
+    for (i = 0; i < CM_HIST_NB; i++)
+        a.h.n[i] = UINT32_MAX - i;
+    a.h.count = 99;
+    a.h.max_us = 1u << 30;
+    a.h.min_us = 3;
+    end = cm_fields_put(hist_only, 1, &a, buf);
+    assert_true((size_t)(end - buf) <= max);
+    assert_ptr_equal(cm_fields_get(hist_only, 1, &b, buf, end), end);
+    assert_memory_equal(&a.h, &b.h, sizeof(a.h));
+    /* more cells than a histogram has: count 0, max 0, min 0, cells NB + 1 */
+    buf[0] = 0;
+    buf[1] = 0;
+    buf[2] = 0;
+    buf[3] = (uint8_t)((CM_HIST_NB + 1) | 0x80);
+    buf[4] = (uint8_t)((CM_HIST_NB + 1) >> 7);
+    assert_null(cm_fields_get(hist_only, 1, &b, buf, buf + 5));
+    /* one cell whose gap lands past the last bucket */
+    buf[3] = 1;
+    buf[4] = (uint8_t)(CM_HIST_NB | 0x80);
+    buf[5] = (uint8_t)(CM_HIST_NB >> 7);
+    buf[6] = 1;
+    assert_null(cm_fields_get(hist_only, 1, &b, buf, buf + 7));
     free(buf);
 }
 
@@ -234,6 +278,7 @@ int main(void)
         cmocka_unit_test(min_keeps_the_smaller_set),
         cmocka_unit_test(diff_subtracts_the_sums),
         cmocka_unit_test(wire_gives_back_what_went_in),
+        cmocka_unit_test(wire_holds_a_full_histogram_and_refuses_bad_cells),
         cmocka_unit_test(yaml_prints_a_group_in_table_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

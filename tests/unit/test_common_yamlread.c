@@ -158,9 +158,10 @@ static void documents_depth_and_syntax(void **state)
 /* What the writer emits, the reader reads back. */
 static void writer_output_reads_back(void **state)
 {
-    char path[] = "/tmp/test_yamlread.XXXXXX", err[512];
+    char path[] = "/tmp/test_yamlread.XXXXXX", err[512], text[512];
     struct cm_ynode *root = NULL;
     struct cm_yaml *y;
+    FILE *fp;
     int fd;
 
     (void)state;
@@ -177,13 +178,23 @@ static void writer_output_reads_back(void **state)
     cm_yaml_int(y, 100);
     cm_yaml_int(y, 200);
     cm_yaml_seq_end(y);
+    cm_yaml_kv_int(y, "null", 7); /* a key YAML would read as no key: quoted */
+    cm_yaml_kv_int(y, "Yes", 8);
     cm_yaml_map_end(y);
     assert_int_equal(cm_yaml_close(y, err, sizeof(err)), 0);
     assert_int_equal(cm_yaml_load(path, &root, NULL, err, sizeof(err)), 0);
+    assert_string_equal(cm_ynode_get(root, "null", NULL)->value, "7");
+    assert_string_equal(cm_ynode_get(root, "Yes", NULL)->value, "8");
     assert_string_equal(cm_ynode_get(root, "version", NULL)->value, "3.0");
     assert_string_equal(cm_ynode_get(root, "odd", NULL)->value, "a: b # c\n'x'");
     assert_string_equal(cm_ynode_get(root, "points", NULL)->items[1]->value, "200");
     cm_ynode_free(root);
+    fp = fopen(path, "r");
+    assert_non_null(fp);
+    text[fread(text, 1, sizeof(text) - 1, fp)] = '\0';
+    fclose(fp);
+    assert_non_null(
+        strstr(text, "\n'null': 7\n")); /* PyYAML reads a plain null as None */
     unlink(path);
     assert_int_equal(cm_yaml_load(path, &root, NULL, err, sizeof(err)), -ENOENT);
     assert_non_null(strstr(err, path));

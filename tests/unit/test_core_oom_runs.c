@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "helpers/th_config.h"
 #include "helpers/th_core.h"
 #include "helpers/th_nfsd.h"
 #include "helpers/th_oom.h"
@@ -243,7 +244,7 @@ struct replay {
     struct ld_config cfg;
     struct ld_setup su;
     char *mounts[1];
-    struct ld_child *c; /* the workload's child_size bytes */
+    struct ld_child *c; /* ld_child_alloc's, each run */
 };
 
 /* A fresh server each run (the replay's tree made anew); the mount point
@@ -254,7 +255,8 @@ static void replay_setup(void *ctx)
 
     srv_start(&x->srv);
     x->mounts[0] = x->srv.url;
-    memset(x->c, 0, x->su.wl->child_size);
+    x->c = ld_child_alloc(x->su.wl);
+    assert_non_null(x->c);
 }
 
 static void replay_teardown(void *ctx)
@@ -262,6 +264,8 @@ static void replay_teardown(void *ctx)
     struct replay *x = ctx;
 
     x->su.wl->child_free(x->c);
+    free(x->c);
+    x->c = NULL;
     srv_stop(&x->srv);
 }
 
@@ -302,11 +306,11 @@ static void a_replay_runs_out_of_memory_cleanly(void **state)
 
     (void)state;
     memset(&x, 0, sizeof(x));
-    ld_config_defaults(&x.cfg, 3);
+    assert_int_equal(th_config_for(&x.cfg, 3, &rl_workload), 0);
     x.cfg.tcp = 1;
     x.cfg.procs = 1;
-    x.cfg.trace_speed = 0; /* as fast as possible */
-    snprintf(x.cfg.trace_file, sizeof(x.cfg.trace_file), "%s",
+    RB_TOPTS_SET(&x.cfg)->trace_speed = 0; /* as fast as possible */
+    snprintf(RB_TOPTS_SET(&x.cfg)->trace_file, LD_PATH_MAX, "%s",
              "tests/fixtures/spc/seed-example.spc");
     x.mounts[0] = "127.0.0.1:1:/export"; /* replay_setup's server's, each run */
     x.cfg.mounts = x.mounts;
@@ -314,10 +318,7 @@ static void a_replay_runs_out_of_memory_cleanly(void **state)
     assert_int_equal(cl_setup(&x.su, &x.cfg, "sfs3", stdout, stderr, err, sizeof(err)),
                      0);
     assert_string_equal(x.su.wl->name, "replay");
-    x.c = calloc(1, x.su.wl->child_size);
-    assert_non_null(x.c);
     assert_true(th_oom_check(&c, &x) > 5);
-    free(x.c);
     cl_setup_free(&x.su);
 }
 

@@ -23,12 +23,32 @@
 #include "load/debug.h"
 #include "helpers/th_text.h"
 #include "load/options.h"
+#include "load/workload.h"
 
 #define MAXARGS 32
 
 static struct ld_config cfg;
 static char err[CM_ERR_LEN];
 static int code;
+
+/* A workload with an option of its own (workload.h: its option groups):
+ * the parse takes it into the toy's struct. */
+struct toy_opts {
+    int n;
+    char word[16];
+};
+static const struct cm_opt toy_rows[] = {
+    {0, "toy-n", "TOY_N", CM_OPT_INT, offsetof(struct toy_opts, n), sizeof(int), "7", 1,
+     9, NULL, "N", "How many.", NULL, NULL, 0, CM_EXIT_SFS_WORKLOAD},
+    {0, "toy-word", NULL, CM_OPT_STRING, offsetof(struct toy_opts, word), 16, "hi", 0, 0,
+     NULL, "W", "Which word.", NULL, NULL, CM_OPT_CLI_ONLY, CM_EXIT_SFS_WORKLOAD},
+};
+static const struct ld_opt_group toy_group = {"toy options", toy_rows, 2,
+                                              sizeof(struct toy_opts)};
+static const struct ld_opt_group *const toy_groups[] = {&toy_group, NULL};
+static const struct ld_workload_ops toy = {.name = "toy", .options = toy_groups};
+static const struct ld_workload_ops plain = {.name = "plain"};
+static const struct ld_workload_ops *const workloads[] = {&plain, &toy};
 
 /* Parses a space-separated command line (argv[0] = "sfs3"). */
 static int parse_v(int version, const char *line)
@@ -45,7 +65,8 @@ static int parse_v(int version, const char *line)
     argv[argc] = NULL;
     code = 0;
     err[0] = '\0';
-    return ld_options_parse(&cfg, version, argc, argv, &code, err, sizeof(err));
+    return ld_options_parse(&cfg, version, workloads, 2, argc, argv, &code, err,
+                            sizeof(err));
 }
 
 static int parse(const char *line)
@@ -134,29 +155,10 @@ static void table_walk(void **state)
 static void rc_names_present(void **state)
 {
     static const char *const names[] = {
-        "LOAD",
-        "PROCS",
-        "BIOD_MAX_READS",
-        "BIOD_MAX_WRITES",
-        "TCP",
-        "WARMUP_TIME",
-        "RUNTIME",
-        "MIXFILE",
-        "ACCESS_PCNT",
-        "DEBUG",
-        "DUMP",
-        "APPEND_PCNT",
-        "BLOCK_SIZE",
-        "BLOCK_FILE",
-        "DIR_COUNT",
-        "FILE_COUNT",
-        "SYMLINK_COUNT",
-        "POPULATE",
-        "TRACE_FILE",
-        "TRACE_FORMAT",
-        "TRACE_SPEED",
-        "TRACE_BLOCK_SIZE",
-        "TRACE_WINDOW",
+        "LOAD",        "PROCS",         "BIOD_MAX_READS", "BIOD_MAX_WRITES", "TCP",
+        "WARMUP_TIME", "RUNTIME",       "MIXFILE",        "ACCESS_PCNT",     "DEBUG",
+        "DUMP",        "APPEND_PCNT",   "BLOCK_SIZE",     "BLOCK_FILE",      "DIR_COUNT",
+        "FILE_COUNT",  "SYMLINK_COUNT", "POPULATE",       "WORKLOAD",
     };
     size_t n, i;
     const struct cm_opt *t = ld_options_table(&n);
@@ -297,7 +299,7 @@ static void open_loop_and_help(void **state)
     assert_int_equal(parse("--help"), LD_OPTIONS_HELP);
     assert_int_equal(parse("-l 5 --help"), LD_OPTIONS_HELP);
     fp = open_memstream(&out, &len);
-    ld_options_help(fp, "sfs3");
+    ld_options_help(fp, "sfs3", workloads, 2);
     fclose(fp);
     assert_true(th_text_unwrap(out) <= 80); /* --help fits 80 columns */
     assert_non_null(strstr(out, "usage: sfs3 [options] mount-point..."));
@@ -306,7 +308,51 @@ static void open_loop_and_help(void **state)
     assert_non_null(strstr(out, "--open-loop[=ARRIVALS]"));
     assert_non_null(strstr(out, "--help"));
     assert_null(strstr(out, "-c CALLS")); /* rejected: not advertised */
+    /* a workload's own options under a heading that names it (unwrapped:
+     * its first row follows it after a space) */
+    assert_non_null(strstr(out, "\ntoy options (--workload toy): "));
+    assert_non_null(strstr(out, "--toy-n N"));
     free(out);
+}
+
+/* A workload's options land in its struct with their sources; --workload
+ * names a workload or auto. */
+static void a_workloads_own_options(void **state)
+{
+    const struct toy_opts *o;
+    const unsigned char *src;
+
+    (void)state;
+    assert_int_equal(parse("m:/x"), 0);
+    o = ld_config_opts(&cfg, &toy_group);
+    assert_non_null(o);
+    assert_int_equal(o->n, 7);
+    assert_string_equal(o->word, "hi");
+    assert_string_equal(cfg.workload, "auto");
+    assert_null(ld_config_foreign(&cfg, &plain, &(const struct ld_opt_group *){NULL}));
+    assert_int_equal(parse("--toy-n 3 --toy-word yo --workload toy m:/x"), 0);
+    o = ld_config_opts(&cfg, &toy_group);
+    assert_int_equal(o->n, 3);
+    assert_string_equal(o->word, "yo");
+    assert_true(ld_config_was_set(&cfg, "toy-n"));
+    assert_ptr_equal(ld_config_row(&cfg, "toy-n", &src), &toy_rows[0]);
+    assert_int_equal(*src, CM_SRC_CLI);
+    {
+        const struct ld_opt_group *g = NULL;
+
+        /* given, but not read by the plain workload */
+        assert_ptr_equal(ld_config_foreign(&cfg, &plain, &g), &toy_rows[0]);
+        assert_ptr_equal(g, &toy_group);
+        assert_null(ld_config_foreign(&cfg, &toy, &g));
+    }
+    assert_int_equal(ld_config_set_word(&cfg, "--toy-n=5", err, sizeof(err)), 0);
+    assert_int_equal(((const struct toy_opts *)ld_config_opts(&cfg, &toy_group))->n, 5);
+    assert_int_equal(parse("--toy-n 10 m:/x"), -ERANGE);
+    assert_int_equal(code, CM_EXIT_SFS_WORKLOAD);
+    assert_string_equal(err, "--toy-n: 10 is out of range 1..9");
+    assert_int_equal(parse("--workload nosuch m:/x"), -EINVAL);
+    assert_int_equal(code, CM_EXIT_SFS_WORKLOAD);
+    assert_string_equal(err, "--workload nosuch: not a workload (auto, plain, toy)");
 }
 
 int main(void)
@@ -316,7 +362,7 @@ int main(void)
         cmocka_unit_test(rc_names_present),   cmocka_unit_test(values_and_sources),
         cmocka_unit_test(range_errors),       cmocka_unit_test(c_rejected),
         cmocka_unit_test(mount_points),       cmocka_unit_test(test_op_per_version),
-        cmocka_unit_test(open_loop_and_help),
+        cmocka_unit_test(open_loop_and_help), cmocka_unit_test(a_workloads_own_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

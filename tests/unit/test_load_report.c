@@ -47,7 +47,7 @@ static int setup(void **state)
     f.argv[1] = a1;
     f.argv[2] = a2;
     f.argv[3] = a3;
-    if (ld_options_parse(&f.cfg, 3, 4, f.argv, &code, err, sizeof(err)) != 0)
+    if (ld_options_parse(&f.cfg, 3, NULL, 0, 4, f.argv, &code, err, sizeof(err)) != 0)
         return -1;
     ld_mix_default(&f.mix, 3);
     ld_iodist_default(&f.io, 8);

@@ -23,6 +23,7 @@
 
 #include "common/error.h"
 #include "image/im.h"
+#include "helpers/th_config.h"
 #include "load/options.h"
 #include "nreplay/nr.h"
 
@@ -31,8 +32,8 @@
 
 static void config(struct ld_config *cfg, int version, const char *file)
 {
-    ld_config_defaults(cfg, version);
-    snprintf(cfg->trace_file, sizeof(cfg->trace_file), "%s", file);
+    assert_int_equal(th_config_for(cfg, version, &nr_workload), 0);
+    snprintf(RB_TOPTS_SET(cfg)->trace_file, LD_PATH_MAX, "%s", file);
 }
 
 /* The plan's calls as its stream gives them, their names kept. */
@@ -141,9 +142,10 @@ static void streams_over_clients(void **state)
 
     (void)state;
     config(&cfg, 3, DEPS);
-    cfg.nclients = 2;
+    RB_TOPTS_SET(&cfg)->nclients = 2;
     cfg.procs = 2;
-    cfg.trace_scale = 1; /* a two-host trace, one copy: one stream per client */
+    NR_OPTS_SET(&cfg)->trace_scale =
+        1; /* a two-host trace, one copy: one stream per client */
     assert_int_equal(nr_unit_client(&cfg, 0, 0, 2), 1);
     assert_int_equal(nr_unit_client(&cfg, 0, 1, 2), 2);
     assert_int_equal(nr_unit_proc(&cfg, 0, 1, 2), 0);
@@ -152,7 +154,8 @@ static void streams_over_clients(void **state)
     assert_int_equal(nr_client_copies(&cfg, 2), 1);
     nr_units_text(&cfg, 2, 2, 1, units, sizeof(units));
     assert_string_equal(units, "copy 0 stream 1 (process 0)");
-    cfg.trace_scale = 4; /* a one-host trace: copy j on client j mod 2 + 1 */
+    NR_OPTS_SET(&cfg)->trace_scale =
+        4; /* a one-host trace: copy j on client j mod 2 + 1 */
     assert_int_equal(nr_unit_client(&cfg, 3, 0, 1), 2);
     assert_int_equal(nr_unit_proc(&cfg, 3, 0, 1), 1);
     assert_int_equal(nr_client_copies(&cfg, 1), 2); /* copies 1 and 3 */
@@ -160,9 +163,10 @@ static void streams_over_clients(void **state)
     assert_string_equal(dir, "nreplay.1");
     nr_copy_dir(&cfg, 1, 1, dir, sizeof(dir));
     assert_string_equal(dir, "nreplay");
-    cfg.nclients = 1; /* one client: (copy x streams + stream) mod procs */
+    RB_TOPTS_SET(&cfg)->nclients =
+        1; /* one client: (copy x streams + stream) mod procs */
     cfg.client_num = 1;
-    cfg.trace_scale = 2;
+    NR_OPTS_SET(&cfg)->trace_scale = 2;
     assert_int_equal(nr_unit_proc(&cfg, 1, 0, 2), 0);
     assert_int_equal(nr_unit_proc(&cfg, 1, 1, 2), 1);
     assert_int_equal(nr_idle_procs(&cfg, 2), 0);
@@ -191,8 +195,8 @@ static void dependencies_across_hosts(void **state)
     assert_true(waits(3, 0));
     assert_int_equal(nr_cross_deps(&p, &cfg, 0, -1, &deps, &ncalls, err, sizeof(err)), 0);
     assert_int_equal(deps, 0); /* one client: none */
-    cfg.nclients = 2;
-    cfg.trace_scale = 1;
+    RB_TOPTS_SET(&cfg)->nclients = 2;
+    NR_OPTS_SET(&cfg)->trace_scale = 1;
     assert_int_equal(nr_cross_deps(&p, &cfg, 0, -1, &deps, &ncalls, err, sizeof(err)), 0);
     assert_int_equal(deps, 2); /* LOOKUP and READ on CREATE */
     assert_int_equal(ncalls, 2);
@@ -209,13 +213,13 @@ static void chosen_and_refused(void **state)
 
     (void)state;
     config(&cfg, 3, DEPS);
-    assert_true(nr_accepts(&cfg)); /* by content */
-    snprintf(cfg.trace_format, sizeof(cfg.trace_format), "spc");
-    assert_false(nr_accepts(&cfg));
-    snprintf(cfg.trace_format, sizeof(cfg.trace_format), "nfsdump");
-    assert_true(nr_accepts(&cfg));
+    assert_int_equal(nr_accepts(&cfg, err, sizeof(err)), LD_ACCEPT_YES); /* by content */
+    snprintf(RB_TOPTS_SET(&cfg)->trace_format, 16, "spc");
+    assert_int_equal(nr_accepts(&cfg, err, sizeof(err)), LD_ACCEPT_NO);
+    snprintf(RB_TOPTS_SET(&cfg)->trace_format, 16, "nfsdump");
+    assert_int_equal(nr_accepts(&cfg, err, sizeof(err)), LD_ACCEPT_YES);
     config(&cfg, 3, "tests/fixtures/spc/seed-example.spc");
-    assert_false(nr_accepts(&cfg));
+    assert_int_equal(nr_accepts(&cfg, err, sizeof(err)), LD_ACCEPT_NO);
     config(&cfg, 2, DEPS);
     assert_int_equal(nr_plan_build(&p, &cfg, err, sizeof(err)), -EINVAL);
     assert_non_null(strstr(err, "no NFSv2 call to replay"));
@@ -251,7 +255,7 @@ static void a_plan_file_reads_back_and_is_checked(void **state)
     assert_true(nr_plan_is_file(plan));
     assert_false(nr_plan_is_file(cap));
     config(&cfg, 3, plan);
-    assert_true(nr_accepts(&cfg));
+    assert_int_equal(nr_accepts(&cfg, err, sizeof(err)), LD_ACCEPT_YES);
     assert_int_equal(nr_plan_build(&b, &cfg, err, sizeof(err)), 0);
     assert_int_equal(b.from_file, 1);
     assert_string_equal(b.capture, cap);

@@ -16,6 +16,7 @@
 #include "common/curve.h"
 #include "load/options.h"
 #include "prime/pr_int.h"
+#include "synth/sy.h"
 
 /* A client's stats: n calls of getattr at ms each, n of lookup at 2 ms,
  * over runtime s (one child). */
@@ -61,7 +62,7 @@ static void add_two_clients(struct pr_agg *agg, struct pr_setup *su, struct ld_s
     su->cfg.load = 100;
     ld_mix_default(&su->mix, 3);
     ld_iodist_default(&su->iodist, 8);
-    pr_agg_init(agg);
+    assert_int_equal(pr_agg_init(agg, &sy_workload.results), 0);
     setup_in(&in, su, a);
     pr_agg_add(agg, &in, ca);
     setup_in(&in, su, b);
@@ -117,6 +118,7 @@ static void aggregate_follows_section_11(void **state)
         assert_null(strstr(buf, "mknod")); /* unused ops are dropped */
         free(buf);
     }
+    pr_agg_free(&agg);
 }
 
 /* Two clients whose 10 s windows the prime saw 5 s apart: each answered
@@ -143,6 +145,7 @@ static void aggregate_counts_over_the_prime_span(void **state)
     in.agg = &agg.agg;
     assert_int_equal(ld_report_ops_x100(&in), 13333);
     assert_int_equal(ld_report_runtime_s(&in), 15);
+    pr_agg_free(&agg);
 }
 
 static void sfssum_line_matches_the_guide(void **state)

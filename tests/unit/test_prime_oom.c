@@ -208,7 +208,7 @@ static void *client_main(void *arg)
     static unsigned char res[1 << 18];
     struct ct_reader rd;
     struct ld_stats st;
-    size_t wire = ld_stats_wire_bytes();
+    size_t wire;
     int fd, r = 0;
 
     assert_non_null(in);
@@ -217,12 +217,12 @@ static void *client_main(void *arg)
     if (fd < 0)
         return NULL;
     memset(&rd, 0, sizeof(rd));
-    if (ct_send(fd, x->ctx.token, CT_HELLO, 1, 0, "host=c1", 7) < 0)
+    if (ct_send(fd, x->ctx.token, CT_HELLO, 1, 0, "host=c1\nworkload=mix\n", 21) < 0)
         goto out;
     ld_stats_reset(&st);
     ld_stats_good(&st, NF_OP_GETATTR, 1000000, 0);
-    assert_true(wire + 2 < sizeof(res));
-    ld_stats_encode(&st, res);
+    assert_true(ld_stats_wire_max(NULL) + 2 < sizeof(res));
+    wire = ld_stats_encode(&st, NULL, NULL, res);
     memcpy(res + wire, "0\n", 2);
     while (r >= 0) {
         struct pollfd pfd = {fd, POLLIN, 0};

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "helpers/th_config.h"
 #include "helpers/th_oom.h"
 #include "load/options.h"
 #include "replay/rl.h"
@@ -33,8 +34,9 @@ static int plan_op(void *ctx, char *err, size_t errlen)
     struct ld_config cfg;
     int rc;
 
-    ld_config_defaults(&cfg, pl->version);
-    snprintf(cfg.trace_file, sizeof(cfg.trace_file), "%s", pl->file);
+    if (th_config_for(&cfg, pl->version, &rl_workload) < 0)
+        return -E2BIG;
+    snprintf(RB_TOPTS_SET(&cfg)->trace_file, LD_PATH_MAX, "%s", pl->file);
     rc = rl_plan_build(&p, &cfg, NULL, err, errlen);
     if (rc == 0 && p.nunits == 0)
         rc = cm_errf(err, errlen, "no units");

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "helpers/th_config.h"
 #include "load/options.h"
 #include "replay/rl.h"
 
@@ -22,9 +23,9 @@
 
 static void config(struct ld_config *cfg, int version, const char *file, int lenient)
 {
-    ld_config_defaults(cfg, version);
-    snprintf(cfg->trace_file, sizeof(cfg->trace_file), "%s", file);
-    cfg->trace_lenient = lenient;
+    assert_int_equal(th_config_for(cfg, version, &rl_workload), 0);
+    snprintf(RB_TOPTS_SET(cfg)->trace_file, LD_PATH_MAX, "%s", file);
+    RB_TOPTS_SET(cfg)->trace_lenient = lenient;
 }
 
 static void spc_example_sizes(void **state)
@@ -86,7 +87,8 @@ static void spc_block_size(void **state)
 
     (void)state;
     config(&cfg, 3, FIX "spc/edge-cases.spc", 0);
-    cfg.trace_block_size = 4096; /* ASU 1 ends with 512 bytes at LBA 4096 */
+    RL_BOPTS_SET(&cfg)->trace_block_size =
+        4096; /* ASU 1 ends with 512 bytes at LBA 4096 */
     assert_int_equal(rl_plan_build(&p, &cfg, NULL, err, sizeof(err)), 0);
     assert_true(p.units[1].size == 4096ull * 4096 + 512);
     rl_plan_free(&p);
@@ -162,9 +164,9 @@ static void partition_covers_every_process(void **state)
     uint32_t g, n, seen[8] = {0}, s, client, child;
 
     (void)state;
-    ld_config_defaults(&cfg, 3);
+    assert_int_equal(th_config_for(&cfg, 3, &rl_workload), 0);
     cfg.procs = 2;
-    cfg.nclients = 4;
+    RB_TOPTS_SET(&cfg)->nclients = 4;
     for (client = 1; client <= 4; client++)
         for (child = 0; child < 2; child++) {
             cfg.client_num = (int)client;
@@ -188,7 +190,7 @@ static void partition_covers_every_process(void **state)
 static void long_replay_needs_a_limit(void **state)
 {
     struct rl_plan p;
-    struct ld_stats st;
+    struct rb_stats st;
     char err[512], buf[128];
 
     (void)state;
