@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 120
+# check: null
 # A workload is its directory and one line in the registry (docs/ARCHITECTURE.md,
 # "The workload interface"): the null workload (src/null: NULL calls at the
 # requested rate) runs end to end through sfs_mgr on two local clients
