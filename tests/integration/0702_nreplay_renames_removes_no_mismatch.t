@@ -39,7 +39,8 @@ replay() { # NAME URL OPTIONS...: sets RC, the YAML is $T_DIR/NAME.yaml
         >"$T_DIR/$n.out" 2>"$T_DIR/$n.err"
     RC=$?
 }
-clean() { # NAME: "RC mismatches compared-all held>0 code"
+clean() { # NAME: "RC mismatches compared-all held>0 code"; a mismatch named in the log
+    grep -E "mismatch: |retransmi" "$T_DIR/$1.out" | head -5 | sed "s/^/# $1: /" >&2
     echo "$RC $(nr_yaml "$T_DIR/$1.yaml" 'g["nfs_replay"]["status_mismatches"], g["nfs_replay"]["statuses_compared"] == g["nfs_replay"]["calls"], g["nfs_replay"]["dependency_waits"]["held"] > 0, g["validity"]["code"]')"
 }
 replay tcp "$B_URL" -Q --trace "$T_DIR/v.pcapng"
