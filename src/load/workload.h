@@ -114,6 +114,16 @@ struct ld_schedule {
     char run_line[LD_PATH_MAX + 160]; /* the progress line before RUN */
 };
 
+/* The schedule of a workload timed by the rc (WARMUP_TIME, then RUNTIME,
+ * the parent waiting the run time and the slack for its end); the caller
+ * writes its own run_line. */
+static inline void ld_schedule_timed(const struct ld_config *cfg, struct ld_schedule *s)
+{
+    s->warmup_s = cfg->warmup_s > 0 ? (uint32_t)cfg->warmup_s : 0;
+    s->run_arg = (uint32_t)cfg->runtime_s;
+    s->run_wait_s = (unsigned)cfg->runtime_s + LD_PHASE_SLACK_S;
+}
+
 /* One sfs_mgr load point's values of the workload's point variables
  * (what rc_points reads; TRACE_SPEED's speed is v[0] of a replay). */
 #define LD_POINT_VARS 4

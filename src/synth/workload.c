@@ -48,9 +48,7 @@ static void schedule(const struct ld_setup *su, struct ld_schedule *s)
 {
     const struct ld_config *cfg = su->cfg;
 
-    s->warmup_s = cfg->warmup_s > 0 ? (uint32_t)cfg->warmup_s : 0;
-    s->run_arg = (uint32_t)cfg->runtime_s;
-    s->run_wait_s = (unsigned)cfg->runtime_s + LD_PHASE_SLACK_S;
+    ld_schedule_timed(cfg, s);
     snprintf(s->run_line, sizeof(s->run_line), "Starting %d seconds test run.",
              cfg->runtime_s);
 }
