@@ -17,10 +17,11 @@
  * Who does what to a request (struct sy_req):
  *   deck.c    deals the op and the transfer size from shuffled decks;
  *   pick.c    chooses the file(s) by (state, category) and best fit (D6);
- *   args.c    builds the v2 or v3 arguments of each call into a biod slot;
- *   (nfs/res.c decodes the hot-path results into the slot: no allocation);
- *   reply.c   reads a reply's status, attributes and handles and keeps the
- *             file table in step with it;
+ *   args.c    builds the version-neutral arguments of each call into a
+ *             biod slot (the protocol, nfs/nf_proto.h, builds its own from
+ *             them and decodes the result into its storage: no allocation);
+ *   reply.c   reads a reply's neutral result (status, attributes, handle)
+ *             and keeps the file table in step with it;
  *   ops.c     issues the request through biod and accounts its calls.
  */
 #ifndef SY_INT_H
@@ -93,6 +94,8 @@ struct sy_req {
     uint32_t nfs_status; /* NFS status of the reply */
     int attr_type;       /* file type from the reply's attributes, -1 none */
     uint64_t attr_size;
+    int fh_forgotten; /* the reply made the entry and named no handle (v2
+                         SYMLINK): it is looked up at once */
 };
 
 /* The SFS mix's plan (the parent's, inherited by the children): the op
@@ -211,14 +214,13 @@ void sy_deck_xfer(struct sy_child *c, int write, struct ld_xfer *x);
  */
 int sy_op_pick(struct sy_child *c, int op);
 
-/* ---- args.c: the v2 and v3 arguments of one call ------------------------------ */
+/* ---- args.c: the version-neutral arguments of one call ----------------------- */
 
 /*
- * Fills slot s with the arguments of call i of the request in c->req, in
- * the child's NFS version.  Arguments point into the slot (names, symlink
- * text) and the file table (handles), never into fresh memory.  v3 writes
- * are UNSTABLE (commit has something to do); v3 readdir and readdirplus
- * ask for 8192 bytes from cookie 0, like v2 readdir.
+ * Fills slot s with the version-neutral arguments of call i of the request
+ * in c->req.  Arguments point into the slot (names, symlink text) and the
+ * file table (handles), never into fresh memory.  readdir and readdirplus
+ * ask for 8192 bytes.
  */
 void sy_args_build(struct sy_child *c, struct sy_slot *s, uint32_t i);
 
@@ -229,8 +231,9 @@ const char *sy_op_write_data(void);
 /* ---- reply.c: what a reply says, and the file table after it ---------------- */
 
 /*
- * Reads the NFS status of the decoded result in s, its attributes (type,
- * size, into c->req) and any new handle (into the slot's file entry), and
+ * Reads the NFS status of the neutral result of s's call, its attributes
+ * (type, size, into c->req) and any new handle (into the slot's file
+ * entry), and
  * updates the file table as the reply says (created, removed, renamed,
  * grown, truncated; EXIST and NOENT of retransmissions included).
  * Returns the NFS status (0 = OK).
@@ -269,9 +272,6 @@ int sy_op_request(struct sy_child *c, int op);
 /* The biod callbacks of a child (data = the struct sy_child). */
 int sy_op_prepare(struct sy_slot *s, uint32_t i, void *data);
 void sy_op_done(struct sy_slot *s, void *data);
-/* Nonzero when a v3 reply is NFS3ERR_JUKEBOX: the server is busy, and the
- * call goes out again after --jukebox-delay (biod.h). */
-int sy_op_busy(const struct sy_slot *s, void *data);
 
 /* ---- dump.c: the -z raw dump (docs/SFS30.md §16.6) ------------------------------ */
 
