@@ -150,4 +150,6 @@ void sy_args_build(struct sy_child *c, struct sy_slot *s, uint32_t i)
     default: /* null, root, wrcache */
         break;
     }
+    if (a->fh != NULL && r->file != SY_NO_FILE && a->fh == &c->files.f[r->file].fh)
+        a->fstate = sy_fstate(c, r->file); /* the object is the file itself */
 }

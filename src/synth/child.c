@@ -101,6 +101,10 @@ int sy_child_init(struct sy_child *c, const struct ld_setup *setup, unsigned ind
     rc = sy_files_init(&c->files, &lay, c->cx.last_error, sizeof(c->cx.last_error));
     if (rc < 0)
         return rc;
+    if (sy_fstate_init(c) < 0) {
+        sy_child_free(c);
+        return ld_child_fail(&c->cx, -ENOMEM, "out of memory");
+    }
     rc = ld_workset_init(&c->ws, c->files.n_working);
     if (rc == 0) {
         c->groups = cm_calloc(c->ws.ngroups, sizeof(*c->groups));
@@ -125,12 +129,15 @@ int sy_child_init(struct sy_child *c, const struct ld_setup *setup, unsigned ind
 
 void sy_child_free(struct sy_child *c)
 {
+    sy_working_leave(c);
     ld_child_unmount(&c->cx);
     if (c->dump)
         (void)sy_dump_close(c->dump);
     c->dump = NULL;
     sy_files_free(&c->files);
     sy_biod_free(&c->biod);
+    free(c->fstate);
+    c->fstate = NULL;
     if (c->ws.range != NULL)
         ld_workset_free(&c->ws);
     free(c->groups);

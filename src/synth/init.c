@@ -362,5 +362,5 @@ int sy_init_populate(struct sy_child *c)
     if (dbg)
         ld_child_log(&c->cx, "populate: done, base %llu KB",
                      (unsigned long long)(t->base_bytes / 1024));
-    return 0;
+    return sy_working_enter(c);
 }

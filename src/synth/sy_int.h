@@ -134,6 +134,10 @@ struct sy_child {
      * of them (pick.c); reply.c adds and removes them. */
     uint32_t uncommitted[SY_UNCOMMITTED_MAX];
     uint32_t n_uncommitted;
+    /* The protocol's state of each entry (its file_bytes each, files.n of
+     * them; NULL when it keeps none): nf_op_args.fstate (files.c). */
+    unsigned char *fstate;
+    int ws_entered; /* the working set entered the protocol (file_enter) */
 };
 
 /* ---- child.c: set-up, the load phases, the phase hooks -------------------- */
@@ -155,6 +159,20 @@ int sy_child_hold(struct ld_child *cx);
 void sy_child_results(struct ld_child *cx);
 /* The schedule into cx->live before it is published (child_live). */
 void sy_child_live(struct ld_child *cx);
+
+/* ---- working.c: the working set's files and the protocol ------------------ */
+
+/* The protocol's state of every entry (proto->file_bytes each; none when
+ * 0).  0 or -ENOMEM. */
+int sy_fstate_init(struct sy_child *c);
+/* Entry i's protocol state, NULL when the protocol keeps none. */
+void *sy_fstate(const struct sy_child *c, uint32_t i);
+/* The working set's files enter the protocol's view once population made
+ * them (file_enter: a stateful protocol opens them, now or at their first
+ * read or write), and leave it at the child's end (file_leave).  Enter
+ * returns 0 or -errno with last_error. */
+int sy_working_enter(struct sy_child *c);
+void sy_working_leave(struct sy_child *c);
 
 /* ---- init.c: mount and population (docs/SFS30.md §4, §5.3, §5.4) ------------ */
 

@@ -359,6 +359,69 @@ static void hot_results_decode_into_the_slot(void **state)
     nf_call_free(&x->rpc); /* frees nothing: ASan would see a bad free */
 }
 
+/* A stateful protocol (NFSv4.1's shape, here NFSv3's calls with a
+ * counter as each file's state). */
+static unsigned entered, left;
+
+static int count_enter(struct nf_session *ses, const struct nf_fh *fh, void *fstate)
+{
+    (void)ses;
+    (void)fh;
+    *(uint32_t *)fstate = ++entered;
+    return 0;
+}
+
+static int count_leave(struct nf_session *ses, const struct nf_fh *fh, void *fstate)
+{
+    (void)ses;
+    (void)fh;
+    assert_int_not_equal(*(const uint32_t *)fstate, 0); /* it had entered */
+    left++;
+    return 0;
+}
+
+/* Its state per file lives in the child's storage and goes with the calls
+ * on the file itself (not with those on its directory); the working set's
+ * files enter after population and leave at the end, each once. */
+static void a_stateful_protocol_sees_the_working_set(void **state)
+{
+    struct sy_child *c = *state;
+    const struct nf_proto *was = c->cx.ses.proto;
+    static struct nf_proto stateful;
+    struct sy_slot *s;
+
+    stateful = nf_proto_v3;
+    stateful.file_bytes = sizeof(uint32_t);
+    stateful.file_enter = count_enter;
+    stateful.file_leave = count_leave;
+    c->cx.ses.proto = &stateful;
+    assert_int_equal(sy_fstate_init(c), 0);
+    fake_population(c);
+    entered = left = 0;
+    assert_int_equal(sy_working_enter(c), 0);
+    assert_int_equal(sy_working_enter(c), 0); /* once */
+    assert_int_equal(entered, c->files.n_working);
+
+    assert_int_equal(sy_op_pick(c, NF_OP_READ), 0);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    assert_ptr_equal(s->args.fstate, sy_fstate(c, c->req.file));
+    assert_int_not_equal(*(const uint32_t *)s->args.fstate, 0);
+    assert_int_equal(sy_op_pick(c, NF_OP_LOOKUP), 0);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    assert_null(s->args.fstate);
+
+    c->cx.ses.mounted = 1; /* leaving asks a live session */
+    sy_working_leave(c);
+    sy_working_leave(c); /* once */
+    c->cx.ses.mounted = 0;
+    assert_int_equal(left, c->files.n_working);
+    c->cx.ses.proto = was;
+    assert_int_equal(sy_fstate_init(c), 0);
+    assert_null(c->fstate); /* NFSv3 keeps none */
+}
+
 /* No two children of a run draw the same stream: not two of one client, and
  * not the same child number on two clients (-N); a client's re-run draws
  * the same one again. */
@@ -392,6 +455,8 @@ int main(void)
                                         teardown_child),
         cmocka_unit_test_setup_teardown(error_replies_tell_the_state, setup_child,
                                         teardown_child),
+        cmocka_unit_test_setup_teardown(a_stateful_protocol_sees_the_working_set,
+                                        setup_child, teardown_child),
         cmocka_unit_test_setup_teardown(hot_results_decode_into_the_slot, setup_child,
                                         teardown_child),
         cmocka_unit_test(every_child_of_every_client_has_its_own_seed),
