@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # bench/client_cpu.sh - the client's CPU time per NFS call, measured cleanly
-# (the "Client CPU per call" section of docs/PERFORMANCE.md, issue 32): the
+# (the "Client CPU per call" section of docs/PERFORMANCE.md): the
 # client pinned to CPU 0 and the server to CPU 1 (taskset), the client at
 # its saturation, the timed part only.  Per server (sfs_nfsd, and a private
 # nfs-ganesha on loopback when root), round by round so that a busy
