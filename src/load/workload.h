@@ -70,6 +70,11 @@ enum ld_child_phase {
 
 struct ld_workload_ops;
 
+#define LD_NFS_V(v)                                                                      \
+    ((v) > 0 && (v) < 32 ? 1u << (v) : 0u) /* ld_workload_ops.nfs_versions */
+#define LD_NFS_V2 LD_NFS_V(2)
+#define LD_NFS_V3 LD_NFS_V(3)
+
 /* What a workload's accepts says of the options (--workload auto). */
 enum ld_accept {
     LD_ACCEPT_NO = 0,         /* not for it */
@@ -188,6 +193,9 @@ struct ld_workload_ops {
      * most, whatever the order of the tables.  UNREADABLE says why in
      * why. */
     int (*accepts)(const struct ld_config *cfg, char *why, size_t whylen);
+    /* The NFS versions it runs over (nf_proto.h): bit v for NFSv<v>
+     * (LD_NFS_V2 | LD_NFS_V3); the chooser refuses it over any other. */
+    unsigned nfs_versions;
 
     /* ---- the client's parent, before any process starts ---- */
 

@@ -6,9 +6,9 @@
  * ops and files and never asks which protocol carries them.  A protocol
  * says
  *
- *   who it is      its name, the program that speaks it (sfs, sfs3), its
- *                  version of NFS's RPC program, the SFS op set its mix
- *                  uses;
+ *   who it is      its name, the program that speaks it (sfs, sfs3, sfs4),
+ *                  its version of NFS's RPC program, the SFS op set its
+ *                  mix uses, whether it runs over TCP only;
  *   its session    mount (v2/v3: MOUNT, then the NFS client; a protocol
  *                  without a MOUNT program finds the export itself) and
  *                  unmount; the client state made before the timed phase
@@ -192,6 +192,8 @@ struct nf_proto {
     const char *prog; /* the program that speaks it: "sfs3" */
     int version;      /* of program 100003 */
     int sfs_ops;      /* the SFS op set its mix uses (nf_op_in_version's 2 or 3) */
+    int tcp_only;     /* runs over TCP only (NFSv4: RFC 8881 asks a congestion-
+                         controlled transport): TCP implied, UDP refused */
 
     /* ---- the session ---- */
 
