@@ -3,7 +3,9 @@
 # 0725_nreplay_v4_capture_planned.t - an NFSv4 capture planned for the NFS
 # trace replay (docs/nfs_replay.md, "NFSv4"): FreeSFS's own v4.1 and v4.0
 # clients (sfs_ping -4, tests/tools/nf4_procs: every SFS op's compound,
-# OPEN and CLOSE around the I/O) against sfs_nfsd, captured on lo.
+# OPEN and CLOSE around the I/O) and one nobody here wrote (libnfs-utils
+# with version=4: NFSv4.0 OPEN by name, OPEN_CONFIRM, WRITE, CLOSE, READ,
+# READDIR) against sfs_nfsd, captured on lo.
 #   - sfs_trace plan --nfs-version 4 plans it: the calls per SFS op and
 #     the operations not replayable by reason are those tshark's decoding
 #     of the same capture gives by the documented rule
@@ -16,21 +18,30 @@ need_root "dumpcap on lo"
 need_cmd dumpcap
 need_cmd tshark
 need_cmd python3
+need_cmd nfs-cp
+need_cmd nfs-cat
+need_cmd nfs-ls
 T=$(tool_path nf4_procs) || bail "tests/tools/nf4_procs not built"
 . "$(dirname "$0")/lib_nfscap.sh"
 plan 7
 
 start_nfsd S --stats-file "$T_DIR/S.yaml" || bail "sfs_nfsd did not start"
 CAP=$T_DIR/v4.pcapng
+L4="nfs://127.0.0.1/export/lnfs?version=4&nfsport=$S_NFS_PORT"
+printf 'written by libnfs over NFSv4.0\n' >"$T_DIR/small"
 cap_start "$CAP" "$S_NFS_PORT" || bail "no capture"
 {
     "$T_BIN/sfs_ping" -4 -c 40 -o 4 "$S_URL" &&
         "$T_BIN/sfs_ping" -4 --minor 0 -c 10 -o 2 "$S_URL" &&
-        "$T" "$S_URL" && "$T" -k "$S_URL"
+        "$T" "$S_URL" && "$T" -k "$S_URL" &&
+        timeout 20 nfs-cp "$T_DIR/small" "$L4" &&
+        timeout 20 nfs-cat "$L4" &&
+        timeout 20 nfs-ls "nfs://127.0.0.1/export?version=4&nfsport=$S_NFS_PORT"
 } >"$T_DIR/clients.out" 2>&1
 crc=$?
 cap_stop
 is "$crc" 0 "v4.1 and v4.0 traffic, the SFS ops' compounds made and removed, captured"
+[ "$crc" = 0 ] || diag "$(tail -5 "$T_DIR/clients.out")"
 
 "$T_BIN/sfs_trace" plan --nfs-version 4 "$CAP" -o "$T_DIR/v4.plan" >"$T_DIR/plan.out" 2>&1
 prc=$?
