@@ -121,7 +121,8 @@ struct build {
                           stream that named it first, + 1 */
     struct nr_call *c; /* the call being planned, number idx */
     uint32_t idx;
-    int64_t origin; /* the first planned call's time (-1: none yet) */
+    int64_t origin;         /* the first planned call's time (-1: none yet) */
+    struct nr__v4_state v4; /* an NFSv4 plan's traced stateids */
     struct nr__writer w;
 };
 
@@ -540,7 +541,7 @@ static int pass_calls(struct nr_plan *p, struct build *b, const struct nr_plan_o
     rc = im_walk(p->img, start_name, b, NULL);
     while (rc == 0 && (rc = tr_nfs_next(r, &ev)) > 0)
         rc = p->nfs_version == 4 && ev.prog == TR_NFS_PROG_NFS && ev.vers == 4
-                 ? nr__v4_calls(&ev, p->skipped, plan_event, b)
+                 ? nr__v4_calls(&b->v4, &ev, p->skipped, plan_event, b)
                  : plan_event(b, &ev);
     if (rc < 0)
         cm_errf(err, errlen, "%s: %s", p->capture,
@@ -598,6 +599,7 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
     b.w.capture_hash = hash;
     if (rc == 0)
         rc = pass_calls(p, &b, o, err, errlen);
+    p->v4_opens_in_use = b.v4.in_use;
     if (rc == 0 && p->ncalls == 0) {
         uint64_t v4 = plan_counter(p, "nfsv4_calls");
 
@@ -623,6 +625,7 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
     free(b.names.slot);
     free(b.hosts.slot);
     free(b.named.slot);
+    nr__v4_state_free(&b.v4);
     return rc;
 }
 

@@ -10,6 +10,9 @@
 #     the operations not replayable by reason are those tshark's decoding
 #     of the same capture gives by the documented rule
 #     (tests/tools/nfs4-planned.py), the image that of sfs_trace image;
+#   - the same capture cut to start mid-session (editcap: from the first
+#     WRITE on, its OPEN left out) plans alike, and the open the trace
+#     shows only in use is counted;
 #   - a replay of the v4 plan or of the capture is refused in one line
 #     (exit 2, nothing sent): NFSv4 is planned, not replayed yet; so is
 #     an NFSv3 plan of a capture with only NFSv4 in it (exit 1).
@@ -17,13 +20,15 @@
 need_root "dumpcap on lo"
 need_cmd dumpcap
 need_cmd tshark
+need_cmd editcap
+need_cmd capinfos
 need_cmd python3
 need_cmd nfs-cp
 need_cmd nfs-cat
 need_cmd nfs-ls
 T=$(tool_path nf4_procs) || bail "tests/tools/nf4_procs not built"
 . "$(dirname "$0")/lib_nfscap.sh"
-plan 7
+plan 10
 
 start_nfsd S --stats-file "$T_DIR/S.yaml" || bail "sfs_nfsd did not start"
 CAP=$T_DIR/v4.pcapng
@@ -55,6 +60,24 @@ objs=$("$T_BIN/sfs_trace" image -q "$CAP" --yaml "$T_DIR/img.yaml" >/dev/null 2>
     python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["objects"])' \
         "$T_DIR/img.yaml")
 like "$(head -1 "$T_DIR/plan.out")" "image of $objs objects\$" "the plan's image is sfs_trace image's ($objs objects)"
+
+# mid-session: from the first WRITE on
+first=$(tshark -n -r "$CAP" -d "tcp.port==$S_NFS_PORT,rpc" \
+    -Y 'rpc.msgtyp == 0 && nfs.opcode == 38' -T fields -e frame.number 2>/dev/null | head -1)
+last=$(capinfos -c -M "$CAP" | awk '/Number of packets/ { print $NF }')
+CUT=$T_DIR/cut.pcapng
+editcap -r "$CAP" "$CUT" "$first-$last" >/dev/null 2>&1
+"$T_BIN/sfs_trace" plan --nfs-version 4 "$CUT" -o "$T_DIR/cut.plan" >"$T_DIR/cut.out" 2>&1
+is "$? $(sed -n '2s/.*; opens in use before the trace: //p' "$T_DIR/cut.out")" "0 1" \
+    "a capture begun mid-session (frames $first-$last): the open it shows only in use counted"
+is "$(sed -n '2s/^  //p' "$T_DIR/cut.out")" \
+    "$(python3 "$T_TOP/tests/tools/nfs4-planned.py" "$CUT" "$S_NFS_PORT")" \
+    "... its calls per SFS op, the rest by reason and the opens in use as tshark decodes it"
+objs=$("$T_BIN/sfs_trace" image -q "$CUT" --yaml "$T_DIR/cut.yaml" >/dev/null 2>&1 &&
+    python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["objects"])' \
+        "$T_DIR/cut.yaml")
+like "$(head -1 "$T_DIR/cut.out")" "image of $objs objects\$" \
+    "... its image sfs_trace image's ($objs objects)"
 
 out=$("$T_BIN/sfs3" -Q --trace "$T_DIR/v4.plan" "$S_URL" 2>&1)
 is "$? $out" \

@@ -15,9 +15,12 @@ READDIR readdirplus, READLINK readlink, GETATTR getattr when no other
 operation of the COMPOUND is a call; PUTROOTFH is "mount"; the client,
 session, open and lock state operations are "v4_state"; the handle
 operations and SEQUENCE count nowhere; any other "procedure".  The NULL
-procedure is "null".  Prints one line as sfs_trace plan's second line:
+procedure is "null".  The opens in use before the trace: the stateids
+(not the special ones, all zeros or all ones) a call uses that no earlier
+message showed - for traffic without delegations, which is what the tests
+capture.  Prints one line as sfs_trace plan's second line:
 
-    calls: null 3, getattr 29, ...; not replayable: mount 6, v4_state 18
+    calls: null 3, ...; not replayable: mount 6, v4_state 18; opens in use before the trace: 0
 
 Exit status 0, 2 on a usage error."""
 import importlib.util
@@ -90,6 +93,13 @@ def main():
     calls, replies = {}, {}
     for m in msgs:
         (calls if m["type"] == 0 else replies).setdefault(m["xid"], m)
+    seen, in_use = set(), 0
+    for m in sorted(msgs, key=lambda m: m["frame"]):
+        for other in CHECK.values(m["body"], "nfs.stateid.other", []):
+            if m["type"] == 0 and other not in seen and set(other.split(":")) - {"00"} \
+                    and set(other.split(":")) - {"ff"}:
+                in_use += 1
+            seen.add(other)
     per_op, per_skip = {}, {}
     for xid, c in calls.items():
         if c["proc"] == 0:
@@ -106,7 +116,7 @@ def main():
     if per_skip:
         line += "; not replayable: " + ", ".join("%s %d" % (s, per_skip[s])
                                                  for s in SKIPS if s in per_skip)
-    print(line)
+    print(line + "; opens in use before the trace: %d" % in_use)
     return 0
 
 

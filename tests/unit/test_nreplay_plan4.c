@@ -6,7 +6,9 @@
  * operations are counted as v4 state, an operation with no NFSv3 form as
  * procedure, one whose arguments were cut as call_cut; the operations a
  * failure stopped are nothing; an unanswered COMPOUND's operations are
- * calls without a traced status; the NULL procedure is a call. */
+ * calls without a traced status; the NULL procedure is a call; a stateid
+ * used and never made (an open from before the capture) counted once, the
+ * special ones never. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -54,6 +56,7 @@ static void compound(const uint32_t *nums, uint32_t n, int answered)
 /* What nr__v4_calls gave: the calls' ops and statuses, the counts. */
 static int got_op[8], got_status[8], ngot;
 static uint64_t skipped[NR_SKIPS];
+static struct nr__v4_state v4;
 
 static int take(void *data, const struct tr_nfs_event *call)
 {
@@ -68,14 +71,14 @@ static void plan(void)
 {
     ngot = 0;
     memset(skipped, 0, sizeof(skipped));
-    assert_int_equal(nr__v4_calls(&ev, skipped, take, NULL), 0);
+    assert_int_equal(nr__v4_calls(&v4, &ev, skipped, take, NULL), 0);
 }
 
 static void a_getattr_after_a_call_is_its_attributes(void **state)
 {
     static const uint32_t write[] = {OP_SEQUENCE, OP_PUTFH, OP_WRITE, OP_GETATTR};
     static const uint32_t stat[] = {OP_SEQUENCE, OP_PUTFH, OP_GETATTR};
-    static const uint32_t lookup[] = {OP_SEQUENCE, OP_PUTFH, OP_LOOKUP,
+    static const uint32_t lookup[] = {OP_SEQUENCE, OP_PUTFH,  OP_LOOKUP,
                                       OP_GETFH,    OP_ACCESS, OP_GETATTR};
 
     (void)state;
@@ -136,8 +139,8 @@ static void state_and_other_operations_are_counted(void **state)
 
 static void what_a_failure_stopped_is_nothing(void **state)
 {
-    static const uint32_t lookup[] = {OP_SEQUENCE, OP_PUTFH, OP_LOOKUP, OP_GETFH,
-                                      OP_GETATTR, OP_CLOSE};
+    static const uint32_t lookup[] = {OP_SEQUENCE, OP_PUTFH,   OP_LOOKUP,
+                                      OP_GETFH,    OP_GETATTR, OP_CLOSE};
     unsigned k;
 
     (void)state;
@@ -180,6 +183,51 @@ static void the_root_is_a_mount_and_null_a_call(void **state)
     assert_int_equal(got_op[0], NF_OP_NULL_OP);
 }
 
+/* Operation i uses (res 0) or makes (res 1) the state named by byte b. */
+static void sid(uint32_t i, int res, uint8_t b)
+{
+    struct tr_nfs4_op *o = &ops[i];
+    struct tr_nfs4_stateid *s = res ? &o->res_stateid : &o->stateid;
+
+    memset(s->other, b, sizeof(s->other));
+    s->other[0] = 0x42; /* b 0 or 0xff: still no special stateid */
+    o->flags |= res ? TR_NFS4_O_RES_STATEID : TR_NFS4_O_STATEID;
+}
+
+static void opens_seen_only_in_use_are_counted_once(void **state)
+{
+    static const uint32_t open[] = {OP_SEQUENCE, OP_PUTFH, OP_OPEN, OP_GETFH};
+    static const uint32_t io[] = {OP_SEQUENCE, OP_PUTFH, OP_READ, OP_WRITE, OP_CLOSE};
+
+    (void)state;
+    nr__v4_state_free(&v4);
+    compound(open, 4, 1);
+    sid(2, 1, 1); /* an open the trace shows made */
+    plan();
+    compound(io, 5, 1);
+    sid(2, 0, 1);
+    sid(3, 0, 2); /* an open from before the trace */
+    sid(4, 0, 2);
+    plan();
+    assert_int_equal(v4.in_use, 1);
+    compound(io, 5, 1);
+    memset(ops[2].stateid.other, 0, sizeof(ops[2].stateid.other)); /* anonymous */
+    ops[2].flags |= TR_NFS4_O_STATEID;
+    memset(ops[3].stateid.other, 0xff, sizeof(ops[3].stateid.other)); /* bypass */
+    ops[3].flags |= TR_NFS4_O_STATEID;
+    sid(4, 0, 3); /* another */
+    plan();
+    assert_int_equal(v4.in_use, 2);
+    compound(io, 5, 1); /* no reply: a failure stopped nothing */
+    comp.nres = 2;
+    ops[2].flags = ops[3].flags = ops[4].flags = TR_NFS4_O_ARGS;
+    sid(3, 0, 4); /* did not run */
+    ops[3].flags &= ~TR_NFS4_O_RES;
+    plan();
+    assert_int_equal(v4.in_use, 2);
+    nr__v4_state_free(&v4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +235,7 @@ int main(void)
         cmocka_unit_test(state_and_other_operations_are_counted),
         cmocka_unit_test(what_a_failure_stopped_is_nothing),
         cmocka_unit_test(the_root_is_a_mount_and_null_a_call),
+        cmocka_unit_test(opens_seen_only_in_use_are_counted_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
