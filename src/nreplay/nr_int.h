@@ -55,6 +55,7 @@ struct nr__v4_state {
     uint64_t *seen;
     uint64_t mask, used;
     uint64_t in_use;
+    const struct tr_nfs4_op *op; /* the operation the call being planned is */
 };
 
 /* The calls of NFSv4 COMPOUND ev (an NFSv4 plan's): fn on each of its
@@ -67,6 +68,13 @@ int nr__v4_calls(struct nr__v4_state *st, const struct tr_nfs_event *ev,
                  uint64_t *skipped,
                  int (*fn)(void *data, const struct tr_nfs_event *call), void *data);
 void nr__v4_state_free(struct nr__v4_state *st);
+/* The dependency keys of the call being planned beside its objects' and
+ * names' (st->op; none outside nr__v4_calls): an OPEN's open owner and the
+ * stateid it makes (changes[] 1: the owner's OPENs in order, and what uses
+ * the stateid after it), a READ's, WRITE's or SETATTR's stateid (0: it
+ * waits for the OPEN that made it).  Keys never those of an object or a
+ * name.  How many (at most 2). */
+unsigned nr__v4_dep_keys(const struct nr__v4_state *st, uint64_t *keys, int *changes);
 
 /* ---- one child's replay ---------------------------------------------------- */
 

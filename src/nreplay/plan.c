@@ -8,16 +8,15 @@
  * objects, names and hosts.  A capture given to the replay as it is gets a
  * plan of its own in an unlinked temporary file.
  *
- * Dependencies are kept per key - an object, or a directory and a name -
- * as (the last call on the key, the last call that changed it): a call
- * that changes a key waits for the last call on it, a call that only
- * reads it for the last one that changed it.  A name's key also reaches
- * the object the name stands for at that point of the trace (so RMDIR of
- * a directory waits for the REMOVEs inside it), which the plan follows
- * through LOOKUP, CREATE, LINK, RENAME and REMOVE.  Name keys are 64-bit
- * hashes: two names that collide only add a dependency, never lose one.  A
- * dependency NR_LOOKAHEAD calls back or more is left out: the replay never
- * holds that many calls open, so it has completed.
+ * Dependencies are kept per key - an object, or a directory and a name
+ * (in an NFSv4 plan also an open owner and a stateid: plan4.c) - as (the last call on the
+ * key, the last call that changed it): a call that changes a key waits for the last call
+ * on it, a call that only reads it for the last one that changed it.  A name's key also
+ * reaches the object the name stands for at that point of the trace (so RMDIR of a
+ * directory waits for the REMOVEs inside it), which the plan follows through LOOKUP,
+ * CREATE, LINK, RENAME and REMOVE.  Name keys are 64-bit hashes: two names that collide
+ * only add a dependency, never lose one.  A dependency NR_LOOKAHEAD calls back or more is
+ * left out: the replay never holds that many calls open, so it has completed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -367,7 +366,9 @@ static int follow_names(struct build *b, const struct nr_call *c)
 static int add_deps(struct build *b, struct nr_call *c)
 {
     const char *n1 = c->name, *n2 = c->name2;
-    int ch = changes_fh(c->op), rc = 0;
+    int ch = changes_fh(c->op), rc = 0, changes[2];
+    uint64_t keys[2];
+    unsigned k, nkeys;
 
     rc |= dep_obj(b, c->obj, ch);
     rc |= dep_obj(b, c->obj2, ch);
@@ -383,6 +384,9 @@ static int add_deps(struct build *b, struct nr_call *c)
         rc |= dep_on(b, name_key(c->obj2, n2), 1);
         rc |= dep_obj(b, name_obj(b, c->obj2, n2), 1);
     }
+    nkeys = nr__v4_dep_keys(&b->v4, keys, changes); /* open owners, stateids */
+    for (k = 0; k < nkeys; k++)
+        rc |= dep_on(b, keys[k], changes[k]);
     return rc < 0 ? -ENOMEM : 0;
 }
 

@@ -157,6 +157,46 @@ static int follow_state(struct nr__v4_state *st, const struct tr_nfs4_op *op)
     return rc < 0 ? rc : 0;
 }
 
+/* A state key apart from the plan's object keys (below 2^33) and name
+ * keys (bit 63 set). */
+static uint64_t state_key(uint64_t h, uint64_t tag)
+{
+    h = (h ^ tag) * 0x100000001b3ull;
+    return (h & ~(3ull << 62)) | (1ull << 62);
+}
+
+unsigned nr__v4_dep_keys(const struct nr__v4_state *st, uint64_t *keys, int *changes)
+{
+    const struct tr_nfs4_op *op = st->op;
+    unsigned n = 0;
+
+    if (!op)
+        return 0;
+    switch (op->op) {
+    case OP_OPEN:
+        if (op->flags & TR_NFS4_O_OWNER) {
+            keys[n] = state_key(op->owner, 1);
+            changes[n++] = 1;
+        }
+        if ((op->flags & TR_NFS4_O_RES_STATEID) && !special(&op->res_stateid)) {
+            keys[n] = state_key(sid_key(&op->res_stateid), 2);
+            changes[n++] = 1;
+        }
+        break;
+    case OP_READ:
+    case OP_WRITE:
+    case OP_SETATTR:
+        if ((op->flags & TR_NFS4_O_STATEID) && !special(&op->stateid)) {
+            keys[n] = state_key(sid_key(&op->stateid), 2);
+            changes[n++] = 0;
+        }
+        break;
+    default:
+        break;
+    }
+    return n;
+}
+
 void nr__v4_state_free(struct nr__v4_state *st)
 {
     free(st->seen);
@@ -201,7 +241,10 @@ int nr__v4_calls(struct nr__v4_state *st, const struct tr_nfs_event *ev,
         if (tr_nfs4_op_event(ev, i, &o)) {
             if (o.op == NF_OP_GETATTR && others)
                 continue; /* the attributes after the call before it */
-            if ((rc = fn(data, &o)) < 0)
+            st->op = op;
+            rc = fn(data, &o);
+            st->op = NULL;
+            if (rc < 0)
                 return rc;
         } else if (!carries(op->op) && ran(ev, op)) {
             skipped[!(op->flags & TR_NFS4_O_ARGS) ? NR_SKIP_CUT

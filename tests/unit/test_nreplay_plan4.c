@@ -228,6 +228,56 @@ static void opens_seen_only_in_use_are_counted_once(void **state)
     nr__v4_state_free(&v4);
 }
 
+/* The dependency keys of operation i as the plan asks for them. */
+static unsigned keys_of(uint32_t i, uint64_t *keys, int *changes)
+{
+    struct nr__v4_state st;
+
+    memset(&st, 0, sizeof(st));
+    st.op = &ops[i];
+    return nr__v4_dep_keys(&st, keys, changes);
+}
+
+static void opens_order_their_owner_and_the_io_on_their_stateid(void **state)
+{
+    static const uint32_t open[] = {OP_SEQUENCE, OP_PUTFH, OP_OPEN, OP_GETFH};
+    static const uint32_t io[] = {OP_SEQUENCE, OP_PUTFH,   OP_READ,
+                                  OP_WRITE,    OP_SETATTR, OP_COMMIT};
+    uint64_t ko[2], k1[2], k2[2], kr[2];
+    int co[2], c1[2], c2[2];
+
+    (void)state;
+    compound(open, 4, 1);
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 77;
+    sid(2, 1, 5);
+    assert_int_equal(keys_of(2, ko, co), 2); /* the owner, the stateid made */
+    assert_int_equal(co[0], 1);
+    assert_int_equal(co[1], 1);
+    assert_true(ko[0] != ko[1]);
+    assert_true(ko[0] >> 62 == 1 && ko[1] >> 62 == 1); /* apart from objects and names */
+    memcpy(&kr, &ko, sizeof(kr));
+
+    compound(open, 4, 1); /* the owner's next OPEN: the same owner key */
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 77;
+    sid(2, 1, 6);
+    assert_int_equal(keys_of(2, k1, c1), 2);
+    assert_true(k1[0] == ko[0] && k1[1] != ko[1]);
+
+    compound(io, 6, 1);
+    sid(2, 0, 5);
+    sid(3, 0, 6);
+    assert_int_equal(keys_of(2, k2, c2), 1); /* READ: waits for the OPEN of 5 */
+    assert_true(k2[0] == kr[1] && c2[0] == 0);
+    assert_int_equal(keys_of(3, k2, c2), 1);
+    assert_true(k2[0] == k1[1] && c2[0] == 0);
+    memset(ops[4].stateid.other, 0, sizeof(ops[4].stateid.other)); /* anonymous */
+    ops[4].flags |= TR_NFS4_O_STATEID;
+    assert_int_equal(keys_of(4, k2, c2), 0);
+    assert_int_equal(keys_of(5, k2, c2), 0); /* COMMIT: no stateid */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +286,7 @@ int main(void)
         cmocka_unit_test(what_a_failure_stopped_is_nothing),
         cmocka_unit_test(the_root_is_a_mount_and_null_a_call),
         cmocka_unit_test(opens_seen_only_in_use_are_counted_once),
+        cmocka_unit_test(opens_order_their_owner_and_the_io_on_their_stateid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
