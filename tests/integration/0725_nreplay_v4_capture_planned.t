@@ -27,7 +27,7 @@ need_cmd nfs-cp
 need_cmd nfs-cat
 need_cmd nfs-ls
 T=$(tool_path nf4_procs) || bail "tests/tools/nf4_procs not built"
-. "$(dirname "$0")/lib_nfscap.sh"
+. "$(dirname "$0")/lib_nreplay.sh"
 plan 10
 
 start_nfsd S --stats-file "$T_DIR/S.yaml" || bail "sfs_nfsd did not start"
@@ -48,18 +48,13 @@ cap_stop
 is "$crc" 0 "v4.1 and v4.0 traffic, the SFS ops' compounds made and removed, captured"
 [ "$crc" = 0 ] || diag "$(tail -5 "$T_DIR/clients.out")"
 
-"$T_BIN/sfs_trace" plan --nfs-version 4 "$CAP" -o "$T_DIR/v4.plan" >"$T_DIR/plan.out" 2>&1
-prc=$?
-like "$prc $(head -1 "$T_DIR/plan.out")" \
-    "^0 .*v4\.plan: the plan of .*v4\.pcapng \(pcapng\): [0-9]+ NFSv4 calls of 1 client\(s\) over [0-9.]+ s; image of [0-9]+ objects$" \
+nr4_plan "$CAP" "$S_NFS_PORT"
+like "$NR4_RC $NR4_LINE" \
+    "^0 .*v4\.pcapng\.plan: the plan of .*v4\.pcapng \(pcapng\): [0-9]+ NFSv4 calls of 1 client\(s\) over [0-9.]+ s; image of [0-9]+ objects$" \
     "sfs_trace plan --nfs-version 4 plans the capture"
-want=$(python3 "$T_TOP/tests/tools/nfs4-planned.py" "$CAP" "$S_NFS_PORT")
-is "$(sed -n '2s/^  //p' "$T_DIR/plan.out")" "$want" \
-    "the calls per SFS op and the operations not replayed by reason, as tshark decodes the capture"
-objs=$("$T_BIN/sfs_trace" image -q "$CAP" --yaml "$T_DIR/img.yaml" >/dev/null 2>&1 &&
-    python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["objects"])' \
-        "$T_DIR/img.yaml")
-like "$(head -1 "$T_DIR/plan.out")" "image of $objs objects\$" "the plan's image is sfs_trace image's ($objs objects)"
+is "$NR4_OPS" "$NR4_WANT" \
+    "the calls per SFS op, the operations not replayed by reason, no open from before, as tshark decodes the capture"
+like "$NR4_LINE" "image of $NR4_OBJECTS objects\$" "the plan's image is sfs_trace image's ($NR4_OBJECTS objects)"
 
 # mid-session: from the first WRITE on
 first=$(tshark -n -r "$CAP" -d "tcp.port==$S_NFS_PORT,rpc" \
@@ -67,21 +62,15 @@ first=$(tshark -n -r "$CAP" -d "tcp.port==$S_NFS_PORT,rpc" \
 last=$(capinfos -c -M "$CAP" | awk '/Number of packets/ { print $NF }')
 CUT=$T_DIR/cut.pcapng
 editcap -r "$CAP" "$CUT" "$first-$last" >/dev/null 2>&1
-"$T_BIN/sfs_trace" plan --nfs-version 4 "$CUT" -o "$T_DIR/cut.plan" >"$T_DIR/cut.out" 2>&1
-is "$? $(sed -n '2s/.*; opens in use before the trace: //p' "$T_DIR/cut.out")" "0 1" \
+nr4_plan "$CUT" "$S_NFS_PORT"
+is "$NR4_RC ${NR4_OPS##*; opens in use before the trace: }" "0 1" \
     "a capture begun mid-session (frames $first-$last): the open it shows only in use counted"
-is "$(sed -n '2s/^  //p' "$T_DIR/cut.out")" \
-    "$(python3 "$T_TOP/tests/tools/nfs4-planned.py" "$CUT" "$S_NFS_PORT")" \
-    "... its calls per SFS op, the rest by reason and the opens in use as tshark decodes it"
-objs=$("$T_BIN/sfs_trace" image -q "$CUT" --yaml "$T_DIR/cut.yaml" >/dev/null 2>&1 &&
-    python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["objects"])' \
-        "$T_DIR/cut.yaml")
-like "$(head -1 "$T_DIR/cut.out")" "image of $objs objects\$" \
-    "... its image sfs_trace image's ($objs objects)"
+is "$NR4_OPS" "$NR4_WANT" "... its calls per SFS op, the rest by reason and the opens in use as tshark decodes it"
+like "$NR4_LINE" "image of $NR4_OBJECTS objects\$" "... its image sfs_trace image's ($NR4_OBJECTS objects)"
 
-out=$("$T_BIN/sfs3" -Q --trace "$T_DIR/v4.plan" "$S_URL" 2>&1)
+out=$("$T_BIN/sfs3" -Q --trace "$CAP.plan" "$S_URL" 2>&1)
 is "$? $out" \
-    "2 $T_DIR/v4.plan holds the NFSv4 calls of $CAP: NFSv4 traces are planned (sfs_trace plan --nfs-version 4), not replayed yet" \
+    "2 $CAP.plan holds the NFSv4 calls of $CAP: NFSv4 traces are planned (sfs_trace plan --nfs-version 4), not replayed yet" \
     "sfs3 refuses the v4 plan in one line"
 out=$("$T_BIN/sfs3" -Q --trace "$CAP" "$S_URL" 2>&1)
 like "$? $out" \
