@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 1302_runsfs_survives_eof_and_garbage.t - every prompt of runsfs survives
+# 0902_runsfs_survives_eof_and_garbage.t - every prompt of runsfs survives
 # the end of its input and answers it cannot use:
 #  - an Advanced session that visits every menu, page and kind of prompt is
 #    cut after each of its answers: each cut ends with the "end of input"
