@@ -7,8 +7,8 @@
  * says
  *
  *   who it is      its name, the program that speaks it (sfs, sfs3, sfs4),
- *                  its version of NFS's RPC program, the SFS op set its mix
- *                  uses;
+ *                  its version of NFS's RPC program, the SFS op set its
+ *                  mix uses, whether it runs over TCP only;
  *   its session    mount (v2/v3: MOUNT, then the NFS client; a protocol
  *                  without a MOUNT program finds the export itself) and
  *                  unmount; the client state made before the timed phase

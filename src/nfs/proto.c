@@ -10,6 +10,7 @@
 
 #include "common/alloc.h"
 #include "common/cm.h"
+#include "common/error.h"
 #include "nfs/nf_proto.h"
 
 static const struct nf_proto *const protos[] = {&nf_proto_v2, &nf_proto_v3, &nf_proto_v4};
@@ -104,6 +105,10 @@ int nf_session_mount(struct nf_session *s, const struct nf_proto *p, unsigned in
 
     s->proto = p;
     s->in_flight = in_flight;
+    if (p->mount == NULL) {
+        cm_errf(err, errlen, "%s: no session of this protocol yet", p->name);
+        return -EPROTONOSUPPORT;
+    }
     rc = p->mount(s, spec, o, err, errlen);
     if (rc < 0)
         return rc;
@@ -116,7 +121,7 @@ int nf_session_mount(struct nf_session *s, const struct nf_proto *p, unsigned in
 
 void nf_session_close(struct nf_session *s)
 {
-    if (s->proto == NULL)
+    if (s->proto == NULL || s->proto->unmount == NULL)
         return;
     if (s->mounted && s->proto->end)
         s->proto->end(s);

@@ -35,7 +35,11 @@ run_procs() {
         {
             a = $0; sub(/^ *[0-9]+ +[^ ]+ +/, "", a)
             if (a ~ /run_procs|awk|grep/) next
-            if (((index(a, "sfs_mgr") || index(a, "sfs_prime")) && index(a, dir)) || index(a, cl))
+            # as the glob *sfs_mgr*DIR*: the program before the directory
+            # (a test directory named after sfs_mgr is not the program)
+            m = index(a, "sfs_mgr"); p = index(a, "sfs_prime")
+            if ((m && index(substr(a, m + 7), dir)) || (p && index(substr(a, p + 9), dir)) ||
+                index(a, cl))
                 print $1
         }'
 }
