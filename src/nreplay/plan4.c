@@ -104,8 +104,8 @@ int nr__v4_calls(const struct tr_nfs_event *ev, uint64_t *skipped,
                 return rc;
         } else if (!carries(op->op) && ran(ev, op)) {
             skipped[!(op->flags & TR_NFS4_O_ARGS) ? NR_SKIP_CUT
-                    : state_op(op->op)             ? NR_SKIP_V4_STATE
-                                                   : NR_SKIP_PROC]++;
+                    : state_op(op->op)            ? NR_SKIP_V4_STATE
+                                                  : NR_SKIP_PROC]++;
         }
     }
     return 0;

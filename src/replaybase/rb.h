@@ -218,7 +218,7 @@ void rb_sched_leave(struct ld_child *c);
 /* Mounts the child's mount point for a replay: the program's transport for
  * MOUNT and NFS, room for window calls in flight and a 4 MiB send buffer;
  * reconnect_ms as rp_client_opts' (0: a lost TCP connection is fatal).
- * Sets c->mounted and c->clnt; on failure says why (ld_child_fail). */
+ * Mounts c->ses; on failure says why (ld_child_fail). */
 int rb_mount_window(struct ld_child *c, uint32_t window, uint32_t reconnect_ms);
 /* The largest READ and WRITE the server takes (FSINFO; NFSv2 8 KiB), at
  * most RB_MAX_XFER (TCP) or RB_MAX_XFER_UDP. */
