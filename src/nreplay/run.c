@@ -360,7 +360,7 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
     }
     if (rp->shares && (rp->nheld > 0 || rp->have_cur) && wake > now + FOREIGN_POLL_NS)
         wake = now + FOREIGN_POLL_NS; /* it may wait for another process's call */
-    return rb_wait_service(rp->cx.ses.rpc, now, wake);
+    return rb_wait_service(&rp->loop, rp->cx.ses.rpc, now, wake);
 }
 
 /* The replay ends early: its calls not sent yet (held, or not yet due)
@@ -462,7 +462,9 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     rp->taken = 0;
     rp->live_head = rp->live_tail = rp->names_head = rp->names_tail = 0;
     rp->nheld = 0;
-    rb_run_begin(c, &rp->loop, rp->speed, limit_s);
+    rc = rb_run_begin(c, &rp->loop, rp->speed, limit_s);
+    if (rc < 0)
+        return rc;
     rp->stale_run = 0;
     rp->unanswered_since_ns = 0;
     rp_client_stats(c->ses.rpc, &cs0);

@@ -470,7 +470,7 @@ static int wait_and_service(struct rl_replay *rp, uint64_t now)
     }
     if (rb_window_wake(&rp->win) < wake)
         wake = rb_window_wake(&rp->win);
-    return rb_wait_service(rp->cx.ses.rpc, now, wake);
+    return rb_wait_service(&rp->loop, rp->cx.ses.rpc, now, wake);
 }
 
 /* ---- the run ---------------------------------------------------------------------- */
@@ -507,7 +507,9 @@ int rl_run(struct ld_child *c, uint32_t limit_s)
     rc = cursors_open(rp);
     if (rc < 0)
         return rc;
-    rb_run_begin(c, &rp->loop, rp->speed, limit_s);
+    rc = rb_run_begin(c, &rp->loop, rp->speed, limit_s);
+    if (rc < 0)
+        return rc;
     while (!idle(rp)) {
         now = cm_now_ns();
         rc = rb_loop_check(&rp->loop, c, now);
