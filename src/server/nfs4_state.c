@@ -71,7 +71,7 @@ nfsstat4 sv4_state_find(struct sv4_call *x, const stateid4 *sid_in, int want,
     number = cm_be32_get(o + 4);
     st = sv__map_get(&v->states, cm_be32_get(o + 8));
     if (st == NULL || st->cl->number != number)
-        return sv4_client_expired(v, number) ? NFS4ERR_EXPIRED : NFS4ERR_BAD_STATEID;
+        return sv4_client_gone(v, number) ? NFS4ERR_EXPIRED : NFS4ERR_BAD_STATEID;
     if (x->minor > 0 && x->cl != NULL && st->cl != x->cl)
         return NFS4ERR_BAD_STATEID; /* another client's */
     if (st->revoked)
@@ -109,11 +109,12 @@ nfsstat4 sv4_io_stateid(struct sv4_call *x, const stateid4 *sid, const struct sv
     nfsstat4 rc;
 
     if (!is_current_sid(x, sid)) {
-        if (sv4_sid_bypass(sid)) {
-            /* READ bypasses share reservations (RFC 8881 8.2.3) */
+        /* READ bypasses share reservations (RFC 8881 8.2.3); in 4.0 a
+         * WRITE (or a size change) with it is checked as with the
+         * anonymous one (RFC 7530 9.1.4.3), 4.1 refuses it */
+        if (sv4_sid_bypass(sid) && (!write || x->minor > 0))
             return write ? NFS4ERR_BAD_STATEID : NFS4_OK;
-        }
-        if (sv4_sid_anonymous(sid))
+        if (sv4_sid_anonymous(sid) || sv4_sid_bypass(sid))
             return share_conflict(
                        sv4_file_get(x->v, n->fileid, 0), NULL,
                        write ? OPEN4_SHARE_ACCESS_WRITE : OPEN4_SHARE_ACCESS_READ, 0)
