@@ -72,8 +72,7 @@ static struct sv4_xid_entry *entry_of(struct sv4 *v, uint32_t xid)
     return v->xid_cache != NULL ? &v->xid_cache[xid % SV4_XID_ENTRIES] : NULL;
 }
 
-int sv4_xid_lookup(struct sv4_call *x, uint32_t xid, const uint8_t **reply,
-                   uint32_t *len)
+int sv4_xid_lookup(struct sv4_call *x, uint32_t xid, const uint8_t **reply, uint32_t *len)
 {
     struct sv4_xid_entry *e = entry_of(x->v, xid);
 
