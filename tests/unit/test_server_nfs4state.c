@@ -762,6 +762,85 @@ static void another_principal_with_a_clients_id_in_4_0(void **state)
     sv_core_destroy(c);
 }
 
+/* OPEN (no create, or UNCHECKED4 with the size in sz) of name by a 4.0
+ * owner with seqid seq. */
+static nfsstat4 open_again_40(struct sv_core *c, clientid4 cid, const char *name,
+                              uint32_t access, uint32_t deny, const char *owner,
+                              seqid4 seq, char *sz)
+{
+    static uint32_t size_mask[1] = {TH4_BIT(FATTR4_SIZE)};
+    nfs_argop4 o[3];
+
+    put_root_export(o);
+    op_open(&o[2], name, access, deny, sz != NULL, UNCHECKED4, owner, cid);
+    o[2].nfs_argop4_u.opopen.seqid = seq;
+    if (sz != NULL) {
+        fattr4 *f =
+            &o[2].nfs_argop4_u.opopen.openhow.openflag4_u.how.createhow4_u.createattrs;
+        f->attrmask.bitmap4_len = 1;
+        f->attrmask.bitmap4_val = size_mask;
+        f->attr_vals.attrlist4_len = 8;
+        f->attr_vals.attrlist4_val = sz;
+    }
+    return th4_run(c, 0, o, 3);
+}
+
+static void open_corners_of_one_owner_in_4_0(void **state)
+{
+    struct sv_core *c = th4_core(0);
+    clientid4 cid = th4_setclientid(c, "corners", "verifier");
+    char size_16[8] = {0, 0, 0, 0, 0, 0, 0, 16}, size_0[8] = {0};
+    nfs_argop4 o[4];
+    stateid4 sid;
+
+    (void)state;
+    /* OPEN of a FIFO: SYMLINK in 4.0, as of anything not a regular file
+     * or a directory (pynfs OPEN7b/c/f/s) */
+    put_root_export(o);
+    th4_op(&o[2], OP_CREATE);
+    o[2].nfs_argop4_u.opcreate.objtype.type = NF4FIFO;
+    o[2].nfs_argop4_u.opcreate.objname.utf8string_len = 1;
+    o[2].nfs_argop4_u.opcreate.objname.utf8string_val = "p";
+    assert_int_equal(th4_run(c, 0, o, 3), NFS4_OK);
+    assert_int_equal(
+        open_again_40(c, cid, "p", OPEN4_SHARE_ACCESS_READ, 0, "oa", 1, NULL),
+        NFS4ERR_SYMLINK);
+    /* READ and WRITE opened apart by one owner: OPEN_DOWNGRADE may go to
+     * either (pynfs OPDG10, OPDG11, LOCK24) */
+    (void)open_confirmed_40(c, cid, "f", OPEN4_SHARE_ACCESS_READ, 0, "ob", 1);
+    assert_int_equal(
+        open_again_40(c, cid, "f", OPEN4_SHARE_ACCESS_WRITE, 0, "ob", 3, NULL), NFS4_OK);
+    sid = opened(2, 3);
+    put_root_export(o);
+    th4_op_lookup(&o[2], "f");
+    th4_op(&o[3], OP_OPEN_DOWNGRADE);
+    o[3].nfs_argop4_u.opopen_downgrade.open_stateid = sid;
+    o[3].nfs_argop4_u.opopen_downgrade.seqid = 4;
+    o[3].nfs_argop4_u.opopen_downgrade.share_access = OPEN4_SHARE_ACCESS_WRITE;
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
+    /* an owner whose open denies reading cannot open for reading again
+     * (pynfs OPEN21) */
+    (void)open_confirmed_40(c, cid, "g", OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_DENY_READ,
+                            "oc", 1);
+    assert_int_equal(
+        open_again_40(c, cid, "g", OPEN4_SHARE_ACCESS_READ, 0, "oc", 3, NULL),
+        NFS4ERR_SHARE_DENIED);
+    /* UNCHECKED4 of an existing file leaves its size alone, but for a
+     * size of 0 (pynfs OPEN2) */
+    sid = open_confirmed_40(c, cid, "h", OPEN4_SHARE_ACCESS_BOTH, 0, "od", 1);
+    th4_op_lookup(&o[2], "h");
+    op_write(&o[3], &sid, 0, "0123456789");
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
+    assert_int_equal(
+        open_again_40(c, cid, "h", OPEN4_SHARE_ACCESS_BOTH, 0, "od", 3, size_16),
+        NFS4_OK);
+    assert_int_equal(export_file(c, "h")->size, 10);
+    assert_int_equal(
+        open_again_40(c, cid, "h", OPEN4_SHARE_ACCESS_BOTH, 0, "od", 4, size_0), NFS4_OK);
+    assert_int_equal(export_file(c, "h")->size, 0);
+    sv_core_destroy(c);
+}
+
 static void grace_period_refuses_new_state(void **state)
 {
     struct sv_config cfg;
@@ -815,6 +894,7 @@ int main(void)
         cmocka_unit_test(requests_sent_again_with_their_xid_in_4_0),
         cmocka_unit_test(special_stateids_and_a_rebooted_client_in_4_0),
         cmocka_unit_test(another_principal_with_a_clients_id_in_4_0),
+        cmocka_unit_test(open_corners_of_one_owner_in_4_0),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
