@@ -47,6 +47,7 @@
 #include "load/sizing.h"
 #include "load/stats.h"
 #include "nfs/nf.h"
+#include "nfs/nf_proto.h"
 
 struct cm_rc;
 
@@ -68,6 +69,11 @@ enum ld_child_phase {
 };
 
 struct ld_workload_ops;
+
+#define LD_NFS_V(v)                                                                      \
+    ((v) > 0 && (v) < 32 ? 1u << (v) : 0u) /* ld_workload_ops.nfs_versions */
+#define LD_NFS_V2 LD_NFS_V(2)
+#define LD_NFS_V3 LD_NFS_V(3)
 
 /* What a workload's accepts says of the options (--workload auto). */
 enum ld_accept {
@@ -141,14 +147,15 @@ struct ld_point {
 struct ld_child {
     const struct ld_setup *setup;
     const struct ld_config *cfg;
-    unsigned index;  /* child number, 0-based */
-    int nfs_version; /* 2 or 3 */
-    int ctl_fd;      /* socket to the parent, -1 when standalone */
+    unsigned index; /* child number, 0-based */
+    int ctl_fd;     /* socket to the parent, -1 when standalone */
     FILE *log;
     uint32_t debug; /* the -d mask */
-    struct nf_mount mnt;
-    int mounted;
-    struct rp_client *clnt; /* = mnt.nfs */
+    /* The child's session with the server, through its protocol's table
+     * (nfs/nf_proto.h): ses.proto is the run's NFS version's from
+     * ld_child_setup; ses.mnt.root the export and ses.rpc the rpc client
+     * while mounted. */
+    struct nf_session ses;
     struct ld_stats stats;
     void *results;             /* the workload's own counters (wl->results.size bytes,
                                   zeroed; NULL when it has none) */
@@ -186,6 +193,9 @@ struct ld_workload_ops {
      * most, whatever the order of the tables.  UNREADABLE says why in
      * why. */
     int (*accepts)(const struct ld_config *cfg, char *why, size_t whylen);
+    /* The NFS versions it runs over (nf_proto.h): bit v for NFSv<v>
+     * (LD_NFS_V2 | LD_NFS_V3); the chooser refuses it over any other. */
+    unsigned nfs_versions;
 
     /* ---- the client's parent, before any process starts ---- */
 
@@ -324,7 +334,8 @@ void ld_child_results_reset(struct ld_child *c);
  * when LD_LIVE_PUBLISH_NS passed since the last time, or now when force. */
 void ld_child_publish(struct ld_child *c, int force);
 
-/* Unmounts the child's mount session (best effort; no-op when none). */
+/* Ends the child's session: its client state, then the mount (best
+ * effort, bounded; no-op when none). */
 void ld_child_unmount(struct ld_child *c);
 
 /* Sets c->last_error from fmt and returns rc (a failed step's one line). */

@@ -31,7 +31,8 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
     su->plan = p;
     if (cfg->test_op >= 0) {
         ld_opsel_single(&p->opsel, cfg->test_op);
-    } else if (ld_opsel_init(&p->opsel, &su->mix, &su->iodist, cfg->nfs_version, 0) < 0) {
+    } else if (ld_opsel_init(&p->opsel, &su->mix, &su->iodist,
+                             nf_proto_by_version(cfg->nfs_version)->sfs_ops, 0) < 0) {
         cm_errf(err, errlen, "the op mix has no op with a non-zero share");
         return CM_EXIT_USAGE;
     }
@@ -75,6 +76,7 @@ const struct ld_workload_ops sy_workload = {
     .name = "mix",
     .version = LD_WORKLOAD_VERSION,
     .accepts = accepts,
+    .nfs_versions = LD_NFS_V2 | LD_NFS_V3,
     .plan = plan,
     .plan_free = plan_free,
     .before_run = ld_report_params,
