@@ -74,14 +74,14 @@ struct nf4_open {
 
 /* What the opens did (part of struct nf4_load_stats). */
 struct nf4_open_counts {
-    uint64_t opens;        /* OPENs sent (reopens included) */
-    uint64_t reopens;      /* ... of files whose open a new client lost */
-    uint64_t open_errors;  /* OPENs that failed */
-    uint64_t closes;       /* CLOSEs sent */
-    uint64_t closes_gone;  /* files leaving whose open an older epoch held:
-                              no CLOSE (the server has forgotten it) */
-    uint64_t in_use_max;   /* files open at once, at most */
-    uint64_t in_use;       /* files open now (merged as the largest) */
+    uint64_t opens;       /* OPENs sent (reopens included) */
+    uint64_t reopens;     /* ... of files whose open a new client lost */
+    uint64_t open_errors; /* OPENs that failed */
+    uint64_t closes;      /* CLOSEs sent */
+    uint64_t closes_gone; /* files leaving whose open an older epoch held:
+                             no CLOSE (the server has forgotten it) */
+    uint64_t in_use_max;  /* files open at once, at most */
+    uint64_t in_use;      /* files open now (merged as the largest) */
 };
 
 struct nf4_opens {
@@ -104,7 +104,8 @@ enum nf4_open_state nf4_opens_need(const struct nf4_opens *o, size_t i, uint32_t
 void nf4_opens_sending(struct nf4_opens *o, size_t i);
 /* The OPEN of file i came back: r its reply (the open's stateid on
  * success), epoch the call's.  Returns 1 when the file is open. */
-int nf4_opens_done(struct nf4_opens *o, size_t i, const struct nf4_res *r, uint32_t epoch);
+int nf4_opens_done(struct nf4_opens *o, size_t i, const struct nf4_res *r,
+                   uint32_t epoch);
 /* File i leaves the working set: 1 and *sid (the caller's copy) when a
  * CLOSE is to be sent, 0 when there is nothing to close (never opened, or
  * opened by an older epoch: the file is closed; its OPEN still in flight:

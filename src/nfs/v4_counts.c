@@ -15,7 +15,8 @@
 #include "common/yaml.h"
 
 #define G "nfsv4"
-#define S(m, key) CM_FIELD_OF(struct nf4_load_stats, m, CM_FIELD_U64, CM_MERGE_SUM, G, key)
+#define S(m, key)                                                                        \
+    CM_FIELD_OF(struct nf4_load_stats, m, CM_FIELD_U64, CM_MERGE_SUM, G, key)
 #define O(m, merge, key)                                                                 \
     CM_FIELD_OF(struct nf4_load_stats, open.m, CM_FIELD_U64, merge, G, key)
 

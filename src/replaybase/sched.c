@@ -50,8 +50,8 @@ static int cpu_list(const char *text, int *cpu, int max, char *err, size_t errle
             p = end + 1;
             hi = strtol(p, &end, 10);
             if (end == p || hi < lo || hi >= CPU_SETSIZE)
-                return cm_errf(err, errlen,
-                               "--cpus %s: not a list of CPUs (N, N-M, ...)", text),
+                return cm_errf(err, errlen, "--cpus %s: not a list of CPUs (N, N-M, ...)",
+                               text),
                        -1;
         }
         for (; lo <= hi; lo++) {

@@ -226,7 +226,8 @@ static void counters_are_one_table(void **state)
     fclose(out);
     assert_non_null(strstr(text, "NFSv4.1 operations sent (4 compounds):"));
     assert_non_null(strstr(text, "    LOOKUP                          4\n"));
-    assert_non_null(strstr(text, "OPEN calls          10 (5.00 % beyond the mix's 200 calls"));
+    assert_non_null(
+        strstr(text, "OPEN calls          10 (5.00 % beyond the mix's 200 calls"));
     assert_non_null(strstr(text, "CLOSE calls          8 (4.00 %"));
     assert_non_null(strstr(text, "4 returned; resends: 6 after DELAY"));
     assert_null(strstr(text, "READ ")); /* only what was sent */
@@ -254,7 +255,8 @@ static void the_docs_table_is_the_codes(void **state)
         if ((end = strstr(shape, " |")) == NULL)
             continue;
         *end = '\0';
-        for (name = strtok_r(ops, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
+        for (name = strtok_r(ops, ", ", &save); name;
+             name = strtok_r(NULL, ", ", &save)) {
             op = nf_op_from_name(name);
             if (op < 0 || nf4_sfs_shape(op) == NULL || strchr(shape, ' ') == NULL)
                 continue;
