@@ -104,8 +104,10 @@ LINK_LIBS  := $(call link_of,all)
 
 PROG_SRCS := $(wildcard src/bin/*.c)
 PROGS     := $(patsubst src/bin/%.c,$(BINDIR)/%,$(PROG_SRCS))
-# sfs3 is sfs run under another name (the NFS version follows argv[0]).
-ALIASES   := $(if $(filter $(BINDIR)/sfs,$(PROGS)),$(BINDIR)/sfs3)
+# sfs3 and sfs4 are sfs run under other names (the NFS version follows
+# argv[0]: nfs/proto.c's list).
+ALIAS_NAMES := sfs3 sfs4
+ALIASES   := $(if $(filter $(BINDIR)/sfs,$(PROGS)),$(ALIAS_NAMES:%=$(BINDIR)/%))
 # Shell front ends (runsfs) are copied into $(BINDIR) beside the programs.
 SCRIPTS_BIN := $(wildcard scripts/bin/*)
 SCRIPTS_OUT := $(SCRIPTS_BIN:scripts/bin/%=$(BINDIR)/%)
@@ -185,7 +187,7 @@ $(BINDIR)/$(1): $(BUILD)/obj/bin/$(1).o $(call libs_of,$(call prog_layer,$(1)))
 endef
 $(foreach p,$(PROG_SRCS:src/bin/%.c=%),$(eval $(call PROG_RULE,$(p))))
 
-$(BINDIR)/sfs3: $(BINDIR)/sfs
+$(ALIASES): $(BINDIR)/sfs
 	ln -sf sfs $@
 
 # A new file renamed into place: a running copy of the script keeps reading
@@ -281,8 +283,8 @@ fuzz-test:
 
 # Man pages: one per program, written by scripts/mkman from the program's
 # own --help and --version (the same option tables), so they never disagree,
-# and from its page in docs/ (description, examples, exit status); sfs3 has
-# a page of its own, since a .so link works only through MANPATH.  The docs
+# and from its page in docs/ (description, examples, exit status); sfs3 and
+# sfs4 have a page of their own, since a .so link works only through MANPATH.  The docs
 # go beside them.
 MANDIR   ?= $(PREFIX)/share/man/man1
 DOCDIR   ?= $(PREFIX)/share/doc/freesfs
@@ -292,22 +294,22 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/freesfs \
 	  $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
 	for p in $(PROGS) $(SCRIPTS_OUT); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
-	ln -sf sfs $(DESTDIR)$(PREFIX)/bin/sfs3
+	for a in $(ALIAS_NAMES); do ln -sf sfs $(DESTDIR)$(PREFIX)/bin/$$a; done
 	cp -r rc C.wrappers $(DESTDIR)$(PREFIX)/share/freesfs/
-	for p in $(MAN_PROGS) sfs3; do \
+	for p in $(MAN_PROGS) $(ALIAS_NAMES); do \
 	  sh scripts/mkman $(BINDIR) $$p >$(DESTDIR)$(MANDIR)/$$p.1.tmp && \
 	  mv -f $(DESTDIR)$(MANDIR)/$$p.1.tmp $(DESTDIR)$(MANDIR)/$$p.1 || exit 1; \
 	done
 	cp -r README.md LICENSE docs/*.md docs/examples $(DESTDIR)$(DOCDIR)/
 
 uninstall:
-	for p in $(MAN_PROGS) sfs3; do \
+	for p in $(MAN_PROGS) $(ALIAS_NAMES); do \
 	  rm -f $(DESTDIR)$(PREFIX)/bin/$$p $(DESTDIR)$(MANDIR)/$$p.1; \
 	done
 	rm -rf $(DESTDIR)$(PREFIX)/share/freesfs $(DESTDIR)$(DOCDIR)
 
 clean:
-	rm -rf build $(PROGS) $(ALIASES) $(SCRIPTS_OUT) bin/sfs3
+	rm -rf build $(PROGS) $(ALIASES) $(SCRIPTS_OUT) $(ALIAS_NAMES:%=bin/%)
 
 format:
 	clang-format -i $$(git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 'bench/*.c')

@@ -141,9 +141,9 @@ static const struct cm_opt plan_rows[] = {
     ROW_STR('o', "output", output, "", "FILE",
             "The plan file, required, written atomically; give it as --trace to sfs3 "
             "(or sfs) and TRACE_FILE to sfs_mgr."),
-    ROW_NUM(CM_OPT_INT, "nfs-version", nfs_version, "3", 2, 3, NULL, "V",
-            "The calls planned: the trace's NFSv3 calls (replayed by sfs3) or NFSv2 "
-            "(sfs)."),
+    ROW_NUM(CM_OPT_INT, "nfs-version", nfs_version, "3", 2, 4, NULL, "V",
+            "The calls planned: the trace's NFSv3 calls (replayed by sfs3), NFSv2 "
+            "(sfs) or NFSv4 (the operations of its COMPOUNDs; not replayed yet)."),
 };
 
 static const struct cm_opt fit_rows[] = {

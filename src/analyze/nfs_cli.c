@@ -55,24 +55,6 @@ static int outputs(struct az_cli *c, FILE *out, FILE *diag,
     return az__cli_yaml_end(y, diag);
 }
 
-/* fn on ev, or, for an NFSv4 COMPOUND, on each of its operations that has
- * an NFSv3 form (tr_nfs4_op_event): how the image and the miss-ratio
- * curve read v4 traffic with v3's rules. */
-static int as_v3(const struct tr_nfs_event *ev,
-                 int (*fn)(void *, const struct tr_nfs_event *), void *data)
-{
-    struct tr_nfs_event op;
-    uint32_t i;
-    int rc;
-
-    if (!ev->v4)
-        return ev->prog == TR_NFS_PROG_NFS && ev->vers == 4 ? 0 : fn(data, ev);
-    for (i = 0; i < ev->v4->nops; i++)
-        if (tr_nfs4_op_event(ev, i, &op) && (rc = fn(data, &op)) < 0)
-            return rc;
-    return 0;
-}
-
 /* ---- stats --------------------------------------------------------------- */
 
 struct stats_run {
@@ -138,7 +120,7 @@ static int image_op(void *data, const struct tr_nfs_event *ev)
 
 static int image_fn(void *data, const struct tr_nfs_event *ev)
 {
-    return as_v3(ev, image_op, data);
+    return tr_nfs_each_v3(ev, image_op, data);
 }
 
 static const char *image_why(void *data)
@@ -208,7 +190,8 @@ static int mrc_feed(struct az_mrc *m, void *data, char *err, size_t errlen)
 
     f->m = m;
     while ((rc = tr_nfs_next(f->r, &ev)) > 0)
-        if (az__progress_event(f->progress, &ev), (rc = as_v3(&ev, mrc_op, f)) < 0)
+        if (az__progress_event(f->progress, &ev),
+            (rc = tr_nfs_each_v3(&ev, mrc_op, f)) < 0)
             return cm_errf(err, errlen, "%s: event at %" PRIu64 ": %s",
                            tr_nfs_format(f->r), ev.where, m->last_error),
                    rc;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sfs.c - main() of sfs (NFSv2) and sfs3 (NFSv3): one program, the version
- * chosen by the name it runs under (docs/SFS30.md §13.1).  Parses the
- * options, hands the run to the client layer (cl.h: validation, --kill-run,
- * or the set-up followed by a standalone run or a prime's client) and
- * turns its outcome into the exit code; docs/sfs.md lists them.
+ * sfs.c - main() of sfs (NFSv2), sfs3 (NFSv3) and sfs4 (NFSv4.1): one
+ * program, the version chosen by the name it runs under (nfs/proto.c's
+ * list; docs/SFS30.md §13.1).  Parses the options, hands the run to the
+ * client layer (cl.h: validation, --kill-run, or the set-up followed by a
+ * standalone run or a prime's client) and turns its outcome into the exit
+ * code; docs/sfs.md lists them.
  */
 #include <libgen.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ int main(int argc, char **argv)
 
     snprintf(progbuf, sizeof(progbuf), "%s", argc > 0 ? argv[0] : "sfs");
     prog = basename(progbuf);
-    proto = nf_proto_by_prog(prog); /* sfs3: NFSv3; any other name: NFSv2 */
+    proto = nf_proto_by_prog(prog); /* sfs3, sfs4; any other name: NFSv2 */
     version = proto ? proto->version : 2;
     wl = cl_workloads(&nwl);
     rc = ld_options_parse(&cfg, version, wl, nwl, argc, argv, &code, err, sizeof(err));

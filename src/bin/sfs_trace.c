@@ -27,7 +27,7 @@ static int plan(const struct az_cli *c, FILE *out, FILE *diag)
 {
     struct nr_plan_opts o = {c->format, c->lenient, c->nfs_version};
     struct nr_plan p;
-    char err[512];
+    char err[512], ops[1024];
 
     if (nr_plan_write(c->trace, &o, c->output, err, sizeof(err)) < 0 ||
         nr_plan_open(&p, c->output, err, sizeof(err)) < 0) {
@@ -39,6 +39,12 @@ static int plan(const struct az_cli *c, FILE *out, FILE *diag)
             "image of %u objects\n",
             c->output, p.capture, p.format, (unsigned long long)p.ncalls, p.nfs_version,
             p.nstreams, (double)p.trace_ns / 1e9, im_nobjs(p.img));
+    if (nr_plan_summary(&p, ops, sizeof(ops), err, sizeof(err)) < 0) {
+        fprintf(diag, "sfs_trace: %s\n", err);
+        nr_plan_free(&p);
+        return AZ_EXIT_INPUT;
+    }
+    fprintf(out, "  %s\n", ops);
     nr_plan_free(&p);
     return AZ_EXIT_OK;
 }

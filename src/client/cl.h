@@ -85,6 +85,10 @@ const struct ld_workload_ops *cl_workload_named(const char *name);
  * alike, an option of another workload given (cl_workload_foreign). */
 int cl_workload_choose(const struct ld_config *cfg, const struct ld_workload_ops **wl,
                        char *err, size_t errlen);
+/* Whether wl runs over cfg's NFS version (its nfs_versions): 0, or
+ * CM_EXIT_SFS_WORKLOAD with one line in err naming those it runs over. */
+int cl_workload_over(const struct ld_config *cfg, const struct ld_workload_ops *wl,
+                     char *err, size_t errlen);
 /* "a, b": the workloads that read group g, into buf. */
 void cl_workload_readers(const struct ld_opt_group *g, char *buf, size_t len);
 /* 0, or the exit code of an option given that wl does not read, with one

@@ -66,6 +66,8 @@ int cl_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
     rc = cl_workload_choose(cfg, &su->wl, err, errlen);
     if (rc == CL_UNDECIDED) /* here, the input that decides cannot be read */
         return CM_EXIT_USAGE;
+    if (rc == 0)
+        rc = cl_workload_over(cfg, su->wl, err, errlen);
     if (rc != 0)
         return rc;
     su->prog = prog;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * validate.c - sfs/sfs3 -V LEVEL (cl.h: cl_validate): the options of the
+ * validate.c - sfs/sfs3 -V LEVEL (not sfs4 yet) (cl.h: cl_validate): the options of the
  * run handed to the validation suite (src/validate), which does the work.
  * SFS validates one directory at a time (docs/SFS30.md §19).
  */
 #include "client/cl.h"
+#include "nfs/nf_proto.h"
 #include "validate/vd.h"
 
 int cl_validate(const struct ld_config *cfg, const char *prog, FILE *out, FILE *in,
@@ -15,6 +16,14 @@ int cl_validate(const struct ld_config *cfg, const char *prog, FILE *out, FILE *
     if (cfg->nmounts != 1) {
         cm_errf(err, errlen, "Can only validate one directory at a time.");
         return CM_EXIT_SFS_MOUNTS;
+    }
+    if (!vd_speaks(cfg->nfs_version)) {
+        const struct nf_proto *p = nf_proto_by_version(cfg->nfs_version);
+
+        cm_errf(err, errlen,
+                "-V: validation does not run over %s yet (NFSv2, NFSv3 only)",
+                p ? p->name : "this NFS version");
+        return CM_EXIT_SFS_VALIDATE;
     }
     vd_opts_init(&o);
     o.level = cfg->validate;

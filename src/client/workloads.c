@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "client/cl.h"
+#include "nfs/nf_proto.h"
 #include "nreplay/nr.h"
 #include "null/nl.h"
 #include "replay/rl.h"
@@ -78,6 +79,25 @@ static int registered(const struct ld_config *cfg, const struct ld_workload_ops 
         if (ld_config_opts(cfg, *g) == NULL)
             return 0;
     return 1;
+}
+
+int cl_workload_over(const struct ld_config *cfg, const struct ld_workload_ops *wl,
+                     char *err, size_t errlen)
+{
+    const struct nf_proto *p, *asked = nf_proto_by_version(cfg->nfs_version);
+    char names[128];
+    size_t i, used = 0;
+
+    if (wl->nfs_versions & LD_NFS_V(cfg->nfs_version))
+        return 0;
+    names[0] = '\0';
+    for (i = 0; (p = nf_proto_nth(i)) != NULL && used < sizeof(names); i++)
+        if (wl->nfs_versions & LD_NFS_V(p->version))
+            used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+                                     used ? ", " : "", p->name);
+    cm_errf(err, errlen, "the %s workload does not run over %s yet (%s only)", wl->name,
+            asked ? asked->name : "this NFS version", names);
+    return CM_EXIT_SFS_WORKLOAD;
 }
 
 int cl_workload_choose(const struct ld_config *cfg, const struct ld_workload_ops **wl,

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "ctl/ct.h"
@@ -142,6 +143,18 @@ void ld_child_unmount(struct ld_child *c)
 
 /* ---- the phase loop --------------------------------------------------------- */
 
+/* This process's user + system CPU time so far, in microseconds (a child
+ * is a process of its own: parent.c forks it). */
+static uint64_t cpu_us(void)
+{
+    struct rusage ru;
+
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec +
+           (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
+}
+
 static int answer(struct ld_child *c, uint32_t type, const void *buf, uint32_t len)
 {
     return ct_msg_send(c->ctl_fd, type, 0, buf, len);
@@ -187,6 +200,7 @@ int ld_child_main(int fd, unsigned child, void *data)
     struct ld_child *c = ld_child_alloc(wl);
     struct ct_msg_hdr h;
     int rc, status = 1;
+    uint64_t cpu0;
 
     if (c == NULL)
         return 1;
@@ -211,7 +225,13 @@ int ld_child_main(int fd, unsigned child, void *data)
             status = send_results(c) < 0;
             break;
         }
+        cpu0 = cpu_us();
         rc = wl->child_phase(c, h.type, h.arg);
+        /* the run phase's own CPU, set after the workload reset its
+         * results at the phase's start: neither the population nor the
+         * warm-up's hold is in it */
+        if (h.type == CT_MSG_RUN)
+            c->stats.run_cpu_us = cpu_us() - cpu0;
         ld_child_publish(c, 1); /* the phase's last reading, before it is answered */
         if (rc == 0 && h.type == CT_MSG_WARMUP) {
             /* Load stays on until START (SFS): the warm-up is answered when

@@ -24,6 +24,7 @@
 #include "load/options.h"
 #include "load/workload.h"
 #include "nfs/nf_ops.h"
+#include "nfs/nf_proto.h"
 #include "nfs/nf_spec.h"
 
 #define F(field) offsetof(struct ld_config, field), sizeof(((struct ld_config *)0)->field)
@@ -173,6 +174,20 @@ static int fail(int *exit_code, int code, int rc)
     return rc;
 }
 
+int ld_config_transport(struct ld_config *cfg, char *err, size_t errlen)
+{
+    const struct nf_proto *p = nf_proto_by_version(cfg->nfs_version);
+    const struct cm_opt *q = row_of('Q');
+
+    if (p == NULL || !p->tcp_only)
+        return 0;
+    if (!cfg->tcp && cfg->src[q - ld_opts] != CM_SRC_DEFAULT)
+        return cm_errf(err, errlen, "%s runs over TCP only: UDP (%s off) refused",
+                       p->name, q->rc_name);
+    cfg->tcp = 1;
+    return 0;
+}
+
 /* The checks that involve more than one row. */
 static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size_t errlen)
 {
@@ -182,6 +197,9 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     if (cfg->src[row_of('c') - ld_opts] == CM_SRC_CLI)
         return fail(exit_code, CM_EXIT_SFS_CALLS,
                     cm_errf(err, errlen, "-c: no longer supported"));
+    rc = ld_config_transport(cfg, err, errlen);
+    if (rc < 0)
+        return fail(exit_code, row_of('Q')->exit_code, rc);
     rc = ld_debug_parse(cfg->debug_list, &cfg->debug_mask, err, errlen);
     if (rc < 0)
         return fail(exit_code, row_of('d')->exit_code, rc);

@@ -24,6 +24,12 @@ const struct cm_opt *ld_options_table(size_t *n);
 /* Defaults for every field (SFS 3.0 values) and nfs_version. */
 void ld_config_defaults(struct ld_config *cfg, int nfs_version);
 
+/* The transport cfg's protocol allows: over one that runs over TCP only
+ * (NFSv4), TCP is implied; UDP asked for explicitly (TCP off in the rc) is
+ * refused: -EINVAL with one line in err.  ld_options_parse calls it; the
+ * prime, for its own copy of the options. */
+int ld_config_transport(struct ld_config *cfg, char *err, size_t errlen);
+
 struct ld_workload_ops;
 
 /*

@@ -163,6 +163,7 @@ static const struct cm_field stats_fields[] = {
     STF(run_start_ns, U64, MIN, NULL, NULL),
     STF(run_end_ns, U64, MAX, NULL, NULL),
     STF(nchildren, U32, SUM, "results.run", "children"),
+    STF(run_cpu_us, U64, SUM, "results.run", "client_cpu_us"),
     CM_FIELD_ARRAY(struct ld_stats, err_status, CM_FIELD_U64, CM_MERGE_SUM, LD_NSTATUS),
     STF(stale, U64, SUM, "results", "stale_replies"),
     STF(reconnects, U64, SUM, "results", "tcp_reconnections"),
@@ -194,8 +195,9 @@ void ld_wstats_merge(const struct ld_wstats *w, void *dst, const void *src)
 
 /* ---- wire form ------------------------------------------------------------- */
 
+/* 12: run_cpu_us; 11: compact, the workload's counters after these */
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 11u         /* 11: compact, the workload's counters after these */
+#define WIRE_VERSION 12u
 #define HDR_BYTES    8u
 
 static int has_block(const struct ld_wstats *w)

@@ -95,6 +95,9 @@ struct ld_stats {
     uint64_t reconnects;             /* TCP connections re-established */
     uint64_t stale;                  /* STALE / BADHANDLE replies */
     uint64_t ended_early;            /* enum ld_end_cause (max) */
+    uint64_t run_cpu_us;             /* user + system CPU of the run phase,
+                                        summed over children (the client's
+                                        CPU per call, bench/client_cpu.sh) */
 };
 
 /* The slot of an NFS status in err_status. */

@@ -69,6 +69,11 @@ enum ld_child_phase {
 
 struct ld_workload_ops;
 
+#define LD_NFS_V(v)                                                                      \
+    ((v) > 0 && (v) < 32 ? 1u << (v) : 0u) /* ld_workload_ops.nfs_versions */
+#define LD_NFS_V2 LD_NFS_V(2)
+#define LD_NFS_V3 LD_NFS_V(3)
+
 /* What a workload's accepts says of the options (--workload auto). */
 enum ld_accept {
     LD_ACCEPT_NO = 0,         /* not for it */
@@ -142,7 +147,7 @@ struct ld_child {
     const struct ld_setup *setup;
     const struct ld_config *cfg;
     unsigned index;  /* child number, 0-based */
-    int nfs_version; /* 2 or 3 */
+    int nfs_version; /* of nf_proto.h's list */
     int ctl_fd;      /* socket to the parent, -1 when standalone */
     FILE *log;
     uint32_t debug; /* the -d mask */
@@ -186,6 +191,9 @@ struct ld_workload_ops {
      * most, whatever the order of the tables.  UNREADABLE says why in
      * why. */
     int (*accepts)(const struct ld_config *cfg, char *why, size_t whylen);
+    /* The NFS versions it runs over (nf_proto.h): bit v for NFSv<v>
+     * (LD_NFS_V2 | LD_NFS_V3); the chooser refuses it over any other. */
+    unsigned nfs_versions;
 
     /* ---- the client's parent, before any process starts ---- */
 

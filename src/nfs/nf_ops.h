@@ -60,7 +60,8 @@ int nf_op_from_name(const char *name);
 /* The call class of an op in the run phases. */
 enum nf_call_class nf_op_class(int op);
 /* Whether the op exists in the given NFS version (v2 lacks access, commit,
- * fsinfo, mknod, pathconf, readdirplus; v3 lacks root and wrcache). */
+ * fsinfo, mknod, pathconf, readdirplus; v3 lacks root and wrcache; a
+ * protocol of nf_proto.h has its sfs_ops set's, NFSv4.1 v3's). */
 int nf_op_in_version(int op, int nfs_version);
 /* The SFS timeout of a call class: UDP init 10 s, lookup 1 s, read 2 s,
  * write 3 s; TCP 60 s for all. */

@@ -4,6 +4,7 @@
  * (nfs layer), all derived from the one NF_OP_MAP table in nf_ops.h.
  */
 #include "nfs/nf_ops.h"
+#include "nfs/nf_proto.h"
 
 #include <string.h>
 
@@ -46,6 +47,11 @@ enum nf_call_class nf_op_class(int op)
 
 int nf_op_in_version(int op, int nfs_version)
 {
+    /* a protocol's mix uses one of SFS's two op sets (NFSv4.1: v3's) */
+    const struct nf_proto *p = nf_proto_by_version(nfs_version);
+
+    if (p)
+        nfs_version = p->sfs_ops;
     switch (op) {
     case NF_OP_ACCESS:
     case NF_OP_COMMIT:

@@ -10,8 +10,9 @@
 #include "nfs/nf_proto.h"
 
 static const struct nf_proto protos[] = {
-    {"NFSv2", "sfs", 2, 2},
-    {"NFSv3", "sfs3", 3, 3},
+    {"NFSv2", "sfs", 2, 2, 0},
+    {"NFSv3", "sfs3", 3, 3, 0},
+    {"NFSv4.1", "sfs4", 4, 3, 1}, /* the SFS 3.0 mix's v3 ops as v4 compounds */
 };
 
 const struct nf_proto *nf_proto_nth(size_t i)

@@ -118,7 +118,8 @@ enum nr_skip {
     NR_SKIP_NO_HANDLE = 5, /* its object has no handle on the server under test
                               (its creation failed or was not replayed) */
     NR_SKIP_CUT = 6,       /* a call the trace cut (no arguments) */
-    NR_NSKIPS = 7
+    NR_SKIP_V4_STATE = 7,  /* NFSv4 client, session, open and lock state (plan4.c) */
+    NR_NSKIPS = 8
 };
 
 /* Status classes of a mismatch pair. */
@@ -210,6 +211,11 @@ struct nr_plan {
 
 #define NR_INDEX_STEP 65536u /* calls between two entries of the plan's index */
 
+/* What a replay says of an NFSv4 trace or plan: planned, not replayed yet
+ * (docs/nfs_replay.md, "NFSv4"). */
+#define NR_V4_NOT_YET                                                                    \
+    "NFSv4 traces are planned (sfs_trace plan --nfs-version 4), not replayed yet"
+
 /* The plan of RB_TOPTS(cfg)->trace_file (cfg->nfs_version's calls): a plan file is
  * read and checked against its capture (when the capture is there: the
  * same size and bytes); a capture is planned into a temporary file
@@ -226,7 +232,7 @@ int nr_plan_open(struct nr_plan *p, const char *path, char *err, size_t errlen);
 struct nr_plan_opts {
     const char *format; /* NULL or "auto": told from the content */
     int lenient;
-    int nfs_version; /* the calls kept: 2 or 3 */
+    int nfs_version; /* the calls kept: 2, 3 or 4 */
 };
 
 /* Plans capture into the plan file out (written whole or not at all:
@@ -267,6 +273,13 @@ int nr_accepts(const struct ld_config *cfg, char *why, size_t whylen);
 /* The class of an NFS status (enum nr_class) and the classes' names. */
 unsigned nr_class_of(uint32_t status);
 const char *nr_class_name(unsigned cls);
+/* The plan's calls per SFS op and its calls not replayable by reason, as
+ * "calls: getattr 12, lookup 3; not replayable: mount 1" into buf (len
+ * bytes; cut when longer).  One read of the plan's calls; 0 or -errno with
+ * err. */
+int nr_plan_summary(const struct nr_plan *p, char *buf, size_t len, char *err,
+                    size_t errlen);
+
 /* The names of the skip reasons ("mount", "version", ...). */
 const char *nr_skip_name(unsigned reason);
 

@@ -45,6 +45,17 @@ int nr__capture_id(const char *path, uint64_t *size, uint64_t *hash);
  * be the one it was made from when it is there.  0 or -errno with err. */
 int nr__file_read(struct nr_plan *p, int fd, int check, char *err, size_t errlen);
 
+/* ---- plan4.c ------------------------------------------------------------ */
+
+/* The calls of NFSv4 COMPOUND ev (an NFSv4 plan's): fn on each of its
+ * operations the plan replays, as the NFSv3-shaped event of the same SFS op
+ * (a GETATTR after another call of the COMPOUND is that call's
+ * attributes, no call); the others that ran counted in skipped[] by reason
+ * (NR_SKIP_V4_STATE, NR_SKIP_PROC, NR_SKIP_CUT).  0 or fn's first negative
+ * return. */
+int nr__v4_calls(const struct tr_nfs_event *ev, uint64_t *skipped,
+                 int (*fn)(void *data, const struct tr_nfs_event *call), void *data);
+
 /* ---- one child's replay ---------------------------------------------------- */
 
 #define NR_HELD_MAX    4096u      /* calls of a process due at once, and waiting */

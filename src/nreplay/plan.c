@@ -121,6 +121,7 @@ struct build {
                           stream that named it first, + 1 */
     struct nr_call *c; /* the call being planned, number idx */
     uint32_t idx;
+    int64_t origin; /* the first planned call's time (-1: none yet) */
     struct nr__writer w;
 };
 
@@ -471,7 +472,13 @@ static int open_trace(struct tr_nfs_reader **r, const char *capture,
     memset(&to, 0, sizeof(to));
     to.format = !o->format || strcmp(o->format, "auto") == 0 ? NULL : o->format;
     to.lenient = o->lenient;
+    to.nfsv4 = o->nfs_version == 4; /* else its COMPOUNDs are only counted */
     return tr_nfs_open(r, capture, &to, err, errlen);
+}
+
+static int image_event(void *img, const struct tr_nfs_event *ev)
+{
+    return im_event(img, ev);
 }
 
 static int pass_image(struct nr_plan *p, const struct nr_plan_opts *o, char *err,
@@ -488,7 +495,7 @@ static int pass_image(struct nr_plan *p, const struct nr_plan_opts *o, char *err
     snprintf(p->format, sizeof(p->format), "%s", tr_nfs_format(r));
     while ((rc = tr_nfs_next(r, &ev)) > 0) {
         p->events++;
-        if ((rc = im_event(p->img, &ev)) < 0)
+        if ((rc = tr_nfs_each_v3(&ev, image_event, p->img)) < 0)
             break;
     }
     if (rc < 0)
@@ -505,28 +512,36 @@ static int pass_image(struct nr_plan *p, const struct nr_plan_opts *o, char *err
     return rc;
 }
 
+/* The event planned as a call, or counted as not replayable. */
+static int plan_event(void *data, const struct tr_nfs_event *ev)
+{
+    struct build *b = data;
+    int why = skip_reason(b->p, ev);
+
+    if (why != NR_REPLAYED) {
+        b->p->skipped[why]++;
+        return 0;
+    }
+    if (b->origin < 0)
+        b->origin = ev->t_ns;
+    return add_call(b, ev, b->origin);
+}
+
 static int pass_calls(struct nr_plan *p, struct build *b, const struct nr_plan_opts *o,
                       char *err, size_t errlen)
 {
     struct tr_nfs_reader *r;
     struct tr_nfs_event ev;
-    int64_t origin = -1;
-    int rc = open_trace(&r, p->capture, o, err, errlen), why;
+    int rc = open_trace(&r, p->capture, o, err, errlen);
 
     if (rc < 0)
         return rc;
+    b->origin = -1;
     rc = im_walk(p->img, start_name, b, NULL);
-    while (rc == 0 && (rc = tr_nfs_next(r, &ev)) > 0) {
-        why = skip_reason(p, &ev);
-        rc = 0;
-        if (why != NR_REPLAYED) {
-            p->skipped[why]++;
-            continue;
-        }
-        if (origin < 0)
-            origin = ev.t_ns;
-        rc = add_call(b, &ev, origin);
-    }
+    while (rc == 0 && (rc = tr_nfs_next(r, &ev)) > 0)
+        rc = p->nfs_version == 4 && ev.prog == TR_NFS_PROG_NFS && ev.vers == 4
+                 ? nr__v4_calls(&ev, p->skipped, plan_event, b)
+                 : plan_event(b, &ev);
     if (rc < 0)
         cm_errf(err, errlen, "%s: %s", p->capture,
                 rc == -ENOMEM ? "out of memory"
@@ -543,6 +558,17 @@ static const char *plan_prog(int v)
     const struct nf_proto *p = nf_proto_by_version(v);
 
     return p ? p->prog : "sfs";
+}
+
+/* The reader's counter `name` as the first pass kept it. */
+static uint64_t plan_counter(const struct nr_plan *p, const char *name)
+{
+    unsigned i;
+
+    for (i = 0; i < p->ncounters; i++)
+        if (strcmp(p->counters[i].name, name) == 0)
+            return p->counters[i].n;
+    return 0;
 }
 
 /* Plans capture (o) into f: p holds the figures after. */
@@ -573,11 +599,20 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
     if (rc == 0)
         rc = pass_calls(p, &b, o, err, errlen);
     if (rc == 0 && p->ncalls == 0) {
-        cm_errf(err, errlen,
-                "%s: no NFSv%d call to replay (%llu events; a trace of the other "
-                "version is replayed by %s)",
-                capture, p->nfs_version, (unsigned long long)p->events,
-                plan_prog(p->nfs_version == 3 ? 2 : 3));
+        uint64_t v4 = plan_counter(p, "nfsv4_calls");
+
+        if (v4 > 0)
+            cm_errf(err, errlen,
+                    "%s: no NFSv%d call to replay (%llu events), but %llu NFSv4 "
+                    "COMPOUNDs: %s",
+                    capture, p->nfs_version, (unsigned long long)p->events,
+                    (unsigned long long)v4, NR_V4_NOT_YET);
+        else
+            cm_errf(err, errlen,
+                    "%s: no NFSv%d call to replay (%llu events; a trace of the other "
+                    "version is replayed by %s)",
+                    capture, p->nfs_version, (unsigned long long)p->events,
+                    plan_prog(p->nfs_version == 3 ? 2 : 3));
         rc = -EINVAL;
     }
     if (rc == 0 && (rc = nr__file_end(&b.w, p)) < 0)
@@ -680,13 +715,21 @@ int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
 {
     int rc;
 
+    if (cfg->nfs_version == 4)
+        return cm_errf(err, errlen, "%s: %s", RB_TOPTS(cfg)->trace_file, NR_V4_NOT_YET),
+               -ENOTSUP;
     if (!nr_plan_is_file(RB_TOPTS(cfg)->trace_file)) {
         memset(p, 0, sizeof(*p));
         p->fd = -1;
         return plan_temporary(p, cfg, err, errlen);
     }
     rc = nr_plan_open(p, RB_TOPTS(cfg)->trace_file, err, errlen);
-    if (rc == 0 && p->nfs_version != cfg->nfs_version) {
+    if (rc == 0 && p->nfs_version == 4) {
+        cm_errf(err, errlen, "%s holds the NFSv4 calls of %s: %s", p->file, p->capture,
+                NR_V4_NOT_YET);
+        rc = -ENOTSUP;
+        nr_plan_free(p);
+    } else if (rc == 0 && p->nfs_version != cfg->nfs_version) {
         cm_errf(err, errlen,
                 "%s holds the NFSv%d calls of %s: replay it with %s, or plan the "
                 "capture again with --nfs-version %d",
@@ -781,6 +824,6 @@ const char *nr_skip_name(unsigned reason)
     static const char *const n[NR_NSKIPS] = {"replayed",          "mount",
                                              "other_nfs_version", "procedure",
                                              "unknown_handle",    "no_replayed_handle",
-                                             "call_cut"};
+                                             "call_cut",          "v4_state"};
     return reason < NR_NSKIPS ? n[reason] : "other";
 }

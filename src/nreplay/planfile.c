@@ -353,7 +353,7 @@ static int trailer_in(struct cm_bin_reader *r, struct nr_plan *p, uint64_t *imag
     if (r->short_read || lookahead != NR_LOOKAHEAD || *image_off != HEAD_BYTES ||
         p->calls_off > p->calls_end || p->calls_end != index_off || index_off > size ||
         p->nindex != (p->ncalls + NR_INDEX_STEP - 1) / NR_INDEX_STEP ||
-        (p->nfs_version != 2 && p->nfs_version != 3))
+        (p->nfs_version < 2 || p->nfs_version > 4))
         return -EINVAL;
     p->index_off = cm_calloc((size_t)p->nindex + 1, sizeof(*p->index_off));
     p->index_t = cm_calloc((size_t)p->nindex + 1, sizeof(*p->index_t));

@@ -89,6 +89,7 @@ const struct ld_workload_ops nl_workload = {
     .version = LD_WORKLOAD_VERSION,
     .options = options,
     .accepts = accepts,
+    .nfs_versions = LD_NFS_V2 | LD_NFS_V3,
     .plan = plan,
     .plan_free = plan_free,
     .schedule = schedule,

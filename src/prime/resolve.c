@@ -413,8 +413,12 @@ static int one_option(struct pr_run *run, struct cm_rc *rc, const struct cm_opt 
     value = v->value;
     if (row.type == CM_OPT_FLAG) {
         int on;
-        if (get_bool(rc, v, &on) < 0 || !on)
+        if (get_bool(rc, v, &on) < 0)
             return 0;
+        if (!on) { /* off said: the default's value, the rc's word (TCP off) */
+            *src = CM_SRC_RC;
+            return 0;
+        }
         value = "1";
     } else if (row.type == CM_OPT_STRING && row.arg_name &&
                strcmp(row.arg_name, "FILE") == 0) {
@@ -476,6 +480,9 @@ static void resolve_options(struct pr_run *run, struct cm_rc *rc)
                 pass_on(run, rc, word);
     run->procs = run->cfg.procs;
     run->populate_only = run->cfg.populate_only;
+    if (ld_config_transport(&run->cfg, err, sizeof(err)) < 0) /* NFSv4: TCP only */
+        cm_rc_error(rc, cm_rc_get(rc, "TCP"), "%s (NFS_VERSION=%d)", err,
+                    run->nfs_version);
 }
 
 /* The workload: WORKLOAD's, or the one the options ask for (the same
@@ -502,6 +509,10 @@ static void resolve_workload(struct pr_run *run, struct cm_rc *rc)
         snprintf(run->ask_why, sizeof(run->ask_why), "%s", err);
     } else if (r != 0) {
         cm_rc_error(rc, cm_rc_get(rc, "WORKLOAD"), "%s", err);
+        return;
+    } else if (cl_workload_over(&run->cfg, run->wl, err, sizeof(err)) != 0) {
+        cm_rc_error(rc, cm_rc_get(rc, "NFS_VERSION"), "%s", err);
+        run->wl = NULL;
         return;
     } else {
         snprintf(word, sizeof(word), "--workload=%s", run->wl->name);

@@ -75,6 +75,7 @@ const struct ld_workload_ops sy_workload = {
     .name = "mix",
     .version = LD_WORKLOAD_VERSION,
     .accepts = accepts,
+    .nfs_versions = LD_NFS_V2 | LD_NFS_V3,
     .plan = plan,
     .plan_free = plan_free,
     .before_run = ld_report_params,

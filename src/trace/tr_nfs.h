@@ -517,6 +517,14 @@ const char *tr_nfs_proc_name(uint32_t prog, uint32_t vers, uint32_t proc);
  * holds no result for it).  out's strings point into ev's. */
 int tr_nfs4_op_event(const struct tr_nfs_event *ev, uint32_t i, struct tr_nfs_event *out);
 
+/* fn(data, ev) on ev, or, for an NFSv4 COMPOUND, on each of its operations
+ * that has an NFSv3 form (tr_nfs4_op_event): how the image, the miss-ratio
+ * curve and the NFS replay's plan read v4 traffic with v3's rules.  An NFSv4
+ * event that is not a COMPOUND (NULL) gives nothing.  Returns 0, or fn's
+ * first negative return. */
+int tr_nfs_each_v3(const struct tr_nfs_event *ev,
+                   int (*fn)(void *data, const struct tr_nfs_event *ev), void *data);
+
 /* ---- writing nfsdump text (tr_nfs_write.c, tr_nfs_anon.c) -------------- */
 
 /* Options of the nfsdump writer. */

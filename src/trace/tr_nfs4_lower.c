@@ -225,3 +225,18 @@ int tr_nfs4_op_event(const struct tr_nfs_event *ev, uint32_t i, struct tr_nfs_ev
     out->op = sfs_op;
     return 1;
 }
+
+int tr_nfs_each_v3(const struct tr_nfs_event *ev,
+                   int (*fn)(void *data, const struct tr_nfs_event *ev), void *data)
+{
+    struct tr_nfs_event op;
+    uint32_t i;
+    int rc;
+
+    if (!ev->v4)
+        return ev->prog == TR_NFS_PROG_NFS && ev->vers == 4 ? 0 : fn(data, ev);
+    for (i = 0; i < ev->v4->nops; i++)
+        if (tr_nfs4_op_event(ev, i, &op) && (rc = fn(data, &op)) < 0)
+            return rc;
+    return 0;
+}

@@ -60,6 +60,17 @@ static int finish(struct vd_ctx *v, int stopped)
     return VD_FAILED;
 }
 
+/* The suite's table of each NFS version it validates over; NULL: none. */
+static const struct vd_proto *proto_of(int nfs_version)
+{
+    return nfs_version == 2 ? &vd_proto2 : nfs_version == 3 ? &vd_proto3 : NULL;
+}
+
+int vd_speaks(int nfs_version)
+{
+    return proto_of(nfs_version) != NULL;
+}
+
 int vd_run(const struct vd_opts *o, FILE *out, FILE *in)
 {
     struct vd_ctx *v = cm_calloc(1, sizeof(*v));
@@ -67,14 +78,16 @@ int vd_run(const struct vd_opts *o, FILE *out, FILE *in)
     size_t i;
     int rc = 0, result;
 
-    if (!v) {
-        fprintf(out, "E: out of memory\nvalidation terminated with errors\n");
+    if (!v || !vd_speaks(o->nfs_version)) {
+        fprintf(out, "E: %s\nvalidation terminated with errors\n",
+                v ? "no validation over this NFS version" : "out of memory");
+        free(v);
         return VD_FAILED;
     }
     v->o = o;
     v->out = out;
     v->in = in;
-    v->p = o->nfs_version == 2 ? &vd_proto2 : &vd_proto3;
+    v->p = proto_of(o->nfs_version);
     v->uid = (uint32_t)getuid();
     v->gid = (uint32_t)getgid();
     v->set_time = (uint32_t)time(NULL) - DAY_S;

@@ -63,5 +63,7 @@ void vd_opts_init(struct vd_opts *o);
  * long as the server takes (seconds on a healthy one), bounded throughout.
  */
 int vd_run(const struct vd_opts *o, FILE *out, FILE *in);
+/* Whether the suite validates over this NFS version (2 and 3). */
+int vd_speaks(int nfs_version);
 
 #endif /* VD_H */

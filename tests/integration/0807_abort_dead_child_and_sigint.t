@@ -19,7 +19,9 @@ log=$T_DIR/res/sfslog.ab
 "$T_BIN/sfs_mgr" -r "$rc" >"$T_DIR/out" 2>"$T_DIR/err" &
 mgr=$!
 track "$mgr"
-wait_log "$log" "Executing run 2 of 2" 300 && wait_log "$log" "Sending warm-up to" 200
+# the warm-up of run 2, not run 1's line already in the log: before run 2's
+# clients connected, the last client 1 is run 1's, gone
+wait_for "sed -n '/Executing run 2 of 2/,\$p' '$log' | grep -q 'Sending warm-up to'" 500 0.1
 client=$(client_pid "$log" 1)
 kids=$(pgrep -P "$client" | tr '\n' ' ')
 victim=${kids%% *}

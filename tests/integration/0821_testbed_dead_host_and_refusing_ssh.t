@@ -22,7 +22,9 @@ log=$T_DIR/res/sfslog.dead
 "$T_BIN/sfs_mgr" -r "$rc" >"$T_DIR/out" 2>"$T_DIR/err" &
 mgr=$!
 track "$mgr"
-wait_log "$log" "Executing run 2 of 2" 400 && wait_log "$log" "Sending warm-up to" 300
+# the warm-up of run 2 (its sessions are up), not run 1's line already in
+# the log
+wait_for "sed -n '/Executing run 2 of 2/,\$p' '$log' | grep -q 'Sending warm-up to'" 700 0.1
 # client 2's "host" dies: its sshd and every session it serves
 sshd=$(sed -n 2p "$TESTBED_DIR/sshd.pids" | awk '{print $1}')
 victims="$sshd $(pgrep -P "$sshd" | tr '\n' ' ')"

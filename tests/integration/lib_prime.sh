@@ -24,20 +24,24 @@ run_tag() {
         sed -n 's/.*--pid-file=\/tmp\/freesfs-\([0-9a-f]*\)-CL.*/\1/p' | head -1
 }
 
+# run_procs TAG: the pids of the run's live processes (sfs_mgr and
+# sfs_prime of this test, the clients of run TAG).  One ps for all: a loop
+# over /proc that forks per process takes seconds on a busy machine with a
+# few hundred processes, longer than the runs the tests look at.
 run_procs() {
-    local tag=$1 pid args
-    for d in /proc/[0-9]*; do
-        pid=${d#/proc/}
-        [ "$pid" = "$$" ] && continue
-        [ -r "$d/cmdline" ] || continue
-        args=$( { tr '\0' ' ' <"$d/cmdline"; } 2>/dev/null)
-        case "$args" in
-        *sfs_mgr*"$T_DIR"* | *sfs_prime*"$T_DIR"* | *"freesfs-$tag-CL"*) ;;
-        *) continue ;;
-        esac
-        case "$args" in *run_procs* | *awk* | *grep*) continue ;; esac
-        alive "$pid" && echo "$pid"
-    done
+    ps -e -ww -o pid=,stat=,args= 2>/dev/null |
+        awk -v self="$$" -v dir="$T_DIR" -v cl="freesfs-$1-CL" '
+        $1 == self || $2 ~ /^Z/ { next }
+        {
+            a = $0; sub(/^ *[0-9]+ +[^ ]+ +/, "", a)
+            if (a ~ /run_procs|awk|grep/) next
+            # as the glob *sfs_mgr*DIR*: the program before the directory
+            # (a test directory named after sfs_mgr is not the program)
+            m = index(a, "sfs_mgr"); p = index(a, "sfs_prime")
+            if ((m && index(substr(a, m + 7), dir)) || (p && index(substr(a, p + 9), dir)) ||
+                index(a, cl))
+                print $1
+        }'
 }
 
 no_leftovers() {

@@ -82,6 +82,26 @@ static void the_choice_follows_the_options(void **state)
     assert_int_equal(rc, CM_EXIT_SFS_WORKLOAD);
 }
 
+/* A workload over an NFS version it does not run over is refused in one
+ * line that says which it runs over (sfs4 until the mix speaks NFSv4.1). */
+static void a_workload_runs_over_its_nfs_versions_only(void **state)
+{
+    static struct ld_config cfg;
+    const struct ld_workload_ops *wl = NULL;
+    char err[CM_ERR_LEN];
+
+    (void)state;
+    config(&cfg);
+    cfg.nfs_version = 4;
+    assert_int_equal(cl_workload_choose(&cfg, &wl, err, sizeof(err)), 0);
+    assert_ptr_equal(wl, &sy_workload);
+    assert_int_equal(cl_workload_over(&cfg, wl, err, sizeof(err)), CM_EXIT_SFS_WORKLOAD);
+    assert_string_equal(err, "the mix workload does not run over NFSv4.1 yet (NFSv2, "
+                             "NFSv3 only)");
+    cfg.nfs_version = 2;
+    assert_int_equal(cl_workload_over(&cfg, wl, err, sizeof(err)), 0);
+}
+
 /* A trace this host cannot read: the choice is left to whoever can (the
  * clients, for sfs_mgr), with the reason. */
 static void an_unreadable_trace_leaves_the_choice_open(void **state)
@@ -144,6 +164,7 @@ static void every_table_is_whole(void **state)
             assert_string_not_equal(all[k]->name, w->name);
         assert_int_equal(w->version, LD_WORKLOAD_VERSION);
         assert_non_null(w->accepts);
+        assert_true(w->nfs_versions & LD_NFS_V3); /* every one runs over NFSv3 */
         assert_non_null(w->plan);
         assert_non_null(w->plan_free);
         assert_non_null(w->schedule);
@@ -276,6 +297,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_choice_follows_the_options),
+        cmocka_unit_test(a_workload_runs_over_its_nfs_versions_only),
         cmocka_unit_test(an_unreadable_trace_leaves_the_choice_open),
         cmocka_unit_test(another_workloads_option_is_refused),
         cmocka_unit_test(every_table_is_whole),

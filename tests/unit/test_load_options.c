@@ -285,6 +285,32 @@ static void test_op_per_version(void **state)
     assert_int_equal(parse_v(2, "-i -M prime m:/x"), -EINVAL);
 }
 
+/* NFSv4 runs over TCP only: TCP implied, UDP asked for (TCP off, as an rc
+ * can say) refused in one line; v2 and v3 keep UDP by default.  NFSv4.1's
+ * mix uses v3's op set (-T 18, access). */
+static void nfsv4_takes_tcp_only(void **state)
+{
+    size_t n;
+    const struct cm_opt *q = cm_opt_by_short(ld_options_table(&n), n, 'Q');
+
+    (void)state;
+    assert_int_equal(parse_v(3, "m:/x"), 0);
+    assert_int_equal(cfg.tcp, 0);
+    assert_int_equal(parse_v(4, "-T 18 m:/x"), 0);
+    assert_int_equal(cfg.tcp, 1);
+    assert_int_equal(parse_v(4, "-Q m:/x"), 0);
+    assert_int_equal(cfg.tcp, 1);
+    /* TCP off, from an rc: the prime's copy of the options */
+    cfg.tcp = 0;
+    cfg.src[q - ld_options_table(&n)] = CM_SRC_RC;
+    assert_int_equal(ld_config_transport(&cfg, err, sizeof(err)), -EINVAL);
+    assert_string_equal(err, "NFSv4.1 runs over TCP only: UDP (TCP off) refused");
+    cfg.nfs_version = 3;
+    assert_int_equal(ld_config_transport(&cfg, err, sizeof(err)), 0);
+    assert_int_equal(cfg.tcp, 0);
+    assert_int_equal(parse_v(4, "-T 3 m:/x"), -EINVAL); /* root: v2's */
+}
+
 static void open_loop_and_help(void **state)
 {
     char *out = NULL;
@@ -358,11 +384,12 @@ static void a_workloads_own_options(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sfs_defaults),       cmocka_unit_test(table_walk),
-        cmocka_unit_test(rc_names_present),   cmocka_unit_test(values_and_sources),
-        cmocka_unit_test(range_errors),       cmocka_unit_test(c_rejected),
-        cmocka_unit_test(mount_points),       cmocka_unit_test(test_op_per_version),
-        cmocka_unit_test(open_loop_and_help), cmocka_unit_test(a_workloads_own_options),
+        cmocka_unit_test(sfs_defaults),         cmocka_unit_test(table_walk),
+        cmocka_unit_test(rc_names_present),     cmocka_unit_test(values_and_sources),
+        cmocka_unit_test(range_errors),         cmocka_unit_test(c_rejected),
+        cmocka_unit_test(mount_points),         cmocka_unit_test(test_op_per_version),
+        cmocka_unit_test(open_loop_and_help),   cmocka_unit_test(a_workloads_own_options),
+        cmocka_unit_test(nfsv4_takes_tcp_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

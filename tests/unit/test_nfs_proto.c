@@ -35,7 +35,15 @@ static void each_found_by_version_and_program(void **state)
     /* today's programs */
     assert_int_equal(nf_proto_by_prog("sfs3")->version, 3);
     assert_int_equal(nf_proto_by_prog("sfs")->version, 2);
+    assert_int_equal(nf_proto_by_prog("sfs4")->version, 4);
     assert_null(nf_proto_by_prog("sfs_mgr"));
+    /* NFSv4 runs over TCP only; its mix is v3's op set */
+    assert_true(nf_proto_by_version(4)->tcp_only);
+    assert_false(nf_proto_by_version(3)->tcp_only);
+    assert_true(nf_op_in_version(NF_OP_ACCESS, 4));
+    assert_true(nf_op_in_version(NF_OP_READDIRPLUS, 4));
+    assert_false(nf_op_in_version(NF_OP_ROOT, 4));
+    assert_false(nf_op_in_version(NF_OP_ACCESS, 2));
     assert_null(nf_proto_by_prog(NULL));
     assert_null(nf_proto_by_version(hi + 1));
     assert_null(nf_proto_by_version(lo - 1));

@@ -206,8 +206,16 @@ static void errors_name_their_line(void **state)
                  "test_prime_rc:4: error: MNT_POINTS: 3 mount points");
     expect_error("LOAD=100\nNUM_RUNS=3\nCLIENTS=a\nMNT_POINTS=s:/x\n",
                  "test_prime_rc:2: error: NUM_RUNS: 3 points need INCR_LOAD above 0");
-    expect_error("LOAD=100\nCLIENTS=a\nMNT_POINTS=s:/x\nNFS_VERSION=4\n",
+    expect_error("LOAD=100\nCLIENTS=a\nMNT_POINTS=s:/x\nNFS_VERSION=5\n",
                  "test_prime_rc:4: error: NFS_VERSION");
+    /* NFSv4.1: over TCP only; the mix does not run over it yet */
+    expect_error("LOAD=100\nCLIENTS=a\nMNT_POINTS=s:/x\nNFS_VERSION=4\nTCP=off\n",
+                 "test_prime_rc:5: error: TCP: NFSv4.1 runs over TCP only: UDP "
+                 "(TCP off) refused (NFS_VERSION=4)");
+    expect_error(
+        "LOAD=100\nCLIENTS=a\nMNT_POINTS=s:/x\nNFS_VERSION=4\n",
+        "test_prime_rc:4: error: NFS_VERSION: the mix workload does not run over "
+        "NFSv4.1 yet");
     expect_error("LOAD=100\nCLIENTS=a\nMNT_POINTS=s:/x\nTCP=maybe\n",
                  "test_prime_rc:4: error: TCP: 'maybe' is neither on");
     expect_error("LOAD=100\nCLIENTS=a\nMNT_POINTS=nothere\n", "nothere: not found");

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# timeout: 30
+# check: nfs client prime
+# sfs4 is sfs under a third name: NFSv4.1 (nfs/proto.c), TCP implied.  Until
+# the mix, the replays and -V run over NFSv4.1 it never pretends: each is
+# refused in one line naming the versions it does run over, before any
+# process starts or any call goes out; sfs_mgr refuses NFS_VERSION=4 with
+# the mix, and TCP=off with NFS_VERSION=4, at their rc lines.
+. "$(dirname "$0")/lib.sh"
+plan 14
+[ -L "$T_BIN/sfs4" ] || bail "no bin/sfs4"
+cd "$T_DIR" || bail "no test dir"
+refused() { # what code message args...
+    local what=$1 code=$2 msg=$3 out rc
+    shift 3
+    out=$("$T_BIN/sfs4" "$@" 2>&1)
+    rc=$?
+    is "$rc" "$code" "$what: exit $code"
+    is "$out" "sfs4: $msg" "$what: one line that says so"
+}
+refused "the mix" 51 "the mix workload does not run over NFSv4.1 yet (NFSv2, NFSv3 only)" \
+    -l 10 -t 1 -w 0 127.0.0.1:3101:/x
+refused "an NFS replay" 51 \
+    "the nfs-replay workload does not run over NFSv4.1 yet (NFSv2, NFSv3 only)" \
+    --trace "$T_FIXTURES/pcap/session.pcap" 127.0.0.1:3101:/x
+refused "validation" 115 "-V: validation does not run over NFSv4.1 yet (NFSv2, NFSv3 only)" \
+    -V 1 127.0.0.1:3101:/x
+like "$("$T_BIN/sfs4" --help)" "^usage: sfs4 \[options\] mount-point" "sfs4 --help works"
+like "$("$T_BIN/sfs4" --version)" "^sfs4 \(FreeSFS\) " "sfs4 --version names sfs4"
+
+# the prime: NFS_VERSION=4 is in range and starts sfs4, over TCP only
+rc_of() { # file extra-lines...
+    local f=$1
+    shift
+    printf '%s\n' LOAD=100 CLIENTS=localhost "MNT_POINTS=127.0.0.1:3101:/x" "$@" >"$f"
+}
+rc_of v4_rc NFS_VERSION=4
+out=$("$T_BIN/sfs_mgr" --check -r v4_rc 2>&1)
+is "$?" 2 "sfs_mgr: NFS_VERSION=4 with the mix is refused"
+like "$out" "^v4_rc:4: error: NFS_VERSION: the mix workload does not run over NFSv4.1 yet" \
+    "at NFS_VERSION's line, saying why"
+rc_of v4udp_rc NFS_VERSION=4 TCP=off
+out=$("$T_BIN/sfs_mgr" --check -r v4udp_rc 2>&1)
+is "$?" 2 "sfs_mgr: NFS_VERSION=4 with TCP=off is refused"
+like "$out" "v4udp_rc:5: error: TCP: NFSv4.1 runs over TCP only: UDP \(TCP off\) refused" \
+    "at TCP's line"
+rc_of v3_rc NFS_VERSION=3 TCP=off
+"$T_BIN/sfs_mgr" --check -r v3_rc >/dev/null 2>&1
+is "$?" 0 "NFS_VERSION=3 with TCP=off is a good rc file still"
+ok "$([ ! -e "$T_DIR/result" ]; echo $?)" "nothing was started or written"
