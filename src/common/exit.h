@@ -17,7 +17,7 @@
  * error, one code per SFS option from 97 to 121 in the order of SFS's
  * option list, 83 for a dead child, 175 for a poor clock and 182 for the
  * mount points.  FreeSFS's own options have a block of their own from 32
- * up, in the order they were added; a new option takes the next code (51,
+ * up, in the order they were added; a new option takes the next code (55,
  * then up to 82, below SFS's 83).
  */
 #ifndef CM_EXIT_H
@@ -58,6 +58,10 @@
     X(51, SFS_WORKLOAD,                                                                  \
       "sfs: a bad --workload, an option of a workload other than the one that runs, or " \
       "a bad option of a workload without codes of its own")                             \
+    X(52, SFS_SPIN, "sfs: a bad --spin")                                                 \
+    X(53, SFS_REALTIME,                                                                  \
+      "sfs: a bad --realtime, or a real-time class the system refuses to the user")      \
+    X(54, SFS_CPUS, "sfs: a bad --cpus, or a CPU the process may not run on")            \
     X(83, SFS_CHILD, "sfs: a child died; the others were stopped (SFS's code)")          \
     X(96, SFS_USAGE,                                                                     \
       "sfs: an unknown option or a missing argument, a file set too large for a "        \

@@ -66,7 +66,7 @@ void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned inde
     c->setup = su;
     c->cfg = su->cfg;
     c->index = index;
-    c->nfs_version = su->cfg->nfs_version;
+    c->ses.proto = nf_proto_by_version(su->cfg->nfs_version);
     c->ctl_fd = ctl_fd;
     c->log = su->log;
     c->debug = su->cfg->debug_mask;
@@ -135,10 +135,7 @@ int ld_child_parent_spoke(const struct ld_child *c)
 
 void ld_child_unmount(struct ld_child *c)
 {
-    if (c->mounted)
-        nf_umount(&c->mnt);
-    c->mounted = 0;
-    c->clnt = NULL;
+    nf_session_close(&c->ses);
 }
 
 /* ---- the phase loop --------------------------------------------------------- */

@@ -47,6 +47,7 @@
 #include "load/sizing.h"
 #include "load/stats.h"
 #include "nfs/nf.h"
+#include "nfs/nf_proto.h"
 
 struct cm_rc;
 
@@ -146,14 +147,15 @@ struct ld_point {
 struct ld_child {
     const struct ld_setup *setup;
     const struct ld_config *cfg;
-    unsigned index;  /* child number, 0-based */
-    int nfs_version; /* of nf_proto.h's list */
-    int ctl_fd;      /* socket to the parent, -1 when standalone */
+    unsigned index; /* child number, 0-based */
+    int ctl_fd;     /* socket to the parent, -1 when standalone */
     FILE *log;
     uint32_t debug; /* the -d mask */
-    struct nf_mount mnt;
-    int mounted;
-    struct rp_client *clnt; /* = mnt.nfs */
+    /* The child's session with the server, through its protocol's table
+     * (nfs/nf_proto.h): ses.proto is the run's NFS version's from
+     * ld_child_setup; ses.mnt.root the export and ses.rpc the rpc client
+     * while mounted. */
+    struct nf_session ses;
     struct ld_stats stats;
     void *results;             /* the workload's own counters (wl->results.size bytes,
                                   zeroed; NULL when it has none) */
@@ -332,7 +334,8 @@ void ld_child_results_reset(struct ld_child *c);
  * when LD_LIVE_PUBLISH_NS passed since the last time, or now when force. */
 void ld_child_publish(struct ld_child *c, int force);
 
-/* Unmounts the child's mount session (best effort; no-op when none). */
+/* Ends the child's session: its client state, then the mount (best
+ * effort, bounded; no-op when none). */
 void ld_child_unmount(struct ld_child *c);
 
 /* Sets c->last_error from fmt and returns rc (a failed step's one line). */

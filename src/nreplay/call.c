@@ -272,7 +272,7 @@ int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_
         args3(rp, s, l);
     else
         args2(rp, s, l);
-    rc = rb_slot_start(s, rp->cx.clnt, rp->version, c->proc, NF_RES_STATUS_ONLY, done);
+    rc = rb_slot_start(s, rp->cx.ses.rpc, rp->version, c->proc, NF_RES_STATUS_ONLY, done);
     if (rc < 0 && rc != -ENOTCONN) /* a broken client: not sent, the run ends */
         ld_stats_bad(st, c->op);
     return rc;

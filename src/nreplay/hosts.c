@@ -91,13 +91,13 @@ int nr_hosts_wait(struct nr_replay *rp, const char *cl, const char *dir,
     int rc;
 
     for (;;) { /* each look starts from the root: the tree may be made afresh */
-        rc = nf_lookup(rp->cx.clnt, &c->mnt.root, cl, &top, NULL, rp->cx.last_error,
-                       sizeof(rp->cx.last_error));
+        rc = nf_lookup(rp->cx.ses.rpc, &c->ses.mnt.root, cl, &top, NULL,
+                       rp->cx.last_error, sizeof(rp->cx.last_error));
         if (rc == 0)
-            rc = nf_lookup(rp->cx.clnt, &top, dir, base, NULL, rp->cx.last_error,
+            rc = nf_lookup(rp->cx.ses.rpc, &top, dir, base, NULL, rp->cx.last_error,
                            sizeof(rp->cx.last_error));
         if (rc == 0)
-            rc = nf_lookup(rp->cx.clnt, base, MARKER, &mark, NULL, rp->cx.last_error,
+            rc = nf_lookup(rp->cx.ses.rpc, base, MARKER, &mark, NULL, rp->cx.last_error,
                            sizeof(rp->cx.last_error));
         if (rc == 0)
             return 0;

@@ -108,9 +108,9 @@ static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
             a.stable = UNSTABLE;
             a.data.data_len = n;
             a.data.data_val = rp->win.wdata;
-            rc = nf_call_sync_status(rp->cx.clnt, NFSPROC3_WRITE, &a, &res, &st);
+            rc = nf_call_sync_status(rp->cx.ses.rpc, NFSPROC3_WRITE, &a, &res, &st);
             if (rc == 0)
-                nf_res_free(rp->cx.clnt, NFSPROC3_WRITE, &res);
+                nf_res_free(rp->cx.ses.rpc, NFSPROC3_WRITE, &res);
         } else {
             writeargs a;
             attrstat res;
@@ -123,9 +123,9 @@ static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
             a.totalcount = n;
             a.data.data_len = n;
             a.data.data_val = rp->win.wdata;
-            rc = nf_call_sync_status(rp->cx.clnt, NFSPROC_WRITE, &a, &res, &st);
+            rc = nf_call_sync_status(rp->cx.ses.rpc, NFSPROC_WRITE, &a, &res, &st);
             if (rc == 0)
-                nf_res_free(rp->cx.clnt, NFSPROC_WRITE, &res);
+                nf_res_free(rp->cx.ses.rpc, NFSPROC_WRITE, &res);
         }
         if (rc == 0 && st != 0)
             rc = nf_status_errno(st);
@@ -138,9 +138,9 @@ static int fill(struct nr_replay *rp, const struct nf_fh *fh, uint64_t size)
         nf_fh_to_v3(fh, &a.file);
         a.offset = 0;
         a.count = 0;
-        rc = nf_call_sync_status(rp->cx.clnt, NFSPROC3_COMMIT, &a, &res, &st);
+        rc = nf_call_sync_status(rp->cx.ses.rpc, NFSPROC3_COMMIT, &a, &res, &st);
         if (rc == 0)
-            nf_res_free(rp->cx.clnt, NFSPROC3_COMMIT, &res);
+            nf_res_free(rp->cx.ses.rpc, NFSPROC3_COMMIT, &res);
     }
     return rc;
 }
@@ -192,14 +192,14 @@ static int make3(struct nr_replay *rp, const struct nf_fh *dir, const char *name
         sattr3_mode(&a.create.how.createhow3_u.obj_attributes, mode ? mode : 0644);
         break;
     }
-    rc = nf_call_sync_status(rp->cx.clnt, proc, &a, &res, &st);
+    rc = nf_call_sync_status(rp->cx.ses.rpc, proc, &a, &res, &st);
     if (rc < 0)
         return rc;
     /* CREATE, MKDIR, SYMLINK and MKNOD results share their layout */
     if (st == NFS3_OK && res.create.CREATE3res_u.resok.obj.handle_follows)
         rc = nf_fh_from_v3(&rp->fh[o - im_obj(rp->plan->img, 0)],
                            &res.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle);
-    nf_res_free(rp->cx.clnt, proc, &res);
+    nf_res_free(rp->cx.ses.rpc, proc, &res);
     return rc < 0 ? rc : st ? nf_status_errno(st) : 0;
 }
 
@@ -226,13 +226,13 @@ static int make2(struct nr_replay *rp, const struct nf_fh *dir, const char *name
                                           : o->type == TR_NFS_DIR ? 0755
                                                                   : 0644);
     }
-    rc = nf_call_sync_status(rp->cx.clnt, proc, &a, &res, &st);
+    rc = nf_call_sync_status(rp->cx.ses.rpc, proc, &a, &res, &st);
     if (rc < 0)
         return rc;
     if (st == NFS_OK && proc != NFSPROC_SYMLINK)
         nf_fh_from_v2(&rp->fh[o - im_obj(rp->plan->img, 0)],
                       &res.mkdir.diropres_u.diropres.file);
-    nf_res_free(rp->cx.clnt, proc, &res);
+    nf_res_free(rp->cx.ses.rpc, proc, &res);
     return st ? nf_status_errno(st) : 0;
 }
 
@@ -255,7 +255,7 @@ static int make(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
     rc = rp->version == 3 ? make3(rp, dir, name, o, target)
                           : make2(rp, dir, name, o, target);
     if (rc == 0 && rp->fh[obj].len == 0)
-        rc = nf_lookup(rp->cx.clnt, dir, name, &rp->fh[obj], NULL, rp->cx.last_error,
+        rc = nf_lookup(rp->cx.ses.rpc, dir, name, &rp->fh[obj], NULL, rp->cx.last_error,
                        sizeof(rp->cx.last_error));
     if (rc == 0 && (o->type == TR_NFS_REG || o->type == TR_NFS_NONE) && o->size > 0)
         rc = fill(rp, &rp->fh[obj], o->size);
@@ -279,9 +279,9 @@ static int hard_link(struct nr_replay *rp, const struct nf_fh *dir, const char *
         nf_fh_to_v3(dir, &a.link.dir);
         a.link.name = (char *)name;
         proc = NFSPROC3_LINK;
-        rc = nf_call_sync_status(rp->cx.clnt, proc, &a, &res, &st);
+        rc = nf_call_sync_status(rp->cx.ses.rpc, proc, &a, &res, &st);
         if (rc == 0)
-            nf_res_free(rp->cx.clnt, proc, &res);
+            nf_res_free(rp->cx.ses.rpc, proc, &res);
     } else {
         linkargs a;
         nfsstat res = NFS_OK;
@@ -289,7 +289,7 @@ static int hard_link(struct nr_replay *rp, const struct nf_fh *dir, const char *
         (void)nf_fh_to_v2(&rp->fh[obj], &a.from);
         (void)nf_fh_to_v2(dir, &a.to.dir);
         a.to.name = (char *)name;
-        rc = nf_call_sync_status(rp->cx.clnt, NFSPROC_LINK, &a, &res, &st);
+        rc = nf_call_sync_status(rp->cx.ses.rpc, NFSPROC_LINK, &a, &res, &st);
     }
     return rc < 0 ? rc : st ? nf_status_errno(st) : 0;
 }
@@ -321,7 +321,7 @@ static int one(void *data, const struct im_walk_item *w)
         break;
     case IM_W_ORPHAN:
         if (k->orphans.len == 0) /* made by fresh_base */
-            (void)nf_lookup(rp->cx.clnt, &rp->base, "orphans", &k->orphans, NULL,
+            (void)nf_lookup(rp->cx.ses.rpc, &rp->base, "orphans", &k->orphans, NULL,
                             rp->cx.last_error, sizeof(rp->cx.last_error));
         dir = &k->orphans;
         break;
@@ -337,8 +337,8 @@ static int one(void *data, const struct im_walk_item *w)
     if (k->learn && w->kind == IM_W_HARD_LINK) /* its object has a name already */
         return 0;
     if (k->learn)
-        rc = nf_lookup(rp->cx.clnt, dir, name, &rp->fh[w->obj], NULL, rp->cx.last_error,
-                       sizeof(rp->cx.last_error));
+        rc = nf_lookup(rp->cx.ses.rpc, dir, name, &rp->fh[w->obj], NULL,
+                       rp->cx.last_error, sizeof(rp->cx.last_error));
     else
         rc = w->kind == IM_W_HARD_LINK ? hard_link(rp, dir, name, w->obj)
                                        : make(rp, dir, name, w->obj);
@@ -432,10 +432,10 @@ static int prepare_copy(struct nr_replay *rp, uint32_t k)
     rc = fresh_base(rp, base, im_orphan_tops(rp->plan->img, &tops) > 0);
     if (rc < 0)
         return rc;
-    if ((rc = nf_lookup(rp->cx.clnt, &c->mnt.root, cl, &rp->base, NULL, rp->cx.last_error,
-                        sizeof(rp->cx.last_error))) < 0 ||
-        (rc = nf_lookup(rp->cx.clnt, &rp->base, dir, &rp->base, NULL, rp->cx.last_error,
-                        sizeof(rp->cx.last_error))) < 0)
+    if ((rc = nf_lookup(rp->cx.ses.rpc, &c->ses.mnt.root, cl, &rp->base, NULL,
+                        rp->cx.last_error, sizeof(rp->cx.last_error))) < 0 ||
+        (rc = nf_lookup(rp->cx.ses.rpc, &rp->base, dir, &rp->base, NULL,
+                        rp->cx.last_error, sizeof(rp->cx.last_error))) < 0)
         return ld_child_fail(c, rc, "LOOKUP %s: %s", base, strerror(-rc));
     rc = walk_copy(rp, 0);
     if (rc == 0 && rp->prepares[k] == NR_PREP_SHARED)
@@ -525,7 +525,7 @@ int nr_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
 
     ld_child_setup(c, su, index, ctl_fd);
     rp->plan = su->plan;
-    rp->version = c->nfs_version;
+    rp->version = c->ses.proto->version;
     rp->speed = RB_TOPTS(c->cfg)->trace_speed;
     rp->window = (uint32_t)RB_TOPTS(c->cfg)->trace_window;
     return copies_of(rp);

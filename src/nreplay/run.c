@@ -360,7 +360,7 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
     }
     if (rp->shares && (rp->nheld > 0 || rp->have_cur) && wake > now + FOREIGN_POLL_NS)
         wake = now + FOREIGN_POLL_NS; /* it may wait for another process's call */
-    return rb_wait_service(rp->cx.clnt, now, wake);
+    return rb_wait_service(&rp->loop, rp->cx.ses.rpc, now, wake);
 }
 
 /* The replay ends early: its calls not sent yet (held, or not yet due)
@@ -441,8 +441,9 @@ static int udp_gone(struct nr_replay *rp, uint64_t now, char *why, size_t len)
         now - rp->unanswered_since_ns < (uint64_t)rp->give_up_ms * 1000000u)
         return 0;
     snprintf(why, len, "no reply in %u ms (%s)", rp->give_up_ms,
-             rp_client_last_error(rp->cx.clnt)[0] ? rp_client_last_error(rp->cx.clnt)
-                                                  : "no answer");
+             rp_client_last_error(rp->cx.ses.rpc)[0]
+                 ? rp_client_last_error(rp->cx.ses.rpc)
+                 : "no answer");
     return 1;
 }
 
@@ -461,10 +462,12 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     rp->taken = 0;
     rp->live_head = rp->live_tail = rp->names_head = rp->names_tail = 0;
     rp->nheld = 0;
-    rb_run_begin(c, &rp->loop, rp->speed, limit_s);
+    rc = rb_run_begin(c, &rp->loop, rp->speed, limit_s);
+    if (rc < 0)
+        return rc;
     rp->stale_run = 0;
     rp->unanswered_since_ns = 0;
-    rp_client_stats(c->clnt, &cs0);
+    rp_client_stats(c->ses.rpc, &cs0);
     while (!idle(rp)) {
         now = cm_now_ns();
         rc = rb_loop_check(&rp->loop, c, now);
@@ -483,8 +486,9 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
             rc = wait_and_service(rp, now);
         if (rc < 0) { /* the client gave up (its TCP reconnection included) */
             snprintf(why, sizeof(why), "%s",
-                     rp_client_last_error(c->clnt)[0] ? rp_client_last_error(c->clnt)
-                                                      : strerror(-rc));
+                     rp_client_last_error(c->ses.rpc)[0]
+                         ? rp_client_last_error(c->ses.rpc)
+                         : strerror(-rc));
             gone = 1;
             break;
         }
@@ -500,16 +504,16 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     /* drain: every call in flight gets its answer, its timeout or its
      * failure (a broken client's calls wait on its done list) */
     while (rp->win.in_flight > 0) {
-        int k, dead = rp_client_state(c->clnt) == RP_STATE_DEAD;
+        int k, dead = rp_client_state(c->ses.rpc) == RP_STATE_DEAD;
 
-        if (dead && rp_client_timeout_ms(c->clnt) < 0)
+        if (dead && rp_client_timeout_ms(c->ses.rpc) < 0)
             break; /* nothing left in the engine to complete them */
-        k = rp_poll(&c->clnt, 1, -1);
+        k = rp_poll(&c->ses.rpc, 1, -1);
         if (k < 0 && k != -EINTR && !dead)
             break;
     }
     rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);
-    rp_client_stats(c->clnt, &cs1);
+    rp_client_stats(c->ses.rpc, &cs1);
     c->stats.reconnects = cs1.reconnects - cs0.reconnects;
     finish_stats(rp, stopped || stale || gone);
     if (stale)

@@ -55,12 +55,16 @@ static int accepts(const struct ld_config *cfg, char *why, size_t whylen)
 static int plan(struct ld_setup *su, char *err, size_t errlen)
 {
     const struct ld_config *cfg = su->cfg;
-    struct nr_plan *p = cm_calloc(1, sizeof(*p));
+    struct nr_plan *p;
     int limit = rb_limit_s(cfg);
     const uint32_t *ids;
     unsigned k;
     uint64_t skipped = 0;
+    int rc = rb_sched_check(cfg, err, errlen);
 
+    if (rc != 0)
+        return rc;
+    p = cm_calloc(1, sizeof(*p));
     if (p == NULL)
         return cm_errf(err, errlen, "out of memory"), CM_EXIT_FAILED;
     if (nr_plan_build(p, cfg, err, errlen) < 0) {

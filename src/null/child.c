@@ -35,17 +35,15 @@ static int mount(struct nl_child *c)
     char err[CM_ERR_LEN];
     int rc;
 
-    nf_mount_opts_init(&o, cx->nfs_version);
+    nf_mount_opts_init(&o, cx->ses.proto->version);
     o.transport = cx->cfg->tcp ? RP_TCP : RP_UDP;
     o.mount_transport = o.transport;
     o.rpc.max_in_flight = c->batch + 1;
     o.connect = cx->setup->connect;
     o.connect_data = cx->setup->connect_data;
-    rc = nf_mount(&cx->mnt, spec, &o, err, sizeof(err));
+    rc = nf_session_mount(&cx->ses, cx->ses.proto, c->batch, spec, &o, err, sizeof(err));
     if (rc < 0)
         return ld_child_fail(cx, rc, "Unable to mount %s: %s", spec, err);
-    cx->mounted = 1;
-    cx->clnt = cx->mnt.nfs;
     return 0;
 }
 
@@ -76,9 +74,9 @@ static int batch(struct nl_child *c)
     for (k = 0; k < c->batch; k++) {
         struct rp_call *call = &c->call[k];
 
-        rc = nf_call_init(call, c->cx.clnt, 0, &none, &res, done, c);
+        rc = nf_call_init(call, c->cx.ses.rpc, 0, &none, &res, done, c);
         if (rc == 0)
-            rc = rp_call_start(c->cx.clnt, call);
+            rc = rp_call_start(c->cx.ses.rpc, call);
         if (rc < 0)
             break;
         c->in_flight++;
@@ -86,9 +84,9 @@ static int batch(struct nl_child *c)
     if (c->cx.measuring && c->in_flight > NL_STATS(&c->cx)->most_in_flight)
         NL_STATS(&c->cx)->most_in_flight = c->in_flight;
     while (c->in_flight > 0)
-        if (rp_poll(&c->cx.clnt, 1, -1) < 0 && c->in_flight > 0)
+        if (rp_poll(&c->cx.ses.rpc, 1, -1) < 0 && c->in_flight > 0)
             return ld_child_fail(&c->cx, -EIO, "NULL calls: %s",
-                                 rp_client_last_error(c->cx.clnt));
+                                 rp_client_last_error(c->cx.ses.rpc));
     return k > 0 ? (int)k : ld_child_fail(&c->cx, rc, "NULL call: %s", strerror(-rc));
 }
 

@@ -175,7 +175,7 @@ int rl_call_start(struct rl_replay *rp, struct rb_slot *s, struct rl_item *it,
     s->count = 0;
     s->piece = piece;
     proc = rp->version == 3 ? args3(rp, s, it, piece) : args2(rp, s, it, piece);
-    rc = rb_slot_start(s, rp->cx.clnt, rp->version, proc, 0, done);
+    rc = rb_slot_start(s, rp->cx.ses.rpc, rp->version, proc, 0, done);
     if (rc < 0) {
         ld_stats_bad(st, s->op);
         return rc;

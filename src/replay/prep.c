@@ -31,7 +31,7 @@ int rl_child_init(struct ld_child *c, const struct ld_setup *su, unsigned index,
 
     ld_child_setup(c, su, index, ctl_fd);
     rp->plan = su->plan;
-    rp->version = c->nfs_version;
+    rp->version = c->ses.proto->version;
     rp->speed = RB_TOPTS(c->cfg)->trace_speed;
     rp->unstable = RL_BOPTS(c->cfg)->trace_stable == RL_UNSTABLE && rp->version == 3;
     rp->window = (uint32_t)RB_TOPTS(c->cfg)->trace_window;
@@ -170,7 +170,7 @@ static int resolve(struct rl_replay *rp, const char *clpath)
     char dir[LD_PATH_MAX], last[LD_PATH_MAX] = "";
     struct nf_fh lastfh = rp->dir;
     uint32_t u;
-    int rc = walk(rp, &rp->cx.mnt.root, clpath, &rp->dir);
+    int rc = walk(rp, &rp->cx.ses.mnt.root, clpath, &rp->dir);
 
     lastfh = rp->dir;
     for (u = 0; rc == 0 && u < p->nunits; u++) {

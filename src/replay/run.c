@@ -316,7 +316,7 @@ static int send_again(struct rl_replay *rp, uint64_t now)
     int rc = 0;
 
     while ((s = rb_window_due(&rp->win, now)) != NULL) {
-        int r = rc < 0 ? rc : rp_call_start(rp->cx.clnt, &s->call);
+        int r = rc < 0 ? rc : rp_call_start(rp->cx.ses.rpc, &s->call);
 
         if (r == 0)
             continue;
@@ -470,7 +470,7 @@ static int wait_and_service(struct rl_replay *rp, uint64_t now)
     }
     if (rb_window_wake(&rp->win) < wake)
         wake = rb_window_wake(&rp->win);
-    return rb_wait_service(rp->cx.clnt, now, wake);
+    return rb_wait_service(&rp->loop, rp->cx.ses.rpc, now, wake);
 }
 
 /* ---- the run ---------------------------------------------------------------------- */
@@ -507,7 +507,9 @@ int rl_run(struct ld_child *c, uint32_t limit_s)
     rc = cursors_open(rp);
     if (rc < 0)
         return rc;
-    rb_run_begin(c, &rp->loop, rp->speed, limit_s);
+    rc = rb_run_begin(c, &rp->loop, rp->speed, limit_s);
+    if (rc < 0)
+        return rc;
     while (!idle(rp)) {
         now = cm_now_ns();
         rc = rb_loop_check(&rp->loop, c, now);
@@ -526,8 +528,9 @@ int rl_run(struct ld_child *c, uint32_t limit_s)
             if (rc != -EIO) /* -EIO: a reader error, already in last_error */
                 cm_errf(c->last_error, sizeof(c->last_error), "replay: %s: %s",
                         ld_config_mount_for_child(c->cfg, (int)c->index),
-                        rp_client_last_error(c->clnt)[0] ? rp_client_last_error(c->clnt)
-                                                         : strerror(-rc));
+                        rp_client_last_error(c->ses.rpc)[0]
+                            ? rp_client_last_error(c->ses.rpc)
+                            : strerror(-rc));
             return rc;
         }
     }
@@ -535,7 +538,7 @@ int rl_run(struct ld_child *c, uint32_t limit_s)
         cut(rp);
         /* a call answered JUKEBOX meanwhile is not sent again either */
         for (give_up_waiting(rp); rp->win.in_flight > 0; give_up_waiting(rp))
-            if (rp_poll(&c->clnt, 1, -1) < 0)
+            if (rp_poll(&c->ses.rpc, 1, -1) < 0)
                 break;
     }
     rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);

@@ -60,7 +60,10 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
 {
     const struct ld_config *cfg = su->cfg;
     struct rl_plan *p;
+    int rc = rb_sched_check(cfg, err, errlen);
 
+    if (rc != 0)
+        return rc;
     if (cfg->client_num > RB_TOPTS(cfg)->nclients)
         return cm_errf(err, errlen, "-N %d: more than the %d clients of --clients",
                        cfg->client_num, RB_TOPTS(cfg)->nclients),

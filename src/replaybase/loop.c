@@ -5,50 +5,33 @@
  * starts 2 ms after RUN arrives, so that the first calls are not late for
  * the command's own delivery.  Sleeping is ppoll() on the client's socket
  * with a nanosecond timeout to the next absolute deadline, under a 1 ns
- * timer slack; the last few microseconds are polled without sleeping.
+ * timer slack (sched.c); the last --spin microseconds before a deadline
+ * are polled without sleeping, so that the call goes from a process that
+ * is already awake rather than one the scheduler has yet to run.
  * Nothing here allocates.
  */
 #define _GNU_SOURCE /* ppoll */
 #include <errno.h>
 #include <poll.h>
-#include <stdlib.h>
-#include <sys/prctl.h>
 #include <time.h>
 
 #include "common/clock.h"
 #include "replaybase/rb.h"
 
 #define CTL_CHECK_NS 50000000ull /* look at the parent's socket every 50 ms */
-#define SPIN_NS      20000ull    /* poll without sleeping this close to a deadline */
 #define START_NS     2000000ull  /* the clock starts this long after RUN arrives */
 
-/* A bench's setting from the environment (NAME), else dflt. */
-static uint64_t bench_setting(const char *name, uint64_t dflt)
+int rb_run_begin(struct ld_child *c, struct rb_loop *l, double speed, uint32_t limit_s)
 {
-    const char *e = getenv(name);
-
-    return e ? strtoull(e, NULL, 10) : dflt;
-}
-
-/* How close to a deadline the loop stops sleeping and polls: SPIN_NS, or
- * FREESFS_REPLAY_SPIN_NS for bench/replay_lateness.sh, which measures the
- * lateness against it.  Process-wide, as the timer slack is. */
-static uint64_t spin_ns = SPIN_NS;
-
-void rb_run_begin(struct ld_child *c, struct rb_loop *l, double speed, uint32_t limit_s)
-{
-    uint64_t slack;
+    int rc;
 
     c->phase = LD_CPHASE_RUN;
     c->stop = 0;
     ld_child_results_reset(c);
     c->measuring = 1;
-    /* 1 ns, so that a sleep ends at its deadline rather than up to 50 us
-     * later (the default slack); FREESFS_REPLAY_TIMERSLACK_NS for
-     * bench/replay.sh, which measures the difference */
-    slack = bench_setting("FREESFS_REPLAY_TIMERSLACK_NS", 1);
-    (void)prctl(PR_SET_TIMERSLACK, (unsigned long)(slack > 0 ? slack : 1), 0, 0, 0);
-    spin_ns = bench_setting("FREESFS_REPLAY_SPIN_NS", SPIN_NS);
+    rc = rb_sched_enter(c, l);
+    if (rc < 0)
+        return rc;
     l->speed = speed;
     /* At speed 0 nothing waits for the clock: the calls leave at once, so
      * the clock starts now, or the run would end before its own start
@@ -58,6 +41,7 @@ void rb_run_begin(struct ld_child *c, struct rb_loop *l, double speed, uint32_t 
     l->end_ns =
         limit_s > 0 ? l->start_ns + (uint64_t)limit_s * 1000000000ull : UINT64_MAX;
     l->next_check_ns = l->start_ns + CTL_CHECK_NS;
+    return 0;
 }
 
 uint64_t rb_planned(const struct rb_loop *l, int64_t t_ns)
@@ -87,7 +71,8 @@ uint64_t rb_loop_wake(const struct rb_loop *l, uint64_t now)
     return now + CTL_CHECK_NS;
 }
 
-int rb_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake)
+int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t now,
+                    uint64_t wake)
 {
     struct pollfd pf;
     struct timespec ts;
@@ -99,8 +84,8 @@ int rb_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake)
     pf.fd = rp_client_fd(cl);
     pf.events = rp_client_events(cl);
     pf.revents = 0;
-    if (wake > now + spin_ns) {
-        uint64_t d = wake - now - spin_ns / 2;
+    if (wake > now + l->spin_ns) {
+        uint64_t d = wake - now - l->spin_ns / 2;
         ts.tv_sec = (time_t)(d / 1000000000ull);
         ts.tv_nsec = (long)(d % 1000000000ull);
     } else {
@@ -118,6 +103,7 @@ void rb_run_end(struct ld_child *c, const struct rb_loop *l, uint64_t end_ns,
 {
     struct ld_stats *st = &c->stats;
 
+    rb_sched_leave(c);
     ld_child_publish(c, 1); /* the progress lines' last reading */
     c->measuring = 0;
     st->runtime_ns = end_ns > l->start_ns ? end_ns - l->start_ns : 0;

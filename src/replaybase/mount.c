@@ -18,17 +18,15 @@ int rb_mount_window(struct ld_child *c, uint32_t window, uint32_t reconnect_ms)
     char err[CM_ERR_LEN];
     int rc;
 
-    nf_mount_opts_init(&o, c->nfs_version);
+    nf_mount_opts_init(&o, c->ses.proto->version);
     o.transport = c->cfg->tcp ? RP_TCP : RP_UDP;
     o.mount_transport = o.transport;
     o.rpc.max_in_flight = window + 1;
     o.rpc.sndbuf_bytes = 4u << 20; /* the kernel caps it at [rw]mem_max */
     o.rpc.reconnect_ms = reconnect_ms;
-    rc = nf_mount(&c->mnt, spec, &o, err, sizeof(err));
+    rc = nf_session_mount(&c->ses, c->ses.proto, window, spec, &o, err, sizeof(err));
     if (rc < 0)
         return ld_child_fail(c, rc, "Unable to mount %s: %s", spec, err);
-    c->mounted = 1;
-    c->clnt = c->mnt.nfs;
     return 0;
 }
 
@@ -39,15 +37,15 @@ void rb_transfer_maxima(struct ld_child *c, uint32_t *rtmax, uint32_t *wtmax)
     FSINFO3res res;
 
     *rtmax = *wtmax = 8192; /* NFSv2 (RFC 1094 MAXDATA) */
-    if (c->nfs_version == 3) {
+    if (c->ses.proto->version == 3) {
         memset(&res, 0, sizeof(res));
-        nf_fh_to_v3(&c->mnt.root, &a.fsroot);
-        if (nf_call_sync_status(c->clnt, NFSPROC3_FSINFO, &a, &res, &st) == 0) {
+        nf_fh_to_v3(&c->ses.mnt.root, &a.fsroot);
+        if (nf_call_sync_status(c->ses.rpc, NFSPROC3_FSINFO, &a, &res, &st) == 0) {
             if (st == NFS3_OK) {
                 *rtmax = res.FSINFO3res_u.resok.rtmax;
                 *wtmax = res.FSINFO3res_u.resok.wtmax;
             }
-            nf_res_free(c->clnt, NFSPROC3_FSINFO, &res);
+            nf_res_free(c->ses.rpc, NFSPROC3_FSINFO, &res);
         }
     }
     if (*rtmax == 0 || *rtmax > cap)
@@ -59,5 +57,6 @@ void rb_transfer_maxima(struct ld_child *c, uint32_t *rtmax, uint32_t *wtmax)
 int rb_lookup(struct ld_child *c, const struct nf_fh *dir, const char *name,
               struct nf_fh *out)
 {
-    return nf_lookup(c->clnt, dir, name, out, NULL, c->last_error, sizeof(c->last_error));
+    return nf_lookup(c->ses.rpc, dir, name, out, NULL, c->last_error,
+                     sizeof(c->last_error));
 }

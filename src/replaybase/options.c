@@ -32,6 +32,18 @@ static const struct cm_opt trace_rows[] = {
     {0, "clients", NULL, CM_OPT_INT, T(nclients), "1", 1, 10000, NULL, "N",
      "Clients sharing a replayed trace (sfs_mgr passes it with -N).", NULL, NULL,
      CM_OPT_CLI_ONLY, CM_EXIT_SFS_CLIENTS},
+    {0, "spin", "TRACE_SPIN", CM_OPT_INT, T(trace_spin_us), "20", 0, 10000, "us", "US",
+     "Poll, rather than sleep, this close to a due call (a process already awake sends "
+     "it on time; costs CPU).",
+     NULL, NULL, 0, CM_EXIT_SFS_SPIN},
+    {0, "realtime", "TRACE_REALTIME", CM_OPT_INT, T(trace_realtime), "0", 0, 99, NULL,
+     "PRIO",
+     "Replay in the real-time class SCHED_FIFO at this priority (0: the ordinary class; "
+     "needs CAP_SYS_NICE or ulimit -r).",
+     NULL, NULL, 0, CM_EXIT_SFS_REALTIME},
+    {0, "cpus", "TRACE_CPUS", CM_OPT_STRING, T(trace_cpus), "", 0, 0, NULL, "LIST",
+     "Run each replay process on one CPU of this list (N,N-M,...), in turn.", NULL, NULL,
+     0, CM_EXIT_SFS_CPUS},
 };
 
 const struct ld_opt_group rb_trace_options = {"trace replay options", trace_rows,

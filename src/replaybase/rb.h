@@ -10,8 +10,10 @@
  *             the calls waiting to be sent again after a JUKEBOX;
  *   loop.c    the timed loop's clock: when a call is due (start + t /
  *             speed), when -t ends the run, when the parent's socket is
- *             looked at, the sleep to the next deadline (ppoll, 1 ns timer
- *             slack) and the run's start and end in the results;
+ *             looked at, the sleep to the next deadline (ppoll, then
+ *             --spin's polling) and the run's start and end in the results;
+ *   sched.c   how a replay process is scheduled while it replays: the 1 ns
+ *             timer slack, --realtime's SCHED_FIFO, --cpus's CPU;
  *   mount.c   the mount with room for the window, the transfer maxima
  *             (FSINFO), LOOKUP into the child's last error;
  *   points.c  sfs_mgr's points per TRACE_SPEED, a list of numbers in an rc
@@ -56,6 +58,9 @@ struct rb_trace_opts {
     int trace_window;             /* --window: calls in flight per process */
     int trace_lenient;            /* --lenient: skip and count bad records */
     int nclients;                 /* --clients: clients sharing the trace */
+    int trace_spin_us;            /* --spin: polled, not slept, before a due call */
+    int trace_realtime;           /* --realtime: SCHED_FIFO priority (0: none) */
+    char trace_cpus[128];         /* --cpus: a CPU of this list per process */
 };
 extern const struct ld_opt_group rb_trace_options;
 /* A config's values of them (registered by every program that may run a
@@ -160,6 +165,7 @@ uint64_t rb_window_wake(const struct rb_window *w);
 
 struct rb_loop {
     uint64_t start_ns; /* the replay's time 0 (CLOCK_MONOTONIC) */
+    uint64_t spin_ns;  /* --spin: this close to a deadline, poll, do not sleep */
     uint64_t last_ns;  /* the last answer */
     uint64_t end_ns;   /* -t's end (UINT64_MAX: none) */
     uint64_t next_check_ns;
@@ -167,9 +173,10 @@ struct rb_loop {
 };
 
 /* The RUN phase begins: the child's results reset and counted from now,
- * a 1 ns timer slack, the clock 2 ms ahead (speed 0: now, nothing waits
- * for it) and -t's end (limit_s > 0). */
-void rb_run_begin(struct ld_child *c, struct rb_loop *l, double speed, uint32_t limit_s);
+ * its scheduling for the replay (rb_sched_enter), the clock 2 ms ahead
+ * (speed 0: now, nothing waits for it) and -t's end (limit_s > 0).  0, or
+ * -errno with c->last_error when the scheduling asked for cannot be had. */
+int rb_run_begin(struct ld_child *c, struct rb_loop *l, double speed, uint32_t limit_s);
 /* When a call planned t_ns into the trace is due. */
 uint64_t rb_planned(const struct rb_loop *l, int64_t t_ns);
 /* At now: 1 when the run is to stop (its time is over, or the parent said
@@ -180,22 +187,38 @@ int rb_loop_check(struct rb_loop *l, struct ld_child *c, uint64_t now);
  * parent's socket. */
 uint64_t rb_loop_wake(const struct rb_loop *l, uint64_t now);
 /* Sleeps until wake (ns, CLOCK_MONOTONIC), a reply, or the client's own
- * next timeout, whichever comes first (the last few microseconds polled
- * without sleeping), then services the client: the calls it completed,
- * or -errno (a broken client). */
-int rb_wait_service(struct rp_client *cl, uint64_t now, uint64_t wake);
-/* The RUN phase ends: the last progress reading published, and the run's
- * times into the results (its duration to end_ns, to the last answer, the
- * trace's). */
+ * next timeout, whichever comes first (the last l->spin_ns polled without
+ * sleeping), then services the client: the calls it completed, or -errno
+ * (a broken client). */
+int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t now,
+                    uint64_t wake);
+/* The RUN phase ends: the process's ordinary scheduling back, the last
+ * progress reading published, and the run's times into the results (its
+ * duration to end_ns, to the last answer, the trace's). */
 void rb_run_end(struct ld_child *c, const struct rb_loop *l, uint64_t end_ns,
                 int64_t trace_ns);
+
+/* ---- sched.c: the replay process's scheduling ------------------------------ */
+
+#define RB_MAX_CPUS 1024 /* CPUs in a --cpus list */
+
+/* In the parent, before anything is prepared: --cpus is a list of CPUs
+ * this process may run on, and the system grants --realtime's class (tried
+ * and undone).  0, or the option's exit code with the reason in err. */
+int rb_sched_check(const struct ld_config *cfg, char *err, size_t errlen);
+/* In a child as its replay begins: the 1 ns timer slack, l->spin_ns from
+ * --spin, the CPU of --cpus for its index (in the list's order, round and
+ * round), --realtime's SCHED_FIFO.  0, or -errno with c->last_error. */
+int rb_sched_enter(struct ld_child *c, struct rb_loop *l);
+/* As the replay ends: the ordinary class back (the CPU stays). */
+void rb_sched_leave(struct ld_child *c);
 
 /* ---- mount.c --------------------------------------------------------------- */
 
 /* Mounts the child's mount point for a replay: the program's transport for
  * MOUNT and NFS, room for window calls in flight and a 4 MiB send buffer;
  * reconnect_ms as rp_client_opts' (0: a lost TCP connection is fatal).
- * Sets c->mounted and c->clnt; on failure says why (ld_child_fail). */
+ * Mounts c->ses; on failure says why (ld_child_fail). */
 int rb_mount_window(struct ld_child *c, uint32_t window, uint32_t reconnect_ms);
 /* The largest READ and WRITE the server takes (FSINFO; NFSv2 8 KiB), at
  * most RB_MAX_XFER (TCP) or RB_MAX_XFER_UDP. */

@@ -595,6 +595,16 @@ static int conn_hold(struct sv_server *s, struct conn *c, const uint8_t *data, s
  * to it in the next one, after the others had theirs), and keeps the rest
  * in c->pend.  Returns -1 when the peer must go (a record too large, out
  * of memory). */
+/* The connection is not read from until its backlog drains: counted once
+ * per time it happens. */
+static void conn_throttle(struct sv_server *s, struct conn *c)
+{
+    if (!c->throttled) {
+        c->throttled = 1;
+        s->stats.throttled++;
+    }
+}
+
 static int conn_feed(struct sv_server *s, int ci, int from_pend)
 {
     struct conn *c = &s->conns[ci];
@@ -610,10 +620,7 @@ static int conn_feed(struct sv_server *s, int ci, int from_pend)
         size_t len;
         ssize_t k;
         if (conn_backlog(c) > OUT_HIGH_WATER) {
-            if (!c->throttled) {
-                c->throttled = 1;
-                s->stats.throttled++;
-            }
+            conn_throttle(s, c);
             return conn_hold(s, c, data, off, n, from_pend);
         }
         if (c->used >= TURN_QUANTUM) {
@@ -634,7 +641,14 @@ static int conn_feed(struct sv_server *s, int ci, int from_pend)
         c->pend = NULL;
         c->pend_off = c->pend_len = 0;
     }
-    c->throttled = 0;
+    /* the last record may have taken the backlog over the mark: the
+     * connection is then not read (nor polled for input) until it drains,
+     * throttled as much as one stopped before a record - which is how it
+     * goes when calls arrive a few at a time, on a busy machine */
+    if (conn_backlog(c) > OUT_HIGH_WATER)
+        conn_throttle(s, c);
+    else
+        c->throttled = 0;
     return 0;
 }
 

@@ -1,59 +1,72 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * biod.c - keeps up to `depth` calls of one request in flight on the
- * child's client (biod.h, docs/SFS30.md §10).  The engine does the
- * matching by XID, the timeouts and the same-XID retransmissions (D2); this
- * file only refills free slots as calls complete and waits with rp_poll.
- * Slot ownership (asserted): a slot is busy exactly while its call is the
- * engine's, from a successful rp_call_start to its one callback; in_flight
- * counts the busy slots; a request returns with none busy.
+ * child's session (biod.h, docs/SFS30.md §10).  The protocol matches the
+ * replies, times the calls out and retransmits them (D2); this file only
+ * refills free slots as calls complete and services the session while it
+ * waits.  Slot ownership (asserted): a slot is busy exactly while its call
+ * is the protocol's, from a successful start to its one done, or waiting
+ * to be sent again after a busy reply; in_flight counts the busy slots; a
+ * request returns with none busy.
  */
 #include <assert.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "synth/biod.h"
 
-void sy_biod_init(struct sy_biod *b, struct rp_client *clnt, sy_biod_prepare_fn prepare,
-                  sy_biod_done_fn done, void *data)
+int sy_biod_init(struct sy_biod *b, struct nf_session *ses, sy_biod_prepare_fn prepare,
+                 sy_biod_done_fn done, void *data)
 {
     unsigned k;
 
     memset(b, 0, sizeof(*b));
-    b->clnt = clnt;
+    b->ses = ses;
     b->prepare = prepare;
     b->done = done;
     b->data = data;
+    b->call_store = nf_calls_alloc(ses->proto, SY_BIOD_SLOTS);
+    if (b->call_store == NULL)
+        return -ENOMEM;
     for (k = 0; k < SY_BIOD_SLOTS; k++) {
-        b->slot[k].owner = b;
-        b->slot[k].res.data = b->slot[k].rbuf;
-        b->slot[k].res.data_max = SY_RBUF_BYTES;
+        struct sy_slot *s = &b->slot[k];
+        s->owner = b;
+        s->call = &b->call_store[k];
+        s->call->buf = s->rbuf;
+        s->call->buf_max = SY_RBUF_BYTES;
     }
+    return 0;
 }
 
-void sy_biod_set_client(struct sy_biod *b, struct rp_client *clnt)
+void sy_biod_free(struct sy_biod *b)
 {
-    b->clnt = clnt;
+    nf_calls_free(b->call_store);
+    b->call_store = NULL;
 }
 
-static void on_done(struct rp_call *call, void *data)
+struct sy_slot *sy_biod_spare(struct sy_biod *b)
+{
+    return &b->slot[SY_BIOD_SLOTS - 1];
+}
+
+static void on_done(struct nf_call *call, void *data)
 {
     struct sy_slot *s = data;
     struct sy_biod *b = s->owner;
 
-    assert(s->busy && !s->waiting && &s->call == call && b->in_flight > 0);
-    if (call->status == 0 && b->busy && b->busy(s, b->data) &&
-        ld_jukebox_hold(&s->jb, call, &s->res, NF_RES_BYTES, b->jukebox_delay_ms)) {
+    assert(s->busy && !s->waiting && s->call == call && b->in_flight > 0);
+    if (call->status == 0 && call->res.busy && call->again + 1 < LD_JUKEBOX_TRIES) {
         /* the server is busy: the slot keeps the call and sends it again
          * later (send_again) */
+        s->retry_at_ns = cm_now_ns() + (uint64_t)b->jukebox_delay_ms * 1000000u;
         s->waiting = 1;
         b->waiting++;
         return;
     }
     b->done(s, b->data);
-    if (call->status == 0)
-        nf_call_free(call);
     s->busy = 0;
     b->in_flight--;
 }
@@ -71,12 +84,12 @@ static struct sy_slot *free_slot(struct sy_biod *b)
     return &b->slot[k];
 }
 
-/* Accounts call i as failed with status without sending it (the engine
+/* Accounts call i as failed with status without sending it (the protocol
  * never calls done for a call it did not start). */
 static void account_failed(struct sy_biod *b, struct sy_slot *s, int status)
 {
-    s->call.status = status;
-    s->call.t_send_ns = s->call.t_reply_ns = 0;
+    s->call->status = status;
+    s->call->t_send_ns = s->call->t_reply_ns = 0;
     b->done(s, b->data);
 }
 
@@ -84,17 +97,16 @@ static struct sy_slot *claim(struct sy_biod *b, uint32_t i)
 {
     struct sy_slot *s = free_slot(b);
 
-    memset(&s->res, 0, NF_RES_BYTES);
     s->index = i;
     s->file = s->file2 = SY_NO_FILE;
-    ld_jukebox_reset(&s->jb);
+    s->call->retransmits = s->call->again = 0;
     s->waiting = 0;
     return s;
 }
 
 /* Sends again the calls whose JUKEBOX wait is over; returns the ms until
  * the next one is due (-1: none waits).  A call that cannot be sent again
- * is accounted as failed; *fatal gets -ENOTCONN when the client is
+ * is accounted as failed; *fatal gets -ENOTCONN when the session is
  * unusable. */
 static int send_again(struct sy_biod *b, int *fatal)
 {
@@ -110,13 +122,13 @@ static int send_again(struct sy_biod *b, int *fatal)
 
         if (!s->waiting)
             continue;
-        if (s->jb.retry_at_ns > now) {
-            next = s->jb.retry_at_ns < next ? s->jb.retry_at_ns : next;
+        if (s->retry_at_ns > now) {
+            next = s->retry_at_ns < next ? s->retry_at_ns : next;
             continue;
         }
         s->waiting = 0;
         b->waiting--;
-        rc = *fatal ? *fatal : rp_call_start(b->clnt, &s->call);
+        rc = *fatal ? *fatal : nf_call_again(b->ses, s->call);
         if (rc == 0)
             continue;
         s->busy = 0;
@@ -131,21 +143,20 @@ static int send_again(struct sy_biod *b, int *fatal)
 }
 
 /* Prepares and starts call i in a free slot.  Returns 1 when it went out,
- * 0 when it was accounted as failed at once, -ENOTCONN when the client is
- * unusable. */
+ * 0 when it was accounted as failed at once, -ENOTCONN when the session
+ * is unusable. */
 static int start_one(struct sy_biod *b, uint32_t i)
 {
     struct sy_slot *s = claim(b, i);
     int rc = b->prepare(s, i, b->data);
 
     if (rc == 0) {
-        s->call.done = on_done;
-        s->call.data = s;
-        if (b->timeout_ms)
-            s->call.timeout_ms = b->timeout_ms;
+        s->call->done = on_done;
+        s->call->data = s;
+        s->call->timeout_ms = b->timeout_ms;
         s->busy = 1;
         b->in_flight++;
-        rc = rp_call_start(b->clnt, &s->call);
+        rc = nf_call_start(b->ses, s->call, &s->args);
         if (rc == 0) {
             b->calls++;
             if (b->in_flight > b->max_in_flight)
@@ -186,11 +197,10 @@ int sy_biod_run(struct sy_biod *b, uint32_t ncalls, uint32_t depth)
         int wait_ms = send_again(b, &fatal);
 
         if (b->in_flight > b->waiting) {
-            /* rp_poll waits at most until the earliest call deadline (or
-             * the next JUKEBOX retry); the engine's timeouts complete
+            /* the poll waits at most until the earliest call deadline (or
+             * the next JUKEBOX retry); the protocol's timeouts complete
              * every call, so this ends. */
-            struct rp_client *c = b->clnt;
-            (void)rp_poll(&c, 1, wait_ms);
+            (void)nf_session_poll(b->ses, wait_ms);
         } else if (wait_ms > 0) {
             struct timespec ts = {wait_ms / 1000, (long)(wait_ms % 1000) * 1000000L};
             nanosleep(&ts, NULL);

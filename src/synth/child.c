@@ -83,8 +83,8 @@ int sy_child_init(struct sy_child *c, const struct ld_setup *setup, unsigned ind
     ld_child_setup(&c->cx, setup, index, ctl_fd);
     c->opsel = &plan->opsel;
     cm_rng_seed(&c->rng, ld_child_seed(cfg, index));
-    sy_biod_init(&c->biod, NULL, sy_op_prepare, sy_op_done, c);
-    c->biod.busy = sy_op_busy;
+    if (sy_biod_init(&c->biod, &c->cx.ses, sy_op_prepare, sy_op_done, c) < 0)
+        return ld_child_fail(&c->cx, -ENOMEM, "out of memory");
     c->biod.jukebox_delay_ms = (uint32_t)cfg->jukebox_delay_ms;
 
     memset(&lay, 0, sizeof(lay));
@@ -101,6 +101,10 @@ int sy_child_init(struct sy_child *c, const struct ld_setup *setup, unsigned ind
     rc = sy_files_init(&c->files, &lay, c->cx.last_error, sizeof(c->cx.last_error));
     if (rc < 0)
         return rc;
+    if (sy_fstate_init(c) < 0) {
+        sy_child_free(c);
+        return ld_child_fail(&c->cx, -ENOMEM, "out of memory");
+    }
     rc = ld_workset_init(&c->ws, c->files.n_working);
     if (rc == 0) {
         c->groups = cm_calloc(c->ws.ngroups, sizeof(*c->groups));
@@ -125,11 +129,15 @@ int sy_child_init(struct sy_child *c, const struct ld_setup *setup, unsigned ind
 
 void sy_child_free(struct sy_child *c)
 {
+    sy_working_leave(c);
     ld_child_unmount(&c->cx);
     if (c->dump)
         (void)sy_dump_close(c->dump);
     c->dump = NULL;
     sy_files_free(&c->files);
+    sy_biod_free(&c->biod);
+    free(c->fstate);
+    c->fstate = NULL;
     if (c->ws.range != NULL)
         ld_workset_free(&c->ws);
     free(c->groups);
@@ -147,7 +155,7 @@ static void end_early(struct sy_child *c, int cause)
         c->cx.stats.ended_early = (uint64_t)cause;
     ld_child_log(&c->cx, "the server at %s is unreachable: %s; the %s phase ended early",
                  ld_config_mount_for_child(c->cx.cfg, (int)c->cx.index),
-                 rp_client_last_error(c->cx.clnt),
+                 rp_client_last_error(c->cx.ses.rpc),
                  c->cx.phase == LD_CPHASE_RUN ? "run" : "warm-up");
 }
 
@@ -165,7 +173,7 @@ static int after_request(struct sy_child *c, int calls, uint64_t lag)
                 c->stale_run);
         return -ESTALE;
     }
-    if (calls == -ENOTCONN || rp_client_state(c->cx.clnt) == RP_STATE_DEAD) {
+    if (calls == -ENOTCONN || rp_client_state(c->cx.ses.rpc) == RP_STATE_DEAD) {
         end_early(c, LD_END_UNREACHABLE);
         return 1;
     }
@@ -177,7 +185,7 @@ static int after_request(struct sy_child *c, int calls, uint64_t lag)
         /* a whole interval without a call: a server that is still away
          * after a lost connection ends the run with its report (SFS's rule
          * for a silent server stays: the child fails) */
-        if (rp_client_state(c->cx.clnt) != RP_STATE_UP) {
+        if (rp_client_state(c->cx.ses.rpc) != RP_STATE_UP) {
             end_early(c, LD_END_UNREACHABLE);
             return 1;
         }
@@ -218,14 +226,14 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
     c->biod.requests = c->biod.calls = c->biod.max_in_flight = 0;
     c->stale_run = 0;
     /* SFS's fixed class timers from here on (population re-sends sooner) */
-    rp_client_set_adaptive_rto(c->cx.clnt, 0);
+    rp_client_set_adaptive_rto(c->cx.ses.rpc, 0);
     if (measuring) {
         ld_stats_reset(&c->cx.stats);
         c->cx.stats.late_threshold_us = LD_LATE_THRESHOLD_US;
         sy_files_reset_accounting(&c->files);
     }
     c->cx.measuring = measuring;
-    rp_client_stats(c->cx.clnt, &st);
+    rp_client_stats(c->cx.ses.rpc, &st);
     c->cx.stats.reconnects = st.reconnects; /* until the end of the phase */
     ld_pacer_start_phase(&c->pacer, measuring ? LD_PHASE_RUN : LD_PHASE_WARMUP);
     while (!c->cx.stop && (seconds == 0 || now < end)) {
@@ -297,7 +305,7 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
             now = last_done > end ? last_done : end;
         ld_child_run_window(&c->cx, start, now);
         pacing_results(c);
-        rp_client_stats(c->cx.clnt, &st);
+        rp_client_stats(c->cx.ses.rpc, &st);
         c->cx.stats.reconnects = st.reconnects - c->cx.stats.reconnects;
     }
     return rc;

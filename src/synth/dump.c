@@ -50,8 +50,8 @@ struct sy_dump *sy_dump_open(unsigned client, unsigned child, char *err, size_t 
 void sy_dump_call(struct sy_dump *d, const struct sy_child *c, const struct sy_slot *s,
                   uint64_t ns)
 {
-    double start_ms = s->call.t_send_ns > c->phase_start_ns
-                          ? (s->call.t_send_ns - c->phase_start_ns) / 1e6
+    double start_ms = s->call->t_send_ns > c->phase_start_ns
+                          ? (s->call->t_send_ns - c->phase_start_ns) / 1e6
                           : 0.0;
     uint32_t unique = s->file != UINT32_MAX ? c->files.f[s->file].unique : 0;
 

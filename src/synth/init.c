@@ -33,69 +33,30 @@ static void sleep_ms(unsigned ms)
 
 /* ---- CL<n> and testdir<k>: lookup or mkdir by (dir, name) ---------------- */
 
-static int dir_v3(struct sy_child *c, const struct nf_fh *dir, const char *name, int mk,
-                  struct nf_fh *out, uint32_t *st)
+/* Looks name up in dir, or makes it (mk), on the biod's spare slot; *st
+ * the NFS status, a directory made or found without a handle EXIST (then
+ * looked up).  Returns 0, or the RPC status. */
+static int dir_call(struct sy_child *c, const struct nf_fh *dir, const char *name, int mk,
+                    struct nf_fh *out, uint32_t *st)
 {
-    union sy_args a;
-    union nf3_res r;
-    struct nf_sattr sa;
-    const nfs_fh3 *fh = NULL;
+    struct sy_slot *s = sy_biod_spare(&c->biod);
+    struct nf_op_args *a = &s->args;
     int rc;
 
-    memset(&a, 0, sizeof(a));
-    memset(&r, 0, sizeof(r));
-    if (!mk) {
-        nf_fh_to_v3(dir, &a.a3_lookup.what.dir);
-        a.a3_lookup.what.name = (char *)name;
-        rc = nf3_lookup(c->cx.clnt, &a.a3_lookup, &r.lookup);
-    } else {
-        nf_fh_to_v3(dir, &a.a3_mkdir.where.dir);
-        a.a3_mkdir.where.name = (char *)name;
-        nf_sattr_mode(&sa, 0777);
-        nf_sattr_to_v3(&sa, &a.a3_mkdir.attributes);
-        rc = nf3_mkdir(c->cx.clnt, &a.a3_mkdir, &r.mkdir);
-    }
+    memset(a, 0, sizeof(*a));
+    a->op = mk ? NF_OP_MKDIR : NF_OP_LOOKUP;
+    a->fh = dir;
+    a->name = name;
+    a->mode = 0777;
+    s->call->timeout_ms = 0;
+    rc = nf_call_run(&c->cx.ses, s->call, a);
     if (rc < 0)
         return rc;
-    *st = (uint32_t)r.lookup.status;
-    if (*st == NFS3_OK && !mk)
-        fh = &r.lookup.LOOKUP3res_u.resok.object;
-    else if (*st == NFS3_OK && r.mkdir.MKDIR3res_u.resok.obj.handle_follows)
-        fh = &r.mkdir.MKDIR3res_u.resok.obj.post_op_fh3_u.handle;
-    if (fh == NULL || nf_fh_from_v3(out, fh) < 0) {
-        if (*st == NFS3_OK)
-            *st = NF_ST_EXIST; /* made without a handle: look it up */
-    }
-    xdr_free(mk ? (xdrproc_t)xdr_MKDIR3res : (xdrproc_t)xdr_LOOKUP3res, (char *)&r);
-    return 0;
-}
-
-static int dir_v2(struct sy_child *c, const struct nf_fh *dir, const char *name, int mk,
-                  struct nf_fh *out, uint32_t *st)
-{
-    union sy_args a;
-    union nf2_res r;
-    struct nf_sattr sa;
-    diropargs *d = mk ? &a.a2_create.where : &a.a2_dirop;
-    int rc;
-
-    memset(&a, 0, sizeof(a));
-    memset(&r, 0, sizeof(r));
-    (void)nf_fh_to_v2(dir, &d->dir);
-    d->name = (char *)name;
-    if (mk) {
-        nf_sattr_mode(&sa, 040777);
-        nf_sattr_to_v2(&sa, &a.a2_create.attributes);
-        rc = nf2_mkdir(c->cx.clnt, &a.a2_create, &r.lookup);
-    } else {
-        rc = nf2_lookup(c->cx.clnt, &a.a2_dirop, &r.lookup);
-    }
-    if (rc < 0)
-        return rc;
-    *st = (uint32_t)r.lookup.status;
-    if (*st == NFS_OK)
-        nf_fh_from_v2(out, &r.lookup.diropres_u.diropres.file);
-    xdr_free((xdrproc_t)xdr_diropres, (char *)&r);
+    *st = s->call->res.status;
+    if (*st == 0 && s->call->res.has_fh)
+        *out = s->call->res.fh;
+    else if (*st == 0)
+        *st = NF_ST_EXIST; /* made without a handle: look it up */
     return 0;
 }
 
@@ -112,8 +73,7 @@ static int lookup_or_mkdir(struct sy_child *c, const struct nf_fh *dir, const ch
     for (step = 0; step < 3; step++) {
         int mk = step == 1;
         for (try = 0; try < (int)LD_JUKEBOX_TRIES; try++) {
-            rc = c->cx.nfs_version == 3 ? dir_v3(c, dir, name, mk, out, &st)
-                                        : dir_v2(c, dir, name, mk, out, &st);
+            rc = dir_call(c, dir, name, mk, out, &st);
             if (rc == 0 && st != NF_ST_JUKEBOX)
                 break;
             if (rc == 0) /* the server is busy: try again later (biod.h) */
@@ -145,7 +105,7 @@ int sy_init_mount(struct sy_child *c)
     int rc;
     uint32_t window = (uint32_t)c->cx.cfg->runtime_s;
 
-    nf_mount_opts_init(&o, c->cx.nfs_version);
+    nf_mount_opts_init(&o, c->cx.ses.proto->version);
     o.transport = c->cx.cfg->tcp ? RP_TCP : RP_UDP;
     o.mount_transport = o.transport;
     /* population re-sends a lost call after a few round trips, not after
@@ -163,17 +123,15 @@ int sy_init_mount(struct sy_child *c)
     /* Deviation (docs/SFS30.md §5.3): SFS retried a mount that timed out up to 10 times;
      * a server that gives no answer in the 10 s Init timer (shared by the
      * retransmissions) fails at once, by name, instead of after minutes */
-    rc = nf_mount(&c->cx.mnt, spec, &o, err, sizeof(err));
+    rc = nf_session_mount(&c->cx.ses, c->cx.ses.proto, SY_BIOD_SLOTS - 1, spec, &o, err,
+                          sizeof(err));
     if (rc == -ETIMEDOUT)
         return ld_child_fail(&c->cx, rc, "mount %s: no reply in %u s (%s)", spec,
                              o.timeout_ms / 1000, err);
     if (rc < 0)
         return ld_child_fail(&c->cx, rc, "Unable to mount %s: %s", spec, err);
-    c->cx.mounted = 1;
-    c->cx.clnt = c->cx.mnt.nfs;
-    sy_biod_set_client(&c->biod, c->cx.clnt);
     snprintf(name, sizeof(name), "CL%d", c->cx.cfg->client_num);
-    rc = lookup_or_mkdir(c, &c->cx.mnt.root, name, &cl);
+    rc = lookup_or_mkdir(c, &c->cx.ses.mnt.root, name, &cl);
     if (rc == 0) {
         snprintf(name, sizeof(name), "testdir%u", c->cx.index);
         rc = lookup_or_mkdir(c, &cl, name, &c->testdir);
@@ -404,5 +362,5 @@ int sy_init_populate(struct sy_child *c)
     if (dbg)
         ld_child_log(&c->cx, "populate: done, base %llu KB",
                      (unsigned long long)(t->base_bytes / 1024));
-    return 0;
+    return sy_working_enter(c);
 }

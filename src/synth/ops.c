@@ -9,13 +9,14 @@
  * timeout is a bad call without a time, as in SFS, even when a re-sent
  * copy is answered later (the engine goes on re-sending only so that the
  * file table learns the outcome: docs/DECISIONS.md, D2); an RPC failure is
- * a bad call.  NFS errors the workload did not expect are counted apart
- * (the report's Error Count), and STALE replies in a row are counted for
- * the child's stop rule.  A v3 call answered NFS3ERR_JUKEBOX (RFC 1813:
- * the server is busy, try later) is sent again after --jukebox-delay, as
- * a real client does (biod.c); it is one call whose time runs from its
- * first send to its final reply, judged late by its last send alone, and
- * its sends again are counted.
+ * a bad call.  The calls are the child's protocol's (nfs/nf_proto.h): the
+ * arguments and the result are version-neutral.  NFS errors the workload did not expect
+ * are counted apart (the report's Error Count), and STALE replies in a row are counted
+ * for the child's stop rule.  A call the server answered busy (v3 NFS3ERR_JUKEBOX, RFC
+ * 1813: try later) is sent again after
+ * --jukebox-delay, as a real client does (biod.c); it is one call whose
+ * time runs from its first send to its final reply, judged late by its
+ * last send alone, and its sends again are counted.
  */
 #include <errno.h>
 #include <string.h>
@@ -29,25 +30,15 @@ int sy_op_prepare(struct sy_slot *s, uint32_t i, void *data)
 {
     struct sy_child *c = data;
     const struct sy_req *r = &c->req;
-    int proc = nf_op_proc(r->op, c->cx.nfs_version);
-    const struct nf_proc *row;
 
     s->op = r->op;
     s->file = r->file;
     s->file2 = r->file2;
     s->offset = 0;
     s->len = 0;
-    if (proc < 0)
+    if (!c->cx.ses.proto->has_op(r->op))
         return -EOPNOTSUPP;
     sy_args_build(c, s, i);
-    /* The table row of the child's version gives the codecs and the call
-     * class (no client needed, so the generators work without a server). */
-    row = nf_proc_row(c->cx.nfs_version == 3 ? NF_NFS3 : NF_NFS2, (uint32_t)proc);
-    if (row == NULL)
-        return -EOPNOTSUPP;
-    rp_call_prepare(&s->call, (uint32_t)proc, row->args_codec, &s->args, row->res_codec,
-                    &s->res, nf_class_timeout_ms(row->cls, c->cx.cfg->tcp), NULL, NULL);
-    s->call.res_codec = nf_res_codec(c->cx.nfs_version, r->op, 0, s->call.res_codec);
     return 0;
 }
 
@@ -59,9 +50,9 @@ static void log_error(struct sy_child *c, const struct sy_slot *s, uint32_t st)
         return;
     if (s->file != SY_NO_FILE)
         sy_files_name(&c->files, s->file, name, sizeof(name));
-    if (s->call.status != 0)
+    if (s->call->status != 0)
         ld_child_log(&c->cx, "%s %s: RPC failed: %s", nf_op_name(s->op), name,
-                     rp_status_text(s->call.status));
+                     rp_status_text(s->call->status));
     else
         ld_child_log(&c->cx, "%s %s: NFS error %s", nf_op_name(s->op), name,
                      nf_status_name(st));
@@ -72,11 +63,13 @@ static void account(struct sy_child *c, const struct sy_slot *s, uint32_t st, ui
                     int late, int expected)
 {
     struct ld_stats *t = &c->cx.stats;
+    uint32_t k;
 
-    if (s->call.retransmits > 0)
+    if (s->call->retransmits > 0)
         LD_STATS_COUNT(t, s->op, retrans);
-    ld_jukebox_count(&s->jb, t, s->op);
-    if (s->call.status == 0 && !late) {
+    for (k = 0; k < s->call->again; k++)
+        LD_STATS_COUNT(t, s->op, jukebox);
+    if (s->call->status == 0 && !late) {
         ld_stats_good(t, s->op, ns, st != 0);
         if (st != 0 && !expected)
             ld_stats_unexpected(t, s->op, st);
@@ -88,7 +81,7 @@ static void account(struct sy_child *c, const struct sy_slot *s, uint32_t st, ui
     if (st == NF_ST_STALE || st == NF_ST_BADHANDLE)
         t->stale++;
     if (c->dump)
-        sy_dump_call(c->dump, c, s, s->call.status == 0 && !late ? ns : 0);
+        sy_dump_call(c->dump, c, s, s->call->status == 0 && !late ? ns : 0);
 }
 
 void sy_op_done(struct sy_slot *s, void *data)
@@ -99,15 +92,15 @@ void sy_op_done(struct sy_slot *s, void *data)
     uint64_t ns = 0;
     int late = 0, expected = 1;
 
-    r->rpc_status = s->call.status;
+    r->rpc_status = s->call->status;
     r->nfs_status = 0;
-    if (s->call.status == 0) {
-        ns = ld_jukebox_elapsed_ns(&s->jb, &s->call);
-        late = s->call.t_reply_ns > s->call.t_send_ns &&
-               s->call.t_reply_ns - s->call.t_send_ns >
-                   (uint64_t)s->call.timeout_ms * 1000000u;
+    r->fh_forgotten = 0;
+    if (s->call->status == 0) {
+        ns = nf_call_elapsed_ns(s->call);
+        late = nf_call_late(s->call);
         st = sy_reply_apply(c, s);
         r->nfs_status = st;
+        r->fh_forgotten = s->call->res.fh_forgotten;
         expected = st == 0 || sy_reply_expected(c, s, st);
         if (st == NF_ST_STALE || st == NF_ST_BADHANDLE)
             c->stale_run++;
@@ -117,20 +110,13 @@ void sy_op_done(struct sy_slot *s, void *data)
     if (c->cx.measuring)
         account(c, s, st, ns, late, expected);
     if (c->cx.phase >= LD_CPHASE_WARMUP) /* the progress lines' counters */
-        ld_live_call(&c->cx.live, ns, s->call.status == 0 && !late);
-    if ((s->call.status != 0 || !expected) && !r->init)
+        ld_live_call(&c->cx.live, ns, s->call->status == 0 && !late);
+    if ((s->call->status != 0 || !expected) && !r->init)
         log_error(c, s, st);
-    if (s->call.retransmits > 0 &&
+    if (s->call->retransmits > 0 &&
         ld_debug_child_on(c->cx.debug, LD_DBG_CHILD_RPC, (int)c->cx.index))
         ld_child_log(&c->cx, "%s xid %08x: %u retransmission(s), %s", nf_op_name(s->op),
-                     s->call.xid, s->call.retransmits, rp_status_text(s->call.status));
-}
-
-int sy_op_busy(const struct sy_slot *s, void *data)
-{
-    const struct sy_child *c = data;
-
-    return c->cx.nfs_version == 3 && s->res.r3.getattr.status == NFS3ERR_JUKEBOX;
+                     s->call->xid, s->call->retransmits, rp_status_text(s->call->status));
 }
 
 /* ---- requests --------------------------------------------------------------- */
@@ -141,7 +127,7 @@ int sy_op_issue(struct sy_child *c)
     uint32_t depth = 1;
     int rc;
 
-    if (nf_op_proc(r->op, c->cx.nfs_version) < 0) {
+    if (!c->cx.ses.proto->has_op(r->op)) {
         /* SFS wired ops the version lacks to a stub: one bad call. */
         if (c->cx.measuring) {
             ld_stats_bad(&c->cx.stats, r->op);
@@ -182,14 +168,14 @@ int sy_op_request(struct sy_child *c, int op)
                      : c->req.truncate ? ", truncate"
                                        : "");
     }
-    if (c->cx.measuring && nf_op_proc(op, c->cx.nfs_version) >= 0)
+    if (c->cx.measuring && c->cx.ses.proto->has_op(op))
         LD_STATS_COUNT(&c->cx.stats, op, requests);
     calls = sy_op_issue(c);
     if (calls < 0)
         return calls;
-    /* v2 SYMLINK returns no handle: look the new link up at once (docs/SFS30.md §2.4). */
-    if (op == NF_OP_SYMLINK && c->cx.nfs_version == 2 && c->req.nfs_status == 0 &&
-        c->req.rpc_status == 0) {
+    /* An object made whose reply names no handle (v2 SYMLINK): look it up
+     * at once (docs/SFS30.md §2.4). */
+    if (c->req.fh_forgotten && c->req.nfs_status == 0 && c->req.rpc_status == 0) {
         uint32_t file = c->req.file;
         memset(&c->req, 0, sizeof(c->req));
         c->req.op = NF_OP_LOOKUP;

@@ -2,7 +2,8 @@
 /*
  * reply.c - what a reply says, and the file table after it (sy_int.h:
  * sy_reply_apply).  The status, the attributes population checks (type and
- * size) and any new handle are read out of the decoded result; then the
+ * size) and any new handle are read out of the call's neutral result (the
+ * protocol's read-out, nfs/nf_proto.h); then the
  * entry's state follows the reply, including the answers a retransmitted
  * call gets (EXIST after a create the server had already done, NOENT
  * after a remove it had already done).  Also here: which NFS errors the
@@ -15,106 +16,6 @@
 #include <string.h>
 
 #include "synth/sy_int.h"
-
-/* A handle the server returned becomes entry i's (a v3 handle longer than
- * NF_FH_MAX is not stored: the entry keeps being reached by name). */
-static void store_v3(struct sy_child *c, uint32_t i, const nfs_fh3 *v3)
-{
-    struct sy_file *f = &c->files.f[i];
-
-    if (nf_fh_from_v3(&f->fh, v3) == 0)
-        f->has_fh = 1;
-}
-
-static void store_v2(struct sy_child *c, uint32_t i, const nfs_fh *v2)
-{
-    struct sy_file *f = &c->files.f[i];
-
-    nf_fh_from_v2(&f->fh, v2);
-    f->has_fh = 1;
-}
-
-static void post_attr3(struct sy_req *r, const post_op_attr *a)
-{
-    if (a->attributes_follow) {
-        r->attr_type = (int)a->post_op_attr_u.attributes.type;
-        r->attr_size = a->post_op_attr_u.attributes.size;
-    }
-}
-
-static void attr2(struct sy_req *r, const fattr *a)
-{
-    r->attr_type = (int)a->type;
-    r->attr_size = a->size;
-}
-
-/* Reads the status and any attributes (type, size) or new handle out of a
- * decoded result into the request, and stores the handle for entry `into`. */
-static uint32_t read_reply3(struct sy_child *c, struct sy_slot *s, uint32_t into)
-{
-    struct nf_res *x = &s->res;
-    struct sy_req *r = &c->req;
-    uint32_t st = (uint32_t)x->r3.getattr.status;
-
-    if (st != NFS3_OK)
-        return st;
-    switch (s->op) {
-    case NF_OP_GETATTR:
-        r->attr_type = (int)x->r3.getattr.GETATTR3res_u.resok.obj_attributes.type;
-        r->attr_size = x->r3.getattr.GETATTR3res_u.resok.obj_attributes.size;
-        break;
-    case NF_OP_SETATTR:
-        post_attr3(r, &x->r3.setattr.SETATTR3res_u.resok.obj_wcc.after);
-        break;
-    case NF_OP_LOOKUP:
-        store_v3(c, into, &x->r3.lookup.LOOKUP3res_u.resok.object);
-        post_attr3(r, &x->r3.lookup.LOOKUP3res_u.resok.obj_attributes);
-        break;
-    case NF_OP_WRITE:
-        post_attr3(r, &x->r3.write.WRITE3res_u.resok.file_wcc.after);
-        break;
-    case NF_OP_CREATE:
-    case NF_OP_MKDIR:
-    case NF_OP_SYMLINK:
-    case NF_OP_MKNOD: {
-        /* the four resok types share their layout: obj, attributes, wcc */
-        const CREATE3resok *ok = &x->r3.create.CREATE3res_u.resok;
-        if (ok->obj.handle_follows)
-            store_v3(c, into, &ok->obj.post_op_fh3_u.handle);
-        post_attr3(r, &ok->obj_attributes);
-        break;
-    }
-    default:
-        break;
-    }
-    return st;
-}
-
-static uint32_t read_reply2(struct sy_child *c, struct sy_slot *s, uint32_t into)
-{
-    struct nf_res *x = &s->res;
-    struct sy_req *r = &c->req;
-    uint32_t st = (uint32_t)x->r2.remove;
-
-    if (st != NFS_OK)
-        return st;
-    switch (s->op) {
-    case NF_OP_GETATTR:
-    case NF_OP_SETATTR:
-    case NF_OP_WRITE:
-        attr2(r, &x->r2.getattr.attrstat_u.attributes);
-        break;
-    case NF_OP_LOOKUP:
-    case NF_OP_CREATE:
-    case NF_OP_MKDIR:
-        store_v2(c, into, &x->r2.lookup.diropres_u.diropres.file);
-        attr2(r, &x->r2.lookup.diropres_u.diropres.attributes);
-        break;
-    default:
-        break;
-    }
-    return st;
-}
 
 /* ---- files with uncommitted data (v3 COMMIT, docs/sfs.md) ---------------- */
 
@@ -143,12 +44,11 @@ static void uncommitted_remove(struct sy_child *c, uint32_t i)
     assert(!"an unstable entry is missing from the commit list");
 }
 
-/* A v3 WRITE the server did not make stable leaves data for COMMIT
+/* A WRITE the server did not make stable leaves data for COMMIT
  * (population's writes are left out: nothing commits them in SFS). */
 static void note_unstable(struct sy_child *c, struct sy_slot *s)
 {
-    if (c->cx.nfs_version == 3 && !c->req.init &&
-        s->res.r3.write.WRITE3res_u.resok.committed != FILE_SYNC)
+    if (!c->req.init && s->call->res.unstable)
         uncommitted_add(c, s->file);
 }
 
@@ -177,7 +77,7 @@ static void apply(struct sy_child *c, struct sy_slot *s, uint32_t st)
         if (ok) {
             f->state = SY_EXISTS;
             f->size = 0;
-            if (c->cx.nfs_version == 2 && s->op == NF_OP_SYMLINK)
+            if (s->call->res.fh_forgotten)
                 f->has_fh = 0; /* v2 SYMLINK returns no handle */
         } else if (st == NF_ST_EXIST) {
             /* the name is there (a retransmission the server had already
@@ -245,9 +145,19 @@ static void apply(struct sy_child *c, struct sy_slot *s, uint32_t st)
 
 uint32_t sy_reply_apply(struct sy_child *c, struct sy_slot *s)
 {
-    uint32_t st =
-        c->cx.nfs_version == 3 ? read_reply3(c, s, s->file) : read_reply2(c, s, s->file);
+    const struct nf_op_res *x = &s->call->res;
+    struct sy_req *r = &c->req;
+    uint32_t st = x->status;
 
+    if (st == 0 && x->attr_type >= 0) {
+        r->attr_type = x->attr_type;
+        r->attr_size = x->attr_size;
+    }
+    if (st == 0 && x->has_fh && s->file != SY_NO_FILE) {
+        /* the entry is reached by its handle from now on */
+        c->files.f[s->file].fh = x->fh;
+        c->files.f[s->file].has_fh = 1;
+    }
     if (s->file != SY_NO_FILE)
         apply(c, s, st);
     return st;
@@ -256,7 +166,7 @@ uint32_t sy_reply_apply(struct sy_child *c, struct sy_slot *s)
 int sy_reply_expected(const struct sy_child *c, const struct sy_slot *s, uint32_t st)
 {
     const struct sy_req *r = &c->req;
-    int again = s->call.retransmits > 0; /* the server may have done it */
+    int again = s->call->retransmits > 0; /* the server may have done it */
 
     switch (s->op) {
     case NF_OP_LOOKUP:

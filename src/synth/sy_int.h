@@ -17,10 +17,11 @@
  * Who does what to a request (struct sy_req):
  *   deck.c    deals the op and the transfer size from shuffled decks;
  *   pick.c    chooses the file(s) by (state, category) and best fit (D6);
- *   args.c    builds the v2 or v3 arguments of each call into a biod slot;
- *   (nfs/res.c decodes the hot-path results into the slot: no allocation);
- *   reply.c   reads a reply's status, attributes and handles and keeps the
- *             file table in step with it;
+ *   args.c    builds the version-neutral arguments of each call into a
+ *             biod slot (the protocol, nfs/nf_proto.h, builds its own from
+ *             them and decodes the result into its storage: no allocation);
+ *   reply.c   reads a reply's neutral result (status, attributes, handle)
+ *             and keeps the file table in step with it;
  *   ops.c     issues the request through biod and accounts its calls.
  */
 #ifndef SY_INT_H
@@ -93,6 +94,8 @@ struct sy_req {
     uint32_t nfs_status; /* NFS status of the reply */
     int attr_type;       /* file type from the reply's attributes, -1 none */
     uint64_t attr_size;
+    int fh_forgotten; /* the reply made the entry and named no handle (v2
+                         SYMLINK): it is looked up at once */
 };
 
 /* The SFS mix's plan (the parent's, inherited by the children): the op
@@ -131,6 +134,10 @@ struct sy_child {
      * of them (pick.c); reply.c adds and removes them. */
     uint32_t uncommitted[SY_UNCOMMITTED_MAX];
     uint32_t n_uncommitted;
+    /* The protocol's state of each entry (its file_bytes each, files.n of
+     * them; NULL when it keeps none): nf_op_args.fstate (files.c). */
+    unsigned char *fstate;
+    int ws_entered; /* the working set entered the protocol (file_enter) */
 };
 
 /* ---- child.c: set-up, the load phases, the phase hooks -------------------- */
@@ -152,6 +159,20 @@ int sy_child_hold(struct ld_child *cx);
 void sy_child_results(struct ld_child *cx);
 /* The schedule into cx->live before it is published (child_live). */
 void sy_child_live(struct ld_child *cx);
+
+/* ---- working.c: the working set's files and the protocol ------------------ */
+
+/* The protocol's state of every entry (proto->file_bytes each; none when
+ * 0).  0 or -ENOMEM. */
+int sy_fstate_init(struct sy_child *c);
+/* Entry i's protocol state, NULL when the protocol keeps none. */
+void *sy_fstate(const struct sy_child *c, uint32_t i);
+/* The working set's files enter the protocol's view once population made
+ * them (file_enter: a stateful protocol opens them, now or at their first
+ * read or write), and leave it at the child's end (file_leave).  Enter
+ * returns 0 or -errno with last_error. */
+int sy_working_enter(struct sy_child *c);
+void sy_working_leave(struct sy_child *c);
 
 /* ---- init.c: mount and population (docs/SFS30.md §4, §5.3, §5.4) ------------ */
 
@@ -211,14 +232,13 @@ void sy_deck_xfer(struct sy_child *c, int write, struct ld_xfer *x);
  */
 int sy_op_pick(struct sy_child *c, int op);
 
-/* ---- args.c: the v2 and v3 arguments of one call ------------------------------ */
+/* ---- args.c: the version-neutral arguments of one call ----------------------- */
 
 /*
- * Fills slot s with the arguments of call i of the request in c->req, in
- * the child's NFS version.  Arguments point into the slot (names, symlink
- * text) and the file table (handles), never into fresh memory.  v3 writes
- * are UNSTABLE (commit has something to do); v3 readdir and readdirplus
- * ask for 8192 bytes from cookie 0, like v2 readdir.
+ * Fills slot s with the version-neutral arguments of call i of the request
+ * in c->req.  Arguments point into the slot (names, symlink text) and the
+ * file table (handles), never into fresh memory.  readdir and readdirplus
+ * ask for 8192 bytes.
  */
 void sy_args_build(struct sy_child *c, struct sy_slot *s, uint32_t i);
 
@@ -229,8 +249,9 @@ const char *sy_op_write_data(void);
 /* ---- reply.c: what a reply says, and the file table after it ---------------- */
 
 /*
- * Reads the NFS status of the decoded result in s, its attributes (type,
- * size, into c->req) and any new handle (into the slot's file entry), and
+ * Reads the NFS status of the neutral result of s's call, its attributes
+ * (type, size, into c->req) and any new handle (into the slot's file
+ * entry), and
  * updates the file table as the reply says (created, removed, renamed,
  * grown, truncated; EXIST and NOENT of retransmissions included).
  * Returns the NFS status (0 = OK).
@@ -269,9 +290,6 @@ int sy_op_request(struct sy_child *c, int op);
 /* The biod callbacks of a child (data = the struct sy_child). */
 int sy_op_prepare(struct sy_slot *s, uint32_t i, void *data);
 void sy_op_done(struct sy_slot *s, void *data);
-/* Nonzero when a v3 reply is NFS3ERR_JUKEBOX: the server is busy, and the
- * call goes out again after --jukebox-delay (biod.h). */
-int sy_op_busy(const struct sy_slot *s, void *data);
 
 /* ---- dump.c: the -z raw dump (docs/SFS30.md §16.6) ------------------------------ */
 

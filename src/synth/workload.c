@@ -31,7 +31,8 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
     su->plan = p;
     if (cfg->test_op >= 0) {
         ld_opsel_single(&p->opsel, cfg->test_op);
-    } else if (ld_opsel_init(&p->opsel, &su->mix, &su->iodist, cfg->nfs_version, 0) < 0) {
+    } else if (ld_opsel_init(&p->opsel, &su->mix, &su->iodist,
+                             nf_proto_by_version(cfg->nfs_version)->sfs_ops, 0) < 0) {
         cm_errf(err, errlen, "the op mix has no op with a non-zero share");
         return CM_EXIT_USAGE;
     }

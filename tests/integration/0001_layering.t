@@ -10,7 +10,7 @@
 # allocation goes through common/alloc.h, where the failing-allocator hook
 # sits (2.9).  The quick suite (`make check`: the tests with a "# check:"
 # line) covers every layer and the programs.
-# timeout: 30
+# timeout: 150
 # check: tree
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || bail "no tree"

@@ -7,7 +7,7 @@
 # docs/TRACE_FORMATS.md, docs/NFS_TRACES.md, docs/TESTING.md.  The scan is
 # tests/tools/citations.sh; this test first shows, on a copy of the tree
 # with one reference of each kind planted in it, that the scan finds them.
-# timeout: 60
+# timeout: 180
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || bail "no tree"
 

@@ -5,7 +5,7 @@
 # objects' symbol tables by tests/tools/call-circles.sh, which is first
 # shown to find circles of two and of three files in objects built here for
 # the purpose.
-# timeout: 60
+# timeout: 240
 . "$(dirname "$0")/lib.sh"
 cd "$T_TOP" || bail "no tree"
 need_cmd nm

@@ -154,7 +154,7 @@ static void remove_entry(struct sy_child *c, uint32_t i)
     sy_files_name(&c->files, i, name, sizeof(name));
     nf_fh_to_v3(&c->files.f[c->files.f[i].parent].fh, &a.object.dir);
     a.object.name = name;
-    assert_int_equal(nf3_remove(c->cx.clnt, &a, &r), 0);
+    assert_int_equal(nf3_remove(c->cx.ses.rpc, &a, &r), 0);
     assert_int_equal(r.status, NFS3_OK);
     xdr_free((xdrproc_t)xdr_REMOVE3res, (char *)&r);
 }

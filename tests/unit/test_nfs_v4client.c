@@ -268,6 +268,56 @@ static int decode_res(const char *buf, u_int len, struct nf4_res *r)
     return ok;
 }
 
+/* A fattr4's values are read for the set bits of its mask, lowest first,
+ * across the mask's words; the first attribute FreeSFS does not know (ACL,
+ * or any in the third word) ends the decode with what came before it kept;
+ * values shorter than the mask says do not decode. */
+static void attribute_values_decode_in_number_order(void **state)
+{
+    const uint32_t t0 = (1u << FATTR4_TYPE) | (1u << FATTR4_SIZE);
+    const uint32_t t1 = (1u << (FATTR4_MODE - 32)) | (1u << (FATTR4_TIME_MODIFY - 32));
+    uint32_t mask[3] = {t0, t1, 0};
+    struct nf4_attrs a;
+    char buf[64];
+    uint8_t *p = (uint8_t *)buf;
+
+    (void)state;
+    cm_be32_put(p, NF4REG), p += 4;
+    cm_be64_put(p, 8192), p += 8;
+    cm_be32_put(p, 0640), p += 4;
+    cm_be64_put(p, 1700000000), p += 8;
+    cm_be32_put(p, 9), p += 4;
+    memset(&a, 0, sizeof(a));
+    assert_int_equal(nf4_attrs_decode(&a, mask, 2, buf, (u_int)(p - (uint8_t *)buf)), 0);
+    assert_int_equal(a.type, NF4REG);
+    assert_int_equal(a.size, 8192);
+    assert_int_equal(a.mode, 0640);
+    assert_int_equal(a.time_modify.sec, 1700000000);
+    assert_int_equal(a.time_modify.nsec, 9);
+    assert_int_equal(a.have[0], t0);
+    assert_int_equal(a.have[1], t1);
+    assert_int_equal(a.have[2], 0);
+    /* ACL (12) is unknown: TYPE and SIZE before it stay, MODE after it is
+     * not read */
+    mask[0] = t0 | (1u << FATTR4_ACL);
+    memset(&a, 0, sizeof(a));
+    assert_int_equal(nf4_attrs_decode(&a, mask, 2, buf, (u_int)(p - (uint8_t *)buf)), 0);
+    assert_int_equal(a.have[0], t0);
+    assert_int_equal(a.have[1], 0);
+    assert_int_equal(a.size, 8192);
+    assert_int_equal(a.mode, 0);
+    /* a bit of the third word: everything of the first two is read */
+    mask[0] = t0;
+    mask[2] = 1u << 11;
+    memset(&a, 0, sizeof(a));
+    assert_int_equal(nf4_attrs_decode(&a, mask, 3, buf, (u_int)(p - (uint8_t *)buf)), 0);
+    assert_int_equal(a.have[1], t1);
+    assert_int_equal(a.have[2], 0);
+    /* a value cut short */
+    memset(&a, 0, sizeof(a));
+    assert_int_equal(nf4_attrs_decode(&a, mask, 2, buf, 4 + 8 + 4 + 8), -EPROTO);
+}
+
 static void replies_decode_into_the_callers_storage(void **state)
 {
     static struct nf4_res r;
@@ -1146,6 +1196,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(compounds_encode_as_built),
         cmocka_unit_test(sfs_ops_are_a_linux_clients_compounds),
+        cmocka_unit_test(attribute_values_decode_in_number_order),
         cmocka_unit_test(replies_decode_into_the_callers_storage),
         cmocka_unit_test(odd_replies_do_not_decode),
         cmocka_unit_test(nfsv4_over_udp_is_refused),

@@ -101,17 +101,23 @@ static void jukebox_answers_wait_in_order_and_not_for_ever(void **state)
 
 static void calls_are_due_at_their_time_over_the_speed_and_t_ends_the_run(void **state)
 {
+    static const struct ld_opt_group *const groups[] = {&rb_trace_options, NULL};
+    static const struct ld_workload_ops replay = {.name = "replay", .options = groups};
+    static const struct ld_workload_ops *const wl[] = {&replay};
     struct ld_config cfg;
     struct ld_child c;
     struct rb_loop l;
+    char err[CM_ERR_LEN];
 
     (void)state;
     memset(&c, 0, sizeof(c));
     ld_config_defaults(&cfg, 3);
+    assert_int_equal(ld_config_add_workloads(&cfg, wl, 1, err, sizeof(err)), 0);
     c.cfg = &cfg;
     c.ctl_fd = -1;
-    rb_run_begin(&c, &l, 2.0, 3);
+    assert_int_equal(rb_run_begin(&c, &l, 2.0, 3), 0);
     assert_true(c.measuring);
+    assert_int_equal(l.spin_ns, 20000); /* --spin's default, 20 us */
     assert_int_equal(c.phase, LD_CPHASE_RUN);
     assert_int_equal(rb_planned(&l, 0), l.start_ns);
     assert_int_equal(rb_planned(&l, -5), l.start_ns);
@@ -119,7 +125,8 @@ static void calls_are_due_at_their_time_over_the_speed_and_t_ends_the_run(void *
     assert_int_equal(l.end_ns, l.start_ns + 3000000000ull);
     assert_int_equal(rb_loop_check(&l, &c, l.start_ns), 0); /* the parent: later */
     assert_int_equal(rb_loop_check(&l, &c, l.end_ns), 1);
-    rb_run_begin(&c, &l, 0, 0); /* speed 0: everything due at once, no end */
+    assert_int_equal(rb_run_begin(&c, &l, 0, 0),
+                     0); /* speed 0: everything due at once, no end */
     assert_int_equal(rb_planned(&l, 1000000000), l.start_ns);
     assert_int_equal(l.end_ns, UINT64_MAX);
 }

@@ -65,10 +65,13 @@ static void expected_errors(void **state)
 {
     static struct sy_child c;
     static struct sy_slot s;
+    static struct nf_call call;
 
     (void)state;
     memset(&c, 0, sizeof(c));
     memset(&s, 0, sizeof(s));
+    memset(&call, 0, sizeof(call));
+    s.call = &call;
     s.op = NF_OP_LOOKUP;
     c.req.expect_noent = 1;
     assert_true(sy_reply_expected(&c, &s, NF_ST_NOENT));
@@ -79,11 +82,11 @@ static void expected_errors(void **state)
     assert_true(sy_reply_expected(&c, &s, NF_ST_EXIST));
     c.req.pick_state = SY_NONEXISTENT;
     assert_false(sy_reply_expected(&c, &s, NF_ST_EXIST));
-    s.call.retransmits = 1; /* the server had done it already */
+    s.call->retransmits = 1; /* the server had done it already */
     assert_true(sy_reply_expected(&c, &s, NF_ST_EXIST));
     s.op = NF_OP_REMOVE;
     assert_true(sy_reply_expected(&c, &s, NF_ST_NOENT));
-    s.call.retransmits = 0;
+    s.call->retransmits = 0;
     c.req.pick_state = SY_EXISTS;
     assert_false(sy_reply_expected(&c, &s, NF_ST_NOENT));
     s.op = NF_OP_RMDIR; /* a spare dir another run filled */

@@ -16,6 +16,9 @@
 
 #include "synth/biod.h"
 
+/* A session of NFSv3, never mounted: nothing is sent. */
+static struct nf_session ses = {.proto = &nf_proto_v3};
+
 struct seen {
     uint32_t n;
     uint32_t index[64];
@@ -36,7 +39,7 @@ static void record(struct sy_slot *s, void *data)
 
     assert_true(v->n < 64);
     v->index[v->n] = s->index;
-    v->status[v->n] = s->call.status;
+    v->status[v->n] = s->call->status;
     v->n++;
 }
 
@@ -48,7 +51,7 @@ static void unsent_calls_are_accounted_once_each(void **state)
 
     (void)state;
     memset(&v, 0, sizeof(v));
-    sy_biod_init(&b, NULL, prepare_fails, record, &v);
+    assert_int_equal(sy_biod_init(&b, &ses, prepare_fails, record, &v), 0);
     assert_int_equal(sy_biod_run(&b, 17, 4), 0); /* none was sent */
     assert_int_equal(v.n, 17);
     for (k = 0; k < 17; k++) {
@@ -58,6 +61,7 @@ static void unsent_calls_are_accounted_once_each(void **state)
     assert_int_equal(b.in_flight, 0);
     assert_int_equal(b.calls, 0);
     assert_int_equal(b.requests, 1);
+    sy_biod_free(&b);
 }
 
 static void depth_zero_is_synchronous(void **state)
@@ -67,12 +71,13 @@ static void depth_zero_is_synchronous(void **state)
 
     (void)state;
     memset(&v, 0, sizeof(v));
-    sy_biod_init(&b, NULL, prepare_fails, record, &v);
+    assert_int_equal(sy_biod_init(&b, &ses, prepare_fails, record, &v), 0);
     assert_int_equal(sy_biod_run(&b, 3, 0), 0);
     assert_int_equal(sy_biod_run(&b, 2, 99), 0); /* clamped to the slots */
     assert_int_equal(v.n, 5);
     assert_int_equal(b.max_in_flight, 0);
     assert_int_equal(b.requests, 2);
+    sy_biod_free(&b);
 }
 
 int main(void)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nfs/proto23.h"
 #include "synth/sy_int.h"
 #include "load/options.h"
 
@@ -131,20 +132,56 @@ static void picks_by_state_and_category(void **state)
     }
 }
 
-/* Runs the reply bookkeeping of sy_op_done on a made-up v3 reply. */
+/* The biod's first slot, cleared for a new call (its protocol call kept). */
+static struct sy_slot *fresh_slot(struct sy_child *c)
+{
+    struct sy_slot *s = &c->biod.slot[0];
+    struct nf_call *k = s->call;
+
+    memset(s, 0, sizeof(*s));
+    s->call = k;
+    s->owner = &c->biod;
+    return s;
+}
+
+/* The NFSv3 storage of the slot's call, built by the protocol (without a
+ * server its start fails once the call is built). */
+static struct nf23_call *v3_call(struct sy_child *c, struct sy_slot *s)
+{
+    assert_int_equal(nf_call_start(&c->cx.ses, s->call, &s->args), -ENOTCONN);
+    return s->call->pc;
+}
+
+static struct sy_child *answered_child;
+
+static void answered(struct nf_call *k, void *data)
+{
+    (void)k;
+    sy_op_done(data, answered_child);
+}
+
+/* Runs the protocol's read-out of the made-up v3 reply in the slot's call
+ * and the reply bookkeeping of sy_op_done on it, as a reply from a server
+ * would. */
 static void reply(struct sy_child *c, struct sy_slot *s)
 {
-    s->call.status = 0;
-    s->call.t_send_ns = 1000;
-    s->call.t_reply_ns = 2000;
-    sy_op_done(s, c);
+    struct nf23_call *x = s->call->pc;
+
+    x->rpc.status = 0;
+    x->rpc.t_send_ns = 1000;
+    x->rpc.t_reply_ns = 2000;
+    s->call->done = answered;
+    s->call->data = s;
+    answered_child = c;
+    x->rpc.done(&x->rpc, x->rpc.data);
 }
 
 static void replies_update_the_table(void **state)
 {
     struct sy_child *c = *state;
     struct sy_files *t = &c->files;
-    static struct sy_slot s;
+    struct sy_slot *s;
+    union nf3_res *r3;
     char fh[4] = {1, 2, 3, 4};
     uint32_t f, g, before;
 
@@ -155,13 +192,14 @@ static void replies_update_the_table(void **state)
     /* create -> Exists with the new handle */
     assert_int_equal(sy_op_pick(c, NF_OP_CREATE), 0);
     f = c->req.file;
-    memset(&s, 0, sizeof(s));
-    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
-    s.res.r3.create.status = NFS3_OK;
-    s.res.r3.create.CREATE3res_u.resok.obj.handle_follows = TRUE;
-    s.res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_len = 4;
-    s.res.r3.create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val = fh;
-    reply(c, &s);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    r3 = &v3_call(c, s)->res.r3;
+    r3->create.status = NFS3_OK;
+    r3->create.CREATE3res_u.resok.obj.handle_follows = TRUE;
+    r3->create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_len = 4;
+    r3->create.CREATE3res_u.resok.obj.post_op_fh3_u.handle.data.data_val = fh;
+    reply(c, s);
     assert_int_equal(t->f[f].state, SY_EXISTS);
     assert_int_equal(t->f[f].fh.len, 4);
     assert_int_equal(c->cx.stats.op[NF_OP_CREATE].good, 1);
@@ -169,10 +207,11 @@ static void replies_update_the_table(void **state)
     /* remove answered NOENT -> Nonexistent, a good call with an NFS error */
     assert_int_equal(sy_op_pick(c, NF_OP_REMOVE), 0);
     f = c->req.file;
-    memset(&s, 0, sizeof(s));
-    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
-    s.res.r3.remove.status = NFS3ERR_NOENT;
-    reply(c, &s);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    r3 = &v3_call(c, s)->res.r3;
+    r3->remove.status = NFS3ERR_NOENT;
+    reply(c, s);
     assert_int_equal(t->f[f].state, SY_NONEXISTENT);
     assert_int_equal(c->cx.stats.op[NF_OP_REMOVE].nfs_errors, 1);
 
@@ -180,10 +219,11 @@ static void replies_update_the_table(void **state)
     assert_int_equal(sy_op_pick(c, NF_OP_RENAME), 0);
     f = c->req.file;
     g = c->req.file2;
-    memset(&s, 0, sizeof(s));
-    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
-    s.res.r3.rename.status = NFS3_OK;
-    reply(c, &s);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    r3 = &v3_call(c, s)->res.r3;
+    r3->rename.status = NFS3_OK;
+    reply(c, s);
     assert_int_equal(t->f[f].state, SY_NONEXISTENT);
     assert_int_equal(t->f[g].state, SY_EXISTS);
     assert_memory_equal(t->f[g].fh.data, &f, sizeof(f));
@@ -196,18 +236,21 @@ static void replies_update_the_table(void **state)
     c->req.len = 5000;
     c->req.block = 8192;
     c->req.ncalls = 1;
-    memset(&s, 0, sizeof(s));
-    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
-    assert_int_equal(s.args.a3_write.count, 5000);
-    s.res.r3.write.status = NFS3_OK;
-    reply(c, &s);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    r3 = &v3_call(c, s)->res.r3;
+    assert_int_equal(s->args.count, 5000);
+    assert_int_equal(v3_call(c, s)->args.a3.write.count, 5000);
+    r3->write.status = NFS3_OK;
+    reply(c, s);
     assert_int_equal(t->cur_bytes, before + 5000);
 
     /* an RPC failure is a bad call and changes nothing */
-    memset(&s, 0, sizeof(s));
-    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
-    s.call.status = RP_ERR_TIMEDOUT;
-    sy_op_done(&s, c);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    r3 = &v3_call(c, s)->res.r3;
+    s->call->status = RP_ERR_TIMEDOUT;
+    sy_op_done(s, c);
     assert_int_equal(c->cx.stats.op[NF_OP_WRITE].bad, 1);
     assert_int_equal(t->cur_bytes, before + 5000);
     c->cx.measuring = 0;
@@ -215,12 +258,14 @@ static void replies_update_the_table(void **state)
 
 /* Picks a request of op and answers its call with a bare v3 status (every
  * v3 result starts with its nfsstat3). */
-static void answer_v3(struct sy_child *c, struct sy_slot *s, int op, nfsstat3 st)
+static void answer_v3(struct sy_child *c, int op, nfsstat3 st)
 {
+    struct sy_slot *s;
+
     assert_int_equal(sy_op_pick(c, op), 0);
-    memset(s, 0, sizeof(*s));
+    s = fresh_slot(c);
     assert_int_equal(sy_op_prepare(s, 0, c), 0);
-    s->res.r3.getattr.status = st;
+    v3_call(c, s)->res.r3.getattr.status = st;
     reply(c, s);
 }
 
@@ -232,35 +277,34 @@ static void error_replies_tell_the_state(void **state)
 {
     struct sy_child *c = *state;
     struct sy_files *t = &c->files;
-    static struct sy_slot s;
 
     fake_population(c);
 
-    answer_v3(c, &s, NF_OP_MKNOD, NFS3ERR_EXIST);
+    answer_v3(c, NF_OP_MKNOD, NFS3ERR_EXIST);
     assert_int_equal(t->f[c->req.file].state, SY_EXISTS);
 
-    answer_v3(c, &s, NF_OP_LINK, NFS3ERR_EXIST);
+    answer_v3(c, NF_OP_LINK, NFS3ERR_EXIST);
     assert_int_equal(t->f[c->req.file2].state, SY_EXISTS);
 
-    answer_v3(c, &s, NF_OP_RENAME, NFS3ERR_NOENT);
+    answer_v3(c, NF_OP_RENAME, NFS3ERR_NOENT);
     assert_int_equal(t->f[c->req.file].state, SY_NONEXISTENT);
     assert_int_equal(t->f[c->req.file2].state, SY_NONEXISTENT);
 }
 
 /* Encodes res with the rpcgen codec and decodes it with the codec
- * sy_op_prepare chose for the slot. */
-static void decode_with_slot_codec(struct sy_slot *s, xdrproc_t enc, void *res)
+ * the protocol chose for the slot's call. */
+static void decode_with_slot_codec(struct nf23_call *x, xdrproc_t enc, void *res)
 {
     static char wire[4096];
-    XDR x;
+    XDR xd;
 
-    xdrmem_create(&x, wire, sizeof(wire), XDR_ENCODE);
-    assert_true(enc(&x, res));
-    xdr_destroy(&x);
-    memset(&s->res, 0, sizeof(s->res));
-    xdrmem_create(&x, wire, sizeof(wire), XDR_DECODE);
-    assert_true(s->call.res_codec(&x, &s->res));
-    xdr_destroy(&x);
+    xdrmem_create(&xd, wire, sizeof(wire), XDR_ENCODE);
+    assert_true(enc(&xd, res));
+    xdr_destroy(&xd);
+    memset(&x->res, 0, NF_RES_BYTES);
+    xdrmem_create(&xd, wire, sizeof(wire), XDR_DECODE);
+    assert_true(x->rpc.res_codec(&xd, &x->res));
+    xdr_destroy(&xd);
 }
 
 /* LOOKUP3's handle and the readdir entry lists are decoded without
@@ -268,7 +312,8 @@ static void decode_with_slot_codec(struct sy_slot *s, xdrproc_t enc, void *res)
 static void hot_results_decode_into_the_slot(void **state)
 {
     struct sy_child *c = *state;
-    static struct sy_slot s;
+    struct sy_slot *s;
+    struct nf23_call *x;
     char fh[6] = {9, 8, 7, 6, 5, 4}, n1[] = "file_en.00001", n2[] = "file_en.00002";
     entryplus3 e[2];
     READDIRPLUS3res rp;
@@ -276,8 +321,9 @@ static void hot_results_decode_into_the_slot(void **state)
 
     fake_population(c);
     assert_int_equal(sy_op_pick(c, NF_OP_READDIRPLUS), 0);
-    memset(&s, 0, sizeof(s));
-    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    x = v3_call(c, s);
     memset(e, 0, sizeof(e));
     e[0].fileid = 1;
     e[0].name = n1;
@@ -294,22 +340,86 @@ static void hot_results_decode_into_the_slot(void **state)
     rp.status = NFS3_OK;
     rp.READDIRPLUS3res_u.resok.reply.entries = e;
     rp.READDIRPLUS3res_u.resok.reply.eof = TRUE;
-    decode_with_slot_codec(&s, (xdrproc_t)xdr_READDIRPLUS3res, &rp);
-    assert_int_equal(s.res.r3.readdirplus.status, NFS3_OK);
-    assert_null(s.res.r3.readdirplus.READDIRPLUS3res_u.resok.reply.entries);
-    assert_true(s.res.r3.readdirplus.READDIRPLUS3res_u.resok.reply.eof);
+    decode_with_slot_codec(x, (xdrproc_t)xdr_READDIRPLUS3res, &rp);
+    assert_int_equal(x->res.r3.readdirplus.status, NFS3_OK);
+    assert_null(x->res.r3.readdirplus.READDIRPLUS3res_u.resok.reply.entries);
+    assert_true(x->res.r3.readdirplus.READDIRPLUS3res_u.resok.reply.eof);
 
     assert_int_equal(sy_op_pick(c, NF_OP_LOOKUP), 0);
-    memset(&s, 0, sizeof(s));
-    assert_int_equal(sy_op_prepare(&s, 0, c), 0);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    x = v3_call(c, s);
     memset(&lk, 0, sizeof(lk));
     lk.status = NFS3_OK;
     lk.LOOKUP3res_u.resok.object.data.data_len = sizeof(fh);
     lk.LOOKUP3res_u.resok.object.data.data_val = fh;
-    decode_with_slot_codec(&s, (xdrproc_t)xdr_LOOKUP3res, &lk);
-    assert_ptr_equal(s.res.r3.lookup.LOOKUP3res_u.resok.object.data.data_val, s.res.fh);
-    assert_memory_equal(s.res.fh, fh, sizeof(fh));
-    nf_call_free(&s.call); /* frees nothing: ASan would see a bad free */
+    decode_with_slot_codec(x, (xdrproc_t)xdr_LOOKUP3res, &lk);
+    assert_ptr_equal(x->res.r3.lookup.LOOKUP3res_u.resok.object.data.data_val, x->res.fh);
+    assert_memory_equal(x->res.fh, fh, sizeof(fh));
+    nf_call_free(&x->rpc); /* frees nothing: ASan would see a bad free */
+}
+
+/* A stateful protocol (NFSv4.1's shape, here NFSv3's calls with a
+ * counter as each file's state). */
+static unsigned entered, left;
+
+static int count_enter(struct nf_session *ses, const struct nf_fh *fh, void *fstate)
+{
+    (void)ses;
+    (void)fh;
+    *(uint32_t *)fstate = ++entered;
+    return 0;
+}
+
+static int count_leave(struct nf_session *ses, const struct nf_fh *fh, void *fstate)
+{
+    (void)ses;
+    (void)fh;
+    assert_int_not_equal(*(const uint32_t *)fstate, 0); /* it had entered */
+    left++;
+    return 0;
+}
+
+/* Its state per file lives in the child's storage and goes with the calls
+ * on the file itself (not with those on its directory); the working set's
+ * files enter after population and leave at the end, each once. */
+static void a_stateful_protocol_sees_the_working_set(void **state)
+{
+    struct sy_child *c = *state;
+    const struct nf_proto *was = c->cx.ses.proto;
+    static struct nf_proto stateful;
+    struct sy_slot *s;
+
+    stateful = nf_proto_v3;
+    stateful.file_bytes = sizeof(uint32_t);
+    stateful.file_enter = count_enter;
+    stateful.file_leave = count_leave;
+    c->cx.ses.proto = &stateful;
+    assert_int_equal(sy_fstate_init(c), 0);
+    fake_population(c);
+    entered = left = 0;
+    assert_int_equal(sy_working_enter(c), 0);
+    assert_int_equal(sy_working_enter(c), 0); /* once */
+    assert_int_equal(entered, c->files.n_working);
+
+    assert_int_equal(sy_op_pick(c, NF_OP_READ), 0);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    assert_ptr_equal(s->args.fstate, sy_fstate(c, c->req.file));
+    assert_int_not_equal(*(const uint32_t *)s->args.fstate, 0);
+    assert_int_equal(sy_op_pick(c, NF_OP_LOOKUP), 0);
+    s = fresh_slot(c);
+    assert_int_equal(sy_op_prepare(s, 0, c), 0);
+    assert_null(s->args.fstate);
+
+    c->cx.ses.mounted = 1; /* leaving asks a live session */
+    sy_working_leave(c);
+    sy_working_leave(c); /* once */
+    c->cx.ses.mounted = 0;
+    assert_int_equal(left, c->files.n_working);
+    c->cx.ses.proto = was;
+    assert_int_equal(sy_fstate_init(c), 0);
+    assert_null(c->fstate); /* NFSv3 keeps none */
 }
 
 /* No two children of a run draw the same stream: not two of one client, and
@@ -345,6 +455,8 @@ int main(void)
                                         teardown_child),
         cmocka_unit_test_setup_teardown(error_replies_tell_the_state, setup_child,
                                         teardown_child),
+        cmocka_unit_test_setup_teardown(a_stateful_protocol_sees_the_working_set,
+                                        setup_child, teardown_child),
         cmocka_unit_test_setup_teardown(hot_results_decode_into_the_slot, setup_child,
                                         teardown_child),
         cmocka_unit_test(every_child_of_every_client_has_its_own_seed),

@@ -8,7 +8,8 @@
 # else runs on this machine), confirms it, and runs six points from light
 # load to past it - the first gets its request, the last falls short (the
 # knee) - and the curve is one: the response time of the light points is
-# flat, and past the peak it rises to several times that; the picture is
+# flat, and past the peak it rises by ten of the server's calls or more
+# (a queue before it); the picture is
 # drawn; the demo ends with the report's summary: each point's figures and
 # the reasons in plain words.  (How the picture draws a fold, which a
 # server of fixed capacity seldom shows, is test_prime_plot's.)  The
@@ -56,12 +57,16 @@ if len(r) < 6:
 light, heavy = sorted(r[:3]), r[4:]
 print(" ".join("%.2f" % v for v in r))
 rise = max(heavy) - light[1]
-print(int(max(heavy) >= 3 * light[1]), int(light[2] - light[0] < rise / 2))
+# the rise is the server's queue, counted in its 1 ms calls: ten or more
+# waiting past the peak.  (A ratio to the light points' time, 3 times,
+# measured the machine: on a busy one that time is mostly the clients' own
+# wake-up - 5.6 to 7.9 ms at load 16 against the server's 1 ms.)
+print(int(rise >= 10), int(light[2] - light[0] < rise / 2))
 PY
 )
 resp=$(printf '%s\n' "$curve" | sed -n 1p)
 is "$(printf '%s\n' "$curve" | sed -n 2p | cut -d' ' -f1)" 1 \
-    "past the peak the response time rises to 3 times the light points' or more ($resp ms)"
+    "past the peak the response time rises by 10 ms or more over the light points' ($resp ms)"
 is "$(printf '%s\n' "$curve" | sed -n 2p | cut -d' ' -f2)" 1 \
     "the light points' response times are flat beside that rise ($resp ms)"
 if command -v gnuplot >/dev/null 2>&1; then

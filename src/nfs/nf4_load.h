@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * nf4_load.h - what a load process needs of NFSv4.1 beyond the client
+ * (nf4_client.h), whatever drives it: a reply read out as the
+ * version-neutral result the mix works with (v4_result.c: nf.h's status
+ * numbering, the object's type and size, a new handle, an unstable
+ * write), the OPEN state of the process's files (v4_opens.c: a file is
+ * OPENed before its first READ or WRITE and CLOSEd when it leaves the
+ * working set, as a client does; an open of an older client epoch is gone
+ * and opened again), and the protocol's own counters (v4_counts.c: each
+ * v4 operation sent, OPEN and CLOSE and their share of the mix, the
+ * client's recoveries) as a cm_field table with their report rows and
+ * YAML.  docs/nfsv4.md describes them.  Nothing here allocates per call.
+ */
+#ifndef NF4_LOAD_H
+#define NF4_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/fields.h"
+#include "nfs/nf4_client.h"
+
+struct cm_yaml;
+
+/* ---- a reply as a version-neutral result (v4_result.c) -------------------- */
+
+/* nf.h's status for an nfsstat4: the same number where v4 kept v3's
+ * meaning (NOENT, EXIST, STALE... DELAY is JUKEBOX), the v3 status a v3
+ * server gives for the same failure where v4 has its own (FHEXPIRED:
+ * STALE, NOFILEHANDLE: BADHANDLE, SYMLINK: NOTDIR, WRONG_TYPE: INVAL,
+ * ATTRNOTSUPP: NOTSUPP, OPENMODE, SHARE_DENIED, LOCKED and DENIED:
+ * ACCES), SERVERFAULT for the client-state statuses a client answers
+ * itself and any other (the result keeps the v4 status to name it). */
+uint32_t nf4_status_nf(uint32_t status4);
+
+struct nf4_sfs_result {
+    uint32_t status;    /* nf.h's numbering (nf4_status_nf) */
+    uint32_t status4;   /* the compound's own (nfsstat4) */
+    uint32_t failed_op; /* the operation that failed (nfs_opnum4); 0 when OK */
+    unsigned has_attrs : 1, has_fh : 1, unstable : 1, eof : 1;
+    uint32_t type; /* ftype3's numbering (NF3REG...; v4's 1..7 are the same) */
+    uint64_t size;
+    uint32_t nlink;
+    uint32_t count; /* READ's bytes, WRITE's written */
+    struct nf4_fh fh;
+};
+
+/* A v4 handle into the mix's file table (struct nf_fh, NF_FH_MAX bytes:
+ * sfs_nfsd's v4 handles take 32) and back.  Returns 0, or -E2BIG for a
+ * handle longer than nf_fh holds (said once, never cut). */
+int nf4_fh_to_nf(const struct nf4_fh *in, struct nf_fh *out);
+void nf4_fh_from_nf(const struct nf_fh *in, struct nf4_fh *out);
+
+/* Reads r (a decoded reply) into out: the status, the attributes of the
+ * last GETATTR that succeeded, GETFH's handle, READ's eof and bytes,
+ * WRITE's count and whether it was UNSTABLE (a COMMIT to follow). */
+void nf4_sfs_result(const struct nf4_res *r, struct nf4_sfs_result *out);
+
+/* ---- the opens of a process's files (v4_opens.c) -------------------------- */
+
+enum nf4_open_state {
+    NF4_CLOSED = 0, /* not open (or its open is gone with an older epoch) */
+    NF4_OPENING,    /* its OPEN is in flight: its READ/WRITE waits */
+    NF4_OPEN        /* stateid holds the open's */
+};
+
+struct nf4_open {
+    stateid4 stateid;
+    uint32_t epoch; /* the client's epoch when it was opened */
+    uint8_t state;  /* enum nf4_open_state */
+};
+
+/* What the opens did (part of struct nf4_load_stats). */
+struct nf4_open_counts {
+    uint64_t opens;       /* OPENs sent (reopens included) */
+    uint64_t reopens;     /* ... of files whose open a new client lost */
+    uint64_t open_errors; /* OPENs that failed */
+    uint64_t closes;      /* CLOSEs sent */
+    uint64_t closes_gone; /* files leaving whose open an older epoch held:
+                             no CLOSE (the server has forgotten it) */
+    uint64_t in_use_max;  /* files open at once, at most */
+    uint64_t in_use;      /* files open now (merged as the largest) */
+};
+
+struct nf4_opens {
+    struct nf4_open *f;
+    size_t n;
+    struct nf4_open_counts *counts; /* where they count (the caller's) */
+};
+/* The opens of n files (index = the caller's file number), all closed,
+ * counted in *counts.  Returns 0 or -ENOMEM. */
+int nf4_opens_init(struct nf4_opens *o, size_t n, struct nf4_open_counts *counts);
+void nf4_opens_free(struct nf4_opens *o);
+
+/* What a READ or WRITE of file i needs now, with the client at epoch:
+ * NF4_OPEN (its stateid is *sid), NF4_OPENING (wait for the OPEN in
+ * flight), NF4_CLOSED (send the OPEN first: nf4_opens_sending). */
+enum nf4_open_state nf4_opens_need(const struct nf4_opens *o, size_t i, uint32_t epoch,
+                                   const stateid4 **sid);
+/* The OPEN of file i goes out (counted; a reopen when it was open in an
+ * older epoch). */
+void nf4_opens_sending(struct nf4_opens *o, size_t i);
+/* The OPEN of file i came back: r its reply (the open's stateid on
+ * success), epoch the call's.  Returns 1 when the file is open. */
+int nf4_opens_done(struct nf4_opens *o, size_t i, const struct nf4_res *r,
+                   uint32_t epoch);
+/* File i leaves the working set: 1 and *sid (the caller's copy) when a
+ * CLOSE is to be sent, 0 when there is nothing to close (never opened, or
+ * opened by an older epoch: the file is closed; its OPEN still in flight:
+ * nothing changes, the caller leaves it once the OPEN is done). */
+int nf4_opens_leave(struct nf4_opens *o, size_t i, uint32_t epoch, stateid4 *sid);
+
+/* ---- the protocol's counters (v4_counts.c) ------------------------------- */
+
+#define NF4_COUNTED_OPS (OP_RECLAIM_COMPLETE + 1) /* nfs_opnum4 0..58: NFSv4.1's */
+
+struct nf4_load_stats {
+    uint64_t ops[NF4_COUNTED_OPS]; /* operations sent, by number (SEQUENCE too) */
+    uint64_t ops_other;            /* operations numbered past NFSv4.1's */
+    uint64_t compounds;            /* COMPOUNDs sent for the load */
+    struct nf4_open_counts open;
+    /* the client's (nf4_client_stats, over the measured phase) */
+    uint64_t delays, graces, new_sessions, new_clients, slot_repairs, renewals;
+    uint64_t delegations, delegreturns, slot_waits, recovery_failed;
+};
+
+/* The counters' field table (merge, wire form, YAML group "nfsv4"). */
+const struct cm_field *nf4_load_fields(size_t *n);
+/* Counts the operations of a compound the load sent (SEQUENCE as the
+ * client puts it in front). */
+void nf4_load_count(struct nf4_load_stats *s, const struct nf4_compound *c);
+/* Adds what the client counted between two of its snapshots. */
+void nf4_load_client(struct nf4_load_stats *s, const struct nf4_client_stats *now,
+                     const struct nf4_client_stats *before);
+/* The report's rows: each v4 operation sent with its count, then OPEN and
+ * CLOSE with their share of the mix's calls (sfs_calls: the SFS ops'
+ * calls), the delegations returned, the client's recoveries and resends. */
+void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_calls);
+/* The same for the YAML: ops as a mapping of name to count (those sent),
+ * then the fields of group "nfsv4". */
+void nf4_load_yaml(struct cm_yaml *y, const struct nf4_load_stats *s);
+
+#endif /* NF4_LOAD_H */

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * v4_counts.c - the NFSv4.1 load's own counters (nf4_load.h): each v4
+ * operation sent, the opens and closes of the working set, and what the
+ * client did on its own (DELAY and GRACE resends, new sessions and
+ * clients, delegations returned), as one field table - merged, sent and
+ * printed as a workload's results are - with their report rows.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "nfs/nf4.h"
+#include "nfs/nf4_load.h"
+#include "common/cm.h"
+#include "common/yaml.h"
+
+#define G "nfsv4"
+#define S(m, key)                                                                        \
+    CM_FIELD_OF(struct nf4_load_stats, m, CM_FIELD_U64, CM_MERGE_SUM, G, key)
+#define O(m, merge, key)                                                                 \
+    CM_FIELD_OF(struct nf4_load_stats, open.m, CM_FIELD_U64, merge, G, key)
+
+static const struct cm_field fields[] = {
+    CM_FIELD_ARRAY(struct nf4_load_stats, ops, CM_FIELD_U64, CM_MERGE_SUM,
+                   NF4_COUNTED_OPS), /* the "operations" mapping, by name */
+    S(ops_other, "ops_other"),
+    S(compounds, "compounds"),
+    O(opens, CM_MERGE_SUM, "opens"),
+    O(reopens, CM_MERGE_SUM, "reopens"),
+    O(open_errors, CM_MERGE_SUM, "open_errors"),
+    O(closes, CM_MERGE_SUM, "closes"),
+    O(closes_gone, CM_MERGE_SUM, "closes_gone"),
+    O(in_use_max, CM_MERGE_SUM, "files_open_max"), /* per process: all processes' */
+    O(in_use, CM_MERGE_SUM, "files_open_at_end"),
+    S(delays, "delay_resends"),
+    S(graces, "grace_resends"),
+    S(new_sessions, "new_sessions"),
+    S(new_clients, "new_clients"),
+    S(slot_repairs, "slot_repairs"),
+    S(renewals, "lease_renewals"),
+    S(delegations, "delegations"),
+    S(delegreturns, "delegations_returned"),
+    S(slot_waits, "slot_waits"),
+    S(recovery_failed, "recoveries_failed"),
+};
+
+const struct cm_field *nf4_load_fields(size_t *n)
+{
+    *n = CM_ARRAY_LEN(fields);
+    return fields;
+}
+
+void nf4_load_count(struct nf4_load_stats *s, const struct nf4_compound *c)
+{
+    u_int i, n = c->args.argarray.argarray_len;
+
+    s->compounds++;
+    for (i = 0; i < n && i < NF4_MAX_OPS; i++) {
+        uint32_t op = c->op[i].argop;
+
+        if (op < NF4_COUNTED_OPS)
+            s->ops[op]++;
+        else
+            s->ops_other++;
+    }
+}
+
+/* now - before, never below 0. */
+static uint64_t grew(uint64_t now, uint64_t before)
+{
+    return now > before ? now - before : 0;
+}
+
+void nf4_load_client(struct nf4_load_stats *s, const struct nf4_client_stats *now,
+                     const struct nf4_client_stats *before)
+{
+    s->delays += grew(now->delays, before->delays);
+    s->graces += grew(now->graces, before->graces);
+    s->new_sessions += grew(now->new_sessions, before->new_sessions);
+    s->new_clients += grew(now->new_clients, before->new_clients);
+    s->slot_repairs += grew(now->slot_repairs, before->slot_repairs);
+    s->renewals += grew(now->renewals, before->renewals);
+    s->delegations += grew(now->delegations, before->delegations);
+    s->delegreturns += grew(now->delegreturns, before->delegreturns);
+    s->slot_waits += grew(now->slot_waits, before->slot_waits);
+    s->recovery_failed += grew(now->recovery_failed, before->recovery_failed);
+}
+
+static double share(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* An operation's name; numbers nfs_opnum4 lacks (0 to 2) are never sent. */
+static const char *op_name(uint32_t op)
+{
+    const char *name = nf4_op_name(op);
+
+    return name ? name : "UNKNOWN";
+}
+
+void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_calls)
+{
+    uint32_t op;
+
+    fprintf(out, "\nNFSv4.1 operations sent (%" PRIu64 " compounds):\n", s->compounds);
+    for (op = 0; op < NF4_COUNTED_OPS; op++)
+        if (s->ops[op])
+            fprintf(out, "    %-20s %12" PRIu64 "\n", op_name(op), s->ops[op]);
+    if (s->ops_other)
+        fprintf(out, "    %-20s %12" PRIu64 "\n", "(others)", s->ops_other);
+    fprintf(out,
+            "OPEN calls  %10" PRIu64 " (%.2f %% beyond the mix's %" PRIu64
+            " calls; %" PRIu64 " after a new client, %" PRIu64 " failed)\n",
+            s->open.opens, share(s->open.opens, sfs_calls), sfs_calls, s->open.reopens,
+            s->open.open_errors);
+    fprintf(out,
+            "CLOSE calls %10" PRIu64 " (%.2f %% beyond the mix's calls; %" PRIu64
+            " opens a new client had lost, not closed)\n",
+            s->open.closes, share(s->open.closes, sfs_calls), s->open.closes_gone);
+    fprintf(out,
+            "delegations %" PRIu64 " granted (none asked), %" PRIu64
+            " returned; resends: %" PRIu64 " after DELAY, %" PRIu64
+            " after GRACE; new sessions %" PRIu64 ", new clients %" PRIu64
+            ", recoveries failed %" PRIu64 "\n",
+            s->delegations, s->delegreturns, s->delays, s->graces, s->new_sessions,
+            s->new_clients, s->recovery_failed);
+}
+
+void nf4_load_yaml(struct cm_yaml *y, const struct nf4_load_stats *s)
+{
+    uint32_t op;
+
+    cm_yaml_key(y, "operations");
+    cm_yaml_map_begin(y);
+    for (op = 0; op < NF4_COUNTED_OPS; op++)
+        if (s->ops[op])
+            cm_yaml_kv_uint(y, op_name(op), s->ops[op]);
+    cm_yaml_map_end(y);
+    cm_fields_yaml(y, fields, CM_ARRAY_LEN(fields), s, G);
+}
