@@ -12,6 +12,7 @@
 #define _GNU_SOURCE /* ppoll */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,28 @@ int64_t ld_child_seed(const struct ld_config *cfg, unsigned index)
     return cfg->seed + (int64_t)LD_MAX_PROCS * (cfg->client_num - 1) + index;
 }
 
+/* SIGINT or SIGTERM arrived in a child whose protocol keeps client state
+ * on the server: the child ends as when its parent is gone, through its
+ * session's end (NFSv4.1: DESTROY_SESSION, DESTROY_CLIENTID), instead of
+ * dying with it left there until its lease runs out. */
+static volatile sig_atomic_t stopped_by_signal;
+
+static void on_stop_signal(int sig)
+{
+    stopped_by_signal = sig;
+}
+
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned index,
                     int ctl_fd)
 {
@@ -67,6 +90,8 @@ void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned inde
     c->cfg = su->cfg;
     c->index = index;
     c->ses.proto = nf_proto_by_version(su->cfg->nfs_version);
+    if (c->ses.proto && (c->ses.proto->file_enter || c->ses.proto->keepalive))
+        catch_stop_signals(); /* its state must be destroyed at any end */
     c->ctl_fd = ctl_fd;
     c->log = su->log;
     c->debug = su->cfg->debug_mask;
@@ -86,6 +111,8 @@ int ld_child_parent_gone(const struct ld_child *c)
 {
     struct pollfd pf = {c->ctl_fd, POLLIN, 0};
 
+    if (stopped_by_signal)
+        return 1;
     return c->ctl_fd >= 0 && poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR));
 }
 
@@ -111,6 +138,8 @@ int ld_child_check_parent(struct ld_child *c)
     struct ct_msg_hdr h;
 
     ld_child_publish(c, 0);
+    if (stopped_by_signal)
+        return -EPIPE; /* as a parent gone: the child ends, its session too */
     if (c->ctl_fd < 0)
         return 0;
     while (!c->has_pending && poll(&pf, 1, 0) > 0) {

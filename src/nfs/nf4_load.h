@@ -74,47 +74,44 @@ struct nf4_open {
 
 /* What the opens did (part of struct nf4_load_stats). */
 struct nf4_open_counts {
-    uint64_t opens;       /* OPENs sent (reopens included) */
-    uint64_t reopens;     /* ... of files whose open a new client lost */
-    uint64_t open_errors; /* OPENs that failed */
-    uint64_t closes;      /* CLOSEs sent */
-    uint64_t closes_gone; /* files leaving whose open an older epoch held:
-                             no CLOSE (the server has forgotten it) */
-    uint64_t in_use_max;  /* files open at once, at most */
-    uint64_t in_use;      /* files open now (merged as the largest) */
+    uint64_t opens;          /* OPENs sent (reopens included) */
+    uint64_t reopens;        /* ... of files whose open a new client lost */
+    uint64_t open_errors;    /* OPENs that failed */
+    uint64_t closes;         /* CLOSEs sent (a created file's included) */
+    uint64_t closes_gone;    /* files leaving whose open an older epoch held:
+                                no CLOSE (the server has forgotten it) */
+    uint64_t closes_skipped; /* created files left open: no call free for
+                                their CLOSE (the end's DESTROY_CLIENTID
+                                frees them) */
+    uint64_t anonymous_io;   /* READs and WRITEs of a file with no open of the
+                                present client: the anonymous stateid */
+    uint64_t in_use_max;     /* files open at once, at most */
+    uint64_t in_use;         /* files open now */
 };
 
-struct nf4_opens {
-    struct nf4_open *f;
-    size_t n;
-    struct nf4_open_counts *counts; /* where they count (the caller's) */
-};
-/* The opens of n files (index = the caller's file number), all closed,
- * counted in *counts.  Returns 0 or -ENOMEM. */
-int nf4_opens_init(struct nf4_opens *o, size_t n, struct nf4_open_counts *counts);
-void nf4_opens_free(struct nf4_opens *o);
-
-/* What a READ or WRITE of file i needs now, with the client at epoch:
- * NF4_OPEN (its stateid is *sid), NF4_OPENING (wait for the OPEN in
- * flight), NF4_CLOSED (send the OPEN first: nf4_opens_sending). */
-enum nf4_open_state nf4_opens_need(const struct nf4_opens *o, size_t i, uint32_t epoch,
-                                   const stateid4 **sid);
-/* The OPEN of file i goes out (counted; a reopen when it was open in an
- * older epoch). */
-void nf4_opens_sending(struct nf4_opens *o, size_t i);
-/* The OPEN of file i came back: r its reply (the open's stateid on
- * success), epoch the call's.  Returns 1 when the file is open. */
-int nf4_opens_done(struct nf4_opens *o, size_t i, const struct nf4_res *r,
-                   uint32_t epoch);
-/* File i leaves the working set: 1 and *sid (the caller's copy) when a
- * CLOSE is to be sent, 0 when there is nothing to close (never opened, or
- * opened by an older epoch: the file is closed; its OPEN still in flight:
- * nothing changes, the caller leaves it once the OPEN is done). */
-int nf4_opens_leave(struct nf4_opens *o, size_t i, uint32_t epoch, stateid4 *sid);
+/* What a READ or WRITE of file f needs now, with the client at epoch:
+ * NF4_OPEN (its stateid is *sid), NF4_OPENING (its OPEN is in flight),
+ * NF4_CLOSED (not open, or its open gone with an older client). */
+enum nf4_open_state nf4_open_need(const struct nf4_open *f, uint32_t epoch,
+                                  const stateid4 **sid);
+/* The OPEN of f goes out (counted; a reopen when it was open in an older
+ * epoch). */
+void nf4_open_sending(struct nf4_open_counts *c, struct nf4_open *f);
+/* The OPEN of f came back: r its reply (the open's stateid on success,
+ * NULL: no reply), epoch the call's.  Returns 1 when the file is open. */
+int nf4_open_done(struct nf4_open_counts *c, struct nf4_open *f, const struct nf4_res *r,
+                  uint32_t epoch);
+/* f leaves the working set: 1 and *sid (the caller's copy) when a CLOSE is
+ * to be sent, 0 when there is nothing to close (never opened, or opened
+ * by an older epoch: the file is closed; its OPEN still in flight: nothing
+ * changes, the caller leaves it once the OPEN is done). */
+int nf4_open_leave(struct nf4_open_counts *c, struct nf4_open *f, uint32_t epoch,
+                   stateid4 *sid);
 
 /* ---- the protocol's counters (v4_counts.c) ------------------------------- */
 
-#define NF4_COUNTED_OPS (OP_RECLAIM_COMPLETE + 1) /* nfs_opnum4 0..58: NFSv4.1's */
+#define NF4_COUNTED_OPS  (OP_RECLAIM_COMPLETE + 1) /* nfs_opnum4 0..58: NFSv4.1's */
+#define NF4_LOAD_NFIELDS 22                        /* rows of nf4_load_field_table */
 
 struct nf4_load_stats {
     uint64_t ops[NF4_COUNTED_OPS]; /* operations sent, by number (SEQUENCE too) */
@@ -126,8 +123,9 @@ struct nf4_load_stats {
     uint64_t delegations, delegreturns, slot_waits, recovery_failed;
 };
 
-/* The counters' field table (merge, wire form, YAML group "nfsv4"). */
-const struct cm_field *nf4_load_fields(size_t *n);
+/* The counters' field table (merge, wire form, YAML group "nfsv4"):
+ * NF4_LOAD_NFIELDS rows. */
+extern const struct cm_field nf4_load_field_table[NF4_LOAD_NFIELDS];
 /* Counts the operations of a compound the load sent (SEQUENCE as the
  * client puts it in front). */
 void nf4_load_count(struct nf4_load_stats *s, const struct nf4_compound *c);

@@ -289,7 +289,7 @@ const struct nf_proto *nf_proto_nth(size_t i);
 /* The lowest and highest version of them. */
 void nf_proto_versions(int *lo, int *hi);
 
-extern const struct nf_proto nf_proto_v2, nf_proto_v3;
+extern const struct nf_proto nf_proto_v2, nf_proto_v3, nf_proto_v4;
 
 /* n calls for protocol p, each with its storage (one allocation, at set-up;
  * zeroed).  NULL when out of memory.  nf_calls_free(NULL) is fine. */

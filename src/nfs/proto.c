@@ -13,19 +13,7 @@
 #include "common/error.h"
 #include "nfs/nf_proto.h"
 
-/* NFSv4.1 by name only until its table (proto4) has the hooks: the prime
- * and the programs know it, and no workload runs over it yet (each says
- * the versions it runs over). */
-static const struct nf_proto nf_proto_v4_name = {
-    .name = "NFSv4.1",
-    .prog = "sfs4",
-    .version = 4,
-    .sfs_ops = 3, /* the SFS 3.0 mix's v3 ops as v4 compounds */
-    .tcp_only = 1,
-};
-
-static const struct nf_proto *const protos[] = {&nf_proto_v2, &nf_proto_v3,
-                                                &nf_proto_v4_name};
+static const struct nf_proto *const protos[] = {&nf_proto_v2, &nf_proto_v3, &nf_proto_v4};
 
 const struct nf_proto *nf_proto_nth(size_t i)
 {

@@ -20,7 +20,7 @@
 #define O(m, merge, key)                                                                 \
     CM_FIELD_OF(struct nf4_load_stats, open.m, CM_FIELD_U64, merge, G, key)
 
-static const struct cm_field fields[] = {
+const struct cm_field nf4_load_field_table[NF4_LOAD_NFIELDS] = {
     CM_FIELD_ARRAY(struct nf4_load_stats, ops, CM_FIELD_U64, CM_MERGE_SUM,
                    NF4_COUNTED_OPS), /* the "operations" mapping, by name */
     S(ops_other, "ops_other"),
@@ -30,6 +30,8 @@ static const struct cm_field fields[] = {
     O(open_errors, CM_MERGE_SUM, "open_errors"),
     O(closes, CM_MERGE_SUM, "closes"),
     O(closes_gone, CM_MERGE_SUM, "closes_gone"),
+    O(closes_skipped, CM_MERGE_SUM, "closes_skipped"),
+    O(anonymous_io, CM_MERGE_SUM, "anonymous_io"),
     O(in_use_max, CM_MERGE_SUM, "files_open_max"), /* per process: all processes' */
     O(in_use, CM_MERGE_SUM, "files_open_at_end"),
     S(delays, "delay_resends"),
@@ -44,11 +46,7 @@ static const struct cm_field fields[] = {
     S(recovery_failed, "recoveries_failed"),
 };
 
-const struct cm_field *nf4_load_fields(size_t *n)
-{
-    *n = CM_ARRAY_LEN(fields);
-    return fields;
-}
+#define fields nf4_load_field_table
 
 void nf4_load_count(struct nf4_load_stats *s, const struct nf4_compound *c)
 {
@@ -116,8 +114,13 @@ void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_cal
             s->open.open_errors);
     fprintf(out,
             "CLOSE calls %10" PRIu64 " (%.2f %% beyond the mix's calls; %" PRIu64
-            " opens a new client had lost, not closed)\n",
-            s->open.closes, share(s->open.closes, sfs_calls), s->open.closes_gone);
+            " opens a new client had lost, not closed; %" PRIu64
+            " created files left open)\n",
+            s->open.closes, share(s->open.closes, sfs_calls), s->open.closes_gone,
+            s->open.closes_skipped);
+    if (s->open.anonymous_io)
+        fprintf(out, "READs and WRITEs with no open (anonymous stateid): %" PRIu64 "\n",
+                s->open.anonymous_io);
     fprintf(out,
             "delegations %" PRIu64 " granted (none asked), %" PRIu64
             " returned; resends: %" PRIu64 " after DELAY, %" PRIu64

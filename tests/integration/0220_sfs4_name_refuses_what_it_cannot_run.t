@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 30
 # check: nfs client prime
-# sfs4 is sfs under a third name: NFSv4.1 (nfs/proto.c), TCP implied.  Until
-# the mix, the replays and -V run over NFSv4.1 it never pretends: each is
-# refused in one line naming the versions it does run over, before any
-# process starts or any call goes out; sfs_mgr refuses NFS_VERSION=4 with
-# the mix, and TCP=off with NFS_VERSION=4, at their rc lines.
+# sfs4 is sfs under a third name: NFSv4.1 (nfs/proto.c), TCP implied.  What
+# does not run over NFSv4.1 yet (the replays, the null workload, -V) it
+# never pretends to run: each is refused in one line naming the versions it
+# does run over, before any process starts or any call goes out; sfs_mgr
+# refuses NFS_VERSION=4 with such a workload, and TCP=off with
+# NFS_VERSION=4, at their rc lines.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 16
 [ -L "$T_BIN/sfs4" ] || bail "no bin/sfs4"
 cd "$T_DIR" || bail "no test dir"
 refused() { # what code message args...
@@ -19,8 +20,9 @@ refused() { # what code message args...
     is "$rc" "$code" "$what: exit $code"
     is "$out" "sfs4: $msg" "$what: one line that says so"
 }
-refused "the mix" 51 "the mix workload does not run over NFSv4.1 yet (NFSv2, NFSv3 only)" \
-    -l 10 -t 1 -w 0 127.0.0.1:3101:/x
+refused "the null workload" 51 \
+    "the null workload does not run over NFSv4.1 yet (NFSv2, NFSv3 only)" \
+    --workload null -l 10 -t 1 -w 0 127.0.0.1:3101:/x
 refused "an NFS replay" 51 \
     "the nfs-replay workload does not run over NFSv4.1 yet (NFSv2, NFSv3 only)" \
     --trace "$T_FIXTURES/pcap/session.pcap" 127.0.0.1:3101:/x
@@ -35,11 +37,15 @@ rc_of() { # file extra-lines...
     shift
     printf '%s\n' LOAD=100 CLIENTS=localhost "MNT_POINTS=127.0.0.1:3101:/x" "$@" >"$f"
 }
-rc_of v4_rc NFS_VERSION=4
+rc_of v4_rc NFS_VERSION=4 WORKLOAD=null
 out=$("$T_BIN/sfs_mgr" --check -r v4_rc 2>&1)
-is "$?" 2 "sfs_mgr: NFS_VERSION=4 with the mix is refused"
-like "$out" "^v4_rc:4: error: NFS_VERSION: the mix workload does not run over NFSv4.1 yet" \
+is "$?" 2 "sfs_mgr: NFS_VERSION=4 with the null workload is refused"
+like "$out" "^v4_rc:4: error: NFS_VERSION: the null workload does not run over NFSv4.1 yet" \
     "at NFS_VERSION's line, saying why"
+rc_of v4mix_rc NFS_VERSION=4
+out=$("$T_BIN/sfs_mgr" --check -r v4mix_rc 2>&1)
+is "$?" 0 "NFS_VERSION=4 with the mix is a good rc file"
+like "$out" "transport: tcp" "over TCP, TCP not said"
 rc_of v4udp_rc NFS_VERSION=4 TCP=off
 out=$("$T_BIN/sfs_mgr" --check -r v4udp_rc 2>&1)
 is "$?" 2 "sfs_mgr: NFS_VERSION=4 with TCP=off is refused"

@@ -22,6 +22,7 @@
 #include "replay/rl.h"
 #include "synth/sy.h"
 #include "nreplay/nr.h"
+#include "null/nl.h"
 
 static void config(struct ld_config *cfg)
 {
@@ -83,23 +84,22 @@ static void the_choice_follows_the_options(void **state)
 }
 
 /* A workload over an NFS version it does not run over is refused in one
- * line that says which it runs over (sfs4 until the mix speaks NFSv4.1). */
+ * line that says which it runs over (the null workload: no NFSv4.1). */
 static void a_workload_runs_over_its_nfs_versions_only(void **state)
 {
     static struct ld_config cfg;
-    const struct ld_workload_ops *wl = NULL;
     char err[CM_ERR_LEN];
 
     (void)state;
     config(&cfg);
     cfg.nfs_version = 4;
-    assert_int_equal(cl_workload_choose(&cfg, &wl, err, sizeof(err)), 0);
-    assert_ptr_equal(wl, &sy_workload);
-    assert_int_equal(cl_workload_over(&cfg, wl, err, sizeof(err)), CM_EXIT_SFS_WORKLOAD);
-    assert_string_equal(err, "the mix workload does not run over NFSv4.1 yet (NFSv2, "
+    assert_int_equal(cl_workload_over(&cfg, &sy_workload, err, sizeof(err)), 0);
+    assert_int_equal(cl_workload_over(&cfg, &nl_workload, err, sizeof(err)),
+                     CM_EXIT_SFS_WORKLOAD);
+    assert_string_equal(err, "the null workload does not run over NFSv4.1 yet (NFSv2, "
                              "NFSv3 only)");
     cfg.nfs_version = 2;
-    assert_int_equal(cl_workload_over(&cfg, wl, err, sizeof(err)), 0);
+    assert_int_equal(cl_workload_over(&cfg, &nl_workload, err, sizeof(err)), 0);
 }
 
 /* A trace this host cannot read: the choice is left to whoever can (the

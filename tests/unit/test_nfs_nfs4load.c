@@ -135,47 +135,49 @@ static const struct nf4_res *opened(uint32_t status, uint8_t tag)
 static void files_open_before_io_and_close_when_they_leave(void **state)
 {
     struct nf4_open_counts counts;
-    struct nf4_opens o;
+    struct nf4_open f[4];
     const stateid4 *sid;
     stateid4 closed;
 
     (void)state;
     memset(&counts, 0, sizeof(counts));
-    assert_int_equal(nf4_opens_init(&o, 4, &counts), 0);
+    memset(f, 0, sizeof(f));
     /* file 1: closed, OPEN in flight (a READ waits), open */
-    assert_int_equal(nf4_opens_need(&o, 1, 7, &sid), NF4_CLOSED);
-    nf4_opens_sending(&o, 1);
-    assert_int_equal(nf4_opens_need(&o, 1, 7, &sid), NF4_OPENING);
+    assert_int_equal(nf4_open_need(&f[1], 7, &sid), NF4_CLOSED);
+    nf4_open_sending(&counts, &f[1]);
+    assert_int_equal(nf4_open_need(&f[1], 7, &sid), NF4_OPENING);
     assert_null(sid);
-    assert_int_equal(nf4_opens_leave(&o, 1, 7, &closed), 0); /* not while opening */
-    assert_int_equal(nf4_opens_done(&o, 1, opened(NFS4_OK, 0x11), 7), 1);
-    assert_int_equal(nf4_opens_need(&o, 1, 7, &sid), NF4_OPEN);
+    assert_int_equal(nf4_open_leave(&counts, &f[1], 7, &closed),
+                     0); /* not while opening */
+    assert_int_equal(nf4_open_done(&counts, &f[1], opened(NFS4_OK, 0x11), 7), 1);
+    assert_int_equal(nf4_open_need(&f[1], 7, &sid), NF4_OPEN);
     assert_int_equal(sid->other[0], 0x11);
     /* file 2 open too; a new client (epoch 8) has lost both opens */
-    nf4_opens_sending(&o, 2);
-    assert_int_equal(nf4_opens_done(&o, 2, opened(NFS4_OK, 0x22), 7), 1);
+    nf4_open_sending(&counts, &f[2]);
+    assert_int_equal(nf4_open_done(&counts, &f[2], opened(NFS4_OK, 0x22), 7), 1);
     assert_int_equal(counts.in_use_max, 2);
-    assert_int_equal(nf4_opens_need(&o, 1, 8, &sid), NF4_CLOSED);
-    nf4_opens_sending(&o, 1); /* opened again */
-    assert_int_equal(nf4_opens_done(&o, 1, opened(NFS4_OK, 0x33), 8), 1);
-    assert_int_equal(nf4_opens_leave(&o, 1, 8, &closed), 1); /* a CLOSE of the new one */
+    assert_int_equal(nf4_open_need(&f[1], 8, &sid), NF4_CLOSED);
+    nf4_open_sending(&counts, &f[1]); /* opened again */
+    assert_int_equal(nf4_open_done(&counts, &f[1], opened(NFS4_OK, 0x33), 8), 1);
+    assert_int_equal(nf4_open_leave(&counts, &f[1], 8, &closed), 1); /* the new one */
     assert_int_equal(closed.other[0], 0x33);
-    assert_int_equal(nf4_opens_leave(&o, 1, 8, &closed), 0); /* once */
-    assert_int_equal(nf4_opens_leave(&o, 2, 8, &closed), 0); /* its open is gone */
-    /* an OPEN that fails leaves the file closed */
-    nf4_opens_sending(&o, 3);
-    assert_int_equal(nf4_opens_done(&o, 3, opened(NFS4ERR_ACCESS, 0), 8), 0);
-    assert_int_equal(nf4_opens_need(&o, 3, 8, &sid), NF4_CLOSED);
-    /* out of range: nothing */
-    assert_int_equal(nf4_opens_need(&o, 4, 8, &sid), NF4_CLOSED);
-    assert_int_equal(counts.opens, 4);
+    assert_int_equal(nf4_open_leave(&counts, &f[1], 8, &closed), 0); /* once */
+    assert_int_equal(nf4_open_leave(&counts, &f[2], 8, &closed),
+                     0); /* its open is gone */
+    /* an OPEN that fails, or has no reply, leaves the file closed */
+    nf4_open_sending(&counts, &f[3]);
+    assert_int_equal(nf4_open_done(&counts, &f[3], opened(NFS4ERR_ACCESS, 0), 8), 0);
+    assert_int_equal(nf4_open_need(&f[3], 8, &sid), NF4_CLOSED);
+    nf4_open_sending(&counts, &f[3]);
+    assert_int_equal(nf4_open_done(&counts, &f[3], NULL, 8), 0);
+    assert_int_equal(nf4_open_need(NULL, 8, &sid), NF4_CLOSED); /* no state kept */
+    assert_int_equal(counts.opens, 5);
     assert_int_equal(counts.reopens, 1);
-    assert_int_equal(counts.open_errors, 1);
+    assert_int_equal(counts.open_errors, 2);
     assert_int_equal(counts.closes, 1);
     assert_int_equal(counts.closes_gone, 1);
     assert_int_equal(counts.in_use, 0);
     assert_int_equal(counts.in_use_max, 2);
-    nf4_opens_free(&o);
 }
 
 static void counters_are_one_table(void **state)
@@ -192,7 +194,8 @@ static void counters_are_one_table(void **state)
     FILE *out;
 
     (void)state;
-    f = nf4_load_fields(&n);
+    f = nf4_load_field_table;
+    n = NF4_LOAD_NFIELDS;
     for (i = 0; i < n; i++)
         bytes += f[i].size * (f[i].count ? f[i].count : 1);
     assert_int_equal(bytes, sizeof(struct nf4_load_stats)); /* every counter a row */

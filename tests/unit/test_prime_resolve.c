@@ -208,13 +208,13 @@ static void errors_name_their_line(void **state)
                  "test_prime_rc:2: error: NUM_RUNS: 3 points need INCR_LOAD above 0");
     expect_error("LOAD=100\nCLIENTS=a\nMNT_POINTS=s:/x\nNFS_VERSION=5\n",
                  "test_prime_rc:4: error: NFS_VERSION");
-    /* NFSv4.1: over TCP only; the mix does not run over it yet */
+    /* NFSv4.1: over TCP only; the null workload does not run over it */
     expect_error("LOAD=100\nCLIENTS=a\nMNT_POINTS=s:/x\nNFS_VERSION=4\nTCP=off\n",
                  "test_prime_rc:5: error: TCP: NFSv4.1 runs over TCP only: UDP "
                  "(TCP off) refused (NFS_VERSION=4)");
     expect_error(
-        "LOAD=100\nCLIENTS=a\nMNT_POINTS=s:/x\nNFS_VERSION=4\n",
-        "test_prime_rc:4: error: NFS_VERSION: the mix workload does not run over "
+        "LOAD=100\nCLIENTS=a\nMNT_POINTS=s:/x\nNFS_VERSION=4\nWORKLOAD=null\n",
+        "test_prime_rc:4: error: NFS_VERSION: the null workload does not run over "
         "NFSv4.1 yet");
     expect_error("LOAD=100\nCLIENTS=a\nMNT_POINTS=s:/x\nTCP=maybe\n",
                  "test_prime_rc:4: error: TCP: 'maybe' is neither on");

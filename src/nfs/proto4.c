@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * proto4.c - NFSv4.1's table of the protocol seam (nf_proto.h), over the
+ * v4 client (nf4_client.h): the mount makes the client state (EXCHANGE_ID,
+ * CREATE_SESSION with a slot per call the process keeps in flight,
+ * RECLAIM_COMPLETE) and finds the export (PUTROOTFH, a LOOKUP per
+ * component); the unmount ends it (DESTROY_SESSION, DESTROY_CLIENTID).
+ * Each SFS op is v4_sfs.c's compound, started on the client, which takes a
+ * slot, holds DELAY and GRACE and recovers sessions and clients itself;
+ * the reply is read out as the mix's neutral result (nf4_load.h).  A
+ * working-set file is OPENed when it enters and CLOSEd when it leaves (its
+ * stateid in the caller's per-file storage); a created file's OPEN is
+ * CLOSEd at once on a call of a small pool.  Writes go UNSTABLE, as
+ * NFSv3's do, COMMIT following as the mix says.
+ */
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error.h"
+#include "nfs/nf4_load.h"
+#include "nfs/nf_proto.h"
+
+/* One call's storage (c->pc). */
+struct p4_call {
+    struct nf4_call call;
+    struct nf4_fh fh, fh2;
+    struct nf4_sfs_args args;
+    struct nf_call *c;
+    struct nf_session *s;
+};
+
+/* A created file's CLOSE, on a call of the pool. */
+struct p4_close {
+    struct nf4_call call;
+    struct nf4_fh fh;
+    stateid4 sid;
+    struct p4_state *st;
+    struct p4_close *next; /* free list */
+};
+
+struct p4_state {
+    struct nf4_mount m;
+    struct nf4_call sync; /* the working set's OPENs and CLOSEs */
+    struct p4_close *closers, *free_closers;
+    struct nf4_load_stats own; /* when the caller keeps none */
+    struct nf4_load_stats *stats;
+    struct nf4_client_stats at_mount;
+};
+
+static const stateid4 anonymous; /* all zeros: RFC 8881's anonymous stateid */
+
+static struct nf4_client *client(const struct nf_session *s)
+{
+    return ((const struct p4_state *)s->state)->m.cl;
+}
+
+static int has_op(int op)
+{
+    return nf4_sfs_shape(op) != NULL;
+}
+
+/* ---- the session ------------------------------------------------------------ */
+
+static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_opts *o,
+                  char *err, size_t errlen)
+{
+    struct nf4_client_opts v4;
+    struct p4_state *st = cm_calloc(1, sizeof(*st));
+    unsigned i, n = s->in_flight ? s->in_flight : 1;
+    int rc;
+
+    if (st == NULL)
+        return cm_errf(err, errlen, "out of memory"), -ENOMEM;
+    st->closers = cm_calloc(n, sizeof(*st->closers));
+    if (st->closers == NULL) {
+        free(st);
+        return cm_errf(err, errlen, "out of memory"), -ENOMEM;
+    }
+    for (i = 0; i < n; i++) {
+        st->closers[i].st = st;
+        st->closers[i].next = i + 1 < n ? &st->closers[i + 1] : NULL;
+    }
+    st->free_closers = st->closers;
+    nf4_client_opts_init(&v4);
+    /* a slot per call in flight, and one for a created file's CLOSE each */
+    v4.slots = 2 * n < NF4_MAX_SLOTS ? 2 * n : NF4_MAX_SLOTS;
+    rc = nf4_mount(&st->m, spec, o, &v4, err, errlen);
+    if (rc == 0 && nf4_fh_to_nf(&st->m.root, &s->mnt.root) < 0) {
+        cm_errf(err, errlen, "%s: the export's handle takes %u bytes, more than %d", spec,
+                st->m.root.len, NF_FH_MAX);
+        nf4_umount(&st->m);
+        rc = -E2BIG;
+    }
+    if (rc < 0) {
+        free(st->closers);
+        free(st);
+        return rc;
+    }
+    s->mnt.spec = st->m.m.spec;
+    s->mnt.addr = st->m.m.addr;
+    s->mnt.addrlen = st->m.m.addrlen;
+    s->mnt.nfs_version = 4;
+    s->mnt.nfs_port = st->m.m.nfs_port;
+    s->mnt.opts = st->m.m.opts;
+    s->mnt.nfs = NULL; /* the v4 client's own */
+    s->rpc = nf4_client_rpc(st->m.cl);
+    st->stats = s->stats ? s->stats : &st->own;
+    nf4_client_stats(st->m.cl, &st->at_mount);
+    s->state = st;
+    s->mounted = 1;
+    return 0;
+}
+
+static void unmount4(struct nf_session *s)
+{
+    struct p4_state *st = s->state;
+    struct nf4_client_stats now;
+
+    if (st == NULL)
+        return;
+    nf4_client_stats(st->m.cl, &now);
+    nf4_load_client(st->stats, &now, &st->at_mount);
+    nf4_umount(&st->m); /* DESTROY_SESSION, DESTROY_CLIENTID; bounded */
+    free(st->closers);
+    free(st);
+    s->state = NULL;
+    s->mounted = 0;
+    s->rpc = NULL;
+}
+
+static int keepalive4(struct nf_session *s, uint64_t idle_ns)
+{
+    (void)idle_ns; /* the client renews after a third of the lease itself */
+    return nf4_poll(client(s), 0) < 0 ? -EIO : 0;
+}
+
+static unsigned max_in_flight4(const struct nf_session *s)
+{
+    struct nf4_client_stats st;
+
+    nf4_client_stats(client(s), &st);
+    return st.slots_granted / 2; /* half for the created files' CLOSEs */
+}
+
+/* ---- the calls -------------------------------------------------------------- */
+
+/* A created file's CLOSE came back: its call goes back to the pool. */
+static void closed(struct nf4_call *call, void *data)
+{
+    struct p4_close *k = data;
+
+    (void)call;
+    k->next = k->st->free_closers;
+    k->st->free_closers = k;
+}
+
+/* CLOSEs the open a CREATE's OPEN made, when a call of the pool is free. */
+static void close_created(struct p4_state *st, const struct nf4_res *r)
+{
+    const struct nf4_resop *open = nf4_res_find(r, OP_OPEN, 0);
+    const struct nf4_resop *fh = nf4_res_find(r, OP_GETFH, 0);
+    struct p4_close *k = st->free_closers;
+    struct nf4_sfs_args a;
+
+    if (open == NULL || open->status != NFS4_OK || fh == NULL || fh->status != NFS4_OK)
+        return;
+    if (k == NULL) {
+        st->stats->open.closes_skipped++;
+        return;
+    }
+    memset(&a, 0, sizeof(a));
+    k->fh = fh->u.getfh;
+    k->sid = open->u.open.stateid;
+    a.fh = &k->fh;
+    a.sid = &k->sid;
+    if (nf4_sfs_close(&k->call.args, &a) < 0) {
+        st->stats->open.closes_skipped++;
+        return;
+    }
+    k->call.done = closed;
+    k->call.data = k;
+    k->call.res.data = NULL;
+    k->call.res.data_max = 0;
+    st->free_closers = k->next;
+    if (nf4_call_start(st->m.cl, &k->call) < 0) {
+        closed(&k->call, k);
+        st->stats->open.closes_skipped++;
+        return;
+    }
+    st->stats->open.closes++;
+}
+
+static void on_reply(struct nf4_call *call, void *data)
+{
+    struct p4_call *p = data;
+    struct nf_call *c = p->c;
+    struct p4_state *st = p->s->state;
+    struct nf4_sfs_result r;
+
+    memset(&c->res, 0, sizeof(c->res));
+    c->res.attr_type = -1;
+    c->status = call->status;
+    c->t_start_ns = call->t_start_ns;
+    c->t_send_ns = call->rpc.t_send_ns;
+    c->t_reply_ns = call->t_reply_ns;
+    c->send_timeout_ms = call->rpc.timeout_ms;
+    c->retransmits = call->rpc.retransmits;
+    c->again = call->delays + call->graces + call->resends;
+    c->xid = call->rpc.xid;
+    if (call->status == 0) {
+        nf4_sfs_result(&call->res, &r);
+        c->res.status = r.status;
+        if (r.has_attrs) {
+            c->res.attr_type = (int)r.type;
+            c->res.attr_size = r.size;
+        }
+        c->res.has_fh = r.has_fh && nf4_fh_to_nf(&r.fh, &c->res.fh) == 0;
+        c->res.unstable = r.unstable;
+        if (c->op == NF_OP_CREATE)
+            close_created(st, &call->res);
+    }
+    c->done(c, c->data);
+}
+
+/* The stateid a READ, WRITE or SETATTR of the file goes with: its open's,
+ * else the anonymous one (counted for READ and WRITE). */
+static const stateid4 *stateid_of(struct p4_state *st, const struct nf_op_args *a)
+{
+    const stateid4 *sid = NULL;
+
+    if (nf4_open_need(a->fstate, nf4_client_epoch(st->m.cl), &sid) == NF4_OPEN)
+        return sid;
+    if (a->op == NF_OP_READ || a->op == NF_OP_WRITE)
+        st->stats->open.anonymous_io++;
+    return &anonymous;
+}
+
+static int call_start4(struct nf_session *s, struct nf_call *c,
+                       const struct nf_op_args *a)
+{
+    struct p4_state *st = s->state;
+    struct p4_call *p = c->pc;
+    struct nf4_sfs_args *x = &p->args;
+    int rc;
+
+    c->op = a->op;
+    p->c = c;
+    p->s = s;
+    memset(x, 0, sizeof(*x));
+    if (a->fh) {
+        nf4_fh_from_nf(a->fh, &p->fh);
+        x->fh = &p->fh;
+    }
+    if (a->fh2) {
+        nf4_fh_from_nf(a->fh2, &p->fh2);
+        x->fh2 = &p->fh2;
+    }
+    x->name = a->name;
+    x->name2 = a->name2;
+    x->target = a->text;
+    x->offset = a->offset;
+    x->count =
+        a->op == NF_OP_READDIR || a->op == NF_OP_READDIRPLUS ? a->dir_bytes : a->count;
+    x->dircount = a->dir_bytes;
+    x->data = a->data;
+    x->sa.set_mode = 1;
+    x->sa.mode = a->mode;
+    x->sa.set_size = a->set_size != 0;
+    x->sa.size = a->size;
+    x->sa.set_atime_now = x->sa.set_mtime_now = a->times != 0;
+    if (a->op == NF_OP_READ || a->op == NF_OP_WRITE || a->op == NF_OP_SETATTR)
+        x->sid = stateid_of(st, a);
+    rc = nf4_sfs_compound(&p->call.args, nf4_client_minor(st->m.cl), a->op, x);
+    if (rc < 0)
+        return rc;
+    p->call.res.data = c->buf;
+    p->call.res.data_max = c->buf ? c->buf_max : 0;
+    p->call.done = on_reply;
+    p->call.data = p;
+    p->call.timeout_ms = c->timeout_ms;
+    rc = nf4_call_start(st->m.cl, &p->call);
+    if (rc == 0)
+        nf4_load_count(st->stats, &p->call.args);
+    return rc;
+}
+
+static int poll4(struct nf_session *s, int timeout_ms)
+{
+    return nf4_poll(client(s), timeout_ms);
+}
+
+static int fd4(const struct nf_session *s)
+{
+    return nf4_client_fd(client(s));
+}
+
+static short events4(const struct nf_session *s)
+{
+    return nf4_client_events(client(s));
+}
+
+static int service4(struct nf_session *s, short revents)
+{
+    return nf4_client_service(client(s), revents);
+}
+
+static int next_ms4(const struct nf_session *s)
+{
+    return nf4_client_timeout_ms(client(s));
+}
+
+/* ---- the working set's files ------------------------------------------------ */
+
+/* Runs the session's own call st->sync (built) to its end. */
+static int sync_call(struct p4_state *st)
+{
+    st->sync.res.data = NULL;
+    st->sync.res.data_max = 0;
+    return nf4_call_sync(st->m.cl, &st->sync);
+}
+
+static int file_enter4(struct nf_session *s, const struct nf_fh *fh, void *fstate)
+{
+    struct p4_state *st = s->state;
+    struct nf4_open *f = fstate;
+    struct nf4_sfs_args a;
+    struct nf4_fh h;
+    int rc;
+
+    memset(&a, 0, sizeof(a));
+    nf4_fh_from_nf(fh, &h);
+    a.fh = &h;
+    if (nf4_sfs_open(&st->sync.args, &a) < 0)
+        return -EINVAL;
+    nf4_open_sending(&st->stats->open, f);
+    rc = sync_call(st);
+    /* a failed OPEN is counted; the file's READs and WRITEs then go with
+     * the anonymous stateid, counted too */
+    nf4_open_done(&st->stats->open, f, rc == 0 ? &st->sync.res : NULL, st->sync.epoch);
+    return rc == -ENOTCONN ? rc : 0;
+}
+
+static int file_leave4(struct nf_session *s, const struct nf_fh *fh, void *fstate)
+{
+    struct p4_state *st = s->state;
+    struct nf4_sfs_args a;
+    struct nf4_fh h;
+    stateid4 sid;
+
+    if (!nf4_open_leave(&st->stats->open, fstate, nf4_client_epoch(st->m.cl), &sid))
+        return 0;
+    memset(&a, 0, sizeof(a));
+    nf4_fh_from_nf(fh, &h);
+    a.fh = &h;
+    a.sid = &sid;
+    if (nf4_sfs_close(&st->sync.args, &a) < 0)
+        return -EINVAL;
+    return sync_call(st) == -ENOTCONN ? -ENOTCONN : 0;
+}
+
+static void report_rows4(FILE *out, const void *stats)
+{
+    const struct nf4_load_stats *s = stats;
+
+    nf4_load_report(out, s, s->compounds);
+}
+
+const struct nf_proto nf_proto_v4 = {
+    .name = "NFSv4.1",
+    .prog = "sfs4",
+    .version = 4,
+    .sfs_ops = 3,
+    .tcp_only = 1,
+    .mount = mount4,
+    .unmount = unmount4,
+    .keepalive = keepalive4,
+    .max_in_flight = max_in_flight4,
+    .has_op = has_op,
+    .call_bytes = sizeof(struct p4_call),
+    .call_start = call_start4,
+    .poll = poll4,
+    .fd = fd4,
+    .events = events4,
+    .service = service4,
+    .next_ms = next_ms4,
+    .file_bytes = sizeof(struct nf4_open),
+    .file_enter = file_enter4,
+    .file_leave = file_leave4,
+    .counters = {nf4_load_field_table, NF4_LOAD_NFIELDS, sizeof(struct nf4_load_stats)},
+    .report_rows = report_rows4,
+};

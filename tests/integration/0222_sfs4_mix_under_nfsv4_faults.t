@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# timeout: 120
+# check: nfs synth
+# sfs4's mix against sfs_nfsd's NFSv4 faults, each handled as a client
+# does and none a bad call: BADSESSION on 2 % of SEQUENCEs (a new session,
+# the call sent again), expired leases on 2 % (a new client, the calls
+# sent again), DELAY on 5 % of GETATTRs (sent again after a wait).  Each
+# fault happened (the server counts it), and at the end no client or
+# session of sfs4's is left on the server.  SIGINT mid-run, to sfs4 alone
+# or to its whole process group (a terminal's Ctrl-C), ends it with 130
+# and leaves no client or session on the server and no process running.
+. "$(dirname "$0")/lib.sh"
+plan 16
+one() { # name what server-counter server-options...
+    local n=$1 what=$2 counter=$3 out
+    shift 3
+    start_nfsd "$n" --stats-file "$T_DIR/$n.yaml" --seed 1 "$@" || bail "no server"
+    out=$("$T_BIN/sfs4" -l 100 -p 2 -w 1 -t 4 -F 300 -a 25 --progress 0 \
+        "$(eval echo \$${n}_URL)" 2>"$T_DIR/$n.err")
+    is "$?" 0 "$what: sfs4 exits 0"
+    like "$out" "BAD CALLS: 0 " "$what: 0 bad calls"
+    ok "$([ "$(nfsd_stat "$n" "$counter")" -gt 0 ]; echo $?)" \
+        "$what: the server injected it ($counter $(nfsd_stat "$n" "$counter"))"
+    is "$(nfsd_stat "$n" clients)/$(nfsd_stat "$n" sessions)" "0/0" \
+        "$what: no client or session left"
+}
+one B "BADSESSION" errors_injected --error sequence=BADSESSION:2
+one E "expired leases" leases_expired --expire-leases 2
+one D "DELAY" errors_injected --error getattr=DELAY:5
+
+start_nfsd I --stats-file "$T_DIR/I.yaml" || bail "no server"
+for how in alone group; do
+    setsid "$T_BIN/sfs4" -l 100 -p 2 -w 1 -t 60 -F 300 -a 25 --progress 0 "$I_URL" \
+        >"$T_DIR/int.out" 2>"$T_DIR/int.err" &
+    pid=$!
+    track "$pid"
+    wait_for "grep -q 'Starting 60 seconds' '$T_DIR/int.err'" 400 0.05
+    if [ "$how" = alone ]; then kill -INT "$pid"; else kill -INT -- "-$pid"; fi
+    wait "$pid"
+    is "$?" 130 "SIGINT ($how): exit 130"
+    left=$(pgrep -g "$pid" | tr '\n' ' ')
+    is "$(nfsd_stat I clients)/$(nfsd_stat I sessions)/$left" "0/0/" \
+        "SIGINT ($how): no client, session or process left"
+done
