@@ -18,8 +18,10 @@
 # both alike; prints the median and range of ROUNDS rounds per row, and
 # the median and range of the sfs_nfsd/ganesha ratios of rounds run next
 # to each other.  ganesha needs root: without it only the
-# sfs_nfsd rows are measured.  COUNT, OUTSTANDING, ROUNDS, MIX_LOAD,
-# MIX_SECONDS override; BENCH_BUILD names the build directory, SFS_PING the
+# sfs_nfsd rows are measured.  PIN=1 runs the servers on CPU 0 and every
+# client on CPU 1 (taskset; ganesha's threads all on CPU 0), so that client
+# and server do not share a core (other work on the machine still may).
+# COUNT, OUTSTANDING, ROUNDS, MIX_LOAD, MIX_SECONDS override; BENCH_BUILD names the build directory, SFS_PING the
 # sfs_ping to use (default $FREESFS_BIN/sfs_ping).
 cd "$(dirname "$0")/.." || exit 1
 . bench/lib.sh
@@ -38,9 +40,16 @@ v4=0
 "$ping" --help 2>&1 | grep -q -- '--minor' && v4=1
 [ $v4 = 1 ] || echo "nfsd: $ping speaks no NFSv4: the NFSv4 rows are skipped"
 
-bench_spawn "$tmp/nfsd.log" "$bin/sfs_nfsd" -f -b 127.0.0.1 -p $port -m $((port + 1))
+srv_pin= cli_pin=
+if [ "${PIN:-0}" = 1 ]; then
+    srv_pin="taskset -c 0" cli_pin="taskset -c 1"
+fi
+# shellcheck disable=SC2086 # an empty pin is no word
+bench_spawn "$tmp/nfsd.log" $srv_pin "$bin/sfs_nfsd" -f -b 127.0.0.1 -p $port -m $((port + 1))
 nfsd_pid=${pids##* }
 GANESHA_PROTOCOLS="3, 4" bench_ganesha $((port + 5)) $((port + 6))
+[ -n "$srv_pin" ] && [ $ganesha = 1 ] &&
+    taskset -a -p -c 0 "$(cat "$tmp/g/ganesha.daemonpid")" >/dev/null
 bench_wait_ready "$tmp/nfsd.log"
 
 # a file to LOOKUP and READ over NFSv4 in each export
@@ -69,14 +78,16 @@ fi
 # measure NAME COMMAND...: appends "NAME calls/s" to rows
 measure() {
     name=$1; shift
-    out=$("$@" 2>&1) || { echo "nfsd: $name failed: $(echo "$out" | tail -1)"; return; }
+    # shellcheck disable=SC2086
+    out=$($cli_pin "$@" 2>&1) || { echo "nfsd: $name failed: $(echo "$out" | tail -1)"; return; }
     echo "$name $(echo "$out" | awk '$1 == "ops/s" { print $2 }') $r" >>"$tmp/rows"
 }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # mix NAME PID: the SFS mix's peak, and the server's CPU per call
 mix() {
     t0=$(cpu_ticks "$2")
-    "$bin/sfs3" -Q -p 16 -l "$mix_load" -F 16000 -w 2 -t "$mix_s" "$(mix_mount "$1")" \
+    # shellcheck disable=SC2086
+    $cli_pin "$bin/sfs3" -Q -p 16 -l "$mix_load" -F 16000 -w 2 -t "$mix_s" "$(mix_mount "$1")" \
         >"$tmp/mix.out" 2>&1
     t1=$(cpu_ticks "$2")
     awk -v n="$1" -v r="$r" -v ticks=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v s="$mix_s" '

@@ -14,7 +14,9 @@
 # read by its showresults.py, and .json), its log (.log) and summary.txt:
 # the counts, and every test ganesha passes that sfs_nfsd fails.  SUITE_ARGS default to `all`
 # (pynfs flags and codes; `noFLAG` leaves a flag's tests out, e.g.
-# `all notimed`); SUITES (default "4.0 4.1") picks the suites.
+# `all notimed`; `-v` names each test as it starts); SUITES (default
+# "4.0 4.1") picks the suites, SERVERS (default "sfs_nfsd ganesha") the
+# servers.
 #
 # sfs_nfsd runs from bin/ on a free port; ganesha through
 # scripts/ganesha-lo.sh with NFSv4 on (PROTOCOLS="3, 4") on port 3149, a
@@ -82,7 +84,10 @@ run_suite() {
 : >"$OUT/summary.txt"
 for suite in ${SUITES:-4.0 4.1}; do
     # a suite that hangs on sfs_nfsd is stopped after 20 minutes
-    run_suite sfs_nfsd "127.0.0.1:$NFSD_PORT/export" "$suite" 1200
+    case " ${SERVERS:-sfs_nfsd ganesha} " in
+    *" sfs_nfsd "*) run_suite sfs_nfsd "127.0.0.1:$NFSD_PORT/export" "$suite" 1200 ;;
+    esac
+    case " ${SERVERS:-sfs_nfsd ganesha} " in *" ganesha "*) ;; *) with_ganesha=0 ;; esac
     if [ $with_ganesha = 1 ]; then
         # one ganesha at a time machine-wide (it owns rpcbind's
         # registrations: docs/TESTING.md, "One rpcbind, several servers"),

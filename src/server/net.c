@@ -3,7 +3,8 @@
  * net.c - sfs_nfsd's sockets and event loop (server layer): UDP and TCP on
  * the NFS port and the MOUNT port (every socket serves every program and
  * version: the host:port:/path form of docs/DECISIONS.md D2 relies on it), one
- * single-threaded ppoll() loop, TCP record marking (RFC 5531 section 11),
+ * single-threaded ppoll() loop, UDP datagrams read and answered in batches
+ * (recvmmsg, sendmmsg), TCP record marking (RFC 5531 section 11),
  * replies held back by --delay-us in a small min-heap, and registration
  * with rpcbind on request.  The protocol work is sv_core_handle's; this file
  * only moves bytes.  TCP records are framed by the rpc layer's record
@@ -58,6 +59,8 @@
 #define OUT_KEEP       (64 * 1024)       /* a drained queue keeps this much */
 #define OUT_MAX        (OUT_HIGH_WATER + SV_REPLY_MAX + 4)
 #define UDP_BURST      64 /* datagrams per wake-up per socket */
+#define UDP_BATCH      16 /* datagrams per recvmmsg, replies per sendmmsg */
+#define UDP_MSG_MAX    65536
 #define MAX_DELAYED    65536
 #define SPARE_FDS      64           /* descriptors beside the connections' */
 #define TURN_QUANTUM   (256 * 1024) /* reply bytes a connection makes per turn */
@@ -114,8 +117,15 @@ struct sv_server {
     struct pollfd *pfd;
     int *pfd_conn;  /* for each pollfd: connection index, or -1 */
     uint8_t *reply; /* 4-byte record mark + SV_REPLY_MAX */
-    uint8_t *udpbuf;
-    uint8_t *rbuf; /* every TCP read (READ_BUF) */
+    /* UDP: a batch of datagrams read by one recvmmsg, their replies sent
+     * by one sendmmsg (two syscalls for up to UDP_BATCH calls, where
+     * recvfrom and sendto took two per call) */
+    struct mmsghdr udp_in[UDP_BATCH], udp_out[UDP_BATCH];
+    struct iovec udp_in_iov[UDP_BATCH], udp_out_iov[UDP_BATCH];
+    struct sockaddr_storage udp_addr[UDP_BATCH];
+    uint8_t *udp_in_buf;  /* UDP_BATCH x UDP_MSG_MAX */
+    uint8_t *udp_out_buf; /* UDP_BATCH x SV_REPLY_MAX (touched as used) */
+    uint8_t *rbuf;        /* every TCP read (READ_BUF) */
     struct delayed *heap;
     size_t nheap;
 };
@@ -248,11 +258,13 @@ struct sv_server *sv_server_create(const struct sv_config *cfg, char *err, size_
         s->has_stats = 1;
     }
     s->reply = cm_malloc(SV_REPLY_MAX + 4);
-    s->udpbuf = cm_malloc(65536);
+    s->udp_in_buf = cm_malloc((size_t)UDP_BATCH * UDP_MSG_MAX);
+    s->udp_out_buf = cm_malloc((size_t)UDP_BATCH * SV_REPLY_MAX);
     s->rbuf = cm_malloc(READ_BUF);
     s->pfd = cm_calloc(MAX_CONNS + 4, sizeof(*s->pfd));
     s->pfd_conn = cm_calloc(MAX_CONNS + 4, sizeof(*s->pfd_conn));
-    if (!s->reply || !s->udpbuf || !s->rbuf || !s->pfd || !s->pfd_conn) {
+    if (!s->reply || !s->udp_in_buf || !s->udp_out_buf || !s->rbuf || !s->pfd ||
+        !s->pfd_conn) {
         cm_errf(err, errlen, "out of memory");
         sv_server_destroy(s);
         return NULL;
@@ -413,7 +425,8 @@ void sv_server_destroy(struct sv_server *s)
     free(s->heap);
     sv_core_destroy(s->core);
     free(s->reply);
-    free(s->udpbuf);
+    free(s->udp_in_buf);
+    free(s->udp_out_buf);
     free(s->rbuf);
     free(s->pfd);
     free(s->pfd_conn);
@@ -757,36 +770,77 @@ static void tcp_accept(struct sv_server *s, int lfd)
 
 /* ---- UDP ----------------------------------------------------------------- */
 
+/* Sends the first n replies of the batch: one sendmmsg, again past a
+ * reply the kernel refused (lost, as a datagram may be: a full socket
+ * buffer, one too large). */
+static void udp_send_batch(struct sv_server *s, int fd, unsigned n)
+{
+    unsigned done = 0;
+
+    while (done < n) {
+        int rc = sendmmsg(fd, s->udp_out + done, n - done, 0);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        done += rc > 0 ? (unsigned)rc : 1; /* rc <= 0: skip the one refused */
+    }
+}
+
+/* Answers the batch's datagram i: its reply joins the replies to send
+ * (udp_out[*nout]), or the --delay-us heap. */
+static void udp_answer(struct sv_server *s, int fd, unsigned i, unsigned *nout)
+{
+    struct sockaddr_storage *ss = &s->udp_addr[i];
+    socklen_t alen = s->udp_in[i].msg_hdr.msg_namelen;
+    uint8_t *out = s->udp_out_buf + (size_t)*nout * SV_REPLY_MAX;
+    char peer[INET6_ADDRSTRLEN] = "";
+    struct sv_reply r;
+
+    if (ss->ss_family == AF_INET6)
+        inet_ntop(AF_INET6, &((struct sockaddr_in6 *)ss)->sin6_addr, peer, sizeof(peer));
+    else
+        inet_ntop(AF_INET, &((struct sockaddr_in *)ss)->sin_addr, peer, sizeof(peer));
+    r = sv_core_handle(s->core, s->udp_in_buf + (size_t)i * UDP_MSG_MAX,
+                       s->udp_in[i].msg_len, out, SV_REPLY_MAX, peer, 1);
+    if (r.len == 0)
+        return;
+    if (r.delay_ns) {
+        struct delayed d = {cm_now_ns() + r.delay_ns, fd, -1, 0, *ss, alen, r.len,
+                            cm_malloc(r.len)};
+        if (d.data != NULL)
+            memcpy(d.data, out, r.len);
+        (void)heap_push(s, &d); /* a reply lost when full, as UDP may */
+        return;
+    }
+    s->udp_out_iov[*nout] = (struct iovec){out, r.len};
+    s->udp_out[*nout].msg_hdr = (struct msghdr){.msg_name = ss,
+                                                .msg_namelen = alen,
+                                                .msg_iov = &s->udp_out_iov[*nout],
+                                                .msg_iovlen = 1};
+    (*nout)++;
+}
+
 static void udp_read(struct sv_server *s, int fd)
 {
-    for (int k = 0; k < UDP_BURST && !s->core->exit_requested; k++) {
-        struct sockaddr_storage ss;
-        socklen_t alen = sizeof(ss);
-        char peer[INET6_ADDRSTRLEN] = "";
-        ssize_t n = recvfrom(fd, s->udpbuf, 65536, 0, (struct sockaddr *)&ss, &alen);
-        struct sv_reply r;
-        if (n < 0)
-            return;
-        if (ss.ss_family == AF_INET6)
-            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, peer,
-                      sizeof(peer));
-        else
-            inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, peer,
-                      sizeof(peer));
-        r = sv_core_handle(s->core, s->udpbuf, (size_t)n, s->reply, SV_REPLY_MAX, peer,
-                           1);
-        if (r.len == 0)
-            continue;
-        if (r.delay_ns) {
-            struct delayed d = {cm_now_ns() + r.delay_ns, fd, -1, 0, ss, alen, r.len,
-                                cm_malloc(r.len)};
-            if (d.data != NULL)
-                memcpy(d.data, s->reply, r.len);
-            (void)heap_push(s, &d); /* a reply lost when full, as UDP may */
-            continue;
+    for (int k = 0; k < UDP_BURST && !s->core->exit_requested; k += UDP_BATCH) {
+        unsigned nout = 0;
+        int n;
+
+        for (unsigned i = 0; i < UDP_BATCH; i++) {
+            s->udp_in_iov[i] =
+                (struct iovec){s->udp_in_buf + (size_t)i * UDP_MSG_MAX, UDP_MSG_MAX};
+            s->udp_in[i].msg_hdr = (struct msghdr){.msg_name = &s->udp_addr[i],
+                                                   .msg_namelen = sizeof(s->udp_addr[i]),
+                                                   .msg_iov = &s->udp_in_iov[i],
+                                                   .msg_iovlen = 1};
         }
-        /* a full socket buffer loses the reply, as UDP may */
-        sendto(fd, s->reply, r.len, 0, (struct sockaddr *)&ss, alen);
+        n = recvmmsg(fd, s->udp_in, UDP_BATCH, MSG_DONTWAIT, NULL);
+        if (n <= 0)
+            return;
+        for (unsigned i = 0; i < (unsigned)n && !s->core->exit_requested; i++)
+            udp_answer(s, fd, i, &nout);
+        udp_send_batch(s, fd, nout);
+        if (n < UDP_BATCH)
+            return; /* the socket is empty: ppoll tells when more comes */
     }
 }
 

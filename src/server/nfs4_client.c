@@ -60,6 +60,7 @@ static struct sv4_client *client_new(struct sv4_call *x, const char *owner, u_in
     cl->number = ++v->next_client;
     cl->clientid = (uint64_t)v->instance32 << 32 | cl->number;
     cl->minor = x->minor;
+    cl->uid = x->c->cred_uid;
     memcpy(cl->verifier, verifier, NFS4_VERIFIER_SIZE);
     memcpy(cl->owner, owner, len);
     cl->ownerlen = len;
@@ -245,21 +246,30 @@ void sv4_clients_free(struct sv4 *v)
     sv__map_free(&v->files);
 }
 
-int sv4_client_expired(const struct sv4 *v, uint32_t number)
+int sv4_client_gone(const struct sv4 *v, uint32_t number)
 {
     uint32_t n = v->nexpired < SV4_EXPIRED_MAX ? v->nexpired : SV4_EXPIRED_MAX;
 
     for (uint32_t i = 0; i < n; i++)
         if (v->expired[i] == number)
-            return 1;
+            return v->rebooted[i] ? SV4_GONE_REBOOT : SV4_GONE_LEASE;
     return 0;
+}
+
+/* Removes cl, keeping its number and why it went: its stateids are
+ * EXPIRED from now on, not unknown (and its id too when its lease ran
+ * out). */
+static void client_gone(struct sv4 *v, struct sv4_client *cl, int rebooted)
+{
+    v->rebooted[v->nexpired % SV4_EXPIRED_MAX] = (uint8_t)rebooted;
+    v->expired[v->nexpired++ % SV4_EXPIRED_MAX] = cl->number;
+    sv4_client_free(v, cl);
 }
 
 void sv4_client_expire(struct sv4 *v, struct sv4_client *cl)
 {
-    v->expired[v->nexpired++ % SV4_EXPIRED_MAX] = cl->number;
     v->leases_expired++;
-    sv4_client_free(v, cl);
+    client_gone(v, cl, 0);
 }
 
 void sv4_reap(struct sv4 *v, uint64_t now_ns)
@@ -288,7 +298,7 @@ nfsstat4 sv4_client_lookup40(struct sv4_call *x, clientid4 id, struct sv4_client
 
     *out = NULL;
     if (cl == NULL && (uint32_t)(id >> 32) == x->v->instance32 &&
-        sv4_client_expired(x->v, (uint32_t)id))
+        sv4_client_gone(x->v, (uint32_t)id) == SV4_GONE_LEASE)
         return NFS4ERR_EXPIRED; /* removed when its lease ran out (RFC 7530 9.6) */
     if (cl == NULL || !cl->confirmed || cl->minor != 0)
         return NFS4ERR_STALE_CLIENTID;
@@ -317,6 +327,13 @@ nfsstat4 sv4_op_setclientid(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     struct sv4_client *unconf = find_owner(v, 0, 0, id, len);
     struct sv4_client *cl;
 
+    if (conf != NULL && conf->uid != x->c->cred_uid && conf->nstates > 0) {
+        /* another principal naming a client that holds state: not the
+         * same client, and it may not take that state (RFC 7530 16.33.5) */
+        res->SETCLIENTID4res_u.client_using.na_r_netid = "tcp";
+        res->SETCLIENTID4res_u.client_using.na_r_addr = "";
+        return res->status = NFS4ERR_CLID_INUSE;
+    }
     if (unconf != NULL)
         sv4_client_free(v, unconf); /* a newer SETCLIENTID replaces it */
     cl = client_new(x, id, len, args->client.verifier);
@@ -363,10 +380,12 @@ nfsstat4 sv4_op_setclientid_confirm(struct sv4_call *x, nfs_argop4 *a, nfs_resop
         sv4_client_renew(x, conf);
         return *st = NFS4_OK;
     }
-    /* a client that rebooted: its earlier incarnation goes, state and all */
+    /* a client that rebooted: its earlier incarnation goes, state and all,
+     * and the stateids it held are EXPIRED (RFC 7530 16.34: its lease
+     * state is gone, as when a lease runs out) */
     conf = find_owner(v, 0, 1, (const char *)unconf->owner, unconf->ownerlen);
     if (conf != NULL)
-        sv4_client_free(v, conf);
+        client_gone(v, conf, 1);
     unconf->confirmed = 1;
     sv4_client_renew(x, unconf);
     return *st = NFS4_OK;

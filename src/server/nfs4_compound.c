@@ -17,7 +17,7 @@
  * the operations that create or undo sessions, which then stand alone
  * (NOT_ONLY_OP); SEQUENCE elsewhere is SEQUENCE_POS.  A retried SEQUENCE
  * whose slot cached its reply is answered with those bytes and nothing is
- * executed again.
+ * executed again; so is a 4.0 request sent again with its XID (nfs4_xid.c).
  */
 #include "server/nfs4_int.h"
 #include "common/bytes.h"
@@ -113,6 +113,7 @@ static nfsstat4 run_op(struct sv4_call *x, XDR *in, XDR *out, uint32_t op, u_int
                    : NFS4ERR_SERVERFAULT;
     }
     v->ops[op]++;
+    sv4_xid_note_op(x, op);
     st = !(row->minors & (1u << x->minor)) || row->fn == NULL ? NFS4ERR_NOTSUPP
                                                               : position_error(x, op);
     if (st != NFS4_OK)
@@ -169,6 +170,18 @@ static void patch(XDR *out, u_int pos, u_int v)
     xdr_setpos(out, end);
 }
 
+/* Writes the reply cached for a request sent again (a session slot's, or
+ * 4.0's by XID) in place of everything encoded after the RPC header. */
+static int put_replay(const struct sv4_call *x, XDR *out, size_t out_cap)
+{
+    xdr_setpos(out, x->reply_start);
+    if (x->replay_len > out_cap - x->reply_start)
+        return -1;
+    memcpy(x->outbuf + x->reply_start, x->replay, x->replay_len);
+    xdr_setpos(out, x->reply_start + x->replay_len);
+    return 0;
+}
+
 static int compound(struct sv_core *c, XDR *in, XDR *out, uint8_t *outbuf, size_t out_cap,
                     const uint8_t *msg, size_t msg_len)
 {
@@ -179,6 +192,7 @@ static int compound(struct sv_core *c, XDR *in, XDR *out, uint8_t *outbuf, size_
     u_int reply_start = xdr_getpos(out), count_at, nres = 0;
     nfsstat4 status = NFS4_OK, zero = NFS4_OK;
     int stop = 0;
+    uint32_t xid = cm_be32_get(msg);
 
     if (!xdr_bytes(in, &tagp, &taglen, sizeof(v->tag)) || !xdr_u_int(in, &minor) ||
         !xdr_u_int(in, &nops))
@@ -197,6 +211,8 @@ static int compound(struct sv_core *c, XDR *in, XDR *out, uint8_t *outbuf, size_
     x.reply_room =
         out_cap > reply_start + 64u ? (uint32_t)(out_cap - reply_start - 64) : 0;
     v->compounds[minor <= SV4_MINOR_MAX ? minor : SV4_MINOR_MAX + 1]++;
+    if (minor == 0 && sv4_xid_lookup(&x, xid, &x.replay, &x.replay_len))
+        return put_replay(&x, out, out_cap); /* a 4.0 request sent again */
     sv4_reap(v, x.now_ns);
     {
         utf8str_cs tag = {taglen, v->tag};
@@ -220,19 +236,14 @@ static int compound(struct sv_core *c, XDR *in, XDR *out, uint8_t *outbuf, size_
         status = run_op(&x, in, out, op, op_in, reply_start, &stop);
         nres++;
     }
-    if (x.replay != NULL) {
-        /* the slot's reply, in place of everything encoded */
-        xdr_setpos(out, reply_start);
-        if (x.replay_len > out_cap - reply_start)
-            return -1;
-        memcpy(outbuf + reply_start, x.replay, x.replay_len);
-        xdr_setpos(out, reply_start + x.replay_len);
-        return 0;
-    }
+    if (x.replay != NULL)
+        return put_replay(&x, out, out_cap);
     patch(out, reply_start, (u_int)status);
     patch(out, count_at, nres);
     if (x.slot != NULL)
         sv4_slot_store(&x, outbuf + reply_start, xdr_getpos(out) - reply_start);
+    else if (x.xid_keep)
+        sv4_xid_store(&x, xid, outbuf + reply_start, xdr_getpos(out) - reply_start);
     return 0;
 }
 

@@ -11,8 +11,9 @@
  * v2 and v3 use (fs.c, through access.c), with the same handles, so an
  * object made over one version is seen over the others.
  *
- * Files call downwards only: compound -> ops (the table) -> the handler
- * files -> state -> session -> client -> call -> attr -> fs/access.
+ * Files call downwards only: compound -> xid (4.0's reply cache) -> ops
+ * (the table) -> the handler files -> state -> session -> client -> call
+ * -> attr -> fs/access.
  */
 #ifndef SV_NFS4_INT_H
 #define SV_NFS4_INT_H
@@ -36,6 +37,8 @@
 #define SV4_OWNER_MAX     NFS4_OPAQUE_LIMIT
 #define SV4_DEFAULT_LEASE 90
 #define SV4_MINOR_MAX     1
+#define SV4_XID_ENTRIES   1024 /* 4.0's reply cache by XID (nfs4_xid.c) */
+#define SV4_XID_REPLY_MAX 2048 /* larger replies are not kept there */
 
 /* Supported attributes: bits of words 0, 1 and 2 (fattr4 numbering). */
 #define SV4_ATTR_WORDS 3
@@ -128,6 +131,7 @@ struct sv4_client {
     uint64_t clientid;
     uint32_t number; /* clientid's low word, in every stateid it owns */
     uint32_t minor;  /* 0: SETCLIENTID, 1: EXCHANGE_ID */
+    uint32_t uid;    /* the principal (AUTH_SYS uid) that made the record */
     int confirmed;
     verifier4 verifier; /* the client's boot verifier */
     verifier4 confirm;  /* 4.0: what SETCLIENTID_CONFIRM must give */
@@ -146,6 +150,14 @@ struct sv4_client {
     uint32_t nstates, nranges;
     uint32_t ownerlen;
     uint8_t owner[SV4_OWNER_MAX];
+};
+
+/* An entry of 4.0's reply cache by XID: the reply (COMPOUND4res) of the
+ * last request kept under xid % SV4_XID_ENTRIES; len 0 when none. */
+struct sv4_xid_entry {
+    uint32_t xid, len;
+    uint64_t peer_hash, req_hash;
+    uint8_t *reply; /* SV4_XID_REPLY_MAX bytes, made at the first store */
 };
 
 /* Counters of the v4 server (the stats file's nfs_v4 map). */
@@ -169,11 +181,13 @@ struct sv4 {
      * there can be clients, since one reap can expire them all */
 #define SV4_EXPIRED_MAX SV4_MAX_CLIENTS
     uint32_t expired[SV4_EXPIRED_MAX];
+    uint8_t rebooted[SV4_EXPIRED_MAX]; /* 1: replaced by its reboot, not expired */
     uint32_t nexpired;
+    struct sv4_xid_entry *xid_cache; /* SV4_XID_ENTRIES, made at the first store */
     /* counters */
     uint64_t null_calls, compounds[SV4_MINOR_MAX + 2];
     uint64_t ops[SV4_OPS];
-    uint64_t leases_expired, leases_cut, slot_replays;
+    uint64_t leases_expired, leases_cut, slot_replays, xid_replays;
     /* the server's owner and scope in EXCHANGE_ID (new at each start) */
     char scope[32];
     u_int scope_len;
@@ -219,6 +233,7 @@ struct sv4_call {
     const uint8_t *replay;
     uint32_t replay_len;
     uint32_t nops, opindex;
+    int xid_keep; /* 4.0: an operation that changes state ran (nfs4_xid.c) */
     /* 4.0: a retransmission of an owner's last seqid request gets these
      * bytes as its result (set by the handler, written by the compound);
      * seq_owner: the owner whose reply this operation's result becomes */
@@ -259,6 +274,19 @@ const char *sv4_op_name(uint32_t opnum);
  * arguments do not decode (GARBAGE_ARGS). */
 int sv4_call_proc(struct sv_core *c, XDR *in, XDR *out, uint8_t *outbuf, size_t out_cap,
                   u_int proc, const uint8_t *msg, size_t msg_len);
+
+/* ---- nfs4_xid.c: NFSv4.0's reply cache by XID ------------------------------ */
+
+/* Notes that operation op runs in this compound (4.0: one that changes
+ * state makes the reply worth keeping). */
+void sv4_xid_note_op(struct sv4_call *x, uint32_t op);
+/* 1 when xid from this peer with these arguments (x->req_args) was
+ * answered before: *reply, *len are that COMPOUND4res. */
+int sv4_xid_lookup(struct sv4_call *x, uint32_t xid, const uint8_t **reply,
+                   uint32_t *len);
+/* Keeps the reply of a 4.0 compound that changed state. */
+void sv4_xid_store(struct sv4_call *x, uint32_t xid, const uint8_t *reply, uint32_t len);
+void sv4_xid_free(struct sv4 *v);
 
 /* ---- nfs4_call.c: what every handler shares ------------------------------ */
 
@@ -321,8 +349,12 @@ void sv4_client_expire(struct sv4 *v, struct sv4_client *cl);
 /* --expire-leases: 1 when this call finds cl's lease run out (cl is then
  * gone), else 0. */
 int sv4_lease_cut(struct sv4_call *x, struct sv4_client *cl);
-/* Whether a client number belonged to a client that expired. */
-int sv4_client_expired(const struct sv4 *v, uint32_t number);
+/* Whether a client number belonged to a client that went: SV4_GONE_LEASE
+ * (its lease ran out), SV4_GONE_REBOOT (replaced by its next incarnation),
+ * or 0 (not one that went). */
+#define SV4_GONE_LEASE  1
+#define SV4_GONE_REBOOT 2
+int sv4_client_gone(const struct sv4 *v, uint32_t number);
 /* Frees a client with all its sessions and state. */
 void sv4_client_free(struct sv4 *v, struct sv4_client *cl);
 void sv4_clients_free(struct sv4 *v);

@@ -124,6 +124,7 @@ void sv4_destroy(struct sv4 *v)
     if (v == NULL)
         return;
     sv4_clients_free(v);
+    sv4_xid_free(v);
     free(v);
 }
 
@@ -154,6 +155,7 @@ void sv4_write_stats(const struct sv4 *v, struct cm_yaml *y)
     cm_yaml_kv_uint(y, "leases_expired", v->leases_expired);
     cm_yaml_kv_uint(y, "leases_cut", v->leases_cut);
     cm_yaml_kv_uint(y, "slot_replays", v->slot_replays);
+    cm_yaml_kv_uint(y, "xid_replays", v->xid_replays);
     cm_yaml_map_end(y);
 }
 

@@ -71,7 +71,7 @@ nfsstat4 sv4_state_find(struct sv4_call *x, const stateid4 *sid_in, int want,
     number = cm_be32_get(o + 4);
     st = sv__map_get(&v->states, cm_be32_get(o + 8));
     if (st == NULL || st->cl->number != number)
-        return sv4_client_expired(v, number) ? NFS4ERR_EXPIRED : NFS4ERR_BAD_STATEID;
+        return sv4_client_gone(v, number) ? NFS4ERR_EXPIRED : NFS4ERR_BAD_STATEID;
     if (x->minor > 0 && x->cl != NULL && st->cl != x->cl)
         return NFS4ERR_BAD_STATEID; /* another client's */
     if (st->revoked)
@@ -91,13 +91,13 @@ nfsstat4 sv4_state_find(struct sv4_call *x, const stateid4 *sid_in, int want,
     return NFS4_OK;
 }
 
-/* Whether an open of another owner on f denies what `access` asks, or
- * holds what `deny` refuses. */
-static int share_conflict(const struct sv4_file *f, const struct sv4_owner *self,
-                          uint32_t access, uint32_t deny)
+/* Whether an open on f denies what `access` asks, or holds what `deny`
+ * refuses - the asking owner's own open too: an owner that denies reading
+ * cannot open for reading again (RFC 7530 9.9; pynfs OPEN21, OPEN25). */
+static int share_conflict(const struct sv4_file *f, uint32_t access, uint32_t deny)
 {
     for (const struct sv4_state *s = f ? f->opens : NULL; s != NULL; s = s->next_in_file)
-        if (s->owner != self && ((s->deny & access) || (s->access & deny)))
+        if ((s->deny & access) || (s->access & deny))
             return 1;
     return 0;
 }
@@ -109,13 +109,14 @@ nfsstat4 sv4_io_stateid(struct sv4_call *x, const stateid4 *sid, const struct sv
     nfsstat4 rc;
 
     if (!is_current_sid(x, sid)) {
-        if (sv4_sid_bypass(sid)) {
-            /* READ bypasses share reservations (RFC 8881 8.2.3) */
+        /* READ bypasses share reservations (RFC 8881 8.2.3); in 4.0 a
+         * WRITE (or a size change) with it is checked as with the
+         * anonymous one (RFC 7530 9.1.4.3), 4.1 refuses it */
+        if (sv4_sid_bypass(sid) && (!write || x->minor > 0))
             return write ? NFS4ERR_BAD_STATEID : NFS4_OK;
-        }
-        if (sv4_sid_anonymous(sid))
+        if (sv4_sid_anonymous(sid) || sv4_sid_bypass(sid))
             return share_conflict(
-                       sv4_file_get(x->v, n->fileid, 0), NULL,
+                       sv4_file_get(x->v, n->fileid, 0),
                        write ? OPEN4_SHARE_ACCESS_WRITE : OPEN4_SHARE_ACCESS_READ, 0)
                        ? NFS4ERR_LOCKED
                        : NFS4_OK;
@@ -257,6 +258,16 @@ nfsstat4 sv4_type_error(const struct sv4_call *x, const struct sv_node *n)
     return x->minor > 0 ? NFS4ERR_WRONG_TYPE : NFS4ERR_INVAL;
 }
 
+/* OPEN of what is not a regular file: in 4.0 ISDIR for a directory and
+ * SYMLINK for anything else (RFC 7530 16.16: a device, a socket or a
+ * FIFO too), in 4.1 as elsewhere (WRONG_TYPE). */
+static nfsstat4 open_type_error(const struct sv4_call *x, const struct sv_node *n)
+{
+    if (x->minor == 0 && n->type != SV_DIR)
+        return NFS4ERR_SYMLINK;
+    return sv4_type_error(x, n);
+}
+
 /* OPEN by name in the current directory, creating as openhow says. */
 static nfsstat4 open_by_name(struct sv4_call *x, const OPEN4args *args,
                              const component4 *file, struct opened *o)
@@ -281,7 +292,7 @@ static nfsstat4 open_by_name(struct sv4_call *x, const OPEN4args *args,
         if ((st = sv4_status(sv__lookup(x->c, o->dir, name, &o->n))) != NFS4_OK)
             return st;
         o->after = o->before;
-        return o->n->type == SV_REG ? NFS4_OK : sv4_type_error(x, o->n);
+        return o->n->type == SV_REG ? NFS4_OK : open_type_error(x, o->n);
     }
     if (sv4_is_pseudo(x, o->dir))
         return NFS4ERR_ROFS;
@@ -313,14 +324,16 @@ static nfsstat4 open_by_name(struct sv4_call *x, const OPEN4args *args,
         o->n->create_verf = v64;
     } else if (rc == NFS3ERR_EXIST && o->n != NULL) {
         if (o->n->type != SV_REG)
-            return sv4_type_error(x, o->n);
+            return open_type_error(x, o->n);
         memset(o->attrset, 0, sizeof(o->attrset));
         if (how->mode == GUARDED4)
             return NFS4ERR_EXIST;
         if (verf != NULL && (v64 == 0 || o->n->create_verf != v64))
             return NFS4ERR_EXIST;
-        if (how->mode == UNCHECKED4 && sa.set_size) {
-            /* an existing file: only the size is applied */
+        if (how->mode == UNCHECKED4 && sa.set_size && sa.size == 0) {
+            /* an existing file: its attributes are left alone but for a
+             * size of 0, the truncation of an O_TRUNC open (RFC 7530
+             * 16.16; Linux's nfsd does the same) */
             struct sv_sattr sz = {0};
             sz.set_size = 1;
             sz.size = sa.size;
@@ -382,7 +395,7 @@ static nfsstat4 open_state(struct sv4_call *x, struct sv4_owner *ow,
         return sv4_no_room(x);
     for (st = f->opens; st != NULL && st->owner != ow; st = st->next_in_file)
         ;
-    if (share_conflict(f, ow, access, deny))
+    if (share_conflict(f, access, deny))
         return NFS4ERR_SHARE_DENIED; /* f has opens: it stays */
     if (st == NULL) {
         st = sv4_state_new(x->v, ow->cl, ow, f, 0);
@@ -397,8 +410,10 @@ static nfsstat4 open_state(struct sv4_call *x, struct sv4_owner *ow,
         st->deny |= deny;
         st->seqid++;
     }
-    st->access_seen |= 1u << st->access;
-    st->deny_seen |= 1u << st->deny;
+    /* OPEN_DOWNGRADE may go to any mode an OPEN asked for, or the union
+     * they made (RFC 7530 16.19.4) */
+    st->access_seen |= 1u << access | 1u << st->access;
+    st->deny_seen |= 1u << deny | 1u << st->deny;
     *out = st;
     return NFS4_OK;
 }

@@ -9,14 +9,15 @@
 # bounded: a 3 s trace of a call every 50 ms, its last 1 ms before each
 # call polled, costs under half a CPU second for the whole run (about
 # 0.05 s), where two processes that never slept would take up to 6 s (and
-# about 1 s even on a machine with a load of 12).  A real-time class the system refuses (no
+# about 1 s even on a machine with a load of 12), and a real-time replay
+# whose server stalls waits for it asleep.  A real-time class the system refuses (no
 # CAP_SYS_NICE, RLIMIT_RTPRIO 0) stops the run before anything is prepared,
 # with one line and its own exit code, as a bad --cpus and --spin do.
 # Nothing here is a speed: bench/replay_lateness.sh measures the lateness.
 . "$(dirname "$0")/lib.sh"
 need_cmd chrt
 need_cmd prlimit
-plan 14
+plan 15
 start_nfsd srv || bail "sfs_nfsd did not start"
 # 60 records over two ASUs, one every 50 ms: 3 s
 awk 'BEGIN { for (i = 0; i < 60; i++)
@@ -60,10 +61,20 @@ if [ "$rt" = 1 ]; then
     pol=$(for p in $kids; do chrt -p "$p" | tr '\n' ' '; echo; done)
     is "$(printf '%s\n' "$pol" | grep -c 'SCHED_FIFO.*priority: 5')" 2 \
         "--realtime 5: both replay in SCHED_FIFO at priority 5" || diag "$pol"
+    # the server stalls for 1.5 s: the real-time processes wait for its
+    # answers asleep, not polling (they would take their CPUs from
+    # everything else)
+    kill -STOP "$srv_PID"
+    sleep 1.5
+    kill -CONT "$srv_PID"
     wait "$runner"
     is "$?" 0 "the real-time replay exits 0" || diag "$(tail -3 "$T_DIR/err")"
+    cpu=$(awk '{ print $1 + $2 }' "$T_DIR/cpu")
+    ok "$(awk -v c="$cpu" 'BEGIN { exit !(c < 0.5) }'; echo $?)" \
+        "a 1.5 s stall of the server in a real-time replay: $cpu CPU seconds in all"
 else
     skip "this user may not have SCHED_FIFO (chrt -f 5 true failed)"
+    skip "this user may not have SCHED_FIFO"
     skip "this user may not have SCHED_FIFO"
 fi
 

@@ -5,8 +5,10 @@
  * conflicts (DENIED and the holder), the stateid errors (BAD, OLD, STALE,
  * EXPIRED), TEST_STATEID and FREE_STATEID, NFSv4.0's OPEN_CONFIRM and
  * seqid replay (also of a LOCK, LOCKU or CLOSE whose stateid moved on or
- * went), a lease that runs out taking opens and locks with it, the
- * grace period, and the operations that change directories. */
+ * went) and its reply cache by XID, the special stateids' WRITE, a
+ * rebooted client's stateids, another principal naming a client, a lease that runs out
+ * taking opens and locks with it, the grace period, and the operations that change
+ * directories. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -638,6 +640,207 @@ static void create_link_rename_remove_setattr(void **state)
     sv_core_destroy(c);
 }
 
+/* OPEN (creating name) and OPEN_CONFIRM by a new 4.0 owner, seqids seq and
+ * seq + 1: the confirmed stateid. */
+static stateid4 open_confirmed_40(struct sv_core *c, clientid4 cid, const char *name,
+                                  uint32_t access, uint32_t deny, const char *owner,
+                                  seqid4 seq)
+{
+    nfs_argop4 o[4];
+    stateid4 sid;
+
+    put_root_export(o);
+    op_open(&o[2], name, access, deny, 1, UNCHECKED4, owner, cid);
+    o[2].nfs_argop4_u.opopen.seqid = seq;
+    assert_int_equal(th4_run(c, 0, o, 3), NFS4_OK);
+    sid = opened(2, 3);
+    th4_op_lookup(&o[2], name);
+    th4_op(&o[3], OP_OPEN_CONFIRM);
+    o[3].nfs_argop4_u.opopen_confirm.open_stateid = sid;
+    o[3].nfs_argop4_u.opopen_confirm.seqid = seq + 1;
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
+    return th4_res.resarray.resarray_val[3]
+        .nfs_resop4_u.opopen_confirm.OPEN_CONFIRM4res_u.resok4.open_stateid;
+}
+
+static void requests_sent_again_with_their_xid_in_4_0(void **state)
+{
+    struct sv_core *c = th4_core(0);
+    nfs_argop4 o[3];
+    uint8_t first[256];
+    size_t first_len;
+
+    (void)state;
+    (void)th4_setclientid(c, "xid", "verifier");
+    put_root_export(o);
+    th4_op(&o[2], OP_CREATE);
+    o[2].nfs_argop4_u.opcreate.objtype.type = NF4DIR;
+    o[2].nfs_argop4_u.opcreate.objname.utf8string_len = 1;
+    o[2].nfs_argop4_u.opcreate.objname.utf8string_val = "x";
+    assert_int_equal(th4_run(c, 0, o, 3), NFS4_OK);
+    first_len = th4_reply_len;
+    assert_true(first_len <= sizeof(first));
+    memcpy(first, th4_out, first_len);
+    /* the same CREATE with the same XID, twice (pynfs RPLY14): the first
+     * reply, byte for byte, not EXIST */
+    for (int i = 0; i < 2; i++) {
+        th4_next_xid--;
+        assert_int_equal(th4_run(c, 0, o, 3), NFS4_OK);
+        assert_int_equal(th4_reply_len, first_len);
+        assert_memory_equal(th4_out, first, first_len);
+    }
+    assert_int_equal(c->v4->xid_replays, 2);
+    /* the same CREATE with a new XID is a new request: EXIST */
+    assert_int_equal(th4_run(c, 0, o, 3), NFS4ERR_EXIST);
+    /* an XID used again by other arguments is a new request: it runs */
+    th4_next_xid--;
+    o[2].nfs_argop4_u.opcreate.objname.utf8string_val = "y";
+    assert_int_equal(th4_run(c, 0, o, 3), NFS4_OK);
+    assert_non_null(export_file(c, "y"));
+    assert_int_equal(c->v4->xid_replays, 2);
+    sv_core_destroy(c);
+}
+
+static void special_stateids_and_a_rebooted_client_in_4_0(void **state)
+{
+    struct sv_core *c = th4_core(0);
+    clientid4 cid = th4_setclientid(c, "boot", "verif-01");
+    nfs_argop4 o[4];
+    stateid4 ones, sid;
+
+    (void)state;
+    memset(&ones, 0xff, sizeof(ones));
+    /* WRITE with the READ-bypass stateid is checked as the anonymous
+     * stateid's (pynfs WRT2): refused while an open denies writing... */
+    sid = open_confirmed_40(c, cid, "w", OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_WRITE,
+                            "ow", 1);
+    put_root_export(o);
+    th4_op_lookup(&o[2], "w");
+    op_write(&o[3], &ones, 0, "data");
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4ERR_LOCKED);
+    op_read(&o[3], &ones, 0, 4); /* READ bypasses it */
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
+    /* ... and let through when none does */
+    op_close(&o[3], &sid, 3);
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
+    op_write(&o[3], &ones, 0, "data");
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
+    assert_int_equal(export_file(c, "w")->size, 4);
+    /* the client reboots (a new verifier, confirmed): the stateids of its
+     * earlier incarnation are EXPIRED, not unknown (pynfs CID1) */
+    sid = open_confirmed_40(c, cid, "r", OPEN4_SHARE_ACCESS_BOTH, 0, "ob", 1);
+    (void)th4_setclientid(c, "boot", "verif-02");
+    th4_op_lookup(&o[2], "r");
+    op_read(&o[3], &sid, 0, 1);
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4ERR_EXPIRED);
+    sv_core_destroy(c);
+}
+
+static void another_principal_with_a_clients_id_in_4_0(void **state)
+{
+    struct sv_core *c = th4_core(0);
+    clientid4 cid = th4_setclientid(c, "shared", "verifier");
+    nfs_argop4 o[1];
+
+    (void)state;
+    (void)th4_setclientid(c, "idle", "verifier");
+    (void)open_confirmed_40(c, cid, "s", OPEN4_SHARE_ACCESS_BOTH, 0, "os", 1);
+    /* uid 1 names the id of uid 0's client, which holds an open: CLID_INUSE
+     * (pynfs CID2a); the id of a client without state is taken (CID2) */
+    th4_uid = 1;
+    th4_op(&o[0], OP_SETCLIENTID);
+    memcpy(o[0].nfs_argop4_u.opsetclientid.client.verifier, "verifier", 8);
+    o[0].nfs_argop4_u.opsetclientid.client.id.id_len = 6;
+    o[0].nfs_argop4_u.opsetclientid.client.id.id_val = "shared";
+    o[0].nfs_argop4_u.opsetclientid.callback.cb_location.na_r_netid = "tcp";
+    o[0].nfs_argop4_u.opsetclientid.callback.cb_location.na_r_addr = "127.0.0.1.0.0";
+    assert_int_equal(th4_run(c, 0, o, 1), NFS4ERR_CLID_INUSE);
+    o[0].nfs_argop4_u.opsetclientid.client.id.id_len = 4;
+    o[0].nfs_argop4_u.opsetclientid.client.id.id_val = "idle";
+    assert_int_equal(th4_run(c, 0, o, 1), NFS4_OK);
+    th4_uid = 0;
+    sv_core_destroy(c);
+}
+
+/* OPEN (no create, or UNCHECKED4 with the size in sz) of name by a 4.0
+ * owner with seqid seq. */
+static nfsstat4 open_again_40(struct sv_core *c, clientid4 cid, const char *name,
+                              uint32_t access, uint32_t deny, const char *owner,
+                              seqid4 seq, char *sz)
+{
+    static uint32_t size_mask[1] = {TH4_BIT(FATTR4_SIZE)};
+    nfs_argop4 o[3];
+
+    put_root_export(o);
+    op_open(&o[2], name, access, deny, sz != NULL, UNCHECKED4, owner, cid);
+    o[2].nfs_argop4_u.opopen.seqid = seq;
+    if (sz != NULL) {
+        fattr4 *f =
+            &o[2].nfs_argop4_u.opopen.openhow.openflag4_u.how.createhow4_u.createattrs;
+        f->attrmask.bitmap4_len = 1;
+        f->attrmask.bitmap4_val = size_mask;
+        f->attr_vals.attrlist4_len = 8;
+        f->attr_vals.attrlist4_val = sz;
+    }
+    return th4_run(c, 0, o, 3);
+}
+
+static void open_corners_of_one_owner_in_4_0(void **state)
+{
+    struct sv_core *c = th4_core(0);
+    clientid4 cid = th4_setclientid(c, "corners", "verifier");
+    char size_16[8] = {0, 0, 0, 0, 0, 0, 0, 16}, size_0[8] = {0};
+    nfs_argop4 o[4];
+    stateid4 sid;
+
+    (void)state;
+    /* OPEN of a FIFO: SYMLINK in 4.0, as of anything not a regular file
+     * or a directory (pynfs OPEN7b/c/f/s) */
+    put_root_export(o);
+    th4_op(&o[2], OP_CREATE);
+    o[2].nfs_argop4_u.opcreate.objtype.type = NF4FIFO;
+    o[2].nfs_argop4_u.opcreate.objname.utf8string_len = 1;
+    o[2].nfs_argop4_u.opcreate.objname.utf8string_val = "p";
+    assert_int_equal(th4_run(c, 0, o, 3), NFS4_OK);
+    assert_int_equal(
+        open_again_40(c, cid, "p", OPEN4_SHARE_ACCESS_READ, 0, "oa", 1, NULL),
+        NFS4ERR_SYMLINK);
+    /* READ and WRITE opened apart by one owner: OPEN_DOWNGRADE may go to
+     * either (pynfs OPDG10, OPDG11, LOCK24) */
+    (void)open_confirmed_40(c, cid, "f", OPEN4_SHARE_ACCESS_READ, 0, "ob", 1);
+    assert_int_equal(
+        open_again_40(c, cid, "f", OPEN4_SHARE_ACCESS_WRITE, 0, "ob", 3, NULL), NFS4_OK);
+    sid = opened(2, 3);
+    put_root_export(o);
+    th4_op_lookup(&o[2], "f");
+    th4_op(&o[3], OP_OPEN_DOWNGRADE);
+    o[3].nfs_argop4_u.opopen_downgrade.open_stateid = sid;
+    o[3].nfs_argop4_u.opopen_downgrade.seqid = 4;
+    o[3].nfs_argop4_u.opopen_downgrade.share_access = OPEN4_SHARE_ACCESS_WRITE;
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
+    /* an owner whose open denies reading cannot open for reading again
+     * (pynfs OPEN21) */
+    (void)open_confirmed_40(c, cid, "g", OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_DENY_READ,
+                            "oc", 1);
+    assert_int_equal(
+        open_again_40(c, cid, "g", OPEN4_SHARE_ACCESS_READ, 0, "oc", 3, NULL),
+        NFS4ERR_SHARE_DENIED);
+    /* UNCHECKED4 of an existing file leaves its size alone, but for a
+     * size of 0 (pynfs OPEN2) */
+    sid = open_confirmed_40(c, cid, "h", OPEN4_SHARE_ACCESS_BOTH, 0, "od", 1);
+    th4_op_lookup(&o[2], "h");
+    op_write(&o[3], &sid, 0, "0123456789");
+    assert_int_equal(th4_run(c, 0, o, 4), NFS4_OK);
+    assert_int_equal(
+        open_again_40(c, cid, "h", OPEN4_SHARE_ACCESS_BOTH, 0, "od", 3, size_16),
+        NFS4_OK);
+    assert_int_equal(export_file(c, "h")->size, 10);
+    assert_int_equal(
+        open_again_40(c, cid, "h", OPEN4_SHARE_ACCESS_BOTH, 0, "od", 4, size_0), NFS4_OK);
+    assert_int_equal(export_file(c, "h")->size, 0);
+    sv_core_destroy(c);
+}
+
 static void grace_period_refuses_new_state(void **state)
 {
     struct sv_config cfg;
@@ -688,6 +891,10 @@ int main(void)
         cmocka_unit_test(retransmissions_after_their_stateid_moved_on_in_4_0),
         cmocka_unit_test(create_link_rename_remove_setattr),
         cmocka_unit_test(grace_period_refuses_new_state),
+        cmocka_unit_test(requests_sent_again_with_their_xid_in_4_0),
+        cmocka_unit_test(special_stateids_and_a_rebooted_client_in_4_0),
+        cmocka_unit_test(another_principal_with_a_clients_id_in_4_0),
+        cmocka_unit_test(open_corners_of_one_owner_in_4_0),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

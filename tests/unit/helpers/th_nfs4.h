@@ -50,13 +50,16 @@ static inline struct sv_core *th4_core(unsigned lease_s)
     return c;
 }
 
+/* The uid of the AUTH_SYS credential of every call (the principal). */
+static uint32_t th4_uid;
+
 /* An RPC call to NFS v4 procedure proc with an AUTH_SYS credential of
- * uid 0; returns its length. */
+ * uid th4_uid; returns its length. */
 static inline size_t th4_enc_call(uint32_t xid, uint32_t vers, uint32_t proc,
                                   xdrproc_t xa, void *args)
 {
     u_int head[] = {xid, 0, 2, NFS4_PROGRAM, vers, proc, AUTH_SYS, 24};
-    u_int body[] = {0, 1, 't' << 24, 0, 0, 0}; /* stamp, "t", uid, gid, no gids */
+    u_int body[] = {0, 1, 't' << 24, th4_uid, 0, 0}; /* stamp, "t", uid, gid, no gids */
     u_int verf[] = {AUTH_NONE, 0};
     size_t len;
     XDR x;
