@@ -61,6 +61,23 @@ bench_ganesha() {
     fi
 }
 
+# bench_capture FILE FILTER COMMAND...: COMMAND's traffic on lo that
+# FILTER (a capture filter: the server's ports) passes, captured into FILE
+# by dumpcap (root); waits until the file stops growing.
+bench_capture() {
+    f=$1 filter=$2
+    shift 2
+    dumpcap -i lo -f "$filter" -w "$f" 2>"$f.err" &
+    cpid=$!
+    i=0
+    while [ $i -lt 200 ] && ! grep -q "Capturing on" "$f.err"; do sleep 0.05; i=$((i + 1)); done
+    "$@" >/dev/null 2>&1 || echo "$bench_name: $1 failed"
+    size=-1
+    while [ "$size" != "$(stat -c %s "$f")" ]; do size=$(stat -c %s "$f"); sleep 0.5; done
+    kill -INT $cpid
+    wait $cpid
+}
+
 # bench_wait_ready LOG: waits (at most 5 s) for a line starting "ready".
 bench_wait_ready() {
     i=0

@@ -28,22 +28,8 @@ nfs=$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$tmp/nfsd.log")
 mnt=$(sed -n 's/.* mount [^ ]*:\([0-9]*\) .*/\1/p' "$tmp/nfsd.log")
 url=127.0.0.1:$nfs:/export
 
-# capture FILE COMMAND...: COMMAND's traffic to the server, captured
-capture() {
-    f=$1
-    shift
-    dumpcap -i lo -f "port $nfs or port $mnt" -w "$f" 2>"$f.err" &
-    cpid=$!
-    i=0
-    while [ $i -lt 200 ] && ! grep -q "Capturing on" "$f.err"; do sleep 0.05; i=$((i + 1)); done
-    "$@" >/dev/null 2>&1 || echo "nfs_stats: $1 failed"
-    size=-1
-    while [ "$size" != "$(stat -c %s "$f")" ]; do size=$(stat -c %s "$f"); sleep 0.5; done
-    kill -INT $cpid
-    wait $cpid
-}
-capture "$tmp/write.pcapng" "$bin/sfs3" -l 200 -p 2 -w 1 -t 5 -F 8000 -a 25 "$url"
-capture "$tmp/small.pcapng" "$bin/sfs_ping" -Q -o 16 -c "${PING_CALLS:-200000}" -p getattr "$url"
+bench_capture "$tmp/write.pcapng" "port $nfs or port $mnt" "$bin/sfs3" -l 200 -p 2 -w 1 -t 5 -F 8000 -a 25 "$url"
+bench_capture "$tmp/small.pcapng" "port $nfs or port $mnt" "$bin/sfs_ping" -Q -o 16 -c "${PING_CALLS:-200000}" -p getattr "$url"
 
 # best FILE TOOL: the best of 3 wall times (seconds) of one tool on FILE
 best() {

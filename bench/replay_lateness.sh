@@ -16,6 +16,7 @@
 #   rt        --realtime 10: the replay in SCHED_FIFO
 #   rtspin    --realtime 10 --spin 200
 #   rtapart   --realtime 10, the server on the last CPU, the replay on the others
+#   rtsrv     --realtime 10, and the server in SCHED_FIFO too (priority 5)
 # (a variant the system refuses - rt without CAP_SYS_NICE - prints its
 # message as its row).  Per run: the lateness distribution (p50, p90, p99,
 # p99.9, max), could not keep up, the CPU seconds sfs3 used (a spin costs
@@ -40,6 +41,7 @@ others=0
 run() {
     procs=$3 slack="" opts=""
     taskset -a -p -c "0-$last" "$srv" >/dev/null
+    chrt -o -a -p 0 "$srv" >/dev/null
     case $4 in
     slack50) slack=50000 ;;
     default) ;;
@@ -51,6 +53,9 @@ run() {
     esac
     case $4 in
     rt | rtapart) opts="$opts --realtime 10" ;;
+    rtsrv)
+        chrt -f -a -p 5 "$srv" >/dev/null || echo "# rtsrv: the server may not have SCHED_FIFO"
+        opts="--realtime 10" ;;
     rtspin) opts="--realtime 10 --spin 200" ;;
     esac
     load=$(cut -d' ' -f1 /proc/loadavg)
@@ -84,7 +89,7 @@ for rate in ${RATES:-2000 10000}; do
     echo "# $rate calls/s, $n calls; load average $(cut -d' ' -f1-3 /proc/loadavg), $ncpu CPUs"
     i=0
     while [ $i -lt "$rounds" ]; do
-        for v in ${VARIANTS:-slack50 default spin200 p1 apart rt rtspin rtapart}; do
+        for v in ${VARIANTS:-slack50 default spin200 p1 apart rt rtspin rtapart rtsrv}; do
             for kind in ${KINDS:-spc nfs}; do
                 if [ "$kind" = spc ]; then
                     run spc "$tmp/t.spc" "${PROCS_SPC:-4}" "$v"

@@ -1,18 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # bench/trace.sh - sfs_trace speed and sampling accuracy (the "sfs_trace"
-# section of docs/PERFORMANCE.md).  trace_bench generates two traces from a
-# seed at bench time (never committed; 87 and 85 MB of SPC text, deleted at
-# exit): the bench trace (3.1 M records, 9.0 M references to 1.24 M
-# blocks of 4 KiB) and the large-footprint one (3.0 M records,
-# 9.1 M references to 1.76 M blocks: the same Zipf, loop and cold mix, the
-# cold reads 8 KiB at random over 1 TiB).  On the first it times the parts
+# section of docs/PERFORMANCE.md).  trace_bench generates three traces from
+# a seed at bench time (never committed; 85-87 MB of SPC text each, deleted
+# at exit): the bench trace (3.1 M records, 9.0 M references to 1.24 M
+# blocks of 4 KiB), the large-footprint one (3.0 M records, 9.1 M
+# references to 1.76 M blocks: the same Zipf, loop and cold mix, the cold
+# reads 8 KiB at random over 1 TiB) and the flat one (the footprint's mix
+# with a flatter Zipf: 2.59 M blocks).  On the first it times the parts
 # in one process: parsing alone, the JudyL floor, exact by record and by
 # reference, the plain Judy1Count method, sampling at rate 0.001, and a
 # table of its error against exact for each of SEEDS hash seeds (10; each
 # row: mean absolute error over the sizes 1..2^21 blocks, the worst size,
 # and the expected error the run printed); on the second the same parts
-# without the error table.  Then the whole program runs on both files,
+# without the error table (and on the third).  Then the whole program runs on all three,
 # side by side and alternating, ROUNDS rounds (3), each mode keeping its
 # best:
 #   stats (parsing plus constant work per record: the parse-only rate of the
@@ -40,7 +41,9 @@ echo "== the bench trace, in process"
 "$build/bench/trace_bench" "$tmp/bench.spc" "$records" "$seeds" || exit 1
 echo "== the large-footprint trace, in process"
 "$build/bench/trace_bench" --shape=footprint "$tmp/footprint.spc" 3000000 0 || exit 1
-for t in bench footprint; do
+echo "== the flat trace, in process"
+"$build/bench/trace_bench" --shape=flat "$tmp/flat.spc" 3000000 0 || exit 1
+for t in bench footprint flat; do
     ls -l "$tmp/$t.spc" | awk -v t=$t '{printf "%s trace file: %.1f MB\n", t, $5 / 1e6}'
     "$bin/sfs_trace" mrc "$tmp/$t.spc" -q --yaml "$tmp/$t.yaml" || exit 1
     sed -n 's/^references: //p' "$tmp/$t.yaml" >"$tmp/$t.refs"
@@ -68,7 +71,7 @@ run() {
 round=0
 while [ $round -lt "$rounds" ]; do
     round=$((round + 1))
-    for t in bench footprint; do
+    for t in bench footprint flat; do
         run $t stats "$bin/sfs_trace" stats --threads 1
         run $t exact-1-thread "$bin/sfs_trace" mrc --threads 1
         run $t exact-2-threads "$bin/sfs_trace" mrc --threads 2
@@ -76,11 +79,11 @@ while [ $round -lt "$rounds" ]; do
             run $t base-1-thread "$BASELINE/sfs_trace" mrc --threads 1
             run $t base-2-threads "$BASELINE/sfs_trace" mrc --threads 2
         fi
-        [ $t = footprint ] || run $t judy1count "$bin/sfs_trace" mrc --method judy1 --threads 1
+        [ $t != bench ] || run $t judy1count "$bin/sfs_trace" mrc --method judy1 --threads 1
         run $t sample-0.001 "$bin/sfs_trace" mrc --sample 0.001
     done
 done
-for t in bench footprint; do
+for t in bench footprint flat; do
     echo "whole program, $t trace, $(cat "$tmp/$t.refs") references, best of $rounds" \
         "alternating rounds:"
     awk -v tr=$t -v refs="$(cat "$tmp/$t.refs")" '

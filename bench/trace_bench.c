@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * trace_bench.c - the sfs_trace benchmark (bench/trace.sh): generates a
- * trace of one of two shapes (below: "bench", the default, and
+ * trace of one of three shapes (below: "bench", the default;
  * "footprint", the same mix over a 1.4 times larger footprint with the
- * cold reads at random over 1 TiB) from a Park-Miller seed, writes it to
+ * cold reads at random over 1 TiB; "flat", a flatter Zipf over 2.6 M
+ * blocks) from a Park-Miller seed, writes it to
  * the file named on the command line, and times, in one run on one core,
  * alternating the methods REPS times and keeping each one's best (the
  * machine is shared):
  *   - parsing alone with the SPC reader (records/s);
  *   - the JudyL block map alone, one entry per block, as the analysis had
  *     it before the map went by chunks (the floor of a map per block);
- *   - exact, JudyL + Fenwick, fed record by record (az_mrc_record: the
- *     blocks of a record as one range) and reference by reference
+ *   - exact, chunk map + Fenwick, fed record by record in windows of 256
+ *     (az_mrc_records: the blocks of a record as one range, the block map
+ *     hinted ahead) and reference by reference
  *     (az_mrc_ref: the same analysis without the range ideas);
  *   - exact, the application note's Judy1Count, record by record;
  *   - sampled at rate 0.001, and a table of its error against exact for
@@ -65,15 +67,19 @@ struct rec {
     uint64_t first;
 };
 
-/* The two shapes.  "bench": 60 % Zipf 0.9 over 400 000 pages (4 KiB),
+/* The shapes.  "bench": 60 % Zipf 0.9 over 400 000 pages (4 KiB),
  * 25 % a 50 000-block loop of 32 KiB records, 15 % cold 8 KiB reads of
  * blocks never seen before, laid out in order; 4 ASUs; 3.1 M records give
  * 9.0 M references to 1.24 M blocks.  "footprint" (the exact curve was
  * slow on a large footprint): the same mix, but Zipf 0.9 over
  * 1 000 000 pages and the cold reads 8 KiB at a random 512-byte sector of
  * a 1 TiB unit (mostly 3 blocks of 4 KiB, scattered over 2^28 of them);
- * 3.0 M records give 9.09 M references to 1.76 M blocks. */
+ * 3.0 M records give 9.09 M references to 1.76 M blocks.  "flat": the
+ * footprint's mix with a flatter Zipf (0.5) over 4 000 000 pages, so that
+ * reuse is rare and its distances long: 3.0 M records give 9.1 M
+ * references to 2.59 M blocks. */
 #define ZIPF_S       0.9
+#define ZIPF_FLAT    0.5
 #define LOOP_BLOCKS  50000u
 #define COLD_SECTORS (1u << 31)   /* 1 TiB of 512-byte sectors */
 #define COLD_BASE    (1ull << 30) /* from 512 GiB on: past the Zipf pages and the loop */
@@ -82,12 +88,14 @@ struct shape {
     const char *name;
     uint64_t records;    /* the default size */
     uint32_t zipf_pages; /* of 4 KiB */
-    int cold_random;     /* cold reads: random sectors over 1 TiB, else in order */
+    double zipf_s;
+    int cold_random; /* cold reads: random sectors over 1 TiB, else in order */
 };
 
 static const struct shape shapes[] = {
-    {"bench", 3100000, 400000, 0},
-    {"footprint", 3000000, 1000000, 1},
+    {"bench", 3100000, 400000, ZIPF_S, 0},
+    {"footprint", 3000000, 1000000, ZIPF_S, 1},
+    {"flat", 3000000, 4000000, ZIPF_FLAT, 1},
 };
 
 /* Rank r (0-based) of a Zipf(ZIPF_S) draw: binary search in the CDF. */
@@ -125,7 +133,7 @@ static struct ref *generate(const char *path, const struct shape *sh, uint64_t r
         exit(1);
     }
     for (k = 0; k < pages; k++)
-        cdf[k] = (sum += 1.0 / pow(k + 1.0, ZIPF_S));
+        cdf[k] = (sum += 1.0 / pow(k + 1.0, sh->zipf_s));
     for (k = 0; k < pages; k++)
         cdf[k] /= sum;
     cm_rng_seed(&rng, 20240601);
@@ -203,7 +211,8 @@ static void parse(const char *path)
 }
 
 #define REPS      3
-#define SEEDS     10 /* hash seeds of the accuracy table (argument 3) */
+#define WINDOW    256 /* records a batch */
+#define SEEDS     10  /* hash seeds of the accuracy table (argument 3) */
 #define MAX_SEEDS 1000
 
 /* Runs one configuration into a fresh *m, by records or (recs NULL) by
@@ -213,22 +222,27 @@ static double run_once(struct az_mrc *m, const struct az_mrc_opts *o,
                        size_t nrefs)
 {
     char err[CM_ERR_LEN];
-    struct tr_record tr;
+    struct tr_record tr[WINDOW];
     uint64_t t0;
-    size_t i;
+    size_t i, k;
+    int rc;
 
     if (az_mrc_init(m, o, err, sizeof(err)) < 0) {
         fprintf(stderr, "trace_bench: %s\n", err);
         exit(1);
     }
-    memset(&tr, 0, sizeof(tr));
-    tr.op = TR_OP_READ;
+    memset(tr, 0, sizeof(tr));
     t0 = cpu_ns();
-    for (i = 0; recs && i < nrecs; i++) {
-        tr.unit = recs[i].unit;
-        tr.offset = recs[i].first * 4096;
-        tr.length = (uint64_t)recs[i].n * 4096;
-        if (az_mrc_record(m, &tr) < 0) {
+    /* in windows of records, as sfs_trace's feed gives them (with the
+     * hints of az_mrc_records) */
+    for (i = 0; recs && i < nrecs; i += k) {
+        for (k = 0; k < WINDOW && i + k < nrecs; k++) {
+            tr[k].op = TR_OP_READ;
+            tr[k].unit = recs[i + k].unit;
+            tr[k].offset = recs[i + k].first * 4096;
+            tr[k].length = (uint64_t)recs[i + k].n * 4096;
+        }
+        if (az_mrc_records(m, tr, k, &rc) < k) {
             fprintf(stderr, "trace_bench: %s\n", m->last_error);
             exit(1);
         }
@@ -370,7 +384,7 @@ int main(int argc, char **argv)
     }
     if (argc < 2 || argv[1][0] == '-') {
         fprintf(stderr, "usage: trace_bench [--accuracy | --generate] "
-                        "[--shape=bench|footprint] FILE.spc [RECORDS [SEEDS "
+                        "[--shape=bench|footprint|flat] FILE.spc [RECORDS [SEEDS "
                         "[DISTANCE_RATE]]]\n");
         return 2;
     }
@@ -426,14 +440,14 @@ int main(int argc, char **argv)
         ts = t < ts ? t : ts;
     }
     printf("best of %d runs each (CPU seconds, one core):\n", REPS);
-    report("exact, JudyL+Fenwick, by record", &fen, n, tf);
-    report("exact, JudyL+Fenwick, by reference", &per_ref, n, tp);
+    report("exact, map+Fenwick, by record", &fen, n, tf);
+    report("exact, map+Fenwick, by reference", &per_ref, n, tp);
     report("exact, Judy1Count, by record", &j1, n, tj);
     report("sampled, rate 0.001, by record", &sh, n, ts);
     same = same_histograms(&fen, &j1) && same_histograms(&fen, &per_ref);
     printf("ratio by record / by reference: %.2fx\n", tp / tf);
-    printf("ratio JudyL+Fenwick / Judy1Count: %.2fx (identical histograms: %s)\n",
-           tj / tf, same ? "yes" : "NO");
+    printf("ratio map+Fenwick / Judy1Count: %.2fx (identical histograms: %s)\n", tj / tf,
+           same ? "yes" : "NO");
     printf("ratio sampled 0.001 / exact: %.2fx\n", tf / ts);
     accuracy(&fen, &o, recs, nrecs, refs, n, (unsigned)seeds);
     az_mrc_free(&fen);

@@ -37,8 +37,9 @@
 /* ---- exact stack distances (stackdist.c) -------------------------------- */
 
 enum az_sd_method {
-    /* JudyL key -> last time, live times in a bitmap counted by a Fenwick
-     * tree over its words, renumbered when the time axis fills (default). */
+    /* A hash table (chunkmap.h) key -> last time, live times in a bitmap
+     * counted by a Fenwick tree over its words, renumbered when the time
+     * axis fills (default). */
     AZ_SD_FENWICK,
     /* The application note's method: JudyL key -> last time, Judy1 of live
      * times, depth = population - Judy1Count(0, last - 1). */
@@ -59,6 +60,11 @@ int64_t az_sd_ref(struct az_sd *sd, uint64_t key);
  * Returns 0 or -ENOMEM.  Keys must not wrap. */
 #define AZ_SD_RANGE_MAX 1024u /* the largest n callers pass at once */
 int az_sd_ref_range(struct az_sd *sd, uint64_t key, uint64_t n, uint64_t *depth);
+/* A hint that key .. key + n - 1 come soon (AZ_SD_FENWICK): fetches their
+ * places in the block map into the cache, and with deep those places'
+ * times too when the map's are already there (the map is read).  Changes
+ * nothing a reference sees. */
+void az_sd_prefetch(const struct az_sd *sd, uint64_t key, uint64_t n, int deep);
 /* Distinct keys seen so far. */
 uint64_t az_sd_unique(const struct az_sd *sd);
 /* Bytes in use: Judy's own counters (JudyLMemUsed, Judy1MemUsed) plus the
@@ -269,6 +275,17 @@ int az_mrc_init(struct az_mrc *m, const struct az_mrc_opts *opt, char *err,
  * than max_record_blocks, strict) or -ENOMEM, with m->last_error saying
  * what (without the record's position: the caller knows it). */
 int az_mrc_record(struct az_mrc *m, const struct tr_record *rec);
+/* A hint that rec comes soon (exact runs; else nothing): on a large
+ * footprint every record's blocks are a cache miss in the stack's block
+ * map, so a caller that holds records ahead (a batch) hints the one
+ * AZ_MRC_AHEAD ahead with deep = 0 and the one AZ_MRC_AHEAD / 2 ahead with
+ * deep = 1 (az_sd_prefetch), and the misses overlap. */
+#define AZ_MRC_AHEAD 16u
+void az_mrc_prefetch(const struct az_mrc *m, const struct tr_record *rec, int deep);
+/* az_mrc_record over n records in order, with the hints above.  Returns
+ * the count done: n, or less when a record failed (its error as
+ * az_mrc_record's, in *rc). */
+size_t az_mrc_records(struct az_mrc *m, const struct tr_record *recs, size_t n, int *rc);
 /* The distance sample's rate in effect (0 when exact). */
 double az_mrc_distance_rate(const struct az_mrc *m);
 /* Bytes the sampling adds to the block sample's stack: the distance

@@ -70,6 +70,9 @@ struct az_fit_sizes {
     uint32_t n, cap;
 };
 
+/* Names of unmapped NFSv4 COMPOUNDs kept (the rest counted together). */
+#define AZ_FIT_V4_NAMES 16
+
 /* What the pass over the events gathered (fit.c). */
 struct az_fit_counts {
     uint64_t calls[NF_NOPS]; /* NFS calls by SFS op, all versions */
@@ -96,6 +99,19 @@ struct az_fit_counts {
     uint32_t nrate;
     uint64_t sequential[2]; /* requests that start where the stream's
                                previous one of the file ended */
+    /* NFSv4 (fit_v4.c): COMPOUNDs (and NULL calls) read, those mapped to
+     * an SFS op, the OPENs of existing files and CLOSEs (the state SFS's
+     * model keeps implicit), getattr-shaped ones (fsstat, fsinfo and
+     * pathconf are GETATTRs of other attributes), and the unmapped ones
+     * by their leading operation's name */
+    uint64_t v4_compounds, v4_mapped, v4_opens, v4_closes, v4_getattrs;
+    uint64_t v4_minor[3];
+    struct {
+        char name[24];
+        uint64_t n;
+    } v4_unmapped[AZ_FIT_V4_NAMES];
+    uint32_t nv4_unmapped;
+    uint64_t v4_unmapped_other; /* past AZ_FIT_V4_NAMES names */
 };
 
 /* The model fitted (fit_model.c). */
@@ -174,6 +190,14 @@ int az_fit_init(struct az_fit *f, uint64_t block_size);
 void az_fit_free(struct az_fit *f);
 /* Adds one event (in call order).  0, or -errno with f->last_error. */
 int az_fit_event(struct az_fit *f, const struct tr_nfs_event *ev);
+/* az_fit_event without the image: the call of one SFS op counted (the
+ * NFSv4 path gives the image every operation, the count one a COMPOUND). */
+int az_fit_call(struct az_fit *f, const struct tr_nfs_event *ev);
+/* An NFSv4 event (vers 4: a COMPOUND, or the NULL procedure) as the SFS op
+ * its COMPOUND carries (fit_v4.c): every operation to the image, the one
+ * that says what the COMPOUND does counted by az_fit_call, OPEN and CLOSE
+ * and the unmapped counted apart.  0, or -errno with f->last_error. */
+int az_fit_v4_event(struct az_fit *f, const struct tr_nfs_event *ev);
 /* After the last event: the requests still open closed, the image and the
  * curve finished, the model fitted (points: the load points of the rc
  * file; r: the reader, for the calls it counted but did not decode, or

@@ -13,7 +13,13 @@
 
 #include "analyze/az.h"
 
+/* Records a batch gets at a time on one thread: its hints miss the first
+ * AZ_MRC_AHEAD of each. */
+#define WINDOW 256u
+
 typedef int (*record_fn)(void *, const struct tr_record *);
+/* A batch of records: the count done, and *rc < 0 when record i failed. */
+typedef size_t (*batch_fn)(void *, const struct tr_record *, size_t, int *);
 
 /* A failed record: its place and the analysis's message into err. */
 static int record_error(struct tr_reader *r, const struct tr_record *rec, int rc,
@@ -26,8 +32,8 @@ static int record_error(struct tr_reader *r, const struct tr_record *rec, int rc
     return rc;
 }
 
-static int feed(struct tr_reader *r, int threads, record_fn fn, void *data,
-                const char *msg, char *err, size_t errlen)
+static int feed(struct tr_reader *r, int threads, record_fn fn, batch_fn batch,
+                void *data, const char *msg, char *err, size_t errlen)
 {
     struct tr_prefetch *pf = NULL;
     struct tr_record rec;
@@ -37,14 +43,35 @@ static int feed(struct tr_reader *r, int threads, record_fn fn, void *data,
         const struct tr_record *recs;
         size_t n, i;
 
-        while ((rc = tr_prefetch_next(pf, &recs, &n)) > 0)
-            for (i = 0; i < n; i++)
-                if ((rc = fn(data, &recs[i])) < 0) {
-                    rc = record_error(r, &recs[i], rc, msg, err, errlen);
-                    tr_prefetch_stop(pf);
-                    return rc;
-                }
+        while ((rc = tr_prefetch_next(pf, &recs, &n)) > 0) {
+            if (batch)
+                i = batch(data, recs, n, &rc);
+            else
+                for (i = 0; i < n && (rc = fn(data, &recs[i])) >= 0; i++)
+                    ;
+            if (rc < 0) {
+                rc = record_error(r, &recs[i], rc, msg, err, errlen);
+                tr_prefetch_stop(pf);
+                return rc;
+            }
+        }
         tr_prefetch_stop(pf);
+    } else if (batch) {
+        /* one thread, records read a window ahead so that the batch can
+         * hint the ones to come (no analysis with a batch reads a record's
+         * path, which the next read may reuse) */
+        struct tr_record win[WINDOW];
+        size_t n = 0, i;
+        int brc;
+
+        do {
+            if ((rc = tr_reader_next(r, &win[n])) > 0 && ++n < WINDOW)
+                continue;
+            i = batch(data, win, n, &brc);
+            if (brc < 0)
+                return record_error(r, &win[i], brc, msg, err, errlen);
+            n = 0;
+        } while (rc > 0);
     } else {
         /* one thread (or no thread could be started) */
         while ((rc = tr_reader_next(r, &rec)) > 0)
@@ -61,6 +88,11 @@ static int mrc_fn(void *m, const struct tr_record *rec)
     return az_mrc_record(m, rec);
 }
 
+static size_t mrc_batch(void *m, const struct tr_record *recs, size_t n, int *rc)
+{
+    return az_mrc_records(m, recs, n, rc);
+}
+
 static int stats_fn(void *s, const struct tr_record *rec)
 {
     return az_stats_record(s, rec);
@@ -69,7 +101,7 @@ static int stats_fn(void *s, const struct tr_record *rec)
 int az_mrc_feed(struct az_mrc *m, struct tr_reader *r, int threads, char *err,
                 size_t errlen)
 {
-    int rc = feed(r, threads, mrc_fn, m, m->last_error, err, errlen);
+    int rc = feed(r, threads, mrc_fn, mrc_batch, m, m->last_error, err, errlen);
 
     if (rc == 0)
         az_mrc_finish(m);
@@ -79,5 +111,5 @@ int az_mrc_feed(struct az_mrc *m, struct tr_reader *r, int threads, char *err,
 int az_stats_feed(struct az_stats *s, struct tr_reader *r, int threads, char *err,
                   size_t errlen)
 {
-    return feed(r, threads, stats_fn, s, s->last_error, err, errlen);
+    return feed(r, threads, stats_fn, NULL, s, s->last_error, err, errlen);
 }

@@ -377,14 +377,19 @@ static const struct nf_fh *working_handle(const struct tr_nfs_event *ev)
 
 int az_fit_event(struct az_fit *f, const struct tr_nfs_event *ev)
 {
+    if (im_event(f->img, ev) < 0)
+        return nomem(f);
+    return az_fit_call(f, ev);
+}
+
+int az_fit_call(struct az_fit *f, const struct tr_nfs_event *ev)
+{
     struct az_fit_counts *c = &f->c;
     const struct nf_fh *wh;
     struct az_fit_stream *s;
     int64_t end;
     int rc;
 
-    if (im_event(f->img, ev) < 0)
-        return nomem(f);
     if (!c->any) {
         c->first_ns = ev->t_ns;
         c->any = 1;

@@ -26,11 +26,10 @@ static int fit_trace(struct az_cli *c, const char *name, struct tr_nfs_reader *r
     while ((rc = tr_nfs_next(r, &ev)) > 0) {
         if (p)
             az__progress_event(p, &ev);
-        /* NFSv4 COMPOUNDs are not fitted yet: the model counts them as
-         * calls it could not map (the reader's nfsv4_calls) */
-        if (ev.prog == TR_NFS_PROG_NFS && ev.vers == 4)
-            continue;
-        if ((rc = az_fit_event(f, &ev)) < 0) {
+        /* an NFSv4 COMPOUND as the SFS op it carries (fit_v4.c) */
+        rc = ev.prog == TR_NFS_PROG_NFS && ev.vers == 4 ? az_fit_v4_event(f, &ev)
+                                                        : az_fit_event(f, &ev);
+        if (rc < 0) {
             fprintf(diag, "sfs_trace: %s: the call at %" PRIu64 ": %s\n", name, ev.where,
                     f->last_error);
             return rc;
@@ -53,7 +52,8 @@ static int fit_other(struct az_cli *c, uint64_t bs, struct az_fit *g, FILE *diag
                                .lenient = c->lenient,
                                .pair_window_ns = (int64_t)(c->pair_window * 1e9),
                                .warn = az__cli_warning,
-                               .warn_data = &w};
+                               .warn_data = &w,
+                               .nfsv4 = 1};
     struct tr_nfs_reader *r;
     char err[CM_ERR_LEN];
     int rc;

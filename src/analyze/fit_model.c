@@ -244,6 +244,59 @@ static void rows_fit(struct az_fit *f, int k, uint32_t bb)
 
 /* ---- the mix ----------------------------------------------------------------- */
 
+/* The notes of an NFSv4 trace (fit_v4.c): how its COMPOUNDs were mapped
+ * and what was not; reader_v4 is the reader's count of NFSv4 calls.
+ * Returns the calls left out of the mix. */
+static uint64_t v4_notes(struct az_fit *f, uint64_t reader_v4)
+{
+    struct az_fit_model *m = &f->m;
+    const struct az_fit_counts *c = &f->c;
+    uint64_t out = c->v4_opens + c->v4_closes + c->v4_unmapped_other, more = 0;
+    char names[200] = "";
+    uint32_t i;
+
+    if (c->v4_compounds)
+        az_fit_note(m,
+                    "%llu NFSv4 calls (4.0: %llu, 4.1: %llu, 4.2: %llu COMPOUNDs) mapped "
+                    "by their leading operation onto the NFSv3 SFS ops (docs/nfsv4.md): "
+                    "%llu mapped; the fitted run speaks NFSv3",
+                    (unsigned long long)c->v4_compounds,
+                    (unsigned long long)c->v4_minor[0],
+                    (unsigned long long)c->v4_minor[1],
+                    (unsigned long long)c->v4_minor[2], (unsigned long long)c->v4_mapped);
+    if (c->v4_opens || c->v4_closes)
+        az_fit_note(m,
+                    "%llu OPENs of existing files and %llu CLOSEs: the state a v4 client "
+                    "keeps around its READs and WRITEs, which SFS's ops do not have: not "
+                    "in the mix",
+                    (unsigned long long)c->v4_opens, (unsigned long long)c->v4_closes);
+    if (c->v4_getattrs)
+        az_fit_note(m,
+                    "%llu GETATTR COMPOUNDs: all getattr (fsstat, fsinfo and pathconf "
+                    "are GETATTRs of other attributes, not told apart)",
+                    (unsigned long long)c->v4_getattrs);
+    for (i = 0; i < c->nv4_unmapped; i++) {
+        out += c->v4_unmapped[i].n;
+        if (strlen(names) + strlen(c->v4_unmapped[i].name) + 24 < sizeof(names))
+            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s %llu",
+                     names[0] ? ", " : "", c->v4_unmapped[i].name,
+                     (unsigned long long)c->v4_unmapped[i].n);
+        else
+            more += c->v4_unmapped[i].n;
+    }
+    more += c->v4_unmapped_other;
+    if (c->nv4_unmapped)
+        az_fit_note(m, "%llu NFSv4 COMPOUNDs with no SFS op: %s%s%.0llu",
+                    (unsigned long long)(out - c->v4_opens - c->v4_closes), names,
+                    more ? ", others " : "", (unsigned long long)more);
+    if (reader_v4 > c->v4_compounds) {
+        az_fit_note(m, "%llu NFSv4 calls not decoded: not mapped",
+                    (unsigned long long)(reader_v4 - c->v4_compounds));
+        out += reader_v4 - c->v4_compounds;
+    }
+    return out;
+}
+
 static void mix_fit(struct az_fit *f, const struct tr_nfs_reader *r)
 {
     struct az_fit_model *m = &f->m;
@@ -293,10 +346,7 @@ static void mix_fit(struct az_fit *f, const struct tr_nfs_reader *r)
                     "%llu MOUNT calls: not in SFS's mix (its processes mount once, "
                     "before the load)",
                     (unsigned long long)c->mount_calls);
-    if (v4)
-        az_fit_note(m, "%llu NFSv4 calls: not read by this version of the fit",
-                    (unsigned long long)v4);
-    m->unmapped_calls = foreign + c->mount_calls + v4;
+    m->unmapped_calls = foreign + c->mount_calls + v4_notes(f, v4);
 }
 
 /* ---- clients, processes, biods ---------------------------------------------------- */

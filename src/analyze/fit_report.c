@@ -334,6 +334,35 @@ static void yaml_distance(struct cm_yaml *y, const char *key,
     cm_yaml_map_end(y);
 }
 
+/* How an NFSv4 trace's COMPOUNDs were mapped (fit_v4.c). */
+static void v4_yaml(struct cm_yaml *y, const struct az_fit_counts *c)
+{
+    uint32_t i;
+
+    cm_yaml_key(y, "nfsv4");
+    cm_yaml_map_begin(y);
+    cm_yaml_kv_uint(y, "calls", c->v4_compounds);
+    cm_yaml_key(y, "minor_versions");
+    cm_yaml_map_begin(y);
+    for (i = 0; i < 3; i++) {
+        char k[4] = {(char)('0' + i), 0};
+        cm_yaml_kv_uint(y, k, c->v4_minor[i]);
+    }
+    cm_yaml_map_end(y);
+    cm_yaml_kv_uint(y, "mapped", c->v4_mapped);
+    cm_yaml_kv_uint(y, "getattr_shaped", c->v4_getattrs);
+    cm_yaml_kv_uint(y, "opens", c->v4_opens);
+    cm_yaml_kv_uint(y, "closes", c->v4_closes);
+    cm_yaml_key(y, "unmapped");
+    cm_yaml_map_begin(y);
+    for (i = 0; i < c->nv4_unmapped; i++)
+        cm_yaml_kv_uint(y, c->v4_unmapped[i].name, c->v4_unmapped[i].n);
+    if (c->v4_unmapped_other)
+        cm_yaml_kv_uint(y, "(others)", c->v4_unmapped_other);
+    cm_yaml_map_end(y);
+    cm_yaml_map_end(y);
+}
+
 static void yaml_model(struct cm_yaml *y, const char *trace, const struct az_fit *f,
                        const struct az_fit *g)
 {
@@ -349,6 +378,8 @@ static void yaml_model(struct cm_yaml *y, const char *trace, const struct az_fit
     cm_yaml_kv_double(y, "rate", m->rate, 4);
     cm_yaml_kv_int(y, "nfs_version", m->nfs_version);
     cm_yaml_kv_int(y, "tcp", m->tcp);
+    if (f->c.v4_compounds)
+        v4_yaml(y, &f->c);
     cm_yaml_key(y, "mix");
     cm_yaml_map_begin(y);
     for (op = 0; op < NF_NOPS; op++)

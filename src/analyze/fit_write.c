@@ -161,8 +161,16 @@ static void rc_text(struct text *t, const struct az_fit *f, const struct az_fit_
         "# makes for its requests); INCR_LOAD and NUM_RUNS: a curve of %d points, 1x\n"
         "# to %dx of it\nLOAD=%d\nINCR_LOAD=%d\nNUM_RUNS=%d\n",
         m->rate, m->duration_s, m->points, m->points, m->load, m->load, m->points);
-    put(t, "# NFS_VERSION: %" PRIu64 " of the NFS calls were NFSv%d\nNFS_VERSION=%d\n",
-        c->by_version[m->nfs_version], m->nfs_version, m->nfs_version);
+    if (c->v4_compounds > c->by_version[m->nfs_version])
+        put(t,
+            "# NFS_VERSION: the trace's %" PRIu64
+            " NFSv4 calls mapped onto NFSv%d's SFS ops\n"
+            "NFS_VERSION=%d\n",
+            c->v4_compounds, m->nfs_version, m->nfs_version);
+    else
+        put(t,
+            "# NFS_VERSION: %" PRIu64 " of the NFS calls were NFSv%d\nNFS_VERSION=%d\n",
+            c->by_version[m->nfs_version], m->nfs_version, m->nfs_version);
     put(t, "# TCP: %" PRIu64 " calls over TCP, %" PRIu64 " over UDP\nTCP=%s\n",
         c->tcp_calls, c->udp_calls, m->tcp ? "on" : "off");
     put(t,

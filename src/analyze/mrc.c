@@ -615,6 +615,37 @@ int az_mrc_ref(struct az_mrc *m, uint32_t unit, uint64_t block)
     return refs(m, unit, block, 1);
 }
 
+void az_mrc_prefetch(const struct az_mrc *m, const struct tr_record *rec, int deep)
+{
+    uint64_t g = m->opt.block_size, first, last;
+
+    if (m->threshold || (rec->op != TR_OP_READ && rec->op != TR_OP_WRITE) ||
+        !rec->length || rec->length - 1 > UINT64_MAX - rec->offset ||
+        (uint64_t)rec->unit >> m->opt.unit_bits)
+        return; /* az_mrc_record says what is wrong */
+    first = rec->offset / g;
+    last = (rec->offset + (rec->length - 1)) / g;
+    if (last >> (64 - m->opt.unit_bits))
+        return;
+    az_sd_prefetch(m->main.sd, mrc_key(m, rec->unit, first), last - first + 1, deep);
+}
+
+size_t az_mrc_records(struct az_mrc *m, const struct tr_record *recs, size_t n, int *rc)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (i + AZ_MRC_AHEAD < n)
+            az_mrc_prefetch(m, &recs[i + AZ_MRC_AHEAD], 0);
+        if (i + AZ_MRC_AHEAD / 2 < n)
+            az_mrc_prefetch(m, &recs[i + AZ_MRC_AHEAD / 2], 1);
+        if ((*rc = az_mrc_record(m, &recs[i])) < 0)
+            return i;
+    }
+    *rc = 0;
+    return n;
+}
+
 int az_mrc_record(struct az_mrc *m, const struct tr_record *rec)
 {
     uint64_t first, last, g = m->opt.block_size, max = m->opt.max_record_blocks;

@@ -443,7 +443,7 @@ void az_mrc_yaml(struct cm_yaml *y, const struct az_source *src, const struct az
     cm_yaml_kv_uint(y, "block_size", m->opt.block_size);
     cm_yaml_kv_str(y, "distance_convention", AZ_DISTANCE_CONVENTION);
     cm_yaml_kv_str(y, "method",
-                   m->opt.method == AZ_SD_JUDY1 ? "judy1count" : "judyl+fenwick");
+                   m->opt.method == AZ_SD_JUDY1 ? "judy1count" : "map+fenwick");
     cm_yaml_key(y, "sampling");
     cm_yaml_map_begin(y);
     cm_yaml_kv_double(y, "rate", m->threshold ? m->opt.sample_rate : 1.0, -1);

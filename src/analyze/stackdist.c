@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * stackdist.c - exact LRU stack distances (docs/DECISIONS.md D12) with Judy as
- * the application note describes: the "time" of a reference is its sequence
- * number, a JudyL array maps each block key to the time of its last
- * reference, and the depth of a reference is the number of live last-use
+ * stackdist.c - exact LRU stack distances (docs/DECISIONS.md D12) as the Judy
+ * application note describes: the "time" of a reference is its sequence
+ * number, a map takes each block key to the time of its last reference, and
+ * the depth of a reference is the number of live last-use
  * times from the previous one to now, counted from the cheaper side as
  * population - count(0, last - 1).
  *
@@ -19,9 +19,9 @@
  *  one cache line, and fits in cache (W/8 + W/128 bytes for W times).  When
  *  the axis is full, the live times are renumbered 0..n-1 in order and the
  *  axis is rebuilt; the axis is kept at least AXIS_FACTOR times the live
- *  count, so renumbering costs well under one step per reference.  JudyL
- *  stays the sparse block map, which is what Judy is best at; see
- *  docs/PERFORMANCE.md for the measured ratio.
+ *  count, so renumbering costs well under one step per reference.  The
+ *  block map is a hash table of chunks (chunkmap.h; it was a JudyL
+ *  array); see docs/PERFORMANCE.md for the measured ratios.
  *
  * A record's blocks come as one range (az_sd_ref_range), which the Fenwick
  * method exploits (each kept because bench/trace.sh showed it faster):
@@ -33,12 +33,15 @@
  *  - the axis makes room for the whole range before it starts, so that no
  *    renumbering happens inside one.
  * On a trace with a large footprint (1.76 M blocks, three quarters of
- * them read at random over 1 TiB) the JudyL lookups and inserts, one per
+ * them read at random over 1 TiB) the map's lookups and inserts, one per
  * block, were most of the time; so the map is keyed by chunks of CHUNK consecutive
  * blocks (one lookup per chunk a record touches), a chunk with a single
  * block referenced keeps that block's time in the map itself, and the
  * axis is kept 8 times the live count, not 4 (renumbering walked the map
- * 7 times on that trace; bench/trace.sh, docs/PERFORMANCE.md).
+ * 7 times on that trace; bench/trace.sh, docs/PERFORMANCE.md).  Even so
+ * each lookup there is a cache miss, so callers that hold records ahead
+ * hint them (az_sd_prefetch: the map's slot, then the chunk's times or
+ * the axis word) and the misses of several records overlap.
  * popcount is compiled twice (x86-64): with the POPCNT instruction when the
  * CPU has it, else the portable builtin, chosen when a stack is made.
  */
@@ -50,12 +53,13 @@
 
 #include "common/alloc.h"
 #include "analyze/az.h"
+#include "analyze/chunkmap.h"
 
 #define MIN_AXIS_WORDS 1024u /* 65536 times */
 #define AXIS_FACTOR    8u    /* axis / live times after renumbering */
 
 /* The block map (AZ_SD_FENWICK) is keyed by chunks of CHUNK consecutive
- * blocks, so that a record's blocks cost one JudyL lookup per chunk, not
+ * blocks, so that a record's blocks cost one map lookup per chunk, not
  * one each.  A chunk's value word is either one block's time inline, when
  * only one block of the chunk was ever referenced (time << INLINE_SHIFT |
  * offset << 1 | 1: a random 4 KiB reference costs what it cost with a map
@@ -83,10 +87,9 @@ struct az_sd {
     uint64_t pend_group[PENDING];
     int32_t pend_delta[PENDING];
     unsigned npend;
-    /* JudyL: AZ_SD_JUDY1: key -> time of its last reference + 1;
-     * AZ_SD_FENWICK: chunk (key / CHUNK) -> a value word (below) */
-    Pvoid_t last;
-    Pvoid_t live; /* Judy1 of live times (AZ_SD_JUDY1) */
+    Pvoid_t last;       /* JudyL (AZ_SD_JUDY1): key -> time of its last reference + 1 */
+    struct az_cmap map; /* AZ_SD_FENWICK: chunk (key / CHUNK) -> a value word */
+    Pvoid_t live;       /* Judy1 of live times (AZ_SD_JUDY1) */
     uint64_t unique, now;
     /* AZ_SD_FENWICK: the chunks' times, CHUNK per chunk (NO_TIME where a
      * block was never referenced), in slabs (below) */
@@ -135,6 +138,7 @@ void az_sd_free(struct az_sd *sd)
         return;
     JudyLFreeArray(&sd->last, PJE0);
     Judy1FreeArray(&sd->live, PJE0);
+    az_cm_free(&sd->map);
     free(sd->bits);
     free(sd->fen);
     while (sd->nslabs)
@@ -158,8 +162,8 @@ size_t az_sd_mem(const struct az_sd *sd, size_t *judy_bytes)
 
     if (judy_bytes)
         *judy_bytes = judy;
-    return judy + sd->words * sizeof(*sd->bits) + sd->groups * sizeof(*sd->fen) +
-           sd->nchunks * CHUNK * sizeof(**sd->slab);
+    return judy + az_cm_mem(&sd->map) + sd->words * sizeof(*sd->bits) +
+           sd->groups * sizeof(*sd->fen) + sd->nchunks * CHUNK * sizeof(**sd->slab);
 }
 
 /* ---- the dense axis ------------------------------------------------------ */
@@ -305,8 +309,6 @@ static ALWAYS_INLINE int compact(struct az_sd *sd, uint64_t extra)
     uint64_t need = (sd->unique * AXIS_FACTOR + extra + 63) / 64, words = sd->words;
     uint64_t *bits, *before, i, sum = 0;
     uint32_t *fen;
-    Word_t key = 0;
-    PWord_t pv;
 
     pend_flush(sd);
     /* before[w] = live times in words 0..w-1: each time's new value is then
@@ -334,13 +336,14 @@ static ALWAYS_INLINE int compact(struct az_sd *sd, uint64_t extra)
     /* Every live time once: the inline ones in the map, the others in the
      * slabs, in order (no map walk needed for those). */
     if (sd->inline_words)
-        for (pv = (PWord_t)JudyLFirst(sd->last, &key, PJE0); pv;
-             pv = (PWord_t)JudyLNext(sd->last, &key, PJE0))
-            if (*pv & 1) {
+        for (i = 0; i <= sd->map.mask && sd->map.slot; i++) {
+            uint64_t *pv = &sd->map.slot[i].value;
+            if (sd->map.slot[i].key1 && *pv & 1) {
                 uint64_t t = renumbered(sd, before, *pv >> INLINE_SHIFT);
                 *pv = inline_word(t, (unsigned)(*pv >> 1) % CHUNK);
                 bits[t / 64] |= 1ull << (t % 64);
             }
+        }
     for (i = 0; i < sd->nchunks; i++) {
         uint64_t *tp = chunk_at(sd, i), j;
         for (j = 0; j < CHUNK; j++)
@@ -402,12 +405,12 @@ static ALWAYS_INLINE uint64_t touch(struct az_sd *sd, uint64_t s, uint64_t t,
 }
 
 /* Blocks off..off + n - 1 of the chunk of key k (within one chunk).  The
- * value word stays where JudyL put it: nothing is inserted in between. */
+ * value word stays where the map put it: nothing is added in between. */
 static ALWAYS_INLINE int chunk_range(struct az_sd *sd, uint64_t k, unsigned off,
                                      unsigned n, uint64_t *depth, struct near *nr)
 {
-    Word_t ck = (Word_t)(k >> CHUNK_BITS);
-    PWord_t pv = (PWord_t)JudyLGet(sd->last, ck, PJE0);
+    uint64_t ck = k >> CHUNK_BITS;
+    uint64_t *pv = az_cm_get(&sd->map, ck);
     uint64_t *times;
     unsigned i;
 
@@ -418,8 +421,7 @@ static ALWAYS_INLINE int chunk_range(struct az_sd *sd, uint64_t k, unsigned off,
         return 0;
     }
     if (!pv && n == 1) { /* one block of a chunk never seen: inline */
-        pv = (PWord_t)JudyLIns(&sd->last, ck, PJE0);
-        if (pv == PJERR)
+        if (!(pv = az_cm_put(&sd->map, ck)))
             return -ENOMEM;
         *depth = touch(sd, NO_TIME, sd->now, nr);
         *pv = inline_word(sd->now++, off);
@@ -432,8 +434,7 @@ static ALWAYS_INLINE int chunk_range(struct az_sd *sd, uint64_t k, unsigned off,
         if (c < 0)
             return -ENOMEM;
         if (!pv) {
-            pv = (PWord_t)JudyLIns(&sd->last, ck, PJE0);
-            if (pv == PJERR)
+            if (!(pv = az_cm_put(&sd->map, ck)))
                 return -ENOMEM;
         } else { /* the inline block moves into it */
             chunk_at(sd, (uint64_t)c)[(*pv >> 1) % CHUNK] = *pv >> INLINE_SHIFT;
@@ -489,6 +490,33 @@ __attribute__((target("popcnt"))) static int range_popcnt(struct az_sd *sd, uint
     return fenwick_range(sd, key, n, depth);
 }
 #endif
+
+/* At most this many chunks of a range are hinted: a record of 32 KiB
+ * spans 3. */
+#define PREFETCH_CHUNKS 4u
+
+void az_sd_prefetch(const struct az_sd *sd, uint64_t key, uint64_t n, int deep)
+{
+    uint64_t c = key >> CHUNK_BITS, end = (key + n - 1) >> CHUNK_BITS;
+
+    if (sd->method != AZ_SD_FENWICK || !sd->map.slot)
+        return;
+    if (end - c >= PREFETCH_CHUNKS)
+        end = c + PREFETCH_CHUNKS - 1;
+    for (; c <= end; c++) {
+        const uint64_t *pv;
+        if (!deep) {
+            __builtin_prefetch(&sd->map.slot[az_cm_home(&sd->map, c)]);
+            continue;
+        }
+        if (!(pv = az_cm_get(&sd->map, c)))
+            continue;
+        if (!(*pv & 1))
+            __builtin_prefetch(chunk_at(sd, *pv >> 1));
+        else if ((*pv >> INLINE_SHIFT) / 64 < sd->words)
+            __builtin_prefetch(&sd->bits[(*pv >> INLINE_SHIFT) / 64]);
+    }
+}
 
 static int ref_judy1(struct az_sd *sd, uint64_t key, uint64_t *depth)
 {

@@ -38,7 +38,7 @@ static int plan(const struct az_cli *c, FILE *out, FILE *diag)
             "%s: the plan of %s (%s): %llu NFSv%d calls of %u client(s) over %.3f s; "
             "image of %u objects\n",
             c->output, p.capture, p.format, (unsigned long long)p.ncalls, p.nfs_version,
-            p.nstreams, (double)p.trace_ns / 1e9, im_nobjs(p.img));
+            p.nstreams, (double)p.trace_ns / 1e9, im_nlive(p.img));
     if (nr_plan_summary(&p, ops, sizeof(ops), err, sizeof(err)) < 0) {
         fprintf(diag, "sfs_trace: %s\n", err);
         nr_plan_free(&p);

@@ -15,6 +15,9 @@
 #ifdef __GLIBC__
 #include <malloc.h> /* malloc_trim: the one libc-specific call, here only */
 #endif
+#ifdef __linux__
+#include <sys/mman.h> /* madvise(MADV_HUGEPAGE) */
+#endif
 
 #include "common/alloc.h"
 
@@ -70,6 +73,21 @@ int cm_alloc_release(void)
     return malloc_trim(0);
 #else
     return 0;
+#endif
+}
+
+void cm_advise_huge(void *p, size_t size)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t b = ((uintptr_t)p + size) & ~(huge - 1);
+
+    if (b > a) /* the whole 2 MiB pages inside; failure is harmless advice */
+        (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)size;
 #endif
 }
 

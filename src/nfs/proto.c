@@ -83,25 +83,26 @@ void nf_calls_free(struct nf_call *calls)
     free(calls);
 }
 
+/* nf_call_run's done: the call's done is cleared, which ends the wait. */
 static void run_done(struct nf_call *c, void *data)
 {
-    (void)c;
-    *(int *)data = 1;
+    (void)data;
+    c->done = NULL;
 }
 
 int nf_call_run(struct nf_session *s, struct nf_call *c, const struct nf_op_args *a)
 {
-    int done = 0, rc;
+    int rc;
 
     c->done = run_done;
-    c->data = &done;
+    c->data = NULL;
     rc = nf_call_start(s, c, a);
     if (rc < 0)
         return rc;
     /* the protocol's timeouts complete every call it started, so this ends */
-    while (!done) {
+    while (c->done != NULL) {
         rc = nf_session_poll(s, -1);
-        if (rc < 0 && rc != -EINTR && !done)
+        if (rc < 0 && rc != -EINTR && c->done != NULL)
             return rc;
     }
     return c->status;

@@ -188,6 +188,7 @@ struct nr_plan {
     uint64_t events;            /* events the reader gave */
     uint64_t skipped[NR_SKIPS]; /* calls not replayable, by reason */
     uint64_t readdir_restarted; /* READDIR continuations sent from cookie 0 */
+    uint64_t v4_opens_in_use;   /* NFSv4: stateids used, never made in the trace */
     int64_t trace_ns;           /* the last call's time */
     struct tr_counter counters[TR_MAX_COUNTERS]; /* the reader's counters */
     unsigned ncounters;
@@ -274,7 +275,8 @@ int nr_accepts(const struct ld_config *cfg, char *why, size_t whylen);
 unsigned nr_class_of(uint32_t status);
 const char *nr_class_name(unsigned cls);
 /* The plan's calls per SFS op and its calls not replayable by reason, as
- * "calls: getattr 12, lookup 3; not replayable: mount 1" into buf (len
+ * "calls: getattr 12, lookup 3; not replayable: mount 1" (an NFSv4 plan's
+ * with "; opens in use before the trace: N") into buf (len
  * bytes; cut when longer).  One read of the plan's calls; 0 or -errno with
  * err. */
 int nr_plan_summary(const struct nr_plan *p, char *buf, size_t len, char *err,

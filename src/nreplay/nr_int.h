@@ -47,14 +47,34 @@ int nr__file_read(struct nr_plan *p, int fd, int check, char *err, size_t errlen
 
 /* ---- plan4.c ------------------------------------------------------------ */
 
+/* What an NFSv4 plan learns of the traced state as it reads: the stateids
+ * the trace showed made or used (a set of their hashes), and how many it
+ * showed used before any reply made them (in_use: opens and locks from
+ * before the capture).  Zeroed to start. */
+struct nr__v4_state {
+    uint64_t *seen;
+    uint64_t mask, used;
+    uint64_t in_use;
+    const struct tr_nfs4_op *op; /* the operation the call being planned is */
+};
+
 /* The calls of NFSv4 COMPOUND ev (an NFSv4 plan's): fn on each of its
  * operations the plan replays, as the NFSv3-shaped event of the same SFS op
  * (a GETATTR after another call of the COMPOUND is that call's
  * attributes, no call); the others that ran counted in skipped[] by reason
- * (NR_SKIP_V4_STATE, NR_SKIP_PROC, NR_SKIP_CUT).  0 or fn's first negative
- * return. */
-int nr__v4_calls(const struct tr_nfs_event *ev, uint64_t *skipped,
+ * (NR_SKIP_V4_STATE, NR_SKIP_PROC, NR_SKIP_CUT); the stateids followed in
+ * st.  0, -ENOMEM, or fn's first negative return. */
+int nr__v4_calls(struct nr__v4_state *st, const struct tr_nfs_event *ev,
+                 uint64_t *skipped,
                  int (*fn)(void *data, const struct tr_nfs_event *call), void *data);
+void nr__v4_state_free(struct nr__v4_state *st);
+/* The dependency keys of the call being planned beside its objects' and
+ * names' (st->op; none outside nr__v4_calls): an OPEN's open owner and the
+ * stateid it makes (changes[] 1: the owner's OPENs in order, and what uses
+ * the stateid after it), a READ's, WRITE's or SETATTR's stateid (0: it
+ * waits for the OPEN that made it).  Keys never those of an object or a
+ * name.  How many (at most 2). */
+unsigned nr__v4_dep_keys(const struct nr__v4_state *st, uint64_t *keys, int *changes);
 
 /* ---- one child's replay ---------------------------------------------------- */
 

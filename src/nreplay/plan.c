@@ -8,16 +8,15 @@
  * objects, names and hosts.  A capture given to the replay as it is gets a
  * plan of its own in an unlinked temporary file.
  *
- * Dependencies are kept per key - an object, or a directory and a name -
- * as (the last call on the key, the last call that changed it): a call
- * that changes a key waits for the last call on it, a call that only
- * reads it for the last one that changed it.  A name's key also reaches
- * the object the name stands for at that point of the trace (so RMDIR of
- * a directory waits for the REMOVEs inside it), which the plan follows
- * through LOOKUP, CREATE, LINK, RENAME and REMOVE.  Name keys are 64-bit
- * hashes: two names that collide only add a dependency, never lose one.  A
- * dependency NR_LOOKAHEAD calls back or more is left out: the replay never
- * holds that many calls open, so it has completed.
+ * Dependencies are kept per key - an object, or a directory and a name
+ * (in an NFSv4 plan also an open owner and a stateid: plan4.c) - as (the last call on the
+ * key, the last call that changed it): a call that changes a key waits for the last call
+ * on it, a call that only reads it for the last one that changed it.  A name's key also
+ * reaches the object the name stands for at that point of the trace (so RMDIR of a
+ * directory waits for the REMOVEs inside it), which the plan follows through LOOKUP,
+ * CREATE, LINK, RENAME and REMOVE.  Name keys are 64-bit hashes: two names that collide
+ * only add a dependency, never lose one.  A dependency NR_LOOKAHEAD calls back or more is
+ * left out: the replay never holds that many calls open, so it has completed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -121,7 +120,8 @@ struct build {
                           stream that named it first, + 1 */
     struct nr_call *c; /* the call being planned, number idx */
     uint32_t idx;
-    int64_t origin; /* the first planned call's time (-1: none yet) */
+    int64_t origin;         /* the first planned call's time (-1: none yet) */
+    struct nr__v4_state v4; /* an NFSv4 plan's traced stateids */
     struct nr__writer w;
 };
 
@@ -366,7 +366,9 @@ static int follow_names(struct build *b, const struct nr_call *c)
 static int add_deps(struct build *b, struct nr_call *c)
 {
     const char *n1 = c->name, *n2 = c->name2;
-    int ch = changes_fh(c->op), rc = 0;
+    int ch = changes_fh(c->op), rc = 0, changes[2];
+    uint64_t keys[2];
+    unsigned k, nkeys;
 
     rc |= dep_obj(b, c->obj, ch);
     rc |= dep_obj(b, c->obj2, ch);
@@ -382,6 +384,9 @@ static int add_deps(struct build *b, struct nr_call *c)
         rc |= dep_on(b, name_key(c->obj2, n2), 1);
         rc |= dep_obj(b, name_obj(b, c->obj2, n2), 1);
     }
+    nkeys = nr__v4_dep_keys(&b->v4, keys, changes); /* open owners, stateids */
+    for (k = 0; k < nkeys; k++)
+        rc |= dep_on(b, keys[k], changes[k]);
     return rc < 0 ? -ENOMEM : 0;
 }
 
@@ -540,7 +545,7 @@ static int pass_calls(struct nr_plan *p, struct build *b, const struct nr_plan_o
     rc = im_walk(p->img, start_name, b, NULL);
     while (rc == 0 && (rc = tr_nfs_next(r, &ev)) > 0)
         rc = p->nfs_version == 4 && ev.prog == TR_NFS_PROG_NFS && ev.vers == 4
-                 ? nr__v4_calls(&ev, p->skipped, plan_event, b)
+                 ? nr__v4_calls(&b->v4, &ev, p->skipped, plan_event, b)
                  : plan_event(b, &ev);
     if (rc < 0)
         cm_errf(err, errlen, "%s: %s", p->capture,
@@ -598,6 +603,7 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
     b.w.capture_hash = hash;
     if (rc == 0)
         rc = pass_calls(p, &b, o, err, errlen);
+    p->v4_opens_in_use = b.v4.in_use;
     if (rc == 0 && p->ncalls == 0) {
         uint64_t v4 = plan_counter(p, "nfsv4_calls");
 
@@ -623,6 +629,7 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
     free(b.names.slot);
     free(b.hosts.slot);
     free(b.named.slot);
+    nr__v4_state_free(&b.v4);
     return rc;
 }
 

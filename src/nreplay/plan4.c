@@ -13,9 +13,16 @@
  * "/" (skipped as MOUNT).  The client, session and open state operations
  * (EXCHANGE_ID ... RECLAIM_COMPLETE, OPEN by handle, CLOSE, locks,
  * delegations) are counted apart: the replay's own client stands for the
- * client and the session, and opens and locks are not replayed yet.
+ * client and the session, and opens and locks are not replayed yet.  The
+ * stateids the trace shows in use but never made (an OPEN before the
+ * capture began) are counted: the opens a replay has to make first.
  */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "nfs4_prot.h"
+#include "common/alloc.h"
 #include "nreplay/nr_int.h"
 
 /* Operations that only carry the calls: the current and saved handles,
@@ -67,6 +74,137 @@ static int state_op(uint32_t op)
     }
 }
 
+/* ---- the traced state: stateids made, and those only seen in use ---------- */
+
+/* A stateid's key: a hash of the 12 bytes that name the state (never 0). */
+static uint64_t sid_key(const struct tr_nfs4_stateid *sid)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    unsigned i;
+
+    for (i = 0; i < sizeof(sid->other); i++)
+        h = (h ^ sid->other[i]) * 0x100000001b3ull;
+    return h ? h : 1;
+}
+
+/* The special stateids (RFC 8881 8.2.3): all zeros (anonymous, and the
+ * current stateid's), all ones (READ bypass). */
+static int special(const struct tr_nfs4_stateid *sid)
+{
+    unsigned i, zeros = 0, ones = 0;
+
+    for (i = 0; i < sizeof(sid->other); i++) {
+        zeros += sid->other[i] == 0;
+        ones += sid->other[i] == 0xff;
+    }
+    return zeros == sizeof(sid->other) || ones == sizeof(sid->other);
+}
+
+/* Adds key to the set; 1 when it was not there, 0 when it was, -ENOMEM. */
+static int sid_add(struct nr__v4_state *st, uint64_t key)
+{
+    uint64_t i;
+
+    if ((st->used + 1) * 2 > st->mask + 1) {
+        uint64_t n = st->mask ? (st->mask + 1) * 2 : 256, j, *old = st->seen;
+        uint64_t *t = cm_calloc(n, sizeof(*t));
+
+        if (!t)
+            return -ENOMEM;
+        for (j = 0; old && j <= st->mask; j++) {
+            if (!old[j])
+                continue;
+            for (i = old[j] & (n - 1); t[i]; i = (i + 1) & (n - 1))
+                ;
+            t[i] = old[j];
+        }
+        free(old);
+        st->seen = t;
+        st->mask = n - 1;
+    }
+    for (i = key & st->mask; st->seen[i]; i = (i + 1) & st->mask)
+        if (st->seen[i] == key)
+            return 0;
+    st->seen[i] = key;
+    st->used++;
+    return 1;
+}
+
+/* The stateids operation op uses and makes: one used that the trace never
+ * showed made is state from before the capture (counted once). */
+static int follow_state(struct nr__v4_state *st, const struct tr_nfs4_op *op)
+{
+    int rc = 0;
+
+    switch (op->op) {
+    case OP_READ:
+    case OP_WRITE:
+    case OP_SETATTR:
+    case OP_CLOSE:
+    case OP_OPEN_CONFIRM:
+    case OP_OPEN_DOWNGRADE:
+    case OP_LOCK:
+    case OP_LOCKU: /* not DELEGRETURN: a delegation is no open */
+        if ((op->flags & TR_NFS4_O_STATEID) && !special(&op->stateid) &&
+            (rc = sid_add(st, sid_key(&op->stateid))) > 0)
+            st->in_use++;
+        break;
+    default:
+        break;
+    }
+    if (rc >= 0 && (op->flags & TR_NFS4_O_RES_STATEID) && op->status == NFS4_OK)
+        rc = sid_add(st, sid_key(&op->res_stateid));
+    return rc < 0 ? rc : 0;
+}
+
+/* A state key apart from the plan's object keys (below 2^33) and name
+ * keys (bit 63 set). */
+static uint64_t state_key(uint64_t h, uint64_t tag)
+{
+    h = (h ^ tag) * 0x100000001b3ull;
+    return (h & ~(3ull << 62)) | (1ull << 62);
+}
+
+unsigned nr__v4_dep_keys(const struct nr__v4_state *st, uint64_t *keys, int *changes)
+{
+    const struct tr_nfs4_op *op = st->op;
+    unsigned n = 0;
+
+    if (!op)
+        return 0;
+    switch (op->op) {
+    case OP_OPEN:
+        if (op->flags & TR_NFS4_O_OWNER) {
+            keys[n] = state_key(op->owner, 1);
+            changes[n++] = 1;
+        }
+        if ((op->flags & TR_NFS4_O_RES_STATEID) && !special(&op->res_stateid)) {
+            keys[n] = state_key(sid_key(&op->res_stateid), 2);
+            changes[n++] = 1;
+        }
+        break;
+    case OP_READ:
+    case OP_WRITE:
+    case OP_SETATTR:
+        if ((op->flags & TR_NFS4_O_STATEID) && !special(&op->stateid)) {
+            keys[n] = state_key(sid_key(&op->stateid), 2);
+            changes[n++] = 0;
+        }
+        break;
+    default:
+        break;
+    }
+    return n;
+}
+
+void nr__v4_state_free(struct nr__v4_state *st)
+{
+    free(st->seen);
+    memset(st, 0, sizeof(*st));
+}
+
+/* ---- the calls ------------------------------------------------------------- */
+
 /* Whether operation op of ev ran, as far as the trace shows: its call
  * without a reply, or its result in the reply. */
 static int ran(const struct tr_nfs_event *ev, const struct tr_nfs4_op *op)
@@ -76,7 +214,8 @@ static int ran(const struct tr_nfs_event *ev, const struct tr_nfs4_op *op)
     return ev->rpc_status == TR_NFS_RPC_SUCCESS && (op->flags & TR_NFS4_O_RES);
 }
 
-int nr__v4_calls(const struct tr_nfs_event *ev, uint64_t *skipped,
+int nr__v4_calls(struct nr__v4_state *st, const struct tr_nfs_event *ev,
+                 uint64_t *skipped,
                  int (*fn)(void *data, const struct tr_nfs_event *call), void *data)
 {
     const struct tr_nfs4_compound *c = ev->v4;
@@ -97,10 +236,15 @@ int nr__v4_calls(const struct tr_nfs_event *ev, uint64_t *skipped,
     for (i = 0; i < c->nops; i++) {
         const struct tr_nfs4_op *op = &c->ops[i];
 
+        if (ran(ev, op) && (rc = follow_state(st, op)) < 0)
+            return rc;
         if (tr_nfs4_op_event(ev, i, &o)) {
             if (o.op == NF_OP_GETATTR && others)
                 continue; /* the attributes after the call before it */
-            if ((rc = fn(data, &o)) < 0)
+            st->op = op;
+            rc = fn(data, &o);
+            st->op = NULL;
+            if (rc < 0)
                 return rc;
         } else if (!carries(op->op) && ran(ev, op)) {
             skipped[!(op->flags & TR_NFS4_O_ARGS) ? NR_SKIP_CUT

@@ -38,7 +38,7 @@
 #include "nreplay/nr_int.h"
 
 #define MAGIC       "FSNRPLAN"
-#define VERSION     1u
+#define VERSION     2u
 #define HEAD_BYTES  12u
 #define ID_BYTES    65536u  /* of the capture's start and end, hashed */
 #define STREAM_READ 262144u /* bytes a stream reads at a time */
@@ -242,6 +242,7 @@ int nr__file_end(struct nr__writer *w, const struct nr_plan *p)
     for (i = 0; i < NR_SKIPS; i++)
         cm_bin_put64(f, p->skipped[i]);
     cm_bin_put64(f, p->readdir_restarted);
+    cm_bin_put64(f, p->v4_opens_in_use);
     cm_bin_put64(f, (uint64_t)p->trace_ns);
     cm_bin_put32(f, p->ncounters);
     for (i = 0; i < p->ncounters; i++) {
@@ -334,6 +335,7 @@ static int trailer_in(struct cm_bin_reader *r, struct nr_plan *p, uint64_t *imag
     for (i = 0; i < NR_SKIPS; i++)
         p->skipped[i] = cm_bin_get64(r);
     p->readdir_restarted = cm_bin_get64(r);
+    p->v4_opens_in_use = cm_bin_get64(r);
     p->trace_ns = (int64_t)cm_bin_get64(r);
     p->ncounters = cm_bin_get32(r);
     if (p->ncounters > TR_MAX_COUNTERS)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * summary.c - what a plan holds, op by op (nr.h, for sfs_trace plan): its
- * calls per SFS op, read once from the plan file, and the calls not
- * replayable by reason, from its trailer - what a test or a user compares
- * with another decoder's count of the capture.
+ * calls per SFS op, read once from the plan file, the calls not
+ * replayable by reason and, of an NFSv4 plan, the opens the trace shows
+ * only in use, from its trailer - what a test or a user compares with
+ * another decoder's count of the capture.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,5 +40,8 @@ int nr_plan_summary(const struct nr_plan *p, char *buf, size_t len, char *err,
             at += (size_t)snprintf(buf + at, len - at, "%s %s %llu",
                                    n++ ? "," : "; not replayable:", nr_skip_name(k),
                                    (unsigned long long)p->skipped[k]);
+    if (p->nfs_version == 4 && at < len)
+        snprintf(buf + at, len - at, "; opens in use before the trace: %llu",
+                 (unsigned long long)p->v4_opens_in_use);
     return 0;
 }

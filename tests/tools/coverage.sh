@@ -22,7 +22,7 @@ command -v gcovr >/dev/null || {
     exit 1
 }
 mkdir -p "$B"
-# the default build too: runsfs (1304) copies what M.linux builds, bin/
+# the default build too: runsfs (0904) copies what M.linux builds, bin/
 { make -j2 all && make -j2 -f M.wrappers/M.coverage all unit-bins tools; } >"$B/build.log" 2>&1 || {
     tail -20 "$B/build.log" >&2
     echo "coverage: the instrumented build failed (log: $B/build.log)" >&2

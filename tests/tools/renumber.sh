@@ -9,7 +9,8 @@
 #
 # The map has one line per test, "OLD NEW" or, for two files sharing a
 # number, "OLD NEW NAME" (the old file name without ".t"; its bare number
-# is then left alone, being ambiguous, and reported), and "free RANGE..."
+# is then left alone, being ambiguous, and reported while both files have
+# it), and "free RANGE..."
 # lines: numbers kept for tests being written elsewhere, which no NEW may
 # take.  No NEW may be a number in use or an OLD of the map, so that
 # running the script again - after a merge brought files or text that
@@ -85,6 +86,7 @@ done >"$work/tests"
 status=0
 : >"$work/renames"
 : >"$work/names"
+: >"$work/dups"
 while read -r o n name; do
     if [ -n "$name" ]; then
         from=$(awk -v w="$name" '$2 == w { print $2 }' "$work/tests")
@@ -99,6 +101,8 @@ while read -r o n name; do
     if [ -n "$from" ]; then
         rest=${from#????_}
         echo "$from $n" >>"$work/renames"
+        # the number still names two files in the text written so far
+        [ -z "$name" ] || echo "$o" >>"$work/dups"
     else
         # already renamed (a second run): the new file tells the rest
         new=$(awk -v n="$n" '$1 == n { print $2 }' "$work/tests")
@@ -146,15 +150,16 @@ while read -r f; do
     [ -f "$f" ] || continue
     grep -Iq . "$f" 2>/dev/null || continue
     grep -q '[0-9][0-9][0-9][0-9]' "$f" || continue
-    awk -v names="$work/names" -v rows="$work/rows" -v file="$f" '
+    awk -v names="$work/names" -v rows="$work/rows" -v dups="$work/dups" -v file="$f" '
     BEGIN {
         while ((getline l < names) > 0) {
             split(l, w, " "); full[w[1] "_" w[3]] = w[2] "_" w[3]
         }
         while ((getline l < rows) > 0) {
             k = split(l, w, " ")
-            if (k == 2) bare[w[1]] = w[2]; else dup[w[1]] = 1
+            if (k == 2) bare[w[1]] = w[2]
         }
+        while ((getline l < dups) > 0) dup[l] = 1
     }
     function log_(kind, msg) { print kind " " file ":" FNR ": " msg > "/dev/stderr" }
     {

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "analyze/az.h"
+#include "analyze/chunkmap.h"
+#include "common/alloc.h"
 #include "common/cm.h"
 #include "common/error.h"
 #include "common/rng.h"
@@ -326,6 +328,124 @@ static void chunks_against_brute(void **state)
     free(stack);
 }
 
+/* The stack's block map (chunkmap.h) against JudyL: random keys over the
+ * whole key range (0 and the largest among them), through several
+ * doublings, every value read back; a failed allocation while growing
+ * leaves the table as it was. */
+static void chunkmap_against_judyl(void **state)
+{
+    enum { KEYS = 40000 };
+    struct az_cmap m = {0};
+    Pvoid_t ref = NULL;
+    struct cm_rng rng;
+    Word_t k;
+    PWord_t pv;
+    uint64_t *v, i, held;
+
+    (void)state;
+    cm_rng_seed(&rng, 9);
+    for (i = 0; i < KEYS; i++) {
+        uint64_t key = i == 0 ? 0 : i == 1 ? (1ull << 62) - 1 : az_hash(i) >> 2;
+        if (i % 3 == 2)
+            key = (uint64_t)cm_rng_below(&rng, 5000); /* dense and repeated */
+        pv = (PWord_t)JudyLGet(ref, (Word_t)key, PJE0);
+        v = az_cm_get(&m, key);
+        assert_true(!pv == !v);
+        if (pv) {
+            assert_int_equal(*v, *pv);
+            continue;
+        }
+        assert_non_null(v = az_cm_put(&m, key));
+        assert_int_equal(*v, 0);
+        *v = i * 2 + 1;
+        pv = (PWord_t)JudyLIns(&ref, (Word_t)key, PJE0);
+        *pv = i * 2 + 1;
+    }
+    assert_int_equal(m.n, JudyLCount(ref, 0, -1, PJE0));
+    assert_true(az_cm_mem(&m) >= m.n * 16 * 8 / 5); /* at most 5/8 full */
+    for (pv = (PWord_t)JudyLFirst(ref, (k = 0, &k), PJE0); pv;
+         pv = (PWord_t)JudyLNext(ref, &k, PJE0)) {
+        assert_non_null(v = az_cm_get(&m, k));
+        assert_int_equal(*v, *pv);
+    }
+    /* fill to the next doubling with its allocation failing */
+    held = m.n;
+    for (i = 0; i < 4 * KEYS; i++) {
+        uint64_t key = (1ull << 40) + i;
+        cm_alloc_fail_nth(1, 1);
+        v = az_cm_put(&m, key);
+        cm_alloc_fail_off();
+        if (!v)
+            break;
+        *v = 7;
+        held++;
+    }
+    assert_null(v);
+    assert_int_equal(m.n, held);
+    assert_non_null(v = az_cm_get(&m, 0));
+    assert_non_null(v = az_cm_get(&m, (1ull << 62) - 1));
+    assert_null(az_cm_get(&m, (1ull << 40) + i));
+    az_cm_free(&m);
+    JudyLFreeArray(&ref, PJE0);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Records of random length over a wide key space (the map grows several
+ * times) with the prefetch hints given ahead as az_mrc_records gives them,
+ * against the brute-force stack: the hints never change a depth. */
+static void hints_against_brute(void **state)
+{
+    enum { KEYS = 4000, RECS = 8000, AHEAD = 16 };
+    uint64_t *stack = calloc(8 * KEYS, sizeof(*stack)), *first, *len;
+    struct az_sd *sd = az_sd_new(AZ_SD_FENWICK);
+    uint64_t depth[8], want[8];
+    struct cm_rng rng;
+    size_t n = 0;
+    unsigned i, b;
+
+    (void)state;
+    first = calloc(RECS, sizeof(*first));
+    len = calloc(RECS, sizeof(*len));
+    assert_non_null(stack);
+    assert_non_null(first);
+    assert_non_null(len);
+    assert_non_null(sd);
+    cm_rng_seed(&rng, 31);
+    for (i = 0; i < RECS; i++) {
+        /* KEYS places scattered over 2^40 blocks, a hot tenth of them */
+        uint64_t p = cm_rng_below(&rng, 2) ? cm_rng_below(&rng, KEYS / 10)
+                                           : cm_rng_below(&rng, KEYS);
+        first[i] = az_hash(p) >> 24;
+        len[i] = 1 + cm_rng_below(&rng, 8);
+    }
+    for (i = 0; i < RECS; i++) {
+        if (i + AHEAD < RECS)
+            az_sd_prefetch(sd, first[i + AHEAD], len[i + AHEAD], 0);
+        if (i + AHEAD / 2 < RECS)
+            az_sd_prefetch(sd, first[i + AHEAD / 2], len[i + AHEAD / 2], 1);
+        for (b = 0; b < len[i]; b++)
+            want[b] = (uint64_t)brute_ref(stack, &n, first[i] + b);
+        assert_int_equal(az_sd_ref_range(sd, first[i], len[i], depth), 0);
+        assert_memory_equal(depth, want, len[i] * sizeof(*depth));
+    }
+    assert_int_equal(az_sd_unique(sd), n);
+    /* more chunks than the map's first table (4096 slots) holds */
+    qsort(stack, n, sizeof(*stack), cmp_u64);
+    for (i = 0, b = 0; i < n; i++)
+        b += i == 0 || stack[i] >> 2 != stack[i - 1] >> 2;
+    assert_true(b > 4096);
+    az_sd_free(sd);
+    free(stack);
+    free(first);
+    free(len);
+}
+
 /* At a low rate on a skewed trace (a hot set where a few blocks
  * take most references, a 30 000-block loop of 4-block records, cold
  * blocks), the sampled curve stays within 0.02 of exact, and the expected
@@ -423,6 +543,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ranges_against_brute),
         cmocka_unit_test(chunks_against_brute),
+        cmocka_unit_test(chunkmap_against_judyl),
+        cmocka_unit_test(hints_against_brute),
         cmocka_unit_test(judy1_self_test),
         cmocka_unit_test(judyl_self_test),
         cmocka_unit_test(note_example),

@@ -291,7 +291,8 @@ static void test_op_per_version(void **state)
 static void nfsv4_takes_tcp_only(void **state)
 {
     size_t n;
-    const struct cm_opt *q = cm_opt_by_short(ld_options_table(&n), n, 'Q');
+    const struct cm_opt *table = ld_options_table(&n); /* sets n before it is read */
+    const struct cm_opt *q = cm_opt_by_short(table, n, 'Q');
 
     (void)state;
     assert_int_equal(parse_v(3, "m:/x"), 0);

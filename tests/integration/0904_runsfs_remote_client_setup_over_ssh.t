@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 1304_runsfs_remote_client_setup_over_ssh.t - Remote Client Setup as a
+# 0904_runsfs_remote_client_setup_over_ssh.t - Remote Client Setup as a
 # person uses it (expect on a terminal) on a test bed of network namespaces
 # with one sshd each (scripts/testbed.sh): the programs are copied through
 # the rc file's RSH to SFS_DIR on client1 and client2 and run there (each

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 1306_runsfs_novice_times_vendors_and_newfs.t - runsfs as a new user meets
+# 0906_runsfs_novice_times_vendors_and_newfs.t - runsfs as a new user meets
 # it (expect on a terminal):
 #  - the vendor list names vendor ports only (linux), not the build
 #    variants clang, coverage, debug and fuzz;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 1302_runsfs_survives_eof_and_garbage.t - every prompt of runsfs survives
+# 0902_runsfs_survives_eof_and_garbage.t - every prompt of runsfs survives
 # the end of its input and answers it cannot use:
 #  - an Advanced session that visits every menu, page and kind of prompt is
 #    cut after each of its answers: each cut ends with the "end of input"
@@ -81,7 +81,7 @@ answers=(
     "nosuch_rc" "../../etc/passwd" ""    # rc files: garbage, then the template
     15 -1 "$g5" 1                        # page 1: LOAD
     "abc" "100 x" "-5" "$g4" "100 200 300"
-    4 "4" "v3" 3                         # NFS_VERSION
+    4 "5" "v3" 3                         # NFS_VERSION
     10 "maybe" on                        # TCP
     7 "bad host!" "$g4" "localhost localhost" # CLIENTS
     8 "srv:/e;rm" "$g4" "127.0.0.1:1:/e 127.0.0.1:1:/e" # MNT_POINTS

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 1305_generate_builds_the_example_submission.t - sfs_generate as a person
+# 0905_generate_builds_the_example_submission.t - sfs_generate as a person
 # uses it (expect on a terminal), on the shipped example files
 # (docs/examples: example_info.yaml, example_rc, sfssum.example):
 #  - [2] import: the file it writes is the shipped example.submit, byte for

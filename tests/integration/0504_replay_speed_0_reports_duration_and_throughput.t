@@ -25,5 +25,10 @@ exact=$(awk '/^ *test_time_exact_s:/ {print $2; exit}' "$T_DIR/s0.yaml")
 yt=$(awk '/^ *throughput_ops:/ {print $2; exit}' "$T_DIR/s0.yaml")
 is "$yt" "$tput" "the YAML throughput is the report's"
 out=$("$T_BIN/sfs3" -p 2 --trace "$TRACE" --speed 1 "$srv_URL" 2>/dev/null)
-like "$out" "duration 2\.4[5-9][0-9] s, trace 2\.450 s at speed 1" \
-    "speed 1 still follows the trace's clock (test time $exact s at speed 0)"
+# never before the trace's time, and not at another speed (2 would take
+# 1.225 s, 0.5 4.9 s); how late the calls leave on a busy machine is
+# bench/replay_lateness.sh's measure, not a bound here (2.499 s was one:
+# the last call late by 50 ms beside CPU hogs failed it)
+d1=$(sed -n 's/.*duration \([0-9.]*\) s, trace 2\.450 s at speed 1.*/\1/p' <<<"$out")
+ok "$(awk -v d="${d1:-0}" 'BEGIN {exit !(d >= 2.450 && d < 2.45 * 1.2)}'; echo $?)" \
+    "speed 1 still follows the trace's clock ($d1 s for a 2.450 s trace; test time $exact s at speed 0)"

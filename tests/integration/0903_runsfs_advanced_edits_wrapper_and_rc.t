@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 1303_runsfs_advanced_edits_wrapper_and_rc.t - an Advanced session as a
+# 0903_runsfs_advanced_edits_wrapper_and_rc.t - an Advanced session as a
 # person has it (expect on a terminal), in a home of the test's own:
 #  - 1) M.vendor: C OPTIONS and EXTRA CFLAGS changed, saved under a new
 #    name; make reads the new wrapper with those values; M.linux unchanged;

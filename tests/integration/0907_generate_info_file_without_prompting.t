@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 1307_generate_info_file_without_prompting.t - sfs_generate for scripted
+# 0907_generate_info_file_without_prompting.t - sfs_generate for scripted
 # submissions: --info takes the static information from a YAML file without
 # the menu (the rc file, the sfssum file and the clients' answers still
 # asked, here from a pipe); with --rc, --sfssum and --output as well only

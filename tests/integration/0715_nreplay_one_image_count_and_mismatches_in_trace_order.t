@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 0709_nreplay_one_image_count_and_mismatches_in_trace_order.t - an nfsdump
+# 0715_nreplay_one_image_count_and_mismatches_in_trace_order.t - an nfsdump
 # trace the test writes: a READDIR lists a name before its handle is known,
 # and that handle turns out to be a known object's (a merge); a WRITE of
 # file a, then four GETATTRs of a and four of b, all traced NOENT.  The

@@ -5,8 +5,8 @@
 # prints each rc variable's kind and range from the tables a run checks it
 # with - the load option table (the ranges sfs3 --help shows) and the
 # prime's own variables - and runsfs checks what a user types with them:
-# a PROCS beyond the option table's range and an NFS_VERSION other than 2
-# or 3 are refused with the range, LOAD=auto is taken, and the saved rc
+# a PROCS beyond the option table's range and an NFS_VERSION outside 2..4
+# are refused with the range, LOAD=auto is taken, and the saved rc
 # file holds the good answers.  `sfs_rc pages` gives the settings pages
 # from the prime's table: SFS's three pages of ten, in its order, each
 # variable with its kind (the menu numbers above follow it).
@@ -20,7 +20,7 @@ help=$("$T_BIN/sfs3" --help 2>&1 | sed -e ':a' -e '$!N' -e 's/\n  *\([^ -]\)/ \1
 pr=$(printf '%s\n' "$help" | sed -n 's/.*--procs N .*range \([0-9]*\)\.\.\([0-9]*\) .*/\1 \2/p')
 is "$(printf '%s\n' "$d" | sed -n 's/^PROCS int //p')" "$pr" "PROCS: the option table's range ($pr)"
 like "$d" "^LOAD loads 1 [0-9]+$" "LOAD: loads"
-like "$d" "^NFS_VERSION int 2 3$" "NFS_VERSION: the prime's range"
+like "$d" "^NFS_VERSION int 2 4$" "NFS_VERSION: the prime's range"
 like "$d" "^TRACE_STABLE enum file unstable$" "an enum lists its values"
 "$T_BIN/sfs_rc" describe NO_SUCH >/dev/null 2>"$T_DIR/err"
 is "$?:$(cat "$T_DIR/err")" "2:sfs_rc: NO_SUCH is not an rc variable" "an unknown name: exit 2, named"
@@ -40,7 +40,7 @@ export FREESFS_HOME=$MENUS_HOME
 answers=(
     "" a 3 ""             # vendor, Advanced, RC file: the template
     9 0 2000 8            # PROCS: out of the option table's range twice, then 8
-    4 4 3                 # NFS_VERSION: 4, then 3
+    4 5 3                 # NFS_VERSION: 5, then 3
     1 auto                # LOAD=auto
     13 described y        # save as described_rc (no clients yet: saved anyway)
     14 11                 # return, exit
@@ -50,7 +50,7 @@ out=$("$T_BIN/runsfs" -C "$W" <"$T_DIR/in" 2>&1)
 ok "$([ $? -le 1 ]; echo $?)" "the session ends normally"
 like "$out" "'0' is not in the range 1\.\.1024\." "PROCS 0 is refused with the option table's range"
 like "$out" "'2000' is not in the range 1\.\.1024\." "so is PROCS 2000"
-like "$out" "'4' is not in the range 2\.\.3\." "NFS_VERSION 4 is refused with the range"
+like "$out" "'5' is not in the range 2\.\.4\." "NFS_VERSION 5 is refused with the range"
 is "$("$T_BIN/sfs_rc" show "$W/rc/described_rc" PROCS NFS_VERSION LOAD 2>&1)" "PROCS=8
 NFS_VERSION=3
 LOAD=auto" "the saved rc file holds the good answers"

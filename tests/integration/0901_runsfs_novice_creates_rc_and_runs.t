@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# 1301_runsfs_novice_creates_rc_and_runs.t - a Novice session as a person
+# 0901_runsfs_novice_creates_rc_and_runs.t - a Novice session as a person
 # has it (expect on a terminal): the vendor and mode questions, the wrapper
 # questions, (r)un with a new rc file built from the prompts (LOAD, NFS
 # version, TCP, clients, mount points, processes, the warm-up and run times
