@@ -442,7 +442,22 @@ nfsstat4 sv4_op_exchange_id(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
             return res->eir_status = NFS4ERR_NOENT;
         if (memcmp(conf->verifier, verf, NFS4_VERIFIER_SIZE) != 0)
             return res->eir_status = NFS4ERR_NOT_SAME;
+        if (conf->uid != x->c->cred_uid)
+            return res->eir_status = NFS4ERR_PERM; /* RFC 8881 18.35.4 */
         cl = conf;
+    } else if (conf != NULL && conf->uid != x->c->cred_uid) {
+        /* another principal with the owner of a confirmed record (RFC 8881
+         * 18.35.4, a client collision): refused while that record holds
+         * state (or carries this very compound), else the record goes at
+         * once, sessions and all, and a new one is made */
+        if (conf->nstates > 0 || (x->sess != NULL && x->sess->cl == conf))
+            return res->eir_status = NFS4ERR_CLID_INUSE;
+        sv4_client_free(v, conf);
+        if (unconf != NULL)
+            sv4_client_free(v, unconf);
+        cl = client_new(x, owner, len, verf);
+        if (cl == NULL)
+            return res->eir_status = NFS4ERR_DELAY;
     } else if (conf != NULL && memcmp(conf->verifier, verf, NFS4_VERIFIER_SIZE) == 0) {
         cl = conf; /* the same incarnation asking again */
     } else {

@@ -156,6 +156,9 @@ nfsstat4 sv4_op_create_session(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     }
     if (args->csa_sequence != cl->cs_seq + 1)
         return res->csr_status = NFS4ERR_SEQ_MISORDERED;
+    if (!cl->confirmed && cl->uid != x->c->cred_uid)
+        /* another principal confirming the record (RFC 8881 18.36.4) */
+        return res->csr_status = NFS4ERR_CLID_INUSE;
     res->csr_status = create(x, cl, args, &res->CREATE_SESSION4res_u.csr_resok4);
     sv4_client_renew(x, cl);
     if (res->csr_status != NFS4_OK)

@@ -676,6 +676,62 @@ static void injected_errors_sessions_and_leases(void **state)
     sv_core_destroy(c);
 }
 
+/* EXCHANGE_ID of owner with verifier verf and flags: its status; *cid
+ * gets the client id when it succeeds. */
+static nfsstat4 exchange_id(struct sv_core *c, const char *owner, const char *verf,
+                            uint32_t flags, clientid4 *cid)
+{
+    nfs_argop4 o[1];
+    nfsstat4 st;
+
+    th4_op(&o[0], OP_EXCHANGE_ID);
+    memcpy(o[0].nfs_argop4_u.opexchange_id.eia_clientowner.co_verifier, verf, 8);
+    o[0].nfs_argop4_u.opexchange_id.eia_clientowner.co_ownerid.co_ownerid_len =
+        (u_int)strlen(owner);
+    o[0].nfs_argop4_u.opexchange_id.eia_clientowner.co_ownerid.co_ownerid_val =
+        (char *)owner;
+    o[0].nfs_argop4_u.opexchange_id.eia_flags = flags;
+    st = th4_run(c, 1, o, 1);
+    if (st == NFS4_OK)
+        *cid = th4_res.resarray.resarray_val[0]
+                   .nfs_resop4_u.opexchange_id.EXCHANGE_ID4res_u.eir_resok4.eir_clientid;
+    return st;
+}
+
+static void another_principal_and_a_41_client_record(void **state)
+{
+    struct sv_core *c = th4_core(0);
+    struct th4_session s;
+    nfs_argop4 o[1];
+    clientid4 cid, cid2;
+
+    (void)state;
+    /* CREATE_SESSION by another principal than EXCHANGE_ID's: CLID_INUSE
+     * (pynfs CSESS9) */
+    assert_int_equal(exchange_id(c, "p1", "verifier", 0, &cid), NFS4_OK);
+    th4_uid = 2;
+    th4_op(&o[0], OP_CREATE_SESSION);
+    o[0].nfs_argop4_u.opcreate_session.csa_clientid = cid;
+    o[0].nfs_argop4_u.opcreate_session.csa_sequence = 1;
+    assert_int_equal(th4_run(c, 1, o, 1), NFS4ERR_CLID_INUSE);
+    th4_uid = 0;
+    /* a confirmed record: another principal may not update it (PERM,
+     * EID6g); naming its owner makes a new record and the old one goes
+     * (EID5e, EID5g: its id is STALE_CLIENTID) */
+    th4_new_session_only(c, &s, "p2");
+    th4_uid = 2;
+    assert_int_equal(
+        exchange_id(c, "p2", "verifier", EXCHGID4_FLAG_UPD_CONFIRMED_REC_A, &cid2),
+        NFS4ERR_PERM);
+    assert_int_equal(exchange_id(c, "p2", "verifier", 0, &cid2), NFS4_OK);
+    assert_true(cid2 != s.cid);
+    th4_uid = 0;
+    o[0].nfs_argop4_u.opcreate_session.csa_clientid = s.cid;
+    o[0].nfs_argop4_u.opcreate_session.csa_sequence = 2;
+    assert_int_equal(th4_run(c, 1, o, 1), NFS4ERR_STALE_CLIENTID);
+    sv_core_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -690,6 +746,7 @@ int main(void)
         cmocka_unit_test(sessions_and_the_slot_reply_cache),
         cmocka_unit_test(reclaim_complete_and_secinfo_no_name),
         cmocka_unit_test(injected_errors_sessions_and_leases),
+        cmocka_unit_test(another_principal_and_a_41_client_record),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
