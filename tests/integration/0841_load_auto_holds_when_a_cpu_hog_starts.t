@@ -38,8 +38,11 @@ like "$after" "Confirming the peak: probe [0-9]+ at [0-9]+ ops/s \.\.\. [0-9.]+ 
     "a confirmation ran while the hog did"
 last=$(printf '%s\n' "$out" | sed -n 's/^Confirming the peak: probe [0-9]* at [0-9]* ops\/s \.\.\. \([0-9.]*\) ops\/s.*/\1/p' | tail -1)
 peak=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak \([0-9]*\) ops\/s, \(confirmed\|NOT settled\) (.*); points:.*/\1/p')
-is "$peak" "$(awk -v v="${last:-0}" 'BEGIN {printf "%.0f", v}')" \
-    "the peak is the last confirmation's ($peak ops/s)"
+# the confirmation is printed to 2 decimals and the peak to none, both from
+# one figure: 21811.497 prints 21811.50 and 21811, so the two agree within
+# half an op/s plus the printed figure's own rounding
+ok "$(awk -v p="${peak:-0}" -v v="${last:--9}" 'BEGIN {d = p - v; exit !(d <= 0.505 && d >= -0.505)}'; echo $?)" \
+    "the peak is the last confirmation's ($peak ops/s, confirmed at $last)"
 points=$(printf '%s\n' "$out" | sed -n 's/^LOAD=auto: peak .*; points: //p')
 set -- $points
 ok "$(awk -v t="${2:-0}" -v p="${peak:-1}" 'BEGIN {exit !(t >= p * 1.1 && t <= p * 1.3)}'; echo $?)" \
