@@ -27,8 +27,11 @@ tshark -i lo -f "udp and (dst port $VAL_NFS_PORT or dst port $LOAD_NFS_PORT)" -s
     $RPC -w "$CAP" -P -l >"$T_DIR/tshark.log" 2>&1 &
 TSHARK=$!
 track $TSHARK
+# tshark loads its dissectors first: seconds when the machine is busy, so
+# the wait is bounded by time (60 s), not by a count of tries
 live=1
-for i in $(seq 50); do
+end=$(($(date +%s) + 60))
+while [ "$(date +%s)" -lt "$end" ]; do
     "$T_BIN/sfs_ping" -2 -c 1 -p null "$VAL_URL" >/dev/null 2>&1
     grep -q 'NULL Call' "$T_DIR/tshark.log" && { live=0; break; }
     sleep 0.1

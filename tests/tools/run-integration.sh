@@ -39,7 +39,7 @@ st=$(cat "$log.st" 2>/dev/null || echo 1)
 total=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log" | tail -1)
 failed=$(sed -n 's/.*(Wstat: .* Tests: [0-9]* Failed: \([0-9]*\)).*/\1/p' "$log" |
     awk '{s += $1} END {print s + 0}')
-files=$(grep -c '(Wstat: ' "$log")
+files=$(grep -cE '\(Wstat: [1-9]|Failed: [1-9]' "$log")
 [ "$st" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
 total=${total:-0}
 echo "integration: $((total - failed)) checks passed, $failed failed ($files test file(s) with a problem)"
