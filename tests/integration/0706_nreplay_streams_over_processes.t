@@ -68,7 +68,8 @@ like "$(head -1 "$T_DIR/err")" "of 2 client\(s\) .*; 1 copy; speed 0" "the plan 
 # the source port of each NFS call, with the procedure: A's calls are
 # CREATE, WRITE and its LOOKUPs of "d" and "yK"; B's READ, RENAME, REMOVE
 # and its LOOKUPs of "d" and "xK"
-tshark -n -r "$T_DIR/b.pcapng" -o rpc.desegment_rpc_over_tcp:TRUE -d "tcp.port==$B_NFS_PORT,rpc" \
+tshark -n -r "$T_DIR/b.pcapng" -o rpc.desegment_rpc_over_tcp:TRUE \
+    -o tcp.reassemble_out_of_order:TRUE -d "tcp.port==$B_NFS_PORT,rpc" \
     -Y "rpc.msgtyp == 0 && nfs" -T fields -e tcp.srcport -e nfs.procedure_v3 -e nfs.name \
     2>/dev/null >"$T_DIR/ports.txt"
 python3 - "$T_DIR/ports.txt" >"$T_DIR/who.txt" <<'EOF'

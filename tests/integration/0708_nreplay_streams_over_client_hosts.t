@@ -52,7 +52,7 @@ is "$r1:$r2:$?:$(cmp -s "$T_DIR/a.bin" "$T_DIR/a.back"; echo $?)" "0:0:0:0" \
     "two hosts' libnfs-utils workloads ran while captured, host 2 read host 1's file"
 # the traced NFS calls per client address
 tshark -n -r "$T_DIR/two.pcap" -d "tcp.port==$nfs,rpc" -o rpc.desegment_rpc_over_tcp:TRUE \
-    -Y "rpc.msgtyp == 0 && nfs" -T fields -e ip.src 2>/dev/null | sort | uniq -c |
+    -o tcp.reassemble_out_of_order:TRUE -Y "rpc.msgtyp == 0 && nfs" -T fields -e ip.src 2>/dev/null | sort | uniq -c |
     awk '{print $2 "=" $1}' >"$T_DIR/traced.txt"
 h1=$(sed -n "s/^$NET\.11=//p" "$T_DIR/traced.txt")
 h2=$(sed -n "s/^$NET\.12=//p" "$T_DIR/traced.txt")

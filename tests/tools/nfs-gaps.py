@@ -41,7 +41,8 @@ def decode(cap, ports):
     """The frames (number -> (direction, start offset, length)) and the RPC
     messages (in stream order per direction) of cap."""
     cmd = ["tshark", "-n", "-r", cap, "-o", "rpc.desegment_rpc_over_tcp:TRUE",
-           "-o", "tcp.desegment_tcp_streams:TRUE", "-T", "fields", "-E", "occurrence=a",
+           "-o", "tcp.desegment_tcp_streams:TRUE", "-o", "tcp.reassemble_out_of_order:TRUE",
+           "-T", "fields", "-E", "occurrence=a",
            "-E", "aggregator=,"]
     for p in ports:
         cmd += ["-d", "tcp.port==%s,rpc" % p]
