@@ -6,7 +6,15 @@
 #    with a 10 s pairing window one call is unanswered and one reply has no
 #    call; with the default window (120 s) both pair and the response times
 #    equal tshark's;
-#  - nfs-cp writes and reads 3 MB over TCP; editcap drops a segment of the
+#  - nfs-cp writes and reads 3 MB over TCP to an sfs_nfsd beside it in a
+#    network namespace of the test's own, whose lo has an MTU of 1500 (one
+#    segment per packet) and TCP buffers of 16 KiB: the sender of a large
+#    message is held by the window, so a segment that ends one record and
+#    holds the next one's mark is on the wire every time, whatever the
+#    timing (on the machine's lo, 64 KiB segments and TCP_NODELAY let
+#    every WRITE and READ reply leave in segments of its own when the
+#    peer keeps up, and then there was no such segment to drop);
+#    editcap drops a segment of the
 #    calls' direction holding a record mark, one of the replies' direction
 #    doing the same and one of whole calls: both directions find their
 #    framing again at the next record mark, the bytes skipped are counted,
@@ -24,10 +32,11 @@ need_cmd dumpcap
 need_cmd editcap
 need_cmd nfs-cp
 need_cmd python3
-need_root "packet capture on lo"
+need_root "packet capture on lo and a network namespace"
+need_cmd ip
 . "$(dirname "$0")/lib_nfs.sh"
 GAPS=$T_TOP/tests/tools/nfs-gaps.py
-plan 14
+plan 15
 
 y() { # y FILE EXPR: evaluates a python expression over the YAML as g
     python3 -c 'import sys, yaml; g = yaml.safe_load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
@@ -57,14 +66,41 @@ ok $? "calls, replies and response times (min, max, sum) equal tshark's: $out"
 is "$(within "$T_DIR/slow.yaml")" ok "every percentile within its procedure's min and max"
 
 # ---- segments lost ------------------------------------------------------------
-start_nfsd SRV || bail "sfs_nfsd did not start"
+# NS: the namespace's own lo, MTU 1500 and one segment per packet; 16 KiB
+# TCP buffers keep the senders of 64 KiB WRITEs and READ replies at the
+# window, so records are cut wherever the window ends, not where they end
+NS=fs0696
+in_ns() { ip netns exec "$NS" "$@"; }
+ns_gone() {
+    local p
+    ip netns list 2>/dev/null | grep -q "^$NS\b" || return 0
+    for p in $(ip netns pids "$NS" 2>/dev/null); do stop_pid "$p"; done
+    ip netns del "$NS" 2>/dev/null
+}
+ns_gone # what a test run that was killed may have left
+ip netns add "$NS" 2>"$T_DIR/ns.err" || bail "ip netns add $NS: $(cat "$T_DIR/ns.err")"
+at_exit ns_gone
+{ in_ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1 &&
+    ip -n "$NS" link set lo mtu 1500 gso_max_segs 1 up &&
+    in_ns sysctl -qw net.ipv4.tcp_rmem="4096 16384 16384" net.ipv4.tcp_wmem="4096 16384 16384"; } \
+    2>"$T_DIR/ns.err" || bail "namespace $NS: $(cat "$T_DIR/ns.err")"
+in_ns "$T_BIN/sfs_nfsd" --foreground -b 127.0.0.1 -p 0 -m 0 --export /export \
+    >"$T_DIR/nfsd.log" 2>&1 &
+track $!
+wait_for "grep -q '^ready' '$T_DIR/nfsd.log'" 200 0.05 || bail "sfs_nfsd: $(cat "$T_DIR/nfsd.log")"
+SRV_NFS_PORT=$(sed -n 's/^ready nfs [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/nfsd.log")
+SRV_MNT_PORT=$(sed -n 's/.* mount [^ ]*:\([0-9]*\) .*/\1/p' "$T_DIR/nfsd.log")
 head -c 3000000 /dev/urandom >"$T_DIR/f.bin"
-cap_start "$T_DIR/full.pcapng" "$SRV_NFS_PORT" "$SRV_MNT_PORT" || bail "no capture"
+cap_start -n "$NS" -i lo -t 127.0.0.1 "$T_DIR/full.pcapng" "$SRV_NFS_PORT" "$SRV_MNT_PORT" ||
+    bail "no capture"
 U="nfs://127.0.0.1/export/f.bin?nfsport=$SRV_NFS_PORT&mountport=$SRV_MNT_PORT"
-nfs-cp "$T_DIR/f.bin" "$U" >"$T_DIR/cp.out" 2>&1 && nfs-cp "$U" "$T_DIR/g.bin" >>"$T_DIR/cp.out" 2>&1 &&
+in_ns timeout 60 nfs-cp "$T_DIR/f.bin" "$U" >"$T_DIR/cp.out" 2>&1 &&
+    in_ns timeout 60 nfs-cp "$U" "$T_DIR/g.bin" >>"$T_DIR/cp.out" 2>&1 &&
     cmp -s "$T_DIR/f.bin" "$T_DIR/g.bin"
 ok $? "nfs-cp wrote 3 MB over TCP and read them back"
 cap_stop
+is "$(tshark -n -r "$T_DIR/full.pcapng" -Y 'frame.len > 1514' -T fields -e frame.number 2>/dev/null | wc -l)" 0 \
+    "no frame of the capture is larger than the namespace's MTU"
 drop=$(python3 "$GAPS" pick "$T_DIR/full.pcapng" "$SRV_NFS_PORT" "$SRV_MNT_PORT")
 ok $? "three segments to drop: a record mark each way and a segment of whole calls ($drop)"
 # shellcheck disable=SC2086
