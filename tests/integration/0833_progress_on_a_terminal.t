@@ -19,6 +19,9 @@ need_cmd script
 plan 19
 start_nfsd srv || bail "sfs_nfsd did not start"
 num='[0-9]+\.[0-9]'
+# the lines' bad calls are any number: a server or client that gets no CPU
+# for over a second on a busy machine has a call answered after its 1 s
+# timeout, counted bad (seen: a 1.5 s stall made every later line "bad 1")
 cr=$(printf '\r')
 el=$(printf '\033\\[K')
 
@@ -38,7 +41,7 @@ onterm() {
 onterm "$T_DIR/t1" "'$T_BIN/sfs3' -l 100 -p 2 -w 3 -t 8 -F 100 --progress 2 '$srv_URL' >'$T_DIR/rep1'"
 is "$?" 0 "sfs3 runs on a terminal with --progress 2"
 t1=$(cat "$T_DIR/t1")
-ups=$(grep -Eo "${cr}run [0-9]+/8 s: $num of 100 ops/s, mean $T_MS ms, p99 $T_MS ms, bad 0, behind $num s$el" \
+ups=$(grep -Eo "${cr}run [0-9]+/8 s: $num of 100 ops/s, mean $T_MS ms, p99 $T_MS ms, bad [0-9]+, behind $num s$el" \
     "$T_DIR/t1" | wc -l)
 ok "$([ "$ups" -ge 3 ] && [ "$ups" -le 4 ]; echo $?)" \
     "the run's line is rewritten in place every 2 s: carriage return, figures, erase to the end ($ups)"
@@ -65,7 +68,7 @@ prime_rc "$rc" 'LOAD="200"' 'CLIENTS="localhost localhost"' PROCS=2 \
 onterm "$T_DIR/t2" "'$T_BIN/sfs_mgr' -r '$rc' -s p --progress 2 2>'$T_DIR/merr'"
 is "$?" 0 "sfs_mgr runs the point on a terminal with --progress 2"
 t2=$(cat "$T_DIR/t2")
-ups=$(grep -Eo "${cr}Executing run 1 of 1 \.\.\. (warm-up|run) [0-9]+/[0-9]+ s: $num of 200 ops/s, mean $T_MS ms, p99 $T_MS ms, bad 0, behind $num s; about [0-9]+ s left$el" \
+ups=$(grep -Eo "${cr}Executing run 1 of 1 \.\.\. (warm-up|run) [0-9]+/[0-9]+ s: $num of 200 ops/s, mean $T_MS ms, p99 $T_MS ms, bad [0-9]+, behind $num s; about [0-9]+ s left$el" \
     "$T_DIR/t2" | wc -l)
 ok "$([ "$ups" -ge 4 ] && [ "$ups" -le 6 ]; echo $?)" \
     "the Executing line is rewritten in place with the summed figures ($ups times)"
@@ -73,7 +76,7 @@ ok "$([ "$ups" -ge 4 ] && [ "$ups" -le 6 ]; echo $?)" \
 like "$t2" "${cr}Executing run 1 of 1 \.\.\. done \(INVALID\)$el$" "and ends with done, in place"
 unlike "$t2" "^  run 1 of 1: " "no figure line of its own on the terminal"
 log=$(cat "$T_DIR/res/sfslog.p")
-runs=$(printf '%s\n' "$log" | grep -Ec "[0-9:]{8} [0-9]{4} run 1 of 1: run [0-9]+/8 s: $num of 200 ops/s, mean $T_MS ms, p99 $T_MS ms, bad 0, behind $num s; about [0-9]+ s left$")
+runs=$(printf '%s\n' "$log" | grep -Ec "[0-9:]{8} [0-9]{4} run 1 of 1: run [0-9]+/8 s: $num of 200 ops/s, mean $T_MS ms, p99 $T_MS ms, bad [0-9]+, behind $num s; about [0-9]+ s left$")
 ok "$([ "$runs" -ge 3 ] && [ "$runs" -le 4 ]; echo $?)" "sfslog, a file, holds the figures as plain stamped lines ($runs)"
 unlike "$log" "$cr" "with no carriage return"
 
@@ -95,7 +98,7 @@ $cmd <"$tok" >"$T_DIR/client.out" 2>&1
 wait "$prime"
 is "$?" 0 "sfs_prime runs the point with --progress 1, its client started by hand"
 t3=$(sed 1d "$T_DIR/t3.ts")
-runs=$(printf '%s\n' "$t3" | grep -Ec "^  run 1 of 1: run [0-9]/4 s: $num of 40 ops/s, mean $T_MS ms, p99 $T_MS ms, bad 0, behind $num s; about [0-9]+ s left$")
+runs=$(printf '%s\n' "$t3" | grep -Ec "^  run 1 of 1: run [0-9]/4 s: $num of 40 ops/s, mean $T_MS ms, p99 $T_MS ms, bad [0-9]+, behind $num s; about [0-9]+ s left$")
 ok "$([ "$runs" -ge 3 ] && [ "$runs" -le 4 ]; echo $?)" "sfs_prime prints a whole line every second of the run ($runs)"
 unlike "$t3" "$cr" "never a carriage return"
 at() { printf '%s\n' "$t3" | grep -En -- "$1" | head -1 | cut -d: -f1; }
