@@ -57,7 +57,7 @@ struct ld_report_ops;
 
 #define NR_DIR      "nreplay" /* CL<N>/nreplay under the mount point */
 #define NR_NONE     UINT32_MAX
-#define NR_DEPS     8u /* earlier calls one call may wait for */
+#define NR_DEPS     16u /* earlier calls one call may wait for */
 #define NR_NO_REPLY UINT32_MAX
 
 /* The NFS replay's own option, beside the trace's (replaybase/rb.h), which

@@ -10,8 +10,9 @@
  *
  * Dependencies are kept per key - an object, or a directory and a name
  * (in an NFSv4 plan also an open owner and a stateid: plan4.c) - as (the last call on the
- * key, the last call that changed it): a call that changes a key waits for the last call
- * on it, a call that only reads it for the last one that changed it.  A name's key also
+ * key, the last call that changed it, the reads since): a call that changes a key waits
+ * for the last call on it and the reads since its last change (dep_on), a call that only
+ * reads it for the last one that changed it.  A name's key also
  * reaches the object the name stands for at that point of the trace (so RMDIR of a
  * directory waits for the REMOVEs inside it), which the plan follows through LOOKUP,
  * CREATE, LINK, RENAME and REMOVE.  Name keys are 64-bit hashes: two names that collide
@@ -34,9 +35,14 @@
 
 /* ---- a small hash of 64-bit keys -------------------------------------- */
 
+/* The reads of a key since its last change kept apart (deps below): a
+ * change waits for each of them. */
+#define NR_READERS 4u
+
 struct kv {
     uint64_t key; /* 0: empty */
     uint32_t a, b;
+    uint32_t r[NR_READERS]; /* deps: the reads since the last change (NR_NONE) */
 };
 
 struct kmap {
@@ -73,8 +79,8 @@ static int kmap_grow(struct kmap *m)
     return 0;
 }
 
-/* The entry of key, made (a = b = NR_NONE) when new; NULL when out of
- * memory. */
+/* The entry of key, made (a = b = r[] = NR_NONE) when new; NULL when out
+ * of memory. */
 static struct kv *kmap_get(struct kmap *m, uint64_t key)
 {
     uint64_t j;
@@ -86,6 +92,8 @@ static struct kv *kmap_get(struct kmap *m, uint64_t key)
             return &m->slot[j];
     m->slot[j].key = key;
     m->slot[j].a = m->slot[j].b = NR_NONE;
+    for (unsigned k = 0; k < NR_READERS; k++)
+        m->slot[j].r[k] = NR_NONE;
     m->used++;
     return &m->slot[j];
 }
@@ -149,17 +157,48 @@ static void add_wait(struct build *b, uint32_t wait)
         b->c->dep[NR_DEPS - 1] = d;
 }
 
-/* A call depends on key: add the call it waits for, then take the key. */
+/* The call waits for every read of e since its last change, now none. */
+static void wait_readers(struct build *b, struct kv *e)
+{
+    unsigned k;
+
+    for (k = 0; k < NR_READERS; k++) {
+        add_wait(b, e->r[k]);
+        e->r[k] = NR_NONE;
+    }
+}
+
+/* A call depends on key: add the calls it waits for, then take the key.
+ * A change waits for the last call on the key and for every read since
+ * the last change: reads in flight together complete in any order (a
+ * server with threads, e.g. ganesha, may answer the last first), so the
+ * last alone does not say the others are done - a REMOVE sent once the
+ * file's last GETATTR was answered made an earlier READ of it STALE.  A
+ * read waits for the last change; past NR_READERS reads since it, one
+ * more also waits for those and stands for them, so that a change waits
+ * for a few calls, not for every read of a file read for long. */
 static int dep_on(struct build *b, uint64_t key, int changes)
 {
     struct kv *e = kmap_get(&b->deps, key);
+    unsigned n;
 
     if (!e)
         return -ENOMEM;
-    add_wait(b, changes ? e->a : e->b);
+    if (changes) {
+        add_wait(b, e->a);
+        wait_readers(b, e);
+        e->a = e->b = b->idx;
+        return 0;
+    }
+    add_wait(b, e->b);
+    for (n = 0; n < NR_READERS && e->r[n] != NR_NONE && e->r[n] != b->idx; n++)
+        ;
+    if (n == NR_READERS) {
+        wait_readers(b, e);
+        n = 0;
+    }
+    e->r[n] = b->idx;
     e->a = b->idx;
-    if (changes)
-        e->b = b->idx;
     return 0;
 }
 

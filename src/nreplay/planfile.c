@@ -38,7 +38,7 @@
 #include "nreplay/nr_int.h"
 
 #define MAGIC       "FSNRPLAN"
-#define VERSION     2u
+#define VERSION     3u /* 3: a change waits for the reads since the last (plan.c) */
 #define HEAD_BYTES  12u
 #define ID_BYTES    65536u  /* of the capture's start and end, hashed */
 #define STREAM_READ 262144u /* bytes a stream reads at a time */

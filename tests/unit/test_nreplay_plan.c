@@ -2,12 +2,12 @@
 /* test_nreplay_plan.c - the NFS trace replay's plan (nr.h) on a hand-made
  * nfsdump trace (tests/fixtures/nfsdump/nreplay-deps.txt): the calls kept
  * with their objects, names, traced statuses and times; the dependencies
- * (a change waits for the last use of its object or name, a read for the
- * last change; RMDIR waits for the REMOVEs inside the directory through
- * the names it held; a RENAME inside one directory does not wait for
- * itself; an unrelated call waits for nothing); the image at the start;
- * the workload chosen by format or content; a trace of the other NFS
- * version refused with the program to use; the status classes. */
+ * (a change waits for the last use of its object or name and the reads
+ * since its last change, a read for the last change; RMDIR waits for the REMOVEs inside
+ * the directory through the names it held; a RENAME inside one directory does not wait
+ * for itself; an unrelated call waits for nothing); the image at the start; the workload
+ * chosen by format or content; a trace of the other NFS version refused with the program
+ * to use; the status classes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -344,12 +344,95 @@ static void dependencies_reach_back_less_than_the_look_ahead(void **state)
     assert_int_equal(nr_stream_open(&in, &p, n - 1, err, sizeof(err)), 0);
     assert_int_equal(nr_stream_next(&in, &c, err, sizeof(err)), 1);
     assert_int_equal(c.op, NF_OP_WRITE); /* call n - 1: a write after the GETATTRs */
-    assert_int_equal(c.dep[0], 1);       /* the last GETATTR only */
-    assert_int_equal(c.dep[1], 0);
+    /* the GETATTRs since the last that stood for those before it (every
+     * NR_READERS + 1-th), not the WRITE n - 1 calls back */
+    assert_int_equal(c.dep[0], 1);
+    assert_int_equal(c.dep[1], 4);
+    assert_int_equal(c.dep[2], 3);
+    assert_int_equal(c.dep[3], 2);
+    assert_int_equal(c.dep[4], 0);
     assert_int_equal(nr_stream_next(&in, &c, err, sizeof(err)), 1);
     assert_int_equal(c.dep[0], 1); /* the WRITE before it */
     assert_int_equal(nr_stream_next(&in, &c, err, sizeof(err)), 0);
     nr_stream_close(&in);
+    nr_plan_free(&p);
+    unlink(cap);
+}
+
+/* A change waits for every read since the last change, not only the last
+ * call: READs in flight together may be answered in any order (ganesha
+ * answered a REMOVE before an earlier READ of the file, STALE).  Past
+ * NR_READERS reads one more waits for them and stands for them. */
+static void a_change_waits_for_every_read_since_the_last(void **state)
+{
+    struct nr_plan p;
+    struct ld_config cfg;
+    char err[CM_ERR_LEN], cap[] = "/tmp/freesfs-t-readsXXXXXX";
+    const char *d = "0100000000000000000000000000000000000000000000000000000000000002";
+    const char *x = "0100000000000000000000000000000000000000000000000000000000000003";
+    const char *attr = "ftype 1 mode 1a4 nlink 1 uid 0 gid 0 size 1000 used 1000 rdev 0 "
+                       "rdev2 0 fsid 2 fileid 3 atime 1034787500.000000 mtime "
+                       "1034787400.000000 ctime 1034787400.000000";
+    FILE *f;
+    int fd = mkstemp(cap);
+    unsigned k;
+
+    (void)state;
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    assert_non_null(f);
+    /* 0 LOOKUP d/x, 1 WRITE x, 2-6 READs of x, 7 GETATTR x, 8 REMOVE d/x */
+    fprintf(
+        f,
+        "1034787600.000100 30.0321 31.0801 U C3 00000001 3 lookup fh %s name \"x\" "
+        "con = XXX len = XXX\n"
+        "1034787600.000150 31.0801 30.0321 U R3 00000001 3 lookup OK fh %s %s "
+        "status=XXX pl = XXX con = XXX len = XXX\n"
+        "1034787600.000200 30.0321 31.0801 U C3 00000002 7 write fh %s off 0 count 100 "
+        "stable U con = XXX len = XXX\n"
+        "1034787600.000250 31.0801 30.0321 U R3 00000002 7 write OK count 100 stable U "
+        "status=XXX pl = XXX con = XXX len = XXX\n",
+        d, x, attr, x);
+    for (k = 0; k < 5; k++) /* five READs in flight together */
+        fprintf(
+            f,
+            "1034787600.0003%u0 30.0321 31.0801 U C3 0000001%u 6 read fh %s off %u count "
+            "100 con = XXX len = XXX\n",
+            k, k, x, k * 100);
+    for (k = 0; k < 5; k++)
+        fprintf(
+            f,
+            "1034787600.0009%u0 31.0801 30.0321 U R3 0000001%u 6 read OK %s count 100 "
+            "eof 0 status=XXX pl = XXX con = XXX len = XXX\n",
+            k, k, attr);
+    fprintf(
+        f,
+        "1034787600.001000 30.0321 31.0801 U C3 00000020 1 getattr fh %s con = XXX len = "
+        "XXX\n"
+        "1034787600.001050 31.0801 30.0321 U R3 00000020 1 getattr OK %s status=XXX pl = "
+        "XXX con = XXX len = XXX\n"
+        "1034787600.001100 30.0321 31.0801 U C3 00000021 c remove fh %s name \"x\" con = "
+        "XXX len = XXX\n"
+        "1034787600.001150 31.0801 30.0321 U R3 00000021 c remove OK status=XXX pl = XXX "
+        "con = XXX len = XXX\n",
+        x, attr, d);
+    fclose(f);
+    config(&cfg, 3, cap);
+    if (nr_plan_build(&p, &cfg, err, sizeof(err)) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(p.ncalls, 9);
+    read_calls(&p);
+    assert_int_equal(calls[8].op, NF_OP_REMOVE);
+    for (k = 2; k <= 5; k++) { /* READs: after the WRITE, not after each other */
+        assert_true(waits(k, 1));
+        assert_int_equal(ndeps(k), 1);
+    }
+    assert_true(waits(6, 1)); /* the fifth READ stands for the four before it */
+    for (k = 2; k <= 5; k++)
+        assert_true(waits(6, k));
+    assert_int_equal(ndeps(7), 1); /* GETATTR: after the WRITE */
+    assert_true(waits(8, 6));      /* REMOVE: after the READ that stands for the others */
+    assert_true(waits(8, 7));      /* and the GETATTR, both reads since the WRITE */
     nr_plan_free(&p);
     unlink(cap);
 }
@@ -374,6 +457,7 @@ int main(void)
         cmocka_unit_test(chosen_and_refused),
         cmocka_unit_test(a_plan_file_reads_back_and_is_checked),
         cmocka_unit_test(dependencies_reach_back_less_than_the_look_ahead),
+        cmocka_unit_test(a_change_waits_for_every_read_since_the_last),
         cmocka_unit_test(status_classes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
