@@ -613,6 +613,11 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
                     "COMPOUNDs: %s",
                     capture, p->nfs_version, (unsigned long long)p->events,
                     (unsigned long long)v4, NR_V4_ELSEWHERE);
+        else if (p->nfs_version == 4)
+            cm_errf(err, errlen,
+                    "%s: no NFSv4 call to replay (%llu events; NFSv3 and NFSv2 traces "
+                    "are replayed by %s and %s)",
+                    capture, (unsigned long long)p->events, plan_prog(3), plan_prog(2));
         else
             cm_errf(err, errlen,
                     "%s: no NFSv%d call to replay (%llu events; a trace of the other "

@@ -36,7 +36,7 @@ need_cmd nfs-cat
 python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
 T=$(tool_path nf4_procs) || bail "tests/tools/nf4_procs not built"
 . "$(dirname "$0")/lib_nreplay.sh"
-plan 18
+plan 19
 
 start_nfsd S || bail "sfs_nfsd did not start"
 CAP=$T_DIR/v4.pcapng
@@ -83,6 +83,12 @@ replayed "$T_DIR/b.pcapng" "$B_NFS_PORT" "$T_DIR/b.yaml" "sfs_nfsd (speed 0)"
 "$T_BIN/sfs4" -p 1 --speed 0 --trace "$CAP" --yaml "$T_DIR/d.yaml" "$B_URL" >"$T_DIR/d.out" 2>&1
 is "$?:$(nr_yaml "$T_DIR/d.yaml" 'g["nfs_replay"]["status_mismatches"], g["nfs_replay"]["calls"]')" \
     "0:0 $(nr_yaml "$T_DIR/b.yaml" 'g["nfs_replay"]["calls"]')" "sfs4 --trace CAPTURE replays it as its plan: every call, no mismatch"
+
+# two copies over two processes, each process its own client and session
+"$T_BIN/sfs4" -p 2 --scale 2 --speed 0 --trace "$CAP.plan" --yaml "$T_DIR/e.yaml" "$B_URL" >"$T_DIR/e.out" 2>&1
+is "$?:$(nr_yaml "$T_DIR/e.yaml" 'g["nfs_replay"]["status_mismatches"], g["nfs_replay"]["calls"], g["nfs_replay"]["v4_opens"]["in_use"], g["validity"]["code"]')" \
+    "0:0 $(($(nr_yaml "$T_DIR/b.yaml" 'g["nfs_replay"]["calls"]') * 2)) 0 0" \
+    "--scale 2 -p 2: both copies replayed, each by a process with its own v4 client, no mismatch"
 
 # mid-session: from the first WRITE on, its file's OPEN left out
 first=$(tshark -n -r "$CAP" -d "tcp.port==$S_NFS_PORT,rpc" \
