@@ -140,10 +140,10 @@ static const struct cm_opt convert_rows[] = {
 static const struct cm_opt plan_rows[] = {
     ROW_STR('o', "output", output, "", "FILE",
             "The plan file, required, written atomically; give it as --trace to sfs3 "
-            "(or sfs) and TRACE_FILE to sfs_mgr."),
+            "(or sfs, sfs4) and TRACE_FILE to sfs_mgr."),
     ROW_NUM(CM_OPT_INT, "nfs-version", nfs_version, "3", 2, 4, NULL, "V",
             "The calls planned: the trace's NFSv3 calls (replayed by sfs3), NFSv2 "
-            "(sfs) or NFSv4 (the operations of its COMPOUNDs; not replayed yet)."),
+            "(sfs) or NFSv4 (the operations of its COMPOUNDs, replayed by sfs4)."),
 };
 
 static const struct cm_opt fit_rows[] = {

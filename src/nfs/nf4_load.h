@@ -108,6 +108,15 @@ int nf4_open_done(struct nf4_open_counts *c, struct nf4_open *f, const struct nf
 int nf4_open_leave(struct nf4_open_counts *c, struct nf4_open *f, uint32_t epoch,
                    stateid4 *sid);
 
+/* ---- the session's mount (proto4.c) --------------------------------------- */
+
+struct nf_session;
+/* The v4 mount of a session mounted over NFSv4.1 (its client, the
+ * export's handle and attributes), for a caller that builds its own
+ * compounds (the NFS trace replay); NULL for another protocol's session,
+ * or before the mount. */
+const struct nf4_mount *nf4_session_mount(const struct nf_session *s);
+
 /* ---- the protocol's counters (v4_counts.c) ------------------------------- */
 
 #define NF4_COUNTED_OPS  (OP_RECLAIM_COMPLETE + 1) /* nfs_opnum4 0..58: NFSv4.1's */

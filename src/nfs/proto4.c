@@ -358,6 +358,12 @@ static int file_leave4(struct nf_session *s, const struct nf_fh *fh, void *fstat
     return sync_call(st) == -ENOTCONN ? -ENOTCONN : 0;
 }
 
+const struct nf4_mount *nf4_session_mount(const struct nf_session *s)
+{
+    return s->proto == &nf_proto_v4 && s->state ? &((const struct p4_state *)s->state)->m
+                                                : NULL;
+}
+
 static void report_rows4(FILE *out, const void *stats)
 {
     const struct nf4_load_stats *s = stats;

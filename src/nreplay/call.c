@@ -268,6 +268,8 @@ int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_
     s->tag = ref;
     s->piece = piece;
     s->op = c->op;
+    if (rp->version == 4)
+        return nr_call4_start(rp, s, ref, piece, done);
     if (rp->version == 3)
         args3(rp, s, l);
     else
@@ -287,8 +289,8 @@ static void take_handle(struct nr_replay *rp, struct rb_slot *s, const struct nr
         (void)nf_res_handle(&s->res, rp->version, l->c.op, nr_fh(rp, l->k, l->c.res_obj));
 }
 
-/* The replayed status against the traced one. */
-static void compare(struct nr_replay *rp, const struct nr_live *l, uint32_t status)
+void nr__compare(struct nr_replay *rp, const struct nr_live *l, uint32_t traced,
+                 uint32_t status)
 {
     const struct nr_call *c = &l->c;
     uint64_t i = l->i;
@@ -299,9 +301,9 @@ static void compare(struct nr_replay *rp, const struct nr_live *l, uint32_t stat
     if (c->status == NR_NO_REPLY)
         return;
     NR_STATS(&rp->cx)->nr_compared++;
-    if (status == c->status)
+    if (status == traced)
         return;
-    tc = nr_class_of(c->status);
+    tc = nr_class_of(traced);
     rc = nr_class_of(status);
     NR_STATS(&rp->cx)->nr_mismatches++;
     NR_STATS(&rp->cx)->nr_mismatch[c->op]++;
@@ -317,8 +319,8 @@ static void compare(struct nr_replay *rp, const struct nr_live *l, uint32_t stat
 
 /* A run of STALE or BADHANDLE replies where the trace had another
  * status: the server lost the image (run.c ends the replay). */
-static void stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nfs,
-                      uint64_t at)
+void nr__stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nfs,
+                   uint64_t at)
 {
     int stale = nfs == NF_ST_STALE || nfs == NF_ST_BADHANDLE;
 
@@ -367,7 +369,7 @@ int nr_call_account(struct rb_slot *s)
         }
         if (nfs == NF_ST_STALE || nfs == NF_ST_BADHANDLE)
             st->stale++;
-        stale_run(rp, c, nfs, call->t_reply_ns ? call->t_reply_ns : cm_now_ns());
+        nr__stale_run(rp, c, nfs, call->t_reply_ns ? call->t_reply_ns : cm_now_ns());
         if (c->status != NR_NO_REPLY && s->piece == 0) {
             cm_hist_add(&NR_STATS(&rp->cx)->nr_traced[c->op], c->rt_us);
             cm_hist_add(&NR_STATS(&rp->cx)->nr_traced[NF_OP_TOTAL], c->rt_us);
@@ -375,7 +377,7 @@ int nr_call_account(struct rb_slot *s)
             NR_STATS(&rp->cx)->nr_traced_us[NF_OP_TOTAL] += c->rt_us;
         }
         if (s->piece == 0) /* its pieces are one traced call */
-            compare(rp, l, nfs);
+            nr__compare(rp, l, c->status, nfs);
         take_handle(rp, s, l);
         nf_call_free(call);
     } else {

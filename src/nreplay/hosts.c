@@ -91,14 +91,11 @@ int nr_hosts_wait(struct nr_replay *rp, const char *cl, const char *dir,
     int rc;
 
     for (;;) { /* each look starts from the root: the tree may be made afresh */
-        rc = nf_lookup(rp->cx.ses.rpc, &c->ses.mnt.root, cl, &top, NULL,
-                       rp->cx.last_error, sizeof(rp->cx.last_error));
+        rc = nr_lookup(rp, &c->ses.mnt.root, cl, &top);
         if (rc == 0)
-            rc = nf_lookup(rp->cx.ses.rpc, &top, dir, base, NULL, rp->cx.last_error,
-                           sizeof(rp->cx.last_error));
+            rc = nr_lookup(rp, &top, dir, base);
         if (rc == 0)
-            rc = nf_lookup(rp->cx.ses.rpc, base, MARKER, &mark, NULL, rp->cx.last_error,
-                           sizeof(rp->cx.last_error));
+            rc = nr_lookup(rp, base, MARKER, &mark);
         if (rc == 0)
             return 0;
         if (rc == -ENOTCONN || rc == -ETIMEDOUT || rc == -ECONNRESET)

@@ -102,8 +102,14 @@ struct nr_stats {
     struct cm_hist nr_wait;
     struct cm_hist nr_traced[NF_NOPS + 1];
     uint64_t nr_traced_us[NF_NOPS + 1];
+    /* NFSv4: the opens the replay made (before a file's first READ or
+     * WRITE, and those its OPEN(CREATE)s made), those that failed, the
+     * CLOSEs at the end, the opens left (none unless the server went),
+     * the READs and WRITEs sent with the anonymous stateid (a failed
+     * open's) */
+    uint64_t nr_v4_opens, nr_v4_open_errors, nr_v4_closes, nr_v4_left, nr_v4_anonymous;
 };
-#define NR_STATS_NFIELDS 21
+#define NR_STATS_NFIELDS 26
 extern const struct cm_field nr_stats_fields[NR_STATS_NFIELDS];
 /* An NFS replay child's counters (struct ld_child's results). */
 #define NR_STATS(c) ((struct nr_stats *)(c)->results)
@@ -212,10 +218,10 @@ struct nr_plan {
 
 #define NR_INDEX_STEP 65536u /* calls between two entries of the plan's index */
 
-/* What a replay says of an NFSv4 trace or plan: planned, not replayed yet
+/* What a replay of NFSv2 or v3 says of a trace with only NFSv4 calls
  * (docs/nfs_replay.md, "NFSv4"). */
-#define NR_V4_NOT_YET                                                                    \
-    "NFSv4 traces are planned (sfs_trace plan --nfs-version 4), not replayed yet"
+#define NR_V4_ELSEWHERE                                                                  \
+    "NFSv4 traces are replayed by sfs4 (or planned: sfs_trace plan --nfs-version 4)"
 
 /* The plan of RB_TOPTS(cfg)->trace_file (cfg->nfs_version's calls): a plan file is
  * read and checked against its capture (when the capture is there: the

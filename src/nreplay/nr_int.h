@@ -16,6 +16,7 @@
 
 #include "load/workload.h"
 #include "nfs/nf.h"
+#include "nfs/nf4_load.h"
 #include "nreplay/nr.h"
 #include "replaybase/rb.h"
 
@@ -177,6 +178,15 @@ struct nr_replay {
     uint32_t give_up_ms;
     uint64_t unanswered_since_ns;
     int closing; /* the client closes: a call it completes is not accounted */
+    /* NFSv4 (call4.c): a protocol call per window slot (the slot's index),
+     * and the open state of each object per copy (the protocol's
+     * file_bytes each; an object is OPENed before its first READ or WRITE
+     * and CLOSEd at the end of the run), the process's own OPEN and
+     * CLOSE call, and what the opens did */
+    void *v4calls;
+    void *v4open;
+    struct nf4_call v4sync;
+    struct nf4_open_counts v4counts;
 };
 
 /* The client's copy m's handles, its completions, and the flags of the
@@ -284,5 +294,65 @@ int nr_call_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_
  * handle its reply names.  1; 0 for a call that never left this host (a
  * connection down, a send refused: not sent, nothing counted). */
 int nr_call_account(struct rb_slot *s);
+
+/* The replayed status against the traced one (traced: the plan's, in the
+ * replayed numbering), counted and the first mismatches kept; a run of
+ * STALE replies followed (call.c). */
+void nr__compare(struct nr_replay *rp, const struct nr_live *l, uint32_t traced,
+                 uint32_t status);
+void nr__stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nfs,
+                   uint64_t at);
+
+/* ---- call4.c: a call over NFSv4.1 ------------------------------------------ */
+
+/* Starts piece `piece` of live call l on slot s through the session's
+ * NFSv4.1 client (the compound nf4_sfs_compound builds for its op; NULL
+ * as the RPC NULL procedure, through done); completions go to
+ * nr_slot_over.  0 or -errno as nr_call_start. */
+int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
+                   rp_done_fn done);
+/* Bytes of one slot's v4 call (rp->v4calls holds one per slot). */
+size_t nr_call4_bytes(void);
+/* Accounts a finished v4 compound of slot s as nr_call_account does.  1;
+ * 0 for a call that never left this host. */
+int nr_call4_account(struct rb_slot *s);
+/* Object obj of copy k: its open state (the protocol's file state). */
+void *nr_call4_fstate(const struct nr_replay *rp, uint32_t k, uint32_t obj);
+/* Before the first piece of l: a READ or WRITE of a file this copy has
+ * not opened OPENs it (synchronously, the client's other calls going on).
+ * 0, or -ENOTCONN when the client is gone. */
+int nr_call4_open(struct nr_replay *rp, const struct nr_live *l);
+/* The end of the run: every file still open is CLOSEd (bounded: once the
+ * client is gone, nothing more is sent). */
+void nr_call4_close_all(struct nr_replay *rp);
+/* Waits until wake (ns) or a reply, then services the session (the
+ * protocol's descriptor and hooks): the calls completed, or -errno. */
+int nr_call4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake);
+
+/* ---- prep4.c: the image over NFSv4.1 ----------------------------------------- */
+
+/* The largest READ and WRITE (rtmax, wtmax): the server's, within what
+ * the session's compounds carry. */
+void nr_prep4_maxima(struct nr_replay *rp);
+/* LOOKUP of name in dir (its handle into out); object obj made as name in
+ * dir (its handle into rp->fh[obj]; target: a symlink's); obj linked as
+ * name in dir.  0 or -errno (an NFS status as nf_status_errno's). */
+int nr_prep4_lookup(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+                    struct nf_fh *out);
+int nr_prep4_make(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+                  uint32_t obj, const char *target);
+int nr_prep4_link(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+                  uint32_t obj);
+
+/* LOOKUP of name in dir with the child's client, whatever its version:
+ * 0 or -errno with last_error (prep.c). */
+int nr_lookup(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+              struct nf_fh *out);
+
+/* ---- run.c, for call4.c ------------------------------------------------------- */
+
+/* Slot s's call finished (accounted: whether the transport took it): the
+ * window and its live call move on. */
+void nr_slot_over(struct rb_slot *s, int accounted, uint64_t t_reply_ns);
 
 #endif /* NR_INT_H */

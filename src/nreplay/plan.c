@@ -651,7 +651,12 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
                     "%s: no NFSv%d call to replay (%llu events), but %llu NFSv4 "
                     "COMPOUNDs: %s",
                     capture, p->nfs_version, (unsigned long long)p->events,
-                    (unsigned long long)v4, NR_V4_NOT_YET);
+                    (unsigned long long)v4, NR_V4_ELSEWHERE);
+        else if (p->nfs_version == 4)
+            cm_errf(err, errlen,
+                    "%s: no NFSv4 call to replay (%llu events; NFSv3 and NFSv2 traces "
+                    "are replayed by %s and %s)",
+                    capture, (unsigned long long)p->events, plan_prog(3), plan_prog(2));
         else
             cm_errf(err, errlen,
                     "%s: no NFSv%d call to replay (%llu events; a trace of the other "
@@ -761,21 +766,13 @@ int nr_plan_build(struct nr_plan *p, const struct ld_config *cfg, char *err,
 {
     int rc;
 
-    if (cfg->nfs_version == 4)
-        return cm_errf(err, errlen, "%s: %s", RB_TOPTS(cfg)->trace_file, NR_V4_NOT_YET),
-               -ENOTSUP;
     if (!nr_plan_is_file(RB_TOPTS(cfg)->trace_file)) {
         memset(p, 0, sizeof(*p));
         p->fd = -1;
         return plan_temporary(p, cfg, err, errlen);
     }
     rc = nr_plan_open(p, RB_TOPTS(cfg)->trace_file, err, errlen);
-    if (rc == 0 && p->nfs_version == 4) {
-        cm_errf(err, errlen, "%s holds the NFSv4 calls of %s: %s", p->file, p->capture,
-                NR_V4_NOT_YET);
-        rc = -ENOTSUP;
-        nr_plan_free(p);
-    } else if (rc == 0 && p->nfs_version != cfg->nfs_version) {
+    if (rc == 0 && p->nfs_version != cfg->nfs_version) {
         cm_errf(err, errlen,
                 "%s holds the NFSv%d calls of %s: replay it with %s, or plan the "
                 "capture again with --nfs-version %d",

@@ -13,7 +13,8 @@
  * "/" (skipped as MOUNT).  The client, session and open state operations
  * (EXCHANGE_ID ... RECLAIM_COMPLETE, OPEN by handle, CLOSE, locks,
  * delegations) are counted apart: the replay's own client stands for the
- * client and the session, and opens and locks are not replayed yet.  The
+ * client and the session, its own opens for the traced ones (call4.c),
+ * and locks are not replayed.  The
  * stateids the trace shows in use but never made (an OPEN before the
  * capture began) are counted: the opens a replay has to make first.
  */

@@ -64,8 +64,20 @@ static int mount(struct ld_child *c)
 
     if (rc < 0)
         return rc;
-    rb_transfer_maxima(c, &rp->rtmax, &rp->wtmax);
+    if (rp->version == 4)
+        nr_prep4_maxima(rp);
+    else
+        rb_transfer_maxima(c, &rp->rtmax, &rp->wtmax);
     return 0;
+}
+
+int nr_lookup(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
+              struct nf_fh *out)
+{
+    if (rp->version == 4)
+        return nr_prep4_lookup(rp, dir, name, out);
+    return nf_lookup(rp->cx.ses.rpc, dir, name, out, NULL, rp->cx.last_error,
+                     sizeof(rp->cx.last_error));
 }
 
 /* ---- making objects ------------------------------------------------------- */
@@ -252,11 +264,12 @@ static int make(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
     target[t ? n : 0] = '\0';
     if (!t)
         snprintf(target, sizeof(target), "unknown-target");
+    if (rp->version == 4) /* its data written there too */
+        return nr_prep4_make(rp, dir, name, obj, target);
     rc = rp->version == 3 ? make3(rp, dir, name, o, target)
                           : make2(rp, dir, name, o, target);
     if (rc == 0 && rp->fh[obj].len == 0)
-        rc = nf_lookup(rp->cx.ses.rpc, dir, name, &rp->fh[obj], NULL, rp->cx.last_error,
-                       sizeof(rp->cx.last_error));
+        rc = nr_lookup(rp, dir, name, &rp->fh[obj]);
     if (rc == 0 && (o->type == TR_NFS_REG || o->type == TR_NFS_NONE) && o->size > 0)
         rc = fill(rp, &rp->fh[obj], o->size);
     return rc;
@@ -270,6 +283,8 @@ static int hard_link(struct nr_replay *rp, const struct nf_fh *dir, const char *
 
     if (rp->fh[obj].len == 0)
         return -ENOENT;
+    if (rp->version == 4)
+        return nr_prep4_link(rp, dir, name, obj);
     if (rp->version == 3) {
         LINK3args a;
         LINK3res res;
@@ -321,8 +336,7 @@ static int one(void *data, const struct im_walk_item *w)
         break;
     case IM_W_ORPHAN:
         if (k->orphans.len == 0) /* made by fresh_base */
-            (void)nf_lookup(rp->cx.ses.rpc, &rp->base, "orphans", &k->orphans, NULL,
-                            rp->cx.last_error, sizeof(rp->cx.last_error));
+            (void)nr_lookup(rp, &rp->base, "orphans", &k->orphans);
         dir = &k->orphans;
         break;
     default:
@@ -337,8 +351,7 @@ static int one(void *data, const struct im_walk_item *w)
     if (k->learn && w->kind == IM_W_HARD_LINK) /* its object has a name already */
         return 0;
     if (k->learn)
-        rc = nf_lookup(rp->cx.ses.rpc, dir, name, &rp->fh[w->obj], NULL,
-                       rp->cx.last_error, sizeof(rp->cx.last_error));
+        rc = nr_lookup(rp, dir, name, &rp->fh[w->obj]);
     else
         rc = w->kind == IM_W_HARD_LINK ? hard_link(rp, dir, name, w->obj)
                                        : make(rp, dir, name, w->obj);
@@ -397,6 +410,13 @@ static int allocate(struct nr_replay *rp)
     if (!rp->live || !rp->names || !rp->held || !rp->stream_of ||
         rb_window_init(&rp->win, rp->window, rp, 0, rp->wtmax) < 0)
         return -ENOMEM;
+    if (rp->version == 4) { /* a v4 call per slot, an open per object and copy */
+        rp->v4calls = cm_calloc(rp->window ? rp->window : 1, nr_call4_bytes());
+        rp->v4open = cm_calloc(((size_t)rp->ncopies + 1) * (im_nobjs(rp->plan->img) + 1),
+                               sizeof(struct nf4_open));
+        if (!rp->v4calls || !rp->v4open)
+            return -ENOMEM;
+    }
     return 0;
 }
 
@@ -432,10 +452,8 @@ static int prepare_copy(struct nr_replay *rp, uint32_t k)
     rc = fresh_base(rp, base, im_orphan_tops(rp->plan->img, &tops) > 0);
     if (rc < 0)
         return rc;
-    if ((rc = nf_lookup(rp->cx.ses.rpc, &c->ses.mnt.root, cl, &rp->base, NULL,
-                        rp->cx.last_error, sizeof(rp->cx.last_error))) < 0 ||
-        (rc = nf_lookup(rp->cx.ses.rpc, &rp->base, dir, &rp->base, NULL,
-                        rp->cx.last_error, sizeof(rp->cx.last_error))) < 0)
+    if ((rc = nr_lookup(rp, &c->ses.mnt.root, cl, &rp->base)) < 0 ||
+        (rc = nr_lookup(rp, &rp->base, dir, &rp->base)) < 0)
         return ld_child_fail(c, rc, "LOOKUP %s: %s", base, strerror(-rc));
     rc = walk_copy(rp, 0);
     if (rc == 0 && rp->prepares[k] == NR_PREP_SHARED)
@@ -616,6 +634,9 @@ void nr_child_free(struct ld_child *c)
     free(rp->stream_of);
     nr_stream_close(&rp->in);
     rb_window_free(&rp->win);
+    free(rp->v4calls);
+    free(rp->v4open);
+    rp->v4calls = rp->v4open = NULL;
     rp->copy_m = rp->copy_j = NULL;
     rp->prepares = rp->learns = rp->mine = NULL;
     rp->fh = NULL;

@@ -51,6 +51,11 @@ const struct cm_field nr_stats_fields[NR_STATS_NFIELDS] = {
     CM_FIELD_OF(struct nr_stats, nr_wait, CM_FIELD_HIST, CM_MERGE_SUM, NULL, NULL),
     NRA(nr_traced, CM_FIELD_HIST, SUM, NF_NOPS + 1),
     NRA(nr_traced_us, CM_FIELD_U64, SUM, NF_NOPS + 1),
+    NRF(nr_v4_opens, SUM),
+    NRF(nr_v4_open_errors, SUM),
+    NRF(nr_v4_closes, SUM),
+    NRF(nr_v4_left, SUM),
+    NRF(nr_v4_anonymous, SUM),
 };
 #undef NRF
 #undef NRA
@@ -252,6 +257,13 @@ static void text(FILE *out, const struct ld_report_in *in)
                 " calls due later were not replayed\n",
                 ns->nr_not_sent);
     lost_replies(out, s, ns);
+    if (cfg->nfs_version == 4)
+        fprintf(out,
+                "  NFSv4 opens made %" PRIu64 " (%" PRIu64
+                " failed), closed at the end %" PRIu64 ", left open %" PRIu64
+                "; READs and WRITEs with the anonymous stateid %" PRIu64 "\n",
+                ns->nr_v4_opens, ns->nr_v4_open_errors, ns->nr_v4_closes, ns->nr_v4_left,
+                ns->nr_v4_anonymous);
     fprintf(out, "  image: %" PRIu64 " objects prepared, %" PRIu64 " could not be made\n",
             ns->nr_prep_objects, ns->nr_prep_failed);
     streams_text(out, in);
@@ -351,6 +363,16 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
     for (k = 1; k < NR_NSKIPS; k++)
         cm_yaml_kv_uint(y, nr_skip_name(k), ns->nr_unreplayable[k]);
     cm_yaml_map_end(y);
+    if (cfg->nfs_version == 4) {
+        cm_yaml_key(y, "v4_opens");
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "opens", ns->nr_v4_opens);
+        cm_yaml_kv_uint(y, "open_errors", ns->nr_v4_open_errors);
+        cm_yaml_kv_uint(y, "closes", ns->nr_v4_closes);
+        cm_yaml_kv_uint(y, "in_use", ns->nr_v4_left);
+        cm_yaml_kv_uint(y, "anonymous_io", ns->nr_v4_anonymous);
+        cm_yaml_map_end(y);
+    }
     cm_yaml_kv_uint(y, "image_objects", ns->nr_prep_objects);
     cm_yaml_kv_uint(y, "image_failed", ns->nr_prep_failed);
     cm_yaml_kv_uint(y, "statuses_compared", ns->nr_compared);

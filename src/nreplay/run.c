@@ -242,6 +242,21 @@ static void piece_over(struct nr_replay *rp, uint32_t ref, uint64_t ns)
     live_finish(rp, ref);
 }
 
+void nr_slot_over(struct rb_slot *s, int accounted, uint64_t t_reply_ns)
+{
+    struct nr_replay *rp = s->owner;
+
+    if (!accounted && s->piece == 0)
+        NR_STATS(&rp->cx)->nr_not_sent++; /* the transport never took it */
+    if (t_reply_ns)
+        rp->unanswered_since_ns = 0;
+    else if (rp->unanswered_since_ns == 0)
+        rp->unanswered_since_ns = cm_now_ns();
+    rp->loop.last_ns = t_reply_ns ? t_reply_ns : cm_now_ns();
+    rb_window_give(&rp->win, s);
+    piece_over(rp, s->tag, rp->loop.last_ns);
+}
+
 static void call_done(struct rp_call *call, void *data)
 {
     struct rb_slot *s = data;
@@ -249,15 +264,7 @@ static void call_done(struct rp_call *call, void *data)
 
     if (rp->closing)
         return;
-    if (!nr_call_account(s) && s->piece == 0)
-        NR_STATS(&rp->cx)->nr_not_sent++; /* the transport never took it */
-    if (call->t_reply_ns)
-        rp->unanswered_since_ns = 0;
-    else if (rp->unanswered_since_ns == 0)
-        rp->unanswered_since_ns = cm_now_ns();
-    rp->loop.last_ns = s->call.t_reply_ns ? s->call.t_reply_ns : cm_now_ns();
-    rb_window_give(&rp->win, s);
-    piece_over(rp, s->tag, rp->loop.last_ns);
+    nr_slot_over(s, nr_call_account(s), call->t_reply_ns);
 }
 
 /* The first time live call ref could go: its wait for a dependency and
@@ -272,7 +279,7 @@ static int first_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
         cm_hist_add(&NR_STATS(&rp->cx)->nr_wait, (ready - l->since) / 1000);
     }
     if (nr_call_ready(rp, l))
-        return 0;
+        return rp->version == 4 && nr_call4_open(rp, l) == -ENOTCONN ? -ENOTCONN : 0;
     NR_STATS(&rp->cx)
         ->nr_unreplayable[NR_SKIP_NO_HANDLE]++; /* its object was never made here */
     l->sent = l->pieces;
@@ -306,7 +313,9 @@ static int send_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
         return 0;
     if (l->behind)
         RB_STATS(&rp->cx)->replay_behind++;
-    now = s->call.t_send_ns;
+    /* a v4 compound waits for its slot in the client: sent now, as far as
+     * the replay can tell */
+    now = rp->version == 4 && l->c.op != NF_OP_NULL_OP ? cm_now_ns() : s->call.t_send_ns;
     if (rp->speed > 0)
         cm_hist_add(&RB_STATS(&rp->cx)->replay_late,
                     now > from ? (now - from) / 1000 : 0);
@@ -330,8 +339,12 @@ static int issue(struct nr_replay *rp)
             rp->held[w++] = ref;
             continue;
         }
-        if (l->sent == 0 && first_piece(rp, ref, ready))
+        if (l->sent == 0 && (rc = first_piece(rp, ref, ready)) != 0) {
+            if (rc < 0) /* the client broke while it opened the file */
+                rp->held[w++] = ref;
+            rc = rc < 0 ? rc : 0;
             continue;
+        }
         while (rc == 0 && rp->win.free != RB_NONE && l->sent < l->pieces)
             rc = send_piece(rp, ref, ready);
         if (l->sent < l->pieces)
@@ -360,6 +373,8 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
     }
     if (rp->shares && (rp->nheld > 0 || rp->have_cur) && wake > now + FOREIGN_POLL_NS)
         wake = now + FOREIGN_POLL_NS; /* it may wait for another process's call */
+    if (rp->version == 4)
+        return nr_call4_wait(rp, now, wake);
     return rb_wait_service(&rp->loop, rp->cx.ses.rpc, now, wake);
 }
 
@@ -462,6 +477,7 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     rp->taken = 0;
     rp->live_head = rp->live_tail = rp->names_head = rp->names_tail = 0;
     rp->nheld = 0;
+    memset(&rp->v4counts, 0, sizeof(rp->v4counts));
     rc = rb_run_begin(c, &rp->loop, rp->speed, limit_s);
     if (rc < 0)
         return rc;
@@ -508,11 +524,20 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
 
         if (dead && rp_client_timeout_ms(c->ses.rpc) < 0)
             break; /* nothing left in the engine to complete them */
-        k = rp_poll(&c->ses.rpc, 1, -1);
+        k = rp->version == 4 ? nf_session_poll(&c->ses, -1) : rp_poll(&c->ses.rpc, 1, -1);
         if (k < 0 && k != -EINTR && !dead)
             break;
     }
     rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);
+    if (rp->version == 4 && !gone)
+        nr_call4_close_all(rp); /* the opens it made, after the timed part */
+    if (rp->version == 4) {
+        NR_STATS(c)->nr_v4_opens = rp->v4counts.opens;
+        NR_STATS(c)->nr_v4_open_errors = rp->v4counts.open_errors;
+        NR_STATS(c)->nr_v4_closes = rp->v4counts.closes;
+        NR_STATS(c)->nr_v4_left = rp->v4counts.in_use;
+        NR_STATS(c)->nr_v4_anonymous = rp->v4counts.anonymous_io;
+    }
     rp_client_stats(c->ses.rpc, &cs1);
     c->stats.reconnects = cs1.reconnects - cs0.reconnects;
     finish_stats(rp, stopped || stale || gone);

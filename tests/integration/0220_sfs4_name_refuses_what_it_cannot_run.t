@@ -3,13 +3,13 @@
 # timeout: 30
 # check: nfs client prime
 # sfs4 is sfs under a third name: NFSv4.1 (nfs/proto.c), TCP implied.  What
-# does not run over NFSv4.1 yet (the replays, the null workload, -V) it
+# does not run over NFSv4.1 yet (the block replay, the null workload, -V) it
 # never pretends to run: each is refused in one line naming the versions it
 # does run over, before any process starts or any call goes out; sfs_mgr
 # refuses NFS_VERSION=4 with such a workload, and TCP=off with
 # NFS_VERSION=4, at their rc lines.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 15
 [ -L "$T_BIN/sfs4" ] || bail "no bin/sfs4"
 cd "$T_DIR" || bail "no test dir"
 refused() { # what code message args...
@@ -23,9 +23,12 @@ refused() { # what code message args...
 refused "the null workload" 51 \
     "the null workload does not run over NFSv4.1 yet (NFSv2, NFSv3 only)" \
     --workload null -l 10 -t 1 -w 0 127.0.0.1:3101:/x
-refused "an NFS replay" 51 \
-    "the nfs-replay workload does not run over NFSv4.1 yet (NFSv2, NFSv3 only)" \
-    --trace "$T_FIXTURES/pcap/session.pcap" 127.0.0.1:3101:/x
+# sfs4 replays NFSv4 traces (0727): one without NFSv4 is refused, naming
+# the programs that replay it
+out=$("$T_BIN/sfs4" --trace "$T_FIXTURES/pcap/session.pcap" 127.0.0.1:3101:/x 2>&1)
+is "$? $out" \
+    "2 $T_FIXTURES/pcap/session.pcap: no NFSv4 call to replay (5 events; NFSv3 and NFSv2 traces are replayed by sfs3 and sfs)" \
+    "an NFS replay of a trace without NFSv4: exit 2, one line naming sfs3 and sfs"
 refused "validation" 115 "-V: validation does not run over NFSv4.1 yet (NFSv2, NFSv3 only)" \
     -V 1 127.0.0.1:3101:/x
 like "$("$T_BIN/sfs4" --help)" "^usage: sfs4 \[options\] mount-point" "sfs4 --help works"

@@ -13,9 +13,9 @@
 #   - the same capture cut to start mid-session (editcap: from the first
 #     WRITE on, its OPEN left out) plans alike, and the open the trace
 #     shows only in use is counted;
-#   - a replay of the v4 plan or of the capture is refused in one line
-#     (exit 2, nothing sent): NFSv4 is planned, not replayed yet; so is
-#     an NFSv3 plan of a capture with only NFSv4 in it (exit 1).
+#   - sfs3 refuses a replay of the v4 plan or of the capture in one line
+#     (exit 2, nothing sent) naming sfs4, which replays them (0727); so
+#     is an NFSv3 plan of a capture with only NFSv4 in it (exit 1).
 . "$(dirname "$0")/lib.sh"
 need_root "dumpcap on lo"
 need_cmd dumpcap
@@ -70,13 +70,13 @@ like "$NR4_LINE" "image of $NR4_OBJECTS objects\$" "... its image sfs_trace imag
 
 out=$("$T_BIN/sfs3" -Q --trace "$CAP.plan" "$S_URL" 2>&1)
 is "$? $out" \
-    "2 $CAP.plan holds the NFSv4 calls of $CAP: NFSv4 traces are planned (sfs_trace plan --nfs-version 4), not replayed yet" \
-    "sfs3 refuses the v4 plan in one line"
+    "2 $CAP.plan holds the NFSv4 calls of $CAP: replay it with sfs4, or plan the capture again with --nfs-version 3" \
+    "sfs3 refuses the v4 plan in one line, naming sfs4"
 out=$("$T_BIN/sfs3" -Q --trace "$CAP" "$S_URL" 2>&1)
 like "$? $out" \
-    "^2 $CAP: no NFSv3 call to replay \([0-9]+ events\), but [0-9]+ NFSv4 COMPOUNDs: NFSv4 traces are planned \(sfs_trace plan --nfs-version 4\), not replayed yet$" \
-    "sfs3 refuses the v4 capture in one line"
+    "^2 $CAP: no NFSv3 call to replay \([0-9]+ events\), but [0-9]+ NFSv4 COMPOUNDs: NFSv4 traces are replayed by sfs4 \(or planned: sfs_trace plan --nfs-version 4\)$" \
+    "sfs3 refuses the v4 capture in one line, naming sfs4"
 out=$("$T_BIN/sfs_trace" plan "$CAP" -o "$T_DIR/v3.plan" 2>&1)
 out="$? $out files $(find "$T_DIR" -name 'v3.plan*' | wc -l)"
-like "$out" "^1 sfs_trace: .*v4\.pcapng: no NFSv3 call to replay .* NFSv4 COMPOUNDs: .*not replayed yet files 0$" \
+like "$out" "^1 sfs_trace: .*v4\.pcapng: no NFSv3 call to replay .* NFSv4 COMPOUNDs: .*replayed by sfs4 .*files 0$" \
     "an NFSv3 plan of it is refused, no plan file left"

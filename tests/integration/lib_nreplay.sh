@@ -27,12 +27,13 @@ nr_yaml() {
 # nr_replay_captured CAP PORTS URL [sfs3 options...]: replays with sfs3 -i,
 # the capture CAP (filtered on PORTS, comma-separated) running from the
 # prompt (mount and preparation done) to the end; a hook NR_BEFORE_RUN (a
-# shell command) runs at the prompt.  Sets NR_RC.
+# shell command) runs at the prompt; NR_PROG names another program than
+# sfs3 (sfs4).  Sets NR_RC.
 nr_replay_captured() {
     local cap=$1 ports=$2 url=$3
     shift 3
     # shellcheck disable=SC2046
-    if ! prompted_start "$T_BIN/sfs3" -i "$@" "$url"; then
+    if ! prompted_start "$T_BIN/${NR_PROG:-sfs3}" -i "$@" "$url"; then
         NR_RC=99
         return
     fi
