@@ -531,7 +531,8 @@ int sv__fs_create(struct sv_fs *fs, struct sv_node *dir, const char *name,
     return 0;
 }
 
-/* Drops one link of n (a name removed); frees it with the last one. */
+/* Drops one link of n (a name removed); frees it with the last one,
+ * unless a hold keeps it (then the last release frees it). */
 static void unlink_node(struct sv_fs *fs, struct sv_node *dir, struct sv_node *n)
 {
     if (n->type == SV_DIR) {
@@ -539,11 +540,29 @@ static void unlink_node(struct sv_fs *fs, struct sv_node *dir, struct sv_node *n
         node_free(fs, n);
         return;
     }
-    if (--n->nlink == 0) {
+    if (--n->nlink == 0 && n->holds == 0) {
         node_free(fs, n);
         return;
     }
     sv__now(&n->ctime);
+}
+
+void sv__fs_hold(struct sv_fs *fs, uint64_t fileid)
+{
+    struct sv_node *n = sv__map_get(&fs->nodes, fileid);
+
+    if (n != NULL)
+        n->holds++;
+}
+
+void sv__fs_release(struct sv_fs *fs, uint64_t fileid)
+{
+    struct sv_node *n = sv__map_get(&fs->nodes, fileid);
+
+    if (n == NULL || n->holds == 0)
+        return;
+    if (--n->holds == 0 && n->nlink == 0 && n->type != SV_DIR)
+        node_free(fs, n);
 }
 
 int sv__fs_remove(struct sv_fs *fs, struct sv_node *dir, const char *name, int want_dir)

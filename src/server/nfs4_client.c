@@ -97,6 +97,9 @@ struct sv4_file *sv4_file_get(struct sv4 *v, uint64_t fileid, int create)
         free(f);
         return NULL;
     }
+    /* a file with state outlives its last name until the state goes
+     * (RFC 7530 9.1.1: a removed file's handle stays good until CLOSE) */
+    sv__fs_hold(v->c->fs, fileid);
     return f;
 }
 
@@ -104,6 +107,7 @@ void sv4_file_put(struct sv4 *v, struct sv4_file *f)
 {
     if (f != NULL && f->opens == NULL && f->locks == NULL) {
         sv__map_del(&v->files, f->fileid);
+        sv__fs_release(v->c->fs, f->fileid);
         free(f);
     }
 }

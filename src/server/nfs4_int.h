@@ -120,7 +120,8 @@ struct sv4_state {
     struct sv4_range *ranges;
 };
 
-/* The state of one file: its opens and its lock stateids. */
+/* The state of one file: its opens and its lock stateids.  While it
+ * exists it holds the file (sv__fs_hold), which outlives its last name. */
 struct sv4_file {
     uint64_t fileid;
     struct sv4_state *opens, *locks;
