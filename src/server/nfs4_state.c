@@ -168,13 +168,11 @@ int sv4_seq_check(struct sv4_call *x, struct sv4_owner *o, uint32_t op, seqid4 s
  * `key`. */
 static struct sv4_owner *closed_by(const struct sv4 *v, uint32_t number, uint32_t key)
 {
-    for (const struct sv4_client *cl = v->clients; cl != NULL; cl = cl->next)
-        if (cl->number == number) {
-            for (struct sv4_owner *o = cl->owners; o != NULL; o = o->next)
-                if (!o->lock && o->last_op == OP_CLOSE && o->closed_key == key)
-                    return o;
-            return NULL;
-        }
+    const struct sv4_client *cl = sv4_client_numbered(v, number);
+
+    for (struct sv4_owner *o = cl ? cl->owners : NULL; o != NULL; o = o->next)
+        if (!o->lock && o->last_op == OP_CLOSE && o->closed_key == key)
+            return o;
     return NULL;
 }
 
