@@ -681,6 +681,8 @@ int sv__fs_link(struct sv_fs *fs, struct sv_node *n, struct sv_node *dir,
         return NFS3ERR_ISDIR;
     if (dir->type != SV_DIR)
         return NFS3ERR_NOTDIR;
+    if (n->nlink == 0)
+        return NFS3ERR_NOENT; /* kept only by an open: no new name, as POSIX link */
     st = sv__fs_check_name(name);
     if (st != 0)
         return st;

@@ -502,6 +502,19 @@ static void a_file_unlinked_while_open_lives_until_close(void **state)
     assert_int_equal(th4_run(c, 1, o, 3), NFS4_OK);
     assert_int_equal(read_by_handle(c, &s, 7, fh, &sid, buf, sizeof(buf)), NFS4_OK);
     assert_string_equal(buf, "more data");
+    /* no name for it again: LINK of a file without one is NOENT */
+    {
+        nfs_argop4 l[6];
+        th4_op_sequence(&l[0], &s, 1, 1, 0);
+        op_putfh(&l[1], fh);
+        th4_op(&l[2], OP_SAVEFH);
+        put_root_export(&l[3]);
+        th4_op(&l[5], OP_LINK);
+        l[5].nfs_argop4_u.oplink.newname.utf8string_len = 5;
+        l[5].nfs_argop4_u.oplink.newname.utf8string_val = "again";
+        assert_int_equal(th4_run(c, 1, l, 6), NFS4ERR_NOENT);
+        assert_null(export_file(c, "again"));
+    }
     th4_op_sequence(&o[0], &s, 0, 8, 0);
     op_putfh(&o[1], fh);
     op_close(&o[2], &sid, 0);
