@@ -13,7 +13,9 @@
 #   - the v3 SFS mix with 16 load processes over TCP (sfs3 -Q -p 16) asked
 #     for more than either server gives: its throughput is the peak of
 #     client and server sharing the machine, and the server's CPU time per
-#     call is taken from /proc (MIX=0 skips these rows).
+#     call is taken from /proc (MIX=0 skips these rows);
+#   - the v4.1 SFS mix the same way, 16 sfs4 processes (one NFSv4.1 client
+#     and session each), when bin/ has sfs4.
 # Rounds alternate between the two servers so that a busy machine hurts
 # both alike; prints the median and range of ROUNDS rounds per row, and
 # the median and range of the sfs_nfsd/ganesha ratios of rounds run next
@@ -34,6 +36,8 @@ mix_s=${MIX_SECONDS:-8}
 port=29970 # fixed loopback ports for the bench's own servers
 ping=${SFS_PING:-$bin/sfs_ping}
 bench_need "$bin/sfs_nfsd" "$ping" "$bin/sfs3"
+mix4=0
+[ -x "$bin/sfs4" ] && mix4=1
 lnfs=$build/bench/lnfs_getattr
 [ -x "$lnfs" ] || lnfs=
 v4=0
@@ -59,10 +63,12 @@ if [ $v4 = 1 ]; then
         >/dev/null 2>&1 || { echo "nfsd: nfs-cp failed: the NFSv4 rows are skipped"; v4=0; }
     [ $ganesha = 1 ] && cp "$tmp/f4k" "$tmp/g/export/f4k"
 fi
-# the SFS mix's file set, made once per server
-mix_mount() { # NAME: the mount point of that server
+# the SFS mix's file set, made once per server and version
+mix_mount() { # NAME VERSION: the mount point of that server
     if [ "$1" = sfs_nfsd ]; then
         echo "127.0.0.1:$port:/export"
+    elif [ "$2" = 4 ]; then # ganesha's NFSv4 path is its pseudo path
+        echo "127.0.0.1:$((port + 5)):/export"
     else
         echo "nfs://127.0.0.1:$((port + 5))$tmp/g/export?mountport=$((port + 6))"
     fi
@@ -70,8 +76,10 @@ mix_mount() { # NAME: the mount point of that server
 if [ "${MIX:-1}" = 1 ]; then
     for s in sfs_nfsd ganesha; do
         [ $s = ganesha ] && [ $ganesha = 0 ] && continue
-        "$bin/sfs3" -Q -p 16 -F 16000 -P "$(mix_mount $s)" >"$tmp/pop.$s" 2>&1 ||
+        "$bin/sfs3" -Q -p 16 -F 16000 -P "$(mix_mount $s 3)" >"$tmp/pop.$s" 2>&1 ||
             echo "nfsd: populating $s failed: $(tail -1 "$tmp/pop.$s")"
+        [ $mix4 = 1 ] && { "$bin/sfs4" -p 16 -F 16000 -P "$(mix_mount $s 4)" >"$tmp/pop4.$s" 2>&1 ||
+            echo "nfsd: populating $s over NFSv4.1 failed: $(tail -1 "$tmp/pop4.$s")"; }
     done
 fi
 
@@ -83,21 +91,26 @@ measure() {
     echo "$name $(echo "$out" | awk '$1 == "ops/s" { print $2 }') $r" >>"$tmp/rows"
 }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-# mix NAME PID: the SFS mix's peak, and the server's CPU per call
+# mix NAME PID VERSION: the SFS mix's peak over NFSv3 (sfs3) or NFSv4.1
+# (sfs4), and the server's CPU per call
 mix() {
+    if [ "$3" = 4 ]; then set -- "$1" "$2" 4 "$bin/sfs4" mix4_sfs4_p16 mix4_server_cpu_us
+    else set -- "$1" "$2" 3 "$bin/sfs3 -Q" mix_sfs3_p16 mix_server_cpu_us; fi
     t0=$(cpu_ticks "$2")
-    # shellcheck disable=SC2086
-    $cli_pin "$bin/sfs3" -Q -p 16 -l "$mix_load" -F 16000 -w 2 -t "$mix_s" "$(mix_mount "$1")" \
+    # shellcheck disable=SC2086 # $4 is the program and its -Q
+    $cli_pin $4 -p 16 -l "$mix_load" -F 16000 -w 2 -t "$mix_s" "$(mix_mount "$1" "$3")" \
         >"$tmp/mix.out" 2>&1
     t1=$(cpu_ticks "$2")
-    awk -v n="$1" -v r="$r" -v ticks=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v s="$mix_s" '
+    awk -v n="$1" -v r="$r" -v ticks=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v s="$mix_s" \
+        -v row="$5" -v cpu="$6" '
         /THROUGHPUT:/ { ops = $4 }
         END {
             if (ops == "") exit 1
             # ticks cover the warm-up (2 s) too: per call over its length
-            printf "%s_mix_sfs3_p16 %s %d\n%s_mix_server_cpu_us %.2f %d\n", n, ops, r, n,
+            printf "%s_%s %s %d\n%s_%s %.2f %d\n", n, row, ops, r, n, cpu,
                 ticks / hz * 1e6 / (ops * (s + 2)), r
-        }' "$tmp/mix.out" >>"$tmp/rows" || echo "nfsd: $1 mix failed: $(tail -1 "$tmp/mix.out")"
+        }' "$tmp/mix.out" >>"$tmp/rows" ||
+        echo "nfsd: $1 v$3 mix failed: $(tail -1 "$tmp/mix.out")"
 }
 # one server's rows: NAME NFSPORT MOUNTPORT EXPORT PID
 server_rows() {
@@ -110,7 +123,9 @@ server_rows() {
         measure "$1_v4_lookup" "$ping" -4 -c "$count" -o "$outs" -p lookup -n f4k "127.0.0.1:$2:/export"
         measure "$1_v4_read_4k" "$ping" -4 -c "$count" -o "$outs" -p read -n f4k "127.0.0.1:$2:/export"
     fi
-    [ "${MIX:-1}" = 1 ] && mix "$1" "$5"
+    [ "${MIX:-1}" = 1 ] && mix "$1" "$5" 3
+    [ "${MIX:-1}" = 1 ] && [ $mix4 = 1 ] && mix "$1" "$5" 4
+    printf '%s round %s done, load average %s\n' "$1" "$r" "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 for r in $(seq "$rounds"); do
     server_rows sfs_nfsd $port $((port + 1)) /export "$nfsd_pid"

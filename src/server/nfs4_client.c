@@ -25,14 +25,19 @@
 
 /* ---- records --------------------------------------------------------------- */
 
+struct sv4_client *sv4_client_numbered(const struct sv4 *v, uint32_t number)
+{
+    return sv__map_get(&v->by_number, number);
+}
+
 struct sv4_client *sv4_client_find(struct sv4 *v, clientid4 id)
 {
+    struct sv4_client *cl;
+
     if ((uint32_t)(id >> 32) != v->instance32)
         return NULL;
-    for (struct sv4_client *cl = v->clients; cl != NULL; cl = cl->next)
-        if (cl->clientid == id)
-            return cl;
-    return NULL;
+    cl = sv4_client_numbered(v, (uint32_t)id);
+    return cl != NULL && cl->clientid == id ? cl : NULL;
 }
 
 /* The record of an owner string, confirmed or not, of a minor version. */
@@ -58,6 +63,10 @@ static struct sv4_client *client_new(struct sv4_call *x, const char *owner, u_in
     if (cl == NULL)
         return NULL;
     cl->number = ++v->next_client;
+    if (sv__map_put(&v->by_number, cl->number, cl) != 0) {
+        free(cl);
+        return NULL;
+    }
     cl->clientid = (uint64_t)v->instance32 << 32 | cl->number;
     cl->minor = x->minor;
     cl->uid = x->c->cred_uid;
@@ -97,6 +106,9 @@ struct sv4_file *sv4_file_get(struct sv4 *v, uint64_t fileid, int create)
         free(f);
         return NULL;
     }
+    /* a file with state outlives its last name until the state goes
+     * (RFC 7530 9.1.1: a removed file's handle stays good until CLOSE) */
+    sv__fs_hold(v->c->fs, fileid);
     return f;
 }
 
@@ -104,6 +116,7 @@ void sv4_file_put(struct sv4 *v, struct sv4_file *f)
 {
     if (f != NULL && f->opens == NULL && f->locks == NULL) {
         sv__map_del(&v->files, f->fileid);
+        sv__fs_release(v->c->fs, f->fileid);
         free(f);
     }
 }
@@ -235,6 +248,7 @@ void sv4_client_free(struct sv4 *v, struct sv4_client *cl)
         pp = &(*pp)->next;
     *pp = cl->next;
     v->nclients--;
+    sv__map_del(&v->by_number, cl->number);
     free(cl);
 }
 
@@ -244,6 +258,7 @@ void sv4_clients_free(struct sv4 *v)
         sv4_client_free(v, v->clients);
     sv__map_free(&v->states);
     sv__map_free(&v->files);
+    sv__map_free(&v->by_number);
 }
 
 int sv4_client_gone(const struct sv4 *v, uint32_t number)

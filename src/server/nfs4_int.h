@@ -120,7 +120,8 @@ struct sv4_state {
     struct sv4_range *ranges;
 };
 
-/* The state of one file: its opens and its lock stateids. */
+/* The state of one file: its opens and its lock stateids.  While it
+ * exists it holds the file (sv__fs_hold), which outlives its last name. */
 struct sv4_file {
     uint64_t fileid;
     struct sv4_state *opens, *locks;
@@ -173,6 +174,10 @@ struct sv4 {
     uint32_t next_client, next_state, next_session;
     struct sv4_client *clients;
     uint32_t nclients;
+    /* client number -> struct sv4_client: every SEQUENCE finds its
+     * session's client here, not by walking the list (which pynfs makes
+     * thousands long) */
+    struct sv_map by_number;
     struct sv_map states; /* key -> struct sv4_state */
     struct sv_map files;  /* fileid -> struct sv4_file */
     uint64_t last_reap_ns;
@@ -340,6 +345,8 @@ void sv4_bitmap(bitmap4 *b, uint32_t *w, u_int len);
 /* ---- nfs4_client.c: client records and leases ---------------------------- */
 
 struct sv4_client *sv4_client_find(struct sv4 *v, clientid4 id);
+/* The client of a record number (a session id's or a stateid's), or NULL. */
+struct sv4_client *sv4_client_numbered(const struct sv4 *v, uint32_t number);
 /* Renews cl's lease. */
 void sv4_client_renew(struct sv4_call *x, struct sv4_client *cl);
 /* Expires the clients whose lease ran out (at most once a second). */

@@ -37,17 +37,14 @@ static void session_id(struct sv4 *v, const struct sv4_client *cl, uint8_t id[16
 static struct sv4_session *session_find(struct sv4 *v, const char *id)
 {
     const uint8_t *p = (const uint8_t *)id;
-    uint32_t number = cm_be32_get(p + 4);
+    struct sv4_client *cl;
 
     if (cm_be32_get(p) != v->instance32)
         return NULL;
-    for (struct sv4_client *cl = v->clients; cl != NULL; cl = cl->next) {
-        if (cl->number != number)
-            continue;
-        for (struct sv4_session *s = cl->sessions; s != NULL; s = s->next)
-            if (memcmp(s->id, p, NFS4_SESSIONID_SIZE) == 0)
-                return s;
-    }
+    cl = sv4_client_numbered(v, cm_be32_get(p + 4));
+    for (struct sv4_session *s = cl ? cl->sessions : NULL; s != NULL; s = s->next)
+        if (memcmp(s->id, p, NFS4_SESSIONID_SIZE) == 0)
+            return s;
     return NULL;
 }
 

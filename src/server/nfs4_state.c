@@ -168,13 +168,11 @@ int sv4_seq_check(struct sv4_call *x, struct sv4_owner *o, uint32_t op, seqid4 s
  * `key`. */
 static struct sv4_owner *closed_by(const struct sv4 *v, uint32_t number, uint32_t key)
 {
-    for (const struct sv4_client *cl = v->clients; cl != NULL; cl = cl->next)
-        if (cl->number == number) {
-            for (struct sv4_owner *o = cl->owners; o != NULL; o = o->next)
-                if (!o->lock && o->last_op == OP_CLOSE && o->closed_key == key)
-                    return o;
-            return NULL;
-        }
+    const struct sv4_client *cl = sv4_client_numbered(v, number);
+
+    for (struct sv4_owner *o = cl ? cl->owners : NULL; o != NULL; o = o->next)
+        if (!o->lock && o->last_op == OP_CLOSE && o->closed_key == key)
+            return o;
     return NULL;
 }
 
@@ -520,6 +518,10 @@ nfsstat4 sv4_op_open(struct sv4_call *x, nfs_argop4 *a, nfs_resop4 *r)
     ok->cinfo.before = o.before;
     ok->cinfo.after = o.after;
     ok->rflags = OPEN4_RESULT_LOCKTYPE_POSIX;
+    /* an open file outlives its last name (sv4_file_get holds it); 4.1
+     * has a flag that says so */
+    if (x->minor >= 1)
+        ok->rflags |= OPEN4_RESULT_PRESERVE_UNLINKED;
     if (x->minor == 0 && !ow->confirmed)
         ok->rflags |= OPEN4_RESULT_CONFIRM;
     memcpy(x->words, o.attrset, sizeof(o.attrset));
@@ -582,19 +584,18 @@ static nfsstat4 open_of(struct sv4_call *x, const stateid4 *sid, seqid4 seqid,
     nfsstat4 rc, bad;
 
     *replay = 0;
+    /* an open file keeps its handle good even without a name (the open
+     * holds it): a STALE handle here has no open */
     rc = sv4_cur(x, &n);
-    /* a CLOSE of a file removed while open still closes it */
-    if (rc == NFS4ERR_STALE && op == OP_CLOSE)
-        n = NULL;
-    else if (rc != NFS4_OK)
+    if (rc != NFS4_OK)
         return rc;
-    else if (n->type != SV_REG)
+    if (n->type != SV_REG)
         return sv4_type_error(x, n);
     if ((rc = sv4_state_find(x, sid, SV4_SID_OPEN, st)) != NFS4_OK) {
         *replay = sv4_seq_replay(x, rc, sid, op, seqid);
         return *replay ? NFS4_OK : rc;
     }
-    if (n != NULL && (*st)->file->fileid != n->fileid)
+    if ((*st)->file->fileid != n->fileid)
         return NFS4ERR_BAD_STATEID;
     *replay = sv4_seq_check(x, (*st)->owner, op, seqid, &bad);
     return bad;

@@ -84,6 +84,7 @@ struct sv_node {
     uint64_t parent;      /* fileid of the parent directory (directories) */
     int export_root;      /* an export's top: its ".." is itself to clients */
     uint64_t create_verf; /* EXCLUSIVE create verifier, 0 = none */
+    uint32_t holds;       /* NFSv4 files with open state: kept at nlink 0 */
     union {
         struct {
             struct sv_dirent **buckets; /* by name hash, chained */
@@ -149,6 +150,12 @@ int sv__fs_rename(struct sv_fs *fs, struct sv_node *fdir, const char *fname,
                   struct sv_node *tdir, const char *tname);
 int sv__fs_link(struct sv_fs *fs, struct sv_node *n, struct sv_node *dir,
                 const char *name);
+/* A hold keeps a file that loses its last name (REMOVE, or RENAME over
+ * it), with its handle and data, until the last hold is released: NFSv4
+ * opens hold their file until CLOSE.  By file id, so that no pointer into
+ * the file system outlives a node; an id of no node is ignored. */
+void sv__fs_hold(struct sv_fs *fs, uint64_t fileid);
+void sv__fs_release(struct sv_fs *fs, uint64_t fileid);
 int sv__fs_setattr(struct sv_fs *fs, struct sv_node *n, const struct sv_sattr *sa);
 /* Reads up to count bytes at off into buf (holes read as zeros). */
 int sv__fs_read(struct sv_fs *fs, struct sv_node *n, uint64_t off, uint32_t count,

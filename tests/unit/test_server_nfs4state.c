@@ -386,6 +386,189 @@ static void a_silent_client_loses_its_opens_and_locks(void **state)
     sv_core_destroy(c);
 }
 
+/* OPEN of name (creating it) and GETFH: the stateid, and the handle in fh. */
+static stateid4 open_with_handle(struct sv_core *c, struct th4_session *s, uint32_t seq,
+                                 const char *name, const char *owner,
+                                 uint8_t fh[SV_FH_LEN])
+{
+    nfs_argop4 o[5];
+    stateid4 sid;
+
+    th4_op_sequence(&o[0], s, 0, seq, 0);
+    put_root_export(&o[1]);
+    op_open(&o[3], name, OPEN4_SHARE_ACCESS_BOTH, 0, 1, UNCHECKED4, owner, s->cid);
+    th4_op(&o[4], OP_GETFH);
+    assert_int_equal(th4_run(c, 1, o, 5), NFS4_OK);
+    sid = opened(3, 5);
+    assert_true(
+        th4_res.resarray.resarray_val[3].nfs_resop4_u.opopen.OPEN4res_u.resok4.rflags &
+        OPEN4_RESULT_PRESERVE_UNLINKED);
+    assert_int_equal(th4_res.resarray.resarray_val[4]
+                         .nfs_resop4_u.opgetfh.GETFH4res_u.resok4.object.nfs_fh4_len,
+                     SV_FH_LEN);
+    memcpy(fh,
+           th4_res.resarray.resarray_val[4]
+               .nfs_resop4_u.opgetfh.GETFH4res_u.resok4.object.nfs_fh4_val,
+           SV_FH_LEN);
+    return sid;
+}
+
+static void op_putfh(nfs_argop4 *o, uint8_t fh[SV_FH_LEN])
+{
+    th4_op(o, OP_PUTFH);
+    o->nfs_argop4_u.opputfh.object.nfs_fh4_len = SV_FH_LEN;
+    o->nfs_argop4_u.opputfh.object.nfs_fh4_val = (char *)fh;
+}
+
+static void op_name(nfs_argop4 *o, nfs_opnum4 op, const char *name, const char *to)
+{
+    th4_op(o, op);
+    if (op == OP_REMOVE) {
+        o->nfs_argop4_u.opremove.target.utf8string_len = (u_int)strlen(name);
+        o->nfs_argop4_u.opremove.target.utf8string_val = (char *)name;
+        return;
+    }
+    o->nfs_argop4_u.oprename.oldname.utf8string_len = (u_int)strlen(name);
+    o->nfs_argop4_u.oprename.oldname.utf8string_val = (char *)name;
+    o->nfs_argop4_u.oprename.newname.utf8string_len = (u_int)strlen(to);
+    o->nfs_argop4_u.oprename.newname.utf8string_val = (char *)to;
+}
+
+/* PUTFH fh READ: the data read (NUL-terminated in buf). */
+static nfsstat4 read_by_handle(struct sv_core *c, struct th4_session *s, uint32_t seq,
+                               uint8_t fh[SV_FH_LEN], const stateid4 *sid, char *buf,
+                               size_t cap)
+{
+    nfs_argop4 o[3];
+    nfsstat4 st;
+
+    th4_op_sequence(&o[0], s, 0, seq, 0);
+    op_putfh(&o[1], fh);
+    op_read(&o[2], sid, 0, (uint32_t)cap - 1);
+    st = th4_run(c, 1, o, 3);
+    if (st == NFS4_OK) {
+        READ4resok *rd =
+            &th4_res.resarray.resarray_val[2].nfs_resop4_u.opread.READ4res_u.resok4;
+        memcpy(buf, rd->data.data_val, rd->data.data_len);
+        buf[rd->data.data_len] = '\0';
+    }
+    return st;
+}
+
+/* A file that loses its last name while open - renamed over, removed -
+ * keeps its handle, data and state until its last open closes (RFC 7530
+ * 9.1.1's "until closed"; pynfs RNM21); then its handle is STALE and its
+ * memory is given back.  A client whose lease runs out closes such a
+ * file as well. */
+static void a_file_unlinked_while_open_lives_until_close(void **state)
+{
+    struct sv_core *c = th4_core(10);
+    struct th4_session s, quiet;
+    uint8_t fh[SV_FH_LEN], fh_other[SV_FH_LEN], fh_quiet[SV_FH_LEN];
+    struct sv_fs_usage before, during, after;
+    struct sv_node *n;
+    nfs_argop4 o[5];
+    stateid4 sid, sid_other, sid_quiet;
+    char buf[64];
+
+    (void)state;
+    th4_new_session(c, &s, "unlinker");
+    th4_new_session(c, &quiet, "quiet");
+    sv__fs_usage(c->fs, &before);
+    sid = open_with_handle(c, &s, 1, "target", "o1", fh);
+    sid_other = open_with_handle(c, &s, 2, "source", "o1", fh_other);
+    th4_op_sequence(&o[0], &s, 0, 3, 0);
+    op_putfh(&o[1], fh);
+    op_write(&o[2], &sid, 0, "kept data");
+    assert_int_equal(th4_run(c, 1, o, 3), NFS4_OK);
+    /* RENAME source over target: target's last name goes */
+    th4_op_sequence(&o[0], &s, 0, 4, 0);
+    put_root_export(&o[1]);
+    th4_op(&o[3], OP_SAVEFH);
+    op_name(&o[4], OP_RENAME, "source", "target");
+    assert_int_equal(th4_run(c, 1, o, 5), NFS4_OK);
+    assert_int_equal(sv__fs_from_handle(c->fs, fh_other, SV_FH_LEN, &n), 0);
+    assert_ptr_equal(export_file(c, "target"), n);
+    assert_int_equal(sv__fs_from_handle(c->fs, fh, SV_FH_LEN, &n), 0);
+    assert_int_equal(n->nlink, 0);
+    sv__fs_usage(c->fs, &during);
+    assert_true(during.used_bytes > before.used_bytes);
+    /* its data reads and writes through the open until CLOSE */
+    assert_int_equal(read_by_handle(c, &s, 5, fh, &sid, buf, sizeof(buf)), NFS4_OK);
+    assert_string_equal(buf, "kept data");
+    th4_op_sequence(&o[0], &s, 0, 6, 0);
+    op_putfh(&o[1], fh);
+    op_write(&o[2], &sid, 0, "more");
+    assert_int_equal(th4_run(c, 1, o, 3), NFS4_OK);
+    assert_int_equal(read_by_handle(c, &s, 7, fh, &sid, buf, sizeof(buf)), NFS4_OK);
+    assert_string_equal(buf, "more data");
+    /* no name for it again: LINK of a file without one is NOENT */
+    {
+        nfs_argop4 l[6];
+        th4_op_sequence(&l[0], &s, 1, 1, 0);
+        op_putfh(&l[1], fh);
+        th4_op(&l[2], OP_SAVEFH);
+        put_root_export(&l[3]);
+        th4_op(&l[5], OP_LINK);
+        l[5].nfs_argop4_u.oplink.newname.utf8string_len = 5;
+        l[5].nfs_argop4_u.oplink.newname.utf8string_val = "again";
+        assert_int_equal(th4_run(c, 1, l, 6), NFS4ERR_NOENT);
+        assert_null(export_file(c, "again"));
+    }
+    th4_op_sequence(&o[0], &s, 0, 8, 0);
+    op_putfh(&o[1], fh);
+    op_close(&o[2], &sid, 0);
+    assert_int_equal(th4_run(c, 1, o, 3), NFS4_OK);
+    th4_op_sequence(&o[0], &s, 0, 9, 0);
+    op_putfh(&o[1], fh);
+    assert_int_equal(th4_run(c, 1, o, 2), NFS4ERR_STALE);
+    /* REMOVE of the open renamed file: the same, then the memory is back */
+    th4_op_sequence(&o[0], &s, 0, 10, 0);
+    put_root_export(&o[1]);
+    op_name(&o[3], OP_REMOVE, "target", NULL);
+    assert_int_equal(th4_run(c, 1, o, 4), NFS4_OK);
+    assert_null(export_file(c, "target"));
+    th4_op_sequence(&o[0], &s, 0, 11, 0);
+    op_putfh(&o[1], fh_other);
+    op_write(&o[2], &sid_other, 0, "removed, open");
+    assert_int_equal(th4_run(c, 1, o, 3), NFS4_OK);
+    assert_int_equal(read_by_handle(c, &s, 12, fh_other, &sid_other, buf, sizeof(buf)),
+                     NFS4_OK);
+    assert_string_equal(buf, "removed, open");
+    th4_op_sequence(&o[0], &s, 0, 13, 0);
+    op_putfh(&o[1], fh_other);
+    op_close(&o[2], &sid_other, 0);
+    assert_int_equal(th4_run(c, 1, o, 3), NFS4_OK);
+    assert_int_equal(sv__fs_from_handle(c->fs, fh_other, SV_FH_LEN, &n), NFS3ERR_STALE);
+    sv__fs_usage(c->fs, &after);
+    assert_int_equal(after.used_bytes, before.used_bytes);
+    assert_int_equal(after.files, before.files);
+    /* a client that opens, removes and falls silent: its lease takes the file */
+    sid_quiet = open_with_handle(c, &quiet, 1, "quiet", "q", fh_quiet);
+    th4_op_sequence(&o[0], &quiet, 0, 2, 0);
+    op_putfh(&o[1], fh_quiet);
+    op_write(&o[2], &sid_quiet, 0, "orphan");
+    assert_int_equal(th4_run(c, 1, o, 3), NFS4_OK);
+    th4_op_sequence(&o[0], &quiet, 0, 3, 0);
+    put_root_export(&o[1]);
+    op_name(&o[3], OP_REMOVE, "quiet", NULL);
+    assert_int_equal(th4_run(c, 1, o, 4), NFS4_OK);
+    assert_int_equal(sv__fs_from_handle(c->fs, fh_quiet, SV_FH_LEN, &n), 0);
+    for (uint32_t i = 14; i < 20; i++) {
+        th4_now_ns += 2000000000ull;
+        th4_op_sequence(&o[0], &s, 0, i, 0);
+        assert_int_equal(th4_run(c, 1, o, 1), NFS4_OK);
+    }
+    assert_int_equal(c->v4->leases_expired, 1);
+    th4_op_sequence(&o[0], &s, 0, 20, 0);
+    op_putfh(&o[1], fh_quiet);
+    assert_int_equal(th4_run(c, 1, o, 2), NFS4ERR_STALE);
+    sv__fs_usage(c->fs, &after);
+    assert_int_equal(after.used_bytes, before.used_bytes);
+    assert_int_equal(after.files, before.files);
+    sv_core_destroy(c);
+}
+
 static void exclusive_creates_and_claims(void **state)
 {
     struct sv_core *c = th4_core(0);
@@ -886,6 +1069,7 @@ int main(void)
         cmocka_unit_test(share_reservations_between_two_clients),
         cmocka_unit_test(byte_range_locks_conflict_with_their_holder),
         cmocka_unit_test(a_silent_client_loses_its_opens_and_locks),
+        cmocka_unit_test(a_file_unlinked_while_open_lives_until_close),
         cmocka_unit_test(exclusive_creates_and_claims),
         cmocka_unit_test(open_confirm_and_seqid_replay_in_4_0),
         cmocka_unit_test(retransmissions_after_their_stateid_moved_on_in_4_0),
