@@ -209,7 +209,7 @@ static int hello(struct remote *r)
  * INVALID line and its plain words, separated by tabs. */
 static int send_results(struct remote *r, char *err, size_t errlen)
 {
-    const struct ld_wstats *w = &r->su->wl->results;
+    const struct ld_wstats *w = &r->su->results.all;
     struct ld_stats *all = cm_malloc(sizeof(*all));
     struct ld_report_in in;
     struct ld_validity val;

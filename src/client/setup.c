@@ -70,6 +70,8 @@ int cl_setup(struct ld_setup *su, const struct ld_config *cfg, const char *prog,
         rc = cl_workload_over(cfg, su->wl, err, errlen);
     if (rc != 0)
         return rc;
+    ld_results_block_init(&su->results, &su->wl->results,
+                          nf_proto_by_version(cfg->nfs_version));
     su->prog = prog;
     su->out = out;
     su->log = log;
@@ -135,8 +137,8 @@ int cl_begin(const struct ld_setup *su, char *err, size_t errlen)
     fprintf(su->out, "Good clock resolution [ %g ] Micro seconds\n", us);
     if (su->wl->before_run) { /* SFS's Client Test Parameters */
         ld_stats_reset(&none);
-        wnone = su->wl->results.size ? cm_calloc(1, su->wl->results.size) : NULL;
-        if (su->wl->results.size && wnone == NULL)
+        wnone = su->results.all.size ? cm_calloc(1, su->results.all.size) : NULL;
+        if (su->results.all.size && wnone == NULL)
             return cm_errf(err, errlen, "out of memory"), CM_EXIT_FAILED;
         cl_report_in(su, &none, wnone, host, sizeof(host), &in);
         su->wl->before_run(su->out, &in);
@@ -149,7 +151,7 @@ int cl_begin(const struct ld_setup *su, char *err, size_t errlen)
 int cl_collect(struct cl_parent *p, const struct ld_setup *su, struct ld_stats *all,
                void **wall, char *err, size_t errlen)
 {
-    const struct ld_wstats *w = &su->wl->results;
+    const struct ld_wstats *w = &su->results.all;
     struct ld_stats *one = cm_malloc(sizeof(*one));
     void *wone = w->size ? cm_malloc(w->size) : NULL;
     unsigned k;
@@ -196,6 +198,8 @@ void cl_report_in(const struct ld_setup *su, const struct ld_stats *stats,
     in->sizing = &su->sizing;
     in->stats = stats;
     in->wstats = wstats;
+    in->proto = su->results.proto;
+    in->pstats = ld_results_proto(&su->results, wstats);
     in->work = su->wl->report;
     in->wl = su->wl;
     in->plan = su->plan;

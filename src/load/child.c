@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ctl/ct.h"
+#include "load/debug.h"
 #include "load/workload.h"
 #include "common/alloc.h"
 
@@ -90,6 +91,7 @@ void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned inde
     c->cfg = su->cfg;
     c->index = index;
     c->ses.proto = nf_proto_by_version(su->cfg->nfs_version);
+    c->ses.stats = (void *)ld_results_proto(&su->results, c->results);
     if (c->ses.proto && (c->ses.proto->file_enter || c->ses.proto->keepalive))
         catch_stop_signals(); /* its state must be destroyed at any end */
     c->ctl_fd = ctl_fd;
@@ -105,6 +107,27 @@ void ld_child_run_window(struct ld_child *c, uint64_t start_ns, uint64_t end_ns)
     c->stats.runtime_ns = end_ns - start_ns;
     c->stats.run_start_ns = start_ns;
     c->stats.run_end_ns = end_ns;
+    ld_child_count_stop(c);
+}
+
+/* CHILD_GENERAL: where the protocol's counting starts or stops, as the
+ * next XID of the session's calls (a capture of the same run is cut
+ * there to compare its operations with the counters: test 0226). */
+static void log_count_edge(struct ld_child *c, const char *what)
+{
+    if (c->ses.rpc && ld_debug_child_on(c->debug, LD_DBG_CHILD_GENERAL, (int)c->index))
+        ld_child_log(c, "%s counters %s at xid %08x", c->ses.proto->name, what,
+                     rp_client_next_xid(c->ses.rpc));
+}
+
+void ld_child_count_stop(struct ld_child *c)
+{
+    const struct nf_proto *p = c->ses.proto;
+
+    if (p && p->counters.stop && c->ses.stats) {
+        p->counters.stop(&c->ses);
+        log_count_edge(c, "stop");
+    }
 }
 
 int ld_child_parent_gone(const struct ld_child *c)
@@ -188,7 +211,7 @@ static int answer(struct ld_child *c, uint32_t type, const void *buf, uint32_t l
 
 static int send_results(struct ld_child *c)
 {
-    const struct ld_wstats *w = &c->setup->wl->results;
+    const struct ld_wstats *w = &c->setup->results.all;
     unsigned char *buf = cm_malloc(ld_stats_wire_max(w));
     size_t n;
     int rc;
@@ -204,17 +227,23 @@ static int send_results(struct ld_child *c)
 
 void ld_child_results_reset(struct ld_child *c)
 {
+    const struct nf_proto *p = c->ses.proto;
+
     ld_stats_reset(&c->stats);
     if (c->results)
-        memset(c->results, 0, c->setup->wl->results.size);
+        memset(c->results, 0, c->setup->results.all.size);
+    if (p && p->counters.start && c->ses.stats) {
+        p->counters.start(&c->ses);
+        log_count_edge(c, "start");
+    }
 }
 
-struct ld_child *ld_child_alloc(const struct ld_workload_ops *wl)
+struct ld_child *ld_child_alloc(const struct ld_setup *su)
 {
-    size_t at = (wl->child_size + 15) & ~(size_t)15;
-    struct ld_child *c = cm_calloc(1, at + wl->results.size);
+    size_t at = (su->wl->child_size + 15) & ~(size_t)15;
+    struct ld_child *c = cm_calloc(1, at + su->results.all.size);
 
-    if (c && wl->results.size)
+    if (c && su->results.all.size)
         c->results = (char *)c + at;
     return c;
 }
@@ -223,7 +252,7 @@ int ld_child_main(int fd, unsigned child, void *data)
 {
     const struct ld_setup *setup = data;
     const struct ld_workload_ops *wl = setup->wl;
-    struct ld_child *c = ld_child_alloc(wl);
+    struct ld_child *c = ld_child_alloc(setup);
     struct ct_msg_hdr h;
     int rc, status = 1;
     uint64_t cpu0;

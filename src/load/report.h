@@ -186,6 +186,9 @@ struct ld_report_in {
     const struct ld_stats *stats;    /* merged over the client's children */
     const void *wstats;              /* the workload's own counters (workload.h: results),
                                         merged the same way; NULL when it has none */
+    const struct nf_proto *proto;    /* the protocol's, when it counts (nf_proto.h:
+                                        counters) ... */
+    const void *pstats;              /* ... merged the same way; NULL: none */
     const struct ld_report_agg *agg; /* NULL for one client; the prime's aggregate */
     const struct ld_report_ops *work; /* the workload's part (may not be NULL) */
     const struct ld_workload_ops *wl; /* the workload that ran: its options

@@ -195,9 +195,10 @@ void ld_wstats_merge(const struct ld_wstats *w, void *dst, const void *src)
 
 /* ---- wire form ------------------------------------------------------------- */
 
-/* 12: run_cpu_us; 11: compact, the workload's counters after these */
+/* 13: the protocol's counters after the workload's (in the block);
+ * 12: run_cpu_us; 11: compact, the workload's counters after these */
 #define WIRE_MAGIC   0x4c445354u /* "LDST" */
-#define WIRE_VERSION 12u
+#define WIRE_VERSION 13u
 #define HDR_BYTES    8u
 
 static int has_block(const struct ld_wstats *w)

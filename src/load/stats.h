@@ -170,4 +170,32 @@ int ld_stats_decode(struct ld_stats *s, const struct ld_wstats *w, void *wblock,
 /* dst += src for a workload's block (w may be NULL: nothing). */
 void ld_wstats_merge(const struct ld_wstats *w, void *dst, const void *src);
 
+/*
+ * The block of counters beyond struct ld_stats that a run's results carry
+ * (resblock.c): the workload's own (ld_workload_ops.results), then its
+ * protocol's (nf_proto.counters: NFSv4.1's operations, opens, recoveries),
+ * as one block that all describes - two rows, each a table of its own -
+ * so that every path the workload's block takes (a child's RESULTS, the
+ * parent's merge, a client's results to the prime, the prime's aggregate)
+ * carries the protocol's with it.  The workload's starts the block (the
+ * workload reads it as before); the protocol's is at proto_at.  A
+ * protocol that counts nothing (NFSv2, NFSv3) adds nothing: the block and
+ * its wire form are the workload's.  Set up once and not moved (all
+ * points into rows).
+ */
+struct nf_proto;
+struct ld_results_block {
+    struct cm_field rows[2];
+    struct ld_wstats all;         /* what the results paths take */
+    size_t proto_at;              /* the protocol's counters' offset */
+    const struct nf_proto *proto; /* NULL: none counted */
+};
+
+/* Describes the block of workload counters w (NULL: none) and protocol p
+ * (NULL: none). */
+void ld_results_block_init(struct ld_results_block *b, const struct ld_wstats *w,
+                           const struct nf_proto *p);
+/* The protocol's counters in a block described by b; NULL when none. */
+const void *ld_results_proto(const struct ld_results_block *b, const void *block);
+
 #endif /* LD_STATS_H */

@@ -16,6 +16,7 @@
 #include "load/options.h"
 #include "load/live.h"
 #include "load/report.h"
+#include "nfs/nf_proto.h"
 #include "nfs/nf.h"
 
 #define STARS    "************************************************************************"
@@ -334,12 +335,23 @@ static void response_percentiles(FILE *out, const struct ld_stats *s)
             ld_ms_decimals(p50), p50, ld_ms_decimals(p99), p99, cm_hist_resolution_pct());
 }
 
+/* What the protocol counted beyond the per-op table (NFSv4.1: its
+ * operations, OPEN and CLOSE as a share of the SFS ops' calls). */
+static void protocol_rows(FILE *out, const struct ld_report_in *in)
+{
+    const struct ld_opstat *t = &in->stats->op[NF_OP_TOTAL];
+
+    if (in->proto && in->pstats && in->proto->counters.report_rows)
+        in->proto->counters.report_rows(out, in->pstats, t->good + t->bad);
+}
+
 void ld_report_details(FILE *out, const struct ld_report_in *in)
 {
     details_calls(out, in);
     if (in->work->lines)
         in->work->lines(out, in);
     response_percentiles(out, in->stats);
+    protocol_rows(out, in);
     fprintf(out, "%s\n", RULE);
 }
 

@@ -110,6 +110,10 @@ struct ld_setup {
     /* Where the children publish their live counters (live.h): mapped by
      * cl_setup, one slot per child; NULL: no progress lines. */
     struct ld_live_area *live;
+    /* The block of counters beyond struct ld_stats the results carry: the
+     * workload's (wl->results), then the protocol's (stats.h; set by
+     * cl_setup).  A child's c->results is one. */
+    struct ld_results_block results;
 };
 
 /* The warm-up and run phases of one client as its parent drives them. */
@@ -158,7 +162,9 @@ struct ld_child {
     struct nf_session ses;
     struct ld_stats stats;
     void *results;             /* the workload's own counters (wl->results.size bytes,
-                                  zeroed; NULL when it has none) */
+                                  zeroed), then the protocol's (ses.stats points
+                                  there): setup->results describes the block;
+                                  NULL when it has none */
     int phase;                 /* enum ld_child_phase */
     int measuring;             /* count results (run phase only) */
     int stop;                  /* CT_MSG_STOP arrived, or another command (pending) */
@@ -288,10 +294,11 @@ struct ld_workload_ops {
  * ok). */
 int ld_child_main(int fd, unsigned child, void *data);
 
-/* A child's state (wl->child_size bytes) with the workload's counters
- * behind it (c->results), zeroed, in one allocation that free() releases;
- * NULL when out of memory.  What ld_child_main runs the phases on. */
-struct ld_child *ld_child_alloc(const struct ld_workload_ops *wl);
+/* A child's state (su->wl->child_size bytes) with the results' block
+ * behind it (c->results: su->results), zeroed, in one allocation that
+ * free() releases; NULL when out of memory.  What ld_child_main runs the
+ * phases on. */
+struct ld_child *ld_child_alloc(const struct ld_setup *su);
 
 /* Fills the generic part of a child (child_init calls it first). */
 void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned index,
@@ -303,11 +310,11 @@ void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned inde
 int64_t ld_child_seed(const struct ld_config *cfg, unsigned index);
 
 /* Records the run phase's window [start_ns, end_ns] (cm_now_ns) in the
- * child's results: its length (runtime_ns) and the moments themselves,
- * whose earliest start and latest end over the children are the time the
- * client's throughput is counted over (report.c).  end_ns is when the
- * phase's last counted call was answered, or the phase's end when the
- * process was idle then. */
+ * child's results (and ends the protocol's counting: ld_child_count_stop): its length
+ * (runtime_ns) and the moments themselves, whose earliest start and latest end over the
+ * children are the time the client's throughput is counted over (report.c).  end_ns is
+ * when the phase's last counted call was answered, or the phase's end when the process
+ * was idle then. */
 void ld_child_run_window(struct ld_child *c, uint64_t start_ns, uint64_t end_ns);
 
 /* Reads any command the parent sent without blocking: STOP ends the
@@ -327,8 +334,14 @@ int ld_child_parent_spoke(const struct ld_child *c);
 int ld_child_parent_gone(const struct ld_child *c);
 
 /* Zeroes the child's results (c->stats, c->results): what the run counts
- * starts from nothing. */
+ * starts from nothing; the protocol's counters start counting
+ * (nf_proto.counters.start). */
 void ld_child_results_reset(struct ld_child *c);
+
+/* The run phase's counting ends: the protocol adds what its session did
+ * since ld_child_results_reset to its counters (counters.stop).  Called
+ * by ld_child_run_window. */
+void ld_child_count_stop(struct ld_child *c);
 
 /* Publishes c->live (after wl->child_live) into the setup's live area
  * when LD_LIVE_PUBLISH_NS passed since the last time, or now when force. */

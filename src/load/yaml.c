@@ -247,6 +247,13 @@ void ld_report_yaml_emit(struct cm_yaml *y, const struct ld_report_in *in,
     yaml_fileset(y, in);
     yaml_ops(y, in);
     yaml_totals(y, in, v);
+    if (in->proto && in->pstats && in->proto->counters.report_yaml) {
+        cm_yaml_key(y, "protocol");
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_str(y, "name", in->proto->name);
+        in->proto->counters.report_yaml(y, in->pstats);
+        cm_yaml_map_end(y);
+    }
     if (in->work->yaml)
         in->work->yaml(y, in);
 }

@@ -34,6 +34,7 @@
 /* ---- bounds ------------------------------------------------------------- */
 
 #define NF4_MAX_OPS         12 /* operations in one compound (SEQUENCE included) */
+#define NF4_COUNTED_OPS     (OP_RECLAIM_COMPLETE + 1) /* nfs_opnum4 0..58: NFSv4.1's */
 #define NF4_FH_MAX          NFS4_FHSIZE
 #define NF4_MAX_SLOTS       1024 /* fore-channel slots a client asks for, at most */
 #define NF4_ATTR_WORDS      3    /* attribute bitmap words kept (attributes 0..95) */
@@ -418,6 +419,13 @@ struct nf4_client_stats {
     uint32_t lease_s;
     uint32_t max_ops; /* ca_maxoperations */
     uint32_t max_request, max_response;
+    /* every compound sent (the client's own too: its state calls, lease
+     * renewals, DELEGRETURNs, sends again), and its operations by number,
+     * as a capture of the connection shows them (an engine retransmission
+     * keeps its XID and is not counted again) */
+    uint64_t compounds;
+    uint64_t ops[NF4_COUNTED_OPS];
+    uint64_t ops_other; /* operations numbered past NFSv4.1's */
 };
 
 /*

@@ -119,8 +119,7 @@ const struct nf4_mount *nf4_session_mount(const struct nf_session *s);
 
 /* ---- the protocol's counters (v4_counts.c) ------------------------------- */
 
-#define NF4_COUNTED_OPS  (OP_RECLAIM_COMPLETE + 1) /* nfs_opnum4 0..58: NFSv4.1's */
-#define NF4_LOAD_NFIELDS 22                        /* rows of nf4_load_field_table */
+#define NF4_LOAD_NFIELDS 22 /* rows of nf4_load_field_table */
 
 struct nf4_load_stats {
     uint64_t ops[NF4_COUNTED_OPS]; /* operations sent, by number (SEQUENCE too) */
@@ -135,12 +134,14 @@ struct nf4_load_stats {
 /* The counters' field table (merge, wire form, YAML group "nfsv4"):
  * NF4_LOAD_NFIELDS rows. */
 extern const struct cm_field nf4_load_field_table[NF4_LOAD_NFIELDS];
-/* Counts the operations of a compound the load sent (SEQUENCE as the
- * client puts it in front). */
-void nf4_load_count(struct nf4_load_stats *s, const struct nf4_compound *c);
-/* Adds what the client counted between two of its snapshots. */
+/* Adds what the client counted between two of its snapshots: the
+ * compounds and operations it sent, its resends and recoveries. */
 void nf4_load_client(struct nf4_load_stats *s, const struct nf4_client_stats *now,
                      const struct nf4_client_stats *before);
+/* Adds what the opens counted between two snapshots; the files open now,
+ * and at most, are now's. */
+void nf4_load_opens(struct nf4_load_stats *s, const struct nf4_open_counts *now,
+                    const struct nf4_open_counts *before);
 /* The report's rows: each v4 operation sent with its count, then OPEN and
  * CLOSE with their share of the mix's calls (sfs_calls: the SFS ops'
  * calls), the delegations returned, the client's recoveries and resends. */

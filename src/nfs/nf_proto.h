@@ -58,6 +58,7 @@
 #include "nfs/nf.h"
 
 struct nf_proto;
+struct cm_yaml;
 
 /* ---- the session -------------------------------------------------------- */
 
@@ -268,14 +269,22 @@ struct nf_proto {
 
     /* Its counters beyond SFS's per-op table (common/fields.h: merged,
      * sent and written under the YAML's "protocol" key as a workload's
-     * results; size 0: none) and its rows in the report's text (may be
-     * NULL).  The caller keeps them at s->stats. */
+     * results; size 0: none), kept by the caller at s->stats.  start and
+     * stop bound what they count (the run phase): start zeroes s->stats
+     * and counts from now, stop adds to it what the session did since
+     * (every call it sent, its own included; its recoveries).  Its rows
+     * in the report's text (sfs_calls: the SFS ops' calls, what its own
+     * calls are a share of) and its entries in the YAML's "protocol"
+     * mapping.  Hooks may be NULL when size is 0. */
     struct {
         const struct cm_field *fields;
         size_t n;
         size_t size;
+        void (*start)(struct nf_session *s);
+        void (*stop)(struct nf_session *s);
+        void (*report_rows)(FILE *out, const void *stats, uint64_t sfs_calls);
+        void (*report_yaml)(struct cm_yaml *y, const void *stats);
     } counters;
-    void (*report_rows)(FILE *out, const void *stats);
 };
 
 /* ---- the list, and the seam's generic helpers (proto.c) ------------------ */

@@ -42,9 +42,12 @@ struct p4_state {
     struct nf4_mount m;
     struct nf4_call sync; /* the working set's OPENs and CLOSEs */
     struct p4_close *closers, *free_closers;
-    struct nf4_load_stats own; /* when the caller keeps none */
-    struct nf4_load_stats *stats;
-    struct nf4_client_stats at_mount;
+    struct nf4_open_counts open; /* the opens' counts, from the mount on */
+    /* what they and the client had counted when the caller's counting
+     * started (counters.start) */
+    struct nf4_open_counts open_mark;
+    struct nf4_client_stats client_mark;
+    int counting;
 };
 
 static const stateid4 anonymous; /* all zeros: RFC 8881's anonymous stateid */
@@ -104,8 +107,6 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
     s->mnt.opts = st->m.m.opts;
     s->mnt.nfs = NULL; /* the v4 client's own */
     s->rpc = nf4_client_rpc(st->m.cl);
-    st->stats = s->stats ? s->stats : &st->own;
-    nf4_client_stats(st->m.cl, &st->at_mount);
     s->state = st;
     s->mounted = 1;
     return 0;
@@ -114,12 +115,9 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
 static void unmount4(struct nf_session *s)
 {
     struct p4_state *st = s->state;
-    struct nf4_client_stats now;
 
     if (st == NULL)
         return;
-    nf4_client_stats(st->m.cl, &now);
-    nf4_load_client(st->stats, &now, &st->at_mount);
     nf4_umount(&st->m); /* DESTROY_SESSION, DESTROY_CLIENTID; bounded */
     free(st->closers);
     free(st);
@@ -165,7 +163,7 @@ static void close_created(struct p4_state *st, const struct nf4_res *r)
     if (open == NULL || open->status != NFS4_OK || fh == NULL || fh->status != NFS4_OK)
         return;
     if (k == NULL) {
-        st->stats->open.closes_skipped++;
+        st->open.closes_skipped++;
         return;
     }
     memset(&a, 0, sizeof(a));
@@ -174,7 +172,7 @@ static void close_created(struct p4_state *st, const struct nf4_res *r)
     a.fh = &k->fh;
     a.sid = &k->sid;
     if (nf4_sfs_close(&k->call.args, &a) < 0) {
-        st->stats->open.closes_skipped++;
+        st->open.closes_skipped++;
         return;
     }
     k->call.done = closed;
@@ -184,10 +182,10 @@ static void close_created(struct p4_state *st, const struct nf4_res *r)
     st->free_closers = k->next;
     if (nf4_call_start(st->m.cl, &k->call) < 0) {
         closed(&k->call, k);
-        st->stats->open.closes_skipped++;
+        st->open.closes_skipped++;
         return;
     }
-    st->stats->open.closes++;
+    st->open.closes++;
 }
 
 static void on_reply(struct nf4_call *call, void *data)
@@ -231,7 +229,7 @@ static const stateid4 *stateid_of(struct p4_state *st, const struct nf_op_args *
     if (nf4_open_need(a->fstate, nf4_client_epoch(st->m.cl), &sid) == NF4_OPEN)
         return sid;
     if (a->op == NF_OP_READ || a->op == NF_OP_WRITE)
-        st->stats->open.anonymous_io++;
+        st->open.anonymous_io++;
     return &anonymous;
 }
 
@@ -278,10 +276,7 @@ static int call_start4(struct nf_session *s, struct nf_call *c,
     p->call.done = on_reply;
     p->call.data = p;
     p->call.timeout_ms = c->timeout_ms;
-    rc = nf4_call_start(st->m.cl, &p->call);
-    if (rc == 0)
-        nf4_load_count(st->stats, &p->call.args);
-    return rc;
+    return nf4_call_start(st->m.cl, &p->call);
 }
 
 static int poll4(struct nf_session *s, int timeout_ms)
@@ -332,11 +327,11 @@ static int file_enter4(struct nf_session *s, const struct nf_fh *fh, void *fstat
     a.fh = &h;
     if (nf4_sfs_open(&st->sync.args, &a) < 0)
         return -EINVAL;
-    nf4_open_sending(&st->stats->open, f);
+    nf4_open_sending(&st->open, f);
     rc = sync_call(st);
     /* a failed OPEN is counted; the file's READs and WRITEs then go with
      * the anonymous stateid, counted too */
-    nf4_open_done(&st->stats->open, f, rc == 0 ? &st->sync.res : NULL, st->sync.epoch);
+    nf4_open_done(&st->open, f, rc == 0 ? &st->sync.res : NULL, st->sync.epoch);
     return rc == -ENOTCONN ? rc : 0;
 }
 
@@ -347,7 +342,7 @@ static int file_leave4(struct nf_session *s, const struct nf_fh *fh, void *fstat
     struct nf4_fh h;
     stateid4 sid;
 
-    if (!nf4_open_leave(&st->stats->open, fstate, nf4_client_epoch(st->m.cl), &sid))
+    if (!nf4_open_leave(&st->open, fstate, nf4_client_epoch(st->m.cl), &sid))
         return 0;
     memset(&a, 0, sizeof(a));
     nf4_fh_from_nf(fh, &h);
@@ -364,11 +359,42 @@ const struct nf4_mount *nf4_session_mount(const struct nf_session *s)
                                                 : NULL;
 }
 
-static void report_rows4(FILE *out, const void *stats)
-{
-    const struct nf4_load_stats *s = stats;
+/* ---- the counters ---------------------------------------------------------- */
 
-    nf4_load_report(out, s, s->compounds);
+static void counters_start4(struct nf_session *s)
+{
+    struct p4_state *st = s->state;
+
+    if (s->stats)
+        memset(s->stats, 0, sizeof(struct nf4_load_stats));
+    if (st == NULL)
+        return;
+    st->open_mark = st->open;
+    nf4_client_stats(st->m.cl, &st->client_mark);
+    st->counting = 1;
+}
+
+static void counters_stop4(struct nf_session *s)
+{
+    struct p4_state *st = s->state;
+    struct nf4_client_stats now;
+
+    if (st == NULL || !st->counting || s->stats == NULL)
+        return;
+    st->counting = 0;
+    nf4_client_stats(st->m.cl, &now);
+    nf4_load_client(s->stats, &now, &st->client_mark);
+    nf4_load_opens(s->stats, &st->open, &st->open_mark);
+}
+
+static void report_rows4(FILE *out, const void *stats, uint64_t sfs_calls)
+{
+    nf4_load_report(out, stats, sfs_calls);
+}
+
+static void report_yaml4(struct cm_yaml *y, const void *stats)
+{
+    nf4_load_yaml(y, stats);
 }
 
 const struct nf_proto nf_proto_v4 = {
@@ -392,6 +418,6 @@ const struct nf_proto nf_proto_v4 = {
     .file_bytes = sizeof(struct nf4_open),
     .file_enter = file_enter4,
     .file_leave = file_leave4,
-    .counters = {nf4_load_field_table, NF4_LOAD_NFIELDS, sizeof(struct nf4_load_stats)},
-    .report_rows = report_rows4,
+    .counters = {nf4_load_field_table, NF4_LOAD_NFIELDS, sizeof(struct nf4_load_stats),
+                 counters_start4, counters_stop4, report_rows4, report_yaml4},
 };

@@ -363,6 +363,23 @@ static void fill_client_parts(struct nf4_client *cl, struct nf4_call *call, int 
     }
 }
 
+/* Counts the compound call carries as it goes on the wire. */
+static void count_sent(struct nf4_client *cl, const struct nf4_call *call)
+{
+    const struct nf4_compound *c = &call->args;
+    u_int i, n = c->args.argarray.argarray_len;
+
+    cl->st.compounds++;
+    for (i = 0; i < n && i < NF4_MAX_OPS; i++) {
+        uint32_t op = c->op[i].argop;
+
+        if (op < NF4_COUNTED_OPS)
+            cl->st.ops[op]++;
+        else
+            cl->st.ops_other++;
+    }
+}
+
 /* Sends call: 0 sent, 1 not now (the client is not up, no slot is free, or
  * the engine is full), or -errno. */
 static int send_call(struct nf4_client *cl, struct nf4_call *call)
@@ -392,6 +409,7 @@ static int send_call(struct nf4_client *cl, struct nf4_call *call)
         return rc;
     call->state = NF4_C_SENT;
     cl->last_send_ns = call->rpc.t_send_ns;
+    count_sent(cl, call);
     return 0;
 }
 

@@ -48,21 +48,6 @@ const struct cm_field nf4_load_field_table[NF4_LOAD_NFIELDS] = {
 
 #define fields nf4_load_field_table
 
-void nf4_load_count(struct nf4_load_stats *s, const struct nf4_compound *c)
-{
-    u_int i, n = c->args.argarray.argarray_len;
-
-    s->compounds++;
-    for (i = 0; i < n && i < NF4_MAX_OPS; i++) {
-        uint32_t op = c->op[i].argop;
-
-        if (op < NF4_COUNTED_OPS)
-            s->ops[op]++;
-        else
-            s->ops_other++;
-    }
-}
-
 /* now - before, never below 0. */
 static uint64_t grew(uint64_t now, uint64_t before)
 {
@@ -72,6 +57,12 @@ static uint64_t grew(uint64_t now, uint64_t before)
 void nf4_load_client(struct nf4_load_stats *s, const struct nf4_client_stats *now,
                      const struct nf4_client_stats *before)
 {
+    uint32_t op;
+
+    s->compounds += grew(now->compounds, before->compounds);
+    for (op = 0; op < NF4_COUNTED_OPS; op++)
+        s->ops[op] += grew(now->ops[op], before->ops[op]);
+    s->ops_other += grew(now->ops_other, before->ops_other);
     s->delays += grew(now->delays, before->delays);
     s->graces += grew(now->graces, before->graces);
     s->new_sessions += grew(now->new_sessions, before->new_sessions);
@@ -82,6 +73,22 @@ void nf4_load_client(struct nf4_load_stats *s, const struct nf4_client_stats *no
     s->delegreturns += grew(now->delegreturns, before->delegreturns);
     s->slot_waits += grew(now->slot_waits, before->slot_waits);
     s->recovery_failed += grew(now->recovery_failed, before->recovery_failed);
+}
+
+void nf4_load_opens(struct nf4_load_stats *s, const struct nf4_open_counts *now,
+                    const struct nf4_open_counts *before)
+{
+    struct nf4_open_counts *o = &s->open;
+
+    o->opens += grew(now->opens, before->opens);
+    o->reopens += grew(now->reopens, before->reopens);
+    o->open_errors += grew(now->open_errors, before->open_errors);
+    o->closes += grew(now->closes, before->closes);
+    o->closes_gone += grew(now->closes_gone, before->closes_gone);
+    o->closes_skipped += grew(now->closes_skipped, before->closes_skipped);
+    o->anonymous_io += grew(now->anonymous_io, before->anonymous_io);
+    o->in_use = now->in_use;
+    o->in_use_max = now->in_use_max;
 }
 
 static double share(uint64_t part, uint64_t whole)
@@ -99,24 +106,30 @@ static const char *op_name(uint32_t op)
 
 void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_calls)
 {
+    uint64_t in_mix;
     uint32_t op;
 
-    fprintf(out, "\nNFSv4.1 operations sent (%" PRIu64 " compounds):\n", s->compounds);
+    fprintf(out,
+            "\nNFSv4.1 operations sent in the run (%" PRIu64
+            " compounds, the client's own included):\n",
+            s->compounds);
     for (op = 0; op < NF4_COUNTED_OPS; op++)
         if (s->ops[op])
             fprintf(out, "    %-20s %12" PRIu64 "\n", op_name(op), s->ops[op]);
     if (s->ops_other)
         fprintf(out, "    %-20s %12" PRIu64 "\n", "(others)", s->ops_other);
+    in_mix = s->ops[OP_OPEN] > s->open.opens ? s->ops[OP_OPEN] - s->open.opens : 0;
     fprintf(out,
-            "OPEN calls  %10" PRIu64 " (%.2f %% beyond the mix's %" PRIu64
-            " calls; %" PRIu64 " after a new client, %" PRIu64 " failed)\n",
-            s->open.opens, share(s->open.opens, sfs_calls), sfs_calls, s->open.reopens,
-            s->open.open_errors);
+            "OPEN  operations %10" PRIu64 ": %" PRIu64 " in the mix's creates, %" PRIu64
+            " calls of their own (%.2f %% beyond the mix's %" PRIu64 " calls; %" PRIu64
+            " after a new client, %" PRIu64 " failed)\n",
+            s->ops[OP_OPEN], in_mix, s->open.opens, share(s->open.opens, sfs_calls),
+            sfs_calls, s->open.reopens, s->open.open_errors);
     fprintf(out,
-            "CLOSE calls %10" PRIu64 " (%.2f %% beyond the mix's calls; %" PRIu64
-            " opens a new client had lost, not closed; %" PRIu64
+            "CLOSE operations %10" PRIu64 ", each a call of its own (%.2f %% beyond the "
+            "mix's calls; %" PRIu64 " opens a new client had lost, not closed; %" PRIu64
             " created files left open)\n",
-            s->open.closes, share(s->open.closes, sfs_calls), s->open.closes_gone,
+            s->ops[OP_CLOSE], share(s->ops[OP_CLOSE], sfs_calls), s->open.closes_gone,
             s->open.closes_skipped);
     if (s->open.anonymous_io)
         fprintf(out, "READs and WRITEs with no open (anonymous stateid): %" PRIu64 "\n",
@@ -125,9 +138,9 @@ void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_cal
             "delegations %" PRIu64 " granted (none asked), %" PRIu64
             " returned; resends: %" PRIu64 " after DELAY, %" PRIu64
             " after GRACE; new sessions %" PRIu64 ", new clients %" PRIu64
-            ", recoveries failed %" PRIu64 "\n",
+            ", recoveries failed %" PRIu64 "; lease renewals %" PRIu64 "\n",
             s->delegations, s->delegreturns, s->delays, s->graces, s->new_sessions,
-            s->new_clients, s->recovery_failed);
+            s->new_clients, s->recovery_failed, s->renewals);
 }
 
 void nf4_load_yaml(struct cm_yaml *y, const struct nf4_load_stats *s)

@@ -135,6 +135,7 @@ static int load_phase(struct nl_child *c, int phase, uint32_t seconds)
     if (measuring) {
         now = cm_now_ns();
         cx->stats.runtime_ns = (seconds && now > end ? end : now) - start;
+        ld_child_count_stop(cx);
     }
     return rc;
 }

@@ -131,6 +131,12 @@ static const char *who(const struct pc *c, char *buf, size_t len)
 
 /* ---- the setup the report labels with ------------------------------------------ */
 
+void pr_results_block(const struct pr_run *run, struct pr_setup *su)
+{
+    ld_results_block_init(&su->results, run->wl ? &run->wl->results : NULL,
+                          nf_proto_by_version(run->nfs_version));
+}
+
 int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, char *err,
                    size_t errlen)
 {
@@ -139,6 +145,7 @@ int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, 
     su->cfg.mounts = NULL;
     su->cfg.load = (int)(run->points[idx] / run->nclients);
     su->wl = run->wl;
+    pr_results_block(run, su);
     if (pr_point_values(run, idx) && run->wl->point_set)
         run->wl->point_set(&su->cfg, pr_point_values(run, idx));
     if (run->wl &&
@@ -425,7 +432,7 @@ static int take_reasons(struct point *P, const struct pc *c, struct pr_client_su
  * "code\n" and its reasons. */
 static void take_results(struct point *P, struct pc *c)
 {
-    const struct ld_wstats *w = &P->pt->su.wl->results;
+    const struct ld_wstats *w = &P->pt->su.results.all;
     struct ld_stats *st = cm_malloc(sizeof(*st));
     void *wst = w->size ? cm_malloc(w->size) : NULL;
     struct ld_report_in in;
@@ -457,6 +464,8 @@ static void take_results(struct point *P, struct pc *c)
     in.sizing = &P->pt->su.sizing;
     in.stats = st;
     in.wstats = wst;
+    in.proto = P->pt->su.results.proto;
+    in.pstats = ld_results_proto(&P->pt->su.results, wst);
     in.work = P->pt->su.wl->report;
     in.wl = P->pt->su.wl;
     cs->num = c->cl->num;
@@ -968,7 +977,6 @@ static void finish(struct point *P)
  * pt->clients[k].workload. */
 static int point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt, int asking)
 {
-    static const struct ld_wstats none;
     const struct pr_run *run = ctx->run;
     struct point P;
     char err[CM_ERR_LEN];
@@ -995,9 +1003,9 @@ static int point_run(struct pr_ctx *ctx, unsigned idx, struct pr_point *pt, int 
     /* made here, not in finish: a point must never fail to stop what it
      * started for want of memory */
     P.procs = cm_calloc(P.n, sizeof(*P.procs));
+    pr_results_block(run, &pt->su); /* the aggregate's block, before the point's setup */
     if (P.c == NULL || P.pf == NULL || P.pend == NULL || pt->clients == NULL ||
-        P.procs == NULL ||
-        pr_agg_init(&pt->agg, run->wl ? &run->wl->results : &none) < 0) {
+        P.procs == NULL || pr_agg_init(&pt->agg, &pt->su.results.all) < 0) {
         snprintf(pt->error, sizeof(pt->error), "out of memory");
         goto out;
     }

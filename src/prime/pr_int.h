@@ -172,6 +172,8 @@ struct pr_setup {
     struct ld_mix mix;
     struct ld_iodist iodist;
     struct ld_sizing sizing;
+    struct ld_results_block results; /* the workload's and the protocol's
+                                        counters (pr_results_block) */
 };
 
 struct pr_point {
@@ -311,6 +313,10 @@ int pr_search_reach(const struct pr_search *s, double top, char *buf, size_t len
 struct cm_yaml;
 void pr_search_yaml(const struct pr_search *s, unsigned npoints, double top,
                     struct cm_yaml *y);
+
+/* The results' block of a point's setup: the run's workload's counters
+ * and its NFS version's protocol's (load/stats.h). */
+void pr_results_block(const struct pr_run *run, struct pr_setup *su);
 
 /* Builds the setup of point idx; 0 or -errno with err. */
 int pr_setup_point(const struct pr_run *run, unsigned idx, struct pr_setup *su, char *err,

@@ -63,6 +63,8 @@ static void report_in(const struct pr_ctx *ctx, const struct pr_point *pt,
     in->sizing = &pt->su.sizing;
     in->stats = &pt->agg.merged;
     in->wstats = pt->agg.wmerged;
+    in->proto = pt->su.results.proto;
+    in->pstats = ld_results_proto(&pt->su.results, pt->agg.wmerged);
     in->agg = &pt->agg.agg;
     in->work = pt->su.wl->report;
     in->wl = pt->su.wl;

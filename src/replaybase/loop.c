@@ -109,4 +109,5 @@ void rb_run_end(struct ld_child *c, const struct rb_loop *l, uint64_t end_ns,
     st->runtime_ns = end_ns > l->start_ns ? end_ns - l->start_ns : 0;
     RB_STATS(c)->replay_run_ns = l->last_ns > l->start_ns ? l->last_ns - l->start_ns : 0;
     RB_STATS(c)->replay_trace_ns = trace_ns > 0 ? (uint64_t)trace_ns : 0;
+    ld_child_count_stop(c);
 }

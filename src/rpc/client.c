@@ -1119,6 +1119,11 @@ enum rp_transport_kind rp_client_transport(const struct rp_client *c)
     return c->opts.transport;
 }
 
+uint32_t rp_client_next_xid(const struct rp_client *c)
+{
+    return c->next_xid;
+}
+
 uint32_t rp_client_prog(const struct rp_client *c)
 {
     return c->prog;

@@ -301,6 +301,10 @@ enum rp_transport_kind rp_client_transport(const struct rp_client *c);
 /* The program and version the client was opened for. */
 uint32_t rp_client_prog(const struct rp_client *c);
 uint32_t rp_client_vers(const struct rp_client *c);
+/* The XID the next call started will get (XIDs go up by one per call
+ * started; a retransmission keeps its call's): what a capture of the
+ * client's calls from a moment on is told apart by (debug lines). */
+uint32_t rp_client_next_xid(const struct rp_client *c);
 /* The local port the socket is bound to (to check reserved ports). */
 int rp_client_local_port(const struct rp_client *c);
 

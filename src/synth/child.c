@@ -75,11 +75,13 @@ int sy_child_init(struct sy_child *c, const struct ld_setup *setup, unsigned ind
     const struct ld_config *cfg = setup->cfg;
     const struct ld_sizing *sz = &setup->sizing;
     const struct sy_plan *plan = setup->plan;
+    void *results = c->cx.results; /* ld_child_alloc's block behind c */
     struct sy_files_layout lay;
     uint32_t g;
     int rc;
 
     memset(c, 0, sizeof(*c));
+    c->cx.results = results;
     ld_child_setup(&c->cx, setup, index, ctl_fd);
     c->opsel = &plan->opsel;
     cm_rng_seed(&c->rng, ld_child_seed(cfg, index));
@@ -228,7 +230,7 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
     /* SFS's fixed class timers from here on (population re-sends sooner) */
     rp_client_set_adaptive_rto(c->cx.ses.rpc, 0);
     if (measuring) {
-        ld_stats_reset(&c->cx.stats);
+        ld_child_results_reset(&c->cx); /* the protocol's counters start too */
         c->cx.stats.late_threshold_us = LD_LATE_THRESHOLD_US;
         sy_files_reset_accounting(&c->files);
     }

@@ -255,7 +255,7 @@ static void replay_setup(void *ctx)
 
     srv_start(&x->srv);
     x->mounts[0] = x->srv.url;
-    x->c = ld_child_alloc(x->su.wl);
+    x->c = ld_child_alloc(&x->su);
     assert_non_null(x->c);
 }
 

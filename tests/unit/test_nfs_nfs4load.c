@@ -182,11 +182,9 @@ static void files_open_before_io_and_close_when_they_leave(void **state)
 
 static void counters_are_one_table(void **state)
 {
-    static struct nf4_compound c;
     static struct nf4_load_stats s, t;
-    struct nf4_fh dir = {4, "dir1"};
-    struct nf4_sfs_args args;
-    struct nf4_client_stats before, now;
+    static struct nf4_client_stats before, now;
+    struct nf4_open_counts ob, on;
     const struct cm_field *f;
     size_t n, i, bytes = 0;
     char *text = NULL;
@@ -199,25 +197,39 @@ static void counters_are_one_table(void **state)
     for (i = 0; i < n; i++)
         bytes += f[i].size * (f[i].count ? f[i].count : 1);
     assert_int_equal(bytes, sizeof(struct nf4_load_stats)); /* every counter a row */
-    memset(&args, 0, sizeof(args));
-    args.fh = &dir;
-    args.name = "a";
-    assert_int_equal(nf4_sfs_compound(&c, 1, NF_OP_LOOKUP, &args), 0);
-    nf4_load_count(&s, &c);
-    nf4_load_count(&s, &c);
+    memset(&before, 0, sizeof(before));
+    before.compounds = 7; /* before the run: not counted */
+    before.ops[OP_SEQUENCE] = 7;
+    now = before;
+    now.compounds += 2;
+    now.ops[OP_SEQUENCE] += 2;
+    now.ops[OP_LOOKUP] = 2;
+    now.ops[OP_GETFH] = 2;
+    now.ops[OP_OPEN] = 6; /* 5 of their own (below), 1 in a create */
+    now.ops[OP_CLOSE] = 4;
+    now.delays = 3;
+    now.new_sessions = 1;
+    now.delegreturns = 2;
+    nf4_load_client(&s, &now, &before);
     assert_int_equal(s.compounds, 2);
     assert_int_equal(s.ops[OP_SEQUENCE], 2);
     assert_int_equal(s.ops[OP_LOOKUP], 2);
     assert_int_equal(s.ops[OP_GETFH], 2);
     assert_int_equal(s.ops[OP_READ], 0);
-    memset(&before, 0, sizeof(before));
-    now = before;
-    now.delays = 3;
-    now.new_sessions = 1;
-    now.delegreturns = 2;
-    nf4_load_client(&s, &now, &before);
-    s.open.opens = 5;
-    s.open.closes = 4;
+    memset(&ob, 0, sizeof(ob));
+    ob.opens = 3; /* the working set's, before the run */
+    ob.in_use = 3;
+    ob.in_use_max = 3;
+    on = ob;
+    on.opens = 8;
+    on.closes = 4;
+    on.in_use = 7;
+    on.in_use_max = 7;
+    nf4_load_opens(&s, &on, &ob);
+    assert_int_equal(s.open.opens, 5);
+    assert_int_equal(s.open.closes, 4);
+    assert_int_equal(s.open.in_use, 7); /* now's, not a difference */
+    assert_int_equal(s.open.in_use_max, 7);
     t = s;
     cm_fields_merge(f, n, &t, &s); /* two processes' */
     assert_int_equal(t.ops[OP_LOOKUP], 4);
@@ -227,11 +239,13 @@ static void counters_are_one_table(void **state)
     assert_non_null(out);
     nf4_load_report(out, &t, 200);
     fclose(out);
-    assert_non_null(strstr(text, "NFSv4.1 operations sent (4 compounds):"));
+    assert_non_null(strstr(text, "NFSv4.1 operations sent in the run (4 compounds"));
     assert_non_null(strstr(text, "    LOOKUP                          4\n"));
+    assert_non_null(strstr(text,
+                           "OPEN  operations         12: 2 in the mix's creates, 10 "
+                           "calls of their own (5.00 % beyond the mix's 200 calls"));
     assert_non_null(
-        strstr(text, "OPEN calls          10 (5.00 % beyond the mix's 200 calls"));
-    assert_non_null(strstr(text, "CLOSE calls          8 (4.00 %"));
+        strstr(text, "CLOSE operations          8, each a call of its own (4.00 %"));
     assert_non_null(strstr(text, "4 returned; resends: 6 after DELAY"));
     assert_null(strstr(text, "READ ")); /* only what was sent */
     free(text);
