@@ -18,10 +18,15 @@
 #     baseline: GETATTR at 1 call in flight (what an SFS child does) and
 #     at $OUTSTANDING, 8 KB READs at $OUTSTANDING;
 #   - sfs_ping -4 (NFSv4.1: SEQUENCE PUTFH GETATTR on a session) at 1 and
-#     at $OUTSTANDING, the v4.1 figure until sfs4 exists.
+#     at $OUTSTANDING, beside sfs_ping over TCP (v3);
+#   - the SFS mix at saturation over TCP, sfs3 -Q (v3) beside sfs4 (v4.1):
+#     the second shape of the v4.1-to-v3 comparison.
 # Prints the median of ROUNDS rounds per row and the ratios.  COUNT (calls
 # of a loop at depth), COUNT1 (at depth 1), OUTSTANDING, PROCS, RUN_S,
-# PACED, ROUNDS override; ONLY_SERVER=sfs_nfsd or ganesha keeps one server.
+# PACED, ROUNDS override; ONLY_SERVER=sfs_nfsd or ganesha keeps one server;
+# ROWS=REGEX runs only the rows whose name matches (grep -E).
+# BASELINE_BIN=DIR adds, in the same rounds, the v4.1 rows run with DIR's
+# sfs_ping and sfs4 (another build) and prints this build/baseline.
 cd "$(dirname "$0")/.." || exit 1
 . bench/lib.sh
 bench_init client_cpu
@@ -34,9 +39,12 @@ paced=${PACED:-2000}
 rounds=${ROUNDS:-3}
 port=29980 # the bench's own loopback ports (29980..29986)
 lnfs=$build/bench/lnfs_getattr
-bench_need "$bin/sfs_nfsd" "$bin/sfs3" "$bin/sfs_ping" "$lnfs"
+bench_need "$bin/sfs_nfsd" "$bin/sfs3" "$bin/sfs4" "$bin/sfs_ping" "$lnfs"
 command -v taskset >/dev/null || { echo "$bench_name: taskset is needed"; exit 1; }
 only=${ONLY_SERVER:-}
+rows_re=${ROWS:-.}
+base=${BASELINE_BIN:-}
+[ -z "$base" ] || bench_need "$base/sfs_ping" "$base/sfs4"
 
 servers=""
 head -c 8192 /dev/zero >"$tmp/f8k" # the file of sfs_ping's READs, in each export
@@ -83,20 +91,25 @@ lexport() { if [ "$1" = sfs_nfsd ]; then echo /export; else echo "$tmp/g/export"
 
 # row NAME COMMAND...: a loop that prints ops/s and cpu_us/call (sfs_ping,
 # lnfs_getattr), appended to the rows as "NAME ops cpu"
+wanted() { echo "$1" | grep -Eq -- "$rows_re"; }
 row() {
     local name=$1 out; shift
+    wanted "$name" || return 0
     out=$(taskset -c 0 "$@" 2>&1) || { echo "$bench_name: $name failed: $(echo "$out" | tail -1)"; return; }
     echo "$name $(echo "$out" | awk '$1 == "ops/s" { o = $2 } $1 == "cpu_us/call" { c = $2 }
                                    END { print o, c }')" >>"$tmp/rows"
 }
 # sfs3row NAME SERVER LOAD ARGS...: an sfs3 run of LOAD ops/s (far above
 # what it reaches: at saturation); its YAML's throughput and run-phase CPU
-# over its calls (good and failed)
+# over its calls (good and failed).  SFS_PROG=PATH runs another program
+# (sfs4: the v4 mount point).
 sfs3row() {
-    local name=$1 srv=$2 load=$3; shift 3
+    local name=$1 srv=$2 load=$3 prog=${SFS_PROG:-$bin/sfs3} mnt; shift 3
+    wanted "$name" || return 0
+    case $prog in *sfs4) mnt=$(mnt4 "$srv") ;; *) mnt=$(mnt3 "$srv") ;; esac
     rm -f "$tmp/y.yaml"
-    if ! taskset -c 0 "$bin/sfs3" "$@" -l "$load" -p "$procs" -w 2 -t "$run_s" -F 400 \
-        --yaml "$tmp/y.yaml" "$(mnt3 "$srv")" >"$tmp/sfs3.out" 2>"$tmp/sfs3.err"; then
+    if ! taskset -c 0 "$prog" "$@" -l "$load" -p "$procs" -w 2 -t "$run_s" -F 400 \
+        --yaml "$tmp/y.yaml" "$mnt" >"$tmp/sfs3.out" 2>"$tmp/sfs3.err"; then
         echo "$bench_name: $name failed: $(tail -1 "$tmp/sfs3.err")"
         return
     fi
@@ -125,6 +138,14 @@ for r in $(seq "$rounds"); do
             -o "$outs" "$(mnt3 "$s")"
         row "${s}_v41_o1_sfs_ping" "$bin/sfs_ping" -4 -c "$count1" -o 1 "$(mnt4 "$s")"
         row "${s}_v41_oN_sfs_ping" "$bin/sfs_ping" -4 -c "$count" -o "$outs" "$(mnt4 "$s")"
+        sfs3row "${s}_v3_tcp_sfs3_mix" "$s" 1000000 -Q
+        SFS_PROG=$bin/sfs4 sfs3row "${s}_v41_sfs4_mix" "$s" 1000000
+        if [ -n "$base" ]; then
+            row "${s}_v41_o1_sfs_ping_base" "$base/sfs_ping" -4 -c "$count1" -o 1 "$(mnt4 "$s")"
+            row "${s}_v41_oN_sfs_ping_base" "$base/sfs_ping" -4 -c "$count" -o "$outs" \
+                "$(mnt4 "$s")"
+            SFS_PROG=$base/sfs4 sfs3row "${s}_v41_sfs4_mix_base" "$s" 1000000
+        fi
     done
 done
 
@@ -156,5 +177,9 @@ awk -v n="$rounds" '
             ratio(s " sfs3 GETATTR TCP/libnfs 1 in flight", s "_v3_tcp_sfs3_getattr", s "_v3_tcp_o1_libnfs")
             ratio(s " v4.1/v3 TCP sfs_ping, 1 in flight", s "_v41_o1_sfs_ping", s "_v3_tcp_o1_sfs_ping")
             ratio(s " v4.1/v3 TCP sfs_ping, N in flight", s "_v41_oN_sfs_ping", s "_v3_tcp_oN_sfs_ping")
+            ratio(s " v4.1/v3 SFS mix TCP, saturated", s "_v41_sfs4_mix", s "_v3_tcp_sfs3_mix")
+            ratio(s " v4.1 sfs_ping 1 in flight, build/baseline", s "_v41_o1_sfs_ping", s "_v41_o1_sfs_ping_base")
+            ratio(s " v4.1 sfs_ping N in flight, build/baseline", s "_v41_oN_sfs_ping", s "_v41_oN_sfs_ping_base")
+            ratio(s " v4.1 SFS mix, build/baseline", s "_v41_sfs4_mix", s "_v41_sfs4_mix_base")
         }
     }' "$tmp/rows"

@@ -36,7 +36,7 @@ bench_need "$bin/sfs_ping" "$build/bench/lnfs_getattr" "$build/bench/lnfs4_getat
 base=${BASELINE_BIN:-}
 [ -z "$base" ] || bench_need "$base/sfs_ping"
 bench_spawn "$tmp/v2.log" "$build/tools/v2_responder" -b 127.0.0.1 -p $((nport + 5))
-export PROTOCOLS="3, 4" # NFSv4 rows too
+GANESHA_PROTOCOLS="3, 4" # NFSv4 rows too (bench_ganesha reads it)
 bench_ganesha $nport $((nport + 1))
 bench_wait_ready "$tmp/v2.log"
 pin=""

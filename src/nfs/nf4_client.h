@@ -40,6 +40,7 @@
 #define NF4_ATTR_WORDS      3    /* attribute bitmap words kept (attributes 0..95) */
 #define NF4_SETATTR_MAX     64   /* encoded bytes of the attributes a call sets */
 #define NF4_SATTR_SETS      2    /* attribute sets in one compound */
+#define NF4_KEPT_MAX        512  /* bytes of a kept compound's encoding */
 #define NF4_OWNER_MAX       64   /* the client's owner string */
 #define NF4_PATH_COMPONENTS 64   /* components of an export path */
 
@@ -148,7 +149,8 @@ const char *nf4_compound_shape(const struct nf4_compound *c, char *buf, size_t l
  * and data the operations point at are the caller's and must outlive the
  * call (as nf_fh_to_v3's handles do); the attributes a call sets are
  * encoded into sattr_buf.  In 4.1, op[0] is SEQUENCE, filled by the client
- * at every send.
+ * at every send.  A compound sent again and again unchanged can keep its
+ * encoding (nf4_compound_keep).
  */
 struct nf4_compound {
     COMPOUND4args args;
@@ -161,12 +163,29 @@ struct nf4_compound {
     uint32_t sattr_used; /* bytes of sattr_buf in use */
     uint32_t sattr_words[NF4_SATTR_SETS][2];
     char sattr_buf[NF4_SETATTR_MAX];
+    /* the kept encoding (nf4_compound_keep): rpcgen's bytes of the first
+     * send, copied at every later one with SEQUENCE's fields written over */
+    uint32_t keep;
+    uint32_t kept_len; /* bytes in kept; 0: none yet */
+    uint32_t kept_seq; /* where SEQUENCE's arguments start in kept */
+    char kept[NF4_KEPT_MAX];
 };
 
 /* Starts an empty compound for minor version 0 or 1 (with SEQUENCE first
  * unless noseq: EXCHANGE_ID, CREATE_SESSION, DESTROY_CLIENTID and the
  * 4.0 compounds go without). */
 void nf4_compound_init(struct nf4_compound *c, uint32_t minor, int noseq);
+
+/* The compound will be sent again unchanged (sfs_ping's calls): its first
+ * send keeps rpcgen's encoding, and every later one copies it, writing
+ * only SEQUENCE's session, slot and sequence id over - rpcgen's encode was
+ * a quarter of an NFSv4.1 GETATTR's user-space work.  Anything appended
+ * (nf4_op, the helpers) or a new nf4_compound_init drops what was kept;
+ * what the operations point at (handles, names, data) must not change
+ * while it is kept.  Compounds with an OPEN (their owner is the client's,
+ * filled at every send) or longer than NF4_KEPT_MAX are encoded at every
+ * send as before. */
+void nf4_compound_keep(struct nf4_compound *c);
 
 /* Operations appended in order; each returns the operation's argument
  * union (for fields the helper does not take), or NULL when the compound

@@ -98,6 +98,15 @@ struct nf4_client {
 int nf4__sattr_encode(const struct nf4_sattr *sa, uint32_t words[2], char *buf,
                       size_t cap);
 
+/* ---- v4_kept.c: a kept compound's encoding ----------------------------------- */
+
+/* Keeps c's encoding when c asks for it (nf4_compound_keep) and has none
+ * yet: rpcgen encodes it once, into c->kept. */
+void nf4__compound_kept(struct nf4_compound *c);
+/* The arguments codec of a compound (struct nf4_compound): its kept bytes
+ * with SEQUENCE's fields written over, else rpcgen's xdr_COMPOUND4args. */
+bool_t nf4__xdr_compound(XDR *x, void *compound);
+
 /* ---- v4_session.c: the state calls and the slot table ----------------------- */
 
 /* Builds the compound of the state step st into c (for the client cl). */

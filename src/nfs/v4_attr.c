@@ -88,15 +88,23 @@ enum shape {
     S_SKIP,   /* an opaque or string read over (filehandle, mimetype) */
 };
 
-#define NOFIELD ((size_t)-1)
+#define NOFIELD UINT16_MAX
 
 struct attr_row {
-    enum shape shape;
-    size_t field; /* offsetof in struct nf4_attrs, NOFIELD: read over */
+    uint8_t shape;  /* enum shape */
+    uint16_t field; /* offsetof in struct nf4_attrs, NOFIELD: read over */
+};
+
+/* The bytes of each fixed-size shape (0: its length is in the value). */
+static const uint8_t fixed_bytes[] = {
+    [S_U32] = 4,     [S_U64] = 8,    [S_BOOL] = 4,
+    [S_PAIR64] = 16, [S_PAIR32] = 8, [S_TIME] = 12,
 };
 
 #define F(f) offsetof(struct nf4_attrs, f)
-static const struct attr_row rows[] = {
+/* every attribute a bitmap of NF4_ATTR_WORDS words can name (S_NONE: not
+ * known), so that the decode needs no bound check */
+static const struct attr_row rows[32 * NF4_ATTR_WORDS] = {
     [FATTR4_SUPPORTED_ATTRS] = {S_BITMAP, F(supported)},
     [FATTR4_TYPE] = {S_U32, F(type)},
     [FATTR4_FH_EXPIRE_TYPE] = {S_U32, F(fh_expire_type)},
@@ -158,78 +166,66 @@ struct cur {
     u_int left;
 };
 
-static int take(struct cur *c, u_int n, const uint8_t **at)
+/* A fixed-size value of shape s at at into dst. */
+static void fixed_value(enum shape s, const uint8_t *at, void *dst)
 {
-    if (c->left < n)
-        return -EPROTO;
-    *at = c->p;
-    c->p += n;
-    c->left -= n;
-    return 0;
-}
-
-/* One value of shape s into dst (NULL: read over). */
-static int value(struct cur *c, enum shape s, void *dst)
-{
-    const uint8_t *at;
-    uint32_t n, i;
-    int rc = 0;
-
     switch (s) {
     case S_U32:
-    case S_STRLEN:
-    case S_SKIP:
+        *(uint32_t *)dst = cm_be32_get(at);
+        break;
     case S_BOOL:
-        rc = take(c, 4, &at);
-        if (rc < 0)
-            return rc;
-        n = cm_be32_get(at);
-        if (s == S_BOOL && dst)
-            *(uint8_t *)dst = n != 0;
-        else if (s != S_BOOL && dst)
-            *(uint32_t *)dst = n;
-        if (s == S_STRLEN || s == S_SKIP) /* the bytes, padded to a word */
-            rc = n > c->left ? -EPROTO : take(c, (n + 3u) & ~3u, &at);
-        return rc;
+        *(uint8_t *)dst = cm_be32_get(at) != 0;
+        break;
     case S_U64:
-        rc = take(c, 8, &at);
-        if (rc == 0 && dst)
-            *(uint64_t *)dst = cm_be64_get(at);
-        return rc;
+        *(uint64_t *)dst = cm_be64_get(at);
+        break;
     case S_PAIR64:
-        rc = take(c, 16, &at);
-        if (rc == 0 && dst) {
-            ((uint64_t *)dst)[0] = cm_be64_get(at);
-            ((uint64_t *)dst)[1] = cm_be64_get(at + 8);
-        }
-        return rc;
+        ((uint64_t *)dst)[0] = cm_be64_get(at);
+        ((uint64_t *)dst)[1] = cm_be64_get(at + 8);
+        break;
     case S_PAIR32:
-        rc = take(c, 8, &at);
-        if (rc == 0 && dst) {
-            ((uint32_t *)dst)[0] = cm_be32_get(at);
-            ((uint32_t *)dst)[1] = cm_be32_get(at + 4);
-        }
-        return rc;
+        ((uint32_t *)dst)[0] = cm_be32_get(at);
+        ((uint32_t *)dst)[1] = cm_be32_get(at + 4);
+        break;
     case S_TIME:
-        rc = take(c, 12, &at);
-        if (rc == 0 && dst) {
-            ((struct nf4_time *)dst)->sec = (int64_t)cm_be64_get(at);
-            ((struct nf4_time *)dst)->nsec = cm_be32_get(at + 8);
-        }
-        return rc;
-    case S_BITMAP:
-        rc = take(c, 4, &at);
-        n = rc == 0 ? cm_be32_get(at) : 0;
-        for (i = 0; rc == 0 && i < n; i++) {
-            rc = take(c, 4, &at);
-            if (rc == 0 && dst && i < NF4_ATTR_WORDS)
-                ((uint32_t *)dst)[i] = cm_be32_get(at);
-        }
-        return rc;
-    case S_NONE:
+        ((struct nf4_time *)dst)->sec = (int64_t)cm_be64_get(at);
+        ((struct nf4_time *)dst)->nsec = cm_be32_get(at + 8);
+        break;
     default:
-        return -EPROTO;
+        break;
     }
+}
+
+/* A value of variable length (a string's length, an opaque, a bitmap)
+ * into dst (NULL: read over). */
+static int variable_value(struct cur *c, enum shape s, void *dst)
+{
+    uint32_t n, i, need;
+
+    if (c->left < 4)
+        return -EPROTO;
+    n = cm_be32_get(c->p);
+    c->p += 4;
+    c->left -= 4;
+    if (s == S_BITMAP) {
+        if (n > c->left / 4)
+            return -EPROTO;
+        for (i = 0; i < n; i++)
+            if (dst && i < NF4_ATTR_WORDS)
+                ((uint32_t *)dst)[i] = cm_be32_get(c->p + 4 * i);
+        need = 4 * n;
+    } else { /* S_STRLEN, S_SKIP: the bytes, padded to a word */
+        if (dst && s == S_STRLEN)
+            *(uint32_t *)dst = n;
+        if (n > c->left)
+            return -EPROTO;
+        need = (n + 3u) & ~3u;
+        if (need > c->left)
+            return -EPROTO;
+    }
+    c->p += need;
+    c->left -= need;
+    return 0;
 }
 
 int nf4_attrs_decode(struct nf4_attrs *a, const uint32_t *mask, u_int nwords,
@@ -240,24 +236,35 @@ int nf4_attrs_decode(struct nf4_attrs *a, const uint32_t *mask, u_int nwords,
 
     /* the set bits only, lowest first (the values' order): a GETATTR
      * reply sets about 15 of the 96, and testing every bit was a quarter
-     * of an NFSv4 GETATTR loop's instructions */
-    for (w = 0; w < nwords; w++) {
-        uint32_t bits = mask[w];
+     * of an NFSv4 GETATTR loop's instructions; the fixed-size values (all
+     * but owner and group in that reply) are one bound check each */
+    for (w = 0; w < nwords && w < NF4_ATTR_WORDS; w++) {
+        uint32_t bits = mask[w], done = 0;
 
         while (bits) {
-            unsigned n = 32u * w + (unsigned)__builtin_ctz(bits);
-            const struct attr_row *r = n < CM_ARRAY_LEN(rows) ? &rows[n] : NULL;
-            void *dst;
+            unsigned b = (unsigned)__builtin_ctz(bits);
+            const struct attr_row *r = &rows[32u * w + b];
+            unsigned size = r->shape < sizeof(fixed_bytes) ? fixed_bytes[r->shape] : 0;
+            void *dst = r->field == NOFIELD ? NULL : (char *)a + r->field;
 
-            bits &= bits - 1u;
-            if (!r || r->shape == S_NONE)
+            if (r->shape == S_NONE) {
+                a->have[w] |= done;
                 return 0; /* the values after an unknown one cannot be placed */
-            dst = r->field == NOFIELD ? NULL : (char *)a + r->field;
-            if (value(&c, r->shape, dst) < 0)
+            }
+            if (size) {
+                if (c.left < size)
+                    return -EPROTO;
+                if (dst)
+                    fixed_value((enum shape)r->shape, c.p, dst);
+                c.p += size;
+                c.left -= size;
+            } else if (variable_value(&c, (enum shape)r->shape, dst) < 0) {
                 return -EPROTO;
-            if (n < 32u * NF4_ATTR_WORDS)
-                a->have[n / 32] |= 1u << (n % 32);
+            }
+            done |= 1u << b;
+            bits &= bits - 1u;
         }
+        a->have[w] |= done;
     }
     return 0;
 }

@@ -28,6 +28,8 @@ void nf4_compound_init(struct nf4_compound *c, uint32_t minor, int noseq)
     c->nopen = 0;
     c->sattr_used = 0;
     c->nsattr = 0;
+    c->keep = 0;
+    c->kept_len = 0;
     if (minor >= 1 && !noseq && nf4_op(c, OP_SEQUENCE))
         c->nseq = 1;
 }
@@ -40,6 +42,7 @@ nfs_argop4 *nf4_op(struct nf4_compound *c, nfs_opnum4 op)
         return NULL;
     a = &c->op[c->args.argarray.argarray_len++];
     memset(a, 0, sizeof(*a));
+    c->kept_len = 0; /* what was kept is not this compound any more */
     a->argop = op;
     return a;
 }

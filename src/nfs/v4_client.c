@@ -395,8 +395,9 @@ static int send_call(struct nf4_client *cl, struct nf4_call *call)
     call->session_gen = cl->session_gen;
     call->epoch = cl->epoch;
     call->res.nops = 0;
-    rp_call_prepare(&call->rpc, NFSPROC4_COMPOUND, (xdrproc_t)xdr_COMPOUND4args,
-                    &call->args.args, (xdrproc_t)nf4_xdr_res, &call->res,
+    nf4__compound_kept(&call->args);
+    rp_call_prepare(&call->rpc, NFSPROC4_COMPOUND, (xdrproc_t)nf4__xdr_compound,
+                    &call->args, (xdrproc_t)nf4_xdr_res, &call->res,
                     call->timeout_ms ? call->timeout_ms
                                      : nf_class_timeout_ms(NF_CLASS_LOOKUP, 1),
                     rpc_done, call);

@@ -3,8 +3,9 @@
  * v4_ping.c - the sfs_ping loop over NFSv4 (nf_ping.h): the object found
  * through the client (READDIR of the export root, LOOKUP), a READ's file
  * OPENed first as clients do (4.1), then the calls kept in flight through
- * the NFSv4 client - each slot's compound built once and started again
- * and again, SEQUENCE refilled by the client - and counted by ping.c.
+ * the NFSv4 client - each slot's compound built and encoded once and
+ * started again and again, SEQUENCE refilled by the client - and counted
+ * by ping.c.
  */
 #include <string.h>
 
@@ -193,6 +194,7 @@ static void build(struct nf4_ping_slot *s)
         nf4_op_getattr(c, NF4_MASK_GETATTR);
         break;
     }
+    nf4_compound_keep(c); /* the same compound at every send */
     s->call.res.data = s->rbuf;
     s->call.res.data_max = sizeof(s->rbuf);
     s->call.done = slot_done;

@@ -34,6 +34,7 @@
 #include "common/error.h"
 #include "helpers/th_serve.h"
 #include "nfs/nf4_client.h"
+#include "nfs/nf4_int.h"
 
 /* ---- encoding and decoding ------------------------------------------------- */
 
@@ -131,6 +132,90 @@ static void compounds_encode_as_built(void **state)
     assert_int_equal(a.argarray.argarray_val[0].nfs_argop4_u.opopen.claim.claim,
                      CLAIM_FH);
     xdr_free((xdrproc_t)xdr_COMPOUND4args, &a);
+}
+
+/* c encoded by the client's codec (its kept bytes when it has them) and by
+ * rpcgen from its arguments: the same bytes. */
+static void encodes_as_rpcgen(struct nf4_compound *c)
+{
+    static char kept[1024], full[1024];
+    u_int klen, flen;
+    XDR x;
+
+    c->args.argarray.argarray_val = c->op;
+    xdrmem_create(&x, kept, sizeof(kept), XDR_ENCODE);
+    assert_true(nf4__xdr_compound(&x, c));
+    klen = xdr_getpos(&x);
+    xdr_destroy(&x);
+    xdrmem_create(&x, full, sizeof(full), XDR_ENCODE);
+    assert_true(xdr_COMPOUND4args(&x, &c->args));
+    flen = xdr_getpos(&x);
+    xdr_destroy(&x);
+    assert_int_equal(klen, flen);
+    assert_memory_equal(kept, full, flen);
+}
+
+static void a_kept_compound_sends_rpcgens_bytes(void **state)
+{
+    static struct nf4_compound c;
+    static char big[NF4_KEPT_MAX];
+    struct nf4_fh fh = {8, {1, 2, 3, 4, 5, 6, 7, 8}};
+    stateid4 sid = {3, {'s', 't'}};
+    SEQUENCE4args *s;
+    unsigned i;
+
+    (void)state;
+    nf4_compound_init(&c, 1, 0);
+    nf4_op_putfh(&c, &fh);
+    nf4_op_read(&c, &sid, 8192, 8192);
+    nf4_compound_keep(&c);
+    c.args.argarray.argarray_val = c.op;
+    nf4__compound_kept(&c);
+    assert_int_equal(c.kept_len, 12 + 36 + 4 + 4 + 8 + 4 + 16 + 8 + 4);
+    /* SEQUENCE as the client fills it at each send: every field changes */
+    s = &c.op[0].nfs_argop4_u.opsequence;
+    for (i = 0; i < 4; i++) {
+        memset(s->sa_sessionid, 'a' + (int)i, NFS4_SESSIONID_SIZE);
+        s->sa_sequenceid = 0xfffffffeu + i;
+        s->sa_slotid = 63 - i;
+        s->sa_highest_slotid = 60 + i;
+        s->sa_cachethis = i & 1;
+        encodes_as_rpcgen(&c);
+    }
+    /* appending drops what was kept */
+    nf4_op_getattr(&c, NF4_MASK_GETATTR);
+    assert_int_equal(c.kept_len, 0);
+    encodes_as_rpcgen(&c);
+    nf4__compound_kept(&c);
+    assert_int_not_equal(c.kept_len, 0);
+    encodes_as_rpcgen(&c);
+    /* a new compound keeps nothing until asked; 4.0 has no SEQUENCE */
+    nf4_compound_init(&c, 0, 0);
+    assert_int_equal(c.keep, 0);
+    nf4_op_putfh(&c, &fh);
+    nf4_op_getattr(&c, NF4_MASK_TYPE);
+    nf4_compound_keep(&c);
+    c.args.argarray.argarray_val = c.op;
+    nf4__compound_kept(&c);
+    assert_int_not_equal(c.kept_len, 0);
+    encodes_as_rpcgen(&c);
+    /* an OPEN (the client's owner) or more bytes than kept: never kept */
+    nf4_compound_init(&c, 1, 0);
+    nf4_op_putfh(&c, &fh);
+    nf4_op_open(&c, "f", 0, NULL);
+    nf4_compound_keep(&c);
+    c.args.argarray.argarray_val = c.op;
+    nf4__compound_kept(&c);
+    assert_int_equal(c.kept_len, 0);
+    assert_int_equal(c.keep, 0);
+    nf4_compound_init(&c, 1, 0);
+    nf4_op_putfh(&c, &fh);
+    nf4_op_write(&c, &sid, 0, UNSTABLE4, big, sizeof(big));
+    nf4_compound_keep(&c);
+    c.args.argarray.argarray_val = c.op;
+    nf4__compound_kept(&c);
+    assert_int_equal(c.kept_len, 0);
+    assert_int_equal(c.keep, 0);
 }
 
 /* The names of c's operations, space-separated. */
@@ -602,7 +687,7 @@ static uint32_t srv_op(const nfs_argop4 *a, nfs_resop4 *r, char *scratch, int *f
         const SEQUENCE4args *s = &a->nfs_argop4_u.opsequence;
         SEQUENCE4resok *ok = &r->nfs_resop4_u.opsequence.SEQUENCE4res_u.sr_resok4;
 
-        if (!srv.session_valid)
+        if (!srv.session_valid || s->sa_sessionid[0] != (char)srv.session_no)
             return r->nfs_resop4_u.opsequence.sr_status = NFS4ERR_BADSESSION;
         if (s->sa_slotid >= srv.nslots)
             return r->nfs_resop4_u.opsequence.sr_status = NFS4ERR_BADSLOT;
@@ -966,7 +1051,7 @@ static void sequence_ids_go_up_per_slot_and_calls_wait_for_slots(void **state)
     struct nf4_fh fh = {4, "fh01"};
     struct nf4_client_stats st;
     uint32_t last[4] = {0};
-    unsigned i, n0;
+    unsigned i, j, n0;
 
     (void)state;
     assert_int_equal(open_client(&f, 8, 4), 0); /* 8 asked, 4 granted */
@@ -996,6 +1081,32 @@ static void sequence_ids_go_up_per_slot_and_calls_wait_for_slots(void **state)
     assert_int_equal(st.slots_granted, 4);
     assert_int_equal(st.slot_waits, 8);
     assert_int_equal(nf4_client_pending(f.cl), 0);
+
+    /* kept compounds (nf4_compound_keep), each started three times: the
+     * same bytes but SEQUENCE's, which still follow per slot */
+    for (i = 0; i < 6; i++) {
+        getattr_call(&calls[i], &fh);
+        nf4_compound_keep(&calls[i].args);
+    }
+    n0 = srv.nlog;
+    for (j = 0; j < 3; j++) {
+        done_count = 0;
+        for (i = 0; i < 6; i++)
+            assert_int_equal(nf4_call_start(f.cl, &calls[i]), 0);
+        drive(&f, 6);
+        for (i = 0; i < 6; i++) {
+            assert_int_equal(calls[i].status, 0);
+            assert_int_equal(calls[i].res.status, NFS4_OK);
+            assert_int_not_equal(calls[i].args.kept_len, 0);
+        }
+    }
+    assert_int_equal(srv.nlog - n0, 18);
+    for (i = n0; i < srv.nlog; i++) {
+        assert_string_equal(logged(i), "SEQUENCE PUTFH GETATTR");
+        assert_true(srv.log_slot[i] < 4);
+        assert_int_equal(srv.log_seq[i], last[srv.log_slot[i]] + 1);
+        last[srv.log_slot[i]] = srv.log_seq[i];
+    }
     close_client(&f);
 }
 
@@ -1055,6 +1166,27 @@ static void a_lost_session_is_made_again_and_the_call_sent_again(void **state)
     assert_int_equal(srv.log_seq[n0 + 2], 1); /* the new session's first */
     nf4_client_stats(f.cl, &st);
     assert_int_equal(st.new_sessions, 1);
+
+    /* a kept compound, encoded in the second session, goes in the third
+     * with the third's session id (the responder checks it) */
+    nf4_compound_keep(&call.args);
+    done_count = 0;
+    assert_int_equal(nf4_call_start(f.cl, &call), 0);
+    drive(&f, 1);
+    assert_int_equal(call.res.status, NFS4_OK);
+    assert_int_not_equal(call.args.kept_len, 0);
+    srv.forget_session = 1;
+    n0 = srv.nlog;
+    done_count = 0;
+    assert_int_equal(nf4_call_start(f.cl, &call), 0);
+    drive(&f, 1);
+    assert_int_equal(call.status, 0);
+    assert_int_equal(call.res.status, NFS4_OK);
+    assert_int_equal(call.resends, 1);
+    assert_string_equal(logged(n0 + 1), "CREATE_SESSION");
+    assert_int_equal(srv.log_seq[n0 + 2], 1);
+    nf4_client_stats(f.cl, &st);
+    assert_int_equal(st.new_sessions, 2);
     assert_int_equal(st.new_clients, 0);
     assert_int_equal(nf4_client_epoch(f.cl), 1);
     close_client(&f);
@@ -1195,6 +1327,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(compounds_encode_as_built),
+        cmocka_unit_test(a_kept_compound_sends_rpcgens_bytes),
         cmocka_unit_test(sfs_ops_are_a_linux_clients_compounds),
         cmocka_unit_test(attribute_values_decode_in_number_order),
         cmocka_unit_test(replies_decode_into_the_callers_storage),
