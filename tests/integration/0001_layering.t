@@ -8,7 +8,7 @@
 # use, docs/ARCHITECTURE.md's layer table names the same layers with the
 # same arrows, each library has one home (docs/STYLE.md 2.2), and every
 # allocation goes through common/alloc.h, where the failing-allocator hook
-# sits (2.9).  The quick suite (`make check`: the tests with a "# check:"
+# sits (2.9), and the programs' files in src/bin stay under 150 lines.  The quick suite (`make check`: the tests with a "# check:"
 # line) covers every layer and the programs.
 # timeout: 150
 # check: tree
@@ -25,7 +25,7 @@ for layer in $layers; do
     allowed[$layer]=" ${deps#"$layer"} "
 done
 allowed[bin]=" $layers " # the thin main()s may call any layer
-plan 13
+plan 14
 
 missing=""
 for layer in $layers; do
@@ -80,6 +80,14 @@ for d in src/*/; do
     [ $((n * 100)) -le $((total * 20)) ] || big="$big $(basename "$d"):$n/$total"
 done
 is "$big" "" "no directory of src/ holds more than 20 % of its lines"
+# a program's main() is thin (docs/ARCHITECTURE.md, bin): parse, call one
+# layer, choose the exit code - under 150 lines, the rest in a layer
+long=""
+for f in src/bin/*.c; do
+    n=$(wc -l <"$f")
+    [ "$n" -lt 150 ] || long="$long $f:$n"
+done
+is "$long" "" "every file of src/bin is under 150 lines"
 
 bad=""
 for layer in $layers bin; do
