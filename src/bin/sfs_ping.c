@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sfs_ping.c - main() of sfs_ping, the quick test-bed check the SFS FAQ
- * asks for (docs/sfs_ping.md): parse the options (one table), mount, hand
- * the loop to the nfs layer (nf_ping.h), print its lines.  Exit codes: 0
- * all calls succeeded, 1 some failed or the server could not be used, 2 bad
- * usage.
+ * asks for (docs/sfs_ping.md): parse the options (nfs/ping_cli.c's
+ * table), catch SIGINT and SIGTERM, hand the run to nf_ping_cli and print
+ * its one line of error.  Exit codes: 0 all calls succeeded, 1 some failed
+ * or the server could not be used, 2 bad usage.
  */
 #include <signal.h>
 #include <stddef.h>
@@ -15,58 +15,6 @@
 #include "common/exit.h"
 #include "common/opt.h"
 #include "nfs/nf_ping.h"
-
-struct ping_opts {
-    int v2, v3, v4, minor, tcp, resv, exports;
-    int64_t count;
-    int outstanding, op, timeout_ms;
-    char name[256];
-    char faults[256];
-};
-
-#define F(field) offsetof(struct ping_opts, field), sizeof(((struct ping_opts *)0)->field)
-
-static const struct cm_opt_enum ops[] = {
-    {"null", NF_PING_NULL},
-    {"getattr", NF_PING_GETATTR},
-    {"lookup", NF_PING_LOOKUP},
-    {"read", NF_PING_READ},
-    {NULL, 0},
-};
-
-static const struct cm_opt table[] = {
-    {'2', "v2", NULL, CM_OPT_FLAG, F(v2), NULL, 0, 1, NULL, NULL, "NFS version 2.", NULL,
-     NULL, 0, CM_EXIT_USAGE},
-    {'3', "v3", NULL, CM_OPT_FLAG, F(v3), NULL, 0, 1, NULL, NULL,
-     "NFS version 3 (the default).", NULL, NULL, 0, CM_EXIT_USAGE},
-    {'4', "v4", NULL, CM_OPT_FLAG, F(v4), NULL, 0, 1, NULL, NULL,
-     "NFS version 4 over TCP: 4.1 with a session, or 4.0 with --minor 0.", NULL, NULL, 0,
-     CM_EXIT_USAGE},
-    {0, "minor", NULL, CM_OPT_INT, F(minor), "1", 0, 1, NULL, "N",
-     "NFSv4 minor version: 1 (sessions) or 0.", NULL, NULL, 0, CM_EXIT_USAGE},
-    {'Q', "tcp", NULL, CM_OPT_FLAG, F(tcp), NULL, 0, 1, NULL, NULL,
-     "NFS over TCP (MOUNT stays on UDP; NFSv4 always).", NULL, NULL, 0, CM_EXIT_USAGE},
-    {'c', "count", NULL, CM_OPT_I64, F(count), "1000", 1, 100000000, "calls", "COUNT",
-     "Calls to complete.", NULL, NULL, 0, CM_EXIT_USAGE},
-    {'o', "outstanding", NULL, CM_OPT_INT, F(outstanding), "1", 1,
-     NF_PING_MAX_OUTSTANDING, "calls", "N", "Calls kept in flight.", NULL, NULL, 0,
-     CM_EXIT_USAGE},
-    {'p', "proc", NULL, CM_OPT_ENUM, F(op), "getattr", 0, 0, NULL, "OP",
-     "Procedure: null, getattr, lookup or read.", ops, NULL, 0, CM_EXIT_USAGE},
-    {'n', "name", NULL, CM_OPT_STRING, F(name), "", 0, 0, NULL, "NAME",
-     "Name for lookup ('.') and read (the export's first regular file).", NULL, NULL, 0,
-     2},
-    {'t', "timeout", NULL, CM_OPT_INT, F(timeout_ms), "0", 0, 3600000, "ms", "MS",
-     "Per-call timeout (0 = the SFS call class's).", NULL, NULL, 0, CM_EXIT_USAGE},
-    {'r', "resv-port", NULL, CM_OPT_FLAG, F(resv), NULL, 0, 1, NULL, NULL,
-     "Bind a reserved source port (root or CAP_NET_BIND_SERVICE).", NULL, NULL, 0,
-     CM_EXIT_USAGE},
-    {'E', "exports", NULL, CM_OPT_FLAG, F(exports), NULL, 0, 1, NULL, NULL,
-     "List the server's exports (MOUNT EXPORT) and exit.", NULL, NULL, 0, CM_EXIT_USAGE},
-    {'F', "faults", NULL, CM_OPT_STRING, F(faults), "", 0, 0, NULL, "SPEC",
-     "Inject reply faults (tests): drop=P,dup=P,trunc=P,reorder=P,seed=N.", NULL, NULL, 0,
-     2},
-};
 
 #define PING_USAGE                                                                       \
     "usage: sfs_ping [options] MOUNT\n"                                                  \
@@ -95,132 +43,17 @@ static void catch_stop(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-static void print_export(const char *dir, void *data)
-{
-    (void)data;
-    printf("export     %s\n", dir);
-}
-
-/* The run and its report (or the failure): one line in err when some
- * calls failed.  Returns run's status. */
-static int run_and_report(struct nf_ping *p, int (*run)(struct nf_ping *),
-                          const char *spec, char *err, size_t errlen)
-{
-    int rc = run(p);
-
-    if (rc < 0)
-        return cm_errf(err, errlen, "%s: %s", spec, rp_status_text(rc)), rc;
-    nf_ping_print(stdout, p, spec);
-    if (p->interrupted)
-        cm_errf(err, errlen, "interrupted after %lld calls", (long long)p->completed);
-    else if (p->rpc_errors)
-        cm_errf(err, errlen, "%lld of %lld calls failed; first: %s",
-                (long long)p->rpc_errors, (long long)p->completed, p->first_error);
-    return 0;
-}
-
-/* The NFSv4 ping: mounts (a session of -o slots), runs, prints. */
-static int ping4(const struct ping_opts *o, const struct nf_ping_cfg *cfg,
-                 struct nf_mount_opts *mo, const char *spec, char *err, size_t errlen)
-{
-    static struct nf_ping p;
-    static struct nf4_mount m;
-    struct nf4_client_opts co;
-    struct nf4_client *cl = NULL;
-    struct rp_client *c = NULL;
-    struct rp_fault fault;
-    char why[CM_ERR_LEN];
-    int rc;
-
-    nf4_client_opts_init(&co);
-    co.minor = (uint32_t)o->minor;
-    co.slots = (unsigned)o->outstanding;
-    mo->transport = RP_TCP;
-    if (o->faults[0] && rp_fault_parse("-F", o->faults, &fault, err, errlen) < 0)
-        return CM_EXIT_USAGE;
-    if (nf4_mount(&m, spec, mo, &co, err, errlen) < 0)
-        return CM_EXIT_FAILED;
-    cl = m.cl;
-    /* faults go to a client (and session) of its own, so that the mount
-     * itself ran clean */
-    m.m.opts.rpc.fault = o->faults[0] ? &fault : NULL;
-    m.m.opts.rpc.max_in_flight = co.slots + 8;
-    rc = o->faults[0] ? nf_mount_open_client(&m.m, RP_TCP, &c, err, errlen) : 0;
-    if (rc == 0 && c && (rc = nf4_client_open(&cl, c, &co, why, sizeof(why))) < 0)
-        cm_errf(err, errlen, "%s: %s", spec, why);
-    if (rc == 0 && nf4_ping_prepare(&p, cfg, &m, cl, why, sizeof(why)) < 0)
-        rc = cm_errf(err, errlen, "%s: %s", spec, why);
-    if (rc == 0)
-        rc = run_and_report(&p, nf4_ping_run, spec, err, errlen);
-    if (cl && cl != m.cl)
-        nf4_client_close(cl);
-    nf4_umount(&m);
-    return p.interrupted            ? CM_EXIT_INTR
-           : rc < 0 || p.rpc_errors ? CM_EXIT_FAILED
-                                    : CM_EXIT_OK;
-}
-
-/* Mounts, runs the loop, prints; returns the exit code. */
-static int ping(const struct ping_opts *o, const char *spec, char *err, size_t errlen)
-{
-    static struct nf_ping p;
-    struct nf_ping_cfg cfg;
-    struct nf_mount m;
-    struct nf_mount_opts mo;
-    struct rp_fault fault;
-    struct rp_client *c;
-    char why[CM_ERR_LEN];
-    int rc;
-
-    nf_mount_opts_init(&mo, o->v4 ? 4 : o->v2 && !o->v3 ? 2 : 3);
-    mo.transport = o->tcp ? RP_TCP : RP_UDP;
-    mo.rpc.resv_port = o->resv ? RP_RESV_MUST : RP_RESV_NO;
-    mo.rpc.max_in_flight = (unsigned)o->outstanding;
-    if (o->timeout_ms)
-        mo.timeout_ms = (uint32_t)o->timeout_ms;
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.op = o->op;
-    snprintf(cfg.name, sizeof(cfg.name), "%s", o->name);
-    cfg.timeout_ms = (uint32_t)o->timeout_ms;
-    cfg.count = o->count;
-    cfg.outstanding = (unsigned)o->outstanding;
-    cfg.stop = &stop_flag;
-    if (o->v4 && o->exports)
-        return cm_errf(err, errlen, "-E: NFSv4 has no MOUNT program to list exports"),
-               CM_EXIT_USAGE;
-    if (o->v4)
-        return ping4(o, &cfg, &mo, spec, err, errlen);
-    if (o->faults[0] && rp_fault_parse("-F", o->faults, &fault, err, errlen) < 0)
-        return CM_EXIT_USAGE;
-    if (o->exports)
-        return nf_exports(spec, &mo, print_export, NULL, err, errlen) < 0 ? CM_EXIT_FAILED
-                                                                          : CM_EXIT_OK;
-    if (nf_mount(&m, spec, &mo, err, errlen) < 0)
-        return CM_EXIT_FAILED;
-    c = m.nfs;
-    /* faults go to a client of its own, so that the mount itself ran clean */
-    m.opts.rpc.fault = o->faults[0] ? &fault : NULL;
-    rc = o->faults[0] ? nf_mount_open_client(&m, mo.transport, &c, err, errlen) : 0;
-    if (rc == 0 && nf_ping_prepare(&p, &cfg, &m, c, why, sizeof(why)) < 0)
-        rc = cm_errf(err, errlen, "%s: %s", spec, why);
-    if (rc == 0)
-        rc = run_and_report(&p, nf_ping_run, spec, err, errlen);
-    if (c != m.nfs)
-        rp_client_close(c);
-    nf_umount(&m);
-    return p.interrupted            ? CM_EXIT_INTR
-           : rc < 0 || p.rpc_errors ? CM_EXIT_FAILED
-                                    : CM_EXIT_OK;
-}
-
 int main(int argc, char **argv)
 {
-    struct ping_opts o;
+    struct nf_ping_opts o;
     char err[CM_ERR_LEN] = "";
+    const struct cm_opt *table;
+    size_t rows;
     int first, rc;
 
-    rc = cm_opt_main(table, CM_ARRAY_LEN(table), &o, argc, argv, PING_USAGE, stdout,
-                     &first, NULL, err, sizeof(err));
+    table = nf_ping_options(&rows);
+    rc = cm_opt_main(table, rows, &o, argc, argv, PING_USAGE, stdout, &first, NULL, err,
+                     sizeof(err));
     if (rc == 1)
         return CM_EXIT_OK;
     if (rc == 0 && o.v2 + o.v3 + o.v4 > 1)
@@ -231,7 +64,7 @@ int main(int argc, char **argv)
         return CM_EXIT_USAGE;
     }
     catch_stop();
-    rc = ping(&o, argv[first], err, sizeof(err));
+    rc = nf_ping_cli(&o, argv[first], &stop_flag, stdout, err, sizeof(err));
     if (err[0])
         fprintf(stderr, "sfs_ping: %s\n", err);
     return rc;

@@ -185,7 +185,7 @@ struct ld_child {
 #define LD_LIVE_PUBLISH_NS 50000000ull
 
 struct ld_workload_ops {
-    const char *name; /* "sfs", "replay" */
+    const char *name; /* "mix", "replay", "nfs-replay", "null" */
     unsigned version; /* LD_WORKLOAD_VERSION */
 
     /* Its own options: the groups of rows it reads (config.h: struct

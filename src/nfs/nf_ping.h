@@ -118,4 +118,25 @@ void nf__ping_check_stop(struct nf_ping *p);
  * docs/sfs_ping.md), percentiles from the histogram with its resolution. */
 void nf_ping_print(FILE *out, const struct nf_ping *p, const char *spec);
 
+/* sfs_ping's command line (ping_cli.c): what its option table fills. */
+struct nf_ping_opts {
+    int v2, v3, v4, minor, tcp, resv, exports;
+    int64_t count;
+    int outstanding, op, timeout_ms;
+    char name[256];
+    char faults[256];
+};
+
+struct cm_opt;
+
+/* sfs_ping's option table (common/opt.h rows over struct nf_ping_opts). */
+const struct cm_opt *nf_ping_options(size_t *n);
+
+/* sfs_ping's run: mounts spec as the options say, runs the loop until its
+ * calls completed or *stop is set (a signal handler's flag), prints the
+ * result lines (or the exports, -E) to out; returns the exit code
+ * (common/exit.h) with one line in err when something failed. */
+int nf_ping_cli(const struct nf_ping_opts *o, const char *spec,
+                const volatile sig_atomic_t *stop, FILE *out, char *err, size_t errlen);
+
 #endif /* NF_PING_H */

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 300
-# check: nfs synth
 # sfs4 runs the SFS mix over NFSv4.1 against nfs-ganesha (FSAL VFS, v4
 # enabled): 100 ops/s from 2 children reach 100 +-1 % (less what the pacing
 # says it lost), every op within 1 point of its target mix, 0 bad calls,

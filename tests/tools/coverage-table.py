@@ -8,7 +8,10 @@ after the unit tests alone) a last column gives the unit tests' share."""
 import json
 import sys
 
-LAYERS = ["common", "rpc", "nfs", "validate", "load", "prime", "trace", "analyze", "server", "submit", "bin"]
+# mk/rules.mk's LAYERS, bottom up (a layer not listed comes after, sorted)
+LAYERS = ["common", "rpc", "nfs", "validate", "trace", "image", "ctl", "load", "replaybase",
+          "nreplay", "null", "replay", "synth", "client", "prime", "analyze", "server", "submit",
+          "bin"]
 COLDEST = 15
 
 

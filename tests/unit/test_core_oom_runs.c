@@ -175,7 +175,7 @@ static void ping_teardown(void *ctx)
     th_core_stop(&x->t);
 }
 
-/* What sfs_ping does (src/bin/sfs_ping.c): mount, prepare, run 40 calls
+/* What sfs_ping does (src/nfs/ping_cli.c): mount, prepare, run 40 calls
  * with 4 in flight, unmount; the error text as it makes it. */
 static int ping_op(void *ctx, char *err, size_t errlen)
 {
