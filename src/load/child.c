@@ -238,6 +238,43 @@ void ld_child_results_reset(struct ld_child *c)
     }
 }
 
+/*
+ * Waits for the parent's next command.  A protocol that keeps client
+ * state on a lease (NFSv4.1) is kept alive meanwhile: its session is
+ * serviced as its timers say (a SEQUENCE alone once the process was idle
+ * for a third of the lease, its reply read), so that a child waiting for
+ * WARMUP, RUN or RESULTS - a prompt, the other clients of a prime - keeps
+ * its client.  Returns ct_msg_recv's result.
+ */
+static int wait_command(struct ld_child *c, struct ct_msg_hdr *h)
+{
+    const struct nf_proto *p = c->ses.proto;
+    uint64_t since = cm_now_ns();
+    struct pollfd pf[2];
+    int n;
+
+    while (p && p->keepalive && p->fd && p->events && p->next_ms && c->ses.mounted &&
+           c->ctl_fd >= 0 && !stopped_by_signal) {
+        pf[0].fd = c->ctl_fd;
+        pf[0].events = POLLIN;
+        pf[1].fd = p->fd(&c->ses);
+        pf[1].events = p->events(&c->ses);
+        pf[0].revents = pf[1].revents = 0;
+        n = poll(pf, pf[1].fd >= 0 ? 2 : 1, p->next_ms(&c->ses));
+        if (n < 0 && errno != EINTR)
+            break;
+        if (n > 0 && pf[0].revents)
+            break;
+        if (n < 0)
+            continue; /* a signal: the loop's condition looks */
+        if (p->keepalive(&c->ses, cm_now_ns() - since) < 0)
+            break; /* the session is gone: nothing to keep */
+    }
+    if (stopped_by_signal)
+        return -EINTR;
+    return ct_msg_recv(c->ctl_fd, h, NULL, 0);
+}
+
 struct ld_child *ld_child_alloc(const struct ld_setup *su)
 {
     size_t at = (su->wl->child_size + 15) & ~(size_t)15;
@@ -271,7 +308,7 @@ int ld_child_main(int fd, unsigned child, void *data)
         if (c->has_pending) {
             h = c->pending;
             c->has_pending = 0;
-        } else if (ct_msg_recv(fd, &h, NULL, 0) < 0) {
+        } else if (wait_command(c, &h) < 0) {
             break; /* the parent is gone */
         }
         if (h.type == CT_MSG_STOP)

@@ -128,8 +128,14 @@ static void unmount4(struct nf_session *s)
 
 static int keepalive4(struct nf_session *s, uint64_t idle_ns)
 {
-    (void)idle_ns; /* the client renews after a third of the lease itself */
-    return nf4_poll(client(s), 0) < 0 ? -EIO : 0;
+    int rc;
+
+    (void)idle_ns; /* the client renews after a third of the lease itself,
+                      when serviced: its timers run here */
+    if (rp_client_state(nf4_client_rpc(client(s))) == RP_STATE_DEAD)
+        return -ENOTCONN;
+    rc = nf4_poll(client(s), 0);
+    return rc < 0 && rc != -EINTR ? rc : 0;
 }
 
 static unsigned max_in_flight4(const struct nf_session *s)

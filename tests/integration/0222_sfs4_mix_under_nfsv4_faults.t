@@ -6,20 +6,23 @@
 # does and none a bad call: BADSESSION on 2 % of SEQUENCEs (a new session,
 # the call sent again), expired leases on 2 % (a new client, the calls
 # sent again), DELAY on 5 % of GETATTRs (sent again after a wait).  Each
-# fault happened (the server counts it), and at the end no client or
+# fault happened (the server counts it) and the report's protocol rows
+# count what the client did about it in the run (new sessions, new
+# clients, resends after DELAY), and at the end no client or
 # session of sfs4's is left on the server.  SIGINT mid-run, to sfs4 alone
 # or to its whole process group (a terminal's Ctrl-C), ends it with 130
 # and leaves no client or session on the server and no process running.
 . "$(dirname "$0")/lib.sh"
-plan 16
-one() { # name what server-counter server-options...
-    local n=$1 what=$2 counter=$3 out
-    shift 3
+plan 19
+one() { # name what server-counter report-pattern server-options...
+    local n=$1 what=$2 counter=$3 counted=$4 out
+    shift 4
     start_nfsd "$n" --stats-file "$T_DIR/$n.yaml" --seed 1 "$@" || bail "no server"
     out=$("$T_BIN/sfs4" -l 100 -p 2 -w 1 -t 4 -F 300 -a 25 --progress 0 \
         "$(eval echo \$${n}_URL)" 2>"$T_DIR/$n.err")
     is "$?" 0 "$what: sfs4 exits 0"
     like "$out" "BAD CALLS: 0 " "$what: 0 bad calls"
+    like "$out" "$counted" "$what: the report counts the client's answers"
     ok "$([ "$(nfsd_stat "$n" "$counter")" -gt 0 ]; echo $?)" \
         "$what: the server injected it ($counter $(nfsd_stat "$n" "$counter"))"
     if [ "$n" = E ]; then
@@ -32,9 +35,9 @@ one() { # name what server-counter server-options...
             "$what: no client or session left"
     fi
 }
-one B "BADSESSION" errors_injected --error sequence=BADSESSION:2
-one E "expired leases" leases_expired --expire-leases 2
-one D "DELAY" errors_injected --error getattr=DELAY:5
+one B "BADSESSION" errors_injected "new sessions [1-9]" --error sequence=BADSESSION:2
+one E "expired leases" leases_expired "new clients [1-9]" --expire-leases 2
+one D "DELAY" errors_injected "resends: [1-9][0-9]* after DELAY" --error getattr=DELAY:5
 
 start_nfsd I --stats-file "$T_DIR/I.yaml" || bail "no server"
 for how in alone group; do
