@@ -13,6 +13,11 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
 plan 19
+# lines due every N s need a CPU when due: at load 33 on two CPUs sfs3
+# printed its 3 s lines at 4, 7, 10 and 13 s and made 34 of 200 ops/s;
+# at nice -20 (as root) the test's processes go ahead of the machine's
+# other work
+renice -n -20 -p $$ >/dev/null 2>&1 || diag "not at nice -20 (not root?): on a busy machine a line can come late"
 start_nfsd srv || bail "sfs_nfsd did not start"
 
 # ---- standalone --------------------------------------------------------------
@@ -64,7 +69,9 @@ like "$check" "^expected_time: about [0-9]+ s \(1 points x \(3 s warm-up \+ 12 s
 "$T_BIN/sfs_mgr" -r "$rc" -s p --progress 3 >"$T_DIR/mout" 2>"$T_DIR/merr"
 is "$?" 0 "sfs_mgr runs the point with --progress 3"
 mout=$(cat "$T_DIR/mout")
-like "$mout" "^  run 1 of 1: warm-up 3/3 s: $num of 200 ops/s, mean $T_MS ms, p99 $T_MS ms, bad [0-9]+, behind $num s; about [0-9]+ s left" \
+# (its elapsed time past 3 s when the clients said their warm-up was
+# over later: the line due at the phase's end, at load 27 "warm-up 4/3 s")
+like "$mout" "^  run 1 of 1: warm-up [0-9]+/3 s: $num of 200 ops/s, mean $T_MS ms, p99 $T_MS ms, bad [0-9]+, behind $num s; about [0-9]+ s left" \
     "sfs_mgr's warm-up line: the point, the aggregate request, the time left"
 runs=$(printf '%s\n' "$mout" | grep -Ec "^  run 1 of 1: run (3|6|9|12)/12 s: $num of 200 ops/s, .*; about [0-9]+ s left")
 ok "$([ "$runs" -ge 3 ] && [ "$runs" -le 4 ]; echo $?)" "sfs_mgr prints a run line every 3 s ($runs)"

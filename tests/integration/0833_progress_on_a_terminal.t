@@ -17,6 +17,11 @@
 . "$(dirname "$0")/lib_prime.sh"
 need_cmd script
 plan 19
+# lines due every N s need a CPU when due: at load 33 on two CPUs sfs3
+# printed its 3 s lines at 4, 7, 10 and 13 s and made 34 of 200 ops/s;
+# at nice -20 (as root) the test's processes go ahead of the machine's
+# other work
+renice -n -20 -p $$ >/dev/null 2>&1 || diag "not at nice -20 (not root?): on a busy machine a line can come late"
 start_nfsd srv || bail "sfs_nfsd did not start"
 num='[0-9]+\.[0-9]'
 # the lines' bad calls are any number: a server or client that gets no CPU
