@@ -41,11 +41,14 @@ one D "DELAY" errors_injected "resends: [1-9][0-9]* after DELAY" --error getattr
 
 start_nfsd I --stats-file "$T_DIR/I.yaml" || bail "no server"
 for how in alone group; do
+    # a log of each run's own: the second run's wait once found the first's
+    # line in a file not yet truncated, signalled a group not yet made, and
+    # sfs4 ran its 60 s to exit 0
     setsid "$T_BIN/sfs4" -l 100 -p 2 -w 1 -t 60 -F 300 -a 25 --progress 0 "$I_URL" \
-        >"$T_DIR/int.out" 2>"$T_DIR/int.err" &
+        >"$T_DIR/int-$how.out" 2>"$T_DIR/int-$how.err" &
     pid=$!
     track "$pid"
-    wait_for "grep -q 'Starting 60 seconds' '$T_DIR/int.err'" 400 0.05
+    wait_for "grep -q 'Starting 60 seconds' '$T_DIR/int-$how.err'" 400 0.05
     if [ "$how" = alone ]; then kill -INT "$pid"; else kill -INT -- "-$pid"; fi
     wait "$pid"
     is "$?" 130 "SIGINT ($how): exit 130"
