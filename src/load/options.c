@@ -208,9 +208,10 @@ static int check_minor(const struct ld_config *cfg, char *err, size_t errlen)
         return cm_errf(err, errlen, "--minor: NFSv%d has no minor versions (sfs4 only)",
                        cfg->nfs_version);
     if (cfg->minor == 0)
-        return cm_errf(err, errlen,
-                       "--minor 0: NFSv4.0 load is not offered, NFSv4.1 only (docs/sfs.md, "
-                       "\"NFSv4.0\")");
+        return cm_errf(
+            err, errlen,
+            "--minor 0: NFSv4.0 load is not offered, NFSv4.1 only (docs/sfs.md, "
+            "\"NFSv4.0\")");
     return 0;
 }
 

@@ -6,9 +6,9 @@
  * a hot path: every function is synchronous and bounded by a timeout.  The
  * interface names no libnfs or rpcgen type, so any layer above may include
  * it beside nf.h; lnfs.c is the only file in src/ that includes libnfs.
- * NFSv3, or NFSv4.0 where asked (libnfs 4.0 has no NFSv2 file API).  Paths are relative to the
- * export root and start with '/'.  Errors: a negative errno with one line
- * in the context's last error.
+ * NFSv3, or NFSv4.0 where asked (libnfs 4.0 has no NFSv2 file API).  Paths are relative
+ * to the export root and start with '/'.  Errors: a negative errno with one line in the
+ * context's last error.
  */
 #ifndef NF_LNFS_H
 #define NF_LNFS_H

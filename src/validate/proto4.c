@@ -151,9 +151,8 @@ static void attr4(struct vd_ctx *v, const struct nf4_attrs *a, struct vd_attr *o
     out->gid = a->owner_group_id;
     if (a->owner_id == UINT32_MAX || a->owner_group_id == UINT32_MAX) {
         if (!v->v4->owners_named++)
-            vd_info(v,
-                    "the server names owners as strings, not numbers: uid and gid are "
-                    "not compared (RFC 8881 section 5.9)");
+            vd_info(v, "the server names owners as strings, not numbers: uid and gid are "
+                       "not compared (RFC 8881 section 5.9)");
         out->uid = out->gid = VD_UNKNOWN32; /* not compared */
     }
     out->size = a->size;
@@ -271,11 +270,11 @@ static int p4_null(struct vd_ctx *v)
     struct rp_call call;
     int rc;
 
-    VD_CALL(v, rc,
-            (rp_call_prepare(&call, 0, (xdrproc_t)rp_xdr_void, NULL,
-                             (xdrproc_t)rp_xdr_void, NULL,
-                             nf_class_timeout_ms(NF_CLASS_LOOKUP, 1), NULL, NULL),
-             rp_call_sync(v->clnt, &call)));
+    VD_CALL(
+        v, rc,
+        (rp_call_prepare(&call, 0, (xdrproc_t)rp_xdr_void, NULL, (xdrproc_t)rp_xdr_void,
+                         NULL, nf_class_timeout_ms(NF_CLASS_LOOKUP, 1), NULL, NULL),
+         rp_call_sync(v->clnt, &call)));
     return rc;
 }
 
@@ -570,34 +569,33 @@ static int p4_rename(struct vd_ctx *v, const struct nf_fh *dir, const char *from
 
 #define P4_ROW(nm) .nm = p4_##nm,
 
-const struct vd_proto vd_proto4 = {
-    .version = 4,
-    .rfc = "RFC 8881",
-    .section =
-        {
-            [NF_OP_NULL_OP] = "RFC 8881 section 16.1",
-            [NF_OP_GETATTR] = "RFC 8881 section 18.7",
-            [NF_OP_SETATTR] = "RFC 8881 section 18.30",
-            [NF_OP_LOOKUP] = "RFC 8881 section 18.13",
-            [NF_OP_ACCESS] = "RFC 8881 section 18.1",
-            [NF_OP_READLINK] = "RFC 8881 section 18.24",
-            [NF_OP_READ] = "RFC 8881 section 18.22",
-            [NF_OP_WRITE] = "RFC 8881 section 18.32",
-            [NF_OP_CREATE] = "RFC 8881 section 18.16",
-            [NF_OP_MKDIR] = "RFC 8881 section 18.4",
-            [NF_OP_SYMLINK] = "RFC 8881 section 18.4",
-            [NF_OP_MKNOD] = "RFC 8881 section 18.4",
-            [NF_OP_REMOVE] = "RFC 8881 section 18.25",
-            [NF_OP_RMDIR] = "RFC 8881 section 18.25",
-            [NF_OP_RENAME] = "RFC 8881 section 18.26",
-            [NF_OP_LINK] = "RFC 8881 section 18.9",
-            [NF_OP_READDIR] = "RFC 8881 section 18.23",
-            [NF_OP_READDIRPLUS] = "RFC 8881 section 18.23",
-            [NF_OP_FSSTAT] = "RFC 8881 section 18.7",
-            [NF_OP_FSINFO] = "RFC 8881 section 18.7",
-            [NF_OP_PATHCONF] = "RFC 8881 section 18.7",
-            [NF_OP_COMMIT] = "RFC 8881 section 18.3",
-        },
-    .readdir_count = V4_READDIR_COUNT,
-    .readdir_plus = p4_readdir_plus,
-    VD_PROTO_CALLS(P4_ROW)};
+const struct vd_proto vd_proto4 = {.version = 4,
+                                   .rfc = "RFC 8881",
+                                   .section =
+                                       {
+                                           [NF_OP_NULL_OP] = "RFC 8881 section 16.1",
+                                           [NF_OP_GETATTR] = "RFC 8881 section 18.7",
+                                           [NF_OP_SETATTR] = "RFC 8881 section 18.30",
+                                           [NF_OP_LOOKUP] = "RFC 8881 section 18.13",
+                                           [NF_OP_ACCESS] = "RFC 8881 section 18.1",
+                                           [NF_OP_READLINK] = "RFC 8881 section 18.24",
+                                           [NF_OP_READ] = "RFC 8881 section 18.22",
+                                           [NF_OP_WRITE] = "RFC 8881 section 18.32",
+                                           [NF_OP_CREATE] = "RFC 8881 section 18.16",
+                                           [NF_OP_MKDIR] = "RFC 8881 section 18.4",
+                                           [NF_OP_SYMLINK] = "RFC 8881 section 18.4",
+                                           [NF_OP_MKNOD] = "RFC 8881 section 18.4",
+                                           [NF_OP_REMOVE] = "RFC 8881 section 18.25",
+                                           [NF_OP_RMDIR] = "RFC 8881 section 18.25",
+                                           [NF_OP_RENAME] = "RFC 8881 section 18.26",
+                                           [NF_OP_LINK] = "RFC 8881 section 18.9",
+                                           [NF_OP_READDIR] = "RFC 8881 section 18.23",
+                                           [NF_OP_READDIRPLUS] = "RFC 8881 section 18.23",
+                                           [NF_OP_FSSTAT] = "RFC 8881 section 18.7",
+                                           [NF_OP_FSINFO] = "RFC 8881 section 18.7",
+                                           [NF_OP_PATHCONF] = "RFC 8881 section 18.7",
+                                           [NF_OP_COMMIT] = "RFC 8881 section 18.3",
+                                       },
+                                   .readdir_count = V4_READDIR_COUNT,
+                                   .readdir_plus = p4_readdir_plus,
+                                   VD_PROTO_CALLS(P4_ROW)};

@@ -33,9 +33,9 @@ typedef int (*vd_step_fn)(struct vd_ctx *v);
 /* The reference order (docs/SFS30.md §19), the read-back after the read
  * step, the extended section last. */
 static const vd_step_fn steps[] = {
-    vd_step_null,   vd_step_create,   vd_step_attributes, vd_step_write,
-    vd_step_read,   vd_step_readback, vd_step_readdir,    vd_step_readdirplus,
-    vd_step_release, vd_step_rename,  vd_step_remove,     vd_step_extended,
+    vd_step_null,    vd_step_create,   vd_step_attributes, vd_step_write,
+    vd_step_read,    vd_step_readback, vd_step_readdir,    vd_step_readdirplus,
+    vd_step_release, vd_step_rename,   vd_step_remove,     vd_step_extended,
 };
 
 static int finish(struct vd_ctx *v, int stopped)
@@ -96,7 +96,9 @@ int vd_run(const struct vd_opts *o, FILE *out, FILE *in)
     v->set_time = (uint32_t)time(NULL) - DAY_S;
     v->ext_file = -1;
     fprintf(out, "%s: validating %s over NFSv%s/%s, level %d, in %s\n", o->prog, o->mount,
-            o->nfs_version == 4 ? "4.1" : o->nfs_version == 3 ? "3" : "2",
+            o->nfs_version == 4   ? "4.1"
+            : o->nfs_version == 3 ? "3"
+                                  : "2",
             o->tcp || o->nfs_version == 4 ? "TCP" : "UDP", o->level, VD_WORKDIR);
     fflush(out);
     v->step = "mount";

@@ -164,9 +164,8 @@ struct vd_proto {
     /* v4: one READDIR with the attributes `ls -l` asks (the mix's
      * readdirplus), as readdir; NULL where READDIRPLUS is its own
      * procedure (v3, readdirplus step) or absent (v2) */
-    int (*readdir_plus)(struct vd_ctx *v, const struct nf_fh *dir,
-                        struct vd_cursor *cur, vd_entry_fn fn, void *data,
-                        struct vd_res *r);
+    int (*readdir_plus)(struct vd_ctx *v, const struct nf_fh *dir, struct vd_cursor *cur,
+                        vd_entry_fn fn, void *data, struct vd_res *r);
 };
 
 extern const struct vd_proto vd_proto2;
