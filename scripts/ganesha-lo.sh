@@ -3,7 +3,7 @@
 # ganesha-lo.sh - start, stop or show a throw-away nfs-ganesha on loopback
 # for tests and benchmarks (docs/TESTING.md, "Peers").
 #
-#   GDIR=/tmp/g1 [BIND=127.0.0.1] [NFS_PORT=2049] [MNT_PORT=20048] [PROTOCOLS="3, 4"] [LEASE=S] \
+#   GDIR=/tmp/g1 [BIND=127.0.0.1] [NFS_PORT=2049] [MNT_PORT=20048] [PROTOCOLS="3, 4"] [LEASE=S] [GRACE=S] \
 #       scripts/ganesha-lo.sh start|stop|restart|status
 #
 # restart stops ganesha alone (by its saved PID) and starts it again on the
@@ -23,6 +23,7 @@ MNT_PORT=${MNT_PORT:-20048}
 PSEUDO_MOUNT=${PSEUDO_MOUNT:-false}
 PROTOCOLS=${PROTOCOLS:-3} # NFS versions served, e.g. "3, 4"
 LEASE=${LEASE:-} # NFSv4 lease in seconds (ganesha's default when empty)
+GRACE=${GRACE:-} # NFSv4 grace period in seconds after a start (empty: none, Graceless)
 
 alive() {
     [ -r "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != "Z" ]
@@ -57,6 +58,8 @@ start() {
     if ls /usr/lib/*/ganesha/libfsalmem.so >/dev/null 2>&1; then
         mem_export="EXPORT { Export_Id = 2; Path = /mem; Pseudo = /mem; FSAL { Name = MEM; } }"
     fi
+    graceless=true
+    [ -n "$GRACE" ] && graceless=false
     cat >"$GDIR/ganesha.conf" <<CONF
 NFS_CORE_PARAM {
     Bind_addr = $BIND;
@@ -68,7 +71,7 @@ NFS_CORE_PARAM {
     Enable_UDP = true;
     mount_path_pseudo = $PSEUDO_MOUNT;
 }
-NFSv4 { Graceless = true; RecoveryRoot = $GDIR/recov; ${LEASE:+Lease_Lifetime = $LEASE;} }
+NFSv4 { Graceless = $graceless; ${GRACE:+Grace_Period = $GRACE;} RecoveryRoot = $GDIR/recov; ${LEASE:+Lease_Lifetime = $LEASE;} }
 EXPORT_DEFAULTS {
     Access_Type = RW; Squash = No_Root_Squash; SecType = sys;
     Protocols = $PROTOCOLS; Transports = UDP, TCP;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * validate.c - sfs/sfs3 -V LEVEL (not sfs4 yet) (cl.h: cl_validate): the options of the
+ * validate.c - sfs, sfs3 and sfs4 -V LEVEL (cl.h: cl_validate): the options of the
  * run handed to the validation suite (src/validate), which does the work.
  * SFS validates one directory at a time (docs/SFS30.md §19).
  */

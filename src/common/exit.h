@@ -62,6 +62,7 @@
     X(53, SFS_REALTIME,                                                                  \
       "sfs: a bad --realtime, or a real-time class the system refuses to the user")      \
     X(54, SFS_CPUS, "sfs: a bad --cpus, or a CPU the process may not run on")            \
+    X(55, SFS_MINOR, "sfs: a bad --minor (sfs4: NFSv4.1 only)")                          \
     X(83, SFS_CHILD, "sfs: a child died; the others were stopped (SFS's code)")          \
     X(96, SFS_USAGE,                                                                     \
       "sfs: an unknown option or a missing argument, a file set too large for a "        \

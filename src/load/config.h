@@ -93,6 +93,7 @@ struct ld_config {
                                     answered NFS3ERR_JUKEBOX is sent again (5000) */
     char yaml_path[LD_PATH_MAX]; /* --yaml FILE, "" = none */
     char restart_cmd[LD_PATH_MAX]; /* --restart-cmd CMD (-V), "" = none */
+    int minor; /* --minor: sfs4's NFSv4 minor version; only 1 is offered */
 
     /* --workload: "auto" (chosen from the other options, docs/sfs.md) or
      * a workload's name. */

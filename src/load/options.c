@@ -130,6 +130,9 @@ static const struct cm_opt ld_opts[] = {
      "With -V: shell command that restarts the server, to check that the COMMIT "
      "verifier changes.",
      NULL, NULL, CM_OPT_CLI_ONLY, CM_EXIT_SFS_RESTART_CMD},
+    {0, "minor", NULL, CM_OPT_INT, F(minor), "1", 0, 1, NULL, "N",
+     "sfs4: the NFSv4 minor version, 1; NFSv4.0 (0) is refused, docs/sfs.md says why.",
+     NULL, NULL, CM_OPT_CLI_ONLY, CM_EXIT_SFS_MINOR},
     {0, "workload", "WORKLOAD", CM_OPT_STRING, F(workload), "auto", 0, 0, NULL, "NAME",
      "What to run: auto (the SFS mix, or the replay a --trace asks for) or a workload "
      "named below.",
@@ -188,6 +191,30 @@ int ld_config_transport(struct ld_config *cfg, char *err, size_t errlen)
     return 0;
 }
 
+/* --minor: NFSv4.1 only.  NFSv4.0 load would need OPEN by name with an
+ * OPEN_CONFIRM and the open owner's sequence ids, which order every OPEN
+ * and CLOSE of a process (RFC 7530 9.1.7): the SFS working set opens
+ * files by handle (CLAIM_FH, 4.1 only) with calls in flight at once. */
+static int check_minor(const struct ld_config *cfg, char *err, size_t errlen)
+{
+    size_t row;
+
+    for (row = 0; row < CM_ARRAY_LEN(ld_opts); row++)
+        if (ld_opts[row].offset == offsetof(struct ld_config, minor))
+            break;
+    if (row == CM_ARRAY_LEN(ld_opts) || cfg->src[row] == CM_SRC_DEFAULT)
+        return 0;
+    if (cfg->nfs_version != 4)
+        return cm_errf(err, errlen, "--minor: NFSv%d has no minor versions (sfs4 only)",
+                       cfg->nfs_version);
+    if (cfg->minor == 0)
+        return cm_errf(
+            err, errlen,
+            "--minor 0: NFSv4.0 load is not offered, NFSv4.1 only (docs/sfs.md, "
+            "\"NFSv4.0\")");
+    return 0;
+}
+
 /* The checks that involve more than one row. */
 static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size_t errlen)
 {
@@ -200,6 +227,9 @@ static int check_combined(struct ld_config *cfg, int *exit_code, char *err, size
     rc = ld_config_transport(cfg, err, errlen);
     if (rc < 0)
         return fail(exit_code, row_of('Q')->exit_code, rc);
+    rc = check_minor(cfg, err, errlen);
+    if (rc < 0)
+        return fail(exit_code, CM_EXIT_SFS_MINOR, rc);
     rc = ld_debug_parse(cfg->debug_list, &cfg->debug_mask, err, errlen);
     if (rc < 0)
         return fail(exit_code, row_of('d')->exit_code, rc);

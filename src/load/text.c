@@ -220,7 +220,14 @@ static void details_calls(FILE *out, const struct ld_report_in *in)
         fputc(')', out);
     }
     fputc('\n', out);
-    if (t->jukebox) {
+    if (t->jukebox && in->cfg->nfs_version == 4) { /* the v4 client resends itself */
+        fprintf(out, "SENT AGAIN: %" PRIu64 " (", t->jukebox);
+        per_op_list(out, s, offsetof(struct ld_opstat, jukebox));
+        fputs("), by the NFSv4.1 client after NFS4ERR_DELAY or GRACE, or after it made "
+              "its session or client again; a call's time runs from its first send to "
+              "its final reply\n",
+              out);
+    } else if (t->jukebox) {
         fprintf(out, "JUKEBOX RETRIES: %" PRIu64 " (", t->jukebox);
         per_op_list(out, s, offsetof(struct ld_opstat, jukebox));
         fprintf(out,

@@ -53,6 +53,12 @@ const char *nf_lnfs_last_error(const struct nf_lnfs *l)
 int nf_lnfs_open(struct nf_lnfs **out, const char *spec, uint32_t timeout_ms, char *err,
                  size_t errlen)
 {
+    return nf_lnfs_open_version(out, spec, 3, timeout_ms, err, errlen);
+}
+
+int nf_lnfs_open_version(struct nf_lnfs **out, const char *spec, int nfs_version,
+                         uint32_t timeout_ms, char *err, size_t errlen)
+{
     struct nf_mount_spec s;
     struct nf_lnfs *l;
     char url[NF_HOST_MAX + NF_PATH_MAX + 96], q[64] = "";
@@ -69,6 +75,10 @@ int nf_lnfs_open(struct nf_lnfs **out, const char *spec, uint32_t timeout_ms, ch
         snprintf(q, sizeof(q), "?nfsport=%u", s.nfs_port);
     else if (s.mount_port)
         snprintf(q, sizeof(q), "?mountport=%u", s.mount_port);
+    if (nfs_version == 4 && s.nfs_port) /* no MOUNT program: the NFS port only */
+        snprintf(q, sizeof(q), "?version=4&nfsport=%u", s.nfs_port);
+    else if (nfs_version == 4)
+        snprintf(q, sizeof(q), "?version=4");
     snprintf(url, sizeof(url), "nfs://%s%s%s", s.host, s.path, q);
     l = cm_calloc(1, sizeof(*l));
     if (!l || !(l->nfs = nfs_init_context())) {

@@ -84,7 +84,9 @@ struct nf4_attrs {
     uint64_t maxread, maxwrite;
     uint32_t mode;
     uint32_t numlinks;
-    uint32_t owner_len, owner_group_len;
+    uint32_t owner_len, owner_id; /* owner: its length, and its value when it
+                                     is a number ("1000"), else UINT32_MAX */
+    uint32_t owner_group_len, owner_group_id;
     uint32_t rawdev_major, rawdev_minor;
     uint64_t space_avail, space_free, space_total, space_used;
     struct nf4_time time_access, time_create, time_delta, time_metadata, time_modify;
@@ -125,8 +127,10 @@ const bitmap4 *nf4_mask_bitmap(enum nf4_mask m);
  * when its flag is set. */
 struct nf4_sattr {
     unsigned set_mode : 1, set_size : 1, set_atime_now : 1, set_mtime_now : 1;
+    unsigned set_times : 1; /* both times to time_s (the client's time) */
     uint32_t mode;
     uint64_t size;
+    int64_t time_s;
 };
 
 /* Decodes the fattr4 value list (the opaque's bytes, len of them) whose
@@ -341,6 +345,9 @@ struct nf4_res {
     uint32_t nops;
     char *data;
     uint32_t data_max;
+    uint32_t dir_fileids; /* READDIR: each name's NUL is followed by the
+                             entry's fileid (8 bytes, host order, unaligned;
+                             UINT64_MAX when its attributes had none) */
     struct nf4_resop op[NF4_MAX_OPS];
 };
 

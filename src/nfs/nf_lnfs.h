@@ -6,9 +6,9 @@
  * a hot path: every function is synchronous and bounded by a timeout.  The
  * interface names no libnfs or rpcgen type, so any layer above may include
  * it beside nf.h; lnfs.c is the only file in src/ that includes libnfs.
- * NFSv3 only (libnfs 4.0 has no NFSv2 file API).  Paths are relative to the
- * export root and start with '/'.  Errors: a negative errno with one line
- * in the context's last error.
+ * NFSv3, or NFSv4.0 where asked (libnfs 4.0 has no NFSv2 file API).  Paths are relative
+ * to the export root and start with '/'.  Errors: a negative errno with one line in the
+ * context's last error.
  */
 #ifndef NF_LNFS_H
 #define NF_LNFS_H
@@ -22,6 +22,10 @@ struct nf_lnfs;
  * bounds every call (0 = 10 s).  Returns 0 and *out, or -errno with err. */
 int nf_lnfs_open(struct nf_lnfs **out, const char *spec, uint32_t timeout_ms, char *err,
                  size_t errlen);
+/* The same over NFSv4.0 (nfs_version 4: libnfs's v4 client, no MOUNT
+ * program; the mount point's MOUNT port is not used) or NFSv3 (3). */
+int nf_lnfs_open_version(struct nf_lnfs **out, const char *spec, int nfs_version,
+                         uint32_t timeout_ms, char *err, size_t errlen);
 /* Unmounts and frees; NULL is fine. */
 void nf_lnfs_close(struct nf_lnfs *l);
 const char *nf_lnfs_last_error(const struct nf_lnfs *l);

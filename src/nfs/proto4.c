@@ -27,7 +27,16 @@ struct p4_call {
     struct nf4_sfs_args args;
     struct nf_call *c;
     struct nf_session *s;
+    void *fstate;        /* the file's open (READ, WRITE, SETATTR) */
+    uint32_t sid_epoch;  /* the client's epoch of the open whose stateid the
+                            call carries; NO_OPEN: the anonymous one */
+    uint32_t again;      /* sends before the call was sent with a new
+                            stateid (restated) */
+    uint64_t t_first_ns; /* its first start */
+    int restated;
 };
+
+#define NO_OPEN UINT32_MAX
 
 /* A created file's CLOSE, on a call of the pool. */
 struct p4_close {
@@ -194,6 +203,8 @@ static void close_created(struct p4_state *st, const struct nf4_res *r)
     st->open.closes++;
 }
 
+static int restate(struct p4_call *p);
+
 static void on_reply(struct nf4_call *call, void *data)
 {
     struct p4_call *p = data;
@@ -201,15 +212,17 @@ static void on_reply(struct nf4_call *call, void *data)
     struct p4_state *st = p->s->state;
     struct nf4_sfs_result r;
 
+    if (restate(p))
+        return;
     memset(&c->res, 0, sizeof(c->res));
     c->res.attr_type = -1;
     c->status = call->status;
-    c->t_start_ns = call->t_start_ns;
+    c->t_start_ns = p->t_first_ns; /* a restated call's time runs from its first start */
     c->t_send_ns = call->rpc.t_send_ns;
     c->t_reply_ns = call->t_reply_ns;
     c->send_timeout_ms = call->rpc.timeout_ms;
     c->retransmits = call->rpc.retransmits;
-    c->again = call->delays + call->graces + call->resends;
+    c->again = p->again + call->delays + call->graces + call->resends;
     c->xid = call->rpc.xid;
     if (call->status == 0) {
         nf4_sfs_result(&call->res, &r);
@@ -226,17 +239,52 @@ static void on_reply(struct nf4_call *call, void *data)
     c->done(c, c->data);
 }
 
-/* The stateid a READ, WRITE or SETATTR of the file goes with: its open's,
- * else the anonymous one (counted for READ and WRITE). */
-static const stateid4 *stateid_of(struct p4_state *st, const struct nf_op_args *a)
+/* The stateid a READ, WRITE or SETATTR of the file goes with: its open's
+ * (p->sid_epoch the epoch it was opened in), else the anonymous one
+ * (counted for READ and WRITE; p->sid_epoch NO_OPEN). */
+static const stateid4 *stateid_of(struct p4_state *st, struct p4_call *p, int op)
 {
     const stateid4 *sid = NULL;
+    uint32_t epoch = nf4_client_epoch(st->m.cl);
 
-    if (nf4_open_need(a->fstate, nf4_client_epoch(st->m.cl), &sid) == NF4_OPEN)
+    p->sid_epoch = NO_OPEN;
+    if (nf4_open_need(p->fstate, epoch, &sid) == NF4_OPEN) {
+        p->sid_epoch = epoch;
         return sid;
-    if (a->op == NF_OP_READ || a->op == NF_OP_WRITE)
+    }
+    if (op == NF_OP_READ || op == NF_OP_WRITE)
         st->open.anonymous_io++;
     return &anonymous;
+}
+
+/*
+ * A READ, WRITE or SETATTR built with the stateid of an open, sent again by
+ * the client after it was established anew (a restarted server answers the
+ * old session BADSESSION and the old client STALE_CLIENTID), carries a
+ * stateid the new server instance never issued: it answers STALE_STATEID
+ * (BAD_STATEID in 4.1).  A client sends such a call again with the stateid
+ * its present state gives (its open's once opened again, else the
+ * anonymous one, counted) instead of failing the application's I/O; once.
+ * Returns 1 when the call went out again (done comes later).
+ */
+static int restate(struct p4_call *p)
+{
+    struct p4_state *st = p->s->state;
+    struct nf4_call *call = &p->call;
+    uint32_t s4 = call->res.status;
+    int op = p->c->op;
+
+    if (call->status != 0 || p->restated || p->sid_epoch == NO_OPEN ||
+        (s4 != NFS4ERR_STALE_STATEID && s4 != NFS4ERR_BAD_STATEID) ||
+        p->sid_epoch == nf4_client_epoch(st->m.cl))
+        return 0;
+    p->restated = 1;
+    p->again += call->delays + call->graces + call->resends + 1;
+    p->args.sid = stateid_of(st, p, op);
+    if (nf4_sfs_compound(&call->args, nf4_client_minor(st->m.cl), op, &p->args) < 0 ||
+        nf4_call_start(st->m.cl, call) < 0)
+        return 0; /* the stale answer stands */
+    return 1;
 }
 
 static int call_start4(struct nf_session *s, struct nf_call *c,
@@ -250,6 +298,10 @@ static int call_start4(struct nf_session *s, struct nf_call *c,
     c->op = a->op;
     p->c = c;
     p->s = s;
+    p->fstate = a->fstate;
+    p->sid_epoch = NO_OPEN;
+    p->restated = 0;
+    p->again = 0;
     memset(x, 0, sizeof(*x));
     if (a->fh) {
         nf4_fh_from_nf(a->fh, &p->fh);
@@ -273,7 +325,7 @@ static int call_start4(struct nf_session *s, struct nf_call *c,
     x->sa.size = a->size;
     x->sa.set_atime_now = x->sa.set_mtime_now = a->times != 0;
     if (a->op == NF_OP_READ || a->op == NF_OP_WRITE || a->op == NF_OP_SETATTR)
-        x->sid = stateid_of(st, a);
+        x->sid = stateid_of(st, p, a->op);
     rc = nf4_sfs_compound(&p->call.args, nf4_client_minor(st->m.cl), a->op, x);
     if (rc < 0)
         return rc;
@@ -282,7 +334,10 @@ static int call_start4(struct nf_session *s, struct nf_call *c,
     p->call.done = on_reply;
     p->call.data = p;
     p->call.timeout_ms = c->timeout_ms;
-    return nf4_call_start(st->m.cl, &p->call);
+    rc = nf4_call_start(st->m.cl, &p->call);
+    if (rc == 0)
+        p->t_first_ns = p->call.t_start_ns;
+    return rc;
 }
 
 static int poll4(struct nf_session *s, int timeout_ms)

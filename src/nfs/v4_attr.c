@@ -84,7 +84,10 @@ enum shape {
     S_PAIR32, /* specdata4 */
     S_TIME,   /* nfstime4 */
     S_BITMAP, /* bitmap4 (supported_attrs) */
-    S_STRLEN, /* utf8str (owner, owner_group): its length kept */
+    S_STRLEN, /* utf8str: its length kept */
+    S_OWNER,  /* utf8str (owner, owner_group): its length, and its value
+                 when it is a decimal number (AUTH_SYS ids without an id
+                 mapping), else UINT32_MAX */
     S_SKIP,   /* an opaque or string read over (filehandle, mimetype) */
 };
 
@@ -139,8 +142,8 @@ static const struct attr_row rows[32 * NF4_ATTR_WORDS] = {
     [FATTR4_MODE] = {S_U32, F(mode)},
     [FATTR4_NO_TRUNC] = {S_BOOL, F(no_trunc)},
     [FATTR4_NUMLINKS] = {S_U32, F(numlinks)},
-    [FATTR4_OWNER] = {S_STRLEN, F(owner_len)},
-    [FATTR4_OWNER_GROUP] = {S_STRLEN, F(owner_group_len)},
+    [FATTR4_OWNER] = {S_OWNER, F(owner_len)},
+    [FATTR4_OWNER_GROUP] = {S_OWNER, F(owner_group_len)},
     [FATTR4_QUOTA_AVAIL_HARD] = {S_U64, NOFIELD},
     [FATTR4_QUOTA_AVAIL_SOFT] = {S_U64, NOFIELD},
     [FATTR4_QUOTA_USED] = {S_U64, NOFIELD},
@@ -196,6 +199,18 @@ static void fixed_value(enum shape s, const uint8_t *at, void *dst)
     }
 }
 
+/* An owner string's value when it is a decimal number below UINT32_MAX
+ * (at most 10 digits), else UINT32_MAX. */
+static uint32_t owner_id(const uint8_t *s, uint32_t n)
+{
+    uint64_t id = 0;
+    uint32_t i;
+
+    for (i = 0; i < n && i < 11 && s[i] >= '0' && s[i] <= '9'; i++)
+        id = id * 10 + (uint64_t)(s[i] - '0');
+    return n == 0 || i < n || id >= UINT32_MAX ? UINT32_MAX : (uint32_t)id;
+}
+
 /* A value of variable length (a string's length, an opaque, a bitmap)
  * into dst (NULL: read over). */
 static int variable_value(struct cur *c, enum shape s, void *dst)
@@ -214,9 +229,11 @@ static int variable_value(struct cur *c, enum shape s, void *dst)
             if (dst && i < NF4_ATTR_WORDS)
                 ((uint32_t *)dst)[i] = cm_be32_get(c->p + 4 * i);
         need = 4 * n;
-    } else { /* S_STRLEN, S_SKIP: the bytes, padded to a word */
-        if (dst && s == S_STRLEN)
+    } else { /* S_STRLEN, S_OWNER, S_SKIP: the bytes, padded to a word */
+        if (dst && (s == S_STRLEN || s == S_OWNER))
             *(uint32_t *)dst = n;
+        if (dst && s == S_OWNER && n <= c->left)
+            ((uint32_t *)dst)[1] = owner_id(c->p, n);
         if (n > c->left)
             return -EPROTO;
         need = (n + 3u) & ~3u;
@@ -271,6 +288,20 @@ int nf4_attrs_decode(struct nf4_attrs *a, const uint32_t *mask, u_int nwords,
 
 /* ---- encoding what a call sets ------------------------------------------- */
 
+/* A settime4: SET_TO_CLIENT_TIME4 and the time (seconds) with set_times,
+ * else SET_TO_SERVER_TIME4 with no time. */
+static uint8_t *settime(uint8_t *p, const struct nf4_sattr *sa)
+{
+    if (!sa->set_times) {
+        cm_be32_put(p, SET_TO_SERVER_TIME4);
+        return p + 4;
+    }
+    cm_be32_put(p, SET_TO_CLIENT_TIME4);
+    cm_be64_put(p + 4, (uint64_t)sa->time_s);
+    cm_be32_put(p + 12, 0);
+    return p + 16;
+}
+
 int nf4__sattr_encode(const struct nf4_sattr *sa, uint32_t words[2], char *buf,
                       size_t cap)
 {
@@ -279,7 +310,7 @@ int nf4__sattr_encode(const struct nf4_sattr *sa, uint32_t words[2], char *buf,
     words[0] = words[1] = 0;
     if (!sa)
         return 0;
-    if (cap < 8 + 4 + 4 + 4) /* the largest set below */
+    if (cap < 8 + 4 + 16 + 16) /* the largest set below */
         return -ENOSPC;
     if (sa->set_size) { /* FATTR4_SIZE, word 0: first in number order */
         words[0] |= W0(FATTR4_SIZE);
@@ -291,15 +322,13 @@ int nf4__sattr_encode(const struct nf4_sattr *sa, uint32_t words[2], char *buf,
         cm_be32_put(p, sa->mode);
         p += 4;
     }
-    if (sa->set_atime_now) { /* settime4: SET_TO_SERVER_TIME4, no time */
+    if (sa->set_atime_now || sa->set_times) { /* settime4 */
         words[1] |= W1(FATTR4_TIME_ACCESS_SET);
-        cm_be32_put(p, SET_TO_SERVER_TIME4);
-        p += 4;
+        p = settime(p, sa);
     }
-    if (sa->set_mtime_now) {
+    if (sa->set_mtime_now || sa->set_times) {
         words[1] |= W1(FATTR4_TIME_MODIFY_SET);
-        cm_be32_put(p, SET_TO_SERVER_TIME4);
-        p += 4;
+        p = settime(p, sa);
     }
     return (int)(p - (uint8_t *)buf);
 }

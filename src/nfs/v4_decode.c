@@ -121,6 +121,29 @@ static bool_t entry_name(XDR *x, struct nf4_res *r, struct nf4_resop *o)
     return TRUE;
 }
 
+/* An entry's attributes: read over, or, with r->dir_fileids and its name
+ * kept (names_len moved past before), its fileid after the name's NUL
+ * while it fits (else the name is taken back). */
+static bool_t entry_attrs(XDR *x, struct nf4_res *r, struct nf4_resop *o, uint32_t before)
+{
+    struct nf4_attrs a;
+    uint32_t used = o->u.readdir.names_len;
+    uint64_t id;
+
+    if (!r->dir_fileids || used == before)
+        return fattr_into(x, NULL);
+    if (!fattr_into(x, &a))
+        return FALSE;
+    if ((uint64_t)used + sizeof(id) > r->data_max) {
+        o->u.readdir.names_len = before;
+        return TRUE;
+    }
+    id = nf4_attr_isset(a.have, FATTR4_FILEID) ? a.fileid : UINT64_MAX;
+    memcpy(r->data + used, &id, sizeof(id));
+    o->u.readdir.names_len = used + (uint32_t)sizeof(id);
+    return TRUE;
+}
+
 /* The entries of a READDIR reply: counted, the last cookie kept, the
  * names kept when the caller gave a buffer, attributes read over.  Ends
  * because every entry consumes bytes. */
@@ -135,8 +158,10 @@ static bool_t dir_entries(XDR *x, struct nf4_res *r, struct nf4_resop *o)
     if (!xdr_bool(x, &more))
         return FALSE;
     while (more) {
-        if (!xdr_uint64_t(x, &cookie) || !entry_name(x, r, o) || !fattr_into(x, NULL) ||
-            !xdr_bool(x, &more))
+        uint32_t before = o->u.readdir.names_len;
+
+        if (!xdr_uint64_t(x, &cookie) || !entry_name(x, r, o) ||
+            !entry_attrs(x, r, o, before) || !xdr_bool(x, &more))
             return FALSE;
         o->u.readdir.entries++;
         o->u.readdir.last_cookie = cookie;

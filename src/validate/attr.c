@@ -103,8 +103,10 @@ int vd_attr_check(struct vd_ctx *v, const struct vd_obj *o, const struct vd_attr
         vd_info(v, "%s: root is mapped to uid %u by the server", o->name, got->uid);
         want->uid = got->uid;
     }
-    field32(&c, "uid", &want->uid, got->uid, 0);
-    field32(&c, "gid", &want->gid, got->gid, 0);
+    if (got->uid != VD_UNKNOWN32) /* v4 owner names are not compared */
+        field32(&c, "uid", &want->uid, got->uid, 0);
+    if (got->gid != VD_UNKNOWN32)
+        field32(&c, "gid", &want->gid, got->gid, 0);
     if (!(flags & VD_CMP_NO_SIZE))
         field(&c, "size", &want->size, got->size, VD_UNKNOWN64, 0);
     if (got->type == VD_T_CHR || got->type == VD_T_BLK) {

@@ -245,7 +245,7 @@ int vd_extended_restart(struct vd_ctx *v)
     }
     o = &v->obj[v->ext_file];
     vd_detail(v, "restarting the server: %s", v->o->restart_cmd);
-    nf_umount(&v->m);
+    vd_umount(v);
     v->mounted = 0;
     if (vd_run_restart(v->o, err, sizeof(err)) < 0)
         return vd_error(v, "%s", err);

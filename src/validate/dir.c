@@ -88,7 +88,9 @@ static int on_entry(struct vd_ctx *v, const char *name, uint64_t fileid, void *d
     return rc;
 }
 
-int vd_step_readdir(struct vd_ctx *v)
+/* A whole listing of validatedir with the adapter's call for op (READDIR,
+ * or v4's READDIR with the attributes `ls -l` asks for readdirplus). */
+static int list_all(struct vd_ctx *v, int op)
 {
     struct listing ls;
     struct vd_cursor cur;
@@ -96,14 +98,15 @@ int vd_step_readdir(struct vd_ctx *v)
     unsigned calls;
     int st;
 
-    vd_begin(v, "readdir", "cookie 0, %u bytes a call, to eof", v->p->readdir_count);
     memset(&ls, 0, sizeof(ls));
     memset(&cur, 0, sizeof(cur));
-    ls.op = NF_OP_READDIR;
+    ls.op = op;
     for (calls = 0; calls < MAX_DIR_CALLS; calls++) {
-        st = v->p->readdir(v, &v->workdir, &cur, on_entry, &ls, &r);
+        st = op == NF_OP_READDIR
+                 ? v->p->readdir(v, &v->workdir, &cur, on_entry, &ls, &r)
+                 : v->p->readdir_plus(v, &v->workdir, &cur, on_entry, &ls, &r);
         if (st != NF_ST_OK)
-            return vd_fail_call(v, NF_OP_READDIR, "READDIR", st);
+            return vd_fail_call(v, op, "READDIR", st);
         if (ls.rc < 0)
             return ls.rc;
         vd_detail(v, "READDIR: %u entries%s", r.count, r.eof == 1 ? ", eof" : "");
@@ -111,9 +114,15 @@ int vd_step_readdir(struct vd_ctx *v)
             return missing(v, &ls);
         if (r.count == 0)
             return vd_error(v, "READDIR returned no entry and no eof at cookie %llu (%s)",
-                            (unsigned long long)cur.cookie, vd_rfc(v, NF_OP_READDIR));
+                            (unsigned long long)cur.cookie, vd_rfc(v, op));
     }
     return vd_error(v, "READDIR did not reach eof in %d calls", MAX_DIR_CALLS);
+}
+
+int vd_step_readdir(struct vd_ctx *v)
+{
+    vd_begin(v, "readdir", "cookie 0, %u bytes a call, to eof", v->p->readdir_count);
+    return list_all(v, NF_OP_READDIR);
 }
 
 /* One READDIRPLUS entry: name, fileid, attributes and handle. */
@@ -192,6 +201,12 @@ int vd_step_readdirplus(struct vd_ctx *v)
     unsigned calls, shorts = 0;
     int rc;
 
+    if (v->p->readdir_plus) {
+        vd_begin(v, "readdirplus",
+                 "READDIR with the attributes ls -l asks, %u bytes a call, to eof",
+                 v->p->readdir_count);
+        return list_all(v, NF_OP_READDIRPLUS);
+    }
     if (v->p->version != 3)
         return 0;
     vd_begin(v, "readdirplus", "dircount = maxcount = %d, to eof", RDPLUS_COUNT);

@@ -97,7 +97,7 @@ int vd_step_write(struct vd_ctx *v)
     struct vd_res r;
 
     vd_begin(v, "write", "checksummed %d-byte blocks into the first %d files%s",
-             VD_BLOCK_BYTES, nf, v->p->version == 3 ? " (FILE_SYNC)" : "");
+             VD_BLOCK_BYTES, nf, v->p->version != 2 ? " (FILE_SYNC)" : "");
     for (b = 0; b < VD_MAX_BLOCKS && rc == 0; b++) {
         for (f = 0; f < nf && rc == 0; f++) {
             struct vd_obj *o = &v->obj[f];
@@ -114,7 +114,7 @@ int vd_step_write(struct vd_ctx *v)
                              "%s: WRITE asked FILE_SYNC and the server answered %s: only "
                              "FILE_SYNC may be returned (%s)",
                              o->name, stable_name(r.committed), vd_rfc(v, NF_OP_WRITE));
-            if (rc == 0 && v->p->version == 3) {
+            if (rc == 0 && v->p->version != 2) {
                 if (!have_verf) {
                     memcpy(verf, r.verf, sizeof(verf));
                     memcpy(v->write_verf, r.verf, sizeof(verf));
@@ -197,7 +197,8 @@ int vd_lnfs_open(struct vd_ctx *v, struct nf_lnfs **l)
                    "network, and libnfs needs the network");
         return 0;
     }
-    rc = nf_lnfs_open(l, v->o->mount, LNFS_TIMEOUT_MS, err, sizeof(err));
+    rc = nf_lnfs_open_version(l, v->o->mount, v->p->version == 4 ? 4 : 3, LNFS_TIMEOUT_MS,
+                              err, sizeof(err));
     if (rc == 0)
         return 1;
     *l = NULL;

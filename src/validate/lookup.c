@@ -41,7 +41,7 @@ static int lookup_one(struct vd_ctx *v, struct vd_obj *o)
         return vd_warn(v, "%s: LOOKUP: %s (%s)", o->name, nf_status_name((uint32_t)st),
                        vd_rfc(v, NF_OP_LOOKUP));
     if (!r.have_fh || !nf_fh_equal(&r.fh, &o->fh)) {
-        if (v->p->version == 3)
+        if (v->p->version != 2)
             return vd_error(v,
                             "%s: filehandles do not match: LOOKUP returned another "
                             "handle than the object was made with (%s)",
@@ -82,7 +82,7 @@ static int setattr_one(struct vd_ctx *v, struct vd_obj *o, int *applied)
     int st;
 
     st = v->p->setattr(v, &o->fh, mode, v->set_time, &r);
-    if (st < 0 || (st != NF_ST_OK && v->p->version == 3))
+    if (st < 0 || (st != NF_ST_OK && v->p->version != 2))
         return vd_fail_call(v, NF_OP_SETATTR, o->name, st);
     if (st != NF_ST_OK)
         return vd_warn(v, "%s: SETATTR: %s (%s)", o->name, nf_status_name((uint32_t)st),

@@ -33,9 +33,9 @@ typedef int (*vd_step_fn)(struct vd_ctx *v);
 /* The reference order (docs/SFS30.md §19), the read-back after the read
  * step, the extended section last. */
 static const vd_step_fn steps[] = {
-    vd_step_null,   vd_step_create,   vd_step_attributes, vd_step_write,
-    vd_step_read,   vd_step_readback, vd_step_readdir,    vd_step_readdirplus,
-    vd_step_rename, vd_step_remove,   vd_step_extended,
+    vd_step_null,    vd_step_create,   vd_step_attributes, vd_step_write,
+    vd_step_read,    vd_step_readback, vd_step_readdir,    vd_step_readdirplus,
+    vd_step_release, vd_step_rename,   vd_step_remove,     vd_step_extended,
 };
 
 static int finish(struct vd_ctx *v, int stopped)
@@ -63,7 +63,10 @@ static int finish(struct vd_ctx *v, int stopped)
 /* The suite's table of each NFS version it validates over; NULL: none. */
 static const struct vd_proto *proto_of(int nfs_version)
 {
-    return nfs_version == 2 ? &vd_proto2 : nfs_version == 3 ? &vd_proto3 : NULL;
+    return nfs_version == 2   ? &vd_proto2
+           : nfs_version == 3 ? &vd_proto3
+           : nfs_version == 4 ? &vd_proto4
+                              : NULL;
 }
 
 int vd_speaks(int nfs_version)
@@ -92,13 +95,17 @@ int vd_run(const struct vd_opts *o, FILE *out, FILE *in)
     v->gid = (uint32_t)getgid();
     v->set_time = (uint32_t)time(NULL) - DAY_S;
     v->ext_file = -1;
-    fprintf(out, "%s: validating %s over NFSv%d/%s, level %d, in %s\n", o->prog, o->mount,
-            o->nfs_version, o->tcp ? "TCP" : "UDP", o->level, VD_WORKDIR);
+    fprintf(out, "%s: validating %s over NFSv%s/%s, level %d, in %s\n", o->prog, o->mount,
+            o->nfs_version == 4   ? "4.1"
+            : o->nfs_version == 3 ? "3"
+                                  : "2",
+            o->tcp || o->nfs_version == 4 ? "TCP" : "UDP", o->level, VD_WORKDIR);
     fflush(out);
     v->step = "mount";
     if (vd_mount(v, 1, err, sizeof(err)) < 0) {
         vd_error(v, "%s", err);
         result = finish(v, -EIO);
+        vd4_free(v);
         free(v);
         return result;
     }
@@ -107,10 +114,12 @@ int vd_run(const struct vd_opts *o, FILE *out, FILE *in)
     for (i = 0; rc == 0 && i < CM_ARRAY_LEN(steps); i++)
         rc = steps[i](v);
     if (v->mounted) {
+        vd_step_release(v);
         vd_workdir_remove(v);
-        nf_umount(&v->m);
+        vd_umount(v);
     }
     result = finish(v, rc);
+    vd4_free(v);
     free(v);
     return result;
 }

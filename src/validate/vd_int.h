@@ -161,10 +161,27 @@ struct vd_proto {
     int (*rmdir)(struct vd_ctx *v, const struct nf_fh *dir, const char *name);
     int (*rename)(struct vd_ctx *v, const struct nf_fh *dir, const char *from,
                   const char *to);
+    /* v4: one READDIR with the attributes `ls -l` asks (the mix's
+     * readdirplus), as readdir; NULL where READDIRPLUS is its own
+     * procedure (v3, readdirplus step) or absent (v2) */
+    int (*readdir_plus)(struct vd_ctx *v, const struct nf_fh *dir, struct vd_cursor *cur,
+                        vd_entry_fn fn, void *data, struct vd_res *r);
 };
 
 extern const struct vd_proto vd_proto2;
 extern const struct vd_proto vd_proto3;
+extern const struct vd_proto vd_proto4;
+
+struct vd4;
+/* The v4 adapter's mount (proto4.c): the client state and the export's
+ * handle into v->m.root; 0 or -errno with err.  vd4_umount CLOSEs what
+ * is open and ends the client state; vd4_free frees the adapter (once). */
+int vd4_mount(struct vd_ctx *v, const struct nf_mount_opts *mo, char *err, size_t errlen);
+void vd4_umount(struct vd_ctx *v);
+void vd4_free(struct vd_ctx *v);
+/* CLOSEs the files the adapter opened for READ and WRITE (before the
+ * rename and remove steps, as a client closes a file it is done with). */
+void vd4_release(struct vd_ctx *v);
 
 /* NFSv3 attributes in neutral form, for the v3-only steps (proto.c). */
 void vd3_attr(const fattr3 *f, struct vd_attr *a);
@@ -183,7 +200,8 @@ struct vd_ctx {
     const struct vd_proto *p;
     struct nf_mount m;
     int mounted;
-    struct rp_client *clnt; /* m.nfs */
+    struct rp_client *clnt; /* m.nfs (v4: the v4 client's) */
+    struct vd4 *v4;         /* the v4 adapter's state, NULL in v2/v3 */
     struct nf_fh workdir;   /* <export>/validatedir */
     struct vd_attr workdir_attr;
     uint32_t uid, gid; /* of the AUTH_SYS credential */
@@ -377,6 +395,7 @@ int vd_step_read(struct vd_ctx *v);
 int vd_step_readback(struct vd_ctx *v);
 int vd_step_readdir(struct vd_ctx *v);
 int vd_step_readdirplus(struct vd_ctx *v);
+int vd_step_release(struct vd_ctx *v); /* v4: the opens closed */
 int vd_step_rename(struct vd_ctx *v);
 int vd_step_remove(struct vd_ctx *v);
 int vd_step_extended(struct vd_ctx *v);
@@ -388,6 +407,8 @@ int vd_extended_restart(struct vd_ctx *v);
 
 /* ---- the work directory and the mount (workdir.c) ------------------------- */
 
+/* Unmounts (v4: the client state ended too). */
+void vd_umount(struct vd_ctx *v);
 /* Mounts o->mount with the version and transport of the options; bounded.
  * tries > 1 waits for a server that is (re)starting.  0 or -errno with err. */
 int vd_mount(struct vd_ctx *v, unsigned tries, char *err, size_t errlen);

@@ -33,9 +33,17 @@ int vd_mount(struct vd_ctx *v, unsigned tries, char *err, size_t errlen)
     mo.connect_data = v->o->connect_data;
     if (tries > 1)
         mo.timeout_ms = MOUNT_RETRY_STEP;
+    if (v->o->nfs_version == 4)
+        mo.transport = mo.mount_transport = RP_TCP; /* NFSv4 runs over TCP only */
     for (i = 0; i < tries; i++) {
         if (i > 0)
             poll(NULL, 0, MOUNT_RETRY_MS);
+        if (v->o->nfs_version == 4) {
+            rc = vd4_mount(v, &mo, err, errlen);
+            if (rc == 0)
+                return v->mounted = 1, 0;
+            continue;
+        }
         rc = nf_mount(&v->m, v->o->mount, &mo, err, errlen);
         if (rc == 0) {
             v->mounted = 1;
@@ -44,6 +52,24 @@ int vd_mount(struct vd_ctx *v, unsigned tries, char *err, size_t errlen)
         }
     }
     return rc;
+}
+
+void vd_umount(struct vd_ctx *v)
+{
+    if (!v->mounted)
+        return;
+    if (v->v4)
+        vd4_umount(v);
+    else
+        nf_umount(&v->m);
+    v->mounted = 0;
+}
+
+int vd_step_release(struct vd_ctx *v)
+{
+    if (v->v4)
+        vd4_release(v);
+    return 0;
 }
 
 struct names {

@@ -3,13 +3,14 @@
 # timeout: 30
 # check: nfs client prime
 # sfs4 is sfs under a third name: NFSv4.1 (nfs/proto.c), TCP implied.  What
-# does not run over NFSv4.1 yet (the block replay, the null workload, -V) it
+# does not run over NFSv4.1 yet (the block replay, the null workload) it
 # never pretends to run: each is refused in one line naming the versions it
-# does run over, before any process starts or any call goes out; sfs_mgr
-# refuses NFS_VERSION=4 with such a workload, and TCP=off with
+# does run over, before any process starts or any call goes out; so is
+# NFSv4.0 load (--minor 0, docs/sfs.md "NFSv4.0"), and --minor for sfs3;
+# sfs_mgr refuses NFS_VERSION=4 with such a workload, and TCP=off with
 # NFS_VERSION=4, at their rc lines.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 16
 [ -L "$T_BIN/sfs4" ] || bail "no bin/sfs4"
 cd "$T_DIR" || bail "no test dir"
 refused() { # what code message args...
@@ -29,8 +30,12 @@ out=$("$T_BIN/sfs4" --trace "$T_FIXTURES/pcap/session.pcap" 127.0.0.1:3101:/x 2>
 is "$? $out" \
     "2 $T_FIXTURES/pcap/session.pcap: no NFSv4 call to replay (5 events; NFSv3 and NFSv2 traces are replayed by sfs3 and sfs)" \
     "an NFS replay of a trace without NFSv4: exit 2, one line naming sfs3 and sfs"
-refused "validation" 115 "-V: validation does not run over NFSv4.1 yet (NFSv2, NFSv3 only)" \
-    -V 1 127.0.0.1:3101:/x
+refused "NFSv4.0 load" 55 \
+    "--minor 0: NFSv4.0 load is not offered, NFSv4.1 only (docs/sfs.md, \"NFSv4.0\")" \
+    --minor 0 -l 10 -t 1 -w 0 127.0.0.1:3101:/x
+out=$("$T_BIN/sfs3" --minor 1 127.0.0.1:3101:/x 2>&1)
+is "$?/$out" "55/sfs3: --minor: NFSv3 has no minor versions (sfs4 only)" \
+    "--minor for sfs3: exit 55, one line"
 like "$("$T_BIN/sfs4" --help)" "^usage: sfs4 \[options\] mount-point" "sfs4 --help works"
 like "$("$T_BIN/sfs4" --version)" "^sfs4 \(FreeSFS\) " "sfs4 --version names sfs4"
 

@@ -403,6 +403,74 @@ static void attribute_values_decode_in_number_order(void **state)
     assert_int_equal(nf4_attrs_decode(&a, mask, 2, buf, 4 + 8 + 4 + 8), -EPROTO);
 }
 
+/* owner and owner_group: a decimal number is kept as the id, anything
+ * else (a name, nothing, more than 32 bits) is UINT32_MAX */
+static void owners_that_are_numbers_are_ids(void **state)
+{
+    static const char *const owners[][2] = {
+        {"1000", "1000"}, {"0", "0"},         {"root@localdomain", ""},
+        {"", ""},         {"4294967295", ""}, {"99999999999", ""},
+        {"12a", ""}};
+    uint32_t mask[2] = {0,
+                        (1u << (FATTR4_OWNER - 32)) | (1u << (FATTR4_OWNER_GROUP - 32))};
+    struct nf4_attrs a;
+    char buf[128];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(owners) / sizeof(owners[0]); i++) {
+        uint8_t *p = (uint8_t *)buf;
+        uint32_t n = (uint32_t)strlen(owners[i][0]);
+        uint32_t want =
+            owners[i][1][0] ? (uint32_t)strtoul(owners[i][1], NULL, 10) : UINT32_MAX;
+
+        memset(buf, 0, sizeof(buf));
+        cm_be32_put(p, n);
+        memcpy(p + 4, owners[i][0], n);
+        p += 4 + ((n + 3) & ~3u);
+        cm_be32_put(p, 2);
+        memcpy(p + 4, "42", 2);
+        p += 8;
+        assert_int_equal(nf4_attrs_decode(&a, mask, 2, buf, (u_int)(p - (uint8_t *)buf)),
+                         0);
+        assert_int_equal(a.owner_len, n);
+        assert_int_equal(a.owner_id, want);
+        assert_int_equal(a.owner_group_len, 2);
+        assert_int_equal(a.owner_group_id, 42);
+    }
+}
+
+/* SETATTR of both times as the client's: SET_TO_CLIENT_TIME4 and the
+ * seconds, after the mode */
+static void times_set_to_the_clients_time(void **state)
+{
+    static struct nf4_compound c;
+    struct nf4_sattr sa = {0};
+    static const stateid4 anon;
+    const fattr4 *f;
+    const uint8_t *p;
+
+    (void)state;
+    sa.set_mode = 1;
+    sa.mode = 0644;
+    sa.set_times = 1;
+    sa.time_s = 1700000000;
+    nf4_compound_init(&c, 1, 0);
+    assert_non_null(nf4_op_setattr(&c, &anon, &sa));
+    f = &c.op[1].nfs_argop4_u.opsetattr.obj_attributes;
+    assert_int_equal(f->attrmask.bitmap4_val[1],
+                     (1u << (FATTR4_MODE - 32)) | (1u << (FATTR4_TIME_ACCESS_SET - 32)) |
+                         (1u << (FATTR4_TIME_MODIFY_SET - 32)));
+    assert_int_equal(f->attr_vals.attrlist4_len, 4 + 16 + 16);
+    p = (const uint8_t *)f->attr_vals.attrlist4_val;
+    assert_int_equal(cm_be32_get(p), 0644);
+    assert_int_equal(cm_be32_get(p + 4), SET_TO_CLIENT_TIME4);
+    assert_int_equal(cm_be64_get(p + 8), 1700000000);
+    assert_int_equal(cm_be32_get(p + 16), 0);
+    assert_int_equal(cm_be32_get(p + 20), SET_TO_CLIENT_TIME4);
+    assert_int_equal(cm_be64_get(p + 24), 1700000000);
+}
+
 static void replies_decode_into_the_callers_storage(void **state)
 {
     static struct nf4_res r;
@@ -476,6 +544,7 @@ static void replies_decode_into_the_callers_storage(void **state)
     assert_int_equal(r.op[2].u.getattr.fileid, 7);
     assert_int_equal(r.op[2].u.getattr.mode, 0755);
     assert_int_equal(r.op[2].u.getattr.owner_len, 4);
+    assert_int_equal(r.op[2].u.getattr.owner_id, UINT32_MAX); /* "root": a name */
     assert_int_equal(r.op[2].u.getattr.time_modify.sec, 1700000000);
     assert_int_equal(r.op[2].u.getattr.time_modify.nsec, 5);
     assert_true(nf4_attr_isset(r.op[2].u.getattr.have, FATTR4_TIME_MODIFY));
@@ -502,6 +571,41 @@ static void replies_decode_into_the_callers_storage(void **state)
     assert_true(decode_res(buf, len, &r));
     assert_int_equal(r.op[5].u.readdir.names_len, 5);
     assert_memory_equal(names, "a\0bb\0", 5);
+    /* with dir_fileids each name is followed by its fileid: 47 from "a"'s
+     * attributes, none in "bb"'s */
+    {
+        uint32_t fid_mask[1] = {1u << FATTR4_FILEID};
+        char fid[8], big[64];
+        uint64_t id;
+
+        cm_be64_put((uint8_t *)fid, 47);
+        e1.attrs.attrmask.bitmap4_val = fid_mask;
+        e1.attrs.attr_vals.attrlist4_len = 8;
+        e1.attrs.attr_vals.attrlist4_val = fid;
+        len = encode_res(&res, buf, sizeof(buf));
+        r.data = big;
+        r.data_max = sizeof(big);
+        r.dir_fileids = 1;
+        assert_true(decode_res(buf, len, &r));
+        assert_int_equal(r.op[5].u.readdir.names_len, 2 + 8 + 3 + 8);
+        assert_string_equal(big, "a");
+        memcpy(&id, big + 2, 8);
+        assert_int_equal(id, 47);
+        assert_string_equal(big + 10, "bb");
+        memcpy(&id, big + 13, 8);
+        assert_true(id == UINT64_MAX);
+        /* no room for the second fileid: the second name is taken back */
+        r.data_max = 2 + 8 + 3 + 7;
+        assert_true(decode_res(buf, len, &r));
+        assert_int_equal(r.op[5].u.readdir.names_len, 10);
+        r.dir_fileids = 0;
+        e1.attrs.attrmask.bitmap4_val = entry_mask;
+        e1.attrs.attr_vals.attrlist4_len = 0;
+        e1.attrs.attr_vals.attrlist4_val = NULL;
+        len = encode_res(&res, buf, sizeof(buf));
+        r.data = names;
+        r.data_max = sizeof(names);
+    }
 
     /* every cut reply fails, whatever it cut */
     for (cut = 0; cut < len; cut += 4)
@@ -1330,6 +1434,8 @@ int main(void)
         cmocka_unit_test(a_kept_compound_sends_rpcgens_bytes),
         cmocka_unit_test(sfs_ops_are_a_linux_clients_compounds),
         cmocka_unit_test(attribute_values_decode_in_number_order),
+        cmocka_unit_test(owners_that_are_numbers_are_ids),
+        cmocka_unit_test(times_set_to_the_clients_time),
         cmocka_unit_test(replies_decode_into_the_callers_storage),
         cmocka_unit_test(odd_replies_do_not_decode),
         cmocka_unit_test(nfsv4_over_udp_is_refused),

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# timeout: 400
+# check: nfs synth
+# nfs-ganesha (NFSv4 enabled, files on disk) is stopped by its PID in the
+# middle of an sfs4 run and started again on the same ports, as a server is
+# restarted (scripts/ganesha-lo.sh restart).  The v4.1 client sees its
+# connection go, connects again, finds its session gone (BADSESSION) and
+# its client id too (STALE_CLIENTID), makes both again and sends its calls
+# again; a READ, WRITE or SETATTR that carried an open's stateid of the old
+# instance is sent again with the new state's.  The run ends with its
+# report: the reconnections counted, the calls sent again listed per op as
+# the v4 client's (not as JUKEBOX retries), no bad call and no unexpected
+# error.  Then again with a grace period: the calls answered GRACE are
+# waited out.  Skips without root or ganesha.
+. "$(dirname "$0")/lib.sh"
+export PROTOCOLS="3, 4"
+start_ganesha
+plan 13
+# restarted_run N: an sfs4 run with ganesha restarted by its pid 5 s into
+# it; its exit code, its report in $T_DIR/outN
+restarted_run() {
+    local n=$1 run old new
+    "$T_BIN/sfs4" -l 100 -p 2 -w 2 -t 16 -F 300 -a 25 --progress 0 \
+        --yaml "$T_DIR/r$n.yaml" "127.0.0.1:$GANESHA_NFS_PORT:/export" >"$T_DIR/out$n" \
+        2>"$T_DIR/err$n" &
+    run=$!
+    track "$run"
+    wait_for "grep -q 'test run' '$T_DIR/err$n'" 1200 0.1 || bail "run $n did not start"
+    sleep 5
+    old=$(cat "$GANESHA_DIR/ganesha.daemonpid")
+    GDIR=$GANESHA_DIR sh "$T_TOP/scripts/ganesha-lo.sh" restart >"$T_DIR/restart$n.log" 2>&1 ||
+        bail "ganesha did not start again: $(tail -3 "$T_DIR/restart$n.log")"
+    new=$(cat "$GANESHA_DIR/ganesha.daemonpid")
+    ok "$([ "$old" != "$new" ] && ! alive "$old"; echo $?)" \
+        "run $n: ganesha stopped by its pid ($old) and started again ($new) on port $GANESHA_NFS_PORT"
+    wait_for "! alive $run" 1200 0.1
+    wait "$run"
+}
+restarted_run 1
+is "$?" 0 "sfs4 exits 0"
+out=$(cat "$T_DIR/out1")
+[ -s "$T_DIR/r1.yaml" ] || diag "$(tail -5 "$T_DIR/err1")"
+like "$out" "TCP RECONNECTIONS: [1-9]" "the reconnections are counted"
+like "$out" "BAD CALLS: 0 " "no bad call"
+unlike "$out" "UNEXPECTED NFS ERRORS" "no unexpected NFS error: no stale stateid counted as the server's"
+like "$out" "SENT AGAIN: [1-9][0-9]* \([a-z]+ [0-9]+.*\), by the NFSv4\.1 client after NFS4ERR_DELAY or GRACE, or after it made its session or client again" \
+    "each child's first call after the restart is sent again on the new session, listed per op"
+unlike "$out" "JUKEBOX RETRIES" "... not called JUKEBOX retries"
+ok "$([ -d "$GANESHA_DIR/export/CL1" ]; echo $?)" "the file set is on ganesha's disk"
+
+# with a grace period (5 s, lease 5 s): the calls the new instance answers
+# GRACE are held and sent again until it ends (ganesha ends it early once
+# every client it knows sent RECLAIM_COMPLETE), neither bad nor errors
+export GRACE=5 LEASE=5
+GDIR=$GANESHA_DIR sh "$T_TOP/scripts/ganesha-lo.sh" restart >"$T_DIR/grace.log" 2>&1 ||
+    bail "ganesha with a grace period did not start"
+restarted_run 2
+is "$?" 0 "with a grace period: sfs4 exits 0"
+out=$(cat "$T_DIR/out2")
+like "$(cat "$GANESHA_DIR/ganesha.log")" "NFS Server Now NOT IN GRACE" "ganesha went through a grace period"
+like "$out" "BAD CALLS: 0 " "... no bad call"
+unlike "$out" "UNEXPECTED NFS ERRORS" "... no GRACE or stale stateid counted as an error"
