@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 400
-# check: nfs synth
 # nfs-ganesha (NFSv4 enabled, files on disk) is stopped by its PID in the
 # middle of an sfs4 run and started again on the same ports, as a server is
 # restarted (scripts/ganesha-lo.sh restart).  The v4.1 client sees its

@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # timeout: 300
-# check: validate nfs
 # sfs4 -V runs the validation suite over NFSv4.1 with the compounds of the
 # SFS mix (docs/validation.md, "Over NFSv4.1"): against sfs_nfsd it passes,
 # sends no NFSv3 call, and reads every written file back through libnfs

@@ -81,7 +81,14 @@ todo_is() {
     fi
 }
 skip() { _t_count=$((_t_count + 1)); echo "ok $_t_count # SKIP $*"; }
-bail() { echo "Bail out! $*"; exit 1; }
+# bail WHY: this test cannot go on - a failed check and exit 1.  Not TAP's
+# "Bail out!", which stops prove's whole run: one test that could not start
+# its server on a busy machine hid every later test's result.
+bail() {
+    _t_count=$((_t_count + 1))
+    echo "not ok $_t_count - cannot go on: $*"
+    exit 1
+}
 
 # alive PID: true when the process exists and is not a zombie (section 9).
 alive() {
