@@ -34,12 +34,18 @@ tput=$(printf '%s\n' "$out" | awk '/THROUGHPUT:/ {print $4}')
 bounds=$(rate_reached "$tput" 200 6 "$T_DIR/r.yaml")
 ok $? "throughput $tput within 1 % of 200, less what the pacing says it lost ($bounds)"
 like "$out" "BAD CALLS: 0 " "0 bad calls"
+# 1 point and what the run's sample may stray (tests/tools/deck.py: 2
+# processes; about 1 200 calls give 2 points for the 18 % of READs)
 miss=$(python3 -c '
 import sys, yaml
+sys.path.insert(0, sys.argv[2])
+from deck import stray
 d = yaml.safe_load(open(sys.argv[1]))
-print(" ".join("%s:%s/%s" % (o["op"], o["target_pct"], o["actual_pct"])
-               for o in d["ops"] if abs(o["actual_pct"] - o["target_pct"]) > 1.0))' "$T_DIR/r.yaml")
-is "$miss" "" "every op within 1 point of its target mix"
+n = sum(o["success_count"] + o["error_count"] for o in d["ops"])
+print(" ".join("%s:%s/%s" % (o["op"], o["target_pct"], o["actual_pct"]) for o in d["ops"]
+               if abs(o["actual_pct"] - o["target_pct"]) > 1.0 + stray(o["target_pct"] / 100.0, 2, n)))' \
+    "$T_DIR/r.yaml" "$T_TOP/tests/tools")
+is "$miss" "" "every op within 1 point of its target mix, and what its sample may stray"
 is "$(state)" "0/0/0" "no client, session or open of sfs4's left on the server"
 is "$(nfsd_stat S close)" "$(nfsd_stat S open)" "every OPEN had its CLOSE"
 if [ $cap = 1 ]; then

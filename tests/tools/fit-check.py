@@ -7,13 +7,10 @@ fragment) within 1 point of its share (a row one side lacks counts as 0),
 the file set within 10 %.  SFS deals transfer sizes from decks of 100 per
 process, so a window of a few hundred requests cut from a run holds each
 share to about a point, not to the card: the rows are held as the mix is.
-A window cuts each process's deck at both ends; the cards of a row of s
-in a deck cut after a cards are hypergeometric, their standard deviation
-at most sqrt(25.25 q (1 - q)) cards (q = s / 100).  With P processes and n
-requests in the window a share may so stray 3 such deviations over the
-2P cut decks beside the point of rounding: at the thousands of requests a
-run on a quiet machine gives that is 1 point; a run on a busy machine
-that made a few hundred is held to what its sample can show.
+A share is held to 1 point of rounding and what its sample may stray
+(tests/tools/deck.py): 1 point at the thousands of requests a run on a
+quiet machine gives; a run on a busy machine that made a few hundred is
+held to what its sample can show.
 
     fit-check.py YAML [mix=FILE] [iodist=FILE] [default] [files=N] [block=N]
                       [fit=OTHER.yaml] [part=compared]
@@ -30,6 +27,8 @@ import math
 import sys
 
 import yaml
+
+from deck import stray
 
 DEFAULT_MIX = {"lookup": 27, "read": 18, "write": 9, "getattr": 11, "readlink": 7,
                "readdir": 2, "readdirplus": 9, "access": 7, "commit": 5, "fsinfo": 1,
@@ -62,14 +61,6 @@ def read_iodist(path):
         if pct:
             rows[cur].append((pct, blocks, frag))
     return rows
-
-
-def stray(q, procs, n):
-    """The points a share q (0..1) may stray in a window of n requests
-    dealt by procs processes (the docstring's rule), beside rounding."""
-    if n <= 0:
-        return 0.0
-    return 300.0 * math.sqrt(2 * procs * 25.25 * q * (1 - q)) / n
 
 
 def sample(fit, kind):
