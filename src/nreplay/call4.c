@@ -21,11 +21,8 @@
  * (nf.h's numbering) is compared with the traced nfsstat4 in the same
  * numbering (nf4_status_nf).  Nothing here allocates.
  */
-#define _GNU_SOURCE /* ppoll */
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/clock.h"
 #include "common/hist.h"
@@ -330,26 +327,8 @@ int nr_call4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake)
 {
     struct nf_session *ses = &rp->cx.ses;
     const struct nf_proto *p = ses->proto;
-    struct pollfd pf;
-    struct timespec ts;
-    int ms = p->next_ms(ses), n;
+    int rev =
+        rb_wait_fd(&rp->loop, p->fd(ses), p->events(ses), p->next_ms(ses), now, wake);
 
-    if (ms >= 0 && now + (uint64_t)ms * 1000000ull < wake)
-        wake = now + (uint64_t)ms * 1000000ull;
-    pf.fd = p->fd(ses);
-    pf.events = p->events(ses);
-    pf.revents = 0;
-    if (wake > now + rp->loop.spin_ns) {
-        uint64_t d = wake - now - rp->loop.spin_ns / 2;
-
-        ts.tv_sec = (time_t)(d / 1000000000ull);
-        ts.tv_nsec = (long)(d % 1000000000ull);
-    } else {
-        ts.tv_sec = 0;
-        ts.tv_nsec = 0;
-    }
-    n = ppoll(&pf, 1, &ts, NULL);
-    if (n < 0 && errno != EINTR)
-        return -errno;
-    return p->service(ses, n > 0 ? pf.revents : 0);
+    return rev < 0 ? rev : p->service(ses, (short)rev);
 }

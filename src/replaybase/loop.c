@@ -71,18 +71,17 @@ uint64_t rb_loop_wake(const struct rb_loop *l, uint64_t now)
     return now + CTL_CHECK_NS;
 }
 
-int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t now,
-                    uint64_t wake)
+int rb_wait_fd(const struct rb_loop *l, int fd, short events, int timeout_ms,
+               uint64_t now, uint64_t wake)
 {
     struct pollfd pf;
     struct timespec ts;
-    int ms, n;
+    int n;
 
-    ms = rp_client_timeout_ms(cl);
-    if (ms >= 0 && now + (uint64_t)ms * 1000000ull < wake)
-        wake = now + (uint64_t)ms * 1000000ull;
-    pf.fd = rp_client_fd(cl);
-    pf.events = rp_client_events(cl);
+    if (timeout_ms >= 0 && now + (uint64_t)timeout_ms * 1000000ull < wake)
+        wake = now + (uint64_t)timeout_ms * 1000000ull;
+    pf.fd = fd;
+    pf.events = events;
     pf.revents = 0;
     if (wake > now + l->spin_ns) {
         uint64_t d = wake - now - l->spin_ns / 2;
@@ -95,7 +94,16 @@ int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t now,
     n = ppoll(&pf, 1, &ts, NULL);
     if (n < 0 && errno != EINTR)
         return -errno;
-    return rp_client_service(cl, n > 0 ? pf.revents : 0);
+    return n > 0 ? pf.revents : 0;
+}
+
+int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t now,
+                    uint64_t wake)
+{
+    int rev = rb_wait_fd(l, rp_client_fd(cl), rp_client_events(cl),
+                         rp_client_timeout_ms(cl), now, wake);
+
+    return rev < 0 ? rev : rp_client_service(cl, (short)rev);
 }
 
 void rb_run_end(struct ld_child *c, const struct rb_loop *l, uint64_t end_ns,
