@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # bench/pacing4.sh - does sfs4 hold the SFS pacing rule on nfs-ganesha's
-# NFSv4.1 (issue 32: 400 ops/s within 0.1 %)?  The "Pacing of sfs4" section
+# NFSv4.1 (400 ops/s within 0.1 %)?  The "Pacing of sfs4" section
 # of docs/PERFORMANCE.md.  In one run, round by round, against one private
 # nfs-ganesha (NFSv3 and 4.1, needs root): sfs4 (v4.1) and sfs3 -Q (v3 over
 # TCP, the baseline) at LOAD ops/s from PROCS children, RUN_S seconds.  Per

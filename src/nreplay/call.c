@@ -289,51 +289,6 @@ static void take_handle(struct nr_replay *rp, struct rb_slot *s, const struct nr
         (void)nf_res_handle(&s->res, rp->version, l->c.op, nr_fh(rp, l->k, l->c.res_obj));
 }
 
-void nr__compare(struct nr_replay *rp, const struct nr_live *l, uint32_t traced,
-                 uint32_t status)
-{
-    const struct nr_call *c = &l->c;
-    uint64_t i = l->i;
-    struct ld_stats *st = &rp->cx.stats;
-    unsigned tc, rc;
-    uint64_t ex;
-
-    if (c->status == NR_NO_REPLY)
-        return;
-    NR_STATS(&rp->cx)->nr_compared++;
-    if (status == traced)
-        return;
-    tc = nr_class_of(traced);
-    rc = nr_class_of(status);
-    NR_STATS(&rp->cx)->nr_mismatches++;
-    NR_STATS(&rp->cx)->nr_mismatch[c->op]++;
-    NR_STATS(&rp->cx)->nr_mismatch[NF_OP_TOTAL]++;
-    NR_STATS(&rp->cx)->nr_pair[((unsigned)c->op * NR_CLASSES + tc) * NR_CLASSES + rc]++;
-    if (status != 0)
-        ld_stats_unexpected(st, c->op, status);
-    /* the earliest in the trace, whatever order they completed in (at
-     * speed 0 a later call may be answered first) */
-    ex = ~(((uint64_t)i << 16) | (status < 0xffffu ? status : 0xffffu));
-    cm_top_insert(NR_STATS(&rp->cx)->nr_example, NR_EXAMPLES, ex);
-}
-
-/* A run of STALE or BADHANDLE replies where the trace had another
- * status: the server lost the image (run.c ends the replay). */
-void nr__stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nfs,
-                   uint64_t at)
-{
-    int stale = nfs == NF_ST_STALE || nfs == NF_ST_BADHANDLE;
-
-    if (!stale) {
-        rp->stale_run = 0;
-        return;
-    }
-    if (c->status == NF_ST_STALE || c->status == NF_ST_BADHANDLE)
-        return; /* as traced */
-    if (rp->stale_run++ == 0)
-        rp->stale_since_ns = at;
-}
-
 int nr_call_account(struct rb_slot *s)
 {
     struct rp_call *call = &s->call;
@@ -341,6 +296,9 @@ int nr_call_account(struct rb_slot *s)
     const struct nr_live *l = &rp->live[s->tag];
     const struct nr_call *c = &l->c;
     struct ld_stats *st = &rp->cx.stats;
+
+    if (rp->version == 4 && c->op != NF_OP_NULL_OP) /* a compound (NULL is an RPC here) */
+        return nr_call4_account(s);
 
     if (call->sends == 0 && call->status != 0) /* never left this host */
         return 0;

@@ -36,6 +36,7 @@ struct nr_v4call {
     struct nf4_call call;
     struct nf4_fh fh, fh2;
     struct nf4_sfs_args args;
+    rp_done_fn done; /* the replay's own completion (run.c), as for v2/v3 */
 };
 
 static const stateid4 anonymous; /* all zeros (RFC 8881 8.2.3) */
@@ -92,14 +93,15 @@ static uint32_t piece_of(uint32_t piece, const struct nr_call *c, uint32_t max,
     return (uint32_t)(left < max ? left : max);
 }
 
+/* The compound's end goes to the replay's completion as a v2/v3 call's
+ * does: its accounting comes back down here through nr_call_account. */
 static void done4(struct nf4_call *call, void *data)
 {
     struct rb_slot *s = data;
     struct nr_replay *rp = s->owner;
+    struct nr_v4call *v = &((struct nr_v4call *)rp->v4calls)[s - rp->win.slot];
 
-    if (rp->closing)
-        return;
-    nr_slot_over(s, nr_call4_account(s), call->rpc.t_reply_ns);
+    v->done(&call->rpc, s);
 }
 
 int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
@@ -179,6 +181,7 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
     v->call.res.data = NULL; /* READ data, READLINK text, names: read over */
     v->call.res.data_max = 0;
     v->call.done = done4;
+    v->done = done;
     v->call.data = s;
     v->call.timeout_ms = 0;
     return nf4_call_start(cl, &v->call);

@@ -173,10 +173,12 @@ struct nr_replay {
     uint64_t stale_since_ns;
     /* how long the server may stay away (the TCP client's reconnect
      * time; over UDP, no answer for as long ends the replay), and since
-     * when the RPCs that finished found no answer (0: the last one had
-     * one) */
+     * when nothing was answered: the first send of an RPC that finished
+     * unanswered, or the last reply if that came later (0: the last RPC
+     * to finish had its answer) */
     uint32_t give_up_ms;
     uint64_t unanswered_since_ns;
+    uint64_t last_reply_ns;
     int closing; /* the client closes: a call it completes is not accounted */
     /* NFSv4 (call4.c): a protocol call per window slot (the slot's index),
      * and the open state of each object per copy (the protocol's
@@ -297,7 +299,7 @@ int nr_call_account(struct rb_slot *s);
 
 /* The replayed status against the traced one (traced: the plan's, in the
  * replayed numbering), counted and the first mismatches kept; a run of
- * STALE replies followed (call.c). */
+ * STALE replies followed (compare.c). */
 void nr__compare(struct nr_replay *rp, const struct nr_live *l, uint32_t traced,
                  uint32_t status);
 void nr__stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nfs,
@@ -307,8 +309,8 @@ void nr__stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nfs,
 
 /* Starts piece `piece` of live call l on slot s through the session's
  * NFSv4.1 client (the compound nf4_sfs_compound builds for its op; NULL
- * as the RPC NULL procedure, through done); completions go to
- * nr_slot_over.  0 or -errno as nr_call_start. */
+ * as the RPC NULL procedure); every completion goes to done, as a v2/v3
+ * call's does.  0 or -errno as nr_call_start. */
 int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
                    rp_done_fn done);
 /* Bytes of one slot's v4 call (rp->v4calls holds one per slot). */
@@ -345,14 +347,8 @@ int nr_prep4_link(struct nr_replay *rp, const struct nf_fh *dir, const char *nam
                   uint32_t obj);
 
 /* LOOKUP of name in dir with the child's client, whatever its version:
- * 0 or -errno with last_error (prep.c). */
+ * 0 or -errno with last_error (lookup.c). */
 int nr_lookup(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
               struct nf_fh *out);
-
-/* ---- run.c, for call4.c ------------------------------------------------------- */
-
-/* Slot s's call finished (accounted: whether the transport took it): the
- * window and its live call move on. */
-void nr_slot_over(struct rb_slot *s, int accounted, uint64_t t_reply_ns);
 
 #endif /* NR_INT_H */

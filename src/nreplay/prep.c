@@ -71,15 +71,6 @@ static int mount(struct ld_child *c)
     return 0;
 }
 
-int nr_lookup(struct nr_replay *rp, const struct nf_fh *dir, const char *name,
-              struct nf_fh *out)
-{
-    if (rp->version == 4)
-        return nr_prep4_lookup(rp, dir, name, out);
-    return nf_lookup(rp->cx.ses.rpc, dir, name, out, NULL, rp->cx.last_error,
-                     sizeof(rp->cx.last_error));
-}
-
 /* ---- making objects ------------------------------------------------------- */
 
 static void sattr3_mode(sattr3 *a, uint32_t mode)

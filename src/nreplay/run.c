@@ -242,16 +242,25 @@ static void piece_over(struct nr_replay *rp, uint32_t ref, uint64_t ns)
     live_finish(rp, ref);
 }
 
-void nr_slot_over(struct rb_slot *s, int accounted, uint64_t t_reply_ns)
+/* Slot s's call finished (accounted: whether the transport took it): the
+ * window and its live call move on. */
+static void slot_over(struct rb_slot *s, int accounted, uint64_t t_send_ns,
+                      uint64_t t_reply_ns)
 {
     struct nr_replay *rp = s->owner;
 
     if (!accounted && s->piece == 0)
         NR_STATS(&rp->cx)->nr_not_sent++; /* the transport never took it */
-    if (t_reply_ns)
+    if (t_reply_ns) {
         rp->unanswered_since_ns = 0;
-    else if (rp->unanswered_since_ns == 0)
-        rp->unanswered_since_ns = cm_now_ns();
+        rp->last_reply_ns = t_reply_ns;
+    } else if (rp->unanswered_since_ns == 0) {
+        /* the silence began when the call went out, not when its UDP
+         * tries ran out (seconds later, perhaps after the trace's end) */
+        uint64_t since = t_send_ns ? t_send_ns : cm_now_ns();
+
+        rp->unanswered_since_ns = since > rp->last_reply_ns ? since : rp->last_reply_ns;
+    }
     rp->loop.last_ns = t_reply_ns ? t_reply_ns : cm_now_ns();
     rb_window_give(&rp->win, s);
     piece_over(rp, s->tag, rp->loop.last_ns);
@@ -264,7 +273,7 @@ static void call_done(struct rp_call *call, void *data)
 
     if (rp->closing)
         return;
-    nr_slot_over(s, nr_call_account(s), call->t_reply_ns);
+    slot_over(s, nr_call_account(s), call->t_send_ns, call->t_reply_ns);
 }
 
 /* The first time live call ref could go: its wait for a dependency and
@@ -482,7 +491,7 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     if (rc < 0)
         return rc;
     rp->stale_run = 0;
-    rp->unanswered_since_ns = 0;
+    rp->unanswered_since_ns = rp->last_reply_ns = 0;
     rp_client_stats(c->ses.rpc, &cs0);
     while (!idle(rp)) {
         now = cm_now_ns();
@@ -528,6 +537,10 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
         if (k < 0 && k != -EINTR && !dead)
             break;
     }
+    /* the trace's last calls sent to a server that had gone: their UDP
+     * tries ran out after the loop had nothing left to send */
+    if (!stopped && !stale && !gone && udp_gone(rp, cm_now_ns(), why, sizeof(why)))
+        gone = 1;
     rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);
     if (rp->version == 4 && !gone)
         nr_call4_close_all(rp); /* the opens it made, after the timed part */

@@ -4,7 +4,7 @@
 # whose server is killed (SIGKILL) mid-replay accounts for every call of
 # the trace, over TCP and over UDP (docs/nfs_replay.md, "Faults": a server
 # gone).  The trace is the validation suite's traffic (captured on lo),
-# replayed at speed 0.01 (about 5 s); sfs_nfsd is killed 1 s in, and the
+# replayed at the speed that makes it last 6 s; sfs_nfsd is killed 1 s in, and the
 # server may stay away 1.5 s (FREESFS_REPLAY_RECONNECT_MS: the tests do
 # not wait the 30 s a replay waits at least).  Each time:
 #   - sfs3 ends with its report, INVALID (18) "the run ended early", and
@@ -43,6 +43,11 @@ is "$?" 0 "the validation suite ran against sfs_nfsd while captured"
 udp_pieces=$(nr_calls "$T_DIR/v.pcapng" "$A_NFS_PORT" |
     awk '/^(read|write) .*bytes [0-9]+$/ {n = $NF; if (n > 32768) p += int((n + 32767) / 32768) - 1} END {print p + 0}')
 export FREESFS_REPLAY_RECONNECT_MS=1500
+# the replay lasts 6 s whatever the capture's length (it was 2.3 s at speed
+# 0.01 for a 23 ms capture, and the UDP replay, killed 1 s in, ended with
+# every later call refused before 1.5 s without a reply had passed)
+"$T_BIN/sfs_trace" stats -q "$T_DIR/v.pcapng" --yaml "$T_DIR/v.yaml" || bail "sfs_trace stats"
+speed=$(python3 -c 'import sys, yaml; print("%.6f" % (yaml.safe_load(open(sys.argv[1]))["duration_s"] / 6))' "$T_DIR/v.yaml")
 
 # y NAME EXPR: a value of NAME's YAML (g; n: its nfs_replay section, o: the
 # section's TOTAL row); "a, b" prints "a b".
@@ -54,7 +59,7 @@ for proto in TCP UDP; do
     n=k$proto
     start_nfsd "$n" || bail "sfs_nfsd did not start"
     eval "pid=\$${n}_PID port=\$${n}_NFS_PORT url=\$${n}_URL"
-    opts="-p 1 --speed 0.01 --trace $T_DIR/v.pcapng --yaml $T_DIR/$n.yaml"
+    opts="-p 1 --speed $speed --trace $T_DIR/v.pcapng --yaml $T_DIR/$n.yaml"
     [ $proto = TCP ] && opts="-Q $opts"
     # shellcheck disable=SC2086
     prompted_start "$T_BIN/sfs3" -i $opts "$url" || bail "no prompt"
