@@ -26,6 +26,8 @@ import re
 import subprocess
 import sys
 
+from tshark_json import NFS4_OPS as OPS
+
 
 def tshark(args):
     r = subprocess.run(["tshark", "-n"] + args, capture_output=True, text=True, check=False)
@@ -60,17 +62,6 @@ def first(tree, key):
     return v[0] if v else None
 
 
-OPS = {3: "ACCESS", 4: "CLOSE", 5: "COMMIT", 6: "CREATE", 7: "DELEGPURGE",
-       8: "DELEGRETURN", 9: "GETATTR", 10: "GETFH", 11: "LINK", 12: "LOCK", 13: "LOCKT",
-       14: "LOCKU", 15: "LOOKUP", 16: "LOOKUPP", 17: "NVERIFY", 18: "OPEN", 19: "OPENATTR",
-       20: "OPEN_CONFIRM", 21: "OPEN_DOWNGRADE", 22: "PUTFH", 23: "PUTPUBFH",
-       24: "PUTROOTFH", 25: "READ", 26: "READDIR", 27: "READLINK", 28: "REMOVE",
-       29: "RENAME", 30: "RENEW", 31: "RESTOREFH", 32: "SAVEFH", 33: "SECINFO",
-       34: "SETATTR", 35: "SETCLIENTID", 36: "SETCLIENTID_CONFIRM", 37: "VERIFY",
-       38: "WRITE", 39: "RELEASE_LOCKOWNER", 42: "EXCHANGE_ID", 43: "CREATE_SESSION",
-       44: "DESTROY_SESSION", 45: "FREE_STATEID", 52: "SECINFO_NO_NAME", 53: "SEQUENCE",
-       55: "TEST_STATEID", 57: "DESTROY_CLIENTID", 58: "RECLAIM_COMPLETE",
-       10044: "ILLEGAL"}
 STATUS = {0: "OK", 2: "NOENT", 13: "ACCESS", 17: "EXIST", 70: "STALE", 10008: "DELAY",
           10011: "EXPIRED", 10013: "GRACE", 10022: "STALE_CLIENTID",
           10025: "BAD_STATEID", 10052: "BADSESSION", 10053: "BADSLOT",

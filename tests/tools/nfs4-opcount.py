@@ -20,22 +20,7 @@ import sys
 
 import yaml
 
-from tshark_json import as_list, first, tshark
-
-OPS = {3: "ACCESS", 4: "CLOSE", 5: "COMMIT", 6: "CREATE", 7: "DELEGPURGE",
-       8: "DELEGRETURN", 9: "GETATTR", 10: "GETFH", 11: "LINK", 12: "LOCK", 13: "LOCKT",
-       14: "LOCKU", 15: "LOOKUP", 16: "LOOKUPP", 17: "NVERIFY", 18: "OPEN", 19: "OPENATTR",
-       20: "OPEN_CONFIRM", 21: "OPEN_DOWNGRADE", 22: "PUTFH", 23: "PUTPUBFH",
-       24: "PUTROOTFH", 25: "READ", 26: "READDIR", 27: "READLINK", 28: "REMOVE",
-       29: "RENAME", 30: "RENEW", 31: "RESTOREFH", 32: "SAVEFH", 33: "SECINFO",
-       34: "SETATTR", 35: "SETCLIENTID", 36: "SETCLIENTID_CONFIRM", 37: "VERIFY",
-       38: "WRITE", 39: "RELEASE_LOCKOWNER", 40: "BACKCHANNEL_CTL",
-       41: "BIND_CONN_TO_SESSION", 42: "EXCHANGE_ID", 43: "CREATE_SESSION",
-       44: "DESTROY_SESSION", 45: "FREE_STATEID", 46: "GET_DIR_DELEGATION",
-       47: "GETDEVICEINFO", 48: "GETDEVICELIST", 49: "LAYOUTCOMMIT", 50: "LAYOUTGET",
-       51: "LAYOUTRETURN", 52: "SECINFO_NO_NAME", 53: "SEQUENCE", 54: "SET_SSV",
-       55: "TEST_STATEID", 56: "WANT_DELEGATION", 57: "DESTROY_CLIENTID",
-       58: "RECLAIM_COMPLETE"}
+from tshark_json import NFS4_OPS as OPS, as_list, first, tshark
 
 
 def calls(cap, ports):
