@@ -30,9 +30,11 @@ if [ $# -eq 0 ]; then
 fi
 log=$(mktemp) || exit 2
 trap 'rm -f "$log" "$log.st"' EXIT
-# prove's own lines as they come; its summary read back for the totals
+# prove's own lines as they come, with each failed check's line (a CI log
+# keeps only its tail: the summary alone names no reason); its summary
+# read back for the totals
 {
-    prove -j"${PROVE_JOBS:-2}" --timer --exec tests/tools/with-timeout "$@"
+    prove -j"${PROVE_JOBS:-2}" --timer --failures --exec tests/tools/with-timeout "$@"
     echo $? >"$log.st"
 } 2>&1 | tee "$log"
 st=$(cat "$log.st" 2>/dev/null || echo 1)
