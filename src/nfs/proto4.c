@@ -262,7 +262,8 @@ static const stateid4 *stateid_of(struct p4_state *st, struct p4_call *p, int op
  * the client after it was established anew (a restarted server answers the
  * old session BADSESSION and the old client STALE_CLIENTID), carries a
  * stateid the new server instance never issued: it answers STALE_STATEID
- * (BAD_STATEID in 4.1).  A client sends such a call again with the stateid
+ * (BAD_STATEID in 4.1); a client made anew after its lease ran out finds
+ * the old stateid EXPIRED.  A client sends such a call again with the stateid
  * its present state gives (its open's once opened again, else the
  * anonymous one, counted) instead of failing the application's I/O; once.
  * Returns 1 when the call went out again (done comes later).
@@ -275,7 +276,8 @@ static int restate(struct p4_call *p)
     int op = p->c->op;
 
     if (call->status != 0 || p->restated || p->sid_epoch == NO_OPEN ||
-        (s4 != NFS4ERR_STALE_STATEID && s4 != NFS4ERR_BAD_STATEID) ||
+        (s4 != NFS4ERR_STALE_STATEID && s4 != NFS4ERR_BAD_STATEID &&
+         s4 != NFS4ERR_EXPIRED) ||
         p->sid_epoch == nf4_client_epoch(st->m.cl))
         return 0;
     p->restated = 1;
