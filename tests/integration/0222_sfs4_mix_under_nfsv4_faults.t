@@ -8,19 +8,21 @@
 # sent again), DELAY on 5 % of GETATTRs (sent again after a wait).  Each
 # fault happened (the server counts it) and the report's protocol rows
 # count what the client did about it in the run (new sessions, new
-# clients, resends after DELAY), a new client only per cut lease, and at
-# the end no client or session of sfs4's is left on the server.  SIGINT
+# clients, resends after DELAY), a new client only per cut lease, the
+# files it lost opened again before their next I/O (reopens, apart from
+# the mix's calls), and at the end no client or session of sfs4's is left
+# on the server.  SIGINT
 # mid-run, to sfs4 alone or to its whole process group (a terminal's
 # Ctrl-C), ends it with 130 and leaves no client or session on the server
 # and no process running.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 21
 one() { # name what server-counter report-pattern server-options...
     local n=$1 what=$2 counter=$3 counted=$4 out
     shift 4
     start_nfsd "$n" --stats-file "$T_DIR/$n.yaml" --seed 1 "$@" || bail "no server"
     out=$("$T_BIN/sfs4" -l 100 -p 2 -w 1 -t 4 -F 300 -a 25 --progress 0 \
-        "$(eval echo \$${n}_URL)" 2>"$T_DIR/$n.err")
+        --yaml "$T_DIR/$n.run.yaml" "$(eval echo \$${n}_URL)" 2>"$T_DIR/$n.err")
     is "$?" 0 "$what: sfs4 exits 0"
     like "$out" "BAD CALLS: 0 " "$what: 0 bad calls"
     like "$out" "$counted" "$what: the report counts the client's answers"
@@ -38,6 +40,16 @@ one() { # name what server-counter report-pattern server-options...
         exid=$(nfsd_stat "$n" exchange_id) cut=$(nfsd_stat "$n" leases_cut)
         ok "$([ "$exid" -le $((cut + 2)) ]; echo $?)" \
             "$what: at most one EXCHANGE_ID per process and per lease cut ($exid, $cut cut)"
+        # the working set's files a new client lost were opened again
+        # before their next READ, WRITE or SETATTR (counted apart from the
+        # mix's calls), none failed, and no I/O went without an open
+        is "$(python3 -c '
+import sys, yaml
+p = yaml.safe_load(open(sys.argv[1]))["protocol"]
+print("reopens %s, open errors %d, anonymous I/O %d" % (
+    "some" if 0 < p["reopens"] <= p["opens"] else p["reopens"], p["open_errors"],
+    p["anonymous_io"]))' "$T_DIR/$n.run.yaml")" "reopens some, open errors 0, anonymous I/O 0" \
+            "$what: the files a new client lost were opened again"
     fi
 }
 one B "BADSESSION" errors_injected "new sessions [1-9]" --error sequence=BADSESSION:2
