@@ -467,7 +467,9 @@ int nf4_client_open(struct nf4_client **out, struct rp_client *rpc,
                     const struct nf4_client_opts *opts, char *err, size_t errlen);
 
 /*
- * Ends the client: the calls still waiting complete with RP_ERR_CANCELED,
+ * Ends the client: a recovery under way ends first (bounded by about two
+ * seconds, so that the session or client it made is the one destroyed),
+ * the calls still waiting complete with RP_ERR_CANCELED,
  * then (when the server is still reachable) DESTROY_SESSION and
  * DESTROY_CLIENTID (4.1) - each bounded by about a second - and the rpc
  * client is closed.  NULL is fine.  Never from a done callback.

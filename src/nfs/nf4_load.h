@@ -85,6 +85,10 @@ struct nf4_open_counts {
                                 frees them) */
     uint64_t anonymous_io;   /* READs and WRITEs of a file with no open of the
                                 present client: the anonymous stateid */
+    uint64_t stale_resends;  /* READs, WRITEs and SETATTRs answered
+                                STALE_STATEID, BAD_STATEID or EXPIRED for an
+                                older client's stateid, sent again with the
+                                present one's */
     uint64_t in_use_max;     /* files open at once, at most */
     uint64_t in_use;         /* files open now */
 };
@@ -94,6 +98,9 @@ struct nf4_open_counts {
  * NF4_CLOSED (not open, or its open gone with an older client). */
 enum nf4_open_state nf4_open_need(const struct nf4_open *f, uint32_t epoch,
                                   const stateid4 **sid);
+/* 1 when f was open and a new client (epoch) lost its open: its next
+ * READ, WRITE or SETATTR opens it again first. */
+int nf4_open_lost(const struct nf4_open *f, uint32_t epoch);
 /* The OPEN of f goes out (counted; a reopen when it was open in an older
  * epoch). */
 void nf4_open_sending(struct nf4_open_counts *c, struct nf4_open *f);
@@ -119,7 +126,7 @@ const struct nf4_mount *nf4_session_mount(const struct nf_session *s);
 
 /* ---- the protocol's counters (v4_counts.c) ------------------------------- */
 
-#define NF4_LOAD_NFIELDS 22 /* rows of nf4_load_field_table */
+#define NF4_LOAD_NFIELDS 23 /* rows of nf4_load_field_table */
 
 struct nf4_load_stats {
     uint64_t ops[NF4_COUNTED_OPS]; /* operations sent, by number (SEQUENCE too) */

@@ -9,7 +9,9 @@
  * slot, holds DELAY and GRACE and recovers sessions and clients itself;
  * the reply is read out as the mix's neutral result (nf4_load.h).  A
  * working-set file is OPENed when it enters and CLOSEd when it leaves (its
- * stateid in the caller's per-file storage); a created file's OPEN is
+ * stateid in the caller's per-file storage), and OPENed again before its
+ * next READ, WRITE or SETATTR when a new client lost its open (a reopen,
+ * counted apart from the mix's calls); a created file's OPEN is
  * CLOSEd at once on a call of a small pool.  Writes go UNSTABLE, as
  * NFSv3's do, COMMIT following as the mix says.
  */
@@ -34,6 +36,8 @@ struct p4_call {
                             stateid (restated) */
     uint64_t t_first_ns; /* its first start */
     int restated;
+    int reopening;               /* the call is its file's OPEN, the op's compound next */
+    struct p4_call *parked_next; /* waiting for another call's reopen */
 };
 
 #define NO_OPEN UINT32_MAX
@@ -51,6 +55,7 @@ struct p4_state {
     struct nf4_mount m;
     struct nf4_call sync; /* the working set's OPENs and CLOSEs */
     struct p4_close *closers, *free_closers;
+    struct p4_call *parked;      /* ops waiting for their file's reopen */
     struct nf4_open_counts open; /* the opens' counts, from the mount on */
     /* what they and the client had counted when the caller's counting
      * started (counters.start) */
@@ -204,6 +209,7 @@ static void close_created(struct p4_state *st, const struct nf4_res *r)
 }
 
 static int restate(struct p4_call *p);
+static int reopened(struct p4_call *p);
 
 static void on_reply(struct nf4_call *call, void *data)
 {
@@ -212,7 +218,7 @@ static void on_reply(struct nf4_call *call, void *data)
     struct p4_state *st = p->s->state;
     struct nf4_sfs_result r;
 
-    if (restate(p))
+    if (reopened(p) || restate(p))
         return;
     memset(&c->res, 0, sizeof(c->res));
     c->res.attr_type = -1;
@@ -258,11 +264,61 @@ static const stateid4 *stateid_of(struct p4_state *st, struct p4_call *p, int op
 }
 
 /*
+ * Starts p's op: its compound with the stateid the file's open gives now -
+ * or first, when a new client lost the open the file had (nf4_open_lost),
+ * the file's OPEN again (a reopen: counted with the opens, not a call of
+ * the mix; the op goes when it is answered, its time running from its
+ * first start), as a client opens its application's files again after
+ * recovering its state.  Returns 0 (on_reply comes later) or -errno.
+ */
+static int start_op(struct p4_state *st, struct p4_call *p)
+{
+    struct nf4_call *call = &p->call;
+    int op = p->c->op, rc;
+
+    call->res.data = p->c->buf;
+    call->res.data_max = p->c->buf ? p->c->buf_max : 0;
+    if ((op == NF_OP_READ || op == NF_OP_WRITE || op == NF_OP_SETATTR) &&
+        nf4_open_need(p->fstate, nf4_client_epoch(st->m.cl), &(const stateid4 *){NULL}) ==
+            NF4_OPENING) {
+        /* another call's reopen of the file is in flight: wait for it */
+        call->t_start_ns = cm_now_ns(); /* the client's clock: monotonic */
+        p->parked_next = st->parked;
+        st->parked = p;
+        return 0;
+    }
+    if ((op == NF_OP_READ || op == NF_OP_WRITE || op == NF_OP_SETATTR) &&
+        nf4_open_lost(p->fstate, nf4_client_epoch(st->m.cl))) {
+        struct nf4_sfs_args a;
+
+        memset(&a, 0, sizeof(a));
+        a.fh = &p->fh;
+        if (nf4_sfs_open(&call->args, &a) < 0)
+            return -EINVAL;
+        call->res.data = NULL;
+        call->res.data_max = 0;
+        nf4_open_sending(&st->open, p->fstate);
+        p->reopening = 1;
+        rc = nf4_call_start(st->m.cl, call);
+        if (rc < 0) {
+            p->reopening = 0;
+            (void)nf4_open_done(&st->open, p->fstate, NULL, 0);
+        }
+        return rc;
+    }
+    if (op == NF_OP_READ || op == NF_OP_WRITE || op == NF_OP_SETATTR)
+        p->args.sid = stateid_of(st, p, op);
+    rc = nf4_sfs_compound(&call->args, nf4_client_minor(st->m.cl), op, &p->args);
+    return rc < 0 ? rc : nf4_call_start(st->m.cl, call);
+}
+
+/*
  * A READ, WRITE or SETATTR built with the stateid of an open, sent again by
  * the client after it was established anew (a restarted server answers the
  * old session BADSESSION and the old client STALE_CLIENTID), carries a
  * stateid the new server instance never issued: it answers STALE_STATEID
- * (BAD_STATEID in 4.1).  A client sends such a call again with the stateid
+ * (BAD_STATEID in 4.1); a client made anew after its lease ran out finds
+ * the old stateid EXPIRED.  A client sends such a call again with the stateid
  * its present state gives (its open's once opened again, else the
  * anonymous one, counted) instead of failing the application's I/O; once.
  * Returns 1 when the call went out again (done comes later).
@@ -272,19 +328,78 @@ static int restate(struct p4_call *p)
     struct p4_state *st = p->s->state;
     struct nf4_call *call = &p->call;
     uint32_t s4 = call->res.status;
-    int op = p->c->op;
 
     if (call->status != 0 || p->restated || p->sid_epoch == NO_OPEN ||
-        (s4 != NFS4ERR_STALE_STATEID && s4 != NFS4ERR_BAD_STATEID) ||
+        (s4 != NFS4ERR_STALE_STATEID && s4 != NFS4ERR_BAD_STATEID &&
+         s4 != NFS4ERR_EXPIRED) ||
         p->sid_epoch == nf4_client_epoch(st->m.cl))
         return 0;
     p->restated = 1;
     p->again += call->delays + call->graces + call->resends + 1;
-    p->args.sid = stateid_of(st, p, op);
-    if (nf4_sfs_compound(&call->args, nf4_client_minor(st->m.cl), op, &p->args) < 0 ||
-        nf4_call_start(st->m.cl, call) < 0)
+    if (start_op(st, p) < 0)
         return 0; /* the stale answer stands */
+    st->open.stale_resends++;
     return 1;
+}
+
+/* The ops that waited for the reopen of file f go now, with the stateid
+ * it gave (or the anonymous one when it failed); one that cannot go fails
+ * as its start did. */
+static void unpark(struct p4_state *st, const void *f)
+{
+    struct p4_call **pp = &st->parked, *q, *mine = NULL, **tail = &mine;
+
+    while ((q = *pp) != NULL) { /* taken off first: on_reply may park more */
+        if (q->fstate != f) {
+            pp = &q->parked_next;
+            continue;
+        }
+        *pp = q->parked_next;
+        q->parked_next = NULL;
+        *tail = q;
+        tail = &q->parked_next;
+    }
+    while ((q = mine) != NULL) {
+        int rc;
+
+        mine = q->parked_next;
+        rc = start_op(st, q);
+        if (rc < 0) {
+            q->call.status = rc;
+            q->call.t_reply_ns = cm_now_ns();
+            q->call.delays = q->call.graces = q->call.resends = 0;
+            q->call.rpc.retransmits = 0;
+            q->call.rpc.t_send_ns = 0;
+            on_reply(&q->call, q);
+        }
+    }
+}
+
+/* The reply of a file's OPEN sent again before the op (start_op): the
+ * file's open is the new one (or, failed, counted, the op goes with the
+ * anonymous stateid), and the op's own compound goes now.  Returns 1 when
+ * it went (done comes later); 0 when the reply is not a reopen's, or when
+ * the op could not go - its call then fails with the reopen's failure or
+ * the start's. */
+static int reopened(struct p4_call *p)
+{
+    struct p4_state *st = p->s->state;
+    struct nf4_call *call = &p->call;
+    int rc;
+
+    if (!p->reopening)
+        return 0;
+    p->reopening = 0;
+    (void)nf4_open_done(&st->open, p->fstate, call->status == 0 ? &call->res : NULL,
+                        call->epoch);
+    unpark(st, p->fstate);
+    if (call->status != 0)
+        return 0; /* the client failed the OPEN: the op fails as it did */
+    rc = start_op(st, p);
+    if (rc == 0)
+        return 1;
+    call->status = rc;
+    return 0;
 }
 
 static int call_start4(struct nf_session *s, struct nf_call *c,
@@ -301,6 +416,7 @@ static int call_start4(struct nf_session *s, struct nf_call *c,
     p->fstate = a->fstate;
     p->sid_epoch = NO_OPEN;
     p->restated = 0;
+    p->reopening = 0;
     p->again = 0;
     memset(x, 0, sizeof(*x));
     if (a->fh) {
@@ -324,17 +440,10 @@ static int call_start4(struct nf_session *s, struct nf_call *c,
     x->sa.set_size = a->set_size != 0;
     x->sa.size = a->size;
     x->sa.set_atime_now = x->sa.set_mtime_now = a->times != 0;
-    if (a->op == NF_OP_READ || a->op == NF_OP_WRITE || a->op == NF_OP_SETATTR)
-        x->sid = stateid_of(st, p, a->op);
-    rc = nf4_sfs_compound(&p->call.args, nf4_client_minor(st->m.cl), a->op, x);
-    if (rc < 0)
-        return rc;
-    p->call.res.data = c->buf;
-    p->call.res.data_max = c->buf ? c->buf_max : 0;
     p->call.done = on_reply;
     p->call.data = p;
     p->call.timeout_ms = c->timeout_ms;
-    rc = nf4_call_start(st->m.cl, &p->call);
+    rc = start_op(st, p);
     if (rc == 0)
         p->t_first_ns = p->call.t_start_ns;
     return rc;

@@ -14,7 +14,8 @@
  *                   a new client (EXCHANGE_ID, CREATE_SESSION,
  *                   RECLAIM_COMPLETE; 4.0: SETCLIENTID), then sent again:
  *                   the epoch changes, so the caller knows its opens are
- *                   gone;
+ *                   gone (4.1: EXPIRED after a SEQUENCE that succeeded
+ *                   names an earlier client's stateid: the call's answer);
  *   SEQ_MISORDERED  on a slot whose last call got no reply: the slot's
  *                   sequence id set back (the server never saw that call),
  *                   then sent again; anywhere else it is the answer.
@@ -524,6 +525,13 @@ static int results_match(const struct nf4_call *call)
     return 1;
 }
 
+/* 1 when call's compound began with a SEQUENCE that succeeded. */
+static int sequence_ok(const struct nf4_call *call)
+{
+    return call->args.nseq && call->res.nops > 1 && call->res.op[0].op == OP_SEQUENCE &&
+           call->res.op[0].status == NFS4_OK;
+}
+
 /* The recovery a status asks for (NF4_ST_UP: none). */
 static enum nf4_state recovery_for(uint32_t status)
 {
@@ -567,6 +575,16 @@ static int answer_status(struct nf4_client *cl, struct nf4_call *call, uint64_t 
         return 0;
     }
     rec = recovery_for(s);
+    if (rec == NF4_ST_NEW_CLIENT && s == NFS4ERR_EXPIRED && sequence_ok(call))
+        /* 4.1: the SEQUENCE before it just renewed this client's lease, so
+         * EXPIRED names a stateid of an earlier client (RFC 8881
+         * 15.1.5.3), not this one.  An EXCHANGE_ID for it would get this
+         * same client back, and CREATE_SESSION another session on it that
+         * DESTROY_SESSION never names: DESTROY_CLIENTID is then refused
+         * (CLIENTID_BUSY) and the client stays on the server.  It is the
+         * call's answer: the caller sends it again with its present
+         * state's stateid. */
+        rec = NF4_ST_UP;
     if (rec == NF4_ST_UP || (call->flags & NF4_F_CTL) || call->resends >= NF4_RESENDS_MAX)
         return 0;
     if ((rec == NF4_ST_NEW_SESSION && call->session_gen == cl->session_gen) ||
@@ -810,12 +828,36 @@ static void destroy_call(struct nf4_client *cl, struct nf4_call *call)
     (void)run_until_done(cl, call);
 }
 
+/* Lets a recovery under way (a new session or client) end, bounded by
+ * DESTROY_MS: a CREATE_SESSION or EXCHANGE_ID the server already ran
+ * would otherwise be cancelled unread, and DESTROY_SESSION and
+ * DESTROY_CLIENTID would name the state before it - what the server made
+ * for the recovery would stay there until its lease ran out. */
+static void finish_recovery(struct nf4_client *cl)
+{
+    uint64_t end = cm_now_ns() + DESTROY_MS * NS_PER_MS; /* the real clock */
+
+    while (cl->established && cl->state != NF4_ST_UP && cl->state != NF4_ST_DEAD &&
+           rp_client_state(cl->rpc) == RP_STATE_UP) {
+        uint64_t now = cm_now_ns();
+        int rc;
+
+        if (now >= end)
+            break;
+        rc = nf4_poll(cl, until_ms(end, now));
+        if (rc < 0 && rc != -EINTR)
+            break;
+    }
+}
+
 void nf4_client_close(struct nf4_client *cl)
 {
     struct nf4_call *last = NULL;
 
     if (!cl)
         return;
+    if (cl->rpc)
+        finish_recovery(cl);
     cl->state = NF4_ST_CLOSING;
     fail_all(cl, RP_ERR_CANCELED);
     /* what the server keeps of this client goes now, not at the lease's

@@ -32,6 +32,7 @@ const struct cm_field nf4_load_field_table[NF4_LOAD_NFIELDS] = {
     O(closes_gone, CM_MERGE_SUM, "closes_gone"),
     O(closes_skipped, CM_MERGE_SUM, "closes_skipped"),
     O(anonymous_io, CM_MERGE_SUM, "anonymous_io"),
+    O(stale_resends, CM_MERGE_SUM, "stale_stateid_resends"),
     O(in_use_max, CM_MERGE_SUM, "files_open_max"), /* per process: all processes' */
     O(in_use, CM_MERGE_SUM, "files_open_at_end"),
     S(delays, "delay_resends"),
@@ -87,6 +88,7 @@ void nf4_load_opens(struct nf4_load_stats *s, const struct nf4_open_counts *now,
     o->closes_gone += grew(now->closes_gone, before->closes_gone);
     o->closes_skipped += grew(now->closes_skipped, before->closes_skipped);
     o->anonymous_io += grew(now->anonymous_io, before->anonymous_io);
+    o->stale_resends += grew(now->stale_resends, before->stale_resends);
     o->in_use = now->in_use;
     o->in_use_max = now->in_use_max;
 }
@@ -134,6 +136,11 @@ void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_cal
     if (s->open.anonymous_io)
         fprintf(out, "READs and WRITEs with no open (anonymous stateid): %" PRIu64 "\n",
                 s->open.anonymous_io);
+    if (s->open.stale_resends)
+        fprintf(out,
+                "READs, WRITEs and SETATTRs sent again with the new client's stateid "
+                "(the old one STALE, BAD or EXPIRED): %" PRIu64 "\n",
+                s->open.stale_resends);
     fprintf(out,
             "delegations %" PRIu64 " granted (none asked), %" PRIu64
             " returned; resends: %" PRIu64 " after DELAY, %" PRIu64

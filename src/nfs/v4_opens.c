@@ -31,6 +31,11 @@ enum nf4_open_state nf4_open_need(const struct nf4_open *f, uint32_t epoch,
     return NF4_OPEN;
 }
 
+int nf4_open_lost(const struct nf4_open *f, uint32_t epoch)
+{
+    return f != NULL && f->state == NF4_OPEN && f->epoch != epoch;
+}
+
 /* The files open now and the most at once. */
 static void in_use(struct nf4_open_counts *c, int up)
 {

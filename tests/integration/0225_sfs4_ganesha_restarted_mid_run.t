@@ -7,7 +7,9 @@
 # connection go, connects again, finds its session gone (BADSESSION) and
 # its client id too (STALE_CLIENTID), makes both again and sends its calls
 # again; a READ, WRITE or SETATTR that carried an open's stateid of the old
-# instance is sent again with the new state's.  The run ends with its
+# instance is sent again with the new state's, and the files the new
+# instance does not know as open are opened again before their next READ,
+# WRITE or SETATTR (reopens, counted apart from the mix).  The run ends with its
 # report: the reconnections counted, the calls sent again listed per op as
 # the v4 client's (not as JUKEBOX retries), no bad call and no unexpected
 # error.  Then again with a grace period: the calls answered GRACE are
@@ -15,7 +17,7 @@
 . "$(dirname "$0")/lib.sh"
 export PROTOCOLS="3, 4"
 start_ganesha
-plan 13
+plan 15
 # restarted_run N: an sfs4 run with ganesha restarted by its pid 5 s into
 # it; its exit code, its report in $T_DIR/outN
 restarted_run() {
@@ -46,6 +48,18 @@ unlike "$out" "UNEXPECTED NFS ERRORS" "no unexpected NFS error: no stale stateid
 like "$out" "SENT AGAIN: [1-9][0-9]* \([a-z]+ [0-9]+.*\), by the NFSv4\.1 client after NFS4ERR_DELAY or GRACE, or after it made its session or client again" \
     "each child's first call after the restart is sent again on the new session, listed per op"
 unlike "$out" "JUKEBOX RETRIES" "... not called JUKEBOX retries"
+# reopened: the yaml's protocol counts; "none" when the run wrote no yaml
+reopened() {
+    python3 -c '
+import sys, yaml
+try:
+    p = yaml.safe_load(open(sys.argv[1]))["protocol"]
+except (OSError, KeyError, TypeError):
+    print("none"); sys.exit()
+print("reopens %s, anonymous I/O %d" % ("some" if p["reopens"] > 0 else 0, p["anonymous_io"]))' "$1"
+}
+is "$(reopened "$T_DIR/r1.yaml")" "reopens some, anonymous I/O 0" \
+    "the files the new instance lost were opened again, no READ or WRITE without an open"
 ok "$([ -d "$GANESHA_DIR/export/CL1" ]; echo $?)" "the file set is on ganesha's disk"
 
 # with a grace period (5 s, lease 5 s): the calls the new instance answers
@@ -60,3 +74,5 @@ out=$(cat "$T_DIR/out2")
 like "$(cat "$GANESHA_DIR/ganesha.log")" "NFS Server Now NOT IN GRACE" "ganesha went through a grace period"
 like "$out" "BAD CALLS: 0 " "... no bad call"
 unlike "$out" "UNEXPECTED NFS ERRORS" "... no GRACE or stale stateid counted as an error"
+is "$(reopened "$T_DIR/r2.yaml")" "reopens some, anonymous I/O 0" \
+    "... the files opened again once the grace period ended"

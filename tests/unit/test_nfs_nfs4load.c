@@ -157,7 +157,12 @@ static void files_open_before_io_and_close_when_they_leave(void **state)
     assert_int_equal(nf4_open_done(&counts, &f[2], opened(NFS4_OK, 0x22), 7), 1);
     assert_int_equal(counts.in_use_max, 2);
     assert_int_equal(nf4_open_need(&f[1], 8, &sid), NF4_CLOSED);
-    nf4_open_sending(&counts, &f[1]); /* opened again */
+    assert_true(nf4_open_lost(&f[1], 8)); /* open in 7: its I/O opens it again */
+    assert_false(nf4_open_lost(&f[1], 7));
+    assert_false(nf4_open_lost(&f[0], 8)); /* never opened: nothing lost */
+    assert_false(nf4_open_lost(NULL, 8));
+    nf4_open_sending(&counts, &f[1]);      /* opened again */
+    assert_false(nf4_open_lost(&f[1], 8)); /* its OPEN in flight */
     assert_int_equal(nf4_open_done(&counts, &f[1], opened(NFS4_OK, 0x33), 8), 1);
     assert_int_equal(nf4_open_leave(&counts, &f[1], 8, &closed), 1); /* the new one */
     assert_int_equal(closed.other[0], 0x33);
@@ -225,7 +230,9 @@ static void counters_are_one_table(void **state)
     on.closes = 4;
     on.in_use = 7;
     on.in_use_max = 7;
+    on.stale_resends = 2;
     nf4_load_opens(&s, &on, &ob);
+    assert_int_equal(s.open.stale_resends, 2);
     assert_int_equal(s.open.opens, 5);
     assert_int_equal(s.open.closes, 4);
     assert_int_equal(s.open.in_use, 7); /* now's, not a difference */
@@ -247,6 +254,8 @@ static void counters_are_one_table(void **state)
     assert_non_null(
         strstr(text, "CLOSE operations          8, each a call of its own (4.00 %"));
     assert_non_null(strstr(text, "4 returned; resends: 6 after DELAY"));
+    assert_non_null(strstr(text, "SETATTRs sent again with the new client's stateid "
+                                 "(the old one STALE, BAD or EXPIRED): 4\n"));
     assert_null(strstr(text, "READ ")); /* only what was sent */
     free(text);
 }

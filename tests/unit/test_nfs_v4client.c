@@ -13,8 +13,10 @@
  * again, BADSESSION answered with a new session, STALE_CLIENTID with a new
  * client and a new epoch, a call that got no reply repaired on its slot
  * after SEQ_MISORDERED, more calls than slots waiting, the lease renewed
- * when idle, a delegation handed back, a recovery given up, and the
- * session and client destroyed at close. */
+ * when idle, a delegation handed back, a recovery given up, EXPIRED
+ * after a good SEQUENCE left to the caller (no new client), and the
+ * session and client destroyed at close - a recovery under way at close
+ * ended first, so that what it made is destroyed too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -714,6 +716,8 @@ struct srv {
     int swallow_next;        /* neither run nor answer one compound */
     int grant_deleg;         /* OPEN grants a write delegation */
     int fail_create_session; /* CREATE_SESSION answers SERVERFAULT */
+    int expire_next;         /* answer EXPIRED after SEQUENCE (a stateid's) */
+    int hold_create_session; /* CREATE_SESSION's reply waits while set */
     unsigned max_slots;
     /* the server's state */
     int client_known, session_valid;
@@ -882,9 +886,14 @@ static uint32_t srv_op(const nfs_argop4 *a, nfs_resop4 *r, char *scratch, int *f
         srv.delegreturns++;
         return NFS4_OK;
     case OP_DESTROY_SESSION:
+        if (!srv.session_valid ||
+            a->nfs_argop4_u.opdestroy_session.dsa_sessionid[0] != (char)srv.session_no)
+            return r->nfs_resop4_u.opdestroy_session.dsr_status = NFS4ERR_BADSESSION;
         srv.session_valid = 0;
         return NFS4_OK;
     case OP_DESTROY_CLIENTID:
+        if (srv.session_valid) /* a session of the client is left */
+            return r->nfs_resop4_u.opdestroy_clientid.dcr_status = NFS4ERR_CLIENTID_BUSY;
         srv.client_known = 0;
         return NFS4_OK;
     case OP_PUTFH:
@@ -926,11 +935,16 @@ static int srv_compound(const COMPOUND4args *a, COMPOUND4res *res, nfs_resop4 *o
     for (i = 0; i < a->argarray.argarray_len && i < NF4_MAX_OPS; i++) {
         uint32_t st;
 
-        if (i == 1 && srv.delay_next > 0 && !first) {
-            srv.delay_next--;
+        if (i == 1 && (srv.delay_next > 0 || srv.expire_next > 0) && !first) {
+            uint32_t err = srv.delay_next > 0 ? NFS4ERR_DELAY : NFS4ERR_EXPIRED;
+
+            if (srv.delay_next > 0)
+                srv.delay_next--;
+            else
+                srv.expire_next--;
             ops[i].resop = a->argarray.argarray_val[i].argop;
-            ops[i].nfs_resop4_u.opputfh.status = NFS4ERR_DELAY;
-            res->status = NFS4ERR_DELAY;
+            ops[i].nfs_resop4_u.opputfh.status = err;
+            res->status = err;
             res->resarray.resarray_len = i + 1;
             break;
         }
@@ -939,6 +953,14 @@ static int srv_compound(const COMPOUND4args *a, COMPOUND4res *res, nfs_resop4 *o
         res->status = st;
         if (st != NFS4_OK)
             break;
+    }
+    /* the reply to a held CREATE_SESSION waits (bounded: 10 s) */
+    for (i = 0; i < 10000 && srv.hold_create_session && a->argarray.argarray_len &&
+                a->argarray.argarray_val[0].argop == OP_CREATE_SESSION;
+         i++) {
+        pthread_mutex_unlock(&srv.mu);
+        usleep(1000);
+        pthread_mutex_lock(&srv.mu);
     }
     pthread_mutex_unlock(&srv.mu);
     return 0;
@@ -1322,6 +1344,73 @@ static void a_lost_client_is_established_again_in_a_new_epoch(void **state)
     close_client(&f);
 }
 
+static void an_expired_stateid_is_the_calls_answer_in_41(void **state)
+{
+    static struct nf4_call call;
+    struct fixture f;
+    struct nf4_client_stats st;
+    unsigned n0;
+
+    (void)state;
+    assert_int_equal(open_client(&f, 4, 64), 0);
+    /* SEQUENCE succeeded: this client is alive, EXPIRED names an earlier
+     * one's stateid - no EXCHANGE_ID (which would get this client back
+     * and add a session to it), the answer goes to the caller */
+    srv.expire_next = 1;
+    n0 = srv.nlog;
+    run_getattr(&f, &call);
+    assert_int_equal(call.status, 0);
+    assert_int_equal(call.res.status, NFS4ERR_EXPIRED);
+    assert_int_equal(call.resends, 0);
+    assert_int_equal(srv.nlog - n0, 1);
+    assert_int_equal(nf4_client_epoch(f.cl), 1);
+    nf4_client_stats(f.cl, &st);
+    assert_int_equal(st.new_clients, 0);
+    assert_int_equal(st.new_sessions, 0);
+    close_client(&f);
+}
+
+static void a_close_during_a_recovery_destroys_what_it_made(void **state)
+{
+    static struct nf4_call call;
+    struct fixture f;
+    unsigned n0, i;
+    int seen = 0;
+
+    (void)state;
+    assert_int_equal(open_client(&f, 4, 64), 0);
+    pthread_mutex_lock(&srv.mu);
+    srv.forget_session = 1;
+    srv.hold_create_session = 1;
+    n0 = srv.nlog;
+    pthread_mutex_unlock(&srv.mu);
+    done_count = 0;
+    getattr_call(&call, &(const struct nf4_fh){4, "fh01"});
+    assert_int_equal(nf4_call_start(f.cl, &call), 0);
+    /* BADSESSION, then CREATE_SESSION on the wire, its reply held */
+    for (i = 0; i < 2000 && !seen; i++) {
+        nf4_poll(f.cl, 5);
+        pthread_mutex_lock(&srv.mu);
+        seen = srv.nlog > n0 + 1;
+        pthread_mutex_unlock(&srv.mu);
+    }
+    assert_true(seen);
+    assert_string_equal(logged(n0 + 1), "CREATE_SESSION");
+    pthread_mutex_lock(&srv.mu);
+    srv.hold_create_session = 0;
+    pthread_mutex_unlock(&srv.mu);
+    /* the close reads the new session and destroys it, then the client:
+     * cancelled unread, DESTROY_SESSION would name the old session and
+     * DESTROY_CLIENTID be refused (CLIENTID_BUSY) */
+    nf4_client_close(f.cl);
+    assert_int_equal(done_count, 1);
+    assert_false(srv.session_valid);
+    assert_false(srv.client_known);
+    assert_string_equal(logged(srv.nlog - 1), "DESTROY_CLIENTID");
+    th_serve_stop(&f.t);
+    pthread_mutex_destroy(&srv.mu);
+}
+
 static void a_call_without_reply_leaves_its_slot_repaired(void **state)
 {
     static struct nf4_call a, b;
@@ -1445,6 +1534,8 @@ int main(void)
         cmocka_unit_test(delay_is_held_and_sent_again),
         cmocka_unit_test(a_lost_session_is_made_again_and_the_call_sent_again),
         cmocka_unit_test(a_lost_client_is_established_again_in_a_new_epoch),
+        cmocka_unit_test(an_expired_stateid_is_the_calls_answer_in_41),
+        cmocka_unit_test(a_close_during_a_recovery_destroys_what_it_made),
         cmocka_unit_test(a_call_without_reply_leaves_its_slot_repaired),
         cmocka_unit_test(an_idle_client_keeps_its_lease),
         cmocka_unit_test(a_granted_delegation_is_handed_back),
