@@ -7,10 +7,11 @@
 # with a clean exit, a pidfile is written and removed, background mode
 # prints "ready ... pid N" and detaches (and leaves no server behind when
 # its pidfile cannot be written), bad options exit 2, a port in use exits
-# 1 with the reason, --stats-file is written on SIGUSR1 and at exit.
+# 1 with the reason, --stats-file is written on SIGUSR1 and at exit (one
+# it cannot write stops the start).
 . "$(dirname "$0")/lib.sh"
 need_cmd nfs-ls
-plan 20
+plan 21
 
 start_nfsd A --pidfile "$T_DIR/a.pid" --stats-file "$T_DIR/a.yaml" || bail "no server"
 like "$(cat "$T_DIR/A.log")" "^ready nfs 127.0.0.1:$A_NFS_PORT udp,tcp mount 127.0.0.1:$A_MNT_PORT udp,tcp exports /export" "ready line names ports and exports"
@@ -52,6 +53,10 @@ is "$? $err" "1 sfs_nfsd: $nopid: cannot be written: No such file or directory" 
 left=$(ps -e -ww -o pid=,comm=,args= | awk -v f="$nopid" '$2 == "sfs_nfsd" && index($0, f) {print $1}')
 for p in $left; do track "$p"; done
 is "$left" "" "no detached server is left running"
+# a stats file it cannot write: said at start, not after the run it counts
+err=$(timeout 20 "$T_BIN/sfs_nfsd" -f -p 0 -m 0 --stats-file "$T_DIR/no/such/dir/s.yaml" 2>&1)
+is "$? $err" "1 sfs_nfsd: $T_DIR/no/such/dir/s.yaml: cannot be written: No such file or directory" \
+    "an unwritable --stats-file: exit 1 at start and one line naming it"
 
 "$T_BIN/sfs_nfsd" --no-such-option >/dev/null 2>&1; is "$?" "2" "unknown option: exit 2"
 err=$("$T_BIN/sfs_nfsd" -f -p "$B_NFS_PORT" -m 0 2>&1); rc=$?
