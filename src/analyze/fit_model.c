@@ -523,7 +523,8 @@ static void working_set(struct az_fit *f)
     if (m->working_set > (double)m->files_at_start) {
         az_fit_note(m,
                     "the working set the touches imply (%.0f files) is larger than the "
-                    "file set the trace showed (%" PRIu64 "): the file set taken as it",
+                    "file set the trace showed (%" PRIu64 "): the file set is taken as "
+                    "large as the working set",
                     m->working_set, m->files_at_start);
         m->files_at_start = (uint64_t)llround(m->working_set);
     }
@@ -682,6 +683,8 @@ int az_fit_model(struct az_fit *f, const struct tr_nfs_reader *r, int points)
         model += m->model_calls[op];
         errors += (double)c->errors[op];
     }
+    /* a trace shorter than a second counts as one (the rc comment says so):
+     * its calls would otherwise ask for a rate no second of it showed */
     m->rate = model / (m->duration_s > 1 ? m->duration_s : 1);
     m->load = (int)lround(m->rate) > 0 ? (int)lround(m->rate) : 1;
     m->points = points > 0 ? points : 1;

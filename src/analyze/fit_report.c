@@ -189,10 +189,12 @@ static void model_lines(FILE *out, const struct az_fit *f)
             "WRITE: %d (the most 1 %% saw; -1: none)\n",
             m->streams, m->clients, m->clients == 1 ? "" : "s", m->biod_reads,
             m->biod_writes);
-    fprintf(out,
-            "  appends: %d %% of the WRITE requests; stable writes: %.1f %% of the WRITE "
-            "calls\n",
-            m->append_pct, m->stable_pct);
+    if (f->c.requests[1] > f->c.append_unknown)
+        fprintf(out, "  appends: %d %% of the WRITE requests", m->append_pct);
+    else
+        fprintf(out, "  appends: %d %% (SFS's default: no WRITE request of a known size)",
+                m->append_pct);
+    fprintf(out, "; stable writes: %.1f %% of the WRITE calls\n", m->stable_pct);
     fprintf(out,
             "  rc: LOAD=%d NFS_VERSION=%d TCP=%s PROCS=%u BLOCK_SIZE=%u FILE_COUNT=%d "
             "ACCESS_PCNT=%d DIR_COUNT=%d SYMLINK_COUNT=%d APPEND_PCNT=%d",
@@ -221,9 +223,10 @@ void az_fit_table(FILE *out, const char *trace, const struct az_fit *f,
     az_fit_distance(f, NULL, &self);
     fprintf(out,
             "fit of %s: %" PRIu64 " NFS calls mapped (%" PRIu64 " not) in %.3f s, the "
-            "model's %.1f calls/s; NFSv%d over %s\n",
+            "model's %.1f calls/s%s; NFSv%d over %s\n",
             trace, m->mapped_calls, m->unmapped_calls, m->duration_s, m->rate,
-            m->nfs_version, m->tcp ? "TCP" : "UDP");
+            m->duration_s < 1 ? " (the trace counted as 1 s)" : "", m->nfs_version,
+            m->tcp ? "TCP" : "UDP");
     if (g)
         fprintf(out, "compared with %s (\"other\" below): %" PRIu64 " calls in %.3f s\n",
                 other_trace, g->m.mapped_calls, g->m.duration_s);

@@ -157,10 +157,11 @@ static void rc_text(struct text *t, const struct az_fit *f, const struct az_fit_
         "# cannot keep.\n",
         name, o->trace, name);
     put(t,
-        "\n# LOAD: the trace's rate, %.1f calls/s over %.3f s (the calls the model\n"
+        "\n# LOAD: the trace's rate, %.1f calls/s over %.3f s%s (the calls the model\n"
         "# makes for its requests); INCR_LOAD and NUM_RUNS: a curve of %d points, 1x\n"
         "# to %dx of it\nLOAD=%d\nINCR_LOAD=%d\nNUM_RUNS=%d\n",
-        m->rate, m->duration_s, m->points, m->points, m->load, m->load, m->points);
+        m->rate, m->duration_s, m->duration_s < 1 ? " counted as 1 s" : "", m->points,
+        m->points, m->load, m->load, m->points);
     if (c->v4_compounds > c->by_version[m->nfs_version])
         put(t,
             "# NFS_VERSION: the trace's %" PRIu64
@@ -221,10 +222,17 @@ static void rc_text(struct text *t, const struct az_fit *f, const struct az_fit_
         "# SYMLINK_COUNT: %" PRIu64 " symlinks at the start, per client, less PROCS\n"
         "SYMLINK_COUNT=%d\n",
         m->symlinks, m->symlink_count);
-    put(t,
-        "# APPEND_PCNT: of the %" PRIu64 " WRITE requests whose file's size was known,\n"
-        "# %" PRIu64 " started at the file's end\nAPPEND_PCNT=%d\n",
-        c->requests[1] - c->append_unknown, c->appends, m->append_pct);
+    if (c->requests[1] > c->append_unknown)
+        put(t,
+            "# APPEND_PCNT: of the %" PRIu64
+            " WRITE requests whose file's size was known,\n"
+            "# %" PRIu64 " started at the file's end\nAPPEND_PCNT=%d\n",
+            c->requests[1] - c->append_unknown, c->appends, m->append_pct);
+    else /* nothing measured: say it is SFS's own figure, not the trace's */
+        put(t,
+            "# APPEND_PCNT: no WRITE request of a file whose size was known, so SFS's\n"
+            "# default\nAPPEND_PCNT=%d\n",
+            m->append_pct);
     put(t,
         "# stable writes: %.1f %% of the WRITE calls were FILE_SYNC or DATA_SYNC; SFS\n"
         "# writes UNSTABLE and sends COMMITs (the mix's commit share): no setting\n",

@@ -25,7 +25,8 @@ int cm_atomic_open(struct cm_atomic_file *af, const char *path, char *err, size_
     af->fp = fopen(af->tmp, "w");
     if (af->fp == NULL) {
         rc = -errno;
-        cm_errf(err, errlen, "%s: %s", af->tmp, strerror(errno));
+        /* the user's name for the file: the temporary one is ours */
+        cm_errf(err, errlen, "%s: cannot be written: %s", path, strerror(errno));
         return rc;
     }
     return 0;

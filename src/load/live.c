@@ -201,7 +201,9 @@ void ld_live_sum_since(struct ld_live_area *a, unsigned reader, struct ld_live *
 double ld_live_rate(const struct ld_live *now, const struct ld_live *before,
                     uint64_t from_ms)
 {
-    uint64_t calls = now->good + now->bad, was = before->good + before->bad;
+    /* the answered calls: a failed one is no throughput (the line's bad
+     * count says it), or a dead server's refusals read as the load */
+    uint64_t calls = now->good, was = before->good;
 
     if (calls <= was || from_ms == 0 || now->at_ms <= from_ms)
         return 0;

@@ -94,7 +94,7 @@ enum { LD_LIVE_LINES, LD_LIVE_BEATS, LD_LIVE_READERS };
  * interval while every request is short). */
 void ld_live_sum_since(struct ld_live_area *a, unsigned reader, struct ld_live *out);
 
-/* The calls per second of the difference of two readings, now (from
+/* The good calls per second of the difference of two readings, now (from
  * ld_live_sum_since) less before: over [from_ms, now->at_ms], or 0 when
  * that window is empty. */
 double ld_live_rate(const struct ld_live *now, const struct ld_live *before,

@@ -205,6 +205,7 @@ struct pr_meter {
         uint64_t from_ms;    /* when the window of the calls since the mark began
                                 (the first heartbeat after it says; 0 not yet) */
         double rate;         /* its ops/s between its last two readings */
+        uint64_t beat_ms;    /* when its last heartbeat came (cm_now_ms) */
     } * client;              /* nclients */
     char label[64];          /* "run 3 of 10" */
     char prefix[160];        /* "Executing run 3 of 10 ..." */
@@ -217,6 +218,7 @@ struct pr_meter {
     const char *phase;
     unsigned total_s, then_s, requested;
     uint64_t start_ms, next_ms;
+    uint64_t mark_ms;    /* the last line's time (or the phase's start) */
     struct ld_live base; /* the sum at the phase's start */
 };
 

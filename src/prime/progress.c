@@ -23,6 +23,11 @@
 
 #define GUESS_OVERHEAD_S                                                                 \
     10 /* a point's start, population and results, before one is seen */
+/* How long a due line waits for a client's heartbeat: a client sends one
+ * a second in a load phase, on its own clock, not on the lines' grid.  A
+ * line printed before it showed no calls of that client ("0.0 of 100
+ * ops/s, mean 0.00 ms"), every phase's first line among them. */
+#define BEAT_WAIT_MS 1500u
 
 int pr_meter_open(struct pr_meter *m, const struct pr_run *run, FILE *out, FILE *log,
                   unsigned every_s, int whole)
@@ -108,6 +113,7 @@ void pr_meter_heartbeat(struct pr_meter *m, unsigned client, const void *payload
         ld_live_decode(&l, payload, len) < 0)
         return;
     m->client[client - 1].cur = l;
+    m->client[client - 1].beat_ms = cm_now_ms();
     if (m->client[client - 1].from_ms == 0) /* the window after the mark begins */
         m->client[client - 1].from_ms = l.first_ms;
 }
@@ -159,6 +165,7 @@ void pr_meter_phase(struct pr_meter *m, const char *phase, unsigned total_s,
     m->then_s = then_s;
     m->requested = requested;
     m->start_ms = cm_now_ms();
+    m->mark_ms = m->start_ms;
     m->next_ms = m->start_ms + (uint64_t)m->every_s * 1000u;
     sum_clients(m, &m->base);
     for (k = 0; k < m->run->nclients; k++) {
@@ -173,7 +180,8 @@ void pr_meter_phase_end(struct pr_meter *m)
     if (m == NULL)
         return;
     /* the line due at the phase's end, when the end came first (as the
-     * clients' meter, client/progress.c) */
+     * clients' meter, client/progress.c) - unless it still waits for a
+     * client's heartbeat: no line rather than one without its calls */
     if (m->phase != NULL && m->every_s != 0 && cm_now_ms() >= m->next_ms)
         pr_meter_tick(m);
     m->phase = NULL;
@@ -187,6 +195,17 @@ static size_t columns(FILE *f)
     if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
         return ws.ws_col;
     return 80;
+}
+
+/* 1 when a client has sent no heartbeat since the last line. */
+static int beat_missing(const struct pr_meter *m)
+{
+    unsigned k;
+
+    for (k = 0; k < m->run->nclients; k++)
+        if (m->client[k].beat_ms <= m->mark_ms)
+            return 1;
+    return 0;
 }
 
 void pr_meter_tick(struct pr_meter *m)
@@ -205,6 +224,9 @@ void pr_meter_tick(struct pr_meter *m)
     t = cm_now_ms();
     if (t < m->next_ms)
         return;
+    if (t < m->next_ms + BEAT_WAIT_MS && beat_missing(m))
+        return;
+    m->mark_ms = t;
     while (m->next_ms <= t)
         m->next_ms += (uint64_t)m->every_s * 1000u;
     sum_clients(m, &now);

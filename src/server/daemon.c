@@ -10,8 +10,11 @@
 #include "server/sv_int.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "common/error.h"
 #include "common/atomic.h"
@@ -44,6 +47,22 @@ static int child(struct sv_server *s, int do_register, int fd)
         _exit(1);
     close(fd);
     return SV_START_SERVE;
+}
+
+/* The detached server stopped as a user would stop it (SIGTERM), then
+ * for good when it has not ended within 2 s; reaped. */
+static void stop_child(pid_t kid)
+{
+    int i;
+
+    kill(kid, SIGTERM);
+    for (i = 0; i < 200; i++) {
+        if (waitpid(kid, NULL, WNOHANG) != 0)
+            return;
+        poll(NULL, 0, 10);
+    }
+    kill(kid, SIGKILL);
+    waitpid(kid, NULL, 0);
 }
 
 int sv_server_start(struct sv_server *s, int foreground, int do_register,
@@ -81,7 +100,9 @@ int sv_server_start(struct sv_server *s, int foreground, int do_register,
     msg[got] = '\0';
     snprintf(warn, warnlen, "%s", msg + 1);
     *pid = (long)kid;
-    if (pidfile && pidfile[0] && sv_write_pidfile(pidfile, *pid, err, errlen) != 0)
+    if (pidfile && pidfile[0] && sv_write_pidfile(pidfile, *pid, err, errlen) != 0) {
+        stop_child(kid); /* a server nobody can find by its pidfile stops */
         return -EIO;
+    }
     return SV_START_PARENT;
 }

@@ -32,6 +32,7 @@
 #include "rpc/recmark.h"
 #include "server/sv_int.h"
 #include "common/alloc.h"
+#include "common/atomic.h"
 
 #include <arpa/inet.h>
 #include <assert.h>
@@ -254,6 +255,14 @@ struct sv_server *sv_server_create(const struct sv_config *cfg, char *err, size_
     snprintf(s->bind_addr, sizeof(s->bind_addr), "%s",
              cfg->bind_addr ? cfg->bind_addr : "127.0.0.1");
     if (cfg->stats_file) {
+        struct cm_atomic_file af;
+
+        /* a file it cannot write is said now, not after the run it counts */
+        if (cm_atomic_open(&af, cfg->stats_file, err, errlen) != 0) {
+            sv_server_destroy(s);
+            return NULL;
+        }
+        cm_atomic_abort(&af);
         snprintf(s->stats_file, sizeof(s->stats_file), "%s", cfg->stats_file);
         s->has_stats = 1;
     }
