@@ -213,7 +213,8 @@ nfs_argop4 *nf4_op_commit(struct nf4_compound *c, uint64_t off, uint32_t count);
  * the current file (name == NULL, CLAIM_FH, 4.1), reading and writing,
  * denying nothing, asking for no delegation (4.1); with create, OPEN4_CREATE
  * UNCHECKED4 with the attributes of sa (NULL: none).  The owner is the
- * client's, filled at every send. */
+ * client's, filled at every send, unless the caller set one in the
+ * returned arguments (owner.owner: an open owner of its own). */
 nfs_argop4 *nf4_op_open(struct nf4_compound *c, const char *name, int create,
                         const struct nf4_sattr *sa);
 nfs_argop4 *nf4_op_close(struct nf4_compound *c, const stateid4 *sid);

@@ -357,8 +357,10 @@ static void fill_client_parts(struct nf4_client *cl, struct nf4_call *call, int 
             open_owner4 *o = &c->op[i].nfs_argop4_u.opopen.owner;
 
             o->clientid = cl->clientid;
-            o->owner.owner_len = cl->owner_len;
-            o->owner.owner_val = cl->owner;
+            if (o->owner.owner_len == 0) { /* else the caller's own (a replay's) */
+                o->owner.owner_len = cl->owner_len;
+                o->owner.owner_val = cl->owner;
+            }
         }
     }
 }

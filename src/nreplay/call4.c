@@ -8,20 +8,23 @@
  * GETATTR"...), the NULL procedure as itself.  The attributes a traced
  * SETATTR or CREATE set are set, no others.
  *
- * The traced opens: a file is OPENed (CLAIM_FH) before the first READ or
- * WRITE of it in a copy that has no open of it, and the stateid that OPEN
- * names - or the one a replayed OPEN(CREATE) named, which stays open - is
- * the one every later READ, WRITE and SETATTR of the file goes with, as the
- * traced client's went with the stateid its OPEN had made; the opens are
- * CLOSEd at the end of the run.  One open per file and copy stands for the
- * traced stateids of that file (a trace with several open owners of one
- * file replays their I/O under one open).
- *
+ * The traced opens: every traced stateid has a slot in the plan (plan4.c),
+ * and each copy here the replayed open of each slot: a traced OPEN is
+ * replayed as an OPEN (by name: PUTFH OPEN GETFH GETATTR, counted as the
+ * lookup or create it is; by handle: a state record, PUTFH OPEN) with an
+ * open owner of its own per traced owner, and the stateid its reply names
+ * is the one the READs, WRITEs and SETATTRs of the traced stateid go with;
+ * the traced CLOSE is replayed at its place (a state record, PUTFH CLOSE).
+ * A stateid the trace shows in use but never made (an open from before
+ * the capture) is OPENed (CLAIM_FH, the client's owner) before its first
+ * use.  The opens the trace never CLOSEd are CLOSEd at the end of the run.
+
  * The reply is decoded by the client into the slot's call; its status
  * (nf.h's numbering) is compared with the traced nfsstat4 in the same
  * numbering (nf4_status_nf).  Nothing here allocates.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/clock.h"
@@ -31,12 +34,21 @@
 #include "nfs/nf_proto.h"
 #include "nreplay/nr_int.h"
 
-/* One slot's v4 call: the compound, its handles and arguments. */
+/* One slot's v4 call: the compound, its handles and arguments, its OPEN's
+ * owner. */
 struct nr_v4call {
     struct nf4_call call;
     struct nf4_fh fh, fh2;
     struct nf4_sfs_args args;
+    char owner[48];
     rp_done_fn done; /* the replay's own completion (run.c), as for v2/v3 */
+};
+
+/* A copy's replayed open of one of the plan's state slots. */
+struct nr_v4sid {
+    struct nf4_open o;
+    struct nf4_fh fh; /* its file: the CLOSE's PUTFH */
+    uint8_t made;     /* a replayed OPEN was about it: never opened before use */
 };
 
 static const stateid4 anonymous; /* all zeros (RFC 8881 8.2.3) */
@@ -53,21 +65,82 @@ size_t nr_call4_bytes(void)
     return sizeof(struct nr_v4call);
 }
 
-void *nr_call4_fstate(const struct nr_replay *rp, uint32_t k, uint32_t obj)
+size_t nr_call4_sid_bytes(void)
 {
-    return &((struct nf4_open *)rp->v4open)[(size_t)k * im_nobjs(rp->plan->img) + obj];
+    return sizeof(struct nr_v4sid);
 }
 
-/* The stateid of the open of object obj in copy k, or the anonymous one. */
-static const stateid4 *sid_of(const struct nr_replay *rp, uint32_t k, uint32_t obj)
+static struct nr_v4sid *slot(const struct nr_replay *rp, uint32_t k, uint32_t sid)
 {
-    const stateid4 *sid = NULL;
+    return &((struct nr_v4sid *)rp->v4open)[(size_t)k * (rp->plan->nsids + 1) + sid];
+}
 
-    if (obj != NR_NONE && rp->v4open != NULL &&
-        nf4_open_need(nr_call4_fstate(rp, k, obj), nf4_client_epoch(client(rp)), &sid) ==
-            NF4_OPEN)
-        return sid;
-    return &anonymous;
+/* The stateid a call of copy k using the plan's slot sid goes with: its
+ * replayed open's; the stateid of an open closed since, or refused (the
+ * server says what it thinks of it, as the traced one did); the anonymous
+ * one for a traced special stateid. */
+static const stateid4 *sid_of(const struct nr_replay *rp, uint32_t k, uint32_t sid)
+{
+    const stateid4 *s = NULL;
+    struct nr_v4sid *f;
+
+    if (sid == NR_NONE || rp->v4open == NULL)
+        return &anonymous;
+    f = slot(rp, k, sid);
+    if (nf4_open_need(&f->o, nf4_client_epoch(client(rp)), &s) == NF4_OPEN)
+        return s;
+    return f->made ? &f->o.stateid : &anonymous;
+}
+
+/* The OPEN of compound c goes with traced owner `owner` of copy k (an
+ * owner of its own; 0: the client's) and the traced share modes (share:
+ * nr_call's; 0: reading and writing, denying nothing). */
+static void set_owner(struct nf4_compound *c, char *buf, size_t len, uint32_t k,
+                      uint32_t owner, uint8_t share)
+{
+    uint32_t i;
+
+    snprintf(buf, len, "freesfs-replay/c%u/o%u", k, owner);
+    for (i = c->args.argarray.argarray_len; i-- > 0;) {
+        OPEN4args *o = &c->op[i].nfs_argop4_u.opopen;
+
+        if (c->op[i].argop != OP_OPEN)
+            continue;
+        if (owner != 0) {
+            o->owner.owner.owner_len = (u_int)strlen(buf);
+            o->owner.owner.owner_val = buf;
+        }
+        if (share & 3u) {
+            o->share_access = (o->share_access & ~3u) | (share & 3u);
+            o->share_deny = (share >> 2) & 3u;
+        }
+        return;
+    }
+}
+
+/* A replayed OPEN of slot f came back (res: its reply, NULL: none; fh:
+ * the file): the slot's open, counted.  An OPEN of a file its owner has
+ * open already (an upgrade) keeps the one open, with the later stateid. */
+static void open_result(struct nr_replay *rp, struct nr_v4sid *f,
+                        const struct nf4_res *res, uint32_t epoch,
+                        const struct nf4_fh *fh)
+{
+    const struct nf4_resop *op = res ? nf4_res_find(res, OP_OPEN, 0) : NULL;
+    const stateid4 *cur;
+
+    f->made = 1;
+    if (fh)
+        f->fh = *fh;
+    if (nf4_open_need(&f->o, epoch, &cur) == NF4_OPEN) {
+        rp->v4counts.opens++;
+        if (op && op->status == NFS4_OK)
+            f->o.stateid = op->u.open.stateid;
+        else
+            rp->v4counts.open_errors++;
+        return;
+    }
+    nf4_open_sending(&rp->v4counts, &f->o);
+    (void)nf4_open_done(&rp->v4counts, &f->o, res, epoch);
 }
 
 /* What a traced SETATTR, CREATE, MKDIR, SYMLINK or MKNOD set. */
@@ -139,7 +212,7 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
     case NF_OP_READ:
         a->count = s->count = piece_of(piece, c, rp->rtmax, &off);
         a->offset = off;
-        a->sid = sid_of(rp, l->k, c->obj);
+        a->sid = sid_of(rp, l->k, c->sid);
         rp->v4counts.anonymous_io += a->sid == &anonymous && piece == 0;
         break;
     case NF_OP_WRITE:
@@ -147,11 +220,11 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
         a->offset = off;
         a->data = rp->win.wdata;
         a->stable = c->how != 0; /* DATA_SYNC4 and FILE_SYNC4 as FILE_SYNC4 */
-        a->sid = sid_of(rp, l->k, c->obj);
+        a->sid = sid_of(rp, l->k, c->sid);
         rp->v4counts.anonymous_io += a->sid == &anonymous && piece == 0;
         break;
     case NF_OP_SETATTR:
-        a->sid = sid_of(rp, l->k, c->obj);
+        a->sid = sid_of(rp, l->k, c->sid);
         sattr_of(c, &a->sa);
         break;
     case NF_OP_CREATE:
@@ -175,9 +248,20 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
     default:
         break;
     }
-    rc = nf4_sfs_compound(&v->call.args, nf4_client_minor(cl), c->op, a);
+    if (c->op == NF_OP_LOOKUP && c->res_sid != NR_NONE && a->fh) {
+        /* a traced OPEN by name, no create: PUTFH OPEN GETFH GETATTR */
+        nf4_compound_init(&v->call.args, nf4_client_minor(cl), 0);
+        nf4_op_putfh(&v->call.args, a->fh);
+        nf4_op_open(&v->call.args, a->name, 0, NULL);
+        nf4_op_getfh(&v->call.args);
+        rc = nf4_op_getattr(&v->call.args, NF4_MASK_GETATTR) ? 0 : -EINVAL;
+    } else {
+        rc = nf4_sfs_compound(&v->call.args, nf4_client_minor(cl), c->op, a);
+    }
     if (rc < 0)
         return rc;
+    if (c->res_sid != NR_NONE)
+        set_owner(&v->call.args, v->owner, sizeof(v->owner), l->k, c->owner, c->share);
     v->call.res.data = NULL; /* READ data, READLINK text, names: read over */
     v->call.res.data_max = 0;
     v->call.done = done4;
@@ -185,22 +269,6 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
     v->call.data = s;
     v->call.timeout_ms = 0;
     return nf4_call_start(cl, &v->call);
-}
-
-/* A replayed OPEN(CREATE) made an open: the file's open in this copy. */
-static void keep_created_open(struct nr_replay *rp, const struct nr_live *l,
-                              const struct nf4_call *call)
-{
-    struct nf4_open *f;
-    const stateid4 *sid;
-
-    if (l->c.res_obj == NR_NONE || rp->v4open == NULL)
-        return;
-    f = nr_call4_fstate(rp, l->k, l->c.res_obj);
-    if (nf4_open_need(f, nf4_client_epoch(client(rp)), &sid) != NF4_CLOSED)
-        return; /* one open per file: the one it has (this one stays to the end) */
-    nf4_open_sending(&rp->v4counts, f);
-    (void)nf4_open_done(&rp->v4counts, f, &call->res, call->epoch);
 }
 
 int nr_call4_account(struct rb_slot *s)
@@ -229,6 +297,8 @@ int nr_call4_account(struct rb_slot *s)
     NR_STATS(&rp->cx)->nr_resends += call->rpc.retransmits + call->resends;
     if (call->status != 0) {
         ld_stats_bad(st, c->op);
+        if (c->res_sid != NR_NONE && rp->v4open != NULL)
+            open_result(rp, slot(rp, l->k, c->res_sid), NULL, call->epoch, NULL);
         return 1;
     }
     nf4_sfs_result(&call->res, &r);
@@ -260,8 +330,9 @@ int nr_call4_account(struct rb_slot *s)
                     r.status);
     if (c->res_obj != NR_NONE && r.status == 0 && r.has_fh)
         (void)nf4_fh_to_nf(&r.fh, nr_fh(rp, l->k, c->res_obj));
-    if (c->op == NF_OP_CREATE && r.status == 0)
-        keep_created_open(rp, l, call);
+    if (c->res_sid != NR_NONE && rp->v4open != NULL) /* a traced OPEN's */
+        open_result(rp, slot(rp, l->k, c->res_sid), &call->res, call->epoch,
+                    r.has_fh ? &r.fh : NULL);
     return 1;
 }
 
@@ -274,54 +345,93 @@ static int sync4(struct nr_replay *rp, struct nf4_client *cl)
     return nf4_call_sync(cl, &rp->v4sync);
 }
 
+/* PUTFH fh OPEN(CLAIM_FH) into slot f, with owner (0: the client's). */
+static int open_fh(struct nr_replay *rp, struct nf4_client *cl, struct nr_v4sid *f,
+                   const struct nf4_fh *fh, uint32_t k, uint32_t owner, uint8_t share)
+{
+    int rc;
+
+    /* the open alone, no call the trace did not make beside it (a Linux
+     * client's ACCESS and GETATTR would count as calls) */
+    nf4_compound_init(&rp->v4sync.args, 1, 0);
+    nf4_op_putfh(&rp->v4sync.args, fh);
+    if (nf4_op_open(&rp->v4sync.args, NULL, 0, NULL) == NULL)
+        return 0;
+    set_owner(&rp->v4sync.args, rp->v4owner, sizeof(rp->v4owner), k, owner, share);
+    rc = sync4(rp, cl);
+    /* a failed OPEN is counted; the calls of its stateid then go with the
+     * stateid it did not get, and their statuses say what the server
+     * thought */
+    open_result(rp, f, rc == 0 ? &rp->v4sync.res : NULL, rp->v4sync.epoch, fh);
+    return rc == -ENOTCONN ? rc : 0;
+}
+
 int nr_call4_open(struct nr_replay *rp, const struct nr_live *l)
 {
     struct nf4_client *cl = client(rp);
     struct nf4_fh h;
-    struct nf4_open *f;
+    struct nr_v4sid *f;
     const stateid4 *sid;
-    int rc;
 
-    if ((l->c.op != NF_OP_READ && l->c.op != NF_OP_WRITE) || l->c.obj == NR_NONE ||
-        rp->v4open == NULL || cl == NULL)
+    if ((l->c.op != NF_OP_READ && l->c.op != NF_OP_WRITE && l->c.op != NF_OP_SETATTR) ||
+        l->c.obj == NR_NONE || l->c.sid == NR_NONE || rp->v4open == NULL || cl == NULL)
         return 0;
-    f = nr_call4_fstate(rp, l->k, l->c.obj);
-    if (nf4_open_need(f, nf4_client_epoch(cl), &sid) != NF4_CLOSED)
+    f = slot(rp, l->k, l->c.sid);
+    if (f->made || nf4_open_need(&f->o, nf4_client_epoch(cl), &sid) != NF4_CLOSED)
         return 0;
     nf4_fh_from_nf(nr_fh(rp, l->k, l->c.obj), &h);
-    /* PUTFH OPEN(CLAIM_FH): the open alone, no call the trace did not make
-     * beside it (a Linux client's ACCESS and GETATTR would count as
-     * calls) */
-    nf4_compound_init(&rp->v4sync.args, 1, 0);
-    nf4_op_putfh(&rp->v4sync.args, &h);
-    if (nf4_op_open(&rp->v4sync.args, NULL, 0, NULL) == NULL)
-        return 0;
-    nf4_open_sending(&rp->v4counts, f);
-    rc = sync4(rp, cl);
-    /* a failed OPEN is counted; the file's I/O then goes with the
-     * anonymous stateid, and its status says what the server thought */
-    (void)nf4_open_done(&rp->v4counts, f, rc == 0 ? &rp->v4sync.res : NULL,
-                        rp->v4sync.epoch);
-    return rc == -ENOTCONN ? rc : 0;
+    return open_fh(rp, cl, f, &h, l->k, 0, 0);
+}
+
+/* PUTFH CLOSE of slot f's open (sid: its stateid). */
+static int close_one(struct nr_replay *rp, struct nf4_client *cl, struct nr_v4sid *f,
+                     const stateid4 *sid)
+{
+    nf4_compound_init(&rp->v4sync.args, 1, 0); /* PUTFH CLOSE: no GETATTR */
+    nf4_op_putfh(&rp->v4sync.args, &f->fh);
+    nf4_op_close(&rp->v4sync.args, sid);
+    return sync4(rp, cl);
+}
+
+int nr_call4_state(struct nr_replay *rp, const struct nr_live *l)
+{
+    struct nf4_client *cl = client(rp);
+    struct nr_v4sid *f;
+    struct nf4_fh h;
+    stateid4 sid;
+
+    if (cl == NULL || rp->v4open == NULL)
+        return cl == NULL ? -ENOTCONN : 0;
+    if (l->c.v4 == NR_V4_CLOSE && l->c.sid != NR_NONE) {
+        f = slot(rp, l->k, l->c.sid);
+        f->made = 1;
+        if (!nf4_open_leave(&rp->v4counts, &f->o, nf4_client_epoch(cl), &sid))
+            return 0; /* not open here (its OPEN failed, or went with a client) */
+        rp->v4closes_traced++;
+        return close_one(rp, cl, f, &sid) == -ENOTCONN ? -ENOTCONN : 0;
+    }
+    if (l->c.v4 == NR_V4_OPEN && l->c.res_sid != NR_NONE && l->c.obj != NR_NONE &&
+        nr_fh(rp, l->k, l->c.obj)->len > 0) {
+        nf4_fh_from_nf(nr_fh(rp, l->k, l->c.obj), &h);
+        return open_fh(rp, cl, slot(rp, l->k, l->c.res_sid), &h, l->k, l->c.owner,
+                       l->c.share);
+    }
+    return 0;
 }
 
 void nr_call4_close_all(struct nr_replay *rp)
 {
     struct nf4_client *cl = client(rp);
-    uint32_t n = rp->v4open ? im_nobjs(rp->plan->img) : 0, k, obj;
-    struct nf4_fh h;
+    uint32_t n = rp->v4open ? rp->plan->nsids : 0, k, i;
     stateid4 sid;
 
     for (k = 0; cl && k < rp->ncopies; k++)
-        for (obj = 0; obj < n; obj++) {
-            if (!nf4_open_leave(&rp->v4counts, nr_call4_fstate(rp, k, obj),
-                                nf4_client_epoch(cl), &sid))
+        for (i = 0; i < n; i++) {
+            struct nr_v4sid *f = slot(rp, k, i);
+
+            if (!nf4_open_leave(&rp->v4counts, &f->o, nf4_client_epoch(cl), &sid))
                 continue;
-            nf4_fh_from_nf(nr_fh(rp, k, obj), &h);
-            nf4_compound_init(&rp->v4sync.args, 1, 0); /* PUTFH CLOSE: no GETATTR */
-            nf4_op_putfh(&rp->v4sync.args, &h);
-            nf4_op_close(&rp->v4sync.args, &sid);
-            if (sync4(rp, cl) == -ENOTCONN)
+            if (close_one(rp, cl, f, &sid) == -ENOTCONN)
                 return; /* the client is gone: its opens with it */
         }
 }
