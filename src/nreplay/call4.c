@@ -118,6 +118,35 @@ static void set_owner(struct nf4_compound *c, char *buf, size_t len, uint32_t k,
     }
 }
 
+/* The OPEN(CREATE) of compound c with the traced create mode (how: 0
+ * UNCHECKED, 1 GUARDED, 2 EXCLUSIVE, as the plan has it): GUARDED4 keeps
+ * the attributes; EXCLUSIVE as NFSv4.1's EXCLUSIVE4_1, with them and a
+ * verifier of its own per record and copy (sent again unchanged, as a
+ * client's retry is). */
+static void create_mode(struct nf4_compound *c, uint32_t how, uint64_t i, uint32_t k)
+{
+    uint64_t verf = i ^ ((uint64_t)k << 48) ^ 0x4652454553465321ull;
+    uint32_t n;
+
+    for (n = c->args.argarray.argarray_len; n-- > 0;) {
+        createhow4 *h = &c->op[n].nfs_argop4_u.opopen.openhow.openflag4_u.how;
+        fattr4 attrs;
+
+        if (c->op[n].argop != OP_OPEN ||
+            c->op[n].nfs_argop4_u.opopen.openhow.opentype != OPEN4_CREATE)
+            continue;
+        if (how == 1) {
+            h->mode = GUARDED4; /* the same arm: the attributes stay */
+        } else if (how == 2) {
+            attrs = h->createhow4_u.createattrs; /* the arms overlap */
+            h->mode = EXCLUSIVE4_1;
+            memcpy(h->createhow4_u.ch_createboth.cva_verf, &verf, sizeof(verifier4));
+            h->createhow4_u.ch_createboth.cva_attrs = attrs;
+        }
+        return;
+    }
+}
+
 /* A replayed OPEN of slot f came back (res: its reply, NULL: none; fh:
  * the file): the slot's open, counted.  An OPEN of a file its owner has
  * open already (an upgrade) keeps the one open, with the later stateid. */
@@ -260,6 +289,8 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
     }
     if (rc < 0)
         return rc;
+    if (c->op == NF_OP_CREATE && c->how != 0)
+        create_mode(&v->call.args, c->how, l->i, l->k);
     if (c->res_sid != NR_NONE)
         set_owner(&v->call.args, v->owner, sizeof(v->owner), l->k, c->owner, c->share);
     v->call.res.data = NULL; /* READ data, READLINK text, names: read over */

@@ -5,15 +5,18 @@
 # tests/tools/nf4_owners against sfs_nfsd - three open owners of one file
 # with their own share modes, an OPEN the server refused (SHARE_DENIED:
 # another owner's open denies writing), that owner's CLOSE, the OPEN then
-# granted, an OPEN by handle, the CLOSEs in between - planned
+# granted, an OPEN by handle, the CLOSEs in between; GUARDED4 and
+# EXCLUSIVE4_1 creates, granted and refused (EXIST) - planned
 # (sfs_trace plan --nfs-version 4) and replayed against a fresh sfs_nfsd
 # (speed 0) and nfs-ganesha (speed 1):
 #   - no status differs from the traced ones (the refused OPEN refused
 #     again, the one after the CLOSE granted: the CLOSE went at its traced
-#     place, with the stateid the replayed OPEN got), every call sent, valid;
+#     place, with the stateid the replayed OPEN got; the creates refused
+#     where the traced ones were), every call sent, valid;
 #   - tshark decodes the replay's capture: every compound answered, slots
 #     in order, its OPENs and CLOSEs with their statuses in the trace's
-#     order, as many open owners as the trace had, the calls per SFS op
+#     order with its share modes and create modes, as many open owners as
+#     the trace had, the calls per SFS op
 #     the plan's;
 #   - the report's counts are the wire's: the CLOSEs at the traced CLOSE,
 #     none left for the end, no READ or WRITE with the anonymous stateid;
@@ -37,11 +40,11 @@ cap_start "$CAP" "$S_NFS_PORT" || bail "no capture"
 timeout 60 "$T" "$S_URL" >"$T_DIR/owners.out" 2>&1
 crc=$?
 cap_stop
-is "$crc" 0 "three owners' opens, a refused one and the CLOSEs against sfs_nfsd captured"
+is "$crc" 0 "three owners' opens, refused ones, the create modes and the CLOSEs against sfs_nfsd captured"
 [ "$crc" = 0 ] || diag "$(cat "$T_DIR/owners.out")"
 python3 "$OPENS" "$CAP" "$S_NFS_PORT" >"$T_DIR/traced.opens"
 TRACED=$(cat "$T_DIR/traced.opens")
-like "$(head -1 "$T_DIR/traced.opens")" "^opens 6, refused 1 \\(SHARE_DENIED\\), closes 5, owners 3\$" \
+like "$(head -1 "$T_DIR/traced.opens")" "^opens 10, refused 3 \\(SHARE_DENIED EXIST EXIST\\), closes 7, owners 3\$" \
     "the capture: $(head -1 "$T_DIR/traced.opens")"
 nr4_plan "$CAP" "$S_NFS_PORT"
 is "$NR4_RC:$NR4_OPS" "0:$NR4_WANT" "planned: $NR4_OPS"
@@ -62,7 +65,7 @@ replayed() {
     is "$(cat "$rcap.opens")|${got%%; not replayable*}" "$TRACED|$WANT_CALLS" \
         "$4: OPENs and CLOSEs in the trace's order with its statuses, its open owners, its calls per SFS op (tshark)"
     is "$(nr_yaml "$y" 'g["nfs_replay"]["v4_opens"]["closes_traced"], g["nfs_replay"]["v4_opens"]["closes"], g["nfs_replay"]["v4_opens"]["in_use"], g["nfs_replay"]["v4_opens"]["anonymous_io"], g["nfs_replay"]["v4_opens"]["opens"], g["nfs_replay"]["v4_opens"]["open_errors"]')" \
-        "5 5 0 0 6 1" "$4: the report's opens and CLOSEs are the wire's (5 CLOSEs at their traced place, none at the end, 1 OPEN refused)"
+        "7 7 0 0 10 3" "$4: the report's opens and CLOSEs are the wire's (7 CLOSEs at their traced place, none at the end, 3 OPENs refused)"
 }
 
 start_nfsd B || bail "sfs_nfsd did not start"

@@ -13,6 +13,10 @@
  *   CLOSE B, CLOSE C
  *   OPEN (CLAIM_FH)             owner A again; READ; CLOSE
  *   OPEN(CREATE) D/g            owner B; WRITE; CLOSE; REMOVE g
+ *   OPEN(CREATE GUARDED4) D/f   owner A: EXIST
+ *   OPEN(CREATE GUARDED4) D/h   owner A; CLOSE
+ *   OPEN(CREATE EXCLUSIVE4_1) D/x  owner B; CLOSE
+ *   OPEN(CREATE EXCLUSIVE4_1) D/h  owner B, another verifier: EXIST
  *
  * so that a replay that CLOSEd at the end, or under one owner, would be
  * answered otherwise.  One line per compound as nf4_procs prints them
@@ -55,7 +59,8 @@ static int send_call(struct ctx *x, const char *what, nfsstat4 want)
     if (x->call.res.status != NFS4_OK)
         printf("nfs %s %s\n", what, nf4_status_name(x->call.res.status));
     else
-        printf("ok %s %s\n", what, nf4_compound_shape(&x->call.args, shape, sizeof(shape)));
+        printf("ok %s %s\n", what,
+               nf4_compound_shape(&x->call.args, shape, sizeof(shape)));
     if (x->call.res.status != want) {
         x->failures++;
         return -1;
@@ -95,16 +100,31 @@ static int opened(const struct ctx *x, stateid4 *sid, struct nf4_fh *fh)
     return fh && !g ? -1 : 0;
 }
 
-/* OPEN of name in dir (create: OPEN4_CREATE UNCHECKED4 with mode 0644). */
-static int open_name(struct ctx *x, const struct nf4_fh *dir, const char *name, int create,
-                     const char *owner, uint32_t access, uint32_t deny, nfsstat4 want,
-                     stateid4 *sid, struct nf4_fh *fh)
+/* OPEN of name in dir (create: OPEN4_CREATE with mode 0644, UNCHECKED4
+ * for 1, GUARDED4 for 2, EXCLUSIVE4_1 for 3 with a verifier of the
+ * process and the name). */
+static int open_name(struct ctx *x, const struct nf4_fh *dir, const char *name,
+                     int create, const char *owner, uint32_t access, uint32_t deny,
+                     nfsstat4 want, stateid4 *sid, struct nf4_fh *fh)
 {
     struct nf4_sattr sa = {.set_mode = 1, .mode = 0644};
+    nfs_argop4 *a;
 
     nf4_compound_init(&x->call.args, 1, 0);
     nf4_op_putfh(&x->call.args, dir);
-    nf4_op_open(&x->call.args, name, create, create ? &sa : NULL);
+    a = nf4_op_open(&x->call.args, name, create != 0, create ? &sa : NULL);
+    if (a && create == 2)
+        a->nfs_argop4_u.opopen.openhow.openflag4_u.how.mode = GUARDED4;
+    if (a && create == 3) {
+        createhow4 *h = &a->nfs_argop4_u.opopen.openhow.openflag4_u.how;
+        fattr4 attrs = h->createhow4_u.createattrs;
+        long verf = (long)getpid() * 131 + name[0];
+
+        h->mode = EXCLUSIVE4_1;
+        memset(h->createhow4_u.ch_createboth.cva_verf, 0, sizeof(verifier4));
+        memcpy(h->createhow4_u.ch_createboth.cva_verf, &verf, sizeof(verf));
+        h->createhow4_u.ch_createboth.cva_attrs = attrs;
+    }
     nf4_op_getfh(&x->call.args);
     nf4_op_getattr(&x->call.args, NF4_MASK_GETATTR);
     open_as(x, owner, access, deny);
@@ -193,6 +213,18 @@ static void run(struct ctx *x, const struct nf4_fh *root)
     io(x, &g, &b, 1);
     close_it(x, &g, &b);
     remove_it(x, &dir, "g");
+    /* the create modes: GUARDED4 refused for a name there, EXCLUSIVE4_1
+     * for a name another create made */
+    open_name(x, &dir, "f", 2, "owner-A", OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_DENY_NONE,
+              NFS4ERR_EXIST, NULL, NULL);
+    if (open_name(x, &dir, "h", 2, "owner-A", OPEN4_SHARE_ACCESS_BOTH,
+                  OPEN4_SHARE_DENY_NONE, NFS4_OK, &a, &g) == 0)
+        close_it(x, &g, &a);
+    if (open_name(x, &dir, "x", 3, "owner-B", OPEN4_SHARE_ACCESS_BOTH,
+                  OPEN4_SHARE_DENY_NONE, NFS4_OK, &b, &g) == 0)
+        close_it(x, &g, &b);
+    open_name(x, &dir, "h", 3, "owner-B", OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_DENY_NONE,
+              NFS4ERR_EXIST, NULL, NULL);
 }
 
 int main(int argc, char **argv)

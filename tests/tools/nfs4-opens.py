@@ -8,11 +8,11 @@ tests of the NFS trace replay.
 
 PORT is the server's NFS port.  Of every COMPOUND that has its reply, in
 the order of the calls, the OPENs and CLOSEs that ran, with their
-statuses (an OPEN with its share access and deny); and the distinct open
-owners the OPENs named.  Prints
+statuses (an OPEN with its share access and deny, and its create mode:
+-, U, G, X or X1); and the distinct open owners the OPENs named.  Prints
 
     opens N, refused R (STATUS...), closes C, owners K
-    story OPEN/3/2:OK OPEN/1/0:OK OPEN/2/0:SHARE_DENIED CLOSE:OK ...
+    story OPEN/3/2/U:OK OPEN/1/0/-:OK OPEN/2/0/-:SHARE_DENIED CLOSE:OK ...
 
 Exit status 0, 2 on a usage error."""
 import importlib.util
@@ -52,12 +52,17 @@ def main():
         stats = stats[1:] if len(stats) == len(rops) + 1 else stats
         access = ints(m["body"], "nfs.open4.share_access")
         deny = ints(m["body"], "nfs.open4.share_deny")
+        types = ints(m["body"], "nfs.open.opentype")
+        modes = ints(m["body"], "nfs.createmode4")
         for i, op in enumerate(rops):
             if op in (OPEN, CLOSE) and i < len(stats):
                 what = "CLOSE"
                 if op == OPEN:
-                    what = "OPEN/%s/%s" % (access.pop(0) if access else "?",
-                                           deny.pop(0) if deny else "?")
+                    mode = "-"
+                    if (types.pop(0) if types else 0) == 1:
+                        mode = ["U", "G", "X", "X1"][modes.pop(0)] if modes else "?"
+                    what = "OPEN/%s/%s/%s" % (access.pop(0) if access else "?",
+                                              deny.pop(0) if deny else "?", mode)
                 story.append("%s:%s" % (what, NAMES.get(stats[i], str(stats[i]))))
         if OPEN in ops:
             for o in CHECK.values(m["body"], "nfs.open_owner4", []):
