@@ -49,6 +49,7 @@ struct nr_v4sid {
     struct nf4_open o;
     struct nf4_fh fh; /* its file: the CLOSE's PUTFH */
     uint8_t made;     /* a replayed OPEN was about it: never opened before use */
+    uint8_t lock;     /* a lock's state: no CLOSE (it goes with its open's) */
 };
 
 static const stateid4 anonymous; /* all zeros (RFC 8881 8.2.3) */
@@ -424,6 +425,85 @@ static int close_one(struct nr_replay *rp, struct nf4_client *cl, struct nr_v4si
     return sync4(rp, cl);
 }
 
+/* The traced status of a state record against the replayed one (both
+ * nfsstat4), counted apart from the calls'. */
+static void lock_compare(struct nr_replay *rp, const struct nr_call *c, nfsstat4 st)
+{
+    if (c->status == NR_NO_REPLY)
+        return;
+    NR_STATS(&rp->cx)->nr_v4_lock_compared++;
+    NR_STATS(&rp->cx)->nr_v4_lock_mismatches += c->status != (uint32_t)st;
+}
+
+/* Lock record l (LOCK, LOCKU, LOCKT) on file fh, synchronously: the lock
+ * stateid a LOCK or LOCKU got into its slot, its status compared. */
+static int lock_call(struct nr_replay *rp, struct nf4_client *cl, const struct nr_live *l,
+                     const struct nf4_fh *fh)
+{
+    const struct nr_call *c = &l->c;
+    struct nf4_compound *cp = &rp->v4sync.args;
+    const struct nf4_resop *r;
+    nfs_argop4 *a;
+    struct nr_v4sid *f;
+    int rc;
+
+    snprintf(rp->v4owner, sizeof(rp->v4owner), "freesfs-replay/c%u/l%u", l->k, c->owner);
+    nf4_compound_init(cp, 1, 0);
+    nf4_op_putfh(cp, fh);
+    a = nf4_op(cp, c->v4 == NR_V4_LOCK    ? OP_LOCK
+                   : c->v4 == NR_V4_LOCKU ? OP_LOCKU
+                                          : OP_LOCKT);
+    if (a == NULL)
+        return 0;
+    if (c->v4 == NR_V4_LOCK) {
+        LOCK4args *k = &a->nfs_argop4_u.oplock;
+
+        k->locktype = (nfs_lock_type4)c->how;
+        k->offset = c->offset;
+        k->length = c->size;
+        k->locker.new_lock_owner = c->owner != 0;
+        if (c->owner != 0) { /* the open's stateid, and a lock owner of its own */
+            k->locker.locker4_u.open_owner.open_stateid = *sid_of(rp, l->k, c->sid);
+            k->locker.locker4_u.open_owner.lock_owner.owner.owner_len =
+                (u_int)strlen(rp->v4owner);
+            k->locker.locker4_u.open_owner.lock_owner.owner.owner_val = rp->v4owner;
+            cp->nopen++; /* the lock owner's client id: the client's */
+        } else {
+            k->locker.locker4_u.lock_owner.lock_stateid = *sid_of(rp, l->k, c->sid);
+        }
+    } else if (c->v4 == NR_V4_LOCKU) {
+        a->nfs_argop4_u.oplocku.locktype = (nfs_lock_type4)c->how;
+        a->nfs_argop4_u.oplocku.lock_stateid = *sid_of(rp, l->k, c->sid);
+        a->nfs_argop4_u.oplocku.offset = c->offset;
+        a->nfs_argop4_u.oplocku.length = c->size;
+    } else {
+        a->nfs_argop4_u.oplockt.locktype = (nfs_lock_type4)c->how;
+        a->nfs_argop4_u.oplockt.offset = c->offset;
+        a->nfs_argop4_u.oplockt.length = c->size;
+        a->nfs_argop4_u.oplockt.owner.owner.owner_len = (u_int)strlen(rp->v4owner);
+        a->nfs_argop4_u.oplockt.owner.owner.owner_val = rp->v4owner;
+        cp->nopen++;
+    }
+    cp->cachethis = c->v4 != NR_V4_LOCKT;
+    NR_STATS(&rp->cx)->nr_v4_locks++;
+    rc = sync4(rp, cl);
+    if (rc < 0)
+        return rc == -ENOTCONN ? rc : 0;
+    r = nf4_res_find(&rp->v4sync.res, a->argop, 0);
+    lock_compare(rp, c, r ? r->status : rp->v4sync.res.status);
+    /* the lock's stateid: a LOCK's into its slot, a LOCKU's over it */
+    f = c->v4 == NR_V4_LOCK && c->res_sid != NR_NONE ? slot(rp, l->k, c->res_sid)
+        : c->v4 == NR_V4_LOCKU && c->sid != NR_NONE  ? slot(rp, l->k, c->sid)
+                                                     : NULL;
+    if (f != NULL && r != NULL && r->status == NFS4_OK) {
+        f->o.stateid = r->u.close;
+        f->o.state = NF4_OPEN;
+        f->o.epoch = rp->v4sync.epoch;
+        f->made = f->lock = 1;
+    }
+    return 0;
+}
+
 int nr_call4_state(struct nr_replay *rp, const struct nr_live *l)
 {
     struct nf4_client *cl = client(rp);
@@ -440,6 +520,11 @@ int nr_call4_state(struct nr_replay *rp, const struct nr_live *l)
             return 0; /* not open here (its OPEN failed, or went with a client) */
         rp->v4closes_traced++;
         return close_one(rp, cl, f, &sid) == -ENOTCONN ? -ENOTCONN : 0;
+    }
+    if (l->c.v4 >= NR_V4_LOCK && l->c.obj != NR_NONE &&
+        nr_fh(rp, l->k, l->c.obj)->len > 0) {
+        nf4_fh_from_nf(nr_fh(rp, l->k, l->c.obj), &h);
+        return lock_call(rp, cl, l, &h);
     }
     if (l->c.v4 == NR_V4_OPEN && l->c.res_sid != NR_NONE && l->c.obj != NR_NONE &&
         nr_fh(rp, l->k, l->c.obj)->len > 0) {
@@ -460,6 +545,8 @@ void nr_call4_close_all(struct nr_replay *rp)
         for (i = 0; i < n; i++) {
             struct nr_v4sid *f = slot(rp, k, i);
 
+            if (f->lock) /* a lock's: gone with its open's CLOSE */
+                continue;
             if (!nf4_open_leave(&rp->v4counts, &f->o, nf4_client_epoch(cl), &sid))
                 continue;
             if (close_one(rp, cl, f, &sid) == -ENOTCONN)

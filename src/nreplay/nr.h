@@ -109,8 +109,11 @@ struct nr_stats {
      * stateid (a traced special stateid's), the CLOSEs at the traced CLOSE */
     uint64_t nr_v4_opens, nr_v4_open_errors, nr_v4_closes, nr_v4_left, nr_v4_anonymous;
     uint64_t nr_v4_closes_traced;
+    /* NFSv4 locks: the LOCKs, LOCKUs and LOCKTs sent, their statuses
+     * compared with the traced ones (apart from the calls') and mismatched */
+    uint64_t nr_v4_locks, nr_v4_lock_compared, nr_v4_lock_mismatches;
 };
-#define NR_STATS_NFIELDS 27
+#define NR_STATS_NFIELDS 30
 extern const struct cm_field nr_stats_fields[NR_STATS_NFIELDS];
 /* An NFS replay child's counters (struct ld_child's results). */
 #define NR_STATS(c) ((struct nr_stats *)(c)->results)
@@ -185,10 +188,17 @@ struct nr_call {
  * a state record - an operation on the traced open state that is no call of
  * the trace (its counts have it as v4_state) and that the replay still
  * sends as its own, at its traced place: the traced CLOSE of state sid, an
- * OPEN by handle (CLAIM_FH, CLAIM_PREVIOUS...) making state res_sid. */
+ * OPEN by handle (CLAIM_FH, CLAIM_PREVIOUS...) making state res_sid, and
+ * the locks (their statuses compared apart). */
 #define NR_V4_CALL  0
 #define NR_V4_CLOSE 1
 #define NR_V4_OPEN  2
+#define NR_V4_LOCK                                                                       \
+    3                 /* LOCK (offset, size: the range; how: the type) of state          \
+                         sid (an open's, with a new lock owner `owner`; else             \
+                         the lock's) making lock state res_sid */
+#define NR_V4_LOCKU 4 /* LOCKU of lock state sid */
+#define NR_V4_LOCKT 5 /* LOCKT of lock owner `owner` */
 
 /*
  * A plan: what replaying a capture needs, read once from its file (a plan

@@ -501,6 +501,7 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
     c->name = ev->name;
     c->name2 = ev->name2;
     c->text = ev->op == NF_OP_SYMLINK ? ev->text : NULL;
+    nr__v4_call_state(&b->v4, c); /* again: a lock's range over the fields */
     if ((rc = stream_of(b, ev->client, &c->stream, c->v4 == NR_V4_CALL)) < 0)
         return rc;
     b->c = c;

@@ -13,15 +13,16 @@
  * "/" (skipped as MOUNT).  The client, session and open state operations
  * (EXCHANGE_ID ... RECLAIM_COMPLETE, OPEN by handle, CLOSE, locks,
  * delegations) are counted apart: the replay's own client stands for the
- * client and the session, and locks are not replayed.  The traced open
- * state is followed: each traced stateid gets a slot (from the OPEN that
- * made it, or its first use, to its CLOSE) that the OPEN's call, the
- * READs, WRITEs and SETATTRs using it and its CLOSE name, so that the
- * replay maps the traced stateid to the one its own OPEN got; each open
- * owner a number, so that the replay's OPENs go with an owner of their
- * own per traced one.  The CLOSEs and the OPENs by handle become state
- * records of the stream (still counted as v4_state, not as calls), which
- * the replay sends at their traced place.  The stateids the trace shows
+ * client and the session.  The traced open and lock state is followed:
+ * each traced stateid gets a slot (an open's from the OPEN that made it,
+ * or its first use, to its CLOSE; a lock's from its LOCK on) that the
+ * OPEN's call, the READs, WRITEs and SETATTRs using it, its CLOSE and its
+ * locks name, so that the replay maps the traced stateid to the one its
+ * own OPEN or LOCK got; each open and lock owner a number, so that the
+ * replay's OPENs and LOCKs go with an owner of their own per traced one.
+ * The CLOSEs, the OPENs by handle and the LOCKs, LOCKUs and LOCKTs become
+ * state records of the stream (still counted as v4_state, not as calls),
+ * which the replay sends at their traced place.  The stateids the trace shows
  * in use but never made (an OPEN before the capture began) are counted:
  * the opens a replay has to make first.
  */
@@ -325,6 +326,22 @@ static int op_state(struct nr__v4_state *st, const struct tr_nfs4_op *op)
                 st->kind = NR_V4_CLOSE;
         }
         break;
+    case OP_LOCK:
+    case OP_LOCKU:
+    case OP_LOCKT:
+        /* a lock owner is numbered with the open owners, apart from them */
+        st->kind = op->op == OP_LOCK    ? NR_V4_LOCK
+                   : op->op == OP_LOCKU ? NR_V4_LOCKU
+                                        : NR_V4_LOCKT;
+        if (op->flags & TR_NFS4_O_OWNER) /* LOCKT's, a LOCK's new lock owner */
+            st->owner = owner_num(st, op->owner ^ 0x4c4f434b4f574e52ull);
+        if (op->op != OP_LOCKT && (op->flags & TR_NFS4_O_STATEID) &&
+            !special(&op->stateid))
+            st->sid = slot_of(st, sid_key(&op->stateid), 0, &oom);
+        if (op->op == OP_LOCK && (op->flags & TR_NFS4_O_RES_STATEID) &&
+            op->status == NFS4_OK && !special(&op->res_stateid))
+            st->res_sid = slot_of(st, sid_key(&op->res_stateid), st->owner, &oom);
+        break;
     default:
         break;
     }
@@ -338,6 +355,11 @@ void nr__v4_call_state(const struct nr__v4_state *st, struct nr_call *c)
     c->res_sid = st->op ? st->res_sid : NR_NONE;
     c->owner = st->op ? st->owner : 0;
     c->share = st->op ? st->share : 0;
+    if (c->v4 >= NR_V4_LOCK) { /* the range and the type */
+        c->offset = st->op->offset;
+        c->size = st->op->length;
+        c->how = st->op->how;
+    }
 }
 
 /* A state key apart from the plan's object keys (below 2^33) and name
@@ -350,7 +372,8 @@ static uint64_t state_key(uint64_t h, uint64_t tag)
 
 unsigned nr__v4_dep_keys(const struct nr__v4_state *st, uint64_t *keys, int *changes)
 {
-    int seqid_op = st->kind != NR_V4_CALL || st->res_sid != NR_NONE; /* OPEN, CLOSE */
+    /* OPEN, CLOSE, the locks: what the owner's state is after them */
+    int seqid_op = st->kind != NR_V4_CALL || st->res_sid != NR_NONE;
     uint32_t owner = st->owner;
     unsigned n = 0;
 
@@ -362,7 +385,7 @@ unsigned nr__v4_dep_keys(const struct nr__v4_state *st, uint64_t *keys, int *cha
     }
     if (st->sid != NR_NONE) {
         keys[n] = state_key(st->sid, 2);
-        changes[n++] = st->kind == NR_V4_CLOSE;
+        changes[n++] = st->kind == NR_V4_CLOSE || st->kind == NR_V4_LOCKU;
         if (owner == 0)
             owner = st->slot_owner[st->sid];
     }

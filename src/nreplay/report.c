@@ -57,6 +57,9 @@ const struct cm_field nr_stats_fields[NR_STATS_NFIELDS] = {
     NRF(nr_v4_left, SUM),
     NRF(nr_v4_anonymous, SUM),
     NRF(nr_v4_closes_traced, SUM),
+    NRF(nr_v4_locks, SUM),
+    NRF(nr_v4_lock_compared, SUM),
+    NRF(nr_v4_lock_mismatches, SUM),
 };
 #undef NRF
 #undef NRA
@@ -267,6 +270,11 @@ static void text(FILE *out, const struct ld_report_in *in)
                 ns->nr_v4_opens, ns->nr_v4_open_errors, ns->nr_v4_closes_traced,
                 ns->nr_v4_closes - ns->nr_v4_closes_traced, ns->nr_v4_left,
                 ns->nr_v4_anonymous);
+    if (cfg->nfs_version == 4 && ns->nr_v4_locks)
+        fprintf(out,
+                "  NFSv4 locks: LOCKs, LOCKUs and LOCKTs sent %" PRIu64
+                ", statuses compared %" PRIu64 ", mismatched %" PRIu64 "\n",
+                ns->nr_v4_locks, ns->nr_v4_lock_compared, ns->nr_v4_lock_mismatches);
     fprintf(out, "  image: %" PRIu64 " objects prepared, %" PRIu64 " could not be made\n",
             ns->nr_prep_objects, ns->nr_prep_failed);
     streams_text(out, in);
@@ -375,6 +383,12 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
         cm_yaml_kv_uint(y, "closes_traced", ns->nr_v4_closes_traced);
         cm_yaml_kv_uint(y, "in_use", ns->nr_v4_left);
         cm_yaml_kv_uint(y, "anonymous_io", ns->nr_v4_anonymous);
+        cm_yaml_map_end(y);
+        cm_yaml_key(y, "v4_locks");
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "sent", ns->nr_v4_locks);
+        cm_yaml_kv_uint(y, "statuses_compared", ns->nr_v4_lock_compared);
+        cm_yaml_kv_uint(y, "status_mismatches", ns->nr_v4_lock_mismatches);
         cm_yaml_map_end(y);
     }
     cm_yaml_kv_uint(y, "image_objects", ns->nr_prep_objects);

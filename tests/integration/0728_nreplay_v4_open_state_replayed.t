@@ -6,15 +6,17 @@
 # with their own share modes, an OPEN the server refused (SHARE_DENIED:
 # another owner's open denies writing), that owner's CLOSE, the OPEN then
 # granted, an OPEN by handle, the CLOSEs in between; GUARDED4 and
-# EXCLUSIVE4_1 creates, granted and refused (EXIST) - planned
+# EXCLUSIVE4_1 creates, granted and refused (EXIST); two lock owners'
+# LOCKs, one DENIED, a LOCKT, the LOCKUs - planned
 # (sfs_trace plan --nfs-version 4) and replayed against a fresh sfs_nfsd
 # (speed 0) and nfs-ganesha (speed 1):
 #   - no status differs from the traced ones (the refused OPEN refused
 #     again, the one after the CLOSE granted: the CLOSE went at its traced
 #     place, with the stateid the replayed OPEN got; the creates refused
-#     where the traced ones were), every call sent, valid;
+#     where the traced ones were), every call sent, valid; the locks'
+#     statuses (compared apart) the traced ones;
 #   - tshark decodes the replay's capture: every compound answered, slots
-#     in order, its OPENs and CLOSEs with their statuses in the trace's
+#     in order, its OPENs, CLOSEs and locks with their statuses in the trace's
 #     order with its share modes and create modes, as many open owners as
 #     the trace had, the calls per SFS op
 #     the plan's;
@@ -44,7 +46,7 @@ is "$crc" 0 "three owners' opens, refused ones, the create modes and the CLOSEs 
 [ "$crc" = 0 ] || diag "$(cat "$T_DIR/owners.out")"
 python3 "$OPENS" "$CAP" "$S_NFS_PORT" >"$T_DIR/traced.opens"
 TRACED=$(cat "$T_DIR/traced.opens")
-like "$(head -1 "$T_DIR/traced.opens")" "^opens 10, refused 3 \\(SHARE_DENIED EXIST EXIST\\), closes 7, owners 3\$" \
+like "$(head -1 "$T_DIR/traced.opens")" "^opens 12, refused 3 \\(SHARE_DENIED EXIST EXIST\\), closes 9, owners 3\$" \
     "the capture: $(head -1 "$T_DIR/traced.opens")"
 nr4_plan "$CAP" "$S_NFS_PORT"
 is "$NR4_RC:$NR4_OPS" "0:$NR4_WANT" "planned: $NR4_OPS"
@@ -64,8 +66,8 @@ replayed() {
     python3 "$OPENS" "$rcap" "$port" >"$rcap.opens"
     is "$(cat "$rcap.opens")|${got%%; not replayable*}" "$TRACED|$WANT_CALLS" \
         "$4: OPENs and CLOSEs in the trace's order with its statuses, its open owners, its calls per SFS op (tshark)"
-    is "$(nr_yaml "$y" 'g["nfs_replay"]["v4_opens"]["closes_traced"], g["nfs_replay"]["v4_opens"]["closes"], g["nfs_replay"]["v4_opens"]["in_use"], g["nfs_replay"]["v4_opens"]["anonymous_io"], g["nfs_replay"]["v4_opens"]["opens"], g["nfs_replay"]["v4_opens"]["open_errors"]')" \
-        "7 7 0 0 10 3" "$4: the report's opens and CLOSEs are the wire's (7 CLOSEs at their traced place, none at the end, 3 OPENs refused)"
+    is "$(nr_yaml "$y" 'g["nfs_replay"]["v4_opens"]["closes_traced"], g["nfs_replay"]["v4_opens"]["closes"], g["nfs_replay"]["v4_opens"]["in_use"], g["nfs_replay"]["v4_opens"]["anonymous_io"], g["nfs_replay"]["v4_opens"]["opens"], g["nfs_replay"]["v4_opens"]["open_errors"], list(g["nfs_replay"]["v4_locks"].values())')" \
+        "9 9 0 0 12 3 [6, 6, 0]" "$4: the report's opens, CLOSEs and locks are the wire's (9 CLOSEs at their traced place, none at the end, 3 OPENs refused; 6 lock calls, no lock status mismatch)"
 }
 
 start_nfsd B || bail "sfs_nfsd did not start"

@@ -17,6 +17,9 @@
  *   OPEN(CREATE GUARDED4) D/h   owner A; CLOSE
  *   OPEN(CREATE EXCLUSIVE4_1) D/x  owner B; CLOSE
  *   OPEN(CREATE EXCLUSIVE4_1) D/h  owner B, another verifier: EXIST
+ *   OPEN D/f owners A and B; LOCK 0-99 (write) by lock owner a: granted;
+ *   LOCK 50-59 by b: DENIED; LOCKT 50-59 by b: DENIED; LOCKU a's; LOCK
+ *   50-59 by b: granted; LOCKU b's; CLOSE both
  *
  * so that a replay that CLOSEd at the end, or under one owner, would be
  * answered otherwise.  One line per compound as nf4_procs prints them
@@ -162,6 +165,89 @@ static void remove_it(struct ctx *x, const struct nf4_fh *dir, const char *name)
     send_call(x, "remove", NFS4_OK);
 }
 
+/* LOCK (lockt 0) or LOCKT of [off, off + len) for writing: a new lock
+ * owner `owner` with open stateid sid, or (owner NULL) the lock's
+ * stateid sid; the lock's stateid into *out when granted. */
+static void lock(struct ctx *x, const struct nf4_fh *fh, int lockt, const char *owner,
+                 const stateid4 *sid, uint64_t off, uint64_t len, nfsstat4 want,
+                 stateid4 *out)
+{
+    nfs_argop4 *a;
+    const struct nf4_resop *r;
+
+    nf4_compound_init(&x->call.args, 1, 0);
+    nf4_op_putfh(&x->call.args, fh);
+    a = nf4_op(&x->call.args, lockt ? OP_LOCKT : OP_LOCK);
+    if (a == NULL)
+        return;
+    if (lockt) {
+        a->nfs_argop4_u.oplockt.locktype = WRITE_LT;
+        a->nfs_argop4_u.oplockt.offset = off;
+        a->nfs_argop4_u.oplockt.length = len;
+        a->nfs_argop4_u.oplockt.owner.owner.owner_len = (u_int)strlen(owner);
+        a->nfs_argop4_u.oplockt.owner.owner.owner_val = (char *)(uintptr_t)owner;
+        x->call.args.nopen++; /* the client id: the client's */
+    } else {
+        LOCK4args *k = &a->nfs_argop4_u.oplock;
+
+        k->locktype = WRITE_LT;
+        k->offset = off;
+        k->length = len;
+        k->locker.new_lock_owner = owner != NULL;
+        if (owner) {
+            k->locker.locker4_u.open_owner.open_stateid = *sid;
+            k->locker.locker4_u.open_owner.lock_owner.owner.owner_len =
+                (u_int)strlen(owner);
+            k->locker.locker4_u.open_owner.lock_owner.owner.owner_val =
+                (char *)(uintptr_t)owner;
+            x->call.args.nopen++;
+        } else {
+            k->locker.locker4_u.lock_owner.lock_stateid = *sid;
+        }
+        x->call.args.cachethis = 1;
+    }
+    if (send_call(x, lockt ? "lockt" : "lock", want) == 0 && out &&
+        (r = nf4_res_find(&x->call.res, OP_LOCK, 0)) != NULL)
+        *out = r->u.close;
+}
+
+static void unlock(struct ctx *x, const struct nf4_fh *fh, const stateid4 *sid,
+                   uint64_t off, uint64_t len)
+{
+    nfs_argop4 *a;
+
+    nf4_compound_init(&x->call.args, 1, 0);
+    nf4_op_putfh(&x->call.args, fh);
+    if ((a = nf4_op(&x->call.args, OP_LOCKU)) == NULL)
+        return;
+    a->nfs_argop4_u.oplocku.locktype = WRITE_LT;
+    a->nfs_argop4_u.oplocku.lock_stateid = *sid;
+    a->nfs_argop4_u.oplocku.offset = off;
+    a->nfs_argop4_u.oplocku.length = len;
+    x->call.args.cachethis = 1;
+    send_call(x, "locku", NFS4_OK);
+}
+
+/* Two owners' locks of f, one conflicting with the other. */
+static void locks(struct ctx *x, const struct nf4_fh *dir, const struct nf4_fh *f)
+{
+    stateid4 a, b, la, lb;
+
+    if (open_name(x, dir, "f", 0, "owner-A", OPEN4_SHARE_ACCESS_BOTH,
+                  OPEN4_SHARE_DENY_NONE, NFS4_OK, &a, NULL) < 0 ||
+        open_name(x, dir, "f", 0, "owner-B", OPEN4_SHARE_ACCESS_BOTH,
+                  OPEN4_SHARE_DENY_NONE, NFS4_OK, &b, NULL) < 0)
+        return;
+    lock(x, f, 0, "lock-a", &a, 0, 100, NFS4_OK, &la);
+    lock(x, f, 0, "lock-b", &b, 50, 10, NFS4ERR_DENIED, NULL);
+    lock(x, f, 1, "lock-b", NULL, 50, 10, NFS4ERR_DENIED, NULL);
+    unlock(x, f, &la, 0, 100);
+    lock(x, f, 0, "lock-b", &b, 50, 10, NFS4_OK, &lb);
+    unlock(x, f, &lb, 50, 10);
+    close_it(x, f, &a);
+    close_it(x, f, &b);
+}
+
 static void run(struct ctx *x, const struct nf4_fh *root)
 {
     struct nf4_fh dir, f, g;
@@ -225,6 +311,7 @@ static void run(struct ctx *x, const struct nf4_fh *root)
         close_it(x, &g, &b);
     open_name(x, &dir, "h", 3, "owner-B", OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_DENY_NONE,
               NFS4ERR_EXIST, NULL, NULL);
+    locks(x, &dir, &f);
 }
 
 int main(int argc, char **argv)

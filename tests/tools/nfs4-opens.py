@@ -7,12 +7,12 @@ tests of the NFS trace replay.
     nfs4-opens.py CAPTURE PORT
 
 PORT is the server's NFS port.  Of every COMPOUND that has its reply, in
-the order of the calls, the OPENs and CLOSEs that ran, with their
+the order of the calls, the OPENs, CLOSEs and locks that ran, with their
 statuses (an OPEN with its share access and deny, and its create mode:
 -, U, G, X or X1); and the distinct open owners the OPENs named.  Prints
 
     opens N, refused R (STATUS...), closes C, owners K
-    story OPEN/3/2/U:OK OPEN/1/0/-:OK OPEN/2/0/-:SHARE_DENIED CLOSE:OK ...
+    story OPEN/3/2/U:OK OPEN/1/0/-:OK OPEN/2/0/-:SHARE_DENIED CLOSE:OK LOCK:DENIED ...
 
 Exit status 0, 2 on a usage error."""
 import importlib.util
@@ -25,8 +25,9 @@ CHECK = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(CHECK)
 
 OPEN, CLOSE = 18, 4
+LOCKS = {12: "LOCK", 13: "LOCKT", 14: "LOCKU"}
 NAMES = {0: "OK", 10015: "SHARE_DENIED", 2: "NOENT", 17: "EXIST", 10025: "BAD_STATEID",
-         10024: "OLD_STATEID", 10010: "LOCKED"}
+         10024: "OLD_STATEID", 10010: "DENIED", 10012: "LOCKED"}
 
 
 def ints(body, key):
@@ -55,8 +56,8 @@ def main():
         types = ints(m["body"], "nfs.open.opentype")
         modes = ints(m["body"], "nfs.createmode4")
         for i, op in enumerate(rops):
-            if op in (OPEN, CLOSE) and i < len(stats):
-                what = "CLOSE"
+            if (op in (OPEN, CLOSE) or op in LOCKS) and i < len(stats):
+                what = LOCKS.get(op, "CLOSE")
                 if op == OPEN:
                     mode = "-"
                     if (types.pop(0) if types else 0) == 1:

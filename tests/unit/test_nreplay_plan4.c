@@ -356,6 +356,68 @@ static void a_close_is_a_record_and_frees_its_slot(void **state)
     nr__v4_state_free(&v4);
 }
 
+static void locks_are_records_of_their_lock_state(void **state)
+{
+    static const uint32_t open[] = {OP_SEQUENCE, OP_PUTFH, OP_OPEN, OP_GETFH};
+    static const uint32_t lock[] = {OP_SEQUENCE, OP_PUTFH, OP_LOCK};
+    static const uint32_t locku[] = {OP_SEQUENCE, OP_PUTFH, OP_LOCKU};
+    static const uint32_t lockt[] = {OP_SEQUENCE, OP_PUTFH, OP_LOCKT};
+    uint32_t lock_owner;
+
+    (void)state;
+    nr__v4_state_free(&v4);
+    compound(open, 4, 1);
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 7;
+    sid(2, 1, 20);
+    plan();
+    compound(lock, 3, 1); /* a new lock owner, with the open's stateid */
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 7; /* the open owner's hash: still another owner */
+    ops[2].offset = 10;
+    ops[2].length = 5;
+    ops[2].how = WRITE_LT;
+    sid(2, 0, 20);
+    sid(2, 1, 21);
+    plan();
+    assert_int_equal(ngot, 1);
+    assert_int_equal(got[0].v4, NR_V4_LOCK);
+    assert_int_equal(got[0].sid, 0);     /* the open's slot */
+    assert_int_equal(got[0].res_sid, 1); /* the lock's */
+    lock_owner = got[0].owner;
+    assert_int_equal(lock_owner, 2);
+    assert_int_equal(skipped[NR_SKIP_V4_STATE], 1);
+    assert_true(has_key(0, got_key[0][0], 1)); /* it changes the lock's slot */
+
+    compound(lock, 3, 1); /* the lock owner again: its lock stateid */
+    sid(2, 0, 21);
+    sid(2, 1, 21);
+    ops[2].status = NFS4ERR_DENIED;
+    ops[2].flags &= ~TR_NFS4_O_RES_STATEID;
+    plan();
+    assert_int_equal(got[0].v4, NR_V4_LOCK);
+    assert_int_equal(got[0].sid, 1);
+    assert_int_equal(got[0].res_sid, NR_NONE); /* refused: no state */
+    assert_int_equal(got[0].owner, 0);
+    assert_int_equal(got_status[0], NFS4ERR_DENIED);
+
+    compound(locku, 3, 1);
+    sid(2, 0, 21);
+    plan();
+    assert_int_equal(got[0].v4, NR_V4_LOCKU);
+    assert_int_equal(got[0].sid, 1);
+    assert_true(got_changes[0][0] == 1); /* the lock's state changes */
+
+    compound(lockt, 3, 1);
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 7;
+    plan();
+    assert_int_equal(got[0].v4, NR_V4_LOCKT);
+    assert_int_equal(got[0].owner, lock_owner);
+    assert_int_equal(got[0].sid, NR_NONE);
+    nr__v4_state_free(&v4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +428,7 @@ int main(void)
         cmocka_unit_test(opens_seen_only_in_use_are_counted_once),
         cmocka_unit_test(opens_order_their_owner_and_the_io_on_their_stateid),
         cmocka_unit_test(a_close_is_a_record_and_frees_its_slot),
+        cmocka_unit_test(locks_are_records_of_their_lock_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
