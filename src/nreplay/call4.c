@@ -48,6 +48,8 @@ struct nr_v4call {
 struct nr_v4sid {
     struct nf4_open o;
     struct nf4_fh fh; /* its file: the CLOSE's PUTFH */
+    uint32_t owner;   /* its OPEN's owner and share modes (nr_call's): those of */
+    uint8_t share;    /* the OPEN again after a new client lost it */
     uint8_t made;     /* a replayed OPEN was about it: never opened before use */
     uint8_t lock;     /* a lock's state: no CLOSE (it goes with its open's) */
 };
@@ -362,9 +364,13 @@ int nr_call4_account(struct rb_slot *s)
                     r.status);
     if (c->res_obj != NR_NONE && r.status == 0 && r.has_fh)
         (void)nf4_fh_to_nf(&r.fh, nr_fh(rp, l->k, c->res_obj));
-    if (c->res_sid != NR_NONE && rp->v4open != NULL) /* a traced OPEN's */
-        open_result(rp, slot(rp, l->k, c->res_sid), &call->res, call->epoch,
-                    r.has_fh ? &r.fh : NULL);
+    if (c->res_sid != NR_NONE && rp->v4open != NULL) { /* a traced OPEN's */
+        struct nr_v4sid *f = slot(rp, l->k, c->res_sid);
+
+        f->owner = c->owner;
+        f->share = c->share;
+        open_result(rp, f, &call->res, call->epoch, r.has_fh ? &r.fh : NULL);
+    }
     return 1;
 }
 
@@ -409,10 +415,15 @@ int nr_call4_open(struct nr_replay *rp, const struct nr_live *l)
         l->c.obj == NR_NONE || l->c.sid == NR_NONE || rp->v4open == NULL || cl == NULL)
         return 0;
     f = slot(rp, l->k, l->c.sid);
-    if (f->made || nf4_open_need(&f->o, nf4_client_epoch(cl), &sid) != NF4_CLOSED)
+    if (f->lock || nf4_open_need(&f->o, nf4_client_epoch(cl), &sid) != NF4_CLOSED)
         return 0;
+    /* never opened here (an open from before the capture), or open in a
+     * client the server has forgotten (its lease ran out, it restarted):
+     * opened again with its owner and share modes, as a client reclaims */
+    if (f->made && f->o.state != NF4_OPEN)
+        return 0; /* closed, or refused: the server says what it thinks of it */
     nf4_fh_from_nf(nr_fh(rp, l->k, l->c.obj), &h);
-    return open_fh(rp, cl, f, &h, l->k, 0, 0);
+    return open_fh(rp, cl, f, &h, l->k, f->owner, f->share);
 }
 
 /* PUTFH CLOSE of slot f's open (sid: its stateid). */
@@ -529,8 +540,10 @@ int nr_call4_state(struct nr_replay *rp, const struct nr_live *l)
     if (l->c.v4 == NR_V4_OPEN && l->c.res_sid != NR_NONE && l->c.obj != NR_NONE &&
         nr_fh(rp, l->k, l->c.obj)->len > 0) {
         nf4_fh_from_nf(nr_fh(rp, l->k, l->c.obj), &h);
-        return open_fh(rp, cl, slot(rp, l->k, l->c.res_sid), &h, l->k, l->c.owner,
-                       l->c.share);
+        f = slot(rp, l->k, l->c.res_sid);
+        f->owner = l->c.owner;
+        f->share = l->c.share;
+        return open_fh(rp, cl, f, &h, l->k, l->c.owner, l->c.share);
     }
     return 0;
 }

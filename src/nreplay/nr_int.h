@@ -351,9 +351,10 @@ int nr_call4_account(struct rb_slot *s);
  * copy). */
 size_t nr_call4_sid_bytes(void);
 /* Before the first piece of l: a READ, WRITE or SETATTR whose traced
- * stateid no replayed OPEN made (an open from before the capture) OPENs
- * its file into the stateid's slot (synchronously, the client's other
- * calls going on).  0, or -ENOTCONN when the client is gone. */
+ * stateid no replayed OPEN made (an open from before the capture), or
+ * whose open a new client lost, OPENs its file into the stateid's slot
+ * (synchronously, the client's other calls going on).  0, or -ENOTCONN
+ * when the client is gone. */
 int nr_call4_open(struct nr_replay *rp, const struct nr_live *l);
 /* State record l (a traced CLOSE, an OPEN by handle) sent as the replay's
  * own call, synchronously.  0, or -ENOTCONN when the client is gone. */
