@@ -347,24 +347,43 @@ size_t nr_call4_bytes(void);
 /* Accounts a finished v4 compound of slot s as nr_call_account does.  1;
  * 0 for a call that never left this host. */
 int nr_call4_account(struct rb_slot *s);
+/* Waits until wake (ns) or a reply, then services the session (the
+ * protocol's descriptor and hooks): the calls completed, or -errno. */
+int nr_call4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake);
+
+/* ---- state4.c: the traced open and lock state over NFSv4.1 ------------------ */
+
 /* Bytes of one open state slot of a copy (rp->v4open holds nsids + 1 per
  * copy). */
-size_t nr_call4_sid_bytes(void);
+size_t nr_state4_bytes(void);
+/* The stateid a call of copy k using the plan's slot sid goes with: its
+ * replayed open's (or lock's); the stateid of one closed since, or
+ * refused (the server says what it thinks of it, as of the traced one);
+ * NULL for the anonymous one (a traced special stateid, or an open from
+ * before the capture not opened here). */
+const stateid4 *nr_state4_sid(const struct nr_replay *rp, uint32_t k, uint32_t sid);
+/* The OPEN of compound c goes with traced owner `owner` of copy k (an
+ * owner of its own, named into buf; 0: the client's) and the traced share
+ * modes (share: nr_call's; 0: reading and writing, denying nothing). */
+void nr_state4_owner(struct nf4_compound *c, char *buf, size_t len, uint32_t k,
+                     uint32_t owner, uint8_t share);
+/* Traced OPEN l's replayed reply (res; NULL: none; fh: the file its GETFH
+ * named): the state of its slot, counted. */
+void nr_state4_opened(struct nr_replay *rp, const struct nr_live *l,
+                      const struct nf4_res *res, uint32_t epoch, const struct nf4_fh *fh);
 /* Before the first piece of l: a READ, WRITE or SETATTR whose traced
  * stateid no replayed OPEN made (an open from before the capture), or
  * whose open a new client lost, OPENs its file into the stateid's slot
  * (synchronously, the client's other calls going on).  0, or -ENOTCONN
  * when the client is gone. */
-int nr_call4_open(struct nr_replay *rp, const struct nr_live *l);
-/* State record l (a traced CLOSE, an OPEN by handle) sent as the replay's
- * own call, synchronously.  0, or -ENOTCONN when the client is gone. */
-int nr_call4_state(struct nr_replay *rp, const struct nr_live *l);
+int nr_state4_open(struct nr_replay *rp, const struct nr_live *l);
+/* State record l (a traced CLOSE, an OPEN by handle, a LOCK, LOCKU or
+ * LOCKT) sent as the replay's own call, synchronously.  0, or -ENOTCONN
+ * when the client is gone. */
+int nr_state4_record(struct nr_replay *rp, const struct nr_live *l);
 /* The end of the run: every open still open is CLOSEd (bounded: once the
  * client is gone, nothing more is sent). */
-void nr_call4_close_all(struct nr_replay *rp);
-/* Waits until wake (ns) or a reply, then services the session (the
- * protocol's descriptor and hooks): the calls completed, or -errno. */
-int nr_call4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake);
+void nr_state4_close_all(struct nr_replay *rp);
 
 /* ---- prep4.c: the image over NFSv4.1 ----------------------------------------- */
 

@@ -404,7 +404,7 @@ static int allocate(struct nr_replay *rp)
     if (rp->version == 4) { /* a v4 call per slot, an open per state slot and copy */
         rp->v4calls = cm_calloc(rp->window ? rp->window : 1, nr_call4_bytes());
         rp->v4open = cm_calloc(((size_t)rp->ncopies + 1) * ((size_t)rp->plan->nsids + 1),
-                               nr_call4_sid_bytes());
+                               nr_state4_bytes());
         if (!rp->v4calls || !rp->v4open)
             return -ENOMEM;
     }

@@ -285,7 +285,7 @@ static int first_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
     int rc;
 
     if (l->c.v4 != NR_V4_CALL) { /* a state record: the replay's own call */
-        if ((rc = nr_call4_state(rp, l)) < 0)
+        if ((rc = nr_state4_record(rp, l)) < 0)
             return rc;
         l->sent = l->pieces;
         l->left = 1;
@@ -297,7 +297,7 @@ static int first_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
         cm_hist_add(&NR_STATS(&rp->cx)->nr_wait, (ready - l->since) / 1000);
     }
     if (nr_call_ready(rp, l))
-        return rp->version == 4 && nr_call4_open(rp, l) == -ENOTCONN ? -ENOTCONN : 0;
+        return rp->version == 4 && nr_state4_open(rp, l) == -ENOTCONN ? -ENOTCONN : 0;
     NR_STATS(&rp->cx)
         ->nr_unreplayable[NR_SKIP_NO_HANDLE]++; /* its object was never made here */
     l->sent = l->pieces;
@@ -553,7 +553,7 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
         gone = 1;
     rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);
     if (rp->version == 4 && !gone)
-        nr_call4_close_all(rp); /* the opens it made, after the timed part */
+        nr_state4_close_all(rp); /* the opens it made, after the timed part */
     if (rp->version == 4) {
         NR_STATS(c)->nr_v4_opens = rp->v4counts.opens;
         NR_STATS(c)->nr_v4_open_errors = rp->v4counts.open_errors;
