@@ -162,7 +162,8 @@ struct nf4_compound {
     uint32_t minor;      /* 0 or 1 */
     uint32_t nseq;       /* 1 when op[0] is the client's SEQUENCE */
     uint32_t cachethis;  /* ask the server to cache the reply (changes) */
-    uint32_t nopen;      /* OPENs whose owner the client fills in */
+    uint32_t nopen;      /* OPENs whose owner the client fills in (and LOCKs and
+                            LOCKTs whose lock owner's client id it fills in) */
     uint32_t nsattr;     /* attribute sets encoded */
     uint32_t sattr_used; /* bytes of sattr_buf in use */
     uint32_t sattr_words[NF4_SATTR_SETS][2];
@@ -213,7 +214,8 @@ nfs_argop4 *nf4_op_commit(struct nf4_compound *c, uint64_t off, uint32_t count);
  * the current file (name == NULL, CLAIM_FH, 4.1), reading and writing,
  * denying nothing, asking for no delegation (4.1); with create, OPEN4_CREATE
  * UNCHECKED4 with the attributes of sa (NULL: none).  The owner is the
- * client's, filled at every send. */
+ * client's, filled at every send, unless the caller set one in the
+ * returned arguments (owner.owner: an open owner of its own). */
 nfs_argop4 *nf4_op_open(struct nf4_compound *c, const char *name, int create,
                         const struct nf4_sattr *sa);
 nfs_argop4 *nf4_op_close(struct nf4_compound *c, const stateid4 *sid);
@@ -291,7 +293,7 @@ struct nf4_resop {
         struct nf4_attrs getattr;
         struct nf4_fh getfh;
         ACCESS4resok access;
-        stateid4 close; /* and OPEN_CONFIRM's */
+        stateid4 close; /* and OPEN_CONFIRM's, LOCK's and LOCKU's */
         struct {
             stateid4 stateid;
             change_info4 cinfo;

@@ -354,12 +354,20 @@ static void fill_client_parts(struct nf4_client *cl, struct nf4_call *call, int 
         s->sa_cachethis = c->cachethis ? TRUE : FALSE;
     }
     for (i = 0; c->nopen && i < n; i++) {
-        if (c->op[i].argop == OP_OPEN) {
+        if (c->op[i].argop == OP_LOCK &&
+            c->op[i].nfs_argop4_u.oplock.locker.new_lock_owner) {
+            c->op[i].nfs_argop4_u.oplock.locker.locker4_u.open_owner.lock_owner.clientid =
+                cl->clientid;
+        } else if (c->op[i].argop == OP_LOCKT) {
+            c->op[i].nfs_argop4_u.oplockt.owner.clientid = cl->clientid;
+        } else if (c->op[i].argop == OP_OPEN) {
             open_owner4 *o = &c->op[i].nfs_argop4_u.opopen.owner;
 
             o->clientid = cl->clientid;
-            o->owner.owner_len = cl->owner_len;
-            o->owner.owner_val = cl->owner;
+            if (o->owner.owner_len == 0) { /* else the caller's own (a replay's) */
+                o->owner.owner_len = cl->owner_len;
+                o->owner.owner_val = cl->owner;
+            }
         }
     }
 }

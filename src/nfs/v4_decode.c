@@ -264,6 +264,16 @@ static bool_t exchange_id(XDR *x, struct nf4_resop *o)
                       skip_opaque(x, NFS4_XDR_STRING) && xdr_nfstime4(x, &t));
 }
 
+/* LOCK4denied (the conflicting lock: its range, type and owner), read over. */
+static bool_t lock_denied(XDR *x)
+{
+    uint64_t w64;
+    uint32_t w;
+
+    return xdr_uint64_t(x, &w64) && xdr_uint64_t(x, &w64) && xdr_uint32_t(x, &w) &&
+           xdr_uint64_t(x, &w64) && skip_opaque(x, NFS4_OPAQUE_LIMIT);
+}
+
 /* The result of one operation after its status. */
 static bool_t op_result(XDR *x, struct nf4_res *r, struct nf4_resop *o)
 {
@@ -343,6 +353,12 @@ static bool_t op_result(XDR *x, struct nf4_res *r, struct nf4_resop *o)
         if (o->status == NFS4ERR_CLID_INUSE) /* clientaddr4: netid, address */
             return skip_opaque(x, NFS4_XDR_STRING) && skip_opaque(x, NFS4_XDR_STRING);
         return !ok || xdr_SETCLIENTID4resok(x, &o->u.setclientid);
+    case OP_LOCK:
+    case OP_LOCKU: /* the lock's stateid; a conflict read over */
+        return ok ? xdr_stateid4(x, &o->u.close)
+                  : o->status != NFS4ERR_DENIED || o->op == OP_LOCKU || lock_denied(x);
+    case OP_LOCKT:
+        return ok || o->status != NFS4ERR_DENIED || lock_denied(x);
     case OP_DELEGPURGE:
     case OP_DELEGRETURN:
     case OP_LOOKUP:

@@ -8,15 +8,11 @@
  * GETATTR"...), the NULL procedure as itself.  The attributes a traced
  * SETATTR or CREATE set are set, no others.
  *
- * The traced opens: a file is OPENed (CLAIM_FH) before the first READ or
- * WRITE of it in a copy that has no open of it, and the stateid that OPEN
- * names - or the one a replayed OPEN(CREATE) named, which stays open - is
- * the one every later READ, WRITE and SETATTR of the file goes with, as the
- * traced client's went with the stateid its OPEN had made; the opens are
- * CLOSEd at the end of the run.  One open per file and copy stands for the
- * traced stateids of that file (a trace with several open owners of one
- * file replays their I/O under one open).
- *
+ * A traced OPEN by name is sent as an OPEN (PUTFH OPEN GETFH GETATTR,
+ * OPEN(CREATE) with its create mode) with an open owner of its own per
+ * traced one; the stateid its reply names, and the stateid each READ,
+ * WRITE and SETATTR goes with, are the open state's (state4.c).
+
  * The reply is decoded by the client into the slot's call; its status
  * (nf.h's numbering) is compared with the traced nfsstat4 in the same
  * numbering (nf4_status_nf).  Nothing here allocates.
@@ -31,11 +27,13 @@
 #include "nfs/nf_proto.h"
 #include "nreplay/nr_int.h"
 
-/* One slot's v4 call: the compound, its handles and arguments. */
+/* One slot's v4 call: the compound, its handles and arguments, its OPEN's
+ * owner. */
 struct nr_v4call {
     struct nf4_call call;
     struct nf4_fh fh, fh2;
     struct nf4_sfs_args args;
+    char owner[48];
     rp_done_fn done; /* the replay's own completion (run.c), as for v2/v3 */
 };
 
@@ -53,21 +51,43 @@ size_t nr_call4_bytes(void)
     return sizeof(struct nr_v4call);
 }
 
-void *nr_call4_fstate(const struct nr_replay *rp, uint32_t k, uint32_t obj)
+/* The stateid a call using the plan's slot sid goes with (state4.c), or
+ * the anonymous one. */
+static const stateid4 *sid_or_anonymous(const struct nr_replay *rp, uint32_t k,
+                                        uint32_t sid)
 {
-    return &((struct nf4_open *)rp->v4open)[(size_t)k * im_nobjs(rp->plan->img) + obj];
+    const stateid4 *s = nr_state4_sid(rp, k, sid);
+
+    return s ? s : &anonymous;
 }
 
-/* The stateid of the open of object obj in copy k, or the anonymous one. */
-static const stateid4 *sid_of(const struct nr_replay *rp, uint32_t k, uint32_t obj)
+/* The OPEN(CREATE) of compound c with the traced create mode (how: 0
+ * UNCHECKED, 1 GUARDED, 2 EXCLUSIVE, as the plan has it): GUARDED4 keeps
+ * the attributes; EXCLUSIVE as NFSv4.1's EXCLUSIVE4_1, with them and a
+ * verifier of its own per record and copy (sent again unchanged, as a
+ * client's retry is). */
+static void create_mode(struct nf4_compound *c, uint32_t how, uint64_t i, uint32_t k)
 {
-    const stateid4 *sid = NULL;
+    uint64_t verf = i ^ ((uint64_t)k << 48) ^ 0x4652454553465321ull;
+    uint32_t n;
 
-    if (obj != NR_NONE && rp->v4open != NULL &&
-        nf4_open_need(nr_call4_fstate(rp, k, obj), nf4_client_epoch(client(rp)), &sid) ==
-            NF4_OPEN)
-        return sid;
-    return &anonymous;
+    for (n = c->args.argarray.argarray_len; n-- > 0;) {
+        createhow4 *h = &c->op[n].nfs_argop4_u.opopen.openhow.openflag4_u.how;
+        fattr4 attrs;
+
+        if (c->op[n].argop != OP_OPEN ||
+            c->op[n].nfs_argop4_u.opopen.openhow.opentype != OPEN4_CREATE)
+            continue;
+        if (how == 1) {
+            h->mode = GUARDED4; /* the same arm: the attributes stay */
+        } else if (how == 2) {
+            attrs = h->createhow4_u.createattrs; /* the arms overlap */
+            h->mode = EXCLUSIVE4_1;
+            memcpy(h->createhow4_u.ch_createboth.cva_verf, &verf, sizeof(verifier4));
+            h->createhow4_u.ch_createboth.cva_attrs = attrs;
+        }
+        return;
+    }
 }
 
 /* What a traced SETATTR, CREATE, MKDIR, SYMLINK or MKNOD set. */
@@ -139,7 +159,7 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
     case NF_OP_READ:
         a->count = s->count = piece_of(piece, c, rp->rtmax, &off);
         a->offset = off;
-        a->sid = sid_of(rp, l->k, c->obj);
+        a->sid = sid_or_anonymous(rp, l->k, c->sid);
         rp->v4counts.anonymous_io += a->sid == &anonymous && piece == 0;
         break;
     case NF_OP_WRITE:
@@ -147,11 +167,11 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
         a->offset = off;
         a->data = rp->win.wdata;
         a->stable = c->how != 0; /* DATA_SYNC4 and FILE_SYNC4 as FILE_SYNC4 */
-        a->sid = sid_of(rp, l->k, c->obj);
+        a->sid = sid_or_anonymous(rp, l->k, c->sid);
         rp->v4counts.anonymous_io += a->sid == &anonymous && piece == 0;
         break;
     case NF_OP_SETATTR:
-        a->sid = sid_of(rp, l->k, c->obj);
+        a->sid = sid_or_anonymous(rp, l->k, c->sid);
         sattr_of(c, &a->sa);
         break;
     case NF_OP_CREATE:
@@ -175,9 +195,23 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
     default:
         break;
     }
-    rc = nf4_sfs_compound(&v->call.args, nf4_client_minor(cl), c->op, a);
+    if (c->op == NF_OP_LOOKUP && c->res_sid != NR_NONE && a->fh) {
+        /* a traced OPEN by name, no create: PUTFH OPEN GETFH GETATTR */
+        nf4_compound_init(&v->call.args, nf4_client_minor(cl), 0);
+        nf4_op_putfh(&v->call.args, a->fh);
+        nf4_op_open(&v->call.args, a->name, 0, NULL);
+        nf4_op_getfh(&v->call.args);
+        rc = nf4_op_getattr(&v->call.args, NF4_MASK_GETATTR) ? 0 : -EINVAL;
+    } else {
+        rc = nf4_sfs_compound(&v->call.args, nf4_client_minor(cl), c->op, a);
+    }
     if (rc < 0)
         return rc;
+    if (c->op == NF_OP_CREATE && c->how != 0)
+        create_mode(&v->call.args, c->how, l->i, l->k);
+    if (c->res_sid != NR_NONE)
+        nr_state4_owner(&v->call.args, v->owner, sizeof(v->owner), l->k, c->owner,
+                        c->share);
     v->call.res.data = NULL; /* READ data, READLINK text, names: read over */
     v->call.res.data_max = 0;
     v->call.done = done4;
@@ -185,22 +219,6 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
     v->call.data = s;
     v->call.timeout_ms = 0;
     return nf4_call_start(cl, &v->call);
-}
-
-/* A replayed OPEN(CREATE) made an open: the file's open in this copy. */
-static void keep_created_open(struct nr_replay *rp, const struct nr_live *l,
-                              const struct nf4_call *call)
-{
-    struct nf4_open *f;
-    const stateid4 *sid;
-
-    if (l->c.res_obj == NR_NONE || rp->v4open == NULL)
-        return;
-    f = nr_call4_fstate(rp, l->k, l->c.res_obj);
-    if (nf4_open_need(f, nf4_client_epoch(client(rp)), &sid) != NF4_CLOSED)
-        return; /* one open per file: the one it has (this one stays to the end) */
-    nf4_open_sending(&rp->v4counts, f);
-    (void)nf4_open_done(&rp->v4counts, f, &call->res, call->epoch);
 }
 
 int nr_call4_account(struct rb_slot *s)
@@ -229,6 +247,8 @@ int nr_call4_account(struct rb_slot *s)
     NR_STATS(&rp->cx)->nr_resends += call->rpc.retransmits + call->resends;
     if (call->status != 0) {
         ld_stats_bad(st, c->op);
+        if (c->res_sid != NR_NONE) /* a traced OPEN's, with no reply */
+            nr_state4_opened(rp, l, NULL, call->epoch, NULL);
         return 1;
     }
     nf4_sfs_result(&call->res, &r);
@@ -260,70 +280,9 @@ int nr_call4_account(struct rb_slot *s)
                     r.status);
     if (c->res_obj != NR_NONE && r.status == 0 && r.has_fh)
         (void)nf4_fh_to_nf(&r.fh, nr_fh(rp, l->k, c->res_obj));
-    if (c->op == NF_OP_CREATE && r.status == 0)
-        keep_created_open(rp, l, call);
+    if (c->res_sid != NR_NONE) /* a traced OPEN's: the stateid its slot maps to */
+        nr_state4_opened(rp, l, &call->res, call->epoch, r.has_fh ? &r.fh : NULL);
     return 1;
-}
-
-/* Runs the process's own call (an OPEN or a CLOSE) to its end, the
- * client's other calls going on meanwhile. */
-static int sync4(struct nr_replay *rp, struct nf4_client *cl)
-{
-    rp->v4sync.res.data = NULL;
-    rp->v4sync.res.data_max = 0;
-    return nf4_call_sync(cl, &rp->v4sync);
-}
-
-int nr_call4_open(struct nr_replay *rp, const struct nr_live *l)
-{
-    struct nf4_client *cl = client(rp);
-    struct nf4_fh h;
-    struct nf4_open *f;
-    const stateid4 *sid;
-    int rc;
-
-    if ((l->c.op != NF_OP_READ && l->c.op != NF_OP_WRITE) || l->c.obj == NR_NONE ||
-        rp->v4open == NULL || cl == NULL)
-        return 0;
-    f = nr_call4_fstate(rp, l->k, l->c.obj);
-    if (nf4_open_need(f, nf4_client_epoch(cl), &sid) != NF4_CLOSED)
-        return 0;
-    nf4_fh_from_nf(nr_fh(rp, l->k, l->c.obj), &h);
-    /* PUTFH OPEN(CLAIM_FH): the open alone, no call the trace did not make
-     * beside it (a Linux client's ACCESS and GETATTR would count as
-     * calls) */
-    nf4_compound_init(&rp->v4sync.args, 1, 0);
-    nf4_op_putfh(&rp->v4sync.args, &h);
-    if (nf4_op_open(&rp->v4sync.args, NULL, 0, NULL) == NULL)
-        return 0;
-    nf4_open_sending(&rp->v4counts, f);
-    rc = sync4(rp, cl);
-    /* a failed OPEN is counted; the file's I/O then goes with the
-     * anonymous stateid, and its status says what the server thought */
-    (void)nf4_open_done(&rp->v4counts, f, rc == 0 ? &rp->v4sync.res : NULL,
-                        rp->v4sync.epoch);
-    return rc == -ENOTCONN ? rc : 0;
-}
-
-void nr_call4_close_all(struct nr_replay *rp)
-{
-    struct nf4_client *cl = client(rp);
-    uint32_t n = rp->v4open ? im_nobjs(rp->plan->img) : 0, k, obj;
-    struct nf4_fh h;
-    stateid4 sid;
-
-    for (k = 0; cl && k < rp->ncopies; k++)
-        for (obj = 0; obj < n; obj++) {
-            if (!nf4_open_leave(&rp->v4counts, nr_call4_fstate(rp, k, obj),
-                                nf4_client_epoch(cl), &sid))
-                continue;
-            nf4_fh_from_nf(nr_fh(rp, k, obj), &h);
-            nf4_compound_init(&rp->v4sync.args, 1, 0); /* PUTFH CLOSE: no GETATTR */
-            nf4_op_putfh(&rp->v4sync.args, &h);
-            nf4_op_close(&rp->v4sync.args, &sid);
-            if (sync4(rp, cl) == -ENOTCONN)
-                return; /* the client is gone: its opens with it */
-        }
 }
 
 int nr_call4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake)

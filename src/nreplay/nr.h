@@ -102,14 +102,18 @@ struct nr_stats {
     struct cm_hist nr_wait;
     struct cm_hist nr_traced[NF_NOPS + 1];
     uint64_t nr_traced_us[NF_NOPS + 1];
-    /* NFSv4: the opens the replay made (before a file's first READ or
-     * WRITE, and those its OPEN(CREATE)s made), those that failed, the
-     * CLOSEs at the end, the opens left (none unless the server went),
-     * the READs and WRITEs sent with the anonymous stateid (a failed
-     * open's) */
+    /* NFSv4: the opens the replay made (the traced OPENs, and those of
+     * stateids in use before the capture), those that failed, the CLOSEs
+     * (at the traced CLOSE, and at the end), the opens left (none unless
+     * the server went), the READs and WRITEs sent with the anonymous
+     * stateid (a traced special stateid's), the CLOSEs at the traced CLOSE */
     uint64_t nr_v4_opens, nr_v4_open_errors, nr_v4_closes, nr_v4_left, nr_v4_anonymous;
+    uint64_t nr_v4_closes_traced;
+    /* NFSv4 locks: the LOCKs, LOCKUs and LOCKTs sent, their statuses
+     * compared with the traced ones (apart from the calls') and mismatched */
+    uint64_t nr_v4_locks, nr_v4_lock_compared, nr_v4_lock_mismatches;
 };
-#define NR_STATS_NFIELDS 26
+#define NR_STATS_NFIELDS 30
 extern const struct cm_field nr_stats_fields[NR_STATS_NFIELDS];
 /* An NFS replay child's counters (struct ld_child's results). */
 #define NR_STATS(c) ((struct nr_stats *)(c)->results)
@@ -166,11 +170,35 @@ struct nr_call {
     uint32_t count, access, how; /* how: WRITE's stable_how, CREATE's mode */
     uint32_t mode, uid, gid;     /* with sattr's bits (NF_SA_*: nfs/nf.h) */
     uint32_t stream;             /* the traced client host: 0..nstreams-1 */
+    uint32_t sid, res_sid;       /* NFSv4: the traced open state the call uses, and
+                                    the one its reply makes, as the plan numbers them
+                                    (slots 0..nsids-1, NR_NONE: none) */
+    uint32_t owner;              /* NFSv4: an OPEN's open owner (1..nowners; 0: the
+                                    replay's client's own) */
     uint16_t proc;               /* the procedure number */
     int8_t op;                   /* enum nf_op */
     uint8_t sattr;               /* NF_SA_*: the attributes it sets */
     uint8_t ftype;               /* MKNOD's type (enum tr_nfs_ftype) */
+    uint8_t v4;                  /* NR_V4_CALL, or a state record's kind */
+    uint8_t share;               /* NFSv4 OPEN: share_access (bits 0-1) and
+                                    share_deny (bits 2-3); 0: both, none */
 };
+
+/* What a record of an NFSv4 plan's call stream is (nr_call.v4): a call, or
+ * a state record - an operation on the traced open state that is no call of
+ * the trace (its counts have it as v4_state) and that the replay still
+ * sends as its own, at its traced place: the traced CLOSE of state sid, an
+ * OPEN by handle (CLAIM_FH, CLAIM_PREVIOUS...) making state res_sid, and
+ * the locks (their statuses compared apart). */
+#define NR_V4_CALL  0
+#define NR_V4_CLOSE 1
+#define NR_V4_OPEN  2
+#define NR_V4_LOCK                                                                       \
+    3                 /* LOCK (offset, size: the range; how: the type) of state          \
+                         sid (an open's, with a new lock owner `owner`; else             \
+                         the lock's) making lock state res_sid */
+#define NR_V4_LOCKU 4 /* LOCKU of lock state sid */
+#define NR_V4_LOCKT 5 /* LOCKT of lock owner `owner` */
 
 /*
  * A plan: what replaying a capture needs, read once from its file (a plan
@@ -186,9 +214,14 @@ struct nr_plan {
     char capture[LD_PATH_MAX]; /* the capture planned */
     char format[16];           /* the capture's: "pcap", "pcapng", "nfsdump" */
     int nfs_version;
-    int from_file; /* 1: a plan file; 0: the capture, planned for this run */
+    int from_file;    /* 1: a plan file; 0: the capture, planned for this run */
+    uint32_t version; /* the plan file's format (3: no NFSv4 state in its records) */
     struct im_image *img;
     uint64_t ncalls;            /* the calls replayed, in the order the stream gives */
+    uint64_t nrecords;          /* the stream's records: the calls and (NFSv4) the
+                                   state records between them */
+    uint32_t nsids, nowners;    /* NFSv4: the open state slots and open owners the
+                                   records name */
     uint32_t nstreams;          /* traced client hosts */
     uint64_t *stream_calls;     /* per stream, its calls */
     uint64_t events;            /* events the reader gave */

@@ -48,33 +48,61 @@ int nr__file_read(struct nr_plan *p, int fd, int check, char *err, size_t errlen
 
 /* ---- plan4.c ------------------------------------------------------------ */
 
+/* A map of 64-bit keys (never 0) to numbers, whose entries may be dropped
+ * (value NR_NONE; a growth leaves them out): plan4.c's stateids and owners. */
+struct nr__v4_map {
+    uint64_t *key;
+    uint32_t *val;
+    uint64_t mask, used;
+};
+
 /* What an NFSv4 plan learns of the traced state as it reads: the stateids
  * the trace showed made or used (a set of their hashes), and how many it
  * showed used before any reply made them (in_use: opens and locks from
- * before the capture).  Zeroed to start. */
+ * before the capture); the open state slots the records name (a traced
+ * stateid's slot from its OPEN, or its first use, to its CLOSE, then free
+ * for the next: the slots in use at once, not the trace's opens), each
+ * slot's open owner, the owners numbered.  Zeroed to start. */
 struct nr__v4_state {
     uint64_t *seen;
     uint64_t mask, used;
     uint64_t in_use;
+    struct nr__v4_map sids;   /* a traced stateid's hash -> its slot */
+    struct nr__v4_map owners; /* an open owner's hash -> its number */
+    uint32_t *slot_owner;     /* per slot, its owner (0: unknown) */
+    uint32_t *free;           /* the slots free again */
+    uint32_t nslots, nfree, cap_slots, nowners;
+    uint64_t unnamed;            /* OPENs with no stateid in their reply */
     const struct tr_nfs4_op *op; /* the operation the call being planned is */
+    /* its state: the record's kind, the slot it uses and the one it makes,
+     * its owner */
+    uint8_t kind, share;
+    uint32_t sid, res_sid, owner;
 };
 
 /* The calls of NFSv4 COMPOUND ev (an NFSv4 plan's): fn on each of its
  * operations the plan replays, as the NFSv3-shaped event of the same SFS op
  * (a GETATTR after another call of the COMPOUND is that call's
- * attributes, no call); the others that ran counted in skipped[] by reason
- * (NR_SKIP_V4_STATE, NR_SKIP_PROC, NR_SKIP_CUT); the stateids followed in
- * st.  0, -ENOMEM, or fn's first negative return. */
+ * attributes, no call), and on each state record (a CLOSE, an OPEN by
+ * handle: st->kind set, counted in skipped[] as NR_SKIP_V4_STATE too); the
+ * others that ran counted in skipped[] by reason (NR_SKIP_V4_STATE,
+ * NR_SKIP_PROC, NR_SKIP_CUT); the stateids followed in st.  0, -ENOMEM,
+ * or fn's first negative return. */
 int nr__v4_calls(struct nr__v4_state *st, const struct tr_nfs_event *ev,
                  uint64_t *skipped,
                  int (*fn)(void *data, const struct tr_nfs_event *call), void *data);
 void nr__v4_state_free(struct nr__v4_state *st);
-/* The dependency keys of the call being planned beside its objects' and
- * names' (st->op; none outside nr__v4_calls): an OPEN's open owner and the
- * stateid it makes (changes[] 1: the owner's OPENs in order, and what uses
- * the stateid after it), a READ's, WRITE's or SETATTR's stateid (0: it
- * waits for the OPEN that made it).  Keys never those of an object or a
- * name.  How many (at most 2). */
+/* The record being planned's state (st; none outside nr__v4_calls) into c:
+ * its kind, slots, owner and an OPEN's share modes. */
+void nr__v4_call_state(const struct nr__v4_state *st, struct nr_call *c);
+/* The dependency keys of the record being planned beside its objects' and
+ * names' (st; none outside nr__v4_calls): the slot it makes and the slot
+ * it uses (an OPEN and a CLOSE change it, so what uses a slot waits for
+ * its OPEN, its CLOSE for what used it, and the next OPEN into the slot
+ * for that CLOSE; a READ, WRITE or SETATTR only reads it), and its open
+ * owner's (an OPEN and a CLOSE change it: an owner's OPENs and CLOSEs go
+ * in the traced order, its I/O after its last OPEN or CLOSE).  Keys never
+ * those of an object or a name.  How many (at most 4). */
 unsigned nr__v4_dep_keys(const struct nr__v4_state *st, uint64_t *keys, int *changes);
 
 /* ---- one child's replay ---------------------------------------------------- */
@@ -181,14 +209,15 @@ struct nr_replay {
     uint64_t last_reply_ns;
     int closing; /* the client closes: a call it completes is not accounted */
     /* NFSv4 (call4.c): a protocol call per window slot (the slot's index),
-     * and the open state of each object per copy (the protocol's
-     * file_bytes each; an object is OPENed before its first READ or WRITE
-     * and CLOSEd at the end of the run), the process's own OPEN and
-     * CLOSE call, and what the opens did */
+     * and the replayed open of each of the plan's open state slots per copy
+     * (a traced stateid's, from its OPEN to its CLOSE), the process's own
+     * OPEN and CLOSE call, and what the opens did */
     void *v4calls;
     void *v4open;
     struct nf4_call v4sync;
     struct nf4_open_counts v4counts;
+    uint64_t v4closes_traced; /* CLOSEs sent at the traced CLOSE */
+    char v4owner[48];         /* the open owner of v4sync's OPEN */
 };
 
 /* The client's copy m's handles, its completions, and the flags of the
@@ -318,18 +347,43 @@ size_t nr_call4_bytes(void);
 /* Accounts a finished v4 compound of slot s as nr_call_account does.  1;
  * 0 for a call that never left this host. */
 int nr_call4_account(struct rb_slot *s);
-/* Object obj of copy k: its open state (the protocol's file state). */
-void *nr_call4_fstate(const struct nr_replay *rp, uint32_t k, uint32_t obj);
-/* Before the first piece of l: a READ or WRITE of a file this copy has
- * not opened OPENs it (synchronously, the client's other calls going on).
- * 0, or -ENOTCONN when the client is gone. */
-int nr_call4_open(struct nr_replay *rp, const struct nr_live *l);
-/* The end of the run: every file still open is CLOSEd (bounded: once the
- * client is gone, nothing more is sent). */
-void nr_call4_close_all(struct nr_replay *rp);
 /* Waits until wake (ns) or a reply, then services the session (the
  * protocol's descriptor and hooks): the calls completed, or -errno. */
 int nr_call4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake);
+
+/* ---- state4.c: the traced open and lock state over NFSv4.1 ------------------ */
+
+/* Bytes of one open state slot of a copy (rp->v4open holds nsids + 1 per
+ * copy). */
+size_t nr_state4_bytes(void);
+/* The stateid a call of copy k using the plan's slot sid goes with: its
+ * replayed open's (or lock's); the stateid of one closed since, or
+ * refused (the server says what it thinks of it, as of the traced one);
+ * NULL for the anonymous one (a traced special stateid, or an open from
+ * before the capture not opened here). */
+const stateid4 *nr_state4_sid(const struct nr_replay *rp, uint32_t k, uint32_t sid);
+/* The OPEN of compound c goes with traced owner `owner` of copy k (an
+ * owner of its own, named into buf; 0: the client's) and the traced share
+ * modes (share: nr_call's; 0: reading and writing, denying nothing). */
+void nr_state4_owner(struct nf4_compound *c, char *buf, size_t len, uint32_t k,
+                     uint32_t owner, uint8_t share);
+/* Traced OPEN l's replayed reply (res; NULL: none; fh: the file its GETFH
+ * named): the state of its slot, counted. */
+void nr_state4_opened(struct nr_replay *rp, const struct nr_live *l,
+                      const struct nf4_res *res, uint32_t epoch, const struct nf4_fh *fh);
+/* Before the first piece of l: a READ, WRITE or SETATTR whose traced
+ * stateid no replayed OPEN made (an open from before the capture), or
+ * whose open a new client lost, OPENs its file into the stateid's slot
+ * (synchronously, the client's other calls going on).  0, or -ENOTCONN
+ * when the client is gone. */
+int nr_state4_open(struct nr_replay *rp, const struct nr_live *l);
+/* State record l (a traced CLOSE, an OPEN by handle, a LOCK, LOCKU or
+ * LOCKT) sent as the replay's own call, synchronously.  0, or -ENOTCONN
+ * when the client is gone. */
+int nr_state4_record(struct nr_replay *rp, const struct nr_live *l);
+/* The end of the run: every open still open is CLOSEd (bounded: once the
+ * client is gone, nothing more is sent). */
+void nr_state4_close_all(struct nr_replay *rp);
 
 /* ---- prep4.c: the image over NFSv4.1 ----------------------------------------- */
 

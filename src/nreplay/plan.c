@@ -405,18 +405,21 @@ static int follow_names(struct build *b, const struct nr_call *c)
 static int add_deps(struct build *b, struct nr_call *c)
 {
     const char *n1 = c->name, *n2 = c->name2;
-    int ch = changes_fh(c->op), rc = 0, changes[2];
-    uint64_t keys[2];
+    int ch = changes_fh(c->op), rc = 0, changes[4];
+    /* an NFSv4 OPEN or CLOSE changes its file's share state: what the
+     * server answers another owner's OPEN, READ or WRITE of it */
+    int state = c->v4 != NR_V4_CALL || c->res_sid != NR_NONE;
+    uint64_t keys[4];
     unsigned k, nkeys;
 
-    rc |= dep_obj(b, c->obj, ch);
+    rc |= dep_obj(b, c->obj, ch || c->v4 != NR_V4_CALL);
     rc |= dep_obj(b, c->obj2, ch);
-    rc |= dep_obj(b, c->res_obj, creates(c->op));
+    rc |= dep_obj(b, c->res_obj, creates(c->op) || state);
     rc |= dep_named(b, c->obj);
     rc |= dep_named(b, c->obj2);
     if (n1 && c->obj != NR_NONE) {
         rc |= dep_on(b, name_key(c->obj, n1), c->op != NF_OP_LOOKUP);
-        if (c->op != NF_OP_LOOKUP)
+        if (c->op != NF_OP_LOOKUP || state) /* an OPEN the server refused too */
             rc |= dep_obj(b, name_obj(b, c->obj, n1), 1);
     }
     if (n2 && c->obj2 != NR_NONE) {
@@ -429,8 +432,9 @@ static int add_deps(struct build *b, struct nr_call *c)
     return rc < 0 ? -ENOMEM : 0;
 }
 
-/* The stream of a traced client host (a new one numbered next). */
-static int stream_of(struct build *b, uint32_t client, uint32_t *stream)
+/* The stream of a traced client host (a new one numbered next); a call
+ * (count) is counted in it. */
+static int stream_of(struct build *b, uint32_t client, uint32_t *stream, int count)
 {
     struct nr_plan *p = b->p;
     struct kv *h = kmap_get(&b->hosts, (uint64_t)client + 1);
@@ -448,7 +452,7 @@ static int stream_of(struct build *b, uint32_t client, uint32_t *stream)
         h->a = p->nstreams++;
     }
     *stream = h->a;
-    p->stream_calls[h->a]++;
+    p->stream_calls[h->a] += count != 0;
     return 0;
 }
 
@@ -458,9 +462,10 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
     struct nr_call call, *c = &call;
     int rc;
 
-    if (p->ncalls >= UINT32_MAX - 1)
+    if (p->nrecords >= UINT32_MAX - 1)
         return -E2BIG;
     memset(c, 0, sizeof(*c));
+    nr__v4_call_state(&b->v4, c); /* an NFSv4 call's state, or a state record */
     c->t_ns = ev->t_ns - origin;
     c->op = (int8_t)ev->op;
     c->proc = (uint16_t)ev->proc;
@@ -476,8 +481,10 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
         c->rt_us =
             rt > 0 ? (uint32_t)(rt / 1000 < UINT32_MAX ? rt / 1000 : UINT32_MAX) : 0;
         c->res_obj = find_obj(p, &ev->res_fh);
-        cm_hist_add(&p->traced[c->op], c->rt_us);
-        cm_hist_add(&p->traced[NF_OP_TOTAL], c->rt_us);
+        if (c->v4 == NR_V4_CALL) { /* a state record is no call of the tables */
+            cm_hist_add(&p->traced[c->op], c->rt_us);
+            cm_hist_add(&p->traced[NF_OP_TOTAL], c->rt_us);
+        }
     }
     if (c->res_obj == c->obj)
         c->res_obj = NR_NONE; /* LOOKUP of "." */
@@ -494,14 +501,16 @@ static int add_call(struct build *b, const struct tr_nfs_event *ev, int64_t orig
     c->name = ev->name;
     c->name2 = ev->name2;
     c->text = ev->op == NF_OP_SYMLINK ? ev->text : NULL;
-    if ((rc = stream_of(b, ev->client, &c->stream)) < 0)
+    nr__v4_call_state(&b->v4, c); /* again: a lock's range over the fields */
+    if ((rc = stream_of(b, ev->client, &c->stream, c->v4 == NR_V4_CALL)) < 0)
         return rc;
     b->c = c;
-    b->idx = (uint32_t)p->ncalls;
+    b->idx = (uint32_t)p->nrecords;
     if ((rc = add_deps(b, c)) < 0 || (rc = follow_names(b, c)) < 0 ||
         (rc = named_by(b, c)) < 0 || (rc = nr__file_call(&b->w, c)) < 0)
         return rc;
-    p->ncalls++;
+    p->nrecords++;
+    p->ncalls += c->v4 == NR_V4_CALL;
     p->trace_ns = c->t_ns;
     return 0;
 }
@@ -643,6 +652,8 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
     if (rc == 0)
         rc = pass_calls(p, &b, o, err, errlen);
     p->v4_opens_in_use = b.v4.in_use;
+    p->nsids = b.v4.nslots;
+    p->nowners = b.v4.nowners;
     if (rc == 0 && p->ncalls == 0) {
         uint64_t v4 = plan_counter(p, "nfsv4_calls");
 

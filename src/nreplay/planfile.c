@@ -9,7 +9,9 @@
  *   the calls, one record each, in the order they are replayed: unsigned
  *     LEB128 numbers (the time as a zigzag difference from the call before,
  *     ids and statuses + 1 so that "none" is 0, the dependencies as
- *     distances back) and each name as its length + 1 and its bytes;
+ *     distances back) and each name as its length + 1 and its bytes; from
+ *     version 4 also the NFSv4 state (the record's kind, the slots it uses
+ *     and makes, its owner), and an NFSv4 plan's state records among them;
  *   the index: every NR_INDEX_STEP-th call's offset and the time before it;
  *   the trailer: the capture it was made from (path, size and a hash of its
  *     first and last 64 KiB, which a replay checks when the capture is
@@ -38,7 +40,8 @@
 #include "nreplay/nr_int.h"
 
 #define MAGIC       "FSNRPLAN"
-#define VERSION     3u /* 3: a change waits for the reads since the last (plan.c) */
+#define VERSION     4u /* 4: the NFSv4 open state (slots, owners, state records) */
+#define OLDEST      3u /* 3: a change waits for the reads since the last (plan.c) */
 #define HEAD_BYTES  12u
 #define ID_BYTES    65536u  /* of the capture's start and end, hashed */
 #define STREAM_READ 262144u /* bytes a stream reads at a time */
@@ -193,6 +196,11 @@ int nr__file_call(struct nr__writer *w, const struct nr_call *c)
     n += leb(b + n, c->gid);
     n += leb(b + n, c->ftype);
     n += leb(b + n, c->stream);
+    n += leb(b + n, c->v4);
+    n += leb(b + n, c->sid == NR_NONE ? 0 : (uint64_t)c->sid + 1);
+    n += leb(b + n, c->res_sid == NR_NONE ? 0 : (uint64_t)c->res_sid + 1);
+    n += leb(b + n, c->owner);
+    n += leb(b + n, c->share);
     while (nd < NR_DEPS && c->dep[nd])
         nd++;
     n += leb(b + n, nd);
@@ -235,6 +243,9 @@ int nr__file_end(struct nr__writer *w, const struct nr_plan *p)
     put_str(f, p->format);
     cm_bin_put32(f, (uint32_t)p->nfs_version);
     cm_bin_put64(f, p->ncalls);
+    cm_bin_put64(f, p->nrecords);
+    cm_bin_put32(f, p->nsids);
+    cm_bin_put32(f, p->nowners);
     cm_bin_put32(f, p->nstreams);
     for (i = 0; i < p->nstreams; i++)
         cm_bin_put64(f, p->stream_calls[i]);
@@ -322,7 +333,15 @@ static int trailer_in(struct cm_bin_reader *r, struct nr_plan *p, uint64_t *imag
     *capture_hash = cm_bin_get64(r);
     get_str(r, p->format, sizeof(p->format));
     p->nfs_version = (int)cm_bin_get32(r);
+    if (!r->short_read && p->version < 4 && p->nfs_version == 4)
+        return -EPROTONOSUPPORT; /* the same place in both formats' trailers */
     p->ncalls = cm_bin_get64(r);
+    p->nrecords = p->ncalls;
+    if (p->version >= 4) {
+        p->nrecords = cm_bin_get64(r);
+        p->nsids = cm_bin_get32(r);
+        p->nowners = cm_bin_get32(r);
+    }
     p->nstreams = cm_bin_get32(r);
     if (r->short_read || p->nstreams > (1u << 24))
         return -EINVAL;
@@ -354,7 +373,8 @@ static int trailer_in(struct cm_bin_reader *r, struct nr_plan *p, uint64_t *imag
     lookahead = cm_bin_get32(r);
     if (r->short_read || lookahead != NR_LOOKAHEAD || *image_off != HEAD_BYTES ||
         p->calls_off > p->calls_end || p->calls_end != index_off || index_off > size ||
-        p->nindex != (p->ncalls + NR_INDEX_STEP - 1) / NR_INDEX_STEP ||
+        p->nindex != (p->nrecords + NR_INDEX_STEP - 1) / NR_INDEX_STEP ||
+        p->ncalls > p->nrecords || p->nsids > (1u << 30) || p->nowners > (1u << 30) ||
         (p->nfs_version < 2 || p->nfs_version > 4))
         return -EINVAL;
     p->index_off = cm_calloc((size_t)p->nindex + 1, sizeof(*p->index_off));
@@ -420,13 +440,14 @@ int nr__file_read(struct nr_plan *p, int fd, int check, char *err, size_t errlen
                        p->file),
                -EINVAL;
     }
-    if (cm_be32_get(head + 8) != VERSION) {
+    p->version = cm_be32_get(head + 8);
+    if (p->version < OLDEST || p->version > VERSION) {
         fclose(r.f);
         return cm_errf(
                    err, errlen,
-                   "%s: a plan of version %u; this FreeSFS reads version %u: plan the "
-                   "capture again",
-                   p->file, cm_be32_get(head + 8), VERSION),
+                   "%s: a plan of version %u; this FreeSFS reads versions %u to %u: plan "
+                   "the capture again",
+                   p->file, p->version, OLDEST, VERSION),
                -EINVAL;
     }
     rc = fseeko(r.f, st.st_size - 8, SEEK_SET) < 0 ? -EIO : 0;
@@ -436,6 +457,15 @@ int nr__file_read(struct nr_plan *p, int fd, int check, char *err, size_t errlen
         rc = -EINVAL;
     if (rc == 0)
         rc = trailer_in(&r, p, &image_off, &csize, &chash, (uint64_t)st.st_size);
+    if (rc == -EPROTONOSUPPORT) {
+        fclose(r.f);
+        return cm_errf(err, errlen,
+                       "%s: an NFSv4 plan of version %u, made before the replay followed "
+                       "the traced opens and CLOSEs: plan the capture again "
+                       "(sfs_trace plan --nfs-version 4)",
+                       p->file, p->version),
+               -EINVAL;
+    }
     if (rc == 0 && fseeko(r.f, (off_t)image_off, SEEK_SET) < 0)
         rc = -EIO;
     if (rc < 0) {
@@ -577,7 +607,7 @@ int nr_stream_next(struct nr_stream *s, struct nr_call *c, char *err, size_t err
     int bad = 0, rc;
     unsigned k;
 
-    if (s->next >= p->ncalls)
+    if (s->next >= p->nrecords)
         return 0;
     rc = fill(s, STREAM_READ / 2);
     if (rc < 0)
@@ -609,6 +639,23 @@ int nr_stream_next(struct nr_stream *s, struct nr_call *c, char *err, size_t err
     c->stream = (uint32_t)v;
     if (v >= p->nstreams)
         bad = 1;
+    c->sid = c->res_sid = NR_NONE;
+    if (p->version >= 4) {
+        v = num(s, &bad);
+        c->v4 = (uint8_t)v;
+        if (v > NR_V4_LOCKT || (v != NR_V4_CALL && c->op != NF_OP_NULL_OP))
+            bad = 1;
+        c->sid = id_of(num(s, &bad), p->nsids, &bad);
+        c->res_sid = id_of(num(s, &bad), p->nsids, &bad);
+        v = num(s, &bad);
+        c->owner = (uint32_t)v;
+        if (v > p->nowners)
+            bad = 1;
+        v = num(s, &bad);
+        c->share = (uint8_t)v;
+        if (v > 15)
+            bad = 1;
+    }
     nd = num(s, &bad);
     if (nd > NR_DEPS)
         bad = 1;

@@ -401,10 +401,10 @@ static int allocate(struct nr_replay *rp)
     if (!rp->live || !rp->names || !rp->held || !rp->stream_of ||
         rb_window_init(&rp->win, rp->window, rp, 0, rp->wtmax) < 0)
         return -ENOMEM;
-    if (rp->version == 4) { /* a v4 call per slot, an open per object and copy */
+    if (rp->version == 4) { /* a v4 call per slot, an open per state slot and copy */
         rp->v4calls = cm_calloc(rp->window ? rp->window : 1, nr_call4_bytes());
-        rp->v4open = cm_calloc(((size_t)rp->ncopies + 1) * (im_nobjs(rp->plan->img) + 1),
-                               sizeof(struct nf4_open));
+        rp->v4open = cm_calloc(((size_t)rp->ncopies + 1) * ((size_t)rp->plan->nsids + 1),
+                               nr_state4_bytes());
         if (!rp->v4calls || !rp->v4open)
             return -ENOMEM;
     }

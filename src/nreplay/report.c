@@ -56,6 +56,10 @@ const struct cm_field nr_stats_fields[NR_STATS_NFIELDS] = {
     NRF(nr_v4_closes, SUM),
     NRF(nr_v4_left, SUM),
     NRF(nr_v4_anonymous, SUM),
+    NRF(nr_v4_closes_traced, SUM),
+    NRF(nr_v4_locks, SUM),
+    NRF(nr_v4_lock_compared, SUM),
+    NRF(nr_v4_lock_mismatches, SUM),
 };
 #undef NRF
 #undef NRA
@@ -110,7 +114,7 @@ static void example_text(const struct nr_plan *p, uint64_t ex, char *buf, size_t
     struct nr_call c;
     char w[600], err[CM_ERR_LEN];
 
-    if (!p || i >= p->ncalls || nr_stream_open(&in, p, i, err, sizeof(err)) < 0) {
+    if (!p || i >= p->nrecords || nr_stream_open(&in, p, i, err, sizeof(err)) < 0) {
         snprintf(buf, len, "call %llu: replayed %s", (unsigned long long)i,
                  nf_status_name(st));
         return;
@@ -260,10 +264,17 @@ static void text(FILE *out, const struct ld_report_in *in)
     if (cfg->nfs_version == 4)
         fprintf(out,
                 "  NFSv4 opens made %" PRIu64 " (%" PRIu64
-                " failed), closed at the end %" PRIu64 ", left open %" PRIu64
+                " failed), closed at the traced CLOSE %" PRIu64 ", at the end %" PRIu64
+                ", left open %" PRIu64
                 "; READs and WRITEs with the anonymous stateid %" PRIu64 "\n",
-                ns->nr_v4_opens, ns->nr_v4_open_errors, ns->nr_v4_closes, ns->nr_v4_left,
+                ns->nr_v4_opens, ns->nr_v4_open_errors, ns->nr_v4_closes_traced,
+                ns->nr_v4_closes - ns->nr_v4_closes_traced, ns->nr_v4_left,
                 ns->nr_v4_anonymous);
+    if (cfg->nfs_version == 4 && ns->nr_v4_locks)
+        fprintf(out,
+                "  NFSv4 locks: LOCKs, LOCKUs and LOCKTs sent %" PRIu64
+                ", statuses compared %" PRIu64 ", mismatched %" PRIu64 "\n",
+                ns->nr_v4_locks, ns->nr_v4_lock_compared, ns->nr_v4_lock_mismatches);
     fprintf(out, "  image: %" PRIu64 " objects prepared, %" PRIu64 " could not be made\n",
             ns->nr_prep_objects, ns->nr_prep_failed);
     streams_text(out, in);
@@ -369,8 +380,15 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
         cm_yaml_kv_uint(y, "opens", ns->nr_v4_opens);
         cm_yaml_kv_uint(y, "open_errors", ns->nr_v4_open_errors);
         cm_yaml_kv_uint(y, "closes", ns->nr_v4_closes);
+        cm_yaml_kv_uint(y, "closes_traced", ns->nr_v4_closes_traced);
         cm_yaml_kv_uint(y, "in_use", ns->nr_v4_left);
         cm_yaml_kv_uint(y, "anonymous_io", ns->nr_v4_anonymous);
+        cm_yaml_map_end(y);
+        cm_yaml_key(y, "v4_locks");
+        cm_yaml_map_begin(y);
+        cm_yaml_kv_uint(y, "sent", ns->nr_v4_locks);
+        cm_yaml_kv_uint(y, "statuses_compared", ns->nr_v4_lock_compared);
+        cm_yaml_kv_uint(y, "status_mismatches", ns->nr_v4_lock_mismatches);
         cm_yaml_map_end(y);
     }
     cm_yaml_kv_uint(y, "image_objects", ns->nr_prep_objects);

@@ -223,7 +223,7 @@ static int fill(struct nr_replay *rp, uint64_t now)
             return 0;
         }
         rp->held[rp->nheld++] = (uint32_t)ref;
-        rp->taken++;
+        rp->taken += rp->cur.v4 == NR_V4_CALL; /* a state record is no call */
         rp->cur_k++;
     }
 }
@@ -282,13 +282,22 @@ static void call_done(struct rp_call *call, void *data)
 static int first_piece(struct nr_replay *rp, uint32_t ref, uint64_t ready)
 {
     struct nr_live *l = &rp->live[ref];
+    int rc;
 
+    if (l->c.v4 != NR_V4_CALL) { /* a state record: the replay's own call */
+        if ((rc = nr_state4_record(rp, l)) < 0)
+            return rc;
+        l->sent = l->pieces;
+        l->left = 1;
+        piece_over(rp, ref, cm_now_ns());
+        return 1;
+    }
     if (ready > l->since) {
         NR_STATS(&rp->cx)->nr_held++;
         cm_hist_add(&NR_STATS(&rp->cx)->nr_wait, (ready - l->since) / 1000);
     }
     if (nr_call_ready(rp, l))
-        return rp->version == 4 && nr_call4_open(rp, l) == -ENOTCONN ? -ENOTCONN : 0;
+        return rp->version == 4 && nr_state4_open(rp, l) == -ENOTCONN ? -ENOTCONN : 0;
     NR_STATS(&rp->cx)
         ->nr_unreplayable[NR_SKIP_NO_HANDLE]++; /* its object was never made here */
     l->sent = l->pieces;
@@ -400,7 +409,7 @@ static uint64_t not_sent(struct nr_replay *rp)
     for (r = 0; r < rp->nheld; r++) {
         struct nr_live *l = &rp->live[rp->held[r]];
 
-        n += l->sent == 0;
+        n += l->sent == 0 && l->c.v4 == NR_V4_CALL;
         done_set(rp, l->k, l->i, now);
     }
     rp->nheld = 0;
@@ -487,6 +496,7 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     rp->live_head = rp->live_tail = rp->names_head = rp->names_tail = 0;
     rp->nheld = 0;
     memset(&rp->v4counts, 0, sizeof(rp->v4counts));
+    rp->v4closes_traced = 0;
     rc = rb_run_begin(c, &rp->loop, rp->speed, limit_s);
     if (rc < 0)
         return rc;
@@ -543,11 +553,12 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
         gone = 1;
     rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);
     if (rp->version == 4 && !gone)
-        nr_call4_close_all(rp); /* the opens it made, after the timed part */
+        nr_state4_close_all(rp); /* the opens it made, after the timed part */
     if (rp->version == 4) {
         NR_STATS(c)->nr_v4_opens = rp->v4counts.opens;
         NR_STATS(c)->nr_v4_open_errors = rp->v4counts.open_errors;
         NR_STATS(c)->nr_v4_closes = rp->v4counts.closes;
+        NR_STATS(c)->nr_v4_closes_traced = rp->v4closes_traced;
         NR_STATS(c)->nr_v4_left = rp->v4counts.in_use;
         NR_STATS(c)->nr_v4_anonymous = rp->v4counts.anonymous_io;
     }

@@ -24,7 +24,7 @@ int nr_plan_summary(const struct nr_plan *p, char *buf, size_t len, char *err,
     if (rc < 0)
         return rc;
     while ((rc = nr_stream_next(&in, &c, err, errlen)) > 0)
-        if (c.op >= 0 && c.op < NF_NOPS)
+        if (c.v4 == NR_V4_CALL && c.op >= 0 && c.op < NF_NOPS)
             per_op[c.op]++;
     nr_stream_close(&in);
     if (rc < 0)

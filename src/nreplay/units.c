@@ -124,9 +124,10 @@ int nr_cross_deps(const struct nr_plan *p, const struct ld_config *cfg, uint32_t
         for (j = 0; j < nr_scale(cfg); j++) {
             uint32_t at = nr_unit_client(cfg, j, c.stream, ns), n = 0;
 
-            if (client > 0 &&
-                (at != client ||
-                 (proc >= 0 && nr_unit_proc(cfg, j, c.stream, ns) != (unsigned)proc)))
+            if (c.v4 != NR_V4_CALL || /* a state record: no call */
+                (client > 0 &&
+                 (at != client ||
+                  (proc >= 0 && nr_unit_proc(cfg, j, c.stream, ns) != (unsigned)proc))))
                 continue;
             for (k = 0; k < NR_DEPS && c.dep[k]; k++)
                 n += nr_unit_client(cfg, j, stream_of[(i - c.dep[k]) % NR_LOOKAHEAD],

@@ -18,7 +18,7 @@
 #     (names, types, sizes);
 #   - the traced READs and WRITEs went with the stateid of an OPEN the
 #     replay made (none with the anonymous one), and those opens are
-#     CLOSEd at the end;
+#     CLOSEd (at the traced CLOSE, or at the end: none left open);
 #   - the capture itself replays as its plan does; so does the capture cut
 #     to begin mid-session (editcap: from the first WRITE on), the open it
 #     shows only in use made first (OPEN CLAIM_FH) and CLOSEd at the end;
@@ -71,7 +71,7 @@ replayed() {
     got=$(python3 "$T_TOP/tests/tools/nfs4-planned.py" "$rcap" "$port")
     is "${got%%; not replayable*}" "$WANT_CALLS" "$4: the replay's calls per SFS op (tshark) are the plan's"
     is "$(nr_yaml "$y" 'g["nfs_replay"]["v4_opens"]["anonymous_io"], g["nfs_replay"]["v4_opens"]["opens"] > 0, g["nfs_replay"]["v4_opens"]["in_use"]')" \
-        "0 True 0" "$4: READs and WRITEs with the replay's own opens, CLOSEd at the end"
+        "0 True 0" "$4: READs and WRITEs with the replay's own opens, every one CLOSEd"
 }
 
 start_nfsd B || bail "sfs_nfsd did not start"

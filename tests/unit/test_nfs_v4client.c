@@ -641,12 +641,37 @@ static void odd_replies_do_not_decode(void **state)
     res.resarray.resarray_len = NF4_MAX_OPS + 1; /* more than a compound holds */
     len = encode_res(&res, buf, sizeof(buf));
     assert_false(decode_res(buf, len, &r));
-    /* a LOCK result: FreeSFS never sends LOCK */
-    ops[0].resop = OP_LOCK;
-    ops[0].nfs_resop4_u.oplock.status = NFS4_OK;
+    /* a SECINFO result: FreeSFS never sends SECINFO */
+    ops[0].resop = OP_SECINFO;
+    ops[0].nfs_resop4_u.opsecinfo.status = NFS4_OK;
     res.resarray.resarray_len = 1;
     len = encode_res(&res, buf, sizeof(buf));
     assert_false(decode_res(buf, len, &r));
+    /* a LOCK (the NFS trace replay's) granted: its stateid; denied: the
+     * conflict read over, the LOCKT after it decoded */
+    ops[0].resop = OP_LOCK;
+    ops[0].nfs_resop4_u.oplock.status = NFS4_OK;
+    ops[0].nfs_resop4_u.oplock.LOCK4res_u.resok4.lock_stateid.seqid = 7;
+    len = encode_res(&res, buf, sizeof(buf));
+    assert_true(decode_res(buf, len, &r));
+    assert_int_equal(r.op[0].u.close.seqid, 7);
+    ops[0].nfs_resop4_u.oplock.status = NFS4ERR_DENIED;
+    ops[0].nfs_resop4_u.oplock.LOCK4res_u.denied.offset = 50;
+    ops[0].nfs_resop4_u.oplock.LOCK4res_u.denied.owner.owner.owner_len = 3;
+    ops[0].nfs_resop4_u.oplock.LOCK4res_u.denied.owner.owner.owner_val = "abc";
+    ops[1].resop = OP_LOCKT;
+    ops[1].nfs_resop4_u.oplockt.status = NFS4ERR_DENIED;
+    ops[1].nfs_resop4_u.oplockt.LOCKT4res_u.denied.owner.owner.owner_len = 3;
+    ops[1].nfs_resop4_u.oplockt.LOCKT4res_u.denied.owner.owner.owner_val = "abc";
+    res.resarray.resarray_len = 2;
+    res.status = NFS4ERR_DENIED;
+    len = encode_res(&res, buf, sizeof(buf));
+    assert_true(decode_res(buf, len, &r));
+    assert_int_equal(r.nops, 2);
+    assert_int_equal(r.op[1].status, NFS4ERR_DENIED);
+    memset(ops, 0, 2 * sizeof(ops[0]));
+    res.resarray.resarray_len = 1;
+    res.status = NFS4_OK;
     /* a failed operation's result is its status alone */
     ops[0].resop = OP_GETATTR;
     ops[0].nfs_resop4_u.opgetattr.status = NFS4ERR_STALE;

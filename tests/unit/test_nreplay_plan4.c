@@ -3,12 +3,15 @@
  * plan makes calls of (src/nreplay/plan4.c), on COMPOUND events built
  * here: a GETATTR after another call is that call's attributes, alone it
  * is a call; OPEN by handle, CLOSE and the client's and session's
- * operations are counted as v4 state, an operation with no NFSv3 form as
+ * operations are counted as v4 state (an OPEN by handle and a CLOSE of a
+ * stateid also a state record), an operation with no NFSv3 form as
  * procedure, one whose arguments were cut as call_cut; the operations a
  * failure stopped are nothing; an unanswered COMPOUND's operations are
  * calls without a traced status; the NULL procedure is a call; a stateid
  * used and never made (an open from before the capture) counted once, the
- * special ones never. */
+ * special ones never; the traced stateids' slots (made by an OPEN, used by
+ * the I/O, freed by the CLOSE for the next OPEN), the owners numbered, and
+ * the dependency keys they give. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,11 +61,17 @@ static int got_op[8], got_status[8], ngot;
 static uint64_t skipped[NR_SKIPS];
 static struct nr__v4_state v4;
 
+static struct nr_call got[8];  /* their state (nr__v4_call_state) */
+static uint64_t got_key[8][4]; /* their dependency keys */
+static int got_changes[8][4], got_nkeys[8];
+
 static int take(void *data, const struct tr_nfs_event *call)
 {
     (void)data;
     assert_true(ngot < 8);
     got_op[ngot] = call->prog == TR_NFS_PROG_MOUNT ? -100 : call->op;
+    nr__v4_call_state(&v4, &got[ngot]);
+    got_nkeys[ngot] = (int)nr__v4_dep_keys(&v4, got_key[ngot], got_changes[ngot]);
     got_status[ngot++] = (call->flags & TR_NFS_F_REPLY) ? (int)call->status : -1;
     return 0;
 }
@@ -111,8 +120,11 @@ static void state_and_other_operations_are_counted(void **state)
     compound(open_fh, 5, 1);
     ops[2].claim = CLAIM_FH;
     plan();
-    assert_int_equal(ngot, 1);
-    assert_int_equal(got_op[0], NF_OP_ACCESS);
+    assert_int_equal(ngot, 2); /* the OPEN's state record, the ACCESS */
+    assert_int_equal(got[0].v4, NR_V4_OPEN);
+    assert_int_equal(got_op[0], NF_OP_NULL_OP);
+    assert_int_equal(got_op[1], NF_OP_ACCESS);
+    assert_int_equal(got[1].v4, NR_V4_CALL);
     assert_int_equal(skipped[NR_SKIP_V4_STATE], 1);
 
     compound(open_fh, 5, 1); /* by name: a lookup, or a create */
@@ -228,14 +240,13 @@ static void opens_seen_only_in_use_are_counted_once(void **state)
     nr__v4_state_free(&v4);
 }
 
-/* The dependency keys of operation i as the plan asks for them. */
-static unsigned keys_of(uint32_t i, uint64_t *keys, int *changes)
+/* The dependency keys of call c (of got[]) include key with changes ch. */
+static int has_key(int c, uint64_t key, int ch)
 {
-    struct nr__v4_state st;
-
-    memset(&st, 0, sizeof(st));
-    st.op = &ops[i];
-    return nr__v4_dep_keys(&st, keys, changes);
+    for (int k = 0; k < got_nkeys[c]; k++)
+        if (got_key[c][k] == key && got_changes[c][k] == ch)
+            return 1;
+    return 0;
 }
 
 static void opens_order_their_owner_and_the_io_on_their_stateid(void **state)
@@ -243,39 +254,168 @@ static void opens_order_their_owner_and_the_io_on_their_stateid(void **state)
     static const uint32_t open[] = {OP_SEQUENCE, OP_PUTFH, OP_OPEN, OP_GETFH};
     static const uint32_t io[] = {OP_SEQUENCE, OP_PUTFH,   OP_READ,
                                   OP_WRITE,    OP_SETATTR, OP_COMMIT};
-    uint64_t ko[2], k1[2], k2[2], kr[2];
-    int co[2], c1[2], c2[2];
+    uint64_t owner, made5, made6;
 
     (void)state;
+    nr__v4_state_free(&v4);
     compound(open, 4, 1);
     ops[2].flags |= TR_NFS4_O_OWNER;
     ops[2].owner = 77;
     sid(2, 1, 5);
-    assert_int_equal(keys_of(2, ko, co), 2); /* the owner, the stateid made */
-    assert_int_equal(co[0], 1);
-    assert_int_equal(co[1], 1);
-    assert_true(ko[0] != ko[1]);
-    assert_true(ko[0] >> 62 == 1 && ko[1] >> 62 == 1); /* apart from objects and names */
-    memcpy(&kr, &ko, sizeof(kr));
+    plan();
+    assert_int_equal(ngot, 1); /* a lookup, the OPEN by name */
+    assert_int_equal(got[0].res_sid, 0);
+    assert_int_equal(got[0].sid, NR_NONE);
+    assert_int_equal(got[0].owner, 1);
+    assert_int_equal(got_nkeys[0], 2); /* the slot made, the owner */
+    assert_int_equal(got_changes[0][0], 1);
+    assert_int_equal(got_changes[0][1], 1);
+    made5 = got_key[0][0];
+    owner = got_key[0][1];
+    assert_true(made5 != owner);
+    assert_true(made5 >> 62 == 1 && owner >> 62 == 1); /* apart from objects, names */
 
     compound(open, 4, 1); /* the owner's next OPEN: the same owner key */
     ops[2].flags |= TR_NFS4_O_OWNER;
     ops[2].owner = 77;
     sid(2, 1, 6);
-    assert_int_equal(keys_of(2, k1, c1), 2);
-    assert_true(k1[0] == ko[0] && k1[1] != ko[1]);
+    plan();
+    assert_int_equal(got[0].res_sid, 1);
+    assert_int_equal(got[0].owner, 1);
+    made6 = got_key[0][0];
+    assert_true(has_key(0, owner, 1) && made6 != made5);
 
     compound(io, 6, 1);
     sid(2, 0, 5);
     sid(3, 0, 6);
-    assert_int_equal(keys_of(2, k2, c2), 1); /* READ: waits for the OPEN of 5 */
-    assert_true(k2[0] == kr[1] && c2[0] == 0);
-    assert_int_equal(keys_of(3, k2, c2), 1);
-    assert_true(k2[0] == k1[1] && c2[0] == 0);
     memset(ops[4].stateid.other, 0, sizeof(ops[4].stateid.other)); /* anonymous */
     ops[4].flags |= TR_NFS4_O_STATEID;
-    assert_int_equal(keys_of(4, k2, c2), 0);
-    assert_int_equal(keys_of(5, k2, c2), 0); /* COMMIT: no stateid */
+    plan();
+    assert_int_equal(ngot, 4);
+    /* READ: its stateid's slot and its owner, read (after their OPEN) */
+    assert_int_equal(got[0].sid, 0);
+    assert_true(has_key(0, made5, 0) && has_key(0, owner, 0));
+    assert_int_equal(got[1].sid, 1);
+    assert_true(has_key(1, made6, 0) && has_key(1, owner, 0));
+    assert_int_equal(got[2].sid, NR_NONE); /* SETATTR, anonymous: none */
+    assert_int_equal(got_nkeys[2], 0);
+    assert_int_equal(got_nkeys[3], 0); /* COMMIT: no stateid */
+    nr__v4_state_free(&v4);
+}
+
+static void a_close_is_a_record_and_frees_its_slot(void **state)
+{
+    static const uint32_t open[] = {OP_SEQUENCE, OP_PUTFH, OP_OPEN, OP_GETFH};
+    static const uint32_t close[] = {OP_SEQUENCE, OP_PUTFH, OP_CLOSE};
+    uint64_t slot0;
+
+    (void)state;
+    nr__v4_state_free(&v4);
+    compound(open, 4, 1);
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 1;
+    sid(2, 1, 9);
+    plan();
+    slot0 = got_key[0][0];
+    compound(open, 4, 1); /* another owner's open of the file */
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 2;
+    sid(2, 1, 10);
+    plan();
+    assert_int_equal(got[0].res_sid, 1);
+    assert_int_equal(got[0].owner, 2);
+
+    compound(close, 3, 1);
+    sid(2, 0, 9);
+    plan();
+    assert_int_equal(ngot, 1); /* the CLOSE's state record */
+    assert_int_equal(got[0].v4, NR_V4_CLOSE);
+    assert_int_equal(got[0].sid, 0);
+    assert_int_equal(skipped[NR_SKIP_V4_STATE], 1);
+    assert_true(has_key(0, slot0, 1)); /* after every use of the slot */
+    assert_int_equal(got_nkeys[0], 2); /* and its owner's (the first) */
+
+    compound(open, 4, 1); /* the next OPEN takes the slot freed, after the CLOSE */
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 3;
+    sid(2, 1, 11);
+    plan();
+    assert_int_equal(got[0].res_sid, 0);
+    assert_int_equal(got[0].owner, 3);
+    assert_true(has_key(0, slot0, 1));
+    assert_int_equal(v4.nslots, 2);
+    assert_int_equal(v4.nowners, 3);
+
+    compound(open, 4, 1); /* refused: a slot of its own, no stateid names it */
+    ops[2].status = NFS4ERR_EXIST;
+    comp.status = NFS4ERR_EXIST;
+    comp.nres = 3;
+    ops[3].flags = TR_NFS4_O_ARGS;
+    plan();
+    assert_int_equal(got[0].res_sid, 2);
+    nr__v4_state_free(&v4);
+}
+
+static void locks_are_records_of_their_lock_state(void **state)
+{
+    static const uint32_t open[] = {OP_SEQUENCE, OP_PUTFH, OP_OPEN, OP_GETFH};
+    static const uint32_t lock[] = {OP_SEQUENCE, OP_PUTFH, OP_LOCK};
+    static const uint32_t locku[] = {OP_SEQUENCE, OP_PUTFH, OP_LOCKU};
+    static const uint32_t lockt[] = {OP_SEQUENCE, OP_PUTFH, OP_LOCKT};
+    uint32_t lock_owner;
+
+    (void)state;
+    nr__v4_state_free(&v4);
+    compound(open, 4, 1);
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 7;
+    sid(2, 1, 20);
+    plan();
+    compound(lock, 3, 1); /* a new lock owner, with the open's stateid */
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 7; /* the open owner's hash: still another owner */
+    ops[2].offset = 10;
+    ops[2].length = 5;
+    ops[2].how = WRITE_LT;
+    sid(2, 0, 20);
+    sid(2, 1, 21);
+    plan();
+    assert_int_equal(ngot, 1);
+    assert_int_equal(got[0].v4, NR_V4_LOCK);
+    assert_int_equal(got[0].sid, 0);     /* the open's slot */
+    assert_int_equal(got[0].res_sid, 1); /* the lock's */
+    lock_owner = got[0].owner;
+    assert_int_equal(lock_owner, 2);
+    assert_int_equal(skipped[NR_SKIP_V4_STATE], 1);
+    assert_true(has_key(0, got_key[0][0], 1)); /* it changes the lock's slot */
+
+    compound(lock, 3, 1); /* the lock owner again: its lock stateid */
+    sid(2, 0, 21);
+    sid(2, 1, 21);
+    ops[2].status = NFS4ERR_DENIED;
+    ops[2].flags &= ~TR_NFS4_O_RES_STATEID;
+    plan();
+    assert_int_equal(got[0].v4, NR_V4_LOCK);
+    assert_int_equal(got[0].sid, 1);
+    assert_int_equal(got[0].res_sid, NR_NONE); /* refused: no state */
+    assert_int_equal(got[0].owner, 0);
+    assert_int_equal(got_status[0], NFS4ERR_DENIED);
+
+    compound(locku, 3, 1);
+    sid(2, 0, 21);
+    plan();
+    assert_int_equal(got[0].v4, NR_V4_LOCKU);
+    assert_int_equal(got[0].sid, 1);
+    assert_true(got_changes[0][0] == 1); /* the lock's state changes */
+
+    compound(lockt, 3, 1);
+    ops[2].flags |= TR_NFS4_O_OWNER;
+    ops[2].owner = 7;
+    plan();
+    assert_int_equal(got[0].v4, NR_V4_LOCKT);
+    assert_int_equal(got[0].owner, lock_owner);
+    assert_int_equal(got[0].sid, NR_NONE);
+    nr__v4_state_free(&v4);
 }
 
 int main(void)
@@ -287,6 +427,8 @@ int main(void)
         cmocka_unit_test(the_root_is_a_mount_and_null_a_call),
         cmocka_unit_test(opens_seen_only_in_use_are_counted_once),
         cmocka_unit_test(opens_order_their_owner_and_the_io_on_their_stateid),
+        cmocka_unit_test(a_close_is_a_record_and_frees_its_slot),
+        cmocka_unit_test(locks_are_records_of_their_lock_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
