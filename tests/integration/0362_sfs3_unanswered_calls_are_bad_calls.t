@@ -11,8 +11,7 @@
 # Before, a call counted as bad only after 5 retransmissions (5-15 s), so
 # a lossy server showed 0 failed calls.
 . "$(dirname "$0")/lib.sh"
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 plan 8
 start_nfsd lossy --drop-replies 3 || bail "sfs_nfsd did not start"
 start_nfsd rare --drop-replies 0.1 --seed 5 || bail "sfs_nfsd did not start"

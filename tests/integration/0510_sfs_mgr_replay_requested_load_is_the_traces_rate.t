@@ -11,8 +11,7 @@
 # a replay.  Two clients of one process each, against sfs_nfsd.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 plan 9
 start_nfsd srv || bail "sfs_nfsd did not start"
 trace=$T_DIR/rate.spc

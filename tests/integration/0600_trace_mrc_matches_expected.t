@@ -6,8 +6,7 @@
 # generated trace, and the YAML schema's required keys and convention.
 # timeout: 60
 . "$(dirname "$0")/lib.sh"
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 plan 9
 
 SIZES=1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536

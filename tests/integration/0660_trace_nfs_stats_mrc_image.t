@@ -12,8 +12,7 @@
 # timeout: 60
 # check: analyze image trace
 . "$(dirname "$0")/lib.sh"
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 plan 16
 
 F=$T_FIXTURES/nfsdump

@@ -13,8 +13,7 @@
 need_root "dumpcap on lo"
 need_cmd dumpcap
 need_cmd tshark
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 . "$(dirname "$0")/lib_nfs.sh"
 plan 12
 start_nfsd srv || bail "sfs_nfsd did not start"

@@ -12,8 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root "live capture on lo"
 need_cmd capsh
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 plan 14
 start_nfsd srv || bail "sfs_nfsd did not start"
 FILTER="port $srv_NFS_PORT or port $srv_MNT_PORT"

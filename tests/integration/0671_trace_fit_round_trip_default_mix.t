@@ -17,8 +17,7 @@
 # timeout: 180
 . "$(dirname "$0")/lib.sh"
 need_root "live capture on lo"
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 . "$(dirname "$0")/lib_fit.sh"
 plan 8
 fit_round_trip "default files=2000" -l 2000 -p 2 -w 1 -t 4 -F 2000 -a 100

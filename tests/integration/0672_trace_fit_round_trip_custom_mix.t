@@ -9,8 +9,7 @@
 # timeout: 180
 . "$(dirname "$0")/lib.sh"
 need_root "live capture on lo"
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 . "$(dirname "$0")/lib_fit.sh"
 plan 8
 # every NFSv3 op listed: a version-2 mix file keeps SFS's default for the

@@ -14,8 +14,7 @@ need_root "live capture on lo"
 need_cmd nfs-cp
 need_cmd nfs-ls
 need_cmd nfs-cat
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 plan 5
 start_nfsd srv || bail "sfs_nfsd did not start"
 cd "$T_DIR" || bail "no test directory"

@@ -24,10 +24,9 @@ need_root "network namespaces and dumpcap"
 need_cmd ip
 need_cmd dumpcap
 need_cmd tshark
-need_cmd python3
 need_cmd nfs-cp
 need_cmd nfs-ls
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 . "$(dirname "$0")/lib_nfs.sh"
 
 NS_S=fs0694s # the server's namespace, veth fs0694a at $NET.1

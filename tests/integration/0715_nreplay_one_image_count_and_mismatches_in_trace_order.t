@@ -14,8 +14,7 @@
 # libnfs over NFSv3.
 # timeout: 60
 . "$(dirname "$0")/lib.sh"
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 . "$(dirname "$0")/lib_nreplay.sh"
 V2R=$(tool_path v2_responder) || bail "tests/tools/v2_responder not built"
 plan 8

@@ -30,10 +30,9 @@ need_cmd dumpcap
 need_cmd tshark
 need_cmd editcap
 need_cmd capinfos
-need_cmd python3
 need_cmd nfs-cp
 need_cmd nfs-cat
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 T=$(tool_path nf4_procs) || bail "tests/tools/nf4_procs not built"
 . "$(dirname "$0")/lib_nreplay.sh"
 plan 19

@@ -29,8 +29,7 @@
 need_root "dumpcap on lo"
 need_cmd dumpcap
 need_cmd tshark
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 T=$(tool_path nf4_owners) || bail "tests/tools/nf4_owners not built"
 . "$(dirname "$0")/lib_nreplay.sh"
 OPENS=$T_TOP/tests/tools/nfs4-opens.py

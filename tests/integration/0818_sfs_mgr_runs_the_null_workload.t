@@ -11,8 +11,7 @@
 # to 2 % - and its option is refused when another workload runs.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml"
+need_python_yaml
 plan 7
 start_nfsd srv || bail "sfs_nfsd did not start"
 rc=$T_DIR/null_rc

@@ -18,8 +18,7 @@
 # check: submit bin
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_menus.sh"
-need_cmd python3
-python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml (scripts/install-deps)"
+need_python_yaml
 plan 16
 
 EX=$T_TOP/docs/examples

@@ -167,6 +167,12 @@ wait_for() {
 
 need_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root: $*"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip_all "needs $1 (scripts/install-deps)"; }
+# need_python_yaml: python3 and its yaml module, which the tests' readers of
+# YAML results and of tshark's output (tests/tools/*.py) import
+need_python_yaml() {
+    need_cmd python3
+    python3 -c 'import yaml' 2>/dev/null || skip_all "needs python3-yaml (scripts/install-deps)"
+}
 
 # ---- sfs_nfsd ---------------------------------------------------------------
 
