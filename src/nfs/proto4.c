@@ -79,6 +79,7 @@ struct p4_state {
     struct p4_unclosed *unclosed; /* a ring of UNCLOSED_MAX */
     unsigned unclosed_head, unclosed_len;
     uint64_t left_open;          /* created files of this epoch left open */
+    int ending;                  /* the client closes: no more CLOSEs start */
     uint32_t left_epoch;         /* ... the epoch they were counted in */
     struct p4_call *parked;      /* ops waiting for their file's reopen */
     struct nf4_open_counts open; /* the opens' counts, from the mount on */
@@ -168,6 +169,7 @@ static void unmount4(struct nf_session *s)
         return;
     end_closes(st);
     left = st->left_epoch == nf4_client_epoch(st->m.cl) ? st->left_open : 0;
+    st->ending = 1;          /* the close cancels what is in flight: nothing more */
     rc = nf4_umount(&st->m); /* DESTROY_SESSION, DESTROY_CLIENTID; bounded */
     if (rc == NFS4ERR_CLIENTID_BUSY)
         fprintf(stderr,
@@ -255,7 +257,7 @@ static void close_queued(struct p4_state *st)
 {
     uint32_t epoch = nf4_client_epoch(st->m.cl);
 
-    while (st->unclosed_len > 0 && st->free_closers != NULL) {
+    while (!st->ending && st->unclosed_len > 0 && st->free_closers != NULL) {
         struct p4_unclosed *u = &st->unclosed[st->unclosed_head];
         struct p4_close *k = st->free_closers;
 
