@@ -474,9 +474,12 @@ int nf4_client_open(struct nf4_client **out, struct rp_client *rpc,
  * the calls still waiting complete with RP_ERR_CANCELED,
  * then (when the server is still reachable) DESTROY_SESSION and
  * DESTROY_CLIENTID (4.1) - each bounded by about a second - and the rpc
- * client is closed.  NULL is fine.  Never from a done callback.
+ * client is closed.  NULL is fine.  Never from a done callback.  Returns
+ * 0 (destroyed, or nothing to destroy), DESTROY_CLIENTID's nfsstat4 when
+ * the server refused it (CLIENTID_BUSY: the client still holds an open),
+ * or -errno when it got no answer.
  */
-void nf4_client_close(struct nf4_client *cl);
+int nf4_client_close(struct nf4_client *cl);
 
 /*
  * Starts a call: SEQUENCE is filled in and the call sent when a slot is
@@ -544,7 +547,7 @@ int nf4_mount(struct nf4_mount *m, const char *spec, const struct nf_mount_opts 
               const struct nf4_client_opts *v4, char *err, size_t errlen);
 
 /* Ends the client (nf4_client_close: DESTROY_SESSION, DESTROY_CLIENTID)
- * and closes the connection. */
-void nf4_umount(struct nf4_mount *m);
+ * and closes the connection; returns as nf4_client_close. */
+int nf4_umount(struct nf4_mount *m);
 
 #endif /* NF4_CLIENT_H */

@@ -81,8 +81,9 @@ struct nf4_open_counts {
     uint64_t closes_gone;    /* files leaving whose open an older epoch held:
                                 no CLOSE (the server has forgotten it) */
     uint64_t closes_skipped; /* created files left open: no call free for
-                                their CLOSE (the end's DESTROY_CLIENTID
-                                frees them) */
+                                their CLOSE and the queue of those waiting
+                                for one full (the server then refuses the
+                                end's DESTROY_CLIENTID: CLIENTID_BUSY) */
     uint64_t anonymous_io;   /* READs and WRITEs of a file with no open of the
                                 present client: the anonymous stateid */
     uint64_t stale_resends;  /* READs, WRITEs and SETATTRs answered

@@ -12,9 +12,13 @@
  * stateid in the caller's per-file storage), and OPENed again before its
  * next READ, WRITE or SETATTR when a new client lost its open (a reopen,
  * counted apart from the mix's calls); a created file's OPEN is
- * CLOSEd at once on a call of a small pool.  Writes go UNSTABLE, as
- * NFSv3's do, COMMIT following as the mix says.
+ * CLOSEd at once on a call of a small pool, or as soon as one is free
+ * (a bounded queue).  At the end the CLOSEs in flight and queued go
+ * first (bounded), since a server refuses DESTROY_CLIENTID while the
+ * client holds an open (CLIENTID_BUSY).  Writes go UNSTABLE, as NFSv3's
+ * do, COMMIT following as the mix says.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "common/alloc.h"
@@ -51,10 +55,32 @@ struct p4_close {
     struct p4_close *next; /* free list */
 };
 
+/* A created file whose CLOSE waits for a call of the pool. */
+struct p4_unclosed {
+    struct nf4_fh fh;
+    stateid4 sid;
+    uint32_t epoch; /* the client's when it was opened */
+};
+
+/* Created files whose CLOSE may wait: a burst of CREATEs while CLOSEs are
+ * held (DELAY) outruns the pool; past this a file is left open (counted). */
+#define UNCLOSED_MAX 512u
+/* The end's CLOSEs (in flight and queued) get this long, at most: a
+ * parent that was interrupted kills a child still running 3 s after its
+ * SIGTERM (client/parent.c), and DESTROY_SESSION and DESTROY_CLIENTID
+ * come after. */
+#define END_CLOSES_MS 2000u
+
 struct p4_state {
     struct nf4_mount m;
     struct nf4_call sync; /* the working set's OPENs and CLOSEs */
     struct p4_close *closers, *free_closers;
+    unsigned closers_busy;
+    struct p4_unclosed *unclosed; /* a ring of UNCLOSED_MAX */
+    unsigned unclosed_head, unclosed_len;
+    uint64_t left_open;          /* created files of this epoch left open */
+    int ending;                  /* the client closes: no more CLOSEs start */
+    uint32_t left_epoch;         /* ... the epoch they were counted in */
     struct p4_call *parked;      /* ops waiting for their file's reopen */
     struct nf4_open_counts open; /* the opens' counts, from the mount on */
     /* what they and the client had counted when the caller's counting
@@ -89,7 +115,10 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
     if (st == NULL)
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     st->closers = cm_calloc(n, sizeof(*st->closers));
-    if (st->closers == NULL) {
+    st->unclosed = cm_calloc(UNCLOSED_MAX, sizeof(*st->unclosed));
+    if (st->closers == NULL || st->unclosed == NULL) {
+        free(st->closers);
+        free(st->unclosed);
         free(st);
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     }
@@ -110,6 +139,7 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
     }
     if (rc < 0) {
         free(st->closers);
+        free(st->unclosed);
         free(st);
         return rc;
     }
@@ -126,14 +156,31 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
     return 0;
 }
 
+static void end_closes(struct p4_state *st);
+
 static void unmount4(struct nf_session *s)
 {
     struct p4_state *st = s->state;
 
+    uint64_t left;
+    int rc;
+
     if (st == NULL)
         return;
-    nf4_umount(&st->m); /* DESTROY_SESSION, DESTROY_CLIENTID; bounded */
+    end_closes(st);
+    left = st->left_epoch == nf4_client_epoch(st->m.cl) ? st->left_open : 0;
+    st->ending = 1;          /* the close cancels what is in flight: nothing more */
+    rc = nf4_umount(&st->m); /* DESTROY_SESSION, DESTROY_CLIENTID; bounded */
+    if (rc == NFS4ERR_CLIENTID_BUSY)
+        fprintf(stderr,
+                "%s: DESTROY_CLIENTID refused (CLIENTID_BUSY): %" PRIu64
+                " files may still be open on the server (%u CLOSEs unanswered, %u "
+                "not sent, %" PRIu64 " left open)\n",
+                s->proto->prog,
+                st->open.in_use + st->closers_busy + st->unclosed_len + left,
+                st->closers_busy, st->unclosed_len, left);
     free(st->closers);
+    free(st->unclosed);
     free(st);
     s->state = NULL;
     s->mounted = 0;
@@ -162,50 +209,131 @@ static unsigned max_in_flight4(const struct nf_session *s)
 
 /* ---- the calls -------------------------------------------------------------- */
 
-/* A created file's CLOSE came back: its call goes back to the pool. */
-static void closed(struct nf4_call *call, void *data)
+/* A created file of the present epoch left open: no call for its CLOSE
+ * and no room to wait for one (said at the end if the server then
+ * refuses DESTROY_CLIENTID). */
+static void left_open(struct p4_state *st, uint32_t epoch)
 {
-    struct p4_close *k = data;
-
-    (void)call;
-    k->next = k->st->free_closers;
-    k->st->free_closers = k;
+    st->open.closes_skipped++;
+    if (st->left_epoch != epoch) {
+        st->left_epoch = epoch;
+        st->left_open = 0;
+    }
+    st->left_open++;
 }
 
-/* CLOSEs the open a CREATE's OPEN made, when a call of the pool is free. */
-static void close_created(struct p4_state *st, const struct nf4_res *r)
+static void closed(struct nf4_call *call, void *data);
+
+/* Sends the CLOSE of (fh, sid) on k, a call taken from the pool.
+ * Returns 0, or -1 when it could not go (k back in the pool). */
+static int send_close(struct p4_state *st, struct p4_close *k, const struct nf4_fh *fh,
+                      const stateid4 *sid)
 {
-    const struct nf4_resop *open = nf4_res_find(r, OP_OPEN, 0);
-    const struct nf4_resop *fh = nf4_res_find(r, OP_GETFH, 0);
-    struct p4_close *k = st->free_closers;
     struct nf4_sfs_args a;
 
-    if (open == NULL || open->status != NFS4_OK || fh == NULL || fh->status != NFS4_OK)
-        return;
-    if (k == NULL) {
-        st->open.closes_skipped++;
-        return;
-    }
     memset(&a, 0, sizeof(a));
-    k->fh = fh->u.getfh;
-    k->sid = open->u.open.stateid;
+    k->fh = *fh;
+    k->sid = *sid;
     a.fh = &k->fh;
     a.sid = &k->sid;
-    if (nf4_sfs_close(&k->call.args, &a) < 0) {
-        st->open.closes_skipped++;
-        return;
-    }
     k->call.done = closed;
     k->call.data = k;
     k->call.res.data = NULL;
     k->call.res.data_max = 0;
-    st->free_closers = k->next;
-    if (nf4_call_start(st->m.cl, &k->call) < 0) {
-        closed(&k->call, k);
-        st->open.closes_skipped++;
-        return;
+    st->closers_busy++;
+    if (nf4_sfs_close(&k->call.args, &a) < 0 || nf4_call_start(st->m.cl, &k->call) < 0) {
+        st->closers_busy--;
+        k->next = st->free_closers;
+        st->free_closers = k;
+        return -1;
     }
     st->open.closes++;
+    return 0;
+}
+
+/* Sends the queued CLOSEs that a free call of the pool can take; those of
+ * an older epoch need none (the server forgot the open with its client). */
+static void close_queued(struct p4_state *st)
+{
+    uint32_t epoch = nf4_client_epoch(st->m.cl);
+
+    while (!st->ending && st->unclosed_len > 0 && st->free_closers != NULL) {
+        struct p4_unclosed *u = &st->unclosed[st->unclosed_head];
+        struct p4_close *k = st->free_closers;
+
+        st->unclosed_head = (st->unclosed_head + 1) % UNCLOSED_MAX;
+        st->unclosed_len--;
+        if (u->epoch != epoch) {
+            st->open.closes_gone++;
+            continue;
+        }
+        st->free_closers = k->next;
+        if (send_close(st, k, &u->fh, &u->sid) < 0)
+            left_open(st, epoch);
+    }
+}
+
+/* A created file's CLOSE came back: its call goes back to the pool, and
+ * takes the next queued CLOSE. */
+static void closed(struct nf4_call *call, void *data)
+{
+    struct p4_close *k = data;
+    struct p4_state *st = k->st;
+
+    (void)call;
+    st->closers_busy--;
+    k->next = st->free_closers;
+    st->free_closers = k;
+    close_queued(st);
+}
+
+/* CLOSEs the open a CREATE's OPEN made (epoch the call's), on a call of
+ * the pool - or once one is free, queued. */
+static void close_created(struct p4_state *st, const struct nf4_res *r, uint32_t epoch)
+{
+    const struct nf4_resop *open = nf4_res_find(r, OP_OPEN, 0);
+    const struct nf4_resop *fh = nf4_res_find(r, OP_GETFH, 0);
+    struct p4_close *k = st->free_closers;
+    struct p4_unclosed *u;
+
+    if (open == NULL || open->status != NFS4_OK || fh == NULL || fh->status != NFS4_OK)
+        return;
+    if (k != NULL) {
+        st->free_closers = k->next;
+        if (send_close(st, k, &fh->u.getfh, &open->u.open.stateid) < 0)
+            left_open(st, epoch);
+        return;
+    }
+    if (st->unclosed_len == UNCLOSED_MAX) {
+        left_open(st, epoch);
+        return;
+    }
+    u = &st->unclosed[(st->unclosed_head + st->unclosed_len) % UNCLOSED_MAX];
+    st->unclosed_len++;
+    u->fh = fh->u.getfh;
+    u->sid = open->u.open.stateid;
+    u->epoch = epoch;
+}
+
+/* The process ends: the created files' CLOSEs in flight come back and the
+ * queued ones go, bounded by END_CLOSES_MS, so that nothing of the
+ * client's stays open on the server when DESTROY_CLIENTID goes. */
+static void end_closes(struct p4_state *st)
+{
+    uint64_t end = cm_now_ns() + (uint64_t)END_CLOSES_MS * 1000000u;
+
+    close_queued(st);
+    while (st->closers_busy > 0 || st->unclosed_len > 0) {
+        uint64_t now = cm_now_ns();
+        int rc;
+
+        if (now >= end || rp_client_state(nf4_client_rpc(st->m.cl)) == RP_STATE_DEAD)
+            break;
+        rc = nf4_poll(st->m.cl, (int)((end - now) / 1000000u) + 1);
+        if (rc < 0 && rc != -EINTR)
+            break;
+        close_queued(st);
+    }
 }
 
 static int restate(struct p4_call *p);
@@ -240,7 +368,7 @@ static void on_reply(struct nf4_call *call, void *data)
         c->res.has_fh = r.has_fh && nf4_fh_to_nf(&r.fh, &c->res.fh) == 0;
         c->res.unstable = r.unstable;
         if (c->op == NF_OP_CREATE)
-            close_created(st, &call->res);
+            close_created(st, &call->res, call->epoch);
     }
     c->done(c, c->data);
 }

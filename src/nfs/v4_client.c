@@ -858,12 +858,13 @@ static void finish_recovery(struct nf4_client *cl)
     }
 }
 
-void nf4_client_close(struct nf4_client *cl)
+int nf4_client_close(struct nf4_client *cl)
 {
     struct nf4_call *last = NULL;
+    int rc = 0;
 
     if (!cl)
-        return;
+        return 0;
     if (cl->rpc)
         finish_recovery(cl);
     cl->state = NF4_ST_CLOSING;
@@ -878,12 +879,17 @@ void nf4_client_close(struct nf4_client *cl)
         }
         nf4__destroy_clientid(cl, &last->args);
         destroy_call(cl, last);
+        if (last->state != NF4_C_DONE)
+            rc = -ETIMEDOUT;
+        else
+            rc = last->status < 0 ? last->status : (int)last->res.status;
     }
     fail_all(cl, RP_ERR_CANCELED);
     rp_client_close(cl->rpc); /* the calls in flight complete, canceled */
     free(last);
     free(cl->slots);
     free(cl);
+    return rc;
 }
 
 /* ---- accessors -------------------------------------------------------------------- */

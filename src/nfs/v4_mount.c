@@ -152,9 +152,11 @@ int nf4_mount(struct nf4_mount *m, const char *spec, const struct nf_mount_opts 
     return rc;
 }
 
-void nf4_umount(struct nf4_mount *m)
+int nf4_umount(struct nf4_mount *m)
 {
-    nf4_client_close(m->cl);
+    int rc = nf4_client_close(m->cl);
+
     m->cl = NULL;
     nf_mount_close(&m->m);
+    return rc;
 }

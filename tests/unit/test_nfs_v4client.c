@@ -743,6 +743,7 @@ struct srv {
     int fail_create_session; /* CREATE_SESSION answers SERVERFAULT */
     int expire_next;         /* answer EXPIRED after SEQUENCE (a stateid's) */
     int hold_create_session; /* CREATE_SESSION's reply waits while set */
+    int holds_open;          /* the client holds an open: CLIENTID_BUSY */
     unsigned max_slots;
     /* the server's state */
     int client_known, session_valid;
@@ -917,7 +918,7 @@ static uint32_t srv_op(const nfs_argop4 *a, nfs_resop4 *r, char *scratch, int *f
         srv.session_valid = 0;
         return NFS4_OK;
     case OP_DESTROY_CLIENTID:
-        if (srv.session_valid) /* a session of the client is left */
+        if (srv.session_valid || srv.holds_open) /* a session or open is left */
             return r->nfs_resop4_u.opdestroy_clientid.dcr_status = NFS4ERR_CLIENTID_BUSY;
         srv.client_known = 0;
         return NFS4_OK;
@@ -1187,7 +1188,7 @@ static void the_client_is_established_and_destroyed(void **state)
     assert_int_equal(st.slots_granted, 8);
     assert_int_equal(st.lease_s, 60); /* the responder's lease_time */
     assert_int_equal(nf4_client_epoch(f.cl), 1);
-    nf4_client_close(f.cl);
+    assert_int_equal(nf4_client_close(f.cl), 0);
     assert_string_equal(logged(4), "DESTROY_SESSION");
     assert_string_equal(logged(5), "DESTROY_CLIENTID");
     assert_false(srv.client_known);
@@ -1395,6 +1396,25 @@ static void an_expired_stateid_is_the_calls_answer_in_41(void **state)
     close_client(&f);
 }
 
+/* A server refuses DESTROY_CLIENTID while the client holds state (RFC
+ * 8881 18.50.3): the close says so, for the caller to report it. */
+static void a_refused_destroy_clientid_is_the_close_answer(void **state)
+{
+    struct fixture f;
+
+    (void)state;
+    assert_int_equal(open_client(&f, 4, 64), 0);
+    pthread_mutex_lock(&srv.mu);
+    srv.holds_open = 1;
+    pthread_mutex_unlock(&srv.mu);
+    assert_int_equal(nf4_client_close(f.cl), NFS4ERR_CLIENTID_BUSY);
+    assert_string_equal(logged(srv.nlog - 2), "DESTROY_SESSION");
+    assert_string_equal(logged(srv.nlog - 1), "DESTROY_CLIENTID");
+    assert_true(srv.client_known);
+    th_serve_stop(&f.t);
+    pthread_mutex_destroy(&srv.mu);
+}
+
 static void a_close_during_a_recovery_destroys_what_it_made(void **state)
 {
     static struct nf4_call call;
@@ -1560,6 +1580,7 @@ int main(void)
         cmocka_unit_test(a_lost_session_is_made_again_and_the_call_sent_again),
         cmocka_unit_test(a_lost_client_is_established_again_in_a_new_epoch),
         cmocka_unit_test(an_expired_stateid_is_the_calls_answer_in_41),
+        cmocka_unit_test(a_refused_destroy_clientid_is_the_close_answer),
         cmocka_unit_test(a_close_during_a_recovery_destroys_what_it_made),
         cmocka_unit_test(a_call_without_reply_leaves_its_slot_repaired),
         cmocka_unit_test(an_idle_client_keeps_its_lease),
