@@ -774,10 +774,22 @@ static int start_clients(struct point *P)
             return fail(P, "%s: %s", who(c, w, sizeof(w)), err);
         {
             char tok[2 * CT_TOKEN_LEN + 2];
+            ssize_t put;
+
             ct_token_hex(P->ctx->token, tok);
             strcat(tok, "\n");
-            if (write(c->proc.in_fd, tok, strlen(tok)) != (ssize_t)strlen(tok))
-                return fail(P, "%s: could not hand over the token", who(c, w, sizeof(w)));
+            put = write(c->proc.in_fd, tok, strlen(tok));
+            if (put < 0 && errno == EPIPE) {
+                /* it is gone already (a refused ssh can end before this
+                 * write on a busy machine): reap() reports its exit with
+                 * its last words, which say why - not this write */
+                logf_(P, "%s: its standard input closed before the token was written",
+                      who(c, w, sizeof(w)));
+            } else if (put != (ssize_t)strlen(tok)) {
+                return fail(P, "%s: could not hand over the token: %s",
+                            who(c, w, sizeof(w)),
+                            put < 0 ? strerror(errno) : "a short write");
+            }
         }
         logf_(P, "started %s: %s%s", who(c, w, sizeof(w)), use[0],
               c->cl->local ? " (on this host)" : " (remote shell)");

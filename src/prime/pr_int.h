@@ -293,9 +293,10 @@ void pr_search_times(const struct pr_run *run, int *warmup_s, int *runtime_s);
  * s->saturated and s->settled and returns 1 with the next probe's load in
  * *load (and s->confirm[s->n] set when it is a confirmation), or 0 when
  * the search is over.  The ramp multiplies by four until a probe achieves
- * less than 90 % of its request; then confirmations at the last point's
- * load (for npoints points over nclients clients) until one saturates
- * within 10 % of the peak before it, PR_CONFIRM_MAX at most. */
+ * less than 90 % of its request; then confirmations at twice the peak
+ * (a multiple of nclients, at least the last of npoints points' load) until
+ * one saturates within 10 % of the peak before it - the peak then the
+ * higher of the two - PR_CONFIRM_MAX at most. */
 int pr_search_next(struct pr_search *s, unsigned nclients, unsigned npoints,
                    unsigned *load);
 /* Searches ctx->run's peak (pr_search_next's probes, each a point of its

@@ -9,11 +9,18 @@
  * probe is a point in all but its name: the points' warm-up, file set,
  * clients and processes, and their run time up to PR_PROBE_RUN_S, so that
  * what a probe finds is what the points will meet.  The peak is then
- * confirmed: a probe at the load of the last point (20 % past the peak) must
- * saturate again within 10 % of the peak; when it does not - the machine or
- * the server changed under the search, or the ramp's probe was noisy - its
- * figure becomes the peak and another confirmation follows, PR_CONFIRM_MAX
- * at most.  Then NUM_RUNS points evenly spaced up to 20 % past the peak: SFS's
+ * confirmed: a probe far above it (twice it) must saturate again within 10 %
+ * of it.  Far above, because a probe can only show what it asks: a figure
+ * the clients lost calls to a starved machine for (their processes did not
+ * get the CPU in time, and the server waited for them) looks like a
+ * saturated server, and a confirmation 20 % past it could never find a
+ * server with more to give.  When the confirmation does not agree - it got
+ * much more (the peak was the clients'), or much less (the machine or the
+ * server changed under the search) - its figure becomes the peak and
+ * another confirmation follows, PR_CONFIRM_MAX at most.  Two figures that
+ * agree give the higher one: a client that did not get the CPU only loses
+ * calls, so the lower one is the likelier to fall short of the server.
+ * Then NUM_RUNS points evenly spaced up to 20 % past the peak: SFS's
  * evenly spaced points, the last one past the knee (probes find the peak
  * within about 10 % from one run to the next).  After the points the summary
  * says how far the highest point got from the peak found: a curve that
@@ -38,6 +45,7 @@
 #define SHORT_PCT  90.0 /* a probe below this share of its request is saturated */
 #define AGREE_PCT  10.0 /* two saturated probes this close confirm the peak */
 #define PAST_PEAK  1.2  /* the last point: this much past the peak */
+#define ABOVE_PEAK 2.0  /* a confirmation asks this many times the peak */
 #define LOAD_LIMIT 1e8  /* the highest load a probe asks (LOAD's range) */
 
 void pr_search_times(const struct pr_run *run, int *warmup_s, int *runtime_s)
@@ -54,6 +62,16 @@ static unsigned top_load(double peak, unsigned nclients, unsigned npoints)
     unsigned step = (unsigned)(peak * PAST_PEAK / npoints / nclients + 0.5) * nclients;
 
     return (step < nclients ? nclients : step) * npoints;
+}
+
+/* A confirmation's load for a peak: ABOVE_PEAK times it, a multiple of the
+ * clients, and never below the last point's (top_load). */
+static unsigned confirm_load(double peak, unsigned nclients, unsigned npoints)
+{
+    unsigned top = top_load(peak, nclients, npoints);
+    unsigned load = (unsigned)(peak * ABOVE_PEAK / nclients + 0.5) * nclients;
+
+    return load > top ? load : top;
 }
 
 static int saturated(const struct pr_search *s, unsigned i)
@@ -84,7 +102,7 @@ int pr_search_next(struct pr_search *s, unsigned nclients, unsigned npoints,
         hi = s->ops[i] > s->peak ? s->ops[i] : s->peak;
         lo = s->ops[i] > s->peak ? s->peak : s->ops[i];
         if (saturated(s, i) && hi - lo <= hi * AGREE_PCT / 100.0) {
-            s->peak = s->ops[i]; /* the latest: the one the points follow */
+            s->peak = hi; /* the lower of two is the likelier starved one */
             s->settled = 1;
             return 0;
         }
@@ -94,7 +112,7 @@ int pr_search_next(struct pr_search *s, unsigned nclients, unsigned npoints,
         nconfirm += s->confirm[k];
     if (nconfirm >= PR_CONFIRM_MAX)
         return 0; /* not settled: the report says so */
-    *load = top_load(s->peak, nclients, npoints);
+    *load = confirm_load(s->peak, nclients, npoints);
     if (!saturated(s, i) && s->confirm[i] && *load < 2 * s->load[i])
         *load = 2 * s->load[i]; /* it gave all it was asked: ask clearly more */
     s->confirm[s->n] = 1;

@@ -279,12 +279,16 @@ int sy_load_phase(struct sy_child *c, int phase, uint32_t seconds)
             ld_child_log(&c->cx, "request %llu: %s", (unsigned long long)c->requests,
                          nf_op_name(op));
         calls = sy_op_request(c, op);
+        /* its calls are answered (biod.c: a request returns with no slot
+         * busy); the pacer's sleep in after_request is idle time, which a
+         * window that ends past the run's end must not hold */
+        last_done = cm_now_ns();
         rc = after_request(c, calls, lag);
         if (rc != 0) {
             rc = rc > 0 ? 0 : rc;
             break;
         }
-        now = last_done = cm_now_ns();
+        now = cm_now_ns();
     }
     c->cx.measuring = 0;
     ld_child_publish(&c->cx, 1);
