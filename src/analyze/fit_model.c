@@ -505,9 +505,10 @@ static void working_set(struct az_fit *f)
     }
     if (sfs_distinct(hi, n) < t) {
         az_fit_note(m,
-                    "%.0f picks of %" PRIu64 " files rarely repeat: the working "
+                    "%.0f pick%s of %" PRIu64 " file%s rarely repeat%s: the working "
                     "set is taken as %.0f files, four times the file set",
-                    (double)m->picks, m->picked, hi * kids);
+                    (double)m->picks, m->picks == 1 ? "" : "s", m->picked,
+                    m->picked == 1 ? "" : "s", m->picks == 1 ? "s" : "", hi * kids);
         lo = hi;
     }
     for (i = 0; i < 60 && hi - lo > 0.5; i++) {

@@ -6,9 +6,11 @@
  * benchmark trees, -k stops what a crash left behind.  Parses the options,
  * hands the work to the prime layer (pr.h) and returns its exit code.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/opt.h"
 #include "prime/pr.h"
@@ -87,6 +89,12 @@ int main(int argc, char **argv)
         rc = cm_errf(err, sizeof(err), "-r RC is required");
     if (rc < 0) {
         fprintf(stderr, "sfs_mgr: %s\n", err);
+        return CM_EXIT_USAGE;
+    }
+    /* an rc file that cannot be read: one line with the reason, not the rc
+       errors' summary after it */
+    if (access(cli.rc, R_OK) < 0) {
+        fprintf(stderr, "sfs_mgr: %s: %s\n", cli.rc, strerror(errno));
         return CM_EXIT_USAGE;
     }
     if (pr_run_load(&run, cli.rc, cli.suffix[0] ? cli.suffix : NULL, stderr) < 0) {

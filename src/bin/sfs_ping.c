@@ -3,8 +3,9 @@
  * sfs_ping.c - main() of sfs_ping, the quick test-bed check the SFS FAQ
  * asks for (docs/sfs_ping.md): parse the options (nfs/ping_cli.c's
  * table), catch SIGINT and SIGTERM, hand the run to nf_ping_cli and print
- * its one line of error.  Exit codes: 0 all calls succeeded, 1 some failed
- * or the server could not be used, 2 bad usage.
+ * its one line of error.  Exit codes: 0 the calls completed, 1 an RPC
+ * failed, every call was an NFS error or the server could not be used,
+ * 2 bad usage.
  */
 #include <signal.h>
 #include <stddef.h>

@@ -8,9 +8,11 @@
  * aggregates and writes the same result files.  sfs_mgr is the same prime
  * plus the remote start of the clients.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/opt.h"
 #include "prime/pr.h"
@@ -57,6 +59,12 @@ int main(int argc, char **argv)
         rc = cm_errf(err, sizeof(err), "-r RC and --token-file FILE are required");
     if (rc < 0) {
         fprintf(stderr, "sfs_prime: %s\n", err);
+        return CM_EXIT_USAGE;
+    }
+    /* an rc file that cannot be read: one line with the reason, not the rc
+       errors' summary after it */
+    if (access(cli.rc, R_OK) < 0) {
+        fprintf(stderr, "sfs_prime: %s: %s\n", cli.rc, strerror(errno));
         return CM_EXIT_USAGE;
     }
     if (pr_run_load(&run, cli.rc, cli.suffix[0] ? cli.suffix : NULL, stderr) < 0) {

@@ -70,6 +70,7 @@ struct nf_ping {
     uint64_t elapsed_ns;
     double cpu_s;                 /* process CPU (user + system) during the run */
     char first_error[CM_ERR_LEN]; /* text of the first RPC failure */
+    uint32_t first_nfs_status;    /* NFSv2/v3: the first NFS error's status */
 };
 
 /* "null", "getattr", "lookup", "read" by enum value; NULL past the end. */
@@ -106,7 +107,8 @@ int nf4_ping_run(struct nf_ping *p);
 
 /* For v4_ping.c: one completed call counted (its response time, whether
  * the RPC failed - with the text of the failure - or the server answered
- * an error), and the clocks around the loop. */
+ * an error: nfs_error is its status, or any non-zero value), and the
+ * clocks around the loop. */
 void nf__ping_count(struct nf_ping *p, uint64_t us, const char *rpc_failure,
                     int nfs_error);
 void nf__ping_clock(struct nf_ping *p, int end);

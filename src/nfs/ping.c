@@ -205,7 +205,8 @@ void nf__ping_count(struct nf_ping *p, uint64_t us, const char *rpc_failure,
         if (p->rpc_errors++ == 0)
             snprintf(p->first_error, sizeof(p->first_error), "%s", rpc_failure);
     } else if (nfs_error) {
-        p->nfs_errors++;
+        if (p->nfs_errors++ == 0)
+            p->first_nfs_status = (uint32_t)nfs_error;
     }
 }
 
@@ -220,7 +221,7 @@ static void slot_done(struct rp_call *call, void *data)
                                                      : rp_status_text(call->status),
                        0);
     } else {
-        nf__ping_count(p, rp_call_usec(call), NULL, nf_call_nfs_status(call) != 0);
+        nf__ping_count(p, rp_call_usec(call), NULL, (int)nf_call_nfs_status(call));
         nf_call_free(call);
     }
     if (p->started < p->cfg.count && slot_start(s) < 0)

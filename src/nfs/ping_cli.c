@@ -82,7 +82,27 @@ static int run_and_report(struct nf_ping *p, int (*run)(struct nf_ping *),
     else if (p->rpc_errors)
         cm_errf(err, errlen, "%lld of %lld calls failed; first: %s",
                 (long long)p->rpc_errors, (long long)p->completed, p->first_error);
+    else if (p->completed > 0 && p->nfs_errors == p->completed && p->version == 4)
+        cm_errf(err, errlen, "%s: all %lld calls failed with an NFS error", spec,
+                (long long)p->completed);
+    else if (p->completed > 0 && p->nfs_errors == p->completed)
+        /* the usual cause: the root handle came from another server's MOUNT
+         * (rpcbind's, when no mount port was given), so the NFS server
+         * refuses it */
+        cm_errf(err, errlen,
+                "%s: all %lld calls failed with NFS error %s; the handle came from the "
+                "MOUNT server at port %u: give this NFS server's mount port "
+                "(host:port:/path or ?mountport=N)",
+                spec, (long long)p->completed, nf_status_name(p->first_nfs_status),
+                (unsigned)p->m->mount_port);
     return 0;
+}
+
+/* Some RPC failed, or every call was answered with an NFS error: the
+ * server could not be used. */
+static int ping_failed(const struct nf_ping *p)
+{
+    return p->rpc_errors || (p->completed > 0 && p->nfs_errors == p->completed);
 }
 
 /* The NFSv4 ping: mounts (a session of -o slots), runs, prints. */
@@ -122,9 +142,9 @@ static int ping4(const struct nf_ping_opts *o, const struct nf_ping_cfg *cfg,
     if (cl && cl != m.cl)
         nf4_client_close(cl);
     nf4_umount(&m);
-    return p.interrupted            ? CM_EXIT_INTR
-           : rc < 0 || p.rpc_errors ? CM_EXIT_FAILED
-                                    : CM_EXIT_OK;
+    return p.interrupted               ? CM_EXIT_INTR
+           : rc < 0 || ping_failed(&p) ? CM_EXIT_FAILED
+                                       : CM_EXIT_OK;
 }
 
 const struct cm_opt *nf_ping_options(size_t *n)
@@ -181,7 +201,7 @@ int nf_ping_cli(const struct nf_ping_opts *o, const char *spec,
     if (c != m.nfs)
         rp_client_close(c);
     nf_umount(&m);
-    return p.interrupted            ? CM_EXIT_INTR
-           : rc < 0 || p.rpc_errors ? CM_EXIT_FAILED
-                                    : CM_EXIT_OK;
+    return p.interrupted               ? CM_EXIT_INTR
+           : rc < 0 || ping_failed(&p) ? CM_EXIT_FAILED
+                                       : CM_EXIT_OK;
 }

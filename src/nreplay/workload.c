@@ -69,7 +69,8 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
         return cm_errf(err, errlen, "out of memory"), CM_EXIT_FAILED;
     if (nr_plan_build(p, cfg, err, errlen) < 0) {
         free(p);
-        fprintf(su->log, "%s\n", err);
+        fprintf(su->log, "%s: %s\n", su->prog,
+                err); /* every error line names its program */
         err[0] = '\0';
         return CM_EXIT_USAGE;
     }

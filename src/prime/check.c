@@ -83,11 +83,12 @@ static void expected_time(const struct pr_run *run, FILE *out)
                       sizeof(c));
         fprintf(out,
                 "expected_time: about %s to %s (LOAD=auto: a search of %d to %d probes "
-                "of about %d s each, then %u points x (%d s warm-up + %d s run) = %s of "
+                "of about %d s each, then %u point%s x (%d s warm-up + %d s run) = %s of "
                 "load; plus %d s start-up a point and the population of each point's "
                 "file set, sized by its load once the peak is known)\n",
                 a, b, AUTO_PROBES_LO, AUTO_PROBES_HI, probe_s, run->auto_points,
-                run->cfg.warmup_s, run->cfg.runtime_s, c, START_S);
+                run->auto_points == 1 ? "" : "s", run->cfg.warmup_s, run->cfg.runtime_s,
+                c, START_S);
         return;
     }
 
@@ -99,11 +100,11 @@ static void expected_time(const struct pr_run *run, FILE *out)
     pr_meter_time((int)(all_s + 0.5), b, sizeof(b));
     fprintf(
         out,
-        "expected_time: about %s (%u points x (%d s warm-up + %d s run) = %s of load; "
+        "expected_time: about %s (%u point%s x (%d s warm-up + %d s run) = %s of load; "
         "plus %d s start-up a point and the population of %.0f MiB at an assumed %u "
         "MiB/s)\n",
-        b, run->npoints, run->cfg.warmup_s, run->cfg.runtime_s, a, START_S,
-        fill_kb / 1024.0, POPULATE_KB_S / 1024u);
+        b, run->npoints, run->npoints == 1 ? "" : "s", run->cfg.warmup_s,
+        run->cfg.runtime_s, a, START_S, fill_kb / 1024.0, POPULATE_KB_S / 1024u);
 }
 
 static void words(FILE *out, char **w, int n)

@@ -267,22 +267,33 @@ static int load_sum(const char *path, void *ctx, FILE *diag, char *err, size_t e
     return sb_sum_load(path, ctx, diag, err, errlen);
 }
 
-/* The rc file and the sfssum file must be of the same run. */
+/* The line of the rc file's NAME, for "FILE:LINE: " (0 when unassigned). */
+static long rc_line(const struct cm_rc *rc, const char *name)
+{
+    const struct cm_rc_var *v = cm_rc_get(rc, name);
+
+    return v ? v->line : 0;
+}
+
+/* The rc file and the sfssum file must be of the same run; a difference is
+ * told at the rc file's line, so the user sees which file and line to mend. */
 static int same_run(FILE *out, const struct cm_rc *rc, const struct sb_sum *sum,
                     int nclients)
 {
-    const char *p = cm_rc_value(rc, "PROCS", cm_rc_value(rc, "NUM_PROCS", ""));
+    const char *pname = cm_rc_value(rc, "PROCS", "")[0] ? "PROCS" : "NUM_PROCS";
+    const char *p = cm_rc_value(rc, pname, "");
 
     if ((unsigned)nclients != sum->pts[0].clients) {
-        fprintf(
-            out,
-            "The rc file names %d client(s), the sfssum file has %u: not the same run.\n",
-            nclients, sum->pts[0].clients);
+        fprintf(out,
+                "%s:%ld: the rc file names %d client(s), the sfssum file has %u: not the "
+                "same run.\n",
+                rc->file, rc_line(rc, "CLIENTS"), nclients, sum->pts[0].clients);
         return -1;
     }
     if (p[0] && strtoul(p, NULL, 10) != sum->pts[0].procs) {
-        fprintf(out, "The rc file has PROCS=%s, the sfssum file %u: not the same run.\n",
-                p, sum->pts[0].procs);
+        fprintf(out,
+                "%s:%ld: the rc file has %s=%s, the sfssum file %u: not the same run.\n",
+                rc->file, rc_line(rc, pname), pname, p, sum->pts[0].procs);
         return -1;
     }
     return 0;

@@ -28,7 +28,7 @@ refused "the null workload" 51 \
 # the programs that replay it
 out=$("$T_BIN/sfs4" --trace "$T_FIXTURES/pcap/session.pcap" 127.0.0.1:3101:/x 2>&1)
 is "$? $out" \
-    "2 $T_FIXTURES/pcap/session.pcap: no NFSv4 call to replay (5 events; NFSv3 and NFSv2 traces are replayed by sfs3 and sfs)" \
+    "2 sfs4: $T_FIXTURES/pcap/session.pcap: no NFSv4 call to replay (5 events; NFSv3 and NFSv2 traces are replayed by sfs3 and sfs)" \
     "an NFS replay of a trace without NFSv4: exit 2, one line naming sfs3 and sfs"
 refused "NFSv4.0 load" 55 \
     "--minor 0: NFSv4.0 load is not offered, NFSv4.1 only (docs/sfs.md, \"NFSv4.0\")" \

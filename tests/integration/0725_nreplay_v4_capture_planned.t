@@ -70,11 +70,11 @@ like "$NR4_LINE" "image of $NR4_OBJECTS objects\$" "... its image sfs_trace imag
 
 out=$("$T_BIN/sfs3" -Q --trace "$CAP.plan" "$S_URL" 2>&1)
 is "$? $out" \
-    "2 $CAP.plan holds the NFSv4 calls of $CAP: replay it with sfs4, or plan the capture again with --nfs-version 3" \
+    "2 sfs3: $CAP.plan holds the NFSv4 calls of $CAP: replay it with sfs4, or plan the capture again with --nfs-version 3" \
     "sfs3 refuses the v4 plan in one line, naming sfs4"
 out=$("$T_BIN/sfs3" -Q --trace "$CAP" "$S_URL" 2>&1)
 like "$? $out" \
-    "^2 $CAP: no NFSv3 call to replay \([0-9]+ events\), but [0-9]+ NFSv4 COMPOUNDs: NFSv4 traces are replayed by sfs4 \(or planned: sfs_trace plan --nfs-version 4\)$" \
+    "^2 sfs3: $CAP: no NFSv3 call to replay \([0-9]+ events\), but [0-9]+ NFSv4 COMPOUNDs: NFSv4 traces are replayed by sfs4 \(or planned: sfs_trace plan --nfs-version 4\)$" \
     "sfs3 refuses the v4 capture in one line, naming sfs4"
 out=$("$T_BIN/sfs_trace" plan "$CAP" -o "$T_DIR/v3.plan" 2>&1)
 out="$? $out files $(find "$T_DIR" -name 'v3.plan*' | wc -l)"

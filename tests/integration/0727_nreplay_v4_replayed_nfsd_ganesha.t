@@ -125,5 +125,5 @@ ok $? "ganesha: the replayed tree has the traced server's names, types and sizes
 [ -s "$T_DIR/gt.diff" ] && diag "$(head -20 "$T_DIR/gt.diff")"
 
 out=$("$T_BIN/sfs3" -Q --trace "$CAP.plan" "$B_URL" 2>&1)
-like "$? $out" "^2 $CAP\.plan holds the NFSv4 calls of $CAP: replay it with sfs4, or plan the capture again with --nfs-version 3\$" \
+like "$? $out" "^2 sfs3: $CAP\.plan holds the NFSv4 calls of $CAP: replay it with sfs4, or plan the capture again with --nfs-version 3\$" \
     "sfs3 refuses the v4 plan in one line, naming sfs4"

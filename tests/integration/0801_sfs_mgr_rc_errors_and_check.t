@@ -7,10 +7,10 @@
 # and by --check alike; an unknown variable is a warning; --check prints the
 # resolved run (load points, clients with their mount points from a mount
 # file, RSH, PRIME_HOST, WORK_DIR) as text and as YAML; the template alone
-# is refused (no CLIENTS, no MNT_POINTS).
+# is refused (no CLIENTS, no MNT_POINTS); a missing rc file is one line.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_prime.sh"
-plan 24
+plan 26
 cp "$T_FIXTURES"/rc/* "$T_DIR/"
 cd "$T_DIR" || bail "no test dir"
 check_bad() { # file line words...
@@ -26,6 +26,12 @@ check_bad bad_semicolon_rc 3 "';' is not allowed"
 check_bad bad_unterminated_rc 6 'unterminated double quote'
 check_bad bad_procs_rc 4 "PROCS: 'abc'"
 check_bad bad_load_rc 2 'LOAD: load points must increase'
+out=$("$T_BIN/sfs_mgr" -r no_such_rc 2>&1)
+is "$? $out" "2 sfs_mgr: no_such_rc: No such file or directory" \
+    "a missing rc file: exit 2, one line with the reason"
+out=$("$T_BIN/sfs_prime" -r no_such_rc --token-file "$T_DIR/token" 2>&1)
+is "$? $out" "2 sfs_prime: no_such_rc: No such file or directory" \
+    "sfs_prime says the same of a missing rc file"
 out=$("$T_BIN/sfs_mgr" --check -r bad_procs_rc 2>&1)
 is "$?" 2 "--check reports rc errors with a non-zero exit too"
 ok "$([ ! -e "$T_DIR/result" ]; echo $?)" "nothing was started or written for a bad rc file"

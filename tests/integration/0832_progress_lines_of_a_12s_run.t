@@ -64,7 +64,8 @@ prime_rc "$rc" 'LOAD="200"' 'CLIENTS="localhost localhost"' PROCS=2 \
     "MNT_POINTS=\"$srv_URL\"" NFS_VERSION=3 WARMUP_TIME=3 RUNTIME=12 FILE_COUNT=100 \
     "WORK_DIR=$T_DIR/res"
 check=$("$T_BIN/sfs_mgr" --check -r "$rc")
-like "$check" "^expected_time: about [0-9]+ s \(1 points x \(3 s warm-up \+ 12 s run\) = 15 s of load; plus 10 s start-up a point and the population of [0-9]+ MiB" \
+# one load point: "1 point", in the singular (it said "1 points")
+like "$check" "^expected_time: about [0-9]+ s \(1 point x \(3 s warm-up \+ 12 s run\) = 15 s of load; plus 10 s start-up a point and the population of [0-9]+ MiB" \
     "--check states the expected time"
 "$T_BIN/sfs_mgr" -r "$rc" -s p --progress 3 >"$T_DIR/mout" 2>"$T_DIR/merr"
 is "$?" 0 "sfs_mgr runs the point with --progress 3"

@@ -228,8 +228,9 @@ st=$?
 like "$out" "alias.yaml:1: error: anchors \(&c\) and aliases are not accepted" \
     "an anchor or alias is refused at its line"
 like "$out" "missing.yaml: error: server.ups is missing \(UPS\)" "a missing field is named"
-like "$out" "The rc file has PROCS=4, the sfssum file 8: not the same run." \
-    "an rc file of another run is refused"
+# the refusal names the rc file's line, the one to mend
+like "$out" "other_rc:$(grep -n '^PROCS=' "$W/other_rc" | cut -d: -f1): the rc file has PROCS=4, the sfssum file 8: not the same run." \
+    "an rc file of another run is refused at its PROCS line"
 like "$out" "Client 1 of 2: client1" "after each refusal the question comes again"
 like "$(printf '%s' "$out" | tr '\n' ' ')" "'nosuch' is not in the list: give a load-generator type by its name or number.*'9' is not in the list" \
     "a type that is not in the list, by name or number, is asked again"

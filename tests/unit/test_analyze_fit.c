@@ -233,6 +233,26 @@ static void the_working_set_sfs_groups_need(void **state)
     assert_true(fabs(mean_working_set(3000, 1000) - 3000) / 3000 < 0.04);
 }
 
+/* A trace of a single pick says so in the singular. */
+static void one_pick_is_one_pick(void **state)
+{
+    struct tr_nfs_event e = ev_of(NF_OP_GETATTR, 1, 600, 0);
+    struct az_fit f;
+    unsigned k, found = 0;
+
+    (void)state;
+    e.attr.have = TR_NFS_A_TYPE | TR_NFS_A_SIZE;
+    e.attr.type = TR_NFS_REG;
+    e.attr.size = 8192;
+    assert_int_equal(az_fit_init(&f, 4096), 0);
+    assert_int_equal(az_fit_event(&f, &e), 0);
+    assert_int_equal(az_fit_finish(&f, NULL, 1), 0);
+    for (k = 0; k < f.m.nnotes; k++)
+        found += strstr(f.m.notes[k], "1 pick of 1 file rarely repeats: ") != NULL;
+    assert_int_equal(found, 1);
+    az_fit_free(&f);
+}
+
 static void the_files_written_read_back(void **state)
 {
     char dir[] = "/tmp/test_analyze_fit.XXXXXX", name[64], path[96], err[CM_ERR_LEN];
@@ -292,6 +312,7 @@ int main(void)
         cmocka_unit_test(appends_from_the_size_before_the_write),
         cmocka_unit_test(percents_by_the_largest_remainder),
         cmocka_unit_test(the_working_set_sfs_groups_need),
+        cmocka_unit_test(one_pick_is_one_pick),
         cmocka_unit_test(the_files_written_read_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
