@@ -78,7 +78,7 @@ replayed "$T_DIR/b.pcapng" "$B_NFS_PORT" "$T_DIR/b.yaml" "sfs_nfsd (speed 0)"
 cp "$CAP.plan" "$T_DIR/old.plan"
 printf '\0\0\0\3' | dd of="$T_DIR/old.plan" bs=1 seek=8 conv=notrunc 2>/dev/null
 out=$("$T_BIN/sfs4" --trace "$T_DIR/old.plan" "$B_URL" 2>&1)
-is "$? $out" "2 $T_DIR/old.plan: an NFSv4 plan of version 3, made before the replay followed the traced opens and CLOSEs: plan the capture again (sfs_trace plan --nfs-version 4)" \
+is "$? $out" "2 sfs4: $T_DIR/old.plan: an NFSv4 plan of version 3, made before the replay followed the traced opens and CLOSEs: plan the capture again (sfs_trace plan --nfs-version 4)" \
     "a version 3 plan of NFSv4 calls refused in one line"
 
 export PROTOCOLS="3, 4" PSEUDO_MOUNT=true # one path, /export, for v3 (the image) and v4
