@@ -34,45 +34,10 @@
 
 #include "common/error.h"
 #include "nfs/nf4_client.h"
-
-struct ctx {
-    struct nf4_client *cl;
-    struct nf4_call call;
-    char buf[8192];
-    int failures;
-};
-
-/* Sends x->call; prints its line; 0 when its status is `want`. */
-static int send_call(struct ctx *x, const char *what, nfsstat4 want)
-{
-    char shape[256];
-    int rc;
-
-    x->call.res.data = x->buf;
-    x->call.res.data_max = sizeof(x->buf);
-    x->call.done = NULL;
-    rc = nf4_call_sync(x->cl, &x->call);
-    if (rc < 0) {
-        printf("rpc %s %s\n", what,
-               nf4_client_last_error(x->cl)[0] ? nf4_client_last_error(x->cl)
-                                               : rp_status_text(rc));
-        x->failures++;
-        return -1;
-    }
-    if (x->call.res.status != NFS4_OK)
-        printf("nfs %s %s\n", what, nf4_status_name(x->call.res.status));
-    else
-        printf("ok %s %s\n", what,
-               nf4_compound_shape(&x->call.args, shape, sizeof(shape)));
-    if (x->call.res.status != want) {
-        x->failures++;
-        return -1;
-    }
-    return 0;
-}
+#include "tool_nf4.h"
 
 /* The last OPEN of the compound goes with owner name, access and deny. */
-static void open_as(struct ctx *x, const char *owner, uint32_t access, uint32_t deny)
+static void open_as(struct tool_nf4 *x, const char *owner, uint32_t access, uint32_t deny)
 {
     uint32_t i;
 
@@ -90,7 +55,7 @@ static void open_as(struct ctx *x, const char *owner, uint32_t access, uint32_t 
 }
 
 /* The stateid and handle of the last compound's OPEN and GETFH. */
-static int opened(const struct ctx *x, stateid4 *sid, struct nf4_fh *fh)
+static int opened(const struct tool_nf4 *x, stateid4 *sid, struct nf4_fh *fh)
 {
     const struct nf4_resop *o = nf4_res_find(&x->call.res, OP_OPEN, 0);
     const struct nf4_resop *g = nf4_res_find(&x->call.res, OP_GETFH, 0);
@@ -106,7 +71,7 @@ static int opened(const struct ctx *x, stateid4 *sid, struct nf4_fh *fh)
 /* OPEN of name in dir (create: OPEN4_CREATE with mode 0644, UNCHECKED4
  * for 1, GUARDED4 for 2, EXCLUSIVE4_1 for 3 with a verifier of the
  * process and the name). */
-static int open_name(struct ctx *x, const struct nf4_fh *dir, const char *name,
+static int open_name(struct tool_nf4 *x, const struct nf4_fh *dir, const char *name,
                      int create, const char *owner, uint32_t access, uint32_t deny,
                      nfsstat4 want, stateid4 *sid, struct nf4_fh *fh)
 {
@@ -131,12 +96,13 @@ static int open_name(struct ctx *x, const struct nf4_fh *dir, const char *name,
     nf4_op_getfh(&x->call.args);
     nf4_op_getattr(&x->call.args, NF4_MASK_GETATTR);
     open_as(x, owner, access, deny);
-    if (send_call(x, create ? "open-create" : "open", want) < 0 || want != NFS4_OK)
+    if (tool_nf4_send(x, create ? "open-create" : "open", want) < 0 || want != NFS4_OK)
         return -1;
     return opened(x, sid, fh);
 }
 
-static void io(struct ctx *x, const struct nf4_fh *fh, const stateid4 *sid, int write)
+static void io(struct tool_nf4 *x, const struct nf4_fh *fh, const stateid4 *sid,
+               int write)
 {
     static const char data[4096];
 
@@ -146,31 +112,31 @@ static void io(struct ctx *x, const struct nf4_fh *fh, const stateid4 *sid, int 
         nf4_op_write(&x->call.args, sid, 0, FILE_SYNC4, data, sizeof(data));
     else
         nf4_op_read(&x->call.args, sid, 0, sizeof(data));
-    send_call(x, write ? "write" : "read", NFS4_OK);
+    tool_nf4_send(x, write ? "write" : "read", NFS4_OK);
 }
 
-static void close_it(struct ctx *x, const struct nf4_fh *fh, const stateid4 *sid)
+static void close_it(struct tool_nf4 *x, const struct nf4_fh *fh, const stateid4 *sid)
 {
     nf4_compound_init(&x->call.args, 1, 0);
     nf4_op_putfh(&x->call.args, fh);
     nf4_op_close(&x->call.args, sid);
-    send_call(x, "close", NFS4_OK);
+    tool_nf4_send(x, "close", NFS4_OK);
 }
 
-static void remove_it(struct ctx *x, const struct nf4_fh *dir, const char *name)
+static void remove_it(struct tool_nf4 *x, const struct nf4_fh *dir, const char *name)
 {
     nf4_compound_init(&x->call.args, 1, 0);
     nf4_op_putfh(&x->call.args, dir);
     nf4_op_remove(&x->call.args, name);
-    send_call(x, "remove", NFS4_OK);
+    tool_nf4_send(x, "remove", NFS4_OK);
 }
 
 /* LOCK (lockt 0) or LOCKT of [off, off + len) for writing: a new lock
  * owner `owner` with open stateid sid, or (owner NULL) the lock's
  * stateid sid; the lock's stateid into *out when granted. */
-static void lock(struct ctx *x, const struct nf4_fh *fh, int lockt, const char *owner,
-                 const stateid4 *sid, uint64_t off, uint64_t len, nfsstat4 want,
-                 stateid4 *out)
+static void lock(struct tool_nf4 *x, const struct nf4_fh *fh, int lockt,
+                 const char *owner, const stateid4 *sid, uint64_t off, uint64_t len,
+                 nfsstat4 want, stateid4 *out)
 {
     nfs_argop4 *a;
     const struct nf4_resop *r;
@@ -206,12 +172,12 @@ static void lock(struct ctx *x, const struct nf4_fh *fh, int lockt, const char *
         }
         x->call.args.cachethis = 1;
     }
-    if (send_call(x, lockt ? "lockt" : "lock", want) == 0 && out &&
+    if (tool_nf4_send(x, lockt ? "lockt" : "lock", want) == 0 && out &&
         (r = nf4_res_find(&x->call.res, OP_LOCK, 0)) != NULL)
         *out = r->u.close;
 }
 
-static void unlock(struct ctx *x, const struct nf4_fh *fh, const stateid4 *sid,
+static void unlock(struct tool_nf4 *x, const struct nf4_fh *fh, const stateid4 *sid,
                    uint64_t off, uint64_t len)
 {
     nfs_argop4 *a;
@@ -225,11 +191,11 @@ static void unlock(struct ctx *x, const struct nf4_fh *fh, const stateid4 *sid,
     a->nfs_argop4_u.oplocku.offset = off;
     a->nfs_argop4_u.oplocku.length = len;
     x->call.args.cachethis = 1;
-    send_call(x, "locku", NFS4_OK);
+    tool_nf4_send(x, "locku", NFS4_OK);
 }
 
 /* Two owners' locks of f, one conflicting with the other. */
-static void locks(struct ctx *x, const struct nf4_fh *dir, const struct nf4_fh *f)
+static void locks(struct tool_nf4 *x, const struct nf4_fh *dir, const struct nf4_fh *f)
 {
     stateid4 a, b, la, lb;
 
@@ -248,7 +214,7 @@ static void locks(struct ctx *x, const struct nf4_fh *dir, const struct nf4_fh *
     close_it(x, f, &b);
 }
 
-static void run(struct ctx *x, const struct nf4_fh *root)
+static void run(struct tool_nf4 *x, const struct nf4_fh *root)
 {
     struct nf4_fh dir, f, g;
     stateid4 a, b, c;
@@ -261,7 +227,7 @@ static void run(struct ctx *x, const struct nf4_fh *root)
     nf4_op_putfh(&x->call.args, root);
     nf4_op_create(&x->call.args, NF4DIR, name, NULL, &sa);
     nf4_op_getfh(&x->call.args);
-    if (send_call(x, "mkdir", NFS4_OK) < 0 ||
+    if (tool_nf4_send(x, "mkdir", NFS4_OK) < 0 ||
         !(o = nf4_res_find(&x->call.res, OP_GETFH, 0)))
         return;
     dir = o->u.getfh;
@@ -289,7 +255,7 @@ static void run(struct ctx *x, const struct nf4_fh *root)
     nf4_op_putfh(&x->call.args, &f);
     nf4_op_open(&x->call.args, NULL, 0, NULL);
     open_as(x, "owner-A", OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_DENY_NONE);
-    if (send_call(x, "open-fh", NFS4_OK) < 0 || opened(x, &a, NULL) < 0)
+    if (tool_nf4_send(x, "open-fh", NFS4_OK) < 0 || opened(x, &a, NULL) < 0)
         return;
     io(x, &f, &a, 0);
     close_it(x, &f, &a);
@@ -316,7 +282,7 @@ static void run(struct ctx *x, const struct nf4_fh *root)
 
 int main(int argc, char **argv)
 {
-    static struct ctx x;
+    static struct tool_nf4 x;
     static struct nf4_mount m;
     struct nf_mount_opts mo;
     char err[CM_ERR_LEN];

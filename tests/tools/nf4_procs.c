@@ -31,66 +31,33 @@
 
 #include "common/error.h"
 #include "nfs/nf4_client.h"
-
-struct ctx {
-    struct nf4_client *cl;
-    struct nf4_call call;
-    char buf[8192];
-    int failures;
-};
-
-/* Sends what x->call holds (built by the caller); prints its line;
- * returns 0 when every operation was answered OK. */
-static int send_call(struct ctx *x, const char *what)
-{
-    char shape[256];
-    int rc;
-
-    x->call.res.data = x->buf;
-    x->call.res.data_max = sizeof(x->buf);
-    x->call.done = NULL;
-    rc = nf4_call_sync(x->cl, &x->call);
-    if (rc < 0) {
-        printf("rpc %s %s\n", what,
-               nf4_client_last_error(x->cl)[0] ? nf4_client_last_error(x->cl)
-                                               : rp_status_text(rc));
-        x->failures++;
-        return -1;
-    }
-    if (x->call.res.status != NFS4_OK) {
-        printf("nfs %s %s\n", what, nf4_status_name(x->call.res.status));
-        x->failures++;
-        return -1;
-    }
-    printf("ok %s %s\n", what, nf4_compound_shape(&x->call.args, shape, sizeof(shape)));
-    return 0;
-}
+#include "tool_nf4.h"
 
 /* One SFS op's compound with arguments a. */
-static int sfs(struct ctx *x, int op, const struct nf4_sfs_args *a)
+static int sfs(struct tool_nf4 *x, int op, const struct nf4_sfs_args *a)
 {
     if (nf4_sfs_compound(&x->call.args, 1, op, a) < 0) {
         printf("rpc %s cannot build\n", nf_op_name(op));
         x->failures++;
         return -1;
     }
-    return send_call(x, nf_op_name(op));
+    return tool_nf4_send(x, nf_op_name(op), NFS4_OK);
 }
 
-static void check(struct ctx *x, const char *what, int good)
+static void check(struct tool_nf4 *x, const char *what, int good)
 {
     printf("check %s %s\n", what, good ? "ok" : "FAIL");
     if (!good)
         x->failures++;
 }
 
-static const struct nf4_resop *res(const struct ctx *x, uint32_t op)
+static const struct nf4_resop *res(const struct tool_nf4 *x, uint32_t op)
 {
     return nf4_res_find(&x->call.res, op, 0);
 }
 
 /* The handle the last compound's GETFH returned. */
-static int take_fh(const struct ctx *x, struct nf4_fh *fh)
+static int take_fh(const struct tool_nf4 *x, struct nf4_fh *fh)
 {
     const struct nf4_resop *g = res(x, OP_GETFH);
 
@@ -100,7 +67,7 @@ static int take_fh(const struct ctx *x, struct nf4_fh *fh)
     return 0;
 }
 
-static void run(struct ctx *x, const struct nf4_fh *root, int keep)
+static void run(struct tool_nf4 *x, const struct nf4_fh *root, int keep)
 {
     static const char data[] = "FreeSFS NFSv4.1 compounds: data written, then read back.";
     struct nf4_fh dir, file, sub, lnk;
@@ -164,12 +131,12 @@ static void run(struct ctx *x, const struct nf4_fh *root, int keep)
     memset(&a.sa, 0, sizeof(a.sa));
     /* the CLOSE of the create's open; then an OPEN by handle and its CLOSE */
     if (nf4_sfs_close(&x->call.args, &a) == 0)
-        send_call(x, "close");
-    if (nf4_sfs_open(&x->call.args, &a) == 0 && send_call(x, "open") == 0 &&
+        tool_nf4_send(x, "close", NFS4_OK);
+    if (nf4_sfs_open(&x->call.args, &a) == 0 && tool_nf4_send(x, "open", NFS4_OK) == 0 &&
         (o = res(x, OP_OPEN)) != NULL) {
         sid = o->u.open.stateid;
         if (nf4_sfs_close(&x->call.args, &a) == 0)
-            send_call(x, "close");
+            tool_nf4_send(x, "close", NFS4_OK);
     }
     memset(&a, 0, sizeof(a));
     a.fh = &dir;
@@ -247,7 +214,7 @@ static void run(struct ctx *x, const struct nf4_fh *root, int keep)
 
 int main(int argc, char **argv)
 {
-    static struct ctx x;
+    static struct tool_nf4 x;
     static struct nf4_mount m;
     struct nf_mount_opts mo;
     char err[CM_ERR_LEN];
