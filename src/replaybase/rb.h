@@ -189,15 +189,15 @@ uint64_t rb_loop_wake(const struct rb_loop *l, uint64_t now);
 /* Sleeps until wake (ns, CLOCK_MONOTONIC), a reply, or the client's own
  * next timeout, whichever comes first (the last l->spin_ns polled without
  * sleeping), then services the client: the calls it completed, or -errno
- * (a broken client). */
-int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t now,
-                    uint64_t wake);
+ * (a broken client).  The sleep is measured from the clock as it is read
+ * here, not from the loop's reading before its sends. */
+int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t wake);
 /* The sleep under rb_wait_service, for a caller that services its own
  * connection (the NFSv4 replay's session): until wake, a timeout_ms of the
  * connection's own (-1: none) or an event on fd; the events seen, 0, or
  * -errno. */
 int rb_wait_fd(const struct rb_loop *l, int fd, short events, int timeout_ms,
-               uint64_t now, uint64_t wake);
+               uint64_t wake);
 /* The RUN phase ends: the process's ordinary scheduling back, the last
  * progress reading published, and the run's times into the results (its
  * duration to end_ns, to the last answer, the trace's). */
