@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/fields.h"
 #include "common/hist.h"
@@ -218,6 +219,15 @@ int rb_sched_check(const struct ld_config *cfg, char *err, size_t errlen);
 int rb_sched_enter(struct ld_child *c, struct rb_loop *l);
 /* As the replay ends: the ordinary class back (the CPU stays). */
 void rb_sched_leave(struct ld_child *c);
+/* In the parent, once the plan is known: a real-time replay (--realtime)
+ * whose --spin is at least the mean time between one process's calls -
+ * `rate` of them per second (what) over `procs` busy processes - would
+ * never sleep, and the kernel's real-time throttling
+ * (/proc/sys/kernel/sched_rt_runtime_us, unless -1) then takes its CPU for
+ * the rest of each period (50 ms of every second by default): said on log
+ * as one warning line naming prog.  1 when said, else 0. */
+int rb_spin_warn(FILE *log, const char *prog, const struct ld_config *cfg, double rate,
+                 const char *what, unsigned procs);
 
 /* ---- mount.c --------------------------------------------------------------- */
 
