@@ -13,7 +13,8 @@
  *             looked at, the sleep to the next deadline (ppoll, then
  *             --spin's polling) and the run's start and end in the results;
  *   sched.c   how a replay process is scheduled while it replays: the 1 ns
- *             timer slack, --realtime's SCHED_FIFO, --cpus's CPU;
+ *             timer slack, --realtime's SCHED_FIFO, --cpus's CPU, and the
+ *             plan's warning of a real-time spin that would never sleep;
  *   mount.c   the mount with room for the window, the transfer maxima
  *             (FSINFO), LOOKUP into the child's last error;
  *   points.c  sfs_mgr's points per TRACE_SPEED, a list of numbers in an rc

@@ -8,7 +8,10 @@
  * a CPU; and on request (--cpus) a CPU of a list for each process.  The
  * parent checks what it can before anything is prepared (a bad list, a
  * CPU the process may not use, a real-time class the system refuses), so
- * that a run never fails for it half-way.
+ * that a run never fails for it half-way, and warns, once the plan gives
+ * the trace's rate, of a real-time spin as long as the time between a
+ * process's calls (the kernel's real-time throttling would then take its
+ * CPU for 50 ms of every second).
  */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include <errno.h>
