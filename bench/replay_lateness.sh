@@ -17,14 +17,20 @@
 #   rtspin    --realtime 10 --spin 200
 #   rtapart   --realtime 10, the server on the last CPU, the replay on the others
 #   rtsrv     --realtime 10, and the server in SCHED_FIFO too (priority 5)
+#   p1rtapartN  two busy processes on two CPUs: ONE replay process (-p 1)
+#             in SCHED_FIFO (--realtime 10) with --spin N (p1rtapart: 50)
+#             on CPU 0 (--cpus 0), the server alone on the last CPU in
+#             SCHED_FIFO (priority 5)
 # (a variant the system refuses - rt without CAP_SYS_NICE - prints its
-# message as its row).  Per run: the lateness distribution (p50, p90, p99,
+# message as its row).  BASE_BIN=DIR (the bin directory of a build of
+# the code before a change) runs every row a second time with DIR's sfs3,
+# side by side, its row's code column saying "base" (else "this").  Per run: the lateness distribution (p50, p90, p99,
 # p99.9, max), could not keep up, the CPU seconds sfs3 used (a spin costs
 # CPU), its processes' involuntary and voluntary context switches (waits
 # for a CPU, sleeps) and the load average as it started.
 . bench/lib.sh
 bench_init replay_lateness
-bench_need "$bin/sfs3" "$bin/sfs_nfsd"
+bench_need "$bin/sfs3" "$bin/sfs_nfsd" ${BASE_BIN:+"$BASE_BIN/sfs3"}
 secs=${SECONDS_PER_RATE:-10}
 rounds=${ROUNDS:-2}
 bench_spawn "$tmp/nfsd.log" "$bin/sfs_nfsd" --foreground -b 127.0.0.1 -p 0 -m 0 --export /export
@@ -37,9 +43,11 @@ last=$((ncpu - 1))
 others=0
 [ "$ncpu" -gt 2 ] && others=0-$((ncpu - 2))
 
-# run KIND TRACE PROCS VARIANT: one replay at speed 1, its row printed
+# run KIND TRACE PROCS VARIANT [CODE]: one replay at speed 1 with the sfs3
+# of this tree (CODE "this") or of BASE_BIN ("base"), its row printed
 run() {
-    procs=$3 slack="" opts=""
+    procs=$3 slack="" opts="" code=${5:-this} sfs3=$bin/sfs3
+    [ "$code" = base ] && sfs3=$BASE_BIN/sfs3
     taskset -a -p -c "0-$last" "$srv" >/dev/null
     chrt -o -a -p 0 "$srv" >/dev/null
     case $4 in
@@ -57,13 +65,20 @@ run() {
         chrt -f -a -p 5 "$srv" >/dev/null || echo "# rtsrv: the server may not have SCHED_FIFO"
         opts="--realtime 10" ;;
     rtspin) opts="--realtime 10 --spin 200" ;;
+    p1rtapart*)
+        procs=1
+        taskset -a -p -c "$last" "$srv" >/dev/null
+        chrt -f -a -p 5 "$srv" >/dev/null || echo "# $4: the server may not have SCHED_FIFO"
+        spin=${4#p1rtapart}
+        opts="--realtime 10 --spin ${spin:-50} --cpus 0" ;;
     esac
     load=$(cut -d' ' -f1 /proc/loadavg)
     # shellcheck disable=SC2086 # opts: words on purpose
     FREESFS_REPLAY_TIMERSLACK_NS=$slack /usr/bin/time -f '%U %S %c %w' -o "$tmp/cpu" \
-        "$bin/sfs3" -p "$procs" --trace "$2" $opts --yaml "$tmp/r.yaml" "$url" \
+        "$sfs3" -p "$procs" --trace "$2" $opts --yaml "$tmp/r.yaml" "$url" \
         >/dev/null 2>"$tmp/err" || {
-        printf '%-4s %6s %-8s %3s %s\n' "$1" "$rate" "$4" "$procs" "$(tail -1 "$tmp/err")"
+        printf '%-4s %-4s %6s %-12s %3s %s\n' "$1" "$code" "$rate" "$4" "$procs" \
+            "$(tail -1 "$tmp/err")"
         return
     }
     python3 -c "
@@ -73,12 +88,12 @@ r = y['replay'] if '$1' == 'spc' else y['nfs_replay']
 l = r['lateness_us']
 behind = r['could_not_keep_up'] if 'could_not_keep_up' in r else l['could_not_keep_up']
 u, s, c, w = open('$tmp/cpu').read().split()[-4:]
-print('%-4s %6s %-8s %3s %8.1f %8.1f %8.1f %8.1f %8d %7d %6.2f %7s %7s %5s' % ('$1',
-      '$rate', '$4', '$procs', l['p50'], l['p90'], l['p99'], l['p999'], l['max'], behind,
+print('%-4s %-4s %6s %-12s %3s %8.1f %8.1f %8.1f %8.1f %8d %7d %6.2f %7s %7s %5s' % ('$1',
+      '$code', '$rate', '$4', '$procs', l['p50'], l['p90'], l['p99'], l['p999'], l['max'], behind,
       float(u) + float(s), c, w, '$load'))"
 }
 
-printf '%-4s %6s %-8s %3s %8s %8s %8s %8s %8s %7s %6s %7s %7s %5s\n' kind rate variant p \
+printf '%-4s %-4s %6s %-12s %3s %8s %8s %8s %8s %8s %7s %6s %7s %7s %5s\n' kind code rate variant p \
     p50_us p90_us p99_us p999_us max_us behind cpu_s invcs volcs load
 for rate in ${RATES:-2000 10000}; do
     n=$((rate * secs))
@@ -91,11 +106,13 @@ for rate in ${RATES:-2000 10000}; do
     while [ $i -lt "$rounds" ]; do
         for v in ${VARIANTS:-slack50 default spin200 p1 apart rt rtspin rtapart rtsrv}; do
             for kind in ${KINDS:-spc nfs}; do
-                if [ "$kind" = spc ]; then
-                    run spc "$tmp/t.spc" "${PROCS_SPC:-4}" "$v"
-                else
-                    run nfs "$tmp/t.nfs" "${PROCS_NFS:-2}" "$v"
-                fi
+                for code in this ${BASE_BIN:+base}; do
+                    if [ "$kind" = spc ]; then
+                        run spc "$tmp/t.spc" "${PROCS_SPC:-4}" "$v" "$code"
+                    else
+                        run nfs "$tmp/t.nfs" "${PROCS_NFS:-2}" "$v" "$code"
+                    fi
+                done
             done
         done
         i=$((i + 1))

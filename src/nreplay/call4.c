@@ -285,12 +285,11 @@ int nr_call4_account(struct rb_slot *s)
     return 1;
 }
 
-int nr_call4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake)
+int nr_call4_wait(struct nr_replay *rp, uint64_t wake)
 {
     struct nf_session *ses = &rp->cx.ses;
     const struct nf_proto *p = ses->proto;
-    int rev =
-        rb_wait_fd(&rp->loop, p->fd(ses), p->events(ses), p->next_ms(ses), now, wake);
+    int rev = rb_wait_fd(&rp->loop, p->fd(ses), p->events(ses), p->next_ms(ses), wake);
 
     return rev < 0 ? rev : p->service(ses, (short)rev);
 }

@@ -349,7 +349,7 @@ size_t nr_call4_bytes(void);
 int nr_call4_account(struct rb_slot *s);
 /* Waits until wake (ns) or a reply, then services the session (the
  * protocol's descriptor and hooks): the calls completed, or -errno. */
-int nr_call4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake);
+int nr_call4_wait(struct nr_replay *rp, uint64_t wake);
 
 /* ---- state4.c: the traced open and lock state over NFSv4.1 ------------------ */
 

@@ -392,8 +392,8 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
     if (rp->shares && (rp->nheld > 0 || rp->have_cur) && wake > now + FOREIGN_POLL_NS)
         wake = now + FOREIGN_POLL_NS; /* it may wait for another process's call */
     if (rp->version == 4)
-        return nr_call4_wait(rp, now, wake);
-    return rb_wait_service(&rp->loop, rp->cx.ses.rpc, now, wake);
+        return nr_call4_wait(rp, wake);
+    return rb_wait_service(&rp->loop, rp->cx.ses.rpc, wake);
 }
 
 /* The replay ends early: its calls not sent yet (held, or not yet due)

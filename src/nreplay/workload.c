@@ -122,6 +122,17 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
     if (limit > 0)
         fprintf(su->log, "; -t ends it after %d s", limit);
     fprintf(su->log, "\n");
+    {
+        double speed = RB_TOPTS(cfg)->trace_speed;
+        unsigned procs = (unsigned)(RB_TOPTS(cfg)->nclients * cfg->procs),
+                 idle = nr_idle_procs(cfg, p->nstreams);
+
+        if (speed > 0 && p->trace_ns > 0 && procs > idle)
+            (void)rb_spin_warn(su->log, su->prog, cfg,
+                               (double)nr_scale(cfg) * (double)p->ncalls /
+                                   ((double)p->trace_ns / 1e9 / speed),
+                               "calls", procs - idle);
+    }
     if (!cfg->prime_host[0] && !cfg->populate_only && limit == 0 &&
         nr_expected_s(p, RB_TOPTS(cfg)->trace_speed) > RB_MAX_UNBOUNDED_S)
         return cm_errf(err, errlen,

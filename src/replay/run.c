@@ -470,7 +470,7 @@ static int wait_and_service(struct rl_replay *rp, uint64_t now)
     }
     if (rb_window_wake(&rp->win) < wake)
         wake = rb_window_wake(&rp->win);
-    return rb_wait_service(&rp->loop, rp->cx.ses.rpc, now, wake);
+    return rb_wait_service(&rp->loop, rp->cx.ses.rpc, wake);
 }
 
 /* ---- the run ---------------------------------------------------------------------- */

@@ -81,6 +81,14 @@ static int plan(struct ld_setup *su, char *err, size_t errlen)
     su->plan = p;
     rl_plan_describe(su->log, su->prog, p, RB_TOPTS(cfg)->trace_speed, rb_limit_s(cfg),
                      (unsigned)RB_TOPTS(cfg)->nclients * (unsigned)cfg->procs);
+    { /* rl_owner: stream s goes to process s % nprocs; the others idle */
+        unsigned procs = (unsigned)RB_TOPTS(cfg)->nclients * (unsigned)cfg->procs;
+
+        (void)rb_spin_warn(
+            su->log, su->prog, cfg,
+            rl_rate(p->records, (uint64_t)p->trace_ns, RB_TOPTS(cfg)->trace_speed),
+            "records", procs < p->nstreams ? procs : p->nstreams);
+    }
     /* under sfs_mgr RUNTIME's STOP bounds it; -P replays nothing */
     if (!cfg->prime_host[0] && !cfg->populate_only &&
         rl_plan_check_time(p, RB_TOPTS(cfg)->trace_speed, rb_limit_s(cfg), err, errlen) <

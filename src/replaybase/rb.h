@@ -13,7 +13,8 @@
  *             looked at, the sleep to the next deadline (ppoll, then
  *             --spin's polling) and the run's start and end in the results;
  *   sched.c   how a replay process is scheduled while it replays: the 1 ns
- *             timer slack, --realtime's SCHED_FIFO, --cpus's CPU;
+ *             timer slack, --realtime's SCHED_FIFO, --cpus's CPU, and the
+ *             plan's warning of a real-time spin that would never sleep;
  *   mount.c   the mount with room for the window, the transfer maxima
  *             (FSINFO), LOOKUP into the child's last error;
  *   points.c  sfs_mgr's points per TRACE_SPEED, a list of numbers in an rc
@@ -32,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/fields.h"
 #include "common/hist.h"
@@ -189,15 +191,15 @@ uint64_t rb_loop_wake(const struct rb_loop *l, uint64_t now);
 /* Sleeps until wake (ns, CLOCK_MONOTONIC), a reply, or the client's own
  * next timeout, whichever comes first (the last l->spin_ns polled without
  * sleeping), then services the client: the calls it completed, or -errno
- * (a broken client). */
-int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t now,
-                    uint64_t wake);
+ * (a broken client).  The sleep is measured from the clock as it is read
+ * here, not from the loop's reading before its sends. */
+int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t wake);
 /* The sleep under rb_wait_service, for a caller that services its own
  * connection (the NFSv4 replay's session): until wake, a timeout_ms of the
  * connection's own (-1: none) or an event on fd; the events seen, 0, or
  * -errno. */
 int rb_wait_fd(const struct rb_loop *l, int fd, short events, int timeout_ms,
-               uint64_t now, uint64_t wake);
+               uint64_t wake);
 /* The RUN phase ends: the process's ordinary scheduling back, the last
  * progress reading published, and the run's times into the results (its
  * duration to end_ns, to the last answer, the trace's). */
@@ -218,6 +220,15 @@ int rb_sched_check(const struct ld_config *cfg, char *err, size_t errlen);
 int rb_sched_enter(struct ld_child *c, struct rb_loop *l);
 /* As the replay ends: the ordinary class back (the CPU stays). */
 void rb_sched_leave(struct ld_child *c);
+/* In the parent, once the plan is known: a real-time replay (--realtime)
+ * whose --spin is at least the mean time between one process's calls -
+ * `rate` of them per second (what) over `procs` busy processes - would
+ * never sleep, and the kernel's real-time throttling
+ * (/proc/sys/kernel/sched_rt_runtime_us, unless -1) then takes its CPU for
+ * the rest of each period (50 ms of every second by default): said on log
+ * as one warning line naming prog.  1 when said, else 0. */
+int rb_spin_warn(FILE *log, const char *prog, const struct ld_config *cfg, double rate,
+                 const char *what, unsigned procs);
 
 /* ---- mount.c --------------------------------------------------------------- */
 

@@ -8,11 +8,15 @@
  * a CPU; and on request (--cpus) a CPU of a list for each process.  The
  * parent checks what it can before anything is prepared (a bad list, a
  * CPU the process may not use, a real-time class the system refuses), so
- * that a run never fails for it half-way.
+ * that a run never fails for it half-way, and warns, once the plan gives
+ * the trace's rate, of a real-time spin as long as the time between a
+ * process's calls (the kernel's real-time throttling would then take its
+ * CPU for 50 ms of every second).
  */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -153,4 +157,47 @@ void rb_sched_leave(struct ld_child *c)
     /* the drain, the report and the next point run as any process */
     if (RB_TOPTS(c->cfg)->trace_realtime > 0)
         (void)sched_setscheduler(0, SCHED_OTHER, &p);
+}
+
+/* A number of /proc/sys/kernel/NAME, or dflt when it cannot be read. */
+static long kernel_setting(const char *name, long dflt)
+{
+    char path[96];
+    long v = dflt;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+    f = fopen(path, "r");
+    if (f == NULL)
+        return dflt;
+    if (fscanf(f, "%ld", &v) != 1)
+        v = dflt;
+    fclose(f);
+    return v;
+}
+
+int rb_spin_warn(FILE *log, const char *prog, const struct ld_config *cfg, double rate,
+                 const char *what, unsigned procs)
+{
+    const struct rb_trace_opts *o = RB_TOPTS(cfg);
+    long runtime, period;
+    double gap_us;
+
+    if (o->trace_realtime <= 0 || o->trace_spin_us <= 0 || rate <= 0 || procs == 0)
+        return 0;
+    gap_us = 1e6 * procs / rate;
+    runtime = kernel_setting("sched_rt_runtime_us", 950000);
+    period = kernel_setting("sched_rt_period_us", 1000000);
+    if ((double)o->trace_spin_us < gap_us || runtime < 0 || runtime >= period)
+        return 0;
+    fprintf(log,
+            "%s: warning: --spin %d with --realtime %d: one replay process's %s come "
+            "every %.0f us on average (%.0f %s/s over %u process%s), within the spin, so "
+            "it would never sleep, and the kernel lets a real-time process that never "
+            "sleeps have its CPU for only %ld of every %ld ms (sched_rt_runtime_us): "
+            "calls would be up to %ld ms late; use a --spin under %.0f us\n",
+            prog, o->trace_spin_us, o->trace_realtime, what, gap_us, rate, what, procs,
+            procs == 1 ? "" : "es", runtime / 1000, period / 1000,
+            (period - runtime) / 1000, gap_us);
+    return 1;
 }
