@@ -189,6 +189,7 @@ void nf4_reclaimer_run(struct nf4_client *cl, void *data)
     r->started_ns = cm_now_ns();
     /* a server's grace period lasts a lease at least (RFC 8881 8.4.2.1):
      * no reclaim starts after one */
-    r->deadline_ns = r->started_ns + (uint64_t)(st.lease_s ? st.lease_s : 90) * 1000u * NS_PER_MS;
+    r->deadline_ns =
+        r->started_ns + (uint64_t)(st.lease_s ? st.lease_s : 90) * 1000u * NS_PER_MS;
     go_on(r);
 }

@@ -14,7 +14,9 @@
  * client and a new epoch, a call that got no reply repaired on its slot
  * after SEQ_MISORDERED, more calls than slots waiting, the lease renewed
  * when idle, a delegation handed back, a recovery given up, EXPIRED
- * after a good SEQUENCE left to the caller (no new client), and the
+ * after a good SEQUENCE left to the caller (no new client), the opens
+ * reclaimed before RECLAIM_COMPLETE after a restart (a new server
+ * instance) and not after a lost lease, and the
  * session and client destroyed at close - a recovery under way at close
  * ended first, so that what it made is destroyed too. */
 #include <setjmp.h>
@@ -1075,6 +1077,9 @@ static void count_done(struct nf4_call *call, void *data)
     done_count++;
 }
 
+/* The reclaim hook open_client installs (NULL: none). */
+static void (*test_reclaim)(struct nf4_client *cl, void *data);
+
 static int open_client(struct fixture *f, unsigned slots, unsigned max_slots)
 {
     struct rp_client_opts ro;
@@ -1102,6 +1107,7 @@ static int open_client(struct fixture *f, unsigned slots, unsigned max_slots)
     co.delay_ms = 5;
     co.clock = &fake_clock;
     co.recovery_max_ms = 3000;
+    co.reclaim = test_reclaim;
     rc = nf4_client_open(&f->cl, f->rpc, &co, err, sizeof(err));
     if (rc < 0)
         print_message("open: %s\n", err);
@@ -1396,6 +1402,95 @@ static void an_expired_stateid_is_the_calls_answer_in_41(void **state)
     close_client(&f);
 }
 
+/* ---- the reclaim after a restart ---- */
+
+static struct nf4_call reclaim_call;
+static int reclaims_started, reclaim_start_rc;
+static uint32_t reclaim_epoch;
+
+static void reclaimed(struct nf4_call *call, void *data)
+{
+    (void)data;
+    reclaim_epoch = call->epoch;
+    nf4_reclaim_end(call->cl);
+}
+
+/* Reclaims one open: the file "fh01". */
+static void reclaim_one(struct nf4_client *cl, void *data)
+{
+    static const struct nf4_fh fh = {4, "fh01"};
+    struct nf4_sfs_args a;
+
+    (void)data;
+    memset(&a, 0, sizeof(a));
+    a.fh = &fh;
+    reclaims_started++;
+    assert_int_equal(nf4_sfs_reclaim(&reclaim_call.args, &a), 0);
+    reclaim_call.done = reclaimed;
+    reclaim_call.res.data = NULL;
+    reclaim_start_rc = nf4_reclaim_start(cl, &reclaim_call);
+    if (reclaim_start_rc < 0)
+        nf4_reclaim_end(cl);
+}
+
+static void a_restarted_servers_opens_are_reclaimed_before_reclaim_complete(void **state)
+{
+    static struct nf4_call call;
+    struct fixture f;
+    struct nf4_client_stats st;
+    COMPOUND4args back;
+    const OPEN4args *o;
+    unsigned n0;
+
+    (void)state;
+    reclaims_started = 0;
+    test_reclaim = reclaim_one;
+    assert_int_equal(open_client(&f, 4, 64), 0);
+    assert_int_equal(reclaims_started, 0); /* the first client reclaims nothing */
+    /* a lost lease: the same server instance (the client id's upper word
+     * kept) - no reclaim, RECLAIM_COMPLETE at once */
+    srv.forget_client = 1;
+    n0 = srv.nlog;
+    run_getattr(&f, &call);
+    assert_string_equal(logged(n0 + 3), "CREATE_SESSION");
+    assert_string_equal(logged(n0 + 4), "SEQUENCE RECLAIM_COMPLETE");
+    assert_int_equal(reclaims_started, 0);
+    /* a restart: a new instance (another upper word), STALE_CLIENTID */
+    srv.forget_client = 1;
+    srv.clientid += 1ull << 32;
+    n0 = srv.nlog;
+    done_count = 0;
+    run_getattr(&f, &call);
+    assert_int_equal(call.status, 0);
+    assert_int_equal(call.res.status, NFS4_OK);
+    assert_string_equal(logged(n0 + 1), "CREATE_SESSION"); /* STALE_CLIENTID */
+    assert_string_equal(logged(n0 + 2), "EXCHANGE_ID");
+    assert_string_equal(logged(n0 + 3), "CREATE_SESSION");
+    assert_string_equal(logged(n0 + 4), "SEQUENCE PUTFH OPEN ACCESS GETATTR");
+    assert_string_equal(logged(n0 + 5), "SEQUENCE RECLAIM_COMPLETE");
+    assert_string_equal(logged(n0 + 6), "SEQUENCE PUTFH GETATTR");
+    assert_int_equal(reclaims_started, 1);
+    assert_int_equal(reclaim_start_rc, 0);
+    assert_int_equal(nf4_client_epoch(f.cl), 3);
+    assert_int_equal(reclaim_epoch, 3); /* reclaimed into the new client's epoch */
+    assert_false(nf4_client_reclaiming(f.cl));
+    assert_int_equal(nf4_reclaim_start(f.cl, &reclaim_call), -EAGAIN);
+    nf4_client_stats(f.cl, &st);
+    assert_int_equal(st.new_clients, 2);
+    assert_int_equal(st.restarts, 1);
+    /* the reclaim's OPEN: CLAIM_PREVIOUS of the current handle, no
+     * delegation held, the share access of the other opens */
+    encode_back(&reclaim_call.args, &back);
+    o = &back.argarray.argarray_val[2].nfs_argop4_u.opopen;
+    assert_int_equal(back.argarray.argarray_val[2].argop, OP_OPEN);
+    assert_int_equal(o->claim.claim, CLAIM_PREVIOUS);
+    assert_int_equal(o->claim.open_claim4_u.delegate_type, OPEN_DELEGATE_NONE);
+    assert_int_equal(o->share_access & OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_ACCESS_BOTH);
+    xdr_free((xdrproc_t)xdr_COMPOUND4args, (char *)&back);
+    test_reclaim = NULL;
+    close_client(&f);
+}
+
 /* A server refuses DESTROY_CLIENTID while the client holds state (RFC
  * 8881 18.50.3): the close says so, for the caller to report it. */
 static void a_refused_destroy_clientid_is_the_close_answer(void **state)
@@ -1580,6 +1675,7 @@ int main(void)
         cmocka_unit_test(a_lost_session_is_made_again_and_the_call_sent_again),
         cmocka_unit_test(a_lost_client_is_established_again_in_a_new_epoch),
         cmocka_unit_test(an_expired_stateid_is_the_calls_answer_in_41),
+        cmocka_unit_test(a_restarted_servers_opens_are_reclaimed_before_reclaim_complete),
         cmocka_unit_test(a_refused_destroy_clientid_is_the_close_answer),
         cmocka_unit_test(a_close_during_a_recovery_destroys_what_it_made),
         cmocka_unit_test(a_call_without_reply_leaves_its_slot_repaired),
