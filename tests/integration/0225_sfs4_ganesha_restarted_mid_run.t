@@ -20,27 +20,7 @@
 export PROTOCOLS="3, 4"
 start_ganesha
 plan 15
-# restarted_run N: an sfs4 run with ganesha restarted by its pid 5 s into
-# it; its exit code, its report in $T_DIR/outN
-restarted_run() {
-    local n=$1 run old new
-    "$T_BIN/sfs4" -l 100 -p 2 -w 2 -t 16 -F 300 -a 25 --progress 0 \
-        --yaml "$T_DIR/r$n.yaml" "127.0.0.1:$GANESHA_NFS_PORT:/export" >"$T_DIR/out$n" \
-        2>"$T_DIR/err$n" &
-    run=$!
-    track "$run"
-    wait_for "grep -q 'test run' '$T_DIR/err$n'" 1200 0.1 || bail "run $n did not start"
-    sleep 5
-    old=$(cat "$GANESHA_DIR/ganesha.daemonpid")
-    GDIR=$GANESHA_DIR sh "$T_TOP/scripts/ganesha-lo.sh" restart >"$T_DIR/restart$n.log" 2>&1 ||
-        bail "ganesha did not start again: $(tail -3 "$T_DIR/restart$n.log")"
-    new=$(cat "$GANESHA_DIR/ganesha.daemonpid")
-    ok "$([ "$old" != "$new" ] && ! alive "$old"; echo $?)" \
-        "run $n: ganesha stopped by its pid ($old) and started again ($new) on port $GANESHA_NFS_PORT"
-    wait_for "! alive $run" 1200 0.1
-    wait "$run"
-}
-restarted_run 1
+ganesha_restarted_run 1 5 -t 16
 is "$?" 0 "sfs4 exits 0"
 out=$(cat "$T_DIR/out1")
 [ -s "$T_DIR/r1.yaml" ] || diag "$(tail -5 "$T_DIR/err1")"
@@ -78,7 +58,7 @@ ok "$([ -d "$GANESHA_DIR/export/CL1" ]; echo $?)" "the file set is on ganesha's 
 export GRACE=5 LEASE=5
 GDIR=$GANESHA_DIR sh "$T_TOP/scripts/ganesha-lo.sh" restart >"$T_DIR/grace.log" 2>&1 ||
     bail "ganesha with a grace period did not start"
-restarted_run 2
+ganesha_restarted_run 2 5 -t 16
 is "$?" 0 "with a grace period: sfs4 exits 0"
 out=$(cat "$T_DIR/out2")
 like "$(cat "$GANESHA_DIR/ganesha.log")" "NFS Server Now NOT IN GRACE" "ganesha went through a grace period"

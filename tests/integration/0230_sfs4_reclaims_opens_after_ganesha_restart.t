@@ -29,28 +29,13 @@ GDIR=$GANESHA_DIR sh "$T_TOP/scripts/ganesha-lo.sh" restart >"$T_DIR/grace.log" 
     bail "ganesha with a grace period did not start"
 CAP=$T_DIR/reclaim.pcapng
 cap_start "$CAP" "$GANESHA_NFS_PORT" || bail "no capture"
-"$T_BIN/sfs4" -l 100 -p 2 -w 2 -t 20 -F 300 -a 25 --progress 0 \
-    --yaml "$T_DIR/r.yaml" "127.0.0.1:$GANESHA_NFS_PORT:/export" >"$T_DIR/out" \
-    2>"$T_DIR/err" &
-run=$!
-track "$run"
-wait_for "grep -q 'test run' '$T_DIR/err'" 1200 0.1 || bail "the run did not start"
-sleep 6
-old=$(cat "$GANESHA_DIR/ganesha.daemonpid")
-clients=$(find "$GANESHA_DIR/recov" -mindepth 1 2>/dev/null | grep -c 'freesfs')
-GDIR=$GANESHA_DIR sh "$T_TOP/scripts/ganesha-lo.sh" restart >"$T_DIR/restart.log" 2>&1 ||
-    bail "ganesha did not start again: $(tail -3 "$T_DIR/restart.log")"
-new=$(cat "$GANESHA_DIR/ganesha.daemonpid")
-ok "$([ "$old" != "$new" ] && ! alive "$old"; echo $?)" \
-    "ganesha stopped by its pid ($old) and started again ($new) with the same recovery root"
-ok "$([ "$clients" -ge 2 ]; echo $?)" \
-    "before the restart ganesha's recovery root named the run's clients ($clients)"
-wait_for "! alive $run" 1200 0.1
-wait "$run"
+ganesha_restarted_run 1 6 -t 20
 is "$?" 0 "sfs4 exits 0"
+ok "$([ "$RESTART_CLIENTS" -ge 2 ]; echo $?)" \
+    "before the restart ganesha's recovery root named the run's clients ($RESTART_CLIENTS)"
 cap_stop
-out=$(cat "$T_DIR/out")
-[ -s "$T_DIR/r.yaml" ] || diag "$(tail -5 "$T_DIR/err")"
+out=$(cat "$T_DIR/out1")
+[ -s "$T_DIR/r1.yaml" ] || diag "$(tail -5 "$T_DIR/err1")"
 like "$out" "BAD CALLS: 0 " "no bad call"
 unlike "$out" "UNEXPECTED NFS ERRORS" "no unexpected NFS error"
 like "$out" "server restarts 2; opens reclaimed \(CLAIM_PREVIOUS\) [1-9][0-9]*, not reclaimed: 0 NO_GRACE, 0 RECLAIM_BAD, 0 other failures, 0 not tried" \
@@ -68,7 +53,7 @@ print("restarts %d, reclaims %s, failed %d, reopens %d, anonymous I/O %d" % (
     p["reclaim_no_grace"] + p["reclaim_bad"] + p["reclaim_errors"] + p["reclaim_untried"],
     p["reopens"], p["anonymous_io"]))' "$1"
 }
-is "$(counted "$T_DIR/r.yaml")" "restarts 2, reclaims some, failed 0, reopens 0, anonymous I/O 0" \
+is "$(counted "$T_DIR/r1.yaml")" "restarts 2, reclaims some, failed 0, reopens 0, anonymous I/O 0" \
     "the results: 2 restarts seen, opens reclaimed, none refused, none opened again, no I/O without an open"
 like "$(cat "$GANESHA_DIR/ganesha.log")" "NFS Server Now IN GRACE" "ganesha went through a grace period"
 chk=$(python3 "$T_TOP/tests/tools/nfs4-reclaim.py" "$CAP" "$GANESHA_NFS_PORT")
@@ -78,6 +63,6 @@ like "$chk" "^reclaims [1-9][0-9]* \(OK [1-9][0-9]*, others 0\) on 2 sessions" \
 like "$chk" "late 0," "tshark: each answered before its session's RECLAIM_COMPLETE went out"
 like "$chk" "anonymous_io [0-9]+, after 0$" \
     "tshark: no READ or WRITE with the anonymous stateid once the reclaims began"
-n_yaml=$(python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["protocol"]["reclaims"])' "$T_DIR/r.yaml" 2>/dev/null)
+n_yaml=$(python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["protocol"]["reclaims"])' "$T_DIR/r1.yaml" 2>/dev/null)
 like "$chk" "OK ${n_yaml:-x}," "... as many as the results count ($n_yaml)"
 rm -f "$CAP"

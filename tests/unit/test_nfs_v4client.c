@@ -1350,6 +1350,16 @@ static void a_lost_session_is_made_again_and_the_call_sent_again(void **state)
     close_client(&f);
 }
 
+/* The log from n0 on begins with the recovery of a lost client: the call's
+ * SEQUENCE answered BADSESSION, CREATE_SESSION on the old client id
+ * answered STALE_CLIENTID, then a new client and its session. */
+static void assert_new_client_logged(unsigned n0)
+{
+    assert_string_equal(logged(n0 + 1), "CREATE_SESSION"); /* STALE_CLIENTID */
+    assert_string_equal(logged(n0 + 2), "EXCHANGE_ID");
+    assert_string_equal(logged(n0 + 3), "CREATE_SESSION");
+}
+
 static void a_lost_client_is_established_again_in_a_new_epoch(void **state)
 {
     static struct nf4_call call;
@@ -1364,9 +1374,7 @@ static void a_lost_client_is_established_again_in_a_new_epoch(void **state)
     run_getattr(&f, &call);
     assert_int_equal(call.status, 0);
     assert_int_equal(call.res.status, NFS4_OK);
-    assert_string_equal(logged(n0 + 1), "CREATE_SESSION"); /* STALE_CLIENTID */
-    assert_string_equal(logged(n0 + 2), "EXCHANGE_ID");
-    assert_string_equal(logged(n0 + 3), "CREATE_SESSION");
+    assert_new_client_logged(n0);
     assert_string_equal(logged(n0 + 4), "SEQUENCE RECLAIM_COMPLETE");
     assert_string_equal(logged(n0 + 5), "SEQUENCE PUTFH GETATTR");
     assert_int_equal(nf4_client_epoch(f.cl), 2);
@@ -1463,9 +1471,7 @@ static void a_restarted_servers_opens_are_reclaimed_before_reclaim_complete(void
     run_getattr(&f, &call);
     assert_int_equal(call.status, 0);
     assert_int_equal(call.res.status, NFS4_OK);
-    assert_string_equal(logged(n0 + 1), "CREATE_SESSION"); /* STALE_CLIENTID */
-    assert_string_equal(logged(n0 + 2), "EXCHANGE_ID");
-    assert_string_equal(logged(n0 + 3), "CREATE_SESSION");
+    assert_new_client_logged(n0);
     assert_string_equal(logged(n0 + 4), "SEQUENCE PUTFH OPEN ACCESS GETATTR");
     assert_string_equal(logged(n0 + 5), "SEQUENCE RECLAIM_COMPLETE");
     assert_string_equal(logged(n0 + 6), "SEQUENCE PUTFH GETATTR");
