@@ -56,7 +56,9 @@ struct nf4_client {
     struct cm_clock clock;
     enum nf4_state state;
     int established;           /* UP once: later recoveries are not the open's */
-    int from_new_client;       /* the session being made follows a new client */
+    int from_new_client;       /* the session being made follows a new client:
+                                  1 its first, 2 one made again before its
+                                  RECLAIM_COMPLETE (no new epoch, no reclaim) */
     int stale_seen;            /* this recovery began with STALE_CLIENTID: the
                                   server does not know the client id at all */
     int restarted;             /* the new client follows a server restart */

@@ -11,7 +11,8 @@
  *   BADSESSION, DEADSESSION, CONN_NOT_BOUND_TO_SESSION
  *                   a new session (CREATE_SESSION), then sent again;
  *   STALE_CLIENTID, EXPIRED
- *                   a new client (EXCHANGE_ID, CREATE_SESSION,
+ *                   a new client (EXCHANGE_ID, CREATE_SESSION, after a
+ *                   server restart the caller's reclaims (opts.reclaim),
  *                   RECLAIM_COMPLETE; 4.0: SETCLIENTID), then sent again:
  *                   the epoch changes, so the caller knows its opens are
  *                   gone (4.1: EXPIRED after a SEQUENCE that succeeded
