@@ -16,7 +16,8 @@
  * when idle, a delegation handed back, a recovery given up, EXPIRED
  * after a good SEQUENCE left to the caller (no new client), the opens
  * reclaimed before RECLAIM_COMPLETE after a restart (a new server
- * instance) and not after a lost lease, and the
+ * instance) and not after a lost lease - by the load's reclaimer, the
+ * previous client's opens only, NO_GRACE stopping the rest - and the
  * session and client destroyed at close - a recovery under way at close
  * ended first, so that what it made is destroyed too. */
 #include <setjmp.h>
@@ -39,6 +40,7 @@
 #include "helpers/th_serve.h"
 #include "nfs/nf4_client.h"
 #include "nfs/nf4_int.h"
+#include "nfs/nf4_load.h"
 
 /* ---- encoding and decoding ------------------------------------------------- */
 
@@ -746,6 +748,7 @@ struct srv {
     int expire_next;         /* answer EXPIRED after SEQUENCE (a stateid's) */
     int hold_create_session; /* CREATE_SESSION's reply waits while set */
     int holds_open;          /* the client holds an open: CLIENTID_BUSY */
+    uint32_t open_status;    /* what OPEN answers (0: OK) */
     unsigned max_slots;
     /* the server's state */
     int client_known, session_valid;
@@ -900,6 +903,8 @@ static uint32_t srv_op(const nfs_argop4 *a, nfs_resop4 *r, char *scratch, int *f
     case OP_OPEN: {
         OPEN4resok *o = &r->nfs_resop4_u.opopen.OPEN4res_u.resok4;
 
+        if (srv.open_status)
+            return r->nfs_resop4_u.opopen.status = srv.open_status;
         o->stateid.seqid = 1;
         if (srv.grant_deleg) {
             o->delegation.delegation_type = OPEN_DELEGATE_WRITE;
@@ -1077,8 +1082,9 @@ static void count_done(struct nf4_call *call, void *data)
     done_count++;
 }
 
-/* The reclaim hook open_client installs (NULL: none). */
+/* The reclaim hook open_client installs (NULL: none), and its data. */
 static void (*test_reclaim)(struct nf4_client *cl, void *data);
+static void *test_reclaim_data;
 
 static int open_client(struct fixture *f, unsigned slots, unsigned max_slots)
 {
@@ -1108,6 +1114,7 @@ static int open_client(struct fixture *f, unsigned slots, unsigned max_slots)
     co.clock = &fake_clock;
     co.recovery_max_ms = 3000;
     co.reclaim = test_reclaim;
+    co.reclaim_data = test_reclaim_data;
     rc = nf4_client_open(&f->cl, f->rpc, &co, err, sizeof(err));
     if (rc < 0)
         print_message("open: %s\n", err);
@@ -1497,6 +1504,69 @@ static void a_restarted_servers_opens_are_reclaimed_before_reclaim_complete(void
     close_client(&f);
 }
 
+/* A restart of the server (a new instance), as the responder shows it. */
+static void restart_server(struct fixture *f)
+{
+    static struct nf4_call call;
+
+    srv.forget_client = 1;
+    srv.clientid += 1ull << 32;
+    run_getattr(f, &call);
+    assert_int_equal(call.res.status, NFS4_OK);
+}
+
+static void the_reclaimer_reclaims_the_previous_clients_opens(void **state)
+{
+    static struct nf4_kept_open files[3];
+    struct nf4_open_counts counts;
+    struct nf4_reclaimer r;
+    struct fixture f;
+    unsigned i, n0;
+
+    (void)state;
+    memset(files, 0, sizeof(files));
+    memset(&counts, 0, sizeof(counts));
+    assert_int_equal(nf4_reclaimer_init(&r, 1, &counts, "test"), 0);
+    for (i = 0; i < 3; i++) {
+        struct nf_fh fh = {4, {'f', 'h', '0', (uint8_t)('1' + i)}};
+
+        nf4_reclaimer_keep(&r, &files[i], &fh);
+    }
+    test_reclaim = nf4_reclaimer_run;
+    test_reclaim_data = &r;
+    assert_int_equal(open_client(&f, 4, 64), 0);
+    files[0].open.state = files[1].open.state = NF4_OPEN; /* the third never opened */
+    files[0].open.epoch = files[1].open.epoch = 1;
+    n0 = srv.nlog;
+    restart_server(&f);
+    /* one call at a time: the two opens held, then RECLAIM_COMPLETE */
+    assert_string_equal(logged(n0 + 4), "SEQUENCE PUTFH OPEN ACCESS GETATTR");
+    assert_string_equal(logged(n0 + 5), "SEQUENCE PUTFH OPEN ACCESS GETATTR");
+    assert_string_equal(logged(n0 + 6), "SEQUENCE RECLAIM_COMPLETE");
+    assert_int_equal(counts.reclaims, 2);
+    assert_int_equal(files[0].open.epoch, 2); /* the new client's */
+    assert_int_equal(files[1].open.epoch, 2);
+    assert_int_equal(files[0].open.state, NF4_OPEN);
+    assert_int_equal(files[2].open.state, NF4_CLOSED);
+    /* a server out of its grace period: NO_GRACE stops the rest, which
+     * stay opens of the old client (opened again later) */
+    srv.open_status = NFS4ERR_NO_GRACE;
+    n0 = srv.nlog;
+    restart_server(&f);
+    assert_string_equal(logged(n0 + 4), "SEQUENCE PUTFH OPEN ACCESS GETATTR");
+    assert_string_equal(logged(n0 + 5), "SEQUENCE RECLAIM_COMPLETE");
+    assert_int_equal(counts.reclaim_no_grace, 1);
+    assert_int_equal(counts.reclaim_untried, 1);
+    assert_int_equal(counts.reclaims, 2);
+    assert_int_equal(nf4_client_epoch(f.cl), 3);
+    assert_int_equal(files[0].open.epoch, 2);
+    assert_int_equal(files[1].open.epoch, 2);
+    test_reclaim = NULL;
+    test_reclaim_data = NULL;
+    close_client(&f);
+    nf4_reclaimer_free(&r);
+}
+
 /* A server refuses DESTROY_CLIENTID while the client holds state (RFC
  * 8881 18.50.3): the close says so, for the caller to report it. */
 static void a_refused_destroy_clientid_is_the_close_answer(void **state)
@@ -1682,6 +1752,7 @@ int main(void)
         cmocka_unit_test(a_lost_client_is_established_again_in_a_new_epoch),
         cmocka_unit_test(an_expired_stateid_is_the_calls_answer_in_41),
         cmocka_unit_test(a_restarted_servers_opens_are_reclaimed_before_reclaim_complete),
+        cmocka_unit_test(the_reclaimer_reclaims_the_previous_clients_opens),
         cmocka_unit_test(a_refused_destroy_clientid_is_the_close_answer),
         cmocka_unit_test(a_close_during_a_recovery_destroys_what_it_made),
         cmocka_unit_test(a_call_without_reply_leaves_its_slot_repaired),
