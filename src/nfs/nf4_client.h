@@ -278,6 +278,10 @@ const char *nf4_sfs_shape(int op);
  * PUTFH OPEN(CLAIM_FH) ACCESS GETATTR, 4.1), and the CLOSE when it is done
  * with it (SEQUENCE PUTFH CLOSE GETATTR): fh the file, sid the open's. */
 int nf4_sfs_open(struct nf4_compound *c, const struct nf4_sfs_args *a);
+/* The reclaim of a file's open after a server restart (RFC 8881 18.16,
+ * 8.4.2): the same compound with the OPEN's claim CLAIM_PREVIOUS and
+ * OPEN_DELEGATE_NONE (no delegation was held). */
+int nf4_sfs_reclaim(struct nf4_compound *c, const struct nf4_sfs_args *a);
 int nf4_sfs_close(struct nf4_compound *c, const struct nf4_sfs_args *a);
 
 /* ---- decoded replies ---------------------------------------------------- */
@@ -323,6 +327,8 @@ struct nf4_resop {
             clientid4 clientid;
             sequenceid4 sequenceid;
             uint32_t flags;
+            uint64_t server_id; /* a digest of server_owner4 and server_scope:
+                                   the same server instance, the same digest */
         } exchange_id;
         struct {
             sessionid4 sessionid;
@@ -421,6 +427,15 @@ struct nf4_client_opts {
     uint32_t recovery_max_ms;  /* a new session or client is given up after
                                   this long (default 2 leases) */
     char owner[NF4_OWNER_MAX]; /* client owner; "" = freesfs/<host>/<pid>/<n> */
+    /* The caller's reclaim after a server restart (4.1; NULL: none, the
+     * new client sends RECLAIM_COMPLETE at once): called once the new
+     * client has its session, before RECLAIM_COMPLETE.  It starts its
+     * reclaims (nf4_reclaim_start) and calls nf4_reclaim_end when they
+     * are all answered (at once when there is nothing to reclaim); the
+     * client ends the reclaim itself after reclaim_max_ms. */
+    void (*reclaim)(struct nf4_client *cl, void *data);
+    void *reclaim_data;
+    uint32_t reclaim_max_ms; /* default 2 leases */
     /* The clock of the client's waits and of t_start_ns (NULL =
      * cm_monotonic_clock; copied): the rpc client's, so that a call's
      * times are on one clock (the unit tests step it). */
@@ -443,6 +458,9 @@ struct nf4_client_stats {
     uint64_t slot_waits;      /* calls that waited for a free slot */
     uint64_t status_flags;    /* SEQUENCE replies with sr_status_flags set */
     uint64_t recovery_failed; /* recoveries given up */
+    uint64_t restarts;        /* new clients after a server restart (a new
+                                 server instance, not a lease lost) */
+    uint64_t reclaims_cut;    /* reclaims the client ended at reclaim_max_ms */
     unsigned slots_asked, slots_granted;
     uint32_t lease_s;
     uint32_t max_ops; /* ca_maxoperations */
@@ -507,6 +525,20 @@ int nf4_client_timeout_ms(const struct nf4_client *cl);
 /* Polls and services cl for at most timeout_ms (-1: until its next
  * deadline).  Returns the calls completed, 0, or -errno (-EINTR). */
 int nf4_poll(struct nf4_client *cl, int timeout_ms);
+
+/*
+ * The reclaim after a server restart (RFC 8881 8.4.2): between a new
+ * client's CREATE_SESSION and its RECLAIM_COMPLETE, opts.reclaim starts
+ * calls that go while the rest wait - OPENs with CLAIM_PREVIOUS - on the
+ * session's slots.  nf4_reclaim_start returns as nf4_call_start, or
+ * -EAGAIN when the client is not reclaiming (it ended the reclaim at its
+ * bound, or never began one).  nf4_reclaim_end lets RECLAIM_COMPLETE go
+ * (nothing when the client is not reclaiming); nf4_client_reclaiming is
+ * 1 while the reclaim is open.
+ */
+int nf4_reclaim_start(struct nf4_client *cl, struct nf4_call *call);
+void nf4_reclaim_end(struct nf4_client *cl);
+int nf4_client_reclaiming(const struct nf4_client *cl);
 
 /* Calls started and not yet done (waiting, held or in flight). */
 unsigned nf4_client_pending(const struct nf4_client *cl);

@@ -18,7 +18,8 @@ enum nf4_state {
     NF4_ST_NEW_CLIENT,  /* EXCHANGE_ID (4.1), SETCLIENTID (4.0) */
     NF4_ST_CONFIRM,     /* SETCLIENTID_CONFIRM (4.0) */
     NF4_ST_NEW_SESSION, /* CREATE_SESSION */
-    NF4_ST_RECLAIM,     /* RECLAIM_COMPLETE: nothing to reclaim */
+    NF4_ST_RECLAIMING,  /* the caller reclaims its opens (a server restart) */
+    NF4_ST_RECLAIM,     /* RECLAIM_COMPLETE: nothing (more) to reclaim */
     NF4_ST_LEASE,       /* PUTROOTFH GETATTR: the lease time (at open) */
     NF4_ST_UP,
     NF4_ST_CLOSING,
@@ -54,8 +55,15 @@ struct nf4_client {
     struct nf4_client_opts opts;
     struct cm_clock clock;
     enum nf4_state state;
-    int established;     /* UP once: later recoveries are not the open's */
-    int from_new_client; /* the session being made follows a new client */
+    int established;           /* UP once: later recoveries are not the open's */
+    int from_new_client;       /* the session being made follows a new client:
+                                  1 its first, 2 one made again before its
+                                  RECLAIM_COMPLETE (no new epoch, no reclaim) */
+    int stale_seen;            /* this recovery began with STALE_CLIENTID: the
+                                  server does not know the client id at all */
+    int restarted;             /* the new client follows a server restart */
+    uint64_t server_id;        /* EXCHANGE_ID's digest of the server's owner */
+    uint64_t reclaim_until_ns; /* the reclaim ends by then at the latest */
     clientid4 clientid;
     sequenceid4 cs_seq;  /* the next CREATE_SESSION's sequence id */
     verifier4 confirm;   /* SETCLIENTID_CONFIRM's (4.0) */

@@ -92,6 +92,17 @@ struct nf4_open_counts {
                                 present one's */
     uint64_t in_use_max;     /* files open at once, at most */
     uint64_t in_use;         /* files open now */
+    /* the reclaim after a server restart (v4_reclaim.c): opens reclaimed
+     * (CLAIM_PREVIOUS answered OK), and those that were not - answered
+     * NO_GRACE (the server was not in its grace period), RECLAIM_BAD,
+     * another status or no reply, or not tried (the reclaim's time ran
+     * out, or a NO_GRACE said the rest would fail too); each of those is
+     * opened again after the grace period, as a reopen */
+    uint64_t reclaims;
+    uint64_t reclaim_no_grace;
+    uint64_t reclaim_bad;
+    uint64_t reclaim_errors;
+    uint64_t reclaim_untried;
 };
 
 /* What a READ or WRITE of file f needs now, with the client at epoch:
@@ -116,6 +127,60 @@ int nf4_open_done(struct nf4_open_counts *c, struct nf4_open *f, const struct nf
 int nf4_open_leave(struct nf4_open_counts *c, struct nf4_open *f, uint32_t epoch,
                    stateid4 *sid);
 
+/* ---- the reclaim after a server restart (v4_reclaim.c) -------------------- */
+
+/* A working-set file's state when its opens are to be reclaimed: its open
+ * first (the file state the nf4_open_* functions take), then what its
+ * reclaim needs - the handle, and the link of the reclaimer's list. */
+struct nf4_kept_open {
+    struct nf4_open open;
+    struct nf4_kept_open *next;
+    struct nf_fh fh;
+    uint8_t kept; /* on the list */
+};
+
+struct nf4_reclaim_call;
+
+/*
+ * What reclaims a process's opens after its server restarted (RFC 8881
+ * 8.4.2): the client calls nf4_reclaimer_run (its opts.reclaim, data the
+ * reclaimer) once the new client has its session; every kept file whose
+ * open the previous client held gets an OPEN with CLAIM_PREVIOUS (SEQUENCE
+ * PUTFH OPEN ACCESS GETATTR, the same share access), at most ncalls at
+ * once on calls allocated at init, and a reclaimed file's open is the new
+ * client's (its stateid and epoch), so its next READ or WRITE needs no
+ * reopen.  When all are answered, RECLAIM_COMPLETE goes.  NO_GRACE stops
+ * the rest; a file not reclaimed is opened again after the grace period
+ * as today (a reopen); all counted in *counts.  Bounded: no reclaim
+ * starts after a lease, and each has a timeout; when the time runs out
+ * the rest is abandoned with one line on standard error.
+ */
+struct nf4_reclaimer {
+    struct nf4_client *cl;
+    struct nf4_kept_open *files;  /* every kept file, newest first */
+    struct nf4_kept_open *cursor; /* the next file to look at */
+    struct nf4_reclaim_call *calls, *free_calls;
+    unsigned ncalls, busy;
+    uint32_t from_epoch; /* the opens of this client epoch are reclaimed */
+    uint64_t deadline_ns;
+    uint64_t started_ns;
+    int stopped;   /* no more reclaims this time (NO_GRACE, the bound) */
+    int abandoned; /* ... because the time ran out */
+    struct nf4_open_counts *counts;
+    const char *prog; /* names the process on standard error */
+};
+
+/* Allocates ncalls calls (at least one).  Returns 0 or -ENOMEM. */
+int nf4_reclaimer_init(struct nf4_reclaimer *r, unsigned ncalls,
+                       struct nf4_open_counts *counts, const char *prog);
+void nf4_reclaimer_free(struct nf4_reclaimer *r);
+/* Keeps f (the file fh) for a reclaim: once, when it enters the working
+ * set. */
+void nf4_reclaimer_keep(struct nf4_reclaimer *r, struct nf4_kept_open *f,
+                        const struct nf_fh *fh);
+/* The client's reclaim hook (struct nf4_client_opts.reclaim), data r. */
+void nf4_reclaimer_run(struct nf4_client *cl, void *data);
+
 /* ---- the session's mount (proto4.c) --------------------------------------- */
 
 struct nf_session;
@@ -127,7 +192,7 @@ const struct nf4_mount *nf4_session_mount(const struct nf_session *s);
 
 /* ---- the protocol's counters (v4_counts.c) ------------------------------- */
 
-#define NF4_LOAD_NFIELDS 23 /* rows of nf4_load_field_table */
+#define NF4_LOAD_NFIELDS 29 /* rows of nf4_load_field_table */
 
 struct nf4_load_stats {
     uint64_t ops[NF4_COUNTED_OPS]; /* operations sent, by number (SEQUENCE too) */
@@ -136,7 +201,7 @@ struct nf4_load_stats {
     struct nf4_open_counts open;
     /* the client's (nf4_client_stats, over the measured phase) */
     uint64_t delays, graces, new_sessions, new_clients, slot_repairs, renewals;
-    uint64_t delegations, delegreturns, slot_waits, recovery_failed;
+    uint64_t delegations, delegreturns, slot_waits, recovery_failed, restarts;
 };
 
 /* The counters' field table (merge, wire form, YAML group "nfsv4"):

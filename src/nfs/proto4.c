@@ -78,11 +78,12 @@ struct p4_state {
     unsigned closers_busy;
     struct p4_unclosed *unclosed; /* a ring of UNCLOSED_MAX */
     unsigned unclosed_head, unclosed_len;
-    uint64_t left_open;          /* created files of this epoch left open */
-    int ending;                  /* the client closes: no more CLOSEs start */
-    uint32_t left_epoch;         /* ... the epoch they were counted in */
-    struct p4_call *parked;      /* ops waiting for their file's reopen */
-    struct nf4_open_counts open; /* the opens' counts, from the mount on */
+    uint64_t left_open;           /* created files of this epoch left open */
+    int ending;                   /* the client closes: no more CLOSEs start */
+    uint32_t left_epoch;          /* ... the epoch they were counted in */
+    struct p4_call *parked;       /* ops waiting for their file's reopen */
+    struct nf4_open_counts open;  /* the opens' counts, from the mount on */
+    struct nf4_reclaimer reclaim; /* the opens reclaimed after a restart */
     /* what they and the client had counted when the caller's counting
      * started (counters.start) */
     struct nf4_open_counts open_mark;
@@ -127,7 +128,17 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
         st->closers[i].next = i + 1 < n ? &st->closers[i + 1] : NULL;
     }
     st->free_closers = st->closers;
+    if (nf4_reclaimer_init(&st->reclaim, n, &st->open, s->proto->prog) < 0) {
+        free(st->closers);
+        free(st->unclosed);
+        free(st);
+        return cm_errf(err, errlen, "out of memory"), -ENOMEM;
+    }
     nf4_client_opts_init(&v4);
+    /* after a server restart, the working set's opens are reclaimed (as
+     * many at once as calls in flight) before RECLAIM_COMPLETE */
+    v4.reclaim = nf4_reclaimer_run;
+    v4.reclaim_data = &st->reclaim;
     /* a slot per call in flight, and one for a created file's CLOSE each */
     v4.slots = 2 * n < NF4_MAX_SLOTS ? 2 * n : NF4_MAX_SLOTS;
     rc = nf4_mount(&st->m, spec, o, &v4, err, errlen);
@@ -138,6 +149,7 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
         rc = -E2BIG;
     }
     if (rc < 0) {
+        nf4_reclaimer_free(&st->reclaim);
         free(st->closers);
         free(st->unclosed);
         free(st);
@@ -179,6 +191,7 @@ static void unmount4(struct nf_session *s)
                 s->proto->prog,
                 st->open.in_use + st->closers_busy + st->unclosed_len + left,
                 st->closers_busy, st->unclosed_len, left);
+    nf4_reclaimer_free(&st->reclaim);
     free(st->closers);
     free(st->unclosed);
     free(st);
@@ -625,6 +638,7 @@ static int file_enter4(struct nf_session *s, const struct nf_fh *fh, void *fstat
     a.fh = &h;
     if (nf4_sfs_open(&st->sync.args, &a) < 0)
         return -EINVAL;
+    nf4_reclaimer_keep(&st->reclaim, fstate, fh);
     nf4_open_sending(&st->open, f);
     rc = sync_call(st);
     /* a failed OPEN is counted; the file's READs and WRITEs then go with
@@ -713,7 +727,7 @@ const struct nf_proto nf_proto_v4 = {
     .events = events4,
     .service = service4,
     .next_ms = next_ms4,
-    .file_bytes = sizeof(struct nf4_open),
+    .file_bytes = sizeof(struct nf4_kept_open), /* its open first */
     .file_enter = file_enter4,
     .file_leave = file_leave4,
     .counters = {nf4_load_field_table, NF4_LOAD_NFIELDS, sizeof(struct nf4_load_stats),

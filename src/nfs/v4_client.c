@@ -11,7 +11,8 @@
  *   BADSESSION, DEADSESSION, CONN_NOT_BOUND_TO_SESSION
  *                   a new session (CREATE_SESSION), then sent again;
  *   STALE_CLIENTID, EXPIRED
- *                   a new client (EXCHANGE_ID, CREATE_SESSION,
+ *                   a new client (EXCHANGE_ID, CREATE_SESSION, after a
+ *                   server restart the caller's reclaims (opts.reclaim),
  *                   RECLAIM_COMPLETE; 4.0: SETCLIENTID), then sent again:
  *                   the epoch changes, so the caller knows its opens are
  *                   gone (4.1: EXPIRED after a SEQUENCE that succeeded
@@ -247,13 +248,49 @@ static void ctl_start(struct nf4_client *cl)
     start_internal(cl, c, ctl_done, NF4_F_INTERNAL | NF4_F_CTL);
 }
 
-static void start_recovery(struct nf4_client *cl, enum nf4_state st)
+/* A recovery (step st) because of status. */
+static void start_recovery(struct nf4_client *cl, enum nf4_state st, uint32_t status)
 {
     if (cl->state != NF4_ST_UP)
         return; /* one recovery at a time: it escalates by itself */
     cl->state = st;
+    cl->stale_seen = status == NFS4ERR_STALE_CLIENTID;
     cl->recovery_start_ns = now_ns(cl);
     ctl_start(cl);
+}
+
+/* The new client after a server restart has its session: the caller
+ * reclaims its opens (opts.reclaim), bounded, before RECLAIM_COMPLETE. */
+static void begin_reclaim(struct nf4_client *cl)
+{
+    cl->reclaim_until_ns = now_ns(cl) + ms_or_leases(cl, cl->opts.reclaim_max_ms);
+    cl->opts.reclaim(cl, cl->opts.reclaim_data); /* may end it at once */
+}
+
+int nf4_reclaim_start(struct nf4_client *cl, struct nf4_call *call)
+{
+    if (!call->done || call->args.args.argarray.argarray_len == 0)
+        return -EINVAL;
+    if (cl->state != NF4_ST_RECLAIMING)
+        return -EAGAIN;
+    cl->pending++;
+    cl->st.calls++;
+    /* a state call: it goes while the caller's others wait */
+    start_internal(cl, call, call->done, NF4_F_CTL);
+    return 0;
+}
+
+void nf4_reclaim_end(struct nf4_client *cl)
+{
+    if (cl->state != NF4_ST_RECLAIMING)
+        return;
+    cl->state = NF4_ST_RECLAIM;
+    ctl_start(cl);
+}
+
+int nf4_client_reclaiming(const struct nf4_client *cl)
+{
+    return cl->state == NF4_ST_RECLAIMING;
 }
 
 /* The step that follows a state call's failure, or NF4_ST_DEAD when the
@@ -299,11 +336,16 @@ static void ctl_done(struct nf4_call *call, void *data)
             cl->recovery_retry_ns = 0;
             return; /* the waiting calls go at the end of this service */
         }
-        ctl_start(cl);
+        if (next == NF4_ST_RECLAIMING)
+            begin_reclaim(cl);
+        else
+            ctl_start(cl);
         return;
     }
     next = after_failure(cl, call);
     if (next != NF4_ST_DEAD) {
+        if (next == NF4_ST_NEW_CLIENT)
+            cl->stale_seen = s == NFS4ERR_STALE_CLIENTID;
         cl->state = next;
         ctl_start(cl);
         return;
@@ -597,7 +639,7 @@ static int answer_status(struct nf4_client *cl, struct nf4_call *call, uint64_t 
         return 0;
     if ((rec == NF4_ST_NEW_SESSION && call->session_gen == cl->session_gen) ||
         (rec == NF4_ST_NEW_CLIENT && call->epoch == cl->epoch))
-        start_recovery(cl, rec); /* else one already made what it needs */
+        start_recovery(cl, rec, s); /* else one already made what it needs */
     call->resends++;
     wait_push(cl, call, 0);
     return 1;
@@ -641,6 +683,10 @@ static void timers(struct nf4_client *cl, uint64_t now)
 {
     if (cl->held)
         release_held(cl, now);
+    if (cl->state == NF4_ST_RECLAIMING && cl->reclaim_until_ns <= now) {
+        cl->st.reclaims_cut++; /* the caller's reclaims still out answer late */
+        nf4_reclaim_end(cl);
+    }
     if (cl->recovery_retry_ns && cl->recovery_retry_ns <= now && cl->state != NF4_ST_UP &&
         cl->state != NF4_ST_DEAD && cl->state != NF4_ST_CLOSING) {
         cl->recovery_retry_ns = 0;
@@ -702,6 +748,8 @@ int nf4_client_timeout_ms(const struct nf4_client *cl)
         t = earlier(t, until_ms(call->hold_until_ns, now));
     if (cl->recovery_retry_ns)
         t = earlier(t, until_ms(cl->recovery_retry_ns, now));
+    if (cl->state == NF4_ST_RECLAIMING)
+        t = earlier(t, until_ms(cl->reclaim_until_ns, now));
     if (cl->state == NF4_ST_UP && cl->lease_ms &&
         (cl->renew.state == NF4_C_IDLE || cl->renew.state == NF4_C_DONE))
         t = earlier(t, until_ms(renew_due_ns(cl), now));

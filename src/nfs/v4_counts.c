@@ -35,6 +35,11 @@ const struct cm_field nf4_load_field_table[NF4_LOAD_NFIELDS] = {
     O(stale_resends, CM_MERGE_SUM, "stale_stateid_resends"),
     O(in_use_max, CM_MERGE_SUM, "files_open_max"), /* per process: all processes' */
     O(in_use, CM_MERGE_SUM, "files_open_at_end"),
+    O(reclaims, CM_MERGE_SUM, "reclaims"),
+    O(reclaim_no_grace, CM_MERGE_SUM, "reclaim_no_grace"),
+    O(reclaim_bad, CM_MERGE_SUM, "reclaim_bad"),
+    O(reclaim_errors, CM_MERGE_SUM, "reclaim_errors"),
+    O(reclaim_untried, CM_MERGE_SUM, "reclaim_untried"),
     S(delays, "delay_resends"),
     S(graces, "grace_resends"),
     S(new_sessions, "new_sessions"),
@@ -45,6 +50,7 @@ const struct cm_field nf4_load_field_table[NF4_LOAD_NFIELDS] = {
     S(delegreturns, "delegations_returned"),
     S(slot_waits, "slot_waits"),
     S(recovery_failed, "recoveries_failed"),
+    S(restarts, "server_restarts"),
 };
 
 #define fields nf4_load_field_table
@@ -74,6 +80,7 @@ void nf4_load_client(struct nf4_load_stats *s, const struct nf4_client_stats *no
     s->delegreturns += grew(now->delegreturns, before->delegreturns);
     s->slot_waits += grew(now->slot_waits, before->slot_waits);
     s->recovery_failed += grew(now->recovery_failed, before->recovery_failed);
+    s->restarts += grew(now->restarts, before->restarts);
 }
 
 void nf4_load_opens(struct nf4_load_stats *s, const struct nf4_open_counts *now,
@@ -89,8 +96,20 @@ void nf4_load_opens(struct nf4_load_stats *s, const struct nf4_open_counts *now,
     o->closes_skipped += grew(now->closes_skipped, before->closes_skipped);
     o->anonymous_io += grew(now->anonymous_io, before->anonymous_io);
     o->stale_resends += grew(now->stale_resends, before->stale_resends);
+    o->reclaims += grew(now->reclaims, before->reclaims);
+    o->reclaim_no_grace += grew(now->reclaim_no_grace, before->reclaim_no_grace);
+    o->reclaim_bad += grew(now->reclaim_bad, before->reclaim_bad);
+    o->reclaim_errors += grew(now->reclaim_errors, before->reclaim_errors);
+    o->reclaim_untried += grew(now->reclaim_untried, before->reclaim_untried);
     o->in_use = now->in_use;
     o->in_use_max = now->in_use_max;
+}
+
+/* The reclaims' OPENs that went out (answered or not): the client's own,
+ * never the mix's creates. */
+static uint64_t reclaims_sent(const struct nf4_open_counts *o)
+{
+    return o->reclaims + o->reclaim_no_grace + o->reclaim_bad + o->reclaim_errors;
 }
 
 static double share(uint64_t part, uint64_t whole)
@@ -108,7 +127,7 @@ static const char *op_name(uint32_t op)
 
 void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_calls)
 {
-    uint64_t in_mix;
+    uint64_t in_mix, own;
     uint32_t op;
 
     fprintf(out,
@@ -120,7 +139,8 @@ void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_cal
             fprintf(out, "    %-20s %12" PRIu64 "\n", op_name(op), s->ops[op]);
     if (s->ops_other)
         fprintf(out, "    %-20s %12" PRIu64 "\n", "(others)", s->ops_other);
-    in_mix = s->ops[OP_OPEN] > s->open.opens ? s->ops[OP_OPEN] - s->open.opens : 0;
+    own = s->open.opens + reclaims_sent(&s->open);
+    in_mix = s->ops[OP_OPEN] > own ? s->ops[OP_OPEN] - own : 0;
     fprintf(out,
             "OPEN  operations %10" PRIu64 ": %" PRIu64 " in the mix's creates, %" PRIu64
             " calls of their own (%.2f %% beyond the mix's %" PRIu64 " calls; %" PRIu64
@@ -133,6 +153,14 @@ void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_cal
             " created files left open)\n",
             s->ops[OP_CLOSE], share(s->ops[OP_CLOSE], sfs_calls), s->open.closes_gone,
             s->open.closes_skipped);
+    if (s->restarts || reclaims_sent(&s->open) || s->open.reclaim_untried)
+        fprintf(out,
+                "server restarts %" PRIu64 "; opens reclaimed (CLAIM_PREVIOUS) %" PRIu64
+                ", not reclaimed: %" PRIu64 " NO_GRACE, %" PRIu64 " RECLAIM_BAD, %" PRIu64
+                " other failures, %" PRIu64 " not tried (each opened again after the "
+                "grace period)\n",
+                s->restarts, s->open.reclaims, s->open.reclaim_no_grace,
+                s->open.reclaim_bad, s->open.reclaim_errors, s->open.reclaim_untried);
     if (s->open.anonymous_io)
         fprintf(out, "READs and WRITEs with no open (anonymous stateid): %" PRIu64 "\n",
                 s->open.anonymous_io);

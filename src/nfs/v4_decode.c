@@ -239,10 +239,28 @@ static bool_t channel(XDR *x, channel_attrs4 *c)
     return n == 0 || xdr_uint32_t(x, &w);
 }
 
+/* A variable-length opaque of at most max bytes, read over, folded into
+ * the FNV-1a digest *h (its length too: "ab" "c" is not "a" "bc"). */
+static bool_t digest_opaque(XDR *x, u_int max, uint64_t *h)
+{
+    const uint8_t *p = NULL;
+    u_int len, i;
+
+    if (!xdr_u_int(x, &len) || len > max)
+        return FALSE;
+    if (len > 0 && !(p = take(x, RNDUP(len))))
+        return FALSE;
+    for (i = 0; i < 4 + len; i++) {
+        *h ^= i < 4 ? (len >> (8 * i) & 0xffu) : p[i - 4];
+        *h *= 0x100000001b3ull;
+    }
+    return TRUE;
+}
+
 static bool_t exchange_id(XDR *x, struct nf4_resop *o)
 {
     uint32_t how;
-    uint64_t minor_id;
+    uint64_t minor_id, h = 0xcbf29ce484222325ull;
     u_int n;
     nfstime4 t;
 
@@ -256,10 +274,12 @@ static bool_t exchange_id(XDR *x, struct nf4_resop *o)
     } else if (how != SP4_NONE) {
         return FALSE; /* SSV: never asked for */
     }
-    /* server_owner4, server_scope, the implementation id (at most one) */
-    if (!xdr_uint64_t(x, &minor_id) || !skip_opaque(x, NFS4_OPAQUE_LIMIT) ||
-        !skip_opaque(x, NFS4_OPAQUE_LIMIT) || !xdr_u_int(x, &n) || n > 1)
+    /* server_owner4 and server_scope, kept as a digest (a restarted
+     * server may present itself anew), the implementation id (at most one) */
+    if (!xdr_uint64_t(x, &minor_id) || !digest_opaque(x, NFS4_OPAQUE_LIMIT, &h) ||
+        !digest_opaque(x, NFS4_OPAQUE_LIMIT, &h) || !xdr_u_int(x, &n) || n > 1)
         return FALSE;
+    o->u.exchange_id.server_id = h ^ minor_id;
     return n == 0 || (skip_opaque(x, NFS4_XDR_STRING) &&
                       skip_opaque(x, NFS4_XDR_STRING) && xdr_nfstime4(x, &t));
 }

@@ -112,6 +112,32 @@ void nf4__state_compound(const struct nf4_client *cl, enum nf4_state st,
     }
 }
 
+/*
+ * Whether the client EXCHANGE_ID (result o) just made follows a restart of
+ * the server rather than a lease that ran out (RFC 8881 8.4.2, 8.4.3): the
+ * recovery began with STALE_CLIENTID (the server does not know the old
+ * client id at all, where a lost lease is EXPIRED to a server that still
+ * remembers it), the server holds no confirmed record of this owner (no
+ * CONFIRMED_R), and the server is a new instance - its owner and scope
+ * differ from the last EXCHANGE_ID's, or the client id's upper word
+ * differs, where servers put their boot instance so that an old id is
+ * known stale (nfs-ganesha's epoch, sfs_nfsd's instance).  A server that
+ * only let the lease run out keeps both.  Only then are opens reclaimed.
+ */
+static void restart_seen(struct nf4_client *cl, const struct nf4_resop *o)
+{
+    uint64_t id = o->u.exchange_id.server_id;
+
+    cl->restarted = cl->established && cl->stale_seen &&
+                    !(o->u.exchange_id.flags & EXCHGID4_FLAG_CONFIRMED_R) &&
+                    (id != cl->server_id || (uint32_t)(o->u.exchange_id.clientid >> 32) !=
+                                                (uint32_t)(cl->clientid >> 32));
+    if (cl->restarted)
+        cl->st.restarts++;
+    cl->server_id = id;
+    cl->stale_seen = 0;
+}
+
 enum nf4_state nf4__state_apply(struct nf4_client *cl, enum nf4_state st,
                                 const struct nf4_res *r)
 {
@@ -124,6 +150,7 @@ enum nf4_state nf4__state_apply(struct nf4_client *cl, enum nf4_state st,
             memcpy(cl->confirm, o->u.setclientid.setclientid_confirm, NFS4_VERIFIER_SIZE);
             return NF4_ST_CONFIRM;
         }
+        restart_seen(cl, o);
         cl->clientid = o->u.exchange_id.clientid;
         cl->cs_seq = o->u.exchange_id.sequenceid;
         cl->from_new_client = 1;
@@ -144,13 +171,22 @@ enum nf4_state nf4__state_apply(struct nf4_client *cl, enum nf4_state st,
         cl->st.max_ops = o->u.create_session.fore.ca_maxoperations;
         cl->st.max_request = o->u.create_session.fore.ca_maxrequestsize;
         cl->st.max_response = o->u.create_session.fore.ca_maxresponsesize;
-        if (cl->from_new_client)
-            return NF4_ST_RECLAIM;
-        return NF4_ST_UP;
+        if (!cl->from_new_client)
+            return NF4_ST_UP;
+        if (cl->from_new_client == 1) {
+            /* the new client's first session (not one made again before
+             * its RECLAIM_COMPLETE): its epoch begins here, so that what
+             * it reclaims before RECLAIM_COMPLETE is already its own */
+            cl->from_new_client = 2;
+            cl->epoch++;
+            if (cl->restarted && cl->opts.reclaim)
+                return NF4_ST_RECLAIMING;
+        }
+        return NF4_ST_RECLAIM;
     }
     case NF4_ST_RECLAIM:
         cl->from_new_client = 0;
-        cl->epoch++;
+        cl->restarted = 0;
         return cl->established ? NF4_ST_UP : NF4_ST_LEASE;
     case NF4_ST_LEASE: {
         const struct nf4_resop *g = nf4_res_find(r, OP_GETATTR, 0);
@@ -199,6 +235,8 @@ const char *nf4__state_name(const struct nf4_client *cl, enum nf4_state st)
         return "SETCLIENTID_CONFIRM";
     case NF4_ST_NEW_SESSION:
         return "CREATE_SESSION";
+    case NF4_ST_RECLAIMING:
+        return "reclaim";
     case NF4_ST_RECLAIM:
         return "RECLAIM_COMPLETE";
     case NF4_ST_LEASE:

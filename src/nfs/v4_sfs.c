@@ -282,6 +282,19 @@ int nf4_sfs_open(struct nf4_compound *c, const struct nf4_sfs_args *a)
     return 0;
 }
 
+int nf4_sfs_reclaim(struct nf4_compound *c, const struct nf4_sfs_args *a)
+{
+    open_claim4 *claim;
+    int rc = nf4_sfs_open(c, a);
+
+    if (rc < 0)
+        return rc;
+    claim = &c->op[2].nfs_argop4_u.opopen.claim; /* SEQUENCE PUTFH OPEN */
+    claim->claim = CLAIM_PREVIOUS;
+    claim->open_claim4_u.delegate_type = OPEN_DELEGATE_NONE;
+    return 0;
+}
+
 int nf4_sfs_close(struct nf4_compound *c, const struct nf4_sfs_args *a)
 {
     NEED(a->fh && a->sid);

@@ -301,6 +301,35 @@ start_ganesha() {
     GANESHA_LNFS_URL="nfs://127.0.0.1$GANESHA_DIR/export?nfsport=$port&mountport=$GANESHA_MNT_PORT"
 }
 
+# ganesha_restarted_run N SECONDS SFS4-OPTION...: an sfs4 run of two
+# processes against start_ganesha's export (its report in $T_DIR/outN,
+# standard error in errN, results in rN.yaml) with ganesha stopped by its
+# PID SECONDS into the run phase and started again in the same GDIR
+# (scripts/ganesha-lo.sh restart: the same ports, export and recovery
+# root), as a server is restarted; one check that it was.
+# $RESTART_CLIENTS: how many client records (sfs4's owners) ganesha's
+# recovery root held just before.  Returns sfs4's exit code.
+ganesha_restarted_run() {
+    local n=$1 secs=$2 run old new
+    shift 2
+    "$T_BIN/sfs4" -l 100 -p 2 -w 2 -F 300 -a 25 --progress 0 "$@" \
+        --yaml "$T_DIR/r$n.yaml" "127.0.0.1:$GANESHA_NFS_PORT:/export" >"$T_DIR/out$n" \
+        2>"$T_DIR/err$n" &
+    run=$!
+    track "$run"
+    wait_for "grep -q 'test run' '$T_DIR/err$n'" 1200 0.1 || bail "run $n did not start"
+    sleep "$secs"
+    old=$(cat "$GANESHA_DIR/ganesha.daemonpid")
+    RESTART_CLIENTS=$(find "$GANESHA_DIR/recov" -mindepth 1 2>/dev/null | grep -c 'freesfs')
+    GDIR=$GANESHA_DIR sh "$T_TOP/scripts/ganesha-lo.sh" restart >"$T_DIR/restart$n.log" 2>&1 ||
+        bail "ganesha did not start again: $(tail -3 "$T_DIR/restart$n.log")"
+    new=$(cat "$GANESHA_DIR/ganesha.daemonpid")
+    ok "$([ "$old" != "$new" ] && ! alive "$old"; echo $?)" \
+        "run $n: ganesha stopped by its pid ($old) and started again ($new) on port $GANESHA_NFS_PORT"
+    wait_for "! alive $run" 1200 0.1
+    wait "$run"
+}
+
 # ---- test helper programs ---------------------------------------------------
 
 # tool_path NAME: prints the path of the tests/tools program NAME from the

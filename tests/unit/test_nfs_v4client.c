@@ -14,7 +14,10 @@
  * client and a new epoch, a call that got no reply repaired on its slot
  * after SEQ_MISORDERED, more calls than slots waiting, the lease renewed
  * when idle, a delegation handed back, a recovery given up, EXPIRED
- * after a good SEQUENCE left to the caller (no new client), and the
+ * after a good SEQUENCE left to the caller (no new client), the opens
+ * reclaimed before RECLAIM_COMPLETE after a restart (a new server
+ * instance) and not after a lost lease - by the load's reclaimer, the
+ * previous client's opens only, NO_GRACE stopping the rest - and the
  * session and client destroyed at close - a recovery under way at close
  * ended first, so that what it made is destroyed too. */
 #include <setjmp.h>
@@ -37,6 +40,7 @@
 #include "helpers/th_serve.h"
 #include "nfs/nf4_client.h"
 #include "nfs/nf4_int.h"
+#include "nfs/nf4_load.h"
 
 /* ---- encoding and decoding ------------------------------------------------- */
 
@@ -744,6 +748,7 @@ struct srv {
     int expire_next;         /* answer EXPIRED after SEQUENCE (a stateid's) */
     int hold_create_session; /* CREATE_SESSION's reply waits while set */
     int holds_open;          /* the client holds an open: CLIENTID_BUSY */
+    uint32_t open_status;    /* what OPEN answers (0: OK) */
     unsigned max_slots;
     /* the server's state */
     int client_known, session_valid;
@@ -898,6 +903,8 @@ static uint32_t srv_op(const nfs_argop4 *a, nfs_resop4 *r, char *scratch, int *f
     case OP_OPEN: {
         OPEN4resok *o = &r->nfs_resop4_u.opopen.OPEN4res_u.resok4;
 
+        if (srv.open_status)
+            return r->nfs_resop4_u.opopen.status = srv.open_status;
         o->stateid.seqid = 1;
         if (srv.grant_deleg) {
             o->delegation.delegation_type = OPEN_DELEGATE_WRITE;
@@ -1075,6 +1082,10 @@ static void count_done(struct nf4_call *call, void *data)
     done_count++;
 }
 
+/* The reclaim hook open_client installs (NULL: none), and its data. */
+static void (*test_reclaim)(struct nf4_client *cl, void *data);
+static void *test_reclaim_data;
+
 static int open_client(struct fixture *f, unsigned slots, unsigned max_slots)
 {
     struct rp_client_opts ro;
@@ -1102,6 +1113,8 @@ static int open_client(struct fixture *f, unsigned slots, unsigned max_slots)
     co.delay_ms = 5;
     co.clock = &fake_clock;
     co.recovery_max_ms = 3000;
+    co.reclaim = test_reclaim;
+    co.reclaim_data = test_reclaim_data;
     rc = nf4_client_open(&f->cl, f->rpc, &co, err, sizeof(err));
     if (rc < 0)
         print_message("open: %s\n", err);
@@ -1344,6 +1357,16 @@ static void a_lost_session_is_made_again_and_the_call_sent_again(void **state)
     close_client(&f);
 }
 
+/* The log from n0 on begins with the recovery of a lost client: the call's
+ * SEQUENCE answered BADSESSION, CREATE_SESSION on the old client id
+ * answered STALE_CLIENTID, then a new client and its session. */
+static void assert_new_client_logged(unsigned n0)
+{
+    assert_string_equal(logged(n0 + 1), "CREATE_SESSION"); /* STALE_CLIENTID */
+    assert_string_equal(logged(n0 + 2), "EXCHANGE_ID");
+    assert_string_equal(logged(n0 + 3), "CREATE_SESSION");
+}
+
 static void a_lost_client_is_established_again_in_a_new_epoch(void **state)
 {
     static struct nf4_call call;
@@ -1358,9 +1381,7 @@ static void a_lost_client_is_established_again_in_a_new_epoch(void **state)
     run_getattr(&f, &call);
     assert_int_equal(call.status, 0);
     assert_int_equal(call.res.status, NFS4_OK);
-    assert_string_equal(logged(n0 + 1), "CREATE_SESSION"); /* STALE_CLIENTID */
-    assert_string_equal(logged(n0 + 2), "EXCHANGE_ID");
-    assert_string_equal(logged(n0 + 3), "CREATE_SESSION");
+    assert_new_client_logged(n0);
     assert_string_equal(logged(n0 + 4), "SEQUENCE RECLAIM_COMPLETE");
     assert_string_equal(logged(n0 + 5), "SEQUENCE PUTFH GETATTR");
     assert_int_equal(nf4_client_epoch(f.cl), 2);
@@ -1394,6 +1415,156 @@ static void an_expired_stateid_is_the_calls_answer_in_41(void **state)
     assert_int_equal(st.new_clients, 0);
     assert_int_equal(st.new_sessions, 0);
     close_client(&f);
+}
+
+/* ---- the reclaim after a restart ---- */
+
+static struct nf4_call reclaim_call;
+static int reclaims_started, reclaim_start_rc;
+static uint32_t reclaim_epoch;
+
+static void reclaimed(struct nf4_call *call, void *data)
+{
+    (void)data;
+    reclaim_epoch = call->epoch;
+    nf4_reclaim_end(call->cl);
+}
+
+/* Reclaims one open: the file "fh01". */
+static void reclaim_one(struct nf4_client *cl, void *data)
+{
+    static const struct nf4_fh fh = {4, "fh01"};
+    struct nf4_sfs_args a;
+
+    (void)data;
+    memset(&a, 0, sizeof(a));
+    a.fh = &fh;
+    reclaims_started++;
+    assert_int_equal(nf4_sfs_reclaim(&reclaim_call.args, &a), 0);
+    reclaim_call.done = reclaimed;
+    reclaim_call.res.data = NULL;
+    reclaim_start_rc = nf4_reclaim_start(cl, &reclaim_call);
+    if (reclaim_start_rc < 0)
+        nf4_reclaim_end(cl);
+}
+
+static void a_restarted_servers_opens_are_reclaimed_before_reclaim_complete(void **state)
+{
+    static struct nf4_call call;
+    struct fixture f;
+    struct nf4_client_stats st;
+    COMPOUND4args back;
+    const OPEN4args *o;
+    unsigned n0;
+
+    (void)state;
+    reclaims_started = 0;
+    test_reclaim = reclaim_one;
+    assert_int_equal(open_client(&f, 4, 64), 0);
+    assert_int_equal(reclaims_started, 0); /* the first client reclaims nothing */
+    /* a lost lease: the same server instance (the client id's upper word
+     * kept) - no reclaim, RECLAIM_COMPLETE at once */
+    srv.forget_client = 1;
+    n0 = srv.nlog;
+    run_getattr(&f, &call);
+    assert_string_equal(logged(n0 + 3), "CREATE_SESSION");
+    assert_string_equal(logged(n0 + 4), "SEQUENCE RECLAIM_COMPLETE");
+    assert_int_equal(reclaims_started, 0);
+    /* a restart: a new instance (another upper word), STALE_CLIENTID */
+    srv.forget_client = 1;
+    srv.clientid += 1ull << 32;
+    n0 = srv.nlog;
+    done_count = 0;
+    run_getattr(&f, &call);
+    assert_int_equal(call.status, 0);
+    assert_int_equal(call.res.status, NFS4_OK);
+    assert_new_client_logged(n0);
+    assert_string_equal(logged(n0 + 4), "SEQUENCE PUTFH OPEN ACCESS GETATTR");
+    assert_string_equal(logged(n0 + 5), "SEQUENCE RECLAIM_COMPLETE");
+    assert_string_equal(logged(n0 + 6), "SEQUENCE PUTFH GETATTR");
+    assert_int_equal(reclaims_started, 1);
+    assert_int_equal(reclaim_start_rc, 0);
+    assert_int_equal(nf4_client_epoch(f.cl), 3);
+    assert_int_equal(reclaim_epoch, 3); /* reclaimed into the new client's epoch */
+    assert_false(nf4_client_reclaiming(f.cl));
+    assert_int_equal(nf4_reclaim_start(f.cl, &reclaim_call), -EAGAIN);
+    nf4_client_stats(f.cl, &st);
+    assert_int_equal(st.new_clients, 2);
+    assert_int_equal(st.restarts, 1);
+    /* the reclaim's OPEN: CLAIM_PREVIOUS of the current handle, no
+     * delegation held, the share access of the other opens */
+    encode_back(&reclaim_call.args, &back);
+    o = &back.argarray.argarray_val[2].nfs_argop4_u.opopen;
+    assert_int_equal(back.argarray.argarray_val[2].argop, OP_OPEN);
+    assert_int_equal(o->claim.claim, CLAIM_PREVIOUS);
+    assert_int_equal(o->claim.open_claim4_u.delegate_type, OPEN_DELEGATE_NONE);
+    assert_int_equal(o->share_access & OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_ACCESS_BOTH);
+    xdr_free((xdrproc_t)xdr_COMPOUND4args, (char *)&back);
+    test_reclaim = NULL;
+    close_client(&f);
+}
+
+/* A restart of the server (a new instance), as the responder shows it. */
+static void restart_server(struct fixture *f)
+{
+    static struct nf4_call call;
+
+    srv.forget_client = 1;
+    srv.clientid += 1ull << 32;
+    run_getattr(f, &call);
+    assert_int_equal(call.res.status, NFS4_OK);
+}
+
+static void the_reclaimer_reclaims_the_previous_clients_opens(void **state)
+{
+    static struct nf4_kept_open files[3];
+    struct nf4_open_counts counts;
+    struct nf4_reclaimer r;
+    struct fixture f;
+    unsigned i, n0;
+
+    (void)state;
+    memset(files, 0, sizeof(files));
+    memset(&counts, 0, sizeof(counts));
+    assert_int_equal(nf4_reclaimer_init(&r, 1, &counts, "test"), 0);
+    for (i = 0; i < 3; i++) {
+        struct nf_fh fh = {4, {'f', 'h', '0', (uint8_t)('1' + i)}};
+
+        nf4_reclaimer_keep(&r, &files[i], &fh);
+    }
+    test_reclaim = nf4_reclaimer_run;
+    test_reclaim_data = &r;
+    assert_int_equal(open_client(&f, 4, 64), 0);
+    files[0].open.state = files[1].open.state = NF4_OPEN; /* the third never opened */
+    files[0].open.epoch = files[1].open.epoch = 1;
+    n0 = srv.nlog;
+    restart_server(&f);
+    /* one call at a time: the two opens held, then RECLAIM_COMPLETE */
+    assert_string_equal(logged(n0 + 4), "SEQUENCE PUTFH OPEN ACCESS GETATTR");
+    assert_string_equal(logged(n0 + 5), "SEQUENCE PUTFH OPEN ACCESS GETATTR");
+    assert_string_equal(logged(n0 + 6), "SEQUENCE RECLAIM_COMPLETE");
+    assert_int_equal(counts.reclaims, 2);
+    assert_int_equal(files[0].open.epoch, 2); /* the new client's */
+    assert_int_equal(files[1].open.epoch, 2);
+    assert_int_equal(files[0].open.state, NF4_OPEN);
+    assert_int_equal(files[2].open.state, NF4_CLOSED);
+    /* a server out of its grace period: NO_GRACE stops the rest, which
+     * stay opens of the old client (opened again later) */
+    srv.open_status = NFS4ERR_NO_GRACE;
+    n0 = srv.nlog;
+    restart_server(&f);
+    assert_string_equal(logged(n0 + 4), "SEQUENCE PUTFH OPEN ACCESS GETATTR");
+    assert_string_equal(logged(n0 + 5), "SEQUENCE RECLAIM_COMPLETE");
+    assert_int_equal(counts.reclaim_no_grace, 1);
+    assert_int_equal(counts.reclaim_untried, 1);
+    assert_int_equal(counts.reclaims, 2);
+    assert_int_equal(nf4_client_epoch(f.cl), 3);
+    assert_int_equal(files[0].open.epoch, 2);
+    assert_int_equal(files[1].open.epoch, 2);
+    test_reclaim = NULL;
+    test_reclaim_data = NULL;
+    close_client(&f);
+    nf4_reclaimer_free(&r);
 }
 
 /* A server refuses DESTROY_CLIENTID while the client holds state (RFC
@@ -1580,6 +1751,8 @@ int main(void)
         cmocka_unit_test(a_lost_session_is_made_again_and_the_call_sent_again),
         cmocka_unit_test(a_lost_client_is_established_again_in_a_new_epoch),
         cmocka_unit_test(an_expired_stateid_is_the_calls_answer_in_41),
+        cmocka_unit_test(a_restarted_servers_opens_are_reclaimed_before_reclaim_complete),
+        cmocka_unit_test(the_reclaimer_reclaims_the_previous_clients_opens),
         cmocka_unit_test(a_refused_destroy_clientid_is_the_close_answer),
         cmocka_unit_test(a_close_during_a_recovery_destroys_what_it_made),
         cmocka_unit_test(a_call_without_reply_leaves_its_slot_repaired),
