@@ -18,11 +18,7 @@ start_nfsd N --stats-file "$T_DIR/N.yaml" --seed 1 --error close=DELAY:30 ||
 # -F 700 -p 2: 351 io files per process, -a 90: 316 of them its working set
 # (fewer files than the 512 created files whose CLOSEs may wait: none of
 # the population's is left open)
-"$T_BIN/sfs4" -l 200 -p 2 -w 1 -t 3 -F 700 -a 90 --progress 0 --yaml "$T_DIR/run.yaml" \
-    "$N_URL" >"$T_DIR/run.out" 2>"$T_DIR/run.err"
-rc=$?
-is "$rc" 0 "sfs4 exits 0"
-[ "$rc" = 0 ] || diag "$(tail -3 "$T_DIR/run.err")"
+sfs4_ends_clean N -l 200 -p 2 -w 1 -F 700 -a 90
 is "$(sed -n 's/^ *working_io_files: //p' "$T_DIR/run.yaml" | head -1)" 632 \
     "the two processes' working sets: 632 files"
 is "$(sed -n 's/^ *files_open_max: //p' "$T_DIR/run.yaml" | head -1)" 632 \
@@ -34,19 +30,3 @@ is "$(sed -n 's/^ *open_close_wait_s: //p' "$T_DIR/run.yaml" | head -1)/$(sed -n
     "the run phase waited on no working-set OPEN or CLOSE"
 ok "$([ "$(nfsd_stat N errors_injected)" -gt 0 ]; echo $?)" \
     "the server answered CLOSEs DELAY ($(nfsd_stat N errors_injected))"
-is "$(nfsd_stat N clients)/$(nfsd_stat N sessions)" "0/0" \
-    "normal end: no client or session left"
-is "$(grep -c CLIENTID_BUSY "$T_DIR/run.err")" 0 "normal end: no DESTROY_CLIENTID refused"
-
-setsid "$T_BIN/sfs4" -l 200 -p 2 -w 1 -t 60 -F 700 -a 90 --progress 0 "$N_URL" \
-    >"$T_DIR/int.out" 2>"$T_DIR/int.err" &
-pid=$!
-track "$pid"
-wait_for "grep -q 'Starting 60 seconds' '$T_DIR/int.err'" 600 0.05
-kill -INT -- "-$pid"
-wait "$pid"
-is "$?" 130 "SIGINT: exit 130"
-left=$(pgrep -g "$pid" | tr '\n' ' ')
-is "$(nfsd_stat N clients)/$(nfsd_stat N sessions)/$left" "0/0/" \
-    "SIGINT: no client, session or process left"
-is "$(grep -c CLIENTID_BUSY "$T_DIR/int.err")" 0 "SIGINT: no DESTROY_CLIENTID refused"
