@@ -13,7 +13,11 @@
 #   total_ops / (LOAD x (test_time_exact_s - dropped_after_stalls_s)).
 # A shortfall with a fidelity of 1.000 is the time the children were
 # stalled (a loaded machine, a slow reply), which the run reports, not the
-# pacer missing its rate.  LOAD, PROCS, RUN_S, WARM_S, ROUNDS override.
+# pacer missing its rate.  sfs4's rows add what separates its own stalls
+# from the server's: the mix's calls slower than 100 ms (nfsv4's
+# slow_ops, the pacer's carry limit) and the time its children were
+# blocked on the working set's OPENs and CLOSEs in the run
+# (open_close_wait_s).  LOAD, PROCS, RUN_S, WARM_S, ROUNDS override.
 cd "$(dirname "$0")/.." || exit 1
 . bench/lib.sh
 bench_init pacing4
@@ -39,7 +43,9 @@ sfsrow() {
     echo "$name $(awk -v l="$load" '/^  throughput_ops:/ { o = $2 } /^  total_ops:/ { n = $2 }
         /^  test_time_exact_s:/ { t = $2 } /^  dropped_after_stalls_s:/ { d = $2 }
         /^  largest_lag_s:/ { g = $2 }
-        END { printf "%s %.3f %.3f %.3f %.4f", o, 100 * (o - l) / l, d, g, n / (l * (t - d)) }' \
+        /^ *slow_ops:/ { so = $2 } /^ *open_close_wait_s:/ { w = $2 }
+        END { printf "%s %.3f %.3f %.3f %.4f %s %s", o, 100 * (o - l) / l, d, g,
+              n / (l * (t - d)), so == "" ? "-" : so, w == "" ? "-" : w }' \
         "$tmp/y.yaml") $(cut -d' ' -f1 /proc/loadavg)" >>"$tmp/rows"
 }
 
@@ -49,6 +55,7 @@ for r in $(seq "$rounds"); do
     sfsrow v3_tcp_sfs3 "$bin/sfs3" "nfs://127.0.0.1:$port$tmp/g/export?mountport=$((port + 1))" -Q
 done
 [ -s "$tmp/rows" ] || { echo "$bench_name: no row ran"; exit 1; }
-printf '%-12s %10s %10s %10s %10s %9s %6s\n' row "ops/s" "short %" "dropped s" "lag max s" \
-    fidelity load
-awk '{ printf "%-12s %10s %10s %10s %10s %9s %6s\n", $1, $2, $3, $4, $5, $6, $7 }' "$tmp/rows"
+printf '%-12s %10s %10s %10s %10s %9s %8s %8s %6s\n' row "ops/s" "short %" "dropped s" \
+    "lag max s" fidelity "slow ops" "oc wait" load
+awk '{ printf "%-12s %10s %10s %10s %10s %9s %8s %8s %6s\n", $1, $2, $3, $4, $5, $6, $7, $8,
+    $9 }' "$tmp/rows"

@@ -63,7 +63,10 @@ void nf4_sfs_result(const struct nf4_res *r, struct nf4_sfs_result *out);
 enum nf4_open_state {
     NF4_CLOSED = 0, /* not open (or its open is gone with an older epoch) */
     NF4_OPENING,    /* its OPEN is in flight: its READ/WRITE waits */
-    NF4_OPEN        /* stateid holds the open's */
+    NF4_OPEN,       /* stateid holds the open's */
+    NF4_CLOSING     /* left the working set, its CLOSE queued or in flight
+                       (proto4.c): not open for I/O; entering again waits
+                       for the CLOSE.  These functions take it as closed. */
 };
 
 struct nf4_open {
@@ -90,8 +93,15 @@ struct nf4_open_counts {
                                 STALE_STATEID, BAD_STATEID or EXPIRED for an
                                 older client's stateid, sent again with the
                                 present one's */
-    uint64_t in_use_max;     /* files open at once, at most */
-    uint64_t in_use;         /* files open now */
+    uint64_t close_errors;   /* CLOSEs answered with an error, or none */
+    /* calls slower than NF4_SLOW_NS, start (a slot's wait included) to
+     * reply or failure: the mix's ops (a reopen before one included), the
+     * working set's OPENs and CLOSEs, the created files' CLOSEs */
+    uint64_t slow_ops, slow_ws_opens, slow_ws_closes, slow_created_closes;
+    double ws_wait_s;    /* the process blocked on the working set's
+                            OPENs and CLOSEs (file_enter, file_leave) */
+    uint64_t in_use_max; /* files open at once, at most */
+    uint64_t in_use;     /* files open now */
     /* the reclaim after a server restart (v4_reclaim.c): opens reclaimed
      * (CLAIM_PREVIOUS answered OK), and those that were not - answered
      * NO_GRACE (the server was not in its grace period), RECLAIM_BAD,
@@ -104,6 +114,10 @@ struct nf4_open_counts {
     uint64_t reclaim_errors;
     uint64_t reclaim_untried;
 };
+
+/* A call slower than this is counted as slow: the pacer's carry limit
+ * (LD_PACE_CARRY_LIMIT_NS), past which a stalled child gives time up. */
+#define NF4_SLOW_NS 100000000u
 
 /* What a READ or WRITE of file f needs now, with the client at epoch:
  * NF4_OPEN (its stateid is *sid), NF4_OPENING (its OPEN is in flight),
@@ -192,7 +206,7 @@ const struct nf4_mount *nf4_session_mount(const struct nf_session *s);
 
 /* ---- the protocol's counters (v4_counts.c) ------------------------------- */
 
-#define NF4_LOAD_NFIELDS 29 /* rows of nf4_load_field_table */
+#define NF4_LOAD_NFIELDS 35 /* rows of nf4_load_field_table */
 
 struct nf4_load_stats {
     uint64_t ops[NF4_COUNTED_OPS]; /* operations sent, by number (SEQUENCE too) */

@@ -11,12 +11,15 @@
  * working-set file is OPENed when it enters and CLOSEd when it leaves (its
  * stateid in the caller's per-file storage), and OPENed again before its
  * next READ, WRITE or SETATTR when a new client lost its open (a reopen,
- * counted apart from the mix's calls); a created file's OPEN is
- * CLOSEd at once on a call of a small pool, or as soon as one is free
- * (a bounded queue).  At the end the CLOSEs in flight and queued go
- * first (bounded), since a server refuses DESTROY_CLIENTID while the
- * client holds an open (CLIENTID_BUSY).  Writes go UNSTABLE, as NFSv3's
- * do, COMMIT following as the mix says.
+ * counted apart from the mix's calls).  A created file's OPEN is CLOSEd
+ * at once, a working-set file's when it leaves, without waiting for the
+ * reply: on a call of a small pool, or as soon as one is free (a bounded
+ * queue); a file entering again while its CLOSE is queued or in flight
+ * waits for it, so the server never sees its OPEN first.  At the end the
+ * CLOSEs in flight and queued go first, on every slot of the session,
+ * bounded, since a server refuses DESTROY_CLIENTID while the client holds
+ * an open (CLIENTID_BUSY).  Writes go UNSTABLE, as NFSv3's do, COMMIT
+ * following as the mix says.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -46,25 +49,33 @@ struct p4_call {
 
 #define NO_OPEN UINT32_MAX
 
-/* A created file's CLOSE, on a call of the pool. */
+/* A CLOSE on a call of the pool: a created file's, or a working-set
+ * file's (f its open, NF4_CLOSING until the reply). */
 struct p4_close {
     struct nf4_call call;
     struct nf4_fh fh;
     stateid4 sid;
+    struct nf4_open *f;
     struct p4_state *st;
     struct p4_close *next; /* free list */
 };
 
-/* A created file whose CLOSE waits for a call of the pool. */
+/* A file whose CLOSE waits for a call of the pool. */
 struct p4_unclosed {
     struct nf4_fh fh;
     stateid4 sid;
-    uint32_t epoch; /* the client's when it was opened */
+    struct nf4_open *f; /* a working-set file's open; NULL: a created file */
+    uint32_t epoch;     /* the client's when it was opened */
 };
 
 /* Created files whose CLOSE may wait: a burst of CREATEs while CLOSEs are
- * held (DELAY) outruns the pool; past this a file is left open (counted). */
+ * held (DELAY) outruns the pool; past this a file is left open (counted).
+ * The queue holds this many more than the working set's files, which may
+ * all leave at once (at the end). */
 #define UNCLOSED_MAX 512u
+/* A file entering the working set again waits this long at most for its
+ * CLOSE (queued, then sent: each send bounded by its timeout). */
+#define CLOSE_WAIT_MS 10000u
 /* The end's CLOSEs (in flight and queued) get this long, at most: a
  * parent that was interrupted kills a child still running 3 s after its
  * SIGTERM (client/parent.c), and DESTROY_SESSION and DESTROY_CLIENTID
@@ -73,11 +84,16 @@ struct p4_unclosed {
 
 struct p4_state {
     struct nf4_mount m;
-    struct nf4_call sync; /* the working set's OPENs and CLOSEs */
+    struct nf4_call sync; /* the working set's OPENs */
     struct p4_close *closers, *free_closers;
+    unsigned closers_n;     /* a call per slot asked */
+    unsigned closers_limit; /* in flight at once: the calls the mix leaves
+                               free (half the slots), at the end all */
     unsigned closers_busy;
-    struct p4_unclosed *unclosed; /* a ring of UNCLOSED_MAX */
-    unsigned unclosed_head, unclosed_len;
+    struct p4_unclosed *unclosed; /* a ring of unclosed_cap */
+    unsigned unclosed_head, unclosed_len, unclosed_cap;
+    unsigned ws_files;            /* working-set files in (entered, not left) */
+    unsigned ws_queued;           /* working-set files left, their CLOSE queued */
     uint64_t left_open;           /* created files of this epoch left open */
     int ending;                   /* the client closes: no more CLOSEs start */
     uint32_t left_epoch;          /* ... the epoch they were counted in */
@@ -115,17 +131,23 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
 
     if (st == NULL)
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
-    st->closers = cm_calloc(n, sizeof(*st->closers));
-    st->unclosed = cm_calloc(UNCLOSED_MAX, sizeof(*st->unclosed));
+    nf4_client_opts_init(&v4);
+    /* a slot per call in flight, and one for a CLOSE each */
+    v4.slots = 2 * n < NF4_MAX_SLOTS ? 2 * n : NF4_MAX_SLOTS;
+    st->closers_n = v4.slots;
+    st->closers_limit = n < v4.slots ? n : v4.slots;
+    st->unclosed_cap = UNCLOSED_MAX;
+    st->closers = cm_calloc(st->closers_n, sizeof(*st->closers));
+    st->unclosed = cm_calloc(st->unclosed_cap, sizeof(*st->unclosed));
     if (st->closers == NULL || st->unclosed == NULL) {
         free(st->closers);
         free(st->unclosed);
         free(st);
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     }
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < st->closers_n; i++) {
         st->closers[i].st = st;
-        st->closers[i].next = i + 1 < n ? &st->closers[i + 1] : NULL;
+        st->closers[i].next = i + 1 < st->closers_n ? &st->closers[i + 1] : NULL;
     }
     st->free_closers = st->closers;
     if (nf4_reclaimer_init(&st->reclaim, n, &st->open, s->proto->prog) < 0) {
@@ -134,13 +156,10 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
         free(st);
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     }
-    nf4_client_opts_init(&v4);
     /* after a server restart, the working set's opens are reclaimed (as
      * many at once as calls in flight) before RECLAIM_COMPLETE */
     v4.reclaim = nf4_reclaimer_run;
     v4.reclaim_data = &st->reclaim;
-    /* a slot per call in flight, and one for a created file's CLOSE each */
-    v4.slots = 2 * n < NF4_MAX_SLOTS ? 2 * n : NF4_MAX_SLOTS;
     rc = nf4_mount(&st->m, spec, o, &v4, err, errlen);
     if (rc == 0 && nf4_fh_to_nf(&st->m.root, &s->mnt.root) < 0) {
         cm_errf(err, errlen, "%s: the export's handle takes %u bytes, more than %d", spec,
@@ -217,16 +236,19 @@ static unsigned max_in_flight4(const struct nf_session *s)
     struct nf4_client_stats st;
 
     nf4_client_stats(client(s), &st);
-    return st.slots_granted / 2; /* half for the created files' CLOSEs */
+    return st.slots_granted / 2; /* half for the files' CLOSEs */
 }
 
 /* ---- the calls -------------------------------------------------------------- */
 
-/* A created file of the present epoch left open: no call for its CLOSE
- * and no room to wait for one (said at the end if the server then
- * refuses DESTROY_CLIENTID). */
-static void left_open(struct p4_state *st, uint32_t epoch)
+/* A file of the present epoch left open: no call for its CLOSE and no
+ * room to wait for one, or the CLOSE could not go (said at the end if the
+ * server then refuses DESTROY_CLIENTID).  A working-set file's open (f)
+ * is closed as far as the process goes. */
+static void left_open(struct p4_state *st, uint32_t epoch, struct nf4_open *f)
 {
+    if (f != NULL)
+        f->state = NF4_CLOSED;
     st->open.closes_skipped++;
     if (st->left_epoch != epoch) {
         st->left_epoch = epoch;
@@ -237,16 +259,18 @@ static void left_open(struct p4_state *st, uint32_t epoch)
 
 static void closed(struct nf4_call *call, void *data);
 
-/* Sends the CLOSE of (fh, sid) on k, a call taken from the pool.
- * Returns 0, or -1 when it could not go (k back in the pool). */
+/* Sends the CLOSE of (fh, sid) (of the working-set file f, or NULL) on
+ * k, a call taken from the pool.  Returns 0, or -1 when it could not go
+ * (k back in the pool). */
 static int send_close(struct p4_state *st, struct p4_close *k, const struct nf4_fh *fh,
-                      const stateid4 *sid)
+                      const stateid4 *sid, struct nf4_open *f)
 {
     struct nf4_sfs_args a;
 
     memset(&a, 0, sizeof(a));
     k->fh = *fh;
     k->sid = *sid;
+    k->f = f;
     a.fh = &k->fh;
     a.sid = &k->sid;
     k->call.done = closed;
@@ -264,77 +288,119 @@ static int send_close(struct p4_state *st, struct p4_close *k, const struct nf4_
     return 0;
 }
 
+/* A call of the pool, when one is free and the limit leaves room. */
+static struct p4_close *take_closer(struct p4_state *st)
+{
+    struct p4_close *k = st->free_closers;
+
+    if (k == NULL || st->closers_busy >= st->closers_limit)
+        return NULL;
+    st->free_closers = k->next;
+    return k;
+}
+
 /* Sends the queued CLOSEs that a free call of the pool can take; those of
  * an older epoch need none (the server forgot the open with its client). */
 static void close_queued(struct p4_state *st)
 {
     uint32_t epoch = nf4_client_epoch(st->m.cl);
 
-    while (!st->ending && st->unclosed_len > 0 && st->free_closers != NULL) {
+    while (!st->ending && st->unclosed_len > 0) {
         struct p4_unclosed *u = &st->unclosed[st->unclosed_head];
-        struct p4_close *k = st->free_closers;
+        struct p4_close *k = NULL;
 
-        st->unclosed_head = (st->unclosed_head + 1) % UNCLOSED_MAX;
+        if (u->epoch == epoch && (k = take_closer(st)) == NULL)
+            break;
+        st->unclosed_head = (st->unclosed_head + 1) % st->unclosed_cap;
         st->unclosed_len--;
+        if (u->f != NULL)
+            st->ws_queued--;
         if (u->epoch != epoch) {
+            if (u->f != NULL)
+                u->f->state = NF4_CLOSED;
             st->open.closes_gone++;
             continue;
         }
-        st->free_closers = k->next;
-        if (send_close(st, k, &u->fh, &u->sid) < 0)
-            left_open(st, epoch);
+        if (send_close(st, k, &u->fh, &u->sid, u->f) < 0)
+            left_open(st, epoch, u->f);
     }
 }
 
-/* A created file's CLOSE came back: its call goes back to the pool, and
- * takes the next queued CLOSE. */
+/* A CLOSE came back (counted when it failed or was slow): a working-set
+ * file is closed, its call goes back to the pool and takes the next
+ * queued CLOSE. */
 static void closed(struct nf4_call *call, void *data)
 {
     struct p4_close *k = data;
     struct p4_state *st = k->st;
 
-    (void)call;
+    if (call->status != 0 || call->res.status != NFS4_OK)
+        st->open.close_errors++;
+    if (call->t_reply_ns > call->t_start_ns + NF4_SLOW_NS) {
+        if (k->f != NULL)
+            st->open.slow_ws_closes++;
+        else
+            st->open.slow_created_closes++;
+    }
+    if (k->f != NULL && k->f->state == NF4_CLOSING)
+        k->f->state = NF4_CLOSED;
+    k->f = NULL;
     st->closers_busy--;
     k->next = st->free_closers;
     st->free_closers = k;
     close_queued(st);
 }
 
-/* CLOSEs the open a CREATE's OPEN made (epoch the call's), on a call of
- * the pool - or once one is free, queued. */
+/* CLOSEs (fh, sid) of epoch (of the working-set file f, or NULL) on a
+ * call of the pool - or once one is free and the files queued before it
+ * went, queued: a working-set file always finds room (queue_room), a
+ * created file while fewer than UNCLOSED_MAX of them wait. */
+static void close_file(struct p4_state *st, const struct nf4_fh *fh, const stateid4 *sid,
+                       uint32_t epoch, struct nf4_open *f)
+{
+    struct p4_close *k = st->unclosed_len == 0 ? take_closer(st) : NULL;
+    struct p4_unclosed *u;
+
+    if (k != NULL) {
+        if (send_close(st, k, fh, sid, f) < 0)
+            left_open(st, epoch, f);
+        return;
+    }
+    if (st->unclosed_len == st->unclosed_cap ||
+        (f == NULL && st->unclosed_len - st->ws_queued >= UNCLOSED_MAX)) {
+        left_open(st, epoch, f);
+        return;
+    }
+    u = &st->unclosed[(st->unclosed_head + st->unclosed_len) % st->unclosed_cap];
+    st->unclosed_len++;
+    if (f != NULL)
+        st->ws_queued++;
+    u->fh = *fh;
+    u->sid = *sid;
+    u->f = f;
+    u->epoch = epoch;
+}
+
+/* CLOSEs the open a CREATE's OPEN made (epoch the call's). */
 static void close_created(struct p4_state *st, const struct nf4_res *r, uint32_t epoch)
 {
     const struct nf4_resop *open = nf4_res_find(r, OP_OPEN, 0);
     const struct nf4_resop *fh = nf4_res_find(r, OP_GETFH, 0);
-    struct p4_close *k = st->free_closers;
-    struct p4_unclosed *u;
 
     if (open == NULL || open->status != NFS4_OK || fh == NULL || fh->status != NFS4_OK)
         return;
-    if (k != NULL) {
-        st->free_closers = k->next;
-        if (send_close(st, k, &fh->u.getfh, &open->u.open.stateid) < 0)
-            left_open(st, epoch);
-        return;
-    }
-    if (st->unclosed_len == UNCLOSED_MAX) {
-        left_open(st, epoch);
-        return;
-    }
-    u = &st->unclosed[(st->unclosed_head + st->unclosed_len) % UNCLOSED_MAX];
-    st->unclosed_len++;
-    u->fh = fh->u.getfh;
-    u->sid = open->u.open.stateid;
-    u->epoch = epoch;
+    close_file(st, &fh->u.getfh, &open->u.open.stateid, epoch, NULL);
 }
 
-/* The process ends: the created files' CLOSEs in flight come back and the
- * queued ones go, bounded by END_CLOSES_MS, so that nothing of the
- * client's stays open on the server when DESTROY_CLIENTID goes. */
+/* The process ends: the CLOSEs in flight come back and the queued ones go
+ * together, on every slot of the session (the mix's calls are done),
+ * bounded by END_CLOSES_MS, so that nothing of the client's stays open on
+ * the server when DESTROY_CLIENTID goes. */
 static void end_closes(struct p4_state *st)
 {
     uint64_t end = cm_now_ns() + (uint64_t)END_CLOSES_MS * 1000000u;
 
+    st->closers_limit = st->closers_n;
     close_queued(st);
     while (st->closers_busy > 0 || st->unclosed_len > 0) {
         uint64_t now = cm_now_ns();
@@ -383,6 +449,8 @@ static void on_reply(struct nf4_call *call, void *data)
         if (c->op == NF_OP_CREATE)
             close_created(st, &call->res, call->epoch);
     }
+    if (c->t_reply_ns > c->t_start_ns + NF4_SLOW_NS) /* a reopen's time included */
+        st->open.slow_ops++;
     c->done(c, c->data);
 }
 
@@ -617,12 +685,49 @@ static int next_ms4(const struct nf_session *s)
 
 /* ---- the working set's files ------------------------------------------------ */
 
-/* Runs the session's own call st->sync (built) to its end. */
-static int sync_call(struct p4_state *st)
+/* Room in the CLOSE queue for every file of the working set (one more
+ * entering) to leave at once, besides the created files' UNCLOSED_MAX:
+ * grown as files enter (set-up), never in the run.  0 or -ENOMEM. */
+static int queue_room(struct p4_state *st)
 {
-    st->sync.res.data = NULL;
-    st->sync.res.data_max = 0;
-    return nf4_call_sync(st->m.cl, &st->sync);
+    unsigned cap = st->unclosed_cap, i;
+    struct p4_unclosed *q;
+
+    if (UNCLOSED_MAX + st->ws_files + st->ws_queued + 1 <= cap)
+        return 0;
+    cap *= 2;
+    q = cm_calloc(cap, sizeof(*q));
+    if (q == NULL)
+        return -ENOMEM;
+    for (i = 0; i < st->unclosed_len; i++)
+        q[i] = st->unclosed[(st->unclosed_head + i) % st->unclosed_cap];
+    free(st->unclosed);
+    st->unclosed = q;
+    st->unclosed_cap = cap;
+    st->unclosed_head = 0;
+    return 0;
+}
+
+/* f left the working set and comes back: its CLOSE, queued or in flight,
+ * is answered first (the server must not see the OPEN before it).
+ * 0, or -errno when the client died or the bound ran out. */
+static int wait_closed(struct p4_state *st, const struct nf4_open *f)
+{
+    uint64_t end = cm_now_ns() + (uint64_t)CLOSE_WAIT_MS * 1000000u;
+
+    while (f->state == NF4_CLOSING) {
+        uint64_t now = cm_now_ns();
+        int rc;
+
+        if (rp_client_state(nf4_client_rpc(st->m.cl)) == RP_STATE_DEAD)
+            return -ENOTCONN;
+        if (now >= end)
+            return -ETIMEDOUT;
+        rc = nf4_poll(st->m.cl, (int)((end - now) / 1000000u) + 1);
+        if (rc < 0 && rc != -EINTR)
+            return rc;
+    }
+    return 0;
 }
 
 static int file_enter4(struct nf_session *s, const struct nf_fh *fh, void *fstate)
@@ -631,38 +736,56 @@ static int file_enter4(struct nf_session *s, const struct nf_fh *fh, void *fstat
     struct nf4_open *f = fstate;
     struct nf4_sfs_args a;
     struct nf4_fh h;
+    uint64_t t0 = cm_now_ns();
     int rc;
 
-    memset(&a, 0, sizeof(a));
-    nf4_fh_from_nf(fh, &h);
-    a.fh = &h;
-    if (nf4_sfs_open(&st->sync.args, &a) < 0)
-        return -EINVAL;
+    rc = queue_room(st);
+    if (rc == 0 && f->state == NF4_CLOSING)
+        rc = wait_closed(st, f);
+    if (rc == 0) {
+        memset(&a, 0, sizeof(a));
+        nf4_fh_from_nf(fh, &h);
+        a.fh = &h;
+        rc = nf4_sfs_open(&st->sync.args, &a) < 0 ? -EINVAL : 0;
+    }
+    if (rc < 0)
+        return rc;
     nf4_reclaimer_keep(&st->reclaim, fstate, fh);
+    st->ws_files++;
     nf4_open_sending(&st->open, f);
-    rc = sync_call(st);
+    st->sync.res.data = NULL;
+    st->sync.res.data_max = 0;
+    rc = nf4_call_sync(st->m.cl, &st->sync);
     /* a failed OPEN is counted; the file's READs and WRITEs then go with
      * the anonymous stateid, counted too */
     nf4_open_done(&st->open, f, rc == 0 ? &st->sync.res : NULL, st->sync.epoch);
+    if (st->sync.t_reply_ns > st->sync.t_start_ns + NF4_SLOW_NS)
+        st->open.slow_ws_opens++;
+    st->open.ws_wait_s += (double)(cm_now_ns() - t0) / 1e9;
     return rc == -ENOTCONN ? rc : 0;
 }
 
+/* The CLOSE goes as a created file's does, the process not waiting for
+ * it (f NF4_CLOSING until it is answered). */
 static int file_leave4(struct nf_session *s, const struct nf_fh *fh, void *fstate)
 {
     struct p4_state *st = s->state;
-    struct nf4_sfs_args a;
+    struct nf4_open *f = fstate;
+    uint32_t epoch = nf4_client_epoch(st->m.cl);
+    uint64_t t0 = cm_now_ns();
     struct nf4_fh h;
     stateid4 sid;
 
-    if (!nf4_open_leave(&st->open, fstate, nf4_client_epoch(st->m.cl), &sid))
+    if (st->ws_files > 0)
+        st->ws_files--;
+    if (!nf4_open_leave(&st->open, f, epoch, &sid))
         return 0;
-    memset(&a, 0, sizeof(a));
+    st->open.closes--; /* counted when it is sent (send_close) */
+    f->state = NF4_CLOSING;
     nf4_fh_from_nf(fh, &h);
-    a.fh = &h;
-    a.sid = &sid;
-    if (nf4_sfs_close(&st->sync.args, &a) < 0)
-        return -EINVAL;
-    return sync_call(st) == -ENOTCONN ? -ENOTCONN : 0;
+    close_file(st, &h, &sid, epoch, f);
+    st->open.ws_wait_s += (double)(cm_now_ns() - t0) / 1e9;
+    return rp_client_state(nf4_client_rpc(st->m.cl)) == RP_STATE_DEAD ? -ENOTCONN : 0;
 }
 
 const struct nf4_mount *nf4_session_mount(const struct nf_session *s)

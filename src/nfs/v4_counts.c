@@ -33,6 +33,13 @@ const struct cm_field nf4_load_field_table[NF4_LOAD_NFIELDS] = {
     O(closes_skipped, CM_MERGE_SUM, "closes_skipped"),
     O(anonymous_io, CM_MERGE_SUM, "anonymous_io"),
     O(stale_resends, CM_MERGE_SUM, "stale_stateid_resends"),
+    O(close_errors, CM_MERGE_SUM, "close_errors"),
+    O(slow_ops, CM_MERGE_SUM, "slow_ops"),
+    O(slow_ws_opens, CM_MERGE_SUM, "slow_working_set_opens"),
+    O(slow_ws_closes, CM_MERGE_SUM, "slow_working_set_closes"),
+    O(slow_created_closes, CM_MERGE_SUM, "slow_created_closes"),
+    CM_FIELD_OF(struct nf4_load_stats, open.ws_wait_s, CM_FIELD_DOUBLE, CM_MERGE_SUM, G,
+                "open_close_wait_s"),
     O(in_use_max, CM_MERGE_SUM, "files_open_max"), /* per process: all processes' */
     O(in_use, CM_MERGE_SUM, "files_open_at_end"),
     O(reclaims, CM_MERGE_SUM, "reclaims"),
@@ -101,6 +108,13 @@ void nf4_load_opens(struct nf4_load_stats *s, const struct nf4_open_counts *now,
     o->reclaim_bad += grew(now->reclaim_bad, before->reclaim_bad);
     o->reclaim_errors += grew(now->reclaim_errors, before->reclaim_errors);
     o->reclaim_untried += grew(now->reclaim_untried, before->reclaim_untried);
+    o->close_errors += grew(now->close_errors, before->close_errors);
+    o->slow_ops += grew(now->slow_ops, before->slow_ops);
+    o->slow_ws_opens += grew(now->slow_ws_opens, before->slow_ws_opens);
+    o->slow_ws_closes += grew(now->slow_ws_closes, before->slow_ws_closes);
+    o->slow_created_closes += grew(now->slow_created_closes, before->slow_created_closes);
+    if (now->ws_wait_s > before->ws_wait_s)
+        o->ws_wait_s += now->ws_wait_s - before->ws_wait_s;
     o->in_use = now->in_use;
     o->in_use_max = now->in_use_max;
 }
@@ -161,6 +175,15 @@ void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_cal
                 "grace period)\n",
                 s->restarts, s->open.reclaims, s->open.reclaim_no_grace,
                 s->open.reclaim_bad, s->open.reclaim_errors, s->open.reclaim_untried);
+    if (s->open.close_errors)
+        fprintf(out, "CLOSEs answered with an error, or not at all: %" PRIu64 "\n",
+                s->open.close_errors);
+    fprintf(out,
+            "calls over %u ms: %" PRIu64 " of the mix's ops, %" PRIu64
+            " working-set OPENs, %" PRIu64 " working-set CLOSEs, %" PRIu64
+            " created files' CLOSEs; waited on working-set OPENs and CLOSEs %.3f s\n",
+            NF4_SLOW_NS / 1000000u, s->open.slow_ops, s->open.slow_ws_opens,
+            s->open.slow_ws_closes, s->open.slow_created_closes, s->open.ws_wait_s);
     if (s->open.anonymous_io)
         fprintf(out, "READs and WRITEs with no open (anonymous stateid): %" PRIu64 "\n",
                 s->open.anonymous_io);

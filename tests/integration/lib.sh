@@ -263,6 +263,37 @@ nfsd_stat() {
     sed -n "s/^ *$2: //p" "$T_DIR/$1.yaml" | head -1
 }
 
+# sfs4_ends_clean NAME ARGS...: sfs4 ARGS against sfs_nfsd NAME (started
+# with --stats-file $T_DIR/NAME.yaml), a 3 s run that ends normally (its
+# YAML kept in $T_DIR/run.yaml, stderr in run.err), then a 60 s run
+# interrupted by SIGINT to its process group once the run phase started:
+# after each, no client, session or process is left and no
+# DESTROY_CLIENTID was refused. 6 checks.
+sfs4_ends_clean() {
+    local name=$1 url pid left rc
+    shift
+    url=$(eval echo "\$${name}_URL")
+    "$T_BIN/sfs4" "$@" -t 3 --progress 0 --yaml "$T_DIR/run.yaml" "$url" \
+        >"$T_DIR/run.out" 2>"$T_DIR/run.err"
+    rc=$?
+    is "$rc" 0 "sfs4 exits 0"
+    [ "$rc" = 0 ] || diag "$(tail -3 "$T_DIR/run.err")"
+    is "$(nfsd_stat "$name" clients)/$(nfsd_stat "$name" sessions)" "0/0" \
+        "normal end: no client or session left"
+    is "$(grep -c CLIENTID_BUSY "$T_DIR/run.err")" 0 "normal end: no DESTROY_CLIENTID refused"
+    setsid "$T_BIN/sfs4" "$@" -t 60 --progress 0 "$url" >"$T_DIR/int.out" 2>"$T_DIR/int.err" &
+    pid=$!
+    track "$pid"
+    wait_for "grep -q 'Starting 60 seconds' '$T_DIR/int.err'" 600 0.05
+    kill -INT -- "-$pid"
+    wait "$pid"
+    is "$?" 130 "SIGINT: exit 130"
+    left=$(pgrep -g "$pid" | tr '\n' ' ')
+    is "$(nfsd_stat "$name" clients)/$(nfsd_stat "$name" sessions)/$left" "0/0/" \
+        "SIGINT: no client, session or process left"
+    is "$(grep -c CLIENTID_BUSY "$T_DIR/int.err")" 0 "SIGINT: no DESTROY_CLIENTID refused"
+}
+
 # ---- nfs-ganesha -------------------------------------------------------------
 
 # start_ganesha: starts a private nfs-ganesha (FSAL VFS + MEM) on 127.0.0.1

@@ -231,8 +231,18 @@ static void counters_are_one_table(void **state)
     on.in_use = 7;
     on.in_use_max = 7;
     on.stale_resends = 2;
+    ob.slow_ws_opens = 3; /* the working set's, before the run */
+    on.slow_ws_opens = 3;
+    on.slow_ops = 5;
+    on.close_errors = 1;
+    ob.ws_wait_s = 0.5;
+    on.ws_wait_s = 0.75;
     nf4_load_opens(&s, &on, &ob);
     assert_int_equal(s.open.stale_resends, 2);
+    assert_int_equal(s.open.slow_ws_opens, 0);
+    assert_int_equal(s.open.slow_ops, 5);
+    assert_int_equal(s.open.close_errors, 1);
+    assert_true(s.open.ws_wait_s > 0.249 && s.open.ws_wait_s < 0.251);
     assert_int_equal(s.open.opens, 5);
     assert_int_equal(s.open.closes, 4);
     assert_int_equal(s.open.in_use, 7); /* now's, not a difference */
@@ -256,6 +266,10 @@ static void counters_are_one_table(void **state)
     assert_non_null(strstr(text, "4 returned; resends: 6 after DELAY"));
     assert_non_null(strstr(text, "SETATTRs sent again with the new client's stateid "
                                  "(the old one STALE, BAD or EXPIRED): 4\n"));
+    assert_non_null(strstr(text, "CLOSEs answered with an error, or not at all: 2\n"));
+    assert_non_null(strstr(text, "calls over 100 ms: 10 of the mix's ops, 0 working-set "
+                                 "OPENs, 0 working-set CLOSEs, 0 created files' CLOSEs; "
+                                 "waited on working-set OPENs and CLOSEs 0.500 s\n"));
     assert_null(strstr(text, "READ ")); /* only what was sent */
     free(text);
 }
