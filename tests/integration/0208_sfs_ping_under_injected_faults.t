@@ -41,7 +41,14 @@ ok $([ "$(field errors "$out")" -gt 0 ] && [ "$(field calls "$out")" = 400 ] && 
     "truncated replies fail their calls, the others complete"
 like "$(cat "$T_DIR/err")" "calls failed; first: .*does not decode" "the failure is named"
 
-out=$(ping -Q -F drop=20,seed=7); rc=$?
+# the MOUNT before the calls has the same 100 ms: on a loaded machine its
+# answer can be late, which is not what this checks - tried again (3 at
+# most) only while the error is the mount's own
+for try in 1 2 3; do
+    out=$(ping -Q -F drop=20,seed=7); rc=$?
+    grep -q 'no NFS server answers' "$T_DIR/err" || break
+    diag "try $try: the MOUNT was not answered in 100 ms"
+done
 is "$rc" 1 "TCP, dropped replies: exit 1"
 ok $([ "$(field errors "$out")" -gt 0 ] && [ "$(field retransmits "$out")" = 0 ] && echo 0 || echo 1) \
     "TCP: lost replies time out, nothing is retransmitted"
