@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * call4.c - one traced call of an NFSv4 plan as the NFS trace replay sends
- * it (nr_int.h): through the session's NFSv4.1 client (its own client id
- * and session, a fore-channel slot per call of the window; SEQUENCE, slots
- * and seqids the client's, never the trace's), each call the compound a
+ * it (nr_int.h): through its traced client's NFSv4.1 client (clients4.c:
+ * its own client id and session, a fore-channel slot per call of the
+ * window; SEQUENCE, slots and seqids the client's, never the trace's),
+ * each call the compound a
  * 4.1 client sends for its SFS op (nfs/v4_sfs.c: "PUTFH LOOKUP GETFH
  * GETATTR"...), the NULL procedure as itself.  The attributes a traced
  * SETATTR or CREATE set are set, no others.
@@ -38,13 +39,6 @@ struct nr_v4call {
 };
 
 static const stateid4 anonymous; /* all zeros (RFC 8881 8.2.3) */
-
-static struct nf4_client *client(const struct nr_replay *rp)
-{
-    const struct nf4_mount *m = nf4_session_mount(&rp->cx.ses);
-
-    return m ? m->cl : NULL;
-}
 
 size_t nr_call4_bytes(void)
 {
@@ -131,7 +125,7 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
     const struct nr_call *c = &l->c;
     struct nr_v4call *v = &((struct nr_v4call *)rp->v4calls)[s - rp->win.slot];
     struct nf4_sfs_args *a = &v->args;
-    struct nf4_client *cl = client(rp);
+    struct nf4_client *cl = nr_client4(rp, l->k, c->stream); /* the traced client's */
     uint64_t off;
     int rc;
 
@@ -141,7 +135,7 @@ int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32
     if (c->op == NF_OP_NULL_OP) { /* the RPC NULL procedure, no compound */
         rp_call_prepare(&s->call, 0, (xdrproc_t)rp_xdr_void, NULL, (xdrproc_t)rp_xdr_void,
                         NULL, nf_class_timeout_ms(NF_CLASS_LOOKUP, 1), done, s);
-        return rp_call_start(rp->cx.ses.rpc, &s->call);
+        return rp_call_start(nf4_client_rpc(cl), &s->call);
     }
     memset(a, 0, sizeof(*a));
     if (c->obj != NR_NONE) {
@@ -283,14 +277,4 @@ int nr_call4_account(struct rb_slot *s)
     if (c->res_sid != NR_NONE) /* a traced OPEN's: the stateid its slot maps to */
         nr_state4_opened(rp, l, &call->res, call->epoch, r.has_fh ? &r.fh : NULL);
     return 1;
-}
-
-int nr_call4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake)
-{
-    struct nf_session *ses = &rp->cx.ses;
-    const struct nf_proto *p = ses->proto;
-    int rev =
-        rb_wait_fd(&rp->loop, p->fd(ses), p->events(ses), p->next_ms(ses), now, wake);
-
-    return rev < 0 ? rev : p->service(ses, (short)rev);
 }

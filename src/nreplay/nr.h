@@ -169,7 +169,8 @@ struct nr_call {
     uint32_t rt_us;              /* traced response time (with a reply) */
     uint32_t count, access, how; /* how: WRITE's stable_how, CREATE's mode */
     uint32_t mode, uid, gid;     /* with sattr's bits (NF_SA_*: nfs/nf.h) */
-    uint32_t stream;             /* the traced client host: 0..nstreams-1 */
+    uint32_t stream;             /* the traced client host (NFSv4: the traced
+                                    client): 0..nstreams-1 */
     uint32_t sid, res_sid;       /* NFSv4: the traced open state the call uses, and
                                     the one its reply makes, as the plan numbers them
                                     (slots 0..nsids-1, NR_NONE: none) */
@@ -222,7 +223,7 @@ struct nr_plan {
                                    state records between them */
     uint32_t nsids, nowners;    /* NFSv4: the open state slots and open owners the
                                    records name */
-    uint32_t nstreams;          /* traced client hosts */
+    uint32_t nstreams;          /* traced client hosts (NFSv4: clients) */
     uint64_t *stream_calls;     /* per stream, its calls */
     uint64_t events;            /* events the reader gave */
     uint64_t skipped[NR_SKIPS]; /* calls not replayable, by reason */

@@ -72,7 +72,15 @@ struct nr__v4_state {
     uint32_t *slot_owner;     /* per slot, its owner (0: unknown) */
     uint32_t *free;           /* the slots free again */
     uint32_t nslots, nfree, cap_slots, nowners;
-    uint64_t unnamed;            /* OPENs with no stateid in their reply */
+    uint64_t unnamed; /* OPENs with no stateid in their reply */
+    /* the traced clients, numbered 1, 2, ...: a client id's number, a
+     * session's (its CREATE_SESSION's client id's; a session whose
+     * CREATE_SESSION the capture missed is a client of its own), and a
+     * TCP connection's first (for what names neither: NFSv4.0's I/O, the
+     * NULL procedure) */
+    struct nr__v4_map clients, sessions, conns;
+    uint32_t nclients;
+    uint32_t client;             /* the COMPOUND being planned's (0: none known) */
     const struct tr_nfs4_op *op; /* the operation the call being planned is */
     /* its state: the record's kind, the slot it uses and the one it makes,
      * its owner */
@@ -92,6 +100,11 @@ int nr__v4_calls(struct nr__v4_state *st, const struct tr_nfs_event *ev,
                  uint64_t *skipped,
                  int (*fn)(void *data, const struct tr_nfs_event *call), void *data);
 void nr__v4_state_free(struct nr__v4_state *st);
+/* The first pass: which client id each traced session and TCP connection
+ * is (CREATE_SESSION, the first COMPOUND naming a client on it), so that
+ * nr__v4_calls knows each COMPOUND's traced client (st->client) from the
+ * first.  0 or -ENOMEM. */
+int nr__v4_learn(struct nr__v4_state *st, const struct tr_nfs_event *ev);
 /* The record being planned's state (st; none outside nr__v4_calls) into c:
  * its kind, slots, owner and an OPEN's share modes. */
 void nr__v4_call_state(const struct nr__v4_state *st, struct nr_call *c);
@@ -216,8 +229,9 @@ struct nr_replay {
     void *v4open;
     struct nf4_call v4sync;
     struct nf4_open_counts v4counts;
-    uint64_t v4closes_traced; /* CLOSEs sent at the traced CLOSE */
-    char v4owner[48];         /* the open owner of v4sync's OPEN */
+    uint64_t v4closes_traced;   /* CLOSEs sent at the traced CLOSE */
+    char v4owner[48];           /* the open owner of v4sync's OPEN */
+    struct nr_v4clients *v4cls; /* a client per traced client (clients4.c) */
 };
 
 /* The client's copy m's handles, its completions, and the flags of the
@@ -347,9 +361,31 @@ size_t nr_call4_bytes(void);
 /* Accounts a finished v4 compound of slot s as nr_call_account does.  1;
  * 0 for a call that never left this host. */
 int nr_call4_account(struct rb_slot *s);
-/* Waits until wake (ns) or a reply, then services the session (the
- * protocol's descriptor and hooks): the calls completed, or -errno. */
-int nr_call4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake);
+
+/* ---- clients4.c: an NFSv4.1 client per traced client ------------------------- */
+
+/* At most this many NFSv4 clients in one process (copies x traced clients
+ * it replays): more is refused, naming -p. */
+#define NR_V4_CLIENTS_MAX 64u
+
+/* INIT, the image made: each unit (copy k, stream s: a traced client) the
+ * process replays gets its own client on the server under test (its own
+ * client id, EXCHANGE_ID with an owner of its own, and session, each on its
+ * own connection); the first the session's.  0 or -errno with last_error. */
+int nr_clients4_open(struct nr_replay *rp);
+/* The client of copy k's stream s (the session's when there is one unit),
+ * NULL once it is gone. */
+struct nf4_client *nr_client4(const struct nr_replay *rp, uint32_t k, uint32_t s);
+/* Waits until wake (ns) or a reply on any of the clients, then services
+ * each: the calls completed, or -errno. */
+int nr_clients4_wait(struct nr_replay *rp, uint64_t now, uint64_t wake);
+/* The run's start (what each client had counted noted) and end (what the
+ * clients beyond the session's counted since, into the session's figures). */
+void nr_clients4_mark(struct nr_replay *rp);
+void nr_clients4_count(struct nr_replay *rp);
+/* The clients beyond the session's ended (DESTROY_SESSION,
+ * DESTROY_CLIENTID; bounded) and freed. */
+void nr_clients4_close(struct nr_replay *rp);
 
 /* ---- state4.c: the traced open and lock state over NFSv4.1 ------------------ */
 
