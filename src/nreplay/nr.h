@@ -109,11 +109,13 @@ struct nr_stats {
      * stateid (a traced special stateid's), the CLOSEs at the traced CLOSE */
     uint64_t nr_v4_opens, nr_v4_open_errors, nr_v4_closes, nr_v4_left, nr_v4_anonymous;
     uint64_t nr_v4_closes_traced;
+    uint64_t nr_v4_stale_resends; /* READs, WRITEs and SETATTRs sent again after a
+                                     stale stateid (a new client lost its open) */
     /* NFSv4 locks: the LOCKs, LOCKUs and LOCKTs sent, their statuses
      * compared with the traced ones (apart from the calls') and mismatched */
     uint64_t nr_v4_locks, nr_v4_lock_compared, nr_v4_lock_mismatches;
 };
-#define NR_STATS_NFIELDS 30
+#define NR_STATS_NFIELDS 31
 extern const struct cm_field nr_stats_fields[NR_STATS_NFIELDS];
 /* An NFS replay child's counters (struct ld_child's results). */
 #define NR_STATS(c) ((struct nr_stats *)(c)->results)

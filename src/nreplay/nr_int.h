@@ -232,6 +232,7 @@ struct nr_replay {
     uint64_t v4closes_traced;   /* CLOSEs sent at the traced CLOSE */
     char v4owner[48];           /* the open owner of v4sync's OPEN */
     struct nr_v4clients *v4cls; /* a client per traced client (clients4.c) */
+    uint32_t v4restates;        /* calls waiting to go again (call4.c) */
 };
 
 /* The client's copy m's handles, its completions, and the flags of the
@@ -356,6 +357,14 @@ void nr__stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nfs,
  * call's does.  0 or -errno as nr_call_start. */
 int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
                    rp_done_fn done);
+/* The calls answered STALE_STATEID, BAD_STATEID or EXPIRED for the stateid
+ * of an open their client lost since (made anew while they were built or
+ * in flight) go again, after each new client and at most 4 times: their
+ * file's OPEN first (state4.c), then the call with the new open's stateid
+ * (counted: nr_v4_stale_resends; its time from its first send), as a
+ * client retries its application's I/O once it has recovered.  Outside any completion
+ * callback (run.c's loop). 0, or -ENOTCONN when the client is gone. */
+int nr_call4_restates(struct nr_replay *rp);
 /* Bytes of one slot's v4 call (rp->v4calls holds one per slot). */
 size_t nr_call4_bytes(void);
 /* Accounts a finished v4 compound of slot s as nr_call_account does.  1;
@@ -398,6 +407,10 @@ size_t nr_state4_bytes(void);
  * NULL for the anonymous one (a traced special stateid, or an open from
  * before the capture not opened here). */
 const stateid4 *nr_state4_sid(const struct nr_replay *rp, uint32_t k, uint32_t sid);
+/* The client's epoch of the open a call of copy k using slot sid carries
+ * the stateid of (UINT32_MAX: none open, the anonymous stateid or a closed
+ * one's). */
+uint32_t nr_state4_epoch(const struct nr_replay *rp, uint32_t k, uint32_t sid);
 /* The OPEN of compound c goes with traced owner `owner` of copy k (an
  * owner of its own, named into buf; 0: the client's) and the traced share
  * modes (share: nr_call's; 0: reading and writing, denying nothing). */

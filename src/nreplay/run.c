@@ -497,6 +497,7 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     rp->nheld = 0;
     memset(&rp->v4counts, 0, sizeof(rp->v4counts));
     rp->v4closes_traced = 0;
+    rp->v4restates = 0;
     rc = rb_run_begin(c, &rp->loop, rp->speed, limit_s);
     if (rc < 0)
         return rc;
@@ -520,6 +521,8 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
         rc = issue(rp);
         if (rc == 0 && !idle(rp))
             rc = wait_and_service(rp, now);
+        if (rc >= 0 && rp->v4restates > 0)
+            rc = nr_call4_restates(rp);
         if (rc < 0) { /* the client gave up (its TCP reconnection included) */
             snprintf(why, sizeof(why), "%s",
                      rp_client_last_error(c->ses.rpc)[0]
@@ -546,6 +549,8 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
             break; /* nothing left in the engine to complete them */
         k = rp->version == 4 ? nr_clients4_wait(rp, cm_now_ns(), UINT64_MAX)
                              : rp_poll(&c->ses.rpc, 1, -1);
+        if (k >= 0 && rp->v4restates > 0)
+            k = nr_call4_restates(rp);
         if (k < 0 && k != -EINTR && !dead)
             break;
     }

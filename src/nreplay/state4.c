@@ -57,6 +57,16 @@ const stateid4 *nr_state4_sid(const struct nr_replay *rp, uint32_t k, uint32_t s
     return f->made ? &f->o.stateid : NULL;
 }
 
+uint32_t nr_state4_epoch(const struct nr_replay *rp, uint32_t k, uint32_t sid)
+{
+    const struct nr_v4sid *f;
+
+    if (sid == NR_NONE || rp->v4open == NULL)
+        return UINT32_MAX;
+    f = slot(rp, k, sid);
+    return f->o.state == NF4_OPEN && !f->lock ? f->o.epoch : UINT32_MAX;
+}
+
 void nr_state4_owner(struct nf4_compound *c, char *buf, size_t len, uint32_t k,
                      uint32_t owner, uint8_t share)
 {
