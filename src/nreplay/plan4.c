@@ -321,6 +321,7 @@ static int op_state(struct nr__v4_state *st, const struct tr_nfs4_op *op)
             st->kind = NR_V4_OPEN;
         break;
     case OP_CLOSE:
+    case OP_OPEN_DOWNGRADE: /* its stateid stays the open's: the same slot */
     case OP_READ:
     case OP_WRITE:
     case OP_SETATTR:
@@ -328,6 +329,10 @@ static int op_state(struct nr__v4_state *st, const struct tr_nfs4_op *op)
             st->sid = slot_of(st, sid_key(&op->stateid), 0, &oom);
             if (op->op == OP_CLOSE)
                 st->kind = NR_V4_CLOSE;
+        }
+        if (op->op == OP_OPEN_DOWNGRADE && st->sid != NR_NONE) {
+            st->kind = NR_V4_DOWNGRADE;
+            st->share = (uint8_t)((op->share_access & 3u) | (op->share_deny & 3u) << 2);
         }
         break;
     case OP_LOCK:
@@ -359,7 +364,7 @@ void nr__v4_call_state(const struct nr__v4_state *st, struct nr_call *c)
     c->res_sid = st->op ? st->res_sid : NR_NONE;
     c->owner = st->op ? st->owner : 0;
     c->share = st->op ? st->share : 0;
-    if (c->v4 >= NR_V4_LOCK) { /* the range and the type */
+    if (c->v4 >= NR_V4_LOCK && c->v4 <= NR_V4_LOCKT) { /* the range and the type */
         c->offset = st->op->offset;
         c->size = st->op->length;
         c->how = st->op->how;
@@ -389,7 +394,8 @@ unsigned nr__v4_dep_keys(const struct nr__v4_state *st, uint64_t *keys, int *cha
     }
     if (st->sid != NR_NONE) {
         keys[n] = state_key(st->sid, 2);
-        changes[n++] = st->kind == NR_V4_CLOSE || st->kind == NR_V4_LOCKU;
+        changes[n++] = st->kind == NR_V4_CLOSE || st->kind == NR_V4_LOCKU ||
+                       st->kind == NR_V4_DOWNGRADE;
         if (owner == 0)
             owner = st->slot_owner[st->sid];
     }

@@ -274,6 +274,43 @@ static int lock_call(struct nr_replay *rp, struct nf4_client *cl, const struct n
     return 0;
 }
 
+/* A traced OPEN_DOWNGRADE of slot f's open to the share modes `share`:
+ * PUTFH OPEN_DOWNGRADE with the open's present stateid (seqid 0: 4.1's);
+ * the stateid it gives, and the modes an OPEN again after a new client
+ * takes. */
+static int downgrade(struct nr_replay *rp, struct nf4_client *cl, struct nr_v4sid *f,
+                     uint8_t share)
+{
+    OPEN_DOWNGRADE4args *d;
+    const struct nf4_resop *r;
+    const stateid4 *sid;
+    nfs_argop4 *a;
+    int rc;
+
+    if (nf4_open_need(&f->o, nf4_client_epoch(cl), &sid) != NF4_OPEN)
+        return 0; /* not open here (refused, or gone with a client) */
+    nf4_compound_init(&rp->v4sync.args, 1, 0);
+    nf4_op_putfh(&rp->v4sync.args, &f->fh);
+    if ((a = nf4_op(&rp->v4sync.args, OP_OPEN_DOWNGRADE)) == NULL)
+        return 0;
+    d = &a->nfs_argop4_u.opopen_downgrade;
+    d->open_stateid = *sid;
+    d->seqid = 0;
+    d->share_access = share & 3u;
+    d->share_deny = (share >> 2) & 3u;
+    rp->v4sync.args.cachethis = 1;
+    NR_STATS(&rp->cx)->nr_v4_downgrades++;
+    rc = sync4(rp, cl);
+    if (rc < 0)
+        return rc == -ENOTCONN ? rc : 0;
+    r = nf4_res_find(&rp->v4sync.res, OP_OPEN_DOWNGRADE, 0);
+    if (r != NULL && r->status == NFS4_OK) {
+        f->o.stateid = r->u.close;
+        f->share = share;
+    }
+    return 0;
+}
+
 int nr_state4_record(struct nr_replay *rp, const struct nr_live *l)
 {
     struct nf4_client *cl = nr_client4(rp, l->k, l->c.stream);
@@ -291,6 +328,10 @@ int nr_state4_record(struct nr_replay *rp, const struct nr_live *l)
         rp->v4closes_traced++;
         return close_one(rp, cl, f, &sid) == -ENOTCONN ? -ENOTCONN : 0;
     }
+    if (l->c.v4 == NR_V4_DOWNGRADE)
+        return l->c.sid == NR_NONE
+                   ? 0
+                   : downgrade(rp, cl, slot(rp, l->k, l->c.sid), l->c.share);
     if (l->c.v4 >= NR_V4_LOCK && l->c.obj != NR_NONE &&
         nr_fh(rp, l->k, l->c.obj)->len > 0) {
         nf4_fh_from_nf(nr_fh(rp, l->k, l->c.obj), &h);
