@@ -297,7 +297,7 @@ struct nf4_resop {
         struct nf4_attrs getattr;
         struct nf4_fh getfh;
         ACCESS4resok access;
-        stateid4 close; /* and OPEN_CONFIRM's, LOCK's and LOCKU's */
+        stateid4 close; /* and OPEN_CONFIRM's, OPEN_DOWNGRADE's, LOCK's and LOCKU's */
         struct {
             stateid4 stateid;
             change_info4 cinfo;

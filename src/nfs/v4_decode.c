@@ -307,6 +307,7 @@ static bool_t op_result(XDR *x, struct nf4_res *r, struct nf4_resop *o)
         return !ok || xdr_ACCESS4resok(x, &o->u.access);
     case OP_CLOSE:
     case OP_OPEN_CONFIRM:
+    case OP_OPEN_DOWNGRADE:
         return !ok || xdr_stateid4(x, &o->u.close);
     case OP_COMMIT:
         return !ok || xdr_COMMIT4resok(x, &o->u.commit);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * call4.c - one traced call of an NFSv4 plan as the NFS trace replay sends
- * it (nr_int.h): through the session's NFSv4.1 client (its own client id
- * and session, a fore-channel slot per call of the window; SEQUENCE, slots
- * and seqids the client's, never the trace's), each call the compound a
+ * it (nr_int.h): through its traced client's NFSv4.1 client (clients4.c:
+ * its own client id and session, a fore-channel slot per call of the
+ * window; SEQUENCE, slots and seqids the client's, never the trace's),
+ * each call the compound a
  * 4.1 client sends for its SFS op (nfs/v4_sfs.c: "PUTFH LOOKUP GETFH
  * GETATTR"...), the NULL procedure as itself.  The attributes a traced
  * SETATTR or CREATE set are set, no others.
@@ -34,17 +35,22 @@ struct nr_v4call {
     struct nf4_fh fh, fh2;
     struct nf4_sfs_args args;
     char owner[48];
-    rp_done_fn done; /* the replay's own completion (run.c), as for v2/v3 */
+    rp_done_fn done;        /* the replay's own completion (run.c), as for v2/v3 */
+    uint32_t sid_epoch;     /* the client's epoch of the open whose stateid a
+                               READ, WRITE or SETATTR carries; NO_OPEN: none */
+    uint8_t restate;        /* answered for a stateid a new client lost: to go
+                               again (nr_call4_restates) */
+    uint8_t restated;       /* ... and went again: how many times */
+    uint64_t first_send_ns; /* a call sent again: its first send, its time's start */
 };
 
+#define NO_OPEN UINT32_MAX
+/* A call goes again after a stale stateid at most this many times, each
+ * after its client was made anew once more: a server that cuts leases
+ * often cuts one again while the calls sent again are in flight. */
+#define RESTATES_MAX 4u
+
 static const stateid4 anonymous; /* all zeros (RFC 8881 8.2.3) */
-
-static struct nf4_client *client(const struct nr_replay *rp)
-{
-    const struct nf4_mount *m = nf4_session_mount(&rp->cx.ses);
-
-    return m ? m->cl : NULL;
-}
 
 size_t nr_call4_bytes(void)
 {
@@ -113,35 +119,107 @@ static uint32_t piece_of(uint32_t piece, const struct nr_call *c, uint32_t max,
     return (uint32_t)(left < max ? left : max);
 }
 
+/* Whether v's answered call is a READ, WRITE or SETATTR a client sends
+ * again (as the mix does, nfs/proto4.c): STALE_STATEID (BAD_STATEID in
+ * 4.1) or EXPIRED for the stateid of an open its client lost since (the
+ * client was made anew after the call was built: a restarted server, a
+ * lease run out), not sent again RESTATES_MAX times yet. */
+static int stale_stateid(const struct nr_replay *rp, const struct nr_v4call *v,
+                         struct nf4_client *cl)
+{
+    uint32_t st = v->call.res.status;
+
+    return v->call.status == 0 && v->restated < RESTATES_MAX && !rp->closing &&
+           cl != NULL &&
+           (st == NFS4ERR_STALE_STATEID || st == NFS4ERR_BAD_STATEID ||
+            st == NFS4ERR_EXPIRED) &&
+           v->sid_epoch != NO_OPEN && v->sid_epoch != nf4_client_epoch(cl);
+}
+
 /* The compound's end goes to the replay's completion as a v2/v3 call's
- * does: its accounting comes back down here through nr_call_account. */
+ * does: its accounting comes back down here through nr_call_account; a
+ * call answered for a lost open's stateid waits to go again instead (its
+ * file's OPEN first: synchronous, so not from this callback). */
 static void done4(struct nf4_call *call, void *data)
 {
     struct rb_slot *s = data;
     struct nr_replay *rp = s->owner;
     struct nr_v4call *v = &((struct nr_v4call *)rp->v4calls)[s - rp->win.slot];
+    const struct nr_live *l = &rp->live[s->tag];
 
+    if (stale_stateid(rp, v, nr_client4(rp, l->k, l->c.stream))) {
+        v->restate = 1;
+        v->first_send_ns = call->rpc.t_send_ns;
+        rp->v4restates++;
+        return;
+    }
     v->done(&call->rpc, s);
 }
 
+static int start4(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
+                  rp_done_fn done);
+
 int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
                    rp_done_fn done)
+{
+    struct nr_v4call *v = &((struct nr_v4call *)rp->v4calls)[s - rp->win.slot];
+
+    v->restate = v->restated = 0;
+    v->first_send_ns = 0;
+    return start4(rp, s, ref, piece, done);
+}
+
+int nr_call4_restates(struct nr_replay *rp)
+{
+    struct nr_v4call *calls = rp->v4calls;
+    uint32_t i, n = rp->window ? rp->window : 1;
+    int rc;
+
+    for (i = 0; rp->v4restates > 0 && i < n; i++) {
+        struct nr_v4call *v = &calls[i];
+        struct rb_slot *s = &rp->win.slot[i];
+
+        if (!v->restate)
+            continue;
+        v->restate = 0;
+        rp->v4restates--;
+        v->restated++;
+        /* the file's open again (unless another call's did it), then the
+         * call with its stateid */
+        rc = nr_state4_open(rp, &rp->live[s->tag]);
+        if (rc == 0 && (rc = start4(rp, s, s->tag, s->piece, v->done)) == 0) {
+            NR_STATS(&rp->cx)->nr_v4_stale_resends++;
+            continue;
+        }
+        if (rc == -ENOTCONN)
+            return rc;            /* the client is gone: the call waits with the others */
+        v->done(&v->call.rpc, s); /* not sent again: the stale answer stands */
+    }
+    return 0;
+}
+
+/* Piece `piece` of live call ref on slot s (nr_call4_start). */
+static int start4(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
+                  rp_done_fn done)
 {
     const struct nr_live *l = &rp->live[ref];
     const struct nr_call *c = &l->c;
     struct nr_v4call *v = &((struct nr_v4call *)rp->v4calls)[s - rp->win.slot];
     struct nf4_sfs_args *a = &v->args;
-    struct nf4_client *cl = client(rp);
+    struct nf4_client *cl = nr_client4(rp, l->k, c->stream); /* the traced client's */
     uint64_t off;
     int rc;
 
     s->count = 0;
     if (cl == NULL)
         return -ENOTCONN;
+    v->sid_epoch = c->op == NF_OP_READ || c->op == NF_OP_WRITE || c->op == NF_OP_SETATTR
+                       ? nr_state4_epoch(rp, l->k, c->sid)
+                       : NO_OPEN;
     if (c->op == NF_OP_NULL_OP) { /* the RPC NULL procedure, no compound */
         rp_call_prepare(&s->call, 0, (xdrproc_t)rp_xdr_void, NULL, (xdrproc_t)rp_xdr_void,
                         NULL, nf_class_timeout_ms(NF_CLASS_LOOKUP, 1), done, s);
-        return rp_call_start(rp->cx.ses.rpc, &s->call);
+        return rp_call_start(nf4_client_rpc(cl), &s->call);
     }
     memset(a, 0, sizeof(*a));
     if (c->obj != NR_NONE) {
@@ -244,7 +322,7 @@ int nr_call4_account(struct rb_slot *s)
         NR_STATS(&rp->cx)->nr_unanswered++;
     if (call->rpc.retransmits > 0)
         LD_STATS_COUNT(st, c->op, retrans);
-    NR_STATS(&rp->cx)->nr_resends += call->rpc.retransmits + call->resends;
+    NR_STATS(&rp->cx)->nr_resends += call->rpc.retransmits + call->resends + v->restated;
     if (call->status != 0) {
         ld_stats_bad(st, c->op);
         if (c->res_sid != NR_NONE) /* a traced OPEN's, with no reply */
@@ -253,9 +331,9 @@ int nr_call4_account(struct rb_slot *s)
     }
     nf4_sfs_result(&call->res, &r);
     {
-        uint64_t ns = call->rpc.t_reply_ns > call->rpc.t_send_ns
-                          ? call->rpc.t_reply_ns - call->rpc.t_send_ns
-                          : 0;
+        /* a call sent again after a stale stateid: from its first send */
+        uint64_t from = v->first_send_ns ? v->first_send_ns : call->rpc.t_send_ns;
+        uint64_t ns = call->rpc.t_reply_ns > from ? call->rpc.t_reply_ns - from : 0;
 
         if (ns > (uint64_t)call->rpc.timeout_ms * 1000000u) { /* answered too late */
             ld_stats_bad(st, c->op);
@@ -283,13 +361,4 @@ int nr_call4_account(struct rb_slot *s)
     if (c->res_sid != NR_NONE) /* a traced OPEN's: the stateid its slot maps to */
         nr_state4_opened(rp, l, &call->res, call->epoch, r.has_fh ? &r.fh : NULL);
     return 1;
-}
-
-int nr_call4_wait(struct nr_replay *rp, uint64_t wake)
-{
-    struct nf_session *ses = &rp->cx.ses;
-    const struct nf_proto *p = ses->proto;
-    int rev = rb_wait_fd(&rp->loop, p->fd(ses), p->events(ses), p->next_ms(ses), wake);
-
-    return rev < 0 ? rev : p->service(ses, (short)rev);
 }

@@ -109,11 +109,14 @@ struct nr_stats {
      * stateid (a traced special stateid's), the CLOSEs at the traced CLOSE */
     uint64_t nr_v4_opens, nr_v4_open_errors, nr_v4_closes, nr_v4_left, nr_v4_anonymous;
     uint64_t nr_v4_closes_traced;
+    uint64_t nr_v4_stale_resends; /* READs, WRITEs and SETATTRs sent again after a
+                                     stale stateid (a new client lost its open) */
+    uint64_t nr_v4_downgrades;    /* OPEN_DOWNGRADEs sent at the traced one */
     /* NFSv4 locks: the LOCKs, LOCKUs and LOCKTs sent, their statuses
      * compared with the traced ones (apart from the calls') and mismatched */
     uint64_t nr_v4_locks, nr_v4_lock_compared, nr_v4_lock_mismatches;
 };
-#define NR_STATS_NFIELDS 30
+#define NR_STATS_NFIELDS 32
 extern const struct cm_field nr_stats_fields[NR_STATS_NFIELDS];
 /* An NFS replay child's counters (struct ld_child's results). */
 #define NR_STATS(c) ((struct nr_stats *)(c)->results)
@@ -169,7 +172,8 @@ struct nr_call {
     uint32_t rt_us;              /* traced response time (with a reply) */
     uint32_t count, access, how; /* how: WRITE's stable_how, CREATE's mode */
     uint32_t mode, uid, gid;     /* with sattr's bits (NF_SA_*: nfs/nf.h) */
-    uint32_t stream;             /* the traced client host: 0..nstreams-1 */
+    uint32_t stream;             /* the traced client host (NFSv4: the traced
+                                    client): 0..nstreams-1 */
     uint32_t sid, res_sid;       /* NFSv4: the traced open state the call uses, and
                                     the one its reply makes, as the plan numbers them
                                     (slots 0..nsids-1, NR_NONE: none) */
@@ -188,8 +192,9 @@ struct nr_call {
  * a state record - an operation on the traced open state that is no call of
  * the trace (its counts have it as v4_state) and that the replay still
  * sends as its own, at its traced place: the traced CLOSE of state sid, an
- * OPEN by handle (CLAIM_FH, CLAIM_PREVIOUS...) making state res_sid, and
- * the locks (their statuses compared apart). */
+ * OPEN by handle (CLAIM_FH, CLAIM_PREVIOUS...) making state res_sid, an
+ * OPEN_DOWNGRADE of state sid, and the locks (their statuses compared
+ * apart). */
 #define NR_V4_CALL  0
 #define NR_V4_CLOSE 1
 #define NR_V4_OPEN  2
@@ -199,6 +204,8 @@ struct nr_call {
                          the lock's) making lock state res_sid */
 #define NR_V4_LOCKU 4 /* LOCKU of lock state sid */
 #define NR_V4_LOCKT 5 /* LOCKT of lock owner `owner` */
+#define NR_V4_DOWNGRADE                                                                  \
+    6 /* OPEN_DOWNGRADE of open state sid to the share modes `share` */
 
 /*
  * A plan: what replaying a capture needs, read once from its file (a plan
@@ -222,7 +229,7 @@ struct nr_plan {
                                    state records between them */
     uint32_t nsids, nowners;    /* NFSv4: the open state slots and open owners the
                                    records name */
-    uint32_t nstreams;          /* traced client hosts */
+    uint32_t nstreams;          /* traced client hosts (NFSv4: clients) */
     uint64_t *stream_calls;     /* per stream, its calls */
     uint64_t events;            /* events the reader gave */
     uint64_t skipped[NR_SKIPS]; /* calls not replayable, by reason */

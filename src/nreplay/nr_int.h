@@ -72,7 +72,15 @@ struct nr__v4_state {
     uint32_t *slot_owner;     /* per slot, its owner (0: unknown) */
     uint32_t *free;           /* the slots free again */
     uint32_t nslots, nfree, cap_slots, nowners;
-    uint64_t unnamed;            /* OPENs with no stateid in their reply */
+    uint64_t unnamed; /* OPENs with no stateid in their reply */
+    /* the traced clients, numbered 1, 2, ...: a client id's number, a
+     * session's (its CREATE_SESSION's client id's; a session whose
+     * CREATE_SESSION the capture missed is a client of its own), and a
+     * TCP connection's first (for what names neither: NFSv4.0's I/O, the
+     * NULL procedure) */
+    struct nr__v4_map clients, sessions, conns;
+    uint32_t nclients;
+    uint32_t client;             /* the COMPOUND being planned's (0: none known) */
     const struct tr_nfs4_op *op; /* the operation the call being planned is */
     /* its state: the record's kind, the slot it uses and the one it makes,
      * its owner */
@@ -92,6 +100,11 @@ int nr__v4_calls(struct nr__v4_state *st, const struct tr_nfs_event *ev,
                  uint64_t *skipped,
                  int (*fn)(void *data, const struct tr_nfs_event *call), void *data);
 void nr__v4_state_free(struct nr__v4_state *st);
+/* The first pass: which client id each traced session and TCP connection
+ * is (CREATE_SESSION, the first COMPOUND naming a client on it), so that
+ * nr__v4_calls knows each COMPOUND's traced client (st->client) from the
+ * first.  0 or -ENOMEM. */
+int nr__v4_learn(struct nr__v4_state *st, const struct tr_nfs_event *ev);
 /* The record being planned's state (st; none outside nr__v4_calls) into c:
  * its kind, slots, owner and an OPEN's share modes. */
 void nr__v4_call_state(const struct nr__v4_state *st, struct nr_call *c);
@@ -216,8 +229,10 @@ struct nr_replay {
     void *v4open;
     struct nf4_call v4sync;
     struct nf4_open_counts v4counts;
-    uint64_t v4closes_traced; /* CLOSEs sent at the traced CLOSE */
-    char v4owner[48];         /* the open owner of v4sync's OPEN */
+    uint64_t v4closes_traced;   /* CLOSEs sent at the traced CLOSE */
+    char v4owner[48];           /* the open owner of v4sync's OPEN */
+    struct nr_v4clients *v4cls; /* a client per traced client (clients4.c) */
+    uint32_t v4restates;        /* calls waiting to go again (call4.c) */
 };
 
 /* The client's copy m's handles, its completions, and the flags of the
@@ -342,14 +357,44 @@ void nr__stale_run(struct nr_replay *rp, const struct nr_call *c, uint32_t nfs,
  * call's does.  0 or -errno as nr_call_start. */
 int nr_call4_start(struct nr_replay *rp, struct rb_slot *s, uint32_t ref, uint32_t piece,
                    rp_done_fn done);
+/* The calls answered STALE_STATEID, BAD_STATEID or EXPIRED for the stateid
+ * of an open their client lost since (made anew while they were built or
+ * in flight) go again, after each new client and at most 4 times: their
+ * file's OPEN first (state4.c), then the call with the new open's stateid
+ * (counted: nr_v4_stale_resends; its time from its first send), as a
+ * client retries its application's I/O once it has recovered.  Outside any completion
+ * callback (run.c's loop). 0, or -ENOTCONN when the client is gone. */
+int nr_call4_restates(struct nr_replay *rp);
 /* Bytes of one slot's v4 call (rp->v4calls holds one per slot). */
 size_t nr_call4_bytes(void);
 /* Accounts a finished v4 compound of slot s as nr_call_account does.  1;
  * 0 for a call that never left this host. */
 int nr_call4_account(struct rb_slot *s);
-/* Waits until wake (ns) or a reply, then services the session (the
- * protocol's descriptor and hooks): the calls completed, or -errno. */
-int nr_call4_wait(struct nr_replay *rp, uint64_t wake);
+
+/* ---- clients4.c: an NFSv4.1 client per traced client ------------------------- */
+
+/* At most this many NFSv4 clients in one process (copies x traced clients
+ * it replays): more is refused, naming -p. */
+#define NR_V4_CLIENTS_MAX 64u
+
+/* INIT, the image made: each unit (copy k, stream s: a traced client) the
+ * process replays gets its own client on the server under test (its own
+ * client id, EXCHANGE_ID with an owner of its own, and session, each on its
+ * own connection); the first the session's.  0 or -errno with last_error. */
+int nr_clients4_open(struct nr_replay *rp);
+/* The client of copy k's stream s (the session's when there is one unit),
+ * NULL once it is gone. */
+struct nf4_client *nr_client4(const struct nr_replay *rp, uint32_t k, uint32_t s);
+/* Waits until wake (ns) or a reply on any of the clients, then services
+ * each: the calls completed, or -errno. */
+int nr_clients4_wait(struct nr_replay *rp, uint64_t wake);
+/* The run's start (what each client had counted noted) and end (what the
+ * clients beyond the session's counted since, into the session's figures). */
+void nr_clients4_mark(struct nr_replay *rp);
+void nr_clients4_count(struct nr_replay *rp);
+/* The clients beyond the session's ended (DESTROY_SESSION,
+ * DESTROY_CLIENTID; bounded) and freed. */
+void nr_clients4_close(struct nr_replay *rp);
 
 /* ---- state4.c: the traced open and lock state over NFSv4.1 ------------------ */
 
@@ -362,6 +407,10 @@ size_t nr_state4_bytes(void);
  * NULL for the anonymous one (a traced special stateid, or an open from
  * before the capture not opened here). */
 const stateid4 *nr_state4_sid(const struct nr_replay *rp, uint32_t k, uint32_t sid);
+/* The client's epoch of the open a call of copy k using slot sid carries
+ * the stateid of (UINT32_MAX: none open, the anonymous stateid or a closed
+ * one's). */
+uint32_t nr_state4_epoch(const struct nr_replay *rp, uint32_t k, uint32_t sid);
 /* The OPEN of compound c goes with traced owner `owner` of copy k (an
  * owner of its own, named into buf; 0: the client's) and the traced share
  * modes (share: nr_call's; 0: reading and writing, denying nothing). */

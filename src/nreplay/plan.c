@@ -122,7 +122,7 @@ struct build {
     struct nr_plan *p;
     struct kmap deps;  /* key -> (last call, last call that changed it) */
     struct kmap names; /* name key -> (object, -) */
-    struct kmap hosts; /* traced client hosts (the streams) */
+    struct kmap hosts; /* traced clients (the streams): hosts, NFSv4 clients */
     struct kmap named; /* (stream, object) -> the stream's last call whose
                           reply named the object; (NR_NONE, object) -> the
                           stream that named it first, + 1 */
@@ -432,12 +432,14 @@ static int add_deps(struct build *b, struct nr_call *c)
     return rc < 0 ? -ENOMEM : 0;
 }
 
-/* The stream of a traced client host (a new one numbered next); a call
- * (count) is counted in it. */
-static int stream_of(struct build *b, uint32_t client, uint32_t *stream, int count)
+/* The stream of a traced client (a new one numbered next): an NFSv4
+ * COMPOUND's client (its client id or session, plan4.c), else its host; a
+ * call (count) is counted in it. */
+static int stream_of(struct build *b, uint32_t host, uint32_t *stream, int count)
 {
     struct nr_plan *p = b->p;
-    struct kv *h = kmap_get(&b->hosts, (uint64_t)client + 1);
+    uint64_t key = b->v4.client ? (1ull << 32) | b->v4.client : host;
+    struct kv *h = kmap_get(&b->hosts, key + 1);
 
     if (!h)
         return -ENOMEM;
@@ -534,8 +536,8 @@ static int image_event(void *img, const struct tr_nfs_event *ev)
     return im_event(img, ev);
 }
 
-static int pass_image(struct nr_plan *p, const struct nr_plan_opts *o, char *err,
-                      size_t errlen)
+static int pass_image(struct nr_plan *p, struct nr__v4_state *v4,
+                      const struct nr_plan_opts *o, char *err, size_t errlen)
 {
     struct tr_nfs_reader *r;
     struct tr_nfs_event ev;
@@ -548,7 +550,8 @@ static int pass_image(struct nr_plan *p, const struct nr_plan_opts *o, char *err
     snprintf(p->format, sizeof(p->format), "%s", tr_nfs_format(r));
     while ((rc = tr_nfs_next(r, &ev)) > 0) {
         p->events++;
-        if ((rc = tr_nfs_each_v3(&ev, image_event, p->img)) < 0)
+        if ((rc = tr_nfs_each_v3(&ev, image_event, p->img)) < 0 ||
+            (p->nfs_version == 4 && (rc = nr__v4_learn(v4, &ev)) < 0))
             break;
     }
     if (rc < 0)
@@ -640,9 +643,9 @@ static int plan_into(struct nr_plan *p, const char *capture, const struct nr_pla
     p->img = im_new();
     if (!p->img)
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
-    rc = pass_image(p, o, err, errlen);
     memset(&b, 0, sizeof(b));
     b.p = p;
+    rc = pass_image(p, &b.v4, o, err, errlen);
     if (rc == 0 && (rc = nr__capture_id(capture, &size, &hash)) < 0)
         cm_errf(err, errlen, "%s: %s", capture, strerror(-rc));
     if (rc == 0 && (rc = nr__file_begin(&b.w, f, p)) < 0)

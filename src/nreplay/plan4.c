@@ -12,8 +12,12 @@
  * operations and SEQUENCE only carry the calls; PUTROOTFH is the MNT of
  * "/" (skipped as MOUNT).  The client, session and open state operations
  * (EXCHANGE_ID ... RECLAIM_COMPLETE, OPEN by handle, CLOSE, locks,
- * delegations) are counted apart: the replay's own client stands for the
- * client and the session.  The traced open and lock state is followed:
+ * delegations) are counted apart: the replay's own client for each
+ * traced client stands for the client and the session.  Each COMPOUND's
+ * traced client (its session's, the client id it names, else its TCP
+ * connection's first: learnt in the image's pass, nr__v4_learn) is its
+ * stream, so that the replay gives each one a client of its own.  The
+ * traced open and lock state is followed:
  * each traced stateid gets a slot (an open's from the OPEN that made it,
  * or its first use, to its CLOSE; a lock's from its LOCK on) that the
  * OPEN's call, the READs, WRITEs and SETATTRs using it, its CLOSE and its
@@ -317,6 +321,7 @@ static int op_state(struct nr__v4_state *st, const struct tr_nfs4_op *op)
             st->kind = NR_V4_OPEN;
         break;
     case OP_CLOSE:
+    case OP_OPEN_DOWNGRADE: /* its stateid stays the open's: the same slot */
     case OP_READ:
     case OP_WRITE:
     case OP_SETATTR:
@@ -324,6 +329,10 @@ static int op_state(struct nr__v4_state *st, const struct tr_nfs4_op *op)
             st->sid = slot_of(st, sid_key(&op->stateid), 0, &oom);
             if (op->op == OP_CLOSE)
                 st->kind = NR_V4_CLOSE;
+        }
+        if (op->op == OP_OPEN_DOWNGRADE && st->sid != NR_NONE) {
+            st->kind = NR_V4_DOWNGRADE;
+            st->share = (uint8_t)((op->share_access & 3u) | (op->share_deny & 3u) << 2);
         }
         break;
     case OP_LOCK:
@@ -355,7 +364,7 @@ void nr__v4_call_state(const struct nr__v4_state *st, struct nr_call *c)
     c->res_sid = st->op ? st->res_sid : NR_NONE;
     c->owner = st->op ? st->owner : 0;
     c->share = st->op ? st->share : 0;
-    if (c->v4 >= NR_V4_LOCK) { /* the range and the type */
+    if (c->v4 >= NR_V4_LOCK && c->v4 <= NR_V4_LOCKT) { /* the range and the type */
         c->offset = st->op->offset;
         c->size = st->op->length;
         c->how = st->op->how;
@@ -385,7 +394,8 @@ unsigned nr__v4_dep_keys(const struct nr__v4_state *st, uint64_t *keys, int *cha
     }
     if (st->sid != NR_NONE) {
         keys[n] = state_key(st->sid, 2);
-        changes[n++] = st->kind == NR_V4_CLOSE || st->kind == NR_V4_LOCKU;
+        changes[n++] = st->kind == NR_V4_CLOSE || st->kind == NR_V4_LOCKU ||
+                       st->kind == NR_V4_DOWNGRADE;
         if (owner == 0)
             owner = st->slot_owner[st->sid];
     }
@@ -405,7 +415,88 @@ void nr__v4_state_free(struct nr__v4_state *st)
     free(st->owners.val);
     free(st->slot_owner);
     free(st->free);
+    free(st->clients.key);
+    free(st->clients.val);
+    free(st->sessions.key);
+    free(st->sessions.val);
+    free(st->conns.key);
+    free(st->conns.val);
     memset(st, 0, sizeof(*st));
+}
+
+/* ---- the traced clients ------------------------------------------------------ */
+
+/* Bytes' key (FNV-1a; never 0). */
+static uint64_t bytes_key(const void *b, size_t n)
+{
+    const unsigned char *p = b;
+    uint64_t h = 0xcbf29ce484222325ull;
+
+    while (n-- > 0)
+        h = (h ^ *p++) * 0x100000001b3ull;
+    return h ? h : 1;
+}
+
+/* Key's number in m, a new client's when it has none (*v NR_NONE);
+ * 0 when out of memory. */
+static uint32_t client_num(struct nr__v4_state *st, struct nr__v4_map *m, uint64_t key)
+{
+    uint32_t *v = map_at(m, key);
+
+    if (!v)
+        return 0;
+    if (*v == NR_NONE)
+        *v = ++st->nclients;
+    return *v;
+}
+
+/* The traced client of event ev (0: none known, or out of memory): its
+ * session's, the client id it names, else its TCP connection's. */
+static uint32_t client_of(struct nr__v4_state *st, const struct tr_nfs_event *ev)
+{
+    const struct tr_nfs4_compound *c = ev->v4;
+    uint32_t *v;
+
+    if (c && (c->flags & TR_NFS4_C_SEQUENCE))
+        return client_num(st, &st->sessions,
+                          bytes_key(c->sessionid, sizeof(c->sessionid)));
+    if (c && (c->flags & TR_NFS4_C_CLIENTID))
+        return client_num(st, &st->clients, bytes_key(&c->clientid, sizeof(c->clientid)));
+    if (ev->conn == 0 || st->conns.key == NULL)
+        return 0;
+    v = map_at(&st->conns, ev->conn);
+    return v && *v != NR_NONE ? *v : 0;
+}
+
+int nr__v4_learn(struct nr__v4_state *st, const struct tr_nfs_event *ev)
+{
+    const struct tr_nfs4_compound *c = ev->v4;
+    uint32_t i, n, *v;
+
+    if (ev->prog != TR_NFS_PROG_NFS || ev->vers != 4)
+        return 0;
+    for (i = 0; c && i < c->nops; i++) {
+        const struct tr_nfs4_op *op = &c->ops[i];
+        const uint32_t both = TR_NFS4_O_CLIENTID | TR_NFS4_O_SESSION;
+
+        /* CREATE_SESSION: its session is its client id's */
+        if (op->op != OP_CREATE_SESSION || (op->flags & both) != both)
+            continue;
+        n = client_num(st, &st->clients, bytes_key(&op->clientid, sizeof(op->clientid)));
+        v = map_at(&st->sessions, bytes_key(op->sessionid, sizeof(op->sessionid)));
+        if (!n || !v)
+            return -ENOMEM;
+        if (*v == NR_NONE)
+            *v = n;
+    }
+    n = client_of(st, ev);
+    if (n == 0 || ev->conn == 0)
+        return 0;
+    if (!(v = map_at(&st->conns, ev->conn)))
+        return -ENOMEM;
+    if (*v == NR_NONE)
+        *v = n;
+    return 0;
 }
 
 /* ---- the calls ------------------------------------------------------------- */
@@ -451,12 +542,15 @@ int nr__v4_calls(struct nr__v4_state *st, const struct tr_nfs_event *ev,
     uint32_t i;
     int others = 0, rc;
 
+    st->client = client_of(st, ev);
     if (!c) { /* the NULL procedure (a COMPOUND not decoded: the reader's counts) */
         if (ev->proc != 0)
             return 0;
         o = *ev;
         o.op = NF_OP_NULL_OP;
-        return fn(data, &o);
+        rc = fn(data, &o);
+        st->client = 0;
+        return rc;
     }
     for (i = 0; i < c->nops && !others; i++)
         others = tr_nfs4_op_event(ev, i, &o) && o.op != NF_OP_GETATTR &&
@@ -491,5 +585,6 @@ int nr__v4_calls(struct nr__v4_state *st, const struct tr_nfs_event *ev,
         st->sid = st->res_sid = NR_NONE;
         st->owner = 0;
     }
+    st->client = 0;
     return 0;
 }

@@ -643,7 +643,7 @@ int nr_stream_next(struct nr_stream *s, struct nr_call *c, char *err, size_t err
     if (p->version >= 4) {
         v = num(s, &bad);
         c->v4 = (uint8_t)v;
-        if (v > NR_V4_LOCKT || (v != NR_V4_CALL && c->op != NF_OP_NULL_OP))
+        if (v > NR_V4_DOWNGRADE || (v != NR_V4_CALL && c->op != NF_OP_NULL_OP))
             bad = 1;
         c->sid = id_of(num(s, &bad), p->nsids, &bad);
         c->res_sid = id_of(num(s, &bad), p->nsids, &bad);

@@ -465,6 +465,8 @@ static int prepare(struct nr_replay *rp)
             rc = prepare_copy(rp, k);
     if (rc == 0)
         rc = nr_hosts_count(rp);
+    if (rc == 0 && rp->version == 4)
+        rc = nr_clients4_open(rp); /* a client per traced client */
     return rc;
 }
 
@@ -613,6 +615,7 @@ void nr_child_free(struct ld_child *c)
     /* a call still in flight completes while the client closes: its slot
      * must still be there, and it changes nothing (the results are sent) */
     rp->closing = 1;
+    nr_clients4_close(rp);
     ld_child_unmount(c);
     free(rp->copy_m);
     free(rp->copy_j);

@@ -56,6 +56,8 @@ const struct cm_field nr_stats_fields[NR_STATS_NFIELDS] = {
     NRF(nr_v4_closes, SUM),
     NRF(nr_v4_left, SUM),
     NRF(nr_v4_anonymous, SUM),
+    NRF(nr_v4_stale_resends, SUM),
+    NRF(nr_v4_downgrades, SUM),
     NRF(nr_v4_closes_traced, SUM),
     NRF(nr_v4_locks, SUM),
     NRF(nr_v4_lock_compared, SUM),
@@ -266,10 +268,12 @@ static void text(FILE *out, const struct ld_report_in *in)
                 "  NFSv4 opens made %" PRIu64 " (%" PRIu64
                 " failed), closed at the traced CLOSE %" PRIu64 ", at the end %" PRIu64
                 ", left open %" PRIu64
-                "; READs and WRITEs with the anonymous stateid %" PRIu64 "\n",
+                "; READs and WRITEs with the anonymous stateid %" PRIu64
+                "; sent again after a stale stateid %" PRIu64 "; OPEN_DOWNGRADEs %" PRIu64
+                "\n",
                 ns->nr_v4_opens, ns->nr_v4_open_errors, ns->nr_v4_closes_traced,
                 ns->nr_v4_closes - ns->nr_v4_closes_traced, ns->nr_v4_left,
-                ns->nr_v4_anonymous);
+                ns->nr_v4_anonymous, ns->nr_v4_stale_resends, ns->nr_v4_downgrades);
     if (cfg->nfs_version == 4 && ns->nr_v4_locks)
         fprintf(out,
                 "  NFSv4 locks: LOCKs, LOCKUs and LOCKTs sent %" PRIu64
@@ -383,6 +387,8 @@ static void yaml(struct cm_yaml *y, const struct ld_report_in *in)
         cm_yaml_kv_uint(y, "closes_traced", ns->nr_v4_closes_traced);
         cm_yaml_kv_uint(y, "in_use", ns->nr_v4_left);
         cm_yaml_kv_uint(y, "anonymous_io", ns->nr_v4_anonymous);
+        cm_yaml_kv_uint(y, "stale_stateid_resends", ns->nr_v4_stale_resends);
+        cm_yaml_kv_uint(y, "downgrades", ns->nr_v4_downgrades);
         cm_yaml_map_end(y);
         cm_yaml_key(y, "v4_locks");
         cm_yaml_map_begin(y);

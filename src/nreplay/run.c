@@ -392,7 +392,7 @@ static int wait_and_service(struct nr_replay *rp, uint64_t now)
     if (rp->shares && (rp->nheld > 0 || rp->have_cur) && wake > now + FOREIGN_POLL_NS)
         wake = now + FOREIGN_POLL_NS; /* it may wait for another process's call */
     if (rp->version == 4)
-        return nr_call4_wait(rp, wake);
+        return nr_clients4_wait(rp, wake);
     return rb_wait_service(&rp->loop, rp->cx.ses.rpc, wake);
 }
 
@@ -497,9 +497,11 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     rp->nheld = 0;
     memset(&rp->v4counts, 0, sizeof(rp->v4counts));
     rp->v4closes_traced = 0;
+    rp->v4restates = 0;
     rc = rb_run_begin(c, &rp->loop, rp->speed, limit_s);
     if (rc < 0)
         return rc;
+    nr_clients4_mark(rp);
     rp->stale_run = 0;
     rp->unanswered_since_ns = rp->last_reply_ns = 0;
     rp_client_stats(c->ses.rpc, &cs0);
@@ -519,6 +521,8 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
         rc = issue(rp);
         if (rc == 0 && !idle(rp))
             rc = wait_and_service(rp, now);
+        if (rc >= 0 && rp->v4restates > 0)
+            rc = nr_call4_restates(rp);
         if (rc < 0) { /* the client gave up (its TCP reconnection included) */
             snprintf(why, sizeof(why), "%s",
                      rp_client_last_error(c->ses.rpc)[0]
@@ -543,7 +547,10 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
 
         if (dead && rp_client_timeout_ms(c->ses.rpc) < 0)
             break; /* nothing left in the engine to complete them */
-        k = rp->version == 4 ? nf_session_poll(&c->ses, -1) : rp_poll(&c->ses.rpc, 1, -1);
+        k = rp->version == 4 ? nr_clients4_wait(rp, UINT64_MAX)
+                             : rp_poll(&c->ses.rpc, 1, -1);
+        if (k >= 0 && rp->v4restates > 0)
+            k = nr_call4_restates(rp);
         if (k < 0 && k != -EINTR && !dead)
             break;
     }
@@ -552,6 +559,7 @@ int nr_run(struct ld_child *c, uint32_t limit_s)
     if (!stopped && !stale && !gone && udp_gone(rp, cm_now_ns(), why, sizeof(why)))
         gone = 1;
     rb_run_end(c, &rp->loop, cm_now_ns(), rp->plan->trace_ns);
+    nr_clients4_count(rp); /* the traced clients' clients beyond the session's */
     if (rp->version == 4 && !gone)
         nr_state4_close_all(rp); /* the opens it made, after the timed part */
     if (rp->version == 4) {

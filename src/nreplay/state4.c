@@ -9,7 +9,8 @@
  * records are sent at their place, synchronously (the client's other calls
  * going on): a traced CLOSE as PUTFH CLOSE, an OPEN by handle as PUTFH
  * OPEN, a LOCK, LOCKU or LOCKT as itself (its status compared apart from
- * the calls').  A stateid the trace shows in use but never made (an open
+ * the calls'), each on its traced client's own client (clients4.c).  A
+ * stateid the trace shows in use but never made (an open
  * from before the capture), or whose open a new client lost, is OPENed
  * (CLAIM_FH) before its next use; the opens left are CLOSEd at the end.
  * Nothing here allocates.
@@ -21,13 +22,6 @@
 #include "nfs/nf4_load.h"
 #include "nreplay/nr_int.h"
 
-static struct nf4_client *client(const struct nr_replay *rp)
-{
-    const struct nf4_mount *m = nf4_session_mount(&rp->cx.ses);
-
-    return m ? m->cl : NULL;
-}
-
 /* A copy's replayed open of one of the plan's state slots. */
 struct nr_v4sid {
     struct nf4_open o;
@@ -36,6 +30,7 @@ struct nr_v4sid {
     uint8_t share;    /* the OPEN again after a new client lost it */
     uint8_t made;     /* a replayed OPEN was about it: never opened before use */
     uint8_t lock;     /* a lock's state: no CLOSE (it goes with its open's) */
+    uint32_t stream;  /* the traced client whose client opened it */
 };
 
 size_t nr_state4_bytes(void)
@@ -56,9 +51,20 @@ const stateid4 *nr_state4_sid(const struct nr_replay *rp, uint32_t k, uint32_t s
     if (sid == NR_NONE || rp->v4open == NULL)
         return NULL;
     f = slot(rp, k, sid);
-    if (nf4_open_need(&f->o, nf4_client_epoch(client(rp)), &s) == NF4_OPEN)
+    if (nf4_open_need(&f->o, nf4_client_epoch(nr_client4(rp, k, f->stream)), &s) ==
+        NF4_OPEN)
         return s;
     return f->made ? &f->o.stateid : NULL;
+}
+
+uint32_t nr_state4_epoch(const struct nr_replay *rp, uint32_t k, uint32_t sid)
+{
+    const struct nr_v4sid *f;
+
+    if (sid == NR_NONE || rp->v4open == NULL)
+        return UINT32_MAX;
+    f = slot(rp, k, sid);
+    return f->o.state == NF4_OPEN && !f->lock ? f->o.epoch : UINT32_MAX;
 }
 
 void nr_state4_owner(struct nf4_compound *c, char *buf, size_t len, uint32_t k,
@@ -119,6 +125,7 @@ void nr_state4_opened(struct nr_replay *rp, const struct nr_live *l,
     f = slot(rp, l->k, l->c.res_sid);
     f->owner = l->c.owner;
     f->share = l->c.share;
+    f->stream = l->c.stream;
     open_result(rp, f, res, epoch, fh);
 }
 
@@ -154,7 +161,7 @@ static int open_fh(struct nr_replay *rp, struct nf4_client *cl, struct nr_v4sid 
 
 int nr_state4_open(struct nr_replay *rp, const struct nr_live *l)
 {
-    struct nf4_client *cl = client(rp);
+    struct nf4_client *cl = nr_client4(rp, l->k, l->c.stream);
     struct nf4_fh h;
     struct nr_v4sid *f;
     const stateid4 *sid;
@@ -170,6 +177,7 @@ int nr_state4_open(struct nr_replay *rp, const struct nr_live *l)
      * opened again with its owner and share modes, as a client reclaims */
     if (f->made && f->o.state != NF4_OPEN)
         return 0; /* closed, or refused: the server says what it thinks of it */
+    f->stream = l->c.stream;
     nf4_fh_from_nf(nr_fh(rp, l->k, l->c.obj), &h);
     return open_fh(rp, cl, f, &h, l->k, f->owner, f->share);
 }
@@ -261,13 +269,51 @@ static int lock_call(struct nr_replay *rp, struct nf4_client *cl, const struct n
         f->o.state = NF4_OPEN;
         f->o.epoch = rp->v4sync.epoch;
         f->made = f->lock = 1;
+        f->stream = c->stream;
+    }
+    return 0;
+}
+
+/* A traced OPEN_DOWNGRADE of slot f's open to the share modes `share`:
+ * PUTFH OPEN_DOWNGRADE with the open's present stateid (seqid 0: 4.1's);
+ * the stateid it gives, and the modes an OPEN again after a new client
+ * takes. */
+static int downgrade(struct nr_replay *rp, struct nf4_client *cl, struct nr_v4sid *f,
+                     uint8_t share)
+{
+    OPEN_DOWNGRADE4args *d;
+    const struct nf4_resop *r;
+    const stateid4 *sid;
+    nfs_argop4 *a;
+    int rc;
+
+    if (nf4_open_need(&f->o, nf4_client_epoch(cl), &sid) != NF4_OPEN)
+        return 0; /* not open here (refused, or gone with a client) */
+    nf4_compound_init(&rp->v4sync.args, 1, 0);
+    nf4_op_putfh(&rp->v4sync.args, &f->fh);
+    if ((a = nf4_op(&rp->v4sync.args, OP_OPEN_DOWNGRADE)) == NULL)
+        return 0;
+    d = &a->nfs_argop4_u.opopen_downgrade;
+    d->open_stateid = *sid;
+    d->seqid = 0;
+    d->share_access = share & 3u;
+    d->share_deny = (share >> 2) & 3u;
+    rp->v4sync.args.cachethis = 1;
+    NR_STATS(&rp->cx)->nr_v4_downgrades++;
+    rc = sync4(rp, cl);
+    if (rc < 0)
+        return rc == -ENOTCONN ? rc : 0;
+    r = nf4_res_find(&rp->v4sync.res, OP_OPEN_DOWNGRADE, 0);
+    if (r != NULL && r->status == NFS4_OK) {
+        f->o.stateid = r->u.close;
+        f->share = share;
     }
     return 0;
 }
 
 int nr_state4_record(struct nr_replay *rp, const struct nr_live *l)
 {
-    struct nf4_client *cl = client(rp);
+    struct nf4_client *cl = nr_client4(rp, l->k, l->c.stream);
     struct nr_v4sid *f;
     struct nf4_fh h;
     stateid4 sid;
@@ -282,6 +328,10 @@ int nr_state4_record(struct nr_replay *rp, const struct nr_live *l)
         rp->v4closes_traced++;
         return close_one(rp, cl, f, &sid) == -ENOTCONN ? -ENOTCONN : 0;
     }
+    if (l->c.v4 == NR_V4_DOWNGRADE)
+        return l->c.sid == NR_NONE
+                   ? 0
+                   : downgrade(rp, cl, slot(rp, l->k, l->c.sid), l->c.share);
     if (l->c.v4 >= NR_V4_LOCK && l->c.obj != NR_NONE &&
         nr_fh(rp, l->k, l->c.obj)->len > 0) {
         nf4_fh_from_nf(nr_fh(rp, l->k, l->c.obj), &h);
@@ -293,6 +343,7 @@ int nr_state4_record(struct nr_replay *rp, const struct nr_live *l)
         f = slot(rp, l->k, l->c.res_sid);
         f->owner = l->c.owner;
         f->share = l->c.share;
+        f->stream = l->c.stream;
         return open_fh(rp, cl, f, &h, l->k, l->c.owner, l->c.share);
     }
     return 0;
@@ -300,15 +351,15 @@ int nr_state4_record(struct nr_replay *rp, const struct nr_live *l)
 
 void nr_state4_close_all(struct nr_replay *rp)
 {
-    struct nf4_client *cl = client(rp);
     uint32_t n = rp->v4open ? rp->plan->nsids : 0, k, i;
     stateid4 sid;
 
-    for (k = 0; cl && k < rp->ncopies; k++)
+    for (k = 0; k < rp->ncopies; k++)
         for (i = 0; i < n; i++) {
             struct nr_v4sid *f = slot(rp, k, i);
+            struct nf4_client *cl = nr_client4(rp, k, f->stream);
 
-            if (f->lock) /* a lock's: gone with its open's CLOSE */
+            if (f->lock || cl == NULL) /* a lock's: gone with its open's CLOSE */
                 continue;
             if (!nf4_open_leave(&rp->v4counts, &f->o, nf4_client_epoch(cl), &sid))
                 continue;

@@ -71,22 +71,21 @@ uint64_t rb_loop_wake(const struct rb_loop *l, uint64_t now)
     return now + CTL_CHECK_NS;
 }
 
-int rb_wait_fd(const struct rb_loop *l, int fd, short events, int timeout_ms,
-               uint64_t wake)
+int rb_wait_fds(const struct rb_loop *l, struct pollfd *pf, unsigned nfds, int timeout_ms,
+                uint64_t wake)
 {
     /* read now, not at the loop's top: the sends since then took time
      * (tens of us at 10 000 calls/s), which would otherwise end the sleep
      * that much after wake - spin / 2, past a due call */
     uint64_t now = cm_now_ns();
-    struct pollfd pf;
     struct timespec ts;
+    unsigned i;
     int n;
 
     if (timeout_ms >= 0 && now + (uint64_t)timeout_ms * 1000000ull < wake)
         wake = now + (uint64_t)timeout_ms * 1000000ull;
-    pf.fd = fd;
-    pf.events = events;
-    pf.revents = 0;
+    for (i = 0; i < nfds; i++)
+        pf[i].revents = 0;
     if (wake > now + l->spin_ns) {
         uint64_t d = wake - now - l->spin_ns / 2;
         ts.tv_sec = (time_t)(d / 1000000000ull);
@@ -95,10 +94,22 @@ int rb_wait_fd(const struct rb_loop *l, int fd, short events, int timeout_ms,
         ts.tv_sec = 0;
         ts.tv_nsec = 0;
     }
-    n = ppoll(&pf, 1, &ts, NULL);
+    n = ppoll(pf, nfds, &ts, NULL);
     if (n < 0 && errno != EINTR)
         return -errno;
-    return n > 0 ? pf.revents : 0;
+    return n > 0 ? n : 0;
+}
+
+int rb_wait_fd(const struct rb_loop *l, int fd, short events, int timeout_ms,
+               uint64_t wake)
+{
+    struct pollfd pf;
+    int n;
+
+    pf.fd = fd;
+    pf.events = events;
+    n = rb_wait_fds(l, &pf, 1, timeout_ms, wake);
+    return n > 0 ? pf.revents : n;
 }
 
 int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t wake)

@@ -200,6 +200,11 @@ int rb_wait_service(const struct rb_loop *l, struct rp_client *cl, uint64_t wake
  * -errno. */
 int rb_wait_fd(const struct rb_loop *l, int fd, short events, int timeout_ms,
                uint64_t wake);
+/* The same over nfds descriptors (the NFSv4 replay's clients): each one's
+ * revents set; the descriptors with events, 0, or -errno. */
+struct pollfd;
+int rb_wait_fds(const struct rb_loop *l, struct pollfd *pf, unsigned nfds, int timeout_ms,
+                uint64_t wake);
 /* The RUN phase ends: the process's ordinary scheduling back, the last
  * progress reading published, and the run's times into the results (its
  * duration to end_ns, to the last answer, the trace's). */

@@ -50,8 +50,8 @@ is "$crc" 0 "v4.1 and v4.0 traffic, the SFS ops' compounds made and removed, cap
 
 nr4_plan "$CAP" "$S_NFS_PORT"
 like "$NR4_RC $NR4_LINE" \
-    "^0 .*v4\.pcapng\.plan: the plan of .*v4\.pcapng \(pcapng\): [0-9]+ NFSv4 calls of 1 client\(s\) over [0-9.]+ s; image of [0-9]+ objects$" \
-    "sfs_trace plan --nfs-version 4 plans the capture"
+    "^0 .*v4\.pcapng\.plan: the plan of .*v4\.pcapng \(pcapng\): [0-9]+ NFSv4 calls of $NR4_CLIENTS client\(s\) over [0-9.]+ s; image of [0-9]+ objects$" \
+    "sfs_trace plan --nfs-version 4 plans the capture, a stream per traced client ($NR4_CLIENTS, as tshark finds them)"
 is "$NR4_OPS" "$NR4_WANT" \
     "the calls per SFS op, the operations not replayed by reason, no open from before, as tshark decodes the capture"
 like "$NR4_LINE" "image of $NR4_OBJECTS objects\$" "the plan's image is sfs_trace image's ($NR4_OBJECTS objects)"

@@ -42,8 +42,8 @@ is "$crc" 0 "ganesha's v4.1 and v4.0 traffic captured"
 
 nr4_plan "$CAP" "$GANESHA_NFS_PORT"
 like "$NR4_RC $NR4_LINE" \
-    "^0 .*: the plan of .*ganesha4\.pcapng \(pcapng\): [0-9]+ NFSv4 calls of 1 client\(s\) over [0-9.]+ s; image of [0-9]+ objects$" \
-    "sfs_trace plan --nfs-version 4 plans ganesha's capture"
+    "^0 .*: the plan of .*ganesha4\.pcapng \(pcapng\): [0-9]+ NFSv4 calls of $NR4_CLIENTS client\(s\) over [0-9.]+ s; image of [0-9]+ objects$" \
+    "sfs_trace plan --nfs-version 4 plans ganesha's capture, a stream per traced client ($NR4_CLIENTS, as tshark finds them)"
 is "$NR4_OPS" "$NR4_WANT" \
     "the calls per SFS op, the rest by reason and the opens in use as tshark decodes it"
 like "$NR4_LINE" "image of $NR4_OBJECTS objects\$" "the plan's image is sfs_trace image's ($NR4_OBJECTS objects)"

@@ -37,35 +37,21 @@ for req in 150 300 450; do
     l=$(sed -n "${n}p" "$T_DIR/res/sfssum.mh")
     is "$(sumfield "$l" 1)" "$req" "point $n: requested $req"
     got=$(sumfield "$l" 2)
-    # the point's span as the prime measured it (its RUN to the last
-    # client's end): the aggregate's throughput is every call over it
-    span=$(awk '/^      test_time_exact_s: /{if (++k == n) print $2}' n="$n" "$T_DIR/res/sfsres.mh.yaml")
     # what the clients' own pacing says they ended behind their schedule
     # (each client's PACING line of the point, the mean of its processes):
-    # a client that ran T s and ended b s behind made r/3 x (T - b) calls.
-    # T is the client's operations over its throughput, not RUNTIME: beside
-    # CPU hogs a client's STOP can come a second late, and its run (and its
-    # "behind") is then that much longer (seen: 3.0 s behind in 9 s runs at
-    # 450 ops/s beside two CPU hogs)
+    # b s behind of an 8 s run is b/8 of a client's load not asked for -
+    # on a busy machine the clients and the server get too little CPU to
+    # keep it (seen: 0.8 s behind at 450 ops/s beside two CPU hogs)
     behind=$(for c in 1 2 3; do
-        f=$T_DIR/res/sfsc00$c.mh
-        b=$(sed -n 's/^PACING: \([0-9.]*\) s behind schedule .*/\1/p' "$f" | sed -n "${n}p")
-        thr=$(sed -n 's/^NFS V3 THROUGHPUT: *\([0-9.]*\) Ops\/Sec.*/\1/p' "$f" | sed -n "${n}p")
-        ops=$(sed -n 's/^TOTAL NFS OPERATIONS: *\([0-9]*\) .*/\1/p' "$f" | sed -n "${n}p")
-        echo "$b/$ops/$thr"
+        sed -n 's/^PACING: \([0-9.]*\) s behind schedule .*/\1/p' "$T_DIR/res/sfsc00$c.mh" | sed -n "${n}p"
     done | tr '\n' ' ')
-    want=$(echo "$behind" | tr '/' ' ' | awk -v r="$req" -v s="${span:-0}" '
-        NF == 9 && $3 > 0 && $6 > 0 && $9 > 0 && s > 0 {
-            printf "%.1f", r / 3 * ($2 / $3 - $1 + $5 / $6 - $4 + $8 / $9 - $7) / s }')
+    want=$(echo "$behind" | awk -v r="$req" 'NF == 3 {printf "%.1f", r - r / 3 * ($1 + $2 + $3) / 8}')
     ok "$(awk -v a="$got" -v w="${want:-none}" -v r="$req" 'BEGIN {exit !(w != "none" && a >= w - r * 0.01 && a <= w + r * 0.01)}'; echo $?)" \
-        "point $n: achieved $got within 1 % of $req less what the clients ended behind ($want over ${span}s; behind/ops/ops-per-s ${behind% })"
-    # the test time is the span rounded, RUNTIME=8 unless a STOP came late
-    # on a busy machine (at most 2 s more); the operations are the
-    # throughput over the span
+        "point $n: achieved $got within 1 % of $req less what the clients ended behind ($want; behind ${behind% })"
     ops=$(sumfield "$l" 4)
-    ok "$(awk -v o="$ops" -v a="$got" -v r="$(sumfield "$l" 3)" -v t="$(sumfield "$l" 5)" -v s="${span:-0}" \
-        'BEGIN {exit !(r ~ /^[0-9]+\.[0-9]$/ && o >= a * s * 0.99 && o <= a * s * 1.01 && s >= 7.99 && s < 10 && t == int(s + 0.5))}'; echo $?)" \
-        "point $n: $ops operations in $(sumfield "$l" 5) s (span $span s), response $(sumfield "$l" 3) ms"
+    ok "$(awk -v o="$ops" -v a="$got" -v r="$(sumfield "$l" 3)" -v t="$(sumfield "$l" 5)" \
+        'BEGIN {exit !(r ~ /^[0-9]+\.[0-9]$/ && o >= a * t * 0.97 && o <= a * t * 1.03 && t == 8)}'; echo $?)" \
+        "point $n: $ops operations in $(sumfield "$l" 5) s, response $(sumfield "$l" 3) ms"
     # version, transport, file set (5.2: per child F/P + 1 files of 26 KB, P
     # children on each of 3 clients), clients, procs, biod, version string
     is "$(sumfield "$l" 6) $(sumfield "$l" 7) $(sumfield "$l" 8) $(sumfield "$l" 9) $(sumfield "$l" 10) $(sumfield "$l" 11) $(sumfield "$l" 12) $(sumfield "$l" 13)" \

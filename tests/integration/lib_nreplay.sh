@@ -69,14 +69,17 @@ left() { pgrep -f "$T_DIR/[a-z0-9]*\.pcapng" >/dev/null && echo "left running" |
 # the server's NFS port) into CAPTURE.plan, and what to compare it with.
 # Sets NR4_RC (its exit status), NR4_LINE (its first line), NR4_OPS (its
 # second, the calls per op...), NR4_WANT (the same as tshark decodes the
-# capture, tests/tools/nfs4-planned.py) and NR4_OBJECTS (sfs_trace
-# image's objects).
+# capture, tests/tools/nfs4-planned.py), NR4_OBJECTS (sfs_trace
+# image's objects) and NR4_CLIENTS (the clients tshark finds: EXCHANGE_ID
+# and SETCLIENTID owners, tests/tools/nfs4-clients.py).
 nr4_plan() {
     "$T_BIN/sfs_trace" plan --nfs-version 4 "$1" -o "$1.plan" >"$1.out" 2>&1
     NR4_RC=$?
     NR4_LINE=$(head -1 "$1.out")
     NR4_OPS=$(sed -n '2s/^  //p' "$1.out")
     NR4_WANT=$(python3 "$T_TOP/tests/tools/nfs4-planned.py" "$1" "$2")
+    NR4_CLIENTS=$(python3 "$T_TOP/tests/tools/nfs4-clients.py" "$1" "$2" |
+        sed -n 's/^clients \([0-9]*\),.*/\1/p')
     NR4_OBJECTS=$("$T_BIN/sfs_trace" image -q "$1" --yaml "$1.yaml" >/dev/null 2>&1 &&
         python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["objects"])' \
             "$1.yaml")

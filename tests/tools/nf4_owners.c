@@ -24,9 +24,15 @@
  * so that a replay that CLOSEd at the end, or under one owner, would be
  * answered otherwise.  One line per compound as nf4_procs prints them
  * ("ok WHAT SHAPE", "nfs WHAT STATUS", "rpc WHAT ERROR"); exit 0 when every
- * compound was answered as above (the one SHARE_DENIED included).
+ * compound was answered as above (the one SHARE_DENIED included).  With -d,
+ * then an OPEN_DOWNGRADE that decides an answer:
  *
- *   nf4_owners MOUNT
+ *   OPEN D/f owner A, read; OPEN D/f owner A, read+write, deny write (an
+ *   upgrade: a downgrade goes back to modes the owner asked, RFC 8881
+ *   18.18.3); OPEN D/f owner C, write: SHARE_DENIED; OPEN_DOWNGRADE A to
+ *   read, deny none; the same OPEN of C: OK; CLOSE C, CLOSE A
+ *
+ *   nf4_owners [-d] MOUNT
  */
 #include <stdio.h>
 #include <string.h>
@@ -214,7 +220,42 @@ static void locks(struct tool_nf4 *x, const struct nf4_fh *dir, const struct nf4
     close_it(x, f, &b);
 }
 
-static void run(struct tool_nf4 *x, const struct nf4_fh *root)
+/* -d: A's open of f downgraded, after which C's OPEN for writing that A's
+ * denied is granted. */
+static void downgrade(struct tool_nf4 *x, const struct nf4_fh *dir,
+                      const struct nf4_fh *f)
+{
+    const struct nf4_resop *o;
+    stateid4 a, c;
+    nfs_argop4 *d;
+
+    if (open_name(x, dir, "f", 0, "owner-A", OPEN4_SHARE_ACCESS_READ,
+                  OPEN4_SHARE_DENY_NONE, NFS4_OK, &a, NULL) < 0 ||
+        open_name(x, dir, "f", 0, "owner-A", OPEN4_SHARE_ACCESS_BOTH,
+                  OPEN4_SHARE_DENY_WRITE, NFS4_OK, &a, NULL) < 0)
+        return;
+    open_name(x, dir, "f", 0, "owner-C", OPEN4_SHARE_ACCESS_WRITE, OPEN4_SHARE_DENY_NONE,
+              NFS4ERR_SHARE_DENIED, NULL, NULL);
+    nf4_compound_init(&x->call.args, 1, 0);
+    nf4_op_putfh(&x->call.args, f);
+    if ((d = nf4_op(&x->call.args, OP_OPEN_DOWNGRADE)) == NULL)
+        return;
+    d->nfs_argop4_u.opopen_downgrade.open_stateid = a;
+    d->nfs_argop4_u.opopen_downgrade.share_access = OPEN4_SHARE_ACCESS_READ;
+    d->nfs_argop4_u.opopen_downgrade.share_deny = OPEN4_SHARE_DENY_NONE;
+    x->call.args.cachethis = 1;
+    if (tool_nf4_send(x, "open-downgrade", NFS4_OK) < 0 ||
+        !(o = nf4_res_find(&x->call.res, OP_OPEN_DOWNGRADE, 0)))
+        return;
+    a = o->u.close;
+    if (open_name(x, dir, "f", 0, "owner-C", OPEN4_SHARE_ACCESS_WRITE,
+                  OPEN4_SHARE_DENY_NONE, NFS4_OK, &c, NULL) < 0)
+        return;
+    close_it(x, f, &c);
+    close_it(x, f, &a);
+}
+
+static void run(struct tool_nf4 *x, const struct nf4_fh *root, int down)
 {
     struct nf4_fh dir, f, g;
     stateid4 a, b, c;
@@ -278,6 +319,8 @@ static void run(struct tool_nf4 *x, const struct nf4_fh *root)
     open_name(x, &dir, "h", 3, "owner-B", OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_DENY_NONE,
               NFS4ERR_EXIST, NULL, NULL);
     locks(x, &dir, &f);
+    if (down)
+        downgrade(x, &dir, &f);
 }
 
 int main(int argc, char **argv)
@@ -286,19 +329,20 @@ int main(int argc, char **argv)
     static struct nf4_mount m;
     struct nf_mount_opts mo;
     char err[CM_ERR_LEN];
+    int down = argc == 3 && strcmp(argv[1], "-d") == 0;
 
-    if (argc != 2) {
-        fprintf(stderr, "usage: nf4_owners MOUNT\n");
+    if (argc != 2 + down) {
+        fprintf(stderr, "usage: nf4_owners [-d] MOUNT\n");
         return 2;
     }
     nf_mount_opts_init(&mo, 4);
     mo.transport = RP_TCP;
-    if (nf4_mount(&m, argv[1], &mo, NULL, err, sizeof(err)) < 0) {
+    if (nf4_mount(&m, argv[1 + down], &mo, NULL, err, sizeof(err)) < 0) {
         fprintf(stderr, "nf4_owners: %s\n", err);
         return 1;
     }
     x.cl = m.cl;
-    run(&x, &m.root);
+    run(&x, &m.root, down);
     nf4_umount(&m);
     return x.failures ? 1 : 0;
 }
