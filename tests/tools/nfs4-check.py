@@ -68,6 +68,15 @@ STATUS = {0: "OK", 2: "NOENT", 13: "ACCESS", 17: "EXIST", 70: "STALE", 10008: "D
           10063: "SEQ_MISORDERED", 10078: "DEADSESSION"}
 
 
+def cli_messages(argv, doc):
+    """The messages of the capture and port argv names (CAPTURE PORT), as
+    messages() gives them; None, with doc on stderr, for other arguments."""
+    if len(argv) != 2:
+        print(doc, file=sys.stderr)
+        return None
+    return messages(argv[0], argv[1])[1]
+
+
 def messages(cap, port):
     decode = ["-r", cap, "-o", "tcp.desegment_tcp_streams:TRUE",
               "-d", "tcp.port==%s,rpc" % port]

@@ -35,11 +35,9 @@ def ops_of(body):
 
 
 def main():
-    a = sys.argv[1:]
-    if len(a) != 2:
-        print(__doc__, file=sys.stderr)
+    msgs = CHECK.cli_messages(sys.argv[1:], __doc__)
+    if msgs is None:
         return 2
-    _, msgs = CHECK.messages(a[0], a[1])
     replies = {m["xid"]: m for m in msgs if m["type"] == 1}
     owner_of = {}  # client id -> its owner
     client_of = {}  # session -> client id

@@ -116,11 +116,9 @@ def classify(call, nran):
 
 
 def main():
-    a = sys.argv[1:]
-    if len(a) != 2:
-        print(__doc__, file=sys.stderr)
+    msgs = CHECK.cli_messages(sys.argv[1:], __doc__)
+    if msgs is None:
         return 2
-    _, msgs = CHECK.messages(a[0], a[1])
     calls, replies = {}, {}
     for m in msgs:
         (calls if m["type"] == 0 else replies).setdefault(m["xid"], m)

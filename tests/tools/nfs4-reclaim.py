@@ -41,11 +41,9 @@ def anonymous(body):
 
 
 def main():
-    a = sys.argv[1:]
-    if len(a) != 2:
-        print(__doc__, file=sys.stderr)
+    msgs = CHECK.cli_messages(sys.argv[1:], __doc__)
+    if msgs is None:
         return 2
-    _, msgs = CHECK.messages(a[0], a[1])
     reply_frame, reply_status = {}, {}
     for m in msgs:
         if m["type"] == 1 and m["xid"] not in reply_frame:
