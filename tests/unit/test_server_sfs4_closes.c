@@ -39,7 +39,8 @@ static void a_file_entering_again_waits_for_its_close(void **state)
     struct nf_session s;
     struct nf_mount_opts o;
     struct nf_op_args a;
-    struct nf4_open f;
+    struct nf4_kept_open
+        f; /* the file state sfs4 asks for (file_bytes), its open first */
     struct nf_fh fh;
     struct nf_call *c;
     char err[CM_ERR_LEN];
@@ -73,13 +74,13 @@ static void a_file_entering_again_waits_for_its_close(void **state)
 
     memset(&f, 0, sizeof(f));
     assert_int_equal(nf_proto_v4.file_enter(&s, &fh, &f), 0);
-    assert_int_equal(f.state, NF4_OPEN);
+    assert_int_equal(f.open.state, NF4_OPEN);
     closes = sent(&s, OP_CLOSE);
     opens = sent(&s, OP_OPEN);
     assert_true(closes < 16); /* the created file's still held */
     /* leaving: the CLOSE is sent, the caller does not wait for it */
     assert_int_equal(nf_proto_v4.file_leave(&s, &fh, &f), 0);
-    assert_int_equal(f.state, NF4_CLOSING);
+    assert_int_equal(f.open.state, NF4_CLOSING);
     assert_int_equal(sent(&s, OP_CLOSE), closes + 1);
     /* entering again: the CLOSE, answered DELAY at every send, is held and
      * sent again up to the client's 16 sends (the created file's too,
@@ -87,7 +88,7 @@ static void a_file_entering_again_waits_for_its_close(void **state)
     assert_int_equal(nf_proto_v4.file_enter(&s, &fh, &f), 0);
     assert_int_equal(sent(&s, OP_CLOSE), 32);
     assert_int_equal(sent(&s, OP_OPEN), opens + 1);
-    assert_int_equal(f.state, NF4_OPEN);
+    assert_int_equal(f.open.state, NF4_OPEN);
     nf_proto_v4.counters.stop(&s);
     assert_int_equal(counts.open.closes, 2);
     assert_int_equal(counts.open.close_errors, 2); /* DELAY to the last */
