@@ -10,8 +10,7 @@
 need_cmd rpcinfo
 # take the lock first: the ganesha script stops the rpcbind it started when
 # its test ends, so rpcbind is only known to stay up while we hold it
-exec 9>"${TMPDIR:-/tmp}/freesfs-ganesha.lock"
-flock -w 240 9 || skip_all "rpcbind busy: another test held the lock for 4 minutes"
+ganesha_lock 240 || skip_all "rpcbind busy: another test held the lock for 4 minutes"
 rpcbind_up() { timeout 10 rpcinfo -p 127.0.0.1 >/dev/null 2>&1; }
 if ! rpcbind_up; then
     # start one as scripts/ganesha-lo.sh does, and stop it at the end

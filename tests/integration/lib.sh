@@ -296,12 +296,22 @@ sfs4_ends_clean() {
 
 # ---- nfs-ganesha -------------------------------------------------------------
 
+# ganesha_lock SECONDS: holds the machine-wide ganesha lock on fd 9 until
+# the test ends (one rpcbind, ganesha's registrations would clash:
+# docs/TESTING.md, "One rpcbind, several servers"); non-zero when it stayed
+# taken for SECONDS.  Under prove, tests/tools/with-timeout has already
+# taken it for a test whose text names start_ganesha or ganesha_lock,
+# before the test's clock started (FREESFS_GANESHA_LOCKED=1): opening the
+# lock file again here would wait for ourselves.
+ganesha_lock() {
+    [ "${FREESFS_GANESHA_LOCKED:-}" = 1 ] && return 0
+    exec 9>"${TMPDIR:-/tmp}/freesfs-ganesha.lock"
+    flock -w "$1" 9
+}
+
 # start_ganesha: starts a private nfs-ganesha (FSAL VFS + MEM) on 127.0.0.1
-# through scripts/ganesha-lo.sh, serialised across parallel tests with a lock
-# (one rpcbind, ganesha's registrations would clash: docs/TESTING.md, "One
-# rpcbind, several servers").
-# The wait for the lock counts against the test's own time limit, so a test
-# that starts ganesha declares a generous "# timeout:" (300 s or more).
+# through scripts/ganesha-lo.sh, serialised across parallel tests and
+# benches with ganesha_lock.
 # Sets GANESHA_URL (VFS export, nfs:// form with explicit ports, also usable
 # by libnfs-utils), GANESHA_MEM_URL, GANESHA_NFS_PORT, GANESHA_MNT_PORT and
 # GANESHA_DIR (its export is $GANESHA_DIR/export, a real directory).  Skips the whole test when ganesha or root
@@ -310,9 +320,7 @@ start_ganesha() {
     need_root "nfs-ganesha"
     need_cmd ganesha.nfsd
     need_cmd rpcbind
-    local lock=${TMPDIR:-/tmp}/freesfs-ganesha.lock
-    exec 9>"$lock"
-    if ! flock -w 600 9; then bail "could not take $lock"; fi
+    ganesha_lock 600 || bail "could not take the ganesha lock in 600 s"
     GANESHA_DIR=$T_DIR/ganesha
     local port=$((T_PORT_BASE + 18))
     export GDIR=$GANESHA_DIR BIND=127.0.0.1 NFS_PORT=$port MNT_PORT=$((port + 1))

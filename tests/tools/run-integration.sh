@@ -28,16 +28,34 @@ done
 if [ $# -eq 0 ]; then
     echo "no integration tests"; exit 0
 fi
+# The order: the longest first, by tests/integration/durations (seconds and
+# name per line, as measured by a whole run: build/integration-durations),
+# a test not in it as if it took 60 s; so that no long test starts last
+# and runs alone while the other job idles.  The tests that run nfs-ganesha
+# (one at a time machine-wide, tests/tools/with-timeout) are one sequence
+# beside the rest, served first (tests/tools/prove-ordered): two of them
+# never hold both jobs, one waiting for the other's ganesha.
+# shellcheck disable=SC2046 # test names hold no blanks
+set -- $(printf '%s\n' "$@" |
+    awk 'FILENAME != "-" { took[$2] = $1; next }
+         { n = $0; sub(/.*\//, "", n); printf "%d %s\n", (n in took) ? took[n] : 60, $0 }' \
+        tests/integration/durations - | sort -k1,1nr -k2,2 | cut -d' ' -f2)
 log=$(mktemp) || exit 2
-trap 'rm -f "$log" "$log.st"' EXIT
+trap 'rm -f "$log" "$log.st" "$log.serial"' EXIT
+grep -lE '^[^#]*(start_ganesha|ganesha_lock)' "$@" >"$log.serial"
 # prove's own lines as they come, with each failed check's line (a CI log
 # keeps only its tail: the summary alone names no reason); its summary
 # read back for the totals
 {
-    prove -j"${PROVE_JOBS:-2}" --timer --failures --exec tests/tools/with-timeout "$@"
+    perl tests/tools/prove-ordered "${PROVE_JOBS:-2}" tests/tools/with-timeout "$log.serial" "$@"
     echo $? >"$log.st"
 } 2>&1 | tee "$log"
 st=$(cat "$log.st" 2>/dev/null || echo 1)
+# each test's seconds, for tests/integration/durations (a whole run's are
+# the ones to copy there)
+mkdir -p build
+sed -n 's/^\[[0-9:]*\] tests\/integration\/\([^ ]*\.t\) .* \([0-9][0-9]*\) ms.*/\2 \1/p' "$log" |
+    awk '{ printf "%d %s\n", ($1 + 500) / 1000, $2 }' | sort -k1,1nr -k2,2 >build/integration-durations
 total=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log" | tail -1)
 failed=$(sed -n 's/.*(Wstat: .* Tests: [0-9]* Failed: \([0-9]*\)).*/\1/p' "$log" |
     awk '{s += $1} END {print s + 0}')
