@@ -327,9 +327,14 @@ lint: $(GEN_H)
 
 # Warnings as errors, the pre-merge check: each build `make test` makes
 # (M.linux, M.debug), with its own flags plus -Werror, and clang's.
+# `make test` builds M.linux and M.debug with -Werror in its own stages
+# (tests/tools/make-test.sh) and adds only warnings-clang.
 warnings:
 	$(MAKE) -f M.wrappers/M.linux all tools unit-bins WERROR=-Werror BUILD=build/werror-gcc BINDIR=build/werror-gcc/bin
 	$(MAKE) -f M.wrappers/M.debug all tools unit-bins WERROR=-Werror BUILD=build/werror-debug BINDIR=build/werror-debug/bin
+	@$(MAKE) warnings-clang
+
+warnings-clang:
 	@if command -v clang >/dev/null; then \
 	  $(MAKE) -f M.wrappers/M.clang all tools unit-bins WERROR=-Werror BUILD=build/werror-clang BINDIR=build/werror-clang/bin; \
 	else echo "warnings: clang build skipped (no clang; scripts/install-deps)"; fi

@@ -59,6 +59,40 @@ quiet() {
     fi
 }
 
+# werror_make WHAT COMMAND...: the make COMMAND with -Werror, as `make
+# warnings` builds; when that fails, WHAT is noted for the warnings stage
+# and COMMAND runs again without it. A warning fails the warnings stage,
+# never the tests, which run on the build without it; and `make test`
+# builds each tree once, not once more for the warnings (those two
+# builds were a third of the CPU-bound stages' time).
+werror_failed=$logs/werror-failed
+werror_make() {
+    wm_what=$1
+    shift
+    "$@" WERROR=-Werror && return 0
+    echo "$wm_what" >>"$werror_failed"
+    echo "$wm_what: -Werror failed (above); built again without it"
+    "$@"
+}
+# unit_stage WRAPPER WHAT: the unit tests of WRAPPER's build, that build
+# (all of it: the warnings stage counts on it) made with -Werror first.
+unit_stage() {
+    werror_make "$2" nice -n 10 "$MAKE" -j2 -f "$1" all unit-bins &&
+        nice -n 10 "$MAKE" -j2 -f "$1" unit
+}
+# warnings_stage: fails when a build above needed more than -Werror allows,
+# and builds the clang tree with -Werror (mk/rules.mk, warnings-clang).
+warnings_stage() {
+    ws_rc=0
+    if [ -s "$werror_failed" ]; then
+        echo "warnings: -Werror failed in: $(paste -sd, "$werror_failed")"
+        ws_rc=1
+    fi
+    nice -n 10 "$MAKE" -j2 warnings-clang || ws_rc=1
+    return $ws_rc
+}
+rm -f "$werror_failed"
+
 if [ "$suite" = check ]; then
     stage build "$MAKE" -j2 -f M.wrappers/M.linux all unit-bins
     (quiet unit nice -n 10 "$MAKE" -f M.wrappers/M.linux unit) &
@@ -67,13 +101,13 @@ if [ "$suite" = check ]; then
     wait "$side"
 else
     sh scripts/install-deps --if-root
-    stage build "$MAKE" -j2 -f M.wrappers/M.linux all
+    stage build werror_make "gcc (M.linux)" "$MAKE" -j2 -f M.wrappers/M.linux all
     # the CPU-bound stages, niced, beside the integration tests
     (
-        quiet unit nice -n 10 "$MAKE" -j2 -f M.wrappers/M.linux unit
-        quiet unit-asan nice -n 10 "$MAKE" -j2 -f M.wrappers/M.debug unit
+        quiet unit unit_stage M.wrappers/M.linux "gcc (M.linux, unit tests)"
+        quiet unit-asan unit_stage M.wrappers/M.debug "gcc (M.debug, ASan/UBSan)"
         quiet fuzz nice -n 10 "$MAKE" -f M.wrappers/M.linux fuzz-test
-        quiet warnings nice -n 10 "$MAKE" -j2 warnings
+        quiet warnings warnings_stage
         quiet lint nice -n 10 "$MAKE" lint
         quiet format nice -n 10 "$MAKE" format-check
     ) &
