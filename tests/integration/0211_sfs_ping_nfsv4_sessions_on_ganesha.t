@@ -41,9 +41,6 @@ is "$(field new_sessions "$out")/$(field slot_repairs "$out")/$(field delays "$o
 out=$("$P" -4 -p read -c 200 -o 4 "$G" 2>&1); rc=$?
 is "$rc/$(triple "$out")" "0/200/0/0" "v4.1 read of an opened file: 200 calls, no errors"
 like "$out" "op +read afile" "read found the export's regular file"
-head -c 4096 /dev/urandom >"$GANESHA_DIR/export/f4k"
-out=$("$P" -4 -p read -n f4k -c 3000 -o 64 "$G" 2>&1); rc=$?
-is "$rc/$(triple "$out")" "0/3000/0/0" "v4.1 read of 4 KiB, 64 in flight: 3000 calls, no errors"
 out=$("$P" -4 -p lookup -c 200 -o 4 "$G" 2>&1); rc=$?
 is "$rc/$(triple "$out")" "0/200/0/0" "v4.1 lookup: 200 calls, no errors"
 out=$("$P" -4 --minor 0 -c 300 -o 8 "$G" 2>&1); rc=$?
@@ -75,10 +72,17 @@ is "$out" "sfs_ping: 127.0.0.1:/export/nosuch: LOOKUP 'nosuch': NOENT" \
 ok $([ $rc = 1 ] && echo 0 || echo 1) "... with exit status 1"
 cap_stop
 
+# 4 KiB READ replies back to back, 64 in flight (0216 on sfs_nfsd), out
+# of the capture: in it, tshark twice in 20 runs found no reply to some of
+# the burst's first calls that sfs_ping had had answered
+head -c 4096 /dev/urandom >"$GANESHA_DIR/export/f4k"
+out=$("$P" -4 -p read -n f4k -c 3000 -o 64 "$G" 2>&1); rc=$?
+is "$rc/$(triple "$out")" "0/3000/0/0" "v4.1 read of 4 KiB, 64 in flight: 3000 calls, no errors"
+
 out=$(python3 "$T_TOP/tests/tools/nfs4-check.py" "$CAP" "$GANESHA_NFS_PORT" \
-    "SEQUENCE PUTFH GETATTR>=3000" "SEQUENCE PUTFH READ=3200" \
+    "SEQUENCE PUTFH GETATTR>=3000" "SEQUENCE PUTFH READ=200" \
     "SEQUENCE PUTFH LOOKUP GETFH GETATTR>=200" "PUTFH GETATTR=300" \
-    "SEQUENCE PUTFH OPEN GETFH=2" "SEQUENCE PUTFH CLOSE=2" "sessions>=6")
+    "SEQUENCE PUTFH OPEN GETFH=1" "SEQUENCE PUTFH CLOSE=1" "sessions>=6")
 ok $? "tshark: no malformed packet, every call answered, sequence ids in order per slot"
 diag "$out"
 like "$out" "shape EXCHANGE_ID ([0-9]+)" "EXCHANGE_ID, CREATE_SESSION, RECLAIM_COMPLETE..."
