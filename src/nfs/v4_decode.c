@@ -19,7 +19,9 @@
 /* The next n bytes of the reply, in place (NULL: fewer are left).  The
  * engine decodes replies from memory, where this is one bound check: the
  * fixed-size parts of the hot results are read through it instead of a
- * codec call per word. */
+ * codec call per word.  It holds because the engine's replies start on a
+ * word (recmark.h): libtirpc's memory stream gives no xdr_inline at all
+ * on an unaligned buffer. */
 static const uint8_t *take(XDR *x, u_int n)
 {
     return (const uint8_t *)xdr_inline(x, (int)n);

@@ -634,6 +634,7 @@ static void go_down(struct rp_client *c)
     c->connecting = 0;
     batch_reset(c);
     rp_recmark_reset(&c->rm);
+    c->rskew = 0;
     if (!c->down) {
         c->down = 1;
         c->down_since_ns = now;

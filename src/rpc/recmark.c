@@ -69,8 +69,20 @@ static int reserve(struct rp_recmark *rm, size_t need)
     return 0;
 }
 
-/* A completed record of length 0 still needs a non-NULL pointer. */
-static const uint8_t empty_record[1];
+/* A completed record of length 0 still needs a non-NULL pointer, and a
+ * word-aligned one like every record handed out (recmark.h). */
+static const uint32_t empty_word[1];
+#define empty_record ((const uint8_t *)empty_word)
+
+/* 1 when p is word-aligned.  libtirpc's memory XDR streams pick their
+ * operations by the buffer's address: on one that is not a multiple of 4,
+ * xdr_inline gives NULL whatever is left, so a decoder that reads fixed
+ * parts in place (the NFSv4 client's, v4_decode.c) would find the reply
+ * "short". */
+static int word_aligned(const uint8_t *p)
+{
+    return ((uintptr_t)p & 3u) == 0;
+}
 
 ssize_t rp_recmark_feed(struct rp_recmark *rm, const uint8_t *data, size_t n,
                         const uint8_t **rec, size_t *rec_len)
@@ -101,8 +113,13 @@ ssize_t rp_recmark_feed(struct rp_recmark *rm, const uint8_t *data, size_t n,
                 rm->frag_left > rm->max_record - rm->len - rm->marks)
                 return -EMSGSIZE;
             /* Fast path: a one-fragment record wholly in this read is
-             * handed out in place. */
-            if (rm->len == 0 && rm->last_frag && n - used >= rm->frag_left) {
+             * handed out in place - when it starts on a word.  Where the
+             * read before ended inside a word (a sender's segment cut at
+             * any byte, as TCP does when the receive window fills), every
+             * record of this read starts off a word: it is copied into
+             * buf below, which malloc aligns. */
+            if (rm->len == 0 && rm->last_frag && n - used >= rm->frag_left &&
+                word_aligned(data + used)) {
                 *rec = rm->frag_left ? data + used : empty_record;
                 *rec_len = rm->frag_left;
                 used += rm->frag_left;

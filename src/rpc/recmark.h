@@ -7,7 +7,9 @@
  * records in one read).  Used by the TCP client transport and by the server
  * (sfs_nfsd).  It allocates only when a record spans reads or fragments,
  * and then reuses its buffer; a record that arrives whole in one read is
- * handed out in place, without copying.
+ * handed out in place, without copying, when it starts on a word (else it
+ * is copied: every record handed out is word-aligned, see
+ * rp_recmark_feed).
  */
 #ifndef RP_RECMARK_H
 #define RP_RECMARK_H
@@ -51,7 +53,9 @@ void rp_recmark_reset(struct rp_recmark *rm);
  * Returns the number of bytes consumed (0 < ret <= n when n > 0), and sets
  * *rec and *rec_len to the record when one completed (else *rec = NULL).
  * The record stays valid until the next call on rm; it points into data or
- * into rm's buffer.  Call again with the rest while bytes remain.  Errors:
+ * into rm's buffer, and always at a 4-byte-aligned address: decoders run
+ * libtirpc memory XDR streams over it, whose xdr_inline gives NULL on an
+ * unaligned buffer.  Call again with the rest while bytes remain.  Errors:
  * -EMSGSIZE when a record would exceed max_record, -ENOMEM; after an error
  * the stream is unusable (close the connection).
  */

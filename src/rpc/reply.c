@@ -89,6 +89,10 @@ int rp__reply_decode(struct rp_client *c, struct rp_call *call, const uint8_t *m
     int status;
     XDR x;
 
+    /* the framer (recmark.h) and the datagram buffer give word-aligned
+     * replies: on any other address libtirpc's memory stream has no
+     * xdr_inline, and the NFSv4 decoder's fixed parts would not decode */
+    CM_ASSERT_DEBUG(((uintptr_t)msg & 3u) == 0);
     if (cm_be32_get(msg + 4) != REPLY)
         return rp__set_error(c, RP_ERR_GARBAGE, "xid %08x: message is not a reply",
                              call->xid);

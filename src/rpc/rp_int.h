@@ -97,6 +97,9 @@ struct rp_client {
     uint8_t *rbuf;
     size_t rcap, rslot;
     struct rp_recmark rm;
+    unsigned rskew; /* streams: bytes of this connection received, mod 4
+                       (tcp.c reads at rbuf + rskew so records start on a
+                       word and are decoded in place) */
     uint8_t verf_buf[MAX_AUTH_BYTES];
 
     struct rp_client_stats st;

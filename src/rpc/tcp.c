@@ -3,7 +3,12 @@
  * tcp.c - the TCP transport of the rpc engine (rpc layer): a non-blocking
  * stream socket, calls sent as single-fragment records, replies reassembled
  * by the record-marking framer (recmark.c), however the server's bytes are
- * split across reads.  A record that arrives whole is decoded in place.  A
+ * split across reads.  A record that arrives whole is decoded in place:
+ * each read lands at the offset from a word that the stream's position
+ * has, so the records of a read (whose XDR lengths are whole words) start
+ * on a word even when the read before ended inside one - TCP cuts a
+ * segment at any byte, at the MSS or where the window closes, and the
+ * framer copies a record that does not start on a word (recmark.h).  A
  * lost connection is reported to the core, which either reconnects
  * (rp_client_opts.reconnect_ms; connect with a zero timeout only starts a
  * non-blocking connect) or fails the calls in flight with -ECONNRESET.
@@ -72,7 +77,9 @@ static int tcp_read(struct rp_client *c)
     int i;
 
     for (i = 0; i < RP_READ_BUDGET; i++) {
-        ssize_t n = recv(c->fd, c->rbuf, c->rcap, 0);
+        size_t skew = c->rskew, room = c->rcap - skew;
+        uint8_t *data = c->rbuf + skew;
+        ssize_t n = recv(c->fd, data, room, 0);
         size_t used = 0;
         uint64_t now;
 
@@ -85,12 +92,13 @@ static int tcp_read(struct rp_client *c)
                 return 0;
             return -errno;
         }
+        c->rskew = (unsigned)((skew + (size_t)n) & 3u);
         now = cm_clock_now(&c->clock);
         while (used < (size_t)n) {
             const uint8_t *rec;
             size_t rec_len;
             ssize_t k =
-                rp_recmark_feed(&c->rm, c->rbuf + used, (size_t)n - used, &rec, &rec_len);
+                rp_recmark_feed(&c->rm, data + used, (size_t)n - used, &rec, &rec_len);
 
             if (k == -ENOMEM) { /* our shortage, not the server's garbage */
                 c->st.no_memory++;
@@ -108,7 +116,7 @@ static int tcp_read(struct rp_client *c)
             if (rec)
                 rp__reply(c, rec, rec_len, now);
         }
-        if ((size_t)n < c->rcap)
+        if ((size_t)n < room)
             return 0; /* the socket is drained: save a recv */
     }
     return 0;
