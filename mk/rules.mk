@@ -318,10 +318,16 @@ format-check:
 	@command -v clang-format >/dev/null || { echo "format-check: skipped (no clang-format; scripts/install-deps)"; exit 0; }; \
 	clang-format --dry-run --Werror $$(git ls-files 'src/*.c' 'src/*.h' 'tests/*.c' 'tests/*.h' 'bench/*.c')
 
+# cppcheck in the one configuration the code is built for (Linux, glibc,
+# x86-64), with the debug-only checks in so that their expressions are
+# read too: left to itself cppcheck tries every combination of the macros
+# it meets, three times the CPU (314 s against 107 on this machine) for
+# configurations nobody builds.
+LINT_DEFS := -D__linux__ -D__GLIBC__ -D__x86_64__ -D_DEFAULT_SOURCE -DCM_DEBUG_CHECKS
 lint: $(GEN_H)
 	@command -v cppcheck >/dev/null || { echo "lint: skipped (no cppcheck; scripts/install-deps)"; exit 0; }; \
 	cppcheck -j2 --quiet --error-exitcode=1 --std=c11 --enable=warning,portability \
-	  --inline-suppr --suppress=missingIncludeSystem -Isrc -I$(GEN) src tests/unit
+	  --inline-suppr --suppress=missingIncludeSystem $(LINT_DEFS) -Isrc -I$(GEN) src tests/unit
 	@command -v shellcheck >/dev/null || { echo "lint: shellcheck skipped (scripts/install-deps)"; exit 0; }; \
 	shellcheck $(SCRIPTS_BIN)
 

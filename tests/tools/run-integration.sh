@@ -7,7 +7,7 @@
 # run on the machine holds the fixed-name namespace test bed), SUITE=check
 # keeps the quick suite's, those with a "# check: LAYER..." line in their
 # first 25 lines (`make check`; 0001_layering.t checks that they cover
-# every layer).  PROVE_JOBS sets how many run at once (2).  Ends with
+# every layer).  PROVE_JOBS sets how many run at once (3).  Ends with
 # the checks passed and failed; with FREESFS_TEST_SUMMARY set they are also
 # appended there ("integration - PASSED FAILED") for `make test`'s last line.
 cd "$(dirname "$0")/../.." || exit 1
@@ -47,7 +47,7 @@ grep -lE '^[^#]*(start_ganesha|ganesha_lock)' "$@" >"$log.serial"
 # keeps only its tail: the summary alone names no reason); its summary
 # read back for the totals
 {
-    perl tests/tools/prove-ordered "${PROVE_JOBS:-2}" tests/tools/with-timeout "$log.serial" "$@"
+    perl tests/tools/prove-ordered "${PROVE_JOBS:-3}" tests/tools/with-timeout "$log.serial" "$@"
     echo $? >"$log.st"
 } 2>&1 | tee "$log"
 st=$(cat "$log.st" 2>/dev/null || echo 1)
