@@ -42,7 +42,7 @@ set -- $(printf '%s\n' "$@" |
         tests/integration/durations - | sort -k1,1nr -k2,2 | cut -d' ' -f2)
 log=$(mktemp) || exit 2
 trap 'rm -f "$log" "$log.st" "$log.serial"' EXIT
-grep -lE '^[^#]*(start_ganesha|ganesha_lock)' "$@" >"$log.serial"
+sh tests/tools/uses-ganesha "$@" >"$log.serial"
 # prove's own lines as they come, with each failed check's line (a CI log
 # keeps only its tail: the summary alone names no reason); its summary
 # read back for the totals
