@@ -85,8 +85,13 @@ struct nf4_open_counts {
                                 no CLOSE (the server has forgotten it) */
     uint64_t closes_skipped; /* created files left open: no call free for
                                 their CLOSE and the queue of those waiting
-                                for one full (the server then refuses the
-                                end's DESTROY_CLIENTID: CLIENTID_BUSY) */
+                                for one full even after their CREATE waited
+                                (create_waits) CLOSE_WAIT_MS (the server
+                                then refuses the end's DESTROY_CLIENTID:
+                                CLIENTID_BUSY) */
+    uint64_t create_waits;   /* CREATEs held until the queue of created
+                                files' CLOSEs had room (UNCLOSED_MAX) */
+    double create_wait_s;    /* ... the time the process was held */
     uint64_t anonymous_io;   /* READs and WRITEs of a file with no open of the
                                 present client: the anonymous stateid */
     uint64_t stale_resends;  /* READs, WRITEs and SETATTRs answered
@@ -206,7 +211,7 @@ const struct nf4_mount *nf4_session_mount(const struct nf_session *s);
 
 /* ---- the protocol's counters (v4_counts.c) ------------------------------- */
 
-#define NF4_LOAD_NFIELDS 35 /* rows of nf4_load_field_table */
+#define NF4_LOAD_NFIELDS 37 /* rows of nf4_load_field_table */
 
 struct nf4_load_stats {
     uint64_t ops[NF4_COUNTED_OPS]; /* operations sent, by number (SEQUENCE too) */

@@ -69,9 +69,11 @@ struct p4_unclosed {
 };
 
 /* Created files whose CLOSE may wait: a burst of CREATEs while CLOSEs are
- * held (DELAY) outruns the pool; past this a file is left open (counted).
- * The queue holds this many more than the working set's files, which may
- * all leave at once (at the end). */
+ * held (DELAY) outruns the pool.  A CREATE goes only once its file's CLOSE
+ * is sure of a place - fewer than this many queued and CREATEs in flight
+ * (created_room) - so the queue never drops one; a file is left open
+ * (counted) only when that wait ran out.  The queue holds this many more
+ * than the working set's files, which may all leave at once (at the end). */
 #define UNCLOSED_MAX 512u
 /* A file entering the working set again waits this long at most for its
  * CLOSE (queued, then sent: each send bounded by its timeout). */
@@ -94,7 +96,11 @@ struct p4_state {
     unsigned unclosed_head, unclosed_len, unclosed_cap;
     unsigned ws_files;            /* working-set files in (entered, not left) */
     unsigned ws_queued;           /* working-set files left, their CLOSE queued */
+    unsigned creates_out;         /* CREATEs in flight: each a CLOSE to come */
     uint64_t left_open;           /* created files of this epoch left open */
+    uint64_t close_failed;        /* ... and CLOSEs of it that failed (DELAY to
+                                     the client's last send, no reply): the
+                                     server may hold those opens too */
     int ending;                   /* the client closes: no more CLOSEs start */
     uint32_t left_epoch;          /* ... the epoch they were counted in */
     struct p4_call *parked;       /* ops waiting for their file's reopen */
@@ -193,23 +199,24 @@ static void unmount4(struct nf_session *s)
 {
     struct p4_state *st = s->state;
 
-    uint64_t left;
+    uint64_t left, failed;
     int rc;
 
     if (st == NULL)
         return;
     end_closes(st);
     left = st->left_epoch == nf4_client_epoch(st->m.cl) ? st->left_open : 0;
+    failed = st->left_epoch == nf4_client_epoch(st->m.cl) ? st->close_failed : 0;
     st->ending = 1;          /* the close cancels what is in flight: nothing more */
     rc = nf4_umount(&st->m); /* DESTROY_SESSION, DESTROY_CLIENTID; bounded */
     if (rc == NFS4ERR_CLIENTID_BUSY)
         fprintf(stderr,
                 "%s: DESTROY_CLIENTID refused (CLIENTID_BUSY): %" PRIu64
                 " files may still be open on the server (%u CLOSEs unanswered, %u "
-                "not sent, %" PRIu64 " left open)\n",
+                "not sent, %" PRIu64 " failed, %" PRIu64 " left open)\n",
                 s->proto->prog,
-                st->open.in_use + st->closers_busy + st->unclosed_len + left,
-                st->closers_busy, st->unclosed_len, left);
+                st->open.in_use + st->closers_busy + st->unclosed_len + failed + left,
+                st->closers_busy, st->unclosed_len, failed, left);
     nf4_reclaimer_free(&st->reclaim);
     free(st->closers);
     free(st->unclosed);
@@ -252,7 +259,7 @@ static void left_open(struct p4_state *st, uint32_t epoch, struct nf4_open *f)
     st->open.closes_skipped++;
     if (st->left_epoch != epoch) {
         st->left_epoch = epoch;
-        st->left_open = 0;
+        st->left_open = st->close_failed = 0;
     }
     st->left_open++;
 }
@@ -334,8 +341,16 @@ static void closed(struct nf4_call *call, void *data)
     struct p4_close *k = data;
     struct p4_state *st = k->st;
 
-    if (call->status != 0 || call->res.status != NFS4_OK)
+    if (call->status != 0 || call->res.status != NFS4_OK) {
         st->open.close_errors++;
+        if (call->epoch == nf4_client_epoch(st->m.cl)) { /* else the open is gone */
+            if (st->left_epoch != call->epoch) {
+                st->left_epoch = call->epoch;
+                st->left_open = st->close_failed = 0;
+            }
+            st->close_failed++;
+        }
+    }
     if (call->t_reply_ns > call->t_start_ns + NF4_SLOW_NS) {
         if (k->f != NULL)
             st->open.slow_ws_closes++;
@@ -354,7 +369,8 @@ static void closed(struct nf4_call *call, void *data)
 /* CLOSEs (fh, sid) of epoch (of the working-set file f, or NULL) on a
  * call of the pool - or once one is free and the files queued before it
  * went, queued: a working-set file always finds room (queue_room), a
- * created file while fewer than UNCLOSED_MAX of them wait. */
+ * created file while fewer than UNCLOSED_MAX of them wait (its CREATE
+ * waited for that: created_room). */
 static void close_file(struct p4_state *st, const struct nf4_fh *fh, const stateid4 *sid,
                        uint32_t epoch, struct nf4_open *f)
 {
@@ -446,7 +462,10 @@ static void on_reply(struct nf4_call *call, void *data)
         }
         c->res.has_fh = r.has_fh && nf4_fh_to_nf(&r.fh, &c->res.fh) == 0;
         c->res.unstable = r.unstable;
-        if (c->op == NF_OP_CREATE)
+    }
+    if (c->op == NF_OP_CREATE) {
+        st->creates_out--; /* its place in the queue, taken now or freed */
+        if (call->status == 0)
             close_created(st, &call->res, call->epoch);
     }
     if (c->t_reply_ns > c->t_start_ns + NF4_SLOW_NS) /* a reopen's time included */
@@ -611,6 +630,41 @@ static int reopened(struct p4_call *p)
     return 0;
 }
 
+/* A CREATE's OPEN leaves a file open whose CLOSE may have to wait: the
+ * CREATE goes once the created files' CLOSEs queued and to come (CREATEs
+ * in flight) are fewer than UNCLOSED_MAX, the process waiting for CLOSEs
+ * to be answered meanwhile (counted), as an application's close() would
+ * hold it.  The wait is bounded by CLOSE_WAIT_MS and ends on a signal (the
+ * process ends): the CREATE then goes all the same, and its file may be
+ * left open (counted).  0, or -ENOTCONN when the client died. */
+static int created_room(struct p4_state *st)
+{
+    uint64_t t0, end;
+
+    if (st->unclosed_len - st->ws_queued + st->creates_out < UNCLOSED_MAX)
+        return 0;
+    t0 = cm_now_ns();
+    end = t0 + (uint64_t)CLOSE_WAIT_MS * 1000000u;
+    st->open.create_waits++;
+    while (st->unclosed_len - st->ws_queued + st->creates_out >= UNCLOSED_MAX) {
+        uint64_t now = cm_now_ns();
+        int rc;
+
+        if (rp_client_state(nf4_client_rpc(st->m.cl)) == RP_STATE_DEAD)
+            return -ENOTCONN;
+        if (now >= end)
+            break;
+        rc = nf4_poll(st->m.cl, (int)((end - now) / 1000000u) + 1);
+        close_queued(st); /* a new client's: the older epoch's need no CLOSE */
+        if (rc == -EINTR)
+            break;
+        if (rc < 0)
+            return rc;
+    }
+    st->open.create_wait_s += (double)(cm_now_ns() - t0) / 1e9;
+    return 0;
+}
+
 static int call_start4(struct nf_session *s, struct nf_call *c,
                        const struct nf_op_args *a)
 {
@@ -652,9 +706,13 @@ static int call_start4(struct nf_session *s, struct nf_call *c,
     p->call.done = on_reply;
     p->call.data = p;
     p->call.timeout_ms = c->timeout_ms;
+    if (a->op == NF_OP_CREATE && (rc = created_room(st)) < 0)
+        return rc;
     rc = start_op(st, p);
     if (rc == 0)
         p->t_first_ns = p->call.t_start_ns;
+    if (rc == 0 && a->op == NF_OP_CREATE)
+        st->creates_out++;
     return rc;
 }
 

@@ -31,6 +31,9 @@ const struct cm_field nf4_load_field_table[NF4_LOAD_NFIELDS] = {
     O(closes, CM_MERGE_SUM, "closes"),
     O(closes_gone, CM_MERGE_SUM, "closes_gone"),
     O(closes_skipped, CM_MERGE_SUM, "closes_skipped"),
+    O(create_waits, CM_MERGE_SUM, "creates_held_for_closes"),
+    CM_FIELD_OF(struct nf4_load_stats, open.create_wait_s, CM_FIELD_DOUBLE, CM_MERGE_SUM,
+                G, "creates_held_for_closes_s"),
     O(anonymous_io, CM_MERGE_SUM, "anonymous_io"),
     O(stale_resends, CM_MERGE_SUM, "stale_stateid_resends"),
     O(close_errors, CM_MERGE_SUM, "close_errors"),
@@ -101,6 +104,9 @@ void nf4_load_opens(struct nf4_load_stats *s, const struct nf4_open_counts *now,
     o->closes += grew(now->closes, before->closes);
     o->closes_gone += grew(now->closes_gone, before->closes_gone);
     o->closes_skipped += grew(now->closes_skipped, before->closes_skipped);
+    o->create_waits += grew(now->create_waits, before->create_waits);
+    if (now->create_wait_s > before->create_wait_s)
+        o->create_wait_s += now->create_wait_s - before->create_wait_s;
     o->anonymous_io += grew(now->anonymous_io, before->anonymous_io);
     o->stale_resends += grew(now->stale_resends, before->stale_resends);
     o->reclaims += grew(now->reclaims, before->reclaims);
@@ -178,6 +184,11 @@ void nf4_load_report(FILE *out, const struct nf4_load_stats *s, uint64_t sfs_cal
     if (s->open.close_errors)
         fprintf(out, "CLOSEs answered with an error, or not at all: %" PRIu64 "\n",
                 s->open.close_errors);
+    if (s->open.create_waits)
+        fprintf(out,
+                "CREATEs held until the queue of created files' CLOSEs had room: %" PRIu64
+                " (%.3f s)\n",
+                s->open.create_waits, s->open.create_wait_s);
     fprintf(out,
             "calls over %u ms: %" PRIu64 " of the mix's ops, %" PRIu64
             " working-set OPENs, %" PRIu64 " working-set CLOSEs, %" PRIu64
