@@ -61,10 +61,14 @@ ok "$(awk -v t="${2:-0}" -v p="${peak:-1}" 'BEGIN {exit !(t >= p * 1.1 && t <= p
 sum=$(cat "$T_DIR/res/sfssum.h")
 is "$(printf '%s\n' "$sum" | wc -l)" 2 "two points ran"
 top=$(printf '%s\n' "$sum" | awk '{v = (NF == 14 ? $3 : $2); if (v > m) m = v} END {print m}')
-pct=$(awk -v t="$top" -v p="${peak:-1}" 'BEGIN {printf "%.0f", t / p * 100}')
 reach=$(printf '%s\n' "$out" | grep '^LOAD=auto: the points reached')
-like "$reach" "^LOAD=auto: the points reached at most $top ops/s, $pct % of the peak the search found \($peak ops/s\)" \
-    "the summary says how far the points got from the peak ($reach)"
+# sfs_mgr's percentage is of its unrounded figures (prime/search.c), so
+# from the rounded ones it prints it may differ by one: 20391 of 27008 is
+# 75.4998 %, and sfs_mgr printed 76 (a fresh-clone run, 2026-12-03)
+pct=$(printf '%s\n' "$reach" | sed -n 's/^LOAD=auto: the points reached at most [0-9]* ops\/s, \([0-9]*\) % of the peak.*/\1/p')
+ok "$([[ $reach =~ ^"LOAD=auto: the points reached at most $top ops/s, "[0-9]+" % of the peak the search found ($peak ops/s)" ]] &&
+    awk -v t="$top" -v p="${peak:-1}" -v g="${pct:--99}" 'BEGIN {d = g - t / p * 100; exit !(d <= 1 && d >= -1)}'; echo $?)" \
+    "the summary says how far the points got from the peak, the top over the peak within rounding ($reach)"
 if [ "$(awk -v t="$top" -v p="${peak:-1}" 'BEGIN {print (t < p * 0.9)}')" = 1 ]; then
     like "$reach" ": less than 90 % - the server or this machine changed after the search" \
         "and that they fell short of it"
