@@ -17,11 +17,7 @@
 T=$(tool_path nf4_procs) || bail "tests/tools/nf4_procs not built"
 need_cmd nfs-ls
 need_cmd nfs-cat
-cap=0
-if [ "$(id -u)" -eq 0 ] && command -v tshark >/dev/null && command -v dumpcap >/dev/null; then
-    cap=1
-    . "$(dirname "$0")/lib_nfscap.sh"
-fi
+capture_if_root
 plan 22
 
 start_nfsd S --stats-file "$T_DIR/S.yaml" || bail "no server"

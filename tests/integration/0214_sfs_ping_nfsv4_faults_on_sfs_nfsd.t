@@ -17,11 +17,7 @@
 # timeout: 120
 . "$(dirname "$0")/lib.sh"
 need_cmd nfs-cp
-cap=0
-if [ "$(id -u)" -eq 0 ] && command -v tshark >/dev/null && command -v dumpcap >/dev/null; then
-    cap=1
-    . "$(dirname "$0")/lib_nfscap.sh"
-fi
+capture_if_root
 plan 20
 
 P=$T_BIN/sfs_ping

@@ -10,11 +10,7 @@
 # With root, tshark and dumpcap, tshark decodes every compound and reply
 # with no malformed packet, and the sequence ids go in order per slot.
 . "$(dirname "$0")/lib.sh"
-cap=0
-if [ "$(id -u)" -eq 0 ] && command -v tshark >/dev/null && command -v dumpcap >/dev/null; then
-    cap=1
-    . "$(dirname "$0")/lib_nfscap.sh"
-fi
+capture_if_root
 plan 10
 start_nfsd S --stats-file "$T_DIR/S.yaml" || bail "sfs_nfsd did not start"
 state() { # the server's NFSv4 state now: clients/sessions/opens

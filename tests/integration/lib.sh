@@ -296,6 +296,17 @@ sfs4_ends_clean() {
 
 # ---- nfs-ganesha -------------------------------------------------------------
 
+# capture_if_root: cap=1 with lib_nfscap.sh loaded (cap_start and the
+# tshark checks) when the test runs as root with tshark and dumpcap, so
+# that it checks the wire too; else cap=0 and it runs without those checks.
+capture_if_root() {
+    cap=0
+    if [ "$(id -u)" -eq 0 ] && command -v tshark >/dev/null && command -v dumpcap >/dev/null; then
+        cap=1
+        . "$T_TOP/tests/integration/lib_nfscap.sh"
+    fi
+}
+
 # ganesha_lock SECONDS: holds the machine-wide ganesha lock on fd 9 until
 # the test ends (one rpcbind, ganesha's registrations would clash:
 # docs/TESTING.md, "One rpcbind, several servers"); non-zero when it stayed
