@@ -40,7 +40,7 @@
 #define TOKEN_WAIT_MS    60000 /* the token must arrive on stdin this soon */
 #define CONNECT_TRIES    20
 #define CONNECT_PAUSE_MS 500
-#define LINGER_MS        2000 /* an ERROR's wait for the prime to hang up */
+#define LINGER_MS        2000 /* the last frame's wait for the prime to hang up */
 
 struct remote {
     const struct ld_config *cfg;
@@ -431,12 +431,15 @@ static void log_header(struct remote *r)
     fflush(r->log);
 }
 
-/* After an ERROR: the prime must read it.  Closing a socket with unread
- * input (a command the prime sent meanwhile) resets the connection, and a
- * reset can discard the ERROR on the prime's side before it is read; so
- * the client stops sending and reads until the prime hangs up (it does on
- * an ERROR), for at most LINGER_MS. */
-static void linger_for_the_prime(struct remote *r)
+/* The client's last word (its RESULTS, or an ERROR) must reach the prime.
+ * Closing a socket with unread input - a heartbeat or a command the prime
+ * sent meanwhile - resets the connection, and on Linux the reset can
+ * discard that last frame on the prime's side before the prime reads it
+ * (0830 lost one client's RESULTS in eight runs beside two CPU hogs).  So
+ * the client sends its end of stream and reads until the prime hangs up,
+ * which it does once it has the last frame and the end, for at most
+ * LINGER_MS. */
+static void hang_up(struct remote *r)
 {
     uint64_t deadline = cm_now_ms() + LINGER_MS;
     char buf[4096];
@@ -501,13 +504,14 @@ int cl_remote_run(const struct ld_setup *su, char *err, size_t errlen)
             char text[CM_ERR_LEN + 300];
             int n = snprintf(text, sizeof(text), "%s: %s", r.host, err);
             (void)send_prime(&r, CT_MSG_ERROR, 0, text, (uint32_t)n);
-            linger_for_the_prime(&r);
         }
         cl_parent_kill_all(&r.p);
     }
     cl_parent_free(&r.p);
-    if (r.fd >= 0)
+    if (r.fd >= 0) {
+        hang_up(&r);
         close(r.fd);
+    }
     if (cfg->pid_file[0])
         unlink(cfg->pid_file);
     return code;

@@ -41,13 +41,15 @@ _t_cleanups=""
 plan() { echo "1..$1"; }
 diag() { printf '# %s\n' "$@" >&2; }
 ok() {
-    # ok STATUS "description": STATUS 0 means pass.
+    # ok STATUS "description": STATUS 0 means pass.  Like every check here
+    # it returns false when it fails, so "is ... || diag MORE" says more.
     _t_count=$((_t_count + 1))
     if [ "$1" -eq 0 ]; then
         echo "ok $_t_count - $2"
     else
         echo "not ok $_t_count - $2"
         _t_failed=$((_t_failed + 1))
+        return 1
     fi
 }
 pass() { ok 0 "$1"; }
@@ -55,18 +57,18 @@ fail() { ok 1 "$1"; }
 is() {
     # is GOT EXPECTED "description"
     if [ "$1" = "$2" ]; then ok 0 "$3"; else
-        ok 1 "$3"; diag "got:      '$1'" "expected: '$2'"
+        ok 1 "$3"; diag "got:      '$1'" "expected: '$2'"; return 1
     fi
 }
 like() {
     # like TEXT EXTENDED-REGEX "description"
     if printf '%s' "$1" | grep -Eq -- "$2"; then ok 0 "$3"; else
-        ok 1 "$3"; diag "text does not match /$2/:" "$(printf '%s' "$1" | head -20)"
+        ok 1 "$3"; diag "text does not match /$2/:" "$(printf '%s' "$1" | head -20)"; return 1
     fi
 }
 unlike() {
     if printf '%s' "$1" | grep -Eq -- "$2"; then
-        ok 1 "$3"; diag "text matches /$2/:" "$(printf '%s' "$1" | grep -E -- "$2" | head -5)"
+        ok 1 "$3"; diag "text matches /$2/:" "$(printf '%s' "$1" | grep -E -- "$2" | head -5)"; return 1
     else ok 0 "$3"; fi
 }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
