@@ -34,6 +34,12 @@
  * every CT_HEARTBEAT_S, so a silent peer is noticed; a client's, every
  * second of a load phase, carries its progress counters) and ABORT (prime ->
  * client: stop everything and exit).
+ *
+ * The end: a client's last frame (RESULTS, or ERROR) is followed by its end
+ * of stream, and it reads until the prime hangs up; the prime sends nothing
+ * to a client that has sent its results.  A socket closed with a frame
+ * unread resets the connection, and the reset can discard the last frame
+ * on the other side before it is read.
  */
 #ifndef CT_H
 #define CT_H
