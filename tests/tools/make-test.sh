@@ -12,7 +12,11 @@
 # and, niced so that they take what the tests leave, the CPU-bound stages
 # in two lines: the unit tests, the unit tests again under ASan/UBSan and
 # the short fuzz run; the style checks (the clang build's warnings, lint,
-# format).  Then whether the gcc builds needed more than -Werror allowed.
+# format).  When the integration tests end, what is left of those stages
+# runs at the script's own priority (as far as the user may raise it):
+# beside other work, niced stages got a tenth of a CPU and the run's last
+# 15 minutes were a fuzz build alone.  Then whether the gcc builds needed
+# more than -Werror allowed.
 # Their output goes to build/test-logs/STAGE.log; a stage's last line (or,
 # when it failed, its log's end) is printed when it ends.  `make check` has the same two lines:
 # the unit tests (one build) beside the integration tests of its set
@@ -33,6 +37,29 @@ mkdir -p "$logs" || exit 2
 rm -f "$FREESFS_TEST_SUMMARY" "$logs"/*.log
 MAKE=${MAKE:-make}
 t_start=$(date +%s)
+
+# niced COMMAND...: COMMAND niced below the integration tests while they
+# run, at the script's own priority after (the flag file).
+own_nice=$(nice)
+tests_done=$logs/integration-done
+niced() {
+    if [ -e "$tests_done" ]; then "$@"; else nice -n 10 "$@"; fi
+}
+# unniced PID...: the processes below PIDs back at the script's priority,
+# and the stages still to start too.  Lowering a niceness needs privilege
+# (root, as CI runs): without it they stay niced, as before.
+unniced() {
+    : >"$tests_done"
+    # shellcheck disable=SC2046
+    renice -n "$own_nice" -p $(ps -eo pid=,ppid= | awk -v roots=" $* " '
+        { parent[$1] = $2 }
+        END {
+            for (p in parent)
+                for (q = p; q in parent && q > 1; q = parent[q])
+                    if (index(roots, " " parent[q] " ")) { print p; break }
+        }') >/dev/null 2>&1
+    return 0
+}
 
 # stage NAME COMMAND...: runs COMMAND, records its status and wall time.
 stage() {
@@ -78,8 +105,8 @@ werror_make() {
 # unit_stage WRAPPER WHAT: the unit tests of WRAPPER's build, that build
 # (all of it: the warnings stage counts on it) made with -Werror first.
 unit_stage() {
-    werror_make "$2" nice -n 10 "$MAKE" -j2 -f "$1" all unit-bins &&
-        nice -n 10 "$MAKE" -j2 -f "$1" unit
+    werror_make "$2" niced "$MAKE" -j2 -f "$1" all unit-bins &&
+        niced "$MAKE" -j2 -f "$1" unit
 }
 # gcc_warnings: fails when a build above needed more than -Werror allowed.
 gcc_warnings() {
@@ -89,13 +116,14 @@ gcc_warnings() {
     fi
     echo "warnings: none in the gcc builds"
 }
-rm -f "$werror_failed"
+rm -f "$werror_failed" "$tests_done"
 
 if [ "$suite" = check ]; then
     stage build "$MAKE" -j2 -f M.wrappers/M.linux all unit-bins
-    (quiet unit nice -n 10 "$MAKE" -f M.wrappers/M.linux unit) &
+    (quiet unit niced "$MAKE" -f M.wrappers/M.linux unit) &
     side=$!
     stage integration env SUITE=check sh tests/tools/run-integration.sh
+    unniced "$side"
     wait "$side"
 else
     sh scripts/install-deps --if-root
@@ -107,16 +135,17 @@ else
     (
         quiet unit unit_stage M.wrappers/M.linux "gcc (M.linux, unit tests)"
         quiet unit-asan unit_stage M.wrappers/M.debug "gcc (M.debug, ASan/UBSan)"
-        quiet fuzz nice -n 10 "$MAKE" -f M.wrappers/M.linux fuzz-test
+        quiet fuzz niced "$MAKE" -f M.wrappers/M.linux fuzz-test
     ) &
     side=$!
     (
-        quiet warnings-clang nice -n 10 "$MAKE" -j2 warnings-clang
-        quiet lint nice -n 10 "$MAKE" lint
-        quiet format nice -n 10 "$MAKE" format-check
+        quiet warnings-clang niced "$MAKE" -j2 warnings-clang
+        quiet lint niced "$MAKE" lint
+        quiet format niced "$MAKE" format-check
     ) &
     side2=$!
     stage integration sh tests/tools/run-integration.sh
+    unniced "$side" "$side2"
     wait "$side" "$side2"
     quiet warnings-gcc gcc_warnings
 fi
