@@ -241,10 +241,11 @@ static void unmount4(struct nf_session *s)
     if (rc == NFS4ERR_CLIENTID_BUSY)
         fprintf(stderr,
                 "%s: DESTROY_CLIENTID refused (CLIENTID_BUSY): %" PRIu64
-                " files may still be open on the server (%u CLOSEs unanswered, %u "
-                "not sent, %" PRIu64 " failed, %" PRIu64 " left open)\n",
-                s->proto->prog, st->open.in_use + busy + queued + failed + left, busy,
-                queued, failed, left);
+                " files may still be open on the server (%" PRIu64 " still open in "
+                "the working set, %u CLOSEs unanswered, %u not sent, %" PRIu64
+                " failed, %" PRIu64 " left open)\n",
+                s->proto->prog, st->open.in_use + busy + queued + failed + left,
+                st->open.in_use, busy, queued, failed, left);
     nf4_reclaimer_free(&st->reclaim);
     free_state(st);
     s->state = NULL;
