@@ -6,7 +6,8 @@
  * entering again waits for that CLOSE before its OPEN goes, so the server
  * never sees the OPEN first - here with the first 32 CLOSEs answered
  * DELAY, so the CLOSE is held and sent again until the client gives it up
- * (the created file's CLOSE, sent at its CREATE, is held alongside).
+ * (the created file's CLOSE, sent at its CREATE, is held alongside); and
+ * once the process is to end, no CREATE starts.
  * Network safety: loopback only. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -108,10 +109,58 @@ static void a_file_entering_again_waits_for_its_close(void **state)
     assert_int_equal(th_nfsd_stop(&v), 0);
 }
 
+/* Once the process is to end (the session's stop flag, set by its
+ * SIGINT or SIGTERM), a CREATE does not start: its file would be one more
+ * to CLOSE in the end's bounded time.  Other ops still go. */
+static void no_create_starts_once_the_process_is_to_end(void **state)
+{
+    static volatile sig_atomic_t stop;
+    struct sv_config cfg;
+    struct th_nfsd v;
+    struct nf_session s;
+    struct nf_mount_opts o;
+    struct nf_op_args a;
+    struct nf_call *c;
+    char err[CM_ERR_LEN];
+    uint64_t opens;
+
+    (void)state;
+    th_nfsd_config(&cfg, "127.0.0.1");
+    assert_int_equal(th_nfsd_start(&v, &cfg), 0);
+    memset(&s, 0, sizeof(s));
+    s.stop = &stop;
+    nf_mount_opts_init(&o, 4);
+    o.transport = o.mount_transport = RP_TCP;
+    o.timeout_ms = 5000;
+    assert_int_equal(nf_session_mount(&s, &nf_proto_v4, 4, v.url, &o, err, sizeof(err)),
+                     0);
+    c = nf_calls_alloc(&nf_proto_v4, 1);
+    assert_non_null(c);
+    memset(&a, 0, sizeof(a));
+    a.op = NF_OP_CREATE;
+    a.fh = &s.mnt.root;
+    a.name = "f";
+    a.mode = 0644;
+    assert_int_equal(nf_call_run(&s, c, &a), 0);
+    assert_int_equal(c->res.status, 0);
+    opens = sent(&s, OP_OPEN);
+    stop = 1;
+    a.name = "g";
+    assert_int_equal(nf_call_run(&s, c, &a), -EINTR);
+    assert_int_equal(sent(&s, OP_OPEN), opens); /* nothing went */
+    a.op = NF_OP_GETATTR;
+    assert_int_equal(nf_call_run(&s, c, &a), 0);
+    assert_int_equal(c->res.status, 0);
+    nf_session_close(&s); /* f's CLOSE was answered: nothing said */
+    nf_calls_free(c);
+    assert_int_equal(th_nfsd_stop(&v), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_file_entering_again_waits_for_its_close),
+        cmocka_unit_test(no_create_starts_once_the_process_is_to_end),
     };
 
     th_nfsd_signals();
