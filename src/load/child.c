@@ -94,6 +94,8 @@ void ld_child_setup(struct ld_child *c, const struct ld_setup *su, unsigned inde
     c->ses.stats = (void *)ld_results_proto(&su->results, c->results);
     if (c->ses.proto && (c->ses.proto->file_enter || c->ses.proto->keepalive))
         catch_stop_signals(); /* its state must be destroyed at any end */
+    /* the session's waits end with the process */
+    c->ses.stop = &stopped_by_signal;
     c->ctl_fd = ctl_fd;
     c->log = su->log;
     c->debug = su->cfg->debug_mask;
@@ -338,7 +340,10 @@ int ld_child_main(int fd, unsigned child, void *data)
             if (rc == 0)
                 continue;
         }
-        if (rc == -EPIPE)
+        /* a phase that failed because the process is to end (a signal:
+         * its session's calls were refused) is the parent's end, not a
+         * failure to tell it of */
+        if (rc == -EPIPE || (rc < 0 && stopped_by_signal))
             break;
         if (rc < 0) {
             (void)answer(c, CT_MSG_ERROR, c->last_error, (uint32_t)strlen(c->last_error));

@@ -50,6 +50,7 @@
 #define NF_PROTO_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +83,11 @@ struct nf_session {
                     when it keeps none */
     void *stats; /* its counters (proto->counters.size bytes), the
                     caller's, zeroed; NULL: none counted */
+    const volatile sig_atomic_t *stop; /* the caller's flag, non-zero once the
+                                          process is to end (SIGINT, SIGTERM):
+                                          a protocol's waits then end at once
+                                          and start nothing that would leave
+                                          state behind; NULL: none */
 };
 
 /* ---- what a call works on, and what its reply says ---------------------- */

@@ -17,9 +17,11 @@
  * queue); a file entering again while its CLOSE is queued or in flight
  * waits for it, so the server never sees its OPEN first.  At the end the
  * CLOSEs in flight and queued go first, on every slot of the session,
- * bounded, since a server refuses DESTROY_CLIENTID while the client holds
- * an open (CLIENTID_BUSY).  Writes go UNSTABLE, as NFSv3's do, COMMIT
- * following as the mix says.
+ * then those that failed in the run (DELAY to the client's last try, no
+ * reply) once more, all bounded, since a server refuses DESTROY_CLIENTID
+ * while the client holds an open (CLIENTID_BUSY).  Once the process is to
+ * end (a signal: s->stop), no CREATE starts and no wait goes on.  Writes
+ * go UNSTABLE, as NFSv3's do, COMMIT following as the mix says.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -73,12 +75,20 @@ struct p4_unclosed {
  * is sure of a place - fewer than this many queued and CREATEs in flight
  * (created_room) - so the queue never drops one; a file is left open
  * (counted) only when that wait ran out.  The queue holds this many more
- * than the working set's files, which may all leave at once (at the end). */
-#define UNCLOSED_MAX 512u
+ * than the working set's files, which may all leave at once (at the end).
+ * It is what the end can close in its bounded time: sfs4 keeps 32 calls in
+ * flight, so the end sends on 64 slots, and these with the 32 in flight
+ * are 5 rounds of them - with 40 % of CLOSEs answered DELAY (each held
+ * 100 ms) about 0.6 s of the end's 2 s after a SIGINT in the population,
+ * where 512 took twice that, too near the bound on a busy machine. */
+#define UNCLOSED_MAX 256u
 /* A file entering the working set again waits this long at most for its
  * CLOSE (queued, then sent: each send bounded by its timeout). */
 #define CLOSE_WAIT_MS 10000u
-/* The end's CLOSEs (in flight and queued) get this long, at most: a
+/* CLOSEs that failed in a way that may leave the open on the server,
+ * kept for the end to send again (past these, counted, not retried). */
+#define FAILED_MAX 512u
+/* The end's CLOSEs (in flight, queued, failed) get this long, at most: a
  * parent that was interrupted kills a child still running 3 s after its
  * SIGTERM (client/parent.c), and DESTROY_SESSION and DESTROY_CLIENTID
  * come after. */
@@ -94,12 +104,17 @@ struct p4_state {
     unsigned closers_busy;
     struct p4_unclosed *unclosed; /* a ring of unclosed_cap */
     unsigned unclosed_head, unclosed_len, unclosed_cap;
+    struct p4_unclosed *failed; /* a ring of FAILED_MAX: CLOSEs to send again */
+    unsigned failed_head, failed_len;
+    /* the session's flag (nf_proto.h): the process is to end */
+    const volatile sig_atomic_t *stop;
     unsigned ws_files;            /* working-set files in (entered, not left) */
     unsigned ws_queued;           /* working-set files left, their CLOSE queued */
     unsigned creates_out;         /* CREATEs in flight: each a CLOSE to come */
     uint64_t left_open;           /* created files of this epoch left open */
-    uint64_t close_failed;        /* ... and CLOSEs of it that failed (DELAY to
-                                     the client's last send, no reply): the
+    uint64_t close_failed;        /* ... and CLOSEs of it that failed (DELAY or
+                                     GRACE to the client's last try, no
+                                     reply), not sent again since: the
                                      server may hold those opens too */
     int ending;                   /* the client closes: no more CLOSEs start */
     uint32_t left_epoch;          /* ... the epoch they were counted in */
@@ -125,6 +140,20 @@ static int has_op(int op)
     return nf4_sfs_shape(op) != NULL;
 }
 
+/* 1 once the process is to end (its caller's flag, set by a signal). */
+static int stopping(const struct p4_state *st)
+{
+    return st->stop != NULL && *st->stop != 0;
+}
+
+static void free_state(struct p4_state *st)
+{
+    free(st->closers);
+    free(st->unclosed);
+    free(st->failed);
+    free(st);
+}
+
 /* ---- the session ------------------------------------------------------------ */
 
 static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_opts *o,
@@ -145,10 +174,9 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
     st->unclosed_cap = UNCLOSED_MAX;
     st->closers = cm_calloc(st->closers_n, sizeof(*st->closers));
     st->unclosed = cm_calloc(st->unclosed_cap, sizeof(*st->unclosed));
-    if (st->closers == NULL || st->unclosed == NULL) {
-        free(st->closers);
-        free(st->unclosed);
-        free(st);
+    st->failed = cm_calloc(FAILED_MAX, sizeof(*st->failed));
+    if (st->closers == NULL || st->unclosed == NULL || st->failed == NULL) {
+        free_state(st);
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     }
     for (i = 0; i < st->closers_n; i++) {
@@ -156,10 +184,9 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
         st->closers[i].next = i + 1 < st->closers_n ? &st->closers[i + 1] : NULL;
     }
     st->free_closers = st->closers;
+    st->stop = s->stop;
     if (nf4_reclaimer_init(&st->reclaim, n, &st->open, s->proto->prog) < 0) {
-        free(st->closers);
-        free(st->unclosed);
-        free(st);
+        free_state(st);
         return cm_errf(err, errlen, "out of memory"), -ENOMEM;
     }
     /* after a server restart, the working set's opens are reclaimed (as
@@ -175,9 +202,7 @@ static int mount4(struct nf_session *s, const char *spec, const struct nf_mount_
     }
     if (rc < 0) {
         nf4_reclaimer_free(&st->reclaim);
-        free(st->closers);
-        free(st->unclosed);
-        free(st);
+        free_state(st);
         return rc;
     }
     s->mnt.spec = st->m.m.spec;
@@ -198,29 +223,31 @@ static void end_closes(struct p4_state *st);
 static void unmount4(struct nf_session *s)
 {
     struct p4_state *st = s->state;
-
     uint64_t left, failed;
+    unsigned busy, queued;
     int rc;
 
     if (st == NULL)
         return;
     end_closes(st);
+    /* what is still open, counted before the close cancels the CLOSEs in
+     * flight (their failures are not counted again) */
     left = st->left_epoch == nf4_client_epoch(st->m.cl) ? st->left_open : 0;
     failed = st->left_epoch == nf4_client_epoch(st->m.cl) ? st->close_failed : 0;
+    busy = st->closers_busy;
+    queued = st->unclosed_len;
     st->ending = 1;          /* the close cancels what is in flight: nothing more */
     rc = nf4_umount(&st->m); /* DESTROY_SESSION, DESTROY_CLIENTID; bounded */
     if (rc == NFS4ERR_CLIENTID_BUSY)
         fprintf(stderr,
                 "%s: DESTROY_CLIENTID refused (CLIENTID_BUSY): %" PRIu64
-                " files may still be open on the server (%u CLOSEs unanswered, %u "
-                "not sent, %" PRIu64 " failed, %" PRIu64 " left open)\n",
-                s->proto->prog,
-                st->open.in_use + st->closers_busy + st->unclosed_len + failed + left,
-                st->closers_busy, st->unclosed_len, failed, left);
+                " files may still be open on the server (%" PRIu64 " still open in "
+                "the working set, %u CLOSEs unanswered, %u not sent, %" PRIu64
+                " failed, %" PRIu64 " left open)\n",
+                s->proto->prog, st->open.in_use + busy + queued + failed + left,
+                st->open.in_use, busy, queued, failed, left);
     nf4_reclaimer_free(&st->reclaim);
-    free(st->closers);
-    free(st->unclosed);
-    free(st);
+    free_state(st);
     s->state = NULL;
     s->mounted = 0;
     s->rpc = NULL;
@@ -248,6 +275,16 @@ static unsigned max_in_flight4(const struct nf_session *s)
 
 /* ---- the calls -------------------------------------------------------------- */
 
+/* left_open and close_failed count epoch's files (a new client's start
+ * from 0: the server forgot the older one's opens). */
+static void count_epoch(struct p4_state *st, uint32_t epoch)
+{
+    if (st->left_epoch != epoch) {
+        st->left_epoch = epoch;
+        st->left_open = st->close_failed = 0;
+    }
+}
+
 /* A file of the present epoch left open: no call for its CLOSE and no
  * room to wait for one, or the CLOSE could not go (said at the end if the
  * server then refuses DESTROY_CLIENTID).  A working-set file's open (f)
@@ -257,10 +294,7 @@ static void left_open(struct p4_state *st, uint32_t epoch, struct nf4_open *f)
     if (f != NULL)
         f->state = NF4_CLOSED;
     st->open.closes_skipped++;
-    if (st->left_epoch != epoch) {
-        st->left_epoch = epoch;
-        st->left_open = st->close_failed = 0;
-    }
+    count_epoch(st, epoch);
     st->left_open++;
 }
 
@@ -306,31 +340,72 @@ static struct p4_close *take_closer(struct p4_state *st)
     return k;
 }
 
-/* Sends the queued CLOSEs that a free call of the pool can take; those of
- * an older epoch need none (the server forgot the open with its client). */
-static void close_queued(struct p4_state *st)
+/* Sends the CLOSEs of a ring (the queue, or the failed ones: head, len,
+ * cap) that free calls of the pool can take, in order; those of an older
+ * epoch need none (the server forgot the open with its client). */
+static void send_ring(struct p4_state *st, struct p4_unclosed *ring, unsigned *head,
+                      unsigned *len, unsigned cap)
 {
     uint32_t epoch = nf4_client_epoch(st->m.cl);
 
-    while (!st->ending && st->unclosed_len > 0) {
-        struct p4_unclosed *u = &st->unclosed[st->unclosed_head];
+    while (!st->ending && *len > 0) {
+        struct p4_unclosed *u = &ring[*head];
         struct p4_close *k = NULL;
 
         if (u->epoch == epoch && (k = take_closer(st)) == NULL)
             break;
-        st->unclosed_head = (st->unclosed_head + 1) % st->unclosed_cap;
-        st->unclosed_len--;
+        *head = (*head + 1) % cap;
+        (*len)--;
         if (u->f != NULL)
             st->ws_queued--;
         if (u->epoch != epoch) {
             if (u->f != NULL)
                 u->f->state = NF4_CLOSED;
-            st->open.closes_gone++;
+            if (ring != st->failed) /* a failed one was counted sent */
+                st->open.closes_gone++;
             continue;
         }
+        if (ring == st->failed && st->close_failed > 0)
+            st->close_failed--; /* in flight again (closers_busy) */
         if (send_close(st, k, &u->fh, &u->sid, u->f) < 0)
             left_open(st, epoch, u->f);
     }
+}
+
+/* Sends the queued CLOSEs that a free call of the pool can take. */
+static void close_queued(struct p4_state *st)
+{
+    send_ring(st, st->unclosed, &st->unclosed_head, &st->unclosed_len, st->unclosed_cap);
+}
+
+/* A CLOSE that failed in a way that may leave the open on the server -
+ * DELAY or GRACE to the client's last try, or no reply (a timeout, a lost
+ * connection) - of the present epoch: counted (close_failed) and kept for
+ * the end to send again, with the same stateid (past FAILED_MAX kept, it
+ * stays counted, not sent).  Another answer leaves nothing of it to close
+ * (BAD_STATEID: no such open; OLD_STATEID: the file was opened again
+ * since, and that newer open is closed by its own CLOSE): counted with
+ * the CLOSEs' errors only, as is one of an older epoch (gone with its
+ * client). */
+static void failed_close(struct p4_state *st, const struct p4_close *k)
+{
+    const struct nf4_call *call = &k->call;
+    struct p4_unclosed *u;
+
+    if (call->epoch != nf4_client_epoch(st->m.cl) ||
+        (call->status == 0 && call->res.status != NFS4ERR_DELAY &&
+         call->res.status != NFS4ERR_GRACE))
+        return;
+    count_epoch(st, call->epoch);
+    st->close_failed++;
+    if (st->ending || st->failed_len == FAILED_MAX)
+        return;
+    u = &st->failed[(st->failed_head + st->failed_len) % FAILED_MAX];
+    st->failed_len++;
+    u->fh = k->fh;
+    u->sid = k->sid;
+    u->f = NULL; /* its file's open, if any, is closed as far as the mix goes */
+    u->epoch = call->epoch;
 }
 
 /* A CLOSE came back (counted when it failed or was slow): a working-set
@@ -343,13 +418,7 @@ static void closed(struct nf4_call *call, void *data)
 
     if (call->status != 0 || call->res.status != NFS4_OK) {
         st->open.close_errors++;
-        if (call->epoch == nf4_client_epoch(st->m.cl)) { /* else the open is gone */
-            if (st->left_epoch != call->epoch) {
-                st->left_epoch = call->epoch;
-                st->left_open = st->close_failed = 0;
-            }
-            st->close_failed++;
-        }
+        failed_close(st, k);
     }
     if (call->t_reply_ns > call->t_start_ns + NF4_SLOW_NS) {
         if (k->f != NULL)
@@ -408,17 +477,26 @@ static void close_created(struct p4_state *st, const struct nf4_res *r, uint32_t
     close_file(st, &fh->u.getfh, &open->u.open.stateid, epoch, NULL);
 }
 
+/* The end's CLOSEs that free calls can take: the queued ones, then those
+ * that failed (in the run, or again here), each sent once more. */
+static void end_feed(struct p4_state *st)
+{
+    close_queued(st);
+    if (st->unclosed_len == 0)
+        send_ring(st, st->failed, &st->failed_head, &st->failed_len, FAILED_MAX);
+}
+
 /* The process ends: the CLOSEs in flight come back and the queued ones go
- * together, on every slot of the session (the mix's calls are done),
- * bounded by END_CLOSES_MS, so that nothing of the client's stays open on
- * the server when DESTROY_CLIENTID goes. */
+ * together, then the failed ones again, on every slot of the session (the
+ * mix's calls are done), bounded by END_CLOSES_MS, so that nothing of the
+ * client's stays open on the server when DESTROY_CLIENTID goes. */
 static void end_closes(struct p4_state *st)
 {
     uint64_t end = cm_now_ns() + (uint64_t)END_CLOSES_MS * 1000000u;
 
     st->closers_limit = st->closers_n;
-    close_queued(st);
-    while (st->closers_busy > 0 || st->unclosed_len > 0) {
+    end_feed(st);
+    while (st->closers_busy > 0 || st->unclosed_len > 0 || st->failed_len > 0) {
         uint64_t now = cm_now_ns();
         int rc;
 
@@ -427,7 +505,7 @@ static void end_closes(struct p4_state *st)
         rc = nf4_poll(st->m.cl, (int)((end - now) / 1000000u) + 1);
         if (rc < 0 && rc != -EINTR)
             break;
-        close_queued(st);
+        end_feed(st);
     }
 }
 
@@ -634,13 +712,19 @@ static int reopened(struct p4_call *p)
  * CREATE goes once the created files' CLOSEs queued and to come (CREATEs
  * in flight) are fewer than UNCLOSED_MAX, the process waiting for CLOSEs
  * to be answered meanwhile (counted), as an application's close() would
- * hold it.  The wait is bounded by CLOSE_WAIT_MS and ends on a signal (the
- * process ends): the CREATE then goes all the same, and its file may be
- * left open (counted).  0, or -ENOTCONN when the client died. */
+ * hold it.  The wait is bounded by CLOSE_WAIT_MS: the CREATE then goes all
+ * the same, and its file may be left open (counted).  Once the process is
+ * to end (stopping) no CREATE goes: its file would be one more to close
+ * in the end's bounded time (a caller without a stop flag: a signal ends
+ * the wait, the CREATE going).  0, -EINTR (stopping), or -ENOTCONN when
+ * the client died. */
 static int created_room(struct p4_state *st)
 {
     uint64_t t0, end;
+    int rc = 0;
 
+    if (stopping(st))
+        return -EINTR;
     if (st->unclosed_len - st->ws_queued + st->creates_out < UNCLOSED_MAX)
         return 0;
     t0 = cm_now_ns();
@@ -648,21 +732,25 @@ static int created_room(struct p4_state *st)
     st->open.create_waits++;
     while (st->unclosed_len - st->ws_queued + st->creates_out >= UNCLOSED_MAX) {
         uint64_t now = cm_now_ns();
-        int rc;
+        int prc;
 
         if (rp_client_state(nf4_client_rpc(st->m.cl)) == RP_STATE_DEAD)
             return -ENOTCONN;
+        if (stopping(st)) {
+            rc = -EINTR;
+            break;
+        }
         if (now >= end)
             break;
-        rc = nf4_poll(st->m.cl, (int)((end - now) / 1000000u) + 1);
+        prc = nf4_poll(st->m.cl, (int)((end - now) / 1000000u) + 1);
         close_queued(st); /* a new client's: the older epoch's need no CLOSE */
-        if (rc == -EINTR)
+        if (prc < 0 && prc != -EINTR)
+            return prc;
+        if (prc == -EINTR && st->stop == NULL)
             break;
-        if (rc < 0)
-            return rc;
     }
     st->open.create_wait_s += (double)(cm_now_ns() - t0) / 1e9;
-    return 0;
+    return rc;
 }
 
 static int call_start4(struct nf_session *s, struct nf_call *c,
@@ -768,7 +856,8 @@ static int queue_room(struct p4_state *st)
 
 /* f left the working set and comes back: its CLOSE, queued or in flight,
  * is answered first (the server must not see the OPEN before it).
- * 0, or -errno when the client died or the bound ran out. */
+ * 0, or -errno when the client died, the bound ran out or the process is
+ * to end. */
 static int wait_closed(struct p4_state *st, const struct nf4_open *f)
 {
     uint64_t end = cm_now_ns() + (uint64_t)CLOSE_WAIT_MS * 1000000u;
@@ -781,6 +870,8 @@ static int wait_closed(struct p4_state *st, const struct nf4_open *f)
             return -ENOTCONN;
         if (now >= end)
             return -ETIMEDOUT;
+        if (stopping(st))
+            return -EINTR;
         rc = nf4_poll(st->m.cl, (int)((end - now) / 1000000u) + 1);
         if (rc < 0 && rc != -EINTR)
             return rc;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fault.c - sfs_nfsd's configuration defaults and fault injection (server
- * layer): parsing of --error OP=STATUS:PCT, --delay-us N[:JITTER] and
+ * layer): parsing of --error OP=STATUS:PCT[:N], --delay-us N[:JITTER] and
  * --delay-only OP, and
  * the seeded draws dispatch.c and the handlers make, and the faults that
  * make a server lie for the validation suite's negative tests (wrong
@@ -82,7 +82,7 @@ static int status_value(const char *s, uint32_t *out)
 
 int sv_fault_parse_error(struct sv_fault *f, const char *spec, char *err, size_t errlen)
 {
-    char buf[128], *eq, *colon;
+    char buf[128], *eq, *colon, *count;
     struct sv_error_rule *r;
 
     if (f->nerrors == SV_MAX_ERROR_RULES)
@@ -93,8 +93,11 @@ int sv_fault_parse_error(struct sv_fault *f, const char *spec, char *err, size_t
     eq = strchr(buf, '=');
     colon = eq ? strchr(eq, ':') : NULL;
     if (eq == NULL || colon == NULL || eq == buf || (size_t)(eq - buf) >= sizeof(r->op))
-        return cm_errf(err, errlen, "--error '%s': expected OP=STATUS:PCT", spec);
+        return cm_errf(err, errlen, "--error '%s': expected OP=STATUS:PCT[:N]", spec);
     *eq = *colon = '\0';
+    count = strchr(colon + 1, ':');
+    if (count != NULL)
+        *count++ = '\0';
     r = &f->errors[f->nerrors];
     for (char *p = buf; *p; p++)
         *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
@@ -102,6 +105,10 @@ int sv_fault_parse_error(struct sv_fault *f, const char *spec, char *err, size_t
     if (status_value(eq + 1, &r->status) != 0)
         return cm_errf(err, errlen, "--error '%s': unknown status '%s'", spec, eq + 1);
     if (cm_parse_double("--error percentage", colon + 1, 0, 100, &r->pct, err, errlen))
+        return -EINVAL;
+    r->max = r->hits = 0;
+    if (count != NULL &&
+        cm_parse_u64("--error count", count, 1, UINT64_MAX, &r->max, err, errlen))
         return -EINVAL;
     f->nerrors++;
     return 0;
@@ -154,10 +161,12 @@ int sv__fault_hit(struct sv_core *c, double pct)
 uint32_t sv__fault_error(struct sv_core *c, const char *proc_name)
 {
     for (int i = 0; i < c->fault.nerrors; i++) {
-        const struct sv_error_rule *r = &c->fault.errors[i];
+        struct sv_error_rule *r = &c->fault.errors[i];
         if ((strcmp(r->op, proc_name) == 0 || strcmp(r->op, "all") == 0) &&
-            sv__fault_hit(c, r->pct))
+            (r->max == 0 || r->hits < r->max) && sv__fault_hit(c, r->pct)) {
+            r->hits++; /* a spent rule lets the next one match */
             return r->status;
+        }
     }
     return 0;
 }

@@ -80,8 +80,9 @@ static const struct cm_opt sv_opts[] = {
      "Answer N calls, then exit with status 3 (0 = never).", NULL, NULL, 0,
      CM_EXIT_USAGE},
     {0, "error", NULL, CM_OPT_LIST, F(errors), NULL, 0, SV_MAX_ERROR_RULES, NULL,
-     "OP=STATUS:PCT",
-     "Answer NFS procedure OP (or all) with STATUS in PCT % of its calls; repeatable.",
+     "OP=STATUS:PCT[:N]",
+     "Answer NFS procedure OP (or all) with STATUS in PCT % of its calls (at most N "
+     "calls); repeatable.",
      NULL, NULL, 0, CM_EXIT_USAGE},
     {0, "corrupt-reads", NULL, CM_OPT_DOUBLE, F(cfg.fault.corrupt_pct), "0", 0, 100, "%",
      "PCT", "Flip one byte of the data of PCT % of READ replies.", NULL, NULL, 0,

@@ -32,12 +32,16 @@
 struct cm_yaml;
 struct cm_clock;
 
-/* One --error OP=STATUS:PCT rule: procedure name (v2 and v3 names alike,
- * e.g. "write"), the NFS status to answer and the probability. */
+/* One --error OP=STATUS:PCT[:N] rule: procedure name (v2 and v3 names
+ * alike, e.g. "write"), the NFS status to answer, the probability and the
+ * most calls it answers (0: no limit; a fault that goes away, as a busy
+ * server's DELAY does). */
 struct sv_error_rule {
     char op[16];
     uint32_t status;
     double pct;
+    uint64_t max;  /* N */
+    uint64_t hits; /* the calls it answered so far */
 };
 #define SV_MAX_ERROR_RULES 16
 
@@ -142,8 +146,9 @@ int sv_options_parse(struct sv_options *o, int argc, char **argv, char *err,
                      size_t errlen);
 /* The generated --help text. */
 void sv_options_help(FILE *out);
-/* Parses "OP=STATUS:PCT" (STATUS a name such as NOSPC or a number) into
- * the next error rule.  Returns 0 or -EINVAL with the reason in err. */
+/* Parses "OP=STATUS:PCT[:N]" (STATUS a name such as NOSPC or a number, N
+ * the most calls the rule answers) into the next error rule.  Returns 0 or -EINVAL with
+ * the reason in err. */
 int sv_fault_parse_error(struct sv_fault *f, const char *spec, char *err, size_t errlen);
 /* Parses "N[:JITTER]" microseconds.  Returns 0 or -EINVAL. */
 int sv_fault_parse_delay(struct sv_fault *f, const char *spec, char *err, size_t errlen);

@@ -16,8 +16,8 @@ plan 10
 start_nfsd N --stats-file "$T_DIR/N.yaml" --seed 1 --error close=DELAY:30 ||
     bail "no server"
 # -F 700 -p 2: 351 io files per process, -a 90: 316 of them its working set
-# (fewer files than the 512 created files whose CLOSEs may wait: none of
-# the population's is left open)
+# (a CREATE waits while 256 created files' CLOSEs are queued or to come:
+# none of the population's is left open)
 sfs4_ends_clean N -l 200 -p 2 -w 1 -F 700 -a 90
 is "$(sed -n 's/^ *working_io_files: //p' "$T_DIR/run.yaml" | head -1)" 632 \
     "the two processes' working sets: 632 files"

@@ -265,6 +265,14 @@ nfsd_stat() {
     sed -n "s/^ *$2: //p" "$T_DIR/$1.yaml" | head -1
 }
 
+# nfsd_stat_in NAME SECTION KEY: a counter of one section of sfs_nfsd
+# NAME's --stats-file (nfs_v4's read, not nfs_v2's), written afresh.
+nfsd_stat_in() {
+    nfsd_stat "$1" calls_answered >/dev/null
+    awk -v sec="$2:" -v key="$3:" '$1 == sec { s = 1; next } /^[^ ]/ { s = 0 }
+        s && $1 == key { print $2; exit }' "$T_DIR/$1.yaml"
+}
+
 # sfs4_ends_clean NAME ARGS...: sfs4 ARGS against sfs_nfsd NAME (started
 # with --stats-file $T_DIR/NAME.yaml), a 3 s run that ends normally (its
 # YAML kept in $T_DIR/run.yaml, stderr in run.err), then a 60 s run

@@ -305,6 +305,19 @@ static void injected_errors_drops_and_delays(void **state)
     assert_true(r.delay_ns >= 1000000 && r.delay_ns <= 1500000);
     sv_core_destroy(c);
 
+    /* a rule with a count answers that many calls, then lets them be */
+    memset(&f, 0, sizeof(f));
+    assert_int_equal(sv_fault_parse_error(&f, "getattr=IO:100:2", err, sizeof(err)), 0);
+    assert_int_equal(f.errors[0].max, 2);
+    assert_int_not_equal(sv_fault_parse_error(&f, "getattr=IO:100:0", err, sizeof(err)),
+                         0);
+    assert_int_equal(f.nerrors, 1);
+    c = core_with(&f);
+    assert_int_equal(getattr(c, 20, &r), NFS3ERR_IO);
+    assert_int_equal(getattr(c, 21, &r), NFS3ERR_IO);
+    assert_int_equal(getattr(c, 22, &r), NFS3_OK);
+    sv_core_destroy(c);
+
     memset(&f, 0, sizeof(f));
     f.drop_pct = 100;
     c = core_with(&f);
